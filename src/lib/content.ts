@@ -1,0 +1,52 @@
+/** Typed, sorted access to the content collections, so pages stay thin. */
+import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
+import { serviceCategories } from '../content.config';
+
+type Ordered = { data: { order: number } };
+const byOrder = (a: Ordered, b: Ordered) => a.data.order - b.data.order;
+
+async function ordered<C extends 'testimonials' | 'portfolio' | 'homePortfolio' | 'feedback' | 'pricing' | 'enquiryServices' | 'technologies' | 'services'>(
+  name: C,
+) {
+  const entries = (await getCollection(name)) as CollectionEntry<C>[];
+  return entries.sort((a, b) => byOrder(a as Ordered, b as Ordered));
+}
+
+export async function getSettings() {
+  const entry = await getEntry('settings', 'site');
+  if (!entry) throw new Error('src/content/data/settings.yaml needs an entry with id "site"');
+  return entry.data;
+}
+
+export async function getPage(id: string) {
+  const entry = await getEntry('pages', id);
+  if (!entry) throw new Error(`src/content/pages/${id}.yaml is missing`);
+  return entry.data;
+}
+
+export type PageSection = Awaited<ReturnType<typeof getPage>>['sections'][number];
+
+/** A page's section by id; a missing section is a content error worth failing the build for. */
+export function section(page: Awaited<ReturnType<typeof getPage>>, id: string): PageSection {
+  const found = page.sections.find((s) => s.id === id);
+  if (!found) throw new Error(`The page content has no section with id "${id}"`);
+  return found;
+}
+
+export const getServices = () => ordered('services');
+export const getTestimonials = () => ordered('testimonials');
+export const getPortfolio = () => ordered('portfolio');
+export const getHomePortfolio = () => ordered('homePortfolio');
+export const getFeedback = () => ordered('feedback');
+export const getPricing = () => ordered('pricing');
+export const getEnquiryServices = () => ordered('enquiryServices');
+export const getTechnologies = () => ordered('technologies');
+
+/** Services grouped by category, in the order of `serviceCategories`. */
+export async function getServiceGroups() {
+  const services = await getServices();
+  return serviceCategories.map((category) => ({
+    category,
+    services: services.filter((s) => s.data.category === category),
+  }));
+}

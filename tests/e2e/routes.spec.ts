@@ -1,0 +1,244 @@
+import { expect, test } from '@playwright/test';
+import { allRoutes, mainRoutes, servicePages, specServiceRoutes } from './site';
+
+test('content covers every route of the spec, each once', () => {
+  expect(servicePages).toHaveLength(32);
+  expect(new Set(servicePages.map((p) => `/${p.slug}`))).toEqual(new Set(specServiceRoutes));
+});
+
+test('every route answers 200 with its own page', async ({ request }) => {
+  const titles = new Set<string>();
+  for (const route of allRoutes) {
+    const response = await request.get(route);
+    expect(response.status(), route).toBe(200);
+    expect(response.headers()['content-type']).toContain('text/html');
+    const html = await response.text();
+    const title = /<title>([^<]+)<\/title>/.exec(html)?.[1];
+    expect(title, route).toBeTruthy();
+    titles.add(title!);
+  }
+  expect(titles.size).toBe(allRoutes.length);
+});
+
+test('an unknown path answers 404 with the designed not-found page', async ({ page }) => {
+  const response = await page.goto('/no-such-page');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('We could not find that page');
+  await expect(page.getByRole('main').getByRole('link', { name: 'Home page' })).toHaveAttribute('href', '/');
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Portfolio' })).toBeVisible();
+});
+
+test.describe('shared pieces', () => {
+  for (const route of ['/', '/iphone', '/about']) {
+    test(`header, banner and footer on ${route}`, async ({ page }) => {
+      await page.goto(route);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      for (const [name, href] of [
+        ['Home', '/'],
+        ['About', '/about'],
+        ['Services', '/service'],
+        ['Portfolio', '/portfolio'],
+        ['Contact', '/contact'],
+      ]) {
+        await expect(nav.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+      }
+      await expect(page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' })).toBeVisible();
+      await expect(page.locator('.get-in-touch a[href="/contact"]')).toHaveText('Get in Touch');
+      const footer = page.getByRole('contentinfo');
+      await expect(footer.locator('address')).toContainText('Ilford');
+      await expect(footer.locator('a[href^="mailto:"]')).toHaveCount(1);
+      await expect(footer.locator('.site-footer__social a')).toHaveCount(3);
+      await expect(footer).toContainText('© 2022');
+      await expect(footer.getByRole('link', { name: 'Back to top' })).toBeVisible();
+      expect(await page.getAttribute('html', 'lang')).toBe('en-GB');
+    });
+  }
+});
+
+test.describe('service pages', () => {
+  for (const service of servicePages) {
+    test(`/${service.slug}`, async ({ page }) => {
+      await page.goto(`/${service.slug}`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${service.title} Development`);
+      const hero = page.locator('.page-hero');
+      const button = service.hero.button ?? 'inquire';
+      if (button === 'inquire') {
+        await expect(hero.getByRole('link', { name: 'Inquire Now' })).toHaveAttribute('href', /^https:\/\//);
+      } else if (button === 'none') {
+        await expect(hero.getByRole('link')).toHaveCount(0);
+      } else {
+        await expect(hero.getByRole('link', { name: button.text })).toHaveAttribute('href', button.href);
+      }
+      await expect(hero.locator('img')).toHaveAttribute('alt', /.{3,}/);
+      await expect(page.getByRole('heading', { name: 'We Help You Win' })).toBeVisible();
+      await expect(page.locator('.intro__text > p')).toHaveCount(service.intro.description.length);
+      await expect(page.getByRole('heading', { name: 'We Provide' })).toBeVisible();
+      await expect(page.getByText('Next-Gen', { exact: true })).toBeVisible();
+      await expect(page.getByText('SERVICES', { exact: true })).toBeVisible();
+      await expect(page.locator('[data-testid="service-grid"] > li')).toHaveCount(8);
+      await expect(page.locator('[data-testid="service-grid"] img[width="100"][height="100"]')).toHaveCount(8);
+      await expect(page.getByRole('heading', { name: 'Numbers That Speak Our Power' })).toBeVisible();
+      await expect(page.locator('.stats__watermark')).toHaveText('STATS');
+      await expect(page.locator('[data-testid="stats"] > li')).toHaveCount(4);
+      const carousel = page.getByRole('region', { name: 'Testimonials' });
+      await expect(carousel).toHaveCount(service.testimonials === false ? 0 : 1);
+    });
+  }
+
+  test('the iPhone page shows Get in Touch to /contact, the others Inquire Now', async ({ page }) => {
+    await page.goto('/iphone');
+    await expect(page.locator('.page-hero').getByRole('link', { name: 'Get in Touch' })).toHaveAttribute(
+      'href',
+      '/contact',
+    );
+    await page.goto('/android');
+    await expect(page.locator('.intro__text > p')).toHaveCount(2);
+    await expect(page.locator('.page-hero').getByRole('link', { name: 'Inquire Now' })).toBeVisible();
+  });
+
+  test('the shared testimonials are the four companies', async ({ page }) => {
+    await page.goto('/android');
+    const slides = page.getByRole('region', { name: 'Testimonials' }).getByRole('group');
+    await expect(slides).toHaveCount(4);
+    for (const company of ['Anyvision', 'Enterprise E-Commerce', 'Glitty', 'Rogi']) {
+      await expect(slides.filter({ hasText: company })).toHaveCount(1);
+    }
+    await expect(slides.nth(1)).toHaveAttribute('aria-label', '2 of 4');
+  });
+});
+
+/** How many columns a grid shows: the distinct left edges of its children. */
+async function columns(page: import('@playwright/test').Page, selector: string) {
+  return page.locator(selector).evaluate((list) => {
+    const lefts = new Set([...list.children].map((c) => Math.round(c.getBoundingClientRect().left)));
+    return lefts.size;
+  });
+}
+
+test.describe('grid columns', () => {
+  for (const [width, tiles, stats] of [
+    [1280, 4, 4],
+    [992, 4, 4],
+    [800, 3, 2],
+    [768, 3, 2],
+    [600, 2, 2],
+    [576, 2, 2],
+    [575, 1, 1],
+    [375, 1, 1],
+  ] as const) {
+    test(`at ${width} px: ${tiles} tile columns and ${stats} stat columns`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/laravel');
+      expect(await columns(page, '[data-testid="service-grid"]')).toBe(tiles);
+      expect(await columns(page, '[data-testid="stats"]')).toBe(stats);
+    });
+  }
+});
+
+test.describe('main pages', () => {
+  test('home', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Real-time');
+    await expect(page.locator('.page-hero').getByRole('link', { name: 'Get in Touch' })).toHaveAttribute(
+      'href',
+      '/contact',
+    );
+    for (const column of ['Web Development', 'E-commerce Development', 'Mobile App Development', 'Digital Marketing']) {
+      await expect(page.getByRole('heading', { name: column, exact: true })).toBeVisible();
+    }
+    const overview = page.locator('.overview');
+    for (const href of [
+      '/reactjs', '/responsivedesign', '/php', '/mobileappdesign', '/reactnative', '/android',
+      '/searchengineoptimization', '/socialmediamarketing', '/socialmediaoptimizing', '/payperclick',
+    ]) {
+      await expect(overview.locator(`a[href="${href}"]`)).toHaveCount(1);
+    }
+    await expect(page.getByRole('region', { name: 'Portfolio' }).getByRole('group')).toHaveCount(4);
+    await expect(page.getByRole('region', { name: 'Customer feedback' }).getByRole('group')).toHaveCount(4);
+    const plans = page.locator('.plan');
+    await expect(plans).toHaveCount(2);
+    await expect(plans.filter({ hasText: 'Dimond Plan' })).toContainText('$59.99');
+    await expect(plans.filter({ hasText: 'Dimond Plan' })).toContainText('Up to 10 users');
+    await expect(plans.filter({ hasText: 'Gold Plan' })).toContainText('$29.99');
+    await expect(plans.filter({ hasText: 'Gold Plan' })).toContainText('3 domains');
+    await expect(plans.filter({ hasText: 'Gold Plan' })).toContainText('Most popular');
+    await expect(plans.getByRole('link', { name: 'Sign up' })).toHaveCount(2);
+  });
+
+  test('about', async ({ page }) => {
+    await page.goto('/about');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Meet the company');
+    for (const heading of [
+      'Grow With Us',
+      'We Solve Problems. Fuel Innovation. Make It Happen.',
+      'How We Make A Difference',
+      'What We Do',
+      'How We Do',
+      'Why Choose Us',
+      'Mission',
+      'Vision',
+      'Our Approach',
+      'Mission-Driven Team',
+    ]) {
+      await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+    }
+    await expect(page.getByRole('link', { name: 'Meet our team' })).toBeVisible();
+    for (const tab of ['Mobile', 'Backend', 'Frontend']) {
+      await expect(page.getByText(tab, { exact: true }).first()).toBeVisible();
+    }
+    const badges = page.locator('.stack-tabs .tech-badge svg');
+    expect(await badges.count()).toBeGreaterThan(15);
+    await expect(badges.first()).toHaveAttribute('width', '56');
+    await expect(badges.first()).toHaveAttribute('height', '69');
+  });
+
+  test('services', async ({ page }) => {
+    await page.goto('/service');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Technologies We are working with');
+    for (const group of ['Mobile, native', 'Mobile, cross-platform', 'Web', 'Javascript', 'Cloud', 'UI/UX', 'Digital Marketing']) {
+      await expect(page.getByRole('heading', { name: group, exact: true })).toBeVisible();
+    }
+    await expect(page.locator('.link-group a')).toHaveCount(32);
+  });
+
+  test('portfolio', async ({ page }) => {
+    await page.goto('/portfolio');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Have A Look At Our Beautiful Work');
+    for (const filter of ['All projects', 'Websites', 'Apps', 'Social-media']) {
+      await expect(page.getByText(filter, { exact: true })).toBeVisible();
+    }
+    await expect(page.locator('.gallery__item')).toHaveCount(10);
+  });
+
+  test('contact', async ({ page }) => {
+    await page.goto('/contact');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      "We are ready to Lead You into the future of Technology, Let's start the discussion",
+    );
+    const form = page.locator('form.enquiry-form');
+    await expect(form).toHaveAttribute('action', '/php/email.php');
+    for (const name of ['first_name', 'last_name', 'email', 'contact', 'project']) {
+      await expect(form.locator(`[name="${name}"]`)).toHaveCount(1);
+    }
+    await expect(form.getByRole('checkbox')).toHaveCount(6);
+    for (const label of [
+      'Mobile Development', 'Web Development', 'Hire Development',
+      'Maintenance & Support', 'Technical Consultancy', 'Other Services',
+    ]) {
+      await expect(form.getByRole('checkbox', { name: label })).toHaveCount(1);
+    }
+  });
+
+  test('thank you', async ({ page }) => {
+    await page.goto('/thankyou');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank You!');
+    await expect(page.getByText('Our team is in touch with you soon!')).toBeVisible();
+  });
+
+  for (const route of mainRoutes) {
+    test(`${route} has exactly one h1`, async ({ page }) => {
+      await page.goto(route);
+      await expect(page.locator('h1')).toHaveCount(1);
+    });
+  }
+});

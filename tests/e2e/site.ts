@@ -1,0 +1,31 @@
+/** What the browser tests know about the site: its routes, read from the content files. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+export interface ServicePage {
+  slug: string;
+  title: string;
+  category: string;
+  hero: { button: 'inquire' | 'none' | { text: string; href: string } };
+  intro: { description: string[] };
+  testimonials?: boolean;
+}
+
+const dir = 'src/content/services';
+export const servicePages: ServicePage[] = readdirSync(dir)
+  .filter((file) => file.endsWith('.mdx'))
+  .map((file) => parse(/^---\n([\s\S]*?)\n---/.exec(readFileSync(`${dir}/${file}`, 'utf8'))![1]!));
+
+export const mainRoutes = ['/', '/about', '/service', '/contact', '/thankyou', '/portfolio'];
+export const serviceRoutes = servicePages.map((p) => `/${p.slug}`);
+export const allRoutes = [...mainRoutes, ...serviceRoutes];
+
+/** The routes of spec §2's table, to check that content covers every one of them. */
+export const specServiceRoutes = [
+  '/iphone', '/android', '/kotlin', '/ipad', '/flutter', '/ionic', '/reactnative', '/pwa', '/xamarin',
+  '/php', '/codeigniter', '/laravel', '/zend', '/yii', '/symfony', '/angular', '/nodejs', '/vuejs',
+  '/reactjs', '/meteorjs', '/expressjs',
+  '/angularpage', '/vuepage', '/reactpage',
+  '/searchengineoptimization', '/socialmediamarketing', '/socialmediaoptimizing', '/payperclick',
+  '/mobileappdesign', '/responsivedesign', '/designprototyping', '/psdtohtml',
+];

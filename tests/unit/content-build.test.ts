@@ -1,0 +1,61 @@
+/**
+ * A content mistake fails the build with a message that names the file and
+ * the field: each bad fixture is dropped into a temporary copy of the project
+ * and `astro sync` (the content step of `astro build`) must reject it.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = resolve('.');
+let copy: string;
+
+beforeAll(() => {
+  copy = mkdtempSync(join(tmpdir(), 'content-check-'));
+  for (const entry of ['src', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
+    cpSync(join(root, entry), join(copy, entry), { recursive: true });
+  }
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+});
+
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+async function syncWith(fixture: string) {
+  const target = join(copy, 'src/content/services', fixture);
+  cpSync(join(root, 'tests/fixtures/content', fixture), target);
+  try {
+    await run(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'sync'], {
+      cwd: copy,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
+    });
+    return { failed: false, output: '' };
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    return { failed: true, output: stdout + stderr };
+  } finally {
+    rmSync(target);
+  }
+}
+
+describe('a content mistake fails the build, naming the file and the field', () => {
+  it('accepts the good fixture', async () => {
+    const result = await syncWith('good-service.mdx');
+    expect(result.output).toBe('');
+    expect(result.failed).toBe(false);
+  });
+
+  it.each([
+    ['bad-three-stats.mdx', /stats/],
+    ['bad-mistyped-key.mdx', /imgae/],
+    ['bad-seo-title.mdx', /seo\.title/],
+  ])('%s', async (fixture, field) => {
+    const result = await syncWith(fixture);
+    expect(result.failed).toBe(true);
+    expect(result.output).toContain(`src/content/services/${fixture}`);
+    expect(result.output).toMatch(field);
+  });
+});

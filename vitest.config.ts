@@ -1,0 +1,9 @@
+/// <reference types="vitest/config" />
+import { getViteConfig } from 'astro/config';
+
+export default getViteConfig({
+  test: {
+    include: ['tests/unit/**/*.test.ts'],
+    testTimeout: 120_000,
+  },
+});
