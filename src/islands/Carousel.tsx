@@ -1,5 +1,8 @@
-import type { CSSProperties } from 'react';
+import Autoplay from 'embla-carousel-autoplay';
+import useEmblaCarousel from 'embla-carousel-react';
+import { useCallback, useEffect, useId, useState, type CSSProperties } from 'react';
 import type { CarouselOptions, SlideData } from './carousel-types';
+import { emblaDuration } from './embla-duration';
 
 interface Props {
   /** Accessible name of the carousel region, e.g. 'Testimonials'. */
@@ -60,21 +63,130 @@ function Slide({ slide }: { slide: SlideData }) {
   }
 }
 
+const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
 /**
- * One carousel for the testimonial, home portfolio and feedback variants.
+ * One carousel for the testimonial, home portfolio and feedback variants,
+ * following the WAI-ARIA APG carousel pattern: the pause/play control comes
+ * first, rotation pauses on hover and focus and never starts under reduced
+ * motion, and slides are announced only while it is not rotating.
+ *
  * Rendered on the server it is a horizontally scrollable list, complete
- * without JavaScript.
+ * without JavaScript; Embla takes over once the island hydrates.
  */
 export default function Carousel({ label, slides, options }: Props) {
+  const id = useId();
+  const [motion] = useState(() => typeof window === 'undefined' || !reducedMotion());
+  const [autoplay] = useState(() =>
+    Autoplay({
+      delay: options.autoplayMs,
+      playOnInit: false,
+      stopOnInteraction: false,
+      stopOnFocusIn: false,
+      stopOnMouseEnter: false,
+    }),
+  );
+  const [viewportRef, embla] = useEmblaCarousel(
+    {
+      loop: options.loop,
+      align: 'start',
+      duration: motion ? emblaDuration(options.transitionMs) : 0,
+    },
+    [autoplay],
+  );
+  const [ready, setReady] = useState(false);
+  const [selected, setSelected] = useState(0);
+  const [snaps, setSnaps] = useState<number[]>([]);
+  const [userPaused, setUserPaused] = useState(!motion);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const rotating = ready && motion && !userPaused && !hovered && !focused;
+
+  const sync = useCallback(() => {
+    if (!embla) return;
+    setSnaps(embla.scrollSnapList());
+    setSelected(embla.selectedScrollSnap());
+  }, [embla]);
+
+  useEffect(() => {
+    if (!embla) return;
+    setReady(true);
+    sync();
+    embla.on('select', sync).on('reInit', sync);
+    return () => {
+      embla.off('select', sync).off('reInit', sync);
+    };
+  }, [embla, sync]);
+
+  useEffect(() => {
+    if (!embla) return;
+    if (rotating) autoplay.play();
+    else autoplay.stop();
+  }, [embla, autoplay, rotating]);
+
   const style = {
     '--per-view': options.perView.base,
     '--per-view-sm': options.perView.sm,
     '--per-view-md': options.perView.md,
   } as CSSProperties;
+
   return (
-    <section className="carousel" aria-roledescription="carousel" aria-label={label} style={style}>
-      <div className="carousel__viewport" tabIndex={0} aria-label={`${label}, scrollable`}>
-        <ul className="carousel__track" role="list">
+    <section
+      className={ready ? 'carousel carousel--ready' : 'carousel'}
+      aria-roledescription="carousel"
+      aria-label={label}
+      style={style}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false);
+      }}
+    >
+      <div className="carousel__controls">
+        {ready && motion && (
+          <button
+            type="button"
+            className="carousel__button carousel__rotation"
+            aria-controls={`${id}-slides`}
+            onClick={() => setUserPaused((paused) => !paused)}
+          >
+            {userPaused ? <PlayIcon /> : <PauseIcon />}
+            <span className="visually-hidden">
+              {userPaused ? `Play ${label.toLowerCase()} slide show` : `Pause ${label.toLowerCase()} slide show`}
+            </span>
+          </button>
+        )}
+        {ready && options.arrows && (
+          <>
+            <button
+              type="button"
+              className="carousel__button"
+              aria-controls={`${id}-slides`}
+              onClick={() => embla?.scrollPrev()}
+            >
+              <ArrowIcon direction="previous" />
+              <span className="visually-hidden">Previous slide</span>
+            </button>
+            <button
+              type="button"
+              className="carousel__button"
+              aria-controls={`${id}-slides`}
+              onClick={() => embla?.scrollNext()}
+            >
+              <ArrowIcon direction="next" />
+              <span className="visually-hidden">Next slide</span>
+            </button>
+          </>
+        )}
+      </div>
+      <div
+        className="carousel__viewport"
+        ref={viewportRef}
+        // Before Embla takes over, the list scrolls natively: keyboard users need to reach it.
+        tabIndex={ready ? undefined : 0}
+      >
+        <ul className="carousel__track" role="list" id={`${id}-slides`} aria-live={rotating ? 'off' : 'polite'}>
           {slides.map((slide, index) => (
             <li
               key={slide.id}
@@ -88,6 +200,58 @@ export default function Carousel({ label, slides, options }: Props) {
           ))}
         </ul>
       </div>
+      {options.dots && (
+        // Rendered empty on the server, so that the dots take no space from what follows when they arrive.
+        <div className="carousel__dots">
+          {snaps.map((_, index) => (
+            <button
+              key={index}
+              type="button"
+              className="carousel__dot"
+              aria-controls={`${id}-slides`}
+              aria-current={index === selected ? 'true' : undefined}
+              onClick={() => embla?.scrollTo(index)}
+            >
+              <span className="visually-hidden">
+                Show slide {index + 1} of {snaps.length}
+              </span>
+            </button>
+          ))}
+        </div>
+      )}
     </section>
+  );
+}
+
+const iconProps = { width: 20, height: 20, viewBox: '0 0 24 24', 'aria-hidden': true, focusable: false } as const;
+
+function PauseIcon() {
+  return (
+    <svg {...iconProps}>
+      <path d="M8 5v14M16 5v14" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+function PlayIcon() {
+  return (
+    <svg {...iconProps}>
+      <path d="M7 5l12 7-12 7z" fill="currentColor" />
+    </svg>
+  );
+}
+
+function ArrowIcon({ direction }: { direction: 'previous' | 'next' }) {
+  return (
+    <svg {...iconProps}>
+      <path
+        d={direction === 'next' ? 'M9 5l7 7-7 7' : 'M15 5l-7 7 7 7'}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.5"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
   );
 }

@@ -15,6 +15,8 @@ test('every page has unique SEO metadata and the Organization JSON-LD', async ({
     for (const property of ['og:title', 'og:description', 'og:url', 'og:image', 'og:type']) {
       expect(meta('property', property), `${route} ${property}`).toBeTruthy();
     }
+    const image = new URL(meta('property', 'og:image')!).pathname;
+    expect((await request.get(image)).status(), image).toBe(200);
     for (const name of ['twitter:card', 'twitter:title', 'twitter:description']) {
       expect(meta('name', name), `${route} ${name}`).toBeTruthy();
     }

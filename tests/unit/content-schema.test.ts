@@ -87,7 +87,7 @@ describe('services schema', () => {
     }
     const data = good();
     data.hero.button = { text: 'Go', href: 'javascript:alert(1)' };
-    expect(failingFields('services', data)).toContain('hero.button');
+    expect(failingFields('services', data)).toContain('hero.button.href');
   });
 });
 

@@ -1,0 +1,8 @@
+import type { InteractionOptions } from './islands/hydrate-on-interaction';
+
+declare module 'astro' {
+  interface AstroClientDirectives {
+    /** Hydrate on the first pointer, touch, focus or key event on the island (or on `triggers`). */
+    'client:interaction'?: boolean | InteractionOptions;
+  }
+}

@@ -1,0 +1,76 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { $menuOpen, closeMenu, toggleMenu } from '../../src/stores/menu';
+import { $callModalOpen, closeCallModal, openCallModal } from '../../src/stores/call-modal';
+import {
+  $lightboxImage,
+  $portfolioFilter,
+  closeLightbox,
+  filterFromSearch,
+  isPortfolioFilter,
+  openLightbox,
+  searchForFilter,
+} from '../../src/stores/portfolio';
+
+describe('menu store', () => {
+  beforeEach(() => $menuOpen.set(false));
+
+  it('toggles and closes', () => {
+    toggleMenu();
+    expect($menuOpen.get()).toBe(true);
+    toggleMenu();
+    expect($menuOpen.get()).toBe(false);
+    toggleMenu();
+    closeMenu();
+    expect($menuOpen.get()).toBe(false);
+  });
+});
+
+describe('call modal store', () => {
+  it('opens, and on closing hands back the element that opened it, once', () => {
+    const opener = { focus() {} } as unknown as HTMLElement;
+    openCallModal(opener);
+    expect($callModalOpen.get()).toBe(true);
+    expect(closeCallModal()).toBe(opener);
+    expect($callModalOpen.get()).toBe(false);
+    expect(closeCallModal()).toBeNull();
+  });
+
+  it('notifies subscribers, which is how the button and the modal islands talk', () => {
+    const seen: boolean[] = [];
+    const unsubscribe = $callModalOpen.listen((open) => seen.push(open));
+    openCallModal();
+    closeCallModal();
+    unsubscribe();
+    expect(seen).toEqual([true, false]);
+  });
+});
+
+describe('portfolio stores', () => {
+  it('reads the filter from the address, ignoring unknown values', () => {
+    expect(filterFromSearch('?filter=apps')).toBe('apps');
+    expect(filterFromSearch('?filter=social-media&x=1')).toBe('social-media');
+    expect(filterFromSearch('?filter=games')).toBe('all');
+    expect(filterFromSearch('')).toBe('all');
+  });
+
+  it('writes the filter to the address, keeping other parameters; "all" is the plain page', () => {
+    expect(searchForFilter('apps')).toBe('?filter=apps');
+    expect(searchForFilter('websites', '?filter=apps&utm_source=x')).toBe('?filter=websites&utm_source=x');
+    expect(searchForFilter('all', '?filter=apps')).toBe('');
+    expect(searchForFilter('all', '?filter=apps&utm_source=x')).toBe('?utm_source=x');
+  });
+
+  it('knows the four filters', () => {
+    for (const value of ['all', 'websites', 'apps', 'social-media']) expect(isPortfolioFilter(value)).toBe(true);
+    expect(isPortfolioFilter('website')).toBe(false);
+    expect($portfolioFilter.get()).toBe('all');
+  });
+
+  it('opens the lightbox on an image and clears it on close', () => {
+    const image = { src: '/a.svg', width: 800, height: 600, alt: 'A project', title: 'A' };
+    openLightbox(image);
+    expect($lightboxImage.get()).toEqual(image);
+    closeLightbox();
+    expect($lightboxImage.get()).toBeNull();
+  });
+});
