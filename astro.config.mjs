@@ -14,7 +14,9 @@ const interactionDirective = {
     'astro:config:setup': ({ addClientDirective }) =>
       addClientDirective({
         name: 'interaction',
-        entrypoint: fileURLToPath(new URL('./src/islands/hydrate-on-interaction.ts', import.meta.url)),
+        entrypoint: fileURLToPath(
+          new URL('./src/islands/hydrate-on-interaction.ts', import.meta.url),
+        ),
       }),
   },
 };
@@ -29,7 +31,8 @@ export default defineConfig({
     mdx(),
     react(),
     interactionDirective,
-    sitemap({ filter: (page) => !page.includes('/thankyou') })],
+    sitemap({ filter: (page) => !page.includes('/thankyou') }),
+  ],
   server: { host: '127.0.0.1', port: 4321 },
   build: { inlineStylesheets: 'always' },
   vite: {

@@ -3,10 +3,19 @@
 import { chromium } from '@playwright/test';
 
 const [base = 'http://127.0.0.1:4321', out = '/tmp/shots', ...paths] = process.argv.slice(2);
-const routes = paths.length ? paths : ['/', '/iphone', '/about', '/portfolio', '/contact', '/service'];
+const routes = paths.length
+  ? paths
+  : ['/', '/iphone', '/about', '/portfolio', '/contact', '/service'];
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 for (const width of [375, 1280]) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });

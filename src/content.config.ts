@@ -74,7 +74,10 @@ const services = defineCollection({
   schema: z.strictObject({
     slug: z
       .string()
-      .regex(/^[a-z]+$/, 'lowercase letters only: it is the page address, e.g. "iphone" for /iphone')
+      .regex(
+        /^[a-z]+$/,
+        'lowercase letters only: it is the page address, e.g. "iphone" for /iphone',
+      )
       .describe('The page address without the slash: "iphone" is served at /iphone.'),
     title: z
       .string()

@@ -153,7 +153,9 @@ export default function Carousel({ label, slides, options }: Props) {
           >
             {userPaused ? <PlayIcon /> : <PauseIcon />}
             <span className="visually-hidden">
-              {userPaused ? `Play ${label.toLowerCase()} slide show` : `Pause ${label.toLowerCase()} slide show`}
+              {userPaused
+                ? `Play ${label.toLowerCase()} slide show`
+                : `Pause ${label.toLowerCase()} slide show`}
             </span>
           </button>
         )}
@@ -186,9 +188,13 @@ export default function Carousel({ label, slides, options }: Props) {
         // Before Embla takes over, the list scrolls natively: keyboard users need to reach it.
         tabIndex={ready ? undefined : 0}
       >
-        <ul className="carousel__track" role="list" id={`${id}-slides`} aria-live={rotating ? 'off' : 'polite'}>
+        <div
+          className="carousel__track"
+          id={`${id}-slides`}
+          aria-live={rotating ? 'off' : 'polite'}
+        >
           {slides.map((slide, index) => (
-            <li
+            <div
               key={slide.id}
               className="carousel__slide"
               role="group"
@@ -196,9 +202,9 @@ export default function Carousel({ label, slides, options }: Props) {
               aria-label={`${index + 1} of ${slides.length}`}
             >
               <Slide slide={slide} />
-            </li>
+            </div>
           ))}
-        </ul>
+        </div>
       </div>
       {options.dots && (
         // Rendered empty on the server, so that the dots take no space from what follows when they arrive.
@@ -223,7 +229,13 @@ export default function Carousel({ label, slides, options }: Props) {
   );
 }
 
-const iconProps = { width: 20, height: 20, viewBox: '0 0 24 24', 'aria-hidden': true, focusable: false } as const;
+const iconProps = {
+  width: 20,
+  height: 20,
+  viewBox: '0 0 24 24',
+  'aria-hidden': true,
+  focusable: false,
+} as const;
 
 function PauseIcon() {
   return (

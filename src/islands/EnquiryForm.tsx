@@ -13,21 +13,49 @@ export default function EnquiryForm({ services }: Props) {
       <div className="form__row">
         <div className="field">
           <label htmlFor="first_name">First name</label>
-          <input id="first_name" name="first_name" type="text" autoComplete="given-name" required maxLength={100} />
+          <input
+            id="first_name"
+            name="first_name"
+            type="text"
+            autoComplete="given-name"
+            required
+            maxLength={100}
+          />
         </div>
         <div className="field">
           <label htmlFor="last_name">Last name</label>
-          <input id="last_name" name="last_name" type="text" autoComplete="family-name" required maxLength={100} />
+          <input
+            id="last_name"
+            name="last_name"
+            type="text"
+            autoComplete="family-name"
+            required
+            maxLength={100}
+          />
         </div>
       </div>
       <div className="form__row">
         <div className="field">
           <label htmlFor="email">Email</label>
-          <input id="email" name="email" type="email" autoComplete="email" required maxLength={254} />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+          />
         </div>
         <div className="field">
           <label htmlFor="contact">Phone number</label>
-          <input id="contact" name="contact" type="tel" autoComplete="tel" inputMode="tel" required />
+          <input
+            id="contact"
+            name="contact"
+            type="tel"
+            autoComplete="tel"
+            inputMode="tel"
+            required
+          />
         </div>
       </div>
       <fieldset className="field field--group">

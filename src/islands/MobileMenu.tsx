@@ -52,7 +52,11 @@ export default function MobileMenu({ links, current }: Props) {
         <ul role="list" className="site-nav__list">
           {links.map(({ href, label }) => (
             <li key={href}>
-              <a href={href} aria-current={current === href ? 'page' : undefined} onClick={closeMenu}>
+              <a
+                href={href}
+                aria-current={current === href ? 'page' : undefined}
+                onClick={closeMenu}
+              >
                 {label}
               </a>
             </li>

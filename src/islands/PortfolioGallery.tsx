@@ -126,7 +126,9 @@ export default function PortfolioGallery({ projects }: Props) {
             <h2 id={`${id}-title`}>{image?.title}</h2>
             <CloseButton onClick={closeLightbox} />
           </div>
-          {image && <img src={image.src} width={image.width} height={image.height} alt={image.alt} />}
+          {image && (
+            <img src={image.src} width={image.width} height={image.height} alt={image.alt} />
+          )}
         </div>
       </dialog>
     </div>

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { $callModalOpen, closeCallModal } from '../stores/call-modal';
 import CloseButton from './CloseButton';
 import { useModalDialog } from './use-modal-dialog';
@@ -11,7 +11,12 @@ import {
   type FieldErrors,
 } from '../server/validation';
 
-const fields: { name: CallRequestField; label: string; type: 'text' | 'email' | 'textarea'; autoComplete?: string }[] = [
+const fields: {
+  name: CallRequestField;
+  label: string;
+  type: 'text' | 'email' | 'textarea';
+  autoComplete?: string;
+}[] = [
   { name: 'name', label: 'Name', type: 'text', autoComplete: 'name' },
   { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
   { name: 'message', label: 'Message', type: 'textarea' },
@@ -35,7 +40,7 @@ export default function ScheduleCallModal() {
     if (open) setErrors({});
   }, [open]);
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     const data = new FormData(event.currentTarget);
     const found = validateCallRequest({
       name: String(data.get('name') ?? ''),

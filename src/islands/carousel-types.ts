@@ -7,7 +7,14 @@ export interface ImageData {
 }
 
 export type SlideData =
-  | { kind: 'testimonial'; id: string; company: string; person: string; quote: string; logo: ImageData }
+  | {
+      kind: 'testimonial';
+      id: string;
+      company: string;
+      person: string;
+      quote: string;
+      logo: ImageData;
+    }
   | { kind: 'project'; id: string; title: string; href: string; image: ImageData }
   | { kind: 'feedback'; id: string; quote: string; name: string; company: string };
 

@@ -24,10 +24,10 @@ export function settleTime(duration: number, distance = 1000): number {
 export function emblaDuration(ms: number): number {
   let low = 1;
   let high = 200;
-  while (high - low > 0.5) {
+  while (high - low > 0.01) {
     const mid = (low + high) / 2;
     if (settleTime(mid) < ms) low = mid;
     else high = mid;
   }
-  return Math.round((low + high) / 2);
+  return Math.round(((low + high) / 2) * 10) / 10;
 }

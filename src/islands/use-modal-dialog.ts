@@ -1,10 +1,15 @@
-import { useEffect, useRef, type MouseEvent, type SyntheticEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type MouseEvent, type SyntheticEvent } from 'react';
+
+const focusable =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * Drives a native <dialog> from a store: showModal() when `open` turns true
  * (the page behind becomes inert, focus moves in), close() when it turns
  * false. Escape and a click on the backdrop ask `onClose`, which updates the
- * store; the store, not the browser, decides the dialog's state.
+ * store; the store, not the browser, decides the dialog's state. Tab and
+ * Shift+Tab wrap around inside the dialog instead of leaving for the browser's
+ * own controls.
  */
 export function useModalDialog(open: boolean, onClose: () => void) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -21,6 +26,19 @@ export function useModalDialog(open: boolean, onClose: () => void) {
     onCancel: (event: SyntheticEvent) => {
       event.preventDefault();
       onClose();
+    },
+    onKeyDown: (event: KeyboardEvent<HTMLDialogElement>) => {
+      if (event.key !== 'Tab') return;
+      const items = [...event.currentTarget.querySelectorAll<HTMLElement>(focusable)];
+      const first = items[0];
+      const last = items[items.length - 1];
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last?.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first?.focus();
+      }
     },
     // A click on the backdrop lands on the <dialog> itself, outside its panel.
     onClick: (event: MouseEvent<HTMLDialogElement>) => {

@@ -5,9 +5,17 @@ import { serviceCategories } from '../content.config';
 type Ordered = { data: { order: number } };
 const byOrder = (a: Ordered, b: Ordered) => a.data.order - b.data.order;
 
-async function ordered<C extends 'testimonials' | 'portfolio' | 'homePortfolio' | 'feedback' | 'pricing' | 'enquiryServices' | 'technologies' | 'services'>(
-  name: C,
-) {
+async function ordered<
+  C extends
+    | 'testimonials'
+    | 'portfolio'
+    | 'homePortfolio'
+    | 'feedback'
+    | 'pricing'
+    | 'enquiryServices'
+    | 'technologies'
+    | 'services',
+>(name: C) {
   const entries = (await getCollection(name)) as CollectionEntry<C>[];
   return entries.sort((a, b) => byOrder(a as Ordered, b as Ordered));
 }

@@ -9,9 +9,7 @@ export type FieldErrors<Field extends string> = Partial<Record<Field, string>>;
 /** A practical address check: one @, no spaces, a dot in the domain, within RFC 5321's 254 characters. */
 export function isValidEmail(value: string): boolean {
   return (
-    value.length <= 254 &&
-    /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value) &&
-    !value.includes('..')
+    value.length <= 254 && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value) && !value.includes('..')
   );
 }
 

@@ -28,11 +28,18 @@ test('every image has alt text and explicit dimensions', async ({ page }) => {
   test.setTimeout(120_000);
   for (const route of allRoutes) {
     await page.goto(route);
-    const bad = await page.locator('img').evaluateAll((images) =>
-      images
-        .filter((img) => img.getAttribute('alt') === null || !img.getAttribute('width') || !img.getAttribute('height'))
-        .map((img) => img.outerHTML.slice(0, 120)),
-    );
+    const bad = await page
+      .locator('img')
+      .evaluateAll((images) =>
+        images
+          .filter(
+            (img) =>
+              img.getAttribute('alt') === null ||
+              !img.getAttribute('width') ||
+              !img.getAttribute('height'),
+          )
+          .map((img) => img.outerHTML.slice(0, 120)),
+      );
     expect(bad, route).toEqual([]);
   }
 });

@@ -24,7 +24,10 @@ test('an unknown path answers 404 with the designed not-found page', async ({ pa
   const response = await page.goto('/no-such-page');
   expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('We could not find that page');
-  await expect(page.getByRole('main').getByRole('link', { name: 'Home page' })).toHaveAttribute('href', '/');
+  await expect(page.getByRole('main').getByRole('link', { name: 'Home page' })).toHaveAttribute(
+    'href',
+    '/',
+  );
   await expect(page.getByRole('banner').getByRole('link', { name: 'Portfolio' })).toBeVisible();
 });
 
@@ -42,7 +45,9 @@ test.describe('shared pieces', () => {
       ]) {
         await expect(nav.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
       }
-      await expect(page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' })).toBeVisible();
+      await expect(
+        page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }),
+      ).toBeVisible();
       await expect(page.locator('.get-in-touch a[href="/contact"]')).toHaveText('Get in Touch');
       const footer = page.getByRole('contentinfo');
       await expect(footer.locator('address')).toContainText('Ilford');
@@ -59,15 +64,23 @@ test.describe('service pages', () => {
   for (const service of servicePages) {
     test(`/${service.slug}`, async ({ page }) => {
       await page.goto(`/${service.slug}`);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${service.title} Development`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+        `${service.title} Development`,
+      );
       const hero = page.locator('.page-hero');
       const button = service.hero.button ?? 'inquire';
       if (button === 'inquire') {
-        await expect(hero.getByRole('link', { name: 'Inquire Now' })).toHaveAttribute('href', /^https:\/\//);
+        await expect(hero.getByRole('link', { name: 'Inquire Now' })).toHaveAttribute(
+          'href',
+          /^https:\/\//,
+        );
       } else if (button === 'none') {
         await expect(hero.getByRole('link')).toHaveCount(0);
       } else {
-        await expect(hero.getByRole('link', { name: button.text })).toHaveAttribute('href', button.href);
+        await expect(hero.getByRole('link', { name: button.text })).toHaveAttribute(
+          'href',
+          button.href,
+        );
       }
       await expect(hero.locator('img')).toHaveAttribute('alt', /.{3,}/);
       await expect(page.getByRole('heading', { name: 'We Help You Win' })).toBeVisible();
@@ -76,8 +89,12 @@ test.describe('service pages', () => {
       await expect(page.getByText('Next-Gen', { exact: true })).toBeVisible();
       await expect(page.getByText('SERVICES', { exact: true })).toBeVisible();
       await expect(page.locator('[data-testid="service-grid"] > li')).toHaveCount(8);
-      await expect(page.locator('[data-testid="service-grid"] img[width="100"][height="100"]')).toHaveCount(8);
-      await expect(page.getByRole('heading', { name: 'Numbers That Speak Our Power' })).toBeVisible();
+      await expect(
+        page.locator('[data-testid="service-grid"] img[width="100"][height="100"]'),
+      ).toHaveCount(8);
+      await expect(
+        page.getByRole('heading', { name: 'Numbers That Speak Our Power' }),
+      ).toBeVisible();
       await expect(page.locator('.stats__watermark')).toHaveText('STATS');
       await expect(page.locator('[data-testid="stats"] > li')).toHaveCount(4);
       const carousel = page.getByRole('region', { name: 'Testimonials' });
@@ -85,15 +102,18 @@ test.describe('service pages', () => {
     });
   }
 
-  test('the iPhone page shows Get in Touch to /contact, the others Inquire Now', async ({ page }) => {
+  test('the iPhone page shows Get in Touch to /contact, the others Inquire Now', async ({
+    page,
+  }) => {
     await page.goto('/iphone');
-    await expect(page.locator('.page-hero').getByRole('link', { name: 'Get in Touch' })).toHaveAttribute(
-      'href',
-      '/contact',
-    );
+    await expect(
+      page.locator('.page-hero').getByRole('link', { name: 'Get in Touch' }),
+    ).toHaveAttribute('href', '/contact');
     await page.goto('/android');
     await expect(page.locator('.intro__text > p')).toHaveCount(2);
-    await expect(page.locator('.page-hero').getByRole('link', { name: 'Inquire Now' })).toBeVisible();
+    await expect(
+      page.locator('.page-hero').getByRole('link', { name: 'Inquire Now' }),
+    ).toBeVisible();
   });
 
   test('the shared testimonials are the four companies', async ({ page }) => {
@@ -110,7 +130,9 @@ test.describe('service pages', () => {
 /** How many columns a grid shows: the distinct left edges of its children. */
 async function columns(page: import('@playwright/test').Page, selector: string) {
   return page.locator(selector).evaluate((list) => {
-    const lefts = new Set([...list.children].map((c) => Math.round(c.getBoundingClientRect().left)));
+    const lefts = new Set(
+      [...list.children].map((c) => Math.round(c.getBoundingClientRect().left)),
+    );
     return lefts.size;
   });
 }
@@ -139,22 +161,36 @@ test.describe('main pages', () => {
   test('home', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Real-time');
-    await expect(page.locator('.page-hero').getByRole('link', { name: 'Get in Touch' })).toHaveAttribute(
-      'href',
-      '/contact',
-    );
-    for (const column of ['Web Development', 'E-commerce Development', 'Mobile App Development', 'Digital Marketing']) {
+    await expect(
+      page.locator('.page-hero').getByRole('link', { name: 'Get in Touch' }),
+    ).toHaveAttribute('href', '/contact');
+    for (const column of [
+      'Web Development',
+      'E-commerce Development',
+      'Mobile App Development',
+      'Digital Marketing',
+    ]) {
       await expect(page.getByRole('heading', { name: column, exact: true })).toBeVisible();
     }
     const overview = page.locator('.overview');
     for (const href of [
-      '/reactjs', '/responsivedesign', '/php', '/mobileappdesign', '/reactnative', '/android',
-      '/searchengineoptimization', '/socialmediamarketing', '/socialmediaoptimizing', '/payperclick',
+      '/reactjs',
+      '/responsivedesign',
+      '/php',
+      '/mobileappdesign',
+      '/reactnative',
+      '/android',
+      '/searchengineoptimization',
+      '/socialmediamarketing',
+      '/socialmediaoptimizing',
+      '/payperclick',
     ]) {
       await expect(overview.locator(`a[href="${href}"]`)).toHaveCount(1);
     }
     await expect(page.getByRole('region', { name: 'Portfolio' }).getByRole('group')).toHaveCount(4);
-    await expect(page.getByRole('region', { name: 'Customer feedback' }).getByRole('group')).toHaveCount(4);
+    await expect(
+      page.getByRole('region', { name: 'Customer feedback' }).getByRole('group'),
+    ).toHaveCount(4);
     const plans = page.locator('.plan');
     await expect(plans).toHaveCount(2);
     await expect(plans.filter({ hasText: 'Dimond Plan' })).toContainText('$59.99');
@@ -194,8 +230,18 @@ test.describe('main pages', () => {
 
   test('services', async ({ page }) => {
     await page.goto('/service');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Technologies We are working with');
-    for (const group of ['Mobile, native', 'Mobile, cross-platform', 'Web', 'Javascript', 'Cloud', 'UI/UX', 'Digital Marketing']) {
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Technologies We are working with',
+    );
+    for (const group of [
+      'Mobile, native',
+      'Mobile, cross-platform',
+      'Web',
+      'Javascript',
+      'Cloud',
+      'UI/UX',
+      'Digital Marketing',
+    ]) {
       await expect(page.getByRole('heading', { name: group, exact: true })).toBeVisible();
     }
     await expect(page.locator('.link-group a')).toHaveCount(32);
@@ -203,7 +249,9 @@ test.describe('main pages', () => {
 
   test('portfolio', async ({ page }) => {
     await page.goto('/portfolio');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Have A Look At Our Beautiful Work');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Have A Look At Our Beautiful Work',
+    );
     for (const filter of ['All projects', 'Websites', 'Apps', 'Social-media']) {
       await expect(page.getByText(filter, { exact: true })).toBeVisible();
     }
@@ -222,8 +270,12 @@ test.describe('main pages', () => {
     }
     await expect(form.getByRole('checkbox')).toHaveCount(6);
     for (const label of [
-      'Mobile Development', 'Web Development', 'Hire Development',
-      'Maintenance & Support', 'Technical Consultancy', 'Other Services',
+      'Mobile Development',
+      'Web Development',
+      'Hire Development',
+      'Maintenance & Support',
+      'Technical Consultancy',
+      'Other Services',
     ]) {
       await expect(form.getByRole('checkbox', { name: label })).toHaveCount(1);
     }

@@ -42,8 +42,13 @@ test('sitemap.xml lists every public page and robots.txt points to it', async ({
   const urls: string[] = [];
   for (const path of sitemaps) {
     const xml = await (await request.get(path)).text();
-    urls.push(...[...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname.replace(/\/$/, '') || '/'));
+    urls.push(
+      ...[...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+        (m) => new URL(m[1]!).pathname.replace(/\/$/, '') || '/',
+      ),
+    );
   }
-  for (const route of allRoutes.filter((r) => r !== '/thankyou')) expect(urls, route).toContain(route);
+  for (const route of allRoutes.filter((r) => r !== '/thankyou'))
+    expect(urls, route).toContain(route);
   expect(urls).not.toContain('/404');
 });

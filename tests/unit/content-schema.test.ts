@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { collections } from '../../src/content.config';
 
-type Schema = { safeParse(data: unknown): { success: boolean; error?: { issues: { path: PropertyKey[] }[] } } };
+type Schema = {
+  safeParse(data: unknown): { success: boolean; error?: { issues: { path: PropertyKey[] }[] } };
+};
 const schemaOf = (name: keyof typeof collections) => collections[name].schema as unknown as Schema;
 
 function frontmatter(path: string): Record<string, any> {
@@ -32,7 +34,10 @@ describe('services schema', () => {
   });
 
   it('accepts the good fixture', () => {
-    expect(schemaOf('services').safeParse(frontmatter('tests/fixtures/content/good-service.mdx')).success).toBe(true);
+    expect(
+      schemaOf('services').safeParse(frontmatter('tests/fixtures/content/good-service.mdx'))
+        .success,
+    ).toBe(true);
   });
 
   it('requires exactly 8 service tiles', () => {
@@ -92,7 +97,8 @@ describe('services schema', () => {
 });
 
 describe('data collections', () => {
-  const entries = (file: string) => parse(readFileSync(`src/content/data/${file}`, 'utf8')) as any[];
+  const entries = (file: string) =>
+    parse(readFileSync(`src/content/data/${file}`, 'utf8')) as any[];
 
   it.each([
     ['testimonials', 'testimonials.yaml'],
@@ -122,8 +128,8 @@ describe('data collections', () => {
 
   it('rejects settings with only two social links', () => {
     const [settings] = entries('settings.yaml');
-    expect(failingFields('settings', { ...settings, socials: settings.socials.slice(1) })).toContain(
-      'socials',
-    );
+    expect(
+      failingFields('settings', { ...settings, socials: settings.socials.slice(1) }),
+    ).toContain('socials');
   });
 });

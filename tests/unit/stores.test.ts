@@ -55,13 +55,16 @@ describe('portfolio stores', () => {
 
   it('writes the filter to the address, keeping other parameters; "all" is the plain page', () => {
     expect(searchForFilter('apps')).toBe('?filter=apps');
-    expect(searchForFilter('websites', '?filter=apps&utm_source=x')).toBe('?filter=websites&utm_source=x');
+    expect(searchForFilter('websites', '?filter=apps&utm_source=x')).toBe(
+      '?filter=websites&utm_source=x',
+    );
     expect(searchForFilter('all', '?filter=apps')).toBe('');
     expect(searchForFilter('all', '?filter=apps&utm_source=x')).toBe('?utm_source=x');
   });
 
   it('knows the four filters', () => {
-    for (const value of ['all', 'websites', 'apps', 'social-media']) expect(isPortfolioFilter(value)).toBe(true);
+    for (const value of ['all', 'websites', 'apps', 'social-media'])
+      expect(isPortfolioFilter(value)).toBe(true);
     expect(isPortfolioFilter('website')).toBe(false);
     expect($portfolioFilter.get()).toBe('all');
   });

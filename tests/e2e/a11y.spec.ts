@@ -1,0 +1,62 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { allRoutes } from './site';
+
+async function violations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test.describe('axe finds no violations', () => {
+  for (const route of [...allRoutes, '/no-such-page']) {
+    test(`on ${route}`, async ({ page }) => {
+      await page.goto(route);
+      expect(await violations(page)).toEqual([]);
+    });
+  }
+
+  test('with the mobile menu open', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('button', { name: 'Menu' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+    expect(await violations(page)).toEqual([]);
+  });
+
+  test('with the modal open showing its errors', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(dialog.locator('.field__error')).toHaveCount(3);
+    expect(await violations(page)).toEqual([]);
+  });
+
+  test('with the lightbox open', async ({ page }) => {
+    await page.goto('/portfolio');
+    await page.locator('.gallery__link').first().click();
+    await expect(page.locator('dialog.lightbox')).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+
+  for (const filter of ['Websites', 'Apps', 'Social-media']) {
+    test(`with the portfolio filtered to ${filter}`, async ({ page }) => {
+      await page.goto('/portfolio');
+      await page.getByRole('radio', { name: filter }).check();
+      expect(await violations(page)).toEqual([]);
+    });
+  }
+
+  test('with the carousels running', async ({ page }) => {
+    await page.goto('/');
+    for (const name of ['Portfolio', 'Customer feedback']) {
+      const carousel = page.getByRole('region', { name });
+      await carousel.scrollIntoViewIfNeeded();
+      await expect(carousel).toHaveClass(/carousel--ready/);
+    }
+    expect(await violations(page)).toEqual([]);
+  });
+});

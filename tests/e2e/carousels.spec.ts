@@ -1,0 +1,181 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+/** The index of the slide at the left edge of a carousel's viewport. */
+function leadingSlide(carousel: Locator) {
+  return carousel.evaluate((root) => {
+    const viewport = root.querySelector('.carousel__viewport')!.getBoundingClientRect();
+    const slides = [...root.querySelectorAll('.carousel__slide')];
+    return slides.findIndex((s) => Math.abs(s.getBoundingClientRect().left - viewport.left) < 2);
+  });
+}
+
+/** How many slides lie wholly inside the viewport. */
+function slidesInView(carousel: Locator) {
+  return carousel.evaluate((root) => {
+    const viewport = root.querySelector('.carousel__viewport')!.getBoundingClientRect();
+    return [...root.querySelectorAll('.carousel__slide')].filter((s) => {
+      const r = s.getBoundingClientRect();
+      return r.left >= viewport.left - 1 && r.right <= viewport.right + 1;
+    }).length;
+  });
+}
+
+async function ready(page: Page, carousel: Locator) {
+  await carousel.scrollIntoViewIfNeeded();
+  await expect(carousel).toHaveClass(/carousel--ready/);
+  // Keep the pointer away, so that hover does not pause it.
+  await page.mouse.move(0, 0);
+}
+
+test.describe('carousel timings', () => {
+  // Time stands still until a test moves it with runFor.
+  test.beforeEach(async ({ page }) => {
+    await page.clock.install({ time: new Date('2026-01-05T09:00:00Z') });
+    await page.clock.pauseAt(new Date('2026-01-05T09:00:01Z'));
+  });
+
+  test('testimonials advance every 4000 ms with a 3000 ms transition, and loop', async ({
+    page,
+  }) => {
+    await page.goto('/android');
+    const carousel = page.getByRole('region', { name: 'Testimonials' });
+    await ready(page, carousel);
+    const dots = carousel.locator('.carousel__dot');
+    await expect(dots).toHaveCount(4);
+    await expect(dots.nth(0)).toHaveAttribute('aria-current', 'true');
+
+    await page.clock.runFor(3900);
+    await expect(dots.nth(0)).toHaveAttribute('aria-current', 'true');
+    await page.clock.runFor(200);
+    await expect(dots.nth(1)).toHaveAttribute('aria-current', 'true');
+    // Mid-transition the slide is still on its way; by 3000 ms it has arrived.
+    await page.clock.runFor(1000);
+    expect(await leadingSlide(carousel)).toBe(-1);
+    await page.clock.runFor(2200);
+    expect(await leadingSlide(carousel)).toBe(1);
+
+    // 4 -> 1: it loops.
+    await page.clock.runFor(4000 * 3);
+    await expect(dots.nth(0)).toHaveAttribute('aria-current', 'true');
+  });
+
+  test('home feedback advances every 2000 ms and loops, with no arrows or dots', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const carousel = page.getByRole('region', { name: 'Customer feedback' });
+    await ready(page, carousel);
+    await expect(carousel.locator('.carousel__dot')).toHaveCount(0);
+    await expect(carousel.getByRole('button', { name: /slide$/ })).toHaveCount(0);
+    // Each move takes under 700 ms, so 700 ms after each 2000 ms tick the next slide leads.
+    await page.clock.runFor(1900);
+    expect(await leadingSlide(carousel)).toBe(0);
+    await page.clock.runFor(800);
+    for (const expected of [1, 2, 3, 0]) {
+      expect(await leadingSlide(carousel)).toBe(expected);
+      await page.clock.runFor(2000);
+    }
+  });
+
+  test('home portfolio advances every 3000 ms and has previous and next arrows', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const carousel = page.getByRole('region', { name: 'Portfolio' });
+    await ready(page, carousel);
+    await page.clock.runFor(2900);
+    expect(await leadingSlide(carousel)).toBe(0);
+    await page.clock.runFor(1200);
+    expect(await leadingSlide(carousel)).toBe(1);
+    await carousel.getByRole('button', { name: 'Previous slide' }).click();
+    await page.mouse.move(0, 0);
+    await page.clock.runFor(1000);
+    expect(await leadingSlide(carousel)).toBe(0);
+    await carousel.getByRole('button', { name: 'Next slide' }).click();
+    await page.mouse.move(0, 0);
+    await page.clock.runFor(1000);
+    expect(await leadingSlide(carousel)).toBe(1);
+  });
+
+  test('autoplay pauses on hover and on keyboard focus, and the pause control comes first', async ({
+    page,
+  }) => {
+    await page.goto('/android');
+    const carousel = page.getByRole('region', { name: 'Testimonials' });
+    await ready(page, carousel);
+    const track = carousel.locator('.carousel__track');
+    await expect(track).toHaveAttribute('aria-live', 'off');
+
+    await carousel.hover();
+    await page.clock.runFor(9000);
+    expect(await leadingSlide(carousel)).toBe(0);
+    await expect(track).toHaveAttribute('aria-live', 'polite');
+    await page.mouse.move(0, 0);
+    await page.clock.runFor(4000 + 3500);
+    expect(await leadingSlide(carousel)).toBe(1);
+
+    // Tabbing into the carousel lands on the pause control first, and focus pauses it.
+    await page
+      .getByRole('heading', { name: 'What our clients say about working with us' })
+      .evaluate((heading: HTMLElement) => {
+        heading.tabIndex = -1;
+        heading.focus();
+      });
+    await page.keyboard.press('Tab');
+    const pause = carousel.getByRole('button', { name: 'Pause testimonials slide show' });
+    await expect(pause).toBeFocused();
+    await page.clock.runFor(9000);
+    expect(await leadingSlide(carousel)).toBe(1);
+
+    // The control stops it for good, until pressed again.
+    await page.keyboard.press('Enter');
+    await expect(
+      carousel.getByRole('button', { name: 'Play testimonials slide show' }),
+    ).toBeFocused();
+    await page.mouse.click(0, 0);
+    await page.clock.runFor(9000);
+    expect(await leadingSlide(carousel)).toBe(1);
+  });
+
+  test('autoplay does not start under reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('/android');
+    const carousel = page.getByRole('region', { name: 'Testimonials' });
+    await ready(page, carousel);
+    await page.clock.runFor(12_000);
+    expect(await leadingSlide(carousel)).toBe(0);
+    // The dots still work, and move at once: a single animation frame is enough.
+    await carousel.locator('.carousel__dot').nth(2).click();
+    await page.clock.runFor(20);
+    expect(await leadingSlide(carousel)).toBe(2);
+  });
+});
+
+test.describe('slides in view', () => {
+  for (const [width, count] of [
+    [1280, 3],
+    [768, 3],
+    [767, 2],
+    [480, 2],
+    [479, 1],
+    [375, 1],
+  ] as const) {
+    test(`home portfolio shows ${count} at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/');
+      const carousel = page.getByRole('region', { name: 'Portfolio' });
+      await ready(page, carousel);
+      expect(await slidesInView(carousel)).toBe(count);
+    });
+  }
+
+  test('testimonials show one slide, labelled "n of 4"', async ({ page }) => {
+    await page.goto('/android');
+    const carousel = page.getByRole('region', { name: 'Testimonials' });
+    await ready(page, carousel);
+    expect(await slidesInView(carousel)).toBe(1);
+    await expect(carousel.getByRole('group')).toHaveCount(4);
+    await expect(carousel.getByRole('group').nth(2)).toHaveAttribute('aria-label', '3 of 4');
+    await expect(carousel).toHaveAttribute('aria-roledescription', 'carousel');
+  });
+});

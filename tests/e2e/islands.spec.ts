@@ -1,0 +1,224 @@
+import { expect, test, type Page } from '@playwright/test';
+
+test.describe('mobile menu', () => {
+  test.use({ viewport: { width: 375, height: 800 } });
+
+  test('toggles, tells its state, closes on Escape and on choosing a link', async ({ page }) => {
+    await page.goto('/iphone');
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav).toBeHidden();
+
+    // The first click, made before the island has hydrated, is not lost.
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(nav.getByRole('link', { name: 'Portfolio' })).toBeVisible();
+
+    await page.keyboard.press('Escape');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(toggle).toBeFocused();
+    await expect(nav).toBeHidden();
+
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    // Keep the page from navigating, to see the menu close when a link is chosen.
+    await page.evaluate(() => document.addEventListener('click', (e) => e.preventDefault(), true));
+    await nav.getByRole('link', { name: 'About' }).click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  test('on a wide screen there is no toggle and the menu island never loads', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/iphone');
+    await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'About' }).hover();
+    await nav.getByRole('link', { name: 'Services' }).focus();
+    await page.waitForTimeout(300);
+    await expect(page.locator('astro-island[component-url*="MobileMenu"]')).toHaveAttribute(
+      'ssr',
+      '',
+    );
+  });
+});
+
+test.describe('Schedule a Call modal', () => {
+  test('opens from the header, shows the spec messages, and closes every way', async ({ page }) => {
+    await page.goto('/laravel');
+    const opener = page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' });
+    await opener.click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+    await expect(dialog).toBeVisible();
+    expect(page.url()).toMatch(/\/laravel$/);
+
+    // Focus is inside the dialog, the page behind does not scroll, and Tab stays inside.
+    await expect.poll(() => dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe(
+      'hidden',
+    );
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    }
+
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(dialog.locator('.field__error')).toHaveText([
+      'Name is required.',
+      'Valid email is required.',
+      'Please,leave us a message.',
+    ]);
+    await expect(dialog.getByLabel('Name')).toBeFocused();
+    await expect(dialog.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+
+    await dialog.getByLabel('Name').fill('Ada Lovelace');
+    await dialog.getByLabel('Email').fill('ada@example');
+    await dialog.getByLabel('Message').fill('A call about an app, please.');
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(dialog.locator('.field__error')).toHaveText(['Valid email is required.']);
+
+    // Escape closes and focus returns to the button that opened it.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe(
+      'hidden',
+    );
+
+    // The close button.
+    await opener.click();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+
+    // A click on the backdrop.
+    await opener.click();
+    await expect(dialog).toBeVisible();
+    await page.mouse.click(5, 400);
+    await expect(dialog).toBeHidden();
+  });
+
+  test('opens from the keyboard', async ({ page }) => {
+    await page.goto('/');
+    const opener = page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' });
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog', { name: 'Schedule a Call' })).toBeVisible();
+  });
+});
+
+test.describe('portfolio', () => {
+  const visible = (page: Page) => page.locator('.gallery__item:visible');
+
+  test('filters, keeps the filter in the address, and follows the back button', async ({
+    page,
+  }) => {
+    await page.goto('/portfolio');
+    await expect(page.getByRole('radio', { name: 'All projects' })).toBeChecked();
+    await expect(visible(page)).toHaveCount(10);
+    for (const [name, value] of [
+      ['Websites', 'websites'],
+      ['Apps', 'apps'],
+      ['Social-media', 'social-media'],
+    ] as const) {
+      await page.getByRole('radio', { name }).check();
+      await expect(visible(page)).toHaveCount(4);
+      await expect(page).toHaveURL(new RegExp(`\\?filter=${value}$`));
+      for (const item of await visible(page).all()) {
+        expect(await item.getAttribute('data-tags')).toContain(value);
+      }
+    }
+    await page.goBack();
+    await expect(page).toHaveURL(/\?filter=apps$/);
+    await expect(page.getByRole('radio', { name: 'Apps' })).toBeChecked();
+    await page.getByRole('radio', { name: 'All projects' }).check();
+    await expect(page).toHaveURL(/\/portfolio$/);
+    await expect(visible(page)).toHaveCount(10);
+  });
+
+  test('a shared filtered address opens filtered', async ({ page }) => {
+    await page.goto('/portfolio?filter=social-media');
+    await expect(page.getByRole('radio', { name: 'Social-media' })).toBeChecked();
+    await expect(visible(page)).toHaveCount(4);
+  });
+
+  test('an image opens enlarged, and closing clears it', async ({ page }) => {
+    await page.goto('/portfolio');
+    const first = visible(page).first().getByRole('link');
+    await first.click();
+    const dialog = page.getByRole('dialog', { name: 'FleetDesk logistics dashboard' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.locator('img')).toHaveAttribute('src', /fleetdesk/);
+    expect(page.url()).toMatch(/\/portfolio$/);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.locator('dialog.lightbox img')).toHaveCount(0);
+    await expect(first).toBeFocused();
+
+    await first.press('Enter');
+    await expect(page.locator('dialog.lightbox')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.locator('dialog.lightbox')).toBeHidden();
+  });
+});
+
+test.describe('About technology stack tabs', () => {
+  test('Mobile by default; arrows, Home and End move between tabs', async ({ page }) => {
+    await page.goto('/about');
+    const tab = (name: string) => page.getByRole('tab', { name });
+    const panel = (name: string) => page.getByRole('tabpanel', { name });
+    await expect(tab('Mobile')).toHaveAttribute('aria-selected', 'true');
+    await expect(panel('Mobile')).toBeVisible();
+    await expect(page.locator('[role="tabpanel"]:visible')).toHaveCount(1);
+
+    await tab('Mobile').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(tab('Backend')).toBeFocused();
+    await expect(tab('Backend')).toHaveAttribute('aria-selected', 'true');
+    await expect(panel('Backend')).toBeVisible();
+    await expect(panel('Mobile')).toBeHidden();
+    await page.keyboard.press('End');
+    await expect(tab('Frontend')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ArrowRight');
+    await expect(tab('Mobile')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ArrowLeft');
+    await expect(tab('Frontend')).toBeFocused();
+    await page.keyboard.press('Home');
+    await expect(tab('Mobile')).toBeFocused();
+    await tab('Frontend').click();
+    await expect(panel('Frontend').getByRole('link', { name: 'ReactJS' })).toHaveAttribute(
+      'href',
+      '/reactjs',
+    );
+    // Only the selected tab is in the tab order.
+    await expect(page.locator('[role="tab"][tabindex="0"]')).toHaveCount(1);
+  });
+});
+
+// Headless Chromium does not animate scrolling, so these check the CSS that asks for it.
+test.describe('scroll to top', () => {
+  const behaviour = (page: Page) =>
+    page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior);
+
+  test('scrolls smoothly to the top', async ({ page }) => {
+    await page.goto('/android');
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const link = page.getByRole('link', { name: 'Back to top' });
+    await link.focus();
+    expect(await behaviour(page)).toBe('smooth');
+    await link.click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  test('jumps at once under reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('/android');
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const link = page.getByRole('link', { name: 'Back to top' });
+    await link.focus();
+    expect(await behaviour(page)).toBe('auto');
+    await link.click();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+});

@@ -1,0 +1,72 @@
+import { expect, test } from '@playwright/test';
+
+test.use({ javaScriptEnabled: false });
+
+test.describe('without JavaScript', () => {
+  test('the menu links can be reached on a phone', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/iphone');
+    await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const name of ['Home', 'About', 'Services', 'Portfolio', 'Contact']) {
+      await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+    }
+    await nav.getByRole('link', { name: 'Services' }).click();
+    await expect(page).toHaveURL(/\/service$/);
+  });
+
+  test("'Schedule a Call' is a link to /contact", async ({ page }) => {
+    await page.goto('/reactjs');
+    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
+    await expect(page).toHaveURL(/\/contact$/);
+    await expect(page.locator('form.enquiry-form')).toBeVisible();
+  });
+
+  test('the portfolio shows every project, links each image to its full size, and still filters', async ({
+    page,
+    request,
+  }) => {
+    await page.goto('/portfolio');
+    const items = page.locator('.gallery__item:visible');
+    await expect(items).toHaveCount(10);
+    for (const link of await items.getByRole('link').all()) {
+      const href = await link.getAttribute('href');
+      expect(href).toMatch(/\.svg$/);
+      expect((await request.get(href!)).status()).toBe(200);
+    }
+    await page.getByRole('radio', { name: 'Apps' }).check();
+    await expect(items).toHaveCount(4);
+  });
+
+  test('carousels are horizontally scrollable lists of every slide', async ({ page }) => {
+    await page.goto('/');
+    for (const name of ['Portfolio', 'Customer feedback']) {
+      const carousel = page.getByRole('region', { name });
+      const viewport = carousel.locator('.carousel__viewport');
+      await carousel.scrollIntoViewIfNeeded();
+      await expect(carousel.getByRole('group')).toHaveCount(4);
+      expect(await viewport.evaluate((v) => getComputedStyle(v).overflowX)).toBe('auto');
+      expect(await viewport.evaluate((v) => v.scrollWidth > v.clientWidth)).toBe(true);
+      await viewport.evaluate((v) => v.scrollBy(10_000, 0));
+      await expect(carousel.getByRole('group').last()).toBeInViewport();
+      // No controls that could not work.
+      await expect(carousel.getByRole('button')).toHaveCount(0);
+    }
+  });
+
+  test('the technology stack shows all three groups', async ({ page }) => {
+    await page.goto('/about');
+    for (const name of ['Mobile', 'Backend', 'Frontend']) {
+      await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
+    }
+    await expect(page.getByRole('tablist')).toBeHidden();
+    await expect(page.locator('.stack-tabs a[href="/laravel"]')).toBeVisible();
+  });
+
+  test('the enquiry form posts natively', async ({ page }) => {
+    await page.goto('/contact');
+    const form = page.locator('form.enquiry-form');
+    await expect(form).toHaveAttribute('method', 'post');
+    await expect(form).toHaveAttribute('action', '/php/email.php');
+  });
+});
