@@ -1,0 +1,118 @@
+// The JavaScript budget (a benchmark, not a test): for each page, what a reader downloads when the page
+// is loaded and not touched, at 412 px and at 1280 px, and everything after scrolling to the bottom and
+// opening every widget. Sizes are gzip, inline scripts included. Budgets: 5 KB and 90 KB.
+//
+// Usage: npm run size (builds first if needed; serves the build on a free loopback port and stops it).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+
+const READER_BUDGET = 5 * 1024;
+const TOTAL_BUDGET = 90 * 1024;
+const routes = ['/', '/iphone', '/android', '/about', '/service', '/portfolio', '/contact', '/thankyou'];
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+if (!existsSync('dist/server/entry.mjs')) {
+  console.error('No build found: run `npm run build` first.');
+  process.exit(1);
+}
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const server = spawn(process.execPath, ['dist/server/entry.mjs'], {
+  env: { ...process.env, HOST: '127.0.0.1', PORT: String(port) },
+  stdio: 'ignore',
+});
+const stop = () => server.kill();
+process.on('exit', stop);
+
+for (let i = 0; i < 100; i++) {
+  try {
+    if ((await fetch(base)).ok) break;
+  } catch {}
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+/** Loads a page and counts the gzip bytes of every script it fetches, plus its inline scripts. */
+async function measure(route, width, exercise) {
+  const page = await browser.newPage({ viewport: { width, height: width < 600 ? 823 : 900 } });
+  const external = new Map();
+  page.on('response', async (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    try {
+      external.set(response.url(), gzipSync(await response.body()).length);
+    } catch {}
+  });
+  await page.goto(base + route, { waitUntil: 'networkidle' });
+  const inline = await page.evaluate(() =>
+    [...document.querySelectorAll('script:not([src])')]
+      .filter((s) => !s.type || s.type === 'module' || s.type === 'text/javascript')
+      .map((s) => s.textContent ?? ''),
+  );
+  const inlineBytes = inline.reduce((sum, text) => sum + gzipSync(text).length, 0);
+  const reader = inlineBytes + [...external.values()].reduce((a, b) => a + b, 0);
+  await exercise(page);
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(300);
+  const total = inlineBytes + [...external.values()].reduce((a, b) => a + b, 0);
+  await page.close();
+  return { reader, total };
+}
+
+async function useEverything(page) {
+  // Scroll to the bottom in steps, so that every client:visible island hydrates.
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.body.scrollHeight; y += 400) {
+      window.scrollTo(0, y);
+      await new Promise((r) => setTimeout(r, 60));
+    }
+  });
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) {
+    await menu.click();
+    await page.keyboard.press('Escape');
+  }
+  await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Request a call' }).click();
+  await page.keyboard.press('Escape');
+  const project = page.locator('.gallery__link').first();
+  if (await project.count()) {
+    await page.getByRole('radio', { name: 'Apps' }).check();
+    await page.getByRole('radio', { name: 'All projects' }).check();
+    await project.click();
+    await page.keyboard.press('Escape');
+  }
+  const tab = page.getByRole('tab', { name: 'Backend' });
+  if (await tab.count()) await tab.click();
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const rows = [];
+let over = false;
+for (const route of routes) {
+  for (const width of [412, 1280]) {
+    const { reader, total } = await measure(route, width, useEverything);
+    const flag = reader > READER_BUDGET || total > TOTAL_BUDGET;
+    over ||= flag;
+    rows.push({ page: route, width, reader: kb(reader), everything: kb(total), budget: flag ? 'OVER' : 'ok' });
+  }
+}
+await browser.close();
+stop();
+console.log(`JavaScript per page, gzip (budgets: reader ${kb(READER_BUDGET)}, everything ${kb(TOTAL_BUDGET)})`);
+console.table(rows);
+process.exitCode = over ? 1 : 0;
