@@ -26,7 +26,9 @@ export default defineConfig({
   site: 'https://www.northgate-digital.example',
   // Every page is prerendered; only the enquiry endpoints opt out with `prerender = false`.
   output: 'static',
-  adapter: node({ mode: 'standalone' }),
+  // Standalone, started by src/server/main.ts, which adds the security headers and compression.
+  // staticHeaders: the CSP of each prerendered page is sent as a header, not a <meta>.
+  adapter: node({ mode: 'standalone', staticHeaders: true }),
   integrations: [
     mdx(),
     react(),
@@ -34,6 +36,24 @@ export default defineConfig({
     sitemap({ filter: (page) => !page.includes('/thankyou') }),
   ],
   server: { host: '127.0.0.1', port: 4321 },
+  // No code blocks in the content; Shiki's inline styles would also clash with the CSP.
+  markdown: { syntaxHighlight: false },
+  security: {
+    // The enquiry endpoints make their own cross-site check, which lets same-origin clients without
+    // an Origin header through and answers with `Vary: Origin, Sec-Fetch-Site`.
+    checkOrigin: false,
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ],
+    },
+  },
   build: { inlineStylesheets: 'always' },
   vite: {
     build: {

@@ -1,8 +1,11 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 /** Playwright cannot download its own browser here: it drives Debian's Chromium (or CHROMIUM_PATH). */
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const port = Number(process.env.TEST_PORT ?? 4399);
+const database = join(tmpdir(), 'agency-site-e2e', 'enquiries.sqlite');
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -27,10 +30,11 @@ export default defineConfig({
     },
   },
   webServer: {
-    // The built production server, on Node 24 from node_modules (not the system's Node).
-    command: './node_modules/.bin/node dist/server/entry.mjs',
-    url: `http://127.0.0.1:${port}/`,
-    env: { HOST: '127.0.0.1', PORT: String(port) },
+    // The production server of `npm start`, on Node 24 from node_modules (not the system's Node),
+    // with a store of its own and no rate limit (the tests post many times from one address).
+    command: `rm -rf ${database}* && ./node_modules/.bin/node src/server/main.ts`,
+    url: `http://127.0.0.1:${port}/healthz`,
+    env: { HOST: '127.0.0.1', PORT: String(port), ENQUIRY_DB: database, RATE_LIMIT: 'off' },
     reuseExistingServer: false,
     timeout: 60_000,
   },

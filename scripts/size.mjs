@@ -11,7 +11,16 @@ import { chromium } from '@playwright/test';
 
 const READER_BUDGET = 5 * 1024;
 const TOTAL_BUDGET = 90 * 1024;
-const routes = ['/', '/iphone', '/android', '/about', '/service', '/portfolio', '/contact', '/thankyou'];
+const routes = [
+  '/',
+  '/iphone',
+  '/android',
+  '/about',
+  '/service',
+  '/portfolio',
+  '/contact',
+  '/thankyou',
+];
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -44,7 +53,14 @@ for (let i = 0; i < 100; i++) {
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 
 /** Loads a page and counts the gzip bytes of every script it fetches, plus its inline scripts. */
@@ -108,11 +124,19 @@ for (const route of routes) {
     const { reader, total } = await measure(route, width, useEverything);
     const flag = reader > READER_BUDGET || total > TOTAL_BUDGET;
     over ||= flag;
-    rows.push({ page: route, width, reader: kb(reader), everything: kb(total), budget: flag ? 'OVER' : 'ok' });
+    rows.push({
+      page: route,
+      width,
+      reader: kb(reader),
+      everything: kb(total),
+      budget: flag ? 'OVER' : 'ok',
+    });
   }
 }
 await browser.close();
 stop();
-console.log(`JavaScript per page, gzip (budgets: reader ${kb(READER_BUDGET)}, everything ${kb(TOTAL_BUDGET)})`);
+console.log(
+  `JavaScript per page, gzip (budgets: reader ${kb(READER_BUDGET)}, everything ${kb(TOTAL_BUDGET)})`,
+);
 console.table(rows);
 process.exitCode = over ? 1 : 0;

@@ -1,6 +1,6 @@
 import Autoplay from 'embla-carousel-autoplay';
 import useEmblaCarousel from 'embla-carousel-react';
-import { useCallback, useEffect, useId, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import type { CarouselOptions, SlideData } from './carousel-types';
 import { emblaDuration } from './embla-duration';
 
@@ -124,18 +124,11 @@ export default function Carousel({ label, slides, options }: Props) {
     else autoplay.stop();
   }, [embla, autoplay, rotating]);
 
-  const style = {
-    '--per-view': options.perView.base,
-    '--per-view-sm': options.perView.sm,
-    '--per-view-md': options.perView.md,
-  } as CSSProperties;
-
   return (
     <section
-      className={ready ? 'carousel carousel--ready' : 'carousel'}
+      className={`carousel carousel--${options.variant}${ready ? ' carousel--ready' : ''}`}
       aria-roledescription="carousel"
       aria-label={label}
-      style={style}
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
       onFocus={() => setFocused(true)}

@@ -19,8 +19,8 @@ export type SlideData =
   | { kind: 'feedback'; id: string; quote: string; name: string; company: string };
 
 export interface CarouselOptions {
-  /** Slides in view: at the base width, from 480 px and from 768 px. */
-  perView: { base: number; sm: number; md: number };
+  /** Which carousel it is; its slides-in-view are set in carousel.css per variant. */
+  variant: 'testimonials' | 'projects' | 'feedback';
   autoplayMs: number;
   transitionMs: number;
   loop: boolean;

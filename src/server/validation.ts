@@ -45,3 +45,96 @@ export function validateCallRequest(input: CallRequest): FieldErrors<CallRequest
 }
 
 export const hasErrors = (errors: object) => Object.keys(errors).length > 0;
+
+/** The enquiry form of the contact page (spec §3 and §7). */
+export type EnquiryField =
+  'first_name' | 'last_name' | 'email' | 'contact' | 'service' | 'project' | 'captcha';
+
+export interface Enquiry {
+  first_name: string;
+  last_name: string;
+  email: string;
+  contact: string;
+  /** The chosen options, each one of the form's service options. */
+  service: string[];
+  project: string;
+}
+
+export const enquiryLimits = { name: 100, email: 254, project: 5000 } as const;
+
+export const enquiryMessages = {
+  first_name: 'Enter your first name',
+  first_name_long: `First name must be ${enquiryLimits.name} characters or fewer`,
+  last_name: 'Enter your last name',
+  last_name_long: `Last name must be ${enquiryLimits.name} characters or fewer`,
+  email: 'Enter an email address in the correct format, like name@example.com',
+  contact: 'Enter a phone number of 7 to 15 digits, like +44 20 7946 0958',
+  service: 'Select at least one service',
+  service_unknown: 'Select services from the list',
+  project: `Project details must be ${enquiryLimits.project.toLocaleString('en-GB')} characters or fewer`,
+  captcha: 'Confirm that you are not a robot',
+} as const;
+
+/** Digits with an optional leading + and spaces: 7 to 15 digits (ITU E.164 allows 15). */
+export function isValidPhone(value: string): boolean {
+  if (!/^\+?[\d ]+$/.test(value)) return false;
+  const digits = value.replace(/\D/g, '').length;
+  return digits >= 7 && digits <= 15;
+}
+
+/**
+ * The chosen services, from one comma-separated value or repeated fields (or
+ * both), trimmed and without repeats. Unknown options are reported, not kept.
+ */
+export function parseServices(values: string[], options: readonly string[]) {
+  const chosen = new Set<string>();
+  let unknown = false;
+  for (const value of values) {
+    for (const part of value.split(',')) {
+      const name = part.trim();
+      if (!name) continue;
+      if (options.includes(name)) chosen.add(name);
+      else unknown = true;
+    }
+  }
+  return { chosen: options.filter((option) => chosen.has(option)), unknown };
+}
+
+export interface EnquiryInput {
+  first_name: string;
+  last_name: string;
+  email: string;
+  contact: string;
+  /** Every value sent as `service`: one comma-separated value, repeated fields, or both. */
+  service: string[];
+  project: string;
+}
+
+export function validateEnquiry(
+  input: EnquiryInput,
+  serviceOptions: readonly string[],
+): { enquiry: Enquiry; errors: FieldErrors<EnquiryField> } {
+  const errors: FieldErrors<EnquiryField> = {};
+  const enquiry: Enquiry = {
+    first_name: input.first_name.trim(),
+    last_name: input.last_name.trim(),
+    email: input.email.trim(),
+    contact: input.contact.trim(),
+    service: [],
+    project: input.project.trim(),
+  };
+  if (!enquiry.first_name) errors.first_name = enquiryMessages.first_name;
+  else if (enquiry.first_name.length > enquiryLimits.name)
+    errors.first_name = enquiryMessages.first_name_long;
+  if (!enquiry.last_name) errors.last_name = enquiryMessages.last_name;
+  else if (enquiry.last_name.length > enquiryLimits.name)
+    errors.last_name = enquiryMessages.last_name_long;
+  if (!isValidEmail(enquiry.email)) errors.email = enquiryMessages.email;
+  if (!isValidPhone(enquiry.contact)) errors.contact = enquiryMessages.contact;
+  const { chosen, unknown } = parseServices(input.service, serviceOptions);
+  enquiry.service = chosen;
+  if (unknown) errors.service = enquiryMessages.service_unknown;
+  else if (chosen.length === 0) errors.service = enquiryMessages.service;
+  if (enquiry.project.length > enquiryLimits.project) errors.project = enquiryMessages.project;
+  return { enquiry, errors };
+}

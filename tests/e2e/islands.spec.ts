@@ -68,6 +68,11 @@ test.describe('Schedule a Call modal', () => {
       'Valid email is required.',
       'Please,leave us a message.',
     ]);
+    // The error summary takes focus; each of its links leads to its field.
+    const summary = dialog.locator('.error-summary');
+    await expect(summary).toBeFocused();
+    await expect(summary.getByRole('heading', { name: 'There is a problem' })).toBeVisible();
+    await summary.getByRole('link', { name: 'Name is required.' }).click();
     await expect(dialog.getByLabel('Name')).toBeFocused();
     await expect(dialog.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
 

@@ -1,0 +1,179 @@
+/**
+ * What the enquiry form and the call form share: the error summary at the top
+ * (the GOV.UK Design System's pattern), the message under a field, and the
+ * submission by fetch with its three outcomes (thank-you page, field errors
+ * from the server, a visible failure that keeps what was typed).
+ */
+import { useEffect, useId, useRef, useState, type RefObject, type SubmitEvent } from 'react';
+import type { FieldErrors } from '../server/validation';
+
+export interface SummaryItem {
+  message: string;
+  /** The id of the control the message links to. */
+  target: string;
+}
+
+export function ErrorSummary({
+  items,
+  summaryRef,
+}: {
+  items: SummaryItem[];
+  summaryRef: RefObject<HTMLDivElement | null>;
+}) {
+  const id = useId();
+  if (items.length === 0) return null;
+  return (
+    <div
+      className="error-summary"
+      ref={summaryRef}
+      tabIndex={-1}
+      role="alert"
+      aria-labelledby={`${id}-title`}
+    >
+      <h2 className="error-summary__title" id={`${id}-title`}>
+        There is a problem
+      </h2>
+      <ul className="error-summary__list">
+        {items.map((item) => (
+          <li key={item.target}>
+            <a
+              href={`#${item.target}`}
+              onClick={(event) => {
+                // Focus the control itself (the link alone would only scroll to it).
+                const control = document.getElementById(item.target);
+                if (control) {
+                  event.preventDefault();
+                  control.focus();
+                }
+              }}
+            >
+              {item.message}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p className="field__error" id={id}>
+      {message}
+    </p>
+  );
+}
+
+/** Attributes that tie a control to its error message. */
+export const describedBy = (id: string, message: string | undefined) =>
+  message ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
+
+interface SubmitOptions<Field extends string> {
+  /** Client-side check with the server's rules; returns the errors found. */
+  validate(data: FormData): FieldErrors<Field>;
+  /** Errors the server rendered the form with (a native post that failed), if any. */
+  initialErrors?: FieldErrors<Field>;
+}
+
+/**
+ * Validates on submit, then posts with fetch. On a 2xx it goes to /thankyou;
+ * on 422 it shows the server's field errors; on anything else it shows a
+ * message, logs 'Error submitting form' and leaves the fields as they are.
+ */
+export function useFormSubmit<Field extends string>({
+  validate,
+  initialErrors = {},
+}: SubmitOptions<Field>) {
+  const [errors, setErrors] = useState<FieldErrors<Field>>(initialErrors);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const failureRef = useRef<HTMLParagraphElement>(null);
+
+  // After each failed attempt, focus moves to the summary, so it is read out and visible.
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (attempt > 0) (failure ? failureRef : summaryRef).current?.focus();
+  }, [attempt, failure]);
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (sending) return;
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const found = validate(data);
+    setFailure(null);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      setAttempt((n) => n + 1);
+      return;
+    }
+    setSending(true);
+    try {
+      const response = await fetch(form.action, {
+        method: 'POST',
+        body: data,
+        headers: { Accept: 'application/json' },
+      });
+      if (response.ok) {
+        window.location.assign('/thankyou');
+        return;
+      }
+      const body = (await response.json().catch(() => ({}))) as {
+        errors?: FieldErrors<Field>;
+        error?: string;
+      };
+      if (response.status === 422 && body.errors) {
+        setErrors(body.errors);
+      } else {
+        throw new Error(body.error ?? `The server answered ${response.status}`);
+      }
+    } catch (error) {
+      console.error('Error submitting form', error);
+      const reason =
+        error instanceof Error && !(error instanceof TypeError) ? ` ${error.message}` : '';
+      setFailure(
+        `Sorry, your message could not be sent.${reason} Nothing you typed has been lost: please try again in a moment.`,
+      );
+    } finally {
+      setSending(false);
+      setAttempt((n) => n + 1);
+    }
+  };
+
+  return { errors, failure, sending, onSubmit, summaryRef, failureRef };
+}
+
+export function FailureMessage({
+  message,
+  failureRef,
+}: {
+  message: string | null;
+  failureRef: RefObject<HTMLParagraphElement | null>;
+}) {
+  if (!message) return null;
+  return (
+    <p className="form__failure" role="alert" tabIndex={-1} ref={failureRef}>
+      {message}
+    </p>
+  );
+}
+
+/** A field hidden from people (and from assistive technology) that only bots fill in. */
+export function Honeypot() {
+  const id = useId();
+  return (
+    <div className="honeypot" aria-hidden="true">
+      <label htmlFor={id}>Leave this field empty</label>
+      <input
+        id={id}
+        name="fax_number"
+        type="text"
+        tabIndex={-1}
+        autoComplete="off"
+        defaultValue=""
+      />
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * Reads a form post safely: the content type must be a form's, the body is
+ * read with a byte limit (never buffered past it), and it must decode as
+ * UTF-8. The result maps each field name to all of its values.
+ */
+
+export type Fields = Map<string, string[]>;
+
+export type BodyResult =
+  { ok: true; fields: Fields } | { ok: false; status: 400 | 413 | 415; message: string };
+
+const URLENCODED = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data';
+
+/** The media type of a Content-Type header, lower-cased, without parameters. */
+export const mediaType = (header: string | null) =>
+  (header ?? '').split(';')[0]!.trim().toLowerCase();
+
+async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) return null;
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** application/x-www-form-urlencoded, strictly: malformed escapes and invalid UTF-8 are errors. */
+export function parseUrlencoded(text: string): Fields | null {
+  const fields: Fields = new Map();
+  for (const pair of text.split('&')) {
+    if (!pair) continue;
+    const at = pair.indexOf('=');
+    const rawName = at === -1 ? pair : pair.slice(0, at);
+    const rawValue = at === -1 ? '' : pair.slice(at + 1);
+    let name: string;
+    let value: string;
+    try {
+      name = decodeURIComponent(rawName.replaceAll('+', ' '));
+      value = decodeURIComponent(rawValue.replaceAll('+', ' '));
+    } catch {
+      return null;
+    }
+    const values = fields.get(name);
+    if (values) values.push(value);
+    else fields.set(name, [value]);
+  }
+  return fields;
+}
+
+export async function readForm(request: Request, limit: number): Promise<BodyResult> {
+  const type = mediaType(request.headers.get('content-type'));
+  if (type !== URLENCODED && type !== MULTIPART) {
+    return { ok: false, status: 415, message: `Send the form as ${URLENCODED} or ${MULTIPART}.` };
+  }
+  const bytes = await readLimited(request, limit).catch(() => undefined);
+  if (bytes === undefined)
+    return { ok: false, status: 400, message: 'The request body could not be read.' };
+  if (bytes === null)
+    return { ok: false, status: 413, message: `The form is larger than ${limit / 1024} KB.` };
+
+  if (type === URLENCODED) {
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      return { ok: false, status: 400, message: 'The form is not valid UTF-8.' };
+    }
+    const fields = parseUrlencoded(text);
+    return fields
+      ? { ok: true, fields }
+      : { ok: false, status: 400, message: 'The form is malformed.' };
+  }
+
+  let data: FormData;
+  try {
+    const headers = { 'content-type': request.headers.get('content-type')! };
+    data = await new Response(bytes as BodyInit, { headers }).formData();
+  } catch {
+    return { ok: false, status: 400, message: 'The form is malformed.' };
+  }
+  const fields: Fields = new Map();
+  for (const [name, value] of data) {
+    if (typeof value !== 'string') continue; // files are not part of either form
+    // Multipart decoding replaces invalid UTF-8 with U+FFFD instead of failing.
+    if (value.includes('\uFFFD') || name.includes('\uFFFD')) {
+      return { ok: false, status: 400, message: 'The form is not valid UTF-8.' };
+    }
+    const values = fields.get(name);
+    if (values) values.push(value);
+    else fields.set(name, [value]);
+  }
+  return { ok: true, fields };
+}
+
+/** The first value of a field, or '' when it is absent. */
+export const first = (fields: Fields, name: string) => fields.get(name)?.[0] ?? '';

@@ -1,0 +1,54 @@
+/**
+ * Who is asking, and from where: the client's address for the rate limit, and
+ * whether a post comes from this site's own pages.
+ */
+import type { Fields } from './body.ts';
+
+const normalise = (address: string) => address.replace(/^::ffff:/, '');
+
+/**
+ * The client's address. It is the socket's, unless the socket is a trusted
+ * proxy: then the right-most X-Forwarded-For entry that is not itself a
+ * trusted proxy. A client cannot forge its way past the limit by sending the
+ * header itself, because an untrusted socket's header is ignored.
+ */
+export function clientAddress(
+  socketAddress: string,
+  forwardedFor: string | null,
+  trusted: string[],
+): string {
+  const socket = normalise(socketAddress);
+  if (!trusted.includes(socket) || !forwardedFor) return socket;
+  const chain = forwardedFor
+    .split(',')
+    .map((hop) => normalise(hop.trim()))
+    .filter(Boolean);
+  for (let i = chain.length - 1; i >= 0; i--) {
+    if (!trusted.includes(chain[i]!)) return chain[i]!;
+  }
+  return socket;
+}
+
+/**
+ * A cross-site post: the browser says so (Sec-Fetch-Site: cross-site), or its
+ * Origin is neither the origin the request arrived at nor an allowed one.
+ * Requests without these headers (curl, server-to-server) are not cross-site.
+ */
+export function isCrossSite(request: Request, allowedOrigins: string[]): boolean {
+  const site = request.headers.get('sec-fetch-site');
+  if (site === 'cross-site') return true;
+  const origin = request.headers.get('origin');
+  if (!origin) return false;
+  if (origin === 'null') return true;
+  const own = new URL(request.url).origin;
+  return origin !== own && !allowedOrigins.includes(origin);
+}
+
+/** Whether the client asked for JSON (the islands' fetch) rather than a page (a native post). */
+export const wantsJson = (request: Request) =>
+  (request.headers.get('accept') ?? '').includes('application/json');
+
+/** The honeypot: a field hidden from people, that only bots fill in. */
+export const HONEYPOT = 'fax_number';
+export const caughtByHoneypot = (fields: Fields) =>
+  (fields.get(HONEYPOT) ?? []).some((value) => value.trim() !== '');

@@ -1,0 +1,112 @@
+/**
+ * The HTTP server in front of Astro's node handler: it adds the security
+ * headers to every response (static files included, which Astro's own
+ * middleware never sees) and sets each prerendered page's CSP from the build.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export const securityHeaders: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'Permissions-Policy':
+    'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+};
+
+/** For responses that are not pages (JSON, images, scripts): nothing may run or embed them. */
+export const fallbackCsp =
+  "default-src 'none'; img-src 'self'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; object-src 'none'";
+
+export const HSTS = 'max-age=63072000; includeSubDomains';
+
+/**
+ * The CSP of each prerendered page, from the `_headers.json` that Astro writes
+ * with `staticHeaders`. Looked up by exact path: the adapter's own lookup
+ * matches by substring and gives `/` the CSP of `/404`.
+ */
+export function loadPageCsps(distDir: string): Map<string, string> {
+  const csps = new Map<string, string>();
+  try {
+    const entries = JSON.parse(readFileSync(join(distDir, '_headers.json'), 'utf8')) as {
+      pathname: string;
+      headers: { key: string; value: string }[];
+    }[];
+    for (const { pathname, headers } of entries) {
+      const csp = headers.find((h) => h.key.toLowerCase() === 'content-security-policy');
+      if (csp) csps.set(pathname, csp.value);
+    }
+  } catch {
+    // No build headers: every page keeps the CSP Astro renders into it.
+  }
+  return csps;
+}
+
+export const pagePath = (url: string) => {
+  const path = (url.split('?')[0] ?? '/').replace(/\/index\.html$/, '/').replace(/\.html$/, '');
+  return path.length > 1 ? path.replace(/\/+$/, '') : '/';
+};
+
+export interface SiteServerOptions {
+  handler: NodeHandler;
+  distDir: string;
+  trustedProxies?: string[];
+}
+
+export function isHttps(req: IncomingMessage, trustedProxies: string[]) {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  const peer = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  return trustedProxies.includes(peer) && req.headers['x-forwarded-proto'] === 'https';
+}
+
+export function createSiteServer({ handler, distDir, trustedProxies = [] }: SiteServerOptions) {
+  const csps = loadPageCsps(distDir);
+  const notFoundCsp = csps.get('/404');
+
+  const server = createServer((req, res) => {
+    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
+    if (isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
+
+    const pageCsp =
+      req.method === 'GET' || req.method === 'HEAD'
+        ? csps.get(pagePath(req.url ?? '/'))
+        : undefined;
+    res.setHeader('Content-Security-Policy', pageCsp ?? fallbackCsp);
+    if (pageCsp) {
+      // Keep the exact-path CSP; the adapter would replace it with a substring match.
+      const setHeader = res.setHeader.bind(res);
+      res.setHeader = (name, value) =>
+        name.toLowerCase() === 'content-security-policy' ? res : setHeader(name, value);
+    }
+    // The not-found page is served for any unknown path: it needs its own CSP, not the fallback.
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((status: number, ...rest: unknown[]) => {
+      const type = String(res.getHeader('content-type') ?? '');
+      if (
+        status === 404 &&
+        notFoundCsp &&
+        !pageCsp &&
+        (type.includes('text/html') || type === '')
+      ) {
+        res.setHeader('Content-Security-Policy', notFoundCsp);
+      }
+      return writeHead(status, ...rest);
+    }) as typeof res.writeHead;
+
+    Promise.resolve(handler(req, res)).catch((error: unknown) => {
+      console.error(error);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Server error');
+    });
+  });
+  // Slow or stuck clients cannot hold connections for long.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}

@@ -1,0 +1,43 @@
+/**
+ * `npm start`: serves the production build (dist/) with the security headers
+ * of ./http.ts. Node runs this file directly (type stripping), after
+ * `astro build` has produced dist/server/entry.mjs.
+ */
+import { resolve, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { readConfig } from './config.ts';
+import { createSiteServer, type NodeHandler } from './http.ts';
+
+// Astro's standalone entry would start its own server on import; this one wraps its handler instead.
+process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+
+const distDir = resolve(process.env.DIST_DIR ?? 'dist');
+const { handler } = (await import(pathToFileURL(join(distDir, 'server/entry.mjs')).href)) as {
+  handler: NodeHandler;
+};
+const host = process.env.HOST || '127.0.0.1';
+const port = Number(process.env.PORT || 4321);
+const server = createSiteServer({ handler, distDir, trustedProxies: readConfig().trustedProxies });
+
+server.listen(port, host, async () => {
+  const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
+  console.info(`Serving the site at http://${shown}:${port}`);
+  // Opens the enquiry store and starts the outbox now, not at the first enquiry.
+  const local =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  try {
+    const health = await fetch(`http://${local}:${port}/healthz`);
+    if (!health.ok)
+      console.error(`The enquiry store is not writable (healthz answered ${health.status}).`);
+  } catch (error) {
+    console.error('Could not reach /healthz after starting:', error);
+  }
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+    setTimeout(() => process.exit(0), 2000).unref();
+  });
+}

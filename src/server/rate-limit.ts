@@ -1,0 +1,48 @@
+/**
+ * A sliding-window rate limit per client: at most `max` hits in any
+ * `windowMs`. Memory stays bounded: idle clients are forgotten, and past
+ * `maxClients` the least recently seen are dropped.
+ */
+export class RateLimiter {
+  readonly #hits = new Map<string, number[]>();
+  readonly #max: number;
+  readonly #windowMs: number;
+  readonly #maxClients: number;
+
+  constructor(max: number, windowMs: number, maxClients = 50_000) {
+    this.#max = max;
+    this.#windowMs = windowMs;
+    this.#maxClients = maxClients;
+  }
+
+  /** Records a hit if allowed; otherwise says how many seconds until the next one is. */
+  hit(
+    client: string,
+    now = Date.now(),
+  ): { allowed: true } | { allowed: false; retryAfter: number } {
+    const since = now - this.#windowMs;
+    const recent = (this.#hits.get(client) ?? []).filter((time) => time > since);
+    if (recent.length >= this.#max) {
+      this.#hits.set(client, recent);
+      return {
+        allowed: false,
+        retryAfter: Math.max(1, Math.ceil((recent[0]! + this.#windowMs - now) / 1000)),
+      };
+    }
+    recent.push(now);
+    // Re-inserting keeps the Map in least-recently-seen order, for eviction.
+    this.#hits.delete(client);
+    this.#hits.set(client, recent);
+    if (this.#hits.size > this.#maxClients) {
+      for (const [key, times] of this.#hits) {
+        if (this.#hits.size <= this.#maxClients && times.at(-1)! > since) break;
+        this.#hits.delete(key);
+      }
+    }
+    return { allowed: true };
+  }
+
+  get clients() {
+    return this.#hits.size;
+  }
+}

@@ -1,0 +1,195 @@
+import { expect, test, type Page } from '@playwright/test';
+
+async function fillEnquiry(page: Page) {
+  await page.getByLabel('First name').fill('Grace');
+  await page.getByLabel('Last name').fill('Hopper');
+  await page.getByLabel('Email').fill('grace@example.com');
+  await page.getByLabel('Phone number').fill('+44 20 7946 0958');
+  await page.getByRole('checkbox', { name: 'Web Development' }).check();
+  await page.getByRole('checkbox', { name: 'Technical Consultancy' }).check();
+  await page.getByLabel('About your project').fill('A booking platform for 12 clinics.');
+}
+
+test.describe('the enquiry form', () => {
+  test('sends an enquiry and goes to the thank-you page', async ({ page }) => {
+    await page.goto('/contact');
+    await fillEnquiry(page);
+    const posted = page.waitForRequest(
+      (r) => r.url().endsWith('/php/email.php') && r.method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Send enquiry' }).click();
+    const request = await posted;
+    expect(request.headers()['accept']).toContain('application/json');
+    await expect(page).toHaveURL(/\/thankyou$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank You!');
+  });
+
+  test('shows what is wrong: a summary that takes focus and links to each field, and a message under it', async ({
+    page,
+  }) => {
+    await page.goto('/contact');
+    await page.getByLabel('Email').fill('grace@');
+    await page.getByLabel('Phone number').fill('12 34');
+    await page.getByRole('button', { name: 'Send enquiry' }).click();
+    const summary = page.locator('.error-summary');
+    await expect(summary).toBeFocused();
+    await expect(summary.getByRole('heading')).toHaveText('There is a problem');
+    await expect(summary.getByRole('link')).toHaveText([
+      'Enter your first name',
+      'Enter your last name',
+      'Enter an email address in the correct format, like name@example.com',
+      'Enter a phone number of 7 to 15 digits, like +44 20 7946 0958',
+      'Select at least one service',
+    ]);
+    await expect(page.locator('#email-error')).toHaveText(
+      'Enter an email address in the correct format, like name@example.com',
+    );
+    await expect(page.getByLabel('Email')).toHaveAttribute('aria-describedby', 'email-error');
+    await summary
+      .getByRole('link', { name: 'Enter a phone number of 7 to 15 digits, like +44 20 7946 0958' })
+      .click();
+    await expect(page.getByLabel('Phone number')).toBeFocused();
+    expect(page.url()).toMatch(/\/contact$/);
+  });
+
+  test("shows the server's field errors in their slots", async ({ page }) => {
+    await page.goto('/contact');
+    await fillEnquiry(page);
+    await page.route('**/php/email.php', (route) =>
+      route.fulfill({
+        status: 422,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          errors: { email: 'That address bounced', captcha: 'Confirm that you are not a robot' },
+        }),
+      }),
+    );
+    await page.getByRole('button', { name: 'Send enquiry' }).click();
+    await expect(page.locator('#email-error')).toHaveText('That address bounced');
+    await expect(page.locator('#captcha-error')).toHaveText('Confirm that you are not a robot');
+    await expect(page.locator('.error-summary')).toBeFocused();
+  });
+
+  for (const [what, handler] of [
+    [
+      'the network fails',
+      (route: import('@playwright/test').Route) => route.abort('connectionreset'),
+    ],
+    [
+      'the server fails',
+      (route: import('@playwright/test').Route) => route.fulfill({ status: 500, body: 'oops' }),
+    ],
+  ] as const) {
+    test(`when ${what}, it says so, logs the error and keeps what was typed`, async ({ page }) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      await page.goto('/contact');
+      await fillEnquiry(page);
+      await page.route('**/php/email.php', handler);
+      await page.getByRole('button', { name: 'Send enquiry' }).click();
+      const failure = page.locator('.form__failure');
+      await expect(failure).toBeVisible();
+      await expect(failure).toContainText('could not be sent');
+      await expect(failure).toBeFocused();
+      expect(errors.some((text) => text.includes('Error submitting form'))).toBe(true);
+      expect(page.url()).toMatch(/\/contact$/);
+      await expect(page.getByLabel('First name')).toHaveValue('Grace');
+      await expect(page.getByLabel('About your project')).toHaveValue(
+        'A booking platform for 12 clinics.',
+      );
+      await expect(page.getByRole('checkbox', { name: 'Technical Consultancy' })).toBeChecked();
+      // It can be sent again once the connection is back.
+      await page.unroute('**/php/email.php');
+      await page.getByRole('button', { name: 'Send enquiry' }).click();
+      await expect(page).toHaveURL(/\/thankyou$/);
+    });
+  }
+});
+
+test.describe('the Schedule a Call modal', () => {
+  test('sends a call request and goes to the thank-you page', async ({ page }) => {
+    await page.goto('/iphone');
+    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+    await dialog.getByLabel('Name').fill('Ada Lovelace');
+    await dialog.getByLabel('Email').fill('ada@example.com');
+    await dialog.getByLabel('Message').fill('Can we talk about an iPad app next week?');
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(page).toHaveURL(/\/thankyou$/);
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('an enquiry posts natively and lands on the thank-you page', async ({ page }) => {
+    await page.goto('/contact');
+    await fillEnquiry(page);
+    await page.getByRole('button', { name: 'Send enquiry' }).click();
+    await expect(page).toHaveURL(/\/thankyou$/);
+    await expect(page.getByText('Our team is in touch with you soon!')).toBeVisible();
+  });
+
+  test('a post with mistakes gets the form back with a summary, its messages and what was typed', async ({
+    page,
+  }) => {
+    await page.goto('/contact');
+    await page.getByLabel('First name').fill('Grace');
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel('About your project').fill('<script>alert(1)</script> & more');
+    const response = page.waitForResponse((r) => r.url().endsWith('/php/email.php'));
+    await page.getByRole('button', { name: 'Send enquiry' }).click();
+    expect((await response).status()).toBe(422);
+    const summary = page.locator('.error-summary');
+    await expect(summary.getByRole('heading')).toHaveText('There is a problem');
+    await expect(summary.getByRole('link', { name: 'Enter your last name' })).toHaveAttribute(
+      'href',
+      '#last_name',
+    );
+    await expect(page.locator('#email-error')).toBeVisible();
+    await expect(page.getByLabel('First name')).toHaveValue('Grace');
+    await expect(page.getByLabel('Email')).toHaveValue('not-an-email');
+    await expect(page.getByLabel('About your project')).toHaveValue(
+      '<script>alert(1)</script> & more',
+    );
+    await expect(page.getByRole('link', { name: 'Back to the contact page' })).toHaveAttribute(
+      'href',
+      '/contact',
+    );
+
+    // Corrected, it goes through.
+    await page.getByLabel('Last name').fill('Hopper');
+    await page.getByLabel('Email').fill('grace@example.com');
+    await page.getByLabel('Phone number').fill('020 7946 0958');
+    await page.getByRole('checkbox', { name: 'Other Services' }).check();
+    await page.getByRole('button', { name: 'Send enquiry' }).click();
+    await expect(page).toHaveURL(/\/thankyou$/);
+  });
+
+  test('a native call request gets its errors as a page, and a valid one is redirected', async ({
+    request,
+  }) => {
+    const invalid = await request.post('/send-mail.php', {
+      form: { Fname: '', email: 'x', message: '' },
+      maxRedirects: 0,
+    });
+    expect(invalid.status()).toBe(422);
+    const html = await invalid.text();
+    for (const message of [
+      'There is a problem',
+      'Name is required.',
+      'Valid email is required.',
+      'Please,leave us a message.',
+    ]) {
+      expect(html).toContain(message);
+    }
+    const valid = await request.post('/send-mail.php', {
+      form: { Fname: 'Ada', email: 'ada@example.com', message: 'Please call me.' },
+      maxRedirects: 0,
+    });
+    expect(valid.status()).toBe(303);
+    expect(valid.headers()['location']).toBe('/thankyou');
+  });
+});
