@@ -48,6 +48,13 @@ export const getHomePortfolio = () => ordered('homePortfolio');
 export const getFeedback = () => ordered('feedback');
 export const getPricing = () => ordered('pricing');
 export const getEnquiryServices = () => ordered('enquiryServices');
+
+let serviceLabels: Promise<string[]> | undefined;
+/** The enquiry form's options, read once: the server checks every enquiry against them. */
+export const getEnquiryServiceLabels = () =>
+  (serviceLabels ??= getEnquiryServices().then((entries) =>
+    entries.map((entry) => entry.data.label),
+  ));
 export const getTechnologies = () => ordered('technologies');
 
 /** Services grouped by category, in the order of `serviceCategories`. */

@@ -16,7 +16,7 @@ if (!existsSync(databasePath)) {
   process.exit(1);
 }
 
-const store = new EnquiryStore(databasePath);
+const store = new EnquiryStore(databasePath, { readOnly: true });
 const enquiries = store.all().filter((e) => args.has('--spam') || !e.spam);
 store.close();
 

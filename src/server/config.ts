@@ -12,6 +12,8 @@ export interface ServerConfig {
   mailFrom: string | undefined;
   /** How often the outbox looks for mail to send or retry, in ms. */
   outboxPollMs: number;
+  /** The first retry's delay after a failed send, doubling up to 15 minutes. */
+  outboxRetryBaseMs: number;
   rateLimit: { enabled: boolean; max: number; windowMs: number };
   /** Socket addresses of proxies whose X-Forwarded-For and X-Forwarded-Proto are believed. */
   trustedProxies: string[];
@@ -42,6 +44,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mailTo: env.ENQUIRY_TO || undefined,
     mailFrom: env.ENQUIRY_FROM || undefined,
     outboxPollMs: number(env.OUTBOX_POLL_MS, 1000),
+    outboxRetryBaseMs: number(env.OUTBOX_RETRY_BASE_MS, 5000),
     rateLimit: {
       enabled: env.RATE_LIMIT !== 'off',
       max: number(env.RATE_LIMIT_MAX, 5),

@@ -47,6 +47,7 @@ export function getEnquiryService(): EnquiryService {
       from: mailFrom,
       to: mailTo,
       pollMs: config.outboxPollMs,
+      retryBaseMs: config.outboxRetryBaseMs,
       log: console.warn,
     });
     outbox.start();
@@ -83,6 +84,7 @@ export type Outcome<Field extends string> =
   { type: 'response'; response: Response } | PageOutcome<Field>;
 
 const VARY = 'Origin, Sec-Fetch-Site, Accept';
+const UNREAD_BODY = new Set([403, 413, 415, 503]);
 
 function answer<Field extends string>(
   request: Request,
@@ -94,7 +96,13 @@ function answer<Field extends string>(
   },
   extraHeaders: Record<string, string> = {},
 ): Outcome<Field> {
-  const headers = { Vary: VARY, 'Cache-Control': 'no-store', ...extraHeaders };
+  const headers: Record<string, string> = {
+    Vary: VARY,
+    'Cache-Control': 'no-store',
+    ...extraHeaders,
+  };
+  // Refused before its body was read: the connection cannot carry another request after it.
+  if (UNREAD_BODY.has(status)) headers.Connection = 'close';
   if (wantsJson(request)) {
     const json = body.errors
       ? { errors: body.errors }
@@ -143,7 +151,12 @@ async function handle<Field extends string>(
       type: 'response',
       response: new Response('Use POST to send this form.', {
         status: 405,
-        headers: { Allow: 'POST', Vary: VARY, 'Content-Type': 'text/plain; charset=utf-8' },
+        headers: {
+          Allow: 'POST',
+          Vary: VARY,
+          'Content-Type': 'text/plain; charset=utf-8',
+          Connection: 'close',
+        },
       }),
     };
   }
@@ -204,7 +217,7 @@ async function handle<Field extends string>(
     }
   }
 
-  const stored = store.add(
+  const stored = await store.commit(
     {
       kind: submission.kind,
       name,

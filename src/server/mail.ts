@@ -67,10 +67,10 @@ export function formatEnquiryMail(enquiry: StoredEnquiry, from: string, to: stri
   };
 }
 
-/** Seconds to wait before attempt n + 1: 5 s doubling to at most 15 minutes, with some jitter. */
-export function backoffMs(attempts: number, random = Math.random): number {
-  const base = Math.min(5_000 * 2 ** attempts, 15 * 60_000);
-  return Math.round(base * (0.8 + 0.4 * random()));
+/** How long to wait before attempt n + 1: `baseMs` doubling to at most 15 minutes, with ±20% jitter. */
+export function backoffMs(attempts: number, baseMs = 5_000, random = Math.random): number {
+  const delay = Math.min(baseMs * 2 ** attempts, 15 * 60_000);
+  return Math.round(delay * (0.8 + 0.4 * random()));
 }
 
 export interface OutboxOptions {
@@ -79,6 +79,7 @@ export interface OutboxOptions {
   from: string;
   to: string;
   pollMs: number;
+  retryBaseMs?: number;
   log?: (message: string) => void;
 }
 
@@ -129,7 +130,11 @@ export class Outbox {
           store.markSent(enquiry.id);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          store.markFailed(enquiry.id, Date.now() + backoffMs(attempts), message);
+          store.markFailed(
+            enquiry.id,
+            Date.now() + backoffMs(attempts, this.#options.retryBaseMs),
+            message,
+          );
           log?.(`Enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${message}`);
           // The server is likely down: leave the rest for the next round.
           return;

@@ -97,14 +97,17 @@ export class EnquiryStore {
   readonly #failed: StatementSync;
   readonly #health: StatementSync;
 
-  constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new DatabaseSync(path);
-    this.db.exec(`PRAGMA journal_mode = WAL;
-      PRAGMA synchronous = NORMAL;
-      PRAGMA busy_timeout = 5000;
-      PRAGMA foreign_keys = ON;`);
-    this.#migrate();
+  /** `readOnly` opens an existing store for reading only, as the staff CLI does. */
+  constructor(path: string, { readOnly = false } = {}) {
+    if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
+    this.db = new DatabaseSync(path, { readOnly });
+    // NORMAL is durable against a crash of the process (kill -9); FULL would add a sync per commit
+    // for power loss, at several times the cost.
+    this.db.exec(`PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;`);
+    if (!readOnly) {
+      this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;`);
+      this.#migrate();
+    }
     this.#insertEnquiry = this.db.prepare(
       `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -152,22 +155,62 @@ export class EnquiryStore {
 
   /** Stores an enquiry and, unless it is spam, queues its e-mail; returns once committed. */
   add(enquiry: NewEnquiry, queueMail: boolean, now = Date.now()): StoredEnquiry {
+    return this.#transaction(() => this.#insert(enquiry, queueMail, now));
+  }
+
+  #pending: {
+    enquiry: NewEnquiry;
+    queueMail: boolean;
+    done: (result: StoredEnquiry | Error) => void;
+  }[] = [];
+
+  /**
+   * Like `add`, but enquiries that arrive in the same turn of the event loop
+   * share one transaction (group commit). Each promise resolves only after
+   * that transaction has committed, so the answer still follows the commit.
+   */
+  commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
+    return new Promise((resolve, reject) => {
+      if (this.#pending.length === 0) setImmediate(() => this.#flush());
+      this.#pending.push({
+        enquiry,
+        queueMail,
+        done: (r) => (r instanceof Error ? reject(r) : resolve(r)),
+      });
+    });
+  }
+
+  #flush() {
+    const batch = this.#pending;
+    this.#pending = [];
+    const now = Date.now();
+    let stored: StoredEnquiry[];
+    try {
+      stored = this.#transaction(() =>
+        batch.map(({ enquiry, queueMail }) => this.#insert(enquiry, queueMail, now)),
+      );
+    } catch (error) {
+      for (const { done } of batch) done(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    batch.forEach(({ done }, i) => done(stored[i]!));
+  }
+
+  #insert(enquiry: NewEnquiry, queueMail: boolean, now: number): StoredEnquiry {
     const id = crypto.randomUUID();
     const createdAt = new Date(now).toISOString();
-    this.#transaction(() => {
-      this.#insertEnquiry.run(
-        id,
-        enquiry.kind,
-        createdAt,
-        enquiry.name,
-        enquiry.email,
-        JSON.stringify(enquiry.data),
-        enquiry.clientIp,
-        enquiry.userAgent,
-        enquiry.spam ? 1 : 0,
-      );
-      if (queueMail && !enquiry.spam) this.#insertOutbox.run(id, now);
-    });
+    this.#insertEnquiry.run(
+      id,
+      enquiry.kind,
+      createdAt,
+      enquiry.name,
+      enquiry.email,
+      JSON.stringify(enquiry.data),
+      enquiry.clientIp,
+      enquiry.userAgent,
+      enquiry.spam ? 1 : 0,
+    );
+    if (queueMail && !enquiry.spam) this.#insertOutbox.run(id, now);
     return { ...enquiry, id, createdAt, mailedAt: null, mailAttempts: 0 };
   }
 

@@ -61,3 +61,100 @@ describe('the Schedule a Call form', () => {
     expect(Object.keys(errors).sort()).toEqual(['message', 'name']);
   });
 });
+
+import { isValidPhone, parseServices, validateEnquiry } from '../../src/server/validation';
+
+const options = [
+  'Mobile Development',
+  'Web Development',
+  'Hire Development',
+  'Maintenance & Support',
+  'Technical Consultancy',
+  'Other Services',
+];
+
+const valid = {
+  first_name: 'Grace',
+  last_name: 'Hopper',
+  email: 'grace@example.com',
+  contact: '+44 20 7946 0958',
+  service: ['Web Development'],
+  project: '',
+};
+
+describe('the enquiry form', () => {
+  it('accepts a valid enquiry, trimmed', () => {
+    const { enquiry, errors } = validateEnquiry({ ...valid, first_name: '  Grace ' }, options);
+    expect(errors).toEqual({});
+    expect(enquiry.first_name).toBe('Grace');
+  });
+
+  it('requires names of at most 100 characters', () => {
+    expect(
+      Object.keys(
+        validateEnquiry({ ...valid, first_name: ' ', last_name: 'x'.repeat(101) }, options).errors,
+      ),
+    ).toEqual(['first_name', 'last_name']);
+  });
+
+  it.each(['+44 20 7946 0958', '02079460958', '1234567', '+123456789012345'])(
+    'accepts the phone number %j',
+    (phone) => {
+      expect(isValidPhone(phone)).toBe(true);
+    },
+  );
+
+  it.each(['123456', '+1234567890123456', '020-7946-0958', '44+20', 'call me', '', '+ '])(
+    'rejects the phone number %j',
+    (phone) => {
+      expect(isValidPhone(phone)).toBe(false);
+    },
+  );
+
+  it('reads services from one comma-separated value, repeated fields, or both, without repeats', () => {
+    expect(
+      parseServices(
+        ['Web Development,Hire Development', 'Web Development', ' Other Services '],
+        options,
+      ),
+    ).toEqual({
+      chosen: ['Web Development', 'Hire Development', 'Other Services'],
+      unknown: false,
+    });
+    expect(parseServices(['Maintenance & Support'], options).chosen).toEqual([
+      'Maintenance & Support',
+    ]);
+  });
+
+  it('needs at least one known service', () => {
+    expect(validateEnquiry({ ...valid, service: [] }, options).errors.service).toBe(
+      'Select at least one service',
+    );
+    expect(
+      validateEnquiry({ ...valid, service: ['Web Development', 'Free lunch'] }, options).errors
+        .service,
+    ).toBe('Select services from the list');
+  });
+
+  it('handles 10,000 services quickly', () => {
+    const started = performance.now();
+    const { enquiry, errors } = validateEnquiry(
+      { ...valid, service: Array(10_000).fill('Web Development') },
+      options,
+    );
+    expect(errors).toEqual({});
+    expect(enquiry.service).toEqual(['Web Development']);
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('limits the project to 5,000 characters and keeps markup as text', () => {
+    expect(
+      validateEnquiry({ ...valid, project: 'x'.repeat(5001) }, options).errors.project,
+    ).toBeDefined();
+    const { enquiry } = validateEnquiry(
+      { ...valid, project: '<script>alert(1)</script>' },
+      options,
+    );
+    expect(enquiry.project).toBe('<script>alert(1)</script>');
+  });
+});

@@ -1,0 +1,127 @@
+/** The rate limit, forged X-Forwarded-For, HSTS behind a trusted proxy, and the optional captcha. */
+import { createServer, type Server } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort, postForm, startServer, validEnquiry, type RunningServer } from './server';
+
+const running: RunningServer[] = [];
+const stubs: Server[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop()));
+  await Promise.all(stubs.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+async function start(env: Record<string, string>) {
+  const server = await startServer(env);
+  running.push(server);
+  return server;
+}
+
+describe('the rate limit', () => {
+  it('answers 429 with Retry-After past the limit, and a forged X-Forwarded-For does not help', async () => {
+    const server = await start({
+      RATE_LIMIT: 'on',
+      RATE_LIMIT_MAX: '3',
+      RATE_LIMIT_WINDOW_MS: '60000',
+    });
+    const url = `${server.url}/php/email.php`;
+    for (let i = 0; i < 3; i++) expect((await postForm(url, validEnquiry)).status).toBe(200);
+    const limited = await postForm(url, validEnquiry);
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(50);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    for (const forged of ['1.2.3.4', '5.6.7.8, 9.9.9.9']) {
+      expect((await postForm(url, validEnquiry, { 'X-Forwarded-For': forged })).status).toBe(429);
+    }
+    // Both forms count towards one limit per client.
+    expect(
+      (await postForm(`${server.url}/send-mail.php`, { name: 'a', email: 'a@b.co', message: 'm' }))
+        .status,
+    ).toBe(429);
+    // A native post is told in a page, and keeps what was typed.
+    const page = await postForm(url, validEnquiry, { Accept: 'text/html' });
+    expect(page.status).toBe(429);
+    expect(await page.text()).toContain('try again in 1 minute');
+  });
+
+  it('invalid posts do not use up the limit', async () => {
+    const server = await start({ RATE_LIMIT: 'on', RATE_LIMIT_MAX: '2' });
+    const url = `${server.url}/php/email.php`;
+    for (let i = 0; i < 5; i++) expect((await postForm(url, { first_name: 'x' })).status).toBe(422);
+    expect((await postForm(url, validEnquiry)).status).toBe(200);
+  });
+
+  it('behind a trusted proxy, clients are told apart by X-Forwarded-For, and HTTPS gets HSTS', async () => {
+    const server = await start({
+      RATE_LIMIT: 'on',
+      RATE_LIMIT_MAX: '1',
+      TRUSTED_PROXIES: '127.0.0.1',
+    });
+    const url = `${server.url}/php/email.php`;
+    expect((await postForm(url, validEnquiry, { 'X-Forwarded-For': '203.0.113.1' })).status).toBe(
+      200,
+    );
+    expect((await postForm(url, validEnquiry, { 'X-Forwarded-For': '203.0.113.2' })).status).toBe(
+      200,
+    );
+    expect((await postForm(url, validEnquiry, { 'X-Forwarded-For': '203.0.113.1' })).status).toBe(
+      429,
+    );
+    const https = await fetch(`${server.url}/`, { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(https.headers.get('strict-transport-security')).toMatch(/max-age=\d{8}/);
+  });
+
+  it('an untrusted client cannot claim HTTPS for HSTS either', async () => {
+    const server = await start({});
+    const response = await fetch(`${server.url}/`, { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(response.headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
+describe('the captcha', () => {
+  it('is verified against the configured URL when a secret is set', async () => {
+    const verifyPort = await freePort();
+    const seen: URLSearchParams[] = [];
+    const stub = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        const params = new URLSearchParams(body);
+        seen.push(params);
+        res.setHeader('Content-Type', 'application/json');
+        res.end(JSON.stringify({ success: params.get('response') === 'good-token' }));
+      });
+    });
+    stubs.push(stub);
+    await new Promise<void>((resolve) => stub.listen(verifyPort, '127.0.0.1', resolve));
+    const server = await start({
+      RECAPTCHA_SECRET: 'test-secret',
+      RECAPTCHA_VERIFY_URL: `http://127.0.0.1:${verifyPort}/verify`,
+    });
+    const url = `${server.url}/php/email.php`;
+
+    const missing = await postForm(url, validEnquiry);
+    expect(missing.status).toBe(422);
+    expect(await missing.json()).toEqual({
+      errors: { captcha: 'Confirm that you are not a robot' },
+    });
+    const wrong = await postForm(url, { ...validEnquiry, 'g-recaptcha-response': 'bad-token' });
+    expect(wrong.status).toBe(422);
+    const right = await postForm(url, { ...validEnquiry, 'g-recaptcha-response': 'good-token' });
+    expect(right.status).toBe(200);
+    expect(seen.at(-1)?.get('secret')).toBe('test-secret');
+    expect(seen.at(-1)?.get('remoteip')).toBe('127.0.0.1');
+  });
+
+  it('fails closed when the verify service is unreachable', async () => {
+    const server = await start({
+      RECAPTCHA_SECRET: 'test-secret',
+      RECAPTCHA_VERIFY_URL: `http://127.0.0.1:${await freePort()}/verify`,
+    });
+    const response = await postForm(`${server.url}/php/email.php`, {
+      ...validEnquiry,
+      'g-recaptcha-response': 'x',
+    });
+    expect(response.status).toBe(422);
+  });
+});

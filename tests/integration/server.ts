@@ -1,0 +1,106 @@
+/** Starts the production server (`npm start`'s src/server/main.ts over dist/) for a test, on loopback. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+export interface RunningServer {
+  url: string;
+  database: string;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+  /** SIGKILL: no shutdown code runs, as in a crash. */
+  kill9(): Promise<void>;
+}
+
+export const newDatabasePath = () =>
+  join(mkdtempSync(join(tmpdir(), 'enquiries-')), 'enquiries.sqlite');
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const database = env.ENQUIRY_DB ?? newDatabasePath();
+  const child = spawn(process.execPath, ['src/server/main.ts'], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ENQUIRY_DB: database,
+      RATE_LIMIT: 'off',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout!.on('data', (chunk) => (log += chunk));
+  child.stderr!.on('data', (chunk) => (log += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const stopWith = async (signal: NodeJS.Signals) => {
+    if (exited()) return;
+    const done = once(child, 'exit');
+    child.kill(signal);
+    await done;
+  };
+  for (let i = 0; ; i++) {
+    if (exited()) throw new Error(`The server exited while starting:\n${log}`);
+    try {
+      const response = await fetch(`${url}/`);
+      if (response.ok && log.includes('Serving the site')) break;
+    } catch {
+      // not listening yet
+    }
+    if (i > 200) {
+      await stopWith('SIGKILL');
+      throw new Error(`The server did not start:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    database,
+    child,
+    output: () => log,
+    stop: () => stopWith('SIGTERM'),
+    kill9: () => stopWith('SIGKILL'),
+  };
+}
+
+export const validEnquiry = {
+  first_name: 'Grace',
+  last_name: 'Hopper',
+  email: 'grace@example.com',
+  contact: '+44 20 7946 0958',
+  service: 'Web Development,Technical Consultancy',
+  project: 'A booking platform for 12 clinics.',
+};
+
+/** Posts a form as a fetch from the site's own page would. */
+export function postForm(
+  url: string,
+  fields: Record<string, string | string[]>,
+  headers: Record<string, string> = {},
+) {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) {
+    for (const item of ([] as string[]).concat(value)) body.append(name, item);
+  }
+  return fetch(url, {
+    method: 'POST',
+    body,
+    headers: { Accept: 'application/json', ...headers },
+    redirect: 'manual',
+  });
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { clientAddress, isCrossSite, wantsJson } from '../../src/server/client';
+import { RateLimiter } from '../../src/server/rate-limit';
+
+const request = (headers: Record<string, string>) =>
+  new Request('http://localhost:4321/php/email.php', { method: 'POST', headers });
+
+describe('the client address', () => {
+  it('is the socket address unless the socket is a trusted proxy', () => {
+    expect(clientAddress('::ffff:10.1.1.1', '1.2.3.4', [])).toBe('10.1.1.1');
+    expect(clientAddress('10.0.0.2', '1.2.3.4', ['10.0.0.2'])).toBe('1.2.3.4');
+  });
+
+  it('takes the right-most untrusted hop, so a forged header changes nothing', () => {
+    // The client sent "X-Forwarded-For: 6.6.6.6"; the proxy appended the real address.
+    expect(clientAddress('10.0.0.2', '6.6.6.6, 5.5.5.5', ['10.0.0.2'])).toBe('5.5.5.5');
+    expect(clientAddress('10.0.0.2', '5.5.5.5, 10.0.0.3', ['10.0.0.2', '10.0.0.3'])).toBe(
+      '5.5.5.5',
+    );
+  });
+});
+
+describe('cross-site posts', () => {
+  it('are refused when the browser says cross-site or the Origin is another site', () => {
+    expect(isCrossSite(request({ 'sec-fetch-site': 'cross-site' }), [])).toBe(true);
+    expect(isCrossSite(request({ origin: 'https://evil.example' }), [])).toBe(true);
+    expect(isCrossSite(request({ origin: 'null' }), [])).toBe(true);
+  });
+
+  it('are allowed from the same origin, an allowed origin, or a client that sends neither header', () => {
+    expect(
+      isCrossSite(
+        request({ origin: 'http://localhost:4321', 'sec-fetch-site': 'same-origin' }),
+        [],
+      ),
+    ).toBe(false);
+    expect(
+      isCrossSite(request({ origin: 'https://www.agency.example' }), [
+        'https://www.agency.example',
+      ]),
+    ).toBe(false);
+    expect(isCrossSite(request({}), [])).toBe(false);
+  });
+
+  it('JSON is for clients that ask for it', () => {
+    expect(wantsJson(request({ accept: 'application/json' }))).toBe(true);
+    expect(wantsJson(request({ accept: 'text/html,*/*' }))).toBe(false);
+  });
+});
+
+describe('the rate limit', () => {
+  it('allows max hits in any window and says when the next one is allowed', () => {
+    const limiter = new RateLimiter(5, 600_000);
+    for (let i = 0; i < 5; i++) expect(limiter.hit('a', 1000 + i).allowed).toBe(true);
+    expect(limiter.hit('a', 2000)).toEqual({ allowed: false, retryAfter: 599 });
+    expect(limiter.hit('b', 2000).allowed).toBe(true);
+    // The window slides: the first hit leaves it 10 minutes after it was made, freeing one place.
+    expect(limiter.hit('a', 601_000).allowed).toBe(true);
+    expect(limiter.hit('a', 601_000).allowed).toBe(false);
+  });
+
+  it('forgets clients beyond its size, oldest first', () => {
+    const limiter = new RateLimiter(1, 1000, 100);
+    for (let i = 0; i < 1000; i++) limiter.hit(`client-${i}`, i);
+    expect(limiter.clients).toBeLessThanOrEqual(100);
+  });
+});
