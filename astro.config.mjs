@@ -1,39 +1,27 @@
 // @ts-check
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import node from '@astrojs/node';
-
-/** Adds `client:interaction`: hydrate an island on its first use (see src/islands/hydrate-on-interaction.ts). */
-/** @type {import('astro').AstroIntegration} */
-const interactionDirective = {
-  name: 'client-interaction-directive',
-  hooks: {
-    'astro:config:setup': ({ addClientDirective }) =>
-      addClientDirective({
-        name: 'interaction',
-        entrypoint: fileURLToPath(
-          new URL('./src/islands/hydrate-on-interaction.ts', import.meta.url),
-        ),
-      }),
-  },
-};
+import interactionDirective from './src/integrations/interaction-directive.ts';
+import precompress from './src/integrations/precompress.ts';
 
 export default defineConfig({
   // The public address, for canonical links, Open Graph and the sitemap.
   site: 'https://www.northgate-digital.example',
   // Every page is prerendered; only the enquiry endpoints opt out with `prerender = false`.
   output: 'static',
-  // Standalone, started by src/server/main.ts, which adds the security headers and compression.
+  // Standalone, wrapped by src/server/main.ts, which serves the files compressed and adds the security headers.
   // staticHeaders: the CSP of each prerendered page is sent as a header, not a <meta>.
   adapter: node({ mode: 'standalone', staticHeaders: true }),
   integrations: [
     mdx(),
     react(),
-    interactionDirective,
+    interactionDirective(),
     sitemap({ filter: (page) => !page.includes('/thankyou') }),
+    // Last, so that the sitemap is compressed too.
+    precompress(),
   ],
   server: { host: '127.0.0.1', port: 4321 },
   // No code blocks in the content; Shiki's inline styles would also clash with the CSP.

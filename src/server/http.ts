@@ -1,11 +1,14 @@
 /**
- * The HTTP server in front of Astro's node handler: it adds the security
- * headers to every response (static files included, which Astro's own
- * middleware never sees) and sets each prerendered page's CSP from the build.
+ * The HTTP server in front of Astro's node handler: it serves the build's
+ * files itself (compressed, with cache headers: ./static-files.ts), adds the
+ * security headers to every response, and sets each prerendered page's CSP
+ * from the build. Everything else (the enquiry endpoints, the not-found page)
+ * goes to Astro.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { indexStaticFiles, lookup, serveStatic } from './static-files.ts';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -67,32 +70,26 @@ export function isHttps(req: IncomingMessage, trustedProxies: string[]) {
 export function createSiteServer({ handler, distDir, trustedProxies = [] }: SiteServerOptions) {
   const csps = loadPageCsps(distDir);
   const notFoundCsp = csps.get('/404');
+  const files = indexStaticFiles(join(distDir, 'client'));
 
   const server = createServer((req, res) => {
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     if (isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
 
-    const pageCsp =
-      req.method === 'GET' || req.method === 'HEAD'
-        ? csps.get(pagePath(req.url ?? '/'))
-        : undefined;
-    res.setHeader('Content-Security-Policy', pageCsp ?? fallbackCsp);
-    if (pageCsp) {
-      // Keep the exact-path CSP; the adapter would replace it with a substring match.
-      const setHeader = res.setHeader.bind(res);
-      res.setHeader = (name, value) =>
-        name.toLowerCase() === 'content-security-policy' ? res : setHeader(name, value);
+    const file = req.method === 'GET' || req.method === 'HEAD' ? lookup(files, req.url ?? '/') : undefined;
+    if (file) {
+      const pageCsp = file.type.startsWith('text/html') ? csps.get(pagePath(req.url ?? '/')) : undefined;
+      res.setHeader('Content-Security-Policy', pageCsp ?? fallbackCsp);
+      serveStatic(req, res, file);
+      return;
     }
+
+    res.setHeader('Content-Security-Policy', fallbackCsp);
     // The not-found page is served for any unknown path: it needs its own CSP, not the fallback.
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     res.writeHead = ((status: number, ...rest: unknown[]) => {
       const type = String(res.getHeader('content-type') ?? '');
-      if (
-        status === 404 &&
-        notFoundCsp &&
-        !pageCsp &&
-        (type.includes('text/html') || type === '')
-      ) {
+      if (status === 404 && notFoundCsp && (type.includes('text/html') || type === '')) {
         res.setHeader('Content-Security-Policy', notFoundCsp);
       }
       return writeHead(status, ...rest);
