@@ -1,9 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from './scripts/local.mjs';
 
-/** Playwright cannot download its own browser here: it drives Debian's Chromium (or CHROMIUM_PATH). */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const port = Number(process.env.TEST_PORT ?? 4399);
 const database = join(tmpdir(), 'agency-site-e2e', 'enquiries.sqlite');
 
@@ -16,18 +15,8 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     ...devices['Desktop Chrome'],
-    launchOptions: {
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    },
+    // Playwright cannot download its own browser here: it drives Debian's Chromium (or CHROMIUM_PATH).
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
   webServer: {
     // The production server of `npm start`, on Node 24 from node_modules (not the system's Node),

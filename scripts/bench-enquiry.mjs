@@ -3,15 +3,11 @@
 // bounded time, then checks that stored rows equal 2xx answers. Targets: >= 1,500/s, p99 < 50 ms.
 //
 // Usage: npm run bench:enquiry [-- --seconds 10 --connections 16]
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { serveBuild } from './local.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -24,32 +20,8 @@ if (!existsSync('dist/server/entry.mjs')) {
   process.exit(1);
 }
 
-const port = await new Promise((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address();
-    probe.close(() => resolve(port));
-  });
-});
-const dir = mkdtempSync(join(tmpdir(), 'bench-enquiry-'));
-const database = join(dir, 'enquiries.sqlite');
-const server = spawn(process.execPath, ['src/server/main.ts'], {
-  env: {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    ENQUIRY_DB: database,
-    RATE_LIMIT: 'off',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const url = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${url}/healthz`)).ok) break;
-  } catch {}
-  if (i > 100) throw new Error('The server did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
+const server = await serveBuild({ RATE_LIMIT: 'off' });
+const url = server.url;
 
 const body = new URLSearchParams({
   first_name: 'Grace',

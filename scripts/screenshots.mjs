@@ -1,22 +1,13 @@
 // Screenshots of pages at phone and desktop widths, for looking at the site as a visitor does.
 // Usage: node scripts/screenshots.mjs [baseURL] [outDir] [path ...]
 import { chromium } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from './local.mjs';
 
 const [base = 'http://127.0.0.1:4321', out = '/tmp/shots', ...paths] = process.argv.slice(2);
 const routes = paths.length
   ? paths
   : ['/', '/iphone', '/about', '/portfolio', '/contact', '/service'];
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 for (const width of [375, 1280]) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   for (const route of routes) {

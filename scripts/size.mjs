@@ -3,11 +3,10 @@
 // opening every widget. Sizes are gzip, inline scripts included. Budgets: 5 KB and 90 KB.
 //
 // Usage: npm run size (builds first if needed; serves the build on a free loopback port and stops it).
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { chromiumArgs, chromiumPath, serveBuild } from './local.mjs';
 
 const READER_BUDGET = 5 * 1024;
 const TOTAL_BUDGET = 90 * 1024;
@@ -22,46 +21,14 @@ const routes = [
   '/thankyou',
 ];
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
 if (!existsSync('dist/server/entry.mjs')) {
   console.error('No build found: run `npm run build` first.');
   process.exit(1);
 }
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, ['dist/server/entry.mjs'], {
-  env: { ...process.env, HOST: '127.0.0.1', PORT: String(port) },
-  stdio: 'ignore',
-});
-const stop = () => server.kill();
-process.on('exit', stop);
-
-for (let i = 0; i < 100; i++) {
-  try {
-    if ((await fetch(base)).ok) break;
-  } catch {}
-  await new Promise((r) => setTimeout(r, 100));
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const server = await serveBuild();
+const base = server.url;
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 
 /** Loads a page and counts the gzip bytes of every script it fetches, plus its inline scripts. */
 async function measure(route, width, exercise) {
@@ -134,7 +101,7 @@ for (const route of routes) {
   }
 }
 await browser.close();
-stop();
+await server.stop();
 console.log(
   `JavaScript per page, gzip (budgets: reader ${kb(READER_BUDGET)}, everything ${kb(TOTAL_BUDGET)})`,
 );

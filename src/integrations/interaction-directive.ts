@@ -9,7 +9,9 @@ export default function interactionDirective(): AstroIntegration {
       'astro:config:setup': ({ addClientDirective }) =>
         addClientDirective({
           name: 'interaction',
-          entrypoint: fileURLToPath(new URL('../islands/hydrate-on-interaction.ts', import.meta.url)),
+          entrypoint: fileURLToPath(
+            new URL('../islands/hydrate-on-interaction.ts', import.meta.url),
+          ),
         }),
     },
   };

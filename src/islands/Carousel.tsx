@@ -140,7 +140,7 @@ export default function Carousel({ label, slides, options }: Props) {
         {ready && motion && (
           <button
             type="button"
-            className="carousel__button carousel__rotation"
+            className="icon-button"
             aria-controls={`${id}-slides`}
             onClick={() => setUserPaused((paused) => !paused)}
           >
@@ -156,7 +156,7 @@ export default function Carousel({ label, slides, options }: Props) {
           <>
             <button
               type="button"
-              className="carousel__button"
+              className="icon-button"
               aria-controls={`${id}-slides`}
               onClick={() => embla?.scrollPrev()}
             >
@@ -165,7 +165,7 @@ export default function Carousel({ label, slides, options }: Props) {
             </button>
             <button
               type="button"
-              className="carousel__button"
+              className="icon-button"
               aria-controls={`${id}-slides`}
               onClick={() => embla?.scrollNext()}
             >

@@ -6,7 +6,7 @@ interface Props {
 /** The round close control of the modal dialogs. */
 export default function CloseButton({ onClick, label = 'Close' }: Props) {
   return (
-    <button type="button" className="modal__close" onClick={onClick}>
+    <button type="button" className="icon-button" onClick={onClick}>
       <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
         <path
           d="M6 6l12 12M18 6 6 18"

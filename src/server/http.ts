@@ -76,9 +76,12 @@ export function createSiteServer({ handler, distDir, trustedProxies = [] }: Site
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     if (isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
 
-    const file = req.method === 'GET' || req.method === 'HEAD' ? lookup(files, req.url ?? '/') : undefined;
+    const file =
+      req.method === 'GET' || req.method === 'HEAD' ? lookup(files, req.url ?? '/') : undefined;
     if (file) {
-      const pageCsp = file.type.startsWith('text/html') ? csps.get(pagePath(req.url ?? '/')) : undefined;
+      const pageCsp = file.type.startsWith('text/html')
+        ? csps.get(pagePath(req.url ?? '/'))
+        : undefined;
       res.setHeader('Content-Security-Policy', pageCsp ?? fallbackCsp);
       serveStatic(req, res, file);
       return;

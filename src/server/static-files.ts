@@ -27,7 +27,17 @@ const types: Record<string, string> = {
 };
 
 /** The text formats worth compressing; the build writes a .br and a .gz beside each. */
-export const compressible = new Set(['.html', '.css', '.js', '.mjs', '.json', '.svg', '.xml', '.txt', '.webmanifest']);
+export const compressible = new Set([
+  '.html',
+  '.css',
+  '.js',
+  '.mjs',
+  '.json',
+  '.svg',
+  '.xml',
+  '.txt',
+  '.webmanifest',
+]);
 
 interface Variant {
   file: string;
@@ -68,7 +78,9 @@ export function indexStaticFiles(clientDir: string): Map<string, StaticFile> {
     if (rel === '404.html') continue;
     const stat = statSync(file);
     const variant = (suffix: string) =>
-      present.has(file + suffix) ? { file: file + suffix, size: statSync(file + suffix).size } : undefined;
+      present.has(file + suffix)
+        ? { file: file + suffix, size: statSync(file + suffix).size }
+        : undefined;
     const hashed = rel.startsWith('_astro/');
     const entry: StaticFile = {
       file,
@@ -77,7 +89,9 @@ export function indexStaticFiles(clientDir: string): Map<string, StaticFile> {
       etag: `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
       lastModified: stat.mtime.toUTCString(),
       // Hashed names change with their content; everything else must be checked again each time.
-      cacheControl: hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+      cacheControl: hashed
+        ? 'public, max-age=31536000, immutable'
+        : 'public, max-age=0, must-revalidate',
       br: variant('.br'),
       gzip: variant('.gz'),
     };

@@ -2,6 +2,7 @@
  * The enquiry endpoints of the built server, each answer with the input that
  * earns it; and none of the bad input crashes, stalls or slows the server.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnquiryStore } from '../../src/server/store';
 import { postForm, startServer, validEnquiry, type RunningServer } from './server';
@@ -129,21 +130,31 @@ describe('bad input', () => {
       service: Array(10_000).fill('Web Development'),
     });
     expect(tenThousand.status).toBe(413);
-    // Streamed without a Content-Length.
-    const stream = new ReadableStream({
-      start(controller) {
-        for (let i = 0; i < 100; i++)
-          controller.enqueue(new TextEncoder().encode('a'.repeat(1024)));
-        controller.close();
-      },
+    // Streamed without a Content-Length: the server stops reading at the limit, answers and closes.
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const req = request(enquiry, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Accept: 'application/json',
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', (error) =>
+        (error as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(error),
+      );
+      let sent = 0;
+      const write = () => {
+        while (sent < 100 && req.write('a'.repeat(1024))) sent += 1;
+        if (sent < 100) req.once('drain', write);
+        else req.end();
+      };
+      write();
     });
-    const chunked = await fetch(enquiry, {
-      method: 'POST',
-      body: stream,
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      duplex: 'half',
-    } as RequestInit);
-    expect(chunked.status).toBe(413);
+    expect(chunked).toBe(413);
   });
 
   it('accepts up to 32 KB, and repeated service fields', async () => {
@@ -284,7 +295,8 @@ describe('health and headers', () => {
       expect(csp, path).toContain("frame-ancestors 'none'");
       expect(csp, path).toMatch(/base-uri '(self|none)'/);
       expect(csp, path).toMatch(/form-action '(self|none)'/);
-      expect(csp, path).not.toContain('unsafe-inline');
+      // Styles may be inline; scripts only by hash.
+      expect(/script-src[^;]*/.exec(csp)?.[0] ?? '', path).not.toContain('unsafe-inline');
       expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(response.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
       expect(response.headers.get('permissions-policy'), path).toContain('camera=()');
@@ -299,13 +311,13 @@ describe('health and headers', () => {
     expect(posted.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
-  it('each page gets the CSP of its own inline scripts and styles, / and the 404 page included', async () => {
+  it('each page gets the CSP of its own inline scripts, / and the 404 page included', async () => {
     for (const path of ['/', '/about', '/no-such-page']) {
       const response = await fetch(`${server.url}${path}`);
       const csp = response.headers.get('content-security-policy')!;
       const html = await response.text();
       const inline = [
-        ...html.matchAll(/<(script|style)(?![^>]*\bsrc=)(?![^>]*ld\+json)[^>]*>([\s\S]*?)<\/\1>/g),
+        ...html.matchAll(/<(script)(?![^>]*\bsrc=)(?![^>]*ld\+json)[^>]*>([\s\S]*?)<\/\1>/g),
       ];
       expect(inline.length, path).toBeGreaterThan(0);
       for (const [, , content] of inline) {

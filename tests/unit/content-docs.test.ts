@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { collections } from '../../src/content.config';
 
-type Def = { type: string; innerType?: Schema; element?: Schema; shape?: Record<string, Schema>; options?: Schema[] };
+type Def = {
+  type: string;
+  innerType?: Schema;
+  element?: Schema;
+  shape?: Record<string, Schema>;
+  options?: Schema[];
+};
 type Schema = { _zod: { def: Def } };
 
 /** Every field name of a schema, nested ones included. */
@@ -29,7 +35,8 @@ const doc = readFileSync('content-schema.md', 'utf8');
 describe('content-schema.md', () => {
   it('reads the nested fields of the service pages', () => {
     const fields = fieldNames(collections.services.schema as unknown as Schema);
-    for (const nested of ['tagLines', 'summary', 'count', 'button', 'href']) expect(fields).toContain(nested);
+    for (const nested of ['tagLines', 'summary', 'count', 'button', 'href'])
+      expect(fields).toContain(nested);
   });
 
   for (const [name, collection] of Object.entries(collections)) {

@@ -1,0 +1,70 @@
+// What the scripts and the browser tests share: how to drive Chromium here, and how to serve the build.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Debian's Chromium (Playwright cannot download its own browser here), or CHROMIUM_PATH / CHROME_PATH. */
+export const chromiumPath =
+  process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+/** Without the network flags, Chromium's own connections are refused by this machine's closed network. */
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+/**
+ * Starts `npm start`'s server over the existing build, on a free loopback port, with a store of its
+ * own in a temporary folder. Resolves once /healthz answers; `stop()` ends it and removes the store.
+ */
+export async function serveBuild(env = {}) {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'serve-build-'));
+  const server = spawn(process.execPath, ['src/server/main.ts'], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ENQUIRY_DB: join(dir, 'enquiries.sqlite'),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {}
+    if (i > 100) throw new Error('The server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    database: join(dir, 'enquiries.sqlite'),
+    async stop() {
+      if (server.exitCode === null) {
+        server.kill('SIGTERM');
+        await once(server, 'exit');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/** How the built site is served: compressed from the build, cached by kind, nothing outside the build. */
+import { readdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from './server';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.stop());
+
+/** A raw GET (fetch would decompress and hide the encoding). */
+function get(path: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    bytes: number;
+  }>((resolve, reject) => {
+    const req = request(`${server.url}${path}`, { method, headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('serving the build', () => {
+  it('sends pages brotli- or gzip-compressed, as the client accepts, and revalidated', async () => {
+    const br = await get('/iphone', { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toContain('Accept-Encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    const gzip = await get('/iphone', { 'Accept-Encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const plain = await get('/iphone');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(br.bytes).toBeLessThan(gzip.bytes);
+    expect(gzip.bytes).toBeLessThan(plain.bytes / 3);
+    expect(Number(br.headers['content-length'])).toBe(br.bytes);
+  });
+
+  it('keeps the first response of every benched page within 14 KB', async () => {
+    for (const path of ['/', '/iphone', '/portfolio', '/contact', '/about']) {
+      const response = await get(path, { 'Accept-Encoding': 'br' });
+      const headerBytes = Object.entries(response.headers).reduce(
+        (sum, [name, value]) => sum + name.length + String(value).length + 4,
+        17,
+      );
+      expect(response.bytes + headerBytes, path).toBeLessThanOrEqual(14 * 1024);
+    }
+  });
+
+  it('answers 304 to a page it has already sent', async () => {
+    const first = await get('/about');
+    const again = await get('/about', { 'If-None-Match': String(first.headers['etag']) });
+    expect(again.status).toBe(304);
+    expect(again.bytes).toBe(0);
+  });
+
+  it('caches hashed assets for a year', async () => {
+    const script = readdirSync('dist/client/_astro').find((name) => name.endsWith('.js'))!;
+    const response = await get(`/_astro/${script}`, { 'Accept-Encoding': 'br' });
+    expect(response.status).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers['content-type']).toContain('javascript');
+  });
+
+  it('answers HEAD without a body', async () => {
+    const head = await get('/', {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.bytes).toBe(0);
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(1000);
+  });
+
+  it('serves nothing from outside the build', async () => {
+    for (const path of [
+      '/../package.json',
+      '/..%2fpackage.json',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/_astro/../../package.json',
+    ]) {
+      const response = await get(path);
+      expect(response.status, path).toBe(404);
+    }
+  });
+});
