@@ -50,12 +50,13 @@ export const hasErrors = (errors: object) => Object.keys(errors).length > 0;
 export type EnquiryField =
   'first_name' | 'last_name' | 'email' | 'contact' | 'service' | 'project' | 'captcha';
 
+/** An enquiry as sent (raw) or as validated (trimmed, services parsed and known). */
 export interface Enquiry {
   first_name: string;
   last_name: string;
   email: string;
   contact: string;
-  /** The chosen options, each one of the form's service options. */
+  /** As sent: every `service` value (comma-separated, repeated, or both); validated: the chosen options. */
   service: string[];
   project: string;
 }
@@ -100,18 +101,8 @@ export function parseServices(values: string[], options: readonly string[]) {
   return { chosen: options.filter((option) => chosen.has(option)), unknown };
 }
 
-export interface EnquiryInput {
-  first_name: string;
-  last_name: string;
-  email: string;
-  contact: string;
-  /** Every value sent as `service`: one comma-separated value, repeated fields, or both. */
-  service: string[];
-  project: string;
-}
-
 export function validateEnquiry(
-  input: EnquiryInput,
+  input: Enquiry,
   serviceOptions: readonly string[],
 ): { enquiry: Enquiry; errors: FieldErrors<EnquiryField> } {
   const errors: FieldErrors<EnquiryField> = {};
