@@ -79,6 +79,8 @@ async function useEverything(page) {
     await project.click();
     await page.keyboard.press('Escape');
   }
+  const enquiry = page.locator('form.enquiry-form input[name="first_name"]');
+  if (await enquiry.count()) await enquiry.focus();
   const tab = page.getByRole('tab', { name: 'Backend' });
   if (await tab.count()) await tab.click();
 }
