@@ -1,66 +1,16 @@
 import Autoplay from 'embla-carousel-autoplay';
 import useEmblaCarousel from 'embla-carousel-react';
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { CarouselOptions, SlideData } from './carousel-types';
+import type { ReactNode } from 'react';
+import type { CarouselOptions } from './carousel-types';
 import { emblaDuration } from './embla-duration';
 
 interface Props {
   /** Accessible name of the carousel region, e.g. 'Testimonials'. */
   label: string;
-  slides: SlideData[];
   options: CarouselOptions;
-}
-
-function Slide({ slide }: { slide: SlideData }) {
-  switch (slide.kind) {
-    case 'testimonial':
-      return (
-        <figure className="carousel-quote">
-          <img
-            className="carousel-quote__logo"
-            src={slide.logo.src}
-            width={slide.logo.width}
-            height={slide.logo.height}
-            alt={slide.logo.alt}
-            loading="lazy"
-            decoding="async"
-          />
-          <blockquote>
-            <p>{slide.quote}</p>
-          </blockquote>
-          <figcaption>
-            <strong>{slide.company}</strong>
-            <span>{slide.person}</span>
-          </figcaption>
-        </figure>
-      );
-    case 'project':
-      return (
-        <a className="carousel-project" href={slide.href}>
-          <img
-            src={slide.image.src}
-            width={slide.image.width}
-            height={slide.image.height}
-            alt={slide.image.alt}
-            loading="lazy"
-            decoding="async"
-          />
-          <span className="carousel-project__title">{slide.title}</span>
-        </a>
-      );
-    case 'feedback':
-      return (
-        <figure className="carousel-quote carousel-quote--plain">
-          <blockquote>
-            <p>{slide.quote}</p>
-          </blockquote>
-          <figcaption>
-            <strong>{slide.name}</strong>
-            <span>{slide.company}</span>
-          </figcaption>
-        </figure>
-      );
-  }
+  /** The slides (CarouselSlide.astro), rendered by Astro: their content is not repeated in the island's props. */
+  children: ReactNode;
 }
 
 const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -74,7 +24,7 @@ const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)'
  * Rendered on the server it is a horizontally scrollable list, complete
  * without JavaScript; Embla takes over once the island hydrates.
  */
-export default function Carousel({ label, slides, options }: Props) {
+export default function Carousel({ label, options, children }: Props) {
   const id = useId();
   const [motion] = useState(() => typeof window === 'undefined' || !reducedMotion());
   const [autoplay] = useState(() =>
@@ -90,6 +40,8 @@ export default function Carousel({ label, slides, options }: Props) {
     {
       loop: options.loop,
       align: 'start',
+      // The slides sit in Astro's <astro-slot> (display: contents) inside the track.
+      slides: '.carousel__slide',
       duration: motion ? emblaDuration(options.transitionMs) : 0,
     },
     [autoplay],
@@ -186,17 +138,7 @@ export default function Carousel({ label, slides, options }: Props) {
           id={`${id}-slides`}
           aria-live={rotating ? 'off' : 'polite'}
         >
-          {slides.map((slide, index) => (
-            <div
-              key={slide.id}
-              className="carousel__slide"
-              role="group"
-              aria-roledescription="slide"
-              aria-label={`${index + 1} of ${slides.length}`}
-            >
-              <Slide slide={slide} />
-            </div>
-          ))}
+          {children}
         </div>
       </div>
       {options.dots && (

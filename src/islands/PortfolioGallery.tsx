@@ -1,6 +1,5 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, type MouseEvent } from 'react';
-import type { ImageData } from './carousel-types';
 import CloseButton from './CloseButton';
 import { useModalDialog } from './use-modal-dialog';
 import {
@@ -15,6 +14,13 @@ import {
 } from '../stores/portfolio';
 
 export type PortfolioTag = Exclude<PortfolioFilter, 'all'>;
+
+export interface ImageData {
+  src: string;
+  width: number;
+  height: number;
+  alt: string;
+}
 
 export interface Project {
   id: string;
