@@ -9,6 +9,7 @@ import {
   FailureMessage,
   FieldError,
   Honeypot,
+  SubmitButton,
   describedBy,
   useFormSubmit,
   type SummaryItem,
@@ -153,14 +154,7 @@ export default function EnquiryForm({ services, values, errors: initialErrors }:
         <FieldError id="captcha-error" message={errors.captcha} />
       </div>
       <Honeypot />
-      <button
-        className="button button--primary"
-        type="submit"
-        disabled={sending}
-        aria-disabled={sending}
-      >
-        {sending ? 'Sending…' : 'Send enquiry'}
-      </button>
+      <SubmitButton sending={sending}>Send enquiry</SubmitButton>
     </form>
   );
 }

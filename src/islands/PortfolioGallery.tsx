@@ -98,7 +98,7 @@ export default function PortfolioGallery({ projects }: Props) {
               defaultChecked={option.value === 'all'}
               onChange={() => choose(option.value)}
             />
-            <span>{option.label}</span>
+            <span className="pill">{option.label}</span>
           </label>
         ))}
       </fieldset>

@@ -10,6 +10,7 @@ import {
   FailureMessage,
   FieldError,
   Honeypot,
+  SubmitButton,
   describedBy,
   useFormSubmit,
   type SummaryItem,
@@ -81,14 +82,7 @@ export default function ScheduleCallForm({ values, errors: initialErrors }: Prop
         );
       })}
       <Honeypot />
-      <button
-        type="submit"
-        className="button button--primary"
-        disabled={sending}
-        aria-disabled={sending}
-      >
-        {sending ? 'Sending…' : 'Request a call'}
-      </button>
+      <SubmitButton sending={sending}>Request a call</SubmitButton>
     </form>
   );
 }

@@ -160,6 +160,20 @@ export function FailureMessage({
   );
 }
 
+/** The submit button, which says so and cannot be pressed twice while the form is being sent. */
+export function SubmitButton({ sending, children }: { sending: boolean; children: string }) {
+  return (
+    <button
+      type="submit"
+      className="button button--primary"
+      disabled={sending}
+      aria-disabled={sending}
+    >
+      {sending ? 'Sending…' : children}
+    </button>
+  );
+}
+
 /** A field hidden from people (and from assistive technology) that only bots fill in. */
 export function Honeypot() {
   const id = useId();
