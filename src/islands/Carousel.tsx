@@ -1,9 +1,11 @@
 import Autoplay from 'embla-carousel-autoplay';
 import useEmblaCarousel from 'embla-carousel-react';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { CarouselOptions } from './carousel-types';
 import { emblaDuration } from './embla-duration';
+import { ArrowIcon, PauseIcon, PlayIcon } from './icons';
+import { useTakeOver } from './use-take-over';
 
 interface Props {
   /** Accessible name of the carousel region, e.g. 'Testimonials'. */
@@ -22,7 +24,9 @@ const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)'
  * motion, and slides are announced only while it is not rotating.
  *
  * Rendered on the server it is a horizontally scrollable list, complete
- * without JavaScript; Embla takes over once the island hydrates.
+ * without JavaScript, with its controls: until the island hydrates, the page's
+ * first move scrolls the list a slide at a time and the pause control keeps
+ * its state; Embla takes over from the slide the list was left on.
  */
 export default function Carousel({ label, options, children }: Props) {
   const id = useId();
@@ -49,10 +53,23 @@ export default function Carousel({ label, options, children }: Props) {
   const [ready, setReady] = useState(false);
   const [selected, setSelected] = useState(0);
   const [snaps, setSnaps] = useState<number[]>([]);
-  const [userPaused, setUserPaused] = useState(!motion);
+  const [userPaused, setUserPaused] = useState(false);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const rotating = ready && motion && !userPaused && !hovered && !focused;
+
+  const root = useTakeOver<HTMLElement>((section) => {
+    if (section.querySelector('[data-carousel-pause]')?.getAttribute('aria-pressed') === 'true') {
+      setUserPaused(true);
+    }
+  });
+  // A previous / next between hydration and Embla's start is applied once Embla is there.
+  const pendingSteps = useRef(0);
+  const step = (by: number) => {
+    if (!embla) pendingSteps.current += by;
+    else if (by < 0) embla.scrollPrev();
+    else embla.scrollNext();
+  };
 
   const sync = useCallback(() => {
     if (!embla) return;
@@ -62,6 +79,19 @@ export default function Carousel({ label, options, children }: Props) {
 
   useEffect(() => {
     if (!embla) return;
+    // Start from the slide the native list was scrolled to, then apply any step tapped meanwhile.
+    const viewport = embla.rootNode();
+    const slides = embla.slideNodes();
+    // Where the native list is, or is heading if a first-move scroll is under way.
+    const scrolled = Number(viewport.dataset.to ?? viewport.scrollLeft);
+    delete viewport.dataset.to;
+    const start = slides.findIndex(
+      (slide) => slide.offsetLeft - slides[0]!.offsetLeft >= scrolled - 1,
+    );
+    viewport.scrollLeft = 0;
+    embla.scrollTo(Math.max(start, 0), true);
+    if (pendingSteps.current) embla.scrollTo(embla.selectedScrollSnap() + pendingSteps.current);
+    pendingSteps.current = 0;
     setReady(true);
     sync();
     embla.on('select', sync).on('reInit', sync);
@@ -78,6 +108,7 @@ export default function Carousel({ label, options, children }: Props) {
 
   return (
     <section
+      ref={root}
       className={`carousel carousel--${options.variant}${ready ? ' carousel--ready' : ''}`}
       aria-roledescription="carousel"
       aria-label={label}
@@ -88,29 +119,28 @@ export default function Carousel({ label, options, children }: Props) {
         if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false);
       }}
     >
+      {/* Rendered on the server, so that they answer at once (first-move/carousel.ts) and nothing moves when React arrives. */}
       <div className="carousel__controls">
-        {ready && motion && (
-          <button
-            type="button"
-            className="icon-button"
-            aria-controls={`${id}-slides`}
-            onClick={() => setUserPaused((paused) => !paused)}
-          >
-            {userPaused ? <PlayIcon /> : <PauseIcon />}
-            <span className="visually-hidden">
-              {userPaused
-                ? `Play ${label.toLowerCase()} slide show`
-                : `Pause ${label.toLowerCase()} slide show`}
-            </span>
-          </button>
-        )}
-        {ready && options.arrows && (
+        <button
+          type="button"
+          className="icon-button carousel__pause"
+          aria-controls={`${id}-slides`}
+          aria-pressed={userPaused}
+          data-carousel-pause=""
+          onClick={() => setUserPaused((paused) => !paused)}
+        >
+          <PauseIcon />
+          <PlayIcon />
+          <span className="visually-hidden">{`Pause ${label.toLowerCase()} slide show`}</span>
+        </button>
+        {options.arrows && (
           <>
             <button
               type="button"
               className="icon-button"
               aria-controls={`${id}-slides`}
-              onClick={() => embla?.scrollPrev()}
+              data-carousel-step="-1"
+              onClick={() => step(-1)}
             >
               <ArrowIcon direction="previous" />
               <span className="visually-hidden">Previous slide</span>
@@ -119,7 +149,8 @@ export default function Carousel({ label, options, children }: Props) {
               type="button"
               className="icon-button"
               aria-controls={`${id}-slides`}
-              onClick={() => embla?.scrollNext()}
+              data-carousel-step="1"
+              onClick={() => step(1)}
             >
               <ArrowIcon direction="next" />
               <span className="visually-hidden">Next slide</span>
@@ -161,44 +192,5 @@ export default function Carousel({ label, options, children }: Props) {
         </div>
       )}
     </section>
-  );
-}
-
-const iconProps = {
-  width: 20,
-  height: 20,
-  viewBox: '0 0 24 24',
-  'aria-hidden': true,
-  focusable: false,
-} as const;
-
-function PauseIcon() {
-  return (
-    <svg {...iconProps}>
-      <path d="M8 5v14M16 5v14" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
-    </svg>
-  );
-}
-
-function PlayIcon() {
-  return (
-    <svg {...iconProps}>
-      <path d="M7 5l12 7-12 7z" fill="currentColor" />
-    </svg>
-  );
-}
-
-function ArrowIcon({ direction }: { direction: 'previous' | 'next' }) {
-  return (
-    <svg {...iconProps}>
-      <path
-        d={direction === 'next' ? 'M9 5l7 7-7 7' : 'M15 5l-7 7 7 7'}
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2.5"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
   );
 }

@@ -34,7 +34,7 @@ const text = (values: Props['values'], name: string) => {
  * hydrated it checks the fields with the server's rules and posts with fetch.
  */
 export default function EnquiryForm({ services, values, errors: initialErrors }: Props) {
-  const { errors, failure, sending, onSubmit, summaryRef, failureRef } =
+  const { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef } =
     useFormSubmit<EnquiryField>({
       initialErrors,
       validate: (data) =>
@@ -85,6 +85,7 @@ export default function EnquiryForm({ services, values, errors: initialErrors }:
 
   return (
     <form
+      ref={formRef}
       className="form enquiry-form"
       method="post"
       action="/php/email.php"

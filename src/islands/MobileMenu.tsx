@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { $menuOpen, closeMenu, toggleMenu } from '../stores/menu';
+import { useTakeOver } from './use-take-over';
 
 interface Props {
   links: { href: string; label: string }[];
@@ -10,37 +11,47 @@ interface Props {
 
 /**
  * The main navigation. On wide screens it is a row of links; below the desktop
- * breakpoint a toggle opens and closes it. Without JavaScript the links are
- * always shown (see the `scripting: none` rule in its styles).
+ * breakpoint a toggle opens and closes it. Until this island hydrates, the
+ * page's first move (first-move/page.ts) opens and closes it; without JavaScript
+ * the links are always shown (see the `scripting: none` rule in its styles).
  */
 export default function MobileMenu({ links, current }: Props) {
   const open = useStore($menuOpen);
-  const toggle = useRef<HTMLButtonElement>(null);
+  const root = useTakeOver<HTMLDivElement>((menu) => $menuOpen.set(menu.hasAttribute('data-open')));
 
   useEffect(() => {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
       closeMenu();
-      toggle.current?.focus();
+      root.current?.querySelector<HTMLElement>('[data-menu-toggle]')?.focus();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [open]);
 
   return (
-    <div className="site-menu" data-open={open || undefined}>
+    <div ref={root} className="site-menu" data-open={open || undefined}>
       <button
-        ref={toggle}
         type="button"
         className="menu-toggle"
         aria-expanded={open}
         aria-controls="site-menu"
+        data-menu-toggle=""
         onClick={toggleMenu}
       >
+        {/* Both icons are drawn; CSS shows the one for aria-expanded, whoever set it. */}
         <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
           <path
-            d={open ? 'M6 6l12 12M18 6 6 18' : 'M4 7h16M4 12h16M4 17h16'}
+            className="menu-toggle__open"
+            d="M4 7h16M4 12h16M4 17h16"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+          />
+          <path
+            className="menu-toggle__close"
+            d="M6 6l12 12M18 6 6 18"
             stroke="currentColor"
             strokeWidth="2"
             strokeLinecap="round"

@@ -1,15 +1,18 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, type MouseEvent } from 'react';
 import CloseButton from './CloseButton';
+import { ArrowIcon } from './icons';
+import { useTakeOver } from './use-take-over';
 import { useModalDialog } from './use-modal-dialog';
 import {
-  $lightboxImage,
+  $lightboxIndex,
   $portfolioFilter,
   closeLightbox,
   filterFromSearch,
   isPortfolioFilter,
   openLightbox,
   searchForFilter,
+  stepProject,
   type PortfolioFilter,
 } from '../stores/portfolio';
 
@@ -47,14 +50,20 @@ interface Props {
 /**
  * The portfolio filter bar, grid and lightbox. The filter is a radio group
  * that filters with CSS alone (:has), so it works before and without
- * JavaScript; once hydrated it also keeps the address (?filter=apps) in step,
- * and a project opens enlarged instead of following its link to the image.
+ * JavaScript; once hydrated it also keeps the address (?filter=apps) in step.
+ * A project opens enlarged in a lightbox (without JavaScript, its link leads
+ * to the image), with previous and next among the projects the filter shows.
+ * Every project is in the server-rendered lightbox, hidden but the one shown,
+ * so that the page's first move can open it before this island hydrates.
  */
 export default function PortfolioGallery({ projects }: Props) {
   const filter = useStore($portfolioFilter);
-  const image = useStore($lightboxImage);
-  const lightbox = useModalDialog(image !== null, closeLightbox);
+  const index = useStore($lightboxIndex);
   const id = useId();
+  const lightbox = useModalDialog(index !== null, closeLightbox, (dialog) => {
+    if (dialog.open) openLightbox(Number(dialog.dataset.index));
+  });
+  const root = useTakeOver<HTMLDivElement>();
 
   const radios = useRef<HTMLFieldSetElement>(null);
 
@@ -80,13 +89,18 @@ export default function PortfolioGallery({ projects }: Props) {
     if (radio) radio.checked = true;
   }, [filter]);
 
-  const enlarge = (event: MouseEvent<HTMLAnchorElement>, project: Project) => {
+  const shown = projects.flatMap((project, i) =>
+    filter === 'all' || project.tags.includes(filter) ? [i] : [],
+  );
+  const step = (by: number) => index !== null && openLightbox(stepProject(shown, index, by));
+  const enlarge = (event: MouseEvent<HTMLAnchorElement>, i: number) => {
     event.preventDefault();
-    openLightbox({ ...project.image, title: project.title });
+    openLightbox(i);
   };
+  const titleId = (i: number) => `${id}-title-${i}`;
 
   return (
-    <div className="gallery">
+    <div className="gallery" ref={root}>
       <fieldset className="gallery__filters" ref={radios}>
         <legend className="visually-hidden">Show projects</legend>
         {filters.map((option) => (
@@ -103,12 +117,17 @@ export default function PortfolioGallery({ projects }: Props) {
         ))}
       </fieldset>
       <ul className="gallery__grid" role="list">
-        {projects.map((project) => (
-          <li key={project.id} className="gallery__item" data-tags={project.tags.join(' ')}>
+        {projects.map((project, i) => (
+          <li
+            key={project.id}
+            className="gallery__item"
+            data-tags={project.tags.join(' ')}
+            data-index={i}
+          >
             <a
               className="gallery__link"
               href={project.image.src}
-              onClick={(event) => enlarge(event, project)}
+              onClick={(event) => enlarge(event, i)}
             >
               <img
                 src={project.image.src}
@@ -126,15 +145,47 @@ export default function PortfolioGallery({ projects }: Props) {
           </li>
         ))}
       </ul>
-      <dialog {...lightbox} className="modal lightbox" aria-labelledby={`${id}-title`}>
+      <dialog
+        {...lightbox}
+        className="modal lightbox"
+        aria-labelledby={titleId(index ?? 0)}
+        data-index={index ?? undefined}
+      >
         <div className="modal__panel">
-          <div className="modal__head">
-            <h2 id={`${id}-title`}>{image?.title}</h2>
+          <div className="modal__head lightbox__head">
+            <button
+              type="button"
+              className="icon-button"
+              data-lightbox-step="-1"
+              onClick={() => step(-1)}
+            >
+              <ArrowIcon direction="previous" />
+              <span className="visually-hidden">Previous project</span>
+            </button>
+            <button
+              type="button"
+              className="icon-button"
+              data-lightbox-step="1"
+              onClick={() => step(1)}
+            >
+              <ArrowIcon direction="next" />
+              <span className="visually-hidden">Next project</span>
+            </button>
             <CloseButton onClick={closeLightbox} />
           </div>
-          {image && (
-            <img src={image.src} width={image.width} height={image.height} alt={image.alt} />
-          )}
+          {projects.map((project, i) => (
+            <figure key={project.id} className="lightbox__item" hidden={i !== index}>
+              <h2 id={titleId(i)}>{project.title}</h2>
+              <img
+                src={project.image.src}
+                width={project.image.width}
+                height={project.image.height}
+                alt={project.image.alt}
+                loading="lazy"
+                decoding="async"
+              />
+            </figure>
+          ))}
         </div>
       </dialog>
     </div>

@@ -40,7 +40,7 @@ interface Props {
  */
 export default function ScheduleCallForm({ values, errors: initialErrors }: Props) {
   const id = useId();
-  const { errors, failure, sending, onSubmit, summaryRef, failureRef } =
+  const { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef } =
     useFormSubmit<CallRequestField>({
       initialErrors,
       validate: (data) =>
@@ -55,7 +55,14 @@ export default function ScheduleCallForm({ values, errors: initialErrors }: Prop
   );
 
   return (
-    <form className="form" method="post" action="/send-mail.php" noValidate onSubmit={onSubmit}>
+    <form
+      ref={formRef}
+      className="form"
+      method="post"
+      action="/send-mail.php"
+      noValidate
+      onSubmit={onSubmit}
+    >
       <ErrorSummary items={summary} summaryRef={summaryRef} />
       <FailureMessage message={failure} failureRef={failureRef} />
       {fields.map((field) => {

@@ -1,23 +1,36 @@
 import { useStore } from '@nanostores/react';
 import { useId } from 'react';
-import { $callModalOpen, closeCallModal } from '../stores/call-modal';
+import { $callModalOpen, closeCallModal, openCallModal } from '../stores/call-modal';
 import CloseButton from './CloseButton';
 import ScheduleCallForm from './ScheduleCallForm';
 import { useModalDialog } from './use-modal-dialog';
 
 /**
- * The Schedule a Call modal: a native <dialog> opened with showModal(), so the
- * page behind is inert and Escape closes it. Every opening starts a fresh form.
+ * The Schedule a Call modal: a native <dialog>, server-rendered with its form, opened with
+ * showModal(), so the page behind is inert and Escape closes it. Any `[data-schedule-call]` link
+ * opens it: the page's first move does until this island hydrates, then the island does. What was
+ * typed before hydration stays: the form's fields are uncontrolled and hydrated in place.
  */
 export default function ScheduleCallModal() {
   const open = useStore($callModalOpen);
   const id = useId();
   const close = () => closeCallModal()?.focus();
-  const dialog = useModalDialog(open, close);
+  const dialog = useModalDialog(open, close, (element) => {
+    if (element.open) openCallModal(null);
+    const onTrigger = (event: MouseEvent) => {
+      const trigger = (event.target as Element).closest?.<HTMLElement>('[data-schedule-call]');
+      if (!trigger || event.defaultPrevented) return;
+      event.preventDefault();
+      openCallModal(trigger);
+    };
+    document.addEventListener('click', onTrigger);
+    return () => document.removeEventListener('click', onTrigger);
+  });
 
   return (
     <dialog
       {...dialog}
+      id="schedule-call"
       className="modal call-modal"
       aria-labelledby={`${id}-title`}
       aria-describedby={`${id}-intro`}
@@ -30,7 +43,7 @@ export default function ScheduleCallModal() {
         <p id={`${id}-intro`} className="call-modal__intro">
           Leave your details and a line about your project; we will reply to arrange a time.
         </p>
-        {open && <ScheduleCallForm />}
+        <ScheduleCallForm />
       </div>
     </dialog>
   );

@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useRef, useState, type RefObject, type SubmitEvent } from 'react';
 import type { FieldErrors } from '../server/validation';
+import { useTakeOver } from './use-take-over';
 
 export interface SummaryItem {
   message: string;
@@ -90,6 +91,8 @@ export function useFormSubmit<Field extends string>({
   const [sending, setSending] = useState(false);
   const summaryRef = useRef<HTMLDivElement>(null);
   const failureRef = useRef<HTMLParagraphElement>(null);
+  // From hydration on, this hook posts the form; before it, the browser does (first-move/page.ts).
+  const formRef = useTakeOver<HTMLFormElement>();
 
   // After each failed attempt, focus moves to the summary, so it is read out and visible.
   const [attempt, setAttempt] = useState(0);
@@ -142,7 +145,7 @@ export function useFormSubmit<Field extends string>({
     }
   };
 
-  return { errors, failure, sending, onSubmit, summaryRef, failureRef };
+  return { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef };
 }
 
 export function FailureMessage({
@@ -167,7 +170,7 @@ export function SubmitButton({ sending, children }: { sending: boolean; children
       type="submit"
       className="button button--primary"
       disabled={sending}
-      aria-disabled={sending}
+      aria-disabled={sending || undefined}
     >
       {sending ? 'Sending…' : children}
     </button>

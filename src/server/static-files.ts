@@ -47,7 +47,6 @@ interface Variant {
 export interface StaticFile extends Variant {
   type: string;
   etag: string;
-  lastModified: string;
   cacheControl: string;
   br?: Variant;
   gzip?: Variant;
@@ -87,7 +86,6 @@ export function indexStaticFiles(clientDir: string): Map<string, StaticFile> {
       size: stat.size,
       type: types[extname(file).toLowerCase()] ?? 'application/octet-stream',
       etag: `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
-      lastModified: stat.mtime.toUTCString(),
       // Hashed names change with their content; everything else must be checked again each time.
       cacheControl: hashed
         ? 'public, max-age=31536000, immutable'
@@ -129,7 +127,7 @@ export function serveStatic(req: IncomingMessage, res: ServerResponse, file: Sta
   res.setHeader('Content-Type', file.type);
   res.setHeader('Cache-Control', file.cacheControl);
   res.setHeader('ETag', file.etag);
-  res.setHeader('Last-Modified', file.lastModified);
+  // No Last-Modified: revalidation is by ETag alone, and each header costs the first response bytes.
   if (file.br || file.gzip) res.setHeader('Vary', 'Accept-Encoding');
   if (req.headers['if-none-match'] === file.etag) {
     res.writeHead(304);

@@ -24,16 +24,18 @@ export function searchForFilter(filter: PortfolioFilter, search = ''): string {
 /** The portfolio filter chosen. */
 export const $portfolioFilter = atom<PortfolioFilter>('all');
 
-export interface LightboxImage {
-  src: string;
-  width: number;
-  height: number;
-  alt: string;
-  title: string;
+/** The project shown enlarged, by its place in the portfolio; null while the lightbox is closed. */
+export const $lightboxIndex = atom<number | null>(null);
+
+export const openLightbox = (index: number) => $lightboxIndex.set(index);
+export const closeLightbox = () => $lightboxIndex.set(null);
+
+/**
+ * The project `by` places away from `from` among those `shown` (indexes in portfolio order),
+ * wrapping around at either end: the lightbox's previous and next follow the filter.
+ */
+export function stepProject(shown: number[], from: number, by: number): number {
+  if (shown.length === 0) return from;
+  const at = shown.indexOf(from);
+  return shown[((((at === -1 ? 0 : at) + by) % shown.length) + shown.length) % shown.length]!;
 }
-
-/** The image shown enlarged; null while the lightbox is closed. */
-export const $lightboxImage = atom<LightboxImage | null>(null);
-
-export const openLightbox = (image: LightboxImage) => $lightboxImage.set(image);
-export const closeLightbox = () => $lightboxImage.set(null);

@@ -1,13 +1,16 @@
 import { expect, test, type Page } from '@playwright/test';
 
 async function fillEnquiry(page: Page) {
-  await page.getByLabel('First name').fill('Grace');
-  await page.getByLabel('Last name').fill('Hopper');
-  await page.getByLabel('Email').fill('grace@example.com');
-  await page.getByLabel('Phone number').fill('+44 20 7946 0958');
+  await page.getByRole('main').getByLabel('First name').fill('Grace');
+  await page.getByRole('main').getByLabel('Last name').fill('Hopper');
+  await page.getByRole('main').getByLabel('Email').fill('grace@example.com');
+  await page.getByRole('main').getByLabel('Phone number').fill('+44 20 7946 0958');
   await page.getByRole('checkbox', { name: 'Web Development' }).check();
   await page.getByRole('checkbox', { name: 'Technical Consultancy' }).check();
-  await page.getByLabel('About your project').fill('A booking platform for 12 clinics.');
+  await page
+    .getByRole('main')
+    .getByLabel('About your project')
+    .fill('A booking platform for 12 clinics.');
 }
 
 test.describe('the enquiry form', () => {
@@ -28,8 +31,8 @@ test.describe('the enquiry form', () => {
     page,
   }) => {
     await page.goto('/contact');
-    await page.getByLabel('Email').fill('grace@');
-    await page.getByLabel('Phone number').fill('12 34');
+    await page.getByRole('main').getByLabel('Email').fill('grace@');
+    await page.getByRole('main').getByLabel('Phone number').fill('12 34');
     await page.getByRole('button', { name: 'Send enquiry' }).click();
     const summary = page.locator('.error-summary');
     await expect(summary).toBeFocused();
@@ -44,11 +47,14 @@ test.describe('the enquiry form', () => {
     await expect(page.locator('#email-error')).toHaveText(
       'Enter an email address in the correct format, like name@example.com',
     );
-    await expect(page.getByLabel('Email')).toHaveAttribute('aria-describedby', 'email-error');
+    await expect(page.getByRole('main').getByLabel('Email')).toHaveAttribute(
+      'aria-describedby',
+      'email-error',
+    );
     await summary
       .getByRole('link', { name: 'Enter a phone number of 7 to 15 digits, like +44 20 7946 0958' })
       .click();
-    await expect(page.getByLabel('Phone number')).toBeFocused();
+    await expect(page.getByRole('main').getByLabel('Phone number')).toBeFocused();
     expect(page.url()).toMatch(/\/contact$/);
   });
 
@@ -95,8 +101,8 @@ test.describe('the enquiry form', () => {
       await expect(failure).toBeFocused();
       expect(errors.some((text) => text.includes('Error submitting form'))).toBe(true);
       expect(page.url()).toMatch(/\/contact$/);
-      await expect(page.getByLabel('First name')).toHaveValue('Grace');
-      await expect(page.getByLabel('About your project')).toHaveValue(
+      await expect(page.getByRole('main').getByLabel('First name')).toHaveValue('Grace');
+      await expect(page.getByRole('main').getByLabel('About your project')).toHaveValue(
         'A booking platform for 12 clinics.',
       );
       await expect(page.getByRole('checkbox', { name: 'Technical Consultancy' })).toBeChecked();
@@ -136,9 +142,12 @@ test.describe('without JavaScript', () => {
     page,
   }) => {
     await page.goto('/contact');
-    await page.getByLabel('First name').fill('Grace');
-    await page.getByLabel('Email').fill('not-an-email');
-    await page.getByLabel('About your project').fill('<script>alert(1)</script> & more');
+    await page.getByRole('main').getByLabel('First name').fill('Grace');
+    await page.getByRole('main').getByLabel('Email').fill('not-an-email');
+    await page
+      .getByRole('main')
+      .getByLabel('About your project')
+      .fill('<script>alert(1)</script> & more');
     const response = page.waitForResponse((r) => r.url().endsWith('/php/email.php'));
     await page.getByRole('button', { name: 'Send enquiry' }).click();
     expect((await response).status()).toBe(422);
@@ -149,9 +158,9 @@ test.describe('without JavaScript', () => {
       '#last_name',
     );
     await expect(page.locator('#email-error')).toBeVisible();
-    await expect(page.getByLabel('First name')).toHaveValue('Grace');
-    await expect(page.getByLabel('Email')).toHaveValue('not-an-email');
-    await expect(page.getByLabel('About your project')).toHaveValue(
+    await expect(page.getByRole('main').getByLabel('First name')).toHaveValue('Grace');
+    await expect(page.getByRole('main').getByLabel('Email')).toHaveValue('not-an-email');
+    await expect(page.getByRole('main').getByLabel('About your project')).toHaveValue(
       '<script>alert(1)</script> & more',
     );
     await expect(page.getByRole('link', { name: 'Back to the contact page' })).toHaveAttribute(
@@ -160,9 +169,9 @@ test.describe('without JavaScript', () => {
     );
 
     // Corrected, it goes through.
-    await page.getByLabel('Last name').fill('Hopper');
-    await page.getByLabel('Email').fill('grace@example.com');
-    await page.getByLabel('Phone number').fill('020 7946 0958');
+    await page.getByRole('main').getByLabel('Last name').fill('Hopper');
+    await page.getByRole('main').getByLabel('Email').fill('grace@example.com');
+    await page.getByRole('main').getByLabel('Phone number').fill('020 7946 0958');
     await page.getByRole('checkbox', { name: 'Other Services' }).check();
     await page.getByRole('button', { name: 'Send enquiry' }).click();
     await expect(page).toHaveURL(/\/thankyou$/);

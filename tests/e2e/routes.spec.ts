@@ -222,10 +222,10 @@ test.describe('main pages', () => {
     for (const tab of ['Mobile', 'Backend', 'Frontend']) {
       await expect(page.getByText(tab, { exact: true }).first()).toBeVisible();
     }
-    const badges = page.locator('.stack-tabs .tech-badge svg');
+    const badges = page.locator('.stack-tabs .tech-badge__tile');
     expect(await badges.count()).toBeGreaterThan(15);
-    await expect(badges.first()).toHaveAttribute('width', '56');
-    await expect(badges.first()).toHaveAttribute('height', '69');
+    const box = await badges.first().boundingBox();
+    expect([box?.width, box?.height]).toEqual([56, 69]);
   });
 
   test('services', async ({ page }) => {

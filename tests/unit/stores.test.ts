@@ -2,13 +2,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { $menuOpen, closeMenu, toggleMenu } from '../../src/stores/menu';
 import { $callModalOpen, closeCallModal, openCallModal } from '../../src/stores/call-modal';
 import {
-  $lightboxImage,
+  $lightboxIndex,
   $portfolioFilter,
   closeLightbox,
   filterFromSearch,
   isPortfolioFilter,
   openLightbox,
   searchForFilter,
+  stepProject,
 } from '../../src/stores/portfolio';
 
 describe('menu store', () => {
@@ -69,11 +70,21 @@ describe('portfolio stores', () => {
     expect($portfolioFilter.get()).toBe('all');
   });
 
-  it('opens the lightbox on an image and clears it on close', () => {
-    const image = { src: '/a.svg', width: 800, height: 600, alt: 'A project', title: 'A' };
-    openLightbox(image);
-    expect($lightboxImage.get()).toEqual(image);
+  it('opens the lightbox on a project and clears it on close', () => {
+    openLightbox(3);
+    expect($lightboxIndex.get()).toBe(3);
     closeLightbox();
-    expect($lightboxImage.get()).toBeNull();
+    expect($lightboxIndex.get()).toBeNull();
+  });
+
+  it('steps through the projects the filter shows, wrapping at either end', () => {
+    const shown = [1, 4, 6];
+    expect(stepProject(shown, 4, 1)).toBe(6);
+    expect(stepProject(shown, 6, 1)).toBe(1);
+    expect(stepProject(shown, 1, -1)).toBe(6);
+    expect(stepProject(shown, 4, -1)).toBe(1);
+    // A project the filter now hides steps from the first one shown.
+    expect(stepProject(shown, 2, 1)).toBe(4);
+    expect(stepProject([], 2, 1)).toBe(2);
   });
 });

@@ -1,0 +1,319 @@
+/**
+ * Every widget answers its first tap before any island code has arrived: the islands' scripts
+ * (/_astro/*.js) are held back until the test releases them, the visible change must already be
+ * there, and the widget must work fully once React has taken over, from the state left by the tap.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+/** Holds every island's code back until `release()`; `arrived()` counts the scripts delivered. */
+async function holdIslandCode(page: Page) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let arrived = 0;
+  page.on('requestfinished', (request) => {
+    if (/\/_astro\/[^/]+\.js$/.test(request.url())) arrived += 1;
+  });
+  await page.route('**/_astro/*.js', async (route) => {
+    await gate;
+    await route.continue().catch(() => {});
+  });
+  return { release, arrived: () => arrived };
+}
+
+async function violations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const hydrated = (widget: Locator) => expect(widget).toHaveAttribute('data-hydrated', '');
+
+/** The index of the slide at the left edge of a carousel's viewport, or -1 mid-move. */
+function leadingSlide(carousel: Locator) {
+  return carousel.evaluate((root) => {
+    const viewport = root.querySelector('.carousel__viewport')!.getBoundingClientRect();
+    const slides = [...root.querySelectorAll('.carousel__slide')];
+    return slides.findIndex((s) => Math.abs(s.getBoundingClientRect().left - viewport.left) < 2);
+  });
+}
+
+test.describe('first tap before the code arrives', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('the mobile menu opens, closes, and React takes it over open', async ({ page }) => {
+    const code = await holdIslandCode(page);
+    await page.goto('/iphone');
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const menu = page.locator('.site-menu');
+
+    await toggle.tap();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(nav.getByRole('link', { name: 'Portfolio' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+    await toggle.tap();
+    await expect(nav).toBeHidden();
+    await toggle.tap();
+    await page.keyboard.press('Escape');
+    await expect(nav).toBeHidden();
+    await expect(toggle).toBeFocused();
+    await toggle.tap();
+    await expect(nav).toBeVisible();
+    expect(code.arrived()).toBe(0);
+
+    // React arrives with the menu open: it stays open, and the next tap closes it, once.
+    code.release();
+    await hydrated(menu);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(nav).toBeVisible();
+    await toggle.tap();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav).toBeHidden();
+    await toggle.tap();
+    await expect(nav).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(nav).toBeHidden();
+    await expect(toggle).toBeFocused();
+  });
+
+  test('Schedule a Call opens its dialog, keeps what is typed, and closes every way', async ({
+    page,
+  }) => {
+    const code = await holdIslandCode(page);
+    await page.goto('/laravel');
+    const opener = page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' });
+    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+    const inside = () => dialog.evaluate((d) => d.contains(document.activeElement));
+
+    await opener.tap();
+    await expect(dialog).toBeVisible();
+    expect(await inside()).toBe(true);
+    expect(page.url()).toMatch(/\/laravel$/);
+    expect(await violations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Close' }).tap();
+    await expect(dialog).toBeHidden();
+    await opener.tap();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await opener.tap();
+    await page.mouse.click(3, 420);
+    await expect(dialog).toBeHidden();
+
+    // Typing at once: every character, the focus and the caret survive React taking over.
+    await opener.tap();
+    await dialog.getByLabel('Name').fill('Ada Lovelace');
+    await dialog.getByLabel('Email').fill('ada@example');
+    const message = dialog.getByLabel('Message');
+    await message.tap();
+    await page.keyboard.type('Hello there');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowLeft');
+    expect(code.arrived()).toBe(0);
+    code.release();
+    await hydrated(dialog.locator('form'));
+    await expect(dialog).toBeVisible();
+    await expect(message).toBeFocused();
+    await page.keyboard.type(',');
+    await expect(message).toHaveValue('Hello, there');
+    await expect(dialog.getByLabel('Name')).toHaveValue('Ada Lovelace');
+
+    // React's own checks now run, with the spec's messages, and it closes the dialog as before.
+    await dialog.getByRole('button', { name: 'Request a call' }).tap();
+    await expect(dialog.locator('.field__error')).toHaveText(['Valid email is required.']);
+    expect(page.url()).toMatch(/\/laravel$/);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await opener.tap();
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Name')).toHaveValue('Ada Lovelace');
+  });
+
+  test('a call request sent before hydration is posted natively, once', async ({ page }) => {
+    await holdIslandCode(page);
+    const posts: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && posts.push(new URL(r.url()).pathname));
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).tap();
+    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+    await dialog.getByLabel('Name').fill('Grace Hopper');
+    await dialog.getByLabel('Email').fill('grace@example.com');
+    await dialog.getByLabel('Message').fill('A call about a new app, please.');
+    await dialog.getByRole('button', { name: 'Request a call' }).dblclick();
+    await expect(page).toHaveURL(/\/thankyou$/);
+    expect(posts).toEqual(['/send-mail.php']);
+  });
+
+  test('a call request with mistakes sent before hydration gets the error page', async ({
+    page,
+  }) => {
+    await holdIslandCode(page);
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).tap();
+    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+    await dialog.getByLabel('Name').fill('Grace Hopper');
+    await dialog.getByRole('button', { name: 'Request a call' }).tap();
+    await expect(page).toHaveURL(/\/send-mail\.php$/);
+    await expect(page.getByRole('heading', { name: 'There is a problem' })).toBeVisible();
+    await expect(page.getByRole('main').getByLabel('Name')).toHaveValue('Grace Hopper');
+    await expect(page.getByRole('main').locator('.field__error')).toHaveText([
+      'Valid email is required.',
+      'Please,leave us a message.',
+    ]);
+  });
+
+  test('the portfolio filters and its lightbox opens and steps through the filtered projects', async ({
+    page,
+  }) => {
+    const code = await holdIslandCode(page);
+    await page.goto('/portfolio');
+    const apps = page.locator('.gallery__item[data-tags~="apps"]');
+    const titles = await apps.locator('strong').allTextContents();
+    expect(titles.length).toBeGreaterThan(2);
+
+    await page.getByRole('radio', { name: 'Apps' }).tap();
+    await expect(page.locator('.gallery__item:visible')).toHaveCount(titles.length);
+
+    await apps.first().getByRole('link').tap();
+    const lightbox = page.locator('dialog.lightbox');
+    await expect(page.getByRole('dialog', { name: titles[0] })).toBeVisible();
+    await expect(lightbox.locator('img:visible')).toHaveCount(1);
+    expect(await violations(page)).toEqual([]);
+    await lightbox.getByRole('button', { name: 'Next project' }).tap();
+    await expect(page.getByRole('dialog', { name: titles[1] })).toBeVisible();
+    await lightbox.getByRole('button', { name: 'Previous project' }).tap();
+    await lightbox.getByRole('button', { name: 'Previous project' }).tap();
+    await expect(page.getByRole('dialog', { name: titles.at(-1) })).toBeVisible();
+    await lightbox.getByRole('button', { name: 'Close' }).tap();
+    await expect(lightbox).toBeHidden();
+    await apps.nth(1).getByRole('link').tap();
+    await expect(page.getByRole('dialog', { name: titles[1] })).toBeVisible();
+    expect(page.url()).toMatch(/\/portfolio$/);
+    expect(code.arrived()).toBe(0);
+
+    // React takes over with the lightbox open on the same project; next moves one project on.
+    code.release();
+    await hydrated(page.locator('.gallery'));
+    await expect(page.getByRole('dialog', { name: titles[1] })).toBeVisible();
+    await expect(page).toHaveURL(/\?filter=apps$/);
+    await lightbox.getByRole('button', { name: 'Next project' }).tap();
+    await expect(page.getByRole('dialog', { name: titles[2] })).toBeVisible();
+    await expect(lightbox.locator('img:visible')).toHaveCount(1);
+    await page.keyboard.press('Escape');
+    await expect(lightbox).toBeHidden();
+  });
+
+  test('a carousel steps a slide at a time, pauses, and Embla carries on from there', async ({
+    page,
+  }) => {
+    const code = await holdIslandCode(page);
+    await page.goto('/');
+    const carousel = page.getByRole('region', { name: 'Portfolio' });
+    await carousel.scrollIntoViewIfNeeded();
+    const next = carousel.getByRole('button', { name: 'Next slide' });
+    const previous = carousel.getByRole('button', { name: 'Previous slide' });
+    const pause = carousel.getByRole('button', { name: 'Pause portfolio slide show' });
+    const count = await carousel.locator('.carousel__slide').count();
+
+    await next.tap();
+    await expect.poll(() => leadingSlide(carousel)).toBe(1);
+    await previous.tap();
+    await expect.poll(() => leadingSlide(carousel)).toBe(0);
+    // From the first slide, previous wraps to the end.
+    await previous.tap();
+    await expect.poll(() => leadingSlide(carousel)).toBe(count - 1);
+    await next.tap();
+    await expect.poll(() => leadingSlide(carousel)).toBe(0);
+    await next.tap();
+    await next.tap();
+    await expect.poll(() => leadingSlide(carousel)).toBe(2);
+    await pause.tap();
+    await expect(pause).toHaveAttribute('aria-pressed', 'true');
+    expect(code.arrived()).toBe(0);
+
+    code.release();
+    await hydrated(carousel);
+    await expect(carousel).toHaveClass(/carousel--ready/);
+    expect(await leadingSlide(carousel)).toBe(2);
+    await expect(pause).toHaveAttribute('aria-pressed', 'true');
+    await next.tap();
+    await expect.poll(() => leadingSlide(carousel)).toBe(3);
+    await previous.tap();
+    await expect.poll(() => leadingSlide(carousel)).toBe(2);
+    // Paused: it does not move on by itself (the portfolio's autoplay is 3000 ms).
+    await page.waitForTimeout(3500);
+    expect(await leadingSlide(carousel)).toBe(2);
+    await pause.tap();
+    await expect(pause).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  test('the About tabs switch', async ({ page }) => {
+    const code = await holdIslandCode(page);
+    await page.goto('/about');
+    await page.getByRole('tab', { name: 'Backend' }).tap();
+    await expect(page.getByRole('tabpanel', { name: 'Backend' })).toBeVisible();
+    await expect(page.getByRole('tabpanel', { name: 'Mobile' })).toBeHidden();
+    expect(code.arrived()).toBe(0);
+  });
+});
+
+test.describe('a tap while React takes over is applied once', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  // The tap lands at different moments of the hand-over: before the code, while it is evaluated
+  // and hydrates, or just after. Whichever of the two answers it, the menu ends up open.
+  for (const delay of [0, 20, 60, 150, 400]) {
+    test(`the menu, ${delay} ms after the code is released`, async ({ page }) => {
+      const code = await holdIslandCode(page);
+      await page.goto('/about');
+      const toggle = page.getByRole('button', { name: 'Menu' });
+      // Pointing at it starts the hydration (held until released).
+      await toggle.hover();
+      code.release();
+      await page.waitForTimeout(delay);
+      await toggle.tap();
+      await hydrated(page.locator('.site-menu'));
+      await page.waitForTimeout(100);
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    });
+  }
+});
+
+test.describe('scroll to top', () => {
+  /** scrollY on each animation frame from the click on 'Back to top' until it reaches 0. */
+  async function scrollPositions(page: Page) {
+    await page.goto('/android');
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const start = await page.evaluate(() => window.scrollY);
+    await page.evaluate(() => {
+      const samples: number[] = [];
+      (window as unknown as { samples: number[] }).samples = samples;
+      const sample = () => {
+        samples.push(window.scrollY);
+        if (window.scrollY > 0 && samples.length < 300) requestAnimationFrame(sample);
+      };
+      document.addEventListener('click', () => requestAnimationFrame(sample), { once: true });
+    });
+    await page.getByRole('link', { name: 'Back to top' }).click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    const samples = await page.evaluate(() => (window as unknown as { samples: number[] }).samples);
+    return { start, samples };
+  }
+
+  test('moves smoothly through the positions between', async ({ page }) => {
+    const { start, samples } = await scrollPositions(page);
+    expect(start).toBeGreaterThan(1000);
+    const between = samples.filter((y) => y > 0 && y < start);
+    expect(between.length).toBeGreaterThan(3);
+    // Upwards all the way, never back down.
+    expect(samples).toEqual([...samples].sort((a, b) => b - a));
+    // Focus goes to the top of the page with it, as the #top link would take it.
+    await expect(page.locator('.skip-link')).toBeFocused();
+  });
+
+  test('jumps at once under reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    const { start, samples } = await scrollPositions(page);
+    expect(start).toBeGreaterThan(1000);
+    expect(samples).toEqual([0]);
+  });
+});
