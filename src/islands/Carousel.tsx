@@ -4,7 +4,8 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { CarouselOptions } from './carousel-types';
 import { emblaDuration } from './embla-duration';
-import { ArrowIcon, PauseIcon, PlayIcon } from './icons';
+import { PauseIcon, PlayIcon } from './icons';
+import StepButton from './StepButton';
 import { useTakeOver } from './use-take-over';
 
 interface Props {
@@ -135,26 +136,20 @@ export default function Carousel({ label, options, children }: Props) {
         </button>
         {options.arrows && (
           <>
-            <button
-              type="button"
-              className="icon-button"
-              aria-controls={`${id}-slides`}
-              data-carousel-step="-1"
+            <StepButton
+              direction="previous"
+              label="Previous slide"
+              controls={`${id}-slides`}
+              firstMove="data-carousel-step"
               onClick={() => step(-1)}
-            >
-              <ArrowIcon direction="previous" />
-              <span className="visually-hidden">Previous slide</span>
-            </button>
-            <button
-              type="button"
-              className="icon-button"
-              aria-controls={`${id}-slides`}
-              data-carousel-step="1"
+            />
+            <StepButton
+              direction="next"
+              label="Next slide"
+              controls={`${id}-slides`}
+              firstMove="data-carousel-step"
               onClick={() => step(1)}
-            >
-              <ArrowIcon direction="next" />
-              <span className="visually-hidden">Next slide</span>
-            </button>
+            />
           </>
         )}
       </div>

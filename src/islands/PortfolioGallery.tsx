@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, type MouseEvent } from 'react';
 import CloseButton from './CloseButton';
-import { ArrowIcon } from './icons';
+import StepButton from './StepButton';
 import { useTakeOver } from './use-take-over';
 import { useModalDialog } from './use-modal-dialog';
 import {
@@ -129,14 +129,7 @@ export default function PortfolioGallery({ projects }: Props) {
               href={project.image.src}
               onClick={(event) => enlarge(event, i)}
             >
-              <img
-                src={project.image.src}
-                width={project.image.width}
-                height={project.image.height}
-                alt={project.image.alt}
-                loading="lazy"
-                decoding="async"
-              />
+              <ProjectImage image={project.image} />
               <span className="gallery__caption">
                 <strong>{project.title}</strong>
                 <span>{project.client}</span>
@@ -153,41 +146,42 @@ export default function PortfolioGallery({ projects }: Props) {
       >
         <div className="modal__panel">
           <div className="modal__head lightbox__head">
-            <button
-              type="button"
-              className="icon-button"
-              data-lightbox-step="-1"
+            <StepButton
+              direction="previous"
+              label="Previous project"
+              firstMove="data-lightbox-step"
               onClick={() => step(-1)}
-            >
-              <ArrowIcon direction="previous" />
-              <span className="visually-hidden">Previous project</span>
-            </button>
-            <button
-              type="button"
-              className="icon-button"
-              data-lightbox-step="1"
+            />
+            <StepButton
+              direction="next"
+              label="Next project"
+              firstMove="data-lightbox-step"
               onClick={() => step(1)}
-            >
-              <ArrowIcon direction="next" />
-              <span className="visually-hidden">Next project</span>
-            </button>
+            />
             <CloseButton onClick={closeLightbox} />
           </div>
           {projects.map((project, i) => (
             <figure key={project.id} className="lightbox__item" hidden={i !== index}>
               <h2 id={titleId(i)}>{project.title}</h2>
-              <img
-                src={project.image.src}
-                width={project.image.width}
-                height={project.image.height}
-                alt={project.image.alt}
-                loading="lazy"
-                decoding="async"
-              />
+              <ProjectImage image={project.image} />
             </figure>
           ))}
         </div>
       </dialog>
     </div>
+  );
+}
+
+/** A project's image, as a thumbnail and enlarged: loaded only when it comes into view. */
+function ProjectImage({ image }: { image: ImageData }) {
+  return (
+    <img
+      src={image.src}
+      width={image.width}
+      height={image.height}
+      alt={image.alt}
+      loading="lazy"
+      decoding="async"
+    />
   );
 }

@@ -227,6 +227,7 @@ test.describe('first tap before the code arrives', () => {
     await expect.poll(() => leadingSlide(carousel)).toBe(2);
     await pause.tap();
     await expect(pause).toHaveAttribute('aria-pressed', 'true');
+    expect(await violations(page)).toEqual([]);
     expect(code.arrived()).toBe(0);
 
     code.release();
@@ -251,6 +252,7 @@ test.describe('first tap before the code arrives', () => {
     await page.getByRole('tab', { name: 'Backend' }).tap();
     await expect(page.getByRole('tabpanel', { name: 'Backend' })).toBeVisible();
     await expect(page.getByRole('tabpanel', { name: 'Mobile' })).toBeHidden();
+    expect(await violations(page)).toEqual([]);
     expect(code.arrived()).toBe(0);
   });
 });
