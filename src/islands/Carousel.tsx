@@ -59,10 +59,23 @@ export default function Carousel({ label, options, children }: Props) {
   const [focused, setFocused] = useState(false);
   const rotating = ready && motion && !userPaused && !hovered && !focused;
 
+  // The slide the native list was on, or heading for if a first-move scroll is under way. Read and
+  // the list put back at 0 at hydration, before Embla measures the slides (in its own effect).
+  const startSlide = useRef(0);
   const root = useTakeOver<HTMLElement>((section) => {
     if (section.querySelector('[data-carousel-pause]')?.getAttribute('aria-pressed') === 'true') {
       setUserPaused(true);
     }
+    const viewport = section.querySelector<HTMLElement>('.carousel__viewport')!;
+    const slides = [...section.querySelectorAll<HTMLElement>('.carousel__slide')];
+    const scrolled = Number(viewport.dataset.to ?? viewport.scrollLeft);
+    delete viewport.dataset.to;
+    const first = slides[0]?.offsetLeft ?? 0;
+    startSlide.current = Math.max(
+      slides.findIndex((slide) => slide.offsetLeft - first >= scrolled - 1),
+      0,
+    );
+    viewport.scrollTo({ left: 0, behavior: 'instant' });
   });
   // A previous / next between hydration and Embla's start is applied once Embla is there.
   const pendingSteps = useRef(0);
@@ -80,23 +93,23 @@ export default function Carousel({ label, options, children }: Props) {
 
   useEffect(() => {
     if (!embla) return;
-    // Start from the slide the native list was scrolled to, then apply any step tapped meanwhile.
+    // Embla moves the track; the viewport itself stays at 0, even if a first-move smooth scroll
+    // still runs on after the hand-over.
     const viewport = embla.rootNode();
-    const slides = embla.slideNodes();
-    // Where the native list is, or is heading if a first-move scroll is under way.
-    const scrolled = Number(viewport.dataset.to ?? viewport.scrollLeft);
-    delete viewport.dataset.to;
-    const start = slides.findIndex(
-      (slide) => slide.offsetLeft - slides[0]!.offsetLeft >= scrolled - 1,
-    );
-    viewport.scrollLeft = 0;
-    embla.scrollTo(Math.max(start, 0), true);
+    const pin = () => {
+      if (viewport.scrollLeft !== 0) viewport.scrollLeft = 0;
+    };
+    pin();
+    viewport.addEventListener('scroll', pin);
+    // Start from the slide the native list was on, then apply any step tapped meanwhile.
+    embla.scrollTo(startSlide.current, true);
     if (pendingSteps.current) embla.scrollTo(embla.selectedScrollSnap() + pendingSteps.current);
     pendingSteps.current = 0;
     setReady(true);
     sync();
     embla.on('select', sync).on('reInit', sync);
     return () => {
+      viewport.removeEventListener('scroll', pin);
       embla.off('select', sync).off('reInit', sync);
     };
   }, [embla, sync]);

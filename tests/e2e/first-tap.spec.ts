@@ -261,7 +261,8 @@ test.describe('a tap while React takes over is applied once', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
   // The tap lands at different moments of the hand-over: before the code, while it is evaluated
-  // and hydrates, or just after. Whichever of the two answers it, the menu ends up open.
+  // and hydrates, or just after. Whichever of the two answers it, it is applied once: the menu ends
+  // up open, the carousel one slide on.
   for (const delay of [0, 20, 60, 150, 400]) {
     test(`the menu, ${delay} ms after the code is released`, async ({ page }) => {
       const code = await holdIslandCode(page);
@@ -276,6 +277,23 @@ test.describe('a tap while React takes over is applied once', () => {
       await page.waitForTimeout(100);
       await expect(toggle).toHaveAttribute('aria-expanded', 'true');
       await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    });
+
+    test(`a carousel, ${delay} ms after the code is released`, async ({ page }) => {
+      const code = await holdIslandCode(page);
+      await page.goto('/');
+      const carousel = page.getByRole('region', { name: 'Portfolio' });
+      // Scrolled into view, it starts hydrating (held until released).
+      await carousel.scrollIntoViewIfNeeded();
+      code.release();
+      await page.waitForTimeout(delay);
+      await carousel.getByRole('button', { name: 'Next slide' }).tap();
+      await hydrated(carousel);
+      await expect(carousel).toHaveClass(/carousel--ready/);
+      // One slide on, however the tap was answered (the tap's focus keeps autoplay still).
+      await expect.poll(() => leadingSlide(carousel)).toBe(1);
+      await page.waitForTimeout(700);
+      expect(await leadingSlide(carousel)).toBe(1);
     });
   }
 });

@@ -22,6 +22,8 @@ test.describe('mobile menu', () => {
 
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    // Closing on a chosen link is the island's (before it, the link simply leads away).
+    await expect(page.locator('.site-menu')).toHaveAttribute('data-hydrated', '');
     // Keep the page from navigating, to see the menu close when a link is chosen.
     await page.evaluate(() => document.addEventListener('click', (e) => e.preventDefault(), true));
     await nav.getByRole('link', { name: 'About' }).click();
