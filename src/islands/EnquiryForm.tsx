@@ -9,6 +9,7 @@ import {
   FailureMessage,
   FieldError,
   Honeypot,
+  IdempotencyKey,
   SubmitButton,
   describedBy,
   useFormSubmit,
@@ -155,6 +156,7 @@ export default function EnquiryForm({ services, values, errors: initialErrors }:
         <FieldError id="captcha-error" message={errors.captcha} />
       </div>
       <Honeypot />
+      <IdempotencyKey values={values} />
       <SubmitButton sending={sending}>Send enquiry</SubmitButton>
     </form>
   );

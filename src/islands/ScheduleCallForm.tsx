@@ -10,6 +10,7 @@ import {
   FailureMessage,
   FieldError,
   Honeypot,
+  IdempotencyKey,
   SubmitButton,
   describedBy,
   useFormSubmit,
@@ -89,6 +90,7 @@ export default function ScheduleCallForm({ values, errors: initialErrors }: Prop
         );
       })}
       <Honeypot />
+      <IdempotencyKey values={values} />
       <SubmitButton sending={sending}>Request a call</SubmitButton>
     </form>
   );

@@ -5,7 +5,7 @@
  * from the server, a visible failure that keeps what was typed).
  */
 import { useEffect, useId, useRef, useState, type RefObject, type SubmitEvent } from 'react';
-import type { FieldErrors } from '../server/validation';
+import { IDEMPOTENCY_FIELD, type FieldErrors } from '../server/validation';
 import { useTakeOver } from './use-take-over';
 
 export interface SummaryItem {
@@ -93,6 +93,7 @@ export function useFormSubmit<Field extends string>({
   const failureRef = useRef<HTMLParagraphElement>(null);
   // From hydration on, this hook posts the form; before it, the browser does (first-move/page.ts).
   const formRef = useTakeOver<HTMLFormElement>();
+  const idempotencyKey = useRef('');
 
   // After each failed attempt, focus moves to the summary, so it is read out and visible.
   const [attempt, setAttempt] = useState(0);
@@ -105,6 +106,10 @@ export function useFormSubmit<Field extends string>({
     if (sending) return;
     const form = event.currentTarget;
     const data = new FormData(form);
+    // One key per submission, kept for its retries (React resets the hidden field's attribute on each
+    // render, so the hook keeps it): the server stores the submission once however often it arrives.
+    idempotencyKey.current ||= String(data.get(IDEMPOTENCY_FIELD) ?? '') || newIdempotencyKey();
+    data.set(IDEMPOTENCY_FIELD, idempotencyKey.current);
     const found = validate(data);
     setFailure(null);
     setErrors(found);
@@ -174,6 +179,29 @@ export function SubmitButton({ sending, children }: { sending: boolean; children
     >
       {sending ? 'Sending…' : children}
     </button>
+  );
+}
+
+/** A random key: a UUID, or 32 hex digits where randomUUID is not offered (a page not served over HTTPS). */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
+    b.toString(16).padStart(2, '0'),
+  ).join('');
+}
+
+/**
+ * The submission's idempotency key (see IDEMPOTENCY_FIELD): empty in the page, where useFormSubmit
+ * makes one when the form is first sent; a form the server shows again keeps the key it was sent with.
+ */
+export function IdempotencyKey({ values }: { values?: Record<string, string | string[]> }) {
+  const value = values?.[IDEMPOTENCY_FIELD];
+  return (
+    <input
+      type="hidden"
+      name={IDEMPOTENCY_FIELD}
+      defaultValue={typeof value === 'string' ? value : ''}
+    />
   );
 }
 

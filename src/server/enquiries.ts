@@ -11,8 +11,10 @@ import { Outbox, smtpSender } from './mail.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { EnquiryStore, type EnquiryKind } from './store.ts';
 import {
+  IDEMPOTENCY_FIELD,
   enquiryMessages,
   hasErrors,
+  isIdempotencyKey,
   validateCallRequest,
   validateEnquiry,
   type CallRequestField,
@@ -129,6 +131,12 @@ function success<Field extends string>(request: Request, id: string): Outcome<Fi
   return { type: 'response', response };
 }
 
+/** A submission's idempotency key, when it sent one of the form the site's forms make. */
+function idempotencyKey(fields: Fields): string | undefined {
+  const key = first(fields, IDEMPOTENCY_FIELD).trim();
+  return isIdempotencyKey(key) ? key : undefined;
+}
+
 interface Submission<Field extends string> {
   kind: EnquiryKind;
   /** Validates the parsed fields: the values to store, the values to show again, and the errors. */
@@ -179,8 +187,16 @@ async function handle<Field extends string>(
   const body = await readForm(request, config.bodyLimit);
   if (!body.ok) return answer(request, body.status, { message: body.message });
 
+  const key = idempotencyKey(body.fields);
   const { name, email, data, errors } = submission.validate(body.fields);
-  if (hasErrors(errors)) return answer(request, 422, { errors, values: data });
+  // A form shown again keeps its key: nothing was stored under it, and its next post is the same submission.
+  const values = key ? { ...data, [IDEMPOTENCY_FIELD]: key } : data;
+  if (hasErrors(errors)) return answer(request, 422, { errors, values });
+
+  // The same submission again (a retry, a double tap, a replay from the device): the first answer,
+  // before the rate limit and the captcha, which it has passed already.
+  const earlier = key ? store.findByKey(key) : undefined;
+  if (earlier) return success(request, earlier.id);
 
   const client = clientAddress(
     socketAddress,
@@ -197,7 +213,7 @@ async function handle<Field extends string>(
         429,
         {
           message: `You have sent several messages in a short time. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-          values: data,
+          values,
         },
         { 'Retry-After': String(verdict.retryAfter) },
       );
@@ -213,7 +229,7 @@ async function handle<Field extends string>(
       const captchaErrors = {
         [submission.captchaField]: enquiryMessages.captcha,
       } as FieldErrors<Field>;
-      return answer(request, 422, { errors: captchaErrors, values: data });
+      return answer(request, 422, { errors: captchaErrors, values });
     }
   }
 
@@ -226,6 +242,7 @@ async function handle<Field extends string>(
       clientIp: client,
       userAgent: (request.headers.get('user-agent') ?? '').slice(0, 300),
       spam,
+      ...(key && { idempotencyKey: key }),
     },
     outbox !== undefined,
   );

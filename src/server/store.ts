@@ -19,6 +19,11 @@ export interface NewEnquiry {
   userAgent: string;
   /** Caught by the honeypot: kept for review, never mailed. */
   spam: boolean;
+  /**
+   * Made on the visitor's device, once per submission: a retry, a double tap or a replay from the
+   * device's queue carries the same key, and the store keeps the enquiry once.
+   */
+  idempotencyKey?: string;
 }
 
 export interface StoredEnquiry extends NewEnquiry {
@@ -56,6 +61,9 @@ const migrations: string[] = [
    );
    CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;
    CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at INTEGER NOT NULL);`,
+  // 2: one enquiry per idempotency key (enquiries stored before it have none; NULLs do not clash).
+  `ALTER TABLE enquiries ADD COLUMN idempotency_key TEXT;
+   CREATE UNIQUE INDEX enquiries_idempotency_key ON enquiries (idempotency_key);`,
 ];
 
 interface Row {
@@ -68,6 +76,7 @@ interface Row {
   client_ip: string;
   user_agent: string;
   spam: number;
+  idempotency_key: string | null;
   sent_at: number | null;
   attempts: number | null;
 }
@@ -82,6 +91,7 @@ const fromRow = (row: Row): StoredEnquiry => ({
   clientIp: row.client_ip,
   userAgent: row.user_agent,
   spam: row.spam === 1,
+  ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
   mailedAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
   mailAttempts: row.attempts ?? 0,
 });
@@ -92,6 +102,7 @@ export class EnquiryStore {
   readonly db: DatabaseSync;
   readonly #insertEnquiry: StatementSync;
   readonly #insertOutbox: StatementSync;
+  readonly #byKey: StatementSync;
   readonly #due: StatementSync;
   readonly #sent: StatementSync;
   readonly #failed: StatementSync;
@@ -109,9 +120,10 @@ export class EnquiryStore {
       this.#migrate();
     }
     this.#insertEnquiry = this.db.prepare(
-      `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam, idempotency_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.#byKey = this.db.prepare(`${SELECT} WHERE e.idempotency_key = ?`);
     this.#insertOutbox = this.db.prepare(
       `INSERT INTO outbox (enquiry_id, next_attempt_at) VALUES (?, ?)`,
     );
@@ -153,7 +165,16 @@ export class EnquiryStore {
     }
   }
 
-  /** Stores an enquiry and, unless it is spam, queues its e-mail; returns once committed. */
+  /** The enquiry stored under an idempotency key, if any. */
+  findByKey(key: string): StoredEnquiry | undefined {
+    const row = this.#byKey.get(key) as unknown as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  /**
+   * Stores an enquiry and, unless it is spam, queues its e-mail; returns once committed. An enquiry
+   * whose idempotency key is already stored is not stored again: the one stored first is returned.
+   */
   add(enquiry: NewEnquiry, queueMail: boolean, now = Date.now()): StoredEnquiry {
     return this.#transaction(() => this.#insert(enquiry, queueMail, now));
   }
@@ -197,6 +218,9 @@ export class EnquiryStore {
   }
 
   #insert(enquiry: NewEnquiry, queueMail: boolean, now: number): StoredEnquiry {
+    // Inside the write transaction, so that two posts of one key cannot both get past this.
+    const earlier = enquiry.idempotencyKey ? this.findByKey(enquiry.idempotencyKey) : undefined;
+    if (earlier) return earlier;
     const id = crypto.randomUUID();
     const createdAt = new Date(now).toISOString();
     this.#insertEnquiry.run(
@@ -209,6 +233,7 @@ export class EnquiryStore {
       enquiry.clientIp,
       enquiry.userAgent,
       enquiry.spam ? 1 : 0,
+      enquiry.idempotencyKey ?? null,
     );
     if (queueMail && !enquiry.spam) this.#insertOutbox.run(id, now);
     return { ...enquiry, id, createdAt, mailedAt: null, mailAttempts: 0 };

@@ -129,3 +129,12 @@ export function validateEnquiry(
   if (enquiry.project.length > enquiryLimits.project) errors.project = enquiryMessages.project;
   return { enquiry, errors };
 }
+
+/**
+ * The hidden field that carries a submission's idempotency key: made on the visitor's device when the
+ * form is first sent, the same on every retry of that submission, so that the server keeps it once.
+ */
+export const IDEMPOTENCY_FIELD = 'idempotency_key';
+
+/** Whether a key is of the form the forms make (a UUID, or 32 hex digits where UUIDs are not available). */
+export const isIdempotencyKey = (key: string) => /^[A-Za-z0-9-]{16,64}$/.test(key);

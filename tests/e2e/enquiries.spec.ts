@@ -91,6 +91,12 @@ test.describe('the enquiry form', () => {
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(message.text());
       });
+      const keys: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() !== 'POST') return;
+        const key = /name="idempotency_key"\r\n\r\n([^\r]*)/.exec(r.postData() ?? '')?.[1];
+        keys.push(key ?? 'none');
+      });
       await page.goto('/contact');
       await fillEnquiry(page);
       await page.route('**/php/email.php', handler);
@@ -110,6 +116,10 @@ test.describe('the enquiry form', () => {
       await page.unroute('**/php/email.php');
       await page.getByRole('button', { name: 'Send enquiry' }).click();
       await expect(page).toHaveURL(/\/thankyou$/);
+      // Both attempts were one submission: they carried the same key, made on the device.
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(keys[1]).toBe(keys[0]);
     });
   }
 });

@@ -162,6 +162,49 @@ describe('delivery by e-mail', () => {
     expect(messageIds).toEqual([...ids].sort());
   });
 
+  it('one idempotency key posted 5 times at once stores one enquiry and sends one e-mail', async () => {
+    const smtpPort = await freePort();
+    const received = await startSmtp(smtpPort);
+    const database = newDatabasePath();
+    const server = await start({
+      ENQUIRY_DB: database,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+      ENQUIRY_TO: 'sales@agency.example',
+      ENQUIRY_FROM: 'website@agency.example',
+      OUTBOX_POLL_MS: '100',
+    });
+    const key = crypto.randomUUID();
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        postForm(`${server.url}/send-mail.php`, {
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          message: 'A call about an app, please.',
+          idempotency_key: key,
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const ids = await Promise.all(
+      responses.map(async (r) => ((await r.json()) as { id: string }).id),
+    );
+    expect(new Set(ids).size).toBe(1);
+    // Later, a retry of the same submission gets the same answer, natively too.
+    const native = await postForm(
+      `${server.url}/send-mail.php`,
+      { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Again.', idempotency_key: key },
+      { Accept: 'text/html' },
+    );
+    expect(native.status).toBe(303);
+    expect(native.headers.get('location')).toBe('/thankyou');
+
+    await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(received).toHaveLength(1);
+    const stored = readStore(database);
+    expect(stored.map((e) => [e.id, e.idempotencyKey])).toEqual([[ids[0], key]]);
+  });
+
   it('CR/LF in any field cannot add a header, and spam is stored but not mailed', async () => {
     const smtpPort = await freePort();
     const received = await startSmtp(smtpPort);

@@ -35,7 +35,7 @@ describe('the enquiry store', () => {
     const path = join(dir, 'nested', 'e.sqlite');
     new EnquiryStore(path).close();
     const db = new DatabaseSync(path);
-    expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 1 });
+    expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
     expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
     db.close();
     // Opening again runs nothing twice.
@@ -77,6 +77,77 @@ describe('the enquiry store', () => {
     const readOnly = new EnquiryStore(path, { readOnly: true });
     expect(readOnly.isWritable()).toBe(false);
     readOnly.close();
+  });
+});
+
+describe('idempotency keys', () => {
+  const outboxRows = (store: EnquiryStore) =>
+    (store.db.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n;
+
+  it('store an enquiry once per key, and answer a repeat with the one stored first', () => {
+    const store = new EnquiryStore(join(dir, 'e.sqlite'));
+    const first = store.add(enquiry({ idempotencyKey: 'key-0000000000000001' }), true);
+    const again = store.add(
+      enquiry({ idempotencyKey: 'key-0000000000000001', name: 'Someone Else' }),
+      true,
+    );
+    expect(again.id).toBe(first.id);
+    expect(again.name).toBe('Grace Hopper');
+    expect(store.count()).toBe(1);
+    expect(outboxRows(store)).toBe(1);
+    expect(store.findByKey('key-0000000000000001')?.id).toBe(first.id);
+    expect(store.findByKey('key-0000000000000002')).toBeUndefined();
+    store.close();
+  });
+
+  it('keep other keys, and enquiries without a key, apart', () => {
+    const store = new EnquiryStore(join(dir, 'e.sqlite'));
+    store.add(enquiry({ idempotencyKey: 'key-0000000000000001' }), true);
+    store.add(enquiry({ idempotencyKey: 'key-0000000000000002' }), true);
+    store.add(enquiry(), true);
+    store.add(enquiry(), true);
+    expect(store.count()).toBe(4);
+    expect(store.all().map((e) => e.idempotencyKey)).toEqual([
+      'key-0000000000000001',
+      'key-0000000000000002',
+      undefined,
+      undefined,
+    ]);
+    store.close();
+  });
+
+  it('hold within one group commit: posts of one key in the same batch store one enquiry', async () => {
+    const store = new EnquiryStore(join(dir, 'e.sqlite'));
+    const stored = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        store.commit(enquiry({ idempotencyKey: 'key-0000000000000003' }), true),
+      ),
+    );
+    expect(new Set(stored.map((e) => e.id)).size).toBe(1);
+    expect(store.count()).toBe(1);
+    expect(outboxRows(store)).toBe(1);
+    store.close();
+  });
+
+  it('are added to a store made before them, whose enquiries keep no key', () => {
+    const path = join(dir, 'e.sqlite');
+    const v2 = new EnquiryStore(path);
+    const old = v2.add(enquiry(), true);
+    v2.close();
+    // Take the store back to the first version of its schema.
+    const db = new DatabaseSync(path);
+    db.exec(`DROP INDEX enquiries_idempotency_key;
+             ALTER TABLE enquiries DROP COLUMN idempotency_key;
+             PRAGMA user_version = 1;`);
+    db.close();
+
+    const store = new EnquiryStore(path);
+    expect(store.db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+    expect(store.all().map((e) => [e.id, e.idempotencyKey])).toEqual([[old.id, undefined]]);
+    store.add(enquiry({ idempotencyKey: 'key-0000000000000004' }), true);
+    store.add(enquiry({ idempotencyKey: 'key-0000000000000004' }), true);
+    expect(store.count()).toBe(2);
+    store.close();
   });
 });
 
