@@ -13,9 +13,8 @@
 // over 100 ms on Slow 3G + CPU x4, or a reader's JavaScript before the first tap is over 5 KB.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { chromiumArgs, chromiumPath, serveBuild } from './local.mjs';
+import { chromiumArgs, chromiumPath, inlineScriptBytes, serveBuild } from './local.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -235,15 +234,8 @@ async function visit(profile, { path, prepare, taps }) {
       scripts.set(request.url(), (await request.sizes()).responseBodySize);
     } catch {}
   });
-  const javascript = async () => {
-    const inline = await page.evaluate(() =>
-      [...document.querySelectorAll('script:not([src])')]
-        .filter((s) => !s.type || s.type === 'module')
-        .map((s) => s.textContent ?? ''),
-    );
-    const inlineBytes = inline.reduce((sum, text) => sum + gzipSync(text).length, 0);
-    return inlineBytes + [...scripts.values()].reduce((a, b) => a + b, 0);
-  };
+  const javascript = async () =>
+    (await inlineScriptBytes(page)) + [...scripts.values()].reduce((a, b) => a + b, 0);
 
   await page.goto(base + path, { waitUntil: 'load', timeout: 120_000 });
   if (prepare) await prepare(page);

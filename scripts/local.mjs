@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 
 /** Debian's Chromium (Playwright cannot download its own browser here), or CHROMIUM_PATH / CHROME_PATH. */
@@ -67,4 +68,14 @@ export async function serveBuild(env = {}) {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The gzip bytes of a page's inline scripts (those that run: classic and module), as a reader downloads them. */
+export async function inlineScriptBytes(page) {
+  const inline = await page.evaluate(() =>
+    [...document.querySelectorAll('script:not([src])')]
+      .filter((s) => !s.type || s.type === 'module' || s.type === 'text/javascript')
+      .map((s) => s.textContent ?? ''),
+  );
+  return inline.reduce((sum, text) => sum + gzipSync(text).length, 0);
 }

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { chromiumArgs, chromiumPath, serveBuild } from './local.mjs';
+import { chromiumArgs, chromiumPath, inlineScriptBytes, serveBuild } from './local.mjs';
 
 const READER_BUDGET = 5 * 1024;
 const TOTAL_BUDGET = 90 * 1024;
@@ -41,12 +41,7 @@ async function measure(route, width, exercise) {
     } catch {}
   });
   await page.goto(base + route, { waitUntil: 'networkidle' });
-  const inline = await page.evaluate(() =>
-    [...document.querySelectorAll('script:not([src])')]
-      .filter((s) => !s.type || s.type === 'module' || s.type === 'text/javascript')
-      .map((s) => s.textContent ?? ''),
-  );
-  const inlineBytes = inline.reduce((sum, text) => sum + gzipSync(text).length, 0);
+  const inlineBytes = await inlineScriptBytes(page);
   const reader = inlineBytes + [...external.values()].reduce((a, b) => a + b, 0);
   await exercise(page);
   await page.waitForLoadState('networkidle');

@@ -1,13 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-
-/** The index of the slide at the left edge of a carousel's viewport. */
-function leadingSlide(carousel: Locator) {
-  return carousel.evaluate((root) => {
-    const viewport = root.querySelector('.carousel__viewport')!.getBoundingClientRect();
-    const slides = [...root.querySelectorAll('.carousel__slide')];
-    return slides.findIndex((s) => Math.abs(s.getBoundingClientRect().left - viewport.left) < 2);
-  });
-}
+import { leadingSlide } from './helpers';
 
 /** How many slides lie wholly inside the viewport. */
 function slidesInView(carousel: Locator) {

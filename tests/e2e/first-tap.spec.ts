@@ -3,8 +3,8 @@
  * (/_astro/*.js) are held back until the test releases them, the visible change must already be
  * there, and the widget must work fully once React has taken over, from the state left by the tap.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { leadingSlide, violations } from './helpers';
 
 /** Holds every island's code back until `release()`; `arrived()` counts the scripts delivered. */
 async function holdIslandCode(page: Page) {
@@ -21,21 +21,7 @@ async function holdIslandCode(page: Page) {
   return { release, arrived: () => arrived };
 }
 
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 const hydrated = (widget: Locator) => expect(widget).toHaveAttribute('data-hydrated', '');
-
-/** The index of the slide at the left edge of a carousel's viewport, or -1 mid-move. */
-function leadingSlide(carousel: Locator) {
-  return carousel.evaluate((root) => {
-    const viewport = root.querySelector('.carousel__viewport')!.getBoundingClientRect();
-    const slides = [...root.querySelectorAll('.carousel__slide')];
-    return slides.findIndex((s) => Math.abs(s.getBoundingClientRect().left - viewport.left) < 2);
-  });
-}
 
 test.describe('first tap before the code arrives', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
