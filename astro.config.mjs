@@ -6,6 +6,7 @@ import sitemap from '@astrojs/sitemap';
 import node from '@astrojs/node';
 import interactionDirective from './src/integrations/interaction-directive.ts';
 import precompress from './src/integrations/precompress.ts';
+import serviceWorker from './src/integrations/service-worker.ts';
 
 export default defineConfig({
   // The public address, for canonical links, Open Graph and the sitemap.
@@ -19,8 +20,10 @@ export default defineConfig({
     mdx(),
     react(),
     interactionDirective(),
-    sitemap({ filter: (page) => !page.includes('/thankyou') }),
-    // Last, so that the sitemap is compressed too.
+    sitemap({ filter: (page) => !page.includes('/thankyou') && !page.includes('/offline') }),
+    // After the pages: its precache lists the build's files.
+    serviceWorker(),
+    // Last, so that the sitemap and the service worker are compressed too.
     precompress(),
   ],
   server: { host: '127.0.0.1', port: 4321 },
@@ -37,7 +40,6 @@ export default defineConfig({
       directives: [
         "default-src 'self'",
         "img-src 'self' data:",
-        "connect-src 'self'",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",

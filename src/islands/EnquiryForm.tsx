@@ -10,6 +10,7 @@ import {
   FieldError,
   Honeypot,
   IdempotencyKey,
+  KeptStatus,
   SubmitButton,
   describedBy,
   useFormSubmit,
@@ -35,8 +36,9 @@ const text = (values: Props['values'], name: string) => {
  * hydrated it checks the fields with the server's rules and posts with fetch.
  */
 export default function EnquiryForm({ services, values, errors: initialErrors }: Props) {
-  const { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef } =
+  const { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef, keptKey, keptRef } =
     useFormSubmit<EnquiryField>({
+      kind: 'enquiry',
       initialErrors,
       validate: (data) =>
         validateEnquiry(
@@ -96,6 +98,7 @@ export default function EnquiryForm({ services, values, errors: initialErrors }:
     >
       <ErrorSummary items={summary} summaryRef={summaryRef} />
       <FailureMessage message={failure} failureRef={failureRef} />
+      <KeptStatus itemKey={keptKey} keptRef={keptRef} />
       <div className="form__row">
         {input('first_name', 'First name', {
           type: 'text',

@@ -1,13 +1,17 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
+import { useEffect, type MouseEvent, type ReactNode } from 'react';
 import { $menuOpen, closeMenu, toggleMenu } from '../stores/menu';
 import { useTakeOver } from './use-take-over';
 
 interface Props {
-  links: { href: string; label: string }[];
-  /** The path of the page, to mark its link as current. */
-  current: string;
+  /** The list of links, server-rendered (SiteHeader): static HTML, so no props to serialise per page. */
+  children: ReactNode;
 }
+
+/** A chosen link closes the menu (the page it leads to may be this one, with a #fragment). */
+const closeOnLink = (event: MouseEvent) => {
+  if ((event.target as Element).closest('a')) closeMenu();
+};
 
 /**
  * The main navigation. On wide screens it is a row of links; below the desktop
@@ -15,7 +19,7 @@ interface Props {
  * page's first move (first-move/page.ts) opens and closes it; without JavaScript
  * the links are always shown (see the `scripting: none` rule in its styles).
  */
-export default function MobileMenu({ links, current }: Props) {
+export default function MobileMenu({ children }: Props) {
   const open = useStore($menuOpen);
   const root = useTakeOver<HTMLDivElement>((menu) => $menuOpen.set(menu.hasAttribute('data-open')));
 
@@ -59,20 +63,8 @@ export default function MobileMenu({ links, current }: Props) {
         </svg>
         <span className="menu-toggle__label">Menu</span>
       </button>
-      <nav id="site-menu" className="site-nav" aria-label="Main">
-        <ul role="list" className="site-nav__list">
-          {links.map(({ href, label }) => (
-            <li key={href}>
-              <a
-                href={href}
-                aria-current={current === href ? 'page' : undefined}
-                onClick={closeMenu}
-              >
-                {label}
-              </a>
-            </li>
-          ))}
-        </ul>
+      <nav id="site-menu" className="site-nav" aria-label="Main" onClick={closeOnLink}>
+        {children}
       </nav>
     </div>
   );

@@ -11,6 +11,7 @@ import {
   FieldError,
   Honeypot,
   IdempotencyKey,
+  KeptStatus,
   SubmitButton,
   describedBy,
   useFormSubmit,
@@ -41,8 +42,9 @@ interface Props {
  */
 export default function ScheduleCallForm({ values, errors: initialErrors }: Props) {
   const id = useId();
-  const { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef } =
+  const { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef, keptKey, keptRef } =
     useFormSubmit<CallRequestField>({
+      kind: 'call',
       initialErrors,
       validate: (data) =>
         validateCallRequest({
@@ -66,6 +68,7 @@ export default function ScheduleCallForm({ values, errors: initialErrors }: Prop
     >
       <ErrorSummary items={summary} summaryRef={summaryRef} />
       <FailureMessage message={failure} failureRef={failureRef} />
+      <KeptStatus itemKey={keptKey} keptRef={keptRef} />
       {fields.map((field) => {
         const error = errors[field.name];
         const inputId = `${id}-${field.name}`;

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useId } from 'react';
 import { $callModalOpen, closeCallModal, openCallModal } from '../stores/call-modal';
 import CloseButton from './CloseButton';
+import OutboxNotice from './OutboxNotice';
 import ScheduleCallForm from './ScheduleCallForm';
 import { useModalDialog } from './use-modal-dialog';
 
@@ -10,6 +11,9 @@ import { useModalDialog } from './use-modal-dialog';
  * showModal(), so the page behind is inert and Escape closes it. Any `[data-schedule-call]` link
  * opens it: the page's first move does until this island hydrates, then the island does. What was
  * typed before hydration stays: the form's fields are uncontrolled and hydrated in place.
+ *
+ * It also carries the notice of enquiries kept on the device (OutboxNotice), the one island on
+ * every page: BaseLayout hydrates it at once while the device keeps any.
  */
 export default function ScheduleCallModal() {
   const open = useStore($callModalOpen);
@@ -28,23 +32,26 @@ export default function ScheduleCallModal() {
   });
 
   return (
-    <dialog
-      {...dialog}
-      id="schedule-call"
-      className="modal call-modal"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-intro`}
-    >
-      <div className="modal__panel">
-        <div className="modal__head">
-          <h2 id={`${id}-title`}>Schedule a Call</h2>
-          <CloseButton onClick={close} />
+    <>
+      <dialog
+        {...dialog}
+        id="schedule-call"
+        className="modal call-modal"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-intro`}
+      >
+        <div className="modal__panel">
+          <div className="modal__head">
+            <h2 id={`${id}-title`}>Schedule a Call</h2>
+            <CloseButton onClick={close} />
+          </div>
+          <p id={`${id}-intro`} className="call-modal__intro">
+            Leave your details and a line about your project; we will reply to arrange a time.
+          </p>
+          <ScheduleCallForm />
         </div>
-        <p id={`${id}-intro`} className="call-modal__intro">
-          Leave your details and a line about your project; we will reply to arrange a time.
-        </p>
-        <ScheduleCallForm />
-      </div>
-    </dialog>
+      </dialog>
+      <OutboxNotice />
+    </>
   );
 }

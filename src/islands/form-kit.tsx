@@ -5,7 +5,10 @@
  * from the server, a visible failure that keeps what was typed).
  */
 import { useEffect, useId, useRef, useState, type RefObject, type SubmitEvent } from 'react';
+import { post, Unreachable, type QueuedEnquiry } from '../offline/outbox';
 import { IDEMPOTENCY_FIELD, type FieldErrors } from '../server/validation';
+import { keepEnquiry } from '../stores/outbox';
+import { OutboxMessage } from './OutboxNotice';
 import { useTakeOver } from './use-take-over';
 
 export interface SummaryItem {
@@ -71,6 +74,8 @@ export const describedBy = (id: string, message: string | undefined) =>
   message ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
 
 interface SubmitOptions<Field extends string> {
+  /** What the form sends, as the notice of an enquiry kept on the device names it. */
+  kind: QueuedEnquiry['kind'];
   /** Client-side check with the server's rules; returns the errors found. */
   validate(data: FormData): FieldErrors<Field>;
   /** Errors the server rendered the form with (a native post that failed), if any. */
@@ -79,10 +84,14 @@ interface SubmitOptions<Field extends string> {
 
 /**
  * Validates on submit, then posts with fetch. On a 2xx it goes to /thankyou;
- * on 422 it shows the server's field errors; on anything else it shows a
- * message, logs 'Error submitting form' and leaves the fields as they are.
+ * on 422 it shows the server's field errors. When the post cannot reach the
+ * server (no network, or no answer in time) the submission is kept on the
+ * device and sent when the connection returns (src/stores/outbox.ts), and the
+ * form says so. On anything else it shows a message, logs 'Error submitting
+ * form' and leaves the fields as they are.
  */
 export function useFormSubmit<Field extends string>({
+  kind,
   validate,
   initialErrors = {},
 }: SubmitOptions<Field>) {
@@ -91,6 +100,9 @@ export function useFormSubmit<Field extends string>({
   const [sending, setSending] = useState(false);
   const summaryRef = useRef<HTMLDivElement>(null);
   const failureRef = useRef<HTMLParagraphElement>(null);
+  /** The key of the submission this form kept on the device, if any. */
+  const [keptKey, setKeptKey] = useState<string | null>(null);
+  const keptRef = useRef<HTMLDivElement>(null);
   // From hydration on, this hook posts the form; before it, the browser does (first-move/page.ts).
   const formRef = useTakeOver<HTMLFormElement>();
   const idempotencyKey = useRef('');
@@ -98,8 +110,31 @@ export function useFormSubmit<Field extends string>({
   // After each failed attempt, focus moves to the summary, so it is read out and visible.
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
-    if (attempt > 0) (failure ? failureRef : summaryRef).current?.focus();
-  }, [attempt, failure]);
+    if (attempt > 0) (keptKey ? keptRef : failure ? failureRef : summaryRef).current?.focus();
+  }, [attempt, failure, keptKey]);
+
+  /** Keeps the submission on the device; false if it cannot be (no IndexedDB, storage blocked). */
+  const keepForLater = async (form: HTMLFormElement, data: FormData) => {
+    const key = idempotencyKey.current;
+    try {
+      await keepEnquiry({
+        key,
+        action: new URL(form.action).pathname,
+        kind,
+        fields: [...data].filter(
+          (field): field is [string, string] => typeof field[1] === 'string',
+        ),
+        queuedAt: Date.now(),
+      });
+    } catch {
+      return false;
+    }
+    // It is safe on the device: the form is ready for another one, with a key of its own.
+    idempotencyKey.current = '';
+    form.reset();
+    setKeptKey(key);
+    return true;
+  };
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -112,6 +147,7 @@ export function useFormSubmit<Field extends string>({
     data.set(IDEMPOTENCY_FIELD, idempotencyKey.current);
     const found = validate(data);
     setFailure(null);
+    setKeptKey(null);
     setErrors(found);
     if (Object.keys(found).length > 0) {
       setAttempt((n) => n + 1);
@@ -119,11 +155,7 @@ export function useFormSubmit<Field extends string>({
     }
     setSending(true);
     try {
-      const response = await fetch(form.action, {
-        method: 'POST',
-        body: data,
-        headers: { Accept: 'application/json' },
-      });
+      const response = await post(form.action, data);
       if (response.ok) {
         window.location.assign('/thankyou');
         return;
@@ -138,6 +170,7 @@ export function useFormSubmit<Field extends string>({
         throw new Error(body.error ?? `The server answered ${response.status}`);
       }
     } catch (error) {
+      if (error instanceof Unreachable && (await keepForLater(form, data))) return;
       console.error('Error submitting form', error);
       const reason =
         error instanceof Error && !(error instanceof TypeError) ? ` ${error.message}` : '';
@@ -150,7 +183,23 @@ export function useFormSubmit<Field extends string>({
     }
   };
 
-  return { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef };
+  return { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef, keptKey, keptRef };
+}
+
+/** Where the form tells what became of a submission it kept on the device. */
+export function KeptStatus({
+  itemKey,
+  keptRef,
+}: {
+  itemKey: string | null;
+  keptRef: RefObject<HTMLDivElement | null>;
+}) {
+  if (!itemKey) return null;
+  return (
+    <div className="form__kept" role="status" tabIndex={-1} ref={keptRef}>
+      <OutboxMessage itemKey={itemKey} />
+    </div>
+  );
 }
 
 export function FailureMessage({

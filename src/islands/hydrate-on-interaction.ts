@@ -10,13 +10,16 @@
  * Options: `media` arms the directive only where the query matches (the mobile
  * menu has nothing to do on wide screens); `triggers` is a selector of elements
  * outside the island whose first use also hydrates it (the modal is opened from
- * links elsewhere on the page).
+ * links elsewhere on the page); `pending` names a localStorage flag that, while
+ * set, hydrates the island at once (the modal also shows the enquiries kept
+ * on the device, src/offline/outbox.ts, which must be sent and shown on any page).
  */
 import type { ClientDirective } from 'astro';
 
 export interface InteractionOptions {
   media?: string;
   triggers?: string;
+  pending?: string;
 }
 
 const intentEvents = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown'] as const;
@@ -24,6 +27,12 @@ const intentEvents = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'ke
 const hydrateOnInteraction: ClientDirective = (load, { value }, island) => {
   const options: InteractionOptions = typeof value === 'object' && value ? value : {};
   const media = options.media ? window.matchMedia(options.media) : null;
+  const hydrate = () => void load().then((run) => run());
+  try {
+    if (options.pending && localStorage.getItem(options.pending)) return hydrate();
+  } catch {
+    // Storage blocked: nothing can have been kept either.
+  }
 
   const onIntent = (event: Event) => {
     const target = event.target;
@@ -31,7 +40,7 @@ const hydrateOnInteraction: ClientDirective = (load, { value }, island) => {
     if (!(target instanceof Element)) return;
     if (!island.contains(target) && !(options.triggers && target.closest(options.triggers))) return;
     for (const type of intentEvents) document.removeEventListener(type, onIntent, true);
-    void load().then((hydrate) => hydrate());
+    hydrate();
   };
 
   for (const type of intentEvents) {

@@ -27,6 +27,10 @@ export const securityHeaders: Record<string, string> = {
 export const fallbackCsp =
   "default-src 'none'; img-src 'self'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; object-src 'none'";
 
+/** For the service worker, whose own requests (the site's pages and files) this policy governs. */
+export const workerCsp =
+  "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; object-src 'none'";
+
 export const HSTS = 'max-age=63072000; includeSubDomains';
 
 /**
@@ -120,7 +124,8 @@ export function createSiteServer({ handler, distDir, trustedProxies = [] }: Site
       const pageCsp = file.type.startsWith('text/html')
         ? csps.get(pagePath(req.url ?? '/'))
         : undefined;
-      res.setHeader('Content-Security-Policy', pageCsp ?? fallbackCsp);
+      const worker = req.url?.split('?')[0] === '/sw.js';
+      res.setHeader('Content-Security-Policy', pageCsp ?? (worker ? workerCsp : fallbackCsp));
       serveStatic(req, res, file);
       return;
     }

@@ -63,17 +63,24 @@ document.addEventListener('keydown', (event) => {
 
 // A form sent natively before its island hydrated is sent once: a second tap while the browser is
 // already on its way to the answer would post it again. Coming back to the page allows it again.
+// It carries an idempotency key (form-kit.tsx) all the same, so the server stores it once.
 document.addEventListener('submit', (event) => {
   const form = event.target as HTMLFormElement;
   if (event.defaultPrevented || hydrated(form)) return;
   if ('sent' in form.dataset) event.preventDefault();
   form.dataset.sent = '';
+  const key = form.elements.namedItem('idempotency_key') as HTMLInputElement | null;
+  if (key && !key.value) key.value = crypto.randomUUID?.() ?? '';
 });
 addEventListener('pageshow', () => {
   for (const form of document.querySelectorAll<HTMLFormElement>('form[data-sent]')) {
     delete form.dataset.sent;
   }
 });
+
+// The service worker (src/offline/worker.ts), once the page has loaded: its precache must not slow
+// the page down. Browsers without it, or a page not served over HTTPS, have no `serviceWorker`.
+addEventListener('load', () => navigator.serviceWorker?.register('/sw.js'));
 
 // A module, not a global script: its names stay its own.
 export {};

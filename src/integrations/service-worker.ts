@@ -1,0 +1,96 @@
+/**
+ * Builds the service worker (src/offline/worker.ts) into /sw.js after the site: Workbox's
+ * `getManifest` lists what to precache with a revision for each file, esbuild bundles the worker
+ * with Workbox's runtime, and the list and the build's pages are written into it. Runs before
+ * precompress, so /sw.js is served compressed like every other file.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AstroIntegration } from 'astro';
+
+const workerSource = fileURLToPath(new URL('../offline/worker.ts', import.meta.url));
+
+/** What a second visit needs offline: the fallback pages, the favicon and the islands' code. */
+const precached = ['offline/index.html', '404.html', 'favicon.svg', '_astro/*.js'];
+
+/** `offline/index.html` is served at /offline, `404.html` at /404. */
+const pagePath = (file: string) =>
+  '/' +
+  file
+    .replace(/(^|\/)index\.html$/, '')
+    .replace(/\.html$/, '')
+    .replace(/\/$/, '');
+
+async function* htmlFiles(dir: string, root = dir): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* htmlFiles(path, root);
+    else if (entry.name === 'index.html') yield relative(root, path).split(sep).join('/');
+  }
+}
+
+export async function buildServiceWorker(clientDir: string) {
+  // Loaded here, not with the config: workbox-build takes half a second to import.
+  const [{ build }, { getManifest }] = await Promise.all([
+    import('esbuild'),
+    import('workbox-build'),
+  ]);
+  const { manifestEntries, warnings } = await getManifest({
+    globDirectory: clientDir,
+    globPatterns: precached,
+    // Hashed names are their own revision.
+    dontCacheBustURLsMatching: /^_astro\//,
+    manifestTransforms: [
+      async (entries) => ({
+        manifest: entries.map((entry) => ({
+          ...entry,
+          url: entry.url.endsWith('.html') ? pagePath(entry.url) : `/${entry.url}`,
+        })),
+        warnings: [],
+      }),
+    ],
+  });
+  const pages: string[] = [];
+  for await (const file of htmlFiles(clientDir)) pages.push(pagePath(file));
+  pages.sort();
+
+  const manifest = JSON.stringify(manifestEntries);
+  const buildId = `sw-${createHash('sha256').update(manifest).update(pages.join()).digest('hex').slice(0, 12)}`;
+  const result = await build({
+    entryPoints: [workerSource],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2022',
+    write: false,
+    legalComments: 'none',
+    define: {
+      // Workbox's production build: no logging, no assertions.
+      'process.env.NODE_ENV': '"production"',
+      __BUILD_ID__: JSON.stringify(buildId),
+      __PAGES__: JSON.stringify(pages),
+      'self.__WB_MANIFEST': manifest,
+    },
+  });
+  const code = result.outputFiles[0]!.text;
+  await writeFile(join(clientDir, 'sw.js'), code);
+  return { buildId, entries: manifestEntries.length, bytes: code.length, warnings };
+}
+
+export default function serviceWorker(): AstroIntegration {
+  return {
+    name: 'service-worker',
+    hooks: {
+      'astro:build:done': async ({ dir, logger }) => {
+        const started = performance.now();
+        const { entries, bytes, warnings } = await buildServiceWorker(fileURLToPath(dir));
+        for (const warning of warnings) logger.warn(warning);
+        logger.info(
+          `Built sw.js (${Math.round(bytes / 1024)} KB, ${entries} files precached) in ${Math.round(performance.now() - started)} ms.`,
+        );
+      },
+    },
+  };
+}

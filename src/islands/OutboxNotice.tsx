@@ -1,0 +1,74 @@
+import { useStore } from '@nanostores/react';
+import { useEffect } from 'react';
+import { $callModalOpen } from '../stores/call-modal';
+import { $outbox, dismiss, startOutbox, type OutboxItem } from '../stores/outbox';
+
+const names: Record<OutboxItem['kind'], string> = {
+  call: 'call request',
+  enquiry: 'enquiry',
+};
+
+/** What became of one kept submission: saved on the device, sent, or refused by the server. */
+export function OutboxMessage({ itemKey }: { itemKey: string }) {
+  const item = useStore($outbox).find((candidate) => candidate.key === itemKey);
+  if (!item) return null;
+  const name = names[item.kind];
+  if (item.state === 'sent') {
+    return (
+      <p>
+        <strong>Sent.</strong> We have your {name} and will be in touch soon.
+      </p>
+    );
+  }
+  if (item.state === 'refused') {
+    return (
+      <>
+        <p>
+          <strong>Your {name} could not be sent.</strong> {item.error} Please send it again.
+        </p>
+        {item.message && (
+          <blockquote className="outbox__message" aria-label={`What you wrote`}>
+            {item.message}
+          </blockquote>
+        )}
+      </>
+    );
+  }
+  return (
+    <p>
+      <strong>Saved on this phone.</strong> There is no connection just now, so your {name} will be
+      sent automatically as soon as it returns, even if you leave this page.
+    </p>
+  );
+}
+
+/**
+ * The notice of the enquiries kept on this device that no open form is showing: those kept on an
+ * earlier visit, and a call request once its dialog is closed. It sends them when the connection
+ * allows (src/stores/outbox.ts) and says when they have gone.
+ */
+export default function OutboxNotice() {
+  const items = useStore($outbox);
+  const dialogOpen = useStore($callModalOpen);
+  useEffect(() => void startOutbox(), []);
+  const shown = items.filter((item) => !item.here || (item.kind === 'call' && !dialogOpen));
+
+  return (
+    <div className="outbox" role="status">
+      {shown.map((item) => (
+        <div className="outbox__item" key={item.key}>
+          <OutboxMessage itemKey={item.key} />
+          {item.state !== 'kept' && (
+            <button
+              type="button"
+              className="button button--secondary outbox__dismiss"
+              onClick={() => dismiss(item.key)}
+            >
+              Dismiss
+            </button>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+/// <reference lib="webworker" />
+/**
+ * The site's service worker, built by src/integrations/service-worker.ts into /sw.js with Workbox.
+ *
+ * - Precached at install: the offline page, the not-found page, the favicon and the islands' code.
+ * - Pages: network first, the cached copy after a short wait or without a network; a page never
+ *   opened answers with the offline page (or, for an address the site does not have, the not-found
+ *   page). Only complete, same-origin 200 answers to GET are kept; posts and their answers, /healthz
+ *   and the enquiry endpoints never go through this worker.
+ * - Deploys: every cache is named for its build; a new worker takes over at once, drops the old
+ *   caches and keeps the pages that are open, so the next navigation is the new build's.
+ * - Enquiries kept on the device (./outbox.ts) are sent by Background Sync when the connection is
+ *   back, even with the page closed; open pages are told on a BroadcastChannel.
+ */
+import { clientsClaim } from 'workbox-core';
+import {
+  addPlugins,
+  cleanupOutdatedCaches,
+  matchPrecache,
+  precacheAndRoute,
+  type PrecacheEntry,
+} from 'workbox-precaching';
+import { registerRoute } from 'workbox-routing';
+import { CacheFirst, NetworkFirst } from 'workbox-strategies';
+import { CHANNEL, SYNC_TAG, sendKept } from './outbox';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: PrecacheEntry[] };
+/** Set by the build: its id (a hash of what is precached) and the paths of its pages. */
+declare const __BUILD_ID__: string;
+declare const __PAGES__: string[];
+
+/** How long a page request may wait for the network before the device's copy is shown. */
+const NETWORK_TIMEOUT_SECONDS = 3;
+const PAGES_CACHE = `pages-${__BUILD_ID__}`;
+const ASSETS_CACHE = `assets-${__BUILD_ID__}`;
+
+/** Paths the worker leaves to the network: the health check and the two enquiry endpoints. */
+const BYPASS = new Set(['/healthz', '/php/email.php', '/send-mail.php']);
+const pages = new Set(__PAGES__);
+
+/** Only whole, same-origin, successful answers are kept. */
+const completeAnswers = {
+  cacheWillUpdate: async ({ response }: { response: Response }) =>
+    response.status === 200 && response.type === 'basic' ? response : null,
+};
+
+self.skipWaiting();
+clientsClaim();
+cleanupOutdatedCaches();
+
+// The not-found page answers 404 by design; the precache takes it with that status.
+addPlugins([
+  {
+    cacheWillUpdate: async ({ request, response }) =>
+      response.ok || new URL(request.url).pathname === '/404' ? response : null,
+  },
+]);
+precacheAndRoute(self.__WB_MANIFEST);
+
+const pageStrategy = new NetworkFirst({
+  cacheName: PAGES_CACHE,
+  networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+  plugins: [completeAnswers],
+  // The portfolio's ?filter= is applied in the page: its copy serves every filter.
+  matchOptions: { ignoreSearch: true },
+});
+
+registerRoute(
+  ({ request, url }) =>
+    request.mode === 'navigate' && url.origin === self.location.origin && !BYPASS.has(url.pathname),
+  async (options) => {
+    try {
+      return await pageStrategy.handle(options);
+    } catch {
+      // No network and no copy on the device.
+      const path = options.url.pathname.replace(/(.)\/$/, '$1');
+      const known = pages.has(path);
+      const fallback = await matchPrecache(known ? '/offline' : '/404');
+      return fallback ?? Response.error();
+    }
+  },
+);
+
+// Hashed build files never change: the device's copy is always right.
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/_astro/'),
+  new CacheFirst({ cacheName: ASSETS_CACHE, plugins: [completeAnswers] }),
+);
+
+/** Files of the build a page refers to (its images and scripts), by their /_astro/ address. */
+const buildFiles = (html: string) =>
+  new Set([...html.matchAll(/\/_astro\/[^"'\s),&]+/g)].map((match) => match[0]));
+
+async function keepOpenPage(address: string) {
+  const url = new URL(address);
+  if (url.origin !== self.location.origin || BYPASS.has(url.pathname)) return;
+  url.hash = '';
+  try {
+    const response = await fetch(url, { credentials: 'same-origin' });
+    if (response.status !== 200) return;
+    const html = await response.clone().text();
+    await (await caches.open(PAGES_CACHE)).put(url, response);
+    const assets = await caches.open(ASSETS_CACHE);
+    await Promise.all(
+      [...buildFiles(html)].map(async (path) => {
+        if (!(await matchPrecache(path))) await assets.add(path).catch(() => {});
+      }),
+    );
+  } catch {
+    // Offline at activation: the page will be kept when it is next opened.
+  }
+}
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      const current = [PAGES_CACHE, ASSETS_CACHE];
+      for (const name of await caches.keys()) {
+        // Workbox's precache cleans itself up; every other cache of an older build goes.
+        if (!current.includes(name) && !name.startsWith('workbox-precache')) {
+          await caches.delete(name);
+        }
+      }
+      // The pages open now were loaded before this worker: keep them and their images, so that
+      // they open offline too.
+      const windows = await self.clients.matchAll({ type: 'window' });
+      await Promise.all(windows.map((client) => keepOpenPage(client.url)));
+    })(),
+  );
+});
+
+self.addEventListener('sync', (event: Event) => {
+  const sync = event as Event & { tag: string; waitUntil(promise: Promise<unknown>): void };
+  if (sync.tag !== SYNC_TAG) return;
+  sync.waitUntil(
+    sendKept().then((results) => {
+      new BroadcastChannel(CHANNEL).postMessage(results);
+      // Still unsent: failing the event asks the browser to try again later.
+      if (results.some((r) => r.outcome === 'kept')) throw new Error('Enquiries still waiting');
+    }),
+  );
+});

@@ -1,0 +1,125 @@
+/**
+ * The enquiries kept on this device (src/offline/outbox.ts) as the islands show them: the form that
+ * kept one shows it in place, the notice of the Schedule a Call island shows the others. The page
+ * sends them when the connection returns (`online`) and when it loads with some kept; the service
+ * worker may send them first (Background Sync) and says so on a BroadcastChannel.
+ */
+import { atom } from 'nanostores';
+import {
+  CHANNEL,
+  PENDING_FLAG,
+  SYNC_TAG,
+  forget,
+  keep,
+  kept,
+  sendKept,
+  type QueuedEnquiry,
+  type SendResult,
+} from '../offline/outbox';
+
+export interface OutboxItem {
+  key: string;
+  kind: QueuedEnquiry['kind'];
+  state: 'kept' | 'sent' | 'refused';
+  error?: string;
+  /** What the visitor wrote, shown again if the server refuses it. */
+  message?: string;
+  /** Kept by a form of this page (which shows it), not on an earlier visit. */
+  here: boolean;
+}
+
+const RETRY_MS = 30_000;
+
+export const $outbox = atom<OutboxItem[]>([]);
+
+const update = (key: string, change: Partial<OutboxItem>) =>
+  $outbox.set($outbox.get().map((item) => (item.key === key ? { ...item, ...change } : item)));
+
+/** The flag that lets the next page load hydrate the notice without opening IndexedDB first. */
+function flagPending() {
+  const pending = $outbox.get().some((item) => item.state !== 'sent');
+  try {
+    if (pending) localStorage.setItem(PENDING_FLAG, '1');
+    else localStorage.removeItem(PENDING_FLAG);
+  } catch {
+    // Storage blocked: the notice then appears only where a form is used.
+  }
+}
+
+function apply(results: SendResult[]) {
+  for (const { key, outcome, error } of results) {
+    if (outcome !== 'kept') update(key, { state: outcome, error });
+  }
+  flagPending();
+}
+
+let sending: Promise<void> | undefined;
+/** Sends what is kept, one run at a time. */
+export const sendNow = () =>
+  (sending ??= sendKept()
+    .then(apply, () => {})
+    .finally(() => (sending = undefined)));
+
+const messageOf = (entry: QueuedEnquiry) =>
+  entry.fields.find(([name]) => name === 'message' || name === 'project')?.[1];
+
+let started: Promise<void> | undefined;
+/** Loads what the device keeps, and sends it now and whenever the connection returns. */
+export const startOutbox = () =>
+  (started ??= (async () => {
+    addEventListener('online', () => void sendNow());
+    if ('BroadcastChannel' in window) {
+      new BroadcastChannel(CHANNEL).onmessage = (event: MessageEvent<SendResult[]>) =>
+        apply(event.data);
+    }
+    const entries = await kept().catch(() => []);
+    const known = new Set($outbox.get().map((item) => item.key));
+    $outbox.set([
+      ...$outbox.get(),
+      ...entries
+        .filter((entry) => !known.has(entry.key))
+        .map((entry) => ({
+          key: entry.key,
+          kind: entry.kind,
+          state: entry.refused ? ('refused' as const) : ('kept' as const),
+          error: entry.refused,
+          message: messageOf(entry),
+          here: false,
+        })),
+    ]);
+    flagPending();
+    // A post that timed out on a slow connection gets no `online` event: try again now and then.
+    setInterval(() => {
+      if (navigator.onLine && $outbox.get().some((item) => item.state === 'kept')) void sendNow();
+    }, RETRY_MS);
+    if (navigator.onLine) await sendNow();
+  })());
+
+/** Keeps a form's submission on the device, to be sent when the connection returns. */
+export async function keepEnquiry(entry: QueuedEnquiry) {
+  await keep(entry);
+  $outbox.set([
+    ...$outbox.get(),
+    { key: entry.key, kind: entry.kind, state: 'kept', message: messageOf(entry), here: true },
+  ]);
+  flagPending();
+  void startOutbox();
+  // Background Sync sends it even if the page is closed first (where the browser has it).
+  void navigator.serviceWorker
+    ?.getRegistration()
+    .then((registration) =>
+      (
+        registration as
+          | (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } })
+          | undefined
+      )?.sync?.register(SYNC_TAG),
+    )
+    .catch(() => {});
+}
+
+/** The visitor has read the outcome: a sent one is gone already, a refused one is deleted now. */
+export function dismiss(key: string) {
+  void forget(key).catch(() => {});
+  $outbox.set($outbox.get().filter((item) => item.key !== key));
+  flagPending();
+}
