@@ -1,10 +1,8 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './scripts/local.mjs';
+import { e2eDatabase as database } from './tests/e2e/site';
 
 const port = Number(process.env.TEST_PORT ?? 4399);
-const database = join(tmpdir(), 'agency-site-e2e', 'enquiries.sqlite');
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -17,6 +15,9 @@ export default defineConfig({
     ...devices['Desktop Chrome'],
     // Playwright cannot download its own browser here: it drives Debian's Chromium (or CHROMIUM_PATH).
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    // The service worker is tested in offline.spec.ts; elsewhere each test sees the network as a
+    // first visit does, with no worker answering in between.
+    serviceWorkers: 'block',
   },
   webServer: {
     // The production server of `npm start`, on Node 24 from node_modules (not the system's Node),

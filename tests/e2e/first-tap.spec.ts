@@ -113,10 +113,17 @@ test.describe('first tap before the code arrives', () => {
     await expect(dialog.getByLabel('Name')).toHaveValue('Ada Lovelace');
   });
 
-  test('a call request sent before hydration is posted natively, once', async ({ page }) => {
+  test('a call request sent before hydration is posted natively, once, with a key', async ({
+    page,
+  }) => {
     await holdIslandCode(page);
     const posts: string[] = [];
-    page.on('request', (r) => r.method() === 'POST' && posts.push(new URL(r.url()).pathname));
+    const keys: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'POST') return;
+      posts.push(new URL(r.url()).pathname);
+      keys.push(new URLSearchParams(r.postData() ?? '').get('idempotency_key') ?? 'none');
+    });
     await page.goto('/');
     await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).tap();
     const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
@@ -126,6 +133,8 @@ test.describe('first tap before the code arrives', () => {
     await dialog.getByRole('button', { name: 'Request a call' }).dblclick();
     await expect(page).toHaveURL(/\/thankyou$/);
     expect(posts).toEqual(['/send-mail.php']);
+    // Made on the device by the page's first move, so that a retry is stored once.
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   test('a call request with mistakes sent before hydration gets the error page', async ({

@@ -1,6 +1,11 @@
 /** What the browser tests know about the site: its routes, read from the content files. */
 import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'yaml';
+
+/** The enquiry store of the server the browser tests run against (playwright.config.ts starts it). */
+export const e2eDatabase = join(tmpdir(), 'agency-site-e2e', 'enquiries.sqlite');
 
 export interface ServicePage {
   slug: string;

@@ -15,7 +15,7 @@ import {
   startServer,
   validEnquiry,
   type RunningServer,
-} from './server';
+} from '../server';
 
 const running: RunningServer[] = [];
 const smtpServers: SMTPServer[] = [];

@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnquiryStore } from '../../src/server/store';
-import { postForm, startServer, validEnquiry, type RunningServer } from './server';
+import { postForm, startServer, validEnquiry, type RunningServer } from '../server';
 
 let server: RunningServer;
 let enquiry: string;

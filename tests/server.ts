@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../scripts/local.mjs';
+import { freePort } from '../scripts/local.mjs';
 
 export { freePort };
 
@@ -22,7 +22,8 @@ export const newDatabasePath = () =>
   join(mkdtempSync(join(tmpdir(), 'enquiries-')), 'enquiries.sqlite');
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+  // A port of the test's choosing (a site's address, to reopen the same origin), or a free one.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const database = env.ENQUIRY_DB ?? newDatabasePath();
   const child = spawn(process.execPath, ['src/server/main.ts'], {
     env: {

@@ -1,0 +1,305 @@
+/**
+ * The site without a connection: the service worker (src/offline/worker.ts) and the enquiries kept
+ * on the device (src/offline/outbox.ts). The network goes with `context.setOffline`, or one request
+ * fails or hangs with `page.route`; what reached the server is read with the staff CLI.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startServer } from '../server';
+import { violations } from './helpers';
+import { e2eDatabase } from './site';
+
+test.use({ serviceWorkers: 'allow' });
+
+/** Waits until the worker controls the page and has kept the page itself on the device. */
+async function offlineReady(page: Page) {
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+  await expect
+    .poll(() => page.evaluate(() => caches.match(location.href).then(Boolean)))
+    .toBe(true);
+}
+
+/** Enquiries kept on the device (IndexedDB), without creating the database if there is none. */
+const keptOnDevice = (page: Page) =>
+  page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((db) => db.name === 'enquiry-outbox')) return 0;
+    return new Promise<number>((resolve, reject) => {
+      const open = indexedDB.open('enquiry-outbox');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const count = open.result.transaction('enquiries').objectStore('enquiries').count();
+        count.onsuccess = () => resolve(count.result);
+      };
+    });
+  });
+
+/** How many stored enquiries have this e-mail address, as `npm run enquiries -- --csv` lists them. */
+const storedWith = (email: string) =>
+  execFileSync(process.execPath, ['src/server/cli.ts', '--csv'], {
+    env: { ...process.env, ENQUIRY_DB: e2eDatabase },
+  })
+    .toString()
+    .split('\n')
+    .filter((line) => line.includes(email)).length;
+
+const uniqueEmail = (name: string) =>
+  `${name}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+async function fillEnquiry(page: Page, email: string) {
+  const main = page.getByRole('main');
+  await main.getByLabel('First name').fill('Grace');
+  await main.getByLabel('Last name').fill('Hopper');
+  await main.getByLabel('Email').fill(email);
+  await main.getByLabel('Phone number').fill('+44 20 7946 0958');
+  await page.getByRole('checkbox', { name: 'Web Development' }).check();
+  await main.getByLabel('About your project').fill('A booking platform for 12 clinics.');
+}
+
+async function fillCallRequest(page: Page, email: string) {
+  await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+  await dialog.getByLabel('Name').fill('Ada Lovelace');
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Message').fill('Can we talk about an iPad app next week?');
+  return dialog;
+}
+
+test.describe('pages without a connection', () => {
+  test('a page opened before opens again offline, with its images', async ({ page, context }) => {
+    await page.goto('/about');
+    await offlineReady(page);
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Meet the company');
+    const images = page.locator('main img');
+    expect(await images.count()).toBeGreaterThan(0);
+    for (const image of await images.all()) {
+      await image.scrollIntoViewIfNeeded();
+      await expect
+        .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBeGreaterThan(0);
+    }
+  });
+
+  test('a page never opened shows the offline page, with the agency’s e-mail and address', async ({
+    page,
+    context,
+  }) => {
+    await page.goto('/about');
+    await offlineReady(page);
+    await context.setOffline(true);
+    await page.goto('/iphone');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'This page is not on your device yet',
+    );
+    await expect(
+      page.getByRole('main').getByRole('link', { name: 'hello@northgate-digital.example' }),
+    ).toHaveAttribute('href', 'mailto:hello@northgate-digital.example');
+    await expect(page.getByRole('main').locator('address')).toContainText(
+      '120 Cranbrook Road, Ilford',
+    );
+    expect(await violations(page)).toEqual([]);
+    // Once the connection is back, 'Try again' opens the page that was asked for.
+    await context.setOffline(false);
+    await page.getByRole('link', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('iPhone App Development');
+  });
+
+  test('an address the site does not have shows the not-found page offline', async ({
+    page,
+    context,
+  }) => {
+    await page.goto('/about');
+    await offlineReady(page);
+    await context.setOffline(true);
+    const response = await page.goto('/no-such-page');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('We could not find that page');
+  });
+
+  test('posts, their answers and the health check are never kept', async ({ page }) => {
+    await page.goto('/contact');
+    await offlineReady(page);
+    await page.evaluate(async () => {
+      await fetch('/healthz');
+      await fetch('/send-mail.php', { method: 'POST', body: new FormData() });
+    });
+    // A native post (the form without its script): the server answers with the form and its errors.
+    await page.evaluate(() =>
+      document.querySelector<HTMLFormElement>('form[action="/send-mail.php"]')!.submit(),
+    );
+    await expect(page.getByText('Name is required.').first()).toBeVisible();
+    const kept = await page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) {
+        for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+      }
+      return urls;
+    });
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.filter((url) => /healthz|send-mail\.php|email\.php/.test(url))).toEqual([]);
+  });
+});
+
+test.describe('enquiries without a connection', () => {
+  test('an enquiry sent offline is kept on the phone, survives a reload and is stored once when the connection returns', async ({
+    page,
+    context,
+  }) => {
+    const email = uniqueEmail('grace');
+    await page.goto('/contact');
+    await offlineReady(page);
+    await fillEnquiry(page, email);
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Send enquiry' }).click();
+
+    const status = page.getByRole('main').getByRole('status');
+    await expect(status).toContainText('Saved on this phone');
+    await expect(status).toContainText('sent automatically');
+    await expect(status).toBeFocused();
+    await expect(page.locator('.form__failure')).toHaveCount(0);
+    expect(await keptOnDevice(page)).toBe(1);
+
+    // Still offline, the page comes from the device, and says the enquiry is waiting.
+    await page.reload();
+    const notice = page.locator('.outbox');
+    await expect(notice).toContainText('Saved on this phone');
+    expect(await keptOnDevice(page)).toBe(1);
+    expect(storedWith(email)).toBe(0);
+    expect(await violations(page)).toEqual([]);
+
+    await context.setOffline(false);
+    await expect(notice).toContainText('Sent. We have your enquiry');
+    await expect.poll(() => storedWith(email)).toBe(1);
+    expect(await keptOnDevice(page)).toBe(0);
+    // The page, the worker's Background Sync and the next visit may all have tried: still one.
+    await page.reload();
+    await page.waitForTimeout(1000);
+    expect(storedWith(email)).toBe(1);
+    await expect(notice).toBeEmpty();
+  });
+
+  test('a call request sent offline is kept, shown once its dialog is closed, and sent once', async ({
+    page,
+    context,
+  }) => {
+    const email = uniqueEmail('ada');
+    await page.goto('/iphone');
+    await offlineReady(page);
+    const dialog = await fillCallRequest(page, email);
+    await context.setOffline(true);
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(dialog.getByRole('status')).toContainText(
+      'Saved on this phone. There is no connection just now, so your call request will be sent',
+    );
+    expect(await violations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    const notice = page.locator('.outbox');
+    await expect(notice).toContainText('Saved on this phone');
+
+    await context.setOffline(false);
+    await expect(notice).toContainText('Sent. We have your call request');
+    await expect.poll(() => storedWith(email)).toBe(1);
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(notice).toBeEmpty();
+  });
+
+  test('a post that gets no answer in time is kept, and sent later', async ({ page, context }) => {
+    const email = uniqueEmail('hedy');
+    await page.clock.install();
+    await page.goto('/iphone');
+    await offlineReady(page);
+    // The server answers no post, the page's or the worker's.
+    await context.route('**/send-mail.php', () => {});
+    const dialog = await fillCallRequest(page, email);
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(dialog.getByRole('button', { name: 'Sending…' })).toBeVisible();
+    await page.clock.runFor(15_000);
+    await expect(dialog.getByRole('status')).toContainText('Saved on this phone');
+    expect(await keptOnDevice(page)).toBe(1);
+
+    // The connection seems up, so no `online` event will come: the page tries again every 30 s.
+    await context.unroute('**/send-mail.php');
+    await page.clock.runFor(30_000);
+    await expect(dialog.getByRole('status')).toContainText('Sent. We have your call request');
+    await expect.poll(() => storedWith(email)).toBe(1);
+  });
+
+  for (const [status, body, shown] of [
+    [429, { error: 'Too many submissions from your address. Please try again later.' }, 'Too many'],
+    [422, { errors: { email: 'Valid email is required.' } }, 'Valid email is required.'],
+  ] as const) {
+    test(`a ${status} answer is shown as today and nothing is kept`, async ({ page }) => {
+      await page.goto('/iphone');
+      await offlineReady(page);
+      await page.route('**/send-mail.php', (route) =>
+        route.fulfill({ status, json: body, headers: { 'Content-Type': 'application/json' } }),
+      );
+      const dialog = await fillCallRequest(page, uniqueEmail('refused'));
+      await dialog.getByRole('button', { name: 'Request a call' }).click();
+      await expect(dialog.getByText(shown).first()).toBeVisible();
+      await expect(dialog.getByRole('status')).toHaveCount(0);
+      expect(await keptOnDevice(page)).toBe(0);
+    });
+  }
+});
+
+test('a new build’s page replaces the copy on the device once the network answers', async ({
+  page,
+  context,
+}) => {
+  // A build of our own to change: a copy of dist/ inside the project (its server code resolves
+  // node_modules from there), served by a server of its own.
+  mkdirSync('test-results', { recursive: true });
+  const dist = mkdtempSync(join('test-results', 'offline-build-'));
+  cpSync('dist', dist, { recursive: true });
+  let server = await startServer({ DIST_DIR: dist });
+  try {
+    await page.goto(`${server.url}/about`);
+    await offlineReady(page);
+    const oldCaches = await page.evaluate(() => caches.keys());
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Meet the company');
+    await context.setOffline(false);
+
+    // The next deploy: new copy on the page, and a worker of a new build (its caches' names change).
+    await server.stop();
+    const about = join(dist, 'client/about/index.html');
+    writeFileSync(
+      about,
+      readFileSync(about, 'utf8').replace('Meet the company', 'Meet the new company'),
+    );
+    rmSync(`${about}.br`);
+    rmSync(`${about}.gz`);
+    const worker = join(dist, 'client/sw.js');
+    const code = readFileSync(worker, 'utf8');
+    const buildId = /sw-[0-9a-f]{12}/.exec(code)![0];
+    writeFileSync(worker, code.replaceAll(buildId, 'sw-000000000000'));
+    rmSync(`${worker}.br`);
+    rmSync(`${worker}.gz`);
+    server = await startServer({ DIST_DIR: dist, PORT: new URL(server.url).port });
+
+    await page.goto(`${server.url}/about`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Meet the new company');
+    // The new worker takes over and drops the old build's caches.
+    await expect
+      .poll(() => page.evaluate(() => caches.keys()), { timeout: 15_000 })
+      .toContain('pages-sw-000000000000');
+    const now = await page.evaluate(() => caches.keys());
+    expect(now.filter((name) => oldCaches.includes(name) && name.includes(buildId))).toEqual([]);
+    await expect
+      .poll(() => page.evaluate(() => caches.match(location.href).then(Boolean)))
+      .toBe(true);
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Meet the new company');
+  } finally {
+    await context.setOffline(false);
+    await server.stop();
+    rmSync(dist, { recursive: true, force: true });
+  }
+});
