@@ -3,6 +3,7 @@
  * origin, type, size, parsing, validation, honeypot, rate limit, captcha),
  * then the store commit, and only then the answer; then the outbox is nudged.
  */
+import { randomUUID } from 'node:crypto';
 import { first, readForm, type Fields } from './body.ts';
 import { verifyCaptcha } from './captcha.ts';
 import { caughtByHoneypot, clientAddress, isCrossSite, wantsJson } from './client.ts';
@@ -189,8 +190,10 @@ async function handle<Field extends string>(
 
   const key = idempotencyKey(body.fields);
   const { name, email, data, errors } = submission.validate(body.fields);
-  // A form shown again keeps its key: nothing was stored under it, and its next post is the same submission.
-  const values = key ? { ...data, [IDEMPOTENCY_FIELD]: key } : data;
+  // A form shown again keeps its key: nothing was stored under it, and its next post is the same
+  // submission. One posted without a key (no JavaScript: a static page cannot hold a fresh one) is
+  // shown again with one made here, so that its next post and that post's retries count once.
+  const values = { ...data, [IDEMPOTENCY_FIELD]: key ?? randomUUID() };
   if (hasErrors(errors)) return answer(request, 422, { errors, values });
 
   // The same submission again (a retry, a double tap, a replay from the device): the first answer,

@@ -69,4 +69,28 @@ test.describe('without JavaScript', () => {
     await expect(form).toHaveAttribute('method', 'post');
     await expect(form).toHaveAttribute('action', '/php/email.php');
   });
+
+  test('a form shown again after a mistake carries an idempotency key for its next post', async ({
+    page,
+  }) => {
+    const keys: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'POST') return;
+      keys.push(/name="idempotency_key"\r\n\r\n([^\r]*)/.exec(r.postData() ?? '')?.[1] ?? 'none');
+    });
+    await page.goto('/contact');
+    const main = page.getByRole('main');
+    await main.getByLabel('First name').fill('Grace');
+    await page.getByRole('button', { name: 'Send enquiry' }).click();
+    await expect(page.getByRole('heading', { name: 'There is a problem' })).toBeVisible();
+    await main.getByLabel('Last name').fill('Hopper');
+    await main.getByLabel('Email').fill('grace@example.com');
+    await main.getByLabel('Phone number').fill('+44 20 7946 0958');
+    await page.getByRole('checkbox', { name: 'Web Development' }).check();
+    await page.getByRole('button', { name: 'Send enquiry' }).click();
+    await expect(page).toHaveURL(/\/thankyou$/);
+    // The static page has no key to give (it would be everyone's); the server's answer does.
+    expect(keys[0]).toBe('');
+    expect(keys[1]).toMatch(/^[0-9a-f-]{36}$/);
+  });
 });
