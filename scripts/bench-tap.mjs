@@ -212,6 +212,7 @@ async function visit(profile, { path, prepare, taps }) {
     viewport: { width: 390, height: 844 },
     hasTouch: true,
     isMobile: true,
+    serviceWorkers: process.env.SW_BLOCK ? 'block' : 'allow',
   });
   const page = await context.newPage();
   await page.addInitScript(instrument);

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { $callModalOpen } from '../stores/call-modal';
-import { $outbox, dismiss, startOutbox, type OutboxItem } from '../stores/outbox';
+import { $outbox, dismiss, somethingKept, startOutbox, type OutboxItem } from '../stores/outbox';
 
 const names: Record<OutboxItem['kind'], string> = {
   call: 'call request',
@@ -50,7 +50,10 @@ export function OutboxMessage({ itemKey }: { itemKey: string }) {
 export default function OutboxNotice() {
   const items = useStore($outbox);
   const dialogOpen = useStore($callModalOpen);
-  useEffect(() => void startOutbox(), []);
+  // A visitor who never had one kept opens no database.
+  useEffect(() => {
+    if (somethingKept()) void startOutbox();
+  }, []);
   const shown = items.filter((item) => !item.here || (item.kind === 'call' && !dialogOpen));
 
   return (

@@ -64,6 +64,15 @@ const messageOf = (entry: QueuedEnquiry) =>
   entry.fields.find(([name]) => name === 'message' || name === 'project')?.[1];
 
 let started: Promise<void> | undefined;
+/** Whether an earlier page left enquiries kept on the device (known without opening IndexedDB). */
+export function somethingKept() {
+  try {
+    return !!localStorage.getItem(PENDING_FLAG);
+  } catch {
+    return false;
+  }
+}
+
 /** Loads what the device keeps, and sends it now and whenever the connection returns. */
 export const startOutbox = () =>
   (started ??= (async () => {

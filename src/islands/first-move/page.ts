@@ -78,9 +78,10 @@ addEventListener('pageshow', () => {
   }
 });
 
-// The service worker (src/offline/worker.ts), once the page has loaded: its precache must not slow
-// the page down. Browsers without it, or a page not served over HTTPS, have no `serviceWorker`.
-addEventListener('load', () => navigator.serviceWorker?.register('/sw.js'));
+// The service worker (src/offline/worker.ts), a few seconds after the page has loaded: its install
+// downloads the islands' code, which on a slow phone would hold up the first taps. Browsers without
+// it, or a page not served over HTTPS, have no `serviceWorker`.
+addEventListener('load', () => setTimeout(() => navigator.serviceWorker?.register('/sw.js'), 5000));
 
 // A module, not a global script: its names stay its own.
 export {};
