@@ -13,6 +13,7 @@
 // over 100 ms on Slow 3G + CPU x4, or a reader's JavaScript before the first tap is over 5 KB.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath, inlineScriptBytes, serveBuild } from './local.mjs';
 
@@ -212,7 +213,6 @@ async function visit(profile, { path, prepare, taps }) {
     viewport: { width: 390, height: 844 },
     hasTouch: true,
     isMobile: true,
-    serviceWorkers: process.env.SW_BLOCK ? 'block' : 'allow',
   });
   const page = await context.newPage();
   await page.addInitScript(instrument);
@@ -232,7 +232,14 @@ async function visit(profile, { path, prepare, taps }) {
   page.on('requestfinished', async (request) => {
     if (request.resourceType() !== 'script') return;
     try {
-      scripts.set(request.url(), (await request.sizes()).responseBodySize);
+      const { responseBodySize } = await request.sizes();
+      // A script the service worker answered has no transfer size (-1): count what it holds, gzip.
+      scripts.set(
+        request.url(),
+        responseBodySize >= 0
+          ? responseBodySize
+          : gzipSync(await (await request.response()).body()).length,
+      );
     } catch {}
   });
   const javascript = async () =>
