@@ -209,6 +209,34 @@ test.describe('enquiries without a connection', () => {
     await expect(notice).toBeEmpty();
   });
 
+  test('a kept call request the server then refuses is shown with what was written, until dismissed', async ({
+    page,
+    context,
+  }) => {
+    await page.goto('/iphone');
+    await offlineReady(page);
+    const dialog = await fillCallRequest(page, uniqueEmail('refused'));
+    await context.setOffline(true);
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Saved on this phone');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    // Back online, the server refuses it (the page's post and the worker's alike).
+    await context.route('**/send-mail.php', (route) =>
+      route.fulfill({ status: 422, json: { errors: { email: 'Valid email is required.' } } }),
+    );
+    await context.setOffline(false);
+    const notice = page.locator('.outbox');
+    await expect(notice).toContainText(
+      'Your call request could not be sent. Valid email is required.',
+    );
+    await expect(notice).toContainText('Can we talk about an iPad app next week?');
+    expect(await keptOnDevice(page)).toBe(1);
+    expect(await violations(page)).toEqual([]);
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(notice).toBeEmpty();
+    await expect.poll(() => keptOnDevice(page)).toBe(0);
+  });
+
   test('a post that gets no answer in time is kept, and sent later', async ({ page, context }) => {
     const email = uniqueEmail('hedy');
     await page.clock.install();
