@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { violations } from './helpers';
+import { violations, islandHydrated } from './helpers';
 import { allRoutes } from './site';
 
 test.describe('axe finds no violations', () => {
@@ -25,6 +25,7 @@ test.describe('axe finds no violations', () => {
     await page.goto('/');
     await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
     const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(dialog.locator('.field__error')).toHaveCount(3);
     expect(await violations(page)).toEqual([]);

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { islandHydrated } from './helpers';
 
 async function fillEnquiry(page: Page) {
   await page.getByRole('main').getByLabel('First name').fill('Grace');
@@ -13,10 +14,16 @@ async function fillEnquiry(page: Page) {
     .fill('A booking platform for 12 clinics.');
 }
 
+/** Fills the form once its island has taken it over (until then it posts natively, by design). */
+async function fillEnquiryHydrated(page: Page) {
+  await fillEnquiry(page);
+  await islandHydrated(page.getByRole('button', { name: 'Send enquiry' }));
+}
+
 test.describe('the enquiry form', () => {
   test('sends an enquiry and goes to the thank-you page', async ({ page }) => {
     await page.goto('/contact');
-    await fillEnquiry(page);
+    await fillEnquiryHydrated(page);
     const posted = page.waitForRequest(
       (r) => r.url().endsWith('/php/email.php') && r.method() === 'POST',
     );
@@ -33,6 +40,7 @@ test.describe('the enquiry form', () => {
     await page.goto('/contact');
     await page.getByRole('main').getByLabel('Email').fill('grace@');
     await page.getByRole('main').getByLabel('Phone number').fill('12 34');
+    await islandHydrated(page.getByRole('button', { name: 'Send enquiry' }));
     await page.getByRole('button', { name: 'Send enquiry' }).click();
     const summary = page.locator('.error-summary');
     await expect(summary).toBeFocused();
@@ -60,7 +68,7 @@ test.describe('the enquiry form', () => {
 
   test("shows the server's field errors in their slots", async ({ page }) => {
     await page.goto('/contact');
-    await fillEnquiry(page);
+    await fillEnquiryHydrated(page);
     await page.route('**/php/email.php', (route) =>
       route.fulfill({
         status: 422,
@@ -91,7 +99,7 @@ test.describe('the enquiry form', () => {
       keys.push(key ?? 'none');
     });
     await page.goto('/contact');
-    await fillEnquiry(page);
+    await fillEnquiryHydrated(page);
     await page.route('**/php/email.php', (route) => route.fulfill({ status: 500, body: 'oops' }));
     await page.getByRole('button', { name: 'Send enquiry' }).click();
     const failure = page.locator('.form__failure');
@@ -124,6 +132,7 @@ test.describe('the Schedule a Call modal', () => {
     await dialog.getByLabel('Name').fill('Ada Lovelace');
     await dialog.getByLabel('Email').fill('ada@example.com');
     await dialog.getByLabel('Message').fill('Can we talk about an iPad app next week?');
+    await islandHydrated(dialog);
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(page).toHaveURL(/\/thankyou$/);
   });

@@ -1,6 +1,6 @@
 /** What several browser tests look at the same way. */
 import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** axe's violations on the page as it is now, one line each: rule and elements. */
 export async function violations(page: Page) {
@@ -15,4 +15,13 @@ export function leadingSlide(carousel: Locator) {
     const slides = [...root.querySelectorAll('.carousel__slide')];
     return slides.findIndex((s) => Math.abs(s.getBoundingClientRect().left - viewport.left) < 2);
   });
+}
+
+/**
+ * Waits until the island that holds `inside` has hydrated. Until then a form posts natively, by
+ * design (first-tap.spec.ts), so a test of what the island does waits for it: on a loaded machine
+ * the first keystroke's hydration can still be under way when the test clicks.
+ */
+export async function islandHydrated(inside: Locator) {
+  await expect(inside.locator('xpath=ancestor::astro-island[1]')).not.toHaveAttribute('ssr');
 }

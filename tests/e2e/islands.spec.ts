@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { islandHydrated } from './helpers';
 
 test.describe('mobile menu', () => {
   test.use({ viewport: { width: 375, height: 800 } });
@@ -64,6 +65,7 @@ test.describe('Schedule a Call modal', () => {
       expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
     }
 
+    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(dialog.locator('.field__error')).toHaveText([
       'Name is required.',
@@ -81,6 +83,7 @@ test.describe('Schedule a Call modal', () => {
     await dialog.getByLabel('Name').fill('Ada Lovelace');
     await dialog.getByLabel('Email').fill('ada@example');
     await dialog.getByLabel('Message').fill('A call about an app, please.');
+    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(dialog.locator('.field__error')).toHaveText(['Valid email is required.']);
 

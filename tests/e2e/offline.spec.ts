@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startServer } from '../server';
-import { violations } from './helpers';
+import { violations, islandHydrated } from './helpers';
 import { e2eDatabase } from './site';
 
 test.use({ serviceWorkers: 'allow' });
@@ -156,6 +156,7 @@ test.describe('enquiries without a connection', () => {
     await offlineReady(page);
     await fillEnquiry(page, email);
     await context.setOffline(true);
+    await islandHydrated(page.getByRole('button', { name: 'Send enquiry' }));
     await page.getByRole('button', { name: 'Send enquiry' }).click();
 
     const status = page.getByRole('main').getByRole('status');
@@ -193,6 +194,7 @@ test.describe('enquiries without a connection', () => {
     await offlineReady(page);
     const dialog = await fillCallRequest(page, email);
     await context.setOffline(true);
+    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(dialog.getByRole('status')).toContainText(
       'Saved on this phone. There is no connection just now, so your call request will be sent',
@@ -217,6 +219,7 @@ test.describe('enquiries without a connection', () => {
     await offlineReady(page);
     const dialog = await fillCallRequest(page, uniqueEmail('refused'));
     await context.setOffline(true);
+    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(dialog.getByRole('status')).toContainText('Saved on this phone');
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -245,6 +248,7 @@ test.describe('enquiries without a connection', () => {
     // The server answers no post, the page's or the worker's.
     await context.route('**/send-mail.php', () => {});
     const dialog = await fillCallRequest(page, email);
+    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(dialog.getByRole('button', { name: 'Sending…' })).toBeVisible();
     await page.clock.runFor(15_000);
@@ -269,6 +273,7 @@ test.describe('enquiries without a connection', () => {
         route.fulfill({ status, json: body, headers: { 'Content-Type': 'application/json' } }),
       );
       const dialog = await fillCallRequest(page, uniqueEmail('refused'));
+      await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
       await dialog.getByRole('button', { name: 'Request a call' }).click();
       await expect(dialog.getByText(shown).first()).toBeVisible();
       await expect(dialog.getByRole('status')).toHaveCount(0);
