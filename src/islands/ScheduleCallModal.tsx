@@ -46,9 +46,10 @@ export default function ScheduleCallModal() {
             <CloseButton onClick={close} />
           </div>
           <p id={`${id}-intro`} className="call-modal__intro">
-            Leave your details and a line about your project; we will reply to arrange a time.
+            Leave your details and a line about your project, and choose a time for the call if you
+            like; or just send a message and we will reply to arrange one.
           </p>
-          <ScheduleCallForm />
+          <ScheduleCallForm timePicker />
         </div>
       </dialog>
       <OutboxNotice />

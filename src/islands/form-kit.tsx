@@ -80,6 +80,16 @@ interface SubmitOptions<Field extends string> {
   validate(data: FormData): FieldErrors<Field>;
   /** Errors the server rendered the form with (a native post that failed), if any. */
   initialErrors?: FieldErrors<Field>;
+  /** Told of a refusal with field errors (422, or 409 for a time just taken) and its answer. */
+  onRefused?(answer: RefusedAnswer<Field>): void;
+}
+
+/** The server's JSON answer to a post it refused. */
+export interface RefusedAnswer<Field extends string> {
+  errors?: FieldErrors<Field>;
+  error?: string;
+  /** A booked time that was just taken: the free times nearest to it. */
+  alternatives?: { start: string; end: string }[];
 }
 
 /**
@@ -94,6 +104,7 @@ export function useFormSubmit<Field extends string>({
   kind,
   validate,
   initialErrors = {},
+  onRefused,
 }: SubmitOptions<Field>) {
   const [errors, setErrors] = useState<FieldErrors<Field>>(initialErrors);
   const [failure, setFailure] = useState<string | null>(null);
@@ -157,15 +168,15 @@ export function useFormSubmit<Field extends string>({
     try {
       const response = await post(form.action, data);
       if (response.ok) {
-        window.location.assign('/thankyou');
+        // A booked call has a confirmation page of its own; anything else, the thank-you page.
+        const { location } = (await response.json().catch(() => ({}))) as { location?: string };
+        window.location.assign(location && /^\/(?!\/)/.test(location) ? location : '/thankyou');
         return;
       }
-      const body = (await response.json().catch(() => ({}))) as {
-        errors?: FieldErrors<Field>;
-        error?: string;
-      };
-      if (response.status === 422 && body.errors) {
+      const body = (await response.json().catch(() => ({}))) as RefusedAnswer<Field>;
+      if ((response.status === 422 || response.status === 409) && body.errors) {
         setErrors(body.errors);
+        onRefused?.(body);
       } else {
         throw new Error(body.error ?? `The server answered ${response.status}`);
       }

@@ -1,6 +1,7 @@
 /** Typed, sorted access to the content collections, so pages stay thin. */
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
 import { serviceCategories } from '../content.config';
+import type { Availability } from '../server/slots';
 
 type Ordered = { data: { order: number } };
 const byOrder = (a: Ordered, b: Ordered) => a.data.order - b.data.order;
@@ -64,4 +65,12 @@ export async function getServiceGroups() {
     category,
     services: services.filter((s) => s.data.category === category),
   }));
+}
+
+/** When calls can be booked (src/content/data/availability.yaml). */
+export async function getAvailability(): Promise<Availability> {
+  const entry = await getEntry('availability', 'calls');
+  if (!entry) throw new Error('src/content/data/availability.yaml needs an entry with id "calls"');
+  const { id: _id, ...availability } = entry.data;
+  return availability;
 }

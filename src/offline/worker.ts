@@ -34,8 +34,14 @@ const NETWORK_TIMEOUT_SECONDS = 3;
 const PAGES_CACHE = `pages-${__BUILD_ID__}`;
 const ASSETS_CACHE = `assets-${__BUILD_ID__}`;
 
-/** Paths the worker leaves to the network: the health check and the two enquiry endpoints. */
-const BYPASS = new Set(['/healthz', '/php/email.php', '/send-mail.php']);
+/**
+ * Paths the worker leaves to the network: the health check, the two enquiry endpoints, and the
+ * booking pages under /schedule (free times change by the minute; a booking or a cancel link is
+ * someone's own).
+ */
+const BYPASS_PATHS = new Set(['/healthz', '/php/email.php', '/send-mail.php']);
+const bypassed = (path: string) =>
+  BYPASS_PATHS.has(path) || path === '/schedule' || path.startsWith('/schedule/');
 const pages = new Set(__PAGES__);
 
 /** Only whole, same-origin, successful answers are kept. */
@@ -67,7 +73,7 @@ const pageStrategy = new NetworkFirst({
 
 registerRoute(
   ({ request, url }) =>
-    request.mode === 'navigate' && url.origin === self.location.origin && !BYPASS.has(url.pathname),
+    request.mode === 'navigate' && url.origin === self.location.origin && !bypassed(url.pathname),
   async (options) => {
     try {
       return await pageStrategy.handle(options);
@@ -93,7 +99,7 @@ const buildFiles = (html: string) =>
 
 async function keepOpenPage(address: string) {
   const url = new URL(address);
-  if (url.origin !== self.location.origin || BYPASS.has(url.pathname)) return;
+  if (url.origin !== self.location.origin || bypassed(url.pathname)) return;
   url.hash = '';
   try {
     const response = await fetch(url, { credentials: 'same-origin' });

@@ -1,10 +1,11 @@
 /**
- * `npm run enquiries`: lists the stored enquiries, newest last.
+ * `npm run enquiries`: lists the stored enquiries, newest last; a booked call shows its time.
  * `npm run enquiries -- --csv > enquiries.csv` exports them as CSV.
  * `--spam` includes those caught by the honeypot (left out by default).
  */
 import { existsSync } from 'node:fs';
 import { readConfig } from './config.ts';
+import { formatCallTime } from './slots.ts';
 import { EnquiryStore, type StoredEnquiry } from './store.ts';
 
 const args = new Set(process.argv.slice(2));
@@ -20,6 +21,15 @@ const store = new EnquiryStore(databasePath, { readOnly: true });
 const enquiries = store.all().filter((e) => args.has('--spam') || !e.spam);
 store.close();
 
+const callStatus = (e: StoredEnquiry) =>
+  !e.call ? '' : e.call.cancelledAt ? `cancelled ${e.call.cancelledAt}` : 'booked';
+
+/** A booked call's time in the agency's zone (as it was when booked), and whether it still stands. */
+const callTime = (e: StoredEnquiry) =>
+  e.call
+    ? `${formatCallTime(e.call.start, String(e.data.agency_time_zone ?? 'Europe/London'))}${e.call.cancelledAt ? ' (cancelled)' : ''}`
+    : '';
+
 const columns: [string, (e: StoredEnquiry) => string][] = [
   ['id', (e) => e.id],
   ['received', (e) => e.createdAt],
@@ -30,6 +40,10 @@ const columns: [string, (e: StoredEnquiry) => string][] = [
   ['services', (e) => ([] as string[]).concat(e.data.service ?? []).join('; ')],
   ['message', (e) => String(e.data.project ?? e.data.message ?? '')],
   ['mailed', (e) => e.mailedAt ?? (e.spam ? 'spam' : '')],
+  // Added with bookings, after the earlier columns so that a sheet built on those still reads right.
+  ['call_start', (e) => e.call?.start ?? ''],
+  ['call_end', (e) => e.call?.end ?? ''],
+  ['call_status', callStatus],
 ];
 
 /** RFC 4180 quoting; a leading =, +, - or @ is prefixed so that spreadsheets do not run it as a formula. */
@@ -47,10 +61,10 @@ if (args.has('--csv')) {
   console.log('No enquiries stored.');
 } else {
   for (const e of enquiries) {
-    console.log(
-      `${e.createdAt}  ${e.kind === 'call' ? 'Call request' : 'Enquiry'} from ${e.name} <${e.email}>`,
-    );
-    for (const [name, get] of columns.slice(5)) {
+    const what = e.call ? 'Booked call' : e.kind === 'call' ? 'Call request' : 'Enquiry';
+    console.log(`${e.createdAt}  ${what} from ${e.name} <${e.email}>`);
+    if (e.call) console.log(`  call: ${callTime(e)}`);
+    for (const [name, get] of columns.slice(5, 9)) {
       const value = get(e);
       if (value) console.log(`  ${name}: ${value.replace(/\s+/g, ' ').slice(0, 200)}`);
     }

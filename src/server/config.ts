@@ -22,6 +22,20 @@ export interface ServerConfig {
   allowedOrigins: string[];
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  /**
+   * BOOKING_SECRET signs the cancel links of booked calls; without one of at least 32 characters,
+   * prospects can still ask for a call but not book a time.
+   */
+  bookingSecret: string | undefined;
+  /** The site's public address for links in e-mails (SITE_URL; else the site of astro.config.mjs). */
+  siteUrl: string | undefined;
+}
+
+/** Why booking is off, or undefined when the secret is usable. */
+export function bookingOffReason(secret: string | undefined): string | undefined {
+  if (!secret) return 'BOOKING_SECRET is not set';
+  if (secret.length < 32) return 'BOOKING_SECRET is shorter than 32 characters';
+  return undefined;
 }
 
 const number = (value: string | undefined, fallback: number) => {
@@ -57,5 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     allowedOrigins: list(env.ALLOWED_ORIGINS).map((origin) => new URL(origin).origin),
     bodyLimit: 32 * 1024,
+    bookingSecret: env.BOOKING_SECRET || undefined,
+    siteUrl: env.SITE_URL ? new URL(env.SITE_URL).origin : undefined,
   };
 }

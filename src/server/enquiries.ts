@@ -7,10 +7,21 @@ import { randomUUID } from 'node:crypto';
 import { first, readForm, type Fields } from './body.ts';
 import { verifyCaptcha } from './captcha.ts';
 import { caughtByHoneypot, clientAddress, isCrossSite, wantsJson } from './client.ts';
-import { readConfig, type ServerConfig } from './config.ts';
+import { checkCancelToken } from './cancel-token.ts';
+import { bookingOffReason, readConfig, type ServerConfig } from './config.ts';
 import { Outbox, smtpSender } from './mail.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { EnquiryStore, type EnquiryKind } from './store.ts';
+import {
+  freeSlots,
+  isTimeZone,
+  nearest,
+  offeredDates,
+  offeredSlot,
+  refusal,
+  type Availability,
+  type Slot,
+} from './slots.ts';
+import { EnquiryStore, SlotTaken, type EnquiryKind, type StoredEnquiry } from './store.ts';
 import {
   IDEMPOTENCY_FIELD,
   enquiryMessages,
@@ -18,7 +29,7 @@ import {
   isIdempotencyKey,
   validateCallRequest,
   validateEnquiry,
-  type CallRequestField,
+  type BookingField,
   type EnquiryField,
   type FieldErrors,
 } from './validation.ts';
@@ -28,6 +39,8 @@ export interface EnquiryService {
   store: EnquiryStore;
   limiter: RateLimiter | undefined;
   outbox: Outbox | undefined;
+  /** Whether prospects can book a time (BOOKING_SECRET is set); the secret, when they can. */
+  bookingSecret: string | undefined;
 }
 
 let service: EnquiryService | undefined;
@@ -40,6 +53,13 @@ export function getEnquiryService(): EnquiryService {
   const limiter = config.rateLimit.enabled
     ? new RateLimiter(config.rateLimit.max, config.rateLimit.windowMs)
     : undefined;
+  const bookingOff = bookingOffReason(config.bookingSecret);
+  const bookingSecret = bookingOff ? undefined : config.bookingSecret;
+  if (bookingOff) {
+    console.warn(
+      `Booking a time for a call is off: ${bookingOff}. Prospects can still ask for a call. Set BOOKING_SECRET to a random string of 32 characters or more (e.g. openssl rand -hex 32) to turn it on.`,
+    );
+  }
   let outbox: Outbox | undefined;
   if (config.smtpUrl && config.mailTo && config.mailFrom) {
     const { smtpUrl, mailTo, mailFrom } = config;
@@ -51,6 +71,9 @@ export function getEnquiryService(): EnquiryService {
       to: mailTo,
       pollMs: config.outboxPollMs,
       retryBaseMs: config.outboxRetryBaseMs,
+      ...(bookingSecret && {
+        booking: { secret: bookingSecret, siteUrl: config.siteUrl ?? import.meta.env.SITE },
+      }),
       log: console.warn,
     });
     outbox.start();
@@ -60,7 +83,7 @@ export function getEnquiryService(): EnquiryService {
       `Enquiries are stored in ${config.databasePath}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
     );
   }
-  service = { config, store, limiter, outbox };
+  service = { config, store, limiter, outbox, bookingSecret };
   return service;
 }
 
@@ -81,6 +104,8 @@ export interface PageOutcome<Field extends string> {
   values?: Record<string, string | string[]>;
   errors?: FieldErrors<Field>;
   message?: string;
+  /** A booking whose time was just taken: the free times nearest to it. */
+  alternatives?: Slot[];
 }
 
 export type Outcome<Field extends string> =
@@ -96,6 +121,7 @@ function answer<Field extends string>(
     errors?: FieldErrors<Field>;
     message?: string;
     values?: Record<string, string | string[]>;
+    alternatives?: Slot[];
   },
   extraHeaders: Record<string, string> = {},
 ): Outcome<Field> {
@@ -107,9 +133,10 @@ function answer<Field extends string>(
   // Refused before its body was read: the connection cannot carry another request after it.
   if (UNREAD_BODY.has(status)) headers.Connection = 'close';
   if (wantsJson(request)) {
-    const json = body.errors
-      ? { errors: body.errors }
-      : { error: body.message ?? 'Request refused.' };
+    const json = {
+      ...(body.errors ? { errors: body.errors } : { error: body.message ?? 'Request refused.' }),
+      ...(body.alternatives && { alternatives: body.alternatives }),
+    };
     return {
       type: 'response',
       response: new Response(JSON.stringify(json), {
@@ -121,14 +148,19 @@ function answer<Field extends string>(
   return { type: 'page', status, headers, ...body };
 }
 
-function success<Field extends string>(request: Request, id: string): Outcome<Field> {
+/** Where a native post goes once stored: the booked call's confirmation, or the thank-you page. */
+export const successPage = (stored: StoredEnquiry) =>
+  stored.call ? `/schedule/booked?ref=${stored.id}` : '/thankyou';
+
+function success<Field extends string>(request: Request, stored: StoredEnquiry): Outcome<Field> {
   const headers = { Vary: VARY, 'Cache-Control': 'no-store' };
+  const location = successPage(stored);
   const response = wantsJson(request)
-    ? new Response(JSON.stringify({ ok: true, id }), {
+    ? new Response(JSON.stringify({ ok: true, id: stored.id, location }), {
         status: 200,
         headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' },
       })
-    : new Response(null, { status: 303, headers: { ...headers, Location: '/thankyou' } });
+    : new Response(null, { status: 303, headers: { ...headers, Location: location } });
   return { type: 'response', response };
 }
 
@@ -141,13 +173,20 @@ function idempotencyKey(fields: Fields): string | undefined {
 interface Submission<Field extends string> {
   kind: EnquiryKind;
   /** Validates the parsed fields: the values to store, the values to show again, and the errors. */
-  validate(fields: Fields): {
+  validate(
+    fields: Fields,
+    service: EnquiryService,
+  ): {
     name: string;
     email: string;
     data: Record<string, string | string[]>;
     errors: FieldErrors<Field>;
+    /** The time of a call being booked. */
+    call?: Slot;
   };
   captchaField?: Field;
+  /** For a booking whose time was just taken: the field to say so on, and the free times nearest. */
+  taken?: { field: Field; alternatives(wanted: Slot): Slot[] };
 }
 
 async function handle<Field extends string>(
@@ -189,17 +228,16 @@ async function handle<Field extends string>(
   if (!body.ok) return answer(request, body.status, { message: body.message });
 
   const key = idempotencyKey(body.fields);
-  const { name, email, data, errors } = submission.validate(body.fields);
+  const { name, email, data, errors, call } = submission.validate(body.fields, current);
   // A form shown again keeps its key: nothing was stored under it, and its next post is the same
   // submission. One posted without a key (no JavaScript: a static page cannot hold a fresh one) is
   // shown again with one made here, so that its next post and that post's retries count once.
   const values = { ...data, [IDEMPOTENCY_FIELD]: key ?? randomUUID() };
-  if (hasErrors(errors)) return answer(request, 422, { errors, values });
-
   // The same submission again (a retry, a double tap, a replay from the device): the first answer,
-  // before the rate limit and the captcha, which it has passed already.
+  // before the checks it passed then (a booked time may since have come inside the notice period).
   const earlier = key ? store.findByKey(key) : undefined;
-  if (earlier) return success(request, earlier.id);
+  if (earlier) return success(request, earlier);
+  if (hasErrors(errors)) return answer(request, 422, { errors, values });
 
   const client = clientAddress(
     socketAddress,
@@ -236,21 +274,37 @@ async function handle<Field extends string>(
     }
   }
 
-  const stored = await store.commit(
-    {
-      kind: submission.kind,
-      name,
-      email,
-      data,
-      clientIp: client,
-      userAgent: (request.headers.get('user-agent') ?? '').slice(0, 300),
-      spam,
-      ...(key && { idempotencyKey: key }),
-    },
-    outbox !== undefined,
-  );
+  let stored: StoredEnquiry;
+  try {
+    stored = await store.commit(
+      {
+        kind: submission.kind,
+        name,
+        email,
+        data,
+        clientIp: client,
+        userAgent: (request.headers.get('user-agent') ?? '').slice(0, 300),
+        spam,
+        ...(key && { idempotencyKey: key }),
+        ...(call && { call }),
+      },
+      outbox !== undefined,
+    );
+  } catch (error) {
+    if (!(error instanceof SlotTaken) || !call || !submission.taken) throw error;
+    const { field, alternatives } = submission.taken;
+    const message = alternatives(call).length
+      ? 'That time was just taken. Here are the nearest free ones.'
+      : 'That time was just taken, and no other time is free in the coming days. Send your message without a time and we will reply to arrange one.';
+    return answer(request, 409, {
+      message,
+      errors: { [field]: message } as FieldErrors<Field>,
+      values: { ...values, slot: '' },
+      alternatives: alternatives(call),
+    });
+  }
   if (!spam) outbox?.kick();
-  return success(request, stored.id);
+  return success(request, stored);
 }
 
 /** Service options are passed in: they are content (src/content/data/enquiry-services.yaml). */
@@ -288,27 +342,101 @@ export function handleEnquiry(
   );
 }
 
-export function handleCallRequest(request: Request, socketAddress: string) {
-  return handle<CallRequestField>(
+/** The free times of the offered days between two agency dates, as the store has them now. */
+export function currentFreeSlots(
+  availability: Availability,
+  range: { from?: string; to?: string } = {},
+  now = Date.now(),
+): Slot[] {
+  const { store } = getEnquiryService();
+  const dates = offeredDates(availability, now);
+  // A day either side: the store compares instants, and the dates are the agency's.
+  const from = new Date(Date.parse(dates[0]!) - 86_400_000).toISOString();
+  const to = new Date(Date.parse(dates.at(-1)!) + 2 * 86_400_000).toISOString();
+  return freeSlots(availability, store.bookedBetween(from, to), now, range);
+}
+
+export const bookingClosedMessage =
+  'Booking a time is not available right now. Send your message without a time and we will reply to arrange one.';
+
+/**
+ * A call request (the Schedule a Call dialog, /schedule): name, e-mail and message, and optionally
+ * a time (`slot`, a start from the free slots) that books the call.
+ */
+export function handleCallRequest(
+  request: Request,
+  socketAddress: string,
+  availability: Availability,
+  { requireTime = false } = {},
+) {
+  return handle<BookingField>(
     {
       kind: 'call',
-      validate(fields) {
+      validate(fields, { bookingSecret }) {
         const input = {
           // The old site's modal named the field Fname; both are accepted.
           name: first(fields, 'name') || first(fields, 'Fname'),
           email: first(fields, 'email'),
           message: first(fields, 'message'),
         };
-        const errors = validateCallRequest(input);
-        const data = {
+        const errors: FieldErrors<BookingField> = validateCallRequest(input);
+        const data: Record<string, string> = {
           name: input.name.trim(),
           email: input.email.trim(),
           message: input.message.trim(),
         };
-        return { name: data.name, email: data.email, data, errors };
+        const wanted = first(fields, 'slot').trim();
+        if (!wanted) {
+          // /schedule is for booking: a visitor who chose no time is told, not sent a message.
+          if (requireTime) errors.slot = 'Choose a time for the call.';
+          return { name: data.name, email: data.email, data, errors };
+        }
+        const zone = first(fields, 'time_zone').trim();
+        data.slot = wanted;
+        data.time_zone = isTimeZone(zone) ? zone : availability.timeZone;
+        if (!bookingSecret) {
+          errors.slot = bookingClosedMessage;
+          return { name: data.name, email: data.email, data, errors };
+        }
+        const refused = refusal(availability, wanted, Date.now());
+        const call = refused ? undefined : offeredSlot(availability, wanted);
+        if (!call) {
+          errors.slot = refused ?? 'Choose one of the times offered.';
+          return { name: data.name, email: data.email, data, errors };
+        }
+        data.agency_time_zone = availability.timeZone;
+        data.call_title = availability.callTitle;
+        return { name: data.name, email: data.email, data, errors, call };
+      },
+      taken: {
+        field: 'slot',
+        alternatives: (wanted) => nearest(currentFreeSlots(availability), wanted.start),
       },
     },
     request,
     socketAddress,
   );
+}
+
+export type CancelOutcome =
+  | { status: 'invalid' | 'expired' | 'unavailable' | 'unknown' }
+  | { status: 'confirm' | 'cancelled' | 'already'; enquiry: StoredEnquiry };
+
+/**
+ * The cancel link of a booked call: a GET shows the call and asks to confirm (mail scanners open
+ * links), a POST cancels it. A forged, expired or reused token never reaches another booking.
+ */
+export function handleCancel(token: string, confirm: boolean): CancelOutcome {
+  const { bookingSecret, store, outbox } = getEnquiryService();
+  if (!bookingSecret) return { status: 'unavailable' };
+  const check = checkCancelToken(token, bookingSecret);
+  if (!check.ok) return { status: check.reason };
+  if (!confirm) {
+    const enquiry = store.findById(check.id);
+    if (!enquiry?.call) return { status: 'unknown' };
+    return { status: enquiry.call.cancelledAt ? 'already' : 'confirm', enquiry };
+  }
+  const result = store.cancelCall(check.id, outbox !== undefined);
+  if (result.status === 'cancelled') outbox?.kick();
+  return result;
 }

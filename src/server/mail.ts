@@ -1,11 +1,15 @@
 /**
- * Delivery: each stored enquiry becomes a plain-text e-mail to the agency,
- * sent from the outbox table, retried with backoff while the SMTP server is
- * down, and marked sent once it has been accepted, so a restart resends only
- * what was never accepted.
+ * Delivery: each stored enquiry becomes a plain-text e-mail to the agency (and
+ * a booked call also one to the prospect, with a calendar invitation), sent
+ * from the outbox table, retried with backoff while the SMTP server is down,
+ * and marked sent once it has been accepted, so a restart resends only what
+ * was never accepted.
  */
+import { createEvent } from 'ics';
 import { createTransport } from 'nodemailer';
-import type { EnquiryStore, StoredEnquiry } from './store.ts';
+import { signCancelToken } from './cancel-token.ts';
+import { formatCallTime } from './slots.ts';
+import type { EnquiryStore, MailKind, OutboxItem, StoredEnquiry } from './store.ts';
 
 export interface Mail {
   from: string;
@@ -14,6 +18,8 @@ export interface Mail {
   subject: string;
   text: string;
   messageId: string;
+  /** A calendar invitation (or its cancellation), sent as text/calendar with the message. */
+  icalEvent?: { method: 'REQUEST' | 'CANCEL'; filename: string; content: string };
 }
 
 export interface MailSender {
@@ -67,6 +73,140 @@ export function formatEnquiryMail(enquiry: StoredEnquiry, from: string, to: stri
   };
 }
 
+/** What the mails of a booked call need besides the booking. */
+export interface BookingMailOptions {
+  /** The site's public address, for the cancel link: SITE_URL, or the site of astro.config.mjs. */
+  siteUrl: string;
+  secret: string;
+}
+
+const text = (value: string | string[] | undefined) => String(value ?? '');
+
+/** The .ics of a booked call (METHOD:REQUEST), or of its cancellation (METHOD:CANCEL). */
+export function callInvitation(
+  enquiry: StoredEnquiry,
+  organizer: string,
+  cancelled: boolean,
+): NonNullable<Mail['icalEvent']> {
+  const call = enquiry.call!;
+  const method = cancelled ? 'CANCEL' : 'REQUEST';
+  const { error, value } = createEvent({
+    productId: 'northgate-digital/site',
+    method,
+    // The same UID and a higher SEQUENCE: calendars replace the invitation with its cancellation.
+    uid: `${enquiry.id}@calls.northgate-digital.example`,
+    sequence: cancelled ? 1 : 0,
+    status: cancelled ? 'CANCELLED' : 'CONFIRMED',
+    start: Date.parse(call.start),
+    startInputType: 'utc',
+    startOutputType: 'utc',
+    end: Date.parse(call.end),
+    endInputType: 'utc',
+    endOutputType: 'utc',
+    title: oneLine(text(enquiry.data.call_title) || 'Call'),
+    description: text(enquiry.data.message),
+    organizer: { name: 'Northgate Digital', email: organizer },
+    attendees: [{ name: oneLine(enquiry.name), email: oneLine(enquiry.email), rsvp: false }],
+  });
+  if (error || !value) throw error ?? new Error('The invitation could not be made.');
+  return { method, filename: cancelled ? 'cancel.ics' : 'invite.ics', content: value };
+}
+
+/** The call's time for the prospect (in their zone) and for the agency (in its own). */
+function callTimes(enquiry: StoredEnquiry) {
+  const start = enquiry.call!.start;
+  const agencyZone = text(enquiry.data.agency_time_zone) || 'Europe/London';
+  const visitorZone = text(enquiry.data.time_zone) || agencyZone;
+  return {
+    visitor: `${formatCallTime(start, visitorZone)} (${visitorZone})`,
+    agency: `${formatCallTime(start, agencyZone)} (${agencyZone})`,
+    same: visitorZone === agencyZone,
+  };
+}
+
+/** The e-mail of an outbox entry: the agency's notice, or a booked call's confirmation or cancellation. */
+export function formatMail(
+  item: Pick<OutboxItem, 'mail' | 'enquiry'>,
+  from: string,
+  to: string,
+  booking?: BookingMailOptions,
+): Mail {
+  const { mail, enquiry } = item;
+  if (!enquiry.call) return formatEnquiryMail(enquiry, from, to);
+  const times = callTimes(enquiry);
+  const name = oneLine(enquiry.name);
+  const minutes = Math.round(
+    (Date.parse(enquiry.call.end) - Date.parse(enquiry.call.start)) / 60_000,
+  );
+  const reference = ['', '--', `Reference: ${enquiry.id}`];
+  const messageId = `<${enquiry.id}.${mail}@enquiries.invalid>`;
+  const forAgency = mail === 'agency' || mail === 'agency-cancel';
+  const cancelled = mail === 'agency-cancel' || mail === 'prospect-cancel';
+  const base = {
+    from,
+    to: forAgency ? to : oneLine(enquiry.email),
+    replyTo: forAgency ? oneLine(enquiry.email) : to,
+    messageId,
+    icalEvent: callInvitation(enquiry, to, cancelled),
+  };
+  const lines: string[] = [];
+  let subject: string;
+  if (mail === 'agency') {
+    subject = `Call booked: ${name}, ${times.agency}`;
+    lines.push(
+      'A visitor booked a call through the website.',
+      '',
+      `When: ${times.agency}`,
+      ...(times.same ? [] : [`Their time: ${times.visitor}`]),
+      `Length: ${minutes} minutes`,
+      field('Name', enquiry.data.name),
+      field('Email', enquiry.data.email),
+      '',
+      'Message:',
+      text(enquiry.data.message),
+    );
+  } else if (mail === 'agency-cancel') {
+    subject = `Call cancelled: ${name}, ${times.agency}`;
+    lines.push(
+      `${name} cancelled their call of ${times.agency}. The time is free again.`,
+      field('Email', enquiry.data.email),
+    );
+  } else if (mail === 'prospect') {
+    if (!booking) throw new Error('Booking mails need BOOKING_SECRET and a site address.');
+    const token = signCancelToken(enquiry.id, Date.parse(enquiry.call.start), booking.secret);
+    const cancelUrl = new URL(`/schedule/cancel?token=${token}`, booking.siteUrl).href;
+    subject = `Your call with Northgate Digital: ${times.visitor}`;
+    lines.push(
+      `Hello ${name},`,
+      '',
+      'Thank you for booking a call with us. It is in our calendar:',
+      '',
+      `When: ${times.visitor}`,
+      ...(times.same ? [] : [`(Our time: ${times.agency})`]),
+      `Length: ${minutes} minutes`,
+      '',
+      'The invitation is attached: open it to add the call to your calendar. We will reply to this',
+      'e-mail with how to join (a phone number or a video link) before the call.',
+      '',
+      'Cannot make it? Cancel the call here, and book another time whenever suits you:',
+      cancelUrl,
+      '',
+      'What you wrote:',
+      text(enquiry.data.message),
+    );
+  } else {
+    subject = `Cancelled: your call with Northgate Digital, ${times.visitor}`;
+    lines.push(
+      `Hello ${name},`,
+      '',
+      `Your call of ${times.visitor} is cancelled, as you asked. The attached update removes it from`,
+      'your calendar. You are welcome to book another time on our website whenever suits you.',
+    );
+  }
+  lines.push(...reference);
+  return { ...base, subject: subject.slice(0, 200), text: lines.join('\n') };
+}
+
 /** How long to wait before attempt n + 1: `baseMs` doubling to at most 15 minutes, with ±20% jitter. */
 export function backoffMs(attempts: number, baseMs = 5_000, random = Math.random): number {
   const delay = Math.min(baseMs * 2 ** attempts, 15 * 60_000);
@@ -80,6 +220,8 @@ export interface OutboxOptions {
   to: string;
   pollMs: number;
   retryBaseMs?: number;
+  /** Without it, booked calls' own mails (to the prospect) cannot be made: booking is off then. */
+  booking?: BookingMailOptions;
   log?: (message: string) => void;
 }
 
@@ -124,18 +266,21 @@ export class Outbox {
     for (;;) {
       const due = store.due();
       if (due.length === 0) return;
-      for (const { enquiry, attempts } of due) {
+      for (const item of due) {
+        const { id, enquiry, attempts, mail } = item;
         try {
-          await sender.send(formatEnquiryMail(enquiry, from, to));
-          store.markSent(enquiry.id);
+          await sender.send(formatMail(item, from, to, this.#options.booking));
+          store.markSent(id);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           store.markFailed(
-            enquiry.id,
+            id,
             Date.now() + backoffMs(attempts, this.#options.retryBaseMs),
             message,
           );
-          log?.(`Enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${message}`);
+          log?.(
+            `${describe(mail)} of enquiry ${enquiry.id} not sent yet (attempt ${attempts + 1}): ${message}`,
+          );
           // The server is likely down: leave the rest for the next round.
           return;
         }
@@ -150,6 +295,14 @@ export class Outbox {
   }
 }
 
+const describe = (mail: MailKind) =>
+  ({
+    agency: 'The e-mail to the agency',
+    prospect: 'The confirmation to the prospect',
+    'agency-cancel': 'The cancellation to the agency',
+    'prospect-cancel': 'The cancellation to the prospect',
+  })[mail];
+
 /** Sends through nodemailer's SMTP transport; `url` is SMTP_URL, e.g. smtp://user:pass@mail.example.com:587. */
 export function smtpSender(url: string): MailSender {
   const transport = createTransport(url);
@@ -162,6 +315,7 @@ export function smtpSender(url: string): MailSender {
         subject: mail.subject,
         text: mail.text,
         messageId: mail.messageId,
+        ...(mail.icalEvent && { icalEvent: mail.icalEvent }),
         // Plain text only: no HTML alternative that could render visitor input.
         disableUrlAccess: true,
         disableFileAccess: true,

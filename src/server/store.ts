@@ -24,22 +24,47 @@ export interface NewEnquiry {
    * device's queue carries the same key, and the store keeps the enquiry once.
    */
   idempotencyKey?: string;
+  /** A booked call's time (a call request that chose one); UTC ISO instants. */
+  call?: { start: string; end: string };
 }
 
-export interface StoredEnquiry extends NewEnquiry {
+export interface StoredEnquiry extends Omit<NewEnquiry, 'call'> {
   id: string;
   createdAt: string;
+  /** When the agency's e-mail about it was accepted by the SMTP server. */
   mailedAt: string | null;
   mailAttempts: number;
+  call?: { start: string; end: string; cancelledAt: string | null };
 }
 
+/**
+ * The e-mails an enquiry causes: the agency's notice of it; for a booked call, the prospect's
+ * confirmation too; when it is cancelled, a cancellation to each.
+ */
+export type MailKind = 'agency' | 'prospect' | 'agency-cancel' | 'prospect-cancel';
+
 export interface OutboxItem {
+  /** The outbox entry: one per e-mail. */
+  id: number;
+  mail: MailKind;
   enquiry: StoredEnquiry;
   attempts: number;
 }
 
+/** The slot of a booking overlaps a call booked already; nothing was stored. */
+export class SlotTaken extends Error {
+  constructor() {
+    super('That time was just taken.');
+  }
+}
+
+export type CancelResult =
+  | { status: 'cancelled'; enquiry: StoredEnquiry }
+  | { status: 'already'; enquiry: StoredEnquiry }
+  | { status: 'unknown' };
+
 /** Versioned schema changes; PRAGMA user_version records how many have run. Append, never edit. */
-const migrations: string[] = [
+export const migrations: string[] = [
   `CREATE TABLE enquiries (
      id TEXT PRIMARY KEY,
      kind TEXT NOT NULL CHECK (kind IN ('enquiry', 'call')),
@@ -64,6 +89,27 @@ const migrations: string[] = [
   // 2: one enquiry per idempotency key (enquiries stored before it have none; NULLs do not clash).
   `ALTER TABLE enquiries ADD COLUMN idempotency_key TEXT;
    CREATE UNIQUE INDEX enquiries_idempotency_key ON enquiries (idempotency_key);`,
+  // 3: booked calls (an enquiry with a time: one booking per start), and one outbox entry per e-mail.
+  `ALTER TABLE enquiries ADD COLUMN call_start TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_end TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_cancelled_at TEXT;
+   CREATE UNIQUE INDEX enquiries_booked_call ON enquiries (call_start)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;
+   CREATE TABLE mail_outbox (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (mail IN ('agency', 'prospect', 'agency-cancel', 'prospect-cancel')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     UNIQUE (enquiry_id, mail)
+   );
+   INSERT INTO mail_outbox (enquiry_id, mail, attempts, next_attempt_at, sent_at, last_error)
+     SELECT enquiry_id, 'agency', attempts, next_attempt_at, sent_at, last_error FROM outbox;
+   DROP TABLE outbox;
+   ALTER TABLE mail_outbox RENAME TO outbox;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;`,
 ];
 
 interface Row {
@@ -77,8 +123,13 @@ interface Row {
   user_agent: string;
   spam: number;
   idempotency_key: string | null;
+  call_start: string | null;
+  call_end: string | null;
+  call_cancelled_at: string | null;
   sent_at: number | null;
   attempts: number | null;
+  outbox_id?: number;
+  mail?: MailKind;
 }
 
 const fromRow = (row: Row): StoredEnquiry => ({
@@ -92,11 +143,16 @@ const fromRow = (row: Row): StoredEnquiry => ({
   userAgent: row.user_agent,
   spam: row.spam === 1,
   ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
+  ...(row.call_start !== null && {
+    call: { start: row.call_start, end: row.call_end!, cancelledAt: row.call_cancelled_at },
+  }),
   mailedAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
   mailAttempts: row.attempts ?? 0,
 });
 
-const SELECT = `SELECT e.*, o.sent_at, o.attempts FROM enquiries e LEFT JOIN outbox o ON o.enquiry_id = e.id`;
+/** An enquiry with its agency e-mail's delivery. */
+const SELECT = `SELECT e.*, o.sent_at, o.attempts FROM enquiries e
+  LEFT JOIN outbox o ON o.enquiry_id = e.id AND o.mail = 'agency'`;
 
 export class EnquiryStore {
   readonly db: DatabaseSync;
@@ -107,6 +163,10 @@ export class EnquiryStore {
   readonly #sent: StatementSync;
   readonly #failed: StatementSync;
   readonly #health: StatementSync;
+  readonly #overlapping: StatementSync;
+  readonly #byId: StatementSync;
+  readonly #cancel: StatementSync;
+  readonly #booked: StatementSync;
 
   /** `readOnly` opens an existing store for reading only, as the staff CLI does. */
   constructor(path: string, { readOnly = false } = {}) {
@@ -120,21 +180,39 @@ export class EnquiryStore {
       this.#migrate();
     }
     this.#insertEnquiry = this.db.prepare(
-      `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam, idempotency_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
+         idempotency_key, call_start, call_end)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // ISO instants in UTC of one form compare as text.
+    this.#overlapping = this.db.prepare(
+      `SELECT 1 FROM enquiries
+       WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start < ? AND call_end > ?
+       LIMIT 1`,
+    );
+    this.#booked = this.db.prepare(
+      `SELECT call_start AS start, call_end AS end FROM enquiries
+       WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_end > ? AND call_start < ?
+       ORDER BY call_start`,
+    );
+    this.#byId = this.db.prepare(`${SELECT} WHERE e.id = ?`);
+    this.#cancel = this.db.prepare(
+      `UPDATE enquiries SET call_cancelled_at = ? WHERE id = ? AND call_cancelled_at IS NULL`,
     );
     this.#byKey = this.db.prepare(`${SELECT} WHERE e.idempotency_key = ?`);
     this.#insertOutbox = this.db.prepare(
-      `INSERT INTO outbox (enquiry_id, next_attempt_at) VALUES (?, ?)`,
+      `INSERT INTO outbox (enquiry_id, mail, next_attempt_at) VALUES (?, ?, ?)`,
     );
     this.#due = this.db.prepare(
-      `${SELECT} WHERE o.sent_at IS NULL AND o.next_attempt_at <= ? ORDER BY o.next_attempt_at LIMIT ?`,
+      `SELECT e.*, o.id AS outbox_id, o.mail, o.sent_at, o.attempts
+       FROM outbox o JOIN enquiries e ON e.id = o.enquiry_id
+       WHERE o.sent_at IS NULL AND o.next_attempt_at <= ? ORDER BY o.next_attempt_at, o.id LIMIT ?`,
     );
     this.#sent = this.db.prepare(
-      `UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE enquiry_id = ?`,
+      `UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?`,
     );
     this.#failed = this.db.prepare(
-      `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE enquiry_id = ?`,
+      `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?`,
     );
     this.#health = this.db.prepare(
       `INSERT INTO health (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`,
@@ -176,7 +254,9 @@ export class EnquiryStore {
    * whose idempotency key is already stored is not stored again: the one stored first is returned.
    */
   add(enquiry: NewEnquiry, queueMail: boolean, now = Date.now()): StoredEnquiry {
-    return this.#transaction(() => this.#insert(enquiry, queueMail, now));
+    const result = this.#transaction(() => this.#insert(enquiry, queueMail, now));
+    if (result instanceof SlotTaken) throw result;
+    return result;
   }
 
   #pending: {
@@ -191,6 +271,7 @@ export class EnquiryStore {
    * that transaction has committed, so the answer still follows the commit.
    */
   commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
+    // A booking whose time is taken rejects with SlotTaken, and only it: the rest of its batch commits.
     return new Promise((resolve, reject) => {
       if (this.#pending.length === 0) setImmediate(() => this.#flush());
       this.#pending.push({
@@ -205,7 +286,7 @@ export class EnquiryStore {
     const batch = this.#pending;
     this.#pending = [];
     const now = Date.now();
-    let stored: StoredEnquiry[];
+    let stored: (StoredEnquiry | SlotTaken)[];
     try {
       stored = this.#transaction(() =>
         batch.map(({ enquiry, queueMail }) => this.#insert(enquiry, queueMail, now)),
@@ -217,10 +298,15 @@ export class EnquiryStore {
     batch.forEach(({ done }, i) => done(stored[i]!));
   }
 
-  #insert(enquiry: NewEnquiry, queueMail: boolean, now: number): StoredEnquiry {
+  #insert(enquiry: NewEnquiry, queueMail: boolean, now: number): StoredEnquiry | SlotTaken {
     // Inside the write transaction, so that two posts of one key cannot both get past this.
     const earlier = enquiry.idempotencyKey ? this.findByKey(enquiry.idempotencyKey) : undefined;
     if (earlier) return earlier;
+    // Also inside it: no other booking can come between this look and the insert (the unique index
+    // on a booked start is the last word).
+    if (enquiry.call && this.#overlapping.get(enquiry.call.end, enquiry.call.start)) {
+      return new SlotTaken();
+    }
     const id = crypto.randomUUID();
     const createdAt = new Date(now).toISOString();
     this.#insertEnquiry.run(
@@ -234,25 +320,75 @@ export class EnquiryStore {
       enquiry.userAgent,
       enquiry.spam ? 1 : 0,
       enquiry.idempotencyKey ?? null,
+      enquiry.call?.start ?? null,
+      enquiry.call?.end ?? null,
     );
-    if (queueMail && !enquiry.spam) this.#insertOutbox.run(id, now);
-    return { ...enquiry, id, createdAt, mailedAt: null, mailAttempts: 0 };
+    if (queueMail && !enquiry.spam) {
+      this.#insertOutbox.run(id, 'agency', now);
+      if (enquiry.call) this.#insertOutbox.run(id, 'prospect', now);
+    }
+    const { call, ...rest } = enquiry;
+    return {
+      ...rest,
+      id,
+      createdAt,
+      mailedAt: null,
+      mailAttempts: 0,
+      ...(call && { call: { ...call, cancelledAt: null } }),
+    };
+  }
+
+  findById(id: string): StoredEnquiry | undefined {
+    const row = this.#byId.get(id) as unknown as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  /** The calls booked (and not cancelled) that overlap an interval of UTC ISO instants. */
+  bookedBetween(from: string, to: string): { start: string; end: string }[] {
+    return (this.#booked.all(from, to) as { start: string; end: string }[]).map(
+      ({ start, end }) => ({ start, end }),
+    );
+  }
+
+  /**
+   * Cancels a booked call: frees its time and, when mail is on, queues a cancellation to the agency
+   * and the prospect. Cancelling one already cancelled changes nothing.
+   */
+  cancelCall(id: string, queueMail: boolean, now = Date.now()): CancelResult {
+    return this.#transaction(() => {
+      const enquiry = this.findById(id);
+      if (!enquiry?.call) return { status: 'unknown' };
+      if (enquiry.call.cancelledAt) return { status: 'already', enquiry };
+      const cancelledAt = new Date(now).toISOString();
+      this.#cancel.run(cancelledAt, id);
+      if (queueMail && !enquiry.spam) {
+        this.#insertOutbox.run(id, 'agency-cancel', now);
+        this.#insertOutbox.run(id, 'prospect-cancel', now);
+      }
+      return {
+        status: 'cancelled',
+        enquiry: { ...enquiry, call: { ...enquiry.call, cancelledAt } },
+      };
+    });
   }
 
   /** Outbox entries whose (next) attempt is due. */
   due(now = Date.now(), limit = 20): OutboxItem[] {
     return (this.#due.all(now, limit) as unknown as Row[]).map((row) => ({
+      id: row.outbox_id!,
+      mail: row.mail!,
       enquiry: fromRow(row),
       attempts: row.attempts ?? 0,
     }));
   }
 
-  markSent(id: string, now = Date.now()) {
-    this.#sent.run(now, id);
+  /** Marks an outbox entry (OutboxItem.id) sent. */
+  markSent(outboxId: number, now = Date.now()) {
+    this.#sent.run(now, outboxId);
   }
 
-  markFailed(id: string, nextAttemptAt: number, error: string) {
-    this.#failed.run(nextAttemptAt, error.slice(0, 500), id);
+  markFailed(outboxId: number, nextAttemptAt: number, error: string) {
+    this.#failed.run(nextAttemptAt, error.slice(0, 500), outboxId);
   }
 
   /** Every enquiry, oldest first. */

@@ -21,6 +21,8 @@ export const callRequestMessages = {
 } as const;
 
 export type CallRequestField = keyof typeof callRequestMessages;
+/** A call request with a time: the time (`slot`) can be refused too. */
+export type BookingField = CallRequestField | 'slot';
 export type CallRequest = Record<CallRequestField, string>;
 
 export const callRequestLimits: Record<CallRequestField, number> = {

@@ -5,9 +5,9 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EnquiryStore } from '../../src/server/store';
+import { startSmtp as startTestSmtp, type TestSmtp } from '../smtp';
 import {
   freePort,
   newDatabasePath,
@@ -18,12 +18,10 @@ import {
 } from '../server';
 
 const running: RunningServer[] = [];
-const smtpServers: SMTPServer[] = [];
+const smtpServers: TestSmtp[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()));
-  await Promise.all(
-    smtpServers.splice(0).map((s) => new Promise<void>((resolve) => s.close(() => resolve()))),
-  );
+  await Promise.all(smtpServers.splice(0).map((s) => s.close()));
 });
 
 async function start(env: Record<string, string> = {}) {
@@ -32,38 +30,11 @@ async function start(env: Record<string, string> = {}) {
   return server;
 }
 
-interface Received {
-  raw: string;
-  from: string;
-  to: string[];
-}
-
-/** An SMTP server on loopback that keeps every message it accepts. */
+/** An SMTP server on loopback that keeps every message it accepts; closed after the test. */
 async function startSmtp(port: number) {
-  const received: Received[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk) => (raw += chunk));
-      stream.on('end', () => {
-        received.push({
-          raw,
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    smtp.once('error', reject);
-    smtp.listen(port, '127.0.0.1', () => resolve());
-  });
+  const smtp = await startTestSmtp(port);
   smtpServers.push(smtp);
-  return received;
+  return smtp.received;
 }
 
 const readStore = (database: string) => {
@@ -270,7 +241,9 @@ describe('for staff', () => {
     expect(list.stdout).toContain('Call request from Ada <ada@example.com>');
     const csv = await run(process.execPath, ['src/server/cli.ts', '--csv'], { env });
     const lines = csv.stdout.trim().split('\r\n');
-    expect(lines[0]).toBe('id,received,kind,name,email,phone,services,message,mailed');
+    expect(lines[0]).toBe(
+      'id,received,kind,name,email,phone,services,message,mailed,call_start,call_end,call_status',
+    );
     expect(lines).toHaveLength(3);
     // A formula is neutralised and quotes are escaped.
     expect(lines[1]).toContain(`"'=HYPERLINK(""x""), ""quoted"""`);

@@ -4,7 +4,7 @@
  * and `astro sync` (the content step of `astro build`) must reject it.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,9 +24,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-async function syncWith(fixture: string) {
-  const target = join(copy, 'src/content/services', fixture);
-  cpSync(join(root, 'tests/fixtures/content', fixture), target);
+async function sync() {
   try {
     await run(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'sync'], {
       cwd: copy,
@@ -36,6 +34,14 @@ async function syncWith(fixture: string) {
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
     return { failed: true, output: stdout + stderr };
+  }
+}
+
+async function syncWith(fixture: string) {
+  const target = join(copy, 'src/content/services', fixture);
+  cpSync(join(root, 'tests/fixtures/content', fixture), target);
+  try {
+    return await sync();
   } finally {
     rmSync(target);
   }
@@ -57,5 +63,20 @@ describe('a content mistake fails the build, naming the file and the field', () 
     expect(result.failed).toBe(true);
     expect(result.output).toContain(`src/content/services/${fixture}`);
     expect(result.output).toMatch(field);
+  });
+
+  it('a mistake in availability.yaml: the file and the field', async () => {
+    const target = join(copy, 'src/content/data/availability.yaml');
+    const original = readFileSync(target, 'utf8');
+    writeFileSync(target, original.replace("monday: ['09:30-12:30'", "monday: ['9.30-12:30'"));
+    try {
+      const result = await sync();
+      expect(result.failed).toBe(true);
+      expect(result.output).toContain('availability.yaml');
+      expect(result.output).toMatch(/hours\.monday\.0/);
+      expect(result.output).toContain('like "09:30-12:30"');
+    } finally {
+      writeFileSync(target, original);
+    }
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Outbox, backoffMs, formatEnquiryMail, oneLine, type Mail } from '../../src/server/mail';
-import { EnquiryStore, type NewEnquiry } from '../../src/server/store';
+import { EnquiryStore, migrations, type NewEnquiry } from '../../src/server/store';
 
 let dir: string;
 beforeEach(() => {
@@ -35,7 +35,7 @@ describe('the enquiry store', () => {
     const path = join(dir, 'nested', 'e.sqlite');
     new EnquiryStore(path).close();
     const db = new DatabaseSync(path);
-    expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+    expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: migrations.length });
     expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
     db.close();
     // Opening again runs nothing twice.
@@ -131,19 +131,22 @@ describe('idempotency keys', () => {
 
   it('are added to a store made before them, whose enquiries keep no key', () => {
     const path = join(dir, 'e.sqlite');
-    const v2 = new EnquiryStore(path);
-    const old = v2.add(enquiry(), true);
-    v2.close();
-    // Take the store back to the first version of its schema.
+    // A store of the first version of the schema, with an enquiry already mailed.
     const db = new DatabaseSync(path);
-    db.exec(`DROP INDEX enquiries_idempotency_key;
-             ALTER TABLE enquiries DROP COLUMN idempotency_key;
-             PRAGMA user_version = 1;`);
+    db.exec(migrations[0]!);
+    db.exec('PRAGMA user_version = 1');
+    db.exec(`INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent)
+             VALUES ('old-1', 'call', '2026-01-01T00:00:00.000Z', 'Ada', 'ada@example.com', '{}', '127.0.0.1', 'test');
+             INSERT INTO outbox (enquiry_id, attempts, next_attempt_at, sent_at) VALUES ('old-1', 1, 0, 1000);`);
     db.close();
 
     const store = new EnquiryStore(path);
-    expect(store.db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
-    expect(store.all().map((e) => [e.id, e.idempotencyKey])).toEqual([[old.id, undefined]]);
+    expect(store.db.prepare('PRAGMA user_version').get()).toEqual({
+      user_version: migrations.length,
+    });
+    expect(store.all().map((e) => [e.id, e.idempotencyKey, e.mailedAt])).toEqual([
+      ['old-1', undefined, new Date(1000).toISOString()],
+    ]);
     store.add(enquiry({ idempotencyKey: 'key-0000000000000004' }), true);
     store.add(enquiry({ idempotencyKey: 'key-0000000000000004' }), true);
     expect(store.count()).toBe(2);

@@ -1,0 +1,221 @@
+import { useEffect, useState } from 'react';
+import type { Slot } from '../server/slots';
+import '../styles/time-choice.css';
+
+interface Props {
+  /** The id of its first control, which the error summary links to. */
+  id: string;
+  error?: string;
+  /** The free times nearest to one that was just taken, from the server's refusal. */
+  alternatives?: Slot[];
+  onChoose(slot: Slot | null): void;
+  /** 'Just send a message': the visitor leaves the time out. */
+  onCancel(): void;
+}
+
+type Loaded =
+  | { status: 'loading' }
+  | { status: 'failed' }
+  | { status: 'closed'; message: string }
+  | { status: 'ready'; agencyZone: string; slots: Slot[] };
+
+const visitorZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+const dayKey = (start: string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date(start));
+
+const format = (start: string, timeZone: string, options: Intl.DateTimeFormatOptions) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone, ...options }).format(new Date(start));
+
+const clock = (start: string, timeZone: string) =>
+  format(start, timeZone, { hour: '2-digit', minute: '2-digit' });
+
+/** 'Greenwich Mean Time (Europe/London)': a zone as people say it, and as the computer does. */
+const zoneLabel = (timeZone: string) => {
+  const name = new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'long' })
+    .formatToParts(new Date())
+    .find((part) => part.type === 'timeZoneName')?.value;
+  return name ? `${name} (${timeZone})` : timeZone;
+};
+
+const city = (timeZone: string) => (timeZone.split('/').at(-1) ?? timeZone).replaceAll('_', ' ');
+
+/**
+ * The dialog's optional step: a day, then a free time on it, shown in the visitor's own time zone
+ * (and the agency's, where it differs). The times come from the server (/schedule/slots.json); the
+ * chosen one is the form's `slot`, sent with the visitor's zone so that their e-mail uses it.
+ */
+export default function TimePicker({ id, error, alternatives, onChoose, onCancel }: Props) {
+  const zone = visitorZone();
+  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [day, setDay] = useState('');
+  const [chosen, setChosen] = useState('');
+
+  useEffect(() => {
+    let current = true;
+    setLoaded({ status: 'loading' });
+    // After a refusal the list is fetched afresh: the time just taken must not be offered again.
+    fetch('/schedule/slots.json', alternatives || attempt ? { cache: 'no-store' } : {})
+      .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
+      .then(
+        (body: { open: boolean; message?: string; timeZone: string; slots: Slot[] }) => {
+          if (!current) return;
+          if (!body.open) setLoaded({ status: 'closed', message: body.message ?? '' });
+          else setLoaded({ status: 'ready', agencyZone: body.timeZone, slots: body.slots });
+        },
+        () => current && setLoaded({ status: 'failed' }),
+      );
+    return () => {
+      current = false;
+    };
+  }, [alternatives, attempt]);
+
+  const choose = (slot: Slot | null) => {
+    setChosen(slot?.start ?? '');
+    onChoose(slot);
+  };
+
+  const cancel = (
+    <button type="button" className="button button--secondary" onClick={onCancel}>
+      Just send a message
+    </button>
+  );
+
+  if (loaded.status === 'loading') {
+    return (
+      <p className="call-time__status" role="status">
+        Loading the free times…
+      </p>
+    );
+  }
+  if (loaded.status === 'failed' || loaded.status === 'closed') {
+    return (
+      <div className="call-time__status" role="status">
+        <p>
+          {loaded.status === 'closed'
+            ? loaded.message
+            : 'The free times could not be loaded. Check your connection and try again, or just send a message and we will reply to arrange a time.'}
+        </p>
+        <div className="time-choice__actions">
+          {loaded.status === 'failed' && (
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => setAttempt((n) => n + 1)}
+            >
+              Try again
+            </button>
+          )}
+          {cancel}
+        </div>
+      </div>
+    );
+  }
+
+  const { agencyZone, slots } = loaded;
+  const byDay = new Map<string, Slot[]>();
+  for (const slot of slots) {
+    const key = dayKey(slot.start, zone);
+    byDay.set(key, [...(byDay.get(key) ?? []), slot]);
+  }
+  const days = [...byDay.keys()];
+  const shownDay = byDay.has(day) ? day : (days[0] ?? '');
+  const sameZone =
+    clock('2026-01-15T12:00:00Z', zone) === clock('2026-01-15T12:00:00Z', agencyZone) &&
+    clock('2026-07-15T12:00:00Z', zone) === clock('2026-07-15T12:00:00Z', agencyZone);
+  const errorId = `${id}-error`;
+  const timeOption = (slot: Slot, withDay = false) => (
+    <label className="time-choice__time" key={slot.start}>
+      <input
+        type="radio"
+        name="slot"
+        value={slot.start}
+        checked={chosen === slot.start}
+        onChange={() => choose(slot)}
+      />
+      <span>
+        {withDay && format(slot.start, zone, { weekday: 'short', day: 'numeric', month: 'short' })}
+        {withDay && ' '}
+        {clock(slot.start, zone)}
+        {!sameZone && (
+          <small>
+            {clock(slot.start, agencyZone)} in {city(agencyZone)}
+          </small>
+        )}
+      </span>
+    </label>
+  );
+
+  return (
+    <fieldset className="time-choice" aria-describedby={error ? errorId : undefined}>
+      <legend>Time for the call</legend>
+      <p className="time-choice__zone">
+        Times are in your time zone, {zoneLabel(zone)}.
+        {!sameZone && ` We are in ${city(agencyZone)}: ${zoneLabel(agencyZone)}.`}
+      </p>
+      {error && (
+        <p className="field__error" id={errorId}>
+          {error}
+        </p>
+      )}
+      <input type="hidden" name="time_zone" value={zone} />
+      {alternatives && alternatives.length > 0 && (
+        <fieldset className="time-choice__day">
+          <legend>Nearest free times</legend>
+          <div className="time-choice__grid">
+            {alternatives.map((slot) => timeOption(slot, true))}
+          </div>
+        </fieldset>
+      )}
+      {days.length === 0 ? (
+        <p>
+          No time is free in the coming days. Just send a message and we will reply to arrange one.
+        </p>
+      ) : (
+        <>
+          <div className="field">
+            <label htmlFor={id}>Day</label>
+            <select
+              id={id}
+              value={shownDay}
+              onChange={(event) => {
+                setDay(event.target.value);
+                choose(null);
+              }}
+            >
+              {days.map((key) => (
+                <option key={key} value={key}>
+                  {format(byDay.get(key)![0]!.start, zone, {
+                    weekday: 'long',
+                    day: 'numeric',
+                    month: 'long',
+                  })}
+                </option>
+              ))}
+            </select>
+          </div>
+          <fieldset className="time-choice__day">
+            <legend>
+              Free times on{' '}
+              {format(byDay.get(shownDay)![0]!.start, zone, {
+                weekday: 'long',
+                day: 'numeric',
+                month: 'long',
+              })}
+            </legend>
+            <div className="time-choice__grid">
+              {byDay.get(shownDay)!.map((slot) => timeOption(slot))}
+            </div>
+          </fieldset>
+        </>
+      )}
+      <div className="time-choice__actions">{cancel}</div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,326 @@
+/**
+ * Booking a call against the built server: the free times, one booking per time under concurrent
+ * posts, refused times, the invitation and cancellation e-mails (through a real SMTP server on
+ * loopback), and the cancel link with good, reused, forged and expired tokens.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { signCancelToken } from '../../src/server/cancel-token';
+import { freePort, postForm, startServer, type RunningServer } from '../server';
+import { decoded, startSmtp, type TestSmtp } from '../smtp';
+
+const SECRET = 'test-secret-0123456789abcdef0123456789';
+const running: RunningServer[] = [];
+const smtpServers: TestSmtp[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop()));
+  await Promise.all(smtpServers.splice(0).map((s) => s.close()));
+});
+
+async function start(env: Record<string, string> = {}) {
+  const server = await startServer({ BOOKING_SECRET: SECRET, ...env });
+  running.push(server);
+  return server;
+}
+
+/** A server that mails through a test SMTP server, with its cancel links pointing at itself. */
+async function startWithMail() {
+  const [port, smtpPort] = [await freePort(), await freePort()];
+  const smtp = await startSmtp(smtpPort);
+  smtpServers.push(smtp);
+  const server = await start({
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+    ENQUIRY_TO: 'sales@agency.example',
+    ENQUIRY_FROM: 'website@agency.example',
+    OUTBOX_POLL_MS: '100',
+  });
+  return { server, mails: smtp.received };
+}
+
+interface Slot {
+  start: string;
+  end: string;
+}
+
+async function freeSlots(server: RunningServer, query = '') {
+  const response = await fetch(`${server.url}/schedule/slots.json${query}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as {
+    open: boolean;
+    timeZone: string;
+    callMinutes: number;
+    slots: Slot[];
+    message?: string;
+  };
+}
+
+const booking = (slot: string, extra: Record<string, string> = {}) => ({
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  message: 'An iPad app for our clinics.',
+  slot,
+  idempotency_key: crypto.randomUUID(),
+  ...extra,
+});
+
+const book = (server: RunningServer, slot: string, extra: Record<string, string> = {}) =>
+  postForm(`${server.url}/send-mail.php`, booking(slot, extra));
+
+const HOUR = 3_600_000;
+
+/** 'Tuesday 24 November 2026, 08:30': the date and time a mail names, in a zone. */
+const formatted = (start: string, timeZone: string) =>
+  `${new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'full' }).format(new Date(start))}, ${new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(new Date(start))}`;
+
+describe('free times', () => {
+  it('answers the free slots as JSON, cacheable for a minute, within notice and days ahead', async () => {
+    const server = await start();
+    const response = await fetch(`${server.url}/schedule/slots.json`);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const { open, timeZone, callMinutes, slots } = (await response.json()) as Awaited<
+      ReturnType<typeof freeSlots>
+    >;
+    expect(open).toBe(true);
+    expect(timeZone).toBe('Europe/London');
+    expect(slots.length).toBeGreaterThan(20);
+    const now = Date.now();
+    for (const slot of slots) {
+      expect(Date.parse(slot.start)).toBeGreaterThanOrEqual(now + 24 * HOUR - 60_000);
+      expect(Date.parse(slot.start)).toBeLessThan(now + 23 * 24 * HOUR);
+      expect(Date.parse(slot.end) - Date.parse(slot.start)).toBe(callMinutes * 60_000);
+    }
+    expect([...slots].sort((a, b) => a.start.localeCompare(b.start))).toEqual(slots);
+
+    // A date range: only that day's times (the agency's calendar date).
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(slots[0]!.start));
+    const oneDay = await freeSlots(server, `?from=${day}&to=${day}`);
+    expect(oneDay.slots.length).toBeGreaterThan(0);
+    expect(oneDay.slots.every((slot) => slots.some((s) => s.start === slot.start))).toBe(true);
+    expect(
+      oneDay.slots.every(
+        (s) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(s.start)) === day,
+      ),
+    ).toBe(true);
+    expect((await fetch(`${server.url}/schedule/slots.json?from=tomorrow`)).status).toBe(400);
+  });
+
+  it('without BOOKING_SECRET, says so at start-up and offers no times; a call request still works', async () => {
+    const server = await start({ BOOKING_SECRET: '' });
+    // Said when the store is opened, just after the server starts listening.
+    await expect
+      .poll(() => server.output())
+      .toContain('Booking a time for a call is off: BOOKING_SECRET is not set');
+    const answer = await freeSlots(server);
+    expect(answer.open).toBe(false);
+    expect(answer.slots).toEqual([]);
+    expect(answer.message).toContain('Booking a time is not available right now');
+    const refused = await book(server, '2030-01-07T09:30:00Z');
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { errors: { slot: string } }).errors.slot).toContain(
+      'Booking a time is not available right now',
+    );
+    const { slot: _slot, ...message } = booking('');
+    expect((await postForm(`${server.url}/send-mail.php`, message)).status).toBe(200);
+  });
+
+  it('a short secret switches booking off too', async () => {
+    const server = await start({ BOOKING_SECRET: 'too-short' });
+    await expect
+      .poll(() => server.output())
+      .toContain('BOOKING_SECRET is shorter than 32 characters');
+    expect((await freeSlots(server)).open).toBe(false);
+  });
+});
+
+describe('booking', () => {
+  it('of one time by ten prospects at once: one booking, nine answers with the nearest free times', async () => {
+    const server = await start();
+    const { slots } = await freeSlots(server);
+    const wanted = slots[5]!.start;
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => book(server, wanted, { email: `p${i}@example.com` })),
+    );
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    for (const response of responses.filter((r) => r.status === 409)) {
+      const body = (await response.json()) as { errors: { slot: string }; alternatives: Slot[] };
+      expect(body.errors.slot).toBe('That time was just taken. Here are the nearest free ones.');
+      expect(body.alternatives).toHaveLength(3);
+      expect(body.alternatives.map((s) => s.start)).not.toContain(wanted);
+      // The three free times nearest to the one taken, nearest first.
+      const distance = (s: Slot) => Math.abs(Date.parse(s.start) - Date.parse(wanted));
+      const others = slots.filter((s) => s.start !== wanted);
+      const expected = others.sort((a, b) => distance(a) - distance(b)).slice(0, 3);
+      expect(body.alternatives.map(distance)).toEqual(expected.map(distance));
+    }
+    expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(wanted);
+
+    const run = promisify(execFile);
+    const env = { ...process.env, ENQUIRY_DB: server.database };
+    const csv = (await run(process.execPath, ['src/server/cli.ts', '--csv'], { env })).stdout;
+    expect(csv.split('\r\n').filter((line) => line.includes(wanted))).toHaveLength(1);
+    const list = (await run(process.execPath, ['src/server/cli.ts'], { env })).stdout;
+    expect(list).toMatch(/Booked call from Ada Lovelace <p\d@example\.com>\n {2}call: \w+day, /);
+  });
+
+  it('the same submission posted again (same key) is one booking, answered as the first', async () => {
+    const server = await start();
+    const { slots } = await freeSlots(server);
+    const fields = booking(slots[2]!.start);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => postForm(`${server.url}/send-mail.php`, fields)),
+    );
+    const bodies = (await Promise.all(answers.map((r) => r.json()))) as { id: string }[];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(bodies.map((b) => b.id)).size).toBe(1);
+  });
+
+  it('refuses with 422 and a clear message a time in the past, inside the notice, off the grid, on a day without calls or too far ahead', async () => {
+    const server = await start();
+    const { slots } = await freeSlots(server);
+    const refusal = async (slot: string) => {
+      const response = await book(server, slot);
+      expect(response.status).toBe(422);
+      return ((await response.json()) as { errors: { slot: string } }).errors.slot;
+    };
+    const hourAgo = new Date(Date.now() - HOUR);
+    hourAgo.setUTCMinutes(0, 0, 0);
+    expect(await refusal(hourAgo.toISOString())).toBe('That time has already passed.');
+    const inTwoHours = new Date(Date.now() + 2 * HOUR).toISOString();
+    expect(await refusal(inTwoHours)).toBe(
+      "Calls need at least 24 hours' notice: choose a later time.",
+    );
+    const offGrid = new Date(Date.parse(slots[0]!.start) + 7 * 60_000).toISOString();
+    expect(await refusal(offGrid)).toContain('outside our opening hours');
+    // A Saturday a week or more ahead: the agency takes no calls on Saturdays.
+    const saturday = new Date(Date.now() + 7 * 24 * HOUR);
+    while (saturday.getUTCDay() !== 6) saturday.setUTCDate(saturday.getUTCDate() + 1);
+    saturday.setUTCHours(11, 0, 0, 0);
+    expect(await refusal(saturday.toISOString())).toBe(
+      'We have no calls that day: choose another day.',
+    );
+    const farAhead = new Date(Date.parse(slots.at(-1)!.start) + 30 * 24 * HOUR).toISOString();
+    expect(await refusal(farAhead)).toContain('up to 21 days ahead');
+    expect(await refusal('next tuesday')).toBe('Choose one of the times offered.');
+  });
+
+  it('/schedule posts natively: 303 to the confirmation, or the form again when no time is chosen', async () => {
+    const server = await start();
+    const { slots } = await freeSlots(server);
+    const native = { Accept: 'text/html' };
+    const booked = await postForm(`${server.url}/schedule`, booking(slots[1]!.start), native);
+    expect(booked.status).toBe(303);
+    const location = booked.headers.get('location')!;
+    expect(location).toMatch(/^\/schedule\/booked\?ref=[0-9a-f-]{36}$/);
+    const page = await (await fetch(`${server.url}${location}`)).text();
+    expect(page).toContain('Your call is booked');
+    const { slot: _slot, ...noTime } = booking('');
+    const again = await postForm(`${server.url}/schedule`, noTime, native);
+    expect(again.status).toBe(422);
+    const html = await again.text();
+    expect(html).toContain('Choose a time for the call.');
+    // What was typed is kept.
+    expect(html).toContain('value="Ada Lovelace"');
+  });
+});
+
+describe('invitation and cancellation', () => {
+  it('mails the prospect (their time, an .ics, a cancel link) and the agency; the link cancels once', async () => {
+    const { server, mails } = await startWithMail();
+    const { slots } = await freeSlots(server);
+    // Early in the window, so that the day is between neither zone's clock change and the next.
+    const slot = slots[0]!;
+    const response = await book(server, slot.start, { time_zone: 'America/New_York' });
+    expect(response.status).toBe(200);
+    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(2);
+
+    const prospect = mails.find((m) => m.to.includes('ada@example.com'))!;
+    const agency = mails.find((m) => m.to.includes('sales@agency.example'))!;
+    const prospectText = decoded(prospect.raw);
+    expect(prospectText).toContain(`When: ${formatted(slot.start, 'America/New_York')} GMT-`);
+    expect(prospectText).toContain('(America/New_York)');
+    // The calendar part is sent as it is (7bit): read undecoded.
+    for (const { raw: text } of [prospect, agency]) {
+      expect(text).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/i);
+      expect(text).toContain('METHOD:REQUEST');
+      expect(text).toContain(`DTSTART:${slot.start.replace(/[-:]/g, '').replace('Z', '')}Z`);
+      expect(text).toContain(`DTEND:${slot.end.replace(/[-:]/g, '').replace('Z', '')}Z`);
+      expect(text).toMatch(/ATTENDEE;[^\n]*\n?[^\n]*mailto:ada@example\.com/i);
+      expect(text).toContain('STATUS:CONFIRMED');
+    }
+    expect(decoded(agency.raw)).toMatch(/Subject: Call booked: Ada Lovelace/);
+    const link = /http:\/\/127\.0\.0\.1:\d+\/schedule\/cancel\?token=([\w.-]+)/.exec(prospectText);
+    expect(link).not.toBeNull();
+    const uid = /UID:(\S+)/.exec(prospect.raw)![1];
+
+    // Opening the link (as a mail scanner would) cancels nothing: it asks.
+    const confirm = await fetch(link![0]);
+    expect(confirm.status).toBe(200);
+    expect(await confirm.text()).toContain('Do you want to cancel this call?');
+    expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(slot.start);
+
+    const cancel = () =>
+      fetch(`${server.url}/schedule/cancel`, {
+        method: 'POST',
+        body: new URLSearchParams({ token: link![1]! }),
+        headers: { Origin: server.url },
+      });
+    const cancelled = await cancel();
+    expect(cancelled.status).toBe(200);
+    expect(await cancelled.text()).toContain('Your call is cancelled');
+    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(4);
+    for (const { raw: text } of mails.slice(2)) {
+      expect(text).toContain('METHOD:CANCEL');
+      expect(text).toContain('STATUS:CANCELLED');
+      expect(text).toContain('SEQUENCE:1');
+      expect(text).toContain(`UID:${uid}`);
+    }
+    expect(
+      mails
+        .slice(2)
+        .flatMap((m) => m.to)
+        .sort(),
+    ).toEqual(['ada@example.com', 'sales@agency.example']);
+    // The time is free again.
+    expect((await freeSlots(server)).slots.map((s) => s.start)).toContain(slot.start);
+
+    // The same link again: it says so, and nothing more is sent.
+    const reused = await cancel();
+    expect(reused.status).toBe(200);
+    expect(await reused.text()).toContain('This call was already cancelled');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mails).toHaveLength(4);
+  });
+
+  it('a forged or expired link gets a clear page and never touches a booking', async () => {
+    const server = await start();
+    const { slots } = await freeSlots(server);
+    const response = await book(server, slots[3]!.start);
+    const { id } = (await response.json()) as { id: string };
+    const good = signCancelToken(id, Date.parse(slots[3]!.start), SECRET);
+    const post = (token: string) =>
+      fetch(`${server.url}/schedule/cancel`, {
+        method: 'POST',
+        body: new URLSearchParams({ token }),
+        headers: { Origin: server.url },
+      });
+
+    const forgedSignature = good.slice(0, -2) + (good.endsWith('AA') ? 'BB' : 'AA');
+    const otherSecret = signCancelToken(id, Date.parse(slots[3]!.start), 'x'.repeat(40));
+    const laterExpiry = good.replace(/\.(\d+)\./, (_, s: string) => `.${Number(s) + 3600}.`);
+    for (const token of [forgedSignature, otherSecret, laterExpiry, 'nonsense', '']) {
+      const answer = await post(token);
+      expect(answer.status).toBe(400);
+      expect(await answer.text()).toContain('This link is not valid');
+    }
+    const expired = await post(signCancelToken(id, Date.now() - 1000, SECRET));
+    expect(expired.status).toBe(410);
+    expect(await expired.text()).toContain('This link has expired');
+    // Still booked.
+    expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(slots[3]!.start);
+  });
+});

@@ -1,0 +1,48 @@
+/** A real SMTP server (smtp-server) on loopback that keeps every message it accepts, for tests. */
+import { SMTPServer } from 'smtp-server';
+
+export interface Received {
+  raw: string;
+  from: string;
+  to: string[];
+}
+
+export interface TestSmtp {
+  received: Received[];
+  close(): Promise<void>;
+}
+
+export async function startSmtp(port: number): Promise<TestSmtp> {
+  const received: Received[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk) => (raw += chunk));
+      stream.on('end', () => {
+        received.push({
+          raw,
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    smtp.once('error', reject);
+    smtp.listen(port, '127.0.0.1', () => resolve());
+  });
+  return {
+    received,
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+}
+
+/** A quoted-printable text part as a person reads it (soft breaks and escapes undone); not for 7bit parts. */
+export const decoded = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
