@@ -21,10 +21,17 @@ export default defineConfig({
   },
   webServer: {
     // The production server of `npm start`, on Node 24 from node_modules (not the system's Node),
-    // with a store of its own and no rate limit (the tests post many times from one address).
+    // with a store of its own and no rate limit (the tests post many times from one address), and
+    // booking on (a secret for the cancel links).
     command: `rm -rf ${database}* && ./node_modules/.bin/node src/server/main.ts`,
     url: `http://127.0.0.1:${port}/healthz`,
-    env: { HOST: '127.0.0.1', PORT: String(port), ENQUIRY_DB: database, RATE_LIMIT: 'off' },
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ENQUIRY_DB: database,
+      RATE_LIMIT: 'off',
+      BOOKING_SECRET: 'e2e-booking-secret-0123456789abcdef',
+    },
     reuseExistingServer: false,
     timeout: 60_000,
   },

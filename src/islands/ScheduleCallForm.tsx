@@ -1,5 +1,5 @@
-import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
-import type { Slot } from '../server/slots';
+import { useStore } from '@nanostores/react';
+import { useId, type ReactNode } from 'react';
 import {
   callRequestLimits,
   validateCallRequest,
@@ -19,6 +19,7 @@ import {
   useFormSubmit,
   type SummaryItem,
 } from './form-kit';
+import { $chosenTime, $timeRefusal } from '../stores/call-modal';
 
 const fields: {
   name: CallRequestField;
@@ -31,9 +32,6 @@ const fields: {
   { name: 'message', label: 'Message', type: 'textarea' },
 ];
 
-// Loaded only when a visitor asks to choose a time: the dialog's first tap does not wait for it.
-const TimePicker = lazy(() => import('./TimePicker'));
-
 interface Props {
   /** What the visitor sent, when the server renders the form again after a native post. */
   values?: Record<string, string | string[]>;
@@ -42,10 +40,13 @@ interface Props {
   action?: string;
   /** The /schedule page's list of free times (server-rendered), placed after the message. */
   children?: ReactNode;
-  /** The id of the control a time's error links to: the list of times given as children. */
+  /**
+   * The dialog's time step (CallTimeStep, an island of its own, placed after the message), whose
+   * choice and refusals pass through src/stores/call-time.ts.
+   */
+  timeStep?: ReactNode;
+  /** The id of the control a refused time's message links to. */
   timeTarget?: string;
-  /** Offer to choose a time in the dialog (the lazy time picker); /schedule lists them instead. */
-  timePicker?: boolean;
   submitLabel?: string;
 }
 
@@ -59,14 +60,12 @@ export default function ScheduleCallForm({
   errors: initialErrors,
   action = '/send-mail.php',
   children,
-  timeTarget,
-  timePicker = false,
+  timeStep,
+  timeTarget = 'call-time',
   submitLabel = 'Request a call',
 }: Props) {
   const id = useId();
-  const [choosingTime, setChoosingTime] = useState(false);
-  const [chosen, setChosen] = useState<Slot | null>(null);
-  const [alternatives, setAlternatives] = useState<Slot[] | undefined>();
+  const chosen = useStore($chosenTime);
   const { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef, keptKey, keptRef } =
     useFormSubmit<BookingField>({
       kind: 'call',
@@ -77,20 +76,18 @@ export default function ScheduleCallForm({
           email: String(data.get('email') ?? ''),
           message: String(data.get('message') ?? ''),
         }),
-      onRefused: (answer) => {
-        // The time was just taken: the picker offers the nearest free ones instead.
-        if (answer.alternatives) {
-          setChosen(null);
-          setAlternatives(answer.alternatives);
-        }
+      // A refused time (just taken: with the nearest free ones) is shown by the time step.
+      onRefused: ({ errors, alternatives }) => {
+        if (!errors?.slot) return;
+        if (alternatives) $chosenTime.set(null);
+        $timeRefusal.set({ error: errors.slot, alternatives });
       },
     });
-  const timeId = timeTarget ?? `${id}-time`;
   const summary: SummaryItem[] = [
     ...fields.flatMap(({ name }) =>
       errors[name] ? [{ message: errors[name]!, target: `${id}-${name}` }] : [],
     ),
-    ...(errors.slot ? [{ message: errors.slot, target: timeId }] : []),
+    ...(errors.slot ? [{ message: errors.slot, target: timeTarget }] : []),
   ];
 
   return (
@@ -129,47 +126,7 @@ export default function ScheduleCallForm({
           </div>
         );
       })}
-      {timePicker && (
-        <div className="call-time">
-          {choosingTime ? (
-            <Suspense
-              fallback={
-                <p className="call-time__status" role="status">
-                  Loading the free times…
-                </p>
-              }
-            >
-              <TimePicker
-                id={timeId}
-                error={errors.slot}
-                alternatives={alternatives}
-                onChoose={setChosen}
-                onCancel={() => {
-                  setChosen(null);
-                  setAlternatives(undefined);
-                  setChoosingTime(false);
-                }}
-              />
-            </Suspense>
-          ) : (
-            <p className="call-time__offer">
-              {/* Without JavaScript, the link leads to /schedule, which lists the free times. */}
-              <a
-                id={timeId}
-                href="/schedule"
-                className="call-time__choose"
-                onClick={(event) => {
-                  event.preventDefault();
-                  setChoosingTime(true);
-                }}
-              >
-                Choose a time for the call
-              </a>{' '}
-              (optional): we will send you a calendar invitation.
-            </p>
-          )}
-        </div>
-      )}
+      {timeStep}
       <Honeypot />
       <IdempotencyKey values={values} />
       <SubmitButton sending={sending}>{chosen ? 'Book this call' : submitLabel}</SubmitButton>

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { $callModalOpen, closeCallModal, openCallModal } from '../stores/call-modal';
 import CloseButton from './CloseButton';
 import OutboxNotice from './OutboxNotice';
@@ -12,10 +12,13 @@ import { useModalDialog } from './use-modal-dialog';
  * opens it: the page's first move does until this island hydrates, then the island does. What was
  * typed before hydration stays: the form's fields are uncontrolled and hydrated in place.
  *
+ * Its form's optional time step is an island of its own (CallTimeStep, passed in by BaseLayout),
+ * whose code loads only when a visitor asks for a time.
+ *
  * It also carries the notice of enquiries kept on the device (OutboxNotice), the one island on
  * every page: BaseLayout hydrates it at once while the device keeps any.
  */
-export default function ScheduleCallModal() {
+export default function ScheduleCallModal({ timeStep }: { timeStep?: ReactNode }) {
   const open = useStore($callModalOpen);
   const id = useId();
   const close = () => closeCallModal()?.focus();
@@ -46,10 +49,10 @@ export default function ScheduleCallModal() {
             <CloseButton onClick={close} />
           </div>
           <p id={`${id}-intro`} className="call-modal__intro">
-            Leave your details and a line about your project, and choose a time for the call if you
-            like; or just send a message and we will reply to arrange one.
+            Leave your details and a line about your project. Choose a time for the call and we will
+            send you a calendar invitation, or just send a message and we will reply to arrange one.
           </p>
-          <ScheduleCallForm timePicker />
+          <ScheduleCallForm timeStep={timeStep} />
         </div>
       </dialog>
       <OutboxNotice />

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Slot } from '../server/slots';
-import '../styles/time-choice.css';
+import css from '../styles/time-choice.css?inline';
 
 interface Props {
   /** The id of its first control, which the error summary links to. */
@@ -46,20 +46,45 @@ const zoneLabel = (timeZone: string) => {
 const city = (timeZone: string) => (timeZone.split('/').at(-1) ?? timeZone).replaceAll('_', ' ');
 
 /**
+ * Its styles, added once when it first shows: they come with its code, not in every page's
+ * first response, and as text, so that loading it needs no stylesheet request (nor the helper
+ * that would wait for one).
+ */
+function useStyles() {
+  useEffect(() => {
+    if (document.getElementById('time-choice-styles')) return;
+    const style = document.createElement('style');
+    style.id = 'time-choice-styles';
+    style.textContent = css;
+    document.head.append(style);
+  }, []);
+}
+
+/**
  * The dialog's optional step: a day, then a free time on it, shown in the visitor's own time zone
  * (and the agency's, where it differs). The times come from the server (/schedule/slots.json); the
  * chosen one is the form's `slot`, sent with the visitor's zone so that their e-mail uses it.
  */
 export default function TimePicker({ id, error, alternatives, onChoose, onCancel }: Props) {
+  useStyles();
   const zone = visitorZone();
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [day, setDay] = useState('');
   const [chosen, setChosen] = useState('');
+  const focused = useRef(false);
+
+  // The link that opened this step is gone: focus moves to its first control once it is there.
+  useEffect(() => {
+    if (loaded.status === 'loading' || focused.current) return;
+    focused.current = true;
+    document.getElementById(id)?.focus();
+  }, [loaded.status]);
 
   useEffect(() => {
     let current = true;
     setLoaded({ status: 'loading' });
+    setChosen('');
     // After a refusal the list is fetched afresh: the time just taken must not be offered again.
     fetch('/schedule/slots.json', alternatives || attempt ? { cache: 'no-store' } : {})
       .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
@@ -88,15 +113,11 @@ export default function TimePicker({ id, error, alternatives, onChoose, onCancel
   );
 
   if (loaded.status === 'loading') {
-    return (
-      <p className="call-time__status" role="status">
-        Loading the free times…
-      </p>
-    );
+    return <p role="status">Loading the free times…</p>;
   }
   if (loaded.status === 'failed' || loaded.status === 'closed') {
     return (
-      <div className="call-time__status" role="status">
+      <div role="status" id={id} tabIndex={-1}>
         <p>
           {loaded.status === 'closed'
             ? loaded.message
@@ -119,8 +140,10 @@ export default function TimePicker({ id, error, alternatives, onChoose, onCancel
   }
 
   const { agencyZone, slots } = loaded;
+  // The nearest free times are listed on their own; each time has one radio button.
+  const nearest = new Set(alternatives?.map((slot) => slot.start));
   const byDay = new Map<string, Slot[]>();
-  for (const slot of slots) {
+  for (const slot of slots.filter((s) => !nearest.has(s.start))) {
     const key = dayKey(slot.start, zone);
     byDay.set(key, [...(byDay.get(key) ?? []), slot]);
   }
@@ -174,7 +197,7 @@ export default function TimePicker({ id, error, alternatives, onChoose, onCancel
         </fieldset>
       )}
       {days.length === 0 ? (
-        <p>
+        <p id={id} tabIndex={-1}>
           No time is free in the coming days. Just send a message and we will reply to arrange one.
         </p>
       ) : (

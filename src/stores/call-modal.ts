@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import type { Slot } from '../server/slots';
 
 /** Whether the Schedule a Call modal is open. */
 export const $callModalOpen = atom(false);
@@ -18,3 +19,17 @@ export function closeCallModal(): HTMLElement | null {
   opener = null;
   return previous;
 }
+
+/**
+ * What the dialog's form and its time step (an island of its own: its code loads only when a
+ * visitor asks for a time) tell each other: the time chosen, which makes the form's button 'Book
+ * this call', and the server's refusal of a time, which the step shows with the nearest free ones.
+ */
+export const $chosenTime = atom<Slot | null>(null);
+
+export interface TimeRefusal {
+  error?: string;
+  /** When the time was just taken: the free times nearest to it. */
+  alternatives?: Slot[];
+}
+export const $timeRefusal = atom<TimeRefusal>({});

@@ -15,11 +15,11 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL(/\/service$/);
   });
 
-  test("'Schedule a Call' is a link to /contact", async ({ page }) => {
+  test("'Schedule a Call' is a link to /schedule, which lists the free times", async ({ page }) => {
     await page.goto('/reactjs');
     await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
-    await expect(page).toHaveURL(/\/contact$/);
-    await expect(page.locator('form.enquiry-form')).toBeVisible();
+    await expect(page).toHaveURL(/\/schedule$/);
+    await expect(page.getByRole('group', { name: 'Time for the call' })).toBeVisible();
   });
 
   test('the portfolio shows every project, links each image to its full size, and still filters', async ({

@@ -28,7 +28,7 @@ document.addEventListener('click', (event) => {
     return target.close();
   }
   const control = target.closest<HTMLElement>(
-    '[data-scroll-top],[data-menu-toggle],[data-schedule-call],[data-dialog-close]',
+    '[data-scroll-top],[data-menu-toggle],[data-schedule-call],[data-dialog-close],[data-choose-time]',
   );
   const data = control?.dataset ?? {};
 
@@ -50,6 +50,10 @@ document.addEventListener('click', (event) => {
   } else if ('dialogClose' in data) {
     const dialog = control!.closest('dialog')!;
     if (!hydrated(dialog)) dialog.close();
+  } else if ('chooseTime' in data && control!.closest('astro-island[ssr]')) {
+    // The time step's code is on its way (its island hydrates on this tap): it opens when it arrives.
+    event.preventDefault();
+    control!.dataset.requested = '';
   }
 });
 

@@ -1,0 +1,78 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState } from 'react';
+import { $chosenTime, $timeRefusal } from '../stores/call-modal';
+import TimePicker from './TimePicker';
+import { useTakeOver } from './use-take-over';
+
+/** The id the form's error summary links to for a refused time. */
+export const CALL_TIME_ID = 'call-time';
+
+/**
+ * The Schedule a Call dialog's optional step, an island of its own inside the dialog's form, so
+ * that its code loads only when a visitor asks for a time. Until then (and without JavaScript) it
+ * is a link to /schedule, which lists the free times; a tap on it before this code has arrived is
+ * held by the page's first move (data-requested) and adopted here.
+ */
+export default function CallTimeStep() {
+  const [choosing, setChoosing] = useState(false);
+  const refusal = useStore($timeRefusal);
+  const refocus = useRef(false);
+  // 'Just send a message' closed the step: focus goes back to the link that opens it.
+  useEffect(() => {
+    if (choosing || !refocus.current) return;
+    refocus.current = false;
+    document.getElementById(CALL_TIME_ID)?.focus();
+  }, [choosing]);
+  const root = useTakeOver<HTMLDivElement>((element) => {
+    if (element.querySelector('[data-requested]')) setChoosing(true);
+  });
+
+  // The form was reset (its submission was kept on the device): the step starts again.
+  useEffect(() => {
+    const form = root.current?.closest('form');
+    const reset = () => {
+      setChoosing(false);
+      $chosenTime.set(null);
+      $timeRefusal.set({});
+    };
+    form?.addEventListener('reset', reset);
+    return () => form?.removeEventListener('reset', reset);
+  }, []);
+
+  return (
+    <div ref={root}>
+      {choosing ? (
+        <TimePicker
+          id={CALL_TIME_ID}
+          error={refusal.error}
+          alternatives={refusal.alternatives}
+          onChoose={(slot) => {
+            $chosenTime.set(slot);
+            if (refusal.error) $timeRefusal.set({ alternatives: refusal.alternatives });
+          }}
+          onCancel={() => {
+            refocus.current = true;
+            setChoosing(false);
+            $chosenTime.set(null);
+            $timeRefusal.set({});
+          }}
+        />
+      ) : (
+        <p>
+          <a
+            id={CALL_TIME_ID}
+            href="/schedule"
+            data-choose-time
+            onClick={(event) => {
+              event.preventDefault();
+              setChoosing(true);
+            }}
+          >
+            Choose a time for the call
+          </a>{' '}
+          (optional)
+        </p>
+      )}
+    </div>
+  );
+}

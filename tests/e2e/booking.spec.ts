@@ -1,0 +1,233 @@
+/**
+ * Booking a call: in the Schedule a Call dialog (a day, then a time, in the visitor's zone), when
+ * the time is taken meanwhile, without JavaScript on /schedule, and the whole way to the
+ * invitation in a mailbox and its cancel link. axe finds nothing at any step.
+ */
+import { execFileSync } from 'node:child_process';
+import { expect, test, type Page } from '@playwright/test';
+import { freePort, startServer } from '../server';
+import { decoded, startSmtp } from '../smtp';
+import { islandHydrated, violations } from './helpers';
+import { e2eDatabase } from './site';
+
+const callStarts = (database = e2eDatabase) =>
+  execFileSync(process.execPath, ['src/server/cli.ts', '--csv'], {
+    env: { ...process.env, ENQUIRY_DB: database },
+  })
+    .toString()
+    .trim()
+    .split('\r\n')
+    .slice(1)
+    .map((line) => line.split(','))
+    .filter((cells) => cells.at(-1) === 'booked')
+    .map((cells) => cells.at(-3)!);
+
+async function openDialog(page: Page, path = '/iphone') {
+  await page.goto(path);
+  await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+  await dialog.getByLabel('Name').fill('Ada Lovelace');
+  await dialog.getByLabel('Email').fill('ada@example.com');
+  await dialog.getByLabel('Message').fill('An iPad app for our clinics.');
+  await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
+  return dialog;
+}
+
+/** Opens the time step and picks the first free time of the `day`-th day offered. */
+async function pickTime(page: Page, day: number) {
+  const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+  await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
+  const select = dialog.getByLabel('Day');
+  await expect(select).toBeFocused();
+  const value = await select.locator('option').nth(day).getAttribute('value');
+  await select.selectOption(value!);
+  const time = dialog
+    .getByRole('group', { name: /^Free times on / })
+    .getByRole('radio')
+    .first();
+  await time.check();
+  return (await time.getAttribute('value'))!;
+}
+
+test.describe('in the dialog', () => {
+  test.use({ timezoneId: 'America/New_York' });
+
+  test('a prospect picks a day and a time in their own zone and books the call', async ({
+    page,
+  }) => {
+    const dialog = await openDialog(page);
+    const start = await pickTime(page, 1);
+    await expect(
+      dialog.getByText(/Times are in your time zone, .* \(America\/New_York\)\./),
+    ).toBeVisible();
+    await expect(dialog.getByText(/We are in London: .*\(Europe\/London\)\./)).toBeVisible();
+    // Each time is shown in the visitor's zone, with London's beside it.
+    const label = await dialog.getByRole('radio', { checked: true }).locator('..').innerText();
+    const inNewYork = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'America/New_York',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).format(new Date(start));
+    expect(label).toContain(inNewYork);
+    expect(label).toContain('in London');
+    expect(await violations(page)).toEqual([]);
+
+    await dialog.getByRole('button', { name: 'Book this call' }).click();
+    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your call is booked');
+    await expect(page.getByText(`${inNewYork} GMT-`)).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+    expect(callStarts()).toContain(start);
+  });
+
+  test("'Just send a message' leaves the time out and sends a call request", async ({ page }) => {
+    const dialog = await openDialog(page);
+    await pickTime(page, 2);
+    await dialog.getByRole('button', { name: 'Just send a message' }).click();
+    const link = dialog.getByRole('link', { name: 'Choose a time for the call' });
+    await expect(link).toBeFocused();
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(page).toHaveURL(/\/thankyou$/);
+  });
+
+  test('a time taken meanwhile gets a clear answer and the nearest free times, one of which books', async ({
+    page,
+    request,
+  }) => {
+    const dialog = await openDialog(page);
+    const start = await pickTime(page, 3);
+    // Someone else books that time first.
+    const other = await request.post('/send-mail.php', {
+      headers: { Accept: 'application/json' },
+      form: { name: 'Bob', email: 'bob@example.com', message: 'Hello', slot: start },
+    });
+    expect(other.status()).toBe(200);
+
+    await dialog.getByRole('button', { name: 'Book this call' }).click();
+    const summary = dialog.locator('.error-summary');
+    await expect(summary).toBeFocused();
+    await expect(summary).toContainText(
+      'That time was just taken. Here are the nearest free ones.',
+    );
+    const nearest = dialog.getByRole('group', { name: 'Nearest free times' }).getByRole('radio');
+    await expect(nearest).toHaveCount(3);
+    await expect(dialog.getByRole('button', { name: 'Request a call' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+
+    const alternative = (await nearest.first().getAttribute('value'))!;
+    expect(alternative).not.toBe(start);
+    await nearest.first().check();
+    await dialog.getByRole('button', { name: 'Book this call' }).click();
+    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    expect(callStarts()).toEqual(expect.arrayContaining([start, alternative]));
+  });
+
+  test('a tap on "Choose a time" before its code arrives is held, then the times open', async ({
+    page,
+  }) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/_astro/CallTimeStep.*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    const dialog = await openDialog(page);
+    await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
+    await page.waitForTimeout(300);
+    expect(page.url()).toMatch(/\/iphone$/);
+    release();
+    await expect(dialog.getByLabel('Day')).toBeFocused();
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('/schedule lists the free times as radio buttons and books natively', async ({ page }) => {
+    await page.goto('/schedule');
+    await expect(
+      page.getByText(/Times are .* \(Europe\/London\), our office's time\./),
+    ).toBeVisible();
+    const days = page.getByRole('group', { name: 'Time for the call' }).getByRole('group');
+    expect(await days.count()).toBeGreaterThanOrEqual(3);
+
+    // Sent without a time: the form comes back with the reason and what was typed.
+    await page.getByRole('main').getByLabel('Name').fill('Grace Hopper');
+    await page.getByRole('main').getByLabel('Email').fill('grace@example.com');
+    await page.getByRole('main').getByLabel('Message').fill('A booking platform.');
+    await page.getByRole('main').getByRole('button', { name: 'Book this call' }).click();
+    await expect(page.locator('main .error-summary')).toContainText('Choose a time for the call.');
+    await expect(page.getByRole('main').getByLabel('Name')).toHaveValue('Grace Hopper');
+
+    const time = days.nth(2).getByRole('radio').first();
+    const start = (await time.getAttribute('value'))!;
+    await time.check();
+    await page.getByRole('main').getByRole('button', { name: 'Book this call' }).click();
+    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your call is booked');
+    expect(callStarts()).toContain(start);
+  });
+});
+
+// axe runs in the page: the same /schedule, and its answer to a post without a time, with scripts on.
+test('/schedule and its answer to a mistake have no axe violations', async ({ page }) => {
+  await page.goto('/schedule');
+  expect(await violations(page)).toEqual([]);
+  await page.getByRole('main').getByLabel('Name').fill('Grace Hopper');
+  await page.getByRole('main').getByRole('button', { name: 'Book this call' }).click();
+  await expect(page.locator('main .error-summary')).toContainText('Choose a time for the call.');
+  expect(await violations(page)).toEqual([]);
+});
+
+test('a booking reaches the mailbox with its invitation, and its link cancels it', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const [port, smtpPort] = [await freePort(), await freePort()];
+  const smtp = await startSmtp(smtpPort);
+  const server = await startServer({
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    BOOKING_SECRET: 'e2e-mail-secret-0123456789abcdef0123',
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+    ENQUIRY_TO: 'sales@agency.example',
+    ENQUIRY_FROM: 'website@agency.example',
+    OUTBOX_POLL_MS: '100',
+  });
+  try {
+    const dialog = await openDialog(page, `${server.url}/`);
+    const start = await pickTime(page, 0);
+    await dialog.getByRole('button', { name: 'Book this call' }).click();
+    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+
+    await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBe(2);
+    const invitation = smtp.received.find((mail) => mail.to.includes('ada@example.com'))!;
+    expect(invitation.raw).toContain('METHOD:REQUEST');
+    expect(invitation.raw).toContain(`DTSTART:${start.replace(/[-:]/g, '')}`);
+    const link = /http:\/\/127\.0\.0\.1:\d+\/schedule\/cancel\?token=[\w.-]+/.exec(
+      decoded(invitation.raw),
+    )![0];
+    expect(callStarts(server.database)).toEqual([start]);
+
+    await page.goto(link);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Do you want to cancel this call?',
+    );
+    expect(await violations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel the call' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your call is cancelled');
+    expect(await violations(page)).toEqual([]);
+    await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBe(4);
+    expect(smtp.received.slice(2).every((mail) => mail.raw.includes('METHOD:CANCEL'))).toBe(true);
+    expect(callStarts(server.database)).toEqual([]);
+
+    // The same link again says so.
+    await page.goto(link);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'This call was already cancelled',
+    );
+  } finally {
+    await server.stop();
+    await smtp.close();
+  }
+});

@@ -1,0 +1,335 @@
+import { describe, expect, it } from 'vitest';
+import {
+  agencyDate,
+  formatCallTime,
+  freeSlots,
+  isTimeZone,
+  nearest,
+  offeredDates,
+  offeredSlot,
+  refusal,
+  slotsOfDate,
+  type Availability,
+  type Slot,
+} from '../../src/server/slots';
+
+// Like src/content/data/availability.yaml, but with hours and closed dates of the tests' own.
+const availability: Availability = {
+  timeZone: 'Europe/London',
+  callMinutes: 30,
+  bufferMinutes: 15,
+  noticeHours: 24,
+  daysAhead: 21,
+  callTitle: 'Introductory call',
+  hours: {
+    monday: ['09:30-12:30', '13:30-17:00'],
+    tuesday: ['09:30-12:30'],
+    wednesday: ['09:30-12:30'],
+    thursday: ['09:30-12:30'],
+    friday: ['09:30-12:30'],
+    saturday: [],
+    sunday: [],
+  },
+  closed: [{ date: '2027-01-12', reason: 'Staff day' }],
+};
+
+const withHours = (hours: Partial<Availability['hours']>): Availability => ({
+  ...availability,
+  hours: { ...availability.hours, ...hours },
+});
+
+const ms = (iso: string) => Date.parse(iso);
+const starts = (slots: Slot[]) => slots.map((slot) => slot.start);
+
+// Monday 4 January 2027, 10:00 in London (GMT, so also 10:00Z): the earliest start with 24 h notice
+// is Tuesday 5 January 10:00Z.
+const now = ms('2027-01-04T10:00:00Z');
+
+describe('slotsOfDate', () => {
+  it('cuts opening hours into calls with the buffer between them', () => {
+    expect(slotsOfDate(availability, '2027-01-05')).toEqual([
+      { start: '2027-01-05T09:30:00Z', end: '2027-01-05T10:00:00Z' },
+      { start: '2027-01-05T10:15:00Z', end: '2027-01-05T10:45:00Z' },
+      { start: '2027-01-05T11:00:00Z', end: '2027-01-05T11:30:00Z' },
+      { start: '2027-01-05T11:45:00Z', end: '2027-01-05T12:15:00Z' },
+    ]);
+  });
+
+  it('never lets a call run past closing, but lets one end exactly at it', () => {
+    // 11:45 would end at 12:15, a minute after closing.
+    expect(starts(slotsOfDate(withHours({ tuesday: ['09:30-12:14'] }), '2027-01-05'))).toEqual([
+      '2027-01-05T09:30:00Z',
+      '2027-01-05T10:15:00Z',
+      '2027-01-05T11:00:00Z',
+    ]);
+    const exact = slotsOfDate(withHours({ tuesday: ['09:30-12:15'] }), '2027-01-05');
+    expect(exact.at(-1)).toEqual({ start: '2027-01-05T11:45:00Z', end: '2027-01-05T12:15:00Z' });
+  });
+
+  it('lays out each of two ranges in a day from its own opening time', () => {
+    expect(starts(slotsOfDate(availability, '2027-01-04'))).toEqual([
+      '2027-01-04T09:30:00Z',
+      '2027-01-04T10:15:00Z',
+      '2027-01-04T11:00:00Z',
+      '2027-01-04T11:45:00Z',
+      '2027-01-04T13:30:00Z',
+      '2027-01-04T14:15:00Z',
+      '2027-01-04T15:00:00Z',
+      '2027-01-04T15:45:00Z',
+      '2027-01-04T16:30:00Z',
+    ]);
+  });
+
+  it('gives none on a weekday without hours, or on a closed date', () => {
+    expect(slotsOfDate(availability, '2027-01-09')).toEqual([]); // a Saturday
+    expect(slotsOfDate(availability, '2027-01-12')).toEqual([]); // a closed Tuesday
+    expect(slotsOfDate(availability, '2027-01-19')).toHaveLength(4); // the next Tuesday
+  });
+});
+
+describe('the notice period', () => {
+  it('leaves out slots that start before now + noticeHours', () => {
+    const free = starts(freeSlots(availability, [], now, { to: '2027-01-05' }));
+    expect(free).toEqual(['2027-01-05T10:15:00Z', '2027-01-05T11:00:00Z', '2027-01-05T11:45:00Z']);
+  });
+
+  it('is why refusal() turns down a slot within it', () => {
+    const notice = "Calls need at least 24 hours' notice: choose a later time.";
+    expect(refusal(availability, '2027-01-05T09:30:00Z', now)).toBe(notice);
+    expect(refusal(availability, '2027-01-04T11:00:00Z', now)).toBe(notice); // today, still ahead
+    expect(refusal({ ...availability, noticeHours: 1 }, '2027-01-04T10:15:00Z', now)).toBe(
+      "Calls need at least 1 hour' notice: choose a later time.",
+    );
+    expect(refusal(availability, '2027-01-05T10:15:00Z', now)).toBeUndefined();
+  });
+
+  it('gives way to "already passed" for a start that is not ahead of now', () => {
+    expect(refusal(availability, '2027-01-04T09:30:00Z', now)).toBe(
+      'That time has already passed.',
+    );
+    expect(refusal(availability, '2027-01-04T10:00:00Z', now)).toBe(
+      'That time has already passed.',
+    );
+  });
+});
+
+describe('the days ahead', () => {
+  it('run from today in the agency zone to today + daysAhead', () => {
+    const dates = offeredDates(availability, now);
+    expect(dates).toHaveLength(22);
+    expect(dates[0]).toBe('2027-01-04');
+    expect(dates.at(-1)).toBe('2027-01-25');
+    // 23:30Z on 30 June is 00:30 on 1 July in London (BST): London's today, not UTC's.
+    expect(offeredDates(availability, ms('2027-06-30T23:30:00Z'))[0]).toBe('2027-07-01');
+    expect(agencyDate(availability, '2027-06-30T23:30:00Z')).toBe('2027-07-01');
+  });
+
+  it('bound the free slots', () => {
+    const free = freeSlots(availability, [], now);
+    expect(free[0]!.start).toBe('2027-01-05T10:15:00Z');
+    expect(free.at(-1)!.start).toBe('2027-01-25T16:30:00Z');
+  });
+
+  it('are why refusal() turns down a later start', () => {
+    expect(refusal(availability, '2027-01-25T16:30:00Z', now)).toBeUndefined();
+    expect(refusal(availability, '2027-01-26T09:30:00Z', now)).toBe(
+      'Calls can be booked up to 21 days ahead: choose an earlier time.',
+    );
+  });
+});
+
+describe('closed dates and days without hours', () => {
+  it('offer no free slots', () => {
+    const free = freeSlots(availability, [], now);
+    const on = (date: string) =>
+      free.filter((slot) => agencyDate(availability, slot.start) === date);
+    expect(on('2027-01-12')).toEqual([]); // closed
+    expect(on('2027-01-09')).toEqual([]); // Saturday
+    expect(on('2027-01-13')).toHaveLength(4);
+  });
+
+  it('are refused as a day without calls', () => {
+    const noCalls = 'We have no calls that day: choose another day.';
+    expect(refusal(availability, '2027-01-12T09:30:00Z', now)).toBe(noCalls);
+    expect(refusal(availability, '2027-01-09T09:30:00Z', now)).toBe(noCalls);
+  });
+});
+
+describe('a start that is not an offered slot', () => {
+  const outside = 'That time is outside our opening hours: choose one of the times offered.';
+
+  it('is refused when off the grid or outside the hours', () => {
+    expect(refusal(availability, '2027-01-05T10:07:00Z', now)).toBe(outside);
+    expect(refusal(availability, '2027-01-05T13:00:00Z', now)).toBe(outside); // Tuesday afternoon
+    expect(refusal(availability, '2027-01-05T12:30:00Z', now)).toBe(outside); // closing time
+    expect(offeredSlot(availability, '2027-01-05T10:07:00Z')).toBeUndefined();
+  });
+
+  it('is refused as not a time at all when it does not parse', () => {
+    for (const garbage of ['tomorrow at ten', '', '2027-01-05', '2027-01-05T10:15']) {
+      expect(refusal(availability, garbage, now)).toBe('Choose one of the times offered.');
+      expect(offeredSlot(availability, garbage)).toBeUndefined();
+    }
+  });
+
+  it('is accepted, and named in UTC, when it is an offered one', () => {
+    const slot = { start: '2027-01-05T10:15:00Z', end: '2027-01-05T10:45:00Z' };
+    expect(refusal(availability, slot.start, now)).toBeUndefined();
+    expect(offeredSlot(availability, slot.start)).toEqual(slot);
+    // The same instant written with an offset names the same slot.
+    expect(refusal(availability, '2027-01-05T11:15:00+01:00', now)).toBeUndefined();
+    expect(offeredSlot(availability, '2027-01-05T11:15:00+01:00')).toEqual(slot);
+  });
+});
+
+describe('booked calls', () => {
+  it('take out the slots they overlap, and leave adjacent ones', () => {
+    const booked = [
+      { start: '2027-01-07T09:00:00Z', end: '2027-01-07T09:30:00Z' }, // ends as 09:30 starts
+      { start: '2027-01-07T10:30:00Z', end: '2027-01-07T11:00:00Z' }, // inside 10:15, ends at 11:00
+    ];
+    const thursday = { from: '2027-01-07', to: '2027-01-07' };
+    expect(starts(freeSlots(availability, [], now, thursday))).toEqual([
+      '2027-01-07T09:30:00Z',
+      '2027-01-07T10:15:00Z',
+      '2027-01-07T11:00:00Z',
+      '2027-01-07T11:45:00Z',
+    ]);
+    expect(starts(freeSlots(availability, booked, now, thursday))).toEqual([
+      '2027-01-07T09:30:00Z',
+      '2027-01-07T11:00:00Z',
+      '2027-01-07T11:45:00Z',
+    ]);
+  });
+});
+
+describe('daylight saving in Europe/London', () => {
+  const weekend = withHours({ saturday: ['09:00-10:00'], sunday: ['09:00-10:00'] });
+
+  it('puts 09:00 local at 08:00Z in BST and 09:00Z in GMT', () => {
+    expect(slotsOfDate(weekend, '2027-03-27')).toEqual([
+      { start: '2027-03-27T09:00:00Z', end: '2027-03-27T09:30:00Z' },
+    ]);
+    // 28 March 2027: the clocks go forward at 01:00Z.
+    expect(slotsOfDate(weekend, '2027-03-28')).toEqual([
+      { start: '2027-03-28T08:00:00Z', end: '2027-03-28T08:30:00Z' },
+    ]);
+    expect(slotsOfDate(weekend, '2027-10-30')).toEqual([
+      { start: '2027-10-30T08:00:00Z', end: '2027-10-30T08:30:00Z' },
+    ]);
+    // 31 October 2027: the clocks go back at 01:00Z.
+    expect(slotsOfDate(weekend, '2027-10-31')).toEqual([
+      { start: '2027-10-31T09:00:00Z', end: '2027-10-31T09:30:00Z' },
+    ]);
+  });
+
+  // The checks every slot of a day must pass, whatever the clocks do.
+  const expectWellFormed = (slots: Slot[], close: string) => {
+    slots.forEach((slot, i) => {
+      expect(ms(slot.end) - ms(slot.start)).toBe(30 * 60_000);
+      if (i > 0) expect(ms(slot.start) - ms(slots[i - 1]!.end)).toBe(15 * 60_000);
+    });
+    expect(ms(slots.at(-1)!.end)).toBeLessThanOrEqual(ms(close));
+  };
+
+  const night = withHours({ sunday: ['00:00-03:00'] });
+
+  it('lays out calls in real time on the short day (00:00-03:00 is 2 hours)', () => {
+    const slots = slotsOfDate(night, '2027-03-28');
+    expect(starts(slots)).toEqual([
+      '2027-03-28T00:00:00Z',
+      '2027-03-28T00:45:00Z',
+      '2027-03-28T01:30:00Z',
+    ]);
+    expectWellFormed(slots, '2027-03-28T02:00:00Z'); // 03:00 BST
+  });
+
+  it('lays out calls in real time on the long day (00:00-03:00 is 4 hours)', () => {
+    const slots = slotsOfDate(night, '2027-10-31');
+    expect(starts(slots)).toEqual([
+      '2027-10-30T23:00:00Z', // 00:00 BST on the 31st
+      '2027-10-30T23:45:00Z',
+      '2027-10-31T00:30:00Z',
+      '2027-10-31T01:15:00Z',
+      '2027-10-31T02:00:00Z',
+    ]);
+    expectWellFormed(slots, '2027-10-31T03:00:00Z'); // 03:00 GMT
+    // The first slot starts on the 30th in UTC but belongs to the agency's 31st.
+    expect(refusal(night, '2027-10-30T23:00:00Z', ms('2027-10-20T12:00:00Z'))).toBeUndefined();
+  });
+
+  it('opens a range whose start the clocks skip at the time after the change', () => {
+    // 01:00 does not exist on 28 March; 01:00-03:00 is 02:00-03:00 BST, i.e. 01:00Z-02:00Z.
+    expect(slotsOfDate(withHours({ sunday: ['01:00-03:00'] }), '2027-03-28')).toEqual([
+      { start: '2027-03-28T01:00:00Z', end: '2027-03-28T01:30:00Z' },
+    ]);
+  });
+});
+
+describe('formatCallTime', () => {
+  // en-GB names London's zones GMT and BST, and New York's by offset (GMT-5, GMT-4).
+  it('shows a call in the visitor zone as well as the agency zone', () => {
+    // Before either change: 5 hours apart.
+    expect(formatCallTime('2027-03-10T15:00:00Z', 'America/New_York')).toMatch(
+      /10 March 2027, 10:00 GMT-5$/,
+    );
+    expect(formatCallTime('2027-03-10T15:00:00Z', 'Europe/London')).toMatch(
+      /10 March 2027, 15:00 GMT$/,
+    );
+  });
+
+  it('knows the fortnight in March when New York has changed and London has not', () => {
+    // US clocks went forward on 14 March 2027, UK clocks on 28 March: 4 hours apart.
+    const start = '2027-03-22T14:00:00Z';
+    expect(formatCallTime(start, 'America/New_York')).toMatch(/22 March 2027, 10:00 GMT-4$/);
+    expect(formatCallTime(start, 'Europe/London')).toMatch(/22 March 2027, 14:00 GMT$/);
+  });
+
+  it('shows BST after 28 March', () => {
+    const start = '2027-04-05T14:00:00Z';
+    expect(formatCallTime(start, 'America/New_York')).toMatch(/5 April 2027, 10:00 GMT-4$/);
+    expect(formatCallTime(start, 'Europe/London')).toMatch(/5 April 2027, 15:00 BST$/);
+  });
+
+  it("gives the visitor's date where it differs from the agency's", () => {
+    const start = '2027-03-23T02:00:00Z';
+    expect(formatCallTime(start, 'America/New_York')).toMatch(/Monday,? 22 March 2027, 22:00/);
+    expect(formatCallTime(start, 'Europe/London')).toMatch(/Tuesday,? 23 March 2027, 02:00/);
+  });
+});
+
+describe('nearest', () => {
+  const free = ['09:30', '10:15', '11:00', '11:45', '13:30'].map((time) => ({
+    start: `2027-01-05T${time}:00Z`,
+    end: '',
+  }));
+
+  it('orders the free slots by distance to the wanted start', () => {
+    expect(starts(nearest(free, '2027-01-05T11:10:00Z'))).toEqual([
+      '2027-01-05T11:00:00Z',
+      '2027-01-05T11:45:00Z',
+      '2027-01-05T10:15:00Z',
+    ]);
+    expect(starts(nearest(free, '2027-01-05T14:00:00Z', 2))).toEqual([
+      '2027-01-05T13:30:00Z',
+      '2027-01-05T11:45:00Z',
+    ]);
+  });
+
+  it('puts the earlier of two equally near slots first', () => {
+    // 10:37:30 is 22.5 minutes from both 10:15 and 11:00; the input order must not matter.
+    expect(starts(nearest([...free].reverse(), '2027-01-05T10:37:30Z', 2))).toEqual([
+      '2027-01-05T10:15:00Z',
+      '2027-01-05T11:00:00Z',
+    ]);
+  });
+});
+
+describe('isTimeZone', () => {
+  it('knows a real zone from a made-up or empty one', () => {
+    expect(isTimeZone('Europe/London')).toBe(true);
+    expect(isTimeZone('America/New_York')).toBe(true);
+    expect(isTimeZone('Mars/Olympus')).toBe(false);
+    expect(isTimeZone('')).toBe(false);
+  });
+});
