@@ -2,9 +2,12 @@
  * The HTTP server in front of Astro's node handler: it serves the build's
  * files itself (compressed, with cache headers: ./static-files.ts), adds the
  * security headers to every response, and sets each prerendered page's CSP
- * from the build. Everything else (the enquiry endpoints, the not-found page)
- * goes to Astro.
+ * from the build. Everything else (the enquiry endpoints, the not-found page,
+ * the booking pages) goes to Astro, and its answers are compressed on the way
+ * (brotli at quality 4: fast enough for every request, and /schedule's list of
+ * times still fits the first round trip).
  */
+import compression from 'compression';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -110,6 +113,7 @@ export function isHttps(req: IncomingMessage, trustedProxies: string[]) {
 }
 
 export function createSiteServer({ handler, distDir, trustedProxies = [] }: SiteServerOptions) {
+  const compress = compression();
   const csps = loadPageCsps(distDir);
   const notFoundCsp = csps.get('/404');
   const files = indexStaticFiles(join(distDir, 'client'));
@@ -141,11 +145,14 @@ export function createSiteServer({ handler, distDir, trustedProxies = [] }: Site
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
 
-    Promise.resolve(handler(req, res)).catch((error: unknown) => {
-      console.error(error);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Server error');
-    });
+    const render = () =>
+      Promise.resolve(handler(req, res)).catch((error: unknown) => {
+        console.error(error);
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('Server error');
+      });
+    // compression's types are Express's; it uses only Node's own request and response.
+    compress(req as never, res as never, () => void render());
   });
   // Slow or stuck clients cannot hold connections for long.
   server.headersTimeout = 10_000;

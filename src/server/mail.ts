@@ -279,7 +279,7 @@ export class Outbox {
             message,
           );
           log?.(
-            `${describe(mail)} of enquiry ${enquiry.id} not sent yet (attempt ${attempts + 1}): ${message}`,
+            `${describe(mail)} of enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${message}`,
           );
           // The server is likely down: leave the rest for the next round.
           return;
