@@ -151,8 +151,13 @@ export function createSiteServer({ handler, distDir, trustedProxies = [] }: Site
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
         res.end('Server error');
       });
-    // compression's types are Express's; it uses only Node's own request and response.
-    compress(req as never, res as never, () => void render());
+    // Pages are compressed; a form's fetch gets a few hundred bytes of JSON, not worth the wrapping
+    // of every enquiry's answer. (compression's types are Express's; it uses Node's own objects.)
+    if (req.method === 'GET' || String(req.headers.accept ?? '').includes('text/html')) {
+      compress(req as never, res as never, () => void render());
+    } else {
+      void render();
+    }
   });
   // Slow or stuck clients cannot hold connections for long.
   server.headersTimeout = 10_000;
