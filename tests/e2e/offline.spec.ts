@@ -122,13 +122,20 @@ test.describe('pages without a connection', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('We could not find that page');
   });
 
-  test('posts, their answers and the health check are never kept', async ({ page }) => {
+  test('posts, their answers, the health check and the booking pages are never kept', async ({
+    page,
+  }) => {
     await page.goto('/contact');
     await offlineReady(page);
     await page.evaluate(async () => {
       await fetch('/healthz');
       await fetch('/send-mail.php', { method: 'POST', body: new FormData() });
+      await fetch('/schedule/slots.json');
     });
+    // Free times change by the minute, and a booking's pages are someone's own.
+    await page.goto('/schedule');
+    await page.goto('/schedule/booked?ref=00000000-0000-4000-8000-000000000000');
+    await page.goto('/contact');
     // A native post (the form without its script): the server answers with the form and its errors.
     await page.evaluate(() =>
       document.querySelector<HTMLFormElement>('form[action="/send-mail.php"]')!.submit(),
@@ -142,7 +149,9 @@ test.describe('pages without a connection', () => {
       return urls;
     });
     expect(kept.length).toBeGreaterThan(0);
-    expect(kept.filter((url) => /healthz|send-mail\.php|email\.php/.test(url))).toEqual([]);
+    expect(kept.filter((url) => /healthz|send-mail\.php|email\.php|schedule/.test(url))).toEqual(
+      [],
+    );
   });
 });
 

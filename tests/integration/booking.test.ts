@@ -218,6 +218,9 @@ describe('booking', () => {
     expect(location).toMatch(/^\/schedule\/booked\?ref=[0-9a-f-]{36}$/);
     const page = await (await fetch(`${server.url}${location}`)).text();
     expect(page).toContain('Your call is booked');
+    const unknown = await fetch(`${server.url}/schedule/booked?ref=${crypto.randomUUID()}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('We could not find this booking');
     const { slot: _slot, ...noTime } = booking('');
     const again = await postForm(`${server.url}/schedule`, noTime, native);
     expect(again.status).toBe(422);
