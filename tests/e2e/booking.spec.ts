@@ -138,6 +138,25 @@ test.describe('in the dialog', () => {
     release();
     await expect(dialog.getByLabel('Day')).toBeFocused();
   });
+
+  test('a tap on "Choose a time" before even the dialog has its code opens the times once both arrive', async ({
+    page,
+  }) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/_astro\/(ScheduleCallModal|CallTimeStep)\.[^/]*\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/iphone');
+    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+    await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
+    await page.waitForTimeout(300);
+    expect(page.url()).toMatch(/\/iphone$/);
+    release();
+    await expect(dialog.getByLabel('Day')).toBeFocused();
+  });
 });
 
 test.describe('without JavaScript', () => {
