@@ -49,8 +49,7 @@ export default function ScheduleCallModal({ timeStep }: { timeStep?: ReactNode }
             <CloseButton onClick={close} />
           </div>
           <p id={`${id}-intro`} className="call-modal__intro">
-            Leave your details and a line about your project. Choose a time for the call and we will
-            send you a calendar invitation, or just send a message and we will reply to arrange one.
+            Leave your details and a line about your project, and choose a time if you like.
           </p>
           <ScheduleCallForm timeStep={timeStep} />
         </div>
