@@ -59,8 +59,11 @@ export const parseRange = (range: string) => {
 };
 
 /** The agency's calendar date of an instant. */
-export const agencyDate = (availability: Availability, at: number | string) =>
+export const agencyDate = (availability: Pick<Availability, 'timeZone'>, at: number | string) =>
   instant(at).toZonedDateTimeISO(availability.timeZone).toPlainDate().toString();
+
+/** The calendar date after a date ('YYYY-MM-DD'). */
+export const dayAfter = (date: string) => Temporal.PlainDate.from(date).add({ days: 1 }).toString();
 
 /** The dates offered: from today (in the agency's zone) to `daysAhead` days later. */
 export function offeredDates(availability: Availability, now: number): string[] {

@@ -208,6 +208,21 @@ describe('booking', () => {
     expect(await refusal('next tuesday')).toBe('Choose one of the times offered.');
   });
 
+  it('/schedule lists a few days of free times, and a link to the days after them', async () => {
+    const server = await start();
+    const html = await (await fetch(`${server.url}/schedule`)).text();
+    const listed = [...html.matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]!);
+    const { slots, timeZone } = await freeSlots(server);
+    expect(listed).toEqual(slots.slice(0, listed.length).map((s) => s.start));
+    const later = /href="\/schedule\?from=(\d{4}-\d{2}-\d{2})"/.exec(html)![1]!;
+    const day = (start: string) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(start));
+    expect(later > day(listed.at(-1)!)).toBe(true);
+    const next = await (await fetch(`${server.url}/schedule?from=${later}`)).text();
+    const first = /name="slot" value="([^"]+)"/.exec(next)![1]!;
+    expect(first).toBe(slots.find((s) => day(s.start) >= later)!.start);
+  });
+
   it('/schedule posts natively: 303 to the confirmation, or the form again when no time is chosen', async () => {
     const server = await start();
     const { slots } = await freeSlots(server);
