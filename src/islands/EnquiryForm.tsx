@@ -72,9 +72,13 @@ export default function EnquiryForm({ services, values, errors: initialErrors }:
     name: 'first_name' | 'last_name' | 'email' | 'contact',
     label: string,
     attributes: Record<string, string | number | boolean>,
+    optional = false,
   ) => (
     <div className="field">
-      <label htmlFor={name}>{label}</label>
+      <label htmlFor={name}>
+        {label}
+        {optional && <span className="field__optional"> (optional)</span>}
+      </label>
       <input
         id={name}
         name={name}
@@ -118,13 +122,20 @@ export default function EnquiryForm({ services, values, errors: initialErrors }:
           maxLength: enquiryLimits.email,
           spellCheck: false,
         })}
-        {input('contact', 'Phone number', { type: 'tel', autoComplete: 'tel', inputMode: 'tel' })}
+        {input(
+          'contact',
+          'Phone number',
+          { type: 'tel', autoComplete: 'tel', inputMode: 'tel' },
+          true,
+        )}
       </div>
       <fieldset
         className="field field--group"
         {...(errors.service ? { 'aria-describedby': 'service-error' } : {})}
       >
-        <legend>Which services are you interested in?</legend>
+        <legend>
+          Which services are you interested in? <span className="field__optional">(optional)</span>
+        </legend>
         <ul className="checkboxes" role="list">
           {services.map((service, index) => (
             <li key={service}>

@@ -72,7 +72,6 @@ export const enquiryMessages = {
   last_name_long: `Last name must be ${enquiryLimits.name} characters or fewer`,
   email: 'Enter an email address in the correct format, like name@example.com',
   contact: 'Enter a phone number of 7 to 15 digits, like +44 20 7946 0958',
-  service: 'Select at least one service',
   service_unknown: 'Select services from the list',
   project: `Project details must be ${enquiryLimits.project.toLocaleString('en-GB')} characters or fewer`,
   captcha: 'Confirm that you are not a robot',
@@ -123,11 +122,12 @@ export function validateEnquiry(
   else if (enquiry.last_name.length > enquiryLimits.name)
     errors.last_name = enquiryMessages.last_name_long;
   if (!isValidEmail(enquiry.email)) errors.email = enquiryMessages.email;
-  if (!isValidPhone(enquiry.contact)) errors.contact = enquiryMessages.contact;
+  // A way to reply is all the agency needs: the phone number and the services are optional, and
+  // checked only when given.
+  if (enquiry.contact && !isValidPhone(enquiry.contact)) errors.contact = enquiryMessages.contact;
   const { chosen, unknown } = parseServices(input.service, serviceOptions);
   enquiry.service = chosen;
   if (unknown) errors.service = enquiryMessages.service_unknown;
-  else if (chosen.length === 0) errors.service = enquiryMessages.service;
   if (enquiry.project.length > enquiryLimits.project) errors.project = enquiryMessages.project;
   return { enquiry, errors };
 }

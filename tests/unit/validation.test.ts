@@ -126,9 +126,29 @@ describe('the enquiry form', () => {
     ]);
   });
 
-  it('needs at least one known service', () => {
-    expect(validateEnquiry({ ...valid, service: [] }, options).errors.service).toBe(
-      'Select at least one service',
+  it('needs only the names and a valid e-mail: the phone and the services are optional', () => {
+    const { errors, enquiry } = validateEnquiry(
+      { ...valid, contact: '  ', service: [], project: '' },
+      options,
+    );
+    expect(errors).toEqual({});
+    expect(enquiry.contact).toBe('');
+    expect(enquiry.service).toEqual([]);
+    expect(
+      validateEnquiry(
+        { first_name: '', last_name: '', email: '', contact: '', service: [], project: '' },
+        options,
+      ).errors,
+    ).toEqual({
+      first_name: 'Enter your first name',
+      last_name: 'Enter your last name',
+      email: 'Enter an email address in the correct format, like name@example.com',
+    });
+  });
+
+  it('checks a phone number and services only when given', () => {
+    expect(validateEnquiry({ ...valid, contact: '12 34' }, options).errors.contact).toBe(
+      'Enter a phone number of 7 to 15 digits, like +44 20 7946 0958',
     );
     expect(
       validateEnquiry({ ...valid, service: ['Web Development', 'Free lunch'] }, options).errors
