@@ -282,6 +282,11 @@ const settings = defineCollection({
       })
       .describe("The 'get in touch' banner above the footer; its button leads to /contact."),
     inquireUrl: z.url().describe("The external contact page that 'Inquire Now' buttons open."),
+    popularServices: z
+      .array(link)
+      .min(1)
+      .max(6)
+      .describe("The footer's 'Popular services' links, e.g. { label: Laravel, href: /laravel }."),
     copyrightYear: z.number().int().min(2000).max(2100),
   }),
 });

@@ -1,6 +1,12 @@
 /** Typed, sorted access to the content collections, so pages stay thin. */
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
-import { serviceCategories } from '../content.config';
+import { collections, serviceCategories } from '../content.config';
+import {
+  checkContent,
+  describeProblems,
+  routeOfPageFile,
+  type CheckedEntry,
+} from './content-checks';
 import type { Availability } from '../server/slots';
 
 type Ordered = { data: { order: number } };
@@ -73,4 +79,34 @@ export async function getAvailability(): Promise<Availability> {
   if (!entry) throw new Error('src/content/data/availability.yaml needs an entry with id "calls"');
   const { id: _id, ...availability } = entry.data;
   return availability;
+}
+
+// The site's own pages, by their files: a link to one of them resolves.
+const pageFiles = Object.keys(import.meta.glob('../pages/**/*.{astro,ts}'));
+
+/**
+ * Fails the build when a link in the content leads nowhere or a service slug cannot be used
+ * (src/lib/content-checks.ts), with one line per problem naming the file and the field.
+ */
+export async function assertContentLinks() {
+  const entries: CheckedEntry[] = [];
+  for (const name of Object.keys(collections) as (keyof typeof collections)[]) {
+    for (const entry of await getCollection(name)) {
+      const file = entry.filePath ?? `src/content (${name})`;
+      entries.push({
+        file,
+        // A list file (src/content/data) holds many entries: the entry is named too.
+        ...(file.includes('/data/') && { id: entry.id }),
+        data: entry.data,
+        ...('body' in entry && typeof entry.body === 'string' && { body: entry.body }),
+      });
+    }
+  }
+  const services = (await getCollection('services')).map((entry) => ({
+    file: entry.filePath ?? entry.id,
+    slug: entry.data.slug,
+  }));
+  const fixedRoutes = pageFiles.flatMap((file) => routeOfPageFile(file) ?? []);
+  const problems = checkContent(entries, fixedRoutes, services);
+  if (problems.length > 0) throw new Error(describeProblems(problems));
 }

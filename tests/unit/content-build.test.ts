@@ -24,9 +24,9 @@ beforeAll(() => {
 
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-async function sync() {
+async function sync(command: 'sync' | 'build' = 'sync') {
   try {
-    await run(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'sync'], {
+    await run(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), command], {
       cwd: copy,
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
     });
@@ -79,4 +79,35 @@ describe('a content mistake fails the build, naming the file and the field', () 
       writeFileSync(target, original);
     }
   });
+
+  // Links and slugs are checked by the build itself (src/lib/content-checks.ts), not by the schema.
+  it('removing a service page fails the build, naming each file that still links to it', async () => {
+    const page = join(copy, 'src/content/services/zend.mdx');
+    const original = readFileSync(page, 'utf8');
+    rmSync(page);
+    try {
+      const result = await sync('build');
+      expect(result.failed).toBe(true);
+      expect(result.output).toMatch(
+        /src\/content\/data\/technologies\.yaml: entry "zend", href: "\/zend" is not a page of the site/,
+      );
+    } finally {
+      writeFileSync(page, original);
+    }
+  }, 120_000);
+
+  it('a service slug that is a fixed page fails the build', async () => {
+    const page = join(copy, 'src/content/services/yii.mdx');
+    const original = readFileSync(page, 'utf8');
+    writeFileSync(page, original.replace(/^slug: yii$/m, 'slug: contact'));
+    try {
+      const result = await sync('build');
+      expect(result.failed).toBe(true);
+      expect(result.output).toContain(
+        'src/content/services/yii.mdx: slug: "contact" is the address of a fixed page (/contact)',
+      );
+    } finally {
+      writeFileSync(page, original);
+    }
+  }, 120_000);
 });

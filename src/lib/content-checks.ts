@@ -1,0 +1,116 @@
+/**
+ * What the schema cannot see, because it looks at one entry at a time: that every internal link in
+ * the content leads to a page of the site, and that service slugs are unique and do not take the
+ * address of a fixed page. Run by the build (src/pages/[service].astro), so that deleting or
+ * renaming a service page fails `npm run build` naming each file that still links to it.
+ */
+
+export interface CheckedEntry {
+  /** The file the entry comes from, as the editor knows it: 'src/content/data/technologies.yaml'. */
+  file: string;
+  /** The entry's id in a list file; undefined for one file per entry (a service page, a page). */
+  id?: string;
+  data: unknown;
+  /** An MDX file's body, whose Markdown and HTML links are checked too. */
+  body?: string;
+}
+
+export interface ContentProblem {
+  file: string;
+  field: string;
+  message: string;
+}
+
+/** Every internal link of a value: strings under an `href` key that start with '/', with their path. */
+function* internalLinks(value: unknown, path: string[] = []): Generator<[string, string]> {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) yield* internalLinks(item, [...path, String(i)]);
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === 'href' && typeof item === 'string' && item.startsWith('/')) {
+        yield [[...path, key].join('.'), item];
+      } else {
+        yield* internalLinks(item, [...path, key]);
+      }
+    }
+  }
+}
+
+/** Links in Markdown (`[text](/path)`) and in HTML (`href="/path"`) of an MDX body. */
+function* bodyLinks(body: string): Generator<[string, string]> {
+  for (const match of body.matchAll(/\]\((\/[^)\s]*)\)|href=["'](\/[^"']*)["']/g)) {
+    const line = body.slice(0, match.index).split('\n').length;
+    yield [`body, line ${line}`, (match[1] ?? match[2])!];
+  }
+}
+
+/** The page a link leads to: without its query, fragment and trailing slash. */
+const pageOf = (href: string) => {
+  const path = href.split(/[?#]/)[0]!;
+  return path.length > 1 ? path.replace(/\/+$/, '') : '/';
+};
+
+/**
+ * The problems of the content, each naming the file, the entry and the field. `fixedRoutes` are the
+ * site's own pages ('/', '/about', ...); `serviceSlugs` the slug of each service page with its file.
+ */
+export function checkContent(
+  entries: readonly CheckedEntry[],
+  fixedRoutes: readonly string[],
+  services: readonly { file: string; slug: string }[],
+): ContentProblem[] {
+  const problems: ContentProblem[] = [];
+  const fixed = new Set(fixedRoutes);
+  const slugFiles = new Map<string, string[]>();
+  for (const { file, slug } of services)
+    slugFiles.set(slug, [...(slugFiles.get(slug) ?? []), file]);
+
+  for (const [slug, files] of slugFiles) {
+    for (const file of files) {
+      if (fixed.has(`/${slug}`)) {
+        problems.push({
+          file,
+          field: 'slug',
+          message: `"${slug}" is the address of a fixed page (/${slug}): choose another slug`,
+        });
+      } else if (files.length > 1) {
+        const others = files.filter((other) => other !== file).join(', ');
+        problems.push({
+          file,
+          field: 'slug',
+          message: `"${slug}" is also the slug of ${others}: each service page needs its own`,
+        });
+      }
+    }
+  }
+
+  const routes = new Set([...fixed, ...[...slugFiles.keys()].map((slug) => `/${slug}`)]);
+  for (const entry of entries) {
+    const links = [...internalLinks(entry.data), ...(entry.body ? bodyLinks(entry.body) : [])];
+    for (const [field, href] of links) {
+      if (routes.has(pageOf(href))) continue;
+      problems.push({
+        file: entry.file,
+        field: entry.id ? `entry "${entry.id}", ${field}` : field,
+        message: `"${href}" is not a page of the site (a service page renamed or removed?)`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** The build's error: one line per problem, file first. */
+export const describeProblems = (problems: readonly ContentProblem[]) =>
+  `The content links to pages that do not exist, or has a slug that cannot be used:\n${problems
+    .map(({ file, field, message }) => `  ${file}: ${field}: ${message}`)
+    .join('\n')}`;
+
+/** A route of a file under src/pages: '/', '/about', '/schedule/booked'; undefined for a dynamic one. */
+export function routeOfPageFile(file: string): string | undefined {
+  const path = file
+    .replace(/^(?:.*?\/)?pages(?=\/)/, '')
+    .replace(/\.(astro|ts|md|mdx)$/, '')
+    .replace(/\/index$/, '');
+  if (path.includes('[')) return undefined;
+  return path || '/';
+}

@@ -1,0 +1,95 @@
+/** The checks the schema cannot make alone: links lead to pages, slugs are free and unique. */
+import { describe, expect, it } from 'vitest';
+import { checkContent, routeOfPageFile } from '../../src/lib/content-checks';
+
+const fixed = ['/', '/about', '/contact', '/service', '/portfolio', '/schedule'];
+const services = [
+  { file: 'src/content/services/iphone.mdx', slug: 'iphone' },
+  { file: 'src/content/services/laravel.mdx', slug: 'laravel' },
+];
+
+describe('checkContent', () => {
+  it('accepts links to fixed pages and service pages, with a fragment, a query or a trailing slash', () => {
+    const entries = [
+      {
+        file: 'src/content/data/technologies.yaml',
+        id: 'laravel',
+        data: { title: 'Laravel', href: '/laravel' },
+      },
+      {
+        file: 'src/content/pages/home.yaml',
+        data: {
+          sections: [{ items: [{ links: [{ href: '/contact#form' }, { href: '/iphone/' }] }] }],
+        },
+      },
+      {
+        file: 'src/content/services/iphone.mdx',
+        data: { hero: { button: { href: '/portfolio?filter=apps' } } },
+        body: 'See [our work](/portfolio) or <a href="/schedule">book a call</a>.',
+      },
+      // Outside links are not this check's business.
+      { file: 'src/content/data/settings.yaml', id: 'site', data: { href: 'https://x.com/a' } },
+    ];
+    expect(checkContent(entries, fixed, services)).toEqual([]);
+  });
+
+  it('names the file, the entry and the field of a link to a page that does not exist', () => {
+    const problems = checkContent(
+      [
+        { file: 'src/content/data/technologies.yaml', id: 'zend', data: { href: '/zend' } },
+        {
+          file: 'src/content/pages/home.yaml',
+          data: { sections: [{ items: [{ links: [{ label: 'iOS', href: '/ios' }] }] }] },
+        },
+        { file: 'src/content/services/iphone.mdx', data: {}, body: 'Intro\n\nSee [Zend](/zend).' },
+      ],
+      fixed,
+      services,
+    );
+    expect(problems).toEqual([
+      {
+        file: 'src/content/data/technologies.yaml',
+        field: 'entry "zend", href',
+        message: '"/zend" is not a page of the site (a service page renamed or removed?)',
+      },
+      {
+        file: 'src/content/pages/home.yaml',
+        field: 'sections.0.items.0.links.0.href',
+        message: '"/ios" is not a page of the site (a service page renamed or removed?)',
+      },
+      {
+        file: 'src/content/services/iphone.mdx',
+        field: 'body, line 3',
+        message: '"/zend" is not a page of the site (a service page renamed or removed?)',
+      },
+    ]);
+  });
+
+  it('refuses a slug that a fixed page has, and a slug used twice', () => {
+    const problems = checkContent([], fixed, [
+      ...services,
+      { file: 'src/content/services/contact-us.mdx', slug: 'contact' },
+      { file: 'src/content/services/laravel2.mdx', slug: 'laravel' },
+    ]);
+    expect(problems.map((p) => [p.file, p.field])).toEqual([
+      ['src/content/services/laravel.mdx', 'slug'],
+      ['src/content/services/laravel2.mdx', 'slug'],
+      ['src/content/services/contact-us.mdx', 'slug'],
+    ]);
+    expect(problems[0]!.message).toContain('also the slug of src/content/services/laravel2.mdx');
+    expect(problems[2]!.message).toContain('the address of a fixed page (/contact)');
+  });
+});
+
+describe('routeOfPageFile', () => {
+  it.each([
+    ['/work/site/src/pages/index.astro', '/'],
+    ['../pages/about.astro', '/about'],
+    ['/x/src/pages/schedule/index.astro', '/schedule'],
+    ['/x/src/pages/schedule/slots.json.ts', '/schedule/slots.json'],
+    ['/x/src/pages/php/email.php.astro', '/php/email.php'],
+    ['/x/src/pages/[service].astro', undefined],
+  ])('%s is %s', (file, route) => {
+    expect(routeOfPageFile(file)).toBe(route);
+  });
+});
