@@ -8,6 +8,19 @@ import interactionDirective from './src/integrations/interaction-directive.ts';
 import precompress from './src/integrations/precompress.ts';
 import serviceWorker from './src/integrations/service-worker.ts';
 
+// reCAPTCHA, when its site key (a public value) is given at build time: both forms show the widget, and
+// every page's CSP allows its hosts, since every page has the Schedule a Call form. Without a key,
+// nothing of it is built in.
+const recaptchaSiteKey = process.env.RECAPTCHA_SITE_KEY ?? '';
+const recaptchaScripts = [
+  'https://www.google.com/recaptcha/',
+  'https://www.gstatic.com/recaptcha/',
+];
+const recaptchaFrames = [
+  'https://www.google.com/recaptcha/',
+  'https://recaptcha.google.com/recaptcha/',
+];
+
 export default defineConfig({
   // The public address, for canonical links, Open Graph and the sitemap.
   site: 'https://www.northgate-digital.example',
@@ -37,6 +50,7 @@ export default defineConfig({
       // Scripts are allowed by hash only. Styles may be inline: hashing every style element would send
       // a header of hashes with each page, too heavy for a first response that must fit one round trip.
       styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
+      ...(recaptchaSiteKey && { scriptDirective: { resources: ["'self'", ...recaptchaScripts] } }),
       directives: [
         "default-src 'self'",
         "img-src 'self' data:",
@@ -44,6 +58,11 @@ export default defineConfig({
         "base-uri 'self'",
         "form-action 'self'",
         "frame-ancestors 'none'",
+        ...(recaptchaSiteKey
+          ? /** @type {const} */ ([
+              'frame-src https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/',
+            ])
+          : []),
       ],
     },
   },
@@ -52,6 +71,7 @@ export default defineConfig({
   // Scoped styles by class rather than by a data attribute on every element: smaller pages.
   scopedStyleStrategy: 'class',
   vite: {
+    define: { __RECAPTCHA_SITE_KEY__: JSON.stringify(recaptchaSiteKey) },
     build: {
       rolldownOptions: {
         // MDX modules carry a "use astro:head-inject" directive that rolldown warns about for each file.

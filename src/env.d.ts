@@ -6,3 +6,8 @@ declare module 'astro' {
     'client:interaction'?: boolean | InteractionOptions;
   }
 }
+
+declare global {
+  /** RECAPTCHA_SITE_KEY at build time, or '' (astro.config.mjs). */
+  const __RECAPTCHA_SITE_KEY__: string;
+}

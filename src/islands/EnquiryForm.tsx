@@ -1,3 +1,4 @@
+import { Captcha } from './Captcha';
 import {
   enquiryLimits,
   validateEnquiry,
@@ -166,9 +167,7 @@ export default function EnquiryForm({ services, values, errors: initialErrors }:
         />
         <FieldError id="project-error" message={errors.project} />
       </div>
-      <div className="captcha-slot" id="captcha" tabIndex={errors.captcha ? -1 : undefined}>
-        <FieldError id="captcha-error" message={errors.captcha} />
-      </div>
+      <Captcha id="captcha" error={errors.captcha} />
       <Honeypot />
       <IdempotencyKey values={values} />
       <SubmitButton sending={sending}>Send enquiry</SubmitButton>

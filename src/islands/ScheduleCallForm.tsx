@@ -19,6 +19,7 @@ import {
   useFormSubmit,
   type SummaryItem,
 } from './form-kit';
+import { Captcha } from './Captcha';
 import { $chosenTime, $timeRefusal } from '../stores/call-modal';
 
 const fields: {
@@ -88,6 +89,7 @@ export default function ScheduleCallForm({
       errors[name] ? [{ message: errors[name]!, target: `${id}-${name}` }] : [],
     ),
     ...(errors.slot ? [{ message: errors.slot, target: timeTarget }] : []),
+    ...(errors.captcha ? [{ message: errors.captcha, target: `${id}-captcha` }] : []),
   ];
 
   return (
@@ -127,6 +129,7 @@ export default function ScheduleCallForm({
         );
       })}
       {timeStep}
+      <Captcha id={`${id}-captcha`} error={errors.captcha} />
       <Honeypot />
       <IdempotencyKey values={values} />
       <SubmitButton sending={sending}>{chosen ? 'Book this call' : submitLabel}</SubmitButton>

@@ -372,6 +372,7 @@ export function handleCallRequest(
   return handle<BookingField>(
     {
       kind: 'call',
+      captchaField: 'captcha',
       validate(fields, { bookingSecret }) {
         const input = {
           // The old site's modal named the field Fname; both are accepted.

@@ -21,8 +21,8 @@ export const callRequestMessages = {
 } as const;
 
 export type CallRequestField = keyof typeof callRequestMessages;
-/** A call request with a time: the time (`slot`) can be refused too. */
-export type BookingField = CallRequestField | 'slot';
+/** A call request as the server checks it: its time (`slot`) and its captcha can be refused too. */
+export type BookingField = CallRequestField | 'slot' | 'captcha';
 export type CallRequest = Record<CallRequestField, string>;
 
 export const callRequestLimits: Record<CallRequestField, number> = {
