@@ -35,16 +35,22 @@ const server = await serveBuild({ BOOKING_SECRET: 'size-script-secret-0123456789
 const base = server.url;
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 
-/** Loads a page and counts the gzip bytes of every script it fetches, plus its inline scripts. */
-async function measure(route, width, exercise) {
-  const page = await browser.newPage({ viewport: { width, height: width < 600 ? 823 : 900 } });
-  const external = new Map();
+/** The gzip bytes of every script a page fetches from now on, by address. */
+function countScripts(page) {
+  const scripts = new Map();
   page.on('response', async (response) => {
     if (response.request().resourceType() !== 'script') return;
     try {
-      external.set(response.url(), gzipSync(await response.body()).length);
+      scripts.set(response.url(), gzipSync(await response.body()).length);
     } catch {}
   });
+  return scripts;
+}
+
+/** Loads a page and counts the gzip bytes of every script it fetches, plus its inline scripts. */
+async function measure(route, width, exercise) {
+  const page = await browser.newPage({ viewport: { width, height: width < 600 ? 823 : 900 } });
+  const external = countScripts(page);
   await page.goto(base + route, { waitUntil: 'networkidle' });
   const inlineBytes = await inlineScriptBytes(page);
   const reader = inlineBytes + [...external.values()].reduce((a, b) => a + b, 0);
@@ -105,13 +111,7 @@ for (const route of routes) {
 /** The scripts that 'Choose a time for the call' brings, beyond what the dialog had loaded. */
 async function measureTimeStep() {
   const page = await browser.newPage({ viewport: { width: 412, height: 823 } });
-  const scripts = new Map();
-  page.on('response', async (response) => {
-    if (response.request().resourceType() !== 'script') return;
-    try {
-      scripts.set(response.url(), gzipSync(await response.body()).length);
-    } catch {}
-  });
+  const scripts = countScripts(page);
   await page.goto(`${base}/iphone`, { waitUntil: 'networkidle' });
   await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
   const dialog = page.getByRole('dialog');

@@ -7,6 +7,7 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { assetNames } from './lib/asset-names';
+import { isTimeZone } from './server/slots';
 
 const icon = z
   .enum(assetNames('icons'))
@@ -313,15 +314,6 @@ const openingHours = z
     { message: 'ranges must not overlap' },
   )
   .describe('Opening hours for calls that day, e.g. ["09:30-12:30", "13:30-17:00"]; [] for none.');
-
-const isTimeZone = (name: string) => {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** YAML reads an unquoted 2026-12-25 as a date: both forms are taken, as 'YYYY-MM-DD'. */
 const calendarDate = z.preprocess(

@@ -1,11 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
-import { $chosenTime, $timeRefusal } from '../stores/call-modal';
+import { $chosenTime, $timeRefusal, CALL_TIME_ID } from '../stores/call-modal';
 import TimePicker from './TimePicker';
 import { useTakeOver } from './use-take-over';
-
-/** The id the form's error summary links to for a refused time. */
-export const CALL_TIME_ID = 'call-time';
 
 /**
  * The Schedule a Call dialog's optional step, an island of its own inside the dialog's form, so
@@ -16,7 +13,13 @@ export const CALL_TIME_ID = 'call-time';
 export default function CallTimeStep() {
   const [choosing, setChoosing] = useState(false);
   const refusal = useStore($timeRefusal);
+  const chosen = useStore($chosenTime);
   const refocus = useRef(false);
+  const clear = () => {
+    setChoosing(false);
+    $chosenTime.set(null);
+    $timeRefusal.set({});
+  };
   // 'Just send a message' closed the step: focus goes back to the link that opens it.
   useEffect(() => {
     if (choosing || !refocus.current) return;
@@ -30,13 +33,8 @@ export default function CallTimeStep() {
   // The form was reset (its submission was kept on the device): the step starts again.
   useEffect(() => {
     const form = root.current?.closest('form');
-    const reset = () => {
-      setChoosing(false);
-      $chosenTime.set(null);
-      $timeRefusal.set({});
-    };
-    form?.addEventListener('reset', reset);
-    return () => form?.removeEventListener('reset', reset);
+    form?.addEventListener('reset', clear);
+    return () => form?.removeEventListener('reset', clear);
   }, []);
 
   return (
@@ -46,15 +44,14 @@ export default function CallTimeStep() {
           id={CALL_TIME_ID}
           error={refusal.error}
           alternatives={refusal.alternatives}
+          chosen={chosen?.start}
           onChoose={(slot) => {
             $chosenTime.set(slot);
             if (refusal.error) $timeRefusal.set({ alternatives: refusal.alternatives });
           }}
           onCancel={() => {
             refocus.current = true;
-            setChoosing(false);
-            $chosenTime.set(null);
-            $timeRefusal.set({});
+            clear();
           }}
         />
       ) : (

@@ -20,7 +20,7 @@ import {
   type SummaryItem,
 } from './form-kit';
 import { Captcha } from './Captcha';
-import { $chosenTime, $timeRefusal } from '../stores/call-modal';
+import { $chosenTime, $timeRefusal, CALL_TIME_ID } from '../stores/call-modal';
 
 const fields: {
   name: CallRequestField;
@@ -43,7 +43,7 @@ interface Props {
   children?: ReactNode;
   /**
    * The dialog's time step (CallTimeStep, an island of its own, placed after the message), whose
-   * choice and refusals pass through src/stores/call-time.ts.
+   * choice and refusals pass through src/stores/call-modal.ts.
    */
   timeStep?: ReactNode;
   /** The id of the control a refused time's message links to. */
@@ -62,7 +62,7 @@ export default function ScheduleCallForm({
   action = '/send-mail.php',
   children,
   timeStep,
-  timeTarget = 'call-time',
+  timeTarget = CALL_TIME_ID,
   submitLabel = 'Request a call',
 }: Props) {
   const id = useId();

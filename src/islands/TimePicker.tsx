@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { byDate, clock, dayLabel, formatIn, zoneName } from '../lib/call-times';
 import type { Slot } from '../server/slots';
 import css from '../styles/time-choice.css?inline';
 
@@ -8,6 +9,8 @@ interface Props {
   error?: string;
   /** The free times nearest to one that was just taken, from the server's refusal. */
   alternatives?: Slot[];
+  /** The start of the time chosen, if any. */
+  chosen?: string;
   onChoose(slot: Slot | null): void;
   /** 'Just send a message': the visitor leaves the time out. */
   onCancel(): void;
@@ -21,25 +24,9 @@ type Loaded =
 
 const visitorZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-const dayKey = (start: string, timeZone: string) =>
-  new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date(start));
-
-const format = (start: string, timeZone: string, options: Intl.DateTimeFormatOptions) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone, ...options }).format(new Date(start));
-
-const clock = (start: string, timeZone: string) =>
-  format(start, timeZone, { hour: '2-digit', minute: '2-digit' });
-
 /** 'Greenwich Mean Time (Europe/London)': a zone as people say it, and as the computer does. */
 const zoneLabel = (timeZone: string) => {
-  const name = new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'long' })
-    .formatToParts(new Date())
-    .find((part) => part.type === 'timeZoneName')?.value;
+  const name = zoneName(timeZone);
   return name ? `${name} (${timeZone})` : timeZone;
 };
 
@@ -65,13 +52,12 @@ function useStyles() {
  * (and the agency's, where it differs). The times come from the server (/schedule/slots.json); the
  * chosen one is the form's `slot`, sent with the visitor's zone so that their e-mail uses it.
  */
-export default function TimePicker({ id, error, alternatives, onChoose, onCancel }: Props) {
+export default function TimePicker({ id, error, alternatives, chosen, onChoose, onCancel }: Props) {
   useStyles();
   const zone = visitorZone();
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [day, setDay] = useState('');
-  const [chosen, setChosen] = useState('');
   const focused = useRef(false);
 
   // The link that opened this step is gone: focus moves to its first control once it is there.
@@ -84,7 +70,6 @@ export default function TimePicker({ id, error, alternatives, onChoose, onCancel
   useEffect(() => {
     let current = true;
     setLoaded({ status: 'loading' });
-    setChosen('');
     // After a refusal the list is fetched afresh: the time just taken must not be offered again.
     fetch('/schedule/slots.json', alternatives || attempt ? { cache: 'no-store' } : {})
       .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
@@ -100,11 +85,6 @@ export default function TimePicker({ id, error, alternatives, onChoose, onCancel
       current = false;
     };
   }, [alternatives, attempt]);
-
-  const choose = (slot: Slot | null) => {
-    setChosen(slot?.start ?? '');
-    onChoose(slot);
-  };
 
   const cancel = (
     <button type="button" className="button button--secondary" onClick={onCancel}>
@@ -141,12 +121,7 @@ export default function TimePicker({ id, error, alternatives, onChoose, onCancel
 
   const { agencyZone, slots } = loaded;
   // The nearest free times are listed on their own; each time has one radio button.
-  const nearest = new Set(alternatives?.map((slot) => slot.start));
-  const byDay = new Map<string, Slot[]>();
-  for (const slot of slots.filter((s) => !nearest.has(s.start))) {
-    const key = dayKey(slot.start, zone);
-    byDay.set(key, [...(byDay.get(key) ?? []), slot]);
-  }
+  const byDay = byDate(slots, zone, alternatives);
   const days = [...byDay.keys()];
   const shownDay = byDay.has(day) ? day : (days[0] ?? '');
   const sameZone =
@@ -160,10 +135,11 @@ export default function TimePicker({ id, error, alternatives, onChoose, onCancel
         name="slot"
         value={slot.start}
         checked={chosen === slot.start}
-        onChange={() => choose(slot)}
+        onChange={() => onChoose(slot)}
       />
       <span>
-        {withDay && format(slot.start, zone, { weekday: 'short', day: 'numeric', month: 'short' })}
+        {withDay &&
+          formatIn(slot.start, zone, { weekday: 'short', day: 'numeric', month: 'short' })}
         {withDay && ' '}
         {clock(slot.start, zone)}
         {!sameZone && (
@@ -209,29 +185,18 @@ export default function TimePicker({ id, error, alternatives, onChoose, onCancel
               value={shownDay}
               onChange={(event) => {
                 setDay(event.target.value);
-                choose(null);
+                onChoose(null);
               }}
             >
               {days.map((key) => (
                 <option key={key} value={key}>
-                  {format(byDay.get(key)![0]!.start, zone, {
-                    weekday: 'long',
-                    day: 'numeric',
-                    month: 'long',
-                  })}
+                  {dayLabel(byDay.get(key)![0]!.start, zone)}
                 </option>
               ))}
             </select>
           </div>
           <fieldset className="time-choice__day">
-            <legend>
-              Free times on{' '}
-              {format(byDay.get(shownDay)![0]!.start, zone, {
-                weekday: 'long',
-                day: 'numeric',
-                month: 'long',
-              })}
-            </legend>
+            <legend>Free times on {dayLabel(byDay.get(shownDay)![0]!.start, zone)}</legend>
             <div className="time-choice__grid">
               {byDay.get(shownDay)!.map((slot) => timeOption(slot))}
             </div>

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readConfig } from './config.ts';
-import { formatCallTime } from './slots.ts';
+import { callZones, formatCallTime } from '../lib/call-times.ts';
 import { EnquiryStore, type StoredEnquiry } from './store.ts';
 
 const args = new Set(process.argv.slice(2));
@@ -27,7 +27,7 @@ const callStatus = (e: StoredEnquiry) =>
 /** A booked call's time in the agency's zone (as it was when booked), and whether it still stands. */
 const callTime = (e: StoredEnquiry) =>
   e.call
-    ? `${formatCallTime(e.call.start, String(e.data.agency_time_zone ?? 'Europe/London'))}${e.call.cancelledAt ? ' (cancelled)' : ''}`
+    ? `${formatCallTime(e.call.start, callZones(e.data).agency)}${e.call.cancelledAt ? ' (cancelled)' : ''}`
     : '';
 
 const columns: [string, (e: StoredEnquiry) => string][] = [

@@ -149,7 +149,7 @@ function answer<Field extends string>(
 }
 
 /** Where a native post goes once stored: the booked call's confirmation, or the thank-you page. */
-export const successPage = (stored: StoredEnquiry) =>
+const successPage = (stored: StoredEnquiry) =>
   stored.call ? `/schedule/booked?ref=${stored.id}` : '/thankyou';
 
 function success<Field extends string>(request: Request, stored: StoredEnquiry): Outcome<Field> {
@@ -292,15 +292,15 @@ async function handle<Field extends string>(
     );
   } catch (error) {
     if (!(error instanceof SlotTaken) || !call || !submission.taken) throw error;
-    const { field, alternatives } = submission.taken;
-    const message = alternatives(call).length
+    const alternatives = submission.taken.alternatives(call);
+    const message = alternatives.length
       ? 'That time was just taken. Here are the nearest free ones.'
       : 'That time was just taken, and no other time is free in the coming days. Send your message without a time and we will reply to arrange one.';
     return answer(request, 409, {
       message,
-      errors: { [field]: message } as FieldErrors<Field>,
+      errors: { [submission.taken.field]: message } as FieldErrors<Field>,
       values: { ...values, slot: '' },
-      alternatives: alternatives(call),
+      alternatives,
     });
   }
   if (!spam) outbox?.kick();
@@ -386,28 +386,36 @@ export function handleCallRequest(
           email: input.email.trim(),
           message: input.message.trim(),
         };
+        const result = (call?: Slot) => ({
+          name: data.name,
+          email: data.email,
+          data,
+          errors,
+          ...(call && { call }),
+        });
         const wanted = first(fields, 'slot').trim();
         if (!wanted) {
           // /schedule is for booking: a visitor who chose no time is told, not sent a message.
           if (requireTime) errors.slot = 'Choose a time for the call.';
-          return { name: data.name, email: data.email, data, errors };
+          return result();
         }
         const zone = first(fields, 'time_zone').trim();
         data.slot = wanted;
         data.time_zone = isTimeZone(zone) ? zone : availability.timeZone;
         if (!bookingSecret) {
           errors.slot = bookingClosedMessage;
-          return { name: data.name, email: data.email, data, errors };
+          return result();
         }
         const refused = refusal(availability, wanted, Date.now());
         const call = refused ? undefined : offeredSlot(availability, wanted);
         if (!call) {
           errors.slot = refused ?? 'Choose one of the times offered.';
-          return { name: data.name, email: data.email, data, errors };
+          return result();
         }
+        // What the e-mails need, as it was when the call was booked.
         data.agency_time_zone = availability.timeZone;
         data.call_title = availability.callTitle;
-        return { name: data.name, email: data.email, data, errors, call };
+        return result(call);
       },
       taken: {
         field: 'slot',

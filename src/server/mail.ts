@@ -8,7 +8,7 @@
 import { createEvent } from 'ics';
 import { createTransport } from 'nodemailer';
 import { signCancelToken } from './cancel-token.ts';
-import { formatCallTime } from './slots.ts';
+import { callZones, formatCallTime } from '../lib/call-times.ts';
 import type { EnquiryStore, MailKind, OutboxItem, StoredEnquiry } from './store.ts';
 
 export interface Mail {
@@ -115,12 +115,11 @@ export function callInvitation(
 /** The call's time for the prospect (in their zone) and for the agency (in its own). */
 function callTimes(enquiry: StoredEnquiry) {
   const start = enquiry.call!.start;
-  const agencyZone = text(enquiry.data.agency_time_zone) || 'Europe/London';
-  const visitorZone = text(enquiry.data.time_zone) || agencyZone;
+  const { agency, visitor } = callZones(enquiry.data);
   return {
-    visitor: `${formatCallTime(start, visitorZone)} (${visitorZone})`,
-    agency: `${formatCallTime(start, agencyZone)} (${agencyZone})`,
-    same: visitorZone === agencyZone,
+    visitor: `${formatCallTime(start, visitor)} (${visitor})`,
+    agency: `${formatCallTime(start, agency)} (${agency})`,
+    same: visitor === agency,
   };
 }
 

@@ -59,7 +59,7 @@ export const parseRange = (range: string) => {
 };
 
 /** The agency's calendar date of an instant. */
-export const agencyDate = (availability: Pick<Availability, 'timeZone'>, at: number | string) =>
+export const agencyDate = (availability: Availability, at: number | string) =>
   instant(at).toZonedDateTimeISO(availability.timeZone).toPlainDate().toString();
 
 /** The calendar date after a date ('YYYY-MM-DD'). */
@@ -147,10 +147,13 @@ export function refusal(
     return `Calls can be booked up to ${availability.daysAhead} days ahead: choose an earlier time.`;
   const slots = slotsOfDate(availability, date);
   if (slots.length === 0) return 'We have no calls that day: choose another day.';
-  const slot = slots.find((s) => Temporal.Instant.compare(instant(s.start), at) === 0);
-  if (!slot) return 'That time is outside our opening hours: choose one of the times offered.';
+  if (!startingAt(slots, at))
+    return 'That time is outside our opening hours: choose one of the times offered.';
   return undefined;
 }
+
+const startingAt = (slots: readonly Slot[], at: Temporal.Instant) =>
+  slots.find((slot) => Temporal.Instant.compare(instant(slot.start), at) === 0);
 
 /** The offered slot that starts at `start` (normalised), if there is one. */
 export function offeredSlot(availability: Availability, start: string): Slot | undefined {
@@ -160,9 +163,7 @@ export function offeredSlot(availability: Availability, start: string): Slot | u
   } catch {
     return undefined;
   }
-  return slotsOfDate(availability, agencyDate(availability, start)).find(
-    (s) => Temporal.Instant.compare(instant(s.start), at) === 0,
-  );
+  return startingAt(slotsOfDate(availability, agencyDate(availability, start)), at);
 }
 
 /** The free slots nearest to a wanted start, nearest first. */
@@ -186,17 +187,4 @@ export function isTimeZone(name: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** 'Tuesday 1 December 2026, 09:30 GMT' in a zone: how mails and pages name a call's time. */
-export function formatCallTime(start: string, timeZone: string): string {
-  const date = new Date(start);
-  const day = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'full' }).format(date);
-  const time = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  }).format(date);
-  return `${day}, ${time}`;
 }

@@ -27,6 +27,9 @@ export function closeCallModal(): HTMLElement | null {
  */
 export const $chosenTime = atom<Slot | null>(null);
 
+/** The id of the dialog's time step (its link, then its first control): a refusal links to it. */
+export const CALL_TIME_ID = 'call-time';
+
 export interface TimeRefusal {
   error?: string;
   /** When the time was just taken: the free times nearest to it. */

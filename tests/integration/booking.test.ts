@@ -5,30 +5,20 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signCancelToken } from '../../src/server/cancel-token';
-import { freePort, postForm, startServer, type RunningServer } from '../server';
-import { decoded, startSmtp, type TestSmtp } from '../smtp';
+import { freePort, postForm, type RunningServer } from '../server';
+import { decoded } from '../smtp';
+import { stoppedAfterEach } from './stopped-after-each';
 
 const SECRET = 'test-secret-0123456789abcdef0123456789';
-const running: RunningServer[] = [];
-const smtpServers: TestSmtp[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.stop()));
-  await Promise.all(smtpServers.splice(0).map((s) => s.close()));
-});
-
-async function start(env: Record<string, string> = {}) {
-  const server = await startServer({ BOOKING_SECRET: SECRET, ...env });
-  running.push(server);
-  return server;
-}
+const servers = stoppedAfterEach({ BOOKING_SECRET: SECRET });
+const start = servers.start;
 
 /** A server that mails through a test SMTP server, with its cancel links pointing at itself. */
 async function startWithMail() {
   const [port, smtpPort] = [await freePort(), await freePort()];
-  const smtp = await startSmtp(smtpPort);
-  smtpServers.push(smtp);
+  const smtp = await servers.startSmtp(smtpPort);
   const server = await start({
     PORT: String(port),
     SITE_URL: `http://127.0.0.1:${port}`,

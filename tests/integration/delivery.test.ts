@@ -5,37 +5,15 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EnquiryStore } from '../../src/server/store';
-import { startSmtp as startTestSmtp, type TestSmtp } from '../smtp';
-import {
-  freePort,
-  newDatabasePath,
-  postForm,
-  startServer,
-  validEnquiry,
-  type RunningServer,
-} from '../server';
+import { freePort, newDatabasePath, postForm, validEnquiry } from '../server';
+import { stoppedAfterEach } from './stopped-after-each';
 
-const running: RunningServer[] = [];
-const smtpServers: TestSmtp[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.stop()));
-  await Promise.all(smtpServers.splice(0).map((s) => s.close()));
-});
-
-async function start(env: Record<string, string> = {}) {
-  const server = await startServer(env);
-  running.push(server);
-  return server;
-}
-
+const servers = stoppedAfterEach();
+const start = servers.start;
 /** An SMTP server on loopback that keeps every message it accepts; closed after the test. */
-async function startSmtp(port: number) {
-  const smtp = await startTestSmtp(port);
-  smtpServers.push(smtp);
-  return smtp.received;
-}
+const startSmtp = async (port: number) => (await servers.startSmtp(port)).received;
 
 const readStore = (database: string) => {
   const store = new EnquiryStore(database, { readOnly: true });

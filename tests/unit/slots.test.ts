@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   agencyDate,
-  formatCallTime,
   freeSlots,
   isTimeZone,
   nearest,
@@ -12,6 +11,7 @@ import {
   type Availability,
   type Slot,
 } from '../../src/server/slots';
+import { formatCallTime } from '../../src/lib/call-times';
 
 // Like src/content/data/availability.yaml, but with hours and closed dates of the tests' own.
 const availability: Availability = {
