@@ -97,7 +97,7 @@ export default function TimePicker({ id, error, alternatives, chosen, onChoose, 
   }
   if (loaded.status === 'failed' || loaded.status === 'closed') {
     return (
-      <div role="status" id={id} tabIndex={-1}>
+      <div className="time-choice" role="status" id={id} tabIndex={-1}>
         <p>
           {loaded.status === 'closed'
             ? loaded.message
