@@ -122,6 +122,24 @@ test.describe('in the dialog', () => {
     expect(callStarts()).toEqual(expect.arrayContaining([start, alternative]));
   });
 
+  test('a booking sent as the connection drops is kept on the phone and booked once it returns', async ({
+    page,
+    context,
+  }) => {
+    const dialog = await openDialog(page);
+    const start = await pickTime(page, 4);
+    await context.setOffline(true);
+    await dialog.getByRole('button', { name: 'Book this call' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Saved on this phone');
+    // Kept: the form is ready for another request, the time step closed with it.
+    await expect(dialog.getByRole('button', { name: 'Request a call' })).toBeVisible();
+    await expect(dialog.getByRole('link', { name: 'Choose a time for the call' })).toBeVisible();
+    expect(callStarts()).not.toContain(start);
+    await context.setOffline(false);
+    await expect(dialog.getByRole('status')).toContainText('Sent.');
+    await expect.poll(() => callStarts().filter((s) => s === start).length).toBe(1);
+  });
+
   test('a tap on "Choose a time" before its code arrives is held, then the times open', async ({
     page,
   }) => {
