@@ -15,15 +15,11 @@ import {
   stepProject,
   type PortfolioFilter,
 } from '../stores/portfolio';
+import type { ResponsiveImage } from '../lib/images';
 
 export type PortfolioTag = Exclude<PortfolioFilter, 'all'>;
 
-export interface ImageData {
-  src: string;
-  width: number;
-  height: number;
-  alt: string;
-}
+export type ImageData = ResponsiveImage & { alt: string };
 
 export interface Project {
   id: string;
@@ -129,7 +125,7 @@ export default function PortfolioGallery({ projects }: Props) {
               href={project.image.src}
               onClick={(event) => enlarge(event, i)}
             >
-              <ProjectImage image={project.image} />
+              <ProjectImage image={project.image} sizes={thumbnailSizes} />
               <span className="gallery__caption">
                 <strong>{project.title}</strong>
                 <span>{project.client}</span>
@@ -163,7 +159,7 @@ export default function PortfolioGallery({ projects }: Props) {
           {projects.map((project, i) => (
             <figure key={project.id} className="lightbox__item" hidden={i !== index}>
               <h2 id={titleId(i)}>{project.title}</h2>
-              <ProjectImage image={project.image} />
+              <ProjectImage image={project.image} sizes={enlargedSizes} />
             </figure>
           ))}
         </div>
@@ -172,16 +168,31 @@ export default function PortfolioGallery({ projects }: Props) {
   );
 }
 
+/** How wide a project's image is shown: a column of the grid (20rem and up), or the lightbox (60rem). */
+const thumbnailSizes = '(min-width: 1280px) 400px, (min-width: 720px) 50vw, 100vw';
+const enlargedSizes = '(min-width: 60rem) 58rem, 100vw';
+
 /** A project's image, as a thumbnail and enlarged: loaded only when it comes into view. */
-function ProjectImage({ image }: { image: ImageData }) {
-  return (
+function ProjectImage({ image, sizes }: { image: ImageData; sizes: string }) {
+  const img = (
     <img
       src={image.src}
+      srcSet={image.srcset}
+      sizes={image.srcset && sizes}
       width={image.width}
       height={image.height}
       alt={image.alt}
       loading="lazy"
       decoding="async"
     />
+  );
+  if (!image.sources) return img;
+  return (
+    <picture>
+      {image.sources.map((source) => (
+        <source key={source.type} type={source.type} srcSet={source.srcset} sizes={sizes} />
+      ))}
+      {img}
+    </picture>
   );
 }

@@ -1,19 +1,18 @@
 /** Maps the portfolio entries to the serialisable props of the gallery island. */
-import type { ImageData, Project } from '../islands/PortfolioGallery';
+import type { Project } from '../islands/PortfolioGallery';
 import { asset } from './assets';
 import { getPortfolio } from './content';
-
-function imageData(name: string, alt: string): ImageData {
-  const meta = asset('portfolio', name);
-  return { src: meta.src, width: meta.width, height: meta.height, alt };
-}
+import { responsiveImage } from './images';
 
 export async function portfolioProjects(): Promise<Project[]> {
-  return (await getPortfolio()).map(({ id, data }) => ({
-    id,
-    title: data.title,
-    client: data.client,
-    tags: data.tags,
-    image: imageData(data.image, data.alt),
-  }));
+  return Promise.all(
+    (await getPortfolio()).map(async ({ id, data }) => ({
+      id,
+      title: data.title,
+      client: data.client,
+      tags: data.tags,
+      // Shown up to 800 px wide in the grid and the lightbox; the widths offered go up to 1600.
+      image: { ...(await responsiveImage(asset('portfolio', data.image), 800)), alt: data.alt },
+    })),
+  );
 }

@@ -87,15 +87,49 @@ registerRoute(
   },
 );
 
+/**
+ * The part of a processed image's address that names its source (`/_astro/shot.HASH_` of
+ * `/_astro/shot.HASH_VARIANT.avif`): every size and format of one screenshot shares it.
+ */
+const sourceOf = (path: string) =>
+  /^(\/_astro\/.+\.[\w-]{8}_)[\w-]+\.(?:avif|webp|png|jpe?g)$/.exec(path)?.[1];
+
+/**
+ * Offline, a raster image the device does not have in the size or format asked for is answered
+ * with one it has of the same image: the page was kept with one size of each (see buildFiles), and
+ * a phone turned sideways asks for another.
+ */
+const anotherSizeOfTheImage = {
+  handlerDidError: async ({ request }: { request: Request }) => {
+    const source = sourceOf(new URL(request.url).pathname);
+    if (!source) return undefined;
+    const cache = await caches.open(ASSETS_CACHE);
+    const kept = (await cache.keys()).find((key) => new URL(key.url).pathname.startsWith(source));
+    return kept && cache.match(kept);
+  },
+};
+
 // Hashed build files never change: the device's copy is always right.
 registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/_astro/'),
-  new CacheFirst({ cacheName: ASSETS_CACHE, plugins: [completeAnswers] }),
+  new CacheFirst({ cacheName: ASSETS_CACHE, plugins: [completeAnswers, anotherSizeOfTheImage] }),
 );
 
-/** Files of the build a page refers to (its images and scripts), by their /_astro/ address. */
-const buildFiles = (html: string) =>
-  new Set([...html.matchAll(/\/_astro\/[^"'\s),&]+/g)].map((match) => match[0]));
+/**
+ * Files of the build a page refers to (its images and scripts), by their /_astro/ address. Of a
+ * responsive image, only its fallback (the <img>'s src) is kept, not every size and format its
+ * srcset offers, which together weigh ten times as much.
+ */
+function buildFiles(html: string) {
+  const files = (text: string) => [...text.matchAll(/\/_astro\/[^"'\s),&]+/g)].map((m) => m[0]);
+  const offered = new Set(
+    [...html.matchAll(/srcset="([^"]*)"/gi)].flatMap((match) => files(match[1]!)),
+  );
+  const fallbacks = new Set(
+    [...html.matchAll(/<img [^>]*?src="([^"]*)"/gi)].flatMap((match) => files(match[1]!)),
+  );
+  return new Set(files(html).filter((path) => !offered.has(path) || fallbacks.has(path)));
+}
 
 async function keepOpenPage(address: string) {
   const url = new URL(address);

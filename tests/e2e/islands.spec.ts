@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { islandHydrated } from './helpers';
 
 test.describe('mobile menu', () => {
@@ -174,6 +174,54 @@ test.describe('portfolio', () => {
     await page.keyboard.press('Escape');
     await expect(page.locator('dialog.lightbox')).toBeHidden();
   });
+
+  // Two projects are screenshots (a PNG and a JPEG in src/assets/portfolio): sent as AVIF, at a width
+  // that fits where and how they are shown.
+  for (const { width, scale, thumbnail, enlarged } of [
+    { width: 375, scale: 2, thumbnail: 800, enlarged: 800 },
+    { width: 1280, scale: 1, thumbnail: 400, enlarged: 1200 },
+  ]) {
+    test(`a screenshot loads as AVIF at ${thumbnail} px on a ${width} px screen at ${scale}x`, async ({
+      browser,
+    }) => {
+      const context = await browser.newContext({
+        viewport: { width, height: 900 },
+        deviceScaleFactor: scale,
+      });
+      const page = await context.newPage();
+      const types = new Map<string, string>();
+      page.on('response', (response) =>
+        types.set(new URL(response.url()).pathname, response.headers()['content-type'] ?? ''),
+      );
+      await page.goto('/portfolio');
+      const loaded = async (img: Locator) => {
+        await img.scrollIntoViewIfNeeded();
+        await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete)).toBe(true);
+        // The file's own width, from the srcset candidate the browser picked (naturalWidth is in CSS px).
+        return img.evaluate((i: HTMLImageElement) => {
+          const candidates = [...i.parentElement!.querySelectorAll('source, img')].flatMap((el) =>
+            (el.getAttribute('srcset') ?? '').split(', ').map((c) => c.split(' ')),
+          );
+          const src = new URL(i.currentSrc).pathname;
+          const chosen = candidates.find(([url]) => url === src);
+          return { src, fileWidth: Number(chosen?.[1]?.replace('w', '')) };
+        });
+      };
+      const item = page.locator('.gallery__item', { hasText: 'Northgate Digital website' });
+      const small = await loaded(item.locator('img'));
+      expect(small.src).toMatch(/^\/_astro\/northgate-website\.\S+\.avif$/);
+      expect(small.fileWidth).toBe(thumbnail);
+      expect(types.get(small.src)).toBe('image/avif');
+
+      await item.getByRole('link').click();
+      const dialog = page.getByRole('dialog', { name: 'Northgate Digital website' });
+      const large = await loaded(dialog.locator('img:visible'));
+      expect(large.src).toMatch(/\.avif$/);
+      // The lightbox is up to 60rem wide: 58rem of image at 1280 px, the screen's width on a phone.
+      expect(large.fileWidth).toBe(enlarged);
+      await context.close();
+    });
+  }
 });
 
 test.describe('About technology stack tabs', () => {

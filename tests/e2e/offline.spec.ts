@@ -112,6 +112,41 @@ test.describe('pages without a connection', () => {
     }
   });
 
+  test('a screenshot in the portfolio opens offline, whatever size the screen then asks for', async ({
+    page,
+    context,
+  }) => {
+    await page.goto('/portfolio');
+    await offlineReady(page);
+    const keptOf = (name: string) =>
+      page.evaluate(async (name) => {
+        const paths: string[] = [];
+        for (const cache of await caches.keys()) {
+          for (const key of await (await caches.open(cache)).keys()) {
+            const path = new URL(key.url).pathname;
+            if (path.startsWith(`/_astro/${name}.`)) paths.push(path);
+          }
+        }
+        return paths;
+      }, name);
+    // One size of it is kept with the page, not every size and format its srcset offers.
+    await expect.poll(() => keptOf('northgate-website')).toHaveLength(1);
+
+    // Offline, with nothing in the browser's own cache, and a window of another size.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    await context.setOffline(true);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.reload();
+    const image = page
+      .locator('.gallery__item', { hasText: 'Northgate Digital website' })
+      .locator('img');
+    await image.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
+  });
+
   test('a page never opened shows the offline page, with the agency’s e-mail and address', async ({
     page,
     context,

@@ -4,7 +4,15 @@
  * and `astro sync` (the content step of `astro build`) must reject it.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -110,4 +118,36 @@ describe('a content mistake fails the build, naming the file and the field', () 
       writeFileSync(page, original);
     }
   }, 120_000);
+});
+
+describe('a raster image in content is built responsive', () => {
+  it('a PNG hero illustration: AVIF and WebP at several widths, its size fixed, loaded first', async () => {
+    const home = join(copy, 'src/content/pages/home.yaml');
+    const original = readFileSync(home, 'utf8');
+    const photo = join(copy, 'src/assets/illustrations/team-photo.png');
+    cpSync(join(root, 'src/assets/portfolio/northgate-website.png'), photo);
+    writeFileSync(home, original.replace(/(illustration:\n\s+image:) home$/m, '$1 team-photo'));
+    try {
+      const result = await sync('build');
+      expect(result.output).toBe('');
+      const html = readFileSync(join(copy, 'dist/client/index.html'), 'utf8');
+      const picture = /<picture>(.*?)<\/picture>/s.exec(html)?.[1] ?? '';
+      const avif = /<source type="image\/avif" srcset="([^"]+)" sizes="([^"]+)"/i.exec(picture);
+      expect(avif?.[1]).toMatch(
+        /^\/_astro\/team-photo\.\S+\.avif 280w, .*\.avif 560w, .*\.avif 840w, .*\.avif 1120w$/,
+      );
+      expect(avif?.[2]).toBe('(min-width: 768px) 560px, calc(100vw - 2rem)');
+      const img = /<img ([^>]+)>/.exec(picture)?.[1] ?? '';
+      expect(img).toMatch(/src="\/_astro\/team-photo\.\S+\.webp"/);
+      expect(img).toMatch(/srcset="[^"]*\.webp 280w, [^"]*\.webp 1120w"/i);
+      // 1280 x 960 shown 560 wide: its height follows, so nothing moves as it loads.
+      expect(img).toContain('width="560" height="420"');
+      expect(img).toContain('loading="eager"');
+      expect(img).toContain('fetchpriority="high"');
+      expect(existsSync(join(copy, 'dist/client', /src="([^"]+)"/.exec(img)![1]!))).toBe(true);
+    } finally {
+      writeFileSync(home, original);
+      rmSync(photo);
+    }
+  }, 180_000);
 });

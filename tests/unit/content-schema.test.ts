@@ -2,10 +2,13 @@
  * The content schema: real content passes, and each kind of editor mistake
  * is rejected with the field named.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { collections } from '../../src/content.config';
+import { assetNames } from '../../src/lib/asset-names';
 
 type Schema = {
   safeParse(data: unknown): { success: boolean; error?: { issues: { path: PropertyKey[] }[] } };
@@ -121,6 +124,16 @@ describe('data collections', () => {
     expect(failingFields('portfolio', { ...project, tags: ['website'] })).toContain('tags.0');
   });
 
+  it('takes a screenshot (PNG or JPEG) by its name without the extension, and no missing one', () => {
+    const [project] = entries('portfolio.yaml');
+    for (const image of ['northgate-website', 'northgate-booking', 'fleetdesk']) {
+      expect(schemaOf('portfolio').safeParse({ ...project, image }).success, image).toBe(true);
+    }
+    expect(failingFields('portfolio', { ...project, image: 'northgate-website.png' })).toContain(
+      'image',
+    );
+  });
+
   it('rejects a pricing plan with a malformed price', () => {
     const [plan] = entries('pricing.yaml');
     expect(failingFields('pricing', { ...plan, price: '59.99' })).toContain('price');
@@ -131,5 +144,36 @@ describe('data collections', () => {
     expect(
       failingFields('settings', { ...settings, socials: settings.socials.slice(1) }),
     ).toContain('socials');
+  });
+});
+
+describe('image names', () => {
+  const folder = () => {
+    const assets = mkdtempSync(join(tmpdir(), 'assets-'));
+    mkdirSync(join(assets, 'portfolio'));
+    mkdirSync(join(assets, 'icons'));
+    return assets;
+  };
+
+  it('are the files a folder takes, without their extension', () => {
+    const assets = folder();
+    for (const file of ['shop.png', 'team.JPG', 'app.webp', 'map.svg', 'notes.txt', 'clip.gif']) {
+      writeFileSync(join(assets, 'portfolio', file), '');
+      writeFileSync(join(assets, 'icons', file), '');
+    }
+    expect(assetNames('portfolio', assets)).toEqual(['app', 'map', 'shop', 'team']);
+    // Icons are line drawings: SVG only.
+    expect(assetNames('icons', assets)).toEqual(['map']);
+    rmSync(assets, { recursive: true });
+  });
+
+  it('refuse two files of one name, since content could not tell them apart', () => {
+    const assets = folder();
+    writeFileSync(join(assets, 'portfolio', 'shop.png'), '');
+    writeFileSync(join(assets, 'portfolio', 'shop.svg'), '');
+    expect(() => assetNames('portfolio', assets)).toThrow(
+      'src/assets/portfolio has both shop.png and shop.svg',
+    );
+    rmSync(assets, { recursive: true });
   });
 });
