@@ -15,9 +15,12 @@ const folders: Record<AssetFolder, Modules> = {
     '../assets/portfolio/*.{svg,png,jpg,jpeg,webp,PNG,JPG,JPEG,WEBP}',
     { eager: true },
   ),
-  logos: import.meta.glob<{ default: ImageMetadata }>('../assets/logos/*.{svg,png,jpg,jpeg,webp,PNG,JPG,JPEG,WEBP}', {
-    eager: true,
-  }),
+  logos: import.meta.glob<{ default: ImageMetadata }>(
+    '../assets/logos/*.{svg,png,jpg,jpeg,webp,PNG,JPG,JPEG,WEBP}',
+    {
+      eager: true,
+    },
+  ),
 };
 
 /** The image a content field names (a file name without its extension) in one src/assets folder. */
