@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/local.mjs';
+import { openStore, type StoredEnquiry } from '../src/server/store';
 
 export { freePort };
 
@@ -96,4 +97,19 @@ export function postForm(
     headers: { Accept: 'application/json', ...headers },
     redirect: 'manual',
   });
+}
+
+/** What a server's store holds, read as the staff CLI reads it (a SQLite file, or a PostgreSQL URL). */
+export async function readStore(location: string): Promise<StoredEnquiry[]> {
+  const store = await openStore(
+    location.startsWith('postgres')
+      ? { databaseUrl: location, databasePath: '' }
+      : { databasePath: location },
+    { readOnly: true },
+  );
+  try {
+    return await store.all();
+  } finally {
+    await store.close();
+  }
 }

@@ -1,20 +1,32 @@
 import type { APIRoute } from 'astro';
+import { readConfig } from '../server/config';
 import { getEnquiryService } from '../server/enquiries';
 
 export const prerender = false;
 
-/** 200 while the enquiry store accepts writes, 503 otherwise. */
-export const GET: APIRoute = () => {
+/**
+ * 200 while the enquiry store accepts writes, 503 otherwise (a full disk, a database gone), with
+ * which store it is; the server reconnects by itself, and this answers 200 again once it has.
+ */
+export const GET: APIRoute = async () => {
+  const kind = readConfig().databaseUrl ? 'postgresql' : 'sqlite';
   let writable = false;
   try {
-    writable = getEnquiryService().store.isWritable();
-  } catch {
-    // The store could not even be opened.
+    writable = await (await getEnquiryService()).store.isWritable();
+  } catch (error) {
+    // Said in the server's log; the answer names no host or file.
+    console.error('The enquiry store cannot be opened:', error);
   }
-  return new Response(JSON.stringify({ status: writable ? 'ok' : 'store not writable' }), {
-    status: writable ? 200 : 503,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
-  });
+  return new Response(
+    JSON.stringify({
+      status: writable ? 'ok' : 'store not writable',
+      store: { kind, state: writable ? 'writable' : 'unavailable' },
+    }),
+    {
+      status: writable ? 200 : 503,
+      headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+    },
+  );
 };
 
 export const ALL: APIRoute = () =>

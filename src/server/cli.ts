@@ -2,24 +2,25 @@
  * `npm run enquiries`: lists the stored enquiries, newest last; a booked call shows its time.
  * `npm run enquiries -- --csv > enquiries.csv` exports them as CSV.
  * `--spam` includes those caught by the honeypot (left out by default).
+ * It reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB (SQLite).
  */
 import { existsSync } from 'node:fs';
 import { readConfig } from './config.ts';
 import { callZones, formatCallTime } from '../lib/call-times.ts';
-import { EnquiryStore, type StoredEnquiry } from './store.ts';
+import { openStore, type StoredEnquiry } from './store.ts';
 
 const args = new Set(process.argv.slice(2));
-const { databasePath } = readConfig();
-if (!existsSync(databasePath)) {
+const config = readConfig();
+if (!config.databaseUrl && !existsSync(config.databasePath)) {
   console.error(
-    `No enquiries yet: ${databasePath} does not exist (set ENQUIRY_DB to read another store).`,
+    `No enquiries yet: ${config.databasePath} does not exist (set ENQUIRY_DB to read another store, or DATABASE_URL for PostgreSQL).`,
   );
   process.exit(1);
 }
 
-const store = new EnquiryStore(databasePath, { readOnly: true });
-const enquiries = store.all().filter((e) => args.has('--spam') || !e.spam);
-store.close();
+const store = await openStore(config, { readOnly: true });
+const enquiries = (await store.all()).filter((e) => args.has('--spam') || !e.spam);
+await store.close();
 
 const callStatus = (e: StoredEnquiry) =>
   !e.call ? '' : e.call.cancelledAt ? `cancelled ${e.call.cancelledAt}` : 'booked';

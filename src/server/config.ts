@@ -4,8 +4,10 @@
  */
 
 export interface ServerConfig {
-  /** The SQLite file of the enquiry store. */
+  /** The SQLite file of the enquiry store, when there is no DATABASE_URL. */
   databasePath: string;
+  /** A PostgreSQL URL (postgres://user:pass@host:5432/db): the store that several processes share. */
+  databaseUrl: string | undefined;
   /** SMTP connection URL (smtp://user:pass@host:587); without it enquiries are stored, not mailed. */
   smtpUrl: string | undefined;
   mailTo: string | undefined;
@@ -54,6 +56,7 @@ const list = (value: string | undefined) =>
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     databasePath: env.ENQUIRY_DB || './data/enquiries.sqlite',
+    databaseUrl: env.DATABASE_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailTo: env.ENQUIRY_TO || undefined,
     mailFrom: env.ENQUIRY_FROM || undefined,

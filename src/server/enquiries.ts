@@ -21,7 +21,15 @@ import {
   type Availability,
   type Slot,
 } from './slots.ts';
-import { EnquiryStore, SlotTaken, type EnquiryKind, type StoredEnquiry } from './store.ts';
+import {
+  SlotTaken,
+  openStore,
+  type EnquiryKind,
+  type EnquiryStore,
+  type RateLimit,
+  type RateVerdict,
+  type StoredEnquiry,
+} from './store.ts';
 import {
   IDEMPOTENCY_FIELD,
   enquiryMessages,
@@ -37,21 +45,32 @@ import {
 export interface EnquiryService {
   config: ServerConfig;
   store: EnquiryStore;
-  limiter: RateLimiter | undefined;
+  limiter: RateLimit | undefined;
   outbox: Outbox | undefined;
   /** Whether prospects can book a time (BOOKING_SECRET is set); the secret, when they can. */
   bookingSecret: string | undefined;
 }
 
-let service: EnquiryService | undefined;
+let service: Promise<EnquiryService> | undefined;
 
-/** The one store, limiter and outbox of this process, created on first use. */
-export function getEnquiryService(): EnquiryService {
-  if (service) return service;
+/**
+ * The one store, limiter and outbox of this process, created on first use. If the store cannot be
+ * opened (a database that is down), the next call tries again.
+ */
+export function getEnquiryService(): Promise<EnquiryService> {
+  service ??= startEnquiryService().catch((error: unknown) => {
+    service = undefined;
+    throw error;
+  });
+  return service;
+}
+
+async function startEnquiryService(): Promise<EnquiryService> {
   const config = readConfig();
-  const store = new EnquiryStore(config.databasePath);
+  const store = await openStore(config);
+  const { max, windowMs } = config.rateLimit;
   const limiter = config.rateLimit.enabled
-    ? new RateLimiter(config.rateLimit.max, config.rateLimit.windowMs)
+    ? (store.sharedRateLimit(max, windowMs) ?? new RateLimiter(max, windowMs))
     : undefined;
   const bookingOff = bookingOffReason(config.bookingSecret);
   const bookingSecret = bookingOff ? undefined : config.bookingSecret;
@@ -77,23 +96,36 @@ export function getEnquiryService(): EnquiryService {
       log: console.warn,
     });
     outbox.start();
-    console.info(`Enquiries are stored in ${config.databasePath} and mailed to ${mailTo}.`);
+    console.info(`Enquiries are stored in ${store.description} and mailed to ${mailTo}.`);
   } else {
     console.warn(
-      `Enquiries are stored in ${config.databasePath}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
+      `Enquiries are stored in ${store.description}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
     );
   }
-  service = { config, store, limiter, outbox, bookingSecret };
-  return service;
+  return { config, store, limiter, outbox, bookingSecret };
 }
 
 /** Stops the outbox and closes the store, for a clean shutdown. */
 export async function closeEnquiryService() {
   if (!service) return;
-  const current = service;
+  const current = await service.catch(() => undefined);
   service = undefined;
-  await current.outbox?.stop();
-  current.store.close();
+  await current?.outbox?.stop();
+  await current?.store.close();
+}
+
+/** The answer when the store cannot take an enquiry: never a success that was not stored. */
+function storeUnavailable<Field extends string>(request: Request, error: unknown) {
+  console.error('The enquiry store failed:', error);
+  return answer<Field>(
+    request,
+    503,
+    {
+      message:
+        'Enquiries cannot be taken right now, and nothing was sent. Please try again in a minute.',
+    },
+    { 'Retry-After': '30' },
+  );
 }
 
 /** An answer for a native post that the page renders: the form again with its errors, or a message. */
@@ -186,7 +218,7 @@ interface Submission<Field extends string> {
   };
   captchaField?: Field;
   /** For a booking whose time was just taken: the field to say so on, and the free times nearest. */
-  taken?: { field: Field; alternatives(wanted: Slot): Slot[] };
+  taken?: { field: Field; alternatives(wanted: Slot): Promise<Slot[]> };
 }
 
 async function handle<Field extends string>(
@@ -210,15 +242,9 @@ async function handle<Field extends string>(
   }
   let current: EnquiryService;
   try {
-    current = getEnquiryService();
+    current = await getEnquiryService();
   } catch (error) {
-    console.error('The enquiry store cannot be opened:', error);
-    return answer(
-      request,
-      503,
-      { message: 'Enquiries cannot be taken right now. Please try again shortly.' },
-      { 'Retry-After': '30' },
-    );
+    return storeUnavailable(request, error);
   }
   const { config, store, limiter, outbox } = current;
   if (isCrossSite(request, config.allowedOrigins)) {
@@ -235,7 +261,12 @@ async function handle<Field extends string>(
   const values = { ...data, [IDEMPOTENCY_FIELD]: key ?? randomUUID() };
   // The same submission again (a retry, a double tap, a replay from the device): the first answer,
   // before the checks it passed then (a booked time may since have come inside the notice period).
-  const earlier = key ? store.findByKey(key) : undefined;
+  let earlier: StoredEnquiry | undefined;
+  try {
+    earlier = key ? await store.findByKey(key) : undefined;
+  } catch (error) {
+    return storeUnavailable(request, error);
+  }
   if (earlier) return success(request, earlier);
   if (hasErrors(errors)) return answer(request, 422, { errors, values });
 
@@ -246,7 +277,12 @@ async function handle<Field extends string>(
   );
   const spam = caughtByHoneypot(body.fields);
   if (limiter) {
-    const verdict = limiter.hit(client);
+    let verdict: RateVerdict;
+    try {
+      verdict = await limiter.hit(client);
+    } catch (error) {
+      return storeUnavailable(request, error);
+    }
     if (!verdict.allowed) {
       const minutes = Math.ceil(verdict.retryAfter / 60);
       return answer(
@@ -291,8 +327,10 @@ async function handle<Field extends string>(
       outbox !== undefined,
     );
   } catch (error) {
-    if (!(error instanceof SlotTaken) || !call || !submission.taken) throw error;
-    const alternatives = submission.taken.alternatives(call);
+    if (!(error instanceof SlotTaken) || !call || !submission.taken) {
+      return storeUnavailable(request, error);
+    }
+    const alternatives = await submission.taken.alternatives(call);
     const message = alternatives.length
       ? 'That time was just taken. Here are the nearest free ones.'
       : 'That time was just taken, and no other time is free in the coming days. Send your message without a time and we will reply to arrange one.';
@@ -343,18 +381,21 @@ export function handleEnquiry(
 }
 
 /** The free times of the offered days between two agency dates, as the store has them now. */
-export function currentFreeSlots(
+export async function currentFreeSlots(
   availability: Availability,
   range: { from?: string; to?: string } = {},
   now = Date.now(),
-): Slot[] {
-  const { store } = getEnquiryService();
+): Promise<Slot[]> {
+  const { store } = await getEnquiryService();
   const dates = offeredDates(availability, now);
   // A day either side: the store compares instants, and the dates are the agency's.
   const from = new Date(Date.parse(dates[0]!) - 86_400_000).toISOString();
   const to = new Date(Date.parse(dates.at(-1)!) + 2 * 86_400_000).toISOString();
-  return freeSlots(availability, store.bookedBetween(from, to), now, range);
+  return freeSlots(availability, await store.bookedBetween(from, to), now, range);
 }
+
+/** Whether prospects can book a time: BOOKING_SECRET is usable (known without opening the store). */
+export const bookingIsOpen = () => bookingOffReason(readConfig().bookingSecret) === undefined;
 
 export const bookingClosedMessage =
   'Booking a time is not available right now. Send your message without a time and we will reply to arrange one.';
@@ -419,7 +460,7 @@ export function handleCallRequest(
       },
       taken: {
         field: 'slot',
-        alternatives: (wanted) => nearest(currentFreeSlots(availability), wanted.start),
+        alternatives: async (wanted) => nearest(await currentFreeSlots(availability), wanted.start),
       },
     },
     request,
@@ -435,17 +476,21 @@ export type CancelOutcome =
  * The cancel link of a booked call: a GET shows the call and asks to confirm (mail scanners open
  * links), a POST cancels it. A forged, expired or reused token never reaches another booking.
  */
-export function handleCancel(token: string, confirm: boolean): CancelOutcome {
-  const { bookingSecret, store, outbox } = getEnquiryService();
-  if (!bookingSecret) return { status: 'unavailable' };
+export async function handleCancel(token: string, confirm: boolean): Promise<CancelOutcome> {
+  const current = await getEnquiryService().catch((error: unknown) => {
+    console.error('The enquiry store failed:', error);
+    return undefined;
+  });
+  if (!current?.bookingSecret) return { status: 'unavailable' };
+  const { bookingSecret, store, outbox } = current;
   const check = checkCancelToken(token, bookingSecret);
   if (!check.ok) return { status: check.reason };
   if (!confirm) {
-    const enquiry = store.findById(check.id);
+    const enquiry = await store.findById(check.id);
     if (!enquiry?.call) return { status: 'unknown' };
     return { status: enquiry.call.cancelledAt ? 'already' : 'confirm', enquiry };
   }
-  const result = store.cancelCall(check.id, outbox !== undefined);
+  const result = await store.cancelCall(check.id, outbox !== undefined);
   if (result.status === 'cancelled') outbox?.kick();
   return result;
 }

@@ -206,6 +206,14 @@ export function formatMail(
   return { ...base, subject: subject.slice(0, 200), text: lines.join('\n') };
 }
 
+/**
+ * Entries claimed at a time, and how long a claim holds: longer than sending them can take (the
+ * SMTP timeouts in smtpSender bound each), short enough that mail a dead process had claimed is
+ * taken over within minutes.
+ */
+const CLAIM_BATCH = 10;
+const LEASE_MS = 5 * 60_000;
+
 /** How long to wait before attempt n + 1: `baseMs` doubling to at most 15 minutes, with ±20% jitter. */
 export function backoffMs(attempts: number, baseMs = 5_000, random = Math.random): number {
   const delay = Math.min(baseMs * 2 ** attempts, 15 * 60_000);
@@ -261,30 +269,43 @@ export class Outbox {
   }
 
   async #round() {
-    const { store, sender, from, to, log } = this.#options;
-    for (;;) {
-      const due = store.due();
-      if (due.length === 0) return;
-      for (const item of due) {
-        const { id, enquiry, attempts, mail } = item;
-        try {
-          await sender.send(formatMail(item, from, to, this.#options.booking));
-          store.markSent(id);
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          store.markFailed(
-            id,
-            Date.now() + backoffMs(attempts, this.#options.retryBaseMs),
-            message,
-          );
-          log?.(
-            `${describe(mail)} of enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${message}`,
-          );
-          // The server is likely down: leave the rest for the next round.
-          return;
-        }
+    const { store, log } = this.#options;
+    try {
+      for (;;) {
+        const due = await store.claimDue(Date.now(), CLAIM_BATCH, LEASE_MS);
+        if (due.length === 0) return;
+        if (!(await this.#send(due))) return;
       }
+    } catch (error) {
+      // The store is unreachable: the next poll tries again.
+      log?.(`The outbox cannot reach the store: ${error instanceof Error ? error.message : error}`);
     }
+  }
+
+  /** Sends claimed entries in turn; false, with the rest given back, once the SMTP server fails. */
+  async #send(due: OutboxItem[]) {
+    const { store, sender, from, to, log } = this.#options;
+    for (const [index, item] of due.entries()) {
+      const { id, enquiry, attempts, mail } = item;
+      try {
+        await sender.send(formatMail(item, from, to, this.#options.booking));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await store.markFailed(
+          id,
+          Date.now() + backoffMs(attempts, this.#options.retryBaseMs),
+          message,
+        );
+        log?.(
+          `${describe(mail)} of enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${message}`,
+        );
+        // The server is likely down: leave the rest for the next round, or another process.
+        await store.release(due.slice(index + 1).map((rest) => rest.id));
+        return false;
+      }
+      await store.markSent(id);
+    }
+    return true;
   }
 
   async stop() {
@@ -304,7 +325,13 @@ const describe = (mail: MailKind) =>
 
 /** Sends through nodemailer's SMTP transport; `url` is SMTP_URL, e.g. smtp://user:pass@mail.example.com:587. */
 export function smtpSender(url: string): MailSender {
-  const transport = createTransport(url);
+  // Bounded, so that a batch is sent (or given up) well within its claim on the outbox (LEASE_MS).
+  const transport = createTransport({
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
   return {
     async send(mail) {
       await transport.sendMail({

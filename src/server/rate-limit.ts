@@ -1,9 +1,11 @@
+import type { RateLimit, RateVerdict } from './store.ts';
+
 /**
- * A sliding-window rate limit per client: at most `max` hits in any
- * `windowMs`. Memory stays bounded: idle clients are forgotten, and past
- * `maxClients` the least recently seen are dropped.
+ * A sliding-window rate limit per client, in this process's memory: at most `max` hits in any
+ * `windowMs`. Memory stays bounded: idle clients are forgotten, and past `maxClients` the least
+ * recently seen are dropped. With PostgreSQL, processes share a limit in the database instead.
  */
-export class RateLimiter {
+export class RateLimiter implements RateLimit {
   readonly #hits = new Map<string, number[]>();
   readonly #max: number;
   readonly #windowMs: number;
@@ -16,10 +18,7 @@ export class RateLimiter {
   }
 
   /** Records a hit if allowed; otherwise says how many seconds until the next one is. */
-  hit(
-    client: string,
-    now = Date.now(),
-  ): { allowed: true } | { allowed: false; retryAfter: number } {
+  hit(client: string, now = Date.now()): RateVerdict {
     const since = now - this.#windowMs;
     const recent = (this.#hits.get(client) ?? []).filter((time) => time > since);
     if (recent.length >= this.#max) {

@@ -1,12 +1,10 @@
 /**
- * The enquiry store: SQLite through node:sqlite, in WAL mode. An enquiry and
- * its outbox entry are written in one transaction, and the caller answers
- * only after it has committed, so an acknowledged enquiry survives a crash.
+ * The enquiry store: what the enquiry endpoints, the outbox, /healthz and the staff CLI need of it,
+ * with two implementations. SQLite (./store-sqlite.ts, a file on this machine) is the default;
+ * DATABASE_URL=postgres://... switches to PostgreSQL (./store-postgres.ts), which any number of
+ * server processes share: one store, one outbox, one rate limit. Either way an enquiry and its
+ * outbox entries are written in one transaction, and the caller answers only after it committed.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
-
 export type EnquiryKind = 'enquiry' | 'call';
 
 export interface NewEnquiry {
@@ -63,356 +61,71 @@ export type CancelResult =
   | { status: 'already'; enquiry: StoredEnquiry }
   | { status: 'unknown' };
 
-/** Versioned schema changes; PRAGMA user_version records how many have run. Append, never edit. */
-export const migrations: string[] = [
-  `CREATE TABLE enquiries (
-     id TEXT PRIMARY KEY,
-     kind TEXT NOT NULL CHECK (kind IN ('enquiry', 'call')),
-     created_at TEXT NOT NULL,
-     name TEXT NOT NULL,
-     email TEXT NOT NULL,
-     data TEXT NOT NULL,
-     client_ip TEXT NOT NULL,
-     user_agent TEXT NOT NULL,
-     spam INTEGER NOT NULL DEFAULT 0
-   );
-   CREATE INDEX enquiries_created ON enquiries (created_at);
-   CREATE TABLE outbox (
-     enquiry_id TEXT PRIMARY KEY REFERENCES enquiries (id),
-     attempts INTEGER NOT NULL DEFAULT 0,
-     next_attempt_at INTEGER NOT NULL,
-     sent_at INTEGER,
-     last_error TEXT
-   );
-   CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;
-   CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at INTEGER NOT NULL);`,
-  // 2: one enquiry per idempotency key (enquiries stored before it have none; NULLs do not clash).
-  `ALTER TABLE enquiries ADD COLUMN idempotency_key TEXT;
-   CREATE UNIQUE INDEX enquiries_idempotency_key ON enquiries (idempotency_key);`,
-  // 3: booked calls (an enquiry with a time: one booking per start), and one outbox entry per e-mail.
-  `ALTER TABLE enquiries ADD COLUMN call_start TEXT;
-   ALTER TABLE enquiries ADD COLUMN call_end TEXT;
-   ALTER TABLE enquiries ADD COLUMN call_cancelled_at TEXT;
-   CREATE UNIQUE INDEX enquiries_booked_call ON enquiries (call_start)
-     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;
-   CREATE TABLE mail_outbox (
-     id INTEGER PRIMARY KEY,
-     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
-     mail TEXT NOT NULL CHECK (mail IN ('agency', 'prospect', 'agency-cancel', 'prospect-cancel')),
-     attempts INTEGER NOT NULL DEFAULT 0,
-     next_attempt_at INTEGER NOT NULL,
-     sent_at INTEGER,
-     last_error TEXT,
-     UNIQUE (enquiry_id, mail)
-   );
-   INSERT INTO mail_outbox (enquiry_id, mail, attempts, next_attempt_at, sent_at, last_error)
-     SELECT enquiry_id, 'agency', attempts, next_attempt_at, sent_at, last_error FROM outbox;
-   DROP TABLE outbox;
-   ALTER TABLE mail_outbox RENAME TO outbox;
-   CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;`,
-];
+/** A rate limit's verdict on one more post from a client. */
+export type RateVerdict = { allowed: true } | { allowed: false; retryAfter: number };
 
-interface Row {
-  id: string;
-  kind: EnquiryKind;
-  created_at: string;
-  name: string;
-  email: string;
-  data: string;
-  client_ip: string;
-  user_agent: string;
-  spam: number;
-  idempotency_key: string | null;
-  call_start: string | null;
-  call_end: string | null;
-  call_cancelled_at: string | null;
-  sent_at: number | null;
-  attempts: number | null;
-  outbox_id?: number;
-  mail?: MailKind;
+export interface RateLimit {
+  /** Records a hit if allowed; otherwise says how many seconds until the next one is. */
+  hit(client: string, now?: number): RateVerdict | Promise<RateVerdict>;
 }
 
-const fromRow = (row: Row): StoredEnquiry => ({
-  id: row.id,
-  kind: row.kind,
-  createdAt: row.created_at,
-  name: row.name,
-  email: row.email,
-  data: JSON.parse(row.data),
-  clientIp: row.client_ip,
-  userAgent: row.user_agent,
-  spam: row.spam === 1,
-  ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
-  ...(row.call_start !== null && {
-    call: { start: row.call_start, end: row.call_end!, cancelledAt: row.call_cancelled_at },
-  }),
-  mailedAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
-  mailAttempts: row.attempts ?? 0,
-});
-
-/** An enquiry with its agency e-mail's delivery. */
-const SELECT = `SELECT e.*, o.sent_at, o.attempts FROM enquiries e
-  LEFT JOIN outbox o ON o.enquiry_id = e.id AND o.mail = 'agency'`;
-
-export class EnquiryStore {
-  readonly db: DatabaseSync;
-  readonly #insertEnquiry: StatementSync;
-  readonly #insertOutbox: StatementSync;
-  readonly #byKey: StatementSync;
-  readonly #due: StatementSync;
-  readonly #sent: StatementSync;
-  readonly #failed: StatementSync;
-  readonly #health: StatementSync;
-  readonly #overlapping: StatementSync;
-  readonly #byId: StatementSync;
-  readonly #cancel: StatementSync;
-  readonly #booked: StatementSync;
-
-  /** `readOnly` opens an existing store for reading only, as the staff CLI does. */
-  constructor(path: string, { readOnly = false } = {}) {
-    if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
-    this.db = new DatabaseSync(path, { readOnly });
-    // NORMAL is durable against a crash of the process (kill -9); FULL would add a sync per commit
-    // for power loss, at several times the cost.
-    this.db.exec(`PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;`);
-    if (!readOnly) {
-      this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;`);
-      this.#migrate();
-    }
-    this.#insertEnquiry = this.db.prepare(
-      `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
-         idempotency_key, call_start, call_end)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    // ISO instants in UTC of one form compare as text.
-    this.#overlapping = this.db.prepare(
-      `SELECT 1 FROM enquiries
-       WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start < ? AND call_end > ?
-       LIMIT 1`,
-    );
-    this.#booked = this.db.prepare(
-      `SELECT call_start AS start, call_end AS end FROM enquiries
-       WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_end > ? AND call_start < ?
-       ORDER BY call_start`,
-    );
-    this.#byId = this.db.prepare(`${SELECT} WHERE e.id = ?`);
-    this.#cancel = this.db.prepare(
-      `UPDATE enquiries SET call_cancelled_at = ? WHERE id = ? AND call_cancelled_at IS NULL`,
-    );
-    this.#byKey = this.db.prepare(`${SELECT} WHERE e.idempotency_key = ?`);
-    this.#insertOutbox = this.db.prepare(
-      `INSERT INTO outbox (enquiry_id, mail, next_attempt_at) VALUES (?, ?, ?)`,
-    );
-    this.#due = this.db.prepare(
-      `SELECT e.*, o.id AS outbox_id, o.mail, o.sent_at, o.attempts
-       FROM outbox o JOIN enquiries e ON e.id = o.enquiry_id
-       WHERE o.sent_at IS NULL AND o.next_attempt_at <= ? ORDER BY o.next_attempt_at, o.id LIMIT ?`,
-    );
-    this.#sent = this.db.prepare(
-      `UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?`,
-    );
-    this.#failed = this.db.prepare(
-      `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?`,
-    );
-    this.#health = this.db.prepare(
-      `INSERT INTO health (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`,
-    );
-  }
-
-  #migrate() {
-    const { user_version: version } = this.db.prepare('PRAGMA user_version').get() as {
-      user_version: number;
-    };
-    for (let next = version; next < migrations.length; next++) {
-      this.#transaction(() => {
-        this.db.exec(migrations[next]!);
-        this.db.exec(`PRAGMA user_version = ${next + 1}`);
-      });
-    }
-  }
-
-  #transaction<T>(work: () => T): T {
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
-  }
-
+export interface EnquiryStore {
+  /** Where it is, for the server's messages: a file, or a database without its password. */
+  readonly description: string;
   /** The enquiry stored under an idempotency key, if any. */
-  findByKey(key: string): StoredEnquiry | undefined {
-    const row = this.#byKey.get(key) as unknown as Row | undefined;
-    return row && fromRow(row);
-  }
-
+  findByKey(key: string): Promise<StoredEnquiry | undefined>;
   /**
-   * Stores an enquiry and, unless it is spam, queues its e-mail; returns once committed. An enquiry
-   * whose idempotency key is already stored is not stored again: the one stored first is returned.
+   * Stores an enquiry and, when `queueMail` and it is not spam, queues its e-mails; resolves once
+   * committed. One whose idempotency key is stored already is not stored again: the one stored
+   * first is returned. A booking that overlaps another rejects with SlotTaken.
    */
-  add(enquiry: NewEnquiry, queueMail: boolean, now = Date.now()): StoredEnquiry {
-    const result = this.#transaction(() => this.#insert(enquiry, queueMail, now));
-    if (result instanceof SlotTaken) throw result;
-    return result;
-  }
-
-  #pending: {
-    enquiry: NewEnquiry;
-    queueMail: boolean;
-    done: (result: StoredEnquiry | Error) => void;
-  }[] = [];
-
-  /**
-   * Like `add`, but enquiries that arrive in the same turn of the event loop
-   * share one transaction (group commit). Each promise resolves only after
-   * that transaction has committed, so the answer still follows the commit.
-   */
-  commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
-    // A booking whose time is taken rejects with SlotTaken, and only it: the rest of its batch commits.
-    return new Promise((resolve, reject) => {
-      if (this.#pending.length === 0) setImmediate(() => this.#flush());
-      this.#pending.push({
-        enquiry,
-        queueMail,
-        done: (r) => (r instanceof Error ? reject(r) : resolve(r)),
-      });
-    });
-  }
-
-  #flush() {
-    const batch = this.#pending;
-    this.#pending = [];
-    const now = Date.now();
-    let stored: (StoredEnquiry | SlotTaken)[];
-    try {
-      stored = this.#transaction(() =>
-        batch.map(({ enquiry, queueMail }) => this.#insert(enquiry, queueMail, now)),
-      );
-    } catch (error) {
-      for (const { done } of batch) done(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
-    batch.forEach(({ done }, i) => done(stored[i]!));
-  }
-
-  #insert(enquiry: NewEnquiry, queueMail: boolean, now: number): StoredEnquiry | SlotTaken {
-    // Inside the write transaction, so that two posts of one key cannot both get past this.
-    const earlier = enquiry.idempotencyKey ? this.findByKey(enquiry.idempotencyKey) : undefined;
-    if (earlier) return earlier;
-    // Also inside it: no other booking can come between this look and the insert (the unique index
-    // on a booked start is the last word).
-    if (enquiry.call && this.#overlapping.get(enquiry.call.end, enquiry.call.start)) {
-      return new SlotTaken();
-    }
-    const id = crypto.randomUUID();
-    const createdAt = new Date(now).toISOString();
-    this.#insertEnquiry.run(
-      id,
-      enquiry.kind,
-      createdAt,
-      enquiry.name,
-      enquiry.email,
-      JSON.stringify(enquiry.data),
-      enquiry.clientIp,
-      enquiry.userAgent,
-      enquiry.spam ? 1 : 0,
-      enquiry.idempotencyKey ?? null,
-      enquiry.call?.start ?? null,
-      enquiry.call?.end ?? null,
-    );
-    if (queueMail && !enquiry.spam) {
-      this.#insertOutbox.run(id, 'agency', now);
-      if (enquiry.call) this.#insertOutbox.run(id, 'prospect', now);
-    }
-    const { call, ...rest } = enquiry;
-    return {
-      ...rest,
-      id,
-      createdAt,
-      mailedAt: null,
-      mailAttempts: 0,
-      ...(call && { call: { ...call, cancelledAt: null } }),
-    };
-  }
-
-  findById(id: string): StoredEnquiry | undefined {
-    const row = this.#byId.get(id) as unknown as Row | undefined;
-    return row && fromRow(row);
-  }
-
+  commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry>;
+  findById(id: string): Promise<StoredEnquiry | undefined>;
   /** The calls booked (and not cancelled) that overlap an interval of UTC ISO instants. */
-  bookedBetween(from: string, to: string): { start: string; end: string }[] {
-    return (this.#booked.all(from, to) as { start: string; end: string }[]).map(
-      ({ start, end }) => ({ start, end }),
-    );
-  }
-
+  bookedBetween(from: string, to: string): Promise<{ start: string; end: string }[]>;
   /**
-   * Cancels a booked call: frees its time and, when mail is on, queues a cancellation to the agency
-   * and the prospect. Cancelling one already cancelled changes nothing.
+   * Cancels a booked call: frees its time and, when `queueMail`, queues a cancellation to the
+   * agency and the prospect. Cancelling one already cancelled changes nothing.
    */
-  cancelCall(id: string, queueMail: boolean, now = Date.now()): CancelResult {
-    return this.#transaction(() => {
-      const enquiry = this.findById(id);
-      if (!enquiry?.call) return { status: 'unknown' };
-      if (enquiry.call.cancelledAt) return { status: 'already', enquiry };
-      const cancelledAt = new Date(now).toISOString();
-      this.#cancel.run(cancelledAt, id);
-      if (queueMail && !enquiry.spam) {
-        this.#insertOutbox.run(id, 'agency-cancel', now);
-        this.#insertOutbox.run(id, 'prospect-cancel', now);
-      }
-      return {
-        status: 'cancelled',
-        enquiry: { ...enquiry, call: { ...enquiry.call, cancelledAt } },
-      };
-    });
-  }
-
-  /** Outbox entries whose (next) attempt is due. */
-  due(now = Date.now(), limit = 20): OutboxItem[] {
-    return (this.#due.all(now, limit) as unknown as Row[]).map((row) => ({
-      id: row.outbox_id!,
-      mail: row.mail!,
-      enquiry: fromRow(row),
-      attempts: row.attempts ?? 0,
-    }));
-  }
-
-  /** Marks an outbox entry (OutboxItem.id) sent. */
-  markSent(outboxId: number, now = Date.now()) {
-    this.#sent.run(now, outboxId);
-  }
-
-  markFailed(outboxId: number, nextAttemptAt: number, error: string) {
-    this.#failed.run(nextAttemptAt, error.slice(0, 500), outboxId);
-  }
-
+  cancelCall(id: string, queueMail: boolean, now?: number): Promise<CancelResult>;
+  /**
+   * Outbox entries whose (next) attempt is due, claimed for this process until `leaseMs` has
+   * passed or it marks them: no other process sharing the store gets them meanwhile, and if this
+   * one dies, another takes them over once the lease ends.
+   */
+  claimDue(now?: number, limit?: number, leaseMs?: number): Promise<OutboxItem[]>;
+  /** Gives back claimed entries this process will not send now. */
+  release(outboxIds: number[]): Promise<void>;
+  markSent(outboxId: number, now?: number): Promise<void>;
+  markFailed(outboxId: number, nextAttemptAt: number, error: string): Promise<void>;
   /** Every enquiry, oldest first. */
-  all(): StoredEnquiry[] {
-    return (
-      this.db.prepare(`${SELECT} ORDER BY e.created_at, e.rowid`).all() as unknown as Row[]
-    ).map(fromRow);
-  }
+  all(): Promise<StoredEnquiry[]>;
+  count(): Promise<number>;
+  /** A real write, so that a read-only file, a full disk or a database gone shows as unhealthy. */
+  isWritable(): Promise<boolean>;
+  /**
+   * A rate limit that every process sharing this store counts together; undefined when the store
+   * is this process's own (SQLite), where a limit in memory does the same for less.
+   */
+  sharedRateLimit(max: number, windowMs: number): RateLimit | undefined;
+  close(): Promise<void>;
+}
 
-  count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM enquiries').get() as { n: number }).n;
-  }
+/** Where the store is: DATABASE_URL (PostgreSQL) when set, else the SQLite file. */
+export interface StoreLocation {
+  databaseUrl?: string | undefined;
+  databasePath: string;
+}
 
-  /** A real write, so that a read-only file or a full disk shows as unhealthy. */
-  isWritable(): boolean {
-    try {
-      this.#health.run(Date.now());
-      return true;
-    } catch {
-      return false;
-    }
+/** Opens (and migrates) the configured store. `readOnly` is for the staff CLI. */
+export async function openStore(
+  { databaseUrl, databasePath }: StoreLocation,
+  { readOnly = false } = {},
+): Promise<EnquiryStore> {
+  if (databaseUrl) {
+    const { PostgresStore } = await import('./store-postgres.ts');
+    return PostgresStore.open(databaseUrl, { readOnly });
   }
-
-  close() {
-    if (this.db.isOpen) this.db.close();
-  }
+  const { SqliteStore } = await import('./store-sqlite.ts');
+  return new SqliteStore(databasePath, { readOnly });
 }

@@ -6,23 +6,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { EnquiryStore } from '../../src/server/store';
-import { freePort, newDatabasePath, postForm, validEnquiry } from '../server';
+import { freePort, newDatabasePath, postForm, readStore, validEnquiry } from '../server';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const servers = stoppedAfterEach();
 const start = servers.start;
 /** An SMTP server on loopback that keeps every message it accepts; closed after the test. */
 const startSmtp = async (port: number) => (await servers.startSmtp(port)).received;
-
-const readStore = (database: string) => {
-  const store = new EnquiryStore(database, { readOnly: true });
-  try {
-    return store.all();
-  } finally {
-    store.close();
-  }
-};
 
 describe('durability', () => {
   it('every acknowledged enquiry is there after kill -9 under load', async () => {
@@ -49,7 +39,7 @@ describe('durability', () => {
 
     const restarted = await start({ ENQUIRY_DB: database });
     expect((await fetch(`${restarted.url}/healthz`)).status).toBe(200);
-    const ids = new Set(readStore(database).map((e) => e.id));
+    const ids = new Set((await readStore(database)).map((e) => e.id));
     const lost = acknowledged.filter((id) => !ids.has(id));
     expect(lost).toEqual([]);
   });
@@ -78,9 +68,11 @@ describe('delivery by e-mail', () => {
     }
     // Nothing listens on the SMTP port: the outbox keeps the mail and counts its attempts.
     await expect
-      .poll(() => readStore(database).every((e) => e.mailAttempts >= 1), { timeout: 5000 })
+      .poll(async () => (await readStore(database)).every((e) => e.mailAttempts >= 1), {
+        timeout: 5000,
+      })
       .toBe(true);
-    expect(readStore(database).every((e) => e.mailedAt === null)).toBe(true);
+    expect((await readStore(database)).every((e) => e.mailedAt === null)).toBe(true);
     expect(first.output()).toMatch(/not mailed yet/);
 
     // A restart while SMTP is still down, then SMTP comes up.
@@ -89,7 +81,9 @@ describe('delivery by e-mail', () => {
     const received = await startSmtp(smtpPort);
     await expect.poll(() => received.length, { timeout: 10_000 }).toBe(2);
     await expect
-      .poll(() => readStore(database).every((e) => e.mailedAt !== null), { timeout: 5000 })
+      .poll(async () => (await readStore(database)).every((e) => e.mailedAt !== null), {
+        timeout: 5000,
+      })
       .toBe(true);
 
     // Another restart sends nothing again.
@@ -150,7 +144,7 @@ describe('delivery by e-mail', () => {
     await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
     await new Promise((r) => setTimeout(r, 500));
     expect(received).toHaveLength(1);
-    const stored = readStore(database);
+    const stored = await readStore(database);
     expect(stored.map((e) => [e.id, e.idempotencyKey])).toEqual([[ids[0], key]]);
   });
 
@@ -189,14 +183,14 @@ describe('delivery by e-mail', () => {
       expect(headers).not.toMatch(/^(Bcc|Cc|X-Injected):/im);
       expect(mail.to).toEqual(['sales@agency.example']);
     }
-    expect(readStore(server.database).filter((e) => e.spam)).toHaveLength(1);
+    expect((await readStore(server.database)).filter((e) => e.spam)).toHaveLength(1);
   });
 
   it('without SMTP_URL, enquiries are stored and the server says once that delivery is off', async () => {
     const server = await start();
     for (let i = 0; i < 3; i++) await postForm(`${server.url}/php/email.php`, validEnquiry);
     expect(server.output().match(/e-mail delivery is off/g)).toHaveLength(1);
-    expect(readStore(server.database)).toHaveLength(3);
+    expect(await readStore(server.database)).toHaveLength(3);
   });
 });
 

@@ -4,8 +4,7 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnquiryStore } from '../../src/server/store';
-import { postForm, startServer, validEnquiry, type RunningServer } from '../server';
+import { postForm, readStore, startServer, validEnquiry, type RunningServer } from '../server';
 
 let server: RunningServer;
 let enquiry: string;
@@ -18,14 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const stored = () => {
-  const store = new EnquiryStore(server.database, { readOnly: true });
-  try {
-    return store.all();
-  } finally {
-    store.close();
-  }
-};
+const stored = () => readStore(server.database);
 
 describe('a valid enquiry', () => {
   it('is stored before the 200 {ok, id} that a fetch gets', async () => {
@@ -33,7 +25,7 @@ describe('a valid enquiry', () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { ok: boolean; id: string };
     expect(body.ok).toBe(true);
-    const record = stored().find((e) => e.id === body.id);
+    const record = (await stored()).find((e) => e.id === body.id);
     expect(record?.data).toMatchObject({
       first_name: 'Grace',
       service: ['Web Development', 'Technical Consultancy'],
@@ -50,7 +42,7 @@ describe('a valid enquiry', () => {
     data.append('service', 'Other Services');
     const multipart = await fetch(enquiry, { method: 'POST', body: data, redirect: 'manual' });
     expect(multipart.status).toBe(303);
-    expect(stored().at(-1)!.data.service).toEqual(['Web Development', 'Other Services']);
+    expect((await stored()).at(-1)!.data.service).toEqual(['Web Development', 'Other Services']);
   });
 
   it('ignores unknown fields and the captcha field when no captcha secret is set', async () => {
@@ -60,7 +52,7 @@ describe('a valid enquiry', () => {
       admin: 'true',
     });
     expect(response.status).toBe(200);
-    expect(Object.keys(stored().at(-1)!.data)).not.toContain('admin');
+    expect(Object.keys((await stored()).at(-1)!.data)).not.toContain('admin');
   });
 
   it('a call request from the modal, with name or Fname', async () => {
@@ -71,7 +63,7 @@ describe('a valid enquiry', () => {
         message: 'Call me',
       });
       expect(response.status).toBe(200);
-      expect(stored().at(-1)).toMatchObject({ kind: 'call', name: 'Ada Lovelace' });
+      expect((await stored()).at(-1)).toMatchObject({ kind: 'call', name: 'Ada Lovelace' });
     }
   });
 });
@@ -115,7 +107,7 @@ describe('bad input', () => {
     const script = '<script>alert(document.cookie)</script>';
     const ok = await postForm(enquiry, { ...validEnquiry, project: script });
     expect(ok.status).toBe(200);
-    expect(stored().at(-1)!.data.project).toBe(script);
+    expect((await stored()).at(-1)!.data.project).toBe(script);
     const page = await postForm(enquiry, { first_name: script }, { Accept: 'text/html' });
     const html = await page.text();
     expect(html).not.toContain(script);
@@ -255,7 +247,7 @@ describe('the honeypot', () => {
     });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { ok: boolean }).ok).toBe(true);
-    expect(stored().at(-1)).toMatchObject({ spam: true });
+    expect((await stored()).at(-1)).toMatchObject({ spam: true });
   });
 });
 
@@ -263,7 +255,10 @@ describe('health and headers', () => {
   it('/healthz is 200 while the store is writable', async () => {
     const response = await fetch(`${server.url}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok' });
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      store: { kind: 'sqlite', state: 'writable' },
+    });
   });
 
   it('/healthz is 503 when the store cannot be written', async () => {

@@ -5,7 +5,7 @@
  */
 import type { APIRoute } from 'astro';
 import { getAvailability } from '../../lib/content';
-import { bookingClosedMessage, currentFreeSlots, getEnquiryService } from '../../server/enquiries';
+import { bookingClosedMessage, bookingIsOpen, currentFreeSlots } from '../../server/enquiries';
 
 export const prerender = false;
 
@@ -25,13 +25,18 @@ export const GET: APIRoute = async ({ url }) => {
   }
   const availability = await getAvailability();
   const { timeZone, callMinutes } = availability;
-  if (!getEnquiryService().bookingSecret) {
+  if (!bookingIsOpen()) {
     return json(
       200,
       { open: false, message: bookingClosedMessage, timeZone, slots: [] },
       'no-store',
     );
   }
-  const slots = currentFreeSlots(availability, { ...(from && { from }), ...(to && { to }) });
-  return json(200, { open: true, timeZone, callMinutes, slots }, 'public, max-age=60');
+  try {
+    const slots = await currentFreeSlots(availability, { ...(from && { from }), ...(to && { to }) });
+    return json(200, { open: true, timeZone, callMinutes, slots }, 'public, max-age=60');
+  } catch (error) {
+    console.error('The enquiry store failed:', error);
+    return json(503, { error: 'The free times cannot be loaded right now.' }, 'no-store');
+  }
 };

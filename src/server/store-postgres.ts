@@ -1,0 +1,443 @@
+/**
+ * The enquiry store on PostgreSQL (DATABASE_URL), shared by any number of server processes:
+ *
+ * - Migrations are numbered and recorded in schema_migrations; each process runs the missing ones
+ *   at start under an advisory lock, so two that start at once do not both run them.
+ * - An enquiry and its outbox entries are one statement, hence one transaction; a second post of
+ *   an idempotency key finds the first (the unique key decides, whichever process gets it).
+ * - Booked calls cannot overlap: an exclusion constraint on the call's time range decides.
+ * - The outbox is claimed with FOR UPDATE SKIP LOCKED and a lease: processes deliver it together,
+ *   each entry by one of them, and entries claimed by a process that died are taken over when
+ *   their lease ends.
+ * - The rate limit is a table of hits per client and window, counted by every process.
+ */
+import pg from 'pg';
+import {
+  SlotTaken,
+  type CancelResult,
+  type EnquiryKind,
+  type EnquiryStore,
+  type MailKind,
+  type NewEnquiry,
+  type OutboxItem,
+  type RateLimit,
+  type RateVerdict,
+  type StoredEnquiry,
+} from './store.ts';
+
+/** Versioned schema changes, run in order and recorded in schema_migrations. Append, never edit. */
+export const postgresMigrations: string[] = [
+  // 1: the schema of the SQLite store's three migrations, with a lease on outbox entries, and the
+  // shared rate limit.
+  `CREATE TABLE enquiries (
+     id TEXT PRIMARY KEY,
+     seq BIGSERIAL NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('enquiry', 'call')),
+     created_at TIMESTAMPTZ NOT NULL,
+     name TEXT NOT NULL,
+     email TEXT NOT NULL,
+     data JSONB NOT NULL,
+     client_ip TEXT NOT NULL,
+     user_agent TEXT NOT NULL,
+     spam BOOLEAN NOT NULL DEFAULT false,
+     idempotency_key TEXT UNIQUE,
+     call_start TIMESTAMPTZ,
+     call_end TIMESTAMPTZ,
+     call_cancelled_at TIMESTAMPTZ,
+     CHECK ((call_start IS NULL) = (call_end IS NULL)),
+     CONSTRAINT enquiries_booked_call EXCLUDE USING gist (tstzrange(call_start, call_end) WITH &&)
+       WHERE (call_start IS NOT NULL AND call_cancelled_at IS NULL)
+   );
+   CREATE INDEX enquiries_created ON enquiries (created_at, seq);
+   CREATE TABLE outbox (
+     id BIGSERIAL PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (mail IN ('agency', 'prospect', 'agency-cancel', 'prospect-cancel')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at BIGINT NOT NULL,
+     sent_at BIGINT,
+     last_error TEXT,
+     leased_until BIGINT,
+     UNIQUE (enquiry_id, mail)
+   );
+   CREATE INDEX outbox_due ON outbox (next_attempt_at, id) WHERE sent_at IS NULL;
+   CREATE TABLE rate_limit (
+     client TEXT NOT NULL,
+     window_start BIGINT NOT NULL,
+     hits INTEGER NOT NULL,
+     PRIMARY KEY (client, window_start)
+   );
+   CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at BIGINT NOT NULL);`,
+];
+
+/** The advisory lock that migrations run under (an arbitrary number, the same in every process). */
+const MIGRATION_LOCK = 7_110_214_771;
+
+interface Row {
+  id: string;
+  kind: EnquiryKind;
+  created_at: Date;
+  name: string;
+  email: string;
+  data: Record<string, string | string[]>;
+  client_ip: string;
+  user_agent: string;
+  spam: boolean;
+  idempotency_key: string | null;
+  call_start: Date | null;
+  call_end: Date | null;
+  call_cancelled_at: Date | null;
+  sent_at: string | null;
+  attempts: number | null;
+  outbox_id?: string;
+  mail?: MailKind;
+}
+
+/** A call's instants read back as the site writes them: '2027-01-05T09:30:00Z'. */
+const instant = (date: Date) => date.toISOString().replace('.000Z', 'Z');
+
+const fromRow = (row: Row): StoredEnquiry => ({
+  id: row.id,
+  kind: row.kind,
+  createdAt: row.created_at.toISOString(),
+  name: row.name,
+  email: row.email,
+  data: row.data,
+  clientIp: row.client_ip,
+  userAgent: row.user_agent,
+  spam: row.spam,
+  ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
+  ...(row.call_start !== null && {
+    call: {
+      start: instant(row.call_start),
+      end: instant(row.call_end!),
+      cancelledAt: row.call_cancelled_at && row.call_cancelled_at.toISOString(),
+    },
+  }),
+  mailedAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
+  mailAttempts: row.attempts ?? 0,
+});
+
+/** An enquiry with its agency e-mail's delivery. */
+const SELECT = `SELECT e.*, o.sent_at, o.attempts FROM enquiries e
+  LEFT JOIN outbox o ON o.enquiry_id = e.id AND o.mail = 'agency'`;
+
+/** An enquiry and its outbox entries, in one statement; no row when its idempotency key is taken. */
+const INSERT = `WITH e AS (
+    INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
+      idempotency_key, call_start, call_end)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id
+  ), o AS (
+    INSERT INTO outbox (enquiry_id, mail, next_attempt_at)
+    SELECT e.id, m.mail, $13 FROM e CROSS JOIN unnest($14::text[]) AS m (mail)
+  )
+  SELECT id FROM e`;
+
+const CLAIM = `WITH claimed AS (
+    UPDATE outbox SET leased_until = $1::bigint + $3::bigint
+    WHERE id IN (
+      SELECT id FROM outbox
+      WHERE sent_at IS NULL AND next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)
+      ORDER BY next_attempt_at, id LIMIT $2
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id, enquiry_id, mail, attempts, sent_at, next_attempt_at
+  )
+  SELECT e.*, c.id AS outbox_id, c.mail, c.attempts, c.sent_at
+  FROM claimed c JOIN enquiries e ON e.id = c.enquiry_id
+  ORDER BY c.next_attempt_at, c.id`;
+
+/**
+ * One more hit of a client, if the sliding-window estimate allows it: this window's hits plus the
+ * previous window's, weighted by how much of it still falls in the last `windowMs`. The row lock
+ * of the upsert makes concurrent hits of one client, from any process, count one after another.
+ */
+const RATE_HIT = `WITH previous AS (
+    SELECT coalesce(
+      (SELECT hits FROM rate_limit WHERE client = $1 AND window_start = $3), 0) * $4::float8 AS weighted
+  )
+  INSERT INTO rate_limit AS r (client, window_start, hits)
+  SELECT $1, $2, 1 FROM previous WHERE previous.weighted + 1 <= $5
+  ON CONFLICT (client, window_start) DO UPDATE SET hits = r.hits + 1
+    WHERE r.hits + 1 + (SELECT weighted FROM previous) <= $5
+  RETURNING r.hits`;
+
+/** The database, without its password, for messages. */
+function describe(url: string) {
+  const { hostname, port, pathname } = new URL(url);
+  return `the PostgreSQL database ${decodeURIComponent(pathname.slice(1))} on ${hostname}:${port || 5432}`;
+}
+
+export class PostgresStore implements EnquiryStore {
+  readonly description: string;
+  readonly pool: pg.Pool;
+  readonly #timers: ReturnType<typeof setInterval>[] = [];
+
+  private constructor(url: string, readOnly: boolean) {
+    this.description = describe(url);
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      // With the database gone, a request waits this long for a connection, then gets a 503.
+      connectionTimeoutMillis: 3000,
+      statement_timeout: 10_000,
+      keepAlive: true,
+      ...(readOnly && { options: '-c default_transaction_read_only=on' }),
+    });
+    // A connection the server dropped (a restart, a failover): the pool opens another when needed.
+    this.pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+  }
+
+  /** Connects and runs the missing migrations (not for `readOnly`, the staff CLI's use). */
+  static async open(url: string, { readOnly = false } = {}): Promise<PostgresStore> {
+    const store = new PostgresStore(url, readOnly);
+    try {
+      if (!readOnly) await store.#migrate();
+      else await store.pool.query('SELECT 1');
+      return store;
+    } catch (error) {
+      await store.pool.end().catch(() => {});
+      throw error;
+    }
+  }
+
+  async #migrate() {
+    await this.#transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+      const { rows } = await client.query<{ version: number }>(
+        'SELECT coalesce(max(version), 0) AS version FROM schema_migrations',
+      );
+      for (let next = rows[0]!.version; next < postgresMigrations.length; next++) {
+        await client.query(postgresMigrations[next]!);
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [next + 1]);
+      }
+    });
+  }
+
+  async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async #one(query: pg.QueryConfig, client: pg.Pool | pg.PoolClient = this.pool) {
+    const { rows } = await client.query<Row>(query);
+    return rows[0] && fromRow(rows[0]);
+  }
+
+  findByKey(key: string) {
+    return this.#one({
+      name: 'by-key',
+      text: `${SELECT} WHERE e.idempotency_key = $1`,
+      values: [key],
+    });
+  }
+
+  findById(id: string) {
+    return this.#one({ name: 'by-id', text: `${SELECT} WHERE e.id = $1`, values: [id] });
+  }
+
+  async commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
+    const now = Date.now();
+    const id = crypto.randomUUID();
+    const createdAt = new Date(now).toISOString();
+    const mails =
+      !queueMail || enquiry.spam ? [] : enquiry.call ? ['agency', 'prospect'] : ['agency'];
+    let inserted: boolean;
+    try {
+      const { rowCount } = await this.pool.query({
+        name: 'insert-enquiry',
+        text: INSERT,
+        values: [
+          id,
+          enquiry.kind,
+          createdAt,
+          enquiry.name,
+          enquiry.email,
+          JSON.stringify(enquiry.data),
+          enquiry.clientIp,
+          enquiry.userAgent,
+          enquiry.spam,
+          enquiry.idempotencyKey ?? null,
+          enquiry.call?.start ?? null,
+          enquiry.call?.end ?? null,
+          now,
+          mails,
+        ],
+      });
+      inserted = rowCount === 1;
+    } catch (error) {
+      if ((error as { code?: string }).code === '23P01') throw new SlotTaken();
+      throw error;
+    }
+    if (!inserted) {
+      // Its idempotency key was stored first, by this process or another: that one is the answer.
+      const earlier = await this.findByKey(enquiry.idempotencyKey!);
+      if (!earlier) throw new Error('An enquiry was neither stored nor found by its key.');
+      return earlier;
+    }
+    const { call, ...rest } = enquiry;
+    return {
+      ...rest,
+      id,
+      createdAt,
+      mailedAt: null,
+      mailAttempts: 0,
+      ...(call && { call: { ...call, cancelledAt: null } }),
+    };
+  }
+
+  async bookedBetween(from: string, to: string) {
+    const { rows } = await this.pool.query<{ start: Date; end: Date }>({
+      name: 'booked-between',
+      text: `SELECT call_start AS start, call_end AS end FROM enquiries
+        WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_end > $1 AND call_start < $2
+        ORDER BY call_start`,
+      values: [from, to],
+    });
+    return rows.map(({ start, end }) => ({ start: instant(start), end: instant(end) }));
+  }
+
+  cancelCall(id: string, queueMail: boolean, now = Date.now()): Promise<CancelResult> {
+    return this.#transaction(async (client): Promise<CancelResult> => {
+      const enquiry = await this.#one(
+        { text: `${SELECT} WHERE e.id = $1 FOR UPDATE OF e`, values: [id] },
+        client,
+      );
+      if (!enquiry?.call) return { status: 'unknown' };
+      if (enquiry.call.cancelledAt) return { status: 'already', enquiry };
+      const cancelledAt = new Date(now).toISOString();
+      await client.query('UPDATE enquiries SET call_cancelled_at = $1 WHERE id = $2', [
+        cancelledAt,
+        id,
+      ]);
+      if (queueMail && !enquiry.spam) {
+        await client.query(
+          `INSERT INTO outbox (enquiry_id, mail, next_attempt_at)
+           VALUES ($1, 'agency-cancel', $2), ($1, 'prospect-cancel', $2)`,
+          [id, now],
+        );
+      }
+      return {
+        status: 'cancelled',
+        enquiry: { ...enquiry, call: { ...enquiry.call, cancelledAt } },
+      };
+    });
+  }
+
+  async claimDue(now = Date.now(), limit = 20, leaseMs = 5 * 60_000): Promise<OutboxItem[]> {
+    const { rows } = await this.pool.query<Row>({
+      name: 'claim-due',
+      text: CLAIM,
+      values: [now, limit, leaseMs],
+    });
+    return rows.map((row) => ({
+      id: Number(row.outbox_id),
+      mail: row.mail!,
+      enquiry: fromRow(row),
+      attempts: row.attempts ?? 0,
+    }));
+  }
+
+  async release(outboxIds: number[]) {
+    if (outboxIds.length === 0) return;
+    await this.pool.query(
+      'UPDATE outbox SET leased_until = NULL WHERE id = ANY($1::bigint[]) AND sent_at IS NULL',
+      [outboxIds],
+    );
+  }
+
+  async markSent(outboxId: number, now = Date.now()) {
+    await this.pool.query({
+      name: 'mark-sent',
+      text: `UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
+        leased_until = NULL WHERE id = $2`,
+      values: [now, outboxId],
+    });
+  }
+
+  async markFailed(outboxId: number, nextAttemptAt: number, error: string) {
+    await this.pool.query({
+      name: 'mark-failed',
+      text: `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2,
+        leased_until = NULL WHERE id = $3`,
+      values: [nextAttemptAt, error.slice(0, 500), outboxId],
+    });
+  }
+
+  async all() {
+    const { rows } = await this.pool.query<Row>(`${SELECT} ORDER BY e.created_at, e.seq`);
+    return rows.map(fromRow);
+  }
+
+  async count() {
+    const { rows } = await this.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM enquiries',
+    );
+    return rows[0]!.n;
+  }
+
+  async isWritable() {
+    try {
+      await this.pool.query({
+        name: 'health',
+        text: `INSERT INTO health (id, checked_at) VALUES (1, $1)
+          ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`,
+        values: [Date.now()],
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  sharedRateLimit(max: number, windowMs: number): RateLimit {
+    const pool = this.pool;
+    // Windows older than the previous one count for nothing: cleared now and then.
+    const sweep = setInterval(() => {
+      const current = Math.floor(Date.now() / windowMs) * windowMs;
+      pool
+        .query('DELETE FROM rate_limit WHERE window_start < $1', [current - windowMs])
+        .catch(() => {});
+    }, windowMs);
+    sweep.unref();
+    this.#timers.push(sweep);
+    return {
+      async hit(client: string, now = Date.now()): Promise<RateVerdict> {
+        const start = Math.floor(now / windowMs) * windowMs;
+        const previousWeight = 1 - (now - start) / windowMs;
+        const { rowCount } = await pool.query({
+          name: 'rate-hit',
+          text: RATE_HIT,
+          values: [client, start, start - windowMs, previousWeight, max],
+        });
+        if (rowCount === 1) return { allowed: true };
+        return {
+          allowed: false,
+          retryAfter: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
+        };
+      },
+    };
+  }
+
+  #closed = false;
+
+  async close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const timer of this.#timers) clearInterval(timer);
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,383 @@
+/**
+ * The enquiry store on SQLite (node:sqlite), in WAL mode: the default, a file on this machine for
+ * one server process. Enquiries that arrive in the same turn of the event loop share one
+ * transaction (group commit); each caller's promise resolves only after it committed.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import {
+  SlotTaken,
+  type CancelResult,
+  type EnquiryKind,
+  type EnquiryStore,
+  type MailKind,
+  type NewEnquiry,
+  type OutboxItem,
+  type StoredEnquiry,
+} from './store.ts';
+
+/** Versioned schema changes; PRAGMA user_version records how many have run. Append, never edit. */
+export const migrations: string[] = [
+  `CREATE TABLE enquiries (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL CHECK (kind IN ('enquiry', 'call')),
+     created_at TEXT NOT NULL,
+     name TEXT NOT NULL,
+     email TEXT NOT NULL,
+     data TEXT NOT NULL,
+     client_ip TEXT NOT NULL,
+     user_agent TEXT NOT NULL,
+     spam INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX enquiries_created ON enquiries (created_at);
+   CREATE TABLE outbox (
+     enquiry_id TEXT PRIMARY KEY REFERENCES enquiries (id),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT
+   );
+   CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;
+   CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at INTEGER NOT NULL);`,
+  // 2: one enquiry per idempotency key (enquiries stored before it have none; NULLs do not clash).
+  `ALTER TABLE enquiries ADD COLUMN idempotency_key TEXT;
+   CREATE UNIQUE INDEX enquiries_idempotency_key ON enquiries (idempotency_key);`,
+  // 3: booked calls (an enquiry with a time: one booking per start), and one outbox entry per e-mail.
+  `ALTER TABLE enquiries ADD COLUMN call_start TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_end TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_cancelled_at TEXT;
+   CREATE UNIQUE INDEX enquiries_booked_call ON enquiries (call_start)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;
+   CREATE TABLE mail_outbox (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (mail IN ('agency', 'prospect', 'agency-cancel', 'prospect-cancel')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     UNIQUE (enquiry_id, mail)
+   );
+   INSERT INTO mail_outbox (enquiry_id, mail, attempts, next_attempt_at, sent_at, last_error)
+     SELECT enquiry_id, 'agency', attempts, next_attempt_at, sent_at, last_error FROM outbox;
+   DROP TABLE outbox;
+   ALTER TABLE mail_outbox RENAME TO outbox;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;`,
+  // 4: a claim on an outbox entry while it is being sent, as on PostgreSQL (the same behaviour).
+  `ALTER TABLE outbox ADD COLUMN leased_until INTEGER;`,
+];
+
+interface Row {
+  id: string;
+  kind: EnquiryKind;
+  created_at: string;
+  name: string;
+  email: string;
+  data: string;
+  client_ip: string;
+  user_agent: string;
+  spam: number;
+  idempotency_key: string | null;
+  call_start: string | null;
+  call_end: string | null;
+  call_cancelled_at: string | null;
+  sent_at: number | null;
+  attempts: number | null;
+  outbox_id?: number;
+  mail?: MailKind;
+}
+
+const fromRow = (row: Row): StoredEnquiry => ({
+  id: row.id,
+  kind: row.kind,
+  createdAt: row.created_at,
+  name: row.name,
+  email: row.email,
+  data: JSON.parse(row.data),
+  clientIp: row.client_ip,
+  userAgent: row.user_agent,
+  spam: row.spam === 1,
+  ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
+  ...(row.call_start !== null && {
+    call: { start: row.call_start, end: row.call_end!, cancelledAt: row.call_cancelled_at },
+  }),
+  mailedAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
+  mailAttempts: row.attempts ?? 0,
+});
+
+/** An enquiry with its agency e-mail's delivery. */
+const SELECT = `SELECT e.*, o.sent_at, o.attempts FROM enquiries e
+  LEFT JOIN outbox o ON o.enquiry_id = e.id AND o.mail = 'agency'`;
+
+export class SqliteStore implements EnquiryStore {
+  readonly db: DatabaseSync;
+  readonly #insertEnquiry: StatementSync;
+  readonly #insertOutbox: StatementSync;
+  readonly #byKey: StatementSync;
+  readonly #due: StatementSync;
+  readonly #lease: StatementSync;
+  readonly #sent: StatementSync;
+  readonly #failed: StatementSync;
+  readonly #health: StatementSync;
+  readonly #overlapping: StatementSync;
+  readonly #byId: StatementSync;
+  readonly #cancel: StatementSync;
+  readonly #booked: StatementSync;
+
+  readonly description: string;
+
+  /** `readOnly` opens an existing store for reading only, as the staff CLI does. */
+  constructor(path: string, { readOnly = false } = {}) {
+    this.description = `the SQLite file ${path}`;
+    if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
+    this.db = new DatabaseSync(path, { readOnly });
+    // NORMAL is durable against a crash of the process (kill -9); FULL would add a sync per commit
+    // for power loss, at several times the cost.
+    this.db.exec(`PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;`);
+    if (!readOnly) {
+      this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;`);
+      this.#migrate();
+    }
+    this.#insertEnquiry = this.db.prepare(
+      `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
+         idempotency_key, call_start, call_end)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // ISO instants in UTC of one form compare as text.
+    this.#overlapping = this.db.prepare(
+      `SELECT 1 FROM enquiries
+       WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start < ? AND call_end > ?
+       LIMIT 1`,
+    );
+    this.#booked = this.db.prepare(
+      `SELECT call_start AS start, call_end AS end FROM enquiries
+       WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_end > ? AND call_start < ?
+       ORDER BY call_start`,
+    );
+    this.#byId = this.db.prepare(`${SELECT} WHERE e.id = ?`);
+    this.#cancel = this.db.prepare(
+      `UPDATE enquiries SET call_cancelled_at = ? WHERE id = ? AND call_cancelled_at IS NULL`,
+    );
+    this.#byKey = this.db.prepare(`${SELECT} WHERE e.idempotency_key = ?`);
+    this.#insertOutbox = this.db.prepare(
+      `INSERT INTO outbox (enquiry_id, mail, next_attempt_at) VALUES (?, ?, ?)`,
+    );
+    this.#due = this.db.prepare(
+      `SELECT e.*, o.id AS outbox_id, o.mail, o.sent_at, o.attempts
+       FROM outbox o JOIN enquiries e ON e.id = o.enquiry_id
+       WHERE o.sent_at IS NULL AND o.next_attempt_at <= ?
+         AND (o.leased_until IS NULL OR o.leased_until <= ?)
+       ORDER BY o.next_attempt_at, o.id LIMIT ?`,
+    );
+    this.#lease = this.db.prepare(`UPDATE outbox SET leased_until = ? WHERE id = ?`);
+    this.#sent = this.db.prepare(
+      `UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL,
+         leased_until = NULL WHERE id = ?`,
+    );
+    this.#failed = this.db.prepare(
+      `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
+         leased_until = NULL WHERE id = ?`,
+    );
+    this.#health = this.db.prepare(
+      `INSERT INTO health (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`,
+    );
+  }
+
+  #migrate() {
+    const { user_version: version } = this.db.prepare('PRAGMA user_version').get() as {
+      user_version: number;
+    };
+    for (let next = version; next < migrations.length; next++) {
+      this.#transaction(() => {
+        this.db.exec(migrations[next]!);
+        this.db.exec(`PRAGMA user_version = ${next + 1}`);
+      });
+    }
+  }
+
+  #transaction<T>(work: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  #findByKey(key: string): StoredEnquiry | undefined {
+    const row = this.#byKey.get(key) as unknown as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  async findByKey(key: string) {
+    return this.#findByKey(key);
+  }
+
+  #pending: {
+    enquiry: NewEnquiry;
+    queueMail: boolean;
+    done: (result: StoredEnquiry | Error) => void;
+  }[] = [];
+
+  /**
+   * Enquiries that arrive in the same turn of the event loop share one transaction (group
+   * commit). Each promise resolves only after that transaction has committed.
+   */
+  commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
+    // A booking whose time is taken rejects with SlotTaken, and only it: the rest of its batch commits.
+    return new Promise((resolve, reject) => {
+      if (this.#pending.length === 0) setImmediate(() => this.#flush());
+      this.#pending.push({
+        enquiry,
+        queueMail,
+        done: (r) => (r instanceof Error ? reject(r) : resolve(r)),
+      });
+    });
+  }
+
+  #flush() {
+    const batch = this.#pending;
+    this.#pending = [];
+    const now = Date.now();
+    let stored: (StoredEnquiry | SlotTaken)[];
+    try {
+      stored = this.#transaction(() =>
+        batch.map(({ enquiry, queueMail }) => this.#insert(enquiry, queueMail, now)),
+      );
+    } catch (error) {
+      for (const { done } of batch) done(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    batch.forEach(({ done }, i) => done(stored[i]!));
+  }
+
+  #insert(enquiry: NewEnquiry, queueMail: boolean, now: number): StoredEnquiry | SlotTaken {
+    // Inside the write transaction, so that two posts of one key cannot both get past this.
+    const earlier = enquiry.idempotencyKey ? this.#findByKey(enquiry.idempotencyKey) : undefined;
+    if (earlier) return earlier;
+    // Also inside it: no other booking can come between this look and the insert (the unique index
+    // on a booked start is the last word).
+    if (enquiry.call && this.#overlapping.get(enquiry.call.end, enquiry.call.start)) {
+      return new SlotTaken();
+    }
+    const id = crypto.randomUUID();
+    const createdAt = new Date(now).toISOString();
+    this.#insertEnquiry.run(
+      id,
+      enquiry.kind,
+      createdAt,
+      enquiry.name,
+      enquiry.email,
+      JSON.stringify(enquiry.data),
+      enquiry.clientIp,
+      enquiry.userAgent,
+      enquiry.spam ? 1 : 0,
+      enquiry.idempotencyKey ?? null,
+      enquiry.call?.start ?? null,
+      enquiry.call?.end ?? null,
+    );
+    if (queueMail && !enquiry.spam) {
+      this.#insertOutbox.run(id, 'agency', now);
+      if (enquiry.call) this.#insertOutbox.run(id, 'prospect', now);
+    }
+    const { call, ...rest } = enquiry;
+    return {
+      ...rest,
+      id,
+      createdAt,
+      mailedAt: null,
+      mailAttempts: 0,
+      ...(call && { call: { ...call, cancelledAt: null } }),
+    };
+  }
+
+  #findById(id: string): StoredEnquiry | undefined {
+    const row = this.#byId.get(id) as unknown as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  async findById(id: string) {
+    return this.#findById(id);
+  }
+
+  async bookedBetween(from: string, to: string) {
+    return (this.#booked.all(from, to) as { start: string; end: string }[]).map(
+      ({ start, end }) => ({ start, end }),
+    );
+  }
+
+  async cancelCall(id: string, queueMail: boolean, now = Date.now()): Promise<CancelResult> {
+    return this.#transaction((): CancelResult => {
+      const enquiry = this.#findById(id);
+      if (!enquiry?.call) return { status: 'unknown' };
+      if (enquiry.call.cancelledAt) return { status: 'already', enquiry };
+      const cancelledAt = new Date(now).toISOString();
+      this.#cancel.run(cancelledAt, id);
+      if (queueMail && !enquiry.spam) {
+        this.#insertOutbox.run(id, 'agency-cancel', now);
+        this.#insertOutbox.run(id, 'prospect-cancel', now);
+      }
+      return {
+        status: 'cancelled',
+        enquiry: { ...enquiry, call: { ...enquiry.call, cancelledAt } },
+      };
+    });
+  }
+
+  async claimDue(now = Date.now(), limit = 20, leaseMs = 5 * 60_000): Promise<OutboxItem[]> {
+    return this.#transaction(() =>
+      (this.#due.all(now, now, limit) as unknown as Row[]).map((row) => {
+        this.#lease.run(now + leaseMs, row.outbox_id!);
+        return {
+          id: row.outbox_id!,
+          mail: row.mail!,
+          enquiry: fromRow(row),
+          attempts: row.attempts ?? 0,
+        };
+      }),
+    );
+  }
+
+  async release(outboxIds: number[]) {
+    for (const id of outboxIds) this.#lease.run(null, id);
+  }
+
+  async markSent(outboxId: number, now = Date.now()) {
+    this.#sent.run(now, outboxId);
+  }
+
+  async markFailed(outboxId: number, nextAttemptAt: number, error: string) {
+    this.#failed.run(nextAttemptAt, error.slice(0, 500), outboxId);
+  }
+
+  async all(): Promise<StoredEnquiry[]> {
+    return (
+      this.db.prepare(`${SELECT} ORDER BY e.created_at, e.rowid`).all() as unknown as Row[]
+    ).map(fromRow);
+  }
+
+  async count(): Promise<number> {
+    return (this.db.prepare('SELECT count(*) AS n FROM enquiries').get() as { n: number }).n;
+  }
+
+  async isWritable(): Promise<boolean> {
+    try {
+      this.#health.run(Date.now());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  sharedRateLimit() {
+    return undefined;
+  }
+
+  async close() {
+    if (this.db.isOpen) this.db.close();
+  }
+}

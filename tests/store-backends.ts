@@ -1,0 +1,109 @@
+/**
+ * The two implementations of the enquiry store, for tests that run against both: a SQLite file in
+ * a temporary folder, and a new database on the run's PostgreSQL server (tests/postgres-setup.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { EnquiryStore, NewEnquiry } from '../src/server/store';
+import { PostgresStore } from '../src/server/store-postgres';
+import { SqliteStore } from '../src/server/store-sqlite';
+
+export interface Backend {
+  store: EnquiryStore;
+  /** Another connection to the same store, as another server process would open it. */
+  open(options?: { readOnly?: boolean }): Promise<EnquiryStore>;
+  /** Closes what is still open and removes the store. */
+  cleanup(): Promise<void>;
+}
+
+/** A new, empty PostgreSQL database on the run's server; its URL. */
+export async function newPostgresDatabase(): Promise<string> {
+  const admin = inject('postgresUrl');
+  const name = `store_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+export const backends: Record<'sqlite' | 'postgresql', () => Promise<Backend>> = {
+  async sqlite() {
+    const dir = mkdtempSync(join(tmpdir(), 'store-test-'));
+    const path = join(dir, 'enquiries.sqlite');
+    const opened: EnquiryStore[] = [];
+    const open = async ({ readOnly = false } = {}) => {
+      const store = new SqliteStore(path, { readOnly });
+      opened.push(store);
+      return store;
+    };
+    return {
+      store: await open(),
+      open,
+      async cleanup() {
+        for (const store of opened) await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  async postgresql() {
+    const url = await newPostgresDatabase();
+    const opened: PostgresStore[] = [];
+    const open = async ({ readOnly = false } = {}) => {
+      const store = await PostgresStore.open(url, { readOnly });
+      opened.push(store);
+      return store;
+    };
+    return {
+      store: await open(),
+      open,
+      async cleanup() {
+        for (const store of opened) await store.close();
+      },
+    };
+  },
+};
+
+/** An enquiry of the contact form. */
+export const enquiry = (overrides: Partial<NewEnquiry> = {}): NewEnquiry => ({
+  kind: 'enquiry',
+  name: 'Grace Hopper',
+  email: 'grace@example.com',
+  data: {
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    email: 'grace@example.com',
+    contact: '+44 20 7946 0958',
+    service: ['Web Development', 'Technical Consultancy'],
+    project: 'A booking platform.',
+  },
+  clientIp: '127.0.0.1',
+  userAgent: 'test',
+  spam: false,
+  ...overrides,
+});
+
+export const plus = (iso: string, minutes: number) =>
+  new Date(Date.parse(iso) + minutes * 60_000).toISOString().replace('.000Z', 'Z');
+
+/** A call request; with `start`, a booking of the 30-minute call at that time. */
+export const call = (start?: string, overrides: Partial<NewEnquiry> = {}): NewEnquiry => ({
+  kind: 'call',
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  data: { name: 'Ada Lovelace', email: 'ada@example.com', message: 'About an app.' },
+  clientIp: '127.0.0.1',
+  userAgent: 'test',
+  spam: false,
+  ...(start && { call: { start, end: plus(start, 30) } }),
+  ...overrides,
+});
