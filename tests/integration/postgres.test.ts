@@ -1,0 +1,145 @@
+/**
+ * More than one server process on one PostgreSQL database (DATABASE_URL): one store, one outbox
+ * and one rate limit for all of them; a database that goes away gets 503s, never a false success,
+ * and the servers recover by themselves when it is back.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startPostgres } from '../../scripts/postgres.mjs';
+import { freePort, postForm, readStore, validEnquiry } from '../server';
+import { newPostgresDatabase } from '../store-backends';
+import { stoppedAfterEach } from './stopped-after-each';
+
+const servers = stoppedAfterEach();
+
+const posted = async (response: Response) => {
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { id: string }).id;
+};
+
+describe('two server processes on one database', () => {
+  it('store into one store, that `npm run enquiries` lists whole', async () => {
+    const DATABASE_URL = await newPostgresDatabase();
+    const [a, b] = await Promise.all([
+      servers.start({ DATABASE_URL }),
+      servers.start({ DATABASE_URL }),
+    ]);
+    const ids: string[] = [];
+    for (const [i, server] of [a, b, a, b].entries()) {
+      ids.push(
+        await posted(
+          await postForm(`${server.url}/php/email.php`, { ...validEnquiry, first_name: `P${i}` }),
+        ),
+      );
+    }
+    expect((await readStore(DATABASE_URL)).map((e) => e.id)).toEqual(ids);
+    const { stdout } = await promisify(execFile)(process.execPath, ['src/server/cli.ts', '--csv'], {
+      env: { ...process.env, DATABASE_URL },
+    });
+    expect(stdout.trim().split('\r\n')).toHaveLength(1 + ids.length);
+    for (const id of ids) expect(stdout).toContain(id);
+  });
+
+  it('count one rate limit for a client, whichever process it reaches', async () => {
+    const DATABASE_URL = await newPostgresDatabase();
+    const env = { DATABASE_URL, RATE_LIMIT: 'on', RATE_LIMIT_MAX: '3' };
+    const [a, b] = await Promise.all([servers.start(env), servers.start(env)]);
+    const statuses = [];
+    for (const server of [a, b, a, b]) {
+      statuses.push((await postForm(`${server.url}/php/email.php`, validEnquiry)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(await readStore(DATABASE_URL)).toHaveLength(3);
+  });
+
+  it('deliver the outbox together: every e-mail sent once', async () => {
+    const DATABASE_URL = await newPostgresDatabase();
+    const smtpPort = await freePort();
+    const smtp = await servers.startSmtp(smtpPort);
+    const env = {
+      DATABASE_URL,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+      ENQUIRY_TO: 'sales@agency.example',
+      ENQUIRY_FROM: 'website@agency.example',
+      OUTBOX_POLL_MS: '50',
+    };
+    const [a, b] = await Promise.all([servers.start(env), servers.start(env)]);
+    const ids = await Promise.all(
+      Array.from({ length: 24 }, async (_, i) =>
+        posted(
+          await postForm(`${(i % 2 ? a : b).url}/php/email.php`, {
+            ...validEnquiry,
+            first_name: `P${i}`,
+          }),
+        ),
+      ),
+    );
+    await expect.poll(() => smtp.received.length, { timeout: 15_000 }).toBe(24);
+    await new Promise((r) => setTimeout(r, 500));
+    const messageIds = smtp.received.map((m) => /^Message-ID: <([^@]+)@/m.exec(m.raw)?.[1]);
+    expect(messageIds.sort()).toEqual([...ids].sort());
+  });
+});
+
+describe('a database that goes away', () => {
+  let postgres: Awaited<ReturnType<typeof startPostgres>> | undefined;
+  afterEach(async () => {
+    await postgres?.stop();
+    postgres = undefined;
+  });
+
+  it('gets 503 with a clear message, never a false success, and the server recovers by itself', async () => {
+    postgres = await startPostgres();
+    const DATABASE_URL = await postgres.createDatabase('site');
+    const server = await servers.start({ DATABASE_URL });
+    const health = async () => {
+      const response = await fetch(`${server.url}/healthz`);
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await health()).toEqual({
+      status: 200,
+      body: { status: 'ok', store: { kind: 'postgresql', state: 'writable' } },
+    });
+    const before = await posted(await postForm(`${server.url}/php/email.php`, validEnquiry));
+
+    await postgres.pause();
+    expect(await health()).toMatchObject({
+      status: 503,
+      body: { store: { kind: 'postgresql', state: 'unavailable' } },
+    });
+    const refused = await postForm(`${server.url}/php/email.php`, validEnquiry);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    expect(await refused.json()).toEqual({
+      error:
+        'Enquiries cannot be taken right now, and nothing was sent. Please try again in a minute.',
+    });
+    // A visitor without JavaScript gets the form again with the same message, not a thank-you page.
+    const native = await postForm(`${server.url}/php/email.php`, validEnquiry, {
+      Accept: 'text/html',
+    });
+    expect(native.status).toBe(503);
+    expect(await native.text()).toContain('Enquiries cannot be taken right now');
+
+    await postgres.start();
+    await expect.poll(async () => (await health()).status, { timeout: 15_000 }).toBe(200);
+    const after = await posted(await postForm(`${server.url}/php/email.php`, validEnquiry));
+    expect((await readStore(DATABASE_URL)).map((e) => e.id)).toEqual([before, after]);
+  });
+
+  it('at start: the server starts, answers 503, and takes enquiries once the database is up', async () => {
+    postgres = await startPostgres();
+    const DATABASE_URL = await postgres.createDatabase('site');
+    await postgres.pause();
+    const server = await servers.start({ DATABASE_URL });
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
+    expect((await postForm(`${server.url}/php/email.php`, validEnquiry)).status).toBe(503);
+    await postgres.start();
+    await expect
+      .poll(async () => (await fetch(`${server.url}/healthz`)).status, { timeout: 15_000 })
+      .toBe(200);
+    await posted(await postForm(`${server.url}/php/email.php`, validEnquiry));
+    expect(await readStore(DATABASE_URL)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * What only the PostgreSQL store has, for servers that share it: migrations that several processes
+ * may start at once, and a rate limit they count together. Its behaviour as a store is tested with
+ * SQLite's in store.test.ts.
+ */
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PostgresStore, postgresMigrations } from '../../src/server/store-postgres';
+import { newPostgresDatabase } from '../store-backends';
+
+const opened: PostgresStore[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+const open = async (url: string) => {
+  const store = await PostgresStore.open(url);
+  opened.push(store);
+  return store;
+};
+
+async function query<T extends pg.QueryResultRow>(url: string, text: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('migrations', () => {
+  it('run once, in order, recorded in schema_migrations, when several processes start at once', async () => {
+    const url = await newPostgresDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => open(url)));
+    expect(stores).toHaveLength(4);
+    const applied = await query<{ version: number }>(
+      url,
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
+    expect(applied.map((row) => row.version)).toEqual(postgresMigrations.map((_, i) => i + 1));
+    // Opening again runs nothing.
+    await open(url);
+    expect(await query(url, 'SELECT version FROM schema_migrations')).toHaveLength(
+      postgresMigrations.length,
+    );
+  });
+
+  it('are not run by a read-only store (the staff CLI), which needs them run first', async () => {
+    const url = await newPostgresDatabase();
+    await expect(PostgresStore.open(url, { readOnly: true }).then((s) => s.all())).rejects.toThrow(
+      /enquiries/,
+    );
+  });
+});
+
+describe('the shared rate limit', () => {
+  const minute = 60_000;
+  const start = Date.parse('2027-01-01T12:00:00Z');
+
+  it('counts a client’s posts to every process together, and each client apart', async () => {
+    const url = await newPostgresDatabase();
+    const [a, b] = [
+      (await open(url)).sharedRateLimit(3, minute),
+      (await open(url)).sharedRateLimit(3, minute),
+    ];
+    expect(await a.hit('203.0.113.7', start)).toEqual({ allowed: true });
+    expect(await b.hit('203.0.113.7', start + 1000)).toEqual({ allowed: true });
+    expect(await a.hit('203.0.113.7', start + 2000)).toEqual({ allowed: true });
+    expect(await b.hit('203.0.113.7', start + 3000)).toEqual({ allowed: false, retryAfter: 57 });
+    expect(await a.hit('198.51.100.1', start + 3000)).toEqual({ allowed: true });
+  });
+
+  it('allows exactly the limit when many posts of one client arrive at once', async () => {
+    const url = await newPostgresDatabase();
+    const limits = [
+      (await open(url)).sharedRateLimit(5, minute),
+      (await open(url)).sharedRateLimit(5, minute),
+    ];
+    const verdicts = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => limits[i % 2]!.hit('203.0.113.7', start + i)),
+    );
+    expect(verdicts.filter((v) => v.allowed)).toHaveLength(5);
+  });
+
+  it('slides: the last window counts for the part of it still within a window of now', async () => {
+    const url = await newPostgresDatabase();
+    const limit = (await open(url)).sharedRateLimit(4, minute);
+    for (let i = 0; i < 4; i++) expect((await limit.hit('c', start + i)).allowed).toBe(true);
+    // A quarter into the next window, 3 of the 4 still count: one more is allowed, not two.
+    expect((await limit.hit('c', start + minute * 1.25)).allowed).toBe(true);
+    expect((await limit.hit('c', start + minute * 1.25 + 1)).allowed).toBe(false);
+    // Two windows on, the first counts for nothing.
+    expect((await limit.hit('c', start + minute * 2.9)).allowed).toBe(true);
+  });
+});
