@@ -61,11 +61,18 @@ export async function serveBuild(env = {}) {
     url,
     database: join(dir, 'enquiries.sqlite'),
     async stop() {
-      if (server.exitCode === null) {
+      if (server.exitCode === null && server.signalCode === null) {
         server.kill('SIGTERM');
         await once(server, 'exit');
       }
       rmSync(dir, { recursive: true, force: true });
+    },
+    /** SIGKILL: no shutdown code runs, as in a crash. */
+    async kill9() {
+      if (server.exitCode === null && server.signalCode === null) {
+        server.kill('SIGKILL');
+        await once(server, 'exit');
+      }
     },
   };
 }

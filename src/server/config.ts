@@ -16,6 +16,8 @@ export interface ServerConfig {
   outboxPollMs: number;
   /** The first retry's delay after a failed send, doubling up to 15 minutes. */
   outboxRetryBaseMs: number;
+  /** How long a process's claim on outbox entries holds, should it die while sending them. */
+  outboxLeaseMs: number;
   rateLimit: { enabled: boolean; max: number; windowMs: number };
   /** Socket addresses of proxies whose X-Forwarded-For and X-Forwarded-Proto are believed. */
   trustedProxies: string[];
@@ -62,6 +64,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mailFrom: env.ENQUIRY_FROM || undefined,
     outboxPollMs: number(env.OUTBOX_POLL_MS, 1000),
     outboxRetryBaseMs: number(env.OUTBOX_RETRY_BASE_MS, 5000),
+    outboxLeaseMs: number(env.OUTBOX_LEASE_MS, 5 * 60_000),
     rateLimit: {
       enabled: env.RATE_LIMIT !== 'off',
       max: number(env.RATE_LIMIT_MAX, 5),

@@ -90,6 +90,7 @@ async function startEnquiryService(): Promise<EnquiryService> {
       to: mailTo,
       pollMs: config.outboxPollMs,
       retryBaseMs: config.outboxRetryBaseMs,
+      leaseMs: config.outboxLeaseMs,
       ...(bookingSecret && {
         booking: { secret: bookingSecret, siteUrl: config.siteUrl ?? import.meta.env.SITE },
       }),
@@ -259,16 +260,20 @@ async function handle<Field extends string>(
   // submission. One posted without a key (no JavaScript: a static page cannot hold a fresh one) is
   // shown again with one made here, so that its next post and that post's retries count once.
   const values = { ...data, [IDEMPOTENCY_FIELD]: key ?? randomUUID() };
-  // The same submission again (a retry, a double tap, a replay from the device): the first answer,
-  // before the checks it passed then (a booked time may since have come inside the notice period).
-  let earlier: StoredEnquiry | undefined;
-  try {
-    earlier = key ? await store.findByKey(key) : undefined;
-  } catch (error) {
-    return storeUnavailable(request, error);
-  }
-  if (earlier) return success(request, earlier);
-  if (hasErrors(errors)) return answer(request, 422, { errors, values });
+  // The same submission again (a retry, a double tap, a replay from the device) gets the first
+  // answer: the commit returns the enquiry stored first, and a refusal is given only once the store
+  // has no enquiry of its key (checks it passed then may fail now: a booked time may since have
+  // come inside the notice period). New submissions, nearly all, cost no lookup.
+  const refuse = async (refusal: Outcome<Field>): Promise<Outcome<Field>> => {
+    if (!key) return refusal;
+    try {
+      const earlier = await store.findByKey(key);
+      return earlier ? success(request, earlier) : refusal;
+    } catch (error) {
+      return storeUnavailable(request, error);
+    }
+  };
+  if (hasErrors(errors)) return refuse(answer(request, 422, { errors, values }));
 
   const client = clientAddress(
     socketAddress,
@@ -285,14 +290,16 @@ async function handle<Field extends string>(
     }
     if (!verdict.allowed) {
       const minutes = Math.ceil(verdict.retryAfter / 60);
-      return answer(
-        request,
-        429,
-        {
-          message: `You have sent several messages in a short time. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-          values,
-        },
-        { 'Retry-After': String(verdict.retryAfter) },
+      return refuse(
+        answer(
+          request,
+          429,
+          {
+            message: `You have sent several messages in a short time. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+            values,
+          },
+          { 'Retry-After': String(verdict.retryAfter) },
+        ),
       );
     }
   }
@@ -306,7 +313,7 @@ async function handle<Field extends string>(
       const captchaErrors = {
         [submission.captchaField]: enquiryMessages.captcha,
       } as FieldErrors<Field>;
-      return answer(request, 422, { errors: captchaErrors, values });
+      return refuse(answer(request, 422, { errors: captchaErrors, values }));
     }
   }
 
@@ -334,12 +341,14 @@ async function handle<Field extends string>(
     const message = alternatives.length
       ? 'That time was just taken. Here are the nearest free ones.'
       : 'That time was just taken, and no other time is free in the coming days. Send your message without a time and we will reply to arrange one.';
-    return answer(request, 409, {
-      message,
-      errors: { [submission.taken.field]: message } as FieldErrors<Field>,
-      values: { ...values, slot: '' },
-      alternatives,
-    });
+    return refuse(
+      answer(request, 409, {
+        message,
+        errors: { [submission.taken.field]: message } as FieldErrors<Field>,
+        values: { ...values, slot: '' },
+        alternatives,
+      }),
+    );
   }
   if (!spam) outbox?.kick();
   return success(request, stored);

@@ -207,12 +207,12 @@ export function formatMail(
 }
 
 /**
- * Entries claimed at a time, and how long a claim holds: longer than sending them can take (the
- * SMTP timeouts in smtpSender bound each), short enough that mail a dead process had claimed is
- * taken over within minutes.
+ * Entries claimed at a time, sent together over the SMTP connections of smtpSender's pool. A claim
+ * holds for OUTBOX_LEASE_MS (5 minutes by default): longer than sending a batch can take (the SMTP
+ * timeouts in smtpSender bound each message), short enough that mail a process had claimed when it
+ * died is taken over by another within minutes.
  */
 const CLAIM_BATCH = 10;
-const LEASE_MS = 5 * 60_000;
 
 /** How long to wait before attempt n + 1: `baseMs` doubling to at most 15 minutes, with ±20% jitter. */
 export function backoffMs(attempts: number, baseMs = 5_000, random = Math.random): number {
@@ -227,6 +227,8 @@ export interface OutboxOptions {
   to: string;
   pollMs: number;
   retryBaseMs?: number;
+  /** How long a claim on outbox entries holds (see CLAIM_BATCH). */
+  leaseMs?: number;
   /** Without it, booked calls' own mails (to the prospect) cannot be made: booking is off then. */
   booking?: BookingMailOptions;
   log?: (message: string) => void;
@@ -272,7 +274,11 @@ export class Outbox {
     const { store, log } = this.#options;
     try {
       for (;;) {
-        const due = await store.claimDue(Date.now(), CLAIM_BATCH, LEASE_MS);
+        const due = await store.claimDue(
+          Date.now(),
+          CLAIM_BATCH,
+          this.#options.leaseMs ?? 5 * 60_000,
+        );
         if (due.length === 0) return;
         if (!(await this.#send(due))) return;
       }
@@ -282,30 +288,32 @@ export class Outbox {
     }
   }
 
-  /** Sends claimed entries in turn; false, with the rest given back, once the SMTP server fails. */
+  /** Sends claimed entries together; false once the SMTP server fails one (the rest are tried). */
   async #send(due: OutboxItem[]) {
     const { store, sender, from, to, log } = this.#options;
-    for (const [index, item] of due.entries()) {
-      const { id, enquiry, attempts, mail } = item;
-      try {
-        await sender.send(formatMail(item, from, to, this.#options.booking));
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        await store.markFailed(
-          id,
-          Date.now() + backoffMs(attempts, this.#options.retryBaseMs),
-          message,
-        );
-        log?.(
-          `${describe(mail)} of enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${message}`,
-        );
-        // The server is likely down: leave the rest for the next round, or another process.
-        await store.release(due.slice(index + 1).map((rest) => rest.id));
-        return false;
-      }
-      await store.markSent(id);
-    }
-    return true;
+    const results = await Promise.all(
+      due.map(async (item) => {
+        const { id, enquiry, attempts, mail } = item;
+        try {
+          await sender.send(formatMail(item, from, to, this.#options.booking));
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          await store.markFailed(
+            id,
+            Date.now() + backoffMs(attempts, this.#options.retryBaseMs),
+            message,
+          );
+          log?.(
+            `${describe(mail)} of enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${message}`,
+          );
+          return false;
+        }
+        await store.markSent(id);
+        return true;
+      }),
+    );
+    // The server is likely down: leave the rest for the next round.
+    return results.every(Boolean);
   }
 
   async stop() {
@@ -325,9 +333,12 @@ const describe = (mail: MailKind) =>
 
 /** Sends through nodemailer's SMTP transport; `url` is SMTP_URL, e.g. smtp://user:pass@mail.example.com:587. */
 export function smtpSender(url: string): MailSender {
-  // Bounded, so that a batch is sent (or given up) well within its claim on the outbox (LEASE_MS).
+  // Bounded, so that a batch is sent (or given up) well within its claim on the outbox; a few
+  // connections kept open, over which a batch's messages go together.
   const transport = createTransport({
     url,
+    pool: true,
+    maxConnections: 4,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,

@@ -122,18 +122,37 @@ const fromRow = (row: Row): StoredEnquiry => ({
 const SELECT = `SELECT e.*, o.sent_at, o.attempts FROM enquiries e
   LEFT JOIN outbox o ON o.enquiry_id = e.id AND o.mail = 'agency'`;
 
-/** An enquiry and its outbox entries, in one statement; no row when its idempotency key is taken. */
-const INSERT = `WITH e AS (
+/**
+ * Enquiries and their outbox entries, in one statement (one transaction): the columns come as
+ * arrays, one element per enquiry. The ids returned are those stored; one whose idempotency key
+ * was taken (before, or earlier in the same batch) is not.
+ */
+const INSERT = `WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[],
+      $6::jsonb[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::timestamptz[],
+      $12::timestamptz[], $13::text[])
+      AS t (id, kind, created_at, name, email, data, client_ip, user_agent, spam, idempotency_key,
+        call_start, call_end, mails)
+  ), e AS (
     INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
       idempotency_key, call_start, call_end)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    SELECT id, kind, created_at, name, email, data, client_ip, user_agent, spam, idempotency_key,
+      call_start, call_end FROM input
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id
   ), o AS (
     INSERT INTO outbox (enquiry_id, mail, next_attempt_at)
-    SELECT e.id, m.mail, $13 FROM e CROSS JOIN unnest($14::text[]) AS m (mail)
+    SELECT e.id, m.mail, $14 FROM e JOIN input USING (id)
+      CROSS JOIN unnest(string_to_array(input.mails, ',')) AS m (mail)
   )
   SELECT id FROM e`;
+
+interface Pending {
+  enquiry: NewEnquiry;
+  queueMail: boolean;
+  resolve(stored: StoredEnquiry): void;
+  reject(error: unknown): void;
+}
 
 const CLAIM = `WITH claimed AS (
     UPDATE outbox SET leased_until = $1::bigint + $3::bigint
@@ -162,6 +181,8 @@ const RATE_HIT = `WITH previous AS (
   ON CONFLICT (client, window_start) DO UPDATE SET hits = r.hits + 1
     WHERE r.hits + 1 + (SELECT weighted FROM previous) <= $5
   RETURNING r.hits`;
+
+const isExclusionViolation = (error: unknown) => (error as { code?: string }).code === '23P01';
 
 /** The database, without its password, for messages. */
 function describe(url: string) {
@@ -249,54 +270,93 @@ export class PostgresStore implements EnquiryStore {
     return this.#one({ name: 'by-id', text: `${SELECT} WHERE e.id = $1`, values: [id] });
   }
 
-  async commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
-    const now = Date.now();
-    const id = crypto.randomUUID();
-    const createdAt = new Date(now).toISOString();
-    const mails =
-      !queueMail || enquiry.spam ? [] : enquiry.call ? ['agency', 'prospect'] : ['agency'];
-    let inserted: boolean;
+  #pending: Pending[] = [];
+
+  /**
+   * Enquiries that arrive in the same turn of the event loop are stored by one statement (group
+   * commit, as on SQLite: one round trip and one WAL flush for them all); each promise resolves
+   * after that statement committed. A batch with a booking whose time is taken fails whole, and
+   * is then stored one enquiry at a time, so that only that booking is refused.
+   */
+  commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
+    return new Promise((resolve, reject) => {
+      if (this.#pending.length === 0) setImmediate(() => void this.#flush());
+      this.#pending.push({ enquiry, queueMail, resolve, reject });
+    });
+  }
+
+  async #flush() {
+    const batch = this.#pending;
+    this.#pending = [];
     try {
-      const { rowCount } = await this.pool.query({
-        name: 'insert-enquiry',
-        text: INSERT,
-        values: [
-          id,
-          enquiry.kind,
-          createdAt,
-          enquiry.name,
-          enquiry.email,
-          JSON.stringify(enquiry.data),
-          enquiry.clientIp,
-          enquiry.userAgent,
-          enquiry.spam,
-          enquiry.idempotencyKey ?? null,
-          enquiry.call?.start ?? null,
-          enquiry.call?.end ?? null,
-          now,
-          mails,
-        ],
-      });
-      inserted = rowCount === 1;
+      await this.#store(batch);
     } catch (error) {
-      if ((error as { code?: string }).code === '23P01') throw new SlotTaken();
-      throw error;
+      if (!isExclusionViolation(error) || batch.length === 1) {
+        for (const item of batch)
+          item.reject(isExclusionViolation(error) ? new SlotTaken() : error);
+        return;
+      }
+      for (const item of batch)
+        await this.#store([item]).catch((e) =>
+          item.reject(isExclusionViolation(e) ? new SlotTaken() : e),
+        );
     }
-    if (!inserted) {
+  }
+
+  /** Stores a batch and settles its promises; throws, settling none, if the statement fails. */
+  async #store(batch: Pending[]) {
+    const now = Date.now();
+    const createdAt = new Date(now).toISOString();
+    const rows = batch.map(({ enquiry, queueMail }) => ({
+      id: crypto.randomUUID(),
+      enquiry,
+      mails: !queueMail || enquiry.spam ? '' : enquiry.call ? 'agency,prospect' : 'agency',
+    }));
+    const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
+    const { rows: inserted } = await this.pool.query<{ id: string }>({
+      name: 'insert-enquiries',
+      text: INSERT,
+      values: [
+        column((r) => r.id),
+        column((r) => r.enquiry.kind),
+        column(() => createdAt),
+        column((r) => r.enquiry.name),
+        column((r) => r.enquiry.email),
+        column((r) => JSON.stringify(r.enquiry.data)),
+        column((r) => r.enquiry.clientIp),
+        column((r) => r.enquiry.userAgent),
+        column((r) => r.enquiry.spam),
+        column((r) => r.enquiry.idempotencyKey ?? null),
+        column((r) => r.enquiry.call?.start ?? null),
+        column((r) => r.enquiry.call?.end ?? null),
+        column((r) => r.mails),
+        now,
+      ],
+    });
+    const stored = new Set(inserted.map((row) => row.id));
+    for (const [i, { id, enquiry }] of rows.entries()) {
+      const { resolve, reject } = batch[i]!;
+      if (stored.has(id)) {
+        const { call, ...rest } = enquiry;
+        resolve({
+          ...rest,
+          id,
+          createdAt,
+          mailedAt: null,
+          mailAttempts: 0,
+          ...(call && { call: { ...call, cancelledAt: null } }),
+        });
+        continue;
+      }
       // Its idempotency key was stored first, by this process or another: that one is the answer.
-      const earlier = await this.findByKey(enquiry.idempotencyKey!);
-      if (!earlier) throw new Error('An enquiry was neither stored nor found by its key.');
-      return earlier;
+      this.findByKey(enquiry.idempotencyKey!).then(
+        (earlier) =>
+          earlier
+            ? resolve(earlier)
+            : reject(new Error('An enquiry was neither stored nor found.')),
+        reject,
+      );
     }
-    const { call, ...rest } = enquiry;
-    return {
-      ...rest,
-      id,
-      createdAt,
-      mailedAt: null,
-      mailAttempts: 0,
-      ...(call && { call: { ...call, cancelledAt: null } }),
-    };
   }
 
   async bookedBetween(from: string, to: string) {
