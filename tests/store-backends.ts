@@ -36,40 +36,39 @@ export async function newPostgresDatabase(): Promise<string> {
   return url.href;
 }
 
+/** A backend that opens stores with `openOne` and closes them all (then runs `remove`) at cleanup. */
+async function backend(
+  openOne: (readOnly: boolean) => Promise<EnquiryStore>,
+  remove = () => {},
+): Promise<Backend> {
+  const opened: EnquiryStore[] = [];
+  const open = async ({ readOnly = false } = {}) => {
+    const store = await openOne(readOnly);
+    opened.push(store);
+    return store;
+  };
+  return {
+    store: await open(),
+    open,
+    async cleanup() {
+      for (const store of opened) await store.close();
+      remove();
+    },
+  };
+}
+
 export const backends: Record<'sqlite' | 'postgresql', () => Promise<Backend>> = {
   async sqlite() {
     const dir = mkdtempSync(join(tmpdir(), 'store-test-'));
     const path = join(dir, 'enquiries.sqlite');
-    const opened: EnquiryStore[] = [];
-    const open = async ({ readOnly = false } = {}) => {
-      const store = new SqliteStore(path, { readOnly });
-      opened.push(store);
-      return store;
-    };
-    return {
-      store: await open(),
-      open,
-      async cleanup() {
-        for (const store of opened) await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+    return backend(
+      async (readOnly) => new SqliteStore(path, { readOnly }),
+      () => rmSync(dir, { recursive: true, force: true }),
+    );
   },
   async postgresql() {
     const url = await newPostgresDatabase();
-    const opened: PostgresStore[] = [];
-    const open = async ({ readOnly = false } = {}) => {
-      const store = await PostgresStore.open(url, { readOnly });
-      opened.push(store);
-      return store;
-    };
-    return {
-      store: await open(),
-      open,
-      async cleanup() {
-        for (const store of opened) await store.close();
-      },
-    };
+    return backend((readOnly) => PostgresStore.open(url, { readOnly }));
   },
 };
 

@@ -33,7 +33,10 @@ export const GET: APIRoute = async ({ url }) => {
     );
   }
   try {
-    const slots = await currentFreeSlots(availability, { ...(from && { from }), ...(to && { to }) });
+    const slots = await currentFreeSlots(availability, {
+      ...(from && { from }),
+      ...(to && { to }),
+    });
     return json(200, { open: true, timeZone, callMinutes, slots }, 'public, max-age=60');
   } catch (error) {
     console.error('The enquiry store failed:', error);
