@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, type MouseEvent, type ReactNode } from 'react';
+import { useLayoutEffect, type MouseEvent, type ReactNode } from 'react';
 import { $menuOpen, closeMenu, toggleMenu } from '../stores/menu';
 import { useTakeOver } from './use-take-over';
 
@@ -23,16 +23,17 @@ export default function MobileMenu({ children }: Props) {
   const open = useStore($menuOpen);
   const root = useTakeOver<HTMLDivElement>((menu) => $menuOpen.set(menu.hasAttribute('data-open')));
 
-  useEffect(() => {
-    if (!open) return;
+  // Listening from the commit that takes the menu over (a layout effect, after useTakeOver's): an
+  // Escape pressed while the menu the first move opened is being adopted is not lost between them.
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
+      if (event.key !== 'Escape' || !$menuOpen.get()) return;
       closeMenu();
       root.current?.querySelector<HTMLElement>('[data-menu-toggle]')?.focus();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [open]);
+  }, []);
 
   return (
     <div ref={root} className="site-menu" data-open={open || undefined}>

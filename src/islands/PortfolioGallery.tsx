@@ -122,7 +122,7 @@ export default function PortfolioGallery({ projects }: Props) {
           >
             <a
               className="gallery__link"
-              href={project.image.src}
+              href={project.image.full}
               onClick={(event) => enlarge(event, i)}
             >
               <ProjectImage image={project.image} sizes={thumbnailSizes} />

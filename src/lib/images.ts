@@ -10,6 +10,8 @@ import { getImage } from 'astro:assets';
 /** What an <img> (or a <picture> around it) needs: shared by the static components and the islands. */
 export interface ResponsiveImage {
   src: string;
+  /** The largest version, for a link to the image on its own (a project's, without JavaScript). */
+  full: string;
   width: number;
   height: number;
   /** The fallback's widths (WebP), with `sizes`; absent for an SVG. */
@@ -33,7 +35,7 @@ export async function responsiveImage(
   const height = Math.round((width * image.height) / image.width);
   if (vectorFormats.has(image.format)) {
     const { src } = await getImage({ src: image, width, height });
-    return { src, width, height };
+    return { src, full: src, width, height };
   }
   const shown = Math.min(width, image.width);
   const widths = [
@@ -44,8 +46,10 @@ export async function responsiveImage(
       getImage({ src: image, format, width: shown, widths }),
     ),
   );
+  const widest = webp!.srcSet.values.at(-1)?.url ?? webp!.src;
   return {
     src: webp!.src,
+    full: widest,
     width,
     height,
     srcset: webp!.srcSet.attribute,

@@ -30,9 +30,15 @@ test.describe('without JavaScript', () => {
     const items = page.locator('.gallery__item:visible');
     await expect(items).toHaveCount(10);
     for (const link of await items.getByRole('link').all()) {
+      // A drawing as it is; a screenshot at its widest.
       const href = await link.getAttribute('href');
-      expect(href).toMatch(/\.svg$/);
-      expect((await request.get(href!)).status()).toBe(200);
+      expect(href).toMatch(/\.(svg|webp)$/);
+      const image = await request.get(href!);
+      expect(image.status()).toBe(200);
+      if (href!.endsWith('.webp')) {
+        const srcset = await link.locator('img').getAttribute('srcset');
+        expect(srcset).toMatch(new RegExp(`${href!.replaceAll('.', '\\.')} 1280w$`));
+      }
     }
     await page.getByRole('radio', { name: 'Apps' }).check();
     await expect(items).toHaveCount(4);
