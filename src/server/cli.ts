@@ -18,9 +18,19 @@ if (!config.databaseUrl && !existsSync(config.databasePath)) {
   process.exit(1);
 }
 
-const store = await openStore(config, { readOnly: true });
-const enquiries = (await store.all()).filter((e) => args.has('--spam') || !e.spam);
-await store.close();
+let enquiries: StoredEnquiry[];
+try {
+  const store = await openStore(config, { readOnly: true });
+  try {
+    enquiries = (await store.all()).filter((e) => args.has('--spam') || !e.spam);
+  } finally {
+    await store.close();
+  }
+} catch (error) {
+  // A database that is down, or one no server has set up yet (the server runs the migrations).
+  console.error(`Cannot read the enquiries: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+}
 
 const callStatus = (e: StoredEnquiry) =>
   !e.call ? '' : e.call.cancelledAt ? `cancelled ${e.call.cancelledAt}` : 'booked';

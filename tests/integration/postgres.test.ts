@@ -92,7 +92,10 @@ describe('a database that goes away', () => {
   it('gets 503 with a clear message, never a false success, and the server recovers by itself', async () => {
     postgres = await startPostgres();
     const DATABASE_URL = await postgres.createDatabase('site');
-    const server = await servers.start({ DATABASE_URL });
+    const server = await servers.start({
+      DATABASE_URL,
+      BOOKING_SECRET: 'postgres-test-secret-0123456789abcdef',
+    });
     const health = async () => {
       const response = await fetch(`${server.url}/healthz`);
       return { status: response.status, body: await response.json() };
@@ -121,6 +124,16 @@ describe('a database that goes away', () => {
     });
     expect(native.status).toBe(503);
     expect(await native.text()).toContain('Enquiries cannot be taken right now');
+    // The booking pages say so too, rather than failing.
+    const slots = await fetch(`${server.url}/schedule/slots.json`);
+    expect(slots.status).toBe(503);
+    expect(await slots.json()).toEqual({ error: 'The free times cannot be loaded right now.' });
+    const schedule = await fetch(`${server.url}/schedule`);
+    expect(schedule.status).toBe(503);
+    expect(await schedule.text()).toContain('The free times cannot be loaded right now.');
+    const booked = await fetch(`${server.url}/schedule/booked?ref=${crypto.randomUUID()}`);
+    expect(booked.status).toBe(503);
+    expect(await booked.text()).toContain('We cannot show your booking just now');
 
     await postgres.start();
     await expect.poll(async () => (await health()).status, { timeout: 15_000 }).toBe(200);
