@@ -34,6 +34,14 @@ export function OutboxMessage({ itemKey }: { itemKey: string }) {
       </>
     );
   }
+  if (item.why === 'busy') {
+    return (
+      <p>
+        <strong>Saved on this phone.</strong> We could not take your {name} just now, so it will be
+        sent again automatically in a minute or two, even if you leave this page.
+      </p>
+    );
+  }
   return (
     <p>
       <strong>Saved on this phone.</strong> There is no connection just now, so your {name} will be

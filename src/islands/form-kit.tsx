@@ -95,10 +95,10 @@ export interface RefusedAnswer<Field extends string> {
 /**
  * Validates on submit, then posts with fetch. On a 2xx it goes to /thankyou;
  * on 422 it shows the server's field errors. When the post cannot reach the
- * server (no network, or no answer in time) the submission is kept on the
- * device and sent when the connection returns (src/stores/outbox.ts), and the
- * form says so. On anything else it shows a message, logs 'Error submitting
- * form' and leaves the fields as they are.
+ * server (no network, or no answer in time), or the server cannot take it just
+ * then (503), the submission is kept on the device and sent again by itself
+ * (src/stores/outbox.ts), and the form says so. On anything else it shows a
+ * message, logs 'Error submitting form' and leaves the fields as they are.
  */
 export function useFormSubmit<Field extends string>({
   kind,
@@ -125,7 +125,11 @@ export function useFormSubmit<Field extends string>({
   }, [attempt, failure, keptKey]);
 
   /** Keeps the submission on the device; false if it cannot be (no IndexedDB, storage blocked). */
-  const keepForLater = async (form: HTMLFormElement, data: FormData) => {
+  const keepForLater = async (
+    form: HTMLFormElement,
+    data: FormData,
+    why: 'offline' | 'busy' = 'offline',
+  ) => {
     const key = idempotencyKey.current;
     try {
       await keepEnquiry({
@@ -136,6 +140,7 @@ export function useFormSubmit<Field extends string>({
           (field): field is [string, string] => typeof field[1] === 'string',
         ),
         queuedAt: Date.now(),
+        why,
       });
     } catch {
       return false;
@@ -173,6 +178,9 @@ export function useFormSubmit<Field extends string>({
         window.location.assign(location && /^\/(?!\/)/.test(location) ? location : '/thankyou');
         return;
       }
+      // The server could not take it just now (its database is down): nothing was stored, so it
+      // waits on the device like an enquiry written without a connection.
+      if (response.status === 503 && (await keepForLater(form, data, 'busy'))) return;
       const body = (await response.json().catch(() => ({}))) as RefusedAnswer<Field>;
       if ((response.status === 422 || response.status === 409) && body.errors) {
         setErrors(body.errors);

@@ -20,6 +20,11 @@ export interface QueuedEnquiry {
   queuedAt: number;
   /** The server refused it (not for lack of network): its message, kept until the visitor dismisses it. */
   refused?: string;
+  /**
+   * Why it was kept: no network (or no answer in time), or a server that could not take it just
+   * then (503: its database was down). Either way it is sent again by itself.
+   */
+  why?: 'offline' | 'busy';
 }
 
 /** What became of an entry that was tried: sent (and deleted), refused, or kept for later. */

@@ -26,6 +26,8 @@ export interface OutboxItem {
   message?: string;
   /** Kept by a form of this page (which shows it), not on an earlier visit. */
   here: boolean;
+  /** Why it was kept (QueuedEnquiry.why). */
+  why?: QueuedEnquiry['why'];
 }
 
 const RETRY_MS = 30_000;
@@ -94,6 +96,7 @@ export const startOutbox = () =>
           error: entry.refused,
           message: messageOf(entry),
           here: false,
+          why: entry.why,
         })),
     ]);
     flagPending();
@@ -109,7 +112,14 @@ export async function keepEnquiry(entry: QueuedEnquiry) {
   await keep(entry);
   $outbox.set([
     ...$outbox.get(),
-    { key: entry.key, kind: entry.kind, state: 'kept', message: messageOf(entry), here: true },
+    {
+      key: entry.key,
+      kind: entry.kind,
+      state: 'kept',
+      message: messageOf(entry),
+      here: true,
+      why: entry.why,
+    },
   ]);
   flagPending();
   void startOutbox();

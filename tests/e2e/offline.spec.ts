@@ -334,6 +334,40 @@ test.describe('enquiries without a connection', () => {
     await expect.poll(() => storedWith(email)).toBe(1);
   });
 
+  test('a post the server cannot take just now (503: its database is down) is kept, and sent once it can', async ({
+    page,
+    context,
+  }) => {
+    const email = uniqueEmail('mary');
+    await page.clock.install();
+    await page.goto('/iphone');
+    await offlineReady(page);
+    // The server answers as it does when its database is down, to the page and to the worker.
+    await context.route('**/send-mail.php', (route) =>
+      route.fulfill({
+        status: 503,
+        json: {
+          error:
+            'Enquiries cannot be taken right now, and nothing was sent. Please try again in a minute.',
+        },
+        headers: { 'Retry-After': '30' },
+      }),
+    );
+    const dialog = await fillCallRequest(page, email);
+    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(dialog.getByRole('status')).toContainText(
+      'Saved on this phone. We could not take your call request just now',
+    );
+    expect(await keptOnDevice(page)).toBe(1);
+    expect(storedWith(email)).toBe(0);
+
+    await context.unroute('**/send-mail.php');
+    await page.clock.runFor(30_000);
+    await expect(dialog.getByRole('status')).toContainText('Sent. We have your call request');
+    await expect.poll(() => storedWith(email)).toBe(1);
+  });
+
   for (const [status, body, shown] of [
     [429, { error: 'Too many submissions from your address. Please try again later.' }, 'Too many'],
     [422, { errors: { email: 'Valid email is required.' } }, 'Valid email is required.'],
