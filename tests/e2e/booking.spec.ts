@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, startServer } from '../server';
 import { decoded, startSmtp } from '../smtp';
-import { islandHydrated, violations } from './helpers';
+import { openCallRequest, violations } from './helpers';
 import { e2eDatabase } from './site';
 
 const callStarts = (database = e2eDatabase) =>
@@ -24,13 +24,7 @@ const callStarts = (database = e2eDatabase) =>
 
 async function openDialog(page: Page, path = '/iphone') {
   await page.goto(path);
-  await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
-  await dialog.getByLabel('Name').fill('Ada Lovelace');
-  await dialog.getByLabel('Email').fill('ada@example.com');
-  await dialog.getByLabel('Message').fill('An iPad app for our clinics.');
-  await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
-  return dialog;
+  return openCallRequest(page, { message: 'An iPad app for our clinics.' });
 }
 
 /** Opens the time step and picks the first free time of the `day`-th day offered. */

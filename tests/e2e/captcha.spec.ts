@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, startServer, type RunningServer } from '../server';
-import { islandHydrated } from './helpers';
+import { islandHydrated, openCallRequest } from './helpers';
 
 const SITE_KEY = 'test-site-key';
 
@@ -145,12 +145,7 @@ test.describe('with a site key and a secret', () => {
   test('the Schedule a Call form shows the widget and sends its token', async ({ page }) => {
     await stubGoogle(page);
     await page.goto(`${server.url}/iphone`);
-    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
-    await dialog.getByLabel('Name').fill('Ada Lovelace');
-    await dialog.getByLabel('Email').fill('ada@example.com');
-    await dialog.getByLabel('Message').fill('Can we talk next week?');
-    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
+    const dialog = await openCallRequest(page, { message: 'Can we talk next week?' });
     await expect(dialog.locator('[data-sitekey]')).toHaveAttribute('data-sitekey', SITE_KEY);
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(page).toHaveURL(/\/thankyou$/);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { islandHydrated } from './helpers';
+import { islandHydrated, openCallRequest } from './helpers';
 
 async function fillEnquiry(page: Page) {
   await page.getByRole('main').getByLabel('First name').fill('Grace');
@@ -141,12 +141,7 @@ test.describe('the enquiry form', () => {
 test.describe('the Schedule a Call modal', () => {
   test('sends a call request and goes to the thank-you page', async ({ page }) => {
     await page.goto('/iphone');
-    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
-    await dialog.getByLabel('Name').fill('Ada Lovelace');
-    await dialog.getByLabel('Email').fill('ada@example.com');
-    await dialog.getByLabel('Message').fill('Can we talk about an iPad app next week?');
-    await islandHydrated(dialog);
+    const dialog = await openCallRequest(page);
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(page).toHaveURL(/\/thankyou$/);
   });

@@ -25,3 +25,20 @@ export function leadingSlide(carousel: Locator) {
 export async function islandHydrated(inside: Locator) {
   await expect(inside.locator('xpath=ancestor::astro-island[1]')).not.toHaveAttribute('ssr');
 }
+
+/**
+ * Opens the Schedule a Call dialog from the header, fills in a call request and waits until its
+ * island has hydrated (see islandHydrated); the dialog, ready to send.
+ */
+export async function openCallRequest(
+  page: Page,
+  { email = 'ada@example.com', message = 'Can we talk about an iPad app next week?' } = {},
+) {
+  await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+  await dialog.getByLabel('Name').fill('Ada Lovelace');
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Message').fill(message);
+  await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
+  return dialog;
+}

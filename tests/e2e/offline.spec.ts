@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startServer } from '../server';
-import { violations, islandHydrated } from './helpers';
+import { islandHydrated, openCallRequest, violations } from './helpers';
 import { e2eDatabase } from './site';
 
 test.use({ serviceWorkers: 'allow' });
@@ -23,6 +23,18 @@ async function offlineReady(page: Page) {
     .poll(() => page.evaluate(() => caches.match(location.href).then(Boolean)))
     .toBe(true);
 }
+
+/** The paths of everything the worker keeps on the device, in any of its caches. */
+const keptPaths = (page: Page) =>
+  page.evaluate(async () => {
+    const paths: string[] = [];
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) {
+        paths.push(new URL(request.url).pathname + new URL(request.url).search);
+      }
+    }
+    return paths;
+  });
 
 /** Enquiries kept on the device (IndexedDB), without creating the database if there is none. */
 const keptOnDevice = (page: Page) =>
@@ -86,15 +98,6 @@ async function fillEnquiry(page: Page, email: string) {
   await main.getByLabel('About your project').fill('A booking platform for 12 clinics.');
 }
 
-async function fillCallRequest(page: Page, email: string) {
-  await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
-  await dialog.getByLabel('Name').fill('Ada Lovelace');
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByLabel('Message').fill('Can we talk about an iPad app next week?');
-  return dialog;
-}
-
 test.describe('pages without a connection', () => {
   test('a page opened before opens again offline, with its images', async ({ page, context }) => {
     await page.goto('/about');
@@ -118,19 +121,12 @@ test.describe('pages without a connection', () => {
   }) => {
     await page.goto('/portfolio');
     await offlineReady(page);
-    const keptOf = (name: string) =>
-      page.evaluate(async (name) => {
-        const paths: string[] = [];
-        for (const cache of await caches.keys()) {
-          for (const key of await (await caches.open(cache)).keys()) {
-            const path = new URL(key.url).pathname;
-            if (path.startsWith(`/_astro/${name}.`)) paths.push(path);
-          }
-        }
-        return paths;
-      }, name);
     // One size of it is kept with the page, not every size and format its srcset offers.
-    await expect.poll(() => keptOf('northgate-website')).toHaveLength(1);
+    await expect
+      .poll(async () =>
+        (await keptPaths(page)).filter((path) => path.startsWith('/_astro/northgate-website.')),
+      )
+      .toHaveLength(1);
 
     // Offline, with nothing in the browser's own cache, and a window of another size.
     const cdp = await context.newCDPSession(page);
@@ -202,13 +198,7 @@ test.describe('pages without a connection', () => {
       document.querySelector<HTMLFormElement>('form[action="/send-mail.php"]')!.submit(),
     );
     await expect(page.getByText('Name is required.').first()).toBeVisible();
-    const kept = await page.evaluate(async () => {
-      const urls: string[] = [];
-      for (const name of await caches.keys()) {
-        for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
-      }
-      return urls;
-    });
+    const kept = await keptPaths(page);
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.filter((url) => /healthz|send-mail\.php|email\.php|schedule/.test(url))).toEqual(
       [],
@@ -264,9 +254,8 @@ test.describe('enquiries without a connection', () => {
     const email = uniqueEmail('ada');
     await page.goto(`${site.url}/iphone`);
     await offlineReady(page);
-    const dialog = await fillCallRequest(page, email);
+    const dialog = await openCallRequest(page, { email });
     await site.drop();
-    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(dialog.getByRole('status')).toContainText(
       'Saved on this phone. There is no connection just now, so your call request will be sent',
@@ -289,9 +278,8 @@ test.describe('enquiries without a connection', () => {
   }) => {
     await page.goto('/iphone');
     await offlineReady(page);
-    const dialog = await fillCallRequest(page, uniqueEmail('refused'));
+    const dialog = await openCallRequest(page, { email: uniqueEmail('refused') });
     await context.setOffline(true);
-    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(dialog.getByRole('status')).toContainText('Saved on this phone');
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -319,8 +307,7 @@ test.describe('enquiries without a connection', () => {
     await offlineReady(page);
     // The server answers no post, the page's or the worker's.
     await context.route('**/send-mail.php', () => {});
-    const dialog = await fillCallRequest(page, email);
-    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
+    const dialog = await openCallRequest(page, { email });
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(dialog.getByRole('button', { name: 'Sending…' })).toBeVisible();
     await page.clock.runFor(15_000);
@@ -353,8 +340,7 @@ test.describe('enquiries without a connection', () => {
         headers: { 'Retry-After': '30' },
       }),
     );
-    const dialog = await fillCallRequest(page, email);
-    await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
+    const dialog = await openCallRequest(page, { email });
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(dialog.getByRole('status')).toContainText(
       'Saved on this phone. We could not take your call request just now',
@@ -378,8 +364,7 @@ test.describe('enquiries without a connection', () => {
       await page.route('**/send-mail.php', (route) =>
         route.fulfill({ status, json: body, headers: { 'Content-Type': 'application/json' } }),
       );
-      const dialog = await fillCallRequest(page, uniqueEmail('refused'));
-      await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
+      const dialog = await openCallRequest(page, { email: uniqueEmail('refused') });
       await dialog.getByRole('button', { name: 'Request a call' }).click();
       await expect(dialog.getByText(shown).first()).toBeVisible();
       await expect(dialog.getByRole('status')).toHaveCount(0);
