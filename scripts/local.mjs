@@ -54,7 +54,11 @@ export async function serveBuild(env = {}) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {}
-    if (i > 100) throw new Error('The server did not start');
+    if (i > 100) {
+      server.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error('The server did not start');
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

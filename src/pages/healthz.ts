@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
 import { readConfig } from '../server/config';
 import { getEnquiryService } from '../server/enquiries';
+import { reportStoreFailure } from '../server/store';
 
 export const prerender = false;
 
@@ -15,7 +16,7 @@ export const GET: APIRoute = async () => {
     writable = await (await getEnquiryService()).store.isWritable();
   } catch (error) {
     // Said in the server's log; the answer names no host or file.
-    console.error('The enquiry store cannot be opened:', error);
+    reportStoreFailure(error);
   }
   return new Response(
     JSON.stringify({

@@ -24,6 +24,7 @@ import {
 import {
   SlotTaken,
   openStore,
+  reportStoreFailure,
   type EnquiryKind,
   type EnquiryStore,
   type RateLimit,
@@ -117,7 +118,7 @@ export async function closeEnquiryService() {
 
 /** The answer when the store cannot take an enquiry: never a success that was not stored. */
 function storeUnavailable<Field extends string>(request: Request, error: unknown) {
-  console.error('The enquiry store failed:', error);
+  reportStoreFailure(error);
   return answer<Field>(
     request,
     503,
@@ -486,10 +487,7 @@ export type CancelOutcome =
  * links), a POST cancels it. A forged, expired or reused token never reaches another booking.
  */
 export async function handleCancel(token: string, confirm: boolean): Promise<CancelOutcome> {
-  const current = await getEnquiryService().catch((error: unknown) => {
-    console.error('The enquiry store failed:', error);
-    return undefined;
-  });
+  const current = await getEnquiryService().catch(reportStoreFailure);
   if (!current?.bookingSecret) return { status: 'unavailable' };
   const { bookingSecret, store, outbox } = current;
   const check = checkCancelToken(token, bookingSecret);

@@ -9,7 +9,13 @@ import { createEvent } from 'ics';
 import { createTransport } from 'nodemailer';
 import { signCancelToken } from './cancel-token.ts';
 import { callZones, formatCallTime } from '../lib/call-times.ts';
-import type { EnquiryStore, MailKind, OutboxItem, StoredEnquiry } from './store.ts';
+import {
+  reportStoreFailure,
+  type EnquiryStore,
+  type MailKind,
+  type OutboxItem,
+  type StoredEnquiry,
+} from './store.ts';
 
 export interface Mail {
   from: string;
@@ -284,7 +290,7 @@ export class Outbox {
       }
     } catch (error) {
       // The store is unreachable: the next poll tries again.
-      log?.(`The outbox cannot reach the store: ${error instanceof Error ? error.message : error}`);
+      reportStoreFailure(error);
     }
   }
 

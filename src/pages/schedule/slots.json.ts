@@ -6,6 +6,7 @@
 import type { APIRoute } from 'astro';
 import { getAvailability } from '../../lib/content';
 import { bookingClosedMessage, bookingIsOpen, currentFreeSlots } from '../../server/enquiries';
+import { reportStoreFailure } from '../../server/store';
 
 export const prerender = false;
 
@@ -39,7 +40,7 @@ export const GET: APIRoute = async ({ url }) => {
     });
     return json(200, { open: true, timeZone, callMinutes, slots }, 'public, max-age=60');
   } catch (error) {
-    console.error('The enquiry store failed:', error);
+    reportStoreFailure(error);
     return json(503, { error: 'The free times cannot be loaded right now.' }, 'no-store');
   }
 };
