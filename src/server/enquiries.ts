@@ -107,15 +107,6 @@ async function startEnquiryService(): Promise<EnquiryService> {
   return { config, store, limiter, outbox, bookingSecret };
 }
 
-/** Stops the outbox and closes the store, for a clean shutdown. */
-export async function closeEnquiryService() {
-  if (!service) return;
-  const current = await service.catch(() => undefined);
-  service = undefined;
-  await current?.outbox?.stop();
-  await current?.store.close();
-}
-
 /** The answer when the store cannot take an enquiry: never a success that was not stored. */
 function storeUnavailable<Field extends string>(request: Request, error: unknown) {
   reportStoreFailure(error);

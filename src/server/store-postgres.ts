@@ -13,7 +13,9 @@
  */
 import pg from 'pg';
 import {
+  SELECT_ENQUIRIES,
   SlotTaken,
+  justStored,
   type CancelResult,
   type EnquiryKind,
   type EnquiryStore,
@@ -117,10 +119,6 @@ const fromRow = (row: Row): StoredEnquiry => ({
   mailedAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
   mailAttempts: row.attempts ?? 0,
 });
-
-/** An enquiry with its agency e-mail's delivery. */
-const SELECT = `SELECT e.*, o.sent_at, o.attempts FROM enquiries e
-  LEFT JOIN outbox o ON o.enquiry_id = e.id AND o.mail = 'agency'`;
 
 /**
  * Enquiries and their outbox entries, in one statement (one transaction): the columns come as
@@ -263,13 +261,13 @@ export class PostgresStore implements EnquiryStore {
   findByKey(key: string) {
     return this.#one({
       name: 'by-key',
-      text: `${SELECT} WHERE e.idempotency_key = $1`,
+      text: `${SELECT_ENQUIRIES} WHERE e.idempotency_key = $1`,
       values: [key],
     });
   }
 
   findById(id: string) {
-    return this.#one({ name: 'by-id', text: `${SELECT} WHERE e.id = $1`, values: [id] });
+    return this.#one({ name: 'by-id', text: `${SELECT_ENQUIRIES} WHERE e.id = $1`, values: [id] });
   }
 
   #pending: Pending[] = [];
@@ -339,15 +337,7 @@ export class PostgresStore implements EnquiryStore {
     for (const [i, { id, enquiry }] of rows.entries()) {
       const { resolve, reject } = batch[i]!;
       if (stored.has(id)) {
-        const { call, ...rest } = enquiry;
-        resolve({
-          ...rest,
-          id,
-          createdAt,
-          mailedAt: null,
-          mailAttempts: 0,
-          ...(call && { call: { ...call, cancelledAt: null } }),
-        });
+        resolve(justStored(enquiry, id, createdAt));
         continue;
       }
       // Its idempotency key was stored first, by this process or another: that one is the answer.
@@ -375,7 +365,7 @@ export class PostgresStore implements EnquiryStore {
   cancelCall(id: string, queueMail: boolean, now = Date.now()): Promise<CancelResult> {
     return this.#transaction(async (client): Promise<CancelResult> => {
       const enquiry = await this.#one(
-        { text: `${SELECT} WHERE e.id = $1 FOR UPDATE OF e`, values: [id] },
+        { text: `${SELECT_ENQUIRIES} WHERE e.id = $1 FOR UPDATE OF e`, values: [id] },
         client,
       );
       if (!enquiry?.call) return { status: 'unknown' };
@@ -440,7 +430,7 @@ export class PostgresStore implements EnquiryStore {
   }
 
   async all() {
-    const { rows } = await this.pool.query<Row>(`${SELECT} ORDER BY e.created_at, e.seq`);
+    const { rows } = await this.pool.query<Row>(`${SELECT_ENQUIRIES} ORDER BY e.created_at, e.seq`);
     return rows.map(fromRow);
   }
 

@@ -7,7 +7,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import {
+  SELECT_ENQUIRIES,
   SlotTaken,
+  justStored,
   type CancelResult,
   type EnquiryKind,
   type EnquiryStore,
@@ -106,10 +108,6 @@ const fromRow = (row: Row): StoredEnquiry => ({
   mailAttempts: row.attempts ?? 0,
 });
 
-/** An enquiry with its agency e-mail's delivery. */
-const SELECT = `SELECT e.*, o.sent_at, o.attempts FROM enquiries e
-  LEFT JOIN outbox o ON o.enquiry_id = e.id AND o.mail = 'agency'`;
-
 export class SqliteStore implements EnquiryStore {
   readonly db: DatabaseSync;
   readonly #insertEnquiry: StatementSync;
@@ -155,11 +153,11 @@ export class SqliteStore implements EnquiryStore {
        WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_end > ? AND call_start < ?
        ORDER BY call_start`,
     );
-    this.#byId = this.db.prepare(`${SELECT} WHERE e.id = ?`);
+    this.#byId = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.id = ?`);
     this.#cancel = this.db.prepare(
       `UPDATE enquiries SET call_cancelled_at = ? WHERE id = ? AND call_cancelled_at IS NULL`,
     );
-    this.#byKey = this.db.prepare(`${SELECT} WHERE e.idempotency_key = ?`);
+    this.#byKey = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.idempotency_key = ?`);
     this.#insertOutbox = this.db.prepare(
       `INSERT INTO outbox (enquiry_id, mail, next_attempt_at) VALUES (?, ?, ?)`,
     );
@@ -284,15 +282,7 @@ export class SqliteStore implements EnquiryStore {
       this.#insertOutbox.run(id, 'agency', now);
       if (enquiry.call) this.#insertOutbox.run(id, 'prospect', now);
     }
-    const { call, ...rest } = enquiry;
-    return {
-      ...rest,
-      id,
-      createdAt,
-      mailedAt: null,
-      mailAttempts: 0,
-      ...(call && { call: { ...call, cancelledAt: null } }),
-    };
+    return justStored(enquiry, id, createdAt);
   }
 
   #findById(id: string): StoredEnquiry | undefined {
@@ -356,7 +346,9 @@ export class SqliteStore implements EnquiryStore {
 
   async all(): Promise<StoredEnquiry[]> {
     return (
-      this.db.prepare(`${SELECT} ORDER BY e.created_at, e.rowid`).all() as unknown as Row[]
+      this.db
+        .prepare(`${SELECT_ENQUIRIES} ORDER BY e.created_at, e.rowid`)
+        .all() as unknown as Row[]
     ).map(fromRow);
   }
 

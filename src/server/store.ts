@@ -111,6 +111,23 @@ export interface EnquiryStore {
   close(): Promise<void>;
 }
 
+/** Both stores' query for enquiries, with the delivery of the agency's e-mail about each (SQL of both). */
+export const SELECT_ENQUIRIES = `SELECT e.*, o.sent_at, o.attempts FROM enquiries e
+  LEFT JOIN outbox o ON o.enquiry_id = e.id AND o.mail = 'agency'`;
+
+/** An enquiry as stored just now: nothing mailed yet, and a booked call not cancelled. */
+export function justStored(enquiry: NewEnquiry, id: string, createdAt: string): StoredEnquiry {
+  const { call, ...rest } = enquiry;
+  return {
+    ...rest,
+    id,
+    createdAt,
+    mailedAt: null,
+    mailAttempts: 0,
+    ...(call && { call: { ...call, cancelledAt: null } }),
+  };
+}
+
 let lastReport = 0;
 let unreported = 0;
 
