@@ -28,7 +28,8 @@ export default defineConfig({
   output: 'static',
   // Standalone, wrapped by src/server/main.ts, which serves the files compressed and adds the security headers.
   // staticHeaders: the CSP of each prerendered page is sent as a header, not a <meta>.
-  adapter: node({ mode: 'standalone', staticHeaders: true }),
+  // bodySizeLimit: a backstop; every post is read by the gate (src/server/post-gate.ts) at 32 KB.
+  adapter: node({ mode: 'standalone', staticHeaders: true, bodySizeLimit: 1024 * 1024 }),
   integrations: [
     mdx(),
     react(),

@@ -30,6 +30,7 @@ export default defineConfig({
       PORT: String(port),
       ENQUIRY_DB: database,
       RATE_LIMIT: 'off',
+      BOOKING_CAP: 'off',
       BOOKING_SECRET: 'e2e-booking-secret-0123456789abcdef',
     },
     reuseExistingServer: false,

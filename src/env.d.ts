@@ -10,4 +10,11 @@ declare module 'astro' {
 declare global {
   /** RECAPTCHA_SITE_KEY at build time, or '' (astro.config.mjs). */
   const __RECAPTCHA_SITE_KEY__: string;
+
+  namespace App {
+    interface Locals {
+      /** A POST as the gate (src/middleware.ts) let it through, or its refusal. */
+      post?: import('./server/post-gate').PostVerdict;
+    }
+  }
 }

@@ -12,12 +12,28 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-export async function startSmtp(port: number): Promise<TestSmtp> {
+export interface SmtpOptions {
+  /** Recipients this server refuses for good (550), as a real one refuses an unknown mailbox. */
+  refuses?: (address: string) => boolean;
+  /** Every recipient it was asked to take, refused or not. */
+  asked?: string[];
+}
+
+export async function startSmtp(
+  port: number,
+  { refuses = () => false, asked = [] }: SmtpOptions = {},
+): Promise<TestSmtp> {
   const received: Received[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      asked.push(address.address);
+      if (!refuses(address.address)) return callback();
+      const error = Object.assign(new Error('5.1.1 No such mailbox here'), { responseCode: 550 });
+      callback(error);
+    },
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk) => (raw += chunk));

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { EnquiryStore, NewEnquiry } from '../src/server/store';
+import type { EnquiryStore, NewEnquiry, StoreOptions } from '../src/server/store';
 import { PostgresStore } from '../src/server/store-postgres';
 import { SqliteStore } from '../src/server/store-sqlite';
 
 export interface Backend {
   store: EnquiryStore;
-  /** Another connection to the same store, as another server process would open it. */
+  /** Another connection to the same store, as another server process would open it (same cap). */
   open(options?: { readOnly?: boolean }): Promise<EnquiryStore>;
   /** Closes what is still open and removes the store. */
   cleanup(): Promise<void>;
@@ -38,12 +38,13 @@ export async function newPostgresDatabase(): Promise<string> {
 
 /** A backend that opens stores with `openOne` and closes them all (then runs `remove`) at cleanup. */
 async function backend(
-  openOne: (readOnly: boolean) => Promise<EnquiryStore>,
+  openOne: (options: StoreOptions) => Promise<EnquiryStore>,
+  options: StoreOptions,
   remove = () => {},
 ): Promise<Backend> {
   const opened: EnquiryStore[] = [];
   const open = async ({ readOnly = false } = {}) => {
-    const store = await openOne(readOnly);
+    const store = await openOne({ ...options, readOnly });
     opened.push(store);
     return store;
   };
@@ -57,18 +58,23 @@ async function backend(
   };
 }
 
-export const backends: Record<'sqlite' | 'postgresql', () => Promise<Backend>> = {
-  async sqlite() {
+/** Either store, empty; `options` (a booking cap) for every connection to it. */
+export const backends: Record<
+  'sqlite' | 'postgresql',
+  (options?: StoreOptions) => Promise<Backend>
+> = {
+  async sqlite(options = {}) {
     const dir = mkdtempSync(join(tmpdir(), 'store-test-'));
     const path = join(dir, 'enquiries.sqlite');
     return backend(
-      async (readOnly) => new SqliteStore(path, { readOnly }),
+      async (opening) => new SqliteStore(path, opening),
+      options,
       () => rmSync(dir, { recursive: true, force: true }),
     );
   },
-  async postgresql() {
+  async postgresql(options = {}) {
     const url = await newPostgresDatabase();
-    return backend((readOnly) => PostgresStore.open(url, { readOnly }));
+    return backend((opening) => PostgresStore.open(url, opening), options);
   },
 };
 

@@ -9,6 +9,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { onDemandRoutes } from '../server/routes.ts';
 
 const workerSource = fileURLToPath(new URL('../offline/worker.ts', import.meta.url));
 
@@ -71,6 +72,7 @@ export async function buildServiceWorker(clientDir: string) {
       'process.env.NODE_ENV': '"production"',
       __BUILD_ID__: JSON.stringify(buildId),
       __PAGES__: JSON.stringify(pages),
+      __ON_DEMAND__: JSON.stringify(Object.keys(onDemandRoutes)),
       'self.__WB_MANIFEST': manifest,
     },
   });

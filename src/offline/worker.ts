@@ -5,8 +5,9 @@
  * - Precached at install: the offline page, the not-found page, the favicon and the islands' code.
  * - Pages: network first, the cached copy after a short wait or without a network; a page never
  *   opened answers with the offline page (or, for an address the site does not have, the not-found
- *   page). Only complete, same-origin 200 answers to GET are kept; posts and their answers, /healthz
- *   and the enquiry endpoints never go through this worker.
+ *   page). Only the build's own prerendered pages (its list, not a list of exceptions) and its
+ *   files are ever kept, and only complete, same-origin 200 answers to GET: the server's own pages
+ *   (the booking pages, /healthz, the enquiry endpoints), under whatever spelling, never are.
  * - Deploys: every cache is named for its build; a new worker takes over at once, drops the old
  *   caches and keeps the pages that are open, so the next navigation is the new build's.
  * - Enquiries kept on the device (./outbox.ts) are sent by Background Sync when the connection is
@@ -25,24 +26,26 @@ import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { CHANNEL, SYNC_TAG, sendKept } from './outbox';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: PrecacheEntry[] };
-/** Set by the build: its id (a hash of what is precached) and the paths of its pages. */
+/**
+ * Set by the build: its id (a hash of what is precached), the paths of its prerendered pages, and
+ * the server's on-demand addresses (src/server/routes.ts), which are never kept.
+ */
 declare const __BUILD_ID__: string;
 declare const __PAGES__: string[];
+declare const __ON_DEMAND__: string[];
 
 /** How long a page request may wait for the network before the device's copy is shown. */
 const NETWORK_TIMEOUT_SECONDS = 3;
 const PAGES_CACHE = `pages-${__BUILD_ID__}`;
 const ASSETS_CACHE = `assets-${__BUILD_ID__}`;
 
-/**
- * Paths the worker leaves to the network: the health check, the two enquiry endpoints, and the
- * booking pages under /schedule (free times change by the minute; a booking or a cancel link is
- * someone's own).
- */
-const BYPASS_PATHS = new Set(['/healthz', '/php/email.php', '/send-mail.php']);
-const bypassed = (path: string) =>
-  BYPASS_PATHS.has(path) || path === '/schedule' || path.startsWith('/schedule/');
 const pages = new Set(__PAGES__);
+const onDemand = new Set(__ON_DEMAND__);
+/** A path as the build lists its pages: `/about/` is /about. */
+const listed = (path: string) => path.replace(/(.)\/$/, '$1');
+/** Only the build's prerendered pages are kept; anything else (free times, someone's booking) is not. */
+const keepable = (url: URL) =>
+  url.origin === self.location.origin && pages.has(listed(url.pathname));
 
 /** Only whole, same-origin, successful answers are kept. */
 const completeAnswers = {
@@ -72,15 +75,17 @@ const pageStrategy = new NetworkFirst({
 });
 
 registerRoute(
-  ({ request, url }) =>
-    request.mode === 'navigate' && url.origin === self.location.origin && !bypassed(url.pathname),
+  ({ request, url }) => request.mode === 'navigate' && url.origin === self.location.origin,
   async (options) => {
     try {
-      return await pageStrategy.handle(options);
+      // The server's own pages go to the network only: nothing of them is kept.
+      return keepable(options.url)
+        ? await pageStrategy.handle(options)
+        : await fetch(options.request);
     } catch {
-      // No network and no copy on the device.
-      const path = options.url.pathname.replace(/(.)\/$/, '$1');
-      const known = pages.has(path);
+      // No network and no copy on the device: a page of the site, or an address it does not have.
+      const path = listed(options.url.pathname);
+      const known = pages.has(path) || onDemand.has(path);
       const fallback = await matchPrecache(known ? '/offline' : '/404');
       return fallback ?? Response.error();
     }
@@ -133,7 +138,7 @@ function buildFiles(html: string) {
 
 async function keepOpenPage(address: string) {
   const url = new URL(address);
-  if (url.origin !== self.location.origin || bypassed(url.pathname)) return;
+  if (!keepable(url)) return;
   url.hash = '';
   try {
     const response = await fetch(url, { credentials: 'same-origin' });

@@ -7,13 +7,18 @@ export const prerender = false;
 
 /**
  * 200 while the enquiry store accepts writes, 503 otherwise (a full disk, a database gone), with
- * which store it is; the server reconnects by itself, and this answers 200 again once it has.
+ * which store it is; the server reconnects by itself, and this answers 200 again once it has. It
+ * also counts the e-mails that failed for good (an address refused by the mail server), which
+ * someone must see to: `npm run enquiries` says which and why.
  */
 export const GET: APIRoute = async () => {
   const kind = readConfig().databaseUrl ? 'postgresql' : 'sqlite';
   let writable = false;
+  let undeliverable: number | undefined;
   try {
-    writable = await (await getEnquiryService()).store.isWritable();
+    const { store } = await getEnquiryService();
+    writable = await store.isWritable();
+    undeliverable = await store.countUndeliverable();
   } catch (error) {
     // Said in the server's log; the answer names no host or file.
     reportStoreFailure(error);
@@ -22,6 +27,7 @@ export const GET: APIRoute = async () => {
     JSON.stringify({
       status: writable ? 'ok' : 'store not writable',
       store: { kind, state: writable ? 'writable' : 'unavailable' },
+      ...(undeliverable !== undefined && { mail: { undeliverable } }),
     }),
     {
       status: writable ? 200 : 503,

@@ -30,17 +30,22 @@ export function clientAddress(
 }
 
 /**
- * A cross-site post: the browser says so (Sec-Fetch-Site: cross-site), or its
- * Origin is neither the origin the request arrived at nor an allowed one.
- * Requests without these headers (curl, server-to-server) are not cross-site.
+ * A cross-site post: the browser says so (Sec-Fetch-Site: cross-site), or its Origin is neither the
+ * site's own nor an allowed one. The site's own origin is SITE_URL when set, never the request's
+ * Host header, which the client writes (a rebound DNS name would make any page "same-origin");
+ * without SITE_URL (a local run) it is the address the request arrived at. Requests without
+ * these headers (curl, server-to-server) are not cross-site: no browser sends a post without them.
  */
-export function isCrossSite(request: Request, allowedOrigins: string[]): boolean {
+export function isCrossSite(
+  request: Request,
+  { siteOrigin, allowedOrigins }: { siteOrigin?: string | undefined; allowedOrigins: string[] },
+): boolean {
   const site = request.headers.get('sec-fetch-site');
   if (site === 'cross-site') return true;
   const origin = request.headers.get('origin');
   if (!origin) return false;
   if (origin === 'null') return true;
-  const own = new URL(request.url).origin;
+  const own = siteOrigin ?? new URL(request.url).origin;
   return origin !== own && !allowedOrigins.includes(origin);
 }
 

@@ -3,6 +3,8 @@
  * and its default is listed in the README's configuration section.
  */
 
+import { DEFAULT_BOOKING_CAP } from './store.ts';
+
 export interface ServerConfig {
   /** The SQLite file of the enquiry store, when there is no DATABASE_URL. */
   databasePath: string;
@@ -27,18 +29,43 @@ export interface ServerConfig {
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
   /**
-   * BOOKING_SECRET signs the cancel links of booked calls; without one of at least 32 characters,
-   * prospects can still ask for a call but not book a time.
+   * BOOKING_SECRET signs the cancel links of booked calls (32 characters or more); unset, a secret
+   * made once and kept in the store does (EnquiryStore.bookingSecret), so that booking works on a
+   * fresh clone. One set but too short turns booking off: prospects can still ask for a call.
    */
   bookingSecret: string | undefined;
-  /** The site's public address for links in e-mails (SITE_URL; else the site of astro.config.mjs). */
+  /**
+   * BOOKING_CAP: how many calls one e-mail address, and one client, may have booked ahead at a time
+   * (2; `off` for no cap). A booking beyond it is refused, and nothing is stored.
+   */
+  bookingCap: number;
+  /**
+   * The site's public origin (SITE_URL): for links in e-mails (else the site of astro.config.mjs),
+   * the same-origin check of posts (else the address a request arrived at), and HSTS when https.
+   */
   siteUrl: string | undefined;
+  connections: ConnectionLimits;
 }
 
-/** Why booking is off, or undefined when the secret is usable. */
+/** How long clients may take, and how many connections they may hold (./http.ts). */
+export interface ConnectionLimits {
+  /** The whole request head must arrive within this (slow-header clients). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this (slow-body clients). */
+  requestTimeoutMs: number;
+  /** Open connections at once, all clients together. */
+  maxConnections: number;
+  /** Open connections at once from one address (trusted proxies are not counted). */
+  maxConnectionsPerClient: number;
+}
+
+/**
+ * Why booking is off, or undefined when it is on: only a BOOKING_SECRET given but too short turns
+ * it off (unset, the store's own secret signs the cancel links).
+ */
 export function bookingOffReason(secret: string | undefined): string | undefined {
-  if (!secret) return 'BOOKING_SECRET is not set';
-  if (secret.length < 32) return 'BOOKING_SECRET is shorter than 32 characters';
+  if (secret !== undefined && secret.length < 32)
+    return 'BOOKING_SECRET is shorter than 32 characters';
   return undefined;
 }
 
@@ -78,6 +105,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     allowedOrigins: list(env.ALLOWED_ORIGINS).map((origin) => new URL(origin).origin),
     bodyLimit: 32 * 1024,
     bookingSecret: env.BOOKING_SECRET || undefined,
+    bookingCap:
+      env.BOOKING_CAP === 'off'
+        ? Infinity
+        : Math.floor(number(env.BOOKING_CAP, DEFAULT_BOOKING_CAP)) || DEFAULT_BOOKING_CAP,
     siteUrl: env.SITE_URL ? new URL(env.SITE_URL).origin : undefined,
+    connections: {
+      headersTimeoutMs: number(env.HEADERS_TIMEOUT_MS, 10_000),
+      requestTimeoutMs: number(env.REQUEST_TIMEOUT_MS, 30_000),
+      maxConnections: number(env.MAX_CONNECTIONS, 2_000),
+      maxConnectionsPerClient: number(env.MAX_CONNECTIONS_PER_CLIENT, 64),
+    },
   };
 }

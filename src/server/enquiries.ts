@@ -1,15 +1,16 @@
 /**
- * What happens to a post of either form: checks in order of cost (method,
- * origin, type, size, parsing, validation, honeypot, rate limit, captcha),
- * then the store commit, and only then the answer; then the outbox is nudged.
+ * What happens to a post of either form, once the gate (./post-gate.ts: origin, type, size,
+ * parsing, rate limit) has let it through: validation, honeypot, captcha, then the store commit,
+ * and only then the answer; then the outbox is nudged.
  */
 import { randomUUID } from 'node:crypto';
-import { first, readForm, type Fields } from './body.ts';
+import { first, type Fields } from './body.ts';
 import { verifyCaptcha } from './captcha.ts';
-import { caughtByHoneypot, clientAddress, isCrossSite, wantsJson } from './client.ts';
+import { caughtByHoneypot, wantsJson } from './client.ts';
 import { checkCancelToken } from './cancel-token.ts';
 import { bookingOffReason, readConfig, type ServerConfig } from './config.ts';
 import { Outbox, smtpSender } from './mail.ts';
+import { postHeaders, throttledMessage, type PostVerdict } from './post-gate.ts';
 import { RateLimiter } from './rate-limit.ts';
 import {
   freeSlots,
@@ -22,13 +23,13 @@ import {
   type Slot,
 } from './slots.ts';
 import {
+  BookingCapReached,
   SlotTaken,
   openStore,
   reportStoreFailure,
   type EnquiryKind,
   type EnquiryStore,
   type RateLimit,
-  type RateVerdict,
   type StoredEnquiry,
 } from './store.ts';
 import {
@@ -48,7 +49,10 @@ export interface EnquiryService {
   store: EnquiryStore;
   limiter: RateLimit | undefined;
   outbox: Outbox | undefined;
-  /** Whether prospects can book a time (BOOKING_SECRET is set); the secret, when they can. */
+  /**
+   * The secret of the cancel links, when prospects can book a time: BOOKING_SECRET, or the one the
+   * store keeps; undefined when a BOOKING_SECRET too short turned booking off.
+   */
   bookingSecret: string | undefined;
 }
 
@@ -68,16 +72,18 @@ export function getEnquiryService(): Promise<EnquiryService> {
 
 async function startEnquiryService(): Promise<EnquiryService> {
   const config = readConfig();
-  const store = await openStore(config);
+  const store = await openStore(config, { bookingCap: config.bookingCap });
   const { max, windowMs } = config.rateLimit;
   const limiter = config.rateLimit.enabled
     ? (store.sharedRateLimit(max, windowMs) ?? new RateLimiter(max, windowMs))
     : undefined;
   const bookingOff = bookingOffReason(config.bookingSecret);
-  const bookingSecret = bookingOff ? undefined : config.bookingSecret;
+  const bookingSecret = bookingOff
+    ? undefined
+    : (config.bookingSecret ?? (await store.bookingSecret()));
   if (bookingOff) {
     console.warn(
-      `Booking a time for a call is off: ${bookingOff}. Prospects can still ask for a call. Set BOOKING_SECRET to a random string of 32 characters or more (e.g. openssl rand -hex 32) to turn it on.`,
+      `Booking a time for a call is off: ${bookingOff}. Prospects can still ask for a call. Set BOOKING_SECRET to a random string of 32 characters or more (e.g. openssl rand -hex 32), or unset it to use the secret kept in the store.`,
     );
   }
   let outbox: Outbox | undefined;
@@ -107,18 +113,13 @@ async function startEnquiryService(): Promise<EnquiryService> {
   return { config, store, limiter, outbox, bookingSecret };
 }
 
+export const storeUnavailableMessage =
+  'Enquiries cannot be taken right now, and nothing was sent. Please try again in a minute.';
+
 /** The answer when the store cannot take an enquiry: never a success that was not stored. */
 function storeUnavailable<Field extends string>(request: Request, error: unknown) {
   reportStoreFailure(error);
-  return answer<Field>(
-    request,
-    503,
-    {
-      message:
-        'Enquiries cannot be taken right now, and nothing was sent. Please try again in a minute.',
-    },
-    { 'Retry-After': '30' },
-  );
+  return answer<Field>(request, 503, { message: storeUnavailableMessage }, { 'Retry-After': '30' });
 }
 
 /** An answer for a native post that the page renders: the form again with its errors, or a message. */
@@ -136,9 +137,6 @@ export interface PageOutcome<Field extends string> {
 export type Outcome<Field extends string> =
   { type: 'response'; response: Response } | PageOutcome<Field>;
 
-const VARY = 'Origin, Sec-Fetch-Site, Accept';
-const UNREAD_BODY = new Set([403, 413, 415, 503]);
-
 function answer<Field extends string>(
   request: Request,
   status: number,
@@ -150,13 +148,7 @@ function answer<Field extends string>(
   },
   extraHeaders: Record<string, string> = {},
 ): Outcome<Field> {
-  const headers: Record<string, string> = {
-    Vary: VARY,
-    'Cache-Control': 'no-store',
-    ...extraHeaders,
-  };
-  // Refused before its body was read: the connection cannot carry another request after it.
-  if (UNREAD_BODY.has(status)) headers.Connection = 'close';
+  const headers = postHeaders(status, extraHeaders);
   if (wantsJson(request)) {
     const json = {
       ...(body.errors ? { errors: body.errors } : { error: body.message ?? 'Request refused.' }),
@@ -178,7 +170,7 @@ const successPage = (stored: StoredEnquiry) =>
   stored.call ? `/schedule/booked?ref=${stored.id}` : '/thankyou';
 
 function success<Field extends string>(request: Request, stored: StoredEnquiry): Outcome<Field> {
-  const headers = { Vary: VARY, 'Cache-Control': 'no-store' };
+  const headers = postHeaders(200);
   const location = successPage(stored);
   const response = wantsJson(request)
     ? new Response(JSON.stringify({ ok: true, id: stored.id, location }), {
@@ -217,7 +209,7 @@ interface Submission<Field extends string> {
 async function handle<Field extends string>(
   submission: Submission<Field>,
   request: Request,
-  socketAddress: string,
+  post: PostVerdict | undefined,
 ): Promise<Outcome<Field>> {
   if (request.method !== 'POST') {
     return {
@@ -225,29 +217,27 @@ async function handle<Field extends string>(
       response: new Response('Use POST to send this form.', {
         status: 405,
         headers: {
+          ...postHeaders(405),
           Allow: 'POST',
-          Vary: VARY,
           'Content-Type': 'text/plain; charset=utf-8',
           Connection: 'close',
         },
       }),
     };
   }
+  if (!post) throw new Error('A post reached its route without the gate (src/middleware.ts).');
+  if (!post.ok) return answer(request, post.status, { message: post.message });
   let current: EnquiryService;
   try {
     current = await getEnquiryService();
   } catch (error) {
     return storeUnavailable(request, error);
   }
-  const { config, store, limiter, outbox } = current;
-  if (isCrossSite(request, config.allowedOrigins)) {
-    return answer(request, 403, { message: 'This form only accepts posts from this website.' });
-  }
-  const body = await readForm(request, config.bodyLimit);
-  if (!body.ok) return answer(request, body.status, { message: body.message });
+  const { config, store, outbox } = current;
+  const { fields, client } = post;
 
-  const key = idempotencyKey(body.fields);
-  const { name, email, data, errors, call } = submission.validate(body.fields, current);
+  const key = idempotencyKey(fields);
+  const { name, email, data, errors, call } = submission.validate(fields, current);
   // A form shown again keeps its key: nothing was stored under it, and its next post is the same
   // submission. One posted without a key (no JavaScript: a static page cannot hold a fresh one) is
   // shown again with one made here, so that its next post and that post's retries count once.
@@ -267,36 +257,20 @@ async function handle<Field extends string>(
   };
   if (hasErrors(errors)) return refuse(answer(request, 422, { errors, values }));
 
-  const client = clientAddress(
-    socketAddress,
-    request.headers.get('x-forwarded-for'),
-    config.trustedProxies,
-  );
-  const spam = caughtByHoneypot(body.fields);
-  if (limiter) {
-    let verdict: RateVerdict;
-    try {
-      verdict = await limiter.hit(client);
-    } catch (error) {
-      return storeUnavailable(request, error);
-    }
-    if (!verdict.allowed) {
-      const minutes = Math.ceil(verdict.retryAfter / 60);
-      return refuse(
-        answer(
-          request,
-          429,
-          {
-            message: `You have sent several messages in a short time. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-            values,
-          },
-          { 'Retry-After': String(verdict.retryAfter) },
-        ),
-      );
-    }
+  const spam = caughtByHoneypot(fields);
+  if (post.throttled) {
+    const { retryAfter } = post.throttled;
+    return refuse(
+      answer(
+        request,
+        429,
+        { message: throttledMessage(retryAfter), values },
+        { 'Retry-After': String(retryAfter) },
+      ),
+    );
   }
   if (config.recaptcha.secret && submission.captchaField && !spam) {
-    const token = first(body.fields, 'g-recaptcha-response');
+    const token = first(fields, 'g-recaptcha-response');
     const valid = await verifyCaptcha(token, client, {
       secret: config.recaptcha.secret,
       verifyUrl: config.recaptcha.verifyUrl,
@@ -326,6 +300,15 @@ async function handle<Field extends string>(
       outbox !== undefined,
     );
   } catch (error) {
+    if (error instanceof BookingCapReached && submission.taken) {
+      const message = bookingCapMessage(error);
+      return refuse(
+        answer(request, 422, {
+          errors: { [submission.taken.field]: message } as FieldErrors<Field>,
+          values: { ...values, slot: '' },
+        }),
+      );
+    }
     if (!(error instanceof SlotTaken) || !call || !submission.taken) {
       return storeUnavailable(request, error);
     }
@@ -349,7 +332,7 @@ async function handle<Field extends string>(
 /** Service options are passed in: they are content (src/content/data/enquiry-services.yaml). */
 export function handleEnquiry(
   request: Request,
-  socketAddress: string,
+  post: PostVerdict | undefined,
   serviceOptions: readonly string[],
 ) {
   return handle<EnquiryField>(
@@ -377,7 +360,7 @@ export function handleEnquiry(
       },
     },
     request,
-    socketAddress,
+    post,
   );
 }
 
@@ -395,8 +378,12 @@ export async function currentFreeSlots(
   return freeSlots(availability, await store.bookedBetween(from, to), now, range);
 }
 
-/** Whether prospects can book a time: BOOKING_SECRET is usable (known without opening the store). */
+/** Whether prospects can book a time: no BOOKING_SECRET too short (known without opening the store). */
 export const bookingIsOpen = () => bookingOffReason(readConfig().bookingSecret) === undefined;
+
+/** Why a booking beyond the cap (BOOKING_CAP) was refused, and what the visitor can do instead. */
+const bookingCapMessage = ({ limit, cap }: BookingCapReached) =>
+  `${limit === 'email' ? 'This e-mail address has' : 'There are'} ${cap} call${cap === 1 ? '' : 's'} booked with us already${limit === 'email' ? '' : ' from your connection'}. To change a time, cancel one with the link in its e-mail; or send your message without a time and we will reply to arrange one.`;
 
 export const bookingClosedMessage =
   'Booking a time is not available right now. Send your message without a time and we will reply to arrange one.';
@@ -407,7 +394,7 @@ export const bookingClosedMessage =
  */
 export function handleCallRequest(
   request: Request,
-  socketAddress: string,
+  post: PostVerdict | undefined,
   availability: Availability,
   { requireTime = false } = {},
 ) {
@@ -465,7 +452,7 @@ export function handleCallRequest(
       },
     },
     request,
-    socketAddress,
+    post,
   );
 }
 

@@ -6,12 +6,19 @@
  * the booking pages) goes to Astro, and its answers are compressed on the way
  * (brotli at quality 4: fast enough for every request, and /schedule's list of
  * times still fits the first round trip).
+ *
+ * No request can stop it: a method an address does not take is answered here
+ * (./routes.ts) before Astro sees it, whatever a handler throws becomes a 500
+ * for that request alone, and slow or numerous connections are cut off on time.
  */
 import compression from 'compression';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import type { ConnectionLimits } from './config.ts';
+import { KNOWN_METHODS, allowHeader, onDemandRoutes, routePath, staticFiles } from './routes.ts';
 import { indexStaticFiles, lookup, serveStatic } from './static-files.ts';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -104,6 +111,11 @@ export interface SiteServerOptions {
   handler: NodeHandler;
   distDir: string;
   trustedProxies?: string[];
+  /** SITE_URL's origin: when it is https, every response carries HSTS. */
+  siteUrl?: string | undefined;
+  limits: ConnectionLimits;
+  /** Where a request that failed is reported, one line each. */
+  log?: (line: string) => void;
 }
 
 export function isHttps(req: IncomingMessage, trustedProxies: string[]) {
@@ -112,18 +124,110 @@ export function isHttps(req: IncomingMessage, trustedProxies: string[]) {
   return trustedProxies.includes(peer) && req.headers['x-forwarded-proto'] === 'https';
 }
 
-export function createSiteServer({ handler, distDir, trustedProxies = [] }: SiteServerOptions) {
+/** A request that may carry a body the server will not read: its connection is not reused. */
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+/** A short answer the server gives itself: plain text, or nothing for HEAD. */
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+) {
+  if (hasBody(req)) headers.Connection = 'close';
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+const errorPage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Something went wrong</title><h1>Something went wrong</h1><p>This page could not be shown just now. Please try again in a minute, or go to the <a href="/">home page</a>.</p></html>`;
+
+/** A path for a log line: no control character of the request's reaches the terminal. */
+const loggable = (value: string) =>
+  value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?').slice(0, 300);
+
+/** `text/html` as Astro sends its on-demand pages, with the charset a browser must not guess. */
+function withCharset(headers: unknown) {
+  if (!headers || typeof headers !== 'object' || Array.isArray(headers)) return;
+  const record = headers as Record<string, unknown>;
+  for (const name of Object.keys(record)) {
+    if (name.toLowerCase() === 'content-type' && /^text\/html\s*$/i.test(String(record[name]))) {
+      record[name] = 'text/html; charset=utf-8';
+    }
+  }
+}
+
+export function createSiteServer({
+  handler,
+  distDir,
+  trustedProxies = [],
+  siteUrl,
+  limits,
+  log = console.error,
+}: SiteServerOptions) {
   const compress = compression();
   const csps = loadPageCsps(distDir);
   const notFoundCsp = csps.get('/404');
   const files = indexStaticFiles(join(distDir, 'client'));
+  const httpsSite = siteUrl?.startsWith('https:') ?? false;
 
-  const server = createServer((req, res) => {
+  /** Whatever went wrong while handling a request: a 500 with a short page, one line in the log. */
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    log(`500 ${req.method} ${loggable(req.url ?? '/')}: ${loggable(reason)}`);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.writeHead(500, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': fallbackCsp,
+      Connection: 'close',
+    });
+    res.end(req.method === 'HEAD' ? undefined : errorPage);
+  };
+
+  const respond = (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
-    if (isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
+    if (httpsSite || isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
+    res.setHeader('Content-Security-Policy', fallbackCsp);
 
-    const file =
-      req.method === 'GET' || req.method === 'HEAD' ? lookup(files, req.url ?? '/') : undefined;
+    const method = req.method ?? 'GET';
+    if (!KNOWN_METHODS.has(method)) {
+      answer(req, res, 501, `This server does not take ${method} requests.`);
+      return;
+    }
+    const path = routePath(req.url ?? '/');
+    if (path === undefined) {
+      answer(req, res, 400, 'The address is malformed.');
+      return;
+    }
+    const file = lookup(files, req.url ?? '/');
+    const policy = file ? staticFiles : onDemandRoutes[path];
+    // An address the site does not have: its not-found page, for any method that reads one.
+    const allowed = policy ?? staticFiles;
+    if (method === 'OPTIONS') {
+      res.writeHead(204, { Allow: allowHeader(allowed), 'Cache-Control': 'no-store' });
+      res.end();
+      return;
+    }
+    if (!(allowed.methods as readonly string[]).includes(method)) {
+      answer(
+        req,
+        res,
+        policy ? 405 : 404,
+        policy ? `Use ${allowHeader(policy)} here.` : 'There is nothing at this address.',
+        policy ? { Allow: allowHeader(policy) } : {},
+      );
+      return;
+    }
+
     if (file) {
       const pageCsp = file.type.startsWith('text/html')
         ? csps.get(pagePath(req.url ?? '/'))
@@ -134,34 +238,96 @@ export function createSiteServer({ handler, distDir, trustedProxies = [] }: Site
       return;
     }
 
-    res.setHeader('Content-Security-Policy', fallbackCsp);
     // The not-found page is served for any unknown path: it needs its own CSP, not the fallback.
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     res.writeHead = ((status: number, ...rest: unknown[]) => {
+      for (const headers of rest) withCharset(headers);
       const type = String(res.getHeader('content-type') ?? '');
+      if (/^text\/html\s*$/i.test(type)) res.setHeader('Content-Type', 'text/html; charset=utf-8');
       if (status === 404 && notFoundCsp && (type.includes('text/html') || type === '')) {
         res.setHeader('Content-Security-Policy', notFoundCsp);
       }
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
 
-    const render = () =>
-      Promise.resolve(handler(req, res)).catch((error: unknown) => {
-        console.error(error);
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end('Server error');
-      });
+    // A throw inside the handler, before or after its first await, is this request's failure only.
+    const render = () => {
+      try {
+        Promise.resolve(handler(req, res)).catch((error: unknown) => fail(req, res, error));
+      } catch (error) {
+        fail(req, res, error);
+      }
+    };
     // Pages are compressed; a form's fetch gets a few hundred bytes of JSON, not worth the wrapping
     // of every enquiry's answer. (compression's types are Express's; it uses Node's own objects.)
-    if (req.method === 'GET' || String(req.headers.accept ?? '').includes('text/html')) {
-      compress(req as never, res as never, () => void render());
+    if (method === 'GET' || String(req.headers.accept ?? '').includes('text/html')) {
+      compress(req as never, res as never, render);
     } else {
-      void render();
+      render();
     }
+  };
+
+  const server = createServer(
+    {
+      // Node refuses a head timeout longer than the whole request's.
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      requestTimeout: limits.requestTimeoutMs,
+      // Node looks for expired requests this often; at its default (30 s) a 10 s limit meant 10-40 s.
+      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs / 2),
+      keepAliveTimeout: 5_000,
+    },
+    (req, res) => {
+      try {
+        respond(req, res);
+      } catch (error) {
+        fail(req, res, error);
+      }
+    },
+  );
+  server.maxConnections = limits.maxConnections;
+
+  // One address cannot hold every connection the server has.
+  const perClient = new Map<string, number>();
+  server.on('connection', (socket) => {
+    const address = (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    if (trustedProxies.includes(address)) return;
+    const open = (perClient.get(address) ?? 0) + 1;
+    if (open > limits.maxConnectionsPerClient) {
+      socket.destroy();
+      return;
+    }
+    perClient.set(address, open);
+    socket.once('close', () => {
+      const left = (perClient.get(address) ?? 1) - 1;
+      if (left > 0) perClient.set(address, left);
+      else perClient.delete(address);
+    });
   });
-  // Slow or stuck clients cannot hold connections for long.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
+
+  // Requests Node's parser refuses never reach the handler: a method it does not know (TRACK, a
+  // made-up one) gets 501, a head too large 431, one too slow 408, anything else 400.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status =
+      error.code === 'HPE_INVALID_METHOD'
+        ? 501
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? 431
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? 408
+            : 400;
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+    );
+  });
+  // CONNECT asks the server to be a proxy, which it is not.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+    );
+  });
   return server;
 }

@@ -5,9 +5,11 @@
  * and marked sent once it has been accepted, so a restart resends only what
  * was never accepted.
  */
-import { createEvent } from 'ics';
 import { createTransport } from 'nodemailer';
+import { calendarEvent } from './calendar.ts';
 import { signCancelToken } from './cancel-token.ts';
+import { bodyText, headerText } from './safe-text.ts';
+import { asciiEmail } from './validation.ts';
 import { callZones, formatCallTime } from '../lib/call-times.ts';
 import {
   reportStoreFailure,
@@ -32,20 +34,46 @@ export interface MailSender {
   send(mail: Mail): Promise<void>;
 }
 
-/** Removes line breaks and other control characters, so that no field can start a new header line. */
-export const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+/** One line, so that no field can start a new header line: ./safe-text.ts's headerText. */
+export const oneLine = (value: string) => headerText(value);
 
+/** A subject: one line of at most 200 characters. */
+const subjectLine = (value: string) => headerText(value, 200);
+
+/** A body line `Label: value`, the value on one line, so that it cannot pass for another field. */
 const field = (label: string, value: string | string[] | undefined) => {
-  const text = Array.isArray(value) ? value.join(', ') : (value ?? '');
+  const text = headerText(Array.isArray(value) ? value.join(', ') : (value ?? ''));
   return `${label}: ${text || '(not given)'}`;
 };
+
+/** A visitor's free text (a message), its line breaks kept, for a body. */
+const paragraph = (value: string | string[] | undefined, empty = '') =>
+  bodyText(String(value ?? '')) || empty;
+
+/**
+ * An address a visitor gave that the mail path cannot send to (stored under an older, looser rule):
+ * no retry can mend it. The message leaves the address out: it is visitor-written, and logged.
+ */
+export class UnmailableAddress extends Error {
+  constructor() {
+    super('the address cannot be mailed (it is not a valid e-mail address)');
+    this.name = 'UnmailableAddress';
+  }
+}
+
+/** A visitor's address as mail is sent to it: domain in ASCII (see asciiEmail). */
+function mailableAddress(address: string): string {
+  const ascii = asciiEmail(address.trim());
+  if (!ascii) throw new UnmailableAddress();
+  return ascii;
+}
 
 export function formatEnquiryMail(enquiry: StoredEnquiry, from: string, to: string): Mail {
   const { data } = enquiry;
   const isCall = enquiry.kind === 'call';
   const subject = isCall
-    ? `Call request from ${oneLine(enquiry.name)}`
-    : `Enquiry from ${oneLine(enquiry.name)}: ${oneLine(([] as string[]).concat(data.service ?? []).join(', '))}`;
+    ? `Call request from ${enquiry.name}`
+    : `Enquiry from ${enquiry.name}: ${([] as string[]).concat(data.service ?? []).join(', ')}`;
   const lines = isCall
     ? [
         'A visitor asked for a call through the website.',
@@ -54,7 +82,7 @@ export function formatEnquiryMail(enquiry: StoredEnquiry, from: string, to: stri
         field('Email', data.email),
         '',
         'Message:',
-        String(data.message ?? ''),
+        paragraph(data.message),
       ]
     : [
         'A new enquiry arrived through the website.',
@@ -66,14 +94,15 @@ export function formatEnquiryMail(enquiry: StoredEnquiry, from: string, to: stri
         field('Services', data.service),
         '',
         'About the project:',
-        String(data.project || '(not given)'),
+        paragraph(data.project, '(not given)'),
       ];
   lines.push('', '--', `Reference: ${enquiry.id}`, `Received: ${enquiry.createdAt}`);
   return {
     from,
     to,
-    replyTo: oneLine(enquiry.email),
-    subject: subject.slice(0, 200),
+    // The agency's notice goes out even for an address that cannot be mailed: without a Reply-To.
+    replyTo: asciiEmail(enquiry.email.trim()) ?? '',
+    subject: subjectLine(subject),
     text: lines.join('\n'),
     messageId: `<${enquiry.id}@enquiries.invalid>`,
   };
@@ -86,36 +115,37 @@ export interface BookingMailOptions {
   secret: string;
 }
 
-const text = (value: string | string[] | undefined) => String(value ?? '');
-
-/** The .ics of a booked call (METHOD:REQUEST), or of its cancellation (METHOD:CANCEL). */
+/**
+ * The .ics of a booked call (METHOD:REQUEST), or of its cancellation (METHOD:CANCEL), for the mail
+ * it goes with. Only the agency's carries the visitor's message (DESCRIPTION): the prospect's
+ * carries nothing they typed but their name, so that the booking form cannot send anyone text.
+ */
 export function callInvitation(
   enquiry: StoredEnquiry,
   organizer: string,
-  cancelled: boolean,
+  mail: MailKind,
 ): NonNullable<Mail['icalEvent']> {
   const call = enquiry.call!;
+  const cancelled = mail === 'agency-cancel' || mail === 'prospect-cancel';
+  const forAgency = mail === 'agency' || mail === 'agency-cancel';
   const method = cancelled ? 'CANCEL' : 'REQUEST';
-  const { error, value } = createEvent({
-    productId: 'northgate-digital/site',
+  const attendee = forAgency
+    ? (asciiEmail(enquiry.email.trim()) ?? enquiry.email)
+    : mailableAddress(enquiry.email);
+  const content = calendarEvent({
     method,
     // The same UID and a higher SEQUENCE: calendars replace the invitation with its cancellation.
     uid: `${enquiry.id}@calls.northgate-digital.example`,
     sequence: cancelled ? 1 : 0,
     status: cancelled ? 'CANCELLED' : 'CONFIRMED',
-    start: Date.parse(call.start),
-    startInputType: 'utc',
-    startOutputType: 'utc',
-    end: Date.parse(call.end),
-    endInputType: 'utc',
-    endOutputType: 'utc',
-    title: oneLine(text(enquiry.data.call_title) || 'Call'),
-    description: text(enquiry.data.message),
-    organizer: { name: 'Northgate Digital', email: organizer },
-    attendees: [{ name: oneLine(enquiry.name), email: oneLine(enquiry.email), rsvp: false }],
+    start: call.start,
+    end: call.end,
+    summary: headerText(String(enquiry.data.call_title ?? '')) || 'Call',
+    ...(forAgency && { description: String(enquiry.data.message ?? '') }),
+    organizer: { name: 'Northgate Digital', email: asciiEmail(organizer) ?? organizer },
+    attendee: { name: enquiry.name, email: attendee },
   });
-  if (error || !value) throw error ?? new Error('The invitation could not be made.');
-  return { method, filename: cancelled ? 'cancel.ics' : 'invite.ics', content: value };
+  return { method, filename: cancelled ? 'cancel.ics' : 'invite.ics', content };
 }
 
 /** The call's time for the prospect (in their zone) and for the agency (in its own). */
@@ -139,20 +169,19 @@ export function formatMail(
   const { mail, enquiry } = item;
   if (!enquiry.call) return formatEnquiryMail(enquiry, from, to);
   const times = callTimes(enquiry);
-  const name = oneLine(enquiry.name);
+  const name = headerText(enquiry.name);
   const minutes = Math.round(
     (Date.parse(enquiry.call.end) - Date.parse(enquiry.call.start)) / 60_000,
   );
   const reference = ['', '--', `Reference: ${enquiry.id}`];
   const messageId = `<${enquiry.id}.${mail}@enquiries.invalid>`;
   const forAgency = mail === 'agency' || mail === 'agency-cancel';
-  const cancelled = mail === 'agency-cancel' || mail === 'prospect-cancel';
   const base = {
     from,
-    to: forAgency ? to : oneLine(enquiry.email),
-    replyTo: forAgency ? oneLine(enquiry.email) : to,
+    to: forAgency ? to : mailableAddress(enquiry.email),
+    replyTo: forAgency ? (asciiEmail(enquiry.email.trim()) ?? '') : to,
     messageId,
-    icalEvent: callInvitation(enquiry, to, cancelled),
+    icalEvent: callInvitation(enquiry, to, mail),
   };
   const lines: string[] = [];
   let subject: string;
@@ -168,7 +197,7 @@ export function formatMail(
       field('Email', enquiry.data.email),
       '',
       'Message:',
-      text(enquiry.data.message),
+      paragraph(enquiry.data.message),
     );
   } else if (mail === 'agency-cancel') {
     subject = `Call cancelled: ${name}, ${times.agency}`;
@@ -195,9 +224,6 @@ export function formatMail(
       '',
       'Cannot make it? Cancel the call here, and book another time whenever suits you:',
       cancelUrl,
-      '',
-      'What you wrote:',
-      text(enquiry.data.message),
     );
   } else {
     subject = `Cancelled: your call with Northgate Digital, ${times.visitor}`;
@@ -209,7 +235,7 @@ export function formatMail(
     );
   }
   lines.push(...reference);
-  return { ...base, subject: subject.slice(0, 200), text: lines.join('\n') };
+  return { ...base, subject: subjectLine(subject), text: lines.join('\n') };
 }
 
 /**
@@ -294,23 +320,43 @@ export class Outbox {
     }
   }
 
-  /** Sends claimed entries together; false once the SMTP server fails one (the rest are tried). */
+  /**
+   * Sends claimed entries together; false once the SMTP server fails one for now (the rest are
+   * tried). One that can never be sent (refused for good, or not even made) is marked so, not
+   * retried.
+   */
   async #send(due: OutboxItem[]) {
     const { store, sender, from, to, log } = this.#options;
     const results = await Promise.all(
       due.map(async (item) => {
         const { id, enquiry, attempts, mail } = item;
+        const giveUp = async (reason: string) => {
+          await store.markUndeliverable(id, reason);
+          log?.(
+            `${describe(mail)} of enquiry ${enquiry.id} failed for good: ${reason}; it will not be retried`,
+          );
+          // The SMTP server is up (or was never asked): the rest of the batch goes on.
+          return true;
+        };
+        // Made first, apart from the sending: a mail that cannot be made now never can be.
+        let message: Mail;
         try {
-          await sender.send(formatMail(item, from, to, this.#options.booking));
+          message = formatMail(item, from, to, this.#options.booking);
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
+          return giveUp(`the e-mail could not be made: ${failureReason(error)}`);
+        }
+        try {
+          await sender.send(message);
+        } catch (error) {
+          const reason = failureReason(error);
+          if (refusedForGood(error)) return giveUp(reason);
           await store.markFailed(
             id,
             Date.now() + backoffMs(attempts, this.#options.retryBaseMs),
-            message,
+            reason,
           );
           log?.(
-            `${describe(mail)} of enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${message}`,
+            `${describe(mail)} of enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${reason}`,
           );
           return false;
         }
@@ -336,6 +382,36 @@ const describe = (mail: MailKind) =>
     'agency-cancel': 'The cancellation to the agency',
     'prospect-cancel': 'The cancellation to the prospect',
   })[mail];
+
+/** Why a send failed, in words: an error's message (never "[object Error]"), else what was thrown. */
+export function failureReason(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  const { message, responseCode } = (error ?? {}) as { message?: unknown; responseCode?: unknown };
+  if (typeof message === 'string' && message) return message;
+  if (typeof responseCode === 'number') return `the SMTP server answered ${responseCode}`;
+  return String(error);
+}
+
+/**
+ * Nodemailer's codes of a connection that failed, not of one message: a 5xx with one of these (a
+ * wrong password, a greeting that turns this host away) is the configuration's to mend, after
+ * which every e-mail waiting should go.
+ */
+const CONNECTION_FAILURES = new Set(['EAUTH', 'ENOAUTH', 'ECONNECTION', 'EPROTOCOL', 'ETLS']);
+
+/**
+ * Whether the SMTP server refused this e-mail for good: a 5xx answer (nodemailer's responseCode:
+ * the address does not exist, the message is refused), which no retry changes.
+ */
+export function refusedForGood(error: unknown): boolean {
+  const { responseCode, code } = (error ?? {}) as { responseCode?: unknown; code?: unknown };
+  return (
+    typeof responseCode === 'number' &&
+    responseCode >= 500 &&
+    responseCode <= 599 &&
+    !(typeof code === 'string' && CONNECTION_FAILURES.has(code))
+  );
+}
 
 /** Sends through nodemailer's SMTP transport; `url` is SMTP_URL, e.g. smtp://user:pass@mail.example.com:587. */
 export function smtpSender(url: string): MailSender {

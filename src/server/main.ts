@@ -17,7 +17,14 @@ const { handler } = (await import(pathToFileURL(join(distDir, 'server/entry.mjs'
 };
 const host = process.env.HOST || '127.0.0.1';
 const port = Number(process.env.PORT || 4321);
-const server = createSiteServer({ handler, distDir, trustedProxies: readConfig().trustedProxies });
+const config = readConfig();
+const server = createSiteServer({
+  handler,
+  distDir,
+  trustedProxies: config.trustedProxies,
+  siteUrl: config.siteUrl,
+  limits: config.connections,
+});
 
 server.listen(port, host, async () => {
   const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;

@@ -41,6 +41,13 @@ export class RateLimiter implements RateLimit {
     return { allowed: true };
   }
 
+  /** Takes back the hit recorded at `at` (a post refused for its content does not count). */
+  refund(client: string, at: number) {
+    const times = this.#hits.get(client);
+    const index = times?.lastIndexOf(at) ?? -1;
+    if (index >= 0) times!.splice(index, 1);
+  }
+
   get clients() {
     return this.#hits.size;
   }

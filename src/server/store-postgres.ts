@@ -5,17 +5,23 @@
  *   at start under an advisory lock, so two that start at once do not both run them.
  * - An enquiry and its outbox entries are one statement, hence one transaction; a second post of
  *   an idempotency key finds the first (the unique key decides, whichever process gets it).
- * - Booked calls cannot overlap: an exclusion constraint on the call's time range decides.
+ * - Booked calls cannot overlap: an exclusion constraint on the call's time range decides. A
+ *   booking is stored in a transaction of its own, under an advisory lock that every process takes
+ *   for bookings, so that the count of the bookings ahead of its address and client is exact.
  * - The outbox is claimed with FOR UPDATE SKIP LOCKED and a lease: processes deliver it together,
  *   each entry by one of them, and entries claimed by a process that died are taken over when
  *   their lease ends.
  * - The rate limit is a table of hits per client and window, counted by every process.
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import {
+  BookingCapReached,
+  DEFAULT_BOOKING_CAP,
   SELECT_ENQUIRIES,
   SlotTaken,
   justStored,
+  storedForm,
   type CancelResult,
   type EnquiryKind,
   type EnquiryStore,
@@ -24,6 +30,7 @@ import {
   type OutboxItem,
   type RateLimit,
   type RateVerdict,
+  type StoreOptions,
   type StoredEnquiry,
 } from './store.ts';
 
@@ -70,10 +77,23 @@ export const postgresMigrations: string[] = [
      PRIMARY KEY (client, window_start)
    );
    CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at BIGINT NOT NULL);`,
+  // 2: as SQLite's 5: mail that failed for good (never claimed again; why, in last_error); the
+  // site's own secrets (the cancel links' key when BOOKING_SECRET is not set); spam no longer holds
+  // a time; and an index of the calls booked, for counting those ahead of an address or a client.
+  `ALTER TABLE outbox ADD COLUMN undeliverable_at BIGINT;
+   DROP INDEX outbox_due;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at, id)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL;
+   CREATE TABLE site_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   UPDATE enquiries SET call_start = NULL, call_end = NULL WHERE spam AND call_start IS NOT NULL;
+   CREATE INDEX enquiries_booked_start ON enquiries (call_start)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */
 const MIGRATION_LOCK = 7_110_214_771;
+/** The advisory lock that bookings are stored under, one at a time across processes. */
+const BOOKING_LOCK = 7_110_214_772;
 
 interface Row {
   id: string;
@@ -91,6 +111,7 @@ interface Row {
   call_cancelled_at: Date | null;
   sent_at: string | null;
   attempts: number | null;
+  mail_failure?: string | null;
   outbox_id?: string;
   mail?: MailKind;
 }
@@ -118,6 +139,7 @@ const fromRow = (row: Row): StoredEnquiry => ({
   }),
   mailedAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
   mailAttempts: row.attempts ?? 0,
+  mailFailure: row.mail_failure ?? null,
 });
 
 /**
@@ -156,7 +178,8 @@ const CLAIM = `WITH claimed AS (
     UPDATE outbox SET leased_until = $1::bigint + $3::bigint
     WHERE id IN (
       SELECT id FROM outbox
-      WHERE sent_at IS NULL AND next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)
+      WHERE sent_at IS NULL AND undeliverable_at IS NULL AND next_attempt_at <= $1
+        AND (leased_until IS NULL OR leased_until <= $1)
       ORDER BY next_attempt_at, id LIMIT $2
       FOR UPDATE SKIP LOCKED)
     RETURNING id, enquiry_id, mail, attempts, sent_at, next_attempt_at
@@ -180,6 +203,12 @@ const RATE_HIT = `WITH previous AS (
     WHERE r.hits + 1 + (SELECT weighted FROM previous) <= $5
   RETURNING r.hits`;
 
+/** The calls booked ahead of `$3` (not cancelled) of an e-mail address, in any case, and of a client. */
+const BOOKED_AHEAD = `SELECT count(*) FILTER (WHERE lower(email) = lower($1))::int AS email,
+    count(*) FILTER (WHERE client_ip = $2)::int AS client
+  FROM enquiries
+  WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start > $3`;
+
 const isExclusionViolation = (error: unknown) => (error as { code?: string }).code === '23P01';
 
 /** The database, without its password, for messages. */
@@ -192,9 +221,11 @@ export class PostgresStore implements EnquiryStore {
   readonly description: string;
   readonly pool: pg.Pool;
   readonly #timers: ReturnType<typeof setInterval>[] = [];
+  readonly #bookingCap: number;
 
-  private constructor(url: string, readOnly: boolean) {
+  private constructor(url: string, readOnly: boolean, bookingCap: number) {
     this.description = describe(url);
+    this.#bookingCap = bookingCap;
     this.pool = new pg.Pool({
       connectionString: url,
       max: 10,
@@ -209,8 +240,11 @@ export class PostgresStore implements EnquiryStore {
   }
 
   /** Connects and runs the missing migrations (not for `readOnly`, the staff CLI's use). */
-  static async open(url: string, { readOnly = false } = {}): Promise<PostgresStore> {
-    const store = new PostgresStore(url, readOnly);
+  static async open(
+    url: string,
+    { readOnly = false, bookingCap = DEFAULT_BOOKING_CAP }: StoreOptions = {},
+  ): Promise<PostgresStore> {
+    const store = new PostgresStore(url, readOnly, bookingCap);
     try {
       if (!readOnly) await store.#migrate();
       else await store.pool.query('SELECT 1');
@@ -258,12 +292,11 @@ export class PostgresStore implements EnquiryStore {
     return rows[0] && fromRow(rows[0]);
   }
 
-  findByKey(key: string) {
-    return this.#one({
-      name: 'by-key',
-      text: `${SELECT_ENQUIRIES} WHERE e.idempotency_key = $1`,
-      values: [key],
-    });
+  findByKey(key: string, client: pg.Pool | pg.PoolClient = this.pool) {
+    return this.#one(
+      { name: 'by-key', text: `${SELECT_ENQUIRIES} WHERE e.idempotency_key = $1`, values: [key] },
+      client,
+    );
   }
 
   findById(id: string) {
@@ -275,37 +308,91 @@ export class PostgresStore implements EnquiryStore {
   /**
    * Enquiries that arrive in the same turn of the event loop are stored by one statement (group
    * commit, as on SQLite: one round trip and one WAL flush for them all); each promise resolves
-   * after that statement committed. A batch with a booking whose time is taken fails whole, and
-   * is then stored one enquiry at a time, so that only that booking is refused.
+   * after that statement committed. Bookings, which are few, are stored one at a time (#book).
    */
   commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
     return new Promise((resolve, reject) => {
       if (this.#pending.length === 0) setImmediate(() => void this.#flush());
-      this.#pending.push({ enquiry, queueMail, resolve, reject });
+      this.#pending.push({ enquiry: storedForm(enquiry), queueMail, resolve, reject });
     });
   }
+
+  /** This process's bookings, one after another: they wait for one lock anyway, on one connection. */
+  #bookings = Promise.resolve();
 
   async #flush() {
     const batch = this.#pending;
     this.#pending = [];
+    for (const item of batch.filter(({ enquiry }) => enquiry.call)) {
+      this.#bookings = this.#bookings.then(() => this.#book(item));
+    }
+    const rest = batch.filter(({ enquiry }) => !enquiry.call);
+    if (rest.length === 0) return;
+    let stored: (StoredEnquiry | undefined)[];
     try {
-      await this.#store(batch);
+      stored = await this.#insert(rest, Date.now(), this.pool);
     } catch (error) {
-      if (!isExclusionViolation(error) || batch.length === 1) {
-        for (const item of batch)
-          item.reject(isExclusionViolation(error) ? new SlotTaken() : error);
-        return;
-      }
-      for (const item of batch)
-        await this.#store([item]).catch((e) =>
-          item.reject(isExclusionViolation(e) ? new SlotTaken() : e),
-        );
+      for (const item of rest) item.reject(error);
+      return;
+    }
+    for (const [i, item] of rest.entries()) {
+      const enquiry = stored[i];
+      if (enquiry) item.resolve(enquiry);
+      else this.#storedFirst(item.enquiry, this.pool).then(item.resolve, item.reject);
     }
   }
 
-  /** Stores a batch and settles its promises; throws, settling none, if the statement fails. */
-  async #store(batch: Pending[]) {
-    const now = Date.now();
+  /**
+   * Stores a booking in a transaction of its own, under the lock that every process takes for
+   * bookings: the calls booked ahead of its e-mail address and its client are counted with no other
+   * booking coming in between, and it is refused beyond the cap. Settles its promise; never throws.
+   */
+  async #book(item: Pending) {
+    const { enquiry } = item;
+    try {
+      const stored = await this.#transaction(async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [BOOKING_LOCK]);
+        // A repeat of a booking is answered with the one stored, not counted against the cap.
+        const earlier =
+          enquiry.idempotencyKey && (await this.findByKey(enquiry.idempotencyKey, client));
+        if (earlier) return earlier;
+        const now = Date.now();
+        const { rows } = await client.query<{ email: number; client: number }>({
+          name: 'booked-ahead',
+          text: BOOKED_AHEAD,
+          values: [enquiry.email, enquiry.clientIp, new Date(now).toISOString()],
+        });
+        const ahead = rows[0]!;
+        if (ahead.email >= this.#bookingCap) throw new BookingCapReached('email', this.#bookingCap);
+        if (ahead.client >= this.#bookingCap)
+          throw new BookingCapReached('client', this.#bookingCap);
+        // The exclusion constraint decides whether its time is free.
+        const [inserted] = await this.#insert([item], now, client);
+        return inserted ?? (await this.#storedFirst(enquiry, client));
+      });
+      item.resolve(stored);
+    } catch (error) {
+      item.reject(isExclusionViolation(error) ? new SlotTaken() : error);
+    }
+  }
+
+  /** The enquiry stored first under the idempotency key of one that was therefore not stored. */
+  async #storedFirst(enquiry: NewEnquiry, client: pg.Pool | pg.PoolClient) {
+    // Stored by this process or another, whichever got the key first: that one is the answer.
+    const earlier = await this.findByKey(enquiry.idempotencyKey!, client);
+    if (!earlier) throw new Error('An enquiry was neither stored nor found.');
+    return earlier;
+  }
+
+  /**
+   * Stores enquiries and their outbox entries by one statement: what was stored, in order, with
+   * undefined for one whose idempotency key was stored first.
+   */
+  async #insert(
+    batch: Pending[],
+    now: number,
+    client: pg.Pool | pg.PoolClient,
+  ): Promise<(StoredEnquiry | undefined)[]> {
     const createdAt = new Date(now).toISOString();
     const rows = batch.map(({ enquiry, queueMail }) => ({
       id: crypto.randomUUID(),
@@ -313,7 +400,7 @@ export class PostgresStore implements EnquiryStore {
       mails: !queueMail || enquiry.spam ? '' : enquiry.call ? 'agency,prospect' : 'agency',
     }));
     const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
-    const { rows: inserted } = await this.pool.query<{ id: string }>({
+    const { rows: inserted } = await client.query<{ id: string }>({
       name: 'insert-enquiries',
       text: INSERT,
       values: [
@@ -334,21 +421,9 @@ export class PostgresStore implements EnquiryStore {
       ],
     });
     const stored = new Set(inserted.map((row) => row.id));
-    for (const [i, { id, enquiry }] of rows.entries()) {
-      const { resolve, reject } = batch[i]!;
-      if (stored.has(id)) {
-        resolve(justStored(enquiry, id, createdAt));
-        continue;
-      }
-      // Its idempotency key was stored first, by this process or another: that one is the answer.
-      this.findByKey(enquiry.idempotencyKey!).then(
-        (earlier) =>
-          earlier
-            ? resolve(earlier)
-            : reject(new Error('An enquiry was neither stored nor found.')),
-        reject,
-      );
-    }
+    return rows.map(({ id, enquiry }) =>
+      stored.has(id) ? justStored(enquiry, id, createdAt) : undefined,
+    );
   }
 
   async bookedBetween(from: string, to: string) {
@@ -429,6 +504,22 @@ export class PostgresStore implements EnquiryStore {
     });
   }
 
+  async markUndeliverable(outboxId: number, reason: string, now = Date.now()) {
+    await this.pool.query({
+      name: 'mark-undeliverable',
+      text: `UPDATE outbox SET attempts = attempts + 1, undeliverable_at = $1, last_error = $2,
+        leased_until = NULL WHERE id = $3`,
+      values: [now, reason.slice(0, 500), outboxId],
+    });
+  }
+
+  async countUndeliverable() {
+    const { rows } = await this.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM outbox WHERE undeliverable_at IS NOT NULL',
+    );
+    return rows[0]!.n;
+  }
+
   async all() {
     const { rows } = await this.pool.query<Row>(`${SELECT_ENQUIRIES} ORDER BY e.created_at, e.seq`);
     return rows.map(fromRow);
@@ -481,7 +572,34 @@ export class PostgresStore implements EnquiryStore {
           retryAfter: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
         };
       },
+      async refund(client: string, at: number) {
+        await pool.query({
+          name: 'rate-refund',
+          text: 'UPDATE rate_limit SET hits = hits - 1 WHERE client = $1 AND window_start = $2 AND hits > 0',
+          values: [client, Math.floor(at / windowMs) * windowMs],
+        });
+      },
     };
+  }
+
+  async bookingSecret() {
+    const read = async () =>
+      (
+        await this.pool.query<{ value: string }>({
+          name: 'booking-secret',
+          text: `SELECT value FROM site_secrets WHERE name = 'booking'`,
+        })
+      ).rows[0]?.value;
+    const kept = await read();
+    if (kept) return kept;
+    // Another process may make one meanwhile: the first one stored is everyone's. Read by a new
+    // statement, the only kind that sees a row another process committed while this insert waited.
+    await this.pool.query({
+      name: 'make-booking-secret',
+      text: `INSERT INTO site_secrets (name, value) VALUES ('booking', $1) ON CONFLICT (name) DO NOTHING`,
+      values: [randomBytes(32).toString('hex')],
+    });
+    return (await read())!;
   }
 
   #closed = false;

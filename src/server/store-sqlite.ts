@@ -3,19 +3,24 @@
  * one server process. Enquiries that arrive in the same turn of the event loop share one
  * transaction (group commit); each caller's promise resolves only after it committed.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import {
+  BookingCapReached,
+  DEFAULT_BOOKING_CAP,
   SELECT_ENQUIRIES,
   SlotTaken,
   justStored,
+  storedForm,
   type CancelResult,
   type EnquiryKind,
   type EnquiryStore,
   type MailKind,
   type NewEnquiry,
   type OutboxItem,
+  type StoreOptions,
   type StoredEnquiry,
 } from './store.ts';
 
@@ -68,6 +73,15 @@ export const migrations: string[] = [
    CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;`,
   // 4: a claim on an outbox entry while it is being sent, as on PostgreSQL (the same behaviour).
   `ALTER TABLE outbox ADD COLUMN leased_until INTEGER;`,
+  // 5: mail that failed for good (never claimed again; why, in last_error); the site's own secrets
+  // (the cancel links' key when BOOKING_SECRET is not set); and spam no longer holds a time.
+  `ALTER TABLE outbox ADD COLUMN undeliverable_at INTEGER;
+   DROP INDEX outbox_due;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL;
+   CREATE TABLE site_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   UPDATE enquiries SET call_start = NULL, call_end = NULL
+     WHERE spam = 1 AND call_start IS NOT NULL;`,
 ];
 
 interface Row {
@@ -86,6 +100,7 @@ interface Row {
   call_cancelled_at: string | null;
   sent_at: number | null;
   attempts: number | null;
+  mail_failure?: string | null;
   outbox_id?: number;
   mail?: MailKind;
 }
@@ -106,7 +121,11 @@ const fromRow = (row: Row): StoredEnquiry => ({
   }),
   mailedAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
   mailAttempts: row.attempts ?? 0,
+  mailFailure: row.mail_failure ?? null,
 });
+
+/** An instant as the site writes a call's: to the second, so that the two compare as text. */
+const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export class SqliteStore implements EnquiryStore {
   readonly db: DatabaseSync;
@@ -117,17 +136,24 @@ export class SqliteStore implements EnquiryStore {
   readonly #lease: StatementSync;
   readonly #sent: StatementSync;
   readonly #failed: StatementSync;
+  readonly #undeliverable: StatementSync;
   readonly #health: StatementSync;
   readonly #overlapping: StatementSync;
   readonly #byId: StatementSync;
   readonly #cancel: StatementSync;
   readonly #booked: StatementSync;
+  readonly #bookedAhead: StatementSync;
+  readonly #bookingCap: number;
 
   readonly description: string;
 
   /** `readOnly` opens an existing store for reading only, as the staff CLI does. */
-  constructor(path: string, { readOnly = false } = {}) {
+  constructor(
+    path: string,
+    { readOnly = false, bookingCap = DEFAULT_BOOKING_CAP }: StoreOptions = {},
+  ) {
     this.description = `the SQLite file ${path}`;
+    this.#bookingCap = bookingCap;
     if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
     this.db = new DatabaseSync(path, { readOnly });
     // NORMAL is durable against a crash of the process (kill -9); FULL would add a sync per commit
@@ -153,6 +179,13 @@ export class SqliteStore implements EnquiryStore {
        WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_end > ? AND call_start < ?
        ORDER BY call_start`,
     );
+    // Served by the unique index of booked starts: the calls ahead are few, however many are stored.
+    this.#bookedAhead = this.db.prepare(
+      `SELECT count(*) FILTER (WHERE lower(email) = lower(?)) AS email,
+         count(*) FILTER (WHERE client_ip = ?) AS client
+       FROM enquiries
+       WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start > ?`,
+    );
     this.#byId = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.id = ?`);
     this.#cancel = this.db.prepare(
       `UPDATE enquiries SET call_cancelled_at = ? WHERE id = ? AND call_cancelled_at IS NULL`,
@@ -164,7 +197,7 @@ export class SqliteStore implements EnquiryStore {
     this.#due = this.db.prepare(
       `SELECT e.*, o.id AS outbox_id, o.mail, o.sent_at, o.attempts
        FROM outbox o JOIN enquiries e ON e.id = o.enquiry_id
-       WHERE o.sent_at IS NULL AND o.next_attempt_at <= ?
+       WHERE o.sent_at IS NULL AND o.undeliverable_at IS NULL AND o.next_attempt_at <= ?
          AND (o.leased_until IS NULL OR o.leased_until <= ?)
        ORDER BY o.next_attempt_at, o.id LIMIT ?`,
     );
@@ -175,6 +208,10 @@ export class SqliteStore implements EnquiryStore {
     );
     this.#failed = this.db.prepare(
       `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
+         leased_until = NULL WHERE id = ?`,
+    );
+    this.#undeliverable = this.db.prepare(
+      `UPDATE outbox SET attempts = attempts + 1, undeliverable_at = ?, last_error = ?,
          leased_until = NULL WHERE id = ?`,
     );
     this.#health = this.db.prepare(
@@ -226,11 +263,12 @@ export class SqliteStore implements EnquiryStore {
    * commit). Each promise resolves only after that transaction has committed.
    */
   commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
-    // A booking whose time is taken rejects with SlotTaken, and only it: the rest of its batch commits.
+    // A booking whose time is taken rejects with SlotTaken, one beyond the cap with
+    // BookingCapReached, and only it: the rest of its batch commits.
     return new Promise((resolve, reject) => {
       if (this.#pending.length === 0) setImmediate(() => this.#flush());
       this.#pending.push({
-        enquiry,
+        enquiry: storedForm(enquiry),
         queueMail,
         done: (r) => (r instanceof Error ? reject(r) : resolve(r)),
       });
@@ -241,7 +279,7 @@ export class SqliteStore implements EnquiryStore {
     const batch = this.#pending;
     this.#pending = [];
     const now = Date.now();
-    let stored: (StoredEnquiry | SlotTaken)[];
+    let stored: (StoredEnquiry | SlotTaken | BookingCapReached)[];
     try {
       stored = this.#transaction(() =>
         batch.map(({ enquiry, queueMail }) => this.#insert(enquiry, queueMail, now)),
@@ -253,10 +291,24 @@ export class SqliteStore implements EnquiryStore {
     batch.forEach(({ done }, i) => done(stored[i]!));
   }
 
-  #insert(enquiry: NewEnquiry, queueMail: boolean, now: number): StoredEnquiry | SlotTaken {
+  #insert(
+    enquiry: NewEnquiry,
+    queueMail: boolean,
+    now: number,
+  ): StoredEnquiry | SlotTaken | BookingCapReached {
     // Inside the write transaction, so that two posts of one key cannot both get past this.
     const earlier = enquiry.idempotencyKey ? this.#findByKey(enquiry.idempotencyKey) : undefined;
     if (earlier) return earlier;
+    // So are the counts: bookings of one address posted at once are counted one after another.
+    if (enquiry.call) {
+      const ahead = this.#bookedAhead.get(enquiry.email, enquiry.clientIp, instant(now)) as {
+        email: number;
+        client: number;
+      };
+      if (ahead.email >= this.#bookingCap) return new BookingCapReached('email', this.#bookingCap);
+      if (ahead.client >= this.#bookingCap)
+        return new BookingCapReached('client', this.#bookingCap);
+    }
     // Also inside it: no other booking can come between this look and the insert (the unique index
     // on a booked start is the last word).
     if (enquiry.call && this.#overlapping.get(enquiry.call.end, enquiry.call.start)) {
@@ -344,6 +396,18 @@ export class SqliteStore implements EnquiryStore {
     this.#failed.run(nextAttemptAt, error.slice(0, 500), outboxId);
   }
 
+  async markUndeliverable(outboxId: number, reason: string, now = Date.now()) {
+    this.#undeliverable.run(now, reason.slice(0, 500), outboxId);
+  }
+
+  async countUndeliverable(): Promise<number> {
+    return (
+      this.db
+        .prepare('SELECT count(*) AS n FROM outbox WHERE undeliverable_at IS NOT NULL')
+        .get() as { n: number }
+    ).n;
+  }
+
   async all(): Promise<StoredEnquiry[]> {
     return (
       this.db
@@ -367,6 +431,21 @@ export class SqliteStore implements EnquiryStore {
 
   sharedRateLimit() {
     return undefined;
+  }
+
+  async bookingSecret(): Promise<string> {
+    const read = () =>
+      this.db.prepare(`SELECT value FROM site_secrets WHERE name = 'booking'`).get() as
+        { value: string } | undefined;
+    const kept = read();
+    if (kept) return kept.value;
+    // Another process on the file may make one meanwhile: the first one stored is everyone's.
+    this.db
+      .prepare(
+        `INSERT INTO site_secrets (name, value) VALUES ('booking', ?) ON CONFLICT (name) DO NOTHING`,
+      )
+      .run(randomBytes(32).toString('hex'));
+    return read()!.value;
   }
 
   async close() {

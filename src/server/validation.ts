@@ -6,12 +6,80 @@
 
 export type FieldErrors<Field extends string> = Partial<Record<Field, string>>;
 
-/** A practical address check: one @, no spaces, a dot in the domain, within RFC 5321's 254 characters. */
-export function isValidEmail(value: string): boolean {
-  return (
-    value.length <= 254 && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value) && !value.includes('..')
-  );
+/** An RFC 5322 atom: the ASCII characters the part of an address before the @ may hold between dots. */
+const atom = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const dotAtom = new RegExp(`^${atom}(?:\\.${atom})*$`);
+/** A label of a host name in ASCII: 1 to 63 letters, digits and hyphens, no hyphen at either end. */
+const hostLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * A domain in its ASCII form (punycode for an internationalised one, lower case, as URL makes it),
+ * or undefined when it is not a host name mail can go to: at least two labels, no IP address.
+ */
+function asciiDomain(domain: string): string | undefined {
+  // Of ASCII only letters, digits, hyphens and dots: URL would read others as a port, a path, ...
+  if (!/^(?:[A-Za-z0-9.-]|[^\x00-\x7f])+$/.test(domain)) return undefined;
+  let host: string;
+  try {
+    host = new URL(`http://${domain}`).hostname;
+  } catch {
+    return undefined;
+  }
+  const labels = host.split('.');
+  if (host.length > 253 || labels.length < 2 || !labels.every((label) => hostLabel.test(label)))
+    return undefined;
+  // A top-level domain begins with a letter: this leaves out IP addresses (URL reads 1.2.3.4 as one).
+  return /^[a-z]/.test(labels[labels.length - 1]!) ? host : undefined;
 }
+
+/** Why an address cannot be mailed: its form, or (said plainly) a part before the @ that is not ASCII. */
+export type EmailProblem = 'format' | 'non-ascii-local-part';
+
+function checkEmail(value: string): { address: string } | { problem: EmailProblem } {
+  const at = value.lastIndexOf('@');
+  if (at < 0 || value.length > 254) return { problem: 'format' };
+  const local = value.slice(0, at);
+  const domain = asciiDomain(value.slice(at + 1));
+  if (!domain || local.length > 64) return { problem: 'format' };
+  if (!dotAtom.test(local)) {
+    // Accents, other scripts: the address looks right to its owner, but SMTP servers without
+    // SMTPUTF8 (most) refuse it. Anything else wrong with it is a matter of form.
+    const asAscii = local.replace(/[^\x00-\x7f]/g, 'a');
+    return {
+      problem: asAscii !== local && dotAtom.test(asAscii) ? 'non-ascii-local-part' : 'format',
+    };
+  }
+  const address = `${local}@${domain}`;
+  return address.length <= 254 ? { address } : { problem: 'format' };
+}
+
+/**
+ * The address rule of both forms, which is what the mail path can send to: before the @ an RFC 5322
+ * dot-atom of ASCII characters (at most 64); after it a host name, which may be internationalised
+ * (bücher.de); at most 254 characters in all.
+ */
+export function isValidEmail(value: string): boolean {
+  return 'address' in checkEmail(value);
+}
+
+/** What is wrong with an address, or undefined when it is valid. */
+export function emailProblem(value: string): EmailProblem | undefined {
+  const checked = checkEmail(value);
+  return 'problem' in checked ? checked.problem : undefined;
+}
+
+/**
+ * A valid address as the mail path sends to it: its domain in ASCII (punycode) and lower case,
+ * user@bücher.de as user@xn--bcher-kva.de; undefined for an address that is not valid.
+ */
+export function asciiEmail(value: string): string | undefined {
+  const checked = checkEmail(value);
+  return 'address' in checked ? checked.address : undefined;
+}
+
+/** Why an address with accents before the @ is refused: it looks right to its owner. */
+const nonAsciiEmailMessage =
+  'Enter the part before the @ without accents or special characters; many mail servers cannot deliver to it';
 
 /** The Schedule a Call modal (spec §5): name, email and message, all required. */
 export const callRequestMessages = {
@@ -19,6 +87,9 @@ export const callRequestMessages = {
   email: 'Valid email is required.',
   message: 'Please,leave us a message.',
 } as const;
+
+/** The Schedule a Call form's message for an address with accents before the @ (see emailProblem). */
+export const callRequestEmailNonAsciiMessage = `${nonAsciiEmailMessage}.`;
 
 export type CallRequestField = keyof typeof callRequestMessages;
 /** A call request as the server checks it: its time (`slot`) and its captcha can be refused too. */
@@ -39,7 +110,12 @@ export function validateCallRequest(input: CallRequest): FieldErrors<CallRequest
   if (!name) errors.name = callRequestMessages.name;
   else if (name.length > callRequestLimits.name)
     errors.name = `Name must be ${callRequestLimits.name} characters or fewer.`;
-  if (!isValidEmail(email)) errors.email = callRequestMessages.email;
+  const emailError = emailProblem(email);
+  if (emailError)
+    errors.email =
+      emailError === 'non-ascii-local-part'
+        ? callRequestEmailNonAsciiMessage
+        : callRequestMessages.email;
   if (!message) errors.message = callRequestMessages.message;
   else if (message.length > callRequestLimits.message)
     errors.message = `Message must be ${callRequestLimits.message.toLocaleString('en-GB')} characters or fewer.`;
@@ -71,6 +147,7 @@ export const enquiryMessages = {
   last_name: 'Enter your last name',
   last_name_long: `Last name must be ${enquiryLimits.name} characters or fewer`,
   email: 'Enter an email address in the correct format, like name@example.com',
+  email_non_ascii: nonAsciiEmailMessage,
   contact: 'Enter a phone number of 7 to 15 digits, like +44 20 7946 0958',
   service_unknown: 'Select services from the list',
   project: `Project details must be ${enquiryLimits.project.toLocaleString('en-GB')} characters or fewer`,
@@ -121,7 +198,12 @@ export function validateEnquiry(
   if (!enquiry.last_name) errors.last_name = enquiryMessages.last_name;
   else if (enquiry.last_name.length > enquiryLimits.name)
     errors.last_name = enquiryMessages.last_name_long;
-  if (!isValidEmail(enquiry.email)) errors.email = enquiryMessages.email;
+  const emailError = emailProblem(enquiry.email);
+  if (emailError)
+    errors.email =
+      emailError === 'non-ascii-local-part'
+        ? enquiryMessages.email_non_ascii
+        : enquiryMessages.email;
   // A way to reply is all the agency needs: the phone number and the services are optional, and
   // checked only when given.
   if (enquiry.contact && !isValidPhone(enquiry.contact)) errors.contact = enquiryMessages.contact;

@@ -258,6 +258,7 @@ describe('health and headers', () => {
     expect(await response.json()).toEqual({
       status: 'ok',
       store: { kind: 'sqlite', state: 'writable' },
+      mail: { undeliverable: 0 },
     });
   });
 

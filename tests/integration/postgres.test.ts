@@ -102,7 +102,11 @@ describe('a database that goes away', () => {
     };
     expect(await health()).toEqual({
       status: 200,
-      body: { status: 'ok', store: { kind: 'postgresql', state: 'writable' } },
+      body: {
+        status: 'ok',
+        store: { kind: 'postgresql', state: 'writable' },
+        mail: { undeliverable: 0 },
+      },
     });
     const before = await posted(await postForm(`${server.url}/php/email.php`, validEnquiry));
 

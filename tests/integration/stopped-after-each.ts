@@ -1,7 +1,7 @@
 /** Servers a test starts (the site's, a test SMTP server), each stopped when the test ends. */
 import { afterEach } from 'vitest';
 import { startServer, type RunningServer } from '../server';
-import { startSmtp, type TestSmtp } from '../smtp';
+import { startSmtp, type SmtpOptions, type TestSmtp } from '../smtp';
 
 export function stoppedAfterEach(defaults: Record<string, string> = {}) {
   const running: RunningServer[] = [];
@@ -16,8 +16,8 @@ export function stoppedAfterEach(defaults: Record<string, string> = {}) {
       running.push(server);
       return server;
     },
-    async startSmtp(port: number) {
-      const smtp = await startSmtp(port);
+    async startSmtp(port: number, options?: SmtpOptions) {
+      const smtp = await startSmtp(port, options);
       smtpServers.push(smtp);
       return smtp;
     },

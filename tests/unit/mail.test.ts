@@ -1,6 +1,14 @@
 /** The e-mails the outbox sends: their text, their headers, and the back-off between attempts. */
+import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { backoffMs, formatEnquiryMail, oneLine } from '../../src/server/mail';
+import {
+  backoffMs,
+  callInvitation,
+  formatEnquiryMail,
+  formatMail,
+  oneLine,
+  UnmailableAddress,
+} from '../../src/server/mail';
 import type { StoredEnquiry } from '../../src/server/store';
 import { enquiry } from '../store-backends';
 
@@ -11,6 +19,7 @@ const storedEnquiry = (overrides: Partial<StoredEnquiry> = {}): StoredEnquiry =>
   createdAt: '2026-11-23T10:00:00.000Z',
   mailedAt: null,
   mailAttempts: 0,
+  mailFailure: null,
   ...overrides,
 });
 
@@ -44,5 +53,131 @@ describe('the e-mail', () => {
     expect(backoffMs(3, 5000, mid)).toBe(40_000);
     expect(backoffMs(20, 5000, mid)).toBe(15 * 60_000);
     expect(backoffMs(0, 5000, () => 0)).toBe(4000);
+  });
+});
+
+/** A call booked for 1 December 2026, 10:00 UTC, by a prospect in New York. */
+const bookedCall = (data: Record<string, string> = {}): StoredEnquiry => {
+  const fields = {
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    message: 'An iPad app for our clinics.',
+    time_zone: 'America/New_York',
+    agency_time_zone: 'Europe/London',
+    call_title: 'Introductory call',
+    ...data,
+  };
+  return storedEnquiry({
+    kind: 'call',
+    name: fields.name,
+    email: fields.email,
+    data: fields,
+    call: { start: '2026-12-01T10:00:00Z', end: '2026-12-01T10:30:00Z', cancelledAt: null },
+  });
+};
+const booking = { siteUrl: 'https://northgate-digital.example', secret: 'x'.repeat(40) };
+const mailOf = (
+  mail: 'agency' | 'prospect' | 'agency-cancel' | 'prospect-cancel',
+  call = bookedCall(),
+) => formatMail({ mail, enquiry: call }, 'website@agency.example', 'sales@agency.example', booking);
+
+/** The events of an invitation, read as a calendar program reads it. */
+const events = (ics: string) =>
+  new ICAL.Component(ICAL.parse(ics)).getAllSubcomponents('vevent') as ICAL.Component[];
+
+describe('the mails of a booked call', () => {
+  const attack =
+    'Hi\rEND:VEVENT\rBEGIN:VEVENT\rUID:evil-1@evil.example\rSUMMARY:Urgent\rURL:https://evil.example/meet\rDTSTART:20270101T100000Z\rEND:VEVENT\rBEGIN:VEVENT\rX:';
+
+  it('carry one event, however the message is made (bare CRs ending the event)', () => {
+    const call = bookedCall({ message: attack });
+    for (const mail of ['agency', 'prospect', 'agency-cancel', 'prospect-cancel'] as const) {
+      const ics = mailOf(mail, call).icalEvent!.content;
+      const found = events(ics);
+      expect(found).toHaveLength(1);
+      expect(found[0]!.getFirstPropertyValue('uid')).toBe(
+        `${call.id}@calls.northgate-digital.example`,
+      );
+      expect(found[0]!.getFirstPropertyValue('url')).toBeNull();
+      expect(ics).not.toMatch(/\r(?!\n)|(?<!\r)\n/);
+    }
+    // The agency reads the message, its line breaks as line breaks.
+    const [event] = events(mailOf('agency', call).icalEvent!.content);
+    expect(event!.getFirstPropertyValue('description')).toBe(attack.replaceAll('\r', '\n'));
+  });
+
+  it('give the prospect nothing they typed but their name: no message, no DESCRIPTION', () => {
+    const call = bookedCall({ message: 'Buy now at https://spam.example' });
+    for (const mail of ['prospect', 'prospect-cancel'] as const) {
+      const { text, icalEvent } = mailOf(mail, call);
+      expect(text).not.toContain('spam.example');
+      expect(text).not.toContain('What you wrote');
+      expect(text).toContain('Hello Ada Lovelace,');
+      expect(icalEvent!.content).not.toContain('DESCRIPTION');
+      expect(icalEvent!.content).not.toContain('spam.example');
+    }
+    const agency = mailOf('agency', call);
+    expect(agency.text).toContain('Buy now at https://spam.example');
+    expect(agency.icalEvent!.content).toContain('DESCRIPTION:Buy now at https://spam.example');
+  });
+
+  it('is an invitation as before: UTC times, the call title, sequence and status', () => {
+    const invite = mailOf('prospect').icalEvent!;
+    expect(invite).toMatchObject({ method: 'REQUEST', filename: 'invite.ics' });
+    const lines = invite.content.split('\r\n');
+    expect(lines.slice(0, 5)).toEqual([
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:northgate-digital/site',
+      'CALSCALE:GREGORIAN',
+      'METHOD:REQUEST',
+    ]);
+    expect(lines).toContain('DTSTART:20261201T100000Z');
+    expect(lines).toContain('DTEND:20261201T103000Z');
+    expect(lines).toContain('SEQUENCE:0');
+    expect(lines).toContain('STATUS:CONFIRMED');
+    expect(lines).toContain('SUMMARY:Introductory call');
+    expect(lines).toContain('ORGANIZER;CN="Northgate Digital":mailto:sales@agency.example');
+    expect(lines).toContain('ATTENDEE;CN="Ada Lovelace";RSVP=FALSE:mailto:ada@example.com');
+    const cancel = mailOf('agency-cancel').icalEvent!;
+    expect(cancel).toMatchObject({ method: 'CANCEL', filename: 'cancel.ics' });
+    expect(cancel.content).toContain('METHOD:CANCEL\r\n');
+    expect(cancel.content).toContain('SEQUENCE:1\r\n');
+    expect(cancel.content).toContain('STATUS:CANCELLED\r\n');
+    expect(cancel.content).toContain(`UID:${bookedCall().id}@calls.northgate-digital.example\r\n`);
+  });
+
+  it('fold long lines at 75 octets without splitting a character', () => {
+    const { content } = callInvitation(
+      bookedCall({ message: 'é'.repeat(100) }),
+      'a@b.co',
+      'agency',
+    );
+    const lines = content.split('\r\n');
+    expect(lines.every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
+    const [event] = events(content);
+    expect(event!.getFirstPropertyValue('description')).toBe('é'.repeat(100));
+  });
+
+  it('go to an internationalised domain in ASCII (punycode)', () => {
+    const call = bookedCall({ email: 'user@bücher.de' });
+    const prospect = mailOf('prospect', call);
+    expect(prospect.to).toBe('user@xn--bcher-kva.de');
+    expect(mailOf('agency', call).replyTo).toBe('user@xn--bcher-kva.de');
+    for (const mail of [prospect, mailOf('agency', call)]) {
+      const [event] = events(mail.icalEvent!.content);
+      expect(event!.getFirstPropertyValue('attendee')).toBe('mailto:user@xn--bcher-kva.de');
+    }
+    // The agency's text shows the address as it was typed.
+    expect(mailOf('agency', call).text).toContain('Email: user@bücher.de');
+  });
+
+  it('for an address stored under the old rule: the agency is told, the prospect not mailed', () => {
+    const call = bookedCall({ email: 'josé@example.com' });
+    expect(() => mailOf('prospect', call)).toThrow(UnmailableAddress);
+    expect(() => mailOf('prospect-cancel', call)).toThrow(UnmailableAddress);
+    const agency = mailOf('agency', call);
+    expect(agency.replyTo).toBe('');
+    expect(agency.text).toContain('Email: josé@example.com');
   });
 });

@@ -22,24 +22,43 @@ describe('the client address', () => {
 
 describe('cross-site posts', () => {
   it('are refused when the browser says cross-site or the Origin is another site', () => {
-    expect(isCrossSite(request({ 'sec-fetch-site': 'cross-site' }), [])).toBe(true);
-    expect(isCrossSite(request({ origin: 'https://evil.example' }), [])).toBe(true);
-    expect(isCrossSite(request({ origin: 'null' }), [])).toBe(true);
+    const none = { allowedOrigins: [] };
+    expect(isCrossSite(request({ 'sec-fetch-site': 'cross-site' }), none)).toBe(true);
+    expect(isCrossSite(request({ origin: 'https://evil.example' }), none)).toBe(true);
+    expect(isCrossSite(request({ origin: 'null' }), none)).toBe(true);
+  });
+
+  it('with SITE_URL, are told by it and never by the Host the request names', () => {
+    const site = { siteOrigin: 'https://www.agency.example', allowedOrigins: [] };
+    // A rebound DNS name: the request's own URL (from its Host) is the attacker's origin.
+    const rebound = new Request('http://evil.example/php/email.php', {
+      method: 'POST',
+      headers: { origin: 'http://evil.example' },
+    });
+    expect(isCrossSite(rebound, { allowedOrigins: [] })).toBe(false);
+    expect(isCrossSite(rebound, site)).toBe(true);
+    expect(isCrossSite(request({ origin: 'https://www.agency.example' }), site)).toBe(false);
+    expect(isCrossSite(request({ origin: 'http://localhost:4321' }), site)).toBe(true);
+    expect(
+      isCrossSite(request({ origin: 'https://admin.agency.example' }), {
+        ...site,
+        allowedOrigins: ['https://admin.agency.example'],
+      }),
+    ).toBe(false);
   });
 
   it('are allowed from the same origin, an allowed origin, or a client that sends neither header', () => {
     expect(
-      isCrossSite(
-        request({ origin: 'http://localhost:4321', 'sec-fetch-site': 'same-origin' }),
-        [],
-      ),
+      isCrossSite(request({ origin: 'http://localhost:4321', 'sec-fetch-site': 'same-origin' }), {
+        allowedOrigins: [],
+      }),
     ).toBe(false);
     expect(
-      isCrossSite(request({ origin: 'https://www.agency.example' }), [
-        'https://www.agency.example',
-      ]),
+      isCrossSite(request({ origin: 'https://www.agency.example' }), {
+        allowedOrigins: ['https://www.agency.example'],
+      }),
     ).toBe(false);
-    expect(isCrossSite(request({}), [])).toBe(false);
+    expect(isCrossSite(request({}), { allowedOrigins: [] })).toBe(false);
   });
 
   it('JSON is for clients that ask for it', () => {
@@ -57,6 +76,16 @@ describe('the rate limit', () => {
     // The window slides: the first hit leaves it 10 minutes after it was made, freeing one place.
     expect(limiter.hit('a', 601_000).allowed).toBe(true);
     expect(limiter.hit('a', 601_000).allowed).toBe(false);
+  });
+
+  it('takes back a hit it is given back, so that a refused post does not count', () => {
+    const limiter = new RateLimiter(2, 600_000);
+    expect(limiter.hit('a', 1000).allowed).toBe(true);
+    expect(limiter.hit('a', 1001).allowed).toBe(true);
+    expect(limiter.hit('a', 1002).allowed).toBe(false);
+    limiter.refund('a', 1001);
+    expect(limiter.hit('a', 1003).allowed).toBe(true);
+    expect(limiter.hit('a', 1004).allowed).toBe(false);
   });
 
   it('forgets clients beyond its size, oldest first', () => {

@@ -150,3 +150,30 @@ describe('migration 3', () => {
     await store.close();
   });
 });
+
+describe('migration 5', () => {
+  it('frees the times that spam held, keeps the outbox, and adds undeliverable mail and secrets', async () => {
+    const path = join(dir, 'v4.sqlite');
+    const db = new DatabaseSync(path);
+    for (const migration of migrations.slice(0, 4)) db.exec(migration);
+    db.exec('PRAGMA user_version = 4');
+    db.exec(`INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam, call_start, call_end)
+             VALUES ('spam-1', 'call', '2026-06-01T00:00:00.000Z', 'Bot', 'bot@example.com', '{}', '127.0.0.1', 'test', 1, '${slot}', '2027-01-05T10:00:00Z'),
+                    ('real-1', 'call', '2026-06-02T00:00:00.000Z', 'Ada', 'ada@example.com', '{}', '127.0.0.1', 'test', 0, '2027-01-05T11:00:00Z', '2027-01-05T11:30:00Z');
+             INSERT INTO outbox (enquiry_id, mail, attempts, next_attempt_at) VALUES ('real-1', 'agency', 3, 0);`);
+    db.close();
+
+    const store = new SqliteStore(path);
+    expect((await store.findById('spam-1'))?.call).toBeUndefined();
+    expect((await store.findById('real-1'))?.call?.start).toBe('2027-01-05T11:00:00Z');
+    const booked = await store.commit(call(slot), false);
+    expect(booked.call?.start).toBe(slot);
+    const [item] = await store.claimDue(now, 100, 0);
+    expect(item).toMatchObject({ mail: 'agency', attempts: 3, enquiry: { id: 'real-1' } });
+    await store.markUndeliverable(item!.id, '550 no such user', now);
+    expect(await store.claimDue(now + 3_600_000, 100, 0)).toEqual([]);
+    expect(await store.countUndeliverable()).toBe(1);
+    expect(await store.bookingSecret()).toHaveLength(64);
+    await store.close();
+  });
+});

@@ -6,7 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Outbox, type Mail } from '../../src/server/mail';
-import { SlotTaken, type EnquiryStore } from '../../src/server/store';
+import {
+  BookingCapReached,
+  DEFAULT_BOOKING_CAP,
+  SlotTaken,
+  type EnquiryStore,
+} from '../../src/server/store';
 import { backends, call, enquiry, plus, type Backend } from '../store-backends';
 
 const slot = '2027-01-05T09:30:00Z';
@@ -149,7 +154,11 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('adjacent to another, before or after it, is stored', async () => {
       await store.commit(call(slot), false);
       await store.commit(call(plus(slot, 30)), false);
-      await store.commit(call(plus(slot, -30)), false);
+      // Someone else's: one address may book only DEFAULT_BOOKING_CAP calls ahead.
+      await store.commit(
+        call(plus(slot, -30), { email: 'grace@example.com', clientIp: '192.0.2.1' }),
+        false,
+      );
       expect((await store.bookedBetween(...day)).map((b) => b.start)).toEqual([
         '2027-01-05T09:00:00Z',
         slot,
@@ -191,6 +200,176 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       ]);
       expect(both[1].id).toBe(both[0].id);
       expect(await store.count()).toBe(2);
+    });
+  });
+
+  describe('a booking caught by the honeypot', () => {
+    it('is kept without its call: it takes no time, and a real booking of that time is stored', async () => {
+      const spam = await store.commit(call(slot, { spam: true }), true);
+      expect(spam.call).toBeUndefined();
+      expect(spam.spam).toBe(true);
+      expect((await store.findById(spam.id))?.call).toBeUndefined();
+      expect(await store.bookedBetween(...day)).toEqual([]);
+      const real = await store.commit(call(slot), true);
+      expect(real.call?.start).toBe(slot);
+      expect(await store.bookedBetween(...day)).toEqual([
+        { start: slot, end: '2027-01-05T10:00:00Z' },
+      ]);
+      expect((await due()).map(([id]) => id)).toEqual([real.id, real.id]);
+    });
+
+    it('counts for no booking cap', async () => {
+      for (let i = 0; i < DEFAULT_BOOKING_CAP + 1; i++)
+        await store.commit(call(plus(slot, 60 * i), { spam: true }), false);
+      for (let i = 0; i < DEFAULT_BOOKING_CAP; i++)
+        await store.commit(call(plus(slot, 60 * i)), false);
+      expect(await store.bookedBetween(...day)).toHaveLength(DEFAULT_BOOKING_CAP);
+    });
+  });
+
+  describe('the booking cap', () => {
+    // Far enough ahead to stay in the future, and a time long past.
+    const ahead = '2099-03-02T10:00:00Z';
+    const past = '2020-03-02T10:00:00Z';
+    const at = (hours: number) => plus(ahead, 60 * hours);
+    const refusal = (promise: Promise<unknown>) =>
+      promise.then(
+        () => expect.fail('the booking was stored'),
+        (error: unknown) => error,
+      );
+
+    it('refuses an address a third call ahead, storing nothing', async () => {
+      expect(DEFAULT_BOOKING_CAP).toBe(2);
+      await store.commit(call(at(0), { clientIp: '192.0.2.1' }), true);
+      await store.commit(call(at(1), { clientIp: '192.0.2.2' }), true);
+      const error = await refusal(store.commit(call(at(2), { clientIp: '192.0.2.3' }), true));
+      expect(error).toBeInstanceOf(BookingCapReached);
+      expect(error).toMatchObject({ limit: 'email', cap: 2 });
+      expect(await store.count()).toBe(2);
+      expect(await due()).toHaveLength(4);
+      // Another address is not held up, nor a call request without a time from this one.
+      await store.commit(call(at(2), { email: 'grace@example.com', clientIp: '192.0.2.3' }), true);
+      await store.commit(call(undefined, { clientIp: '192.0.2.4' }), true);
+    });
+
+    it('counts an address in any case as one', async () => {
+      await store.commit(call(at(0), { email: 'Ada@Example.com', clientIp: '192.0.2.1' }), false);
+      await store.commit(call(at(1), { email: 'ada@example.com', clientIp: '192.0.2.2' }), false);
+      await expect(
+        store.commit(call(at(2), { email: 'ADA@EXAMPLE.COM', clientIp: '192.0.2.3' }), false),
+      ).rejects.toMatchObject({ limit: 'email' });
+    });
+
+    it('refuses a client a third call ahead, whatever the addresses', async () => {
+      const from = (i: number) => ({ email: `person${i}@example.com`, clientIp: '203.0.113.9' });
+      await store.commit(call(at(0), from(0)), false);
+      await store.commit(call(at(1), from(1)), false);
+      const error = await refusal(store.commit(call(at(2), from(2)), false));
+      expect(error).toBeInstanceOf(BookingCapReached);
+      expect(error).toMatchObject({ limit: 'client', cap: 2 });
+      expect(await store.count()).toBe(2);
+    });
+
+    it('counts no cancelled call, and none past', async () => {
+      const cancelled = await store.commit(call(at(0)), false);
+      await store.cancelCall(cancelled.id, false);
+      await store.commit(call(past), false);
+      await store.commit(call(plus(past, 60)), false);
+      await store.commit(call(at(1)), false);
+      await store.commit(call(at(2)), false);
+      await expect(store.commit(call(at(3)), false)).rejects.toThrow(BookingCapReached);
+      expect(await store.count()).toBe(5);
+    });
+
+    it('answers a repeat of a booking with the one stored, even at the cap', async () => {
+      await store.commit(call(at(0)), false);
+      const second = await store.commit(
+        call(at(1), { idempotencyKey: 'key-0000000000000001' }),
+        false,
+      );
+      const again = await store.commit(
+        call(at(1), { idempotencyKey: 'key-0000000000000001' }),
+        false,
+      );
+      expect(again.id).toBe(second.id);
+    });
+
+    it('holds for bookings of one address posted at once to two processes', async () => {
+      const other = await backend.open();
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          [store, other][i % 2]!.commit(call(at(i), { clientIp: `192.0.2.${i + 1}` }), true),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+      for (const r of results.filter((r) => r.status === 'rejected'))
+        expect(r.reason).toBeInstanceOf(BookingCapReached);
+      expect(await store.count()).toBe(2);
+      expect(await store.bookedBetween(ahead, at(24))).toHaveLength(2);
+    });
+
+    it('holds for bookings of one client posted at once, with other enquiries alongside', async () => {
+      const other = await backend.open();
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          [store, other][i % 2]!.commit(
+            i % 3 === 0
+              ? enquiry({ clientIp: '203.0.113.9' })
+              : call(at(i), { email: `person${i}@example.com`, clientIp: '203.0.113.9' }),
+            true,
+          ),
+        ),
+      );
+      const refused = results.filter((r) => r.status === 'rejected');
+      expect(refused).toHaveLength(4);
+      for (const r of refused) expect(r.reason).toMatchObject({ limit: 'client' });
+      expect(await store.count()).toBe(6);
+    });
+
+    it('is the store’s option', async () => {
+      const roomy = await backends[kind]({ bookingCap: 3 });
+      try {
+        for (let i = 0; i < 3; i++) await roomy.store.commit(call(at(i)), false);
+        await expect(roomy.store.commit(call(at(3)), false)).rejects.toMatchObject({ cap: 3 });
+        const open = await backends[kind]({ bookingCap: Infinity });
+        try {
+          for (let i = 0; i < 5; i++) await open.store.commit(call(at(i)), false);
+        } finally {
+          await open.cleanup();
+        }
+      } finally {
+        await roomy.cleanup();
+      }
+    });
+  });
+
+  describe('the booking secret', () => {
+    it('is made once, at random, and is the same for every process and after a reopen', async () => {
+      const other = await backend.open();
+      const secrets = await Promise.all([
+        store.bookingSecret(),
+        other.bookingSecret(),
+        store.bookingSecret(),
+        other.bookingSecret(),
+      ]);
+      const [secret] = secrets;
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      expect(new Set(secrets)).toEqual(new Set([secret]));
+      await store.close();
+      await other.close();
+      const reopened = await backend.open();
+      expect(await reopened.bookingSecret()).toBe(secret);
+      // The staff CLI's read-only store reads it too, once made (and needs it for nothing).
+      expect(await (await backend.open({ readOnly: true })).bookingSecret()).toBe(secret);
+    });
+
+    it('differs between stores', async () => {
+      const elsewhere = await backends[kind]();
+      try {
+        expect(await elsewhere.store.bookingSecret()).not.toBe(await store.bookingSecret());
+      } finally {
+        await elsewhere.cleanup();
+      }
     });
   });
 
@@ -241,6 +420,44 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect(await due(later + 59_000)).toEqual([]);
       const [again] = await store.claimDue(later + 60_000, 100, noLease);
       expect(again).toMatchObject({ id: item!.id, attempts: 1 });
+    });
+  });
+
+  describe('an undeliverable e-mail', () => {
+    it('is never claimed again, is counted, and its reason is the enquiry’s mailFailure', async () => {
+      const booking = await store.commit(call(slot), true);
+      const plain = await store.commit(enquiry(), true);
+      expect(await store.countUndeliverable()).toBe(0);
+      const [agency, prospect, other] = await store.claimDue(later, 100, 60_000);
+      await store.markUndeliverable(agency!.id, '550 5.1.1 mailbox unavailable', later);
+      await store.markUndeliverable(prospect!.id, 'the e-mail could not be made', later);
+      // Neither when its claim would have ended, nor when given back.
+      await store.release([agency!.id, prospect!.id, other!.id]);
+      expect(await due(later + 3_600_000)).toEqual([[plain.id, 'agency']]);
+      expect(await store.countUndeliverable()).toBe(2);
+      const failed = await store.findById(booking.id);
+      expect(failed).toMatchObject({
+        mailedAt: null,
+        mailAttempts: 1,
+        mailFailure: 'agency: 550 5.1.1 mailbox unavailable',
+      });
+      expect((await store.all()).map((e) => e.mailFailure)).toEqual([
+        'agency: 550 5.1.1 mailbox unavailable',
+        null,
+      ]);
+      // A failure worth a retry is no mailFailure.
+      await store.markFailed(other!.id, later, 'ECONNREFUSED');
+      expect((await store.findById(plain.id))?.mailFailure).toBeNull();
+      expect(await store.countUndeliverable()).toBe(2);
+    });
+
+    it('of any kind is the enquiry’s mailFailure, named by its kind', async () => {
+      const booking = await store.commit(call(slot), true);
+      expect(booking.mailFailure).toBeNull();
+      const [, prospect] = await store.claimDue(later, 100, noLease);
+      await store.markUndeliverable(prospect!.id, '550 no such user', later);
+      expect((await store.findById(booking.id))?.mailFailure).toBe('prospect: 550 no such user');
+      expect(await store.countUndeliverable()).toBe(1);
     });
   });
 

@@ -1,6 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  asciiEmail,
+  callRequestEmailNonAsciiMessage,
   callRequestMessages,
+  emailProblem,
+  enquiryMessages,
   hasErrors,
   isValidEmail,
   validateCallRequest,
@@ -25,6 +30,83 @@ describe('e-mail addresses', () => {
     `${'a'.repeat(250)}@b.com`,
   ])('rejects %j', (email) => {
     expect(isValidEmail(email)).toBe(false);
+  });
+
+  // What the mail path cannot send: a part before the @ that is not an ASCII dot-atom, a domain
+  // that is not a host name.
+  it.each([
+    'josé@example.com',
+    'a,b@example.com',
+    '"x"@example.com',
+    '<a@b.co>',
+    'Ada <a@b.co>',
+    'a@b.co, c@d.co',
+    '.a@b.co',
+    'a.@b.co',
+    'a..b@b.co',
+    `${'a'.repeat(65)}@b.co`,
+    'a@1.2.3.4',
+    'a@[1.2.3.4]',
+    'a@b.co:25',
+    'a@b.co/x',
+    'a@-b.co',
+    'a@b-.co',
+    'a@b_c.co',
+    'a@b.co\r\nBcc: c@d.co',
+    'a@b.co\u0000',
+  ])('refuses %j, which could not be mailed', (email) => {
+    expect(isValidEmail(email)).toBe(false);
+    expect(asciiEmail(email)).toBeUndefined();
+  });
+
+  it.each([
+    ['user@bücher.de', 'user@xn--bcher-kva.de'],
+    ['User@Bücher.DE', 'User@xn--bcher-kva.de'],
+    ["o'neil+tag@Example.co.uk", "o'neil+tag@example.co.uk"],
+    ['a@例え.テスト', 'a@xn--r8jz45g.xn--zckzah'],
+  ])('accepts %j, mailed as %j', (email, ascii) => {
+    expect(isValidEmail(email)).toBe(true);
+    expect(asciiEmail(email)).toBe(ascii);
+  });
+
+  it('says plainly why an address with accents before the @ is refused', () => {
+    expect(emailProblem('josé@example.com')).toBe('non-ascii-local-part');
+    expect(emailProblem('a,b@example.com')).toBe('format');
+    expect(emailProblem('josé@example')).toBe('format');
+    const call = validateCallRequest({ name: 'Ada', email: 'josé@example.com', message: 'Hi' });
+    expect(call.email).toBe(callRequestEmailNonAsciiMessage);
+    expect(call.email).toMatch(/^Enter the part before the @ without accents/);
+    expect(validateCallRequest({ name: 'Ada', email: 'a,b@example.com', message: 'Hi' })).toEqual({
+      email: 'Valid email is required.',
+    });
+  });
+
+  it('gives the mail path, for any address it accepts, an ASCII address of at most 254 characters', () => {
+    const address = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc
+        .tuple(
+          fc.string({ maxLength: 20 }),
+          fc.constantFrom('@', '@@', ''),
+          fc.string({ unit: 'binary', maxLength: 20 }),
+          fc.constantFrom('.de', '.com', '', '.1', '.'),
+        )
+        .map((parts) => parts.join('')),
+      fc.emailAddress(),
+    );
+    fc.assert(
+      fc.property(address, (email) => {
+        const ascii = asciiEmail(email);
+        expect(ascii !== undefined).toBe(isValidEmail(email));
+        if (ascii === undefined) return;
+        expect(ascii.length).toBeLessThanOrEqual(254);
+        expect(ascii).toMatch(
+          /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([a-z0-9-]+\.)+[a-z][a-z0-9-]*$/,
+        );
+        expect(asciiEmail(ascii)).toBe(ascii);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -144,6 +226,16 @@ describe('the enquiry form', () => {
       last_name: 'Enter your last name',
       email: 'Enter an email address in the correct format, like name@example.com',
     });
+  });
+
+  it('says plainly why an address with accents before the @ is refused', () => {
+    expect(validateEnquiry({ ...valid, email: 'zoë@example.com' }, options).errors.email).toBe(
+      enquiryMessages.email_non_ascii,
+    );
+    expect(validateEnquiry({ ...valid, email: 'zoe@@example.com' }, options).errors.email).toBe(
+      enquiryMessages.email,
+    );
+    expect(validateEnquiry({ ...valid, email: 'zoe@bücher.de' }, options).errors).toEqual({});
   });
 
   it('checks a phone number and services only when given', () => {

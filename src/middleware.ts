@@ -1,0 +1,49 @@
+/**
+ * Runs before every on-demand route: each must be listed in src/server/routes.ts (a route that is
+ * not fails loudly rather than taking requests nobody checks), and every POST goes through the one
+ * gate (src/server/post-gate.ts) before the route sees it, as `Astro.locals.post`.
+ */
+import { defineMiddleware } from 'astro:middleware';
+import { getEnquiryService, storeUnavailableMessage } from './server/enquiries';
+import { gateAnswer, gatePost, refusal } from './server/post-gate';
+import { reportStoreFailure } from './server/store';
+import { onDemandRoutes } from './server/routes';
+
+/** What Astro renders for an address it has no route for. */
+const ERROR_ROUTES = new Set(['/404', '/500']);
+
+export const onRequest = defineMiddleware(async (context, next) => {
+  if (context.isPrerendered) return next();
+  const policy = onDemandRoutes[context.routePattern];
+  if (!policy) {
+    if (ERROR_ROUTES.has(context.routePattern)) return next();
+    throw new Error(`The route ${context.routePattern} is not listed in src/server/routes.ts.`);
+  }
+  const { request } = context;
+  if (request.method !== 'POST') return next();
+
+  let service;
+  try {
+    service = await getEnquiryService();
+  } catch (error) {
+    reportStoreFailure(error);
+    return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });
+  }
+  let verdict;
+  try {
+    verdict = await gatePost(request, context.clientAddress, service);
+  } catch (error) {
+    // The shared rate limit lives in the store: a database gone is a 503, as for the forms.
+    reportStoreFailure(error);
+    return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });
+  }
+  if (!policy.showsRefusals) {
+    const refused = gateAnswer(request, verdict);
+    if (refused) return refused;
+  }
+  context.locals.post = verdict;
+  const response = await next();
+  // A post refused for what it says does not count against its sender's limit.
+  if (response.status === 422 && verdict.ok) await verdict.refund?.().catch(reportStoreFailure);
+  return response;
+});

@@ -1,0 +1,64 @@
+/**
+ * What the staff CLI (./cli.ts) prints: the enquiries as a listing for the terminal, or as CSV.
+ * Pure functions of the stored enquiries; every value goes through ./safe-text.ts (terminalText for
+ * the listing, csvCell for the CSV), so that nothing a visitor typed can drive the staff's terminal
+ * or run as a spreadsheet formula.
+ */
+import { callZones, formatCallTime } from '../lib/call-times.ts';
+import { csvCell, terminalText } from './safe-text.ts';
+import type { StoredEnquiry } from './store.ts';
+
+const callStatus = (e: StoredEnquiry) =>
+  !e.call ? '' : e.call.cancelledAt ? `cancelled ${e.call.cancelledAt}` : 'booked';
+
+/** A booked call's time in the agency's zone (as it was when booked), and whether it still stands. */
+const callTime = (e: StoredEnquiry) =>
+  e.call
+    ? `${formatCallTime(e.call.start, callZones(e.data).agency)}${e.call.cancelledAt ? ' (cancelled)' : ''}`
+    : '';
+
+/** The CSV's columns, in their order; the listing shows phone to mailed (slice(5, 9)) too. */
+const columns: [string, (e: StoredEnquiry) => string][] = [
+  ['id', (e) => e.id],
+  ['received', (e) => e.createdAt],
+  ['kind', (e) => e.kind],
+  ['name', (e) => e.name],
+  ['email', (e) => e.email],
+  ['phone', (e) => String(e.data.contact ?? '')],
+  ['services', (e) => ([] as string[]).concat(e.data.service ?? []).join('; ')],
+  ['message', (e) => String(e.data.project ?? e.data.message ?? '')],
+  ['mailed', (e) => e.mailedAt ?? (e.spam ? 'spam' : '')],
+  // Added with bookings, after the earlier columns so that a sheet built on those still reads right.
+  ['call_start', (e) => e.call?.start ?? ''],
+  ['call_end', (e) => e.call?.end ?? ''],
+  ['call_status', callStatus],
+  // Added with undeliverable mail: which e-mail failed for good, and why.
+  ['mail_failure', (e) => e.mailFailure ?? ''],
+];
+
+/** The enquiries as CSV (RFC 4180: CRLF after every row), a header row first. */
+export function formatCsv(enquiries: readonly StoredEnquiry[]): string {
+  const rows = [columns.map(([name]) => csvCell(name))];
+  for (const e of enquiries) rows.push(columns.map(([, get]) => csvCell(get(e))));
+  return rows.map((cells) => `${cells.join(',')}\r\n`).join('');
+}
+
+/** The enquiries as the terminal shows them, oldest first, then how many; lines without a final `\n`. */
+export function formatListing(enquiries: readonly StoredEnquiry[]): string {
+  if (enquiries.length === 0) return 'No enquiries stored.';
+  const lines: string[] = [];
+  for (const e of enquiries) {
+    const what = e.call ? 'Booked call' : e.kind === 'call' ? 'Call request' : 'Enquiry';
+    lines.push(
+      `${terminalText(e.createdAt)}  ${what} from ${terminalText(e.name)} <${terminalText(e.email)}>`,
+    );
+    if (e.call) lines.push(`  call: ${terminalText(callTime(e))}`);
+    if (e.mailFailure) lines.push(`  not delivered: ${terminalText(e.mailFailure, 200)}`);
+    for (const [name, get] of columns.slice(5, 9)) {
+      const value = terminalText(get(e), 200);
+      if (value) lines.push(`  ${name}: ${value}`);
+    }
+  }
+  lines.push('', `${enquiries.length} enquir${enquiries.length === 1 ? 'y' : 'ies'}.`);
+  return lines.join('\n');
+}

@@ -1,0 +1,118 @@
+/**
+ * The one gate every POST passes through (called by src/middleware.ts, before any route runs):
+ * the cross-site check against the site's configured origins, the content types a form is sent
+ * as, the body limit (refused from Content-Length before reading, and while streaming), strict
+ * parsing, and the per-client rate limit. A route gets what passed as `Astro.locals.post`, and
+ * never reads the request body itself.
+ */
+import { readForm, type Fields } from './body.ts';
+import { clientAddress, isCrossSite, wantsJson } from './client.ts';
+import type { ServerConfig } from './config.ts';
+import type { RateLimit } from './store.ts';
+
+export type PostVerdict =
+  | {
+      ok: true;
+      fields: Fields;
+      /** The client's address, as the rate limit counts it. */
+      client: string;
+      /** Over the rate limit: the route answers 429, or the earlier answer of a repeated post. */
+      throttled?: { retryAfter: number };
+      /** Gives back the rate-limit hit of a post that was refused for its content (422). */
+      refund?: () => Promise<void>;
+    }
+  | { ok: false; status: 400 | 403 | 413 | 415 | 503; message: string };
+
+export interface GateOptions {
+  config: Pick<ServerConfig, 'allowedOrigins' | 'bodyLimit' | 'siteUrl' | 'trustedProxies'>;
+  limiter: RateLimit | undefined;
+}
+
+export async function gatePost(
+  request: Request,
+  socketAddress: string,
+  { config, limiter }: GateOptions,
+): Promise<PostVerdict> {
+  if (isCrossSite(request, { siteOrigin: config.siteUrl, allowedOrigins: config.allowedOrigins })) {
+    return { ok: false, status: 403, message: 'This form only accepts posts from this website.' };
+  }
+  const body = await readForm(request, config.bodyLimit);
+  if (!body.ok) return body;
+  const client = clientAddress(
+    socketAddress,
+    request.headers.get('x-forwarded-for'),
+    config.trustedProxies,
+  );
+  if (!limiter) return { ok: true, fields: body.fields, client };
+  const at = Date.now();
+  const verdict = await limiter.hit(client, at);
+  if (!verdict.allowed) {
+    return { ok: true, fields: body.fields, client, throttled: { retryAfter: verdict.retryAfter } };
+  }
+  return {
+    ok: true,
+    fields: body.fields,
+    client,
+    refund: async () => {
+      await limiter.refund(client, at);
+    },
+  };
+}
+
+export const VARY = 'Origin, Sec-Fetch-Site, Accept';
+
+/** Refused before its body was read: the connection cannot carry another request after it. */
+const UNREAD_BODY = new Set([400, 403, 413, 415, 503]);
+
+/** Headers of every answer to a post: never cached, and varying with what the gate looks at. */
+export function postHeaders(status: number, extra: Record<string, string> = {}) {
+  return {
+    Vary: VARY,
+    'Cache-Control': 'no-store',
+    ...(UNREAD_BODY.has(status) && { Connection: 'close' }),
+    ...extra,
+  };
+}
+
+export const throttledMessage = (retryAfter: number) => {
+  const minutes = Math.ceil(retryAfter / 60);
+  return `You have sent several messages in a short time. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+};
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The gate's own answer, for a route that does not show refusals with its form: JSON for the
+ * site's fetches, else a short page with the reason and a way back.
+ */
+export function refusal(
+  request: Request,
+  status: number,
+  message: string,
+  extra: Record<string, string> = {},
+): Response {
+  const headers = postHeaders(status, extra);
+  if (wantsJson(request)) {
+    return new Response(JSON.stringify({ error: message }), {
+      status,
+      headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' },
+    });
+  }
+  const page = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="robots" content="noindex"><title>There is a problem</title><h1>There is a problem</h1><p>${escapeHtml(message)}</p><p><a href="/">Go to the home page</a></p></html>`;
+  return new Response(page, {
+    status,
+    headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },
+  });
+}
+
+/** The verdict's refusal as an answer: what the gate refused, or a post over the rate limit. */
+export function gateAnswer(request: Request, verdict: PostVerdict): Response | undefined {
+  if (!verdict.ok) return refusal(request, verdict.status, verdict.message);
+  if (verdict.throttled) {
+    const { retryAfter } = verdict.throttled;
+    return refusal(request, 429, throttledMessage(retryAfter), {
+      'Retry-After': String(retryAfter),
+    });
+  }
+  return undefined;
+}

@@ -1,0 +1,67 @@
+/**
+ * Which methods each address of the server takes. The HTTP server (./http.ts) answers every other
+ * method itself, before Astro sees the request: 405 with an Allow header, 204 to OPTIONS, 501 to a
+ * method it does not know. Prerendered pages and build files take GET and HEAD; the on-demand
+ * routes (the files of src/pages with `prerender = false`) are listed here, and the middleware
+ * (src/middleware.ts) refuses to serve one that is not, so a new route cannot skip the list.
+ */
+
+export type Method = 'GET' | 'HEAD' | 'POST';
+
+export interface RoutePolicy {
+  methods: readonly Method[];
+  /**
+   * A POST refused by the gate (./post-gate.ts) is still handed to the route, which shows it with
+   * the visitor's form (what was typed stays); otherwise the gate answers it alone.
+   */
+  showsRefusals?: boolean;
+}
+
+const page: RoutePolicy = { methods: ['GET', 'HEAD'] };
+const form: RoutePolicy = { methods: ['POST'], showsRefusals: true };
+
+export const onDemandRoutes: Record<string, RoutePolicy> = {
+  '/healthz': page,
+  '/schedule': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
+  '/schedule/booked': page,
+  '/schedule/cancel': { methods: ['GET', 'HEAD', 'POST'] },
+  '/schedule/slots.json': page,
+  '/send-mail.php': form,
+  '/php/email.php': form,
+};
+
+export const staticFiles: RoutePolicy = page;
+
+/**
+ * Methods of HTTP itself (RFC 9110, and PATCH). A request with one of them that a route does not
+ * take gets 405; any other method (WebDAV's PROPFIND, a made-up one) gets 501.
+ */
+export const KNOWN_METHODS: ReadonlySet<string> = new Set([
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'TRACE',
+  'CONNECT',
+]);
+
+/**
+ * A request's path as routes are matched: percent-escapes decoded, repeated slashes and a trailing
+ * slash dropped, as Astro matches (`/sch%65dule//` is /schedule). Undefined for a path that does
+ * not decode.
+ */
+export function routePath(url: string): string | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent((url.split('?')[0] ?? '/').split('#')[0]!);
+  } catch {
+    return undefined;
+  }
+  path = path.replace(/\/{2,}/g, '/');
+  return path.length > 1 ? path.replace(/\/+$/, '') : '/';
+}
+
+export const allowHeader = (policy: RoutePolicy) => policy.methods.join(', ');

@@ -1,0 +1,339 @@
+/**
+ * What a stranger can send the built production server at the HTTP level, and that none of it
+ * stops the server: every method on every address, oversized, slow and cross-site posts to every
+ * route that takes a post, slow and numerous connections, a forged Host, and the headers every
+ * answer must carry (charset, HSTS).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onDemandRoutes } from '../../src/server/routes';
+import { openSocket, rawRequest } from '../raw-http';
+import { freePort, postForm, startServer, validEnquiry, type RunningServer } from '../server';
+import { stoppedAfterEach } from './stopped-after-each';
+
+const clientDir = 'dist/client';
+
+/** Every address of the build: its pages, its files, one of its scripts, and an unknown one. */
+function everyAddress() {
+  const pages: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name === 'index.html') {
+        const page = relative(clientDir, dir).split(sep).join('/');
+        pages.push(`/${page}`);
+      }
+    }
+  };
+  walk(clientDir);
+  const script = readdirSync(join(clientDir, '_astro')).find((name) => name.endsWith('.js'));
+  return {
+    pages,
+    files: ['/favicon.svg', '/sw.js', '/robots.txt', `/_astro/${script}`],
+    onDemand: Object.keys(onDemandRoutes),
+    unknown: ['/no-such-page', '/wp-admin/setup.php', '/404'],
+  };
+}
+
+const alive = async (server: RunningServer) => {
+  expect(server.child.exitCode, server.output()).toBeNull();
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+};
+
+describe('every method on every address', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ BOOKING_SECRET: 'abuse-secret-0123456789abcdef0123456789' });
+  });
+  afterAll(() => server.stop());
+
+  it('TRACE, TRACK, CONNECT, PUT, DELETE, PATCH, OPTIONS and made-up methods get an answer, never a crash', async () => {
+    const { pages, files, onDemand, unknown } = everyAddress();
+    expect(pages.length).toBeGreaterThan(30);
+    const readOnly = [...pages, ...files];
+    for (const path of [...readOnly, ...onDemand, ...unknown]) {
+      const methods = onDemandRoutes[path]?.methods ?? ['GET', 'HEAD'];
+      const allow = methods.join(', ');
+      for (const method of ['TRACE', 'PUT', 'DELETE', 'PATCH']) {
+        const response = await rawRequest(server.url, `${method} ${path} HTTP/1.1`);
+        if (unknown.includes(path)) {
+          expect(response.status, `${method} ${path}`).toBe(404);
+        } else {
+          expect(response.status, `${method} ${path}`).toBe(405);
+          expect(response.headers.allow, `${method} ${path}`).toBe(allow);
+        }
+      }
+      // OPTIONS says what is allowed, and sends no page.
+      const options = await rawRequest(server.url, `OPTIONS ${path} HTTP/1.1`);
+      expect(options.status, `OPTIONS ${path}`).toBe(204);
+      expect(options.headers.allow, `OPTIONS ${path}`).toBe(allow);
+      expect(options.body, `OPTIONS ${path}`).toBe('');
+      // Methods this server does not know: those Node parses, and those it cannot.
+      for (const method of ['PROPFIND', 'MKCOL', 'TRACK', 'FOO', 'get']) {
+        const response = await rawRequest(server.url, `${method} ${path} HTTP/1.1`);
+        expect(response.status, `${method} ${path}`).toBe(501);
+      }
+      if (!methods.includes('POST')) {
+        const post = await rawRequest(
+          server.url,
+          `POST ${path} HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3`,
+          { body: 'a=b' },
+        );
+        expect(post.status, `POST ${path}`).toBe(unknown.includes(path) ? 404 : 405);
+      }
+    }
+    // CONNECT names a host, not a path: this server is nobody's proxy.
+    const connect = await rawRequest(server.url, 'CONNECT 127.0.0.1:443 HTTP/1.1');
+    expect(connect.status).toBe(405);
+    await alive(server);
+  }, 120_000);
+
+  it('the same goes for other spellings of an address', async () => {
+    for (const path of ['/schedule/', '/sch%65dule', '/schedule//booked', '/about/']) {
+      const response = await rawRequest(server.url, `TRACE ${path} HTTP/1.1`);
+      expect(response.status, path).toBe(405);
+    }
+    expect((await rawRequest(server.url, 'GET /%E0%A4%A HTTP/1.1')).status).toBe(400);
+    await alive(server);
+  });
+
+  it('server-rendered pages say charset=utf-8', async () => {
+    for (const path of ['/schedule', '/schedule/booked?ref=nothing', '/schedule/cancel']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+    }
+    const posted = await postForm(`${server.url}/php/email.php`, {}, { Accept: 'text/html' });
+    expect(posted.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+});
+
+const servers = stoppedAfterEach();
+const POST_ROUTES = Object.entries(onDemandRoutes)
+  .filter(([, policy]) => policy.methods.includes('POST'))
+  .map(([path]) => path);
+const form = 'Content-Type: application/x-www-form-urlencoded';
+
+describe('every route that takes a post, through one gate', () => {
+  it('includes the cancel link, and every such route is tested here', () => {
+    expect(POST_ROUTES.sort()).toEqual([
+      '/php/email.php',
+      '/schedule',
+      '/schedule/cancel',
+      '/send-mail.php',
+    ]);
+  });
+
+  it('refuses a body over 32 KB from its Content-Length, before reading it', async () => {
+    const server = await servers.start();
+    for (const path of POST_ROUTES) {
+      // 100 MB declared, 1 KB sent: the answer comes at once, without waiting for the rest.
+      const started = performance.now();
+      const response = await rawRequest(
+        server.url,
+        `POST ${path} HTTP/1.1\r\n${form}\r\nAccept: application/json\r\nContent-Length: 104857600`,
+        { body: 'token='.padEnd(1024, 'x') },
+      );
+      expect(response.status, path).toBe(413);
+      expect(performance.now() - started, path).toBeLessThan(2000);
+    }
+    await alive(server);
+  });
+
+  it('stops reading a chunked body at 32 KB, and the server does not grow', async () => {
+    const server = await servers.start();
+    const rss = () =>
+      Number(/VmRSS:\s+(\d+)/.exec(readFileSyncSafe(`/proc/${server.child.pid}/status`))?.[1]);
+    const before = rss();
+    for (const path of POST_ROUTES) {
+      const socket = await openSocket(server.url);
+      const answer = new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('close', () => resolve(text));
+        socket.on('error', () => {});
+      });
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\n${form}\r\nAccept: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
+      // Up to 20 MB in 64 KB chunks, for as long as the server keeps the connection open.
+      const chunk = `${(65536).toString(16)}\r\n${'a'.repeat(65536)}\r\n`;
+      let sent = 0;
+      while (sent < 320 && !socket.destroyed && socket.writable) {
+        if (!socket.write(chunk))
+          await new Promise((r) => socket.once('drain', r).once('close', r));
+        sent++;
+      }
+      expect(await answer, path).toMatch(/^HTTP\/1\.1 413 /);
+      expect(sent, `${path}: the server read on`).toBeLessThan(320);
+    }
+    expect(rss() - before).toBeLessThan(60 * 1024);
+    await alive(server);
+  });
+
+  it('answers a body that arrives too slowly with 408, and serves others meanwhile', async () => {
+    const server = await servers.start({ REQUEST_TIMEOUT_MS: '2000' });
+    const slow = POST_ROUTES.map(async (path) => {
+      const started = performance.now();
+      const socket = await openSocket(server.url);
+      const closed = new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('close', () => resolve(text));
+        socket.on('error', () => {});
+      });
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\n${form}\r\nContent-Length: 100\r\n\r\na=`);
+      const trickle = setInterval(() => socket.writable && socket.write('b'), 300);
+      const text = await closed;
+      clearInterval(trickle);
+      return { path, text, seconds: (performance.now() - started) / 1000 };
+    });
+    const served = performance.now();
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
+    expect(performance.now() - served).toBeLessThan(1000);
+    for (const { path, text, seconds } of await Promise.all(slow)) {
+      expect(text, path).toMatch(/^HTTP\/1\.1 408 /);
+      expect(seconds, path).toBeLessThan(4);
+    }
+    await alive(server);
+  });
+
+  it('refuses a cross-site post, and a post of another content type, on every route', async () => {
+    const server = await servers.start();
+    for (const path of POST_ROUTES) {
+      const crossSite = await postForm(`${server.url}${path}`, validEnquiry, {
+        Origin: 'https://evil.example',
+      });
+      expect(crossSite.status, path).toBe(403);
+      const json = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        body: '{"token":"x"}',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      });
+      expect(json.status, path).toBe(415);
+    }
+    await alive(server);
+  });
+
+  it('counts every route against one rate limit per client, the cancel link too', async () => {
+    const server = await servers.start({ RATE_LIMIT: 'on', RATE_LIMIT_MAX: '2' });
+    const cancel = `${server.url}/schedule/cancel`;
+    expect((await postForm(cancel, { token: 'forged' })).status).toBe(400);
+    expect((await postForm(cancel, { token: 'forged' })).status).toBe(400);
+    const limited = await postForm(cancel, { token: 'forged' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await postForm(`${server.url}/php/email.php`, validEnquiry)).status).toBe(429);
+  });
+});
+
+describe('the same-origin check and HSTS come from SITE_URL', () => {
+  it('a post whose Origin matches a forged Host is refused when SITE_URL is set', async () => {
+    const port = await freePort();
+    const server = await servers.start({
+      PORT: String(port),
+      SITE_URL: `http://127.0.0.1:${port}`,
+    });
+    // A rebound DNS name: the browser's Host and Origin both name the attacker's site.
+    const rebound = await rawRequest(
+      server.url,
+      `POST /php/email.php HTTP/1.1\r\nHost: evil.example\r\nOrigin: http://evil.example\r\n${form}\r\nAccept: application/json\r\nContent-Length: 3`,
+      { body: 'a=b' },
+    );
+    expect(rebound.status).toBe(403);
+    const own = await postForm(`${server.url}/php/email.php`, validEnquiry, {
+      Origin: `http://127.0.0.1:${port}`,
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it('with an https SITE_URL, every answer carries HSTS', async () => {
+    const server = await servers.start({ SITE_URL: 'https://www.agency.example' });
+    for (const [method, path] of [
+      ['GET', '/'],
+      ['GET', '/favicon.svg'],
+      ['GET', '/schedule'],
+      ['GET', '/no-such-page'],
+      ['PUT', '/about'],
+      ['OPTIONS', '/'],
+      ['POST', '/php/email.php'],
+    ] as const) {
+      const response = await fetch(`${server.url}${path}`, { method, redirect: 'manual' });
+      expect(response.headers.get('strict-transport-security'), `${method} ${path}`).toMatch(
+        /max-age=\d{8}/,
+      );
+    }
+    const plain = await servers.start({ SITE_URL: 'http://localhost:4321' });
+    expect((await fetch(`${plain.url}/`)).headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
+describe('slow and numerous connections', () => {
+  it('a request head that arrives too slowly is cut off when the limit says', async () => {
+    const server = await servers.start({ HEADERS_TIMEOUT_MS: '2000' });
+    const started = performance.now();
+    const socket = await openSocket(server.url);
+    const closed = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('close', () => resolve(text));
+    });
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n');
+    const trickle = setInterval(() => socket.writable && socket.write('X-A: b\r\n'), 300);
+    const text = await closed;
+    clearInterval(trickle);
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    const seconds = (performance.now() - started) / 1000;
+    expect(seconds).toBeGreaterThanOrEqual(1.9);
+    expect(seconds).toBeLessThan(3.5);
+  });
+
+  it('hundreds of slow sockets open: the server still answers others at once', async () => {
+    const server = await servers.start();
+    const sockets = [];
+    // 300 clients' worth of slow heads, from five other loopback addresses.
+    for (let i = 0; i < 300; i++) {
+      const socket = await openSocket(server.url, `127.0.0.${2 + (i % 5)}`);
+      socket.on('error', () => {});
+      socket.write('GET / HTTP/1.1\r\nHost: x\r\n');
+      sockets.push(socket);
+    }
+    try {
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        expect((await fetch(`${server.url}/iphone`)).status).toBe(200);
+        expect(performance.now() - started).toBeLessThan(1000);
+      }
+      expect(sockets.filter((s) => !s.destroyed).length).toBe(300);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+
+  it('one address cannot hold more than its share of connections', async () => {
+    const server = await servers.start({ MAX_CONNECTIONS_PER_CLIENT: '20' });
+    const sockets = await Promise.all(
+      Array.from({ length: 40 }, () => openSocket(server.url, '127.0.0.9')),
+    );
+    for (const socket of sockets) socket.on('error', () => {});
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sockets.filter((s) => s.destroyed || s.readyState === 'closed').length).toBe(20);
+    for (const socket of sockets) socket.destroy();
+    // Another client is served meanwhile, and the address gets its connections back once closed.
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await rawRequest(server.url, 'GET /about HTTP/1.1', {
+      localAddress: '127.0.0.9',
+    });
+    expect(again.status).toBe(200);
+  });
+});
+
+function readFileSyncSafe(path: string) {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
