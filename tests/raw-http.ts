@@ -43,6 +43,17 @@ export function openSocket(url: string, localAddress?: string): Promise<Socket> 
   });
 }
 
+/** Everything the server writes on `socket` until it closes it. */
+export function whatServerWrites(socket: Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('close', () => resolve(text));
+    // A server that answers before it has read the whole body may reset the connection.
+    socket.on('error', () => {});
+  });
+}
+
 /**
  * Sends `head` (the request line and headers, without the blank line) and `body`, and reads the
  * answer until the server closes the connection (`Connection: close` is added).

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from './config.ts';
 import { KNOWN_METHODS, allowHeader, onDemandRoutes, routePath, staticFiles } from './routes.ts';
+import { terminalText } from './safe-text.ts';
 import { indexStaticFiles, lookup, serveStatic } from './static-files.ts';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -147,9 +148,8 @@ function answer(
 
 const errorPage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Something went wrong</title><h1>Something went wrong</h1><p>This page could not be shown just now. Please try again in a minute, or go to the <a href="/">home page</a>.</p></html>`;
 
-/** A path for a log line: no control character of the request's reaches the terminal. */
-const loggable = (value: string) =>
-  value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?').slice(0, 300);
+/** A path or reason for a log line: no control character of the request's reaches the terminal. */
+const loggable = (value: string) => terminalText(value, 300);
 
 /** `text/html` as Astro sends its on-demand pages, with the charset a browser must not guess. */
 function withCharset(headers: unknown) {

@@ -303,7 +303,7 @@ export class Outbox {
   }
 
   async #round() {
-    const { store, log } = this.#options;
+    const { store } = this.#options;
     try {
       for (;;) {
         const due = await store.claimDue(
@@ -427,18 +427,21 @@ export function smtpSender(url: string): MailSender {
   });
   return {
     async send(mail) {
-      await transport.sendMail({
-        from: mail.from,
-        to: mail.to,
-        replyTo: mail.replyTo,
-        subject: mail.subject,
-        text: mail.text,
-        messageId: mail.messageId,
-        ...(mail.icalEvent && { icalEvent: mail.icalEvent }),
-        // Plain text only: no HTML alternative that could render visitor input.
-        disableUrlAccess: true,
-        disableFileAccess: true,
-      });
+      await transport.sendMail(messageOptions(mail));
     },
   };
 }
+
+/** What nodemailer makes a Mail's message from: exactly these headers and parts, nothing more. */
+export const messageOptions = (mail: Mail) => ({
+  from: mail.from,
+  to: mail.to,
+  replyTo: mail.replyTo,
+  subject: mail.subject,
+  text: mail.text,
+  messageId: mail.messageId,
+  ...(mail.icalEvent && { icalEvent: mail.icalEvent }),
+  // Plain text only: no HTML alternative that could render visitor input.
+  disableUrlAccess: true,
+  disableFileAccess: true,
+});

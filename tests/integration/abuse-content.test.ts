@@ -8,29 +8,16 @@ import { promisify } from 'node:util';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { calendarOf, mimeParts, textOf } from '../mime';
-import { freePort, postForm, validEnquiry, type RunningServer } from '../server';
+import { postForm, validEnquiry, type RunningServer } from '../server';
 import { stoppedAfterEach } from './stopped-after-each';
 import type { SmtpOptions } from '../smtp';
 
 const servers = stoppedAfterEach({ BOOKING_SECRET: 'abuse-secret-0123456789abcdef0123456789' });
 const run = promisify(execFile);
 
-/** A server that mails through a test SMTP server, with its cancel links pointing at itself. */
-async function startWithMail(env: Record<string, string> = {}, smtpOptions: SmtpOptions = {}) {
-  const [port, smtpPort] = [await freePort(), await freePort()];
-  const smtp = await servers.startSmtp(smtpPort, smtpOptions);
-  const server = await servers.start({
-    PORT: String(port),
-    SITE_URL: `http://127.0.0.1:${port}`,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
-    ENQUIRY_TO: 'sales@agency.example',
-    ENQUIRY_FROM: 'website@agency.example',
-    OUTBOX_POLL_MS: '100',
-    OUTBOX_RETRY_BASE_MS: '100',
-    ...env,
-  });
-  return { server, mails: smtp.received };
-}
+/** With mail, retried every 100 ms: a mail given up is seen not to be asked again. */
+const startWithMail = (env: Record<string, string> = {}, smtpOptions: SmtpOptions = {}) =>
+  servers.startWithMail({ OUTBOX_RETRY_BASE_MS: '100', ...env }, smtpOptions);
 
 async function freeSlots(server: RunningServer): Promise<{ start: string; end: string }[]> {
   const answer = (await (await fetch(`${server.url}/schedule/slots.json`)).json()) as {

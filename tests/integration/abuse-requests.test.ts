@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onDemandRoutes } from '../../src/server/routes';
-import { openSocket, rawRequest } from '../raw-http';
+import { openSocket, rawRequest, whatServerWrites } from '../raw-http';
 import { freePort, postForm, startServer, validEnquiry, type RunningServer } from '../server';
 import { stoppedAfterEach } from './stopped-after-each';
 
@@ -148,12 +148,7 @@ describe('every route that takes a post, through one gate', () => {
     const before = rss();
     for (const path of POST_ROUTES) {
       const socket = await openSocket(server.url);
-      const answer = new Promise<string>((resolve) => {
-        let text = '';
-        socket.on('data', (chunk) => (text += chunk));
-        socket.on('close', () => resolve(text));
-        socket.on('error', () => {});
-      });
+      const answer = whatServerWrites(socket);
       socket.write(
         `POST ${path} HTTP/1.1\r\nHost: x\r\n${form}\r\nAccept: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
       );
@@ -177,12 +172,7 @@ describe('every route that takes a post, through one gate', () => {
     const slow = POST_ROUTES.map(async (path) => {
       const started = performance.now();
       const socket = await openSocket(server.url);
-      const closed = new Promise<string>((resolve) => {
-        let text = '';
-        socket.on('data', (chunk) => (text += chunk));
-        socket.on('close', () => resolve(text));
-        socket.on('error', () => {});
-      });
+      const closed = whatServerWrites(socket);
       socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\n${form}\r\nContent-Length: 100\r\n\r\na=`);
       const trickle = setInterval(() => socket.writable && socket.write('b'), 300);
       const text = await closed;
@@ -274,11 +264,7 @@ describe('slow and numerous connections', () => {
     const server = await servers.start({ HEADERS_TIMEOUT_MS: '2000' });
     const started = performance.now();
     const socket = await openSocket(server.url);
-    const closed = new Promise<string>((resolve) => {
-      let text = '';
-      socket.on('data', (chunk) => (text += chunk));
-      socket.on('close', () => resolve(text));
-    });
+    const closed = whatServerWrites(socket);
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n');
     const trickle = setInterval(() => socket.writable && socket.write('X-A: b\r\n'), 300);
     const text = await closed;

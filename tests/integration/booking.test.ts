@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { signCancelToken } from '../../src/server/cancel-token';
-import { freePort, postForm, type RunningServer } from '../server';
+import { postForm, type RunningServer } from '../server';
 import { decoded } from '../smtp';
 import { stoppedAfterEach } from './stopped-after-each';
 
@@ -15,20 +15,7 @@ const SECRET = 'test-secret-0123456789abcdef0123456789';
 const servers = stoppedAfterEach({ BOOKING_SECRET: SECRET });
 const start = servers.start;
 
-/** A server that mails through a test SMTP server, with its cancel links pointing at itself. */
-async function startWithMail() {
-  const [port, smtpPort] = [await freePort(), await freePort()];
-  const smtp = await servers.startSmtp(smtpPort);
-  const server = await start({
-    PORT: String(port),
-    SITE_URL: `http://127.0.0.1:${port}`,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
-    ENQUIRY_TO: 'sales@agency.example',
-    ENQUIRY_FROM: 'website@agency.example',
-    OUTBOX_POLL_MS: '100',
-  });
-  return { server, mails: smtp.received };
-}
+const startWithMail = () => servers.startWithMail();
 
 interface Slot {
   start: string;

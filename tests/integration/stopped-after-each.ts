@@ -1,6 +1,6 @@
 /** Servers a test starts (the site's, a test SMTP server), each stopped when the test ends. */
 import { afterEach } from 'vitest';
-import { startServer, type RunningServer } from '../server';
+import { freePort, startServer, type RunningServer } from '../server';
 import { startSmtp, type SmtpOptions, type TestSmtp } from '../smtp';
 
 export function stoppedAfterEach(defaults: Record<string, string> = {}) {
@@ -10,16 +10,33 @@ export function stoppedAfterEach(defaults: Record<string, string> = {}) {
     await Promise.all(running.splice(0).map((s) => s.stop()));
     await Promise.all(smtpServers.splice(0).map((s) => s.close()));
   });
+  const start = async (env: Record<string, string> = {}) => {
+    const server = await startServer({ ...defaults, ...env });
+    running.push(server);
+    return server;
+  };
+  const startTestSmtp = async (port: number, options?: SmtpOptions) => {
+    const smtp = await startSmtp(port, options);
+    smtpServers.push(smtp);
+    return smtp;
+  };
   return {
-    async start(env: Record<string, string> = {}) {
-      const server = await startServer({ ...defaults, ...env });
-      running.push(server);
-      return server;
-    },
-    async startSmtp(port: number, options?: SmtpOptions) {
-      const smtp = await startSmtp(port, options);
-      smtpServers.push(smtp);
-      return smtp;
+    start,
+    startSmtp: startTestSmtp,
+    /** A server that mails through a test SMTP server, with its cancel links pointing at itself. */
+    async startWithMail(env: Record<string, string> = {}, smtpOptions: SmtpOptions = {}) {
+      const [port, smtpPort] = [await freePort(), await freePort()];
+      const smtp = await startTestSmtp(smtpPort, smtpOptions);
+      const server = await start({
+        PORT: String(port),
+        SITE_URL: `http://127.0.0.1:${port}`,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+        ENQUIRY_TO: 'sales@agency.example',
+        ENQUIRY_FROM: 'website@agency.example',
+        OUTBOX_POLL_MS: '100',
+        ...env,
+      });
+      return { server, mails: smtp.received };
     },
   };
 }

@@ -10,7 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { formatCallTime } from '../../src/lib/call-times';
 import { foldLine } from '../../src/server/calendar';
 import { formatCsv, formatListing } from '../../src/server/enquiry-listing';
-import { formatEnquiryMail, formatMail, UnmailableAddress, type Mail } from '../../src/server/mail';
+import {
+  formatEnquiryMail,
+  formatMail,
+  messageOptions,
+  UnmailableAddress,
+  type Mail,
+} from '../../src/server/mail';
 import {
   bodyText,
   clip,
@@ -259,19 +265,9 @@ const forAgency = (kind: MailKind) => kind === 'agency' || kind === 'agency-canc
 const events = (ics: string) =>
   new ICAL.Component(ICAL.parse(ics)).getAllSubcomponents('vevent') as ICAL.Component[];
 
-/** The raw message nodemailer makes of a Mail, with the options smtpSender (src/server/mail.ts) gives it. */
+/** The raw message nodemailer makes of a Mail, from the options smtpSender gives it. */
 async function compose(mail: Mail): Promise<string> {
-  const composer = new MailComposer({
-    from: mail.from,
-    to: mail.to,
-    replyTo: mail.replyTo,
-    subject: mail.subject,
-    text: mail.text,
-    messageId: mail.messageId,
-    ...(mail.icalEvent && { icalEvent: mail.icalEvent }),
-    disableUrlAccess: true,
-    disableFileAccess: true,
-  });
+  const composer = new MailComposer(messageOptions(mail));
   return (await composer.compile().build()).toString();
 }
 

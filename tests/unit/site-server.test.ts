@@ -47,7 +47,7 @@ describe('a handler that fails', () => {
     expect(later.status).toBe(500);
     expect(log).toEqual([
       '500 GET /schedule/booked?ref=1: thrown at once',
-      '500 GET /schedule: thrown later?with a second line',
+      '500 GET /schedule: thrown later with a second line',
     ]);
     expect(await (await fetch(`${url}/healthz`)).text()).toBe('ok');
     expect((await fetch(`${url}/`)).status).toBe(200);
