@@ -28,7 +28,9 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array 
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      // Not cancelled: that would destroy the connection before the 413 is written. The HTTP
+      // server closes it soon after the answer (see lingering in ./http.ts).
+      reader.releaseLock();
       return null;
     }
     chunks.push(value);

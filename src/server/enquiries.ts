@@ -148,7 +148,7 @@ function answer<Field extends string>(
   },
   extraHeaders: Record<string, string> = {},
 ): Outcome<Field> {
-  const headers = postHeaders(status, extraHeaders);
+  const headers = postHeaders(extraHeaders);
   if (wantsJson(request)) {
     const json = {
       ...(body.errors ? { errors: body.errors } : { error: body.message ?? 'Request refused.' }),
@@ -170,7 +170,7 @@ const successPage = (stored: StoredEnquiry) =>
   stored.call ? `/schedule/booked?ref=${stored.id}` : '/thankyou';
 
 function success<Field extends string>(request: Request, stored: StoredEnquiry): Outcome<Field> {
-  const headers = postHeaders(200);
+  const headers = postHeaders();
   const location = successPage(stored);
   const response = wantsJson(request)
     ? new Response(JSON.stringify({ ok: true, id: stored.id, location }), {
@@ -211,20 +211,7 @@ async function handle<Field extends string>(
   request: Request,
   post: PostVerdict | undefined,
 ): Promise<Outcome<Field>> {
-  if (request.method !== 'POST') {
-    return {
-      type: 'response',
-      response: new Response('Use POST to send this form.', {
-        status: 405,
-        headers: {
-          ...postHeaders(405),
-          Allow: 'POST',
-          'Content-Type': 'text/plain; charset=utf-8',
-          Connection: 'close',
-        },
-      }),
-    };
-  }
+  // Other methods never get here: the HTTP server answers them (./routes.ts).
   if (!post) throw new Error('A post reached its route without the gate (src/middleware.ts).');
   if (!post.ok) return answer(request, post.status, { message: post.message });
   let current: EnquiryService;

@@ -125,10 +125,6 @@ export function isHttps(req: IncomingMessage, trustedProxies: string[]) {
   return trustedProxies.includes(peer) && req.headers['x-forwarded-proto'] === 'https';
 }
 
-/** A request that may carry a body the server will not read: its connection is not reused. */
-const hasBody = (req: IncomingMessage) =>
-  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-
 /** A short answer the server gives itself: plain text, or nothing for HEAD. */
 function answer(
   req: IncomingMessage,
@@ -137,7 +133,6 @@ function answer(
   text: string,
   headers: Record<string, string> = {},
 ) {
-  if (hasBody(req)) headers.Connection = 'close';
   res.writeHead(status, {
     'Content-Type': 'text/plain; charset=utf-8',
     'Cache-Control': 'no-store',
@@ -161,6 +156,9 @@ function withCharset(headers: unknown) {
     }
   }
 }
+
+/** How long a connection whose request was answered unread stays open (see respond). */
+const LINGER_MS = 1_000;
 
 export function createSiteServer({
   handler,
@@ -194,6 +192,12 @@ export function createSiteServer({
   };
 
   const respond = (req: IncomingMessage, res: ServerResponse) => {
+    // Answered before its body was read (refused for its size, its method, its origin): the
+    // connection is closed a moment later. Not at once: closing while the client still sends resets
+    // the connection, and the client may lose the answer it was given.
+    res.once('finish', () => {
+      if (!req.complete) setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+    });
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     if (httpsSite || isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
     res.setHeader('Content-Security-Policy', fallbackCsp);

@@ -61,17 +61,9 @@ export async function gatePost(
 
 export const VARY = 'Origin, Sec-Fetch-Site, Accept';
 
-/** Refused before its body was read: the connection cannot carry another request after it. */
-const UNREAD_BODY = new Set([400, 403, 413, 415, 503]);
-
 /** Headers of every answer to a post: never cached, and varying with what the gate looks at. */
-export function postHeaders(status: number, extra: Record<string, string> = {}) {
-  return {
-    Vary: VARY,
-    'Cache-Control': 'no-store',
-    ...(UNREAD_BODY.has(status) && { Connection: 'close' }),
-    ...extra,
-  };
+export function postHeaders(extra: Record<string, string> = {}) {
+  return { Vary: VARY, 'Cache-Control': 'no-store', ...extra };
 }
 
 export const throttledMessage = (retryAfter: number) => {
@@ -91,7 +83,7 @@ export function refusal(
   message: string,
   extra: Record<string, string> = {},
 ): Response {
-  const headers = postHeaders(status, extra);
+  const headers = postHeaders(extra);
   if (wantsJson(request)) {
     return new Response(JSON.stringify({ error: message }), {
       status,
@@ -105,14 +97,22 @@ export function refusal(
   });
 }
 
-/** The verdict's refusal as an answer: what the gate refused, or a post over the rate limit. */
+/** What the gate refused a post for, or why it is over the rate limit; undefined when it passed. */
+export function refusalOf(
+  verdict: PostVerdict,
+): { status: number; message: string; headers: Record<string, string> } | undefined {
+  if (!verdict.ok) return { status: verdict.status, message: verdict.message, headers: {} };
+  if (!verdict.throttled) return undefined;
+  const { retryAfter } = verdict.throttled;
+  return {
+    status: 429,
+    message: throttledMessage(retryAfter),
+    headers: { 'Retry-After': String(retryAfter) },
+  };
+}
+
+/** The verdict's refusal as the gate's own answer, for a route that does not show refusals. */
 export function gateAnswer(request: Request, verdict: PostVerdict): Response | undefined {
-  if (!verdict.ok) return refusal(request, verdict.status, verdict.message);
-  if (verdict.throttled) {
-    const { retryAfter } = verdict.throttled;
-    return refusal(request, 429, throttledMessage(retryAfter), {
-      'Retry-After': String(retryAfter),
-    });
-  }
-  return undefined;
+  const refused = refusalOf(verdict);
+  return refused && refusal(request, refused.status, refused.message, refused.headers);
 }

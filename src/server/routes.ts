@@ -24,7 +24,7 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/healthz': page,
   '/schedule': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
   '/schedule/booked': page,
-  '/schedule/cancel': { methods: ['GET', 'HEAD', 'POST'] },
+  '/schedule/cancel': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
   '/schedule/slots.json': page,
   '/send-mail.php': form,
   '/php/email.php': form,
