@@ -8,9 +8,6 @@ import { pathToFileURL } from 'node:url';
 import { readConfig } from './config.ts';
 import { createSiteServer, type NodeHandler } from './http.ts';
 
-// Astro's standalone entry would start its own server on import; this one wraps its handler instead.
-process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-
 const distDir = resolve(process.env.DIST_DIR ?? 'dist');
 const { handler } = (await import(pathToFileURL(join(distDir, 'server/entry.mjs')).href)) as {
   handler: NodeHandler;
