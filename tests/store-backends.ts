@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { EnquiryStore, NewEnquiry, StoreOptions } from '../src/server/store';
 import { PostgresStore } from '../src/server/store-postgres';
 import { SqliteStore } from '../src/server/store-sqlite';
@@ -112,3 +112,23 @@ export const call = (start?: string, overrides: Partial<NewEnquiry> = {}): NewEn
   ...(start && { call: { start, end: plus(start, 30) } }),
   ...overrides,
 });
+
+/**
+ * A store opened over one that migration 5 (SQLite) or 2 (PostgreSQL) upgraded, which held a spam
+ * booking of 09:30 and a real one of 11:00 on 5 January 2027 with an agency e-mail tried 3 times:
+ * the spam no longer holds its time, the outbox is as it was, and undeliverable mail and the
+ * stored secret work.
+ */
+export async function expectUpgraded(store: EnquiryStore) {
+  expect((await store.findById('spam-1'))?.call).toBeUndefined();
+  expect((await store.findById('real-1'))?.call?.start).toBe('2027-01-05T11:00:00Z');
+  const booked = await store.commit(call('2027-01-05T09:30:00Z'), false);
+  expect(booked.call?.start).toBe('2027-01-05T09:30:00Z');
+  const now = Date.parse('2027-01-01T12:00:00Z');
+  const [item] = await store.claimDue(now, 100, 0);
+  expect(item).toMatchObject({ mail: 'agency', attempts: 3, enquiry: { id: 'real-1' } });
+  await store.markUndeliverable(item!.id, '550 no such user', now);
+  expect(await store.claimDue(now + 3_600_000, 100, 0)).toEqual([]);
+  expect(await store.countUndeliverable()).toBe(1);
+  expect(await store.bookingSecret()).toHaveLength(64);
+}

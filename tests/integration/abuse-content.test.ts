@@ -9,6 +9,7 @@ import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { calendarOf, mimeParts, textOf } from '../mime';
 import { postForm, validEnquiry, type RunningServer } from '../server';
+import { book, freeSlots } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 import type { SmtpOptions } from '../smtp';
 
@@ -19,22 +20,8 @@ const run = promisify(execFile);
 const startWithMail = (env: Record<string, string> = {}, smtpOptions: SmtpOptions = {}) =>
   servers.startWithMail({ OUTBOX_RETRY_BASE_MS: '100', ...env }, smtpOptions);
 
-async function freeSlots(server: RunningServer): Promise<{ start: string; end: string }[]> {
-  const answer = (await (await fetch(`${server.url}/schedule/slots.json`)).json()) as {
-    slots: { start: string; end: string }[];
-  };
-  return answer.slots;
-}
-
-const book = (server: RunningServer, slot: string, extra: Record<string, string> = {}) =>
-  postForm(`${server.url}/send-mail.php`, {
-    name: 'Ada Lovelace',
-    email: 'ada@example.com',
-    message: 'An iPad app for our clinics.',
-    slot,
-    idempotency_key: crypto.randomUUID(),
-    ...extra,
-  });
+/** The free times a prospect is offered now. */
+const freeTimes = async (server: RunningServer) => (await freeSlots(server)).slots;
 
 /** The events of an invitation, parsed as a calendar program parses it. */
 const events = (ics: string) =>
@@ -51,7 +38,7 @@ const enquiriesCli = (database: string, ...args: string[]) =>
 describe('text a visitor writes', () => {
   it('cannot add an event to the invitations with bare CRs, nor reach the prospect', async () => {
     const { server, mails } = await startWithMail();
-    const [slot] = await freeSlots(server);
+    const [slot] = await freeTimes(server);
     const attack =
       'Hi\rEND:VEVENT\rBEGIN:VEVENT\rUID:evil-1@evil.example\rSUMMARY:Urgent\rURL:https://evil.example/meet\rDTSTART:20270101T100000Z\rDTEND:20270101T110000Z\rEND:VEVENT\rBEGIN:VEVENT\rX:';
     const response = await book(server, slot!.start, {
@@ -106,10 +93,10 @@ describe('text a visitor writes', () => {
 describe('spam', () => {
   it('a booking caught by the honeypot takes no time: the next prospect books it', async () => {
     const { server, mails } = await startWithMail();
-    const [slot] = await freeSlots(server);
+    const [slot] = await freeTimes(server);
     const spam = await book(server, slot!.start, { fax_number: 'http://spam.example' });
     expect(spam.status).toBe(200);
-    expect((await freeSlots(server)).map((s) => s.start)).toContain(slot!.start);
+    expect((await freeTimes(server)).map((s) => s.start)).toContain(slot!.start);
     const real = await book(server, slot!.start, { email: 'grace@example.com' });
     expect(real.status).toBe(200);
     await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(2);
@@ -123,7 +110,7 @@ describe('spam', () => {
 describe('e-mail addresses', () => {
   it('one the mail path cannot send to is refused at the form, and nothing is stored', async () => {
     const server = await servers.start();
-    const [slot] = await freeSlots(server);
+    const [slot] = await freeTimes(server);
     for (const email of ['josé@example.com', '"x"@example.com', 'a,b@example.com', '<a@b.co>']) {
       const response = await book(server, slot!.start, { email });
       expect(response.status, email).toBe(422);
@@ -138,7 +125,7 @@ describe('e-mail addresses', () => {
 
   it('an internationalised domain is mailed, as punycode, with the invitation', async () => {
     const { server, mails } = await startWithMail();
-    const [slot] = await freeSlots(server);
+    const [slot] = await freeTimes(server);
     expect((await book(server, slot!.start, { email: 'user@bücher.de' })).status).toBe(200);
     await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(2);
     // The test server shows the envelope's domain decoded; the message says what was sent.
@@ -154,7 +141,7 @@ describe('e-mail addresses', () => {
       {},
       { asked, refuses: (address) => address.startsWith('nobody@') },
     );
-    const [slot] = await freeSlots(server);
+    const [slot] = await freeTimes(server);
     expect((await book(server, slot!.start, { email: 'nobody@example.com' })).status).toBe(200);
     await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(1);
     await expect
@@ -175,7 +162,7 @@ describe('e-mail addresses', () => {
 describe('booking abuse', () => {
   it('one e-mail address, or one client, books at most two future calls', async () => {
     const server = await servers.start({ BOOKING_CAP: '2' });
-    const slots = await freeSlots(server);
+    const slots = await freeTimes(server);
     expect((await book(server, slots[0]!.start)).status).toBe(200);
     expect((await book(server, slots[2]!.start, { email: 'ADA@example.com' })).status).toBe(200);
     const third = await book(server, slots[4]!.start);
@@ -186,7 +173,7 @@ describe('booking abuse', () => {
     const other = await book(server, slots[6]!.start, { email: 'someone@example.com' });
     expect(other.status).toBe(422);
     // The time it asked for stays free.
-    expect((await freeSlots(server)).map((s) => s.start)).toContain(slots[4]!.start);
+    expect((await freeTimes(server)).map((s) => s.start)).toContain(slots[4]!.start);
     // A call request without a time still goes through.
     expect((await book(server, '')).status).toBe(200);
   });
@@ -195,7 +182,7 @@ describe('booking abuse', () => {
 describe('a fresh clone', () => {
   it('books calls without BOOKING_SECRET, and its cancel links survive a restart', async () => {
     const { server, mails } = await startWithMail({ BOOKING_SECRET: '' });
-    const [slot] = await freeSlots(server);
+    const [slot] = await freeTimes(server);
     expect((await book(server, slot!.start)).status).toBe(200);
     await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(2);
     const prospect = mails.find((m) => m.to.includes('ada@example.com'))!;

@@ -7,8 +7,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { signCancelToken } from '../../src/server/cancel-token';
-import { postForm, type RunningServer } from '../server';
+import { postForm } from '../server';
 import { decoded } from '../smtp';
+import { book, booking, freeSlots, type Slot } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const SECRET = 'test-secret-0123456789abcdef0123456789';
@@ -16,35 +17,6 @@ const servers = stoppedAfterEach({ BOOKING_SECRET: SECRET });
 const start = servers.start;
 
 const startWithMail = () => servers.startWithMail();
-
-interface Slot {
-  start: string;
-  end: string;
-}
-
-async function freeSlots(server: RunningServer, query = '') {
-  const response = await fetch(`${server.url}/schedule/slots.json${query}`);
-  expect(response.status).toBe(200);
-  return (await response.json()) as {
-    open: boolean;
-    timeZone: string;
-    callMinutes: number;
-    slots: Slot[];
-    message?: string;
-  };
-}
-
-const booking = (slot: string, extra: Record<string, string> = {}) => ({
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  message: 'An iPad app for our clinics.',
-  slot,
-  idempotency_key: crypto.randomUUID(),
-  ...extra,
-});
-
-const book = (server: RunningServer, slot: string, extra: Record<string, string> = {}) =>
-  postForm(`${server.url}/send-mail.php`, booking(slot, extra));
 
 const HOUR = 3_600_000;
 

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresStore, postgresMigrations } from '../../src/server/store-postgres';
-import { call, newPostgresDatabase } from '../store-backends';
+import { expectUpgraded, newPostgresDatabase } from '../store-backends';
 
 const opened: PostgresStore[] = [];
 afterEach(async () => {
@@ -67,18 +67,7 @@ describe('migration 2', () => {
                 ('real-1', 'call', now(), 'Ada', 'ada@example.com', '{}', '127.0.0.1', 'test', false, '2027-01-05T11:00:00Z', '2027-01-05T11:30:00Z');
        INSERT INTO outbox (enquiry_id, mail, attempts, next_attempt_at) VALUES ('real-1', 'agency', 3, 0);`,
     );
-    const store = await open(url);
-    expect((await store.findById('spam-1'))?.call).toBeUndefined();
-    expect((await store.findById('real-1'))?.call?.start).toBe('2027-01-05T11:00:00Z');
-    const booked = await store.commit(call('2027-01-05T09:30:00Z'), false);
-    expect(booked.call?.start).toBe('2027-01-05T09:30:00Z');
-    const now = Date.parse('2027-01-01T12:00:00Z');
-    const [item] = await store.claimDue(now, 100, 0);
-    expect(item).toMatchObject({ mail: 'agency', attempts: 3, enquiry: { id: 'real-1' } });
-    await store.markUndeliverable(item!.id, '550 no such user', now);
-    expect(await store.claimDue(now + 3_600_000, 100, 0)).toEqual([]);
-    expect(await store.countUndeliverable()).toBe(1);
-    expect(await store.bookingSecret()).toHaveLength(64);
+    await expectUpgraded(await open(url));
   });
 });
 

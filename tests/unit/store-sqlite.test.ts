@@ -10,7 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlotTaken } from '../../src/server/store';
 import { SqliteStore, migrations } from '../../src/server/store-sqlite';
-import { call, enquiry } from '../store-backends';
+import { call, enquiry, expectUpgraded } from '../store-backends';
 
 let dir: string;
 beforeEach(() => {
@@ -164,16 +164,7 @@ describe('migration 5', () => {
     db.close();
 
     const store = new SqliteStore(path);
-    expect((await store.findById('spam-1'))?.call).toBeUndefined();
-    expect((await store.findById('real-1'))?.call?.start).toBe('2027-01-05T11:00:00Z');
-    const booked = await store.commit(call(slot), false);
-    expect(booked.call?.start).toBe(slot);
-    const [item] = await store.claimDue(now, 100, 0);
-    expect(item).toMatchObject({ mail: 'agency', attempts: 3, enquiry: { id: 'real-1' } });
-    await store.markUndeliverable(item!.id, '550 no such user', now);
-    expect(await store.claimDue(now + 3_600_000, 100, 0)).toEqual([]);
-    expect(await store.countUndeliverable()).toBe(1);
-    expect(await store.bookingSecret()).toHaveLength(64);
+    await expectUpgraded(store);
     await store.close();
   });
 });
