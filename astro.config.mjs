@@ -29,7 +29,7 @@ export default defineConfig({
   // Middleware mode: src/server/main.ts serves the files itself (compressed) and adds the security headers, and
   // hands Astro only what is not a file; the standalone handler looked for a file again on every request.
   // staticHeaders: the CSP of each prerendered page is sent as a header, not a <meta>.
-  // bodySizeLimit: a backstop; every post is read by the gate (src/server/post-gate.ts) at 32 KB.
+  // bodySizeLimit: a backstop; every post is read by the gate (src/server/requests/post-gate.ts) at 32 KB.
   adapter: node({ mode: 'middleware', staticHeaders: true, bodySizeLimit: 1024 * 1024 }),
   integrations: [
     mdx(),

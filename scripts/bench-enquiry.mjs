@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { freePort, serveBuild } from './local.mjs';
 import { startPostgres } from './postgres.mjs';
 import { startSmtp } from '../tests/smtp.ts';
-import { openStore } from '../src/server/store.ts';
+import { openStore } from '../src/server/store/index.ts';
 
 const { values } = parseArgs({
   options: {

@@ -7,7 +7,8 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { assetNames } from './lib/asset-names';
-import { isTimeZone } from './server/slots';
+import { availabilityFields } from './domain/booking';
+import { portfolioTags } from './domain/portfolio';
 
 const icon = z
   .enum(assetNames('icons'))
@@ -178,7 +179,7 @@ const testimonials = defineCollection({
   }),
 });
 
-const portfolioTag = z.enum(['websites', 'apps', 'social-media']);
+const portfolioTag = z.enum(portfolioTags);
 
 const portfolio = defineCollection({
   loader: file('./src/content/data/portfolio.yaml'),
@@ -188,7 +189,9 @@ const portfolio = defineCollection({
     tags: z
       .array(portfolioTag)
       .min(1)
-      .describe('One or more of "websites", "apps", "social-media": the filters that show it.'),
+      .describe(
+        `One or more of ${portfolioTags.map((tag) => `"${tag}"`).join(', ')}: the filters that show it.`,
+      ),
     image: z.enum(assetNames('portfolio')).describe('Mockup in src/assets/portfolio.'),
     alt,
     order: z.number().int().min(0).default(0),
@@ -292,93 +295,12 @@ const settings = defineCollection({
   }),
 });
 
-/** Copy of the pages that are not service pages, one YAML file each. */
-/** 'HH:MM-HH:MM', opening before closing, on a 24-hour clock. */
-const openingRange = z
-  .string()
-  .regex(/^(?:[01]\d|2[0-3]):[0-5]\d-(?:[01]\d|2[0-3]):[0-5]\d$/, {
-    message: 'must be opening and closing times on a 24-hour clock, like "09:30-12:30"',
-  })
-  .refine((range) => range.slice(0, 5) < range.slice(6), {
-    message: 'must open before it closes, like "09:30-12:30"',
-  });
-
-const openingHours = z
-  .array(openingRange)
-  .max(6)
-  .refine(
-    (ranges) =>
-      [...ranges]
-        .sort()
-        .every((range, i, sorted) => i === 0 || sorted[i - 1]!.slice(6) <= range.slice(0, 5)),
-    { message: 'ranges must not overlap' },
-  )
-  .describe('Opening hours for calls that day, e.g. ["09:30-12:30", "13:30-17:00"]; [] for none.');
-
-/** YAML reads an unquoted 2026-12-25 as a date: both forms are taken, as 'YYYY-MM-DD'. */
-const calendarDate = z.preprocess(
-  (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : value),
-  z.iso.date({ message: 'must be a date like 2026-12-25' }),
-);
-
 const availability = defineCollection({
   loader: file('./src/content/data/availability.yaml'),
-  schema: entry({
-    timeZone: z
-      .string()
-      .refine(isTimeZone, { message: 'must be a time zone name such as "Europe/London"' })
-      .default('Europe/London')
-      .describe('The time zone the opening hours are in, e.g. "Europe/London".'),
-    callMinutes: z.number().int().min(10).max(180).default(30).describe('How long a call lasts.'),
-    bufferMinutes: z
-      .number()
-      .int()
-      .min(0)
-      .max(120)
-      .default(0)
-      .describe('Free minutes kept after each call before the next one can start.'),
-    noticeHours: z
-      .number()
-      .int()
-      .min(0)
-      .max(24 * 14)
-      .default(24)
-      .describe('How long before a call it can be booked at the latest, in hours.'),
-    daysAhead: z
-      .number()
-      .int()
-      .min(1)
-      .max(90)
-      .default(21)
-      .describe('How many days ahead calls are offered.'),
-    callTitle: z
-      .string()
-      .min(5)
-      .max(80)
-      .describe('The calendar invitation title, e.g. "Introductory call with Northgate Digital".'),
-    hours: z
-      .strictObject({
-        monday: openingHours,
-        tuesday: openingHours,
-        wednesday: openingHours,
-        thursday: openingHours,
-        friday: openingHours,
-        saturday: openingHours,
-        sunday: openingHours,
-      })
-      .describe('Weekly opening hours for calls, one list per weekday.'),
-    closed: z
-      .array(
-        z.strictObject({
-          date: calendarDate.describe('A day with no calls, e.g. 2026-12-25.'),
-          reason: z.string().max(60).optional().describe('Why, for the staff: "Christmas Day".'),
-        }),
-      )
-      .default([])
-      .describe('Dates with no calls (bank holidays, office closures).'),
-  }),
+  schema: entry(availabilityFields),
 });
 
+/** Copy of the pages that are not service pages, one YAML file each. */
 const pages = defineCollection({
   loader: glob({ base: './src/content/pages', pattern: '*.yaml' }),
   schema: z.strictObject({

@@ -1,4 +1,4 @@
-import type { InteractionOptions } from './islands/hydrate-on-interaction';
+import type { InteractionOptions } from './client/hydrate-on-interaction';
 
 declare module 'astro' {
   interface AstroClientDirectives {
@@ -14,7 +14,7 @@ declare global {
   namespace App {
     interface Locals {
       /** A POST as the gate (src/middleware.ts) let it through, or its refusal. */
-      post?: import('./server/post-gate').PostVerdict;
+      post?: import('./server/requests/post-gate').PostVerdict;
     }
   }
 }

@@ -1,13 +1,13 @@
 /**
- * Runs before every on-demand route: each must be listed in src/server/routes.ts (a route that is
+ * Runs before every on-demand route: each must be listed in src/server/http/routes.ts (a route that is
  * not fails loudly rather than taking requests nobody checks), and every POST goes through the one
- * gate (src/server/post-gate.ts) before the route sees it, as `Astro.locals.post`.
+ * gate (src/server/requests/post-gate.ts) before the route sees it, as `Astro.locals.post`.
  */
 import { defineMiddleware } from 'astro:middleware';
-import { getEnquiryService, storeUnavailableMessage } from './server/enquiries';
-import { gateAnswer, gatePost, refusal } from './server/post-gate';
+import { getEnquiryService, storeUnavailableMessage } from './server/enquiries/service';
+import { gateAnswer, gatePost, refusal } from './server/requests/post-gate';
 import { reportStoreFailure } from './server/store';
-import { onDemandRoutes } from './server/routes';
+import { onDemandRoutes } from './server/http/routes';
 
 /** What Astro renders for an address it has no route for. */
 const ERROR_ROUTES = new Set(['/404', '/500']);
@@ -17,7 +17,9 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const policy = onDemandRoutes[context.routePattern];
   if (!policy) {
     if (ERROR_ROUTES.has(context.routePattern)) return next();
-    throw new Error(`The route ${context.routePattern} is not listed in src/server/routes.ts.`);
+    throw new Error(
+      `The route ${context.routePattern} is not listed in src/server/http/routes.ts.`,
+    );
   }
   const { request } = context;
   if (request.method !== 'POST') return next();

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/local.mjs';
-import { openStore, type StoredEnquiry } from '../src/server/store';
+import { openStore, type StoredEnquiry } from '../src/server/store/index';
 
 export { freePort };
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 
-/** Adds `client:interaction`: hydrate an island on its first use (see src/islands/hydrate-on-interaction.ts). */
+/** Adds `client:interaction`: hydrate an island on its first use (see src/client/hydrate-on-interaction.ts). */
 export default function interactionDirective(): AstroIntegration {
   return {
     name: 'client-interaction-directive',
@@ -10,7 +10,7 @@ export default function interactionDirective(): AstroIntegration {
         addClientDirective({
           name: 'interaction',
           entrypoint: fileURLToPath(
-            new URL('../islands/hydrate-on-interaction.ts', import.meta.url),
+            new URL('../client/hydrate-on-interaction.ts', import.meta.url),
           ),
         }),
     },

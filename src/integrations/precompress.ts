@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AstroIntegration } from 'astro';
-import { compressible } from '../server/static-files.ts';
+import { compressible } from '../server/http/static-files.ts';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);

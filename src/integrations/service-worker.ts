@@ -9,7 +9,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { onDemandRoutes } from '../server/routes.ts';
+import { onDemandRoutes } from '../server/http/routes.ts';
 
 const workerSource = fileURLToPath(new URL('../offline/worker.ts', import.meta.url));
 

@@ -3,7 +3,7 @@ import useEmblaCarousel from 'embla-carousel-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { CarouselOptions } from './carousel-types';
-import { emblaDuration } from './embla-duration';
+import { emblaDuration } from '../client/embla-duration';
 import { PauseIcon, PlayIcon } from './icons';
 import StepButton from './StepButton';
 import { useTakeOver } from './use-take-over';

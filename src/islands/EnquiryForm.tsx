@@ -4,7 +4,7 @@ import {
   validateEnquiry,
   type EnquiryField,
   type FieldErrors,
-} from '../server/validation';
+} from '../domain/forms';
 import {
   ErrorSummary,
   FailureMessage,

@@ -1,7 +1,13 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { $callModalOpen } from '../stores/call-modal';
-import { $outbox, dismiss, somethingKept, startOutbox, type OutboxItem } from '../stores/outbox';
+import {
+  $outbox,
+  dismiss,
+  somethingKept,
+  startOutbox,
+  type OutboxItem,
+} from '../stores/device-queue';
 
 const names: Record<OutboxItem['kind'], string> = {
   call: 'call request',
@@ -53,7 +59,7 @@ export function OutboxMessage({ itemKey }: { itemKey: string }) {
 /**
  * The notice of the enquiries kept on this device that no open form is showing: those kept on an
  * earlier visit, and a call request once its dialog is closed. It sends them when the connection
- * allows (src/stores/outbox.ts) and says when they have gone.
+ * allows (src/stores/device-queue.ts) and says when they have gone.
  */
 export default function OutboxNotice() {
   const items = useStore($outbox);

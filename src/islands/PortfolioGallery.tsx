@@ -4,37 +4,18 @@ import CloseButton from './CloseButton';
 import StepButton from './StepButton';
 import { useTakeOver } from './use-take-over';
 import { useModalDialog } from './use-modal-dialog';
+import { $lightboxIndex, $portfolioFilter, closeLightbox, openLightbox } from '../stores/portfolio';
 import {
-  $lightboxIndex,
-  $portfolioFilter,
-  closeLightbox,
   filterFromSearch,
+  filterLabels,
   isPortfolioFilter,
-  openLightbox,
+  portfolioFilters,
   searchForFilter,
   stepProject,
+  type ImageData,
   type PortfolioFilter,
-} from '../stores/portfolio';
-import type { ResponsiveImage } from '../lib/images';
-
-export type PortfolioTag = Exclude<PortfolioFilter, 'all'>;
-
-export type ImageData = ResponsiveImage & { alt: string };
-
-export interface Project {
-  id: string;
-  title: string;
-  client: string;
-  tags: PortfolioTag[];
-  image: ImageData;
-}
-
-export const filters: { value: PortfolioFilter; label: string }[] = [
-  { value: 'all', label: 'All projects' },
-  { value: 'websites', label: 'Websites' },
-  { value: 'apps', label: 'Apps' },
-  { value: 'social-media', label: 'Social-media' },
-];
+  type Project,
+} from '../domain/portfolio';
 
 // On the client the filter starts from the address, so that a shared ?filter= link opens filtered.
 if (typeof window !== 'undefined') $portfolioFilter.set(filterFromSearch(window.location.search));
@@ -99,18 +80,20 @@ export default function PortfolioGallery({ projects }: Props) {
     <div className="gallery" ref={root}>
       <fieldset className="gallery__filters" ref={radios}>
         <legend className="visually-hidden">Show projects</legend>
-        {filters.map((option) => (
-          <label key={option.value} className="gallery__filter">
-            <input
-              type="radio"
-              name="filter"
-              value={option.value}
-              defaultChecked={option.value === 'all'}
-              onChange={() => choose(option.value)}
-            />
-            <span className="pill">{option.label}</span>
-          </label>
-        ))}
+        {portfolioFilters
+          .map((value) => ({ value, label: filterLabels[value] }))
+          .map((option) => (
+            <label key={option.value} className="gallery__filter">
+              <input
+                type="radio"
+                name="filter"
+                value={option.value}
+                defaultChecked={option.value === 'all'}
+                onChange={() => choose(option.value)}
+              />
+              <span className="pill">{option.label}</span>
+            </label>
+          ))}
       </fieldset>
       <ul className="gallery__grid" role="list">
         {projects.map((project, i) => (

@@ -6,7 +6,7 @@ import {
   type BookingField,
   type CallRequestField,
   type FieldErrors,
-} from '../server/validation';
+} from '../domain/forms';
 import {
   ErrorSummary,
   FailureMessage,

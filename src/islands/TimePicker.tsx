@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { byDate, clock, dayLabel, formatIn, zoneName } from '../lib/call-times';
-import type { Slot } from '../server/slots';
+import { byDate, clock, dayLabel, formatIn, zoneName } from '../domain/call-times';
+import type { Slot } from '../domain/booking';
 import css from '../styles/time-choice.css?inline';
 
 interface Props {

@@ -5,9 +5,9 @@
  * from the server, a visible failure that keeps what was typed).
  */
 import { useEffect, useId, useRef, useState, type RefObject, type SubmitEvent } from 'react';
-import { post, Unreachable, type QueuedEnquiry } from '../offline/outbox';
-import { IDEMPOTENCY_FIELD, type FieldErrors } from '../server/validation';
-import { keepEnquiry } from '../stores/outbox';
+import { post, Unreachable, type QueuedEnquiry } from '../offline/device-queue';
+import { HONEYPOT_FIELD, IDEMPOTENCY_FIELD, type FieldErrors } from '../domain/forms';
+import { keepEnquiry } from '../stores/device-queue';
 import { OutboxMessage } from './OutboxNotice';
 import { useTakeOver } from './use-take-over';
 
@@ -97,7 +97,7 @@ export interface RefusedAnswer<Field extends string> {
  * on 422 it shows the server's field errors. When the post cannot reach the
  * server (no network, or no answer in time), or the server cannot take it just
  * then (503), the submission is kept on the device and sent again by itself
- * (src/stores/outbox.ts), and the form says so. On anything else it shows a
+ * (src/stores/device-queue.ts), and the form says so. On anything else it shows a
  * message, logs 'Error submitting form' and leaves the fields as they are.
  */
 export function useFormSubmit<Field extends string>({
@@ -281,7 +281,7 @@ export function Honeypot() {
       <label htmlFor={id}>Leave this field empty</label>
       <input
         id={id}
-        name="fax_number"
+        name={HONEYPOT_FIELD}
         type="text"
         tabIndex={-1}
         autoComplete="off"

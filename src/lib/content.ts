@@ -7,7 +7,7 @@ import {
   routeOfPageFile,
   type CheckedEntry,
 } from './content-checks';
-import type { Availability } from '../server/slots';
+import type { Availability } from '../domain/booking';
 
 type Ordered = { data: { order: number } };
 const byOrder = (a: Ordered, b: Ordered) => a.data.order - b.data.order;

@@ -1,5 +1,5 @@
 /** Maps the portfolio entries to the serialisable props of the gallery island. */
-import type { Project } from '../islands/PortfolioGallery';
+import type { Project } from '../domain/portfolio';
 import { asset } from './assets';
 import { getPortfolio } from './content';
 import { responsiveImage } from './images';

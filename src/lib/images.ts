@@ -6,19 +6,9 @@
  */
 import type { ImageMetadata } from 'astro';
 import { getImage } from 'astro:assets';
+import type { ResponsiveImage } from '../domain/portfolio';
 
 /** What an <img> (or a <picture> around it) needs: shared by the static components and the islands. */
-export interface ResponsiveImage {
-  src: string;
-  /** The largest version, for a link to the image on its own (a project's, without JavaScript). */
-  full: string;
-  width: number;
-  height: number;
-  /** The fallback's widths (WebP), with `sizes`; absent for an SVG. */
-  srcset?: string;
-  /** Better formats, for <source> elements before the <img>. */
-  sources?: { type: string; srcset: string }[];
-}
 
 const vectorFormats = new Set(['svg']);
 /** Multiples of the shown width to offer: small phones, 1x and 2x screens. */

@@ -23,12 +23,12 @@ import {
 } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
-import { CHANNEL, SYNC_TAG, sendKept } from './outbox';
+import { CHANNEL, SYNC_TAG, sendKept } from './device-queue';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: PrecacheEntry[] };
 /**
  * Set by the build: its id (a hash of what is precached), the paths of its prerendered pages, and
- * the server's on-demand addresses (src/server/routes.ts), which are never kept.
+ * the server's on-demand addresses (src/server/http/routes.ts), which are never kept.
  */
 declare const __BUILD_ID__: string;
 declare const __PAGES__: string[];

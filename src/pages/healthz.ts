@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { readConfig } from '../server/config';
-import { getEnquiryService } from '../server/enquiries';
+import { getEnquiryService } from '../server/enquiries/service';
 import { reportStoreFailure } from '../server/store';
 
 export const prerender = false;

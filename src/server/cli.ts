@@ -7,8 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { readConfig } from './config.ts';
-import { formatCsv, formatListing } from './enquiry-listing.ts';
-import { openStore, type StoredEnquiry } from './store.ts';
+import { formatCsv, formatListing } from './enquiries/listing.ts';
+import { openStore, type StoredEnquiry } from './store/index.ts';
 
 const args = new Set(process.argv.slice(2));
 const config = readConfig();

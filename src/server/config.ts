@@ -3,7 +3,7 @@
  * and its default is listed in the README's configuration section.
  */
 
-import { DEFAULT_BOOKING_CAP } from './store.ts';
+import { DEFAULT_BOOKING_CAP } from './store/index.ts';
 
 export interface ServerConfig {
   /** The SQLite file of the enquiry store, when there is no DATABASE_URL. */

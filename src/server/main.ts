@@ -6,7 +6,7 @@
 import { resolve, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readConfig } from './config.ts';
-import { createSiteServer, type NodeHandler } from './http.ts';
+import { createSiteServer, type NodeHandler } from './http/server.ts';
 
 const distDir = resolve(process.env.DIST_DIR ?? 'dist');
 const { handler } = (await import(pathToFileURL(join(distDir, 'server/entry.mjs')).href)) as {

@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import type { Slot } from '../server/slots';
+import type { Slot } from '../domain/booking';
 
 /** Whether the Schedule a Call modal is open. */
 export const $callModalOpen = atom(false);

@@ -1,6 +1,6 @@
 /**
  * The site without a connection: the service worker (src/offline/worker.ts) and the enquiries kept
- * on the device (src/offline/outbox.ts). The network goes with `context.setOffline`, or one request
+ * on the device (src/offline/device-queue.ts). The network goes with `context.setOffline`, or one request
  * fails or hangs with `page.route`; what reached the server is read with the staff CLI.
  */
 import { execFileSync } from 'node:child_process';

@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onDemandRoutes } from '../../src/server/routes';
+import { onDemandRoutes } from '../../src/server/http/routes';
 import { openSocket, rawRequest, whatServerWrites } from '../raw-http';
 import { freePort, postForm, startServer, validEnquiry, type RunningServer } from '../server';
 import { stoppedAfterEach } from './stopped-after-each';

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { signCancelToken } from '../../src/server/cancel-token';
+import { signCancelToken } from '../../src/server/booking/cancel-token';
 import { postForm } from '../server';
 import { decoded } from '../smtp';
 import { book, booking, freeSlots, type Slot } from './calls';

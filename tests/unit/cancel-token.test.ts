@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkCancelToken, signCancelToken } from '../../src/server/cancel-token';
+import { checkCancelToken, signCancelToken } from '../../src/server/booking/cancel-token';
 
 const secret = 'test-secret-0123456789abcdef';
 const id = randomUUID();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emblaDuration, settleTime } from '../../src/islands/embla-duration';
+import { emblaDuration, settleTime } from '../../src/client/embla-duration';
 
 describe('the carousel transition time', () => {
   it.each([600, 1000, 3000])(

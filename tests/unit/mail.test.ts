@@ -8,8 +8,8 @@ import {
   formatMail,
   oneLine,
   UnmailableAddress,
-} from '../../src/server/mail';
-import type { StoredEnquiry } from '../../src/server/store';
+} from '../../src/server/mail/mail';
+import type { StoredEnquiry } from '../../src/server/store/index';
 import { enquiry } from '../store-backends';
 
 const { call: _none, ...fields } = enquiry();

@@ -4,8 +4,8 @@
  * said in the log in words. Against both stores.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Outbox, failureReason, refusedForGood, type Mail } from '../../src/server/mail';
-import type { EnquiryStore } from '../../src/server/store';
+import { Outbox, failureReason, refusedForGood, type Mail } from '../../src/server/mail/mail';
+import type { EnquiryStore } from '../../src/server/store/index';
 import { backends, call, enquiry, type Backend } from '../store-backends';
 
 /** A day on: every retry is due by then. */

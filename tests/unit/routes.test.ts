@@ -1,8 +1,8 @@
-/** Every on-demand route of src/pages is in the HTTP server's list of methods (src/server/routes.ts). */
+/** Every on-demand route of src/pages is in the HTTP server's list of methods (src/server/http/routes.ts). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { onDemandRoutes, routePath } from '../../src/server/routes';
+import { onDemandRoutes, routePath } from '../../src/server/http/routes';
 
 const pagesDir = 'src/pages';
 

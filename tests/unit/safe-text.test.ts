@@ -7,16 +7,16 @@ import fc from 'fast-check';
 import ICAL from 'ical.js';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { describe, expect, it } from 'vitest';
-import { formatCallTime } from '../../src/lib/call-times';
-import { foldLine } from '../../src/server/calendar';
-import { formatCsv, formatListing } from '../../src/server/enquiry-listing';
+import { formatCallTime } from '../../src/domain/call-times';
+import { foldLine } from '../../src/server/mail/invitation';
+import { formatCsv, formatListing } from '../../src/server/enquiries/listing';
 import {
   formatEnquiryMail,
   formatMail,
   messageOptions,
   UnmailableAddress,
   type Mail,
-} from '../../src/server/mail';
+} from '../../src/server/mail/mail';
 import {
   bodyText,
   clip,
@@ -27,8 +27,8 @@ import {
   mailtoUri,
   terminalText,
 } from '../../src/server/safe-text';
-import type { MailKind, StoredEnquiry } from '../../src/server/store';
-import { asciiEmail } from '../../src/server/validation';
+import type { MailKind, StoredEnquiry } from '../../src/server/store/index';
+import { asciiEmail } from '../../src/domain/forms';
 
 const numRuns = 200;
 

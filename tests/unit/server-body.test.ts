@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUrlencoded, readForm } from '../../src/server/body';
+import { parseUrlencoded, readForm } from '../../src/server/requests/body';
 
 const post = (body: BodyInit, type: string, headers: Record<string, string> = {}) =>
   new Request('http://localhost/php/email.php', {

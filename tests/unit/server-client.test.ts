@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, isCrossSite, wantsJson } from '../../src/server/client';
-import { RateLimiter } from '../../src/server/rate-limit';
+import { clientAddress, isCrossSite, wantsJson } from '../../src/server/requests/client';
+import { RateLimiter } from '../../src/server/requests/rate-limit';
 
 const request = (headers: Record<string, string>) =>
   new Request('http://localhost:4321/php/email.php', { method: 'POST', headers });

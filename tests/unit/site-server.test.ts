@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/server/config';
-import { createSiteServer, type NodeHandler } from '../../src/server/http';
+import { createSiteServer, type NodeHandler } from '../../src/server/http/server';
 
 const running: ReturnType<typeof createSiteServer>[] = [];
 afterEach(async () => {

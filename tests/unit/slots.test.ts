@@ -2,16 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   agencyDate,
   freeSlots,
-  isTimeZone,
   nearest,
   offeredDates,
   offeredSlot,
   refusal,
   slotsOfDate,
-  type Availability,
-  type Slot,
-} from '../../src/server/slots';
-import { formatCallTime } from '../../src/lib/call-times';
+} from '../../src/server/booking/free-times';
+import { dayAfter, isTimeZone, type Availability, type Slot } from '../../src/domain/booking';
+import { formatCallTime } from '../../src/domain/call-times';
 
 // Like src/content/data/availability.yaml, but with hours and closed dates of the tests' own.
 const availability: Availability = {
@@ -322,6 +320,15 @@ describe('nearest', () => {
       '2027-01-05T10:15:00Z',
       '2027-01-05T11:00:00Z',
     ]);
+  });
+});
+
+describe('dayAfter', () => {
+  it('gives the next calendar date across months, years and a clock change', () => {
+    expect(dayAfter('2026-12-31')).toBe('2027-01-01');
+    expect(dayAfter('2028-02-28')).toBe('2028-02-29');
+    expect(dayAfter('2026-03-28')).toBe('2026-03-29');
+    expect(dayAfter('2026-03-29')).toBe('2026-03-30');
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PostgresStore, postgresMigrations } from '../../src/server/store-postgres';
+import { PostgresStore, postgresMigrations } from '../../src/server/store/postgres';
 import { expectUpgraded, newPostgresDatabase } from '../store-backends';
 
 const opened: PostgresStore[] = [];

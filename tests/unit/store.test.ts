@@ -5,13 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Outbox, type Mail } from '../../src/server/mail';
+import { Outbox, type Mail } from '../../src/server/mail/mail';
 import {
   BookingCapReached,
   DEFAULT_BOOKING_CAP,
   SlotTaken,
   type EnquiryStore,
-} from '../../src/server/store';
+} from '../../src/server/store/index';
 import { backends, call, enquiry, plus, type Backend } from '../store-backends';
 
 const slot = '2027-01-05T09:30:00Z';

@@ -5,12 +5,14 @@ import {
   $lightboxIndex,
   $portfolioFilter,
   closeLightbox,
+  openLightbox,
+} from '../../src/stores/portfolio';
+import {
   filterFromSearch,
   isPortfolioFilter,
-  openLightbox,
   searchForFilter,
   stepProject,
-} from '../../src/stores/portfolio';
+} from '../../src/domain/portfolio';
 
 describe('menu store', () => {
   beforeEach(() => $menuOpen.set(false));

@@ -9,7 +9,7 @@ import {
   hasErrors,
   isValidEmail,
   validateCallRequest,
-} from '../../src/server/validation';
+} from '../../src/domain/forms';
 
 describe('e-mail addresses', () => {
   it.each(['a@b.co', 'first.last+tag@example.co.uk', 'x@sub.domain.example'])(
@@ -144,7 +144,7 @@ describe('the Schedule a Call form', () => {
   });
 });
 
-import { isValidPhone, parseServices, validateEnquiry } from '../../src/server/validation';
+import { isValidPhone, parseServices, validateEnquiry } from '../../src/domain/forms';
 
 const options = [
   'Mobile Development',

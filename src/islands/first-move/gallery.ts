@@ -27,7 +27,7 @@ document.addEventListener('click', (event) => {
     show(lightbox, Number(control!.closest<HTMLElement>('.gallery__item')!.dataset.index));
     return;
   }
-  // The same walk as stepProject in stores/portfolio.ts, over the items the filter leaves visible.
+  // The same walk as stepProject in src/domain/portfolio.ts, over the items the filter leaves visible.
   const shown = [...gallery.querySelectorAll<HTMLElement>('.gallery__item')]
     .filter((item) => item.getClientRects().length > 0)
     .map((item) => Number(item.dataset.index));

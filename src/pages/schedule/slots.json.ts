@@ -5,7 +5,11 @@
  */
 import type { APIRoute } from 'astro';
 import { getAvailability } from '../../lib/content';
-import { bookingClosedMessage, bookingIsOpen, currentFreeSlots } from '../../server/enquiries';
+import {
+  bookingClosedMessage,
+  bookingIsOpen,
+  currentFreeSlots,
+} from '../../server/enquiries/service';
 import { reportStoreFailure } from '../../server/store';
 
 export const prerender = false;

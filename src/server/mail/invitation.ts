@@ -4,7 +4,7 @@
  * ./safe-text.ts and nothing a visitor typed can end the event or start another. CRLF line ends;
  * lines folded at 75 octets, never inside a UTF-8 character.
  */
-import { icsParam, icsText, mailtoUri } from './safe-text.ts';
+import { icsParam, icsText, mailtoUri } from '../safe-text.ts';
 
 export interface CalendarEvent {
   /** REQUEST for an invitation, CANCEL for its cancellation (RFC 5546). */

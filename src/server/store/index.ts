@@ -233,9 +233,9 @@ export async function openStore(
   options: StoreOptions = {},
 ): Promise<EnquiryStore> {
   if (databaseUrl) {
-    const { PostgresStore } = await import('./store-postgres.ts');
+    const { PostgresStore } = await import('./postgres.ts');
     return PostgresStore.open(databaseUrl, options);
   }
-  const { SqliteStore } = await import('./store-sqlite.ts');
+  const { SqliteStore } = await import('./sqlite.ts');
   return new SqliteStore(databasePath, options);
 }

@@ -7,8 +7,8 @@
  */
 import { readForm, type Fields } from './body.ts';
 import { clientAddress, isCrossSite, wantsJson } from './client.ts';
-import type { ServerConfig } from './config.ts';
-import type { RateLimit } from './store.ts';
+import type { ServerConfig } from '../config.ts';
+import type { RateLimit } from '../store/index.ts';
 
 export type PostVerdict =
   | {

@@ -1,5 +1,5 @@
 /**
- * The enquiries kept on this device (src/offline/outbox.ts) as the islands show them: the form that
+ * The enquiries kept on this device (src/offline/device-queue.ts) as the islands show them: the form that
  * kept one shows it in place, the notice of the Schedule a Call island shows the others. The page
  * sends them when the connection returns (`online`) and when it loads with some kept; the service
  * worker may send them first (Background Sync) and says so on a BroadcastChannel.
@@ -15,7 +15,7 @@ import {
   sendKept,
   type QueuedEnquiry,
   type SendResult,
-} from '../offline/outbox';
+} from '../offline/device-queue';
 
 export interface OutboxItem {
   key: string;

@@ -1,9 +1,9 @@
 /**
  * How a call's time reads, in any zone: Intl only, so that the dialog's time picker (in the browser)
  * and the server's pages, e-mails and staff CLI share it. Working out the times themselves is
- * src/server/slots.ts's business (Temporal).
+ * src/server/booking/free-times.ts's business (Temporal).
  */
-import type { Slot } from '../server/slots';
+import { DEFAULT_TIME_ZONE, type Slot } from './booking';
 
 export const formatIn = (start: string, timeZone: string, options: Intl.DateTimeFormatOptions) =>
   new Intl.DateTimeFormat('en-GB', { timeZone, ...options }).format(new Date(start));
@@ -60,7 +60,7 @@ export function byDate(slots: readonly Slot[], timeZone: string, leaveOut: reado
  */
 export function callZones(data: Record<string, unknown>) {
   const agency =
-    typeof data.agency_time_zone === 'string' ? data.agency_time_zone : 'Europe/London';
+    typeof data.agency_time_zone === 'string' ? data.agency_time_zone : DEFAULT_TIME_ZONE;
   const visitor = typeof data.time_zone === 'string' ? data.time_zone : agency;
   return { agency, visitor };
 }

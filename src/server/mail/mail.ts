@@ -6,18 +6,18 @@
  * was never accepted.
  */
 import { createTransport } from 'nodemailer';
-import { calendarEvent } from './calendar.ts';
-import { signCancelToken } from './cancel-token.ts';
-import { bodyText, headerText } from './safe-text.ts';
-import { asciiEmail } from './validation.ts';
-import { callZones, formatCallTime } from '../lib/call-times.ts';
+import { calendarEvent } from './invitation.ts';
+import { signCancelToken } from '../booking/cancel-token.ts';
+import { bodyText, headerText } from '../safe-text.ts';
+import { asciiEmail } from '../../domain/forms.ts';
+import { callZones, formatCallTime } from '../../domain/call-times.ts';
 import {
   reportStoreFailure,
   type EnquiryStore,
   type MailKind,
   type OutboxItem,
   type StoredEnquiry,
-} from './store.ts';
+} from '../store/index.ts';
 
 export interface Mail {
   from: string;

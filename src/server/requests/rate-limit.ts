@@ -1,4 +1,4 @@
-import type { RateLimit, RateVerdict } from './store.ts';
+import type { RateLimit, RateVerdict } from '../store/index.ts';
 
 /**
  * A sliding-window rate limit per client, in this process's memory: at most `max` hits in any

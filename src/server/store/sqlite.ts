@@ -22,7 +22,7 @@ import {
   type OutboxItem,
   type StoreOptions,
   type StoredEnquiry,
-} from './store.ts';
+} from './index.ts';
 
 /** Versioned schema changes; PRAGMA user_version records how many have run. Append, never edit. */
 export const migrations: string[] = [

@@ -214,6 +214,9 @@ export function validateEnquiry(
   return { enquiry, errors };
 }
 
+/** The honeypot: a field hidden from people, that only bots fill in. */
+export const HONEYPOT_FIELD = 'fax_number';
+
 /**
  * The hidden field that carries a submission's idempotency key: made on the visitor's device when the
  * form is first sent, the same on every retry of that submission, so that the server keeps it once.

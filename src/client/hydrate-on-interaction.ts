@@ -12,7 +12,7 @@
  * outside the island whose first use also hydrates it (the modal is opened from
  * links elsewhere on the page); `pending` names a localStorage flag that, while
  * set, hydrates the island at once (the modal also shows the enquiries kept
- * on the device, src/offline/outbox.ts, which must be sent and shown on any page).
+ * on the device, src/offline/device-queue.ts, which must be sent and shown on any page).
  */
 import type { ClientDirective } from 'astro';
 

@@ -4,24 +4,16 @@
  * and only then the answer; then the outbox is nudged.
  */
 import { randomUUID } from 'node:crypto';
-import { first, type Fields } from './body.ts';
-import { verifyCaptcha } from './captcha.ts';
-import { caughtByHoneypot, wantsJson } from './client.ts';
-import { checkCancelToken } from './cancel-token.ts';
-import { bookingOffReason, readConfig, type ServerConfig } from './config.ts';
-import { Outbox, smtpSender } from './mail.ts';
-import { postHeaders, throttledMessage, type PostVerdict } from './post-gate.ts';
-import { RateLimiter } from './rate-limit.ts';
-import {
-  freeSlots,
-  isTimeZone,
-  nearest,
-  offeredDates,
-  offeredSlot,
-  refusal,
-  type Availability,
-  type Slot,
-} from './slots.ts';
+import { first, type Fields } from '../requests/body.ts';
+import { verifyCaptcha } from '../requests/captcha.ts';
+import { caughtByHoneypot, wantsJson } from '../requests/client.ts';
+import { checkCancelToken } from '../booking/cancel-token.ts';
+import { bookingOffReason, readConfig, type ServerConfig } from '../config.ts';
+import { Outbox, smtpSender } from '../mail/mail.ts';
+import { postHeaders, throttledMessage, type PostVerdict } from '../requests/post-gate.ts';
+import { RateLimiter } from '../requests/rate-limit.ts';
+import { freeSlots, nearest, offeredDates, offeredSlot, refusal } from '../booking/free-times.ts';
+import { isTimeZone, type Availability, type Slot } from '../../domain/booking.ts';
 import {
   BookingCapReached,
   SlotTaken,
@@ -31,7 +23,7 @@ import {
   type EnquiryStore,
   type RateLimit,
   type StoredEnquiry,
-} from './store.ts';
+} from '../store/index.ts';
 import {
   IDEMPOTENCY_FIELD,
   enquiryMessages,
@@ -42,7 +34,7 @@ import {
   type BookingField,
   type EnquiryField,
   type FieldErrors,
-} from './validation.ts';
+} from '../../domain/forms.ts';
 
 export interface EnquiryService {
   config: ServerConfig;

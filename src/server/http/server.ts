@@ -17,9 +17,9 @@ import { readFileSync } from 'node:fs';
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import type { ConnectionLimits } from './config.ts';
+import type { ConnectionLimits } from '../config.ts';
 import { KNOWN_METHODS, allowHeader, onDemandRoutes, routePath, staticFiles } from './routes.ts';
-import { terminalText } from './safe-text.ts';
+import { terminalText } from '../safe-text.ts';
 import { indexStaticFiles, lookup, serveStatic } from './static-files.ts';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;

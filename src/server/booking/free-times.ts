@@ -8,41 +8,12 @@
  * time-zone database's business, not this file's.
  */
 import { Temporal as Polyfill } from 'temporal-polyfill';
+import type { Availability, Slot } from '../../domain/booking.ts';
+import { weekdays } from '../../domain/booking.ts';
 
 // The platform's Temporal where it has one (Chromium does, Node 24 does not), else the polyfill.
 const Temporal = ((globalThis as { Temporal?: typeof Polyfill }).Temporal ??
   Polyfill) as typeof Polyfill;
-
-export const weekdays = [
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
-] as const;
-export type Weekday = (typeof weekdays)[number];
-
-/** src/content/data/availability.yaml, as its schema (src/content.config.ts) gives it. */
-export interface Availability {
-  timeZone: string;
-  callMinutes: number;
-  bufferMinutes: number;
-  noticeHours: number;
-  daysAhead: number;
-  callTitle: string;
-  /** Per weekday, opening hours as 'HH:MM-HH:MM' wall-clock ranges in `timeZone`. */
-  hours: Record<Weekday, string[]>;
-  /** Dates ('YYYY-MM-DD', in `timeZone`) with no calls. */
-  closed: { date: string; reason?: string }[];
-}
-
-export interface Slot {
-  /** ISO instant in UTC, e.g. '2026-12-01T09:30:00Z': the slot's name in forms and in the store. */
-  start: string;
-  end: string;
-}
 
 /** A booked call, as far as the free slots are concerned. */
 export type Booked = Slot;
@@ -61,9 +32,6 @@ export const parseRange = (range: string) => {
 /** The agency's calendar date of an instant. */
 export const agencyDate = (availability: Availability, at: number | string) =>
   instant(at).toZonedDateTimeISO(availability.timeZone).toPlainDate().toString();
-
-/** The calendar date after a date ('YYYY-MM-DD'). */
-export const dayAfter = (date: string) => Temporal.PlainDate.from(date).add({ days: 1 }).toString();
 
 /** The dates offered: from today (in the agency's zone) to `daysAhead` days later. */
 export function offeredDates(availability: Availability, now: number): string[] {
@@ -176,15 +144,4 @@ export function nearest(free: readonly Slot[], wanted: string, count = 3): Slot[
           Math.abs(instant(b.start).epochMilliseconds - at) || a.start.localeCompare(b.start),
     )
     .slice(0, count);
-}
-
-/** Whether a time zone name is one the platform knows (a visitor's zone comes from their browser). */
-export function isTimeZone(name: string): boolean {
-  if (!name || name.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -2,6 +2,7 @@
  * Who is asking, and from where: the client's address for the rate limit, and
  * whether a post comes from this site's own pages.
  */
+import { HONEYPOT_FIELD } from '../../domain/forms.ts';
 import type { Fields } from './body.ts';
 
 const normalise = (address: string) => address.replace(/^::ffff:/, '');
@@ -53,7 +54,5 @@ export function isCrossSite(
 export const wantsJson = (request: Request) =>
   (request.headers.get('accept') ?? '').includes('application/json');
 
-/** The honeypot: a field hidden from people, that only bots fill in. */
-export const HONEYPOT = 'fax_number';
 export const caughtByHoneypot = (fields: Fields) =>
-  (fields.get(HONEYPOT) ?? []).some((value) => value.trim() !== '');
+  (fields.get(HONEYPOT_FIELD) ?? []).some((value) => value.trim() !== '');

@@ -32,7 +32,7 @@ import {
   type RateVerdict,
   type StoreOptions,
   type StoredEnquiry,
-} from './store.ts';
+} from './index.ts';
 
 /** Versioned schema changes, run in order and recorded in schema_migrations. Append, never edit. */
 export const postgresMigrations: string[] = [

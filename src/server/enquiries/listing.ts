@@ -4,9 +4,9 @@
  * the listing, csvCell for the CSV), so that nothing a visitor typed can drive the staff's terminal
  * or run as a spreadsheet formula.
  */
-import { callZones, formatCallTime } from '../lib/call-times.ts';
-import { csvCell, terminalText } from './safe-text.ts';
-import type { StoredEnquiry } from './store.ts';
+import { callZones, formatCallTime } from '../../domain/call-times.ts';
+import { csvCell, terminalText } from '../safe-text.ts';
+import type { StoredEnquiry } from '../store/index.ts';
 
 const callStatus = (e: StoredEnquiry) =>
   !e.call ? '' : e.call.cancelledAt ? `cancelled ${e.call.cancelledAt}` : 'booked';

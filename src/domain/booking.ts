@@ -1,0 +1,130 @@
+/**
+ * Calls and their times, as both the phone and the server see them: a slot, the weekdays, whether a
+ * time zone is known, and the schema of src/content/data/availability.yaml with the type it gives.
+ * Working the free times out (Temporal) is the server's business: src/server/booking/free-times.ts.
+ */
+import { z } from 'astro/zod';
+
+export const weekdays = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const;
+export type Weekday = (typeof weekdays)[number];
+
+export interface Slot {
+  /** ISO instant in UTC, e.g. '2026-12-01T09:30:00Z': the slot's name in forms and in the store. */
+  start: string;
+  end: string;
+}
+
+/** The calendar date after a date ('YYYY-MM-DD'); a calendar date has no zone, so UTC arithmetic is exact. */
+export const dayAfter = (date: string) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** The zone the agency's hours are in when availability.yaml names none. */
+export const DEFAULT_TIME_ZONE = 'Europe/London';
+
+/** Whether a time zone name is one the platform knows (a visitor's zone comes from their browser). */
+export function isTimeZone(name: string): boolean {
+  if (!name || name.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** 'HH:MM-HH:MM', opening before closing, on a 24-hour clock. */
+const openingRange = z
+  .string()
+  .regex(/^(?:[01]\d|2[0-3]):[0-5]\d-(?:[01]\d|2[0-3]):[0-5]\d$/, {
+    message: 'must be opening and closing times on a 24-hour clock, like "09:30-12:30"',
+  })
+  .refine((range) => range.slice(0, 5) < range.slice(6), {
+    message: 'must open before it closes, like "09:30-12:30"',
+  });
+
+const openingHours = z
+  .array(openingRange)
+  .max(6)
+  .refine(
+    (ranges) =>
+      [...ranges]
+        .sort()
+        .every((range, i, sorted) => i === 0 || sorted[i - 1]!.slice(6) <= range.slice(0, 5)),
+    { message: 'ranges must not overlap' },
+  )
+  .describe('Opening hours for calls that day, e.g. ["09:30-12:30", "13:30-17:00"]; [] for none.');
+
+/** YAML reads an unquoted 2026-12-25 as a date: both forms are taken, as 'YYYY-MM-DD'. */
+const calendarDate = z.preprocess(
+  (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : value),
+  z.iso.date({ message: 'must be a date like 2026-12-25' }),
+);
+
+/** The fields of availability.yaml: when calls can be booked. */
+export const availabilityFields = {
+  timeZone: z
+    .string()
+    .refine(isTimeZone, { message: 'must be a time zone name such as "Europe/London"' })
+    .default(DEFAULT_TIME_ZONE)
+    .describe('The time zone the opening hours are in, e.g. "Europe/London".'),
+  callMinutes: z.number().int().min(10).max(180).default(30).describe('How long a call lasts.'),
+  bufferMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(120)
+    .default(0)
+    .describe('Free minutes kept after each call before the next one can start.'),
+  noticeHours: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 14)
+    .default(24)
+    .describe('How long before a call it can be booked at the latest, in hours.'),
+  daysAhead: z
+    .number()
+    .int()
+    .min(1)
+    .max(90)
+    .default(21)
+    .describe('How many days ahead calls are offered.'),
+  callTitle: z
+    .string()
+    .min(5)
+    .max(80)
+    .describe('The calendar invitation title, e.g. "Introductory call with Northgate Digital".'),
+  hours: z
+    .strictObject({
+      monday: openingHours,
+      tuesday: openingHours,
+      wednesday: openingHours,
+      thursday: openingHours,
+      friday: openingHours,
+      saturday: openingHours,
+      sunday: openingHours,
+    })
+    .describe('Weekly opening hours for calls, one list per weekday.'),
+  closed: z
+    .array(
+      z.strictObject({
+        date: calendarDate.describe('A day with no calls, e.g. 2026-12-25.'),
+        reason: z.string().max(60).optional().describe('Why, for the staff: "Christmas Day".'),
+      }),
+    )
+    .default([])
+    .describe('Dates with no calls (bank holidays, office closures).'),
+};
+
+export const availabilitySchema = z.strictObject(availabilityFields);
+
+/** availability.yaml as its schema gives it to the code (defaults filled in). */
+export type Availability = z.output<typeof availabilitySchema>;
