@@ -4,8 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-/** The enquiry store of the server the browser tests run against (playwright.config.ts starts it). */
-export const e2eDatabase = join(tmpdir(), 'agency-site-e2e', 'enquiries.sqlite');
+/**
+ * The enquiry store of the server the browser tests run against (playwright.config.ts starts it), one
+ * per port, so that two checkouts testing at once on one machine do not share (or wipe) each other's.
+ */
+export const e2eDatabase = join(
+  tmpdir(),
+  `agency-site-e2e-${process.env.TEST_PORT ?? 4399}`,
+  'enquiries.sqlite',
+);
 
 export interface ServicePage {
   slug: string;
