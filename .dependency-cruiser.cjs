@@ -1,0 +1,93 @@
+/**
+ * The import rules of src/ (ARCHITECTURE.md explains them). Checked by `npm run check:architecture`, which is
+ * part of `npm test`; it reads .astro files too (their frontmatter and scripts), which dependency-cruiser
+ * alone cannot parse.
+ */
+const browser = '^src/(islands|stores|offline|client)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle: each file of it can only be understood with all the others.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'domain-imports-nothing-of-the-site',
+      severity: 'error',
+      comment:
+        'src/domain/ holds what the phone and the server share: it imports nothing else from src/, no astro:* module, no Node API.',
+      from: { path: '^src/domain/' },
+      to: { pathNot: ['^src/domain/', 'node_modules/astro/dist/zod\\.js$'] },
+    },
+    {
+      name: 'domain-uses-no-platform-api',
+      severity: 'error',
+      comment: 'src/domain/ runs on the phone and on the server alike: no Node built-ins.',
+      from: { path: '^src/domain/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'domain-uses-no-astro-module',
+      severity: 'error',
+      comment: 'src/domain/ is loaded by plain Node (npm start) too: no astro:* virtual module.',
+      from: { path: '^src/domain/' },
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'browser-code-never-imports-the-server',
+      severity: 'error',
+      comment:
+        'Islands, stores, the service worker and browser helpers run on the phone: what they share with the server lives in src/domain/.',
+      from: { path: browser },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'browser-code-never-imports-astro-side-code',
+      severity: 'error',
+      comment:
+        'src/lib/ reads content with astro:content at build or render time; it cannot run on the phone.',
+      from: { path: browser },
+      to: { path: '^src/(lib|components|layouts|pages)/' },
+    },
+    {
+      name: 'content-code-never-imports-the-server',
+      severity: 'error',
+      comment:
+        'The content schema, src/lib/ and the static components describe and render content; rules they share with the server live in src/domain/.',
+      from: {
+        path: ['^src/lib/', '^src/content\\.config\\.ts$', '^src/components/', '^src/layouts/'],
+      },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'server-never-imports-the-site',
+      severity: 'error',
+      comment:
+        'src/server/ runs under plain Node (npm start): it cannot load Astro-side or browser code. Pages and the middleware call the server, not the other way round.',
+      from: { path: '^src/server/' },
+      to: {
+        path: '^src/(lib|islands|components|layouts|pages|stores|offline|client|integrations)/|^src/(middleware|content\\.config)\\.ts$',
+      },
+    },
+    {
+      name: 'lib-never-imports-islands',
+      severity: 'error',
+      comment:
+        'src/lib/ prepares data for pages and components; a type both need lives in src/domain/.',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/(islands|stores)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.mjs', '.js', '.d.ts'],
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'node', 'default', 'types'],
+    },
+  },
+};
