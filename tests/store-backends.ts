@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
-import type { EnquiryStore, NewEnquiry, StoreOptions } from '../src/server/store/index';
+import type { EnquiryStore, NewEnquiry, StoreOptions } from '../src/server/store/types';
 import { PostgresStore } from '../src/server/store/postgres';
 import { SqliteStore } from '../src/server/store/sqlite';
 

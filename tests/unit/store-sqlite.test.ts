@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SlotTaken } from '../../src/server/store/index';
+import { SlotTaken } from '../../src/server/store/types';
 import { SqliteStore, migrations } from '../../src/server/store/sqlite';
 import { call, enquiry, expectUpgraded } from '../store-backends';
 

@@ -15,24 +15,21 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { DEFAULT_BOOKING_CAP, OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../config.ts';
+import { type RateLimit, type RateVerdict } from '../requests/rate-limit.ts';
+import { SELECT_ENQUIRIES, justStored, storedForm } from './sql.ts';
 import {
   BookingCapReached,
-  DEFAULT_BOOKING_CAP,
-  SELECT_ENQUIRIES,
   SlotTaken,
-  justStored,
-  storedForm,
   type CancelResult,
   type EnquiryKind,
   type EnquiryStore,
   type MailKind,
   type NewEnquiry,
   type OutboxItem,
-  type RateLimit,
-  type RateVerdict,
   type StoreOptions,
   type StoredEnquiry,
-} from './index.ts';
+} from './types.ts';
 
 /** Versioned schema changes, run in order and recorded in schema_migrations. Append, never edit. */
 export const postgresMigrations: string[] = [
@@ -464,7 +461,11 @@ export class PostgresStore implements EnquiryStore {
     });
   }
 
-  async claimDue(now = Date.now(), limit = 20, leaseMs = 5 * 60_000): Promise<OutboxItem[]> {
+  async claimDue(
+    now = Date.now(),
+    limit = OUTBOX_CLAIM_BATCH,
+    leaseMs = OUTBOX_LEASE_MS,
+  ): Promise<OutboxItem[]> {
     const { rows } = await this.pool.query<Row>({
       name: 'claim-due',
       text: CLAIM,
