@@ -3,7 +3,7 @@
  * `npm run enquiries -- --csv > enquiries.csv` exports them as CSV.
  * `--spam` includes those caught by the honeypot (left out by default).
  * It reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB (SQLite).
- * What it prints is made by ./enquiry-listing.ts; this file is the arguments and the I/O.
+ * What it prints is made by ./enquiries/listing.ts; this file is the arguments and the I/O.
  */
 import { existsSync } from 'node:fs';
 import { serverConfig } from './config.ts';

@@ -73,7 +73,7 @@ export interface ServerConfig {
   connections: ConnectionLimits;
 }
 
-/** How long clients may take, and how many connections they may hold (./http.ts). */
+/** How long clients may take, and how many connections they may hold (./http/server.ts). */
 export interface ConnectionLimits {
   /** The whole request head must arrive within this (slow-header clients). */
   headersTimeoutMs: number;

@@ -1,6 +1,6 @@
 /**
  * `npm start`: serves the production build (dist/) with the security headers
- * of ./http.ts. Node runs this file directly (type stripping), after
+ * of ./http/server.ts. Node runs this file directly (type stripping), after
  * `astro build` has produced dist/server/entry.mjs.
  */
 import { resolve, join } from 'node:path';

@@ -66,7 +66,7 @@ describe('the SQLite store', () => {
 
 describe('migration 3', () => {
   // Migrations 1 and 2 as they were shipped, copied here so that the old schema stays fixed even
-  // if store.ts changes.
+  // if the store's code changes.
   const v1 = `CREATE TABLE enquiries (
      id TEXT PRIMARY KEY,
      kind TEXT NOT NULL CHECK (kind IN ('enquiry', 'call')),
