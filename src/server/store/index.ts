@@ -11,7 +11,7 @@ export async function openStore(
   options: StoreOptions = {},
 ): Promise<EnquiryStore> {
   if (databaseUrl) {
-    const { PostgresStore } = await import('./postgres.ts');
+    const { PostgresStore } = await import('./postgres/store.ts');
     return PostgresStore.open(databaseUrl, options);
   }
   const { SqliteStore } = await import('./sqlite.ts');
