@@ -4,9 +4,14 @@
  * gate (src/server/requests/post-gate.ts) before the route sees it, as `Astro.locals.post`.
  */
 import { defineMiddleware } from 'astro:middleware';
-import { getEnquiryService, storeUnavailableMessage } from './server/enquiries/service';
+import { getMailContent } from './lib/content';
+import {
+  getEnquiryService,
+  provideMailContent,
+  storeUnavailableMessage,
+} from './server/enquiries/service';
 import { gateAnswer, gatePost, refusal } from './server/requests/post-gate';
-import { reportStoreFailure } from './server/store';
+import { reportStoreFailure } from './server/log';
 import { onDemandRoutes } from './server/http/routes';
 
 /** What Astro renders for an address it has no route for. */
@@ -21,6 +26,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
       `The route ${context.routePattern} is not listed in src/server/http/routes.ts.`,
     );
   }
+  // What the e-mails say of the agency, for whichever route starts the enquiry service first.
+  provideMailContent(getMailContent);
   const { request } = context;
   if (request.method !== 'POST') return next();
 

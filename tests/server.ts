@@ -5,7 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/local.mjs';
-import { openStore, type StoredEnquiry } from '../src/server/store/index';
+import { openStore } from '../src/server/store/index';
+import type { StoredEnquiry } from '../src/server/store/types';
 
 export { freePort };
 

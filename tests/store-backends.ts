@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
-import type { EnquiryStore, NewEnquiry, StoreOptions } from '../src/server/store/index';
-import { PostgresStore } from '../src/server/store/postgres';
+import type { EnquiryStore, NewEnquiry, StoreOptions } from '../src/server/store/types';
+import { PostgresStore } from '../src/server/store/postgres/store';
 import { SqliteStore } from '../src/server/store/sqlite';
 
 export interface Backend {

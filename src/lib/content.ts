@@ -33,6 +33,15 @@ export async function getSettings() {
   return entry.data;
 }
 
+/**
+ * What the server's e-mails say of the agency (src/server/mail/templates.ts, MailContent): the
+ * pages and middleware pass it to getEnquiryService, since server/ does not read the content.
+ */
+export async function getMailContent() {
+  const { brand, email } = await getSettings();
+  return { brand, email };
+}
+
 export async function getPage(id: string) {
   const entry = await getEntry('pages', id);
   if (!entry) throw new Error(`src/content/pages/${id}.yaml is missing`);

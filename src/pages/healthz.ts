@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { readConfig } from '../server/config';
+import { serverConfig } from '../server/config';
 import { getEnquiryService } from '../server/enquiries/service';
-import { reportStoreFailure } from '../server/store';
+import { reportStoreFailure } from '../server/log';
 
 export const prerender = false;
 
@@ -12,7 +12,7 @@ export const prerender = false;
  * someone must see to: `npm run enquiries` says which and why.
  */
 export const GET: APIRoute = async () => {
-  const kind = readConfig().databaseUrl ? 'postgresql' : 'sqlite';
+  const kind = serverConfig().databaseUrl ? 'postgresql' : 'sqlite';
   let writable = false;
   let undeliverable: number | undefined;
   try {

@@ -3,15 +3,16 @@
  * `npm run enquiries -- --csv > enquiries.csv` exports them as CSV.
  * `--spam` includes those caught by the honeypot (left out by default).
  * It reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB (SQLite).
- * What it prints is made by ./enquiry-listing.ts; this file is the arguments and the I/O.
+ * What it prints is made by ./enquiries/listing.ts; this file is the arguments and the I/O.
  */
 import { existsSync } from 'node:fs';
-import { readConfig } from './config.ts';
+import { serverConfig } from './config.ts';
 import { formatCsv, formatListing } from './enquiries/listing.ts';
-import { openStore, type StoredEnquiry } from './store/index.ts';
+import { openStore } from './store/index.ts';
+import type { StoredEnquiry } from './store/types.ts';
 
 const args = new Set(process.argv.slice(2));
-const config = readConfig();
+const config = serverConfig();
 if (!config.databaseUrl && !existsSync(config.databasePath)) {
   console.error(
     `No enquiries yet: ${config.databasePath} does not exist (set ENQUIRY_DB to read another store, or DATABASE_URL for PostgreSQL).`,

@@ -1,11 +1,37 @@
 /**
- * The server's configuration, read once from the environment. Every variable
- * and its default is listed in the README's configuration section.
+ * The server's configuration, read once from the environment: this is the only file that reads
+ * process.env (serverConfig); readConfig(env) makes one from any environment, for tests. Every
+ * variable and its default is listed in the README's configuration section.
  */
 
-import { DEFAULT_BOOKING_CAP } from './store/index.ts';
+/**
+ * How many calls one e-mail address, and one client, may have booked ahead (not cancelled) at a
+ * time, unless BOOKING_CAP says otherwise: room for a second call, too little for one visitor to
+ * take every free time.
+ */
+export const DEFAULT_BOOKING_CAP = 2;
+
+/**
+ * How long a process's claim on outbox entries holds (OUTBOX_LEASE_MS): longer than sending a batch
+ * can take (the SMTP timeouts in ./mail/smtp.ts bound each message), short enough that mail a
+ * process had claimed when it died is taken over by another within minutes.
+ */
+export const OUTBOX_LEASE_MS = 5 * 60_000;
+
+/** Outbox entries claimed at a time, sent together over the SMTP connections of the pool. */
+export const OUTBOX_CLAIM_BATCH = 10;
+
+/** How often the outbox looks for mail to send or retry (OUTBOX_POLL_MS). */
+export const OUTBOX_POLL_MS = 1000;
+
+/** The first retry's delay after a failed send (OUTBOX_RETRY_BASE_MS), doubling up to OUTBOX_RETRY_MAX_MS. */
+export const OUTBOX_RETRY_BASE_MS = 5000;
+export const OUTBOX_RETRY_MAX_MS = 15 * 60_000;
 
 export interface ServerConfig {
+  /** Where `npm start` listens (HOST, PORT) and the build it serves (DIST_DIR): ./main.ts. */
+  listen: { host: string; port: number };
+  distDir: string;
   /** The SQLite file of the enquiry store, when there is no DATABASE_URL. */
   databasePath: string;
   /** A PostgreSQL URL (postgres://user:pass@host:5432/db): the store that several processes share. */
@@ -47,7 +73,7 @@ export interface ServerConfig {
   connections: ConnectionLimits;
 }
 
-/** How long clients may take, and how many connections they may hold (./http.ts). */
+/** How long clients may take, and how many connections they may hold (./http/server.ts). */
 export interface ConnectionLimits {
   /** The whole request head must arrive within this (slow-header clients). */
   headersTimeoutMs: number;
@@ -82,16 +108,27 @@ const list = (value: string | undefined) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+let current: ServerConfig | undefined;
+
+/**
+ * This process's configuration: the environment, read on first use and kept, so that a request
+ * never reads it again.
+ */
+export const serverConfig = (): ServerConfig => (current ??= readConfig(process.env));
+
+/** The configuration an environment gives: every unset or invalid variable takes its default. */
+export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
   return {
+    listen: { host: env.HOST || '127.0.0.1', port: Number(env.PORT || 4321) },
+    distDir: env.DIST_DIR ?? 'dist',
     databasePath: env.ENQUIRY_DB || './data/enquiries.sqlite',
     databaseUrl: env.DATABASE_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailTo: env.ENQUIRY_TO || undefined,
     mailFrom: env.ENQUIRY_FROM || undefined,
-    outboxPollMs: number(env.OUTBOX_POLL_MS, 1000),
-    outboxRetryBaseMs: number(env.OUTBOX_RETRY_BASE_MS, 5000),
-    outboxLeaseMs: number(env.OUTBOX_LEASE_MS, 5 * 60_000),
+    outboxPollMs: number(env.OUTBOX_POLL_MS, OUTBOX_POLL_MS),
+    outboxRetryBaseMs: number(env.OUTBOX_RETRY_BASE_MS, OUTBOX_RETRY_BASE_MS),
+    outboxLeaseMs: number(env.OUTBOX_LEASE_MS, OUTBOX_LEASE_MS),
     rateLimit: {
       enabled: env.RATE_LIMIT !== 'off',
       max: number(env.RATE_LIMIT_MAX, 5),

@@ -1,20 +1,19 @@
 /**
  * `npm start`: serves the production build (dist/) with the security headers
- * of ./http.ts. Node runs this file directly (type stripping), after
+ * of ./http/server.ts. Node runs this file directly (type stripping), after
  * `astro build` has produced dist/server/entry.mjs.
  */
 import { resolve, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readConfig } from './config.ts';
+import { serverConfig } from './config.ts';
 import { createSiteServer, type NodeHandler } from './http/server.ts';
 
-const distDir = resolve(process.env.DIST_DIR ?? 'dist');
+const config = serverConfig();
+const distDir = resolve(config.distDir);
 const { handler } = (await import(pathToFileURL(join(distDir, 'server/entry.mjs')).href)) as {
   handler: NodeHandler;
 };
-const host = process.env.HOST || '127.0.0.1';
-const port = Number(process.env.PORT || 4321);
-const config = readConfig();
+const { host, port } = config.listen;
 const server = createSiteServer({
   handler,
   distDir,

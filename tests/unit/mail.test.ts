@@ -1,15 +1,17 @@
 /** The e-mails the outbox sends: their text, their headers, and the back-off between attempts. */
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
+import { backoffMs } from '../../src/server/mail/outbox';
 import {
-  backoffMs,
   callInvitation,
   formatEnquiryMail,
   formatMail,
   oneLine,
+  templates,
   UnmailableAddress,
-} from '../../src/server/mail/mail';
-import type { StoredEnquiry } from '../../src/server/store/index';
+  type MailContent,
+} from '../../src/server/mail/templates';
+import type { StoredEnquiry } from '../../src/server/store/types';
 import { enquiry } from '../store-backends';
 
 const { call: _none, ...fields } = enquiry();
@@ -76,10 +78,16 @@ const bookedCall = (data: Record<string, string> = {}): StoredEnquiry => {
   });
 };
 const booking = { siteUrl: 'https://northgate-digital.example', secret: 'x'.repeat(40) };
+/** What settings.yaml says of the agency, as the site passes it to the e-mails. */
+const content = { brand: 'Northgate Digital', email: 'hello@northgate-digital.example' };
 const mailOf = (
   mail: 'agency' | 'prospect' | 'agency-cancel' | 'prospect-cancel',
   call = bookedCall(),
-) => formatMail({ mail, enquiry: call }, 'website@agency.example', 'sales@agency.example', booking);
+) => formatMail({ mail, enquiry: call }, setup(content));
+/** What the templates need besides the enquiry, with `brand` the agency's content. */
+function setup(brand: MailContent) {
+  return { from: 'website@agency.example', to: 'sales@agency.example', content: brand, booking };
+}
 
 /** The events of an invitation, read as a calendar program reads it. */
 const events = (ics: string) =>
@@ -148,14 +156,13 @@ describe('the mails of a booked call', () => {
   });
 
   it('fold long lines at 75 octets without splitting a character', () => {
-    const { content } = callInvitation(
-      bookedCall({ message: 'é'.repeat(100) }),
-      'a@b.co',
-      'agency',
-    );
-    const lines = content.split('\r\n');
+    const { content: ics } = callInvitation(bookedCall({ message: 'é'.repeat(100) }), 'agency', {
+      to: 'a@b.co',
+      content,
+    });
+    const lines = ics.split('\r\n');
     expect(lines.every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
-    const [event] = events(content);
+    const [event] = events(ics);
     expect(event!.getFirstPropertyValue('description')).toBe('é'.repeat(100));
   });
 
@@ -179,5 +186,30 @@ describe('the mails of a booked call', () => {
     const agency = mailOf('agency', call);
     expect(agency.replyTo).toBe('');
     expect(agency.text).toContain('Email: josé@example.com');
+  });
+});
+
+describe('the templates', () => {
+  const kinds = ['agency', 'prospect', 'agency-cancel', 'prospect-cancel'] as const;
+
+  it('make every kind of e-mail, each with its own message id', () => {
+    expect(Object.keys(templates).sort()).toEqual([...kinds].sort());
+    const ids = kinds.map((kind) => templates[kind](bookedCall(), setup(content)).messageId);
+    expect(new Set(ids).size).toBe(kinds.length);
+  });
+
+  it("say the agency's name and address as the content gives them, never another", () => {
+    const other = { brand: 'Harbour Lane Studio', email: 'hi@harbour-lane.example' };
+    for (const kind of kinds) {
+      const site = { ...setup(other), booking: { ...booking, siteUrl: 'https://harbour.example' } };
+      const mail = formatMail({ mail: kind, enquiry: bookedCall() }, site);
+      const ics = mail.icalEvent!.content;
+      // PRODID names the program that made the invitation (./invitation.ts), not the agency.
+      const said = `${mail.subject}\n${mail.text}\n${ics.replace(/^PRODID:.*$/m, '')}`;
+      expect(said).not.toMatch(/northgate/i);
+      expect(ics).toContain('ORGANIZER;CN="Harbour Lane Studio":mailto:sales@agency.example');
+      expect(ics).toContain(`UID:${bookedCall().id}@calls.harbour-lane.example\r\n`);
+      if (kind.startsWith('prospect')) expect(mail.subject).toContain('Harbour Lane Studio');
+    }
   });
 });

@@ -4,8 +4,10 @@
  * said in the log in words. Against both stores.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Outbox, failureReason, refusedForGood, type Mail } from '../../src/server/mail/mail';
-import type { EnquiryStore } from '../../src/server/store/index';
+import { Outbox, failureReason } from '../../src/server/mail/outbox';
+import { refusedForGood } from '../../src/server/mail/smtp';
+import type { Mail } from '../../src/server/mail/templates';
+import type { EnquiryStore } from '../../src/server/store/types';
 import { backends, call, enquiry, type Backend } from '../store-backends';
 
 /** A day on: every retry is due by then. */
@@ -37,6 +39,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
       store,
       from: 'site@example.com',
       to: 'agency@example.com',
+      content: { brand: 'Agency', email: 'hello@agency.example' },
       pollMs: 60_000,
       retryBaseMs: 1000,
       sender: {

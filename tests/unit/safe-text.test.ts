@@ -10,13 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { formatCallTime } from '../../src/domain/call-times';
 import { foldLine } from '../../src/server/mail/invitation';
 import { formatCsv, formatListing } from '../../src/server/enquiries/listing';
+import { messageOptions } from '../../src/server/mail/smtp';
 import {
   formatEnquiryMail,
   formatMail,
-  messageOptions,
   UnmailableAddress,
   type Mail,
-} from '../../src/server/mail/mail';
+} from '../../src/server/mail/templates';
 import {
   bodyText,
   clip,
@@ -27,7 +27,7 @@ import {
   mailtoUri,
   terminalText,
 } from '../../src/server/safe-text';
-import type { MailKind, StoredEnquiry } from '../../src/server/store/index';
+import type { MailKind, StoredEnquiry } from '../../src/server/store/types';
 import { asciiEmail } from '../../src/domain/forms';
 
 const numRuns = 200;
@@ -258,6 +258,13 @@ const booking = (name: string, message: string, email = 'ada@example.com'): Stor
 const FROM = 'website@agency.example';
 const TO = 'sales@agency.example';
 const BOOKING = { siteUrl: 'https://northgate-digital.example', secret: 'x'.repeat(40) };
+/** What settings.yaml says of the agency, as the site passes it to the e-mails. */
+const SETUP = {
+  from: FROM,
+  to: TO,
+  booking: BOOKING,
+  content: { brand: 'Northgate Digital', email: 'hello@northgate-digital.example' },
+};
 const KINDS: MailKind[] = ['agency', 'prospect', 'agency-cancel', 'prospect-cancel'];
 const forAgency = (kind: MailKind) => kind === 'agency' || kind === 'agency-cancel';
 
@@ -328,7 +335,7 @@ describe('a booking, whatever the name and message', () => {
       fc.property(nasty, nasty, (name, message) => {
         const enquiry = booking(name, message);
         for (const mail of KINDS) {
-          const { content } = formatMail({ mail, enquiry }, FROM, TO, BOOKING).icalEvent!;
+          const { content } = formatMail({ mail, enquiry }, SETUP).icalEvent!;
           // Lines of at most 75 octets, each ended by CRLF; no other CR or LF.
           expect(content.endsWith('\r\n')).toBe(true);
           const lines = content.slice(0, -2).split('\r\n');
@@ -357,8 +364,8 @@ describe('a booking, whatever the name and message', () => {
     fc.assert(
       fc.property(nasty, nasty, nasty, (name, message, other) => {
         for (const mail of ['prospect', 'prospect-cancel'] as const) {
-          const one = formatMail({ mail, enquiry: booking(name, message) }, FROM, TO, BOOKING);
-          const two = formatMail({ mail, enquiry: booking(name, other) }, FROM, TO, BOOKING);
+          const one = formatMail({ mail, enquiry: booking(name, message) }, SETUP);
+          const two = formatMail({ mail, enquiry: booking(name, other) }, SETUP);
           expect(one.text).toBe(two.text);
           expect(one.subject).toBe(two.subject);
           const stamp = /^DTSTAMP:.*\r\n/m;
@@ -385,7 +392,7 @@ describe('a booking, whatever the name and message', () => {
       fc.asyncProperty(nasty, nasty, fc.constantFrom(...emails), async (name, message, email) => {
         const enquiry = booking(name, message, email);
         for (const kind of KINDS) {
-          const mail = formatMail({ mail: kind, enquiry }, FROM, TO, BOOKING);
+          const mail = formatMail({ mail: kind, enquiry }, SETUP);
           // The name is put in the subject on one line.
           await expectHeaders(mail, subjects[kind](headerText(name)));
           expect(forAgency(kind) ? mail.replyTo : mail.to).toBe(asciiEmail(email));
@@ -401,7 +408,7 @@ describe('a booking, whatever the name and message', () => {
         const enquiry = booking('Ada', 'Hello', email);
         const ascii = asciiEmail(email.trim());
         for (const kind of KINDS) {
-          const make = () => formatMail({ mail: kind, enquiry }, FROM, TO, BOOKING);
+          const make = () => formatMail({ mail: kind, enquiry }, SETUP);
           if (!forAgency(kind) && !ascii) {
             expect(make).toThrow(UnmailableAddress);
             continue;

@@ -5,7 +5,8 @@
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PostgresStore, postgresMigrations } from '../../src/server/store/postgres';
+import { postgresMigrations } from '../../src/server/store/postgres/migrations';
+import { PostgresStore } from '../../src/server/store/postgres/store';
 import { expectUpgraded, newPostgresDatabase } from '../store-backends';
 
 const opened: PostgresStore[] = [];

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SlotTaken } from '../../src/server/store/index';
+import { SlotTaken } from '../../src/server/store/types';
 import { SqliteStore, migrations } from '../../src/server/store/sqlite';
 import { call, enquiry, expectUpgraded } from '../store-backends';
 
@@ -66,7 +66,7 @@ describe('the SQLite store', () => {
 
 describe('migration 3', () => {
   // Migrations 1 and 2 as they were shipped, copied here so that the old schema stays fixed even
-  // if store.ts changes.
+  // if the store's code changes.
   const v1 = `CREATE TABLE enquiries (
      id TEXT PRIMARY KEY,
      kind TEXT NOT NULL CHECK (kind IN ('enquiry', 'call')),

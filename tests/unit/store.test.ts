@@ -5,13 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Outbox, type Mail } from '../../src/server/mail/mail';
-import {
-  BookingCapReached,
-  DEFAULT_BOOKING_CAP,
-  SlotTaken,
-  type EnquiryStore,
-} from '../../src/server/store/index';
+import { Outbox } from '../../src/server/mail/outbox';
+import type { Mail } from '../../src/server/mail/templates';
+import { DEFAULT_BOOKING_CAP } from '../../src/server/config';
+import { BookingCapReached, SlotTaken, type EnquiryStore } from '../../src/server/store/types';
 import { backends, call, enquiry, plus, type Backend } from '../store-backends';
 
 const slot = '2027-01-05T09:30:00Z';
@@ -546,6 +543,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         store,
         from: 'a@b.co',
         to: 'c@d.co',
+        content: { brand: 'Agency', email: 'hello@agency.example' },
         pollMs: 10,
         retryBaseMs: 20,
         sender: {
@@ -580,6 +578,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
             store: shared,
             from: 'a@b.co',
             to: 'c@d.co',
+            content: { brand: 'Agency', email: 'hello@agency.example' },
             pollMs: 5,
             sender: {
               async send(mail) {

@@ -10,7 +10,7 @@ import {
   bookingIsOpen,
   currentFreeSlots,
 } from '../../server/enquiries/service';
-import { reportStoreFailure } from '../../server/store';
+import { reportStoreFailure } from '../../server/log';
 
 export const prerender = false;
 

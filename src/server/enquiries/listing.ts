@@ -6,7 +6,7 @@
  */
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
 import { csvCell, terminalText } from '../safe-text.ts';
-import type { StoredEnquiry } from '../store/index.ts';
+import type { StoredEnquiry } from '../store/types.ts';
 
 const callStatus = (e: StoredEnquiry) =>
   !e.call ? '' : e.call.cancelledAt ? `cancelled ${e.call.cancelledAt}` : 'booked';

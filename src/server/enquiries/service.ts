@@ -8,22 +8,23 @@ import { first, type Fields } from '../requests/body.ts';
 import { verifyCaptcha } from '../requests/captcha.ts';
 import { caughtByHoneypot, wantsJson } from '../requests/client.ts';
 import { checkCancelToken } from '../booking/cancel-token.ts';
-import { bookingOffReason, readConfig, type ServerConfig } from '../config.ts';
-import { Outbox, smtpSender } from '../mail/mail.ts';
+import { bookingOffReason, serverConfig, type ServerConfig } from '../config.ts';
+import { Outbox } from '../mail/outbox.ts';
+import { smtpSender } from '../mail/smtp.ts';
+import type { MailContent } from '../mail/templates.ts';
 import { postHeaders, throttledMessage, type PostVerdict } from '../requests/post-gate.ts';
-import { RateLimiter } from '../requests/rate-limit.ts';
 import { freeSlots, nearest, offeredDates, offeredSlot, refusal } from '../booking/free-times.ts';
 import { isTimeZone, type Availability, type Slot } from '../../domain/booking.ts';
+import { openStore } from '../store/index.ts';
+import { reportStoreFailure } from '../log.ts';
+import { RateLimiter, type RateLimit } from '../requests/rate-limit.ts';
 import {
   BookingCapReached,
   SlotTaken,
-  openStore,
-  reportStoreFailure,
   type EnquiryKind,
   type EnquiryStore,
-  type RateLimit,
   type StoredEnquiry,
-} from '../store/index.ts';
+} from '../store/types.ts';
 import {
   IDEMPOTENCY_FIELD,
   enquiryMessages,
@@ -50,6 +51,17 @@ export interface EnquiryService {
 
 let service: Promise<EnquiryService> | undefined;
 
+let mailContent: (() => Promise<MailContent>) | undefined;
+
+/**
+ * Where the e-mails get what they say of the agency: the site's settings, which server/ does not
+ * read itself. src/middleware.ts gives it (src/lib/content.ts's getMailContent) before any route
+ * can start the service; the first one given is kept.
+ */
+export function provideMailContent(load: () => Promise<MailContent>) {
+  mailContent ??= load;
+}
+
 /**
  * The one store, limiter and outbox of this process, created on first use. If the store cannot be
  * opened (a database that is down), the next call tries again.
@@ -63,7 +75,9 @@ export function getEnquiryService(): Promise<EnquiryService> {
 }
 
 async function startEnquiryService(): Promise<EnquiryService> {
-  const config = readConfig();
+  if (!mailContent) throw new Error('The e-mails have no content: see provideMailContent.');
+  const content = await mailContent();
+  const config = serverConfig();
   const store = await openStore(config, { bookingCap: config.bookingCap });
   const { max, windowMs } = config.rateLimit;
   const limiter = config.rateLimit.enabled
@@ -90,6 +104,7 @@ async function startEnquiryService(): Promise<EnquiryService> {
       pollMs: config.outboxPollMs,
       retryBaseMs: config.outboxRetryBaseMs,
       leaseMs: config.outboxLeaseMs,
+      content,
       ...(bookingSecret && {
         booking: { secret: bookingSecret, siteUrl: config.siteUrl ?? import.meta.env.SITE },
       }),
@@ -358,7 +373,7 @@ export async function currentFreeSlots(
 }
 
 /** Whether prospects can book a time: no BOOKING_SECRET too short (known without opening the store). */
-export const bookingIsOpen = () => bookingOffReason(readConfig().bookingSecret) === undefined;
+export const bookingIsOpen = () => bookingOffReason(serverConfig().bookingSecret) === undefined;
 
 /** Why a booking beyond the cap (BOOKING_CAP) was refused, and what the visitor can do instead. */
 const bookingCapMessage = ({ limit, cap }: BookingCapReached) =>

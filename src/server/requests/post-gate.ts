@@ -8,7 +8,7 @@
 import { readForm, type Fields } from './body.ts';
 import { clientAddress, isCrossSite, wantsJson } from './client.ts';
 import type { ServerConfig } from '../config.ts';
-import type { RateLimit } from '../store/index.ts';
+import type { RateLimit } from './rate-limit.ts';
 
 export type PostVerdict =
   | {

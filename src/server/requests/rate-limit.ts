@@ -1,4 +1,16 @@
-import type { RateLimit, RateVerdict } from '../store/index.ts';
+/** A rate limit's verdict on one more post from a client. */
+export type RateVerdict = { allowed: true } | { allowed: false; retryAfter: number };
+
+/**
+ * A limit on posts per client: the in-memory RateLimiter below, or, with PostgreSQL, one that every
+ * process counts together (EnquiryStore.sharedRateLimit).
+ */
+export interface RateLimit {
+  /** Records a hit if allowed; otherwise says how many seconds until the next one is. */
+  hit(client: string, now?: number): RateVerdict | Promise<RateVerdict>;
+  /** Takes back the hit recorded at `at` (a post refused for what it says does not count). */
+  refund(client: string, at: number): void | Promise<void>;
+}
 
 /**
  * A sliding-window rate limit per client, in this process's memory: at most `max` hits in any

@@ -7,13 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { DEFAULT_BOOKING_CAP, OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../config.ts';
+import { SELECT_ENQUIRIES, justStored, storedForm } from './sql.ts';
 import {
   BookingCapReached,
-  DEFAULT_BOOKING_CAP,
-  SELECT_ENQUIRIES,
   SlotTaken,
-  justStored,
-  storedForm,
   type CancelResult,
   type EnquiryKind,
   type EnquiryStore,
@@ -22,7 +20,7 @@ import {
   type OutboxItem,
   type StoreOptions,
   type StoredEnquiry,
-} from './index.ts';
+} from './types.ts';
 
 /** Versioned schema changes; PRAGMA user_version records how many have run. Append, never edit. */
 export const migrations: string[] = [
@@ -370,7 +368,11 @@ export class SqliteStore implements EnquiryStore {
     });
   }
 
-  async claimDue(now = Date.now(), limit = 20, leaseMs = 5 * 60_000): Promise<OutboxItem[]> {
+  async claimDue(
+    now = Date.now(),
+    limit = OUTBOX_CLAIM_BATCH,
+    leaseMs = OUTBOX_LEASE_MS,
+  ): Promise<OutboxItem[]> {
     return this.#transaction(() =>
       (this.#due.all(now, now, limit) as unknown as Row[]).map((row) => {
         this.#lease.run(now + leaseMs, row.outbox_id!);

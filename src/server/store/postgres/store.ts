@@ -1,8 +1,8 @@
 /**
  * The enquiry store on PostgreSQL (DATABASE_URL), shared by any number of server processes:
  *
- * - Migrations are numbered and recorded in schema_migrations; each process runs the missing ones
- *   at start under an advisory lock, so two that start at once do not both run them.
+ * - Migrations (./migrations.ts) are numbered and recorded in schema_migrations; each process runs
+ *   the missing ones at start under an advisory lock, so two that start at once do not both run them.
  * - An enquiry and its outbox entries are one statement, hence one transaction; a second post of
  *   an idempotency key finds the first (the unique key decides, whichever process gets it).
  * - Booked calls cannot overlap: an exclusion constraint on the call's time range decides. A
@@ -11,87 +11,29 @@
  * - The outbox is claimed with FOR UPDATE SKIP LOCKED and a lease: processes deliver it together,
  *   each entry by one of them, and entries claimed by a process that died are taken over when
  *   their lease ends.
- * - The rate limit is a table of hits per client and window, counted by every process.
+ * - The rate limit (./rate-limit.ts) is a table of hits per client and window, counted by every
+ *   process.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { migrate } from './migrations.ts';
+import { sharedRateLimit } from './rate-limit.ts';
+import { DEFAULT_BOOKING_CAP, OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../../config.ts';
+import type { RateLimit } from '../../requests/rate-limit.ts';
+import { SELECT_ENQUIRIES, justStored, storedForm } from '../sql.ts';
 import {
   BookingCapReached,
-  DEFAULT_BOOKING_CAP,
-  SELECT_ENQUIRIES,
   SlotTaken,
-  justStored,
-  storedForm,
   type CancelResult,
   type EnquiryKind,
   type EnquiryStore,
   type MailKind,
   type NewEnquiry,
   type OutboxItem,
-  type RateLimit,
-  type RateVerdict,
   type StoreOptions,
   type StoredEnquiry,
-} from './index.ts';
+} from '../types.ts';
 
-/** Versioned schema changes, run in order and recorded in schema_migrations. Append, never edit. */
-export const postgresMigrations: string[] = [
-  // 1: the schema of the SQLite store's three migrations, with a lease on outbox entries, and the
-  // shared rate limit.
-  `CREATE TABLE enquiries (
-     id TEXT PRIMARY KEY,
-     seq BIGSERIAL NOT NULL,
-     kind TEXT NOT NULL CHECK (kind IN ('enquiry', 'call')),
-     created_at TIMESTAMPTZ NOT NULL,
-     name TEXT NOT NULL,
-     email TEXT NOT NULL,
-     data JSONB NOT NULL,
-     client_ip TEXT NOT NULL,
-     user_agent TEXT NOT NULL,
-     spam BOOLEAN NOT NULL DEFAULT false,
-     idempotency_key TEXT UNIQUE,
-     call_start TIMESTAMPTZ,
-     call_end TIMESTAMPTZ,
-     call_cancelled_at TIMESTAMPTZ,
-     CHECK ((call_start IS NULL) = (call_end IS NULL)),
-     CONSTRAINT enquiries_booked_call EXCLUDE USING gist (tstzrange(call_start, call_end) WITH &&)
-       WHERE (call_start IS NOT NULL AND call_cancelled_at IS NULL)
-   );
-   CREATE INDEX enquiries_created ON enquiries (created_at, seq);
-   CREATE TABLE outbox (
-     id BIGSERIAL PRIMARY KEY,
-     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
-     mail TEXT NOT NULL CHECK (mail IN ('agency', 'prospect', 'agency-cancel', 'prospect-cancel')),
-     attempts INTEGER NOT NULL DEFAULT 0,
-     next_attempt_at BIGINT NOT NULL,
-     sent_at BIGINT,
-     last_error TEXT,
-     leased_until BIGINT,
-     UNIQUE (enquiry_id, mail)
-   );
-   CREATE INDEX outbox_due ON outbox (next_attempt_at, id) WHERE sent_at IS NULL;
-   CREATE TABLE rate_limit (
-     client TEXT NOT NULL,
-     window_start BIGINT NOT NULL,
-     hits INTEGER NOT NULL,
-     PRIMARY KEY (client, window_start)
-   );
-   CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at BIGINT NOT NULL);`,
-  // 2: as SQLite's 5: mail that failed for good (never claimed again; why, in last_error); the
-  // site's own secrets (the cancel links' key when BOOKING_SECRET is not set); spam no longer holds
-  // a time; and an index of the calls booked, for counting those ahead of an address or a client.
-  `ALTER TABLE outbox ADD COLUMN undeliverable_at BIGINT;
-   DROP INDEX outbox_due;
-   CREATE INDEX outbox_due ON outbox (next_attempt_at, id)
-     WHERE sent_at IS NULL AND undeliverable_at IS NULL;
-   CREATE TABLE site_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-   UPDATE enquiries SET call_start = NULL, call_end = NULL WHERE spam AND call_start IS NOT NULL;
-   CREATE INDEX enquiries_booked_start ON enquiries (call_start)
-     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
-];
-
-/** The advisory lock that migrations run under (an arbitrary number, the same in every process). */
-const MIGRATION_LOCK = 7_110_214_771;
 /** The advisory lock that bookings are stored under, one at a time across processes. */
 const BOOKING_LOCK = 7_110_214_772;
 
@@ -188,21 +130,6 @@ const CLAIM = `WITH claimed AS (
   FROM claimed c JOIN enquiries e ON e.id = c.enquiry_id
   ORDER BY c.next_attempt_at, c.id`;
 
-/**
- * One more hit of a client, if the sliding-window estimate allows it: this window's hits plus the
- * previous window's, weighted by how much of it still falls in the last `windowMs`. The row lock
- * of the upsert makes concurrent hits of one client, from any process, count one after another.
- */
-const RATE_HIT = `WITH previous AS (
-    SELECT coalesce(
-      (SELECT hits FROM rate_limit WHERE client = $1 AND window_start = $3), 0) * $4::float8 AS weighted
-  )
-  INSERT INTO rate_limit AS r (client, window_start, hits)
-  SELECT $1, $2, 1 FROM previous WHERE previous.weighted + 1 <= $5
-  ON CONFLICT (client, window_start) DO UPDATE SET hits = r.hits + 1
-    WHERE r.hits + 1 + (SELECT weighted FROM previous) <= $5
-  RETURNING r.hits`;
-
 /** The calls booked ahead of `$3` (not cancelled) of an e-mail address, in any case, and of a client. */
 const BOOKED_AHEAD = `SELECT count(*) FILTER (WHERE lower(email) = lower($1))::int AS email,
     count(*) FILTER (WHERE client_ip = $2)::int AS client
@@ -256,18 +183,7 @@ export class PostgresStore implements EnquiryStore {
   }
 
   async #migrate() {
-    await this.#transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-        version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
-      const { rows } = await client.query<{ version: number }>(
-        'SELECT coalesce(max(version), 0) AS version FROM schema_migrations',
-      );
-      for (let next = rows[0]!.version; next < postgresMigrations.length; next++) {
-        await client.query(postgresMigrations[next]!);
-        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [next + 1]);
-      }
-    });
+    await this.#transaction(migrate);
   }
 
   async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -464,7 +380,11 @@ export class PostgresStore implements EnquiryStore {
     });
   }
 
-  async claimDue(now = Date.now(), limit = 20, leaseMs = 5 * 60_000): Promise<OutboxItem[]> {
+  async claimDue(
+    now = Date.now(),
+    limit = OUTBOX_CLAIM_BATCH,
+    leaseMs = OUTBOX_LEASE_MS,
+  ): Promise<OutboxItem[]> {
     const { rows } = await this.pool.query<Row>({
       name: 'claim-due',
       text: CLAIM,
@@ -547,39 +467,9 @@ export class PostgresStore implements EnquiryStore {
   }
 
   sharedRateLimit(max: number, windowMs: number): RateLimit {
-    const pool = this.pool;
-    // Windows older than the previous one count for nothing: cleared now and then.
-    const sweep = setInterval(() => {
-      const current = Math.floor(Date.now() / windowMs) * windowMs;
-      pool
-        .query('DELETE FROM rate_limit WHERE window_start < $1', [current - windowMs])
-        .catch(() => {});
-    }, windowMs);
-    sweep.unref();
+    const { limit, sweep } = sharedRateLimit(this.pool, max, windowMs);
     this.#timers.push(sweep);
-    return {
-      async hit(client: string, now = Date.now()): Promise<RateVerdict> {
-        const start = Math.floor(now / windowMs) * windowMs;
-        const previousWeight = 1 - (now - start) / windowMs;
-        const { rowCount } = await pool.query({
-          name: 'rate-hit',
-          text: RATE_HIT,
-          values: [client, start, start - windowMs, previousWeight, max],
-        });
-        if (rowCount === 1) return { allowed: true };
-        return {
-          allowed: false,
-          retryAfter: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
-        };
-      },
-      async refund(client: string, at: number) {
-        await pool.query({
-          name: 'rate-refund',
-          text: 'UPDATE rate_limit SET hits = hits - 1 WHERE client = $1 AND window_start = $2 AND hits > 0',
-          values: [client, Math.floor(at / windowMs) * windowMs],
-        });
-      },
-    };
+    return limit;
   }
 
   async bookingSecret() {

@@ -1,0 +1,165 @@
+/**
+ * The delivery worker: it drains the outbox table, sending each due e-mail (./templates.ts) through
+ * a MailSender (./smtp.ts), retrying with backoff while the SMTP server is down, and marking each
+ * sent once it has been accepted, so a restart resends only what was never accepted. Entries are
+ * claimed with a lease, so that processes sharing a store never send one twice.
+ */
+import {
+  OUTBOX_CLAIM_BATCH,
+  OUTBOX_LEASE_MS,
+  OUTBOX_RETRY_BASE_MS,
+  OUTBOX_RETRY_MAX_MS,
+} from '../config.ts';
+import { reportStoreFailure } from '../log.ts';
+import type { EnquiryStore, MailKind, OutboxItem } from '../store/types.ts';
+import { refusedForGood, type MailSender } from './smtp.ts';
+import { formatMail, type Mail, type MailSetup } from './templates.ts';
+
+/** How long to wait before attempt n + 1: `baseMs` doubling to at most 15 minutes, with ±20% jitter. */
+export function backoffMs(
+  attempts: number,
+  baseMs = OUTBOX_RETRY_BASE_MS,
+  random = Math.random,
+): number {
+  const delay = Math.min(baseMs * 2 ** attempts, OUTBOX_RETRY_MAX_MS);
+  return Math.round(delay * (0.8 + 0.4 * random()));
+}
+
+/** The outbox's store and sender, its timing, and what its e-mails need (MailSetup). */
+export interface OutboxOptions extends MailSetup {
+  store: EnquiryStore;
+  sender: MailSender;
+  pollMs: number;
+  retryBaseMs?: number;
+  /** How long a claim on outbox entries holds (OUTBOX_LEASE_MS by default). */
+  leaseMs?: number;
+  /** Where a line about one e-mail goes (one not sent yet, one given up). */
+  log?: (message: string) => void;
+  /**
+   * Where a failing store is reported: ../log.ts's reportStoreFailure (throttled, since the outbox
+   * polls every second) unless given.
+   */
+  reportStoreFailure?: (error: unknown) => void;
+}
+
+/** The worker that drains the outbox. One per process; it never sends the same enquiry twice at once. */
+export class Outbox {
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = true;
+  readonly #options: OutboxOptions;
+
+  constructor(options: OutboxOptions) {
+    this.#options = options;
+  }
+
+  start() {
+    this.#stopped = false;
+    this.kick();
+  }
+
+  /** Looks at the outbox now (after a new enquiry), instead of at the next poll. */
+  kick() {
+    if (this.#stopped) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.drain(), 0);
+    this.#timer.unref?.();
+  }
+
+  /** Sends everything due; resolves when this round is done. */
+  drain(): Promise<void> {
+    this.#running ??= this.#round().finally(() => {
+      this.#running = undefined;
+      if (!this.#stopped) {
+        this.#timer = setTimeout(() => void this.drain(), this.#options.pollMs);
+        this.#timer.unref?.();
+      }
+    });
+    return this.#running;
+  }
+
+  async #round() {
+    const { store, leaseMs = OUTBOX_LEASE_MS } = this.#options;
+    try {
+      for (;;) {
+        const due = await store.claimDue(Date.now(), OUTBOX_CLAIM_BATCH, leaseMs);
+        if (due.length === 0) return;
+        if (!(await this.#send(due))) return;
+      }
+    } catch (error) {
+      // The store is unreachable: the next poll tries again.
+      (this.#options.reportStoreFailure ?? reportStoreFailure)(error);
+    }
+  }
+
+  /**
+   * Sends claimed entries together; false once the SMTP server fails one for now (the rest are
+   * tried). One that can never be sent (refused for good, or not even made) is marked so, not
+   * retried.
+   */
+  async #send(due: OutboxItem[]) {
+    const { store, sender, log } = this.#options;
+    const results = await Promise.all(
+      due.map(async (item) => {
+        const { id, enquiry, attempts, mail } = item;
+        const giveUp = async (reason: string) => {
+          await store.markUndeliverable(id, reason);
+          log?.(
+            `${describe(mail)} of enquiry ${enquiry.id} failed for good: ${reason}; it will not be retried`,
+          );
+          // The SMTP server is up (or was never asked): the rest of the batch goes on.
+          return true;
+        };
+        // Made first, apart from the sending: a mail that cannot be made now never can be.
+        let message: Mail;
+        try {
+          message = formatMail(item, this.#options);
+        } catch (error) {
+          return giveUp(`the e-mail could not be made: ${failureReason(error)}`);
+        }
+        try {
+          await sender.send(message);
+        } catch (error) {
+          const reason = failureReason(error);
+          if (refusedForGood(error)) return giveUp(reason);
+          await store.markFailed(
+            id,
+            Date.now() + backoffMs(attempts, this.#options.retryBaseMs),
+            reason,
+          );
+          log?.(
+            `${describe(mail)} of enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${reason}`,
+          );
+          return false;
+        }
+        await store.markSent(id);
+        return true;
+      }),
+    );
+    // The server is likely down: leave the rest for the next round.
+    return results.every(Boolean);
+  }
+
+  async stop() {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+}
+
+const describe = (mail: MailKind) =>
+  ({
+    agency: 'The e-mail to the agency',
+    prospect: 'The confirmation to the prospect',
+    'agency-cancel': 'The cancellation to the agency',
+    'prospect-cancel': 'The cancellation to the prospect',
+  })[mail];
+
+/** Why a send failed, in words: an error's message (never "[object Error]"), else what was thrown. */
+export function failureReason(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  const { message, responseCode } = (error ?? {}) as { message?: unknown; responseCode?: unknown };
+  if (typeof message === 'string' && message) return message;
+  if (typeof responseCode === 'number') return `the SMTP server answered ${responseCode}`;
+  return String(error);
+}

@@ -1,0 +1,79 @@
+/**
+ * The PostgreSQL store's schema: numbered migrations, recorded in schema_migrations; each process
+ * runs the missing ones at start under an advisory lock, so two that start at once do not both
+ * run them.
+ */
+import type pg from 'pg';
+
+/** Versioned schema changes, run in order and recorded in schema_migrations. Append, never edit. */
+export const postgresMigrations: string[] = [
+  // 1: the schema of the SQLite store's three migrations, with a lease on outbox entries, and the
+  // shared rate limit.
+  `CREATE TABLE enquiries (
+     id TEXT PRIMARY KEY,
+     seq BIGSERIAL NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('enquiry', 'call')),
+     created_at TIMESTAMPTZ NOT NULL,
+     name TEXT NOT NULL,
+     email TEXT NOT NULL,
+     data JSONB NOT NULL,
+     client_ip TEXT NOT NULL,
+     user_agent TEXT NOT NULL,
+     spam BOOLEAN NOT NULL DEFAULT false,
+     idempotency_key TEXT UNIQUE,
+     call_start TIMESTAMPTZ,
+     call_end TIMESTAMPTZ,
+     call_cancelled_at TIMESTAMPTZ,
+     CHECK ((call_start IS NULL) = (call_end IS NULL)),
+     CONSTRAINT enquiries_booked_call EXCLUDE USING gist (tstzrange(call_start, call_end) WITH &&)
+       WHERE (call_start IS NOT NULL AND call_cancelled_at IS NULL)
+   );
+   CREATE INDEX enquiries_created ON enquiries (created_at, seq);
+   CREATE TABLE outbox (
+     id BIGSERIAL PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (mail IN ('agency', 'prospect', 'agency-cancel', 'prospect-cancel')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at BIGINT NOT NULL,
+     sent_at BIGINT,
+     last_error TEXT,
+     leased_until BIGINT,
+     UNIQUE (enquiry_id, mail)
+   );
+   CREATE INDEX outbox_due ON outbox (next_attempt_at, id) WHERE sent_at IS NULL;
+   CREATE TABLE rate_limit (
+     client TEXT NOT NULL,
+     window_start BIGINT NOT NULL,
+     hits INTEGER NOT NULL,
+     PRIMARY KEY (client, window_start)
+   );
+   CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at BIGINT NOT NULL);`,
+  // 2: as SQLite's 5: mail that failed for good (never claimed again; why, in last_error); the
+  // site's own secrets (the cancel links' key when BOOKING_SECRET is not set); spam no longer holds
+  // a time; and an index of the calls booked, for counting those ahead of an address or a client.
+  `ALTER TABLE outbox ADD COLUMN undeliverable_at BIGINT;
+   DROP INDEX outbox_due;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at, id)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL;
+   CREATE TABLE site_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   UPDATE enquiries SET call_start = NULL, call_end = NULL WHERE spam AND call_start IS NOT NULL;
+   CREATE INDEX enquiries_booked_start ON enquiries (call_start)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
+];
+
+/** The advisory lock that migrations run under (an arbitrary number, the same in every process). */
+const MIGRATION_LOCK = 7_110_214_771;
+
+/** Runs the migrations this database lacks, in the transaction `client` has open. */
+export async function migrate(client: pg.PoolClient) {
+  await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+  await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+  const { rows } = await client.query<{ version: number }>(
+    'SELECT coalesce(max(version), 0) AS version FROM schema_migrations',
+  );
+  for (let next = rows[0]!.version; next < postgresMigrations.length; next++) {
+    await client.query(postgresMigrations[next]!);
+    await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [next + 1]);
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The enquiry store's records and ports: what the enquiry endpoints, the outbox, /healthz and the
+ * staff CLI need of a store. Two implementations: SQLite (./sqlite.ts, a file on this machine, the
+ * default) and PostgreSQL (./postgres.ts, DATABASE_URL), which any number of server processes
+ * share: one store, one outbox, one rate limit. Either way an enquiry and its outbox entries are
+ * written in one transaction, and the caller answers only after it committed. ./index.ts opens one.
+ */
+import type { RateLimit } from '../requests/rate-limit.ts';
+
+export type EnquiryKind = 'enquiry' | 'call';
+
+export interface NewEnquiry {
+  kind: EnquiryKind;
+  name: string;
+  email: string;
+  /** The validated fields, as the form sent them. */
+  data: Record<string, string | string[]>;
+  clientIp: string;
+  userAgent: string;
+  /** Caught by the honeypot: kept for review, never mailed. */
+  spam: boolean;
+  /**
+   * Made on the visitor's device, once per submission: a retry, a double tap or a replay from the
+   * device's queue carries the same key, and the store keeps the enquiry once.
+   */
+  idempotencyKey?: string;
+  /**
+   * A booked call's time (a call request that chose one); UTC ISO instants. Spam is stored without
+   * it: a time chosen by a bot is not taken (see storedForm).
+   */
+  call?: { start: string; end: string };
+}
+
+export interface StoredEnquiry extends Omit<NewEnquiry, 'call'> {
+  id: string;
+  createdAt: string;
+  /** When the agency's e-mail about it was accepted by the SMTP server. */
+  mailedAt: string | null;
+  mailAttempts: number;
+  /**
+   * Which of its e-mails failed for good (it is no longer retried) and why, as 'prospect: 550 …';
+   * null if none did.
+   */
+  mailFailure: string | null;
+  call?: { start: string; end: string; cancelledAt: string | null };
+}
+
+/**
+ * The e-mails an enquiry causes: the agency's notice of it; for a booked call, the prospect's
+ * confirmation too; when it is cancelled, a cancellation to each.
+ */
+export type MailKind = 'agency' | 'prospect' | 'agency-cancel' | 'prospect-cancel';
+
+export interface OutboxItem {
+  /** The outbox entry: one per e-mail. */
+  id: number;
+  mail: MailKind;
+  enquiry: StoredEnquiry;
+  attempts: number;
+}
+
+/** The slot of a booking overlaps a call booked already; nothing was stored. */
+export class SlotTaken extends Error {
+  constructor() {
+    super('That time was just taken.');
+  }
+}
+
+/**
+ * A booking that would give one e-mail address (`limit: 'email'`, in any case) or one client
+ * (`'client'`, its address) more than `cap` calls booked ahead; nothing was stored.
+ */
+export class BookingCapReached extends Error {
+  readonly limit: 'email' | 'client';
+  readonly cap: number;
+
+  constructor(limit: 'email' | 'client', cap: number) {
+    super(
+      `${limit === 'email' ? 'This e-mail address' : 'This client'} has ${cap} call${cap === 1 ? '' : 's'} booked already.`,
+    );
+    this.limit = limit;
+    this.cap = cap;
+  }
+}
+
+export type CancelResult =
+  | { status: 'cancelled'; enquiry: StoredEnquiry }
+  | { status: 'already'; enquiry: StoredEnquiry }
+  | { status: 'unknown' };
+
+export interface EnquiryStore {
+  /** Where it is, for the server's messages: a file, or a database without its password. */
+  readonly description: string;
+  /** The enquiry stored under an idempotency key, if any. */
+  findByKey(key: string): Promise<StoredEnquiry | undefined>;
+  /**
+   * Stores an enquiry and, when `queueMail` and it is not spam, queues its e-mails; resolves once
+   * committed. One whose idempotency key is stored already is not stored again: the one stored
+   * first is returned. Spam is stored without its call (storedForm). A booking that would give its
+   * e-mail address or its client more future bookings than the store's cap rejects with
+   * BookingCapReached; one that overlaps another, with SlotTaken.
+   */
+  commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry>;
+  findById(id: string): Promise<StoredEnquiry | undefined>;
+  /** The calls booked (and not cancelled) that overlap an interval of UTC ISO instants. */
+  bookedBetween(from: string, to: string): Promise<{ start: string; end: string }[]>;
+  /**
+   * Cancels a booked call: frees its time and, when `queueMail`, queues a cancellation to the
+   * agency and the prospect. Cancelling one already cancelled changes nothing.
+   */
+  cancelCall(id: string, queueMail: boolean, now?: number): Promise<CancelResult>;
+  /**
+   * Outbox entries whose (next) attempt is due, claimed for this process until `leaseMs` has
+   * passed or it marks them: no other process sharing the store gets them meanwhile, and if this
+   * one dies, another takes them over once the lease ends. Never one sent or undeliverable.
+   */
+  claimDue(now?: number, limit?: number, leaseMs?: number): Promise<OutboxItem[]>;
+  /** Gives back claimed entries this process will not send now. */
+  release(outboxIds: number[]): Promise<void>;
+  markSent(outboxId: number, now?: number): Promise<void>;
+  /** A failed attempt worth retrying (the SMTP server is down, say): due again at `nextAttemptAt`. */
+  markFailed(outboxId: number, nextAttemptAt: number, error: string): Promise<void>;
+  /**
+   * A failure no retry can mend (the SMTP server refused the address for good, the e-mail could
+   * not be made): the entry is never claimed again, and `reason` is kept for the staff.
+   */
+  markUndeliverable(outboxId: number, reason: string, now?: number): Promise<void>;
+  /** How many outbox entries are undeliverable: mail someone must see to (for /healthz). */
+  countUndeliverable(): Promise<number>;
+  /** Every enquiry, oldest first. */
+  all(): Promise<StoredEnquiry[]>;
+  count(): Promise<number>;
+  /** A real write, so that a read-only file, a full disk or a database gone shows as unhealthy. */
+  isWritable(): Promise<boolean>;
+  /**
+   * A rate limit that every process sharing this store counts together; undefined when the store
+   * is this process's own (SQLite), where a limit in memory does the same for less.
+   */
+  sharedRateLimit(max: number, windowMs: number): RateLimit | undefined;
+  /**
+   * The secret that signs booked calls' cancel links when BOOKING_SECRET is not set: made at
+   * random on first use and kept in the store, so that every process sharing it, and every restart,
+   * signs and checks with the same one. Not for a read-only store that has none yet.
+   */
+  bookingSecret(): Promise<string>;
+  close(): Promise<void>;
+}
+/** Where the store is: DATABASE_URL (PostgreSQL) when set, else the SQLite file. */
+export interface StoreLocation {
+  databaseUrl?: string | undefined;
+  databasePath: string;
+}
+
+export interface StoreOptions {
+  /** For the staff CLI: reads only, and runs no migrations. */
+  readOnly?: boolean;
+  /**
+   * Future bookings allowed per e-mail address and per client (BOOKING_CAP): DEFAULT_BOOKING_CAP
+   * unless given; Infinity for no cap.
+   */
+  bookingCap?: number;
+}
