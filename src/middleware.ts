@@ -4,7 +4,8 @@
  * gate (src/server/requests/post-gate.ts) before the route sees it, as `Astro.locals.post`.
  */
 import { defineMiddleware } from 'astro:middleware';
-import { getEnquiryService, storeUnavailableMessage } from './server/enquiries/service';
+import { getEnquiryService } from './server/enquiries/service';
+import { storeUnavailableMessage } from './server/enquiries/pipeline';
 import { gateAnswer, gatePost, refusal } from './server/requests/post-gate';
 import { reportStoreFailure } from './server/store';
 import { onDemandRoutes } from './server/http/routes';
