@@ -6,7 +6,12 @@
  */
 import type { Slot } from '../../domain/booking.ts';
 import type { FieldErrors } from '../../domain/forms.ts';
-import type { ErrorAnswer, RefusalAnswer, SuccessAnswer } from '../../domain/api.ts';
+import type {
+  ErrorAnswer,
+  FreeTimesAnswer,
+  RefusalAnswer,
+  SuccessAnswer,
+} from '../../domain/api.ts';
 import { wantsJson } from '../requests/client.ts';
 import { postHeaders } from '../requests/post-gate.ts';
 
@@ -32,7 +37,7 @@ export type Outcome<Field extends string> =
 /** A JSON answer, never sniffed as anything else. */
 export const jsonResponse = (
   status: number,
-  body: SuccessAnswer | RefusalAnswer | ErrorAnswer | object,
+  body: SuccessAnswer | RefusalAnswer | FreeTimesAnswer | ErrorAnswer,
   headers: Record<string, string> = {},
 ) =>
   new Response(JSON.stringify(body), {
