@@ -5,11 +5,8 @@
  */
 import { defineMiddleware } from 'astro:middleware';
 import { getMailContent } from './lib/content';
-import {
-  getEnquiryService,
-  provideMailContent,
-  storeUnavailableMessage,
-} from './server/enquiries/service';
+import { getEnquiryService, provideMailContent } from './server/enquiries/service';
+import { storeUnavailableMessage } from './server/enquiries/pipeline';
 import { gateAnswer, gatePost, refusal } from './server/requests/post-gate';
 import { reportStoreFailure } from './server/log';
 import { onDemandRoutes } from './server/http/routes';

@@ -26,6 +26,9 @@ export interface Slot {
 export const dayAfter = (date: string) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
+/** Whether a value is a calendar date as forms and query strings write it: 'YYYY-MM-DD'. */
+export const isCalendarDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+
 /** The zone the agency's hours are in when availability.yaml names none. */
 export const DEFAULT_TIME_ZONE = 'Europe/London';
 

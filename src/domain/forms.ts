@@ -6,6 +6,17 @@
 
 export type FieldErrors<Field extends string> = Partial<Record<Field, string>>;
 
+/** What a visitor sends: an enquiry (the contact page) or a call request (Schedule a Call). */
+export type EnquiryKind = 'enquiry' | 'call';
+
+/**
+ * A posted form as either side holds it, every value of a field by name: the island's FormData
+ * (`getAll`), the server's parsed body. The mappings below read a form through it, once for both.
+ */
+export type FieldValues = (name: string) => string[];
+
+const one = (values: FieldValues, name: string) => values(name)[0] ?? '';
+
 /** An RFC 5322 atom: the ASCII characters the part of an address before the @ may hold between dots. */
 const atom = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
 const dotAtom = new RegExp(`^${atom}(?:\\.${atom})*$`);
@@ -102,6 +113,14 @@ export const callRequestLimits: Record<CallRequestField, number> = {
   message: 5000,
 };
 
+/** The call form's fields as validateCallRequest takes them. */
+export const callRequestInput = (values: FieldValues): CallRequest => ({
+  // The old site's modal named the field Fname; both are accepted.
+  name: one(values, 'name') || one(values, 'Fname'),
+  email: one(values, 'email'),
+  message: one(values, 'message'),
+});
+
 export function validateCallRequest(input: CallRequest): FieldErrors<CallRequestField> {
   const errors: FieldErrors<CallRequestField> = {};
   const name = input.name.trim();
@@ -178,6 +197,16 @@ export function parseServices(values: string[], options: readonly string[]) {
   }
   return { chosen: options.filter((option) => chosen.has(option)), unknown };
 }
+
+/** The enquiry form's fields as validateEnquiry takes them. */
+export const enquiryInput = (values: FieldValues): Enquiry => ({
+  first_name: one(values, 'first_name'),
+  last_name: one(values, 'last_name'),
+  email: one(values, 'email'),
+  contact: one(values, 'contact'),
+  service: values('service'),
+  project: one(values, 'project'),
+});
 
 export function validateEnquiry(
   input: Enquiry,

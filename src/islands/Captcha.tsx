@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { FieldError } from './form-kit';
+import { FieldError } from './forms/FieldError';
 
 interface ReCaptcha {
   render(element: HTMLElement, options: { sitekey: string }): number;

@@ -1,22 +1,21 @@
 import { Captcha } from './Captcha';
+import { endpoints } from '../domain/api';
 import {
+  enquiryInput,
   enquiryLimits,
   validateEnquiry,
   type EnquiryField,
   type FieldErrors,
 } from '../domain/forms';
-import {
-  ErrorSummary,
-  FailureMessage,
-  FieldError,
-  Honeypot,
-  IdempotencyKey,
-  KeptStatus,
-  SubmitButton,
-  describedBy,
-  useFormSubmit,
-  type SummaryItem,
-} from './form-kit';
+import { describedBy } from './forms/described-by';
+import { ErrorSummary, type SummaryItem } from './forms/ErrorSummary';
+import { FailureMessage } from './forms/FailureMessage';
+import { FieldError } from './forms/FieldError';
+import { Honeypot } from './forms/Honeypot';
+import { IdempotencyKey } from './forms/IdempotencyKey';
+import { KeptStatus } from './forms/KeptStatus';
+import { SubmitButton } from './forms/SubmitButton';
+import { useFormSubmit } from './forms/use-form-submit';
 
 interface Props {
   /** The service options of the form (spec §9), from the content. */
@@ -37,23 +36,12 @@ const text = (values: Props['values'], name: string) => {
  * hydrated it checks the fields with the server's rules and posts with fetch.
  */
 export default function EnquiryForm({ services, values, errors: initialErrors }: Props) {
-  const { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef, keptKey, keptRef } =
-    useFormSubmit<EnquiryField>({
-      kind: 'enquiry',
-      initialErrors,
-      validate: (data) =>
-        validateEnquiry(
-          {
-            first_name: String(data.get('first_name') ?? ''),
-            last_name: String(data.get('last_name') ?? ''),
-            email: String(data.get('email') ?? ''),
-            contact: String(data.get('contact') ?? ''),
-            service: data.getAll('service').map(String),
-            project: String(data.get('project') ?? ''),
-          },
-          services,
-        ).errors,
-    });
+  const submit = useFormSubmit<EnquiryField>({
+    kind: 'enquiry',
+    initialErrors,
+    validate: (values) => validateEnquiry(enquiryInput(values), services).errors,
+  });
+  const { errors } = submit;
 
   const chosen = new Set(([] as string[]).concat(values?.service ?? []));
   const order: [EnquiryField, string][] = [
@@ -93,17 +81,17 @@ export default function EnquiryForm({ services, values, errors: initialErrors }:
 
   return (
     <form
-      ref={formRef}
+      ref={submit.formRef}
       className="form enquiry-form"
       method="post"
-      action="/php/email.php"
+      action={endpoints.enquiry}
       encType="multipart/form-data"
       noValidate
-      onSubmit={onSubmit}
+      onSubmit={submit.onSubmit}
     >
-      <ErrorSummary items={summary} summaryRef={summaryRef} />
-      <FailureMessage message={failure} failureRef={failureRef} />
-      <KeptStatus itemKey={keptKey} keptRef={keptRef} />
+      <ErrorSummary items={summary} submit={submit} />
+      <FailureMessage submit={submit} />
+      <KeptStatus submit={submit} />
       <div className="form__row">
         {input('first_name', 'First name', {
           type: 'text',
@@ -170,7 +158,7 @@ export default function EnquiryForm({ services, values, errors: initialErrors }:
       <Captcha id="captcha" error={errors.captcha} />
       <Honeypot />
       <IdempotencyKey values={values} />
-      <SubmitButton sending={sending}>Send enquiry</SubmitButton>
+      <SubmitButton submit={submit}>Send enquiry</SubmitButton>
     </form>
   );
 }

@@ -1,24 +1,23 @@
 import { useStore } from '@nanostores/react';
 import { useId, type ReactNode } from 'react';
+import { endpoints } from '../domain/api';
 import {
+  callRequestInput,
   callRequestLimits,
   validateCallRequest,
   type BookingField,
   type CallRequestField,
   type FieldErrors,
 } from '../domain/forms';
-import {
-  ErrorSummary,
-  FailureMessage,
-  FieldError,
-  Honeypot,
-  IdempotencyKey,
-  KeptStatus,
-  SubmitButton,
-  describedBy,
-  useFormSubmit,
-  type SummaryItem,
-} from './form-kit';
+import { describedBy } from './forms/described-by';
+import { ErrorSummary, type SummaryItem } from './forms/ErrorSummary';
+import { FailureMessage } from './forms/FailureMessage';
+import { FieldError } from './forms/FieldError';
+import { Honeypot } from './forms/Honeypot';
+import { IdempotencyKey } from './forms/IdempotencyKey';
+import { KeptStatus } from './forms/KeptStatus';
+import { SubmitButton } from './forms/SubmitButton';
+import { useFormSubmit } from './forms/use-form-submit';
 import { Captcha } from './Captcha';
 import { $chosenTime, $timeRefusal, CALL_TIME_ID } from '../stores/call-modal';
 
@@ -59,7 +58,7 @@ interface Props {
 export default function ScheduleCallForm({
   values,
   errors: initialErrors,
-  action = '/send-mail.php',
+  action = endpoints.callRequest,
   children,
   timeStep,
   timeTarget = CALL_TIME_ID,
@@ -67,23 +66,18 @@ export default function ScheduleCallForm({
 }: Props) {
   const id = useId();
   const chosen = useStore($chosenTime);
-  const { errors, failure, sending, onSubmit, summaryRef, failureRef, formRef, keptKey, keptRef } =
-    useFormSubmit<BookingField>({
-      kind: 'call',
-      initialErrors,
-      validate: (data) =>
-        validateCallRequest({
-          name: String(data.get('name') ?? ''),
-          email: String(data.get('email') ?? ''),
-          message: String(data.get('message') ?? ''),
-        }),
-      // A refused time (just taken: with the nearest free ones) is shown by the time step.
-      onRefused: ({ errors, alternatives }) => {
-        if (!errors?.slot) return;
-        if (alternatives) $chosenTime.set(null);
-        $timeRefusal.set({ error: errors.slot, alternatives });
-      },
-    });
+  const submit = useFormSubmit<BookingField>({
+    kind: 'call',
+    initialErrors,
+    validate: (values) => validateCallRequest(callRequestInput(values)),
+    // A refused time (just taken: with the nearest free ones) is shown by the time step.
+    onRefused: ({ errors, alternatives }) => {
+      if (!errors?.slot) return;
+      if (alternatives) $chosenTime.set(null);
+      $timeRefusal.set({ error: errors.slot, alternatives });
+    },
+  });
+  const { errors } = submit;
   const summary: SummaryItem[] = [
     ...fields.flatMap(({ name }) =>
       errors[name] ? [{ message: errors[name]!, target: `${id}-${name}` }] : [],
@@ -94,16 +88,16 @@ export default function ScheduleCallForm({
 
   return (
     <form
-      ref={formRef}
+      ref={submit.formRef}
       className="form"
       method="post"
       action={action}
       noValidate
-      onSubmit={onSubmit}
+      onSubmit={submit.onSubmit}
     >
-      <ErrorSummary items={summary} summaryRef={summaryRef} />
-      <FailureMessage message={failure} failureRef={failureRef} />
-      <KeptStatus itemKey={keptKey} keptRef={keptRef} />
+      <ErrorSummary items={summary} submit={submit} />
+      <FailureMessage submit={submit} />
+      <KeptStatus submit={submit} />
       {children}
       {fields.map((field) => {
         const error = errors[field.name];
@@ -132,7 +126,7 @@ export default function ScheduleCallForm({
       <Captcha id={`${id}-captcha`} error={errors.captcha} />
       <Honeypot />
       <IdempotencyKey values={values} />
-      <SubmitButton sending={sending}>{chosen ? 'Book this call' : submitLabel}</SubmitButton>
+      <SubmitButton submit={submit}>{chosen ? 'Book this call' : submitLabel}</SubmitButton>
     </form>
   );
 }

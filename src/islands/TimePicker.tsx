@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { byDate, clock, dayLabel, formatIn, zoneName } from '../domain/call-times';
 import type { Slot } from '../domain/booking';
+import { endpoints, type FreeTimesAnswer } from '../domain/api';
 import css from '../styles/time-choice.css?inline';
 
 interface Props {
@@ -71,12 +72,12 @@ export default function TimePicker({ id, error, alternatives, chosen, onChoose, 
     let current = true;
     setLoaded({ status: 'loading' });
     // After a refusal the list is fetched afresh: the time just taken must not be offered again.
-    fetch('/schedule/slots.json', alternatives || attempt ? { cache: 'no-store' } : {})
+    fetch(endpoints.freeTimes, alternatives || attempt ? { cache: 'no-store' } : {})
       .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
       .then(
-        (body: { open: boolean; message?: string; timeZone: string; slots: Slot[] }) => {
+        (body: FreeTimesAnswer) => {
           if (!current) return;
-          if (!body.open) setLoaded({ status: 'closed', message: body.message ?? '' });
+          if (!body.open) setLoaded({ status: 'closed', message: body.message });
           else setLoaded({ status: 'ready', agencyZone: body.timeZone, slots: body.slots });
         },
         () => current && setLoaded({ status: 'failed' }),

@@ -8,13 +8,15 @@
  * Shared by the page and the worker: nothing here touches `window` or `document`.
  */
 import { createStore, del, set, values, type UseStore } from 'idb-keyval';
+import type { RefusalAnswer } from '../domain/api';
+import type { EnquiryKind } from '../domain/forms';
 
 export interface QueuedEnquiry {
   /** The submission's idempotency key, also the entry's key in the store. */
   key: string;
   /** The form's endpoint, a path of this site. */
   action: string;
-  kind: 'call' | 'enquiry';
+  kind: EnquiryKind;
   /** The form's fields as sent (text only: neither form has a file input). */
   fields: [string, string][];
   queuedAt: number;
@@ -82,10 +84,7 @@ export function formData(fields: [string, string][]) {
 
 /** The message of a refusal, from the server's JSON (field errors or an error), or its status. */
 export async function refusal(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => ({}))) as {
-    error?: string;
-    errors?: Record<string, string>;
-  };
+  const body = (await response.json().catch(() => ({}))) as RefusalAnswer;
   return (
     body.error ||
     Object.values(body.errors ?? {}).join(' ') ||

@@ -5,22 +5,19 @@
  */
 import type { APIRoute } from 'astro';
 import { getAvailability } from '../../lib/content';
-import {
-  bookingClosedMessage,
-  bookingIsOpen,
-  currentFreeSlots,
-} from '../../server/enquiries/service';
+import { bookingIsOpen, currentFreeSlots } from '../../server/booking/queries';
+import { bookingClosedMessage } from '../../server/booking/messages';
+import { jsonResponse } from '../../server/http/answer';
 import { reportStoreFailure } from '../../server/log';
+import { isCalendarDate } from '../../domain/booking';
+import type { ErrorAnswer, FreeTimesAnswer } from '../../domain/api';
 
 export const prerender = false;
 
-const json = (status: number, body: unknown, cache: string) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': cache },
-  });
+const json = (status: number, body: FreeTimesAnswer | ErrorAnswer, cache: string) =>
+  jsonResponse(status, body, { 'Cache-Control': cache });
 
-const isDate = (value: string | null) => value === null || /^\d{4}-\d{2}-\d{2}$/.test(value);
+const isDate = (value: string | null) => value === null || isCalendarDate(value);
 
 export const GET: APIRoute = async ({ url }) => {
   const from = url.searchParams.get('from');

@@ -1,0 +1,48 @@
+/**
+ * The site's form endpoints and the JSON they answer, typed once: the server builds these answers
+ * (src/server/http/answer.ts, src/pages/schedule/slots.json.ts), the islands and the phone's queue
+ * (src/offline/device-queue.ts) read them.
+ */
+import type { Slot } from './booking.ts';
+import type { FieldErrors } from './forms.ts';
+
+export const endpoints = {
+  /** The contact page's enquiry (POST). */
+  enquiry: '/php/email.php',
+  /** The Schedule a Call dialog's request (POST). */
+  callRequest: '/send-mail.php',
+  /** The free times as a plain form, for visitors without JavaScript (GET; POST books). */
+  schedule: '/schedule',
+  /** The free times as JSON (GET): FreeTimesAnswer. */
+  freeTimes: '/schedule/slots.json',
+  /** Where a booked call lands, with `?ref=<id>`. */
+  booked: '/schedule/booked',
+  /** Where any other submission lands. */
+  thankYou: '/thankyou',
+} as const;
+
+/** A post the server has stored (200 to a fetch; a native post is redirected to `location`). */
+export interface SuccessAnswer {
+  ok: true;
+  id: string;
+  /** A path of this site: the booked call's confirmation, or the thank-you page. */
+  location: string;
+}
+
+/** A post the server refused: its field errors, or else its reason. */
+export interface RefusalAnswer<Field extends string = string> {
+  errors?: FieldErrors<Field>;
+  error?: string;
+  /** A booked time that was just taken (409): the free times nearest to it. */
+  alternatives?: Slot[];
+}
+
+/** GET /schedule/slots.json: the free times, or why none can be booked; an ErrorAnswer on 400/503. */
+export type FreeTimesAnswer =
+  | { open: true; timeZone: string; callMinutes: number; slots: Slot[] }
+  | { open: false; message: string; timeZone: string; slots: [] };
+
+/** An endpoint's answer to a request it could not serve. */
+export interface ErrorAnswer {
+  error: string;
+}

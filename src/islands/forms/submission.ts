@@ -1,0 +1,42 @@
+/**
+ * What a form does with the server's answer to its fetch, decided from the status and the JSON body
+ * alone (no DOM, no network), so that it can be tested by itself: go where the server says, keep
+ * the submission on the device, show the field errors, or show a failure.
+ */
+import { endpoints, type RefusalAnswer, type SuccessAnswer } from '../../domain/api';
+import type { FieldErrors } from '../../domain/forms';
+
+export type SubmissionOutcome<Field extends string> =
+  /** Stored: go to `location` (a path of this site). */
+  | { type: 'sent'; location: string }
+  /** The server could not take it just now (503): nothing was stored, it can wait on the device. */
+  | { type: 'busy'; message: string }
+  /** Refused for its fields (422, or 409 for a time just taken): show them. */
+  | { type: 'refused'; answer: RefusalAnswer<Field> & { errors: FieldErrors<Field> } }
+  /** Anything else: say so, and keep what was typed. */
+  | { type: 'failed'; message: string };
+
+/** A path of this site only: an answer must not send the visitor elsewhere. */
+const isSitePath = (location: unknown): location is string =>
+  typeof location === 'string' && /^\/(?!\/)/.test(location);
+
+/** The outcome of an answer; `body` is its parsed JSON, or anything else when it had none. */
+export function submissionOutcome<Field extends string>(
+  status: number,
+  body: unknown,
+): SubmissionOutcome<Field> {
+  const answer = (typeof body === 'object' && body !== null ? body : {}) as Partial<SuccessAnswer> &
+    RefusalAnswer<Field>;
+  if (status >= 200 && status < 300) {
+    // A booked call has a confirmation page of its own; anything else, the thank-you page.
+    return {
+      type: 'sent',
+      location: isSitePath(answer.location) ? answer.location : endpoints.thankYou,
+    };
+  }
+  const message = answer.error ?? `The server answered ${status}`;
+  if (status === 503) return { type: 'busy', message };
+  if ((status === 422 || status === 409) && answer.errors)
+    return { type: 'refused', answer: { ...answer, errors: answer.errors } };
+  return { type: 'failed', message };
+}

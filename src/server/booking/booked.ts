@@ -1,0 +1,37 @@
+/**
+ * The confirmation page of a booked call (/schedule/booked?ref=<id>): the booking of its reference,
+ * or why there is none to show (an unknown reference, a store that cannot be read), with the status.
+ */
+import type { PageAnswer } from '../http/answer.ts';
+import { getEnquiryService } from '../enquiries/service.ts';
+import { reportStoreFailure } from '../log.ts';
+import type { StoredEnquiry } from '../store/types.ts';
+
+export interface BookedOutcome extends PageAnswer {
+  /** The booked call's enquiry; undefined for a reference with no booking. */
+  booking: StoredEnquiry | undefined;
+  /** The store could not be read: the page says so (503), not that the booking is unknown. */
+  unavailable: boolean;
+}
+
+export async function handleBooked(request: Request): Promise<BookedOutcome> {
+  const ref = new URL(request.url).searchParams.get('ref') ?? '';
+  let booking: StoredEnquiry | undefined;
+  let unavailable = false;
+  try {
+    booking = /^[0-9a-f-]{36}$/.test(ref)
+      ? await (await getEnquiryService()).store.findById(ref)
+      : undefined;
+  } catch (error) {
+    reportStoreFailure(error);
+    unavailable = true;
+  }
+  const found = !!booking?.call;
+  return {
+    type: 'page',
+    status: found ? 200 : unavailable ? 503 : 404,
+    headers: { 'Cache-Control': 'no-store' },
+    booking: found ? booking : undefined,
+    unavailable,
+  };
+}

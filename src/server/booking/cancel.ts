@@ -1,0 +1,86 @@
+/**
+ * The cancel link of a booked call (/schedule/cancel?token=…): a GET shows the call and asks to
+ * confirm (mail scanners open links), a POST cancels it. A forged, expired or reused token never
+ * reaches another booking. The page renders what this decides, with the status given here.
+ */
+import { checkCancelToken } from './cancel-token.ts';
+import { first } from '../requests/body.ts';
+import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
+import type { PageAnswer } from '../http/answer.ts';
+import { getEnquiryService } from '../enquiries/service.ts';
+import { reportStoreFailure } from '../log.ts';
+import type { StoredEnquiry } from '../store/types.ts';
+
+/** What became of the link: the call to confirm, cancelled now or before, or why nothing was done. */
+export type CancelResult =
+  | { status: 'invalid' | 'expired' | 'unavailable' | 'unknown' }
+  | { status: 'confirm' | 'cancelled' | 'already'; enquiry: StoredEnquiry }
+  /** The gate refused the post (another site's, too many at once): nothing was cancelled. */
+  | { status: 'refused'; message: string };
+
+export interface CancelOutcome extends PageAnswer {
+  result: CancelResult;
+  /** The link's token, for the confirm button's post. */
+  token: string;
+}
+
+const statuses: Record<Exclude<CancelResult['status'], 'refused'>, number> = {
+  confirm: 200,
+  cancelled: 200,
+  already: 200,
+  invalid: 400,
+  unknown: 400,
+  expired: 410,
+  unavailable: 503,
+};
+
+/** What the link's token leads to: the call to confirm, or (confirmed) the call cancelled. */
+async function cancelCall(
+  token: string,
+  confirm: boolean,
+): Promise<Exclude<CancelResult, { status: 'refused' }>> {
+  const current = await getEnquiryService().catch(reportStoreFailure);
+  if (!current?.bookingSecret) return { status: 'unavailable' };
+  const { bookingSecret, store, outbox } = current;
+  const check = checkCancelToken(token, bookingSecret);
+  if (!check.ok) return { status: check.reason };
+  if (!confirm) {
+    const enquiry = await store.findById(check.id);
+    if (!enquiry?.call) return { status: 'unknown' };
+    return { status: enquiry.call.cancelledAt ? 'already' : 'confirm', enquiry };
+  }
+  const result = await store.cancelCall(check.id, outbox !== undefined);
+  if (result.status === 'cancelled') outbox?.kick();
+  return result;
+}
+
+/**
+ * A GET or POST of the cancel page. A post comes through the gate (src/middleware.ts), which has
+ * checked and read its body; what it refused is said, and nothing is cancelled.
+ */
+export async function handleCancel(
+  request: Request,
+  post: PostVerdict | undefined,
+): Promise<CancelOutcome> {
+  const refused = post && refusalOf(post);
+  const token = post?.ok
+    ? first(post.fields, 'token')
+    : (new URL(request.url).searchParams.get('token') ?? '');
+  if (refused) {
+    return {
+      type: 'page',
+      status: refused.status,
+      headers: postHeaders(refused.headers),
+      result: { status: 'refused', message: refused.message },
+      token,
+    };
+  }
+  const result = await cancelCall(token, request.method === 'POST');
+  return {
+    type: 'page',
+    status: statuses[result.status],
+    headers: { 'Cache-Control': 'no-store' },
+    result,
+    token,
+  };
+}

@@ -1,0 +1,16 @@
+/** What a visitor is told when a time cannot be booked, and what they can do instead. */
+import type { Slot } from '../../domain/booking.ts';
+import type { BookingCapReached } from '../store/types.ts';
+
+export const bookingClosedMessage =
+  'Booking a time is not available right now. Send your message without a time and we will reply to arrange one.';
+
+/** Why a booking beyond the cap (BOOKING_CAP) was refused. */
+export const bookingCapMessage = ({ limit, cap }: BookingCapReached) =>
+  `${limit === 'email' ? 'This e-mail address has' : 'There are'} ${cap} call${cap === 1 ? '' : 's'} booked with us already${limit === 'email' ? '' : ' from your connection'}. To change a time, cancel one with the link in its e-mail; or send your message without a time and we will reply to arrange one.`;
+
+/** A time taken between the visitor's choice and their post, with the nearest free ones (if any). */
+export const slotTakenMessage = (alternatives: Slot[]) =>
+  alternatives.length
+    ? 'That time was just taken. Here are the nearest free ones.'
+    : 'That time was just taken, and no other time is free in the coming days. Send your message without a time and we will reply to arrange one.';

@@ -1,0 +1,87 @@
+/**
+ * A call request (the Schedule a Call dialog's POST /send-mail.php, and /schedule) through the
+ * pipeline: name, e-mail and message, and optionally a time (`slot`, a start from the free slots)
+ * that books the call, with the booking rules: booking open, a time offered and outside the notice.
+ */
+import { handle } from './pipeline.ts';
+import { first } from '../requests/body.ts';
+import type { PostVerdict } from '../requests/post-gate.ts';
+import { nearest, offeredSlot, refusal } from '../booking/free-times.ts';
+import { bookingClosedMessage } from '../booking/messages.ts';
+import { currentFreeSlots } from '../booking/queries.ts';
+import { isTimeZone, type Availability, type Slot } from '../../domain/booking.ts';
+import {
+  callRequestInput,
+  validateCallRequest,
+  type BookingField,
+  type CallRequest,
+  type FieldErrors,
+} from '../../domain/forms.ts';
+
+/** The call form's input, and the time asked for with the visitor's zone ('' when none). */
+interface CallRequestInput extends CallRequest {
+  slot: string;
+  timeZone: string;
+}
+
+export function handleCallRequest(
+  request: Request,
+  post: PostVerdict | undefined,
+  availability: Availability,
+  { requireTime = false } = {},
+) {
+  return handle<BookingField, CallRequestInput>(
+    {
+      kind: 'call',
+      captchaField: 'captcha',
+      parse: (fields) => ({
+        ...callRequestInput((name) => fields.get(name) ?? []),
+        slot: first(fields, 'slot').trim(),
+        timeZone: first(fields, 'time_zone').trim(),
+      }),
+      validate(input, { bookingSecret }) {
+        const errors: FieldErrors<BookingField> = validateCallRequest(input);
+        const data: Record<string, string> = {
+          name: input.name.trim(),
+          email: input.email.trim(),
+          message: input.message.trim(),
+        };
+        const result = (call?: Slot) => ({
+          name: data.name,
+          email: data.email,
+          data,
+          errors,
+          ...(call && { call }),
+        });
+        const wanted = input.slot;
+        if (!wanted) {
+          // /schedule is for booking: a visitor who chose no time is told, not sent a message.
+          if (requireTime) errors.slot = 'Choose a time for the call.';
+          return result();
+        }
+        data.slot = wanted;
+        data.time_zone = isTimeZone(input.timeZone) ? input.timeZone : availability.timeZone;
+        if (!bookingSecret) {
+          errors.slot = bookingClosedMessage;
+          return result();
+        }
+        const refused = refusal(availability, wanted, Date.now());
+        const call = refused ? undefined : offeredSlot(availability, wanted);
+        if (!call) {
+          errors.slot = refused ?? 'Choose one of the times offered.';
+          return result();
+        }
+        // What the e-mails need, as it was when the call was booked.
+        data.agency_time_zone = availability.timeZone;
+        data.call_title = availability.callTitle;
+        return result(call);
+      },
+      taken: {
+        field: 'slot',
+        alternatives: async (wanted) => nearest(await currentFreeSlots(availability), wanted.start),
+      },
+    },
+    request,
+    post,
+  );
+}

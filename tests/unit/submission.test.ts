@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { submissionOutcome } from '../../src/islands/forms/submission';
+
+describe('what a form does with the answer to its post', () => {
+  it('goes where the server says once the post is stored', () => {
+    expect(
+      submissionOutcome(200, { ok: true, id: 'a', location: '/schedule/booked?ref=a' }),
+    ).toEqual({ type: 'sent', location: '/schedule/booked?ref=a' });
+  });
+
+  it('goes to the thank-you page when the answer names no path of this site', () => {
+    for (const body of [
+      { ok: true, id: 'a' },
+      { ok: true, id: 'a', location: 'https://elsewhere.example/' },
+      { ok: true, id: 'a', location: '//elsewhere.example/' },
+      { ok: true, id: 'a', location: 42 },
+      {},
+      null,
+      'not json',
+    ]) {
+      expect(submissionOutcome(200, body)).toEqual({ type: 'sent', location: '/thankyou' });
+    }
+  });
+
+  it('shows the field errors of a refusal, with the nearest free times of a time just taken', () => {
+    const alternatives = [{ start: '2026-12-01T09:30:00Z', end: '2026-12-01T10:00:00Z' }];
+    expect(submissionOutcome(422, { errors: { email: 'Valid email is required.' } })).toEqual({
+      type: 'refused',
+      answer: { errors: { email: 'Valid email is required.' } },
+    });
+    expect(
+      submissionOutcome(409, { error: 'Taken.', errors: { slot: 'Taken.' }, alternatives }),
+    ).toEqual({
+      type: 'refused',
+      answer: { error: 'Taken.', errors: { slot: 'Taken.' }, alternatives },
+    });
+  });
+
+  it('keeps a post the server could not take just now (503) for the device to send again', () => {
+    expect(submissionOutcome(503, { error: 'Enquiries cannot be taken right now.' })).toEqual({
+      type: 'busy',
+      message: 'Enquiries cannot be taken right now.',
+    });
+    expect(submissionOutcome(503, {})).toEqual({
+      type: 'busy',
+      message: 'The server answered 503',
+    });
+  });
+
+  it('fails with the server’s reason, or its status, on anything else', () => {
+    expect(submissionOutcome(429, { error: 'Please try again in 1 minute.' })).toEqual({
+      type: 'failed',
+      message: 'Please try again in 1 minute.',
+    });
+    // A 422 without field errors is a refusal the form cannot show by its fields.
+    expect(submissionOutcome(422, { error: 'Refused.' })).toEqual({
+      type: 'failed',
+      message: 'Refused.',
+    });
+    expect(submissionOutcome(500, undefined)).toEqual({
+      type: 'failed',
+      message: 'The server answered 500',
+    });
+    expect(submissionOutcome(403, { errors: { email: 'x' } })).toEqual({
+      type: 'failed',
+      message: 'The server answered 403',
+    });
+  });
+});
