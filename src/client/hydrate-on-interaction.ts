@@ -4,7 +4,7 @@
  * downloads no framework code.
  *
  * The tap itself is not held for the island: the page's first move
- * (first-move/page.ts) answers it at once, and the island adopts that state when it
+ * (the inline script beside its markup) answers it at once, and the island adopts that state when it
  * hydrates. Clicks on links and form controls act natively meanwhile.
  *
  * Options: `media` arms the directive only where the query matches (the mobile
@@ -28,6 +28,9 @@ const hydrateOnInteraction: ClientDirective = (load, { value }, island) => {
   const options: InteractionOptions = typeof value === 'object' && value ? value : {};
   const media = options.media ? window.matchMedia(options.media) : null;
   const hydrate = () => void load().then((run) => run());
+  // After the frame that answers the tap: starting the island's requests costs that frame 10-20 ms
+  // under a slow CPU, and the code cannot arrive before it anyway.
+  const hydrateSoon = () => requestAnimationFrame(() => setTimeout(hydrate));
   try {
     if (options.pending && localStorage.getItem(options.pending)) return hydrate();
   } catch {
@@ -40,7 +43,7 @@ const hydrateOnInteraction: ClientDirective = (load, { value }, island) => {
     if (!(target instanceof Element)) return;
     if (!island.contains(target) && !(options.triggers && target.closest(options.triggers))) return;
     for (const type of intentEvents) document.removeEventListener(type, onIntent, true);
-    hydrate();
+    hydrateSoon();
   };
 
   for (const type of intentEvents) {

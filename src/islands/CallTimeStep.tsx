@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
+import { CHOOSE_TIME, REQUESTED } from '../domain/hand-over';
 import { $chosenTime, $timeRefusal, CALL_TIME_ID } from '../stores/call-modal';
 import TimePicker from './TimePicker';
 import { useTakeOver } from './use-take-over';
@@ -8,7 +9,7 @@ import { useTakeOver } from './use-take-over';
  * The Schedule a Call dialog's optional step, an island of its own inside the dialog's form, so
  * that its code loads only when a visitor asks for a time. Until then (and without JavaScript) it
  * is a link to /schedule, which lists the free times; a tap on it before this code has arrived is
- * held by the page's first move (data-requested) and adopted here.
+ * held by the page's first move (REQUESTED, in BaseLayout) and adopted here.
  */
 export default function CallTimeStep() {
   const [choosing, setChoosing] = useState(false);
@@ -27,7 +28,7 @@ export default function CallTimeStep() {
     document.getElementById(CALL_TIME_ID)?.focus();
   }, [choosing]);
   const root = useTakeOver<HTMLDivElement>((element) => {
-    if (element.querySelector('[data-requested]')) setChoosing(true);
+    if (element.querySelector(`[${REQUESTED}]`)) setChoosing(true);
   });
 
   // The form was reset (its submission was kept on the device): the step starts again.
@@ -59,7 +60,7 @@ export default function CallTimeStep() {
           <a
             id={CALL_TIME_ID}
             href="/schedule"
-            data-choose-time
+            {...{ [CHOOSE_TIME]: '' }}
             onClick={(event) => {
               event.preventDefault();
               setChoosing(true);

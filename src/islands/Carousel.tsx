@@ -4,6 +4,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { CarouselOptions } from './carousel-types';
 import { emblaDuration } from '../client/embla-duration';
+import { CAROUSEL_PAUSE, CAROUSEL_STEP, SCROLL_TO } from '../domain/hand-over';
 import { PauseIcon, PlayIcon } from './icons';
 import StepButton from './StepButton';
 import { useTakeOver } from './use-take-over';
@@ -25,8 +26,8 @@ const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)'
  * motion, and slides are announced only while it is not rotating.
  *
  * Rendered on the server it is a horizontally scrollable list, complete
- * without JavaScript, with its controls: until the island hydrates, the page's
- * first move scrolls the list a slide at a time and the pause control keeps
+ * without JavaScript, with its controls: until the island hydrates, its first
+ * move (components/Carousel.astro) scrolls the list a slide at a time and the pause control keeps
  * its state; Embla takes over from the slide the list was left on.
  */
 export default function Carousel({ label, options, children }: Props) {
@@ -63,13 +64,13 @@ export default function Carousel({ label, options, children }: Props) {
   // the list put back at 0 at hydration, before Embla measures the slides (in its own effect).
   const startSlide = useRef(0);
   const root = useTakeOver<HTMLElement>((section) => {
-    if (section.querySelector('[data-carousel-pause]')?.getAttribute('aria-pressed') === 'true') {
+    if (section.querySelector(`[${CAROUSEL_PAUSE}]`)?.getAttribute('aria-pressed') === 'true') {
       setUserPaused(true);
     }
     const viewport = section.querySelector<HTMLElement>('.carousel__viewport')!;
     const slides = [...section.querySelectorAll<HTMLElement>('.carousel__slide')];
-    const scrolled = Number(viewport.dataset.to ?? viewport.scrollLeft);
-    delete viewport.dataset.to;
+    const scrolled = Number(viewport.getAttribute(SCROLL_TO) ?? viewport.scrollLeft);
+    viewport.removeAttribute(SCROLL_TO);
     const first = slides[0]?.offsetLeft ?? 0;
     startSlide.current = Math.max(
       slides.findIndex((slide) => slide.offsetLeft - first >= scrolled - 1),
@@ -133,14 +134,14 @@ export default function Carousel({ label, options, children }: Props) {
         if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false);
       }}
     >
-      {/* Rendered on the server, so that they answer at once (first-move/carousel.ts) and nothing moves when React arrives. */}
+      {/* Rendered on the server, so that they answer at once (components/Carousel.astro) and nothing moves when React arrives. */}
       <div className="carousel__controls">
         <button
           type="button"
           className="icon-button carousel__pause"
           aria-controls={`${id}-slides`}
           aria-pressed={userPaused}
-          data-carousel-pause=""
+          {...{ [CAROUSEL_PAUSE]: '' }}
           onClick={() => setUserPaused((paused) => !paused)}
         >
           <PauseIcon />
@@ -153,14 +154,14 @@ export default function Carousel({ label, options, children }: Props) {
               direction="previous"
               label="Previous slide"
               controls={`${id}-slides`}
-              firstMove="data-carousel-step"
+              firstMove={CAROUSEL_STEP}
               onClick={() => step(-1)}
             />
             <StepButton
               direction="next"
               label="Next slide"
               controls={`${id}-slides`}
-              firstMove="data-carousel-step"
+              firstMove={CAROUSEL_STEP}
               onClick={() => step(1)}
             />
           </>

@@ -4,6 +4,7 @@ import CloseButton from './CloseButton';
 import StepButton from './StepButton';
 import { useTakeOver } from './use-take-over';
 import { useModalDialog } from './use-modal-dialog';
+import { LIGHTBOX_STEP, PROJECT_INDEX, PROJECT_TAGS } from '../domain/hand-over';
 import { $lightboxIndex, $portfolioFilter, closeLightbox, openLightbox } from '../stores/portfolio';
 import {
   filterFromSearch,
@@ -31,14 +32,15 @@ interface Props {
  * A project opens enlarged in a lightbox (without JavaScript, its link leads
  * to the image), with previous and next among the projects the filter shows.
  * Every project is in the server-rendered lightbox, hidden but the one shown,
- * so that the page's first move can open it before this island hydrates.
+ * so that its first move (components/PortfolioGallery.astro) can open it before
+ * this island hydrates.
  */
 export default function PortfolioGallery({ projects }: Props) {
   const filter = useStore($portfolioFilter);
   const index = useStore($lightboxIndex);
   const id = useId();
   const lightbox = useModalDialog(index !== null, closeLightbox, (dialog) => {
-    if (dialog.open) openLightbox(Number(dialog.dataset.index));
+    if (dialog.open) openLightbox(Number(dialog.getAttribute(PROJECT_INDEX)));
   });
   const root = useTakeOver<HTMLDivElement>();
 
@@ -100,8 +102,7 @@ export default function PortfolioGallery({ projects }: Props) {
           <li
             key={project.id}
             className="gallery__item"
-            data-tags={project.tags.join(' ')}
-            data-index={i}
+            {...{ [PROJECT_TAGS]: project.tags.join(' '), [PROJECT_INDEX]: i }}
           >
             <a
               className="gallery__link"
@@ -121,20 +122,20 @@ export default function PortfolioGallery({ projects }: Props) {
         {...lightbox}
         className="modal lightbox"
         aria-labelledby={titleId(index ?? 0)}
-        data-index={index ?? undefined}
+        {...{ [PROJECT_INDEX]: index ?? undefined }}
       >
         <div className="modal__panel">
           <div className="modal__head lightbox__head">
             <StepButton
               direction="previous"
               label="Previous project"
-              firstMove="data-lightbox-step"
+              firstMove={LIGHTBOX_STEP}
               onClick={() => step(-1)}
             />
             <StepButton
               direction="next"
               label="Next project"
-              firstMove="data-lightbox-step"
+              firstMove={LIGHTBOX_STEP}
               onClick={() => step(1)}
             />
             <CloseButton onClick={closeLightbox} />

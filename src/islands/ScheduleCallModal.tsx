@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useId, type ReactNode } from 'react';
 import { $callModalOpen, closeCallModal, openCallModal } from '../stores/call-modal';
+import { SCHEDULE_CALL } from '../domain/hand-over';
 import CloseButton from './CloseButton';
 import OutboxNotice from './OutboxNotice';
 import ScheduleCallForm from './ScheduleCallForm';
@@ -8,7 +9,7 @@ import { useModalDialog } from './use-modal-dialog';
 
 /**
  * The Schedule a Call modal: a native <dialog>, server-rendered with its form, opened with
- * showModal(), so the page behind is inert and Escape closes it. Any `[data-schedule-call]` link
+ * showModal(), so the page behind is inert and Escape closes it. Any SCHEDULE_CALL link
  * opens it: the page's first move does until this island hydrates, then the island does. What was
  * typed before hydration stays: the form's fields are uncontrolled and hydrated in place.
  *
@@ -25,7 +26,7 @@ export default function ScheduleCallModal({ timeStep }: { timeStep?: ReactNode }
   const dialog = useModalDialog(open, close, (element) => {
     if (element.open) openCallModal(null);
     const onTrigger = (event: MouseEvent) => {
-      const trigger = (event.target as Element).closest?.<HTMLElement>('[data-schedule-call]');
+      const trigger = (event.target as Element).closest?.<HTMLElement>(`[${SCHEDULE_CALL}]`);
       if (!trigger || event.defaultPrevented) return;
       event.preventDefault();
       openCallModal(trigger);

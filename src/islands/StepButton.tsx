@@ -1,3 +1,4 @@
+import type { CAROUSEL_STEP, LIGHTBOX_STEP } from '../domain/hand-over';
 import { ArrowIcon } from './icons';
 
 interface Props {
@@ -7,8 +8,8 @@ interface Props {
   onClick: () => void;
   /** The element it moves through. */
   controls?: string;
-  /** The attribute by which the page's first move finds it before hydration, e.g. data-carousel-step. */
-  firstMove: `data-${string}`;
+  /** The attribute by which its first move finds it before hydration. */
+  firstMove: typeof CAROUSEL_STEP | typeof LIGHTBOX_STEP;
 }
 
 /** A round previous / next control, for the carousels and the lightbox. */

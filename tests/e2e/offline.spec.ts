@@ -12,7 +12,7 @@ import { islandHydrated, openCallRequest, violations } from './helpers';
 import { e2eDatabase } from './site';
 
 test.use({ serviceWorkers: 'allow' });
-// The page registers its worker 5 s after it has loaded (first-move/page.ts), and then it installs.
+// The page registers its worker 5 s after it has loaded (BaseLayout.astro), and then it installs.
 test.describe.configure({ timeout: 60_000 });
 
 /** Waits until the worker controls the page and has kept the page itself on the device. */

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { $menuOpen, closeMenu, toggleMenu } from '../../src/stores/menu';
 import { $callModalOpen, closeCallModal, openCallModal } from '../../src/stores/call-modal';
 import {
   $lightboxIndex,
@@ -13,20 +12,6 @@ import {
   searchForFilter,
   stepProject,
 } from '../../src/domain/portfolio';
-
-describe('menu store', () => {
-  beforeEach(() => $menuOpen.set(false));
-
-  it('toggles and closes', () => {
-    toggleMenu();
-    expect($menuOpen.get()).toBe(true);
-    toggleMenu();
-    expect($menuOpen.get()).toBe(false);
-    toggleMenu();
-    closeMenu();
-    expect($menuOpen.get()).toBe(false);
-  });
-});
 
 describe('call modal store', () => {
   it('opens, and on closing hands back the element that opened it, once', () => {
