@@ -3,7 +3,7 @@
  * and the server's pages, e-mails and staff CLI share it. Working out the times themselves is
  * src/server/booking/free-times.ts's business (Temporal).
  */
-import { DEFAULT_TIME_ZONE, type Slot } from './booking';
+import { DEFAULT_TIME_ZONE, type Slot } from './booking.ts';
 
 export const formatIn = (start: string, timeZone: string, options: Intl.DateTimeFormatOptions) =>
   new Intl.DateTimeFormat('en-GB', { timeZone, ...options }).format(new Date(start));
