@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { violations, islandHydrated } from './helpers';
-import { allRoutes } from './site';
+import { allRoutes } from '../support/site';
 
 test.describe('axe finds no violations', () => {
   for (const route of [...allRoutes, '/no-such-page']) {

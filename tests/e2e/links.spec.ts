@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { allRoutes } from './site';
+import { allRoutes } from '../support/site';
 
 /** Every internal link and image on every page resolves. */
 test('internal links and images resolve', async ({ request }) => {

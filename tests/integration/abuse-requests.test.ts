@@ -8,8 +8,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onDemandRoutes } from '../../src/server/http/routes';
-import { openSocket, rawRequest, whatServerWrites } from '../raw-http';
-import { freePort, postForm, startServer, validEnquiry, type RunningServer } from '../server';
+import { openSocket, rawRequest, whatServerWrites } from '../support/raw-http';
+import {
+  freePort,
+  postForm,
+  startServer,
+  validEnquiry,
+  type RunningServer,
+} from '../support/server';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const clientDir = 'dist/client';

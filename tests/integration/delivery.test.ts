@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { freePort, newDatabasePath, postForm, readStore, validEnquiry } from '../server';
+import { freePort, newDatabasePath, postForm, readStore, validEnquiry } from '../support/server';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const servers = stoppedAfterEach();

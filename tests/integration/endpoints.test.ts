@@ -4,7 +4,13 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postForm, readStore, startServer, validEnquiry, type RunningServer } from '../server';
+import {
+  postForm,
+  readStore,
+  startServer,
+  validEnquiry,
+  type RunningServer,
+} from '../support/server';
 
 let server: RunningServer;
 let enquiry: string;

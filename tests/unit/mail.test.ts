@@ -10,7 +10,7 @@ import {
   UnmailableAddress,
 } from '../../src/server/mail/mail';
 import type { StoredEnquiry } from '../../src/server/store/index';
-import { enquiry } from '../store-backends';
+import { enquiry } from '../support/records';
 
 const { call: _none, ...fields } = enquiry();
 const storedEnquiry = (overrides: Partial<StoredEnquiry> = {}): StoredEnquiry => ({

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresStore, postgresMigrations } from '../../src/server/store/postgres';
-import { expectUpgraded, newPostgresDatabase } from '../store-backends';
+import { expectUpgraded, newPostgresDatabase } from '../support/store-backends';
 
 const opened: PostgresStore[] = [];
 afterEach(async () => {

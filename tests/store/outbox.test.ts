@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Outbox, failureReason, refusedForGood, type Mail } from '../../src/server/mail/mail';
 import type { EnquiryStore } from '../../src/server/store/index';
-import { backends, call, enquiry, type Backend } from '../store-backends';
+import { call, enquiry } from '../support/records';
+import { backends, type Backend } from '../support/store-backends';
 
 /** A day on: every retry is due by then. */
 const tomorrow = () => Date.now() + 86_400_000;

@@ -4,8 +4,8 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../scripts/local.mjs';
-import { openStore, type StoredEnquiry } from '../src/server/store/index';
+import { freePort } from '../../scripts/local.mjs';
+import { openStore, type StoredEnquiry } from '../../src/server/store/index';
 
 export { freePort };
 

@@ -12,7 +12,8 @@ import {
   SlotTaken,
   type EnquiryStore,
 } from '../../src/server/store/index';
-import { backends, call, enquiry, plus, type Backend } from '../store-backends';
+import { call, enquiry, plus } from '../support/records';
+import { backends, type Backend } from '../support/store-backends';
 
 const slot = '2027-01-05T09:30:00Z';
 const day = ['2027-01-05T00:00:00Z', '2027-01-06T00:00:00Z'] as const;

@@ -10,7 +10,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlotTaken } from '../../src/server/store/index';
 import { SqliteStore, migrations } from '../../src/server/store/sqlite';
-import { call, enquiry, expectUpgraded } from '../store-backends';
+import { call, enquiry } from '../support/records';
+import { expectUpgraded } from '../support/store-backends';
 
 let dir: string;
 beforeEach(() => {
