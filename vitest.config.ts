@@ -3,7 +3,7 @@ import { getViteConfig } from 'astro/config';
 
 // One project per test folder, by what its tests need: `vitest run --project unit` runs only that
 // folder, and only the store project pays for a PostgreSQL server.
-const project = (name: string, test: { globalSetup?: string[] } = {}) => ({
+const project = (name: string, test: { globalSetup?: string[]; maxWorkers?: number } = {}) => ({
   extends: true,
   test: { name, include: [`tests/${name}/**/*.test.ts`], ...test },
 });
@@ -16,11 +16,12 @@ export default getViteConfig({
       project('unit'),
       // The store backends against SQLite and a real PostgreSQL (one server for the run; each test
       // makes a database of its own on it).
-      project('store', { globalSetup: ['tests/support/postgres-setup.ts'] }),
+      project('store', { globalSetup: ['tests/support/postgres-setup.ts'], maxWorkers: 3 }),
       // Spawns `astro sync` and `astro build` on a copy of the project.
       project('build'),
       // Against the built server (`npm run build` first); postgres.test.ts starts its own PostgreSQL.
-      project('integration'),
+      // Its tests mostly wait on servers and sockets, so more files at once than there are cores.
+      project('integration', { maxWorkers: 3 }),
     ],
   },
 });
