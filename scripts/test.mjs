@@ -34,7 +34,8 @@ function run(phase) {
   // detached: its own process group, so that a failure elsewhere can stop it with its children.
   const child = spawn('npm', ['run', '--silent', phase.script], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+    // Colours only when the output is a terminal, as each tool does when run alone.
+    env: { ...process.env, ...(process.stdout.isTTY && { FORCE_COLOR: '1' }) },
     detached: true,
   });
   running.set(phase.script, child);
@@ -57,10 +58,16 @@ function run(phase) {
 
 function fail(script) {
   failed = true;
+  // SIGINT, as Ctrl-C: Playwright then stops the server it started (its own process group, which
+  // SIGTERM to ours leaves running); SIGKILL for whatever is left after a few seconds.
   for (const child of running.values()) {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {}
+    const signal = (name) => {
+      try {
+        process.kill(-child.pid, name);
+      } catch {}
+    };
+    signal('SIGINT');
+    setTimeout(() => signal('SIGKILL'), 5_000).unref();
   }
   console.error(`\nnpm test failed: ${script} (output above); stopped the phases still running.`);
   process.exitCode = 1;
