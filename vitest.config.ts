@@ -20,8 +20,8 @@ export default getViteConfig({
       // Spawns `astro sync` and `astro build` on a copy of the project.
       project('build'),
       // Against the built server (`npm run build` first); postgres.test.ts starts its own PostgreSQL.
-      // Its tests mostly wait on servers and sockets, so more files at once than there are cores.
-      project('integration', { maxWorkers: 3 }),
+      // Its tests mostly wait on servers and sockets: two files at once, beside the browser tests.
+      project('integration', { maxWorkers: 2 }),
     ],
   },
 });
