@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './scripts/local.mjs';
-import { e2eDatabase as database } from './tests/e2e/site';
+import { e2eDatabase as database } from './tests/support/site';
 
 const port = Number(process.env.TEST_PORT ?? 4399);
 

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort, serveBuild } from './local.mjs';
 import { startPostgres } from './postgres.mjs';
-import { startSmtp } from '../tests/smtp.ts';
+import { startSmtp } from './smtp.ts';
 import { openStore } from '../src/server/store/index.ts';
 
 const { values } = parseArgs({

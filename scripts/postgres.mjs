@@ -51,7 +51,9 @@ export async function startPostgres() {
       await server.stop();
       running = false;
     },
+    /** Starts it again after pause(); nothing if it is running. */
     async start() {
+      if (running) return;
       await server.start();
       running = true;
     },

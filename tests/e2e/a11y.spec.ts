@@ -1,6 +1,7 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { contrast, fieldOutlines } from './contrast';
 import { violations, islandHydrated } from './helpers';
-import { allRoutes } from './site';
+import { allRoutes } from '../support/site';
 
 test.describe('axe finds no violations', () => {
   for (const route of [...allRoutes, '/no-such-page']) {
@@ -54,5 +55,34 @@ test.describe('axe finds no violations', () => {
       await expect(carousel).toHaveClass(/carousel--ready/);
     }
     expect(await violations(page)).toEqual([]);
+  });
+});
+
+test.describe('form fields are outlined at 3:1 or more against what is in and around them', () => {
+  const expectOutlined = async (page: Page) => {
+    const outlines = await fieldOutlines(page);
+    expect(outlines.length).toBeGreaterThan(0);
+    for (const { field, border, inside, outside } of outlines) {
+      expect(contrast(border, inside), `${field}: ${border} on ${inside}`).toBeGreaterThanOrEqual(
+        3,
+      );
+      expect(contrast(border, outside), `${field}: ${border} on ${outside}`).toBeGreaterThanOrEqual(
+        3,
+      );
+    }
+  };
+
+  for (const route of ['/contact', '/schedule']) {
+    test(`on ${route}`, async ({ page }) => {
+      await page.goto(route);
+      await expectOutlined(page);
+    });
+  }
+
+  test('in the Schedule a Call dialog', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
+    await expect(page.getByRole('dialog', { name: 'Schedule a Call' })).toBeVisible();
+    await expectOutlined(page);
   });
 });

@@ -5,10 +5,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { freePort, startServer } from '../server';
-import { decoded, startSmtp } from '../smtp';
+import { freePort, startServer } from '../support/server';
+import { startSmtp } from '../../scripts/smtp';
+import { decoded } from '../support/mime';
 import { openCallRequest, violations } from './helpers';
-import { e2eDatabase } from './site';
+import { e2eDatabase } from '../support/site';
 
 /** The starts of the calls booked, from the staff CLI's CSV (by its column names). */
 function callStarts(database = e2eDatabase) {

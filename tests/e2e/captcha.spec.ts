@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
-import { freePort, startServer, type RunningServer } from '../server';
+import { freePort, startServer, type RunningServer } from '../support/server';
 import { islandHydrated, openCallRequest } from './helpers';
 
 const SITE_KEY = 'test-site-key';

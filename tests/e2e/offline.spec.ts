@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { startServer } from '../server';
+import { startServer } from '../support/server';
 import { islandHydrated, openCallRequest, violations } from './helpers';
-import { e2eDatabase } from './site';
+import { e2eDatabase } from '../support/site';
 
 test.use({ serviceWorkers: 'allow' });
 // The page registers its worker 5 s after it has loaded (BaseLayout.astro), and then it installs.

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { allRoutes, mainRoutes, servicePages, specServiceRoutes } from './site';
+import { allRoutes, mainRoutes, servicePages, specServiceRoutes } from '../support/site';
 
 test('content covers every route of the spec, each once', () => {
   expect(servicePages).toHaveLength(32);

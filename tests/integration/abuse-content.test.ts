@@ -7,11 +7,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { calendarOf, mimeParts, textOf } from '../mime';
-import { postForm, validEnquiry, type RunningServer } from '../server';
+import { calendarOf, mimeParts, textOf } from '../support/mime';
+import { postForm, validEnquiry, type RunningServer } from '../support/server';
 import { book, freeSlots } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
-import type { SmtpOptions } from '../smtp';
+import type { SmtpOptions } from '../../scripts/smtp';
 
 const servers = stoppedAfterEach({ BOOKING_SECRET: 'abuse-secret-0123456789abcdef0123456789' });
 const run = promisify(execFile);

@@ -1,7 +1,13 @@
 /** The rate limit, forged X-Forwarded-For, HSTS behind a trusted proxy, and the optional captcha. */
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, postForm, startServer, validEnquiry, type RunningServer } from '../server';
+import {
+  freePort,
+  postForm,
+  startServer,
+  validEnquiry,
+  type RunningServer,
+} from '../support/server';
 
 const running: RunningServer[] = [];
 const stubs: Server[] = [];

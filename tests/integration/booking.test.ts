@@ -7,8 +7,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { signCancelToken } from '../../src/server/booking/cancel-token';
-import { postForm } from '../server';
-import { decoded } from '../smtp';
+import { postForm } from '../support/server';
+import { decoded } from '../support/mime';
 import { book, booking, freeSlots, type Slot } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 

@@ -1,6 +1,6 @@
 /** Booking a call as a prospect would, against a running server: its free times, and a booking. */
 import { expect } from 'vitest';
-import { postForm, type RunningServer } from '../server';
+import { postForm, type RunningServer } from '../support/server';
 
 export interface Slot {
   start: string;

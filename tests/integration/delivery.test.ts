@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { freePort, newDatabasePath, postForm, readStore, validEnquiry } from '../server';
+import { freePort, newDatabasePath, postForm, readStore, validEnquiry } from '../support/server';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const servers = stoppedAfterEach();
@@ -31,7 +31,11 @@ describe('durability', () => {
       }
     };
     const workers = Array.from({ length: 16 }, worker);
-    await new Promise((r) => setTimeout(r, 1200));
+    // Killed in the middle of the load once it has acknowledged a good number (not after a fixed
+    // time, which a busy machine can fill with fewer).
+    await expect
+      .poll(() => acknowledged.length, { timeout: 30_000, interval: 20 })
+      .toBeGreaterThan(100);
     await server.kill9();
     stop = true;
     await Promise.all(workers);

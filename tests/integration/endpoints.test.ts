@@ -4,7 +4,13 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postForm, readStore, startServer, validEnquiry, type RunningServer } from '../server';
+import {
+  postForm,
+  readStore,
+  startServer,
+  validEnquiry,
+  type RunningServer,
+} from '../support/server';
 
 let server: RunningServer;
 let enquiry: string;
@@ -275,7 +281,9 @@ describe('health and headers', () => {
     }
   });
 
-  it('every response carries the security headers, with a CSP that allows no inline script', async () => {
+  // What the Content-Security-Policy does (no injected script runs, no framing, no foreign form
+  // action, base or plug-in) is watched in the browser: tests/e2e/csp.spec.ts.
+  it('every response carries the security headers and a Content-Security-Policy', async () => {
     for (const path of [
       '/',
       '/iphone',
@@ -286,25 +294,15 @@ describe('health and headers', () => {
       '/robots.txt',
     ]) {
       const response = await fetch(`${server.url}${path}`);
-      const csp = response.headers.get('content-security-policy') ?? '';
-      expect(csp, path).toContain("object-src 'none'");
-      expect(csp, path).toContain("frame-ancestors 'none'");
-      expect(csp, path).toMatch(/base-uri '(self|none)'/);
-      expect(csp, path).toMatch(/form-action '(self|none)'/);
-      // Styles may be inline; scripts only by hash.
-      expect(/script-src[^;]*/.exec(csp)?.[0] ?? '', path).not.toContain('unsafe-inline');
+      expect(response.headers.get('content-security-policy'), path).toBeTruthy();
       expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(response.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
       expect(response.headers.get('permissions-policy'), path).toContain('camera=()');
       expect(response.headers.get('cross-origin-resource-policy'), path).toBe('same-origin');
       expect(response.headers.get('strict-transport-security'), path).toBeNull();
     }
-    const home = await fetch(`${server.url}/`);
-    expect(home.headers.get('content-security-policy')).toMatch(
-      /script-src 'self'( 'sha256-[^']+')+/,
-    );
     const posted = await postForm(enquiry, { first_name: 'x' }, { Accept: 'text/html' });
-    expect(posted.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(posted.headers.get('content-security-policy')).toBeTruthy();
   });
 
   it('each page gets the CSP of its own inline scripts, / and the 404 page included', async () => {

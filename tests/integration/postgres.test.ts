@@ -5,13 +5,22 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres } from '../../scripts/postgres.mjs';
-import { freePort, postForm, readStore, validEnquiry } from '../server';
-import { newPostgresDatabase } from '../store-backends';
+import { freePort, postForm, readStore, validEnquiry } from '../support/server';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const servers = stoppedAfterEach();
+
+// One PostgreSQL server for this file (the only one of the project that needs it), a database of
+// its own for each test.
+let postgres: Awaited<ReturnType<typeof startPostgres>>;
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 60_000);
+afterAll(() => postgres.stop());
+let databases = 0;
+const newPostgresDatabase = () => postgres.createDatabase(`site_${++databases}`);
 
 const posted = async (response: Response) => {
   expect(response.status).toBe(200);
@@ -83,15 +92,11 @@ describe('two server processes on one database', () => {
 });
 
 describe('a database that goes away', () => {
-  let postgres: Awaited<ReturnType<typeof startPostgres>> | undefined;
-  afterEach(async () => {
-    await postgres?.stop();
-    postgres = undefined;
-  });
+  // The file's server, stopped and started by the test; running again for the next one.
+  afterEach(() => postgres.start());
 
   it('gets 503 with a clear message, never a false success, and the server recovers by itself', async () => {
-    postgres = await startPostgres();
-    const DATABASE_URL = await postgres.createDatabase('site');
+    const DATABASE_URL = await newPostgresDatabase();
     const server = await servers.start({
       DATABASE_URL,
       BOOKING_SECRET: 'postgres-test-secret-0123456789abcdef',
@@ -146,8 +151,7 @@ describe('a database that goes away', () => {
   });
 
   it('at start: the server starts, answers 503, and takes enquiries once the database is up', async () => {
-    postgres = await startPostgres();
-    const DATABASE_URL = await postgres.createDatabase('site');
+    const DATABASE_URL = await newPostgresDatabase();
     await postgres.pause();
     const server = await servers.start({ DATABASE_URL });
     expect((await fetch(`${server.url}/healthz`)).status).toBe(503);

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../server';
+import { startServer, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 beforeAll(async () => {

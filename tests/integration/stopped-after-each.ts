@@ -1,7 +1,7 @@
 /** Servers a test starts (the site's, a test SMTP server), each stopped when the test ends. */
 import { afterEach } from 'vitest';
-import { freePort, startServer, type RunningServer } from '../server';
-import { startSmtp, type SmtpOptions, type TestSmtp } from '../smtp';
+import { freePort, startServer, type RunningServer } from '../support/server';
+import { startSmtp, type SmtpOptions, type TestSmtp } from '../../scripts/smtp';
 
 export function stoppedAfterEach(defaults: Record<string, string> = {}) {
   const running: RunningServer[] = [];

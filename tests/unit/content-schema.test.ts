@@ -38,7 +38,7 @@ describe('services schema', () => {
 
   it('accepts the good fixture', () => {
     expect(
-      schemaOf('services').safeParse(frontmatter('tests/fixtures/content/good-service.mdx'))
+      schemaOf('services').safeParse(frontmatter('tests/support/fixtures/content/good-service.mdx'))
         .success,
     ).toBe(true);
   });

@@ -12,7 +12,7 @@ import {
   type MailContent,
 } from '../../src/server/mail/templates';
 import type { StoredEnquiry } from '../../src/server/store/types';
-import { enquiry } from '../store-backends';
+import { enquiry } from '../support/records';
 
 const { call: _none, ...fields } = enquiry();
 const storedEnquiry = (overrides: Partial<StoredEnquiry> = {}): StoredEnquiry => ({

@@ -61,7 +61,7 @@ export function useFormSubmit<Field extends string>({
   const failureRef = useRef<HTMLParagraphElement>(null);
   const [keptKey, setKeptKey] = useState<string | null>(null);
   const keptRef = useRef<HTMLDivElement>(null);
-  // From hydration on, this hook posts the form; before it, the browser does (first-move/page.ts).
+  // From hydration on, this hook posts the form; before it, the browser does, guarded by the first move in layouts/BaseLayout.astro.
   const formRef = useTakeOver<HTMLFormElement>();
   const idempotencyKey = useRef('');
 

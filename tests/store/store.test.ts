@@ -9,7 +9,8 @@ import { Outbox } from '../../src/server/mail/outbox';
 import type { Mail } from '../../src/server/mail/templates';
 import { DEFAULT_BOOKING_CAP } from '../../src/server/config';
 import { BookingCapReached, SlotTaken, type EnquiryStore } from '../../src/server/store/types';
-import { backends, call, enquiry, plus, type Backend } from '../store-backends';
+import { call, enquiry, plus } from '../support/records';
+import { backends, type Backend } from '../support/store-backends';
 
 const slot = '2027-01-05T09:30:00Z';
 const day = ['2027-01-05T00:00:00Z', '2027-01-06T00:00:00Z'] as const;

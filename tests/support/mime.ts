@@ -71,3 +71,9 @@ export const calendarOf = (raw: string) =>
 export const textOf = (raw: string) =>
   mimeParts(raw).leaves.find((part) => part.headers['content-type']?.startsWith('text/plain'))
     ?.body;
+
+/** A quoted-printable text part as a person reads it (soft breaks and escapes undone); not for 7bit parts. */
+export const decoded = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));

@@ -47,7 +47,7 @@ async function sync(command: 'sync' | 'build' = 'sync') {
 
 async function syncWith(fixture: string) {
   const target = join(copy, 'src/content/services', fixture);
-  cpSync(join(root, 'tests/fixtures/content', fixture), target);
+  cpSync(join(root, 'tests/support/fixtures/content', fixture), target);
   try {
     return await sync();
   } finally {

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postgresMigrations } from '../../src/server/store/postgres/migrations';
 import { PostgresStore } from '../../src/server/store/postgres/store';
-import { expectUpgraded, newPostgresDatabase } from '../store-backends';
+import { expectUpgraded, newPostgresDatabase } from '../support/store-backends';
 
 const opened: PostgresStore[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 /**
  * The two implementations of the enquiry store, for tests that run against both: a SQLite file in
- * a temporary folder, and a new database on the run's PostgreSQL server (tests/postgres-setup.ts).
+ * a temporary folder, and a new database on the run's PostgreSQL server (tests/support/postgres-setup.ts, the store project's global setup).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
-import type { EnquiryStore, NewEnquiry, StoreOptions } from '../src/server/store/types';
-import { PostgresStore } from '../src/server/store/postgres/store';
-import { SqliteStore } from '../src/server/store/sqlite';
+import type { EnquiryStore, StoreOptions } from '../../src/server/store/types';
+import { PostgresStore } from '../../src/server/store/postgres/store';
+import { SqliteStore } from '../../src/server/store/sqlite';
+import { call } from './records';
 
 export interface Backend {
   store: EnquiryStore;
@@ -77,41 +78,6 @@ export const backends: Record<
     return backend((opening) => PostgresStore.open(url, opening), options);
   },
 };
-
-/** An enquiry of the contact form. */
-export const enquiry = (overrides: Partial<NewEnquiry> = {}): NewEnquiry => ({
-  kind: 'enquiry',
-  name: 'Grace Hopper',
-  email: 'grace@example.com',
-  data: {
-    first_name: 'Grace',
-    last_name: 'Hopper',
-    email: 'grace@example.com',
-    contact: '+44 20 7946 0958',
-    service: ['Web Development', 'Technical Consultancy'],
-    project: 'A booking platform.',
-  },
-  clientIp: '127.0.0.1',
-  userAgent: 'test',
-  spam: false,
-  ...overrides,
-});
-
-export const plus = (iso: string, minutes: number) =>
-  new Date(Date.parse(iso) + minutes * 60_000).toISOString().replace('.000Z', 'Z');
-
-/** A call request; with `start`, a booking of the 30-minute call at that time. */
-export const call = (start?: string, overrides: Partial<NewEnquiry> = {}): NewEnquiry => ({
-  kind: 'call',
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  data: { name: 'Ada Lovelace', email: 'ada@example.com', message: 'About an app.' },
-  clientIp: '127.0.0.1',
-  userAgent: 'test',
-  spam: false,
-  ...(start && { call: { start, end: plus(start, 30) } }),
-  ...overrides,
-});
 
 /**
  * A store opened over one that migration 5 (SQLite) or 2 (PostgreSQL) upgraded, which held a spam

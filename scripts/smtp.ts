@@ -1,4 +1,8 @@
-/** A real SMTP server (smtp-server) on loopback that keeps every message it accepts, for tests. */
+/**
+ * A real SMTP server (smtp-server) on loopback that keeps every message it accepts, for the tests
+ * and the enquiry bench (`--smtp`), as scripts/postgres.mjs is their PostgreSQL. tests/ imports
+ * scripts/, never the other way round.
+ */
 import { SMTPServer } from 'smtp-server';
 
 export interface Received {
@@ -56,9 +60,3 @@ export async function startSmtp(
     close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
   };
 }
-
-/** A quoted-printable text part as a person reads it (soft breaks and escapes undone); not for 7bit parts. */
-export const decoded = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));

@@ -1,10 +1,30 @@
-import { expect, test } from '@playwright/test';
-import { allRoutes, serviceRoutes } from './site';
+/**
+ * What search engines read: unique metadata, the Organization JSON-LD with the address of the
+ * site's settings, and a sitemap of every public page. Plain HTTP against the built server.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { startServer, type RunningServer } from '../support/server';
+import { allRoutes, serviceRoutes } from '../support/site';
 
-test('every page has unique SEO metadata and the Organization JSON-LD', async ({ request }) => {
+/** The address as editors keep it (src/content/data/settings.yaml). */
+const [{ address }] = parse(readFileSync('src/content/data/settings.yaml', 'utf8')) as [
+  { address: { locality: string; country: string } },
+];
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.stop());
+
+const get = (path: string) => fetch(new URL(path, server.url));
+
+test('every page has unique SEO metadata and the Organization JSON-LD', async () => {
   const descriptions = new Set<string>();
   for (const route of allRoutes) {
-    const html = await (await request.get(route)).text();
+    const html = await (await get(route)).text();
     const meta = (attr: string, name: string) =>
       new RegExp(`<meta ${attr}="${name}" content="([^"]+)"`).exec(html)?.[1];
     const description = meta('name', 'description');
@@ -16,7 +36,7 @@ test('every page has unique SEO metadata and the Organization JSON-LD', async ({
       expect(meta('property', property), `${route} ${property}`).toBeTruthy();
     }
     const image = new URL(meta('property', 'og:image')!).pathname;
-    expect((await request.get(image)).status(), image).toBe(200);
+    expect((await get(image)).status, image).toBe(200);
     for (const name of ['twitter:card', 'twitter:title', 'twitter:description']) {
       expect(meta('name', name), `${route} ${name}`).toBeTruthy();
     }
@@ -24,8 +44,8 @@ test('every page has unique SEO metadata and the Organization JSON-LD', async ({
       (m) => JSON.parse(m[1]!),
     );
     const organization = ld.find((d) => d['@type'] === 'Organization');
-    expect(organization?.address?.addressLocality, route).toBe('Ilford');
-    expect(organization?.address?.addressCountry).toBe('GB');
+    expect(organization?.address?.addressLocality, route).toBe(address.locality);
+    expect(organization?.address?.addressCountry).toBe(address.country);
     const service = ld.find((d) => d['@type'] === 'Service');
     expect(Boolean(service), route).toBe(serviceRoutes.includes(route));
     if (service) expect(service.provider['@id']).toBe(organization['@id']);
@@ -33,15 +53,15 @@ test('every page has unique SEO metadata and the Organization JSON-LD', async ({
   expect(descriptions.size).toBe(allRoutes.length);
 });
 
-test('sitemap.xml lists every public page and robots.txt points to it', async ({ request }) => {
-  const robots = await (await request.get('/robots.txt')).text();
+test('sitemap.xml lists every public page and robots.txt points to it', async () => {
+  const robots = await (await get('/robots.txt')).text();
   const sitemapUrl = /Sitemap: (\S+)/.exec(robots)?.[1];
   expect(sitemapUrl).toBeTruthy();
-  const index = await (await request.get(new URL(sitemapUrl!).pathname)).text();
+  const index = await (await get(new URL(sitemapUrl!).pathname)).text();
   const sitemaps = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
   const urls: string[] = [];
   for (const path of sitemaps) {
-    const xml = await (await request.get(path)).text();
+    const xml = await (await get(path)).text();
     urls.push(
       ...[...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
         (m) => new URL(m[1]!).pathname.replace(/\/$/, '') || '/',

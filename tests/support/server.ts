@@ -4,9 +4,9 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../scripts/local.mjs';
-import { openStore } from '../src/server/store/index';
-import type { StoredEnquiry } from '../src/server/store/types';
+import { freePort } from '../../scripts/local.mjs';
+import { openStore } from '../../src/server/store/index';
+import type { StoredEnquiry } from '../../src/server/store/types';
 
 export { freePort };
 

@@ -8,7 +8,8 @@ import { Outbox, failureReason } from '../../src/server/mail/outbox';
 import { refusedForGood } from '../../src/server/mail/smtp';
 import type { Mail } from '../../src/server/mail/templates';
 import type { EnquiryStore } from '../../src/server/store/types';
-import { backends, call, enquiry, type Backend } from '../store-backends';
+import { call, enquiry } from '../support/records';
+import { backends, type Backend } from '../support/store-backends';
 
 /** A day on: every retry is due by then. */
 const tomorrow = () => Date.now() + 86_400_000;

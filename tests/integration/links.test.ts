@@ -1,0 +1,37 @@
+/** Every internal link and image on every page resolves: plain HTTP against the built server. */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startServer, type RunningServer } from '../support/server';
+import { allRoutes } from '../support/site';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.stop());
+
+const get = (path: string) => fetch(new URL(path, server.url));
+
+test('internal links and images resolve', async () => {
+  const checked = new Map<string, number>();
+  const failures: string[] = [];
+  for (const route of allRoutes) {
+    const html = await (await get(route)).text();
+    const targets = [
+      ...[...html.matchAll(/<a [^>]*href="([^"]+)"/g)].map((m) => m[1]!),
+      ...[...html.matchAll(/<img [^>]*src="([^"]+)"/g)].map((m) => m[1]!),
+      ...[...html.matchAll(/<link [^>]*href="([^"]+)"/g)].map((m) => m[1]!),
+    ];
+    for (const target of targets) {
+      if (!target.startsWith('/') || target.startsWith('//')) continue;
+      const path = target.split('#')[0]!.split('?')[0]! || route;
+      if (!checked.has(path)) {
+        const response = await get(path);
+        await response.arrayBuffer();
+        checked.set(path, response.status);
+      }
+      if (checked.get(path) !== 200) failures.push(`${route} -> ${target} (${checked.get(path)})`);
+    }
+  }
+  expect(failures).toEqual([]);
+  expect(checked.size).toBeGreaterThan(40);
+});

@@ -1,0 +1,37 @@
+/** The store's records as the tests build them: an enquiry, a call request, a booking. */
+import type { NewEnquiry } from '../../src/server/store/types';
+
+/** An enquiry of the contact form. */
+export const enquiry = (overrides: Partial<NewEnquiry> = {}): NewEnquiry => ({
+  kind: 'enquiry',
+  name: 'Grace Hopper',
+  email: 'grace@example.com',
+  data: {
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    email: 'grace@example.com',
+    contact: '+44 20 7946 0958',
+    service: ['Web Development', 'Technical Consultancy'],
+    project: 'A booking platform.',
+  },
+  clientIp: '127.0.0.1',
+  userAgent: 'test',
+  spam: false,
+  ...overrides,
+});
+
+export const plus = (iso: string, minutes: number) =>
+  new Date(Date.parse(iso) + minutes * 60_000).toISOString().replace('.000Z', 'Z');
+
+/** A call request; with `start`, a booking of the 30-minute call at that time. */
+export const call = (start?: string, overrides: Partial<NewEnquiry> = {}): NewEnquiry => ({
+  kind: 'call',
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  data: { name: 'Ada Lovelace', email: 'ada@example.com', message: 'About an app.' },
+  clientIp: '127.0.0.1',
+  userAgent: 'test',
+  spam: false,
+  ...(start && { call: { start, end: plus(start, 30) } }),
+  ...overrides,
+});
