@@ -7,8 +7,7 @@
  * (the inline script beside its markup) answers it at once, and the island adopts that state when it
  * hydrates. Clicks on links and form controls act natively meanwhile.
  *
- * Options: `media` arms the directive only where the query matches (the mobile
- * menu has nothing to do on wide screens); `triggers` is a selector of elements
+ * Options: `triggers` is a selector of elements
  * outside the island whose first use also hydrates it (the modal is opened from
  * links elsewhere on the page); `pending` names a localStorage flag that, while
  * set, hydrates the island at once (the modal also shows the enquiries kept
@@ -17,7 +16,6 @@
 import type { ClientDirective } from 'astro';
 
 export interface InteractionOptions {
-  media?: string;
   triggers?: string;
   pending?: string;
 }
@@ -26,7 +24,6 @@ const intentEvents = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'ke
 
 const hydrateOnInteraction: ClientDirective = (load, { value }, island) => {
   const options: InteractionOptions = typeof value === 'object' && value ? value : {};
-  const media = options.media ? window.matchMedia(options.media) : null;
   const hydrate = () => void load().then((run) => run());
   // After the frame that answers the tap: starting the island's requests costs that frame 10-20 ms
   // under a slow CPU, and the code cannot arrive before it anyway.
@@ -39,7 +36,6 @@ const hydrateOnInteraction: ClientDirective = (load, { value }, island) => {
 
   const onIntent = (event: Event) => {
     const target = event.target;
-    if (media && !media.matches) return;
     if (!(target instanceof Element)) return;
     if (!island.contains(target) && !(options.triggers && target.closest(options.triggers))) return;
     for (const type of intentEvents) document.removeEventListener(type, onIntent, true);

@@ -7,7 +7,7 @@ import type { APIRoute } from 'astro';
 import { getAvailability } from '../../lib/content';
 import { bookingIsOpen, currentFreeSlots } from '../../server/booking/queries';
 import { bookingClosedMessage } from '../../server/booking/messages';
-import { jsonResponse } from '../../server/http/answer';
+import { jsonResponse } from '../../server/http/json';
 import { reportStoreFailure } from '../../server/log';
 import { isCalendarDate } from '../../domain/booking';
 import type { ErrorAnswer, FreeTimesAnswer } from '../../domain/api';

@@ -6,12 +6,8 @@
  */
 import type { Slot } from '../../domain/booking.ts';
 import type { FieldErrors } from '../../domain/forms.ts';
-import type {
-  ErrorAnswer,
-  FreeTimesAnswer,
-  RefusalAnswer,
-  SuccessAnswer,
-} from '../../domain/api.ts';
+import type { RefusalAnswer, SuccessAnswer } from '../../domain/api.ts';
+import { jsonResponse } from './json.ts';
 import { wantsJson } from '../requests/client.ts';
 import { postHeaders } from '../requests/post-gate.ts';
 
@@ -33,17 +29,6 @@ export interface PageOutcome<Field extends string> extends PageAnswer {
 
 export type Outcome<Field extends string> =
   { type: 'response'; response: Response } | PageOutcome<Field>;
-
-/** A JSON answer, never sniffed as anything else. */
-export const jsonResponse = (
-  status: number,
-  body: SuccessAnswer | RefusalAnswer | FreeTimesAnswer | ErrorAnswer,
-  headers: Record<string, string> = {},
-) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' },
-  });
 
 /** A refused post: RefusalAnswer to a fetch, else the page with the form's values and errors. */
 export function refused<Field extends string>(

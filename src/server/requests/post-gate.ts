@@ -7,6 +7,7 @@
  */
 import { readForm, type Fields } from './body.ts';
 import { clientAddress, isCrossSite, wantsJson } from './client.ts';
+import { jsonResponse } from '../http/json.ts';
 import type { ServerConfig } from '../config.ts';
 import type { RateLimit } from './rate-limit.ts';
 
@@ -84,12 +85,7 @@ export function refusal(
   extra: Record<string, string> = {},
 ): Response {
   const headers = postHeaders(extra);
-  if (wantsJson(request)) {
-    return new Response(JSON.stringify({ error: message }), {
-      status,
-      headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' },
-    });
-  }
+  if (wantsJson(request)) return jsonResponse(status, { error: message }, headers);
   const page = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="robots" content="noindex"><title>There is a problem</title><h1>There is a problem</h1><p>${escapeHtml(message)}</p><p><a href="/">Go to the home page</a></p></html>`;
   return new Response(page, {
     status,
