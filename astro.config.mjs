@@ -7,11 +7,15 @@ import node from '@astrojs/node';
 import interactionDirective from './src/integrations/interaction-directive.ts';
 import precompress from './src/integrations/precompress.ts';
 import serviceWorker from './src/integrations/service-worker.ts';
+import buildIdentity from './src/integrations/build-identity.ts';
+import fieldVitals from './src/integrations/field-vitals.ts';
 
 // reCAPTCHA, when its site key (a public value) is given at build time: both forms show the widget, and
 // every page's CSP allows its hosts, since every page has the Schedule a Call form. Without a key,
 // nothing of it is built in.
 const recaptchaSiteKey = process.env.RECAPTCHA_SITE_KEY ?? '';
+// Field data (src/client/field-vitals.ts): on unless VITALS=off at build time, when no page loads it.
+const vitals = process.env.VITALS !== 'off';
 const recaptchaScripts = [
   'https://www.google.com/recaptcha/',
   'https://www.gstatic.com/recaptcha/',
@@ -38,6 +42,8 @@ export default defineConfig({
     sitemap({ filter: (page) => !page.includes('/thankyou') && !page.includes('/offline') }),
     // After the pages: its precache lists the build's files.
     serviceWorker(),
+    fieldVitals({ enabled: vitals }),
+    buildIdentity(),
     // Last, so that the sitemap and the service worker are compressed too.
     precompress(),
   ],
@@ -73,7 +79,10 @@ export default defineConfig({
   // Scoped styles by class rather than by a data attribute on every element: smaller pages.
   scopedStyleStrategy: 'class',
   vite: {
-    define: { __RECAPTCHA_SITE_KEY__: JSON.stringify(recaptchaSiteKey) },
+    define: {
+      __RECAPTCHA_SITE_KEY__: JSON.stringify(recaptchaSiteKey),
+      __VITALS__: JSON.stringify(vitals),
+    },
     build: {
       rolldownOptions: {
         // MDX modules carry a "use astro:head-inject" directive that rolldown warns about for each file.

@@ -10,6 +10,8 @@ declare module 'astro' {
 declare global {
   /** RECAPTCHA_SITE_KEY at build time, or '' (astro.config.mjs). */
   const __RECAPTCHA_SITE_KEY__: string;
+  /** Whether pages measure and send field data: false when built with VITALS=off (astro.config.mjs). */
+  const __VITALS__: boolean;
 
   namespace App {
     interface Locals {

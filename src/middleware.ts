@@ -10,6 +10,8 @@ import { storeUnavailableMessage } from './server/enquiries/pipeline';
 import { gateAnswer, gatePost, refusal } from './server/requests/post-gate';
 import { reportStoreFailure } from './server/log';
 import { onDemandRoutes } from './server/http/routes';
+import { serverConfig } from './server/config';
+import { getVitalsService } from './server/vitals/service';
 
 /** What Astro renders for an address it has no route for. */
 const ERROR_ROUTES = new Set(['/404', '/500']);
@@ -28,23 +30,27 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const { request } = context;
   if (request.method !== 'POST') return next();
 
+  if (policy.fieldData && !serverConfig().vitals.enabled) {
+    return new Response(null, { status: 404, headers: { 'Cache-Control': 'no-store' } });
+  }
+
   let service;
   try {
-    service = await getEnquiryService();
+    service = await (policy.fieldData ? getVitalsService() : getEnquiryService());
   } catch (error) {
     reportStoreFailure(error);
     return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });
   }
   let verdict;
   try {
-    verdict = await gatePost(request, context.clientAddress, service);
+    verdict = await gatePost(request, context.clientAddress, { ...service, body: policy.body });
   } catch (error) {
     // The shared rate limit lives in the store: a database gone is a 503, as for the forms.
     reportStoreFailure(error);
     return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });
   }
   if (!policy.showsRefusals) {
-    const refused = gateAnswer(request, verdict);
+    const refused = gateAnswer(request, verdict, policy.body?.kind === 'json' || undefined);
     if (refused) return refused;
   }
   context.locals.post = verdict;

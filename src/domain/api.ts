@@ -19,6 +19,8 @@ export const endpoints = {
   booked: '/schedule/booked',
   /** Where any other submission lands. */
   thankYou: '/thankyou',
+  /** Field data: a page view's Core Web Vitals (POST, JSON: Beacon of ./vitals.ts); 204. */
+  vitals: '/vitals',
 } as const;
 
 /** A post the server has stored (200 to a fetch; a native post is redirected to `location`). */

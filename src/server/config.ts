@@ -71,6 +71,19 @@ export interface ServerConfig {
    */
   siteUrl: string | undefined;
   connections: ConnectionLimits;
+  vitals: VitalsConfig;
+}
+
+/** Field data (src/server/vitals/): the Core Web Vitals of real visits. */
+export interface VitalsConfig {
+  /** VITALS=off: /vitals answers 404 and nothing is stored (a build with it off sends none). */
+  enabled: boolean;
+  /** VITALS_RETENTION_DAYS: measurements older than this many days are deleted (90). */
+  retentionDays: number;
+  /** Beacons per client in a minute: a page view sends one, a reader rarely opens 60 in a minute. */
+  perClientPerMinute: number;
+  /** How often the measurements received are written, in one transaction, in ms. */
+  flushMs: number;
 }
 
 /** How long clients may take, and how many connections they may hold (./http/server.ts). */
@@ -152,6 +165,12 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       requestTimeoutMs: number(env.REQUEST_TIMEOUT_MS, 30_000),
       maxConnections: number(env.MAX_CONNECTIONS, 2_000),
       maxConnectionsPerClient: number(env.MAX_CONNECTIONS_PER_CLIENT, 64),
+    },
+    vitals: {
+      enabled: env.VITALS !== 'off',
+      retentionDays: Math.floor(number(env.VITALS_RETENTION_DAYS, 90)) || 90,
+      perClientPerMinute: number(env.VITALS_PER_CLIENT_PER_MINUTE, 60),
+      flushMs: number(env.VITALS_FLUSH_MS, 1000),
     },
   };
 }

@@ -6,6 +6,9 @@
  * (src/middleware.ts) refuses to serve one that is not, so a new route cannot skip the list.
  */
 
+import { BEACON_LIMIT } from '../../domain/vitals.ts';
+import type { PostBody } from '../requests/post-gate.ts';
+
 export type Method = 'GET' | 'HEAD' | 'POST';
 
 export interface RoutePolicy {
@@ -15,6 +18,10 @@ export interface RoutePolicy {
    * the visitor's form (what was typed stays); otherwise the gate answers it alone.
    */
   showsRefusals?: boolean;
+  /** What its posts carry: a form unless said (the gate reads and limits it). */
+  body?: PostBody;
+  /** Field data (src/server/vitals/): its own service, limit and switch (VITALS=off: 404). */
+  fieldData?: boolean;
 }
 
 const page: RoutePolicy = { methods: ['GET', 'HEAD'] };
@@ -28,6 +35,7 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/schedule/slots.json': page,
   '/send-mail.php': form,
   '/php/email.php': form,
+  '/vitals': { methods: ['POST'], body: { kind: 'json', limit: BEACON_LIMIT }, fieldData: true },
 };
 
 export const staticFiles: RoutePolicy = page;

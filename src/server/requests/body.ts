@@ -116,3 +116,27 @@ export async function readForm(request: Request, limit: number): Promise<BodyRes
 
 /** The first value of a field, or '' when it is absent. */
 export const first = (fields: Fields, name: string) => fields.get(name)?.[0] ?? '';
+
+export type JsonResult =
+  { ok: true; json: unknown } | { ok: false; status: 400 | 413 | 415; message: string };
+
+/**
+ * A JSON post, strictly: application/json, or text/plain as navigator.sendBeacon sends a string
+ * (a type that needs no preflight); read with a byte limit; valid UTF-8 and valid JSON.
+ */
+export async function readJson(request: Request, limit: number): Promise<JsonResult> {
+  const type = mediaType(request.headers.get('content-type'));
+  if (type !== 'application/json' && type !== 'text/plain') {
+    return { ok: false, status: 415, message: 'Send JSON as application/json or text/plain.' };
+  }
+  const bytes = await readLimited(request, limit).catch(() => undefined);
+  if (bytes === undefined)
+    return { ok: false, status: 400, message: 'The request body could not be read.' };
+  if (bytes === null)
+    return { ok: false, status: 413, message: `The body is larger than ${limit} bytes.` };
+  try {
+    return { ok: true, json: JSON.parse(utf8.decode(bytes)) };
+  } catch {
+    return { ok: false, status: 400, message: 'The body is not JSON.' };
+  }
+}

@@ -5,7 +5,7 @@
  * parsing, and the per-client rate limit. A route gets what passed as `Astro.locals.post`, and
  * never reads the request body itself.
  */
-import { readForm, type Fields } from './body.ts';
+import { readForm, readJson, type Fields } from './body.ts';
 import { clientAddress, isCrossSite, wantsJson } from './client.ts';
 import { jsonResponse } from '../http/json.ts';
 import type { ServerConfig } from '../config.ts';
@@ -14,7 +14,10 @@ import type { RateLimit } from './rate-limit.ts';
 export type PostVerdict =
   | {
       ok: true;
+      /** A form's fields (none for a JSON post). */
       fields: Fields;
+      /** A JSON post's parsed body, for a route whose policy reads JSON. */
+      json?: unknown;
       /** The client's address, as the rate limit counts it. */
       client: string;
       /** Over the rate limit: the route answers 429, or the earlier answer of a repeated post. */
@@ -27,33 +30,46 @@ export type PostVerdict =
 export interface GateOptions {
   config: Pick<ServerConfig, 'allowedOrigins' | 'bodyLimit' | 'siteUrl' | 'trustedProxies'>;
   limiter: RateLimit | undefined;
+  /** What the route reads: a form (the default), or JSON of at most `limit` bytes. */
+  body?: PostBody | undefined;
 }
+
+export type PostBody = { kind: 'form' } | { kind: 'json'; limit: number };
 
 export async function gatePost(
   request: Request,
   socketAddress: string,
-  { config, limiter }: GateOptions,
+  { config, limiter, body: kind = { kind: 'form' } }: GateOptions,
 ): Promise<PostVerdict> {
   if (isCrossSite(request, { siteOrigin: config.siteUrl, allowedOrigins: config.allowedOrigins })) {
     return { ok: false, status: 403, message: 'This form only accepts posts from this website.' };
   }
-  const body = await readForm(request, config.bodyLimit);
+  const body =
+    kind.kind === 'json'
+      ? await readJson(request, kind.limit).then((read) =>
+          read.ok ? { ok: true as const, fields: new Map() as Fields, json: read.json } : read,
+        )
+      : await readForm(request, config.bodyLimit);
   if (!body.ok) return body;
   const client = clientAddress(
     socketAddress,
     request.headers.get('x-forwarded-for'),
     config.trustedProxies,
   );
-  if (!limiter) return { ok: true, fields: body.fields, client };
+  const passed = {
+    ok: true as const,
+    fields: body.fields,
+    client,
+    ...('json' in body && { json: body.json }),
+  };
+  if (!limiter) return passed;
   const at = Date.now();
   const verdict = await limiter.hit(client, at);
   if (!verdict.allowed) {
-    return { ok: true, fields: body.fields, client, throttled: { retryAfter: verdict.retryAfter } };
+    return { ...passed, throttled: { retryAfter: verdict.retryAfter } };
   }
   return {
-    ok: true,
-    fields: body.fields,
-    client,
+    ...passed,
     refund: async () => {
       await limiter.refund(client, at);
     },
@@ -83,9 +99,10 @@ export function refusal(
   status: number,
   message: string,
   extra: Record<string, string> = {},
+  json = wantsJson(request),
 ): Response {
   const headers = postHeaders(extra);
-  if (wantsJson(request)) return jsonResponse(status, { error: message }, headers);
+  if (json) return jsonResponse(status, { error: message }, headers);
   const page = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="robots" content="noindex"><title>There is a problem</title><h1>There is a problem</h1><p>${escapeHtml(message)}</p><p><a href="/">Go to the home page</a></p></html>`;
   return new Response(page, {
     status,
@@ -108,7 +125,11 @@ export function refusalOf(
 }
 
 /** The verdict's refusal as the gate's own answer, for a route that does not show refusals. */
-export function gateAnswer(request: Request, verdict: PostVerdict): Response | undefined {
+export function gateAnswer(
+  request: Request,
+  verdict: PostVerdict,
+  json = wantsJson(request),
+): Response | undefined {
   const refused = refusalOf(verdict);
-  return refused && refusal(request, refused.status, refused.message, refused.headers);
+  return refused && refusal(request, refused.status, refused.message, refused.headers, json);
 }

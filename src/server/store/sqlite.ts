@@ -20,6 +20,7 @@ import {
   type OutboxItem,
   type StoreOptions,
   type StoredEnquiry,
+  type VitalRecord,
 } from './types.ts';
 
 /** Versioned schema changes; PRAGMA user_version records how many have run. Append, never edit. */
@@ -80,6 +81,21 @@ export const migrations: string[] = [
    CREATE TABLE site_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
    UPDATE enquiries SET call_start = NULL, call_end = NULL
      WHERE spam = 1 AND call_start IS NOT NULL;`,
+  // 6: field data (src/server/vitals/), with no column that could name a visitor.
+  `CREATE TABLE vitals (
+     day TEXT NOT NULL,
+     path TEXT NOT NULL,
+     metric TEXT NOT NULL,
+     value REAL NOT NULL,
+     rating TEXT NOT NULL,
+     navigation TEXT NOT NULL,
+     connection TEXT NOT NULL,
+     device TEXT NOT NULL,
+     build TEXT NOT NULL,
+     target TEXT,
+     phases TEXT
+   );
+   CREATE INDEX vitals_day ON vitals (day);`,
 ];
 
 interface Row {
@@ -142,6 +158,7 @@ export class SqliteStore implements EnquiryStore {
   readonly #booked: StatementSync;
   readonly #bookedAhead: StatementSync;
   readonly #bookingCap: number;
+  readonly #insertVital: StatementSync | undefined;
 
   readonly description: string;
 
@@ -161,6 +178,12 @@ export class SqliteStore implements EnquiryStore {
       this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;`);
       this.#migrate();
     }
+    this.#insertVital = readOnly
+      ? undefined
+      : this.db.prepare(
+          `INSERT INTO vitals (day, path, metric, value, rating, navigation, connection, device,
+             build, target, phases) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        );
     this.#insertEnquiry = this.db.prepare(
       `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
          idempotency_key, call_start, call_end)
@@ -448,6 +471,42 @@ export class SqliteStore implements EnquiryStore {
       )
       .run(randomBytes(32).toString('hex'));
     return read()!.value;
+  }
+
+  async addVitals(records: readonly VitalRecord[]) {
+    if (!records.length) return;
+    const insert = this.#insertVital!;
+    this.#transaction(() => {
+      for (const r of records) {
+        insert.run(
+          r.day,
+          r.path,
+          r.metric,
+          r.value,
+          r.rating,
+          r.navigation,
+          r.connection,
+          r.device,
+          r.build,
+          r.target,
+          r.phases && JSON.stringify(r.phases),
+        );
+      }
+    });
+  }
+
+  async pruneVitals(day: string) {
+    return Number(this.db.prepare('DELETE FROM vitals WHERE day < ?').run(day).changes);
+  }
+
+  async vitalsSince(day: string): Promise<VitalRecord[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM vitals WHERE day >= ? ORDER BY day, rowid')
+      .all(day) as unknown as (Omit<VitalRecord, 'phases'> & { phases: string | null })[];
+    return rows.map((row) => ({
+      ...row,
+      phases: row.phases === null ? null : JSON.parse(row.phases),
+    }));
   }
 
   async close() {

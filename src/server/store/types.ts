@@ -6,6 +6,7 @@
  * written in one transaction, and the caller answers only after it committed. ./index.ts opens one.
  */
 import type { RateLimit } from '../requests/rate-limit.ts';
+import type { ConnectionType, DeviceClass, MetricName, Rating } from '../../domain/vitals.ts';
 
 export type EnquiryKind = 'enquiry' | 'call';
 
@@ -88,7 +89,40 @@ export type CancelResult =
   | { status: 'already'; enquiry: StoredEnquiry }
   | { status: 'unknown' };
 
-export interface EnquiryStore {
+/**
+ * One Core Web Vitals measurement of a real visit, as kept: nothing that names the visitor (no
+ * address, no user agent, no identifier), the page path only if the build has it (else OTHER_PATH),
+ * and the day, not the time.
+ */
+export interface VitalRecord {
+  /** 'YYYY-MM-DD', UTC. */
+  day: string;
+  path: string;
+  metric: MetricName;
+  value: number;
+  rating: Rating;
+  navigation: string;
+  connection: ConnectionType;
+  device: DeviceClass;
+  /** The build that served the page (src/integrations/build-identity.ts). */
+  build: string;
+  /** LCP's element or INP's target, as a short selector. */
+  target: string | null;
+  /** INP's input delay, processing and presentation delay, in ms. */
+  phases: [number, number, number] | null;
+}
+
+/** Field data (src/server/vitals/), kept in the same store as the enquiries. */
+export interface VitalsStore {
+  /** Stores measurements in one transaction. */
+  addVitals(records: readonly VitalRecord[]): Promise<void>;
+  /** Deletes the measurements of days before `day` ('YYYY-MM-DD'); resolves to how many. */
+  pruneVitals(day: string): Promise<number>;
+  /** The measurements of `day` and after, oldest day first. */
+  vitalsSince(day: string): Promise<VitalRecord[]>;
+}
+
+export interface EnquiryStore extends VitalsStore {
   /** Where it is, for the server's messages: a file, or a database without its password. */
   readonly description: string;
   /** The enquiry stored under an idempotency key, if any. */

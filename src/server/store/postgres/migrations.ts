@@ -59,6 +59,22 @@ export const postgresMigrations: string[] = [
    UPDATE enquiries SET call_start = NULL, call_end = NULL WHERE spam AND call_start IS NOT NULL;
    CREATE INDEX enquiries_booked_start ON enquiries (call_start)
      WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
+  // 3: as SQLite's 6: field data (src/server/vitals/), with no column that could name a visitor.
+  `CREATE TABLE vitals (
+     seq BIGSERIAL PRIMARY KEY,
+     day DATE NOT NULL,
+     path TEXT NOT NULL,
+     metric TEXT NOT NULL,
+     value DOUBLE PRECISION NOT NULL,
+     rating TEXT NOT NULL,
+     navigation TEXT NOT NULL,
+     connection TEXT NOT NULL,
+     device TEXT NOT NULL,
+     build TEXT NOT NULL,
+     target TEXT,
+     phases DOUBLE PRECISION[]
+   );
+   CREATE INDEX vitals_day ON vitals (day);`,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */

@@ -32,6 +32,7 @@ import {
   type OutboxItem,
   type StoreOptions,
   type StoredEnquiry,
+  type VitalRecord,
 } from '../types.ts';
 
 /** The advisory lock that bookings are stored under, one at a time across processes. */
@@ -490,6 +491,50 @@ export class PostgresStore implements EnquiryStore {
       values: [randomBytes(32).toString('hex')],
     });
     return (await read())!;
+  }
+
+  async addVitals(records: readonly VitalRecord[]) {
+    if (!records.length) return;
+    // One statement for the batch: a column of values each, unnested into rows.
+    const column = <K extends keyof VitalRecord>(key: K) => records.map((r) => r[key]);
+    await this.pool.query({
+      name: 'add-vitals',
+      text: `INSERT INTO vitals (day, path, metric, value, rating, navigation, connection, device,
+          build, target, phases)
+        SELECT d::date, p, m, v, r, n, c, dv, b, t,
+          CASE WHEN ph IS NULL THEN NULL ELSE string_to_array(ph, ',')::float8[] END
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[], $6::text[],
+          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+          AS u(d, p, m, v, r, n, c, dv, b, t, ph)`,
+      values: [
+        column('day'),
+        column('path'),
+        column('metric'),
+        column('value'),
+        column('rating'),
+        column('navigation'),
+        column('connection'),
+        column('device'),
+        column('build'),
+        column('target'),
+        records.map((r) => r.phases?.join(',') ?? null),
+      ],
+    });
+  }
+
+  async pruneVitals(day: string) {
+    const { rowCount } = await this.pool.query('DELETE FROM vitals WHERE day < $1::date', [day]);
+    return rowCount ?? 0;
+  }
+
+  async vitalsSince(day: string): Promise<VitalRecord[]> {
+    const { rows } = await this.pool.query<VitalRecord>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, path, metric, value, rating, navigation,
+          connection, device, build, target, phases
+        FROM vitals WHERE day >= $1::date ORDER BY day, seq`,
+      [day],
+    );
+    return rows;
   }
 
   #closed = false;

@@ -1,0 +1,60 @@
+/**
+ * `npm run vitals`: the field data of the last 28 days, p75 per page and metric, then per
+ * connection type and device class. `-- --days N` for another window; `-- --csv` prints every
+ * measurement as CSV (`> vitals.csv`); `-- --html report.html` writes a page with a chart per
+ * metric. Reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB.
+ * What it prints is made by ./report.ts; this file is the arguments and the I/O.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { serverConfig } from '../config.ts';
+import { openStore } from '../store/index.ts';
+import type { VitalRecord } from '../store/types.ts';
+import { formatHtmlReport, formatReport, formatVitalsCsv, windowStart } from './report.ts';
+
+const { values } = parseArgs({
+  options: {
+    days: { type: 'string', default: '28' },
+    csv: { type: 'boolean', default: false },
+    html: { type: 'string' },
+    // The last day of the window, for a report of the past (and for tests): 'YYYY-MM-DD'.
+    to: { type: 'string' },
+  },
+});
+const days = Number(values.days);
+const to = values.to ?? new Date().toISOString().slice(0, 10);
+if (!Number.isInteger(days) || days < 1 || !/^\d{4}-\d{2}-\d{2}$/.test(to)) {
+  console.error(
+    'Usage: npm run vitals [-- --days 28] [--to YYYY-MM-DD] [--csv | --html report.html]',
+  );
+  process.exit(2);
+}
+const from = windowStart(to, days);
+
+const config = serverConfig();
+if (!config.databaseUrl && !existsSync(config.databasePath)) {
+  console.error(
+    `No field data yet: ${config.databasePath} does not exist (set ENQUIRY_DB to read another store, or DATABASE_URL for PostgreSQL).`,
+  );
+  process.exit(1);
+}
+
+let records: VitalRecord[];
+try {
+  const store = await openStore(config, { readOnly: true });
+  try {
+    records = (await store.vitalsSince(from)).filter((r) => r.day <= to);
+  } finally {
+    await store.close();
+  }
+} catch (error) {
+  console.error(`Cannot read the field data: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+}
+
+if (values.csv) process.stdout.write(formatVitalsCsv(records));
+else if (values.html) {
+  const site = config.siteUrl ?? 'the site';
+  writeFileSync(values.html, formatHtmlReport(records, from, to, site));
+  console.log(`Wrote ${values.html}: ${records.length} measurements, ${from} to ${to}.`);
+} else console.log(formatReport(records, from, to));

@@ -1,0 +1,250 @@
+/**
+ * What the staff read of the field data (`npm run vitals`, ./cli.ts): pure functions of the stored
+ * measurements. The statistic is Google's for Core Web Vitals: the 75th percentile of a page's
+ * measurements, rated good / needs improvement / poor by the same thresholds (src/domain/vitals.ts).
+ * The percentile is the nearest-rank one: the smallest value that at least 75% of the measurements
+ * are at or below, so that it is always a value a visitor really had.
+ */
+import {
+  metricNames,
+  rate,
+  thresholds,
+  type MetricName,
+  type Rating,
+} from '../../domain/vitals.ts';
+import { csvCell, terminalText } from '../safe-text.ts';
+import type { VitalRecord } from '../store/types.ts';
+
+/** The nearest-rank 75th percentile of some values (undefined for none). */
+export function p75(values: readonly number[]): number | undefined {
+  if (!values.length) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil(sorted.length * 0.75) - 1];
+}
+
+export interface Summary {
+  /** What the rows are split by: a page path, a connection type, a device class. */
+  group: string;
+  metric: MetricName;
+  p75: number;
+  rating: Rating;
+  samples: number;
+}
+
+/** p75 per group and metric, groups in order of their samples (most first), metrics in their order. */
+export function summarise(
+  records: readonly VitalRecord[],
+  groupOf: (record: VitalRecord) => string,
+): Summary[] {
+  const groups = new Map<string, Map<MetricName, number[]>>();
+  for (const record of records) {
+    const group = groupOf(record);
+    let metrics = groups.get(group);
+    if (!metrics) groups.set(group, (metrics = new Map()));
+    const values = metrics.get(record.metric);
+    if (values) values.push(record.value);
+    else metrics.set(record.metric, [record.value]);
+  }
+  const size = (metrics: Map<MetricName, number[]>) =>
+    [...metrics.values()].reduce((sum, values) => sum + values.length, 0);
+  const ordered = [...groups].sort(([a, ma], [b, mb]) => size(mb) - size(ma) || a.localeCompare(b));
+  const rows: Summary[] = [];
+  for (const [group, metrics] of ordered) {
+    for (const metric of metricNames) {
+      const values = metrics.get(metric);
+      if (!values) continue;
+      const value = p75(values)!;
+      rows.push({ group, metric, p75: value, rating: rate(metric, value), samples: values.length });
+    }
+  }
+  return rows;
+}
+
+/** A value as the staff read it: ms rounded, CLS to three places. */
+export const formatValue = (metric: MetricName, value: number) =>
+  metric === 'CLS' ? value.toFixed(3) : `${Math.round(value)} ms`;
+
+const ratingLabel: Record<Rating, string> = {
+  good: 'good',
+  'needs-improvement': 'needs improvement',
+  poor: 'poor',
+};
+
+/** The day `days` days before `today` ('YYYY-MM-DD'), the first day a window of `days` includes. */
+export const windowStart = (today: string, days: number) =>
+  new Date(Date.parse(`${today}T00:00:00Z`) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+
+function table(title: string, heading: string, rows: readonly Summary[]): string {
+  if (!rows.length) return `${title}\n  (no measurements)\n`;
+  const cells = rows.map((r) => [
+    terminalText(r.group, 60),
+    r.metric,
+    formatValue(r.metric, r.p75),
+    ratingLabel[r.rating],
+    String(r.samples),
+  ]);
+  const header = [heading, 'metric', 'p75', 'rating', 'samples'];
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) =>
+    `  ${c.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`.trimEnd();
+  return [title, line(header), ...cells.map(line)].join('\n') + '\n';
+}
+
+/** The terminal report: per page and metric, then per connection type and per device class. */
+export function formatReport(records: readonly VitalRecord[], from: string, to: string): string {
+  const heading = `Field data, ${from} to ${to}: ${records.length} measurement${records.length === 1 ? '' : 's'}. p75, rated as Google's Core Web Vitals are (${metricNames
+    .map((m) => `${m} good <= ${formatValue(m, thresholds[m][0])}`)
+    .join(', ')}).\n`;
+  return [
+    heading,
+    table(
+      'By page',
+      'page',
+      summarise(records, (r) => r.path),
+    ),
+    table(
+      'By connection type',
+      'connection',
+      summarise(records, (r) => r.connection),
+    ),
+    table(
+      'By device class',
+      'device',
+      summarise(records, (r) => r.device),
+    ),
+  ].join('\n');
+}
+
+const csvColumns: [string, (r: VitalRecord) => string][] = [
+  ['day', (r) => r.day],
+  ['path', (r) => r.path],
+  ['metric', (r) => r.metric],
+  ['value', (r) => String(r.value)],
+  ['rating', (r) => r.rating],
+  ['navigation', (r) => r.navigation],
+  ['connection', (r) => r.connection],
+  ['device', (r) => r.device],
+  ['build', (r) => r.build],
+  ['target', (r) => r.target ?? ''],
+  ['input_delay', (r) => (r.phases ? String(r.phases[0]) : '')],
+  ['processing', (r) => (r.phases ? String(r.phases[1]) : '')],
+  ['presentation', (r) => (r.phases ? String(r.phases[2]) : '')],
+];
+
+/** Every measurement as CSV, each cell safe to open in a spreadsheet (./safe-text.ts). */
+export function formatVitalsCsv(records: readonly VitalRecord[]): string {
+  const rows = [csvColumns.map(([name]) => csvCell(name))];
+  for (const r of records) rows.push(csvColumns.map(([, get]) => csvCell(get(r))));
+  return rows.map((row) => row.join(',')).join('\r\n') + '\r\n';
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const ratingColour: Record<Rating, string> = {
+  good: '#0a7d3b',
+  'needs-improvement': '#a15c00',
+  poor: '#b3261e',
+};
+
+/** Every day from `from` to `to`, inclusive. */
+function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (
+    let t = Date.parse(`${from}T00:00:00Z`);
+    t <= Date.parse(`${to}T00:00:00Z`);
+    t += 86_400_000
+  ) {
+    days.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/** An SVG chart of a metric's p75 by day, with its two thresholds; days without data leave a gap. */
+function chart(metric: MetricName, records: readonly VitalRecord[], days: readonly string[]) {
+  const byDay = summarise(
+    records.filter((r) => r.metric === metric),
+    (r) => r.day,
+  );
+  const points = new Map(byDay.map((s) => [s.group, s]));
+  const [good, poor] = thresholds[metric];
+  const top = Math.max(poor * 1.25, ...byDay.map((s) => s.p75)) || 1;
+  const width = 640;
+  const height = 200;
+  const left = 56;
+  const bottom = 24;
+  const x = (i: number) =>
+    left + (days.length < 2 ? 0 : (i * (width - left - 8)) / (days.length - 1));
+  const y = (v: number) => 8 + (1 - v / top) * (height - bottom - 8);
+  const bars = days
+    .map((day, i) => {
+      const s = points.get(day);
+      if (!s) return '';
+      return `<circle cx="${x(i).toFixed(1)}" cy="${y(s.p75).toFixed(1)}" r="4" fill="${ratingColour[s.rating]}"><title>${day}: p75 ${escapeHtml(formatValue(metric, s.p75))} (${s.samples} samples)</title></circle>`;
+    })
+    .join('');
+  const line = days
+    .map((day, i) => [points.get(day), i] as const)
+    .filter(([s]) => s)
+    .map(([s, i]) => `${x(i).toFixed(1)},${y(s!.p75).toFixed(1)}`)
+    .join(' ');
+  const rule = (v: number, label: string, colour: string) =>
+    `<line x1="${left}" x2="${width - 8}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="${colour}" stroke-dasharray="4 4"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${escapeHtml(label)}</text>`;
+  const labels = [0, days.length - 1]
+    .filter((i, n, all) => days[i] && all.indexOf(i) === n)
+    .map(
+      (i) =>
+        `<text x="${x(i).toFixed(1)}" y="${height - 6}" text-anchor="${i === 0 ? 'start' : 'end'}">${days[i]}</text>`,
+    )
+    .join('');
+  return `<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${metric} p75 by day"><rect x="${left}" y="8" width="${width - left - 8}" height="${height - bottom - 8}" fill="#f6f7f9"/>${rule(good, formatValue(metric, good), ratingColour.good)}${rule(poor, formatValue(metric, poor), ratingColour.poor)}${line ? `<polyline points="${line}" fill="none" stroke="#1d3a8a" stroke-width="2"/>` : ''}${bars}${labels}</svg>`;
+}
+
+function htmlTable(heading: string, rows: readonly Summary[]) {
+  if (!rows.length) return '<p>No measurements.</p>';
+  const body = rows
+    .map(
+      (r) =>
+        `<tr><td>${escapeHtml(r.group)}</td><td>${r.metric}</td><td>${escapeHtml(formatValue(r.metric, r.p75))}</td><td style="color:${ratingColour[r.rating]}">${ratingLabel[r.rating]}</td><td>${r.samples}</td></tr>`,
+    )
+    .join('');
+  return `<table><thead><tr><th scope="col">${heading}</th><th scope="col">Metric</th><th scope="col">p75</th><th scope="col">Rating</th><th scope="col">Samples</th></tr></thead><tbody>${body}</tbody></table>`;
+}
+
+/**
+ * One self-contained page (no script, no request: styles and charts inline) that a member of staff
+ * can open and forward: a chart per metric of the p75 by day, and the tables of the terminal report.
+ */
+export function formatHtmlReport(
+  records: readonly VitalRecord[],
+  from: string,
+  to: string,
+  site: string,
+): string {
+  const days = daysBetween(from, to);
+  const charts = metricNames
+    .map((m) => `<section><h2>${m}</h2>${chart(m, records, days)}</section>`)
+    .join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>Field data: ${escapeHtml(site)}, ${from} to ${to}</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#14171f}svg{width:100%;height:auto;font-size:11px;fill:#4a5060}table{border-collapse:collapse;width:100%;margin:1rem 0 2rem}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #dde1e8}td:nth-child(3),td:nth-child(5){font-variant-numeric:tabular-nums}</style>
+</head><body>
+<h1>Field data: ${escapeHtml(site)}</h1>
+<p>${from} to ${to}: ${records.length} measurements of real visits. Each figure is the 75th percentile (p75), rated as Google's Core Web Vitals are: ${metricNames.map((m) => `${m} good up to ${escapeHtml(formatValue(m, thresholds[m][0]))}, poor above ${escapeHtml(formatValue(m, thresholds[m][1]))}`).join('; ')}.</p>
+<h2>p75 by day</h2>${charts}
+<h2>By page</h2>${htmlTable(
+    'Page',
+    summarise(records, (r) => r.path),
+  )}
+<h2>By connection type</h2>${htmlTable(
+    'Connection',
+    summarise(records, (r) => r.connection),
+  )}
+<h2>By device class</h2>${htmlTable(
+    'Device',
+    summarise(records, (r) => r.device),
+  )}
+</body></html>
+`;
+}

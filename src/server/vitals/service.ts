@@ -1,0 +1,41 @@
+/**
+ * The field data service of this process: the recorder that writes beacons into the enquiries'
+ * store, and the rate limit beacons are counted against, opened on first use. Its limit is its
+ * own, in this process's memory even with PostgreSQL: a reader's page views must never use up the
+ * posts the enquiry forms allow them, and a beacon is not worth a database round trip to count.
+ */
+import { serverConfig, type ServerConfig } from '../config.ts';
+import { getEnquiryService } from '../enquiries/service.ts';
+import { RateLimiter, type RateLimit } from '../requests/rate-limit.ts';
+import { readBuildPages } from './build.ts';
+import { VitalsRecorder } from './recorder.ts';
+
+export interface VitalsService {
+  config: ServerConfig;
+  limiter: RateLimit | undefined;
+  recorder: VitalsRecorder;
+}
+
+let service: Promise<VitalsService> | undefined;
+
+export function getVitalsService(): Promise<VitalsService> {
+  service ??= (async () => {
+    const { store } = await getEnquiryService();
+    const config = serverConfig();
+    const { flushMs, retentionDays, perClientPerMinute } = config.vitals;
+    const recorder = new VitalsRecorder({
+      store,
+      build: readBuildPages(config.distDir),
+      flushMs,
+      retentionDays,
+    });
+    const limiter = config.rateLimit.enabled
+      ? new RateLimiter(perClientPerMinute, 60_000)
+      : undefined;
+    return { config, limiter, recorder };
+  })().catch((error: unknown) => {
+    service = undefined;
+    throw error;
+  });
+  return service;
+}
