@@ -1,0 +1,171 @@
+/**
+ * The field data endpoint on the built production server: a page's beacon is stored (its path only
+ * if the build has it, stamped with the build), and whatever else a stranger sends (out-of-range
+ * values, unknown metrics, extra fields, oversized, cross-site, not JSON) is refused with a 4xx and
+ * not stored; nothing naming the visitor is kept; its rate limit is its own; VITALS=off is a 404.
+ */
+import { readFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/server/store/index';
+import type { VitalRecord } from '../../src/server/store/types';
+import { postForm, validEnquiry, type RunningServer } from '../support/server';
+import { stoppedAfterEach } from './stopped-after-each';
+
+const { start } = stoppedAfterEach({ VITALS_FLUSH_MS: '20' });
+
+const beacon = (overrides: Record<string, unknown> = {}) => ({
+  path: '/iphone',
+  navigation: 'navigate',
+  connection: '4g',
+  device: 'phone',
+  metrics: [
+    { name: 'LCP', value: 812.5, target: 'main>h1' },
+    { name: 'INP', value: 64, target: 'button.menu-toggle', phases: [8, 20, 36] },
+    { name: 'CLS', value: 0.01 },
+  ],
+  ...overrides,
+});
+
+const send = (
+  server: RunningServer,
+  body: string | Uint8Array,
+  headers: Record<string, string> = { 'Content-Type': 'text/plain;charset=UTF-8' },
+) =>
+  fetch(`${server.url}/vitals`, {
+    method: 'POST',
+    body,
+    headers: { Origin: server.url, 'User-Agent': 'Mozilla/5.0 (Secret Phone 1)', ...headers },
+  });
+
+async function stored(server: RunningServer): Promise<VitalRecord[]> {
+  // The recorder writes every 20 ms here: wait for two of its rounds.
+  await new Promise((r) => setTimeout(r, 100));
+  const store = await openStore({ databasePath: server.database }, { readOnly: true });
+  try {
+    return await store.vitalsSince('2000-01-01');
+  } finally {
+    await store.close();
+  }
+}
+
+describe('field data', () => {
+  it("stores a page's beacon, its path without a query, and an unknown path as (other)", async () => {
+    const server = await start();
+    expect((await send(server, JSON.stringify(beacon()))).status).toBe(204);
+    const json = { 'Content-Type': 'application/json' };
+    const other = beacon({ path: '/wp-login.php', metrics: [{ name: 'TTFB', value: 90 }] });
+    expect((await send(server, JSON.stringify(other), json)).status).toBe(204);
+    const query = beacon({ path: '/about/', metrics: [{ name: 'FCP', value: 700 }] });
+    expect((await send(server, JSON.stringify(query), json)).status).toBe(204);
+    const rows = await stored(server);
+    const build = JSON.parse(readFileSync('dist/build.json', 'utf8')).id;
+    expect(rows.map((r) => [r.path, r.metric, r.value, r.rating, r.build])).toEqual([
+      ['/iphone', 'LCP', 812.5, 'good', build],
+      ['/iphone', 'INP', 64, 'good', build],
+      ['/iphone', 'CLS', 0.01, 'good', build],
+      ['(other)', 'TTFB', 90, 'good', build],
+      ['/about', 'FCP', 700, 'good', build],
+    ]);
+    expect(rows[1]).toMatchObject({ target: 'button.menu-toggle', phases: [8, 20, 36] });
+  });
+
+  it('keeps no address, user agent or time of day', async () => {
+    const server = await start();
+    await send(server, JSON.stringify(beacon()));
+    await stored(server);
+    const db = new DatabaseSync(server.database, { readOnly: true });
+    try {
+      const columns = (db.prepare('PRAGMA table_info(vitals)').all() as { name: string }[]).map(
+        (c) => c.name,
+      );
+      expect(columns).toEqual([
+        'day',
+        'path',
+        'metric',
+        'value',
+        'rating',
+        'navigation',
+        'connection',
+        'device',
+        'build',
+        'target',
+        'phases',
+      ]);
+      const dump = JSON.stringify(db.prepare('SELECT * FROM vitals').all());
+      expect(dump).not.toMatch(/127\.0\.0\.1|Secret Phone|Mozilla|T\d\d:/);
+    } finally {
+      db.close();
+    }
+  });
+
+  const refused: [string, number, string, Record<string, string>?][] = [
+    [
+      'an out-of-range value',
+      400,
+      JSON.stringify(beacon({ metrics: [{ name: 'LCP', value: 1e9 }] })),
+    ],
+    ['an unknown metric', 400, JSON.stringify(beacon({ metrics: [{ name: 'FID', value: 8 }] }))],
+    ['an extra field', 400, JSON.stringify(beacon({ ip: '10.0.0.1' }))],
+    ['a body that is not JSON', 400, '{"path":'],
+    ['invalid UTF-8', 400, ''],
+    ['a form', 415, 'path=%2F', { 'Content-Type': 'application/x-www-form-urlencoded' }],
+    ['no content type', 415, JSON.stringify(beacon()), {}],
+    [
+      'a beacon over 2 KB',
+      413,
+      JSON.stringify(beacon({ pad: 'x'.repeat(2100) })),
+      { 'Content-Type': 'text/plain' },
+    ],
+    [
+      'a cross-site beacon',
+      403,
+      JSON.stringify(beacon()),
+      { 'Content-Type': 'text/plain', Origin: 'https://evil.example' },
+    ],
+    [
+      'a beacon from another site by Sec-Fetch-Site',
+      403,
+      JSON.stringify(beacon()),
+      { 'Content-Type': 'text/plain', 'Sec-Fetch-Site': 'cross-site' },
+    ],
+  ];
+  it('refuses, and stores nothing of, what is not a beacon of this site', async () => {
+    const server = await start();
+    for (const [what, status, body, headers] of refused) {
+      // Bytes, not a string, so that fetch adds no content type of its own.
+      const bytes =
+        what === 'invalid UTF-8'
+          ? new Uint8Array([0x7b, 0xff, 0x7d])
+          : new TextEncoder().encode(body);
+      const response = await send(server, bytes, headers);
+      expect(response.status, what).toBe(status);
+      expect(response.headers.get('content-type'), what).toMatch(/^application\/json/);
+    }
+    expect(await stored(server)).toEqual([]);
+    // And the server still takes a real one.
+    expect((await send(server, JSON.stringify(beacon()))).status).toBe(204);
+    expect(await stored(server)).toHaveLength(3);
+  });
+
+  it("limits beacons per client with a limit of their own, which leaves the forms' alone", async () => {
+    const server = await start({
+      RATE_LIMIT: 'on',
+      RATE_LIMIT_MAX: '1',
+      VITALS_PER_CLIENT_PER_MINUTE: '3',
+    });
+    const statuses = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push((await send(server, JSON.stringify(beacon()))).status);
+    expect(statuses).toEqual([204, 204, 204, 429]);
+    expect(await stored(server)).toHaveLength(9);
+    const enquiry = await postForm(`${server.url}/php/email.php`, validEnquiry);
+    expect(enquiry.status).toBe(200);
+  });
+
+  it('is off with VITALS=off: 404, nothing stored', async () => {
+    const server = await start({ VITALS: 'off' });
+    expect((await send(server, JSON.stringify(beacon()))).status).toBe(404);
+    expect(await stored(server)).toEqual([]);
+  });
+});

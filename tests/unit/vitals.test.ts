@@ -1,0 +1,263 @@
+/**
+ * Field data's rules: the beacon schema the server holds a page's measurements to, the thresholds
+ * (Google's, as web-vitals has them), the p75 the staff's report gives, and the recorder's batches.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import {
+  CLSThresholds,
+  FCPThresholds,
+  INPThresholds,
+  LCPThresholds,
+  TTFBThresholds,
+} from 'web-vitals';
+import { beaconSchema, rate, thresholds, type Beacon } from '../../src/domain/vitals';
+import {
+  formatHtmlReport,
+  formatReport,
+  formatVitalsCsv,
+  p75,
+  summarise,
+  windowStart,
+} from '../../src/server/vitals/report';
+import { BATCH, MAX_QUEUED, VitalsRecorder } from '../../src/server/vitals/recorder';
+import type { VitalRecord, VitalsStore } from '../../src/server/store/types';
+
+const beacon = (overrides: Record<string, unknown> = {}) => ({
+  path: '/iphone',
+  navigation: 'navigate',
+  connection: '4g',
+  device: 'phone',
+  metrics: [
+    { name: 'LCP', value: 812.5, target: 'main>h1.hero__title' },
+    { name: 'INP', value: 64, target: 'button.menu-toggle', phases: [8, 20, 36] },
+    { name: 'CLS', value: 0.01 },
+    { name: 'FCP', value: 500 },
+    { name: 'TTFB', value: 80 },
+  ],
+  ...overrides,
+});
+
+describe('the beacon schema', () => {
+  it('takes what the page sends', () => {
+    expect(beaconSchema.safeParse(beacon()).success).toBe(true);
+  });
+
+  const refused: [string, unknown][] = [
+    ['an unknown metric', beacon({ metrics: [{ name: 'FID', value: 10 }] })],
+    ['a negative value', beacon({ metrics: [{ name: 'LCP', value: -1 }] })],
+    ['an LCP over a minute', beacon({ metrics: [{ name: 'LCP', value: 60_001 }] })],
+    ['a CLS over 10', beacon({ metrics: [{ name: 'CLS', value: 11 }] })],
+    ['a value that is not a number', beacon({ metrics: [{ name: 'LCP', value: '800' }] })],
+    ['Infinity', beacon({ metrics: [{ name: 'LCP', value: Infinity }] })],
+    [
+      'a metric sent twice',
+      beacon({
+        metrics: [
+          { name: 'LCP', value: 1 },
+          { name: 'LCP', value: 2 },
+        ],
+      }),
+    ],
+    ['no metric', beacon({ metrics: [] })],
+    ['an extra field', beacon({ userAgent: 'Mozilla/5.0' })],
+    ['an extra field in a metric', beacon({ metrics: [{ name: 'LCP', value: 1, ip: '1.2.3.4' }] })],
+    ['phases for LCP', beacon({ metrics: [{ name: 'LCP', value: 1, phases: [1, 2, 3] }] })],
+    [
+      'a selector with a control character',
+      beacon({ metrics: [{ name: 'LCP', value: 1, target: 'h1\u001b[2J' }] }),
+    ],
+    [
+      'a selector of 101 characters',
+      beacon({ metrics: [{ name: 'LCP', value: 1, target: 'a'.repeat(101) }] }),
+    ],
+    ['an unknown device', beacon({ device: 'fridge' })],
+    ['an unknown connection', beacon({ connection: '5g' })],
+    ['a path that is not one', beacon({ path: 'https://evil.example/' })],
+    ['a path of 201 characters', beacon({ path: `/${'a'.repeat(200)}` })],
+    ['an array', [beacon()]],
+    ['null', null],
+  ];
+  it.each(refused)('refuses %s', (_, value) => {
+    expect(beaconSchema.safeParse(value).success).toBe(false);
+  });
+});
+
+describe('thresholds', () => {
+  it("are web-vitals' own", () => {
+    expect(thresholds).toEqual({
+      LCP: LCPThresholds,
+      INP: INPThresholds,
+      CLS: CLSThresholds,
+      FCP: FCPThresholds,
+      TTFB: TTFBThresholds,
+    });
+  });
+
+  it('rate a value at a threshold as the better side', () => {
+    expect(rate('LCP', 2500)).toBe('good');
+    expect(rate('LCP', 2501)).toBe('needs-improvement');
+    expect(rate('LCP', 4000)).toBe('needs-improvement');
+    expect(rate('LCP', 4001)).toBe('poor');
+    expect(rate('CLS', 0.1)).toBe('good');
+    expect(rate('CLS', 0.26)).toBe('poor');
+  });
+});
+
+const record = (overrides: Partial<VitalRecord>): VitalRecord => ({
+  day: '2026-11-20',
+  path: '/',
+  metric: 'LCP',
+  value: 1000,
+  rating: 'good',
+  navigation: 'navigate',
+  connection: '4g',
+  device: 'phone',
+  build: 'b',
+  target: null,
+  phases: null,
+  ...overrides,
+});
+
+describe('the p75', () => {
+  it('is the nearest-rank 75th percentile', () => {
+    expect(p75([])).toBeUndefined();
+    expect(p75([7])).toBe(7);
+    expect(p75([4, 1, 3, 2])).toBe(3);
+    // 10 values: rank ceil(7.5) = 8.
+    expect(p75([10, 9, 8, 7, 6, 5, 4, 3, 2, 1])).toBe(8);
+    expect(p75([0.01, 0.3, 0.02, 0.05, 0.2])).toBe(0.2);
+  });
+
+  it('of a fixed fixture, per page and metric, with its rating and samples', () => {
+    // /: LCP 1000..4000 in steps of 250 (13 values): rank ceil(9.75) = 10 -> 3250.
+    const lcp = Array.from({ length: 13 }, (_, i) => record({ value: 1000 + 250 * i }));
+    const inp = [40, 90, 180, 560].map((value) => record({ metric: 'INP', value }));
+    const other = [0.3, 0.02].map((value) => record({ path: '/iphone', metric: 'CLS', value }));
+    expect(summarise([...lcp, ...inp, ...other], (r) => r.path)).toEqual([
+      { group: '/', metric: 'LCP', p75: 3250, rating: 'needs-improvement', samples: 13 },
+      { group: '/', metric: 'INP', p75: 180, rating: 'good', samples: 4 },
+      { group: '/iphone', metric: 'CLS', p75: 0.3, rating: 'poor', samples: 2 },
+    ]);
+    const report = formatReport([...lcp, ...inp, ...other], '2026-10-28', '2026-11-24');
+    expect(report).toMatch(/\/\s+LCP\s+3250 ms\s+needs improvement\s+13/);
+    expect(report).toMatch(/\/iphone\s+CLS\s+0\.300\s+poor\s+2/);
+    expect(report).toContain('19 measurements');
+  });
+
+  it('window of 28 days ends on the day given', () => {
+    expect(windowStart('2026-11-24', 28)).toBe('2026-10-28');
+    expect(windowStart('2026-03-01', 1)).toBe('2026-03-01');
+  });
+});
+
+describe('the exports', () => {
+  it('CSV: every measurement, cells safe for a spreadsheet', () => {
+    const csv = formatVitalsCsv([
+      record({ target: '=HYPERLINK("x")', metric: 'INP', phases: [1, 2, 3] }),
+    ]);
+    const [header, row] = csv.trim().split('\r\n');
+    expect(header).toBe(
+      'day,path,metric,value,rating,navigation,connection,device,build,target,input_delay,processing,presentation',
+    );
+    expect(row).toBe(`2026-11-20,/,INP,1000,good,navigate,4g,phone,b,"'=HYPERLINK(""x"")",1,2,3`);
+  });
+
+  it('HTML: one page with a chart per metric and nothing to fetch', () => {
+    const html = formatHtmlReport(
+      [record({ path: '/<script>' }), record({ day: '2026-11-21', value: 5000 })],
+      '2026-11-20',
+      '2026-11-21',
+      'https://www.example.com',
+    );
+    expect(html.match(/<svg /g)).toHaveLength(5);
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('/&#60;script&#62;');
+    expect(html).not.toMatch(/\b(src|href)=/);
+  });
+});
+
+describe('the recorder', () => {
+  const store = () => {
+    const batches: VitalRecord[][] = [];
+    const pruned: string[] = [];
+    const fake: VitalsStore = {
+      addVitals: async (records) => void batches.push([...records]),
+      pruneVitals: async (day) => (pruned.push(day), 0),
+      vitalsSince: async () => [],
+    };
+    return { fake, batches, pruned };
+  };
+  const build = { id: 'build1', pathOf: (p: string) => (p === '/iphone' ? p : '(other)') };
+  const now = () => Date.parse('2026-11-24T12:00:00Z');
+
+  it('writes what it was sent in one batch after flushMs, stamped and rated by the server', async () => {
+    vi.useFakeTimers();
+    try {
+      const { fake, batches, pruned } = store();
+      const recorder = new VitalsRecorder({
+        store: fake,
+        build,
+        flushMs: 1000,
+        retentionDays: 90,
+        now,
+      });
+      recorder.record(beaconSchema.parse(beacon()));
+      recorder.record(beaconSchema.parse(beacon({ path: '/iphone?utm=x' })));
+      expect(batches).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(batches).toHaveLength(1);
+      expect(batches[0]).toHaveLength(10);
+      expect(batches[0]![0]).toEqual({
+        day: '2026-11-24',
+        path: '/iphone',
+        metric: 'LCP',
+        value: 812.5,
+        rating: 'good',
+        navigation: 'navigate',
+        connection: '4g',
+        device: 'phone',
+        build: 'build1',
+        target: 'main>h1.hero__title',
+        phases: null,
+      });
+      expect(batches[0]![5]!.path).toBe('(other)');
+      // Retention: 90 days before today.
+      expect(pruned).toEqual(['2026-08-26']);
+      await recorder.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('writes at once when a batch is full, and drops past its limit', async () => {
+    vi.useFakeTimers();
+    try {
+      const { fake, batches } = store();
+      let slow: () => void = () => {};
+      const held = new Promise<void>((resolve) => (slow = resolve));
+      const blocked: VitalsStore = {
+        ...fake,
+        addVitals: async (r) => (await held, fake.addVitals(r)),
+      };
+      const recorder = new VitalsRecorder({
+        store: blocked,
+        build,
+        flushMs: 60_000,
+        retentionDays: 90,
+        now,
+      });
+      const one = beaconSchema.parse(beacon());
+      for (let i = 0; i < BATCH / 5; i++) recorder.record(one);
+      await vi.advanceTimersByTimeAsync(0);
+      // The store is slow: what arrives meanwhile is queued up to MAX_QUEUED, the rest dropped.
+      for (let i = 0; i < MAX_QUEUED / 5 + 10; i++) recorder.record(one);
+      expect(recorder.dropped).toBe(50);
+      slow();
+      await vi.advanceTimersByTimeAsync(0);
+      await recorder.close();
+      expect(batches.map((b) => b.length)).toEqual([BATCH, MAX_QUEUED]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
