@@ -55,12 +55,12 @@ const connection = (): ConnectionType => {
   return type === 'slow-2g' || type === '2g' || type === '3g' || type === '4g' ? type : 'unknown';
 };
 
-const device = (): DeviceClass =>
-  !matchMedia('(pointer: coarse)').matches
-    ? 'desktop'
-    : Math.min(screen.width, screen.height) < 600
-      ? 'phone'
-      : 'tablet';
+// Read once, while the page is live (not as it unloads).
+const device: DeviceClass = !matchMedia('(pointer: coarse)').matches
+  ? 'desktop'
+  : Math.min(screen.width, screen.height) < 600
+    ? 'phone'
+    : 'tablet';
 
 /** Measured and not sent yet; each metric of a page view is sent once. */
 const pending = new Map<string, Measurement>();
@@ -79,7 +79,7 @@ function send() {
     path: location.pathname,
     navigation,
     connection: connection(),
-    device: device(),
+    device,
     metrics: [...pending.values()],
   };
   for (const id of pending.keys()) sent.add(id);

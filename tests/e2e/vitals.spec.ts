@@ -1,0 +1,137 @@
+/**
+ * Field data from a real browser, on the production server with network and CPU throttling: a
+ * visit that loads, taps the menu, scrolls and leaves is stored with its LCP, CLS, FCP, TTFB and
+ * the tap's INP, under the page's path and nothing that names the visitor; `npm run vitals` reads
+ * them; a browser that sends Global Privacy Control sends nothing, and loads nothing for it.
+ */
+import { execFileSync } from 'node:child_process';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { startServer, type RunningServer } from '../support/server';
+
+let server: RunningServer;
+test.beforeAll(async () => {
+  server = await startServer({ VITALS_FLUSH_MS: '50' });
+});
+test.afterAll(async () => server?.stop());
+
+/** The stored measurements, as the staff's CSV export has them. */
+function stored(): Record<string, string>[] {
+  const [header, ...rows] = execFileSync(process.execPath, ['src/server/vitals/cli.ts', '--csv'], {
+    env: { ...process.env, ENQUIRY_DB: server.database },
+  })
+    .toString()
+    .trim()
+    .split('\r\n')
+    .map((line) => line.split(','));
+  return rows.map((cells) => Object.fromEntries(header!.map((name, i) => [name, cells[i]!])));
+}
+
+/** A phone on a slow 4G network with a CPU four times slower than this machine's. */
+async function slowPhone(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 150,
+    downloadThroughput: (1.6 * 1024 * 1024) / 8,
+    uploadThroughput: (750 * 1024) / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+}
+
+const phone = {
+  viewport: { width: 375, height: 800 },
+  screen: { width: 375, height: 800 },
+  isMobile: true,
+  hasTouch: true,
+};
+
+test.describe('field data', () => {
+  // Two throttled visits and the store's round trips.
+  test.slow();
+
+  test('a visit that loads, taps the menu, scrolls and leaves is stored for its page', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ ...phone, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await slowPhone(context, page);
+    for (const path of ['/iphone', '/about']) {
+      const loaded = page.waitForResponse(`${server.url}/field-vitals.js`);
+      await page.goto(`${server.url}${path}`);
+      await loaded;
+      await page.getByRole('button', { name: 'Menu' }).tap();
+      await expect(page.getByRole('button', { name: 'Menu' })).toHaveAttribute(
+        'aria-expanded',
+        'true',
+      );
+      await page.keyboard.press('Escape');
+      await page.mouse.wheel(0, 1200);
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await page.waitForTimeout(300);
+      // Leaving: the page is hidden, and sends its beacon (which the browser sends on its own, for
+      // no page, so it is seen in the store).
+      await page.goto('about:blank');
+    }
+    await context.close();
+
+    await expect
+      .poll(
+        () =>
+          stored()
+            .map((r) => `${r.path} ${r.metric}`)
+            .sort(),
+        { timeout: 10_000 },
+      )
+      .toEqual(
+        ['/about', '/iphone']
+          .flatMap((path) => ['CLS', 'FCP', 'INP', 'LCP', 'TTFB'].map((m) => `${path} ${m}`))
+          .sort(),
+      );
+    const rows = stored();
+    for (const row of rows) {
+      expect(row.device).toBe('phone');
+      expect(row.navigation).toBe('navigate');
+      expect(['slow-2g', '2g', '3g', '4g', 'unknown']).toContain(row.connection);
+      expect(Number(row.value)).toBeGreaterThanOrEqual(0);
+    }
+    const lcp = rows.find((r) => r.path === '/iphone' && r.metric === 'LCP')!;
+    // Throttled: the largest paint waits for at least a round trip of 150 ms.
+    expect(Number(lcp.value)).toBeGreaterThan(150);
+    expect(lcp.target).not.toBe('');
+    const inp = rows.find((r) => r.path === '/iphone' && r.metric === 'INP')!;
+    expect(inp.target).toMatch(/button/);
+    const phases = [inp.input_delay, inp.processing, inp.presentation].map(Number);
+    expect(phases.every((n) => n >= 0)).toBe(true);
+    // Nothing that names the visitor: not the address, not the browser.
+    expect(JSON.stringify(rows)).not.toMatch(/127\.0\.0\.1|Chrome|Mozilla/);
+
+    // The staff's report has both pages.
+    const report = execFileSync(process.execPath, ['src/server/vitals/cli.ts'], {
+      env: { ...process.env, ENQUIRY_DB: server.database },
+    }).toString();
+    expect(report).toMatch(/\/iphone\s+LCP\s+\d+ ms\s+(good|needs improvement|poor)\s+1\b/);
+    expect(report).toMatch(/phone\s+INP\s+\d+ ms\s+\S.*\s2\b/);
+  });
+
+  test('a browser that sends Global Privacy Control loads and sends nothing', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ ...phone, serviceWorkers: 'block' });
+    await context.addInitScript(() =>
+      Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }),
+    );
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const before = stored().length;
+    await page.goto(`${server.url}/contact`, { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Menu' }).tap();
+    await page.waitForTimeout(1500);
+    await page.goto('about:blank');
+    await page.waitForTimeout(500);
+    await context.close();
+    expect(requests.filter((url) => /field-vitals|\/vitals/.test(url))).toEqual([]);
+    expect(stored().length).toBe(before);
+  });
+});
