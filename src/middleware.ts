@@ -41,6 +41,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
     reportStoreFailure(error);
     return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });
   }
+  // Field data waits its turn, before its body is read (./server/vitals/pacer.ts).
+  if ('pacer' in service && !(await service.pacer.admit())) {
+    return refusal(request, 503, 'Too many measurements just now.', { 'Retry-After': '5' }, true);
+  }
   let verdict;
   try {
     verdict = await gatePost(request, context.clientAddress, { ...service, body: policy.body });

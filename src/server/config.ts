@@ -84,6 +84,11 @@ export interface VitalsConfig {
   perClientPerMinute: number;
   /** How often the measurements received are written, in one transaction, in ms. */
   flushMs: number;
+  /**
+   * VITALS_PER_SECOND: beacons this process takes in a second (500, five measurements each), later
+   * ones waiting their turn (./vitals/pacer.ts): a flood of them leaves the enquiries their CPU.
+   */
+  perSecond: number;
 }
 
 /** How long clients may take, and how many connections they may hold (./http/server.ts). */
@@ -171,6 +176,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       retentionDays: Math.floor(number(env.VITALS_RETENTION_DAYS, 90)) || 90,
       perClientPerMinute: number(env.VITALS_PER_CLIENT_PER_MINUTE, 60),
       flushMs: number(env.VITALS_FLUSH_MS, 1000),
+      perSecond: number(env.VITALS_PER_SECOND, 500),
     },
   };
 }

@@ -20,6 +20,7 @@ import {
   windowStart,
 } from '../../src/server/vitals/report';
 import { BATCH, MAX_QUEUED, VitalsRecorder } from '../../src/server/vitals/recorder';
+import { Pacer } from '../../src/server/vitals/pacer';
 import type { VitalRecord, VitalsStore } from '../../src/server/store/types';
 
 const beacon = (overrides: Record<string, unknown> = {}) => ({
@@ -256,6 +257,33 @@ describe('the recorder', () => {
       await vi.advanceTimersByTimeAsync(0);
       await recorder.close();
       expect(batches.map((b) => b.length)).toEqual([BATCH, MAX_QUEUED]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('the pacer', () => {
+  it('lets beacons through one per turn, and refuses at once past the longest wait', async () => {
+    vi.useFakeTimers();
+    try {
+      // 10 a second: a turn every 100 ms; at most 300 ms of queue.
+      const pacer = new Pacer(10, 300);
+      const admitted: number[] = [];
+      const answers = Array.from({ length: 6 }, (_, i) =>
+        pacer.admit(0).then((ok) => (ok && admitted.push(i), ok)),
+      );
+      // Turns at 0, 100, 200, 300 ms; the fifth and sixth would wait 400 and 500 ms.
+      expect(await answers[4]).toBe(false);
+      expect(await answers[5]).toBe(false);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(admitted).toEqual([0]);
+      await vi.advanceTimersByTimeAsync(250);
+      expect(admitted).toEqual([0, 1, 2]);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(await Promise.all(answers)).toEqual([true, true, true, true, false, false]);
+      // Once the queue has gone by, a beacon goes at once.
+      expect(await pacer.admit(10_000)).toBe(true);
     } finally {
       vi.useRealTimers();
     }

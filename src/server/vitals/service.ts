@@ -8,12 +8,14 @@ import { serverConfig, type ServerConfig } from '../config.ts';
 import { getEnquiryService } from '../enquiries/service.ts';
 import { RateLimiter, type RateLimit } from '../requests/rate-limit.ts';
 import { readBuildPages } from './build.ts';
+import { Pacer } from './pacer.ts';
 import { VitalsRecorder } from './recorder.ts';
 
 export interface VitalsService {
   config: ServerConfig;
   limiter: RateLimit | undefined;
   recorder: VitalsRecorder;
+  pacer: Pacer;
 }
 
 let service: Promise<VitalsService> | undefined;
@@ -22,7 +24,7 @@ export function getVitalsService(): Promise<VitalsService> {
   service ??= (async () => {
     const { store } = await getEnquiryService();
     const config = serverConfig();
-    const { flushMs, retentionDays, perClientPerMinute } = config.vitals;
+    const { flushMs, retentionDays, perClientPerMinute, perSecond } = config.vitals;
     const recorder = new VitalsRecorder({
       store,
       build: readBuildPages(config.distDir),
@@ -32,7 +34,7 @@ export function getVitalsService(): Promise<VitalsService> {
     const limiter = config.rateLimit.enabled
       ? new RateLimiter(perClientPerMinute, 60_000)
       : undefined;
-    return { config, limiter, recorder };
+    return { config, limiter, recorder, pacer: new Pacer(perSecond) };
   })().catch((error: unknown) => {
     service = undefined;
     throw error;
