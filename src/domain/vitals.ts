@@ -78,12 +78,12 @@ const selector = z
   .regex(/^[\x20-\x7e]*$/, 'printable ASCII only');
 
 /** A time of the INP phase split, in ms. */
-const phase = z.number().finite().min(0).max(maxValue.INP);
+const phase = z.number().min(0).max(maxValue.INP);
 
 const measurement = z
   .object({
     name: z.enum(metricNames),
-    value: z.number().finite().min(0),
+    value: z.number().min(0),
     /** The LCP element, or the element of the interaction INP is made of, as a short selector. */
     target: selector.optional(),
     /** INP only: input delay, processing duration and presentation delay. */

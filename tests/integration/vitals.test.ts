@@ -34,7 +34,7 @@ const send = (
 ) =>
   fetch(`${server.url}/vitals`, {
     method: 'POST',
-    body,
+    body: body as BodyInit,
     headers: { Origin: server.url, 'User-Agent': 'Mozilla/5.0 (Secret Phone 1)', ...headers },
   });
 
