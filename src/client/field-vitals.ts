@@ -92,6 +92,8 @@ function send() {
 }
 
 for (const on of [onLCP, onCLS, onINP, onFCP, onTTFB]) on(collect);
-// Registered after web-vitals' own listeners, so that their final values are in when this sends.
+// Registered after web-vitals' own listeners, so that their final values (CLS, INP) are in when this
+// sends. Leaving a page fires pagehide before visibilitychange: it sends only where no
+// visibilitychange follows (the page is hidden already).
 addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && send(), true);
-addEventListener('pagehide', send, true);
+addEventListener('pagehide', () => document.visibilityState === 'hidden' && send(), true);
