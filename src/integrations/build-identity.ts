@@ -11,14 +11,20 @@ import type { AstroIntegration } from 'astro';
 
 export interface BuildIdentity {
   id: string;
+  /** The public address of the site (astro.config.mjs's `site`), for the staff's report. */
+  site: string | undefined;
   /** Every page's path as a visitor's address bar has it: '/', '/about', '/laravel'. */
   paths: string[];
 }
 
 export default function buildIdentity(): AstroIntegration {
+  let site: string | undefined;
   return {
     name: 'build-identity',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        site = config.site;
+      },
       'astro:build:done': async ({ dir, pages }) => {
         const paths = pages.map(({ pathname }) => `/${pathname.replace(/\/$/, '')}`).sort();
         const assets = await readdir(new URL('_astro/', dir)).catch(() => [] as string[]);
@@ -27,7 +33,7 @@ export default function buildIdentity(): AstroIntegration {
           .update(assets.sort().join('\n'))
           .digest('hex')
           .slice(0, 12);
-        const identity: BuildIdentity = { id, paths };
+        const identity: BuildIdentity = { id, site, paths };
         await writeFile(fileURLToPath(new URL('../build.json', dir)), JSON.stringify(identity));
       },
     },

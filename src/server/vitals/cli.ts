@@ -5,7 +5,8 @@
  * metric. Reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB.
  * What it prints is made by ./report.ts; this file is the arguments and the I/O.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serverConfig } from '../config.ts';
 import { openStore } from '../store/index.ts';
@@ -54,7 +55,14 @@ try {
 
 if (values.csv) process.stdout.write(formatVitalsCsv(records));
 else if (values.html) {
-  const site = config.siteUrl ?? 'the site';
+  // The site's public address: SITE_URL, else the build's (dist/build.json).
+  let site = config.siteUrl;
+  try {
+    site ??= JSON.parse(readFileSync(join(config.distDir, 'build.json'), 'utf8')).site;
+  } catch {
+    // No build here: the report says 'the site'.
+  }
+  site ??= 'the site';
   writeFileSync(values.html, formatHtmlReport(records, from, to, site));
   console.log(`Wrote ${values.html}: ${records.length} measurements, ${from} to ${to}.`);
 } else console.log(formatReport(records, from, to));
