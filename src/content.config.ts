@@ -6,6 +6,7 @@
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { parse as parseYaml } from 'yaml';
 import { assetNames } from './lib/asset-names';
 import { availabilityFields } from './domain/booking';
 import { portfolioTags } from './domain/portfolio';
@@ -49,6 +50,15 @@ const seo = z
   .describe('How the page appears in search engines and when shared.');
 
 const paragraph = z.string().min(40).max(700);
+
+/**
+ * A YAML list file: its entries under `entries:` (an object at the root, as the visual editor
+ * writes it).
+ */
+const listFile = (path: string) =>
+  file(path, {
+    parser: (text) => (parseYaml(text) as { entries: Record<string, unknown>[] }).entries,
+  });
 
 /** An entry of a YAML list file: a strict object with its unique `id`. */
 const entry = <Shape extends z.ZodRawShape>(shape: Shape) =>
@@ -168,7 +178,7 @@ const services = defineCollection({
 });
 
 const testimonials = defineCollection({
-  loader: file('./src/content/data/testimonials.yaml'),
+  loader: listFile('./src/content/data/testimonials.yaml'),
   schema: entry({
     company: z.string().min(2).max(40),
     content: z.string().min(40).max(400).describe('The quote, without quotation marks.'),
@@ -182,7 +192,7 @@ const testimonials = defineCollection({
 const portfolioTag = z.enum(portfolioTags);
 
 const portfolio = defineCollection({
-  loader: file('./src/content/data/portfolio.yaml'),
+  loader: listFile('./src/content/data/portfolio.yaml'),
   schema: entry({
     title: z.string().min(3).max(60),
     client: z.string().min(2).max(60),
@@ -199,7 +209,7 @@ const portfolio = defineCollection({
 });
 
 const homePortfolio = defineCollection({
-  loader: file('./src/content/data/home-portfolio.yaml'),
+  loader: listFile('./src/content/data/home-portfolio.yaml'),
   schema: entry({
     title: z.string().min(3).max(60),
     image: z.enum(assetNames('portfolio')),
@@ -210,7 +220,7 @@ const homePortfolio = defineCollection({
 });
 
 const feedback = defineCollection({
-  loader: file('./src/content/data/feedback.yaml'),
+  loader: listFile('./src/content/data/feedback.yaml'),
   schema: entry({
     quote: z.string().min(40).max(320),
     name: z.string().min(2).max(60),
@@ -220,7 +230,7 @@ const feedback = defineCollection({
 });
 
 const pricing = defineCollection({
-  loader: file('./src/content/data/pricing.yaml'),
+  loader: listFile('./src/content/data/pricing.yaml'),
   schema: entry({
     name: z.string().min(2).max(30),
     price: z.string().regex(/^\$\d+(\.\d{2})?$/, 'a dollar price such as "$29.99"'),
@@ -233,7 +243,7 @@ const pricing = defineCollection({
 });
 
 const enquiryServices = defineCollection({
-  loader: file('./src/content/data/enquiry-services.yaml'),
+  loader: listFile('./src/content/data/enquiry-services.yaml'),
   schema: entry({
     label: z.string().min(2).max(40).describe('The checkbox label, also the value sent.'),
     order: z.number().int().min(0).default(0),
@@ -241,7 +251,7 @@ const enquiryServices = defineCollection({
 });
 
 const technologies = defineCollection({
-  loader: file('./src/content/data/technologies.yaml'),
+  loader: listFile('./src/content/data/technologies.yaml'),
   schema: entry({
     name: z.string().min(2).max(30),
     href: internalPath,
@@ -258,7 +268,7 @@ const technologies = defineCollection({
 });
 
 const settings = defineCollection({
-  loader: file('./src/content/data/settings.yaml'),
+  loader: listFile('./src/content/data/settings.yaml'),
   schema: entry({
     brand: z.string().min(2).max(40),
     tagline: z.string().min(10).max(120),
@@ -296,7 +306,7 @@ const settings = defineCollection({
 });
 
 const availability = defineCollection({
-  loader: file('./src/content/data/availability.yaml'),
+  loader: listFile('./src/content/data/availability.yaml'),
   schema: entry(availabilityFields),
 });
 
