@@ -110,7 +110,15 @@ const listFile = (
         fields.object({ id: matching('Id', patterns.id, hints.id), ...entry }),
         {
           label,
-          itemLabel: (props) => itemLabel(props.value as Record<string, unknown>),
+          itemLabel: (props) =>
+            itemLabel(
+              Object.fromEntries(
+                Object.entries(props.fields).map(([key, field]) => [
+                  key,
+                  (field as { value?: unknown }).value,
+                ]),
+              ),
+            ),
         },
       ),
     },

@@ -7,14 +7,19 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createReader } from '@keystatic/core/reader';
-import { dump, load } from 'js-yaml';
 import type { ComponentSchema } from '@keystatic/core';
 import keystaticConfig from '../../keystatic.config';
 import { collections } from '../../src/content.config';
 
+// Keystatic's own YAML library (a dependency of @keystatic/core; it ships no types).
+const { dump, load } = (await import('js-yaml' as string)) as {
+  dump: (value: unknown) => string;
+  load: (text: string) => unknown;
+};
+
 const reader = createReader(process.cwd(), keystaticConfig);
-const singletons = keystaticConfig.singletons!;
-const editorCollections = keystaticConfig.collections!;
+const singletons = keystaticConfig.singletons as Record<string, any>;
+const editorCollections = keystaticConfig.collections as Record<string, any>;
 
 /** The site collection each editor singleton or collection stands for. */
 const siteOf: Record<string, keyof typeof collections> = {
