@@ -9,6 +9,7 @@ import precompress from './src/integrations/precompress.ts';
 import serviceWorker from './src/integrations/service-worker.ts';
 import buildIdentity from './src/integrations/build-identity.ts';
 import fieldVitals from './src/integrations/field-vitals.ts';
+import editor from './src/integrations/editor.ts';
 
 // reCAPTCHA, when its site key (a public value) is given at build time: both forms show the widget, and
 // every page's CSP allows its hosts, since every page has the Schedule a Call form. Without a key,
@@ -39,6 +40,8 @@ export default defineConfig({
     mdx(),
     react(),
     interactionDirective(),
+    // The visual editor at /keystatic, in `astro dev` only (`npm run edit`).
+    editor(),
     sitemap({ filter: (page) => !page.includes('/thankyou') && !page.includes('/offline') }),
     // After the pages: its precache lists the build's files.
     serviceWorker(),

@@ -6,169 +6,143 @@
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { parse as parseYaml } from 'yaml';
 import { assetNames } from './lib/asset-names';
 import { availabilityFields } from './domain/booking';
 import { portfolioTags } from './domain/portfolio';
+import {
+  SERVICE_STATS,
+  SERVICE_TILES,
+  SOCIAL_LINKS,
+  countMessages,
+  heroButtonKinds,
+  hints,
+  lengths,
+  order as orderRule,
+  patterns,
+  serviceCategories,
+  socialIcons,
+  technologyStacks,
+  type Rule,
+  type Span,
+} from './domain/content-rules';
 
-const icon = z
-  .enum(assetNames('icons'))
-  .describe('Name of a line icon in src/assets/icons, without ".svg", e.g. "database".');
+export { serviceCategories };
 
-const illustration = z
-  .enum(assetNames('illustrations'))
-  .describe('Name of an illustration in src/assets/illustrations, without ".svg".');
+const text = ({ min, max }: Span) => z.string().min(min).max(max);
+const matching = ({ regex, message }: Rule) => z.string().regex(regex, message);
 
-const alt = z
-  .string()
-  .min(3)
-  .max(150)
-  .describe('What the image shows, for people who cannot see it. Do not start with "Image of".');
+const icon = z.enum(assetNames('icons')).describe(hints.icon);
 
-const internalPath = z
-  .string()
-  .regex(/^\/[a-z0-9/-]*$/, 'must be a site path starting with "/", such as "/contact"');
+const illustration = z.enum(assetNames('illustrations')).describe(hints.illustration);
+
+const alt = text(lengths.alt).describe(hints.alt);
+
+const internalPath = matching(patterns.internalPath);
 
 const link = z.strictObject({
-  label: z.string().min(2).max(40).describe('The link text.'),
-  href: internalPath.describe('Where the link goes, a path on this site such as "/reactjs".'),
+  label: text(lengths.linkLabel).describe(hints.linkLabel),
+  href: internalPath.describe(hints.linkHref),
 });
 
 const seo = z
   .strictObject({
-    title: z
-      .string()
-      .min(5)
-      .max(70)
-      .describe('Browser tab and search result title. 5-70 characters; the brand name is added.'),
-    description: z
-      .string()
-      .min(50)
-      .max(160)
-      .describe('Search result snippet. 50-160 characters, one or two plain sentences.'),
+    title: text(lengths.seoTitle).describe(hints.seoTitle),
+    description: text(lengths.seoDescription).describe(hints.seoDescription),
   })
-  .describe('How the page appears in search engines and when shared.');
+  .describe(hints.seo);
 
-const paragraph = z.string().min(40).max(700);
+const paragraph = text(lengths.paragraph);
+
+/**
+ * A YAML list file: its entries under `entries:` (an object at the root, as the visual editor
+ * writes it).
+ */
+const listFile = (path: string) =>
+  file(path, {
+    parser: (text) => (parseYaml(text) as { entries: Record<string, unknown>[] }).entries,
+  });
 
 /** An entry of a YAML list file: a strict object with its unique `id`. */
 const entry = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.strictObject({
-    id: z
-      .string()
-      .regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and dashes only')
-      .describe('A unique name for the entry.'),
+    id: matching(patterns.id).describe(hints.id),
     ...shape,
   });
-
-/** The service page groups, in the order the /service page lists them. */
-export const serviceCategories = [
-  'mobile-native',
-  'mobile-cross-platform',
-  'web',
-  'javascript',
-  'cloud',
-  'design',
-  'digital-marketing',
-] as const;
 
 const services = defineCollection({
   loader: glob({ base: './src/content/services', pattern: '*.mdx' }),
   schema: z.strictObject({
-    slug: z
-      .string()
-      .regex(
-        /^[a-z]+$/,
-        'lowercase letters only: it is the page address, e.g. "iphone" for /iphone',
-      )
-      .describe('The page address without the slash: "iphone" is served at /iphone.'),
-    title: z
-      .string()
-      .min(2)
-      .max(40)
-      .describe(
-        'The technology or service, e.g. "iPhone App". The hero heading adds " Development".',
-      ),
-    category: z
-      .enum(serviceCategories)
-      .describe('Which group of the /service page lists this page.'),
+    slug: matching(patterns.serviceSlug).describe(hints.serviceSlug),
+    title: text(lengths.serviceTitle).describe(hints.serviceTitle),
+    category: z.enum(serviceCategories).describe(hints.category),
     order: z
       .number()
       .int()
-      .min(0)
-      .max(999)
-      .default(100)
-      .describe('Position inside its group on the /service page; lower comes first.'),
+      .min(orderRule.min)
+      .max(orderRule.max)
+      .default(orderRule.default)
+      .describe(hints.order),
     hero: z.strictObject({
-      description: z
-        .string()
-        .min(80)
-        .max(400)
-        .describe('Two or three sentences under the heading.'),
+      description: text(lengths.heroDescription).describe(hints.heroDescription),
       image: illustration,
       alt,
       button: z
         .union([
-          z.literal('inquire'),
-          z.literal('none'),
+          z.literal(heroButtonKinds[0]),
+          z.literal(heroButtonKinds[1]),
           z.strictObject({
-            text: z.string().min(2).max(30),
+            text: text(lengths.buttonText),
             href: internalPath,
           }),
         ])
         .default('inquire')
-        .describe(
-          '"inquire" shows "Inquire Now" linking to the external contact page of the site settings; "none" shows no button; or give { text, href } for a link on this site.',
-        ),
+        .describe(hints.heroButton),
     }),
     intro: z
       .strictObject({
         tagLines: z
-          .array(z.string().min(2).max(40))
-          .min(1)
-          .max(3)
-          .describe('One to three short labels shown above the title, e.g. "Native iOS".'),
-        title: z.string().min(10).max(90),
+          .array(text(lengths.tagLine))
+          .min(lengths.tagLines.min)
+          .max(lengths.tagLines.max)
+          .describe(hints.tagLines),
+        title: text(lengths.introTitle),
         description: z
           .array(paragraph)
-          .min(1)
-          .max(4)
-          .describe('One to four paragraphs, each 40-700 characters.'),
+          .min(lengths.introParagraphs.min)
+          .max(lengths.introParagraphs.max)
+          .describe(hints.introParagraphs),
       })
-      .describe("The 'We Help You Win' block."),
+      .describe(hints.intro),
     services: z
       .array(
         z.strictObject({
-          title: z.string().min(3).max(40),
-          summary: z.string().min(20).max(140).describe('One sentence under the tile title.'),
+          title: text(lengths.tileTitle),
+          summary: text(lengths.tileSummary).describe(hints.tileSummary),
           icon,
           alt,
         }),
       )
-      .length(8, 'the services grid needs exactly 8 tiles')
-      .describe("The 8 tiles of the 'We Provide' grid."),
+      .length(SERVICE_TILES, countMessages.tiles)
+      .describe(hints.tiles),
     stats: z
       .array(
         z.strictObject({
           icon,
           alt,
-          count: z
-            .string()
-            .regex(/^\d{1,4}\+?$/, 'a whole number, optionally followed by "+", e.g. "15+"'),
-          label: z.string().min(3).max(40),
+          count: matching(patterns.count),
+          label: text(lengths.statLabel),
         }),
       )
-      .length(4, 'the stats strip needs exactly 4 counters')
-      .describe("The 4 counters of 'Numbers That Speak Our Power'."),
-    testimonials: z
-      .boolean()
-      .default(true)
-      .describe('Whether the shared testimonial carousel is shown on this page.'),
+      .length(SERVICE_STATS, countMessages.stats)
+      .describe(hints.stats),
+    testimonials: z.boolean().default(true).describe(hints.testimonials),
     seo,
   }),
 });
 
 const testimonials = defineCollection({
-  loader: file('./src/content/data/testimonials.yaml'),
+  loader: listFile('./src/content/data/testimonials.yaml'),
   schema: entry({
     company: z.string().min(2).max(40),
     content: z.string().min(40).max(400).describe('The quote, without quotation marks.'),
@@ -182,7 +156,7 @@ const testimonials = defineCollection({
 const portfolioTag = z.enum(portfolioTags);
 
 const portfolio = defineCollection({
-  loader: file('./src/content/data/portfolio.yaml'),
+  loader: listFile('./src/content/data/portfolio.yaml'),
   schema: entry({
     title: z.string().min(3).max(60),
     client: z.string().min(2).max(60),
@@ -199,7 +173,7 @@ const portfolio = defineCollection({
 });
 
 const homePortfolio = defineCollection({
-  loader: file('./src/content/data/home-portfolio.yaml'),
+  loader: listFile('./src/content/data/home-portfolio.yaml'),
   schema: entry({
     title: z.string().min(3).max(60),
     image: z.enum(assetNames('portfolio')),
@@ -210,7 +184,7 @@ const homePortfolio = defineCollection({
 });
 
 const feedback = defineCollection({
-  loader: file('./src/content/data/feedback.yaml'),
+  loader: listFile('./src/content/data/feedback.yaml'),
   schema: entry({
     quote: z.string().min(40).max(320),
     name: z.string().min(2).max(60),
@@ -220,10 +194,10 @@ const feedback = defineCollection({
 });
 
 const pricing = defineCollection({
-  loader: file('./src/content/data/pricing.yaml'),
+  loader: listFile('./src/content/data/pricing.yaml'),
   schema: entry({
     name: z.string().min(2).max(30),
-    price: z.string().regex(/^\$\d+(\.\d{2})?$/, 'a dollar price such as "$29.99"'),
+    price: matching(patterns.price),
     features: z.array(z.string().min(2).max(60)).min(2).max(8),
     usersNote: z.string().min(2).max(60),
     popular: z.boolean().default(false).describe('Shows the "Most popular" badge.'),
@@ -233,7 +207,7 @@ const pricing = defineCollection({
 });
 
 const enquiryServices = defineCollection({
-  loader: file('./src/content/data/enquiry-services.yaml'),
+  loader: listFile('./src/content/data/enquiry-services.yaml'),
   schema: entry({
     label: z.string().min(2).max(40).describe('The checkbox label, also the value sent.'),
     order: z.number().int().min(0).default(0),
@@ -241,24 +215,21 @@ const enquiryServices = defineCollection({
 });
 
 const technologies = defineCollection({
-  loader: file('./src/content/data/technologies.yaml'),
+  loader: listFile('./src/content/data/technologies.yaml'),
   schema: entry({
     name: z.string().min(2).max(30),
     href: internalPath,
-    stack: z
-      .enum(['mobile', 'backend', 'frontend'])
-      .describe('The About page technology-stack tab that lists it.'),
+    stack: z.enum(technologyStacks).describe('The About page technology-stack tab that lists it.'),
     monogram: z.string().min(1).max(3).describe('Up to 3 letters drawn on its badge.'),
-    color: z
-      .string()
-      .regex(/^#[0-9a-f]{6}$/i, 'a hex colour such as "#2563eb"')
-      .describe('Badge colour; keep it dark enough for white letters (4.5:1).'),
+    color: matching(patterns.color).describe(
+      'Badge colour; keep it dark enough for white letters (4.5:1).',
+    ),
     order: z.number().int().min(0).default(0),
   }),
 });
 
 const settings = defineCollection({
-  loader: file('./src/content/data/settings.yaml'),
+  loader: listFile('./src/content/data/settings.yaml'),
   schema: entry({
     brand: z.string().min(2).max(40),
     tagline: z.string().min(10).max(120),
@@ -275,10 +246,10 @@ const settings = defineCollection({
         z.strictObject({
           name: z.string().min(1).max(30),
           href: z.url(),
-          icon: z.enum(['linkedin', 'whatsapp', 'x', 'facebook', 'instagram', 'github']),
+          icon: z.enum(socialIcons),
         }),
       )
-      .length(3),
+      .length(SOCIAL_LINKS),
     banner: z
       .strictObject({
         title: z.string().min(5).max(60),
@@ -296,7 +267,7 @@ const settings = defineCollection({
 });
 
 const availability = defineCollection({
-  loader: file('./src/content/data/availability.yaml'),
+  loader: listFile('./src/content/data/availability.yaml'),
   schema: entry(availabilityFields),
 });
 
@@ -319,10 +290,9 @@ const pages = defineCollection({
     sections: z
       .array(
         z.strictObject({
-          id: z
-            .string()
-            .regex(/^[a-z-]+$/)
-            .describe('Anchor name, also how the page finds this section.'),
+          id: matching(patterns.sectionId).describe(
+            'Anchor name, also how the page finds this section.',
+          ),
           eyebrow: z.string().min(2).max(40).optional(),
           title: z.string().min(3).max(120),
           paragraphs: z.array(paragraph).default([]),

@@ -12,12 +12,15 @@ import { reportStoreFailure } from './server/log';
 import { onDemandRoutes } from './server/http/routes';
 import { serverConfig } from './server/config';
 import { getVitalsService } from './server/vitals/service';
+import { EDITOR_ROUTES } from './integrations/editor';
 
 /** What Astro renders for an address it has no route for. */
 const ERROR_ROUTES = new Set(['/404', '/500']);
 
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
+  // The visual editor's routes exist in `astro dev` only (src/integrations/editor.ts).
+  if (import.meta.env.DEV && EDITOR_ROUTES.has(context.routePattern)) return next();
   const policy = onDemandRoutes[context.routePattern];
   if (!policy) {
     if (ERROR_ROUTES.has(context.routePattern)) return next();

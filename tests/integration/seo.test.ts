@@ -9,9 +9,11 @@ import { startServer, type RunningServer } from '../support/server';
 import { allRoutes, serviceRoutes } from '../support/site';
 
 /** The address as editors keep it (src/content/data/settings.yaml). */
-const [{ address }] = parse(readFileSync('src/content/data/settings.yaml', 'utf8')) as [
-  { address: { locality: string; country: string } },
-];
+const {
+  entries: [{ address }],
+} = parse(readFileSync('src/content/data/settings.yaml', 'utf8')) as {
+  entries: [{ address: { locality: string; country: string } }];
+};
 
 let server: RunningServer;
 beforeAll(async () => {

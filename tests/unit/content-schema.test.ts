@@ -101,7 +101,7 @@ describe('services schema', () => {
 
 describe('data collections', () => {
   const entries = (file: string) =>
-    parse(readFileSync(`src/content/data/${file}`, 'utf8')) as any[];
+    (parse(readFileSync(`src/content/data/${file}`, 'utf8')) as { entries: any[] }).entries;
 
   it.each([
     ['testimonials', 'testimonials.yaml'],

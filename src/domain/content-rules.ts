@@ -1,0 +1,120 @@
+/**
+ * The content's rules that both the site's schema (src/content.config.ts, zod) and the visual
+ * editor's schema (src/editor/schema.ts, Keystatic) state: counts, enums, lengths, patterns and the
+ * hints staff read. Each is written once here; tests/unit/editor-schema.test.ts checks that the two
+ * schemas agree field by field (names, lengths, counts, choices) wherever a value is not from here.
+ */
+
+/** The service page groups, in the order the /service page lists them. */
+export const serviceCategories = [
+  'mobile-native',
+  'mobile-cross-platform',
+  'web',
+  'javascript',
+  'cloud',
+  'design',
+  'digital-marketing',
+] as const;
+
+/** The 'We Provide' grid of a service page has exactly this many tiles. */
+export const SERVICE_TILES = 8;
+/** The 'Numbers That Speak Our Power' strip has exactly this many counters. */
+export const SERVICE_STATS = 4;
+/** The footer's social links. */
+export const SOCIAL_LINKS = 3;
+
+export const technologyStacks = ['mobile', 'backend', 'frontend'] as const;
+export const socialIcons = [
+  'linkedin',
+  'whatsapp',
+  'x',
+  'facebook',
+  'instagram',
+  'github',
+] as const;
+/** What a service hero's button may be besides a link of its own. */
+export const heroButtonKinds = ['inquire', 'none'] as const;
+
+/** A length rule: the fewest and most characters (or items). */
+export interface Span {
+  min: number;
+  max: number;
+}
+
+export const lengths = {
+  alt: { min: 3, max: 150 },
+  linkLabel: { min: 2, max: 40 },
+  seoTitle: { min: 5, max: 70 },
+  seoDescription: { min: 50, max: 160 },
+  paragraph: { min: 40, max: 700 },
+  serviceTitle: { min: 2, max: 40 },
+  heroDescription: { min: 80, max: 400 },
+  buttonText: { min: 2, max: 30 },
+  tagLine: { min: 2, max: 40 },
+  tagLines: { min: 1, max: 3 },
+  introTitle: { min: 10, max: 90 },
+  introParagraphs: { min: 1, max: 4 },
+  tileTitle: { min: 3, max: 40 },
+  tileSummary: { min: 20, max: 140 },
+  statLabel: { min: 3, max: 40 },
+} as const satisfies Record<string, Span>;
+
+export const order = { min: 0, max: 999, default: 100 } as const;
+
+/** A pattern and the message that explains it. */
+export interface Rule {
+  regex: RegExp;
+  message: string;
+}
+
+export const patterns = {
+  id: { regex: /^[a-z0-9-]+$/, message: 'lowercase letters, digits and dashes only' },
+  serviceSlug: {
+    regex: /^[a-z]+$/,
+    message: 'lowercase letters only: it is the page address, e.g. "iphone" for /iphone',
+  },
+  internalPath: {
+    regex: /^\/[a-z0-9/-]*$/,
+    message: 'must be a site path starting with "/", such as "/contact"',
+  },
+  count: {
+    regex: /^\d{1,4}\+?$/,
+    message: 'a whole number, optionally followed by "+", e.g. "15+"',
+  },
+  price: { regex: /^\$\d+(\.\d{2})?$/, message: 'a dollar price such as "$29.99"' },
+  color: { regex: /^#[0-9a-f]{6}$/i, message: 'a hex colour such as "#2563eb"' },
+  sectionId: { regex: /^[a-z-]+$/, message: 'lowercase letters and dashes only' },
+} as const satisfies Record<string, Rule>;
+
+/** The hints shown beside a field, in the editor and in content-schema.md. */
+export const hints = {
+  icon: 'Name of a line icon in src/assets/icons, without ".svg", e.g. "database".',
+  illustration: 'Name of an illustration in src/assets/illustrations, without ".svg".',
+  alt: 'What the image shows, for people who cannot see it. Do not start with "Image of".',
+  linkLabel: 'The link text.',
+  linkHref: 'Where the link goes, a path on this site such as "/reactjs".',
+  seoTitle: 'Browser tab and search result title. 5-70 characters; the brand name is added.',
+  seoDescription: 'Search result snippet. 50-160 characters, one or two plain sentences.',
+  seo: 'How the page appears in search engines and when shared.',
+  id: 'A unique name for the entry.',
+  serviceSlug: 'The page address without the slash: "iphone" is served at /iphone.',
+  serviceTitle:
+    'The technology or service, e.g. "iPhone App". The hero heading adds " Development".',
+  category: 'Which group of the /service page lists this page.',
+  order: 'Position inside its group on the /service page; lower comes first.',
+  heroDescription: 'Two or three sentences under the heading.',
+  heroButton:
+    '"inquire" shows "Inquire Now" linking to the external contact page of the site settings; "none" shows no button; or give { text, href } for a link on this site.',
+  tagLines: 'One to three short labels shown above the title, e.g. "Native iOS".',
+  introParagraphs: 'One to four paragraphs, each 40-700 characters.',
+  intro: "The 'We Help You Win' block.",
+  tileSummary: 'One sentence under the tile title.',
+  tiles: "The 8 tiles of the 'We Provide' grid.",
+  stats: "The 4 counters of 'Numbers That Speak Our Power'.",
+  testimonials: 'Whether the shared testimonial carousel is shown on this page.',
+} as const;
+
+export const countMessages = {
+  tiles: `the services grid needs exactly ${SERVICE_TILES} tiles`,
+  stats: `the stats strip needs exactly ${SERVICE_STATS} counters`,
+} as const;

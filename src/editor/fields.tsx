@@ -1,0 +1,183 @@
+/**
+ * Fields Keystatic has no built-in for, because the site's files hold a shape its own fields would
+ * write differently: a value that is either a word or an object (a service hero's button), and an
+ * object that may be left out (a page hero's illustration). Each reads and writes the file's shape
+ * unchanged and refuses, next to the field, what the site's schema refuses.
+ */
+import type { BasicFormField, FormFieldStoredValue } from '@keystatic/core';
+import { heroButtonKinds, lengths, patterns } from '../domain/content-rules.ts';
+
+class FieldError extends Error {}
+
+type Button = (typeof heroButtonKinds)[number] | { text: string; href: string };
+
+const buttonProblem = (value: Button): string | undefined => {
+  if (typeof value === 'string') return undefined;
+  const { min, max } = lengths.buttonText;
+  if (value.text.length < min || value.text.length > max)
+    return `Button text must be ${min}-${max} characters`;
+  if (!patterns.internalPath.regex.test(value.href)) return `Link ${patterns.internalPath.message}`;
+  return undefined;
+};
+
+function ButtonInput(props: {
+  value: Button;
+  onChange(value: Button): void;
+  forceValidation: boolean;
+  label: string;
+  description: string;
+}) {
+  const { value, onChange } = props;
+  const kind = typeof value === 'string' ? value : 'link';
+  const problem = props.forceValidation ? buttonProblem(value) : undefined;
+  return (
+    <fieldset>
+      <legend>{props.label}</legend>
+      <p>{props.description}</p>
+      <select
+        aria-label={`${props.label}: kind`}
+        value={kind}
+        onChange={(event) => {
+          const next = event.target.value;
+          onChange(next === 'link' ? { text: '', href: '/contact' } : (next as Button));
+        }}
+      >
+        <option value="inquire">Inquire Now (external contact page)</option>
+        <option value="none">No button</option>
+        <option value="link">A link on this site</option>
+      </select>
+      {typeof value === 'object' && (
+        <>
+          <label>
+            Button text
+            <input
+              value={value.text}
+              onChange={(event) => onChange({ ...value, text: event.target.value })}
+            />
+          </label>
+          <label>
+            Link
+            <input
+              value={value.href}
+              onChange={(event) => onChange({ ...value, href: event.target.value })}
+            />
+          </label>
+        </>
+      )}
+      {problem && <p role="alert">{problem}</p>}
+    </fieldset>
+  );
+}
+
+/** A service hero's button: "inquire", "none", or { text, href }. */
+export function heroButton(label: string, description: string): BasicFormField<Button> {
+  const parse = (value: FormFieldStoredValue): Button => {
+    if (value === undefined) return 'inquire';
+    if (value === 'inquire' || value === 'none') return value;
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      Object.keys(value).every((key) => key === 'text' || key === 'href') &&
+      typeof (value as { text?: unknown }).text === 'string' &&
+      typeof (value as { href?: unknown }).href === 'string'
+    ) {
+      return { text: (value as { text: string }).text, href: (value as { href: string }).href };
+    }
+    throw new FieldError('must be "inquire", "none" or { text, href }');
+  };
+  return {
+    kind: 'form',
+    label,
+    Input: (props) => <ButtonInput {...props} label={label} description={description} />,
+    defaultValue: () => 'inquire',
+    parse,
+    serialize: (value) => ({ value: typeof value === 'string' ? value : { ...value } }),
+    validate(value) {
+      const problem = buttonProblem(value);
+      if (problem) throw new FieldError(problem);
+      return value;
+    },
+    reader: { parse: (value) => parse(value) },
+  };
+}
+
+type Illustration = { image: string; alt: string } | null;
+
+/** An optional { image, alt } object (a page hero's illustration): left out of the file when empty. */
+export function optionalIllustration(
+  label: string,
+  names: readonly string[],
+  description: string,
+): BasicFormField<Illustration> {
+  const problem = (value: Illustration) => {
+    if (value === null) return undefined;
+    if (!names.includes(value.image)) return `Choose an illustration from src/assets/illustrations`;
+    const { min, max } = lengths.alt;
+    if (value.alt.length < min || value.alt.length > max)
+      return `Alt text must be ${min}-${max} characters`;
+    return undefined;
+  };
+  const parse = (value: FormFieldStoredValue): Illustration => {
+    if (value === undefined || value === null) return null;
+    const record = value as Record<string, unknown>;
+    if (
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      Object.keys(record).every((key) => key === 'image' || key === 'alt') &&
+      typeof record.image === 'string' &&
+      typeof record.alt === 'string'
+    ) {
+      return { image: record.image, alt: record.alt };
+    }
+    throw new FieldError('must be { image, alt }');
+  };
+  return {
+    kind: 'form',
+    label,
+    Input({ value, onChange, forceValidation }) {
+      const shown = forceValidation ? problem(value) : undefined;
+      return (
+        <fieldset>
+          <legend>{label}</legend>
+          <p>{description}</p>
+          <select
+            aria-label={`${label}: image`}
+            value={value?.image ?? ''}
+            onChange={(event) =>
+              onChange(
+                event.target.value ? { image: event.target.value, alt: value?.alt ?? '' } : null,
+              )
+            }
+          >
+            <option value="">None</option>
+            {names.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+          {value && (
+            <label>
+              Alt text
+              <input
+                value={value.alt}
+                onChange={(event) => onChange({ ...value, alt: event.target.value })}
+              />
+            </label>
+          )}
+          {shown && <p role="alert">{shown}</p>}
+        </fieldset>
+      );
+    },
+    defaultValue: () => null,
+    parse,
+    serialize: (value) => ({ value: value === null ? undefined : { ...value } }),
+    validate(value) {
+      const shown = problem(value);
+      if (shown) throw new FieldError(shown);
+      return value;
+    },
+    reader: { parse: (value) => parse(value) },
+  };
+}

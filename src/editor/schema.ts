@@ -1,0 +1,443 @@
+/**
+ * The visual editor's schema (Keystatic, local mode): every collection and data file of
+ * src/content.config.ts, with the rules of src/domain/content-rules.ts, so that the editor refuses,
+ * next to the field, what `npm run build` would refuse. tests/unit/editor-schema.test.ts checks
+ * that it declares every field of the site's schema, with the same limits.
+ *
+ * The YAML list files (src/content/data/*.yaml) are singletons with one list field, `entries`.
+ */
+import { collection, config, fields, singleton } from '@keystatic/core';
+import {
+  SERVICE_STATS,
+  SERVICE_TILES,
+  SOCIAL_LINKS,
+  hints,
+  lengths,
+  order as orderRule,
+  patterns,
+  serviceCategories,
+  socialIcons,
+  technologyStacks,
+  type Rule,
+  type Span,
+} from '../domain/content-rules.ts';
+import { portfolioTags } from '../domain/portfolio.ts';
+import { weekdays } from '../domain/booking.ts';
+import { heroButton, optionalIllustration } from './fields.tsx';
+
+/** The image names of a src/assets folder, as content writes them (no extension). */
+const names = (files: Record<string, unknown>) =>
+  Object.keys(files)
+    .map((path) => path.replace(/^.*\//, '').replace(/\.[^.]+$/, ''))
+    .sort();
+const assets = {
+  icons: names(import.meta.glob('/src/assets/icons/*.svg')),
+  illustrations: names(import.meta.glob('/src/assets/illustrations/*.{svg,png,jpg,jpeg,webp}')),
+  portfolio: names(import.meta.glob('/src/assets/portfolio/*.{svg,png,jpg,jpeg,webp}')),
+  logos: names(import.meta.glob('/src/assets/logos/*.{svg,png,jpg,jpeg,webp}')),
+};
+
+const choice = (label: string, values: readonly string[], description?: string) =>
+  fields.select({
+    label,
+    description,
+    options: values.map((value) => ({ label: value, value })),
+    defaultValue: values[0]!,
+  });
+
+const text = (
+  label: string,
+  span: Span,
+  options: { description?: string; multiline?: boolean } = {},
+) => fields.text({ label, ...options, validation: { length: { min: span.min, max: span.max } } });
+const optionalText = (label: string, span: Span, description?: string) =>
+  fields.text({ label, description, validation: { length: { min: 0, max: span.max } } });
+const matching = (label: string, rule: Rule, description?: string) =>
+  fields.text({ label, description, validation: { isRequired: true, pattern: rule } });
+const whole = (label: string, min: number, max: number | undefined, description?: string) =>
+  fields.integer({ label, description, validation: { min, max } });
+
+const icon = (label = 'Icon') => choice(label, assets.icons, hints.icon);
+const illustration = (label = 'Illustration') =>
+  choice(label, assets.illustrations, hints.illustration);
+const alt = () => text('Alt text', lengths.alt, { description: hints.alt });
+const internalPath = (label: string, description?: string) =>
+  matching(label, patterns.internalPath, description);
+/** A site path that may be left empty (the site's schema then uses its default). */
+const optionalPath = (label: string) =>
+  fields.text({
+    label,
+    description: 'Leave empty for the default.',
+    validation: {
+      pattern: {
+        regex: new RegExp(`^(?:${patterns.internalPath.regex.source.slice(1, -1)})?$`),
+        message: patterns.internalPath.message,
+      },
+    },
+  });
+const link = () =>
+  fields.object({
+    label: text('Label', lengths.linkLabel, { description: hints.linkLabel }),
+    href: internalPath('Link', hints.linkHref),
+  });
+const seo = () =>
+  fields.object(
+    {
+      title: text('SEO title', lengths.seoTitle, { description: hints.seoTitle }),
+      description: text('SEO description', lengths.seoDescription, {
+        description: hints.seoDescription,
+        multiline: true,
+      }),
+    },
+    { label: 'SEO', description: hints.seo },
+  );
+const paragraph = (label = 'Paragraph') => text(label, lengths.paragraph, { multiline: true });
+const entryOrder = () => whole('Order', 0, undefined);
+
+/** A YAML list file: one singleton whose `entries` are the file's entries, each with its `id`. */
+const listFile = (
+  label: string,
+  file: string,
+  entry: Record<string, Parameters<typeof fields.object>[0][string]>,
+  itemLabel: (entry: Record<string, unknown>) => string,
+) =>
+  singleton({
+    label,
+    path: `src/content/data/${file}`,
+    format: { data: 'yaml' },
+    schema: {
+      entries: fields.array(
+        fields.object({ id: matching('Id', patterns.id, hints.id), ...entry }),
+        {
+          label,
+          itemLabel: (props) =>
+            itemLabel(
+              Object.fromEntries(
+                Object.entries(props.fields).map(([key, field]) => [
+                  key,
+                  (field as { value?: unknown }).value,
+                ]),
+              ),
+            ),
+        },
+      ),
+    },
+  });
+
+const services = collection({
+  label: 'Service pages',
+  path: 'src/content/services/*',
+  slugField: 'slug',
+  format: { contentField: 'body' },
+  columns: ['title'],
+  schema: {
+    slug: fields.slug({
+      name: {
+        label: 'Slug',
+        description: hints.serviceSlug,
+        validation: { isRequired: true, pattern: patterns.serviceSlug },
+      },
+      slug: { label: 'File name', generate: (name) => name },
+    }),
+    title: text('Title', lengths.serviceTitle, { description: hints.serviceTitle }),
+    category: choice('Category', serviceCategories, hints.category),
+    order: whole('Order', orderRule.min, orderRule.max, hints.order),
+    hero: fields.object(
+      {
+        description: text('Hero text', lengths.heroDescription, {
+          description: hints.heroDescription,
+          multiline: true,
+        }),
+        image: illustration(),
+        alt: alt(),
+        button: heroButton('Button', hints.heroButton),
+      },
+      { label: 'Hero' },
+    ),
+    intro: fields.object(
+      {
+        tagLines: fields.array(text('Tag line', lengths.tagLine), {
+          label: 'Tag lines',
+          description: hints.tagLines,
+          itemLabel: (props) => props.value,
+          validation: { length: lengths.tagLines },
+        }),
+        title: text('Title', lengths.introTitle),
+        description: fields.array(paragraph(), {
+          label: 'Paragraphs',
+          description: hints.introParagraphs,
+          itemLabel: (props) => props.value.slice(0, 60),
+          validation: { length: lengths.introParagraphs },
+        }),
+      },
+      { label: 'Intro', description: hints.intro },
+    ),
+    services: fields.array(
+      fields.object({
+        title: text('Title', lengths.tileTitle),
+        summary: text('Summary', lengths.tileSummary, { description: hints.tileSummary }),
+        icon: icon(),
+        alt: alt(),
+      }),
+      {
+        label: 'Tiles',
+        description: hints.tiles,
+        itemLabel: (props) => props.fields.title.value,
+        validation: { length: { min: SERVICE_TILES, max: SERVICE_TILES } },
+      },
+    ),
+    stats: fields.array(
+      fields.object({
+        icon: icon(),
+        alt: alt(),
+        count: matching('Count', patterns.count),
+        label: text('Label', lengths.statLabel),
+      }),
+      {
+        label: 'Counters',
+        description: hints.stats,
+        itemLabel: (props) => `${props.fields.count.value} ${props.fields.label.value}`,
+        validation: { length: { min: SERVICE_STATS, max: SERVICE_STATS } },
+      },
+    ),
+    testimonials: fields.checkbox({
+      label: 'Show testimonials',
+      description: hints.testimonials,
+      defaultValue: true,
+    }),
+    seo: seo(),
+    body: fields.mdx({ label: 'Page text (below the blocks)', extension: 'mdx' }),
+  },
+});
+
+const pageSection = fields.object({
+  id: matching('Anchor', patterns.sectionId, 'Anchor name, also how the page finds this section.'),
+  eyebrow: optionalText('Eyebrow', { min: 2, max: 40 }),
+  title: text('Title', { min: 3, max: 120 }),
+  paragraphs: fields.array(paragraph(), {
+    label: 'Paragraphs',
+    itemLabel: (props) => props.value.slice(0, 60),
+  }),
+  items: fields.array(
+    fields.object({
+      title: text('Title', { min: 2, max: 60 }),
+      text: text('Text', { min: 20, max: 400 }, { multiline: true }),
+      icon: fields.select({
+        label: 'Icon',
+        description: hints.icon,
+        options: [
+          { label: '(none)', value: '' },
+          ...assets.icons.map((value) => ({ label: value, value })),
+        ],
+        defaultValue: '',
+      }),
+      links: fields.array(link(), {
+        label: 'Links',
+        itemLabel: (props) => props.fields.label.value,
+      }),
+    }),
+    { label: 'Items', itemLabel: (props) => props.fields.title.value },
+  ),
+});
+
+const pages = collection({
+  label: 'Page copy',
+  path: 'src/content/pages/*',
+  slugField: 'name',
+  format: { data: 'yaml' },
+  schema: {
+    name: fields.slug({ name: { label: 'Page' } }),
+    seo: seo(),
+    hero: fields.object(
+      {
+        eyebrow: optionalText('Eyebrow', { min: 2, max: 40 }),
+        title: text('Title', { min: 3, max: 120 }),
+        description: optionalText('Description', { min: 20, max: 400 }),
+        illustration: optionalIllustration(
+          'Illustration',
+          assets.illustrations,
+          'An illustration beside the heading.',
+        ),
+      },
+      { label: 'Hero' },
+    ),
+    sections: fields.array(pageSection, {
+      label: 'Sections',
+      itemLabel: (props) => props.fields.title.value,
+    }),
+  },
+});
+
+const hours = fields.array(
+  matching('Opening hours', {
+    regex: /^(?:[01]\d|2[0-3]):[0-5]\d-(?:[01]\d|2[0-3]):[0-5]\d$/,
+    message: 'must be opening and closing times on a 24-hour clock, like "09:30-12:30"',
+  }),
+  { label: 'Opening hours', itemLabel: (props) => props.value, validation: { length: { max: 6 } } },
+);
+
+export default config({
+  storage: { kind: 'local' },
+  ui: { brand: { name: 'Site content' } },
+  collections: { services, pages },
+  singletons: {
+    testimonials: listFile(
+      'Testimonials',
+      'testimonials',
+      {
+        company: text('Company', { min: 2, max: 40 }),
+        content: text('Quote', { min: 40, max: 400 }, { multiline: true }),
+        person: text('Person', { min: 2, max: 60 }),
+        image: choice('Logo', assets.logos),
+        alt: alt(),
+        order: entryOrder(),
+      },
+      (entry) => String((entry as { company?: unknown }).company ?? ''),
+    ),
+    portfolio: listFile(
+      'Portfolio',
+      'portfolio',
+      {
+        title: text('Title', { min: 3, max: 60 }),
+        client: text('Client', { min: 2, max: 60 }),
+        tags: fields.multiselect({
+          label: 'Tags',
+          options: portfolioTags.map((value) => ({ label: value, value })),
+        }),
+        image: choice('Image', assets.portfolio),
+        alt: alt(),
+        order: entryOrder(),
+      },
+      (entry) => String(entry.title ?? ''),
+    ),
+    homePortfolio: listFile(
+      'Home carousel: portfolio',
+      'home-portfolio',
+      {
+        title: text('Title', { min: 3, max: 60 }),
+        image: choice('Image', assets.portfolio),
+        alt: alt(),
+        href: optionalPath('Link'),
+        order: entryOrder(),
+      },
+      (entry) => String(entry.title ?? ''),
+    ),
+    feedback: listFile(
+      'Home carousel: feedback',
+      'feedback',
+      {
+        quote: text('Quote', { min: 40, max: 320 }, { multiline: true }),
+        name: text('Name', { min: 2, max: 60 }),
+        company: text('Company', { min: 2, max: 60 }),
+        order: entryOrder(),
+      },
+      (entry) => String(entry.name ?? ''),
+    ),
+    pricing: listFile(
+      'Pricing',
+      'pricing',
+      {
+        name: text('Name', { min: 2, max: 30 }),
+        price: matching('Price', patterns.price),
+        features: fields.array(text('Feature', { min: 2, max: 60 }), {
+          label: 'Features',
+          itemLabel: (props) => props.value,
+          validation: { length: { min: 2, max: 8 } },
+        }),
+        usersNote: text('Users note', { min: 2, max: 60 }),
+        popular: fields.checkbox({ label: 'Most popular', defaultValue: false }),
+        signUp: optionalPath('Sign-up link'),
+        order: entryOrder(),
+      },
+      (entry) => String(entry.name ?? ''),
+    ),
+    enquiryServices: listFile(
+      'Enquiry services',
+      'enquiry-services',
+      { label: text('Label', { min: 2, max: 40 }), order: entryOrder() },
+      (entry) => String(entry.label ?? ''),
+    ),
+    technologies: listFile(
+      'Technologies',
+      'technologies',
+      {
+        name: text('Name', { min: 2, max: 30 }),
+        href: internalPath('Link'),
+        stack: choice('Stack', technologyStacks),
+        monogram: text('Monogram', { min: 1, max: 3 }),
+        color: matching('Colour', patterns.color),
+        order: entryOrder(),
+      },
+      (entry) => String(entry.name ?? ''),
+    ),
+    settings: listFile(
+      'Settings',
+      'settings',
+      {
+        brand: text('Brand', { min: 2, max: 40 }),
+        tagline: text('Tagline', { min: 10, max: 120 }),
+        email: fields.text({
+          label: 'E-mail',
+          validation: {
+            pattern: { regex: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, message: 'an e-mail address' },
+          },
+        }),
+        address: fields.object({
+          street: fields.text({ label: 'Street' }),
+          locality: fields.text({ label: 'Town' }),
+          region: fields.text({ label: 'Region' }),
+          postalCode: fields.text({ label: 'Postcode' }),
+          country: text('Country', { min: 2, max: 2 }),
+        }),
+        socials: fields.array(
+          fields.object({
+            name: text('Name', { min: 1, max: 30 }),
+            href: fields.url({ label: 'Address', validation: { isRequired: true } }),
+            icon: choice('Icon', socialIcons),
+          }),
+          {
+            label: 'Social links',
+            itemLabel: (props) => props.fields.name.value,
+            validation: { length: { min: SOCIAL_LINKS, max: SOCIAL_LINKS } },
+          },
+        ),
+        banner: fields.object({
+          title: text('Title', { min: 5, max: 60 }),
+          text: text('Text', { min: 20, max: 160 }),
+        }),
+        inquireUrl: fields.url({ label: 'Inquire URL', validation: { isRequired: true } }),
+        popularServices: fields.array(link(), {
+          label: 'Popular services',
+          itemLabel: (props) => props.fields.label.value,
+          validation: { length: { min: 1, max: 6 } },
+        }),
+        copyrightYear: whole('Copyright year', 2000, 2100),
+      },
+      (entry) => String(entry.brand ?? ''),
+    ),
+    availability: listFile(
+      'Availability',
+      'availability',
+      {
+        timeZone: fields.text({ label: 'Time zone' }),
+        callMinutes: whole('Call minutes', 10, 180),
+        bufferMinutes: whole('Buffer minutes', 0, 120),
+        noticeHours: whole('Notice hours', 0, 24 * 14),
+        daysAhead: whole('Days ahead', 1, 90),
+        callTitle: text('Call title', { min: 5, max: 80 }),
+        hours: fields.object(Object.fromEntries(weekdays.map((day) => [day, hours]))),
+        closed: fields.array(
+          fields.object({
+            date: matching('Date', {
+              regex: /^\d{4}-\d{2}-\d{2}$/,
+              message: 'a date like 2026-12-25',
+            }),
+            reason: fields.text({ label: 'Reason' }),
+          }),
+          { label: 'Closed dates', itemLabel: (props) => props.fields.date.value },
+        ),
+      },
+      () => 'Calls',
+    ),
+  },
+});
