@@ -89,6 +89,11 @@ export interface VitalsConfig {
    * ones waiting their turn (./vitals/pacer.ts): a flood of them leaves the enquiries their CPU.
    */
   perSecond: number;
+  /**
+   * VITALS_DAILY_CAP: measurements this process takes in a day (50,000: ten thousand page views),
+   * so that a flood cannot fill the disk the enquiries are written to.
+   */
+  dailyCap: number;
 }
 
 /** How long clients may take, and how many connections they may hold (./http/server.ts). */
@@ -177,6 +182,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       perClientPerMinute: number(env.VITALS_PER_CLIENT_PER_MINUTE, 60),
       flushMs: number(env.VITALS_FLUSH_MS, 1000),
       perSecond: number(env.VITALS_PER_SECOND, 500),
+      dailyCap: Math.floor(number(env.VITALS_DAILY_CAP, 50_000)),
     },
   };
 }

@@ -200,6 +200,7 @@ describe('the recorder', () => {
         build,
         flushMs: 1000,
         retentionDays: 90,
+        dailyCap: 1e9,
         now,
       });
       recorder.record(beaconSchema.parse(beacon()));
@@ -245,6 +246,7 @@ describe('the recorder', () => {
         build,
         flushMs: 60_000,
         retentionDays: 90,
+        dailyCap: 1e9,
         now,
       });
       const one = beaconSchema.parse(beacon());
@@ -260,6 +262,38 @@ describe('the recorder', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('the daily cap', () => {
+  it('takes at most so many measurements a day, says so once, and takes more the next day', async () => {
+    let time = Date.parse('2026-11-24T23:59:00Z');
+    const written: VitalRecord[] = [];
+    const logged: string[] = [];
+    const recorder = new VitalsRecorder({
+      store: {
+        addVitals: async (records) => void written.push(...records),
+        pruneVitals: async () => 0,
+        vitalsSince: async () => [],
+      },
+      build: { id: 'b', pathOf: (p) => p },
+      flushMs: 1000,
+      retentionDays: 90,
+      dailyCap: 12,
+      log: (message) => logged.push(message),
+      now: () => time,
+    });
+    const five = beaconSchema.parse(beacon());
+    for (let i = 0; i < 4; i++) recorder.record(five);
+    expect(recorder.dropped).toBe(8);
+    expect(logged.filter((m) => m.includes('VITALS_DAILY_CAP'))).toHaveLength(1);
+    time += 120_000; // the next day (UTC)
+    recorder.record(five);
+    await recorder.close();
+    expect(written.map((r) => r.day)).toEqual([
+      ...Array(12).fill('2026-11-24'),
+      ...Array(5).fill('2026-11-25'),
+    ]);
   });
 });
 

@@ -4,7 +4,9 @@
  * batch), so that a burst of visits costs the store a few writes rather than one per visit, and an
  * enquiry never waits behind them. Field data is not worth holding a visitor's memory for: past
  * MAX_QUEUED the newest are dropped and counted, and a failed write is logged and dropped. Also
- * prunes what is older than the retention window, at start and every few hours.
+ * prunes what is older than the retention window, at start and every few hours. And it takes at
+ * most `dailyCap` measurements a day: a flood from many addresses cannot fill the disk the enquiries
+ * are written to (the rest of that day's are dropped, and the drop is logged once).
  */
 import { rate, type Beacon } from '../../domain/vitals.ts';
 import type { VitalRecord, VitalsStore } from '../store/types.ts';
@@ -24,6 +26,8 @@ export interface RecorderOptions {
   build: BuildPages;
   flushMs: number;
   retentionDays: number;
+  /** Measurements taken in per day (UTC), at most. */
+  dailyCap: number;
   log?: (message: string) => void;
   now?: () => number;
 }
@@ -34,8 +38,10 @@ export class VitalsRecorder {
   #flushing: Promise<void> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #pruner: ReturnType<typeof setInterval>;
-  /** Measurements dropped because the queue was full or a write failed. */
+  /** Measurements dropped because the queue was full, the day's cap was reached, or a write failed. */
   dropped = 0;
+  #day = '';
+  #takenToday = 0;
 
   constructor(options: RecorderOptions) {
     this.#options = { log: console.warn, now: Date.now, ...options };
@@ -49,11 +55,22 @@ export class VitalsRecorder {
     const { build, now } = this.#options;
     const path = build.pathOf(beacon.path);
     const day = dayOf(now());
+    if (day !== this.#day) {
+      this.#day = day;
+      this.#takenToday = 0;
+    }
     for (const m of beacon.metrics) {
-      if (this.#queue.length >= MAX_QUEUED) {
+      if (this.#queue.length >= MAX_QUEUED || this.#takenToday >= this.#options.dailyCap) {
+        if (this.#takenToday === this.#options.dailyCap) {
+          this.#options.log(
+            `Field data: ${this.#options.dailyCap} measurements taken today; the rest of today's are dropped (VITALS_DAILY_CAP).`,
+          );
+          this.#takenToday += 1;
+        }
         this.dropped += 1;
         continue;
       }
+      this.#takenToday += 1;
       this.#queue.push({
         day,
         path,

@@ -24,12 +24,13 @@ export function getVitalsService(): Promise<VitalsService> {
   service ??= (async () => {
     const { store } = await getEnquiryService();
     const config = serverConfig();
-    const { flushMs, retentionDays, perClientPerMinute, perSecond } = config.vitals;
+    const { flushMs, retentionDays, perClientPerMinute, perSecond, dailyCap } = config.vitals;
     const recorder = new VitalsRecorder({
       store,
       build: readBuildPages(config.distDir),
       flushMs,
       retentionDays,
+      dailyCap,
     });
     const limiter = config.rateLimit.enabled
       ? new RateLimiter(perClientPerMinute, 60_000)
