@@ -246,7 +246,13 @@ const pages = collection({
   slugField: 'name',
   format: { data: 'yaml' },
   schema: {
-    name: fields.slug({ name: { label: 'Page' } }),
+    // The file's name, not a key of the file: a text field used as the slug field writes nothing
+    // into the file (a `fields.slug` would write `name: ''`, which the site's strict schema refuses).
+    name: fields.text({
+      label: 'Page',
+      description: 'The file name in src/content/pages, e.g. "about" for the About page.',
+      validation: { isRequired: true },
+    }),
     seo: seo(),
     hero: fields.object(
       {
