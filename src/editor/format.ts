@@ -106,16 +106,32 @@ export function entryOf(config: Config, path: string) {
   return undefined;
 }
 
+/** A file's data (its front matter, or the whole YAML file) and its body, as the editor reads them. */
+export function readEntry(config: Config, path: string, text: string) {
+  const entry = entryOf(config, path);
+  if (!entry) throw new Error(`${path} is not edited in the visual editor`);
+  if (entry.kind === 'collection' && entry.frontMatter) {
+    const { data, body } = splitFrontMatter(text);
+    return { data: load(data) as Record<string, unknown>, body };
+  }
+  return { data: load(text) as Record<string, unknown>, body: undefined };
+}
+
+/** What the editor writes for this file when its entry holds `data` (and an MDX body, `body`). */
+export function writeEntry(config: Config, path: string, data: unknown, body?: string): string {
+  const entry = entryOf(config, path);
+  if (!entry) throw new Error(`${path} is not edited in the visual editor`);
+  const slug = entry.kind === 'collection' ? entry.slug : undefined;
+  if (entry.kind === 'collection' && entry.frontMatter)
+    return `---\n${entryYaml(entry.fields, data, slug)}---\n${body ?? ''}`;
+  return entryYaml(entry.fields, data, slug);
+}
+
 /**
  * What the editor writes for this file if it is opened and saved unchanged; throws (naming the field)
  * if the editor could not open it.
  */
 export function editorText(config: Config, path: string, text: string): string {
-  const entry = entryOf(config, path);
-  if (!entry) throw new Error(`${path} is not edited in the visual editor`);
-  if (entry.kind === 'collection' && entry.frontMatter) {
-    const { data, body } = splitFrontMatter(text);
-    return `---\n${entryYaml(entry.fields, load(data), entry.slug)}---\n${body}`;
-  }
-  return entryYaml(entry.fields, load(text), entry.kind === 'collection' ? entry.slug : undefined);
+  const { data, body } = readEntry(config, path, text);
+  return writeEntry(config, path, data, body);
 }
