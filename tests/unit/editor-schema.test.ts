@@ -16,6 +16,7 @@ import {
   editorText,
   entryOf,
   readEntry,
+  serialise,
   splitFrontMatter,
   writeEntry,
 } from '../../src/editor/format';
@@ -280,5 +281,76 @@ describe('changing one field changes only its lines', () => {
     expect(
       edited('src/content/pages/about.yaml', (data) => (data.hero.title = 'Meet the team')),
     ).toMatchObject({ removed: ['  title: Meet the company'], added: ['  title: Meet the team'] });
+  });
+});
+
+/** The editor's verdict on one value of a field: its message, or undefined when it takes it. */
+function editorRefuses(field: ComponentSchema, stored: unknown): string | undefined {
+  try {
+    serialise(field, stored);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe('where the site is stricter than a plain field, the editor refuses the same values', () => {
+  const entryFields = (name: string) => editorEntry(name) as Record<string, any>;
+  const calls = () =>
+    (load(readFileSync('src/content/data/availability.yaml', 'utf8')) as { entries: any[] })
+      .entries[0];
+  /** The site's verdict on the availability entry with one field replaced. */
+  const siteRefusesCalls = (change: (entry: any) => void) => {
+    const entry = structuredClone(calls());
+    change(entry);
+    return problems(siteSchema('availability'), entry).length > 0;
+  };
+
+  it.each([
+    [['apps'], false],
+    [['websites', 'social-media'], false],
+    [[], true],
+  ])("a project's tags %j: refused %s", (tags, refused) => {
+    const message = editorRefuses(entryFields('portfolio').tags, tags);
+    expect(message !== undefined).toBe(refused);
+    if (refused) expect(message).toContain('choose at least one');
+    const project = (
+      load(readFileSync('src/content/data/portfolio.yaml', 'utf8')) as { entries: any[] }
+    ).entries[0];
+    expect(problems(siteSchema('portfolio'), { ...project, tags }).length > 0).toBe(refused);
+  });
+
+  it.each([
+    ['Europe/Berlin', false],
+    ['America/Argentina/Buenos_Aires', false],
+    ['Mars/Olympus_Mons', true],
+    ['GMT+25', true],
+  ])('time zone %s: refused %s', (zone, refused) => {
+    const message = editorRefuses(entryFields('availability').timeZone, zone);
+    expect(message !== undefined).toBe(refused);
+    if (refused) expect(message).toContain('is not a time zone name');
+    expect(siteRefusesCalls((entry) => (entry.timeZone = zone))).toBe(refused);
+  });
+
+  it.each([
+    [['09:30-12:30', '13:30-17:00'], undefined],
+    [[], undefined],
+    [['09:30-12:30', '12:00-14:00'], 'ranges must not overlap'],
+    [['12:30-09:30'], 'must open before it closes'],
+    [['9.30-12:30'], 'like "09:30-12:30"'],
+  ])('opening hours %j', (ranges, expected) => {
+    const message = editorRefuses(entryFields('availability').hours.fields.monday, ranges);
+    if (expected === undefined) expect(message).toBeUndefined();
+    else expect(message).toContain(expected);
+    expect(siteRefusesCalls((entry) => (entry.hours.monday = ranges))).toBe(expected !== undefined);
+  });
+
+  it("a closed day's reason of more than 60 characters", () => {
+    const closed = entryFields('availability').closed.element;
+    const reason = 'r'.repeat(61);
+    expect(editorRefuses(closed, { date: '2026-12-25', reason })).toContain('60');
+    expect(siteRefusesCalls((entry) => (entry.closed = [{ date: '2026-12-25', reason }]))).toBe(
+      true,
+    );
   });
 });
