@@ -354,3 +354,29 @@ describe('where the site is stricter than a plain field, the editor refuses the 
     );
   });
 });
+
+describe("content-schema.md's examples are in the layout the editor writes", () => {
+  const lines = readFileSync('content-schema.md', 'utf8').split('\n');
+  const examples: { heading: string; line: number; yaml: string }[] = [];
+  let heading = '';
+  for (let i = 0; i < lines.length; i++) {
+    if (/^#{2,3} /.test(lines[i]!)) heading = lines[i]!;
+    if (lines[i] !== '```yaml') continue;
+    const end = lines.indexOf('```', i + 1);
+    examples.push({ heading, line: i + 1, yaml: lines.slice(i + 1, end).join('\n') + '\n' });
+    i = end;
+  }
+  /** The file an example stands for (any file of its collection will do for the layout). */
+  const fileOf = (heading: string) => {
+    if (heading.startsWith('## Service pages')) return 'src/content/services/laravel.mdx';
+    if (heading.startsWith('## Other pages')) return 'src/content/pages/about.yaml';
+    return `src/content/data/${/^### `([a-z-]+\.yaml)`/.exec(heading)?.[1]}`;
+  };
+
+  it.each(examples.map((example) => [example.line, example] as const))(
+    'line %i',
+    (_, { heading, yaml }) => {
+      expect(editorText(keystaticConfig, fileOf(heading), yaml)).toBe(yaml);
+    },
+  );
+});
