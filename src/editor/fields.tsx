@@ -5,6 +5,7 @@
  * unchanged and refuses, next to the field, what the site's schema refuses.
  */
 import type { BasicFormField, FormFieldStoredValue } from '@keystatic/core';
+import { useState } from 'react';
 import { heroButtonKinds, lengths, patterns } from '../domain/content-rules.ts';
 
 class FieldError extends Error {}
@@ -187,6 +188,36 @@ function Problem({ text }: { text: string | undefined }) {
   return text ? <p role="alert">{text}</p> : null;
 }
 
+/**
+ * A one-line text field that shows its problem once it has been left or a save was tried, as
+ * Keystatic's own fields do (a list item's dialog closes with its problems, so leaving the field is
+ * when they can be seen there).
+ */
+function CheckedText(props: {
+  label: string;
+  description: string;
+  value: string;
+  onChange(value: string): void;
+  forceValidation: boolean;
+  problem(value: string): string | undefined;
+}) {
+  const [left, setLeft] = useState(false);
+  return (
+    <fieldset>
+      <label>
+        {props.label}
+        <input
+          value={props.value}
+          onChange={(event) => props.onChange(event.target.value)}
+          onBlur={() => setLeft(true)}
+        />
+      </label>
+      <p>{props.description}</p>
+      <Problem text={props.forceValidation || left ? props.problem(props.value) : undefined} />
+    </fieldset>
+  );
+}
+
 /** The problem of a value, or undefined: what a field's `validate` throws. */
 const problemOf = (check: () => unknown) => {
   try {
@@ -219,18 +250,14 @@ export function timeZoneField(
   return {
     kind: 'form',
     label,
-    Input({ value, onChange, forceValidation }) {
-      return (
-        <fieldset>
-          <label>
-            {label}
-            <input value={value} onChange={(event) => onChange(event.target.value)} />
-          </label>
-          <p>{description}</p>
-          <Problem text={forceValidation ? problemOf(() => validate(value)) : undefined} />
-        </fieldset>
-      );
-    },
+    Input: (props) => (
+      <CheckedText
+        {...props}
+        label={label}
+        description={description}
+        problem={(value) => problemOf(() => validate(value))}
+      />
+    ),
     defaultValue: () => '',
     parse,
     serialize: (value) => ({ value: value === '' ? undefined : value }),
@@ -278,18 +305,14 @@ export function openingHoursField(label: string, rule: Check): BasicFormField<st
   return {
     kind: 'form',
     label,
-    Input({ value, onChange, forceValidation }) {
-      return (
-        <fieldset>
-          <label>
-            {label}
-            <input value={value} onChange={(event) => onChange(event.target.value)} />
-          </label>
-          <p>Opening and closing times on a 24-hour clock, comma-separated; empty for none.</p>
-          <Problem text={forceValidation ? problemOf(() => validate(value)) : undefined} />
-        </fieldset>
-      );
-    },
+    Input: (props) => (
+      <CheckedText
+        {...props}
+        label={label}
+        description="Opening and closing times on a 24-hour clock, comma-separated; empty for none."
+        problem={(value) => problemOf(() => validate(value))}
+      />
+    ),
     defaultValue: () => '',
     parse,
     serialize: (value) => ({ value: ranges(value) }),
@@ -338,7 +361,11 @@ export function someOf(
               {option}
             </label>
           ))}
-          <Problem text={forceValidation ? problemOf(() => validate(value)) : undefined} />
+          <Problem
+            text={
+              forceValidation || value.length === 0 ? problemOf(() => validate(value)) : undefined
+            }
+          />
         </fieldset>
       );
     },

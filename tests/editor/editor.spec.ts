@@ -259,6 +259,32 @@ test('a value the schema refuses is shown at its field, and nothing is written',
   expect(readFileSync(service).equals(before.get(service)!)).toBe(true);
 });
 
+test("the editor's own checks, in a list item: a time zone that does not exist, overlapping hours", async ({
+  page: browser,
+}) => {
+  const availability = 'src/content/data/availability.yaml';
+  await visit(browser, '/keystatic/singleton/availability');
+  await browser.getByRole('row', { name: 'Calls' }).click();
+  const dialog = browser.getByRole('dialog', { name: 'Edit item' });
+  // A list item's dialog shows a field's problem once the field is left, as Keystatic's own fields do.
+  await textbox(dialog, 'Time zone').fill('Mars/Olympus_Mons');
+  await textbox(dialog, 'Time zone').press('Tab');
+  await expect(dialog.getByRole('alert')).toHaveText(
+    '"Mars/Olympus_Mons" is not a time zone name such as "Europe/London"',
+  );
+  await textbox(dialog, 'Monday').fill('09:30-12:30, 12:00-17:00');
+  await textbox(dialog, 'Monday').press('Tab');
+  await expect(
+    dialog.getByRole('alert').filter({ hasText: 'ranges must not overlap' }),
+  ).toBeVisible();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  // Save refuses it: the entry stays unsaved and the file unchanged.
+  await browser.getByRole('button', { name: 'Save' }).click();
+  await browser.waitForTimeout(1_000);
+  await expect(browser.getByText('Unsaved')).toBeVisible();
+  expect(readFileSync(availability).equals(before.get(availability)!)).toBe(true);
+});
+
 /** The singletons' names in the editor, from the data files' names (enquiry-services → enquiryServices). */
 const singletons = readdirSync('src/content/data').map((file) =>
   file.replace(/\.yaml$/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()),
