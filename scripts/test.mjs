@@ -22,6 +22,9 @@ const phases = [
   { script: 'check', after: [] },
   { script: 'check:architecture', after: [] },
   { script: 'test:build', after: [] },
+  // The visual editor against `astro dev`: it saves into src/content (and puts every file back), so
+  // it waits for the phases that read src/content.
+  { script: 'test:editor', after: ['build', 'test:unit', 'test:build', 'check'] },
 ];
 
 const started = Date.now();

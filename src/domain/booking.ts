@@ -53,7 +53,8 @@ const openingRange = z
     message: 'must open before it closes, like "09:30-12:30"',
   });
 
-const openingHours = z
+/** A weekday's opening hours: up to 6 ranges that do not overlap (the editor checks them too). */
+export const openingHours = z
   .array(openingRange)
   .max(6)
   .refine(

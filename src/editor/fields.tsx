@@ -5,6 +5,7 @@
  * unchanged and refuses, next to the field, what the site's schema refuses.
  */
 import type { BasicFormField, FormFieldStoredValue } from '@keystatic/core';
+import { useState } from 'react';
 import { heroButtonKinds, lengths, patterns } from '../domain/content-rules.ts';
 
 class FieldError extends Error {}
@@ -179,5 +180,199 @@ export function optionalIllustration(
       return value;
     },
     reader: { parse: (value) => parse(value) },
+  };
+}
+
+/** A message shown under a custom field once the editor has tried to save (`forceValidation`). */
+function Problem({ text }: { text: string | undefined }) {
+  return text ? <p role="alert">{text}</p> : null;
+}
+
+/**
+ * A one-line text field that shows its problem once it has been left or a save was tried, as
+ * Keystatic's own fields do (a list item's dialog closes with its problems, so leaving the field is
+ * when they can be seen there).
+ */
+function CheckedText(props: {
+  label: string;
+  description: string;
+  value: string;
+  onChange(value: string): void;
+  forceValidation: boolean;
+  problem(value: string): string | undefined;
+}) {
+  const [left, setLeft] = useState(false);
+  return (
+    <fieldset>
+      <label>
+        {props.label}
+        <input
+          value={props.value}
+          onChange={(event) => props.onChange(event.target.value)}
+          onBlur={() => setLeft(true)}
+        />
+      </label>
+      <p>{props.description}</p>
+      <Problem text={props.forceValidation || left ? props.problem(props.value) : undefined} />
+    </fieldset>
+  );
+}
+
+/** The problem of a value, or undefined: what a field's `validate` throws. */
+const problemOf = (check: () => unknown) => {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
+
+/**
+ * A time zone name the platform knows ("Europe/London"), as availability.yaml's `timeZone`; empty
+ * leaves it out of the file, and the site then uses its default.
+ */
+export function timeZoneField(
+  label: string,
+  description: string,
+  isTimeZone: (name: string) => boolean,
+): BasicFormField<string> {
+  const validate = (value: string) => {
+    if (value !== '' && !isTimeZone(value))
+      throw new FieldError(`"${value}" is not a time zone name such as "Europe/London"`);
+    return value;
+  };
+  const parse = (value: FormFieldStoredValue) => {
+    if (value === undefined) return '';
+    if (typeof value !== 'string') throw new FieldError('must be a time zone name');
+    return value;
+  };
+  return {
+    kind: 'form',
+    label,
+    Input: (props) => (
+      <CheckedText
+        {...props}
+        label={label}
+        description={description}
+        problem={(value) => problemOf(() => validate(value))}
+      />
+    ),
+    defaultValue: () => '',
+    parse,
+    serialize: (value) => ({ value: value === '' ? undefined : value }),
+    validate,
+    reader: { parse: (value) => validate(parse(value)) },
+  };
+}
+
+/** What a zod schema refuses in a value, as one line naming the list item when there is one. */
+type Check = {
+  safeParse(value: unknown): {
+    success: boolean;
+    error?: { issues: { path: PropertyKey[]; message: string }[] };
+  };
+};
+function zodProblem(schema: Check, value: string[]) {
+  const issue = schema.safeParse(value).error?.issues[0];
+  if (!issue) return undefined;
+  const index = issue.path[0];
+  return typeof index === 'number' ? `"${value[index]}" ${issue.message}` : issue.message;
+}
+
+/**
+ * A weekday's opening hours, written as one line ("09:30-12:30, 13:30-17:00"; empty for none) and
+ * kept in the file as the list of ranges the site reads. Checked with the site's own rule
+ * (`openingHours` of src/domain/booking.ts): each range opens before it closes, none overlap.
+ */
+export function openingHoursField(label: string, rule: Check): BasicFormField<string> {
+  const ranges = (text: string) =>
+    text
+      .split(',')
+      .map((range) => range.trim())
+      .filter(Boolean);
+  const validate = (text: string) => {
+    const problem = zodProblem(rule, ranges(text));
+    if (problem) throw new FieldError(`${label}: ${problem}`);
+    return text;
+  };
+  const parse = (value: FormFieldStoredValue) => {
+    if (value === undefined) return '';
+    if (!Array.isArray(value) || !value.every((range) => typeof range === 'string'))
+      throw new FieldError('must be a list of times like "09:30-12:30"');
+    return value.join(', ');
+  };
+  return {
+    kind: 'form',
+    label,
+    Input: (props) => (
+      <CheckedText
+        {...props}
+        label={label}
+        description="Opening and closing times on a 24-hour clock, comma-separated; empty for none."
+        problem={(value) => problemOf(() => validate(value))}
+      />
+    ),
+    defaultValue: () => '',
+    parse,
+    serialize: (value) => ({ value: ranges(value) }),
+    validate,
+    reader: { parse: (value) => validate(parse(value)) },
+  };
+}
+
+/** Several choices of a fixed list, at least one of them (a project's portfolio tags). */
+export function someOf(
+  label: string,
+  options: readonly string[],
+  description: string,
+): BasicFormField<string[]> {
+  const validate = (value: string[]) => {
+    if (value.length === 0) throw new FieldError(`${label}: choose at least one`);
+    return value;
+  };
+  const parse = (value: FormFieldStoredValue) => {
+    if (value === undefined) return [];
+    if (!Array.isArray(value) || !value.every((item) => options.includes(item as string)))
+      throw new FieldError(`must be a list of ${options.join(', ')}`);
+    return value as string[];
+  };
+  return {
+    kind: 'form',
+    label,
+    Input({ value, onChange, forceValidation }) {
+      return (
+        <fieldset>
+          <legend>{label}</legend>
+          <p>{description}</p>
+          {options.map((option) => (
+            <label key={option}>
+              <input
+                type="checkbox"
+                checked={value.includes(option)}
+                onChange={(event) =>
+                  onChange(
+                    event.target.checked
+                      ? options.filter((item) => item === option || value.includes(item))
+                      : value.filter((item) => item !== option),
+                  )
+                }
+              />
+              {option}
+            </label>
+          ))}
+          <Problem
+            text={
+              forceValidation || value.length === 0 ? problemOf(() => validate(value)) : undefined
+            }
+          />
+        </fieldset>
+      );
+    },
+    defaultValue: () => [],
+    parse,
+    serialize: (value) => ({ value: [...value] }),
+    validate,
+    reader: { parse: (value) => validate(parse(value)) },
   };
 }

@@ -22,8 +22,14 @@ import {
   type Span,
 } from '../domain/content-rules.ts';
 import { portfolioTags } from '../domain/portfolio.ts';
-import { weekdays } from '../domain/booking.ts';
-import { heroButton, optionalIllustration } from './fields.tsx';
+import { isTimeZone, openingHours, weekdays } from '../domain/booking.ts';
+import {
+  heroButton,
+  openingHoursField,
+  optionalIllustration,
+  someOf,
+  timeZoneField,
+} from './fields.tsx';
 
 /** The image names of a src/assets folder, as content writes them (no extension). */
 const names = (files: Record<string, unknown>) =>
@@ -246,7 +252,13 @@ const pages = collection({
   slugField: 'name',
   format: { data: 'yaml' },
   schema: {
-    name: fields.slug({ name: { label: 'Page' } }),
+    // The file's name, not a key of the file: a text field used as the slug field writes nothing
+    // into the file (a `fields.slug` would write `name: ''`, which the site's strict schema refuses).
+    name: fields.text({
+      label: 'Page',
+      description: 'The file name in src/content/pages, e.g. "about" for the About page.',
+      validation: { isRequired: true },
+    }),
     seo: seo(),
     hero: fields.object(
       {
@@ -267,14 +279,6 @@ const pages = collection({
     }),
   },
 });
-
-const hours = fields.array(
-  matching('Opening hours', {
-    regex: /^(?:[01]\d|2[0-3]):[0-5]\d-(?:[01]\d|2[0-3]):[0-5]\d$/,
-    message: 'must be opening and closing times on a 24-hour clock, like "09:30-12:30"',
-  }),
-  { label: 'Opening hours', itemLabel: (props) => props.value, validation: { length: { max: 6 } } },
-);
 
 export default config({
   storage: { kind: 'local' },
@@ -300,10 +304,7 @@ export default config({
       {
         title: text('Title', { min: 3, max: 60 }),
         client: text('Client', { min: 2, max: 60 }),
-        tags: fields.multiselect({
-          label: 'Tags',
-          options: portfolioTags.map((value) => ({ label: value, value })),
-        }),
+        tags: someOf('Tags', portfolioTags, 'The filters that show the project: at least one.'),
         image: choice('Image', assets.portfolio),
         alt: alt(),
         order: entryOrder(),
@@ -419,20 +420,36 @@ export default config({
       'Availability',
       'availability',
       {
-        timeZone: fields.text({ label: 'Time zone' }),
+        timeZone: timeZoneField(
+          'Time zone',
+          'The zone the hours are in, as the time zone database names it ("Europe/London"); empty for Europe/London.',
+          isTimeZone,
+        ),
         callMinutes: whole('Call minutes', 10, 180),
         bufferMinutes: whole('Buffer minutes', 0, 120),
         noticeHours: whole('Notice hours', 0, 24 * 14),
         daysAhead: whole('Days ahead', 1, 90),
         callTitle: text('Call title', { min: 5, max: 80 }),
-        hours: fields.object(Object.fromEntries(weekdays.map((day) => [day, hours]))),
+        hours: fields.object(
+          Object.fromEntries(
+            weekdays.map((day) => [
+              day,
+              openingHoursField(day[0]!.toUpperCase() + day.slice(1), openingHours),
+            ]),
+          ),
+          { label: 'Opening hours' },
+        ),
         closed: fields.array(
           fields.object({
             date: matching('Date', {
               regex: /^\d{4}-\d{2}-\d{2}$/,
               message: 'a date like 2026-12-25',
             }),
-            reason: fields.text({ label: 'Reason' }),
+            reason: optionalText(
+              'Reason',
+              { min: 0, max: 60 },
+              'Why, for the staff: "Christmas Day".',
+            ),
           }),
           { label: 'Closed dates', itemLabel: (props) => props.fields.date.value },
         ),

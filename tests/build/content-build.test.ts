@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 
 const run = promisify(execFile);
 const root = resolve('.');
@@ -76,7 +77,10 @@ describe('a content mistake fails the build, naming the file and the field', () 
   it('a mistake in availability.yaml: the file and the field', async () => {
     const target = join(copy, 'src/content/data/availability.yaml');
     const original = readFileSync(target, 'utf8');
-    writeFileSync(target, original.replace("monday: ['09:30-12:30'", "monday: ['9.30-12:30'"));
+    // Read and written as data, whatever the file's layout (the editor's, src/editor/format.ts).
+    const data = parse(original) as { entries: { hours: { monday: string[] } }[] };
+    data.entries[0]!.hours.monday[0] = '9.30-12:30';
+    writeFileSync(target, stringify(data));
     try {
       const result = await sync();
       expect(result.failed).toBe(true);

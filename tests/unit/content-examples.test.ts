@@ -67,7 +67,8 @@ describe('the examples of content-schema.md', () => {
       } else if (name === 'pages') {
         expect(problems(schema, parse(example.yaml))).toEqual([]);
       } else {
-        const entries = parse(example.yaml) as unknown[];
+        // A data file holds its list under `entries:`, as the file loaders read it.
+        const { entries } = parse(example.yaml) as { entries: unknown[] };
         expect(Array.isArray(entries)).toBe(true);
         for (const entry of entries) expect(problems(schema, entry)).toEqual([]);
       }

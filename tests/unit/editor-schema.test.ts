@@ -1,21 +1,26 @@
 /**
  * The visual editor (Keystatic, keystatic.config.ts → src/editor/schema.ts) and the site's schema
  * (src/content.config.ts) agree: (a) every real content file opens in Keystatic's reader; (b) what
- * Keystatic writes passes the site's schema, and re-writing a file unchanged leaves it byte-identical;
- * (c) every field of the site's schema is declared in the editor's, with the same limits.
+ * Keystatic writes passes the site's schema, re-writing a file unchanged leaves it byte-identical, and
+ * changing one field changes only that field's lines; (c) every field of the site's schema is declared
+ * in the editor's, with the same limits. What the editor writes is src/editor/format.ts's
+ * (tests/editor/ checks it against the editor itself, in Chromium).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createReader } from '@keystatic/core/reader';
 import type { ComponentSchema } from '@keystatic/core';
+import { load } from 'js-yaml';
 import keystaticConfig from '../../keystatic.config';
+import {
+  editorText,
+  entryOf,
+  readEntry,
+  serialise,
+  splitFrontMatter,
+  writeEntry,
+} from '../../src/editor/format';
 import { collections } from '../../src/content.config';
-
-// Keystatic's own YAML library (a dependency of @keystatic/core; it ships no types).
-const { dump, load } = (await import('js-yaml' as string)) as {
-  dump: (value: unknown) => string;
-  load: (text: string) => unknown;
-};
 
 const reader = createReader(process.cwd(), keystaticConfig);
 const singletons = keystaticConfig.singletons as Record<string, any>;
@@ -146,88 +151,232 @@ describe('(a) every real content file opens in the editor reader', () => {
   });
 });
 
-/**
- * What Keystatic's editor writes for an entry: each field parsed and serialised by its own field
- * (in schema order; undefined values left out), then js-yaml's `dump` — as serializeEntryToFiles in
- * @keystatic/core's UI does for form fields.
- */
-function serialise(field: ComponentSchema, value: unknown, slugField?: string): unknown {
-  if (field.kind === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(field.fields)) {
-      const item = (value as Record<string, unknown> | undefined)?.[key];
-      if (key === slugField) {
-        const slug = inner as any;
-        const parsed = slug.parse(item, { slug: item });
-        slug.validate(parsed, { slugField: { slugs: new Set(), glob: '*' } });
-        out[key] = slug.serializeWithSlug(parsed).value;
-        continue;
-      }
-      const serialised = serialise(inner, item);
-      if (serialised !== undefined) out[key] = serialised;
-    }
-    return out;
-  }
-  if (field.kind === 'array') {
-    return ((value as unknown[] | undefined) ?? []).map(
-      (item) => serialise(field.element, item) ?? null,
-    );
-  }
-  if (field.kind === 'form' && (!field.formKind || field.formKind === 'slug')) {
-    const parsed = (field.parse as any)(value, undefined);
-    (field.validate as any)(parsed, undefined);
-    return (field as any).serialize(parsed).value;
-  }
-  throw new Error(`no serialiser here for ${field.kind}/${(field as any).formKind}`);
-}
-
 /** What the site's schema refuses in a value, as 'path: message' lines. */
 const problems = (schema: any, value: unknown): string[] =>
   schema
     .safeParse(value)
     .error?.issues.map((issue: any) => `${issue.path.join('.')}: ${issue.message}`) ?? [];
 
-function frontMatter(text: string) {
-  const match = /^---\n([^]*?)\n---\n?([^]*)$/.exec(text);
-  if (!match) throw new Error('no front matter');
-  return { data: match[1]! + '\n', body: match[2]! };
+/** Every file the editor edits, as the repository holds it. */
+const files = [
+  ...serviceSlugs.map((slug) => `src/content/services/${slug}.mdx`),
+  ...pageSlugs.map((slug) => `src/content/pages/${slug}.yaml`),
+  ...Object.values(singletons).map((singleton) => `${singleton.path}.yaml`),
+];
+
+/** The data of a file the editor wrote: its front matter, or the whole YAML file. */
+const dataOf = (path: string, text: string) =>
+  load(path.endsWith('.mdx') ? splitFrontMatter(text).data : text) as Record<string, unknown>;
+
+/** The site collection of a file, and the entries of it that the site's schema checks. */
+function siteEntries(path: string, data: Record<string, unknown>) {
+  const entry = entryOf(keystaticConfig, path)!;
+  const site = siteOf[entry.name]!;
+  return { site, entries: entry.kind === 'singleton' ? (data.entries as unknown[]) : [data] };
 }
 
-describe('(b) what the editor writes passes the site schema, and unchanged files stay the same', () => {
-  const fieldsOfServices = { kind: 'object', fields: editorEntry('services') } as ComponentSchema;
-  it.each(serviceSlugs)('service %s', (slug) => {
-    const text = readFileSync(`src/content/services/${slug}.mdx`, 'utf8');
-    const { data } = frontMatter(text);
-    const written = dump(serialise(fieldsOfServices, load(data), 'slug'));
-    expect(problems(siteSchema('services'), load(written))).toEqual([]);
-    unchanged.push([`src/content/services/${slug}.mdx`, written, data]);
-  });
-  it.each(Object.keys(singletons))('%s', (name) => {
-    const path = `src/content/data/${singletons[name]!.path!.split('/').pop()}.yaml`;
-    const text = readFileSync(path, 'utf8');
-    const schema = { kind: 'object', fields: singletons[name]!.schema } as ComponentSchema;
-    const written = dump(serialise(schema, load(text)));
-    for (const entry of (load(written) as { entries: unknown[] }).entries) {
-      expect(problems(siteSchema(siteOf[name]!), entry)).toEqual([]);
-    }
-    unchanged.push([path, written, text]);
-  });
-  it.each(pageSlugs)('page %s', (slug) => {
-    const text = readFileSync(`src/content/pages/${slug}.yaml`, 'utf8');
-    const schema = { kind: 'object', fields: editorEntry('pages') } as ComponentSchema;
-    const written = dump(serialise(schema, load(text)));
-    expect(problems(siteSchema('pages'), load(written))).toEqual([]);
-    unchanged.push([`src/content/pages/${slug}.yaml`, written, text]);
+describe('(b) what the editor writes passes the site schema', () => {
+  it.each(files)('%s', (path) => {
+    const written = editorText(keystaticConfig, path, readFileSync(path, 'utf8'));
+    const { site, entries } = siteEntries(path, dataOf(path, written));
+    for (const entry of entries) expect(problems(siteSchema(site), entry)).toEqual([]);
   });
 });
 
-/** [file, what the editor writes, what the file holds] for every file above. */
-const unchanged: [string, string, string][] = [];
+describe('saving an entry unchanged leaves its file byte-identical', () => {
+  it.each(files)('%s', (path) => {
+    const text = readFileSync(path, 'utf8');
+    expect(
+      editorText(keystaticConfig, path, text),
+      `${path} is not in the editor's format: run npm run format:content`,
+    ).toBe(text);
+  });
+});
 
-// Not yet: Keystatic writes YAML with js-yaml's dump (80 columns, schema key order, no comments),
-// and today's files are not in that format. Converting them once is the next step of issue 20;
-// this test then passes and `it.fails` becomes `it`.
-it.fails('saving an entry unchanged leaves every file byte-identical', () => {
-  const differing = unchanged.filter(([, written, file]) => written !== file).map(([path]) => path);
-  expect(differing).toEqual([]);
+/** The lines that differ between two texts: what is left once their common first and last lines go. */
+function changedLines(before: string, after: string) {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (
+    end < a.length - start &&
+    end < b.length - start &&
+    a[a.length - 1 - end] === b[b.length - 1 - end]
+  )
+    end++;
+  return {
+    removed: a.slice(start, a.length - end),
+    added: b.slice(start, b.length - end),
+    at: start,
+  };
+}
+
+/** A file as the editor writes it after `change` edits one field of its data. */
+function edited(path: string, change: (data: any) => void) {
+  const text = readFileSync(path, 'utf8');
+  const { data, body } = readEntry(keystaticConfig, path, text);
+  change(data);
+  return changedLines(text, writeEntry(keystaticConfig, path, data, body));
+}
+
+describe('changing one field changes only its lines', () => {
+  it('a service title', () => {
+    expect(
+      edited('src/content/services/iphone.mdx', (data) => (data.title = 'iPhone Apps')),
+    ).toMatchObject({ removed: ['title: iPhone App'], added: ['title: iPhone Apps'] });
+  });
+
+  it("a tile's summary inside the list of tiles", () => {
+    const { removed, added } = edited('src/content/services/laravel.mdx', (data) => {
+      data.services[2].summary = 'Slow work moved onto queues, watched in Horizon.';
+    });
+    expect(added).toEqual(['    summary: Slow work moved onto queues, watched in Horizon.']);
+    expect(removed[0]).toMatch(/^ {4}summary: /);
+    expect(removed.slice(1).every((line) => /^ {6}\S/.test(line))).toBe(true);
+  });
+
+  it("a testimonial's quote, folded over several lines", () => {
+    const path = 'src/content/data/testimonials.yaml';
+    const quote =
+      'We came with a sketch and left with an app in both stores. Clear estimates, honest ' +
+      'trade-offs and a demo every Friday kept us in control from the first week to launch.';
+    const { removed, added, at } = edited(path, (data) => {
+      data.entries.find((entry: any) => entry.id === 'glitty').content = quote;
+    });
+    // Only lines of the old quote go (from its key to the next key), only the new quote's come.
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const from = lines.findIndex(
+      (line, index) => line === '    content: >-' && lines[index - 2] === '  - id: glitty',
+    );
+    const to = lines.findIndex((line, index) => index > from && !line.startsWith('      '));
+    expect(removed.length).toBeGreaterThan(0);
+    expect(at).toBeGreaterThanOrEqual(from);
+    expect(at + removed.length).toBeLessThanOrEqual(to);
+    expect(added.every((line) => line.startsWith('      '))).toBe(true);
+    const written = [
+      ...lines.slice(from + 1, at),
+      ...added,
+      ...lines.slice(at + removed.length, to),
+    ];
+    expect(written.map((line) => line.trim()).join(' ')).toBe(quote);
+  });
+
+  it('a date of the closed days, and a plan switched to popular', () => {
+    expect(
+      edited('src/content/data/availability.yaml', (data) => {
+        data.entries[0].closed[1].reason = 'Christmas';
+      }),
+    ).toMatchObject({
+      removed: ['        reason: Christmas Day'],
+      added: ['        reason: Christmas'],
+    });
+    expect(
+      edited('src/content/data/pricing.yaml', (data) => (data.entries[0].popular = true)),
+    ).toMatchObject({ removed: ['    popular: false'], added: ['    popular: true'] });
+  });
+
+  it("a page's heading", () => {
+    expect(
+      edited('src/content/pages/about.yaml', (data) => (data.hero.title = 'Meet the team')),
+    ).toMatchObject({ removed: ['  title: Meet the company'], added: ['  title: Meet the team'] });
+  });
+});
+
+/** The editor's verdict on one value of a field: its message, or undefined when it takes it. */
+function editorRefuses(field: ComponentSchema, stored: unknown): string | undefined {
+  try {
+    serialise(field, stored);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe('where the site is stricter than a plain field, the editor refuses the same values', () => {
+  const entryFields = (name: string) => editorEntry(name) as Record<string, any>;
+  const calls = () =>
+    (load(readFileSync('src/content/data/availability.yaml', 'utf8')) as { entries: any[] })
+      .entries[0];
+  /** The site's verdict on the availability entry with one field replaced. */
+  const siteRefusesCalls = (change: (entry: any) => void) => {
+    const entry = structuredClone(calls());
+    change(entry);
+    return problems(siteSchema('availability'), entry).length > 0;
+  };
+
+  it.each([
+    [['apps'], false],
+    [['websites', 'social-media'], false],
+    [[], true],
+  ])("a project's tags %j: refused %s", (tags, refused) => {
+    const message = editorRefuses(entryFields('portfolio').tags, tags);
+    expect(message !== undefined).toBe(refused);
+    if (refused) expect(message).toContain('choose at least one');
+    const project = (
+      load(readFileSync('src/content/data/portfolio.yaml', 'utf8')) as { entries: any[] }
+    ).entries[0];
+    expect(problems(siteSchema('portfolio'), { ...project, tags }).length > 0).toBe(refused);
+  });
+
+  it.each([
+    ['Europe/Berlin', false],
+    ['America/Argentina/Buenos_Aires', false],
+    ['Mars/Olympus_Mons', true],
+    ['GMT+25', true],
+  ])('time zone %s: refused %s', (zone, refused) => {
+    const message = editorRefuses(entryFields('availability').timeZone, zone);
+    expect(message !== undefined).toBe(refused);
+    if (refused) expect(message).toContain('is not a time zone name');
+    expect(siteRefusesCalls((entry) => (entry.timeZone = zone))).toBe(refused);
+  });
+
+  it.each([
+    [['09:30-12:30', '13:30-17:00'], undefined],
+    [[], undefined],
+    [['09:30-12:30', '12:00-14:00'], 'ranges must not overlap'],
+    [['12:30-09:30'], 'must open before it closes'],
+    [['9.30-12:30'], 'like "09:30-12:30"'],
+  ])('opening hours %j', (ranges, expected) => {
+    const message = editorRefuses(entryFields('availability').hours.fields.monday, ranges);
+    if (expected === undefined) expect(message).toBeUndefined();
+    else expect(message).toContain(expected);
+    expect(siteRefusesCalls((entry) => (entry.hours.monday = ranges))).toBe(expected !== undefined);
+  });
+
+  it("a closed day's reason of more than 60 characters", () => {
+    const closed = entryFields('availability').closed.element;
+    const reason = 'r'.repeat(61);
+    expect(editorRefuses(closed, { date: '2026-12-25', reason })).toContain('60');
+    expect(siteRefusesCalls((entry) => (entry.closed = [{ date: '2026-12-25', reason }]))).toBe(
+      true,
+    );
+  });
+});
+
+describe("content-schema.md's examples are in the layout the editor writes", () => {
+  const lines = readFileSync('content-schema.md', 'utf8').split('\n');
+  const examples: { heading: string; line: number; yaml: string }[] = [];
+  let heading = '';
+  for (let i = 0; i < lines.length; i++) {
+    if (/^#{2,3} /.test(lines[i]!)) heading = lines[i]!;
+    if (lines[i] !== '```yaml') continue;
+    const end = lines.indexOf('```', i + 1);
+    examples.push({ heading, line: i + 1, yaml: lines.slice(i + 1, end).join('\n') + '\n' });
+    i = end;
+  }
+  /** The file an example stands for (any file of its collection will do for the layout). */
+  const fileOf = (heading: string) => {
+    if (heading.startsWith('## Service pages')) return 'src/content/services/laravel.mdx';
+    if (heading.startsWith('## Other pages')) return 'src/content/pages/about.yaml';
+    return `src/content/data/${/^### `([a-z-]+\.yaml)`/.exec(heading)?.[1]}`;
+  };
+
+  it.each(examples.map((example) => [example.line, example] as const))(
+    'line %i',
+    (_, { heading, yaml }) => {
+      expect(editorText(keystaticConfig, fileOf(heading), yaml)).toBe(yaml);
+    },
+  );
 });

@@ -1,0 +1,83 @@
+/**
+ * The content files the editor tests change, and putting them back: a test takes a snapshot of
+ * src/content before it saves anything and restores it afterwards, pass or fail (files it changed
+ * get their bytes back, files it created are removed), so that uncommitted work in src/content
+ * survives a run too.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = 'src/content';
+
+const allFiles = (folder: string): string[] =>
+  readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? allFiles(join(folder, entry.name)) : [join(folder, entry.name)],
+  );
+
+export type Snapshot = Map<string, Buffer>;
+
+export const snapshot = (): Snapshot =>
+  new Map(allFiles(root).map((path) => [path, readFileSync(path)]));
+
+/** Puts src/content back as it was; returns the files it changed back or removed. */
+export function restore(before: Snapshot): string[] {
+  const touched: string[] = [];
+  for (const path of allFiles(root)) {
+    if (!before.has(path)) {
+      rmSync(path);
+      touched.push(path);
+    }
+  }
+  for (const [path, bytes] of before) {
+    let now: Buffer | undefined;
+    try {
+      now = readFileSync(path);
+    } catch {}
+    if (!now || !now.equals(bytes)) {
+      writeFileSync(path, bytes);
+      touched.push(path);
+    }
+  }
+  return touched;
+}
+
+/** `git diff -U0` of a file against its bytes in the snapshot: the lines removed and added. */
+export function diffLines(before: Snapshot, path: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'editor-diff-'));
+  try {
+    const old = join(dir, 'before');
+    writeFileSync(old, before.get(path)!);
+    let output = '';
+    try {
+      output = execFileSync('git', ['diff', '--no-index', '--no-color', '-U0', old, path], {
+        encoding: 'utf8',
+      });
+    } catch (error) {
+      output = (error as { stdout: string }).stdout; // exit 1: the files differ
+    }
+    const lines = output.split('\n').filter((line) => !/^(---|\+\+\+) /.test(line));
+    return {
+      removed: lines.filter((line) => line.startsWith('-')).map((line) => line.slice(1)),
+      added: lines.filter((line) => line.startsWith('+')).map((line) => line.slice(1)),
+      hunks: lines.filter((line) => line.startsWith('@@')).length,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Waits until a file's bytes differ from the snapshot's (the editor has saved it). */
+export async function changed(before: Snapshot, path: string, timeout = 15_000) {
+  const start = Date.now();
+  for (;;) {
+    let now: Buffer | undefined;
+    try {
+      now = readFileSync(path);
+    } catch {}
+    if (now && !now.equals(before.get(path) ?? Buffer.alloc(0))) return now.toString('utf8');
+    if (Date.now() - start > timeout) throw new Error(`${path} was not saved in ${timeout} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

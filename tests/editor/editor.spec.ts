@@ -1,0 +1,314 @@
+/**
+ * The visual editor in Chromium, against `astro dev` (playwright.editor.config.ts): a service page
+ * made through the editor is a page of the site; saving one changed field changes only its lines;
+ * a value the site's schema refuses is shown at its field and nothing is written; every entry opens.
+ * Every file a test changes or creates is put back afterwards (./content.ts).
+ */
+import { execFile } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { changed, diffLines, restore, snapshot, type Snapshot } from './content';
+
+let before: Snapshot;
+test.beforeEach(() => {
+  before = snapshot();
+});
+test.afterEach(() => {
+  restore(before);
+});
+
+/**
+ * Chooses an option of one of Keystatic's pickers (a button named "<value> <label>"). Its list only
+ * renders the options in view, so the option is reached by typing its name, as with a keyboard.
+ */
+async function choose(page: Page, scope: Page | Locator, label: string, option: string) {
+  const picker = scope.getByRole('button', { name: new RegExp(` ${label}$`) });
+  const list = page.getByRole('listbox', { name: label });
+  await picker.click();
+  await expect(list).toBeVisible();
+  await page.keyboard.type(option);
+  await expect(list.getByRole('option', { name: option, exact: true })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(picker).toHaveAccessibleName(`${option} ${label}`);
+  await expect(list).toBeHidden();
+}
+
+/** Adds an item to a list field: its Add button opens a dialog for the item's fields. */
+async function addItem(page: Page, list: Locator, fill: (dialog: Locator) => Promise<void>) {
+  await list.getByRole('button', { name: 'Add', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add item' });
+  await fill(dialog);
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/**
+ * Opens an address of the editor. A saved file makes `astro dev` reload the open page (its content
+ * changed), which can cut a navigation started just then: it is started again.
+ */
+async function visit(browser: Page, address: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await browser.goto(address);
+      return;
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('ERR_ABORTED')) throw error;
+    }
+  }
+}
+
+const textbox = (scope: Page | Locator, name: string) =>
+  scope.getByRole('textbox', { name, exact: true });
+
+const page = {
+  slug: 'editortest',
+  title: 'Editor Test',
+  hero: 'A page made in the visual editor during its browser test, to show that what it writes is a page of the site.',
+  tagLine: 'Made in the editor',
+  introTitle: 'A service page written entirely through the browser',
+  paragraph:
+    'This paragraph was typed into the visual editor by the browser test. It checks that the intro of a new page reaches the site.',
+  tiles: Array.from({ length: 8 }, (_, i) => ({
+    title: `Editor tile ${i + 1}`,
+    summary: `What tile number ${i + 1} of the new page offers, in one sentence.`,
+    icon: ['cloud', 'database', 'lock', 'rocket', 'bell', 'wallet', 'mobile', 'refresh'][i]!,
+  })),
+  stats: Array.from({ length: 4 }, (_, i) => ({
+    icon: ['team', 'calendar', 'trophy', 'layers'][i]!,
+    count: `${(i + 1) * 10}+`,
+    label: `Counter number ${i + 1}`,
+  })),
+  seoTitle: 'Editor Test Development | Made in the browser',
+  seoDescription:
+    'A service page created through the visual editor by its browser test, then built.',
+};
+
+test('a new service page made in the editor is a page of the site, listed on /service', async ({
+  page: browser,
+}) => {
+  const file = `src/content/services/${page.slug}.mdx`;
+  await visit(browser, '/keystatic/collection/services/create');
+  await textbox(browser, 'Slug').fill(page.slug);
+  await expect(textbox(browser, 'File name')).toHaveValue(page.slug);
+  await textbox(browser, 'Title').first().fill(page.title);
+  await choose(browser, browser, 'Category', 'cloud');
+  const hero = browser.getByRole('group', { name: 'Hero' });
+  await textbox(hero, 'Hero text').fill(page.hero);
+  await choose(browser, hero, 'Illustration', 'nodejs');
+  await textbox(hero, 'Alt text').fill('Illustration of a server rack next to a browser window');
+  const intro = browser.getByRole('group', { name: 'Intro' });
+  await addItem(browser, intro.getByRole('group', { name: /^Tag lines/ }), (dialog) =>
+    textbox(dialog, 'Tag line').fill(page.tagLine),
+  );
+  await textbox(intro, 'Title').fill(page.introTitle);
+  await addItem(browser, intro.getByRole('group', { name: /^Paragraphs/ }), (dialog) =>
+    textbox(dialog, 'Paragraph').fill(page.paragraph),
+  );
+  const tiles = browser.getByRole('group', { name: /^Tiles/ });
+  for (const tile of page.tiles) {
+    await addItem(browser, tiles, async (dialog) => {
+      await textbox(dialog, 'Title').fill(tile.title);
+      await textbox(dialog, 'Summary').fill(tile.summary);
+      await choose(browser, dialog, 'Icon', tile.icon);
+      await textbox(dialog, 'Alt text').fill(`${tile.icon} icon`);
+    });
+  }
+  const counters = browser.getByRole('group', { name: /^Counters/ });
+  for (const stat of page.stats) {
+    await addItem(browser, counters, async (dialog) => {
+      await choose(browser, dialog, 'Icon', stat.icon);
+      await textbox(dialog, 'Alt text').fill(`${stat.icon} icon`);
+      await textbox(dialog, 'Count').fill(stat.count);
+      await textbox(dialog, 'Label').fill(stat.label);
+    });
+  }
+  await textbox(browser, 'SEO title').fill(page.seoTitle);
+  await textbox(browser, 'SEO description').fill(page.seoDescription);
+  await browser.getByRole('button', { name: 'Create' }).click();
+  await expect(browser).toHaveURL(new RegExp(`/keystatic/collection/services/item/${page.slug}$`));
+
+  const text = await changed(before, file);
+  for (const expected of [`slug: ${page.slug}`, `title: ${page.title}`, 'category: cloud'])
+    expect(text).toContain(expected);
+
+  // The build's content step (astro sync) takes the new file, in a copy of the project.
+  await expect(syncOf(file)).resolves.toBe('');
+
+  // The site serves it and lists it (the dev server: a full build here would add a minute).
+  const served = await browser.request.get(`/${page.slug}`);
+  expect(served.status()).toBe(200);
+  const html = await served.text();
+  for (const expected of [
+    `${page.title} Development`,
+    page.introTitle,
+    page.paragraph,
+    ...page.tiles.map((tile) => tile.title),
+    ...page.stats.map((stat) => stat.label),
+    page.seoTitle,
+  ])
+    expect(html).toContain(expected);
+  const list = await (await browser.request.get('/service')).text();
+  expect(list).toContain(`href="/${page.slug}"`);
+});
+
+const run = promisify(execFile);
+
+/** `astro sync` in a copy of the project holding the file: '' when the content schema takes it. */
+async function syncOf(file: string) {
+  const root = resolve('.');
+  const copy = mkdtempSync(join(tmpdir(), 'editor-sync-'));
+  try {
+    for (const entry of ['src', 'astro.config.mjs', 'tsconfig.json', 'package.json'])
+      cpSync(join(root, entry), join(copy, entry), { recursive: true });
+    symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    expect(existsSync(join(copy, file))).toBe(true);
+    try {
+      await run(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'sync'], {
+        cwd: copy,
+        env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
+      });
+      return '';
+    } catch (error) {
+      const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+      return stdout + stderr;
+    }
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Saves the entry open in the editor and waits until its file holds the change, and for the reload
+ * of the page that `astro dev` sends when content changes (a navigation started before it lands
+ * can hang).
+ */
+async function save(browser: Page, path: string) {
+  const reloaded = browser.waitForEvent('load', { timeout: 5_000 }).catch(() => undefined);
+  await browser.getByRole('button', { name: 'Save' }).click();
+  const text = await changed(before, path);
+  await reloaded;
+  return text;
+}
+
+test("saving one changed field changes only that field's lines", async ({ page: browser }) => {
+  const service = 'src/content/services/iphone.mdx';
+  await visit(browser, '/keystatic/collection/services/item/iphone');
+  const seoTitle = textbox(browser, 'SEO title');
+  const old = await seoTitle.inputValue();
+  await seoTitle.fill(`${old} Today`);
+  await save(browser, service);
+  expect(diffLines(before, service)).toEqual({
+    removed: [`  title: ${old}`],
+    added: [`  title: ${old} Today`],
+    hunks: 1,
+  });
+
+  const testimonials = 'src/content/data/testimonials.yaml';
+  await visit(browser, '/keystatic/singleton/testimonials');
+  await browser.getByRole('row', { name: 'Glitty' }).click();
+  const dialog = browser.getByRole('dialog', { name: 'Edit item' });
+  const quote = textbox(dialog, 'Quote');
+  await quote.fill((await quote.inputValue()).replace('a sketch on a napkin', 'a sketch'));
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await save(browser, testimonials);
+  const { removed, added, hunks } = diffLines(before, testimonials);
+  expect(hunks).toBe(1);
+  // The quote's lines only: its folded lines, re-folded, and nothing of the entries around it.
+  expect(removed.every((line) => line.startsWith('      '))).toBe(true);
+  expect(added.every((line) => line.startsWith('      '))).toBe(true);
+  expect(removed.join(' ')).toContain('a sketch on a napkin');
+  expect(added.join(' ')).not.toContain('napkin');
+});
+
+test('a value the schema refuses is shown at its field, and nothing is written', async ({
+  page: browser,
+}) => {
+  const service = 'src/content/services/iphone.mdx';
+  await visit(browser, '/keystatic/collection/services/item/iphone');
+  const title = textbox(browser, 'Title').first();
+  await title.fill('x'.repeat(300));
+  await browser.getByRole('button', { name: 'Save' }).click();
+  await expect(title).toHaveAttribute('aria-invalid', 'true');
+  // The message sits under the field: the next text after the title's box.
+  await expect(browser.getByText('Title must be no longer than 40 characters')).toBeVisible();
+
+  await browser.getByRole('button', { name: 'Reset changes' }).click();
+  await expect(title).toHaveValue('iPhone App');
+  const tiles = browser.getByRole('group', { name: /^Tiles/ });
+  const rows = tiles.getByRole('row');
+  await expect(rows).toHaveCount(8);
+  // A row's last button removes the tile.
+  await rows.first().getByRole('button').last().click();
+  await expect(rows).toHaveCount(7);
+  await browser.getByRole('button', { name: 'Save' }).click();
+  await expect(tiles.getByText(/must have at least 8|8 items/i)).toBeVisible();
+
+  // Neither save reached the file.
+  await browser.waitForTimeout(1_000);
+  expect(readFileSync(service).equals(before.get(service)!)).toBe(true);
+});
+
+test("the editor's own checks, in a list item: a time zone that does not exist, overlapping hours", async ({
+  page: browser,
+}) => {
+  const availability = 'src/content/data/availability.yaml';
+  await visit(browser, '/keystatic/singleton/availability');
+  await browser.getByRole('row', { name: 'Calls' }).click();
+  const dialog = browser.getByRole('dialog', { name: 'Edit item' });
+  // A list item's dialog shows a field's problem once the field is left, as Keystatic's own fields do.
+  await textbox(dialog, 'Time zone').fill('Mars/Olympus_Mons');
+  await textbox(dialog, 'Time zone').press('Tab');
+  await expect(dialog.getByRole('alert')).toHaveText(
+    '"Mars/Olympus_Mons" is not a time zone name such as "Europe/London"',
+  );
+  await textbox(dialog, 'Monday').fill('09:30-12:30, 12:00-17:00');
+  await textbox(dialog, 'Monday').press('Tab');
+  await expect(
+    dialog.getByRole('alert').filter({ hasText: 'ranges must not overlap' }),
+  ).toBeVisible();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  // Save refuses it: the entry stays unsaved and the file unchanged.
+  await browser.getByRole('button', { name: 'Save' }).click();
+  await browser.waitForTimeout(1_000);
+  await expect(browser.getByText('Unsaved')).toBeVisible();
+  expect(readFileSync(availability).equals(before.get(availability)!)).toBe(true);
+});
+
+/** The singletons' names in the editor, from the data files' names (enquiry-services → enquiryServices). */
+const singletons = readdirSync('src/content/data').map((file) =>
+  file.replace(/\.yaml$/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+);
+const entries = [
+  ...readdirSync('src/content/services').map(
+    (file) => `/keystatic/collection/services/item/${file.replace(/\.mdx$/, '')}`,
+  ),
+  ...readdirSync('src/content/pages').map(
+    (file) => `/keystatic/collection/pages/item/${file.replace(/\.yaml$/, '')}`,
+  ),
+  ...singletons.map((name) => `/keystatic/singleton/${name}`),
+];
+
+test(`every entry opens in the editor without an error (${entries.length} entries)`, async ({
+  page: browser,
+}) => {
+  const failures: string[] = [];
+  for (const address of entries) {
+    await visit(browser, address);
+    const form = browser.getByRole('button', { name: 'Save' });
+    const alert = browser.getByRole('alert');
+    await expect(form.or(alert).first()).toBeVisible();
+    if (await alert.count()) failures.push(`${address}: ${await alert.first().textContent()}`);
+  }
+  expect(failures).toEqual([]);
+});
