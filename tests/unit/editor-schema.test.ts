@@ -380,3 +380,97 @@ describe("content-schema.md's examples are in the layout the editor writes", () 
     },
   );
 });
+
+/**
+ * (d) The limits agree, field by field: for every text the site's schema bounds, the lengths the
+ * editor accepts (found by trying them with the editor field's own validate) are the site's; for
+ * every list, the editor's count limits are the site's. A limit changed on one side only fails here,
+ * naming the field.
+ */
+type Range = { min: number; max: number };
+const lengthChecks = (schema: any): Partial<Range> & { pattern?: boolean } => {
+  const out: Partial<Range> & { pattern?: boolean } = {};
+  for (const check of defOf(schema).checks ?? []) {
+    const def = check._zod.def;
+    if (def.check === 'min_length') out.min = def.minimum;
+    if (def.check === 'max_length') out.max = def.maximum;
+    if (def.check === 'length_equals') out.min = out.max = def.length;
+    if (def.check === 'string_format') out.pattern = true;
+  }
+  return out;
+};
+const isOptional = (schema: any) => ['optional', 'default'].includes(defOf(schema).type);
+
+/** The shortest and longest text of 'a's the editor field accepts, up to 2,000 characters. */
+function editorLengths(field: any): Range | undefined {
+  const accepts = (n: number) => {
+    try {
+      field.validate(field.parse('a'.repeat(n), { slug: undefined }));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const ok = Array.from({ length: 2001 }, (_, n) => accepts(n));
+  const min = ok.indexOf(true);
+  return min === -1 ? undefined : { min, max: ok.lastIndexOf(true) };
+}
+
+function limitMismatches(site: any, editor: ComponentSchema, path: string): string[] {
+  const inner = unwrap(site);
+  const def = defOf(inner);
+  const field = editor as any;
+  if (def.type === 'object' && field.kind === 'object') {
+    return Object.entries(def.shape).flatMap(([key, value]) =>
+      field.fields[key] && !underCustom(`${path}${key}.x`)
+        ? limitMismatches(value, field.fields[key], `${path}${key}.`)
+        : [],
+    );
+  }
+  if (def.type === 'array' && field.kind === 'array') {
+    const { min = 0, max = Infinity } = lengthChecks(inner);
+    const own = field.validation?.length ?? {};
+    const mismatch =
+      (own.min ?? 0) !== min || (own.max ?? Infinity) !== max
+        ? [`${path}[] count: site ${min}..${max}, editor ${own.min ?? 0}..${own.max ?? Infinity}`]
+        : [];
+    return [...mismatch, ...limitMismatches(def.element, field.element, `${path}[].`)];
+  }
+  if (def.type === 'string' && typeof field.validate === 'function') {
+    const { min = 0, max = Infinity, pattern } = lengthChecks(inner);
+    if (pattern || max === Infinity) return [];
+    const editorRange = editorLengths(field);
+    // An optional text: the editor writes nothing for an empty one.
+    const expected = isOptional(site) ? { min: 0, max } : { min, max };
+    const got = editorRange ?? { min: -1, max: -1 };
+    const emptyAccepted = isOptional(site) && got.min === 0;
+    const sameMin = emptyAccepted ? true : got.min === expected.min;
+    return sameMin && got.max === expected.max
+      ? []
+      : [`${path.replace(/\.$/, '')} length: site ${min}..${max}, editor ${got.min}..${got.max}`];
+  }
+  return [];
+}
+
+describe('(d) the editor takes the lengths and counts the site takes', () => {
+  it.each(Object.entries(siteOf))('%s', (editorName, siteName) => {
+    const editor = {
+      kind: 'object',
+      fields: editorEntry(editorName),
+    } as unknown as ComponentSchema;
+    expect(limitMismatches(siteSchema(siteName), editor, '')).toEqual([]);
+  });
+
+  it('names a field whose limit changed on one side only', () => {
+    const shorter = siteSchema('testimonials').extend({
+      company: (require('astro/zod') as typeof import('astro/zod')).z.string().min(2).max(39),
+    });
+    const editor = {
+      kind: 'object',
+      fields: editorEntry('testimonials'),
+    } as unknown as ComponentSchema;
+    expect(limitMismatches(shorter, editor, '')).toEqual([
+      'company length: site 2..39, editor 2..40',
+    ]);
+  });
+});
