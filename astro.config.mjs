@@ -6,6 +6,7 @@ import sitemap from '@astrojs/sitemap';
 import node from '@astrojs/node';
 import interactionDirective from './src/integrations/interaction-directive.ts';
 import precompress from './src/integrations/precompress.ts';
+import serverContent from './src/integrations/server-content.ts';
 import serviceWorker from './src/integrations/service-worker.ts';
 
 // reCAPTCHA, when its site key (a public value) is given at build time: both forms show the widget, and
@@ -35,6 +36,8 @@ export default defineConfig({
     mdx(),
     react(),
     interactionDirective(),
+    // The on-demand server build without the service pages' MDX, which only prerendered pages render.
+    serverContent(),
     sitemap({ filter: (page) => !page.includes('/thankyou') && !page.includes('/offline') }),
     // After the pages: its precache lists the build's files.
     serviceWorker(),
