@@ -4,10 +4,11 @@
  * without compressing on each request.
  *
  * Compressing the pages is most of a large build's work (about 17 ms of CPU a service page, see the
- * qualities below), so it starts while Astro is still prerendering: a middleware (precompress-pages.ts)
- * hands over each HTML page as it is rendered, and it is compressed at once, on the other core, while
- * the next pages render. After the build, each file is looked up by its bytes: a page compressed while
- * it was prerendered is written from that result (the same bytes give the same output, since
+ * qualities in precompress-worker.ts), so it starts while Astro is still prerendering: a middleware
+ * (precompress-pages.ts) hands over each HTML page as it is rendered, and a worker thread compresses it
+ * on the core that Astro's one rendering thread leaves idle, while the next pages render; once the pages
+ * are done, a worker per core. After the build, each file is looked up by its bytes: a page compressed
+ * while it was prerendered is written from that result (the same bytes give the same output, since
  * compressing depends on nothing else); anything else is compressed then.
  */
 import { createHash } from 'node:crypto';
@@ -15,115 +16,100 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
 import { compressible } from '../server/http/static-files.ts';
 import { PRERENDERED_PAGE, type PageTaker } from './precompress-pages.ts';
+import {
+  WORKER_DATA,
+  type CompressDone,
+  type CompressJob,
+  type Compressed,
+} from './precompress-worker.ts';
 
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
+export { NEAR_ROUND_TRIP } from './precompress-worker.ts';
 
-/**
- * Pages are many, each different: quality 9 with a 64 KB window compresses one in about 2 ms, where
- * 10 and 11 take 25 and 65 ms for 6% and 8% less; thousands of pages would spend minutes on it. So a
- * page gets quality 10 only when quality 9 leaves it near the one-round-trip budget (a first
- * response of 14 KB, headers included), and 11 if 10 is not enough: the service pages sit near the
- * line, and a build of thousands of them must stay fast. The few shared assets (scripts, styles,
- * images) always get the maximum.
- */
-const PAGE_QUALITY = 9;
-const NEAR_BUDGET_QUALITY = 10;
-/**
- * Brotli bytes above which a page is compressed again at a higher quality: less than 1,300 bytes
- * of the 14 KB would be left for the response's headers, which take up to about 1,190 with the CSP
- * (a hash for each inline first move: seven on a service page), with room for one more script's
- * hash (the serving test checks every page's first response).
- */
-export const NEAR_ROUND_TRIP = 14 * 1024 - 1_300;
-
-const brotliParams = (quality: number, window: number, size: number) => ({
-  [constants.BROTLI_PARAM_QUALITY]: quality,
-  [constants.BROTLI_PARAM_LGWIN]: window,
-  [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-  [constants.BROTLI_PARAM_SIZE_HINT]: size,
-});
-
-async function compressBrotli(page: boolean, source: Buffer) {
-  const max = brotliParams(
-    constants.BROTLI_MAX_QUALITY,
-    constants.BROTLI_DEFAULT_WINDOW,
-    source.length,
-  );
-  if (!page) return brotli(source, { params: max });
-  const fast = await brotli(source, { params: brotliParams(PAGE_QUALITY, 16, source.length) });
-  if (fast.byteLength <= NEAR_ROUND_TRIP) return fast;
-  const better = await brotli(source, {
-    params: brotliParams(NEAR_BUDGET_QUALITY, 16, source.length),
-  });
-  return better.byteLength <= NEAR_ROUND_TRIP ? better : brotli(source, { params: max });
+interface Waiting {
+  job: CompressJob;
+  resolve: (result: Compressed) => void;
+  reject: (error: unknown) => void;
 }
 
 /**
- * Runs at most `width` compressions at once, in order. zlib compresses on libuv's thread pool (four
- * threads), so the main thread only hands the work over; the width keeps threads free for the build's
- * file writes, and keeps one core for Astro while it is still rendering pages.
+ * Worker threads (precompress-worker.ts), at most `width` of them busy, taking files in order. An idle
+ * worker does not keep the process alive; one with a file does.
  */
-class Lanes {
-  #running = 0;
-  readonly #waiting: (() => void)[] = [];
-  // No parameter property: Node loads the config's integrations by stripping their types only.
-  width: number;
+class CompressPool {
+  #width: number;
+  #nextId = 0;
+  readonly #queue: Waiting[] = [];
+  readonly #idle: Worker[] = [];
+  readonly #busy = new Map<Worker, Waiting>();
+
   constructor(width: number) {
-    this.width = width;
+    this.#width = width;
   }
 
-  run<T>(job: () => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#waiting.push(() => {
-        this.#running += 1;
-        job()
-          .then(resolve, reject)
-          .finally(() => {
-            this.#running -= 1;
-            this.#next();
-          });
-      });
+  run(page: boolean, source: Uint8Array): Promise<Compressed> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ job: { id: this.#nextId++, page, source }, resolve, reject });
       this.#next();
     });
   }
 
   resize(width: number) {
-    this.width = width;
+    this.#width = Math.max(1, width);
     this.#next();
   }
 
+  /** Stops the workers (idle ones at once, busy ones after their file); the pool can start new ones. */
+  async close() {
+    const idle = this.#idle.splice(0);
+    await Promise.all(idle.map((worker) => worker.terminate()));
+  }
+
   #next() {
-    while (this.#running < this.width && this.#waiting.length > 0) this.#waiting.shift()!();
+    while (this.#queue.length > 0 && this.#busy.size < this.#width) {
+      const worker = this.#idle.pop() ?? this.#start();
+      const waiting = this.#queue.shift()!;
+      this.#busy.set(worker, waiting);
+      worker.ref();
+      worker.postMessage(waiting.job);
+    }
+  }
+
+  #start() {
+    const worker = new Worker(new URL('./precompress-worker.ts', import.meta.url), {
+      workerData: WORKER_DATA,
+    });
+    worker.on('message', ({ br, gz }: CompressDone) => {
+      const waiting = this.#busy.get(worker)!;
+      this.#busy.delete(worker);
+      worker.unref();
+      this.#idle.push(worker);
+      waiting.resolve({ br, gz });
+      this.#next();
+    });
+    worker.on('error', (error) => {
+      const waiting = this.#busy.get(worker);
+      this.#busy.delete(worker);
+      const idle = this.#idle.indexOf(worker);
+      if (idle >= 0) this.#idle.splice(idle, 1);
+      waiting?.reject(error);
+      this.#next();
+    });
+    return worker;
   }
 }
 
-interface Compressed {
-  br: Buffer;
-  gz: Buffer;
-}
-
 const cores = Math.max(1, availableParallelism());
-const lanes = new Lanes(cores);
-
-/** A file's two compressed copies: a function of its bytes and of whether it is a page, nothing else. */
-const compress = (page: boolean, source: Buffer): Promise<Compressed> =>
-  lanes.run(async () => ({
-    br: await compressBrotli(page, source),
-    gz: await gz(source, { level: 9 }),
-  }));
+const pool = new CompressPool(cores);
 
 /** Pages compressed while they were prerendered, by their bytes (`keyOf`). */
 const compressing = new Map<string, Promise<Compressed>>();
 /** Copies of prerendered responses still being read. */
 const reading = new Set<Promise<void>>();
-const keyOf = (page: boolean, source: Buffer) =>
-  `${page ? 'page' : 'file'}:${createHash('sha256').update(source).digest('hex')}`;
+const keyOf = (source: Uint8Array) => createHash('sha256').update(source).digest('hex');
 
 /** Queues a prerendered page (its response's copy) for compression while Astro renders the next. */
 const startPage: PageTaker = (response) => {
@@ -133,9 +119,9 @@ const startPage: PageTaker = (response) => {
     .clone()
     .arrayBuffer()
     .then((bytes) => {
-      const source = Buffer.from(bytes);
-      const key = keyOf(true, source);
-      if (!compressing.has(key)) compressing.set(key, compress(true, source));
+      const source = new Uint8Array(bytes);
+      const key = keyOf(source);
+      if (!compressing.has(key)) compressing.set(key, pool.run(true, source));
     })
     // A copy that could not be read only means the page is compressed after the build instead.
     .catch(() => undefined)
@@ -162,16 +148,20 @@ export async function precompressDir(dir: string, minBytes = 512) {
         const source = await readFile(file);
         if (source.byteLength < minBytes) return;
         const page = file.endsWith('.html');
-        const started = page ? compressing.get(keyOf(page, source)) : undefined;
+        const started = page ? compressing.get(keyOf(source)) : undefined;
         if (started) early += 1;
-        const { br, gz: gzipped } = await (started ?? compress(page, source));
-        await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gzipped)]);
+        const { br, gz } = await (started ?? pool.run(page, source));
+        await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
         count += 1;
       })(),
     );
   }
-  await Promise.all(tasks);
-  compressing.clear();
+  try {
+    await Promise.all(tasks);
+  } finally {
+    compressing.clear();
+    await pool.close();
+  }
   return { count, early };
 }
 
@@ -190,11 +180,11 @@ export default function precompress(): AstroIntegration {
       },
       'astro:build:start': () => {
         // Astro renders one page at a time on the main thread: a core for it until it is done.
-        lanes.resize(Math.max(1, cores - 1));
+        pool.resize(cores - 1);
         (globalThis as { [PRERENDERED_PAGE]?: PageTaker })[PRERENDERED_PAGE] = startPage;
       },
-      // The pages (and the images) are done: every core for compressing.
-      'astro:build:generated': () => lanes.resize(cores),
+      // The pages (and the images) are done: a worker per core.
+      'astro:build:generated': () => pool.resize(cores),
       'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
         delete (globalThis as { [PRERENDERED_PAGE]?: PageTaker })[PRERENDERED_PAGE];
