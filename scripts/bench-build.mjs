@@ -14,6 +14,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -90,18 +91,24 @@ function addPages(dir, size) {
   }
 }
 
-/** `astro build` in dir, each line of its output stamped with the seconds since the start. */
+// GNU time, where there is one, gives the CPU seconds a build used: unlike its wall time, they hardly
+// change when other work shares the machine.
+const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/**
+ * `astro build` in dir, each line of its output stamped with the seconds since the start, and the CPU
+ * seconds (user and system, all threads) it used.
+ */
 function build(dir) {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'],
-      {
-        cwd: dir,
-        env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
-      },
-    );
+    const astro = [process.execPath, join(root, 'node_modules/astro/bin/astro.mjs'), 'build'];
+    const cpuFile = join(dir, 'cpu-seconds');
+    const [command, ...args] = gnuTime ? [gnuTime, '-f', '%U %S', '-o', cpuFile, ...astro] : astro;
+    const child = spawn(command, args, {
+      cwd: dir,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
     const lines = [];
     let rest = '';
     const read = (chunk) => {
@@ -117,7 +124,9 @@ function build(dir) {
     child.on('close', (code) => {
       const seconds = (performance.now() - started) / 1000;
       if (rest) lines.push({ at: seconds, line: rest });
-      done({ code, seconds, lines });
+      const cpu =
+        gnuTime && existsSync(cpuFile) ? readFileSync(cpuFile, 'utf8').trim().split(/\s+/) : [];
+      done({ code, seconds, cpu: cpu.length === 2 ? Number(cpu[0]) + Number(cpu[1]) : NaN, lines });
     });
   });
 }
@@ -194,9 +203,14 @@ for (const size of sizes) {
         );
       }
       const pages = result.lines.filter(({ line }) => /\.html \(\+/.test(line)).length || size + 7;
-      results.get(name).push({ pages, seconds: result.seconds, phases: phases(result) });
+      results.get(name).push({
+        pages,
+        seconds: result.seconds,
+        cpu: result.cpu,
+        phases: phases(result),
+      });
       console.log(
-        `${name}, ${size} service pages: ${pages} pages in ${result.seconds.toFixed(1)} s (${(pages / result.seconds).toFixed(0)} pages/s)`,
+        `${name}, ${size} service pages: ${pages} pages in ${result.seconds.toFixed(1)} s (${(pages / result.seconds).toFixed(0)} pages/s, ${result.cpu.toFixed(1)} CPU s)`,
       );
     }
   }
@@ -210,6 +224,7 @@ for (const size of sizes) {
       'pages built': measured[0].pages,
       seconds: seconds.toFixed(1),
       'pages/s': (measured[0].pages / seconds).toFixed(0),
+      'CPU s': median(measured.map((m) => m.cpu)).toFixed(1),
       ...Object.fromEntries(
         phaseNames.map((phase) => [phase, median(measured.map((m) => m.phases[phase])).toFixed(1)]),
       ),
