@@ -5,11 +5,11 @@
  *
  * Compressing the pages is most of a large build's work (about 17 ms of CPU a service page, see the
  * qualities in precompress-worker.ts), so it starts while Astro is still prerendering: a middleware
- * (precompress-pages.ts) hands over each HTML page as it is rendered, and a worker thread compresses it
- * on the core that Astro's one rendering thread leaves idle, while the next pages render; once the pages
- * are done, a worker per core. After the build, each file is looked up by its bytes: a page compressed
- * while it was prerendered is written from that result (the same bytes give the same output, since
- * compressing depends on nothing else); anything else is compressed then.
+ * (precompress-pages.ts) hands over each HTML page as it is rendered, and worker threads (one per core)
+ * compress it while the next pages render, on what Astro's one rendering thread leaves of the machine.
+ * After the build, each file is looked up by its bytes: a page compressed while it was prerendered is
+ * written from that result (the same bytes give the same output, since compressing depends on
+ * nothing else); anything else is compressed then.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -35,70 +35,90 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
+/** Files sent ahead to each worker: it goes on to the next without waiting for the main thread. */
+const AHEAD = 4;
+
+interface PoolWorker {
+  worker: Worker;
+  /** The files sent to it and not yet back, by job id. */
+  sent: Map<number, Waiting>;
+}
+
 /**
- * Worker threads (precompress-worker.ts), at most `width` of them busy, taking files in order. An idle
- * worker does not keep the process alive; one with a file does.
+ * Worker threads (precompress-worker.ts), `width` of them, taking files in order. Each
+ * is sent a few files ahead: the main thread, rendering a page, may take several milliseconds to come
+ * back to its messages, and a worker that waited for it each time would idle. A worker with files
+ * keeps the process alive; an idle one does not.
  */
 class CompressPool {
-  #width: number;
+  readonly #width: number;
   #nextId = 0;
   readonly #queue: Waiting[] = [];
-  readonly #idle: Worker[] = [];
-  readonly #busy = new Map<Worker, Waiting>();
+  readonly #workers: PoolWorker[] = [];
 
   constructor(width: number) {
     this.#width = width;
   }
 
-  run(page: boolean, source: Uint8Array): Promise<Compressed> {
+  /** Compresses a file after those queued before it, or before them all when `first`. */
+  run(page: boolean, source: Uint8Array, first = false): Promise<Compressed> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ job: { id: this.#nextId++, page, source }, resolve, reject });
+      const waiting = { job: { id: this.#nextId++, page, source }, resolve, reject };
+      if (first) this.#queue.unshift(waiting);
+      else this.#queue.push(waiting);
       this.#next();
     });
   }
 
-  resize(width: number) {
-    this.#width = Math.max(1, width);
-    this.#next();
-  }
-
-  /** Stops the workers (idle ones at once, busy ones after their file); the pool can start new ones. */
+  /** Stops the idle workers; the pool starts new ones if it is given more files. */
   async close() {
-    const idle = this.#idle.splice(0);
-    await Promise.all(idle.map((worker) => worker.terminate()));
+    const idle = this.#workers.filter(({ sent }) => sent.size === 0);
+    for (const entry of idle) this.#workers.splice(this.#workers.indexOf(entry), 1);
+    await Promise.all(idle.map(({ worker }) => worker.terminate()));
   }
 
   #next() {
-    while (this.#queue.length > 0 && this.#busy.size < this.#width) {
-      const worker = this.#idle.pop() ?? this.#start();
+    while (this.#queue.length > 0) {
+      const inUse = this.#workers.slice(0, this.#width);
+      let target = inUse.reduce<PoolWorker | undefined>(
+        (least, entry) => (!least || entry.sent.size < least.sent.size ? entry : least),
+        undefined,
+      );
+      if (inUse.length < this.#width && (!target || target.sent.size > 0)) target = this.#start();
+      if (!target || target.sent.size >= AHEAD) return;
       const waiting = this.#queue.shift()!;
-      this.#busy.set(worker, waiting);
-      worker.ref();
-      worker.postMessage(waiting.job);
+      target.sent.set(waiting.job.id, waiting);
+      target.worker.ref();
+      // A file's bytes are handed over, not copied, when they are an ArrayBuffer of their own: the
+      // main thread has no more use for them.
+      const { source } = waiting.job;
+      const own =
+        source.buffer instanceof ArrayBuffer &&
+        source.byteOffset === 0 &&
+        source.byteLength === source.buffer.byteLength;
+      target.worker.postMessage(waiting.job, own ? [source.buffer as ArrayBuffer] : []);
     }
   }
 
-  #start() {
+  #start(): PoolWorker {
     const worker = new Worker(new URL('./precompress-worker.ts', import.meta.url), {
       workerData: WORKER_DATA,
     });
-    worker.on('message', ({ br, gz }: CompressDone) => {
-      const waiting = this.#busy.get(worker)!;
-      this.#busy.delete(worker);
-      worker.unref();
-      this.#idle.push(worker);
+    const entry: PoolWorker = { worker, sent: new Map() };
+    this.#workers.push(entry);
+    worker.on('message', ({ id, br, gz }: CompressDone) => {
+      const waiting = entry.sent.get(id)!;
+      entry.sent.delete(id);
+      if (entry.sent.size === 0) worker.unref();
       waiting.resolve({ br, gz });
       this.#next();
     });
     worker.on('error', (error) => {
-      const waiting = this.#busy.get(worker);
-      this.#busy.delete(worker);
-      const idle = this.#idle.indexOf(worker);
-      if (idle >= 0) this.#idle.splice(idle, 1);
-      waiting?.reject(error);
+      this.#workers.splice(this.#workers.indexOf(entry), 1);
+      for (const waiting of entry.sent.values()) waiting.reject(error);
       this.#next();
     });
-    return worker;
+    return entry;
   }
 }
 
@@ -114,7 +134,9 @@ const keyOf = (source: Uint8Array) => createHash('sha256').update(source).digest
 /** Queues a prerendered page (its response's copy) for compression while Astro renders the next. */
 const startPage: PageTaker = (response) => {
   const type = response.headers.get('content-type') ?? '';
-  if (response.status !== 200 || !type.startsWith('text/html') || !response.body) return;
+  // Astro writes a redirect's page itself; any other page (the 404 too) is the body as it is.
+  const redirect = response.status >= 300 && response.status < 400;
+  if (redirect || !type.startsWith('text/html') || !response.body) return;
   const read = response
     .clone()
     .arrayBuffer()
@@ -150,7 +172,9 @@ export async function precompressDir(dir: string, minBytes = 512) {
         const page = file.endsWith('.html');
         const started = page ? compressing.get(keyOf(source)) : undefined;
         if (started) early += 1;
-        const { br, gz } = await (started ?? pool.run(page, source));
+        // Scripts, styles, the sitemap and the service worker get the slowest quality: they go before
+        // the pages still queued, so that the last seconds are not one of them on one core.
+        const { br, gz } = await (started ?? pool.run(page, source, !page));
         await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
         count += 1;
       })(),
@@ -179,12 +203,8 @@ export default function precompress(): AstroIntegration {
         }
       },
       'astro:build:start': () => {
-        // Astro renders one page at a time on the main thread: a core for it until it is done.
-        pool.resize(cores - 1);
         (globalThis as { [PRERENDERED_PAGE]?: PageTaker })[PRERENDERED_PAGE] = startPage;
       },
-      // The pages (and the images) are done: a worker per core.
-      'astro:build:generated': () => pool.resize(cores),
       'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
         delete (globalThis as { [PRERENDERED_PAGE]?: PageTaker })[PRERENDERED_PAGE];
