@@ -8,9 +8,12 @@
 // size, so that both see the same machine: on a 2-core machine shared with other work, figures from
 // different runs are not comparable, a ratio in one run is. --runs N repeats each pair N times (the
 // order alternating) and reports the median. Before timing, one small untimed build fills Astro's image
-// cache (node_modules/.astro, shared by all copies), so that no timed build pays for the images alone.
+// cache (node_modules/.astro, shared by all copies), so that no timed build pays for the images alone;
+// before each timed build it waits (two minutes at most) until no task has waited for a CPU in the
+// last 10 s (/proc/pressure/cpu under 10%), unless --no-wait. The CPU seconds of each build are shown
+// too: unlike its wall time, they hardly change when other work shares the machine.
 //
-// Usage: npm run bench:build [-- --sizes 32,500,2000] [-- --against 662e84f] [-- --runs 2]
+// Usage: npm run bench:build [-- --sizes 32,500,2000] [-- --against 662e84f] [-- --runs 2] [-- --no-wait]
 import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '32,500,2000' },
     against: { type: 'string' },
     runs: { type: 'string', default: '1' },
+    'no-wait': { type: 'boolean', default: false },
   },
 });
 const sizes = values.sizes.split(',').map(Number);
@@ -91,8 +95,7 @@ function addPages(dir, size) {
   }
 }
 
-// GNU time, where there is one, gives the CPU seconds a build used: unlike its wall time, they hardly
-// change when other work shares the machine.
+// GNU time, where there is one, gives the CPU seconds a build used.
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 /**
@@ -148,6 +151,23 @@ function phases({ seconds, lines }) {
   };
 }
 
+/** The share of the last 10 s in which some task waited for a CPU (Linux), or undefined. */
+function cpuPressure() {
+  if (!existsSync('/proc/pressure/cpu')) return undefined;
+  return Number(/some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))?.[1]);
+}
+
+/** Waits (two minutes at most) until the machine is quiet: other work's builds and tests skew a run. */
+async function quiet() {
+  if (values['no-wait']) return;
+  for (let waited = 0; waited < 120; waited += 2) {
+    const pressure = cpuPressure();
+    if (pressure === undefined || pressure < 10) return;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  console.log('(the machine is still busy: measuring anyway)');
+}
+
 const median = (numbers) => {
   const sorted = [...numbers].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -183,6 +203,7 @@ for (const size of sizes) {
     for (const { name, ref } of order) {
       const dir = tree(ref);
       addPages(dir, size);
+      await quiet();
       const result = await build(dir);
       rmSync(dir, { recursive: true, force: true });
       if (result.code !== 0) {
