@@ -6,6 +6,7 @@ import sitemap from '@astrojs/sitemap';
 import node from '@astrojs/node';
 import interactionDirective from './src/integrations/interaction-directive.ts';
 import precompress from './src/integrations/precompress.ts';
+import serverContent from './src/integrations/server-content.ts';
 import serviceWorker from './src/integrations/service-worker.ts';
 import buildIdentity from './src/integrations/build-identity.ts';
 import fieldVitals from './src/integrations/field-vitals.ts';
@@ -42,6 +43,8 @@ export default defineConfig({
     interactionDirective(),
     // The visual editor at /keystatic, in `astro dev` only (`npm run edit`).
     editor(),
+    // The on-demand server build without the service pages' MDX, which only prerendered pages render.
+    serverContent(),
     sitemap({ filter: (page) => !page.includes('/thankyou') && !page.includes('/offline') }),
     // After the pages: its precache lists the build's files.
     serviceWorker(),

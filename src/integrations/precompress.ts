@@ -2,57 +2,154 @@
  * After the build, writes a brotli (.br) and a gzip (.gz) copy of every text
  * file of the client output, so that the server sends compressed files
  * without compressing on each request.
+ *
+ * Compressing the pages is most of a large build's work (about 17 ms of CPU a service page, see the
+ * qualities in precompress-worker.ts), so it starts while Astro is still prerendering: a middleware
+ * (precompress-pages.ts) hands over each HTML page as it is rendered, and worker threads (one per core)
+ * compress it while the next pages render, on what Astro's one rendering thread leaves of the machine.
+ * After the build, each file is looked up by its bytes: a page compressed while it was prerendered is
+ * written from that result (the same bytes give the same output, since compressing depends on
+ * nothing else); anything else is compressed then.
  */
+import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
 import { compressible } from '../server/http/static-files.ts';
+import { PRERENDERED_PAGE, type PageTaker } from './precompress-pages.ts';
+import {
+  WORKER_DATA,
+  type CompressDone,
+  type CompressJob,
+  type Compressed,
+} from './precompress-worker.ts';
 
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
+export { NEAR_ROUND_TRIP } from './precompress-worker.ts';
 
-/**
- * Pages are many, each different: quality 9 with a 64 KB window compresses one in about 2 ms, where
- * 10 and 11 take 25 and 65 ms for 6% and 8% less; thousands of pages would spend minutes on it. So a
- * page gets quality 10 only when quality 9 leaves it near the one-round-trip budget (a first
- * response of 14 KB, headers included), and 11 if 10 is not enough: the service pages sit near the
- * line, and a build of thousands of them must stay fast. The few shared assets (scripts, styles,
- * images) always get the maximum.
- */
-const PAGE_QUALITY = 9;
-const NEAR_BUDGET_QUALITY = 10;
-/**
- * Brotli bytes above which a page is compressed again at a higher quality: less than 1,300 bytes
- * of the 14 KB would be left for the response's headers, which take up to about 1,190 with the CSP
- * (a hash for each inline first move: seven on a service page), with room for one more script's
- * hash (the serving test checks every page's first response).
- */
-export const NEAR_ROUND_TRIP = 14 * 1024 - 1_300;
-
-const brotliParams = (quality: number, window: number, size: number) => ({
-  [constants.BROTLI_PARAM_QUALITY]: quality,
-  [constants.BROTLI_PARAM_LGWIN]: window,
-  [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-  [constants.BROTLI_PARAM_SIZE_HINT]: size,
-});
-
-async function compressBrotli(file: string, source: Buffer) {
-  const max = brotliParams(
-    constants.BROTLI_MAX_QUALITY,
-    constants.BROTLI_DEFAULT_WINDOW,
-    source.length,
-  );
-  if (!file.endsWith('.html')) return brotli(source, { params: max });
-  const fast = await brotli(source, { params: brotliParams(PAGE_QUALITY, 16, source.length) });
-  if (fast.byteLength <= NEAR_ROUND_TRIP) return fast;
-  const better = await brotli(source, {
-    params: brotliParams(NEAR_BUDGET_QUALITY, 16, source.length),
-  });
-  return better.byteLength <= NEAR_ROUND_TRIP ? better : brotli(source, { params: max });
+interface Waiting {
+  job: CompressJob;
+  resolve: (result: Compressed) => void;
+  reject: (error: unknown) => void;
 }
+
+/** Files sent ahead to each worker: it goes on to the next without waiting for the main thread. */
+const AHEAD = 4;
+
+interface PoolWorker {
+  worker: Worker;
+  /** The files sent to it and not yet back, by job id. */
+  sent: Map<number, Waiting>;
+}
+
+/**
+ * Worker threads (precompress-worker.ts), `width` of them, taking files in order. Each
+ * is sent a few files ahead: the main thread, rendering a page, may take several milliseconds to come
+ * back to its messages, and a worker that waited for it each time would idle. A worker with files
+ * keeps the process alive; an idle one does not.
+ */
+class CompressPool {
+  readonly #width: number;
+  #nextId = 0;
+  readonly #queue: Waiting[] = [];
+  readonly #workers: PoolWorker[] = [];
+
+  constructor(width: number) {
+    this.#width = width;
+  }
+
+  /** Compresses a file after those queued before it, or before them all when `first`. */
+  run(page: boolean, source: Uint8Array, first = false): Promise<Compressed> {
+    return new Promise((resolve, reject) => {
+      const waiting = { job: { id: this.#nextId++, page, source }, resolve, reject };
+      if (first) this.#queue.unshift(waiting);
+      else this.#queue.push(waiting);
+      this.#next();
+    });
+  }
+
+  /** Stops the idle workers; the pool starts new ones if it is given more files. */
+  async close() {
+    const idle = this.#workers.filter(({ sent }) => sent.size === 0);
+    for (const entry of idle) this.#workers.splice(this.#workers.indexOf(entry), 1);
+    await Promise.all(idle.map(({ worker }) => worker.terminate()));
+  }
+
+  #next() {
+    while (this.#queue.length > 0) {
+      const inUse = this.#workers.slice(0, this.#width);
+      let target = inUse.reduce<PoolWorker | undefined>(
+        (least, entry) => (!least || entry.sent.size < least.sent.size ? entry : least),
+        undefined,
+      );
+      if (inUse.length < this.#width && (!target || target.sent.size > 0)) target = this.#start();
+      if (!target || target.sent.size >= AHEAD) return;
+      const waiting = this.#queue.shift()!;
+      target.sent.set(waiting.job.id, waiting);
+      target.worker.ref();
+      // A file's bytes are handed over, not copied, when they are an ArrayBuffer of their own: the
+      // main thread has no more use for them.
+      const { source } = waiting.job;
+      const own =
+        source.buffer instanceof ArrayBuffer &&
+        source.byteOffset === 0 &&
+        source.byteLength === source.buffer.byteLength;
+      target.worker.postMessage(waiting.job, own ? [source.buffer as ArrayBuffer] : []);
+    }
+  }
+
+  #start(): PoolWorker {
+    const worker = new Worker(new URL('./precompress-worker.ts', import.meta.url), {
+      workerData: WORKER_DATA,
+    });
+    const entry: PoolWorker = { worker, sent: new Map() };
+    this.#workers.push(entry);
+    worker.on('message', ({ id, br, gz }: CompressDone) => {
+      const waiting = entry.sent.get(id)!;
+      entry.sent.delete(id);
+      if (entry.sent.size === 0) worker.unref();
+      waiting.resolve({ br, gz });
+      this.#next();
+    });
+    worker.on('error', (error) => {
+      this.#workers.splice(this.#workers.indexOf(entry), 1);
+      for (const waiting of entry.sent.values()) waiting.reject(error);
+      this.#next();
+    });
+    return entry;
+  }
+}
+
+const cores = Math.max(1, availableParallelism());
+const pool = new CompressPool(cores);
+
+/** Pages compressed while they were prerendered, by their bytes (`keyOf`). */
+const compressing = new Map<string, Promise<Compressed>>();
+/** Copies of prerendered responses still being read. */
+const reading = new Set<Promise<void>>();
+const keyOf = (source: Uint8Array) => createHash('sha256').update(source).digest('hex');
+
+/** Queues a prerendered page (its response's copy) for compression while Astro renders the next. */
+const startPage: PageTaker = (response) => {
+  const type = response.headers.get('content-type') ?? '';
+  // Astro writes a redirect's page itself; any other page (the 404 too) is the body as it is.
+  const redirect = response.status >= 300 && response.status < 400;
+  if (redirect || !type.startsWith('text/html') || !response.body) return;
+  const read = response
+    .clone()
+    .arrayBuffer()
+    .then((bytes) => {
+      const source = new Uint8Array(bytes);
+      const key = keyOf(source);
+      if (!compressing.has(key)) compressing.set(key, pool.run(true, source));
+    })
+    // A copy that could not be read only means the page is compressed after the build instead.
+    .catch(() => undefined)
+    .finally(() => reading.delete(read));
+  reading.add(read);
+};
 
 async function* textFiles(dir: string): AsyncGenerator<string> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -63,35 +160,57 @@ async function* textFiles(dir: string): AsyncGenerator<string> {
 }
 
 export async function precompressDir(dir: string, minBytes = 512) {
+  await Promise.all(reading);
   const tasks: Promise<void>[] = [];
   let count = 0;
+  let early = 0;
   for await (const file of textFiles(dir)) {
     tasks.push(
       (async () => {
         const source = await readFile(file);
         if (source.byteLength < minBytes) return;
-        const [br, gzipped] = await Promise.all([
-          compressBrotli(file, source),
-          gz(source, { level: 9 }),
-        ]);
-        await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gzipped)]);
+        const page = file.endsWith('.html');
+        const started = page ? compressing.get(keyOf(source)) : undefined;
+        if (started) early += 1;
+        // Scripts, styles, the sitemap and the service worker get the slowest quality: they go before
+        // the pages still queued, so that the last seconds are not one of them on one core.
+        const { br, gz } = await (started ?? pool.run(page, source, !page));
+        await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
         count += 1;
       })(),
     );
   }
-  await Promise.all(tasks);
-  return count;
+  try {
+    await Promise.all(tasks);
+  } finally {
+    compressing.clear();
+    await pool.close();
+  }
+  return { count, early };
 }
 
 export default function precompress(): AstroIntegration {
   return {
     name: 'precompress',
     hooks: {
+      'astro:config:setup': ({ command, addMiddleware }) => {
+        if (command === 'build') {
+          addMiddleware({
+            entrypoint: fileURLToPath(new URL('./precompress-pages.ts', import.meta.url)),
+            // Outermost, so that it sees the response as Astro writes it.
+            order: 'pre',
+          });
+        }
+      },
+      'astro:build:start': () => {
+        (globalThis as { [PRERENDERED_PAGE]?: PageTaker })[PRERENDERED_PAGE] = startPage;
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
-        const count = await precompressDir(fileURLToPath(dir));
+        delete (globalThis as { [PRERENDERED_PAGE]?: PageTaker })[PRERENDERED_PAGE];
+        const { count, early } = await precompressDir(fileURLToPath(dir));
         logger.info(
-          `Compressed ${count} files (brotli and gzip) in ${Math.round(performance.now() - started)} ms.`,
+          `Compressed ${count} files (brotli and gzip) in ${Math.round(performance.now() - started)} ms, ${early} pages begun as they were prerendered.`,
         );
       },
     },
