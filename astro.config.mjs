@@ -4,9 +4,9 @@ import mdx from '@astrojs/mdx';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import node from '@astrojs/node';
+import contentModules from './src/integrations/content-modules.ts';
 import interactionDirective from './src/integrations/interaction-directive.ts';
 import precompress from './src/integrations/precompress.ts';
-import serverContent from './src/integrations/server-content.ts';
 import serviceWorker from './src/integrations/service-worker.ts';
 import buildIdentity from './src/integrations/build-identity.ts';
 import fieldVitals from './src/integrations/field-vitals.ts';
@@ -43,8 +43,9 @@ export default defineConfig({
     interactionDirective(),
     // The visual editor at /keystatic, in `astro dev` only (`npm run edit`).
     editor(),
-    // The on-demand server build without the service pages' MDX, which only prerendered pages render.
-    serverContent(),
+    // The service pages' MDX: none in the on-demand server build (only prerendered pages render it),
+    // one chunk in the prerender build.
+    contentModules(),
     sitemap({ filter: (page) => !page.includes('/thankyou') && !page.includes('/offline') }),
     // After the pages: its precache lists the build's files.
     serviceWorker(),
