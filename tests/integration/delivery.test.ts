@@ -77,7 +77,8 @@ describe('delivery by e-mail', () => {
       })
       .toBe(true);
     expect((await readStore(database)).every((e) => e.mailedAt === null)).toBe(true);
-    expect(first.output()).toMatch(/not mailed yet/);
+    // Logged after the attempt is recorded (and piped from another process): it may come a moment later.
+    await expect.poll(() => first.output(), { timeout: 5000 }).toMatch(/not mailed yet/);
 
     // A restart while SMTP is still down, then SMTP comes up.
     await first.stop();
