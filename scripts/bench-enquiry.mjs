@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { freePort, serveBuild } from './local.mjs';
+import { enquiryFormBody as body, freePort, serveBuild } from './local.mjs';
 import { startPostgres } from './postgres.mjs';
 import { startSmtp } from './smtp.ts';
 import { openStore } from '../src/server/store/index.ts';
@@ -58,15 +58,6 @@ const env = {
 };
 const servers = [];
 for (let i = 0; i < processes; i++) servers.push(await serveBuild(env));
-
-const body = new URLSearchParams({
-  first_name: 'Grace',
-  last_name: 'Hopper',
-  email: 'grace@example.com',
-  contact: '+44 20 7946 0958',
-  service: 'Web Development,Technical Consultancy',
-  project: 'A booking platform for 12 clinics, with online payments and reminders by text message.',
-}).toString();
 
 /** The ids of the enquiries the servers acknowledged. */
 const acknowledged = [];

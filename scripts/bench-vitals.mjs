@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { serveBuild } from './local.mjs';
+import { enquiryFormBody as enquiryBody, serveBuild } from './local.mjs';
 import { openStore } from '../src/server/store/index.ts';
 
 const { values } = parseArgs({
@@ -50,15 +50,6 @@ const nextClient = () => {
   clients += 1;
   return `10.${(clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}`;
 };
-
-const enquiryBody = new URLSearchParams({
-  first_name: 'Grace',
-  last_name: 'Hopper',
-  email: 'grace@example.com',
-  contact: '+44 20 7946 0958',
-  service: 'Web Development,Technical Consultancy',
-  project: 'A booking platform for 12 clinics, with online payments and reminders by text message.',
-}).toString();
 
 const paths = ['/', '/iphone', '/android', '/about', '/portfolio', '/contact', '/laravel'];
 const beaconOf = (n) =>
