@@ -7,7 +7,7 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { parse as parseYaml } from 'yaml';
-import { assetNames } from './lib/asset-names';
+import { currentAssetNames, type AssetFolder } from './lib/asset-names';
 import { availabilityFields } from './domain/booking';
 import { portfolioTags } from './domain/portfolio';
 import {
@@ -32,9 +32,23 @@ export { serviceCategories };
 const text = ({ min, max }: Span) => z.string().min(min).max(max);
 const matching = ({ regex, message }: Rule) => z.string().regex(regex, message);
 
-const icon = z.enum(assetNames('icons')).describe(hints.icon);
+/**
+ * The name of an image of a src/assets folder. Checked against the folder when a file is checked,
+ * not when this schema loads, so that `npm run edit` knows an image uploaded in the editor at once.
+ */
+const image = (folder: AssetFolder) =>
+  z.string().superRefine((name, context) => {
+    const names = currentAssetNames(folder);
+    if (!names.includes(name))
+      context.addIssue({
+        code: 'custom',
+        message: `Invalid option: expected one of ${names.map((each) => JSON.stringify(each)).join('|')}`,
+      });
+  });
 
-const illustration = z.enum(assetNames('illustrations')).describe(hints.illustration);
+const icon = image('icons').describe(hints.icon);
+
+const illustration = image('illustrations').describe(hints.illustration);
 
 const alt = text(lengths.alt).describe(hints.alt);
 
@@ -147,7 +161,7 @@ const testimonials = defineCollection({
     company: z.string().min(2).max(40),
     content: z.string().min(40).max(400).describe('The quote, without quotation marks.'),
     person: z.string().min(2).max(60).describe('Who said it, with their role.'),
-    image: z.enum(assetNames('logos')).describe('Logo in src/assets/logos, without ".svg".'),
+    image: image('logos').describe('Logo in src/assets/logos, without ".svg".'),
     alt,
     order: z.number().int().min(0).default(0),
   }),
@@ -166,7 +180,7 @@ const portfolio = defineCollection({
       .describe(
         `One or more of ${portfolioTags.map((tag) => `"${tag}"`).join(', ')}: the filters that show it.`,
       ),
-    image: z.enum(assetNames('portfolio')).describe('Mockup in src/assets/portfolio.'),
+    image: image('portfolio').describe('Mockup in src/assets/portfolio.'),
     alt,
     order: z.number().int().min(0).default(0),
   }),
@@ -176,7 +190,7 @@ const homePortfolio = defineCollection({
   loader: listFile('./src/content/data/home-portfolio.yaml'),
   schema: entry({
     title: z.string().min(3).max(60),
-    image: z.enum(assetNames('portfolio')),
+    image: image('portfolio'),
     alt,
     href: internalPath.default('/portfolio'),
     order: z.number().int().min(0).default(0),

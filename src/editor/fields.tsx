@@ -7,6 +7,7 @@
 import type { BasicFormField, FormFieldStoredValue } from '@keystatic/core';
 import { useState } from 'react';
 import { heroButtonKinds, lengths, patterns } from '../domain/content-rules.ts';
+import { ImageChooser, isKnownImage } from './image-field.tsx';
 
 class FieldError extends Error {}
 
@@ -113,7 +114,8 @@ export function optionalIllustration(
 ): BasicFormField<Illustration> {
   const problem = (value: Illustration) => {
     if (value === null) return undefined;
-    if (!names.includes(value.image)) return `Choose an illustration from src/assets/illustrations`;
+    if (!isKnownImage('illustrations', names, value.image))
+      return `Choose an illustration from src/assets/illustrations`;
     const { min, max } = lengths.alt;
     if (value.alt.length < min || value.alt.length > max)
       return `Alt text must be ${min}-${max} characters`;
@@ -142,22 +144,14 @@ export function optionalIllustration(
         <fieldset>
           <legend>{label}</legend>
           <p>{description}</p>
-          <select
-            aria-label={`${label}: image`}
+          <ImageChooser
+            folder="illustrations"
+            names={names}
+            label={`${label}: image`}
             value={value?.image ?? ''}
-            onChange={(event) =>
-              onChange(
-                event.target.value ? { image: event.target.value, alt: value?.alt ?? '' } : null,
-              )
-            }
-          >
-            <option value="">None</option>
-            {names.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
+            optional
+            onChange={(image) => onChange(image ? { image, alt: value?.alt ?? '' } : null)}
+          />
           {value && (
             <label>
               Alt text

@@ -23,6 +23,7 @@ import {
 } from '../domain/content-rules.ts';
 import { portfolioTags } from '../domain/portfolio.ts';
 import { isTimeZone, openingHours, weekdays } from '../domain/booking.ts';
+import { imageField } from './image-field.tsx';
 import {
   heroButton,
   openingHoursField,
@@ -63,9 +64,10 @@ const matching = (label: string, rule: Rule, description?: string) =>
 const whole = (label: string, min: number, max: number | undefined, description?: string) =>
   fields.integer({ label, description, validation: { min, max } });
 
-const icon = (label = 'Icon') => choice(label, assets.icons, hints.icon);
+const icon = (label = 'Icon') =>
+  imageField('icons', label, assets.icons, { description: hints.icon });
 const illustration = (label = 'Illustration') =>
-  choice(label, assets.illustrations, hints.illustration);
+  imageField('illustrations', label, assets.illustrations, { description: hints.illustration });
 const alt = () => text('Alt text', lengths.alt, { description: hints.alt });
 const internalPath = (label: string, description?: string) =>
   matching(label, patterns.internalPath, description);
@@ -228,15 +230,7 @@ const pageSection = fields.object({
     fields.object({
       title: text('Title', { min: 2, max: 60 }),
       text: text('Text', { min: 20, max: 400 }, { multiline: true }),
-      icon: fields.select({
-        label: 'Icon',
-        description: hints.icon,
-        options: [
-          { label: '(none)', value: '' },
-          ...assets.icons.map((value) => ({ label: value, value })),
-        ],
-        defaultValue: '',
-      }),
+      icon: imageField('icons', 'Icon', assets.icons, { description: hints.icon, optional: true }),
       links: fields.array(link(), {
         label: 'Links',
         itemLabel: (props) => props.fields.label.value,
@@ -292,7 +286,7 @@ export default config({
         company: text('Company', { min: 2, max: 40 }),
         content: text('Quote', { min: 40, max: 400 }, { multiline: true }),
         person: text('Person', { min: 2, max: 60 }),
-        image: choice('Logo', assets.logos),
+        image: imageField('logos', 'Logo', assets.logos),
         alt: alt(),
         order: entryOrder(),
       },
@@ -305,7 +299,7 @@ export default config({
         title: text('Title', { min: 3, max: 60 }),
         client: text('Client', { min: 2, max: 60 }),
         tags: someOf('Tags', portfolioTags, 'The filters that show the project: at least one.'),
-        image: choice('Image', assets.portfolio),
+        image: imageField('portfolio', 'Image', assets.portfolio),
         alt: alt(),
         order: entryOrder(),
       },
@@ -316,7 +310,7 @@ export default config({
       'home-portfolio',
       {
         title: text('Title', { min: 3, max: 60 }),
-        image: choice('Image', assets.portfolio),
+        image: imageField('portfolio', 'Image', assets.portfolio),
         alt: alt(),
         href: optionalPath('Link'),
         order: entryOrder(),

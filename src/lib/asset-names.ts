@@ -1,18 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
+import { imageExtensions, type AssetFolder } from '../domain/images';
 
-export type AssetFolder = 'icons' | 'illustrations' | 'portfolio' | 'logos';
-
-/**
- * The image files each folder takes: icons are line drawings (SVG only); the others also take
- * screenshots and photos, which the build turns into responsive AVIF and WebP.
- */
-export const imageExtensions: Record<AssetFolder, readonly string[]> = {
-  icons: ['.svg'],
-  illustrations: ['.svg', '.png', '.jpg', '.jpeg', '.webp'],
-  portfolio: ['.svg', '.png', '.jpg', '.jpeg', '.webp'],
-  logos: ['.svg', '.png', '.jpg', '.jpeg', '.webp'],
-};
+export type { AssetFolder };
 
 /**
  * The image names (file names without their extension) in one src/assets folder, so that the
@@ -36,4 +26,21 @@ export function assetNames(folder: AssetFolder, assets = 'src/assets'): [string,
     throw new Error(`src/assets/${folder} holds no ${imageExtensions[folder].join(', ')} files`);
   }
   return [...seen.keys()].sort() as [string, ...string[]];
+}
+
+const current = new Map<string, { changed: number; names: readonly string[] }>();
+
+/**
+ * The image names of a folder as it is now: read again once the folder has changed (a file added
+ * or removed changes its mtime), so that an image uploaded while `npm run edit` runs is known to
+ * the content schema at once, and a build of 2,000 pages still reads each folder once.
+ */
+export function currentAssetNames(folder: AssetFolder, assets = 'src/assets'): readonly string[] {
+  const path = resolve(assets, folder);
+  const changed = statSync(path).mtimeMs;
+  const cached = current.get(path);
+  if (cached?.changed === changed) return cached.names;
+  const names = assetNames(folder, assets);
+  current.set(path, { changed, names });
+  return names;
 }

@@ -1,0 +1,119 @@
+/**
+ * The content's images: the src/assets folders content names images from, the files each takes,
+ * and the check of an image added through the visual editor, which its upload field runs in the
+ * browser (an answer at once) and its dev-only endpoint runs again before writing the file
+ * (src/integrations/editor-images.ts).
+ */
+
+/** Where the visual editor uploads an image to, in `astro dev` only. */
+export const imageUploadPath = '/api/editor/images';
+
+export const imageFolders = ['icons', 'illustrations', 'portfolio', 'logos'] as const;
+export type AssetFolder = (typeof imageFolders)[number];
+
+/**
+ * The image files each folder takes: icons are line drawings (SVG only); the others also take
+ * screenshots and photos, which the build turns into responsive AVIF and WebP.
+ */
+export const imageExtensions: Record<AssetFolder, readonly string[]> = {
+  icons: ['.svg'],
+  illustrations: ['.svg', '.png', '.jpg', '.jpeg', '.webp'],
+  portfolio: ['.svg', '.png', '.jpg', '.jpeg', '.webp'],
+  logos: ['.svg', '.png', '.jpg', '.jpeg', '.webp'],
+};
+
+/** The largest file each folder takes: an icon is a few hundred bytes; a screenshot, a few hundred KB. */
+export const maxImageBytes: Record<AssetFolder, number> = {
+  icons: 64 * 1024,
+  illustrations: 2 * 1024 * 1024,
+  portfolio: 4 * 1024 * 1024,
+  logos: 1024 * 1024,
+};
+
+/** How content names an image: its file name without the extension. */
+export const imageName = {
+  regex: /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+  message: 'lowercase letters, digits and single dashes, such as "cloud-upload"',
+  max: 60,
+} as const;
+
+const extensionOf = (fileName: string) => /\.[^.]*$/.exec(fileName)?.[0].toLowerCase() ?? '';
+
+/**
+ * The name content will use for an uploaded file: "Cloud Upload.SVG" becomes "cloud-upload". Empty
+ * when nothing usable is left, which `imageProblem` then refuses.
+ */
+export function imageNameFrom(fileName: string): string {
+  const file = fileName.replace(/^.*[\\/]/, '');
+  return file
+    .slice(0, file.length - extensionOf(file).length)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, imageName.max)
+    .replace(/-+$/, '');
+}
+
+const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
+  signature.every((byte, index) => bytes[at + index] === byte);
+
+/** What the bytes are, whatever the file is called. */
+function sniff(bytes: Uint8Array): 'svg' | 'png' | 'jpeg' | 'webp' | undefined {
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8))
+    return 'webp';
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096));
+  if (
+    /^(?:\uFEFF)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(
+      text,
+    )
+  )
+    return 'svg';
+  return undefined;
+}
+
+const kindOfExtension: Record<string, ReturnType<typeof sniff>> = {
+  '.svg': 'svg',
+  '.png': 'png',
+  '.jpg': 'jpeg',
+  '.jpeg': 'jpeg',
+  '.webp': 'webp',
+};
+
+/**
+ * What is wrong with adding this file to a folder, as a sentence for the person who chose it, or
+ * undefined. `existing` are the names the folder holds already: an upload never replaces an image
+ * other pages may show.
+ */
+export function imageProblem(
+  folder: AssetFolder,
+  fileName: string,
+  bytes: Uint8Array,
+  existing: readonly string[],
+): string | undefined {
+  const extension = extensionOf(fileName);
+  const allowed = imageExtensions[folder];
+  if (!allowed.includes(extension))
+    return `src/assets/${folder} takes ${allowed.join(', ')} files, not "${fileName}"`;
+  const name = imageNameFrom(fileName);
+  if (!imageName.regex.test(name))
+    return `"${fileName}" leaves no name to use: rename the file with ${imageName.message}`;
+  if (existing.includes(name))
+    return `src/assets/${folder} already has an image named "${name}": choose it from the list, or rename the file`;
+  if (bytes.length === 0) return `"${fileName}" is empty`;
+  const max = maxImageBytes[folder];
+  if (bytes.length > max)
+    return `"${fileName}" is ${Math.ceil(bytes.length / 1024)} KB; src/assets/${folder} takes at most ${max / 1024} KB`;
+  if (extension === '.svg') {
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    // Drawn as <img>, where none of these runs; refused anyway, so that no page can ever inline one.
+    if (/<script|<foreignObject|\son[a-z]+\s*=|javascript:|<!ENTITY/i.test(text))
+      return `"${fileName}" holds scripts, event handlers or entities: export it again as a plain drawing`;
+  }
+  if (sniff(bytes) !== kindOfExtension[extension])
+    return `"${fileName}" is not a ${extension.slice(1).toUpperCase()} image`;
+  return undefined;
+}
