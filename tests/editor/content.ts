@@ -1,15 +1,15 @@
 /**
  * The content files the editor tests change, and putting them back: a test takes a snapshot of
- * src/content before it saves anything and restores it afterwards, pass or fail (files it changed
- * get their bytes back, files it created are removed), so that uncommitted work in src/content
- * survives a run too.
+ * src/content and src/assets (where uploads go) before it saves anything and restores it
+ * afterwards, pass or fail (files it changed get their bytes back, files it created are removed),
+ * so that uncommitted work there survives a run too.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const root = 'src/content';
+const roots = ['src/content', 'src/assets'];
 
 const allFiles = (folder: string): string[] =>
   readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
@@ -19,12 +19,12 @@ const allFiles = (folder: string): string[] =>
 export type Snapshot = Map<string, Buffer>;
 
 export const snapshot = (): Snapshot =>
-  new Map(allFiles(root).map((path) => [path, readFileSync(path)]));
+  new Map(roots.flatMap(allFiles).map((path) => [path, readFileSync(path)]));
 
-/** Puts src/content back as it was; returns the files it changed back or removed. */
+/** Puts src/content and src/assets back as they were; returns the files it changed back or removed. */
 export function restore(before: Snapshot): string[] {
   const touched: string[] = [];
-  for (const path of allFiles(root)) {
+  for (const path of roots.flatMap(allFiles)) {
     if (!before.has(path)) {
       rmSync(path);
       touched.push(path);

@@ -1,13 +1,16 @@
 /**
  * The visual editor in Chromium, against `astro dev` (playwright.editor.config.ts): a service page
- * made through the editor is a page of the site; saving one changed field changes only its lines;
- * a value the site's schema refuses is shown at its field and nothing is written; every entry opens.
- * Every file a test changes or creates is put back afterwards (./content.ts).
+ * made through the editor, with an icon uploaded in it, is built by `npm run build` and served;
+ * saving one changed field changes only its lines; a value the site's schema refuses is shown at
+ * its field and nothing is written; an upload lands in its src/assets folder, and one the folder
+ * does not take is refused; every entry opens. Every file a test changes or creates, in src/content
+ * and src/assets, is put back afterwards (./content.ts).
  */
 import { execFile } from 'node:child_process';
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -68,6 +71,29 @@ async function visit(browser: Page, address: string) {
   }
 }
 
+type Image = { file: string; name: string; bytes: Buffer; type: string };
+
+/** An icon made for the tests, uploaded through the editor: content names it "editor-test-ring". */
+const upload: Image = {
+  file: 'Editor Test Ring.svg',
+  name: 'editor-test-ring',
+  type: 'image/svg+xml',
+  bytes: Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2"><circle cx="12" cy="12" r="8"/></svg>\n',
+  ),
+};
+
+/** Uploads an image through an image field's Upload button, as a file chosen on this computer. */
+async function uploadImage(browser: Page, scope: Locator, folder: string, image: Image) {
+  const chooser = browser.waitForEvent('filechooser');
+  await scope.getByRole('button', { name: `Upload to ${folder}…` }).click();
+  await (await chooser).setFiles({ name: image.file, mimeType: image.type, buffer: image.bytes });
+  const extension = image.file.replace(/^.*\./, '').toLowerCase();
+  await expect(scope.getByRole('status')).toHaveText(
+    `Added src/assets/${folder}/${image.name}.${extension}, and chosen.`,
+  );
+}
+
 const textbox = (scope: Page | Locator, name: string) =>
   scope.getByRole('textbox', { name, exact: true });
 
@@ -116,11 +142,13 @@ test('a new service page made in the editor is a page of the site, listed on /se
     textbox(dialog, 'Paragraph').fill(page.paragraph),
   );
   const tiles = browser.getByRole('group', { name: /^Tiles/ });
-  for (const tile of page.tiles) {
+  for (const [index, tile] of page.tiles.entries()) {
     await addItem(browser, tiles, async (dialog) => {
       await textbox(dialog, 'Title').fill(tile.title);
       await textbox(dialog, 'Summary').fill(tile.summary);
-      await choose(browser, dialog, 'Icon', tile.icon);
+      // The first tile's icon is a new one, uploaded from the tile's own dialog.
+      if (index === 0) await uploadImage(browser, dialog, 'icons', upload);
+      else await choose(browser, dialog, 'Icon', tile.icon);
       await textbox(dialog, 'Alt text').fill(`${tile.icon} icon`);
     });
   }
@@ -139,13 +167,25 @@ test('a new service page made in the editor is a page of the site, listed on /se
   await expect(browser).toHaveURL(new RegExp(`/keystatic/collection/services/item/${page.slug}$`));
 
   const text = await changed(before, file);
-  for (const expected of [`slug: ${page.slug}`, `title: ${page.title}`, 'category: cloud'])
+  for (const expected of [
+    `slug: ${page.slug}`,
+    `title: ${page.title}`,
+    'category: cloud',
+    `icon: ${upload.name}`,
+  ])
     expect(text).toContain(expected);
+  expect(readFileSync(`src/assets/icons/${upload.name}.svg`).equals(upload.bytes)).toBe(true);
 
-  // The build's content step (astro sync) takes the new file, in a copy of the project.
-  await expect(syncOf(file)).resolves.toBe('');
+  // `npm run build` takes it, in a copy of the project; the built page shows the uploaded icon.
+  const built = await buildOf([file, `src/assets/icons/${upload.name}.svg`]);
+  expect(built.log).toMatch(/Complete!/);
+  const builtPage = built.files.get(`${page.slug}/index.html`)!;
+  for (const expected of [`${page.title} Development`, page.introTitle, page.paragraph])
+    expect(builtPage).toContain(expected);
+  expect(builtPage).toMatch(new RegExp(`src="/_astro/${upload.name}\\.[\\w-]+\\.svg"`));
+  expect(built.files.get('service/index.html')).toContain(`href="/${page.slug}"`);
 
-  // The site serves it and lists it (the dev server: a full build here would add a minute).
+  // The dev server serves it and lists it too: what staff see while they edit.
   const served = await browser.request.get(`/${page.slug}`);
   expect(served.status()).toBe(200);
   const html = await served.text();
@@ -164,25 +204,40 @@ test('a new service page made in the editor is a page of the site, listed on /se
 
 const run = promisify(execFile);
 
-/** `astro sync` in a copy of the project holding the file: '' when the content schema takes it. */
-async function syncOf(file: string) {
+/**
+ * `npm run build` in a copy of the project holding the files: its log, and the pages it wrote. The
+ * copy has a node_modules of its own that links to this one's packages, so that its build cache
+ * (node_modules/.astro) is not this project's.
+ */
+async function buildOf(files: string[]) {
   const root = resolve('.');
-  const copy = mkdtempSync(join(tmpdir(), 'editor-sync-'));
+  const copy = mkdtempSync(join(tmpdir(), 'editor-build-'));
   try {
-    for (const entry of ['src', 'astro.config.mjs', 'tsconfig.json', 'package.json'])
+    for (const entry of ['src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package.json'])
       cpSync(join(root, entry), join(copy, entry), { recursive: true });
-    symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
-    expect(existsSync(join(copy, file))).toBe(true);
+    mkdirSync(join(copy, 'node_modules'));
+    for (const entry of readdirSync(join(root, 'node_modules')))
+      if (entry !== '.astro' && entry !== '.vite')
+        symlinkSync(join(root, 'node_modules', entry), join(copy, 'node_modules', entry));
+    for (const file of files) expect(existsSync(join(copy, file)), file).toBe(true);
+    let log: string;
     try {
-      await run(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'sync'], {
+      const { stdout, stderr } = await run('npm', ['run', '--silent', 'build'], {
         cwd: copy,
         env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
+        maxBuffer: 64 * 1024 * 1024,
       });
-      return '';
+      log = stdout + stderr;
     } catch (error) {
       const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-      return stdout + stderr;
+      throw new Error(`npm run build failed:\n${stdout}${stderr}`);
     }
+    const pages = new Map<string, string>();
+    for (const path of [`${page.slug}/index.html`, 'service/index.html']) {
+      const built = join(copy, 'dist/client', path);
+      if (existsSync(built)) pages.set(path, readFileSync(built, 'utf8'));
+    }
+    return { log, files: pages };
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
@@ -283,6 +338,112 @@ test("the editor's own checks, in a list item: a time zone that does not exist, 
   await browser.waitForTimeout(1_000);
   await expect(browser.getByText('Unsaved')).toBeVisible();
   expect(readFileSync(availability).equals(before.get(availability)!)).toBe(true);
+});
+
+test('an image uploaded into a list entry is written to its folder, and the entry names it', async ({
+  page: browser,
+}) => {
+  const portfolio = 'src/content/data/portfolio.yaml';
+  const screenshot: Image = {
+    file: 'FleetDesk v2.PNG',
+    name: 'fleetdesk-v2',
+    type: 'image/png',
+    bytes: Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    ),
+  };
+  await visit(browser, '/keystatic/singleton/portfolio');
+  await browser.getByRole('row', { name: 'FleetDesk logistics dashboard' }).click();
+  const dialog = browser.getByRole('dialog', { name: 'Edit item' });
+  await uploadImage(browser, dialog, 'portfolio', screenshot);
+  await expect(dialog.getByRole('button', { name: / Image$/ })).toHaveAccessibleName(
+    `${screenshot.name} Image`,
+  );
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await save(browser, portfolio);
+  expect(readFileSync('src/assets/portfolio/fleetdesk-v2.png').equals(screenshot.bytes)).toBe(true);
+  expect(diffLines(before, portfolio)).toEqual({
+    removed: ['    image: fleetdesk'],
+    added: ['    image: fleetdesk-v2'],
+    hunks: 1,
+  });
+});
+
+test('an upload the folder does not take is refused at the field, and nothing is written', async ({
+  page: browser,
+}) => {
+  await visit(browser, '/keystatic/collection/services/item/iphone');
+  await browser
+    .getByRole('group', { name: /^Tiles/ })
+    .getByRole('row')
+    .first()
+    .click();
+  const dialog = browser.getByRole('dialog', { name: 'Edit item' });
+  const chooser = browser.waitForEvent('filechooser');
+  await dialog.getByRole('button', { name: 'Upload to icons…' }).click();
+  await (
+    await chooser
+  ).setFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('not an svg') });
+  await expect(
+    dialog.getByText('src/assets/icons takes .svg files, not "photo.png"'),
+  ).toBeVisible();
+  await expect(dialog.getByRole('button', { name: / Icon$/ })).toHaveAccessibleName('mobile Icon');
+  expect(snapshot()).toEqual(before);
+});
+
+test('the upload endpoint refuses what a stranger might send, and never replaces a file', async ({
+  page: browser,
+}) => {
+  const address = (folder: string, file: string) =>
+    `/api/editor/images?${new URLSearchParams({ folder, file })}`;
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const post = (url: string, data: Buffer | string, headers: Record<string, string> = {}) =>
+    browser.request.post(url, {
+      data: Buffer.from(data),
+      headers: { 'content-type': 'application/octet-stream', origin, ...headers },
+      failOnStatusCode: false,
+    });
+  const cases: [string, Promise<{ status(): number }>, number][] = [
+    [
+      'another site',
+      post(address('icons', 'a.svg'), upload.bytes, { origin: 'https://evil.example' }),
+      403,
+    ],
+    [
+      'no origin',
+      browser.request.post(address('icons', 'a.svg'), {
+        data: upload.bytes,
+        headers: { 'content-type': 'application/octet-stream' },
+        failOnStatusCode: false,
+      }),
+      403,
+    ],
+    [
+      'a form post',
+      post(address('icons', 'a.svg'), upload.bytes, { 'content-type': 'multipart/form-data' }),
+      415,
+    ],
+    ['a folder outside src/assets', post(address('../content', 'a.svg'), upload.bytes), 400],
+    ['a control character in the name', post(address('icons', 'a\nb.svg'), upload.bytes), 400],
+    ['a file over the limit', post(address('icons', 'big.svg'), Buffer.alloc(65 * 1024, 32)), 413],
+    ['a script in an SVG', post(address('icons', 'x.svg'), '<svg onload="alert(1)"></svg>'), 422],
+    ['an image that exists', post(address('icons', 'Cloud.svg'), upload.bytes), 422],
+    ['a GET', browser.request.get(address('icons', 'a.svg'), { failOnStatusCode: false }), 405],
+  ];
+  for (const [what, response, status] of cases)
+    expect((await response).status(), what).toBe(status);
+  // A name with a path in it only keeps its last part, inside the folder.
+  const travelled = await post(address('icons', '../../../editor-test-escape.svg'), upload.bytes);
+  expect(travelled.status()).toBe(201);
+  expect(await travelled.json()).toEqual({
+    name: 'editor-test-escape',
+    file: 'src/assets/icons/editor-test-escape.svg',
+  });
+  expect(existsSync('src/assets/icons/editor-test-escape.svg')).toBe(true);
+  expect(
+    readFileSync('src/assets/icons/cloud.svg').equals(before.get('src/assets/icons/cloud.svg')!),
+  ).toBe(true);
 });
 
 /** The singletons' names in the editor, from the data files' names (enquiry-services → enquiryServices). */
