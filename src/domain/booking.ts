@@ -67,7 +67,7 @@ export const openingHours = z
   .describe('Opening hours for calls that day, e.g. ["09:30-12:30", "13:30-17:00"]; [] for none.');
 
 /** YAML reads an unquoted 2026-12-25 as a date: both forms are taken, as 'YYYY-MM-DD'. */
-const calendarDate = z.preprocess(
+export const calendarDate = z.preprocess(
   (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : value),
   z.iso.date({ message: 'must be a date like 2026-12-25' }),
 );

@@ -5,11 +5,36 @@
  * unchanged and refuses, next to the field, what the site's schema refuses.
  */
 import type { BasicFormField, FormFieldStoredValue } from '@keystatic/core';
-import { useState } from 'react';
+import { Checkbox, CheckboxGroup } from '@keystar/ui/checkbox';
+import { FieldMessage } from '@keystar/ui/field';
+import { Flex } from '@keystar/ui/layout';
+import { Item, Picker } from '@keystar/ui/picker';
+import { TextField } from '@keystar/ui/text-field';
+import { Heading, Text } from '@keystar/ui/typography';
+import { useState, type ReactNode } from 'react';
 import { heroButtonKinds, lengths, patterns } from '../domain/content-rules.ts';
 import { ImageChooser, isKnownImage } from './image-field.tsx';
 
 class FieldError extends Error {}
+
+/** A group of inputs under one label, laid out as Keystatic lays out its own object fields. */
+function Group(props: { label: string; description?: string; children: ReactNode }) {
+  return (
+    <Flex direction="column" gap="large" role="group" aria-label={props.label}>
+      <Flex direction="column" gap="regular">
+        <Heading size="small" elementType="h3">
+          {props.label}
+        </Heading>
+        {props.description && (
+          <Text size="small" color="neutralSecondary">
+            {props.description}
+          </Text>
+        )}
+      </Flex>
+      {props.children}
+    </Flex>
+  );
+}
 
 type Button = (typeof heroButtonKinds)[number] | { text: string; href: string };
 
@@ -32,42 +57,41 @@ function ButtonInput(props: {
   const { value, onChange } = props;
   const kind = typeof value === 'string' ? value : 'link';
   const problem = props.forceValidation ? buttonProblem(value) : undefined;
+  const kinds = [
+    { key: 'inquire', label: 'Inquire Now (external contact page)' },
+    { key: 'none', label: 'No button' },
+    { key: 'link', label: 'A link on this site' },
+  ];
   return (
-    <fieldset>
-      <legend>{props.label}</legend>
-      <p>{props.description}</p>
-      <select
-        aria-label={`${props.label}: kind`}
+    <Group label={props.label} description={props.description}>
+      <Picker
+        label="Kind"
+        items={kinds}
         value={kind}
-        onChange={(event) => {
-          const next = event.target.value;
+        onChange={(next) => {
+          if (next === null || next === kind) return;
           onChange(next === 'link' ? { text: '', href: '/contact' } : (next as Button));
         }}
+        width={{ mobile: 'auto', tablet: 'alias.singleLineWidth' }}
       >
-        <option value="inquire">Inquire Now (external contact page)</option>
-        <option value="none">No button</option>
-        <option value="link">A link on this site</option>
-      </select>
+        {(item) => <Item key={item.key}>{item.label}</Item>}
+      </Picker>
       {typeof value === 'object' && (
         <>
-          <label>
-            Button text
-            <input
-              value={value.text}
-              onChange={(event) => onChange({ ...value, text: event.target.value })}
-            />
-          </label>
-          <label>
-            Link
-            <input
-              value={value.href}
-              onChange={(event) => onChange({ ...value, href: event.target.value })}
-            />
-          </label>
+          <TextField
+            label="Button text"
+            value={value.text}
+            onChange={(text) => onChange({ ...value, text })}
+          />
+          <TextField
+            label="Link"
+            value={value.href}
+            onChange={(href) => onChange({ ...value, href })}
+          />
         </>
       )}
-      {problem && <p role="alert">{problem}</p>}
-    </fieldset>
+      {problem && <FieldMessage>{problem}</FieldMessage>}
+    </Group>
   );
 }
 
@@ -141,28 +165,24 @@ export function optionalIllustration(
     Input({ value, onChange, forceValidation }) {
       const shown = forceValidation ? problem(value) : undefined;
       return (
-        <fieldset>
-          <legend>{label}</legend>
-          <p>{description}</p>
+        <Group label={label} description={description}>
           <ImageChooser
             folder="illustrations"
             names={names}
-            label={`${label}: image`}
+            label="Image"
             value={value?.image ?? ''}
             optional
             onChange={(image) => onChange(image ? { image, alt: value?.alt ?? '' } : null)}
           />
           {value && (
-            <label>
-              Alt text
-              <input
-                value={value.alt}
-                onChange={(event) => onChange({ ...value, alt: event.target.value })}
-              />
-            </label>
+            <TextField
+              label="Alt text"
+              value={value.alt}
+              onChange={(alt) => onChange({ ...value, alt })}
+            />
           )}
-          {shown && <p role="alert">{shown}</p>}
-        </fieldset>
+          {shown && <FieldMessage>{shown}</FieldMessage>}
+        </Group>
       );
     },
     defaultValue: () => null,
@@ -175,11 +195,6 @@ export function optionalIllustration(
     },
     reader: { parse: (value) => parse(value) },
   };
-}
-
-/** A message shown under a custom field once the editor has tried to save (`forceValidation`). */
-function Problem({ text }: { text: string | undefined }) {
-  return text ? <p role="alert">{text}</p> : null;
 }
 
 /**
@@ -197,18 +212,15 @@ function CheckedText(props: {
 }) {
   const [left, setLeft] = useState(false);
   return (
-    <fieldset>
-      <label>
-        {props.label}
-        <input
-          value={props.value}
-          onChange={(event) => props.onChange(event.target.value)}
-          onBlur={() => setLeft(true)}
-        />
-      </label>
-      <p>{props.description}</p>
-      <Problem text={props.forceValidation || left ? props.problem(props.value) : undefined} />
-    </fieldset>
+    <TextField
+      label={props.label}
+      description={props.description}
+      value={props.value}
+      onChange={props.onChange}
+      onBlur={() => setLeft(true)}
+      errorMessage={props.forceValidation || left ? props.problem(props.value) : undefined}
+      width={{ mobile: 'auto', tablet: 'alias.singleLineWidth' }}
+    />
   );
 }
 
@@ -315,6 +327,44 @@ export function openingHoursField(label: string, rule: Check): BasicFormField<st
   };
 }
 
+/**
+ * A calendar date as availability.yaml writes it ("2026-12-25"), checked with the site's own rule
+ * (`calendarDate` of src/domain/booking.ts), which refuses a day that does not exist (2026-02-30).
+ */
+export function calendarDateField(
+  label: string,
+  description: string,
+  rule: Check,
+): BasicFormField<string> {
+  const validate = (text: string) => {
+    const issue = rule.safeParse(text).error?.issues[0];
+    if (issue) throw new FieldError(`${label} ${issue.message}`);
+    return text;
+  };
+  const parse = (value: FormFieldStoredValue) => {
+    if (value === undefined) return '';
+    if (typeof value !== 'string') throw new FieldError('must be a date like 2026-12-25');
+    return value;
+  };
+  return {
+    kind: 'form',
+    label,
+    Input: (props) => (
+      <CheckedText
+        {...props}
+        label={label}
+        description={description}
+        problem={(value) => problemOf(() => validate(value))}
+      />
+    ),
+    defaultValue: () => '',
+    parse,
+    serialize: (value) => ({ value }),
+    validate,
+    reader: { parse: (value) => validate(parse(value)) },
+  };
+}
+
 /** Several choices of a fixed list, at least one of them (a project's portfolio tags). */
 export function someOf(
   label: string,
@@ -336,31 +386,22 @@ export function someOf(
     label,
     Input({ value, onChange, forceValidation }) {
       return (
-        <fieldset>
-          <legend>{label}</legend>
-          <p>{description}</p>
+        <CheckboxGroup
+          label={label}
+          description={description}
+          value={[...value]}
+          // Kept in the order of the options, as the files list them.
+          onChange={(chosen) => onChange(options.filter((option) => chosen.includes(option)))}
+          errorMessage={
+            forceValidation || value.length === 0 ? problemOf(() => validate(value)) : undefined
+          }
+        >
           {options.map((option) => (
-            <label key={option}>
-              <input
-                type="checkbox"
-                checked={value.includes(option)}
-                onChange={(event) =>
-                  onChange(
-                    event.target.checked
-                      ? options.filter((item) => item === option || value.includes(item))
-                      : value.filter((item) => item !== option),
-                  )
-                }
-              />
+            <Checkbox key={option} value={option}>
               {option}
-            </label>
+            </Checkbox>
           ))}
-          <Problem
-            text={
-              forceValidation || value.length === 0 ? problemOf(() => validate(value)) : undefined
-            }
-          />
-        </fieldset>
+        </CheckboxGroup>
       );
     },
     defaultValue: () => [],

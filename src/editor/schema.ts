@@ -22,9 +22,11 @@ import {
   type Span,
 } from '../domain/content-rules.ts';
 import { portfolioTags } from '../domain/portfolio.ts';
-import { isTimeZone, openingHours, weekdays } from '../domain/booking.ts';
+import { calendarDate, isTimeZone, openingHours, weekdays } from '../domain/booking.ts';
 import { imageField } from './image-field.tsx';
+import { flagged } from './problems.ts';
 import {
+  calendarDateField,
   heroButton,
   openingHoursField,
   optionalIllustration,
@@ -118,7 +120,7 @@ const listFile = (
         fields.object({ id: matching('Id', patterns.id, hints.id), ...entry }),
         {
           label,
-          itemLabel: (props) =>
+          itemLabel: flagged((props) =>
             itemLabel(
               Object.fromEntries(
                 Object.entries(props.fields).map(([key, field]) => [
@@ -127,6 +129,7 @@ const listFile = (
                 ]),
               ),
             ),
+          ),
         },
       ),
     },
@@ -167,14 +170,14 @@ const services = collection({
         tagLines: fields.array(text('Tag line', lengths.tagLine), {
           label: 'Tag lines',
           description: hints.tagLines,
-          itemLabel: (props) => props.value,
+          itemLabel: flagged((props) => props.value),
           validation: { length: lengths.tagLines },
         }),
         title: text('Title', lengths.introTitle),
         description: fields.array(paragraph(), {
           label: 'Paragraphs',
           description: hints.introParagraphs,
-          itemLabel: (props) => props.value.slice(0, 60),
+          itemLabel: flagged((props) => props.value.slice(0, 60)),
           validation: { length: lengths.introParagraphs },
         }),
       },
@@ -190,7 +193,7 @@ const services = collection({
       {
         label: 'Tiles',
         description: hints.tiles,
-        itemLabel: (props) => props.fields.title.value,
+        itemLabel: flagged((props) => props.fields.title.value),
         validation: { length: { min: SERVICE_TILES, max: SERVICE_TILES } },
       },
     ),
@@ -204,7 +207,7 @@ const services = collection({
       {
         label: 'Counters',
         description: hints.stats,
-        itemLabel: (props) => `${props.fields.count.value} ${props.fields.label.value}`,
+        itemLabel: flagged((props) => `${props.fields.count.value} ${props.fields.label.value}`),
         validation: { length: { min: SERVICE_STATS, max: SERVICE_STATS } },
       },
     ),
@@ -224,7 +227,7 @@ const pageSection = fields.object({
   title: text('Title', { min: 3, max: 120 }),
   paragraphs: fields.array(paragraph(), {
     label: 'Paragraphs',
-    itemLabel: (props) => props.value.slice(0, 60),
+    itemLabel: flagged((props) => props.value.slice(0, 60)),
   }),
   items: fields.array(
     fields.object({
@@ -233,10 +236,10 @@ const pageSection = fields.object({
       icon: imageField('icons', 'Icon', assets.icons, { description: hints.icon, optional: true }),
       links: fields.array(link(), {
         label: 'Links',
-        itemLabel: (props) => props.fields.label.value,
+        itemLabel: flagged((props) => props.fields.label.value),
       }),
     }),
-    { label: 'Items', itemLabel: (props) => props.fields.title.value },
+    { label: 'Items', itemLabel: flagged((props) => props.fields.title.value) },
   ),
 });
 
@@ -269,7 +272,7 @@ const pages = collection({
     ),
     sections: fields.array(pageSection, {
       label: 'Sections',
-      itemLabel: (props) => props.fields.title.value,
+      itemLabel: flagged((props) => props.fields.title.value),
     }),
   },
 });
@@ -336,7 +339,7 @@ export default config({
         price: matching('Price', patterns.price),
         features: fields.array(text('Feature', { min: 2, max: 60 }), {
           label: 'Features',
-          itemLabel: (props) => props.value,
+          itemLabel: flagged((props) => props.value),
           validation: { length: { min: 2, max: 8 } },
         }),
         usersNote: text('Users note', { min: 2, max: 60 }),
@@ -392,7 +395,7 @@ export default config({
           }),
           {
             label: 'Social links',
-            itemLabel: (props) => props.fields.name.value,
+            itemLabel: flagged((props) => props.fields.name.value),
             validation: { length: { min: SOCIAL_LINKS, max: SOCIAL_LINKS } },
           },
         ),
@@ -403,7 +406,7 @@ export default config({
         inquireUrl: fields.url({ label: 'Inquire URL', validation: { isRequired: true } }),
         popularServices: fields.array(link(), {
           label: 'Popular services',
-          itemLabel: (props) => props.fields.label.value,
+          itemLabel: flagged((props) => props.fields.label.value),
           validation: { length: { min: 1, max: 6 } },
         }),
         copyrightYear: whole('Copyright year', 2000, 2100),
@@ -435,17 +438,14 @@ export default config({
         ),
         closed: fields.array(
           fields.object({
-            date: matching('Date', {
-              regex: /^\d{4}-\d{2}-\d{2}$/,
-              message: 'a date like 2026-12-25',
-            }),
+            date: calendarDateField('Date', 'A day with no calls, e.g. 2026-12-25.', calendarDate),
             reason: optionalText(
               'Reason',
               { min: 0, max: 60 },
               'Why, for the staff: "Christmas Day".',
             ),
           }),
-          { label: 'Closed dates', itemLabel: (props) => props.fields.date.value },
+          { label: 'Closed dates', itemLabel: flagged((props) => props.fields.date.value) },
         ),
       },
       () => 'Calls',

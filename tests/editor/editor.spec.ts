@@ -314,29 +314,51 @@ test('a value the schema refuses is shown at its field, and nothing is written',
   expect(readFileSync(service).equals(before.get(service)!)).toBe(true);
 });
 
-test("the editor's own checks, in a list item: a time zone that does not exist, overlapping hours", async ({
+test("the editor's own checks, in a list item: a time zone that does not exist, overlapping hours, a day that does not exist", async ({
   page: browser,
 }) => {
   const availability = 'src/content/data/availability.yaml';
   await visit(browser, '/keystatic/singleton/availability');
   await browser.getByRole('row', { name: 'Calls' }).click();
   const dialog = browser.getByRole('dialog', { name: 'Edit item' });
-  // A list item's dialog shows a field's problem once the field is left, as Keystatic's own fields do.
-  await textbox(dialog, 'Time zone').fill('Mars/Olympus_Mons');
-  await textbox(dialog, 'Time zone').press('Tab');
-  await expect(dialog.getByRole('alert')).toHaveText(
-    '"Mars/Olympus_Mons" is not a time zone name such as "Europe/London"',
+  // A list item's dialog shows a field's problem once the field is left, as Keystatic's own fields
+  // do: the field is marked invalid and described by the message under it.
+  const zone = textbox(dialog, 'Time zone');
+  await zone.fill('Mars/Olympus_Mons');
+  await zone.press('Tab');
+  await expect(zone).toHaveAttribute('aria-invalid', 'true');
+  await expect(zone).toHaveAccessibleDescription(
+    /"Mars\/Olympus_Mons" is not a time zone name such as "Europe\/London"/,
   );
-  await textbox(dialog, 'Monday').fill('09:30-12:30, 12:00-17:00');
-  await textbox(dialog, 'Monday').press('Tab');
-  await expect(
-    dialog.getByRole('alert').filter({ hasText: 'ranges must not overlap' }),
-  ).toBeVisible();
+  const monday = textbox(dialog, 'Monday');
+  await monday.fill('09:30-12:30, 12:00-17:00');
+  await monday.press('Tab');
+  await expect(monday).toHaveAttribute('aria-invalid', 'true');
+  await expect(monday).toHaveAccessibleDescription(/ranges must not overlap/);
+  // A closed day that does not exist, in the list inside the item.
+  const closed = dialog.getByRole('group', { name: /^Closed dates/ });
+  await closed.getByRole('row').first().click();
+  const day = browser.getByRole('dialog', { name: 'Edit item' }).last();
+  const date = textbox(day, 'Date');
+  await date.fill('2026-02-30');
+  await date.press('Tab');
+  await expect(date).toHaveAttribute('aria-invalid', 'true');
+  await expect(date).toHaveAccessibleDescription(/must be a date like 2026-12-25/);
+  // Done keeps the day's dialog open while its date is wrong; Escape leaves it unchanged.
+  await day.getByRole('button', { name: 'Done' }).click();
+  await expect(date).toBeVisible();
+  await expect(date).toHaveAttribute('aria-invalid', 'true');
+  await browser.keyboard.press('Escape');
+  await expect(browser.getByRole('dialog', { name: 'Edit item' })).toHaveCount(1);
   await dialog.getByRole('button', { name: 'Done' }).click();
-  // Save refuses it: the entry stays unsaved and the file unchanged.
+  // The list's row names the problem once the dialog is closed; Save refuses it, and the entry
+  // stays unsaved and the file unchanged.
+  const row = browser.getByRole('row', { name: /^Calls — needs fixing: / });
+  await expect(row).toContainText('"Mars/Olympus_Mons" is not a time zone name');
   await browser.getByRole('button', { name: 'Save' }).click();
   await browser.waitForTimeout(1_000);
   await expect(browser.getByText('Unsaved')).toBeVisible();
+  await expect(row).toBeVisible();
   expect(readFileSync(availability).equals(before.get(availability)!)).toBe(true);
 });
 

@@ -21,6 +21,7 @@ import {
   writeEntry,
 } from '../../src/editor/format';
 import { collections } from '../../src/content.config';
+import { firstProblem, flagged } from '../../src/editor/problems';
 
 const reader = createReader(process.cwd(), keystaticConfig);
 const singletons = keystaticConfig.singletons as Record<string, any>;
@@ -294,6 +295,50 @@ function editorRefuses(field: ComponentSchema, stored: unknown): string | undefi
   }
 }
 
+describe("a list item's problem is named in its row", () => {
+  /** What Keystatic hands an item label: the item's fields with their values. */
+  const preview = (schema: any, value: any): any => {
+    if (schema.kind === 'object')
+      return {
+        schema,
+        fields: Object.fromEntries(
+          Object.entries(schema.fields).map(([key, field]) => [key, preview(field, value[key])]),
+        ),
+      };
+    if (schema.kind === 'array')
+      return { schema, elements: value.map((item: unknown) => preview(schema.element, item)) };
+    return { schema, value };
+  };
+  const tiles = (editorEntry('services') as any).services;
+  const tile = {
+    title: 'SwiftUI Interfaces',
+    summary: 'Screens built in SwiftUI.',
+    icon: 'mobile',
+    alt: 'Phone icon',
+  };
+
+  it('a tile as the files hold it has none', () => {
+    expect(firstProblem(preview(tiles.element, tile))).toBeUndefined();
+    expect(flagged((props: any) => props.fields.title.value)(preview(tiles.element, tile))).toBe(
+      'SwiftUI Interfaces',
+    );
+  });
+
+  it('a tile with a title too long, or no such icon, is flagged with the problem', () => {
+    const long = { ...tile, title: 'x'.repeat(300) };
+    expect(flagged(() => 'Tile')(preview(tiles.element, long))).toMatch(
+      /^Tile — needs fixing: Title must be no longer than \d+ characters$/,
+    );
+    expect(firstProblem(preview(tiles.element, { ...tile, icon: 'no-such-icon' }))).toBe(
+      'Icon: choose an image of src/assets/icons',
+    );
+  });
+
+  it('a list with too few items is flagged', () => {
+    expect(firstProblem(preview(tiles, [tile]))).toBe('Tiles: at least 8');
+  });
+});
+
 describe('where the site is stricter than a plain field, the editor refuses the same values', () => {
   const entryFields = (name: string) => editorEntry(name) as Record<string, any>;
   const calls = () =>
@@ -343,6 +388,20 @@ describe('where the site is stricter than a plain field, the editor refuses the 
     if (expected === undefined) expect(message).toBeUndefined();
     else expect(message).toContain(expected);
     expect(siteRefusesCalls((entry) => (entry.hours.monday = ranges))).toBe(expected !== undefined);
+  });
+
+  it.each([
+    ['2026-12-25', false],
+    ['2028-02-29', false],
+    ['2026-02-30', true],
+    ['2026-13-01', true],
+    ['25/12/2026', true],
+  ])('a closed day %s: refused %s', (date, refused) => {
+    const closed = entryFields('availability').closed.element;
+    const message = editorRefuses(closed, { date, reason: '' });
+    expect(message !== undefined).toBe(refused);
+    if (refused) expect(message).toContain('must be a date like 2026-12-25');
+    expect(siteRefusesCalls((entry) => (entry.closed = [{ date }]))).toBe(refused);
   });
 
   it("a closed day's reason of more than 60 characters", () => {
