@@ -1,5 +1,6 @@
 // The screenshots of the visual editor in content-schema.md (docs/editor/*.png), taken in Chromium
-// against `astro dev`, 1280 × 800. Nothing is saved: the error screenshot is of a refused value.
+// against `astro dev`, 1280 × 800. Nothing is saved: the error screenshot is of a refused value, and
+// the image field's is of a tile's dialog, with nothing uploaded.
 // Usage: node scripts/editor-screenshots.mjs [port]   (default 4482; the server is started and stopped here)
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -45,6 +46,17 @@ try {
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByText(/must be no longer than/).waitFor();
   await shot('field-error');
+
+  // A tile's dialog: its icon chosen from src/assets/icons, or uploaded (nothing is uploaded here).
+  await page.getByRole('button', { name: 'Reset changes' }).click();
+  await page
+    .getByRole('group', { name: /^Tiles/ })
+    .getByRole('row')
+    .first()
+    .click();
+  await page.getByRole('button', { name: 'Upload to icons…' }).waitFor();
+  await page.waitForTimeout(600); // the dialog's opening animation
+  await shot('image-field');
   await browser.close();
   console.log(`screenshots in ${out}`);
 } finally {
