@@ -235,22 +235,22 @@ const problemOf = (check: () => unknown) => {
 };
 
 /**
- * A time zone name the platform knows ("Europe/London"), as availability.yaml's `timeZone`; empty
- * leaves it out of the file, and the site then uses its default.
+ * A one-line text the file holds as a string, checked by `check` (which throws the problem):
+ * left out of the file when empty if `optional`.
  */
-export function timeZoneField(
+function checkedTextField(
   label: string,
   description: string,
-  isTimeZone: (name: string) => boolean,
+  check: (value: string) => void,
+  { optional = false, kind }: { optional?: boolean; kind: string },
 ): BasicFormField<string> {
   const validate = (value: string) => {
-    if (value !== '' && !isTimeZone(value))
-      throw new FieldError(`"${value}" is not a time zone name such as "Europe/London"`);
+    check(value);
     return value;
   };
   const parse = (value: FormFieldStoredValue) => {
     if (value === undefined) return '';
-    if (typeof value !== 'string') throw new FieldError('must be a time zone name');
+    if (typeof value !== 'string') throw new FieldError(`must be ${kind}`);
     return value;
   };
   return {
@@ -266,11 +266,30 @@ export function timeZoneField(
     ),
     defaultValue: () => '',
     parse,
-    serialize: (value) => ({ value: value === '' ? undefined : value }),
+    serialize: (value) => ({ value: optional && value === '' ? undefined : value }),
     validate,
     reader: { parse: (value) => validate(parse(value)) },
   };
 }
+
+/**
+ * A time zone name the platform knows ("Europe/London"), as availability.yaml's `timeZone`; empty
+ * leaves it out of the file, and the site then uses its default.
+ */
+export const timeZoneField = (
+  label: string,
+  description: string,
+  isTimeZone: (name: string) => boolean,
+) =>
+  checkedTextField(
+    label,
+    description,
+    (value) => {
+      if (value !== '' && !isTimeZone(value))
+        throw new FieldError(`"${value}" is not a time zone name such as "Europe/London"`);
+    },
+    { optional: true, kind: 'a time zone name' },
+  );
 
 /** What a zod schema refuses in a value, as one line naming the list item when there is one. */
 type Check = {
@@ -331,39 +350,16 @@ export function openingHoursField(label: string, rule: Check): BasicFormField<st
  * A calendar date as availability.yaml writes it ("2026-12-25"), checked with the site's own rule
  * (`calendarDate` of src/domain/booking.ts), which refuses a day that does not exist (2026-02-30).
  */
-export function calendarDateField(
-  label: string,
-  description: string,
-  rule: Check,
-): BasicFormField<string> {
-  const validate = (text: string) => {
-    const issue = rule.safeParse(text).error?.issues[0];
-    if (issue) throw new FieldError(`${label} ${issue.message}`);
-    return text;
-  };
-  const parse = (value: FormFieldStoredValue) => {
-    if (value === undefined) return '';
-    if (typeof value !== 'string') throw new FieldError('must be a date like 2026-12-25');
-    return value;
-  };
-  return {
-    kind: 'form',
+export const calendarDateField = (label: string, description: string, rule: Check) =>
+  checkedTextField(
     label,
-    Input: (props) => (
-      <CheckedText
-        {...props}
-        label={label}
-        description={description}
-        problem={(value) => problemOf(() => validate(value))}
-      />
-    ),
-    defaultValue: () => '',
-    parse,
-    serialize: (value) => ({ value }),
-    validate,
-    reader: { parse: (value) => validate(parse(value)) },
-  };
-}
+    description,
+    (value) => {
+      const issue = rule.safeParse(value).error?.issues[0];
+      if (issue) throw new FieldError(`${label} ${issue.message}`);
+    },
+    { kind: 'a date like 2026-12-25' },
+  );
 
 /** Several choices of a fixed list, at least one of them (a project's portfolio tags). */
 export function someOf(

@@ -20,6 +20,7 @@ import {
   maxImageBytes,
   type AssetFolder,
 } from '../domain/images';
+import { readLimited } from '../server/requests/body';
 
 export const prerender = false;
 
@@ -35,25 +36,6 @@ const answer = (status: number, body: Record<string, string>) =>
 const namesIn = (folder: AssetFolder) =>
   readdirSync(new URL(`${folder}/`, assets)).map((file) => file.replace(/\.[^.]*$/, ''));
 
-/** The body, or undefined once it is larger than `max` (read no further than that). */
-async function readAtMost(request: Request, max: number): Promise<Uint8Array | undefined> {
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > max) return undefined;
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
-}
-
 export const POST: APIRoute = async ({ request, url }) => {
   // The editor's own page, and nothing else: a page elsewhere cannot make this browser write here.
   const origin = request.headers.get('origin');
@@ -67,9 +49,8 @@ export const POST: APIRoute = async ({ request, url }) => {
   const fileName = url.searchParams.get('file') ?? '';
   if (fileName.length === 0 || fileName.length > 200 || /[\0-\x1f\x7f]/.test(fileName))
     return answer(400, { error: 'The file needs a name of at most 200 printable characters.' });
-  const declared = Number(request.headers.get('content-length') ?? 0);
   const max = maxImageBytes[folder];
-  const bytes = declared > max ? undefined : await readAtMost(request, max);
+  const bytes = await readLimited(request, max);
   if (!bytes)
     return answer(413, { error: `src/assets/${folder} takes files of at most ${max / 1024} KB.` });
   const problem = imageProblem(folder, fileName, bytes, namesIn(folder));

@@ -16,7 +16,8 @@ const MULTIPART = 'multipart/form-data';
 export const mediaType = (header: string | null) =>
   (header ?? '').split(';')[0]!.trim().toLowerCase();
 
-async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
+/** The body's bytes, or null once it is larger than `limit` (declared or sent): never read past it. */
+export async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) return null;
   if (!request.body) return new Uint8Array();
