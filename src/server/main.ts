@@ -7,6 +7,7 @@ import { resolve, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serverConfig } from './config.ts';
 import { createSiteServer, type NodeHandler } from './http/server.ts';
+import { finishBeforeExit } from './shutdown.ts';
 
 const config = serverConfig();
 const distDir = resolve(config.distDir);
@@ -39,8 +40,10 @@ server.listen(port, host, async () => {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    server.close(() => process.exit(0));
+    // No new requests; what is queued (field data's measurements) is written, then the process ends.
+    server.close();
     server.closeAllConnections();
     setTimeout(() => process.exit(0), 2000).unref();
+    void finishBeforeExit(1500).then(() => process.exit(0));
   });
 }

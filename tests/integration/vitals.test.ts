@@ -168,4 +168,21 @@ describe('field data', () => {
     expect((await send(server, JSON.stringify(beacon()))).status).toBe(404);
     expect(await stored(server)).toEqual([]);
   });
+
+  it('writes what is queued when the server stops, rather than losing it', async () => {
+    // Batches written once a minute here: only the stop can write this one.
+    const server = await start({ VITALS_FLUSH_MS: '60000' });
+    expect((await send(server, JSON.stringify(beacon()))).status).toBe(204);
+    await server.stop();
+    const store = await openStore({ databasePath: server.database }, { readOnly: true });
+    try {
+      expect((await store.vitalsSince('2000-01-01')).map((row) => row.metric)).toEqual([
+        'LCP',
+        'INP',
+        'CLS',
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
 });

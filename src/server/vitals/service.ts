@@ -7,6 +7,7 @@
 import { serverConfig, type ServerConfig } from '../config.ts';
 import { getEnquiryService } from '../enquiries/service.ts';
 import { RateLimiter, type RateLimit } from '../requests/rate-limit.ts';
+import { onShutdown } from '../shutdown.ts';
 import { readBuildPages } from './build.ts';
 import { Pacer } from './pacer.ts';
 import { VitalsRecorder } from './recorder.ts';
@@ -35,6 +36,8 @@ export function getVitalsService(): Promise<VitalsService> {
     const limiter = config.rateLimit.enabled
       ? new RateLimiter(perClientPerMinute, 60_000)
       : undefined;
+    // Measurements still queued when the server stops are written, not lost.
+    onShutdown(() => recorder.close());
     return { config, limiter, recorder, pacer: new Pacer(perSecond) };
   })().catch((error: unknown) => {
     service = undefined;

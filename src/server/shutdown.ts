@@ -1,0 +1,33 @@
+/**
+ * Work to finish before the process exits on SIGTERM or SIGINT (./main.ts): field data's queued
+ * measurements, for one. The site's handler runs inside the build (dist/server/entry.mjs), which
+ * holds its own copy of every server module, so the list lives on `globalThis` under a registered
+ * symbol, where both copies find the same one.
+ */
+type Task = () => Promise<void>;
+
+const key = Symbol.for('agency-site.shutdown');
+const tasks: Set<Task> = ((globalThis as Record<symbol, Set<Task> | undefined>)[key] ??= new Set());
+
+/** Runs `task` when the server stops; returns a function that takes it back. */
+export function onShutdown(task: Task): () => void {
+  tasks.add(task);
+  return () => tasks.delete(task);
+}
+
+/** Runs every task, waiting at most `ms`; a task that fails is logged, not thrown. */
+export async function finishBeforeExit(ms: number): Promise<void> {
+  const all = Promise.allSettled(
+    [...tasks].map(async (task) => {
+      try {
+        await task();
+      } catch (error) {
+        console.error('While stopping:', error);
+      }
+    }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([all, late]);
+  clearTimeout(timer);
+}
