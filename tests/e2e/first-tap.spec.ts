@@ -150,6 +150,38 @@ test.describe('first tap before the code arrives', () => {
     ]);
   });
 
+  test('Tab and Shift+Tab stay inside the Schedule a Call dialog, before and after React takes over', async ({
+    page,
+  }) => {
+    const code = await holdIslandCode(page);
+    await page.goto('/laravel');
+    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).tap();
+    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+    await expect(dialog).toBeVisible();
+    const inside = () => dialog.evaluate((d) => d.contains(document.activeElement));
+    /** Goes twice round the dialog's controls, checking at each step that focus stayed in. */
+    const goRound = async (key: 'Tab' | 'Shift+Tab') => {
+      const count = await dialog.evaluate(
+        (d) =>
+          [...d.querySelectorAll('a[href],button,input,select,textarea')].filter(
+            (item) => item.getClientRects().length,
+          ).length,
+      );
+      for (let i = 0; i < 2 * count + 1; i++) {
+        await page.keyboard.press(key);
+        expect(await inside(), `${key} number ${i + 1}`).toBe(true);
+      }
+    };
+    await goRound('Tab');
+    await goRound('Shift+Tab');
+    expect(code.arrived()).toBe(0);
+
+    code.release();
+    await hydrated(dialog);
+    await goRound('Tab');
+    await goRound('Shift+Tab');
+  });
+
   test('the portfolio filters and its lightbox opens and steps through the filtered projects', async ({
     page,
   }) => {
