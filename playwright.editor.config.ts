@@ -8,6 +8,9 @@ const port = Number(process.env.EDITOR_TEST_PORT ?? 4485);
 
 export default defineConfig({
   testDir: 'tests/editor',
+  // Not test-results/ itself, which the site's Playwright run, going on beside this one in `npm test`,
+  // owns: each run empties its output folder as it starts.
+  outputDir: 'test-results/editor',
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
