@@ -101,7 +101,9 @@ export function ImageChooser(props: {
         items={items}
         value={props.value === '' && props.optional ? NONE : props.value}
         onChange={(key) => {
-          if (key !== null) onChange(key === NONE ? '' : String(key));
+          if (key === null) return;
+          setState({}); // a refused upload's message no longer applies
+          onChange(key === NONE ? '' : String(key));
         }}
         errorMessage={state.error ?? props.errorMessage}
         width={{ mobile: 'auto', tablet: 'alias.singleLineWidth' }}

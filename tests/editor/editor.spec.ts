@@ -412,6 +412,9 @@ test('an upload the folder does not take is refused at the field, and nothing is
   ).toBeVisible();
   await expect(dialog.getByRole('button', { name: / Icon$/ })).toHaveAccessibleName('mobile Icon');
   expect(snapshot()).toEqual(before);
+  // Choosing an icon from the list instead clears the message.
+  await choose(browser, dialog, 'Icon', 'rocket');
+  await expect(dialog.getByText('src/assets/icons takes .svg files')).toBeHidden();
 });
 
 test('the upload endpoint refuses what a stranger might send, and never replaces a file', async ({
