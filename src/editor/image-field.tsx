@@ -7,10 +7,11 @@
  */
 import type { BasicFormField, FormFieldStoredValue } from '@keystatic/core';
 import { Button } from '@keystar/ui/button';
+import { FileTrigger } from '@keystar/ui/drag-and-drop';
 import { Flex } from '@keystar/ui/layout';
 import { Item, Picker } from '@keystar/ui/picker';
 import { Text } from '@keystar/ui/typography';
-import { useRef, useState, useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import {
   imageExtensions,
   imageProblem,
@@ -75,7 +76,6 @@ export function ImageChooser(props: {
 }) {
   const { folder, onChange } = props;
   const added = useSyncExternalStore(subscribe, () => uploaded[folder]);
-  const input = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<{ busy?: boolean; error?: string; added?: string }>({});
   const names = [...new Set([...props.names, ...added])].sort();
   const items = [...(props.optional ? [NONE] : []), ...names].map((name) => ({ name }));
@@ -111,21 +111,15 @@ export function ImageChooser(props: {
         {(item) => <Item key={item.name}>{item.name}</Item>}
       </Picker>
       <Flex gap="regular" alignItems="center">
-        <Button onPress={() => input.current?.click()} isDisabled={state.busy}>
-          {`Upload to ${folder}…`}
-        </Button>
-        <input
-          ref={input}
-          type="file"
-          hidden
-          aria-label={`${props.label}: upload a new image`}
-          accept={imageExtensions[folder].join(',')}
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            event.target.value = '';
+        <FileTrigger
+          acceptedFileTypes={[...imageExtensions[folder]]}
+          onSelect={(files) => {
+            const file = files?.[0];
             if (file) void chosen(file);
           }}
-        />
+        >
+          <Button isDisabled={state.busy}>{`Upload to ${folder}…`}</Button>
+        </FileTrigger>
         <Text size="small" color="neutralSecondary" role="status">
           {state.busy
             ? 'Uploading…'
