@@ -234,24 +234,32 @@ const problemOf = (check: () => unknown) => {
   }
 };
 
-/**
- * A one-line text the file holds as a string, checked by `check` (which throws the problem):
- * left out of the file when empty if `optional`.
- */
-function checkedTextField(
-  label: string,
-  description: string,
-  check: (value: string) => void,
-  { optional = false, kind }: { optional?: boolean; kind: string },
-): BasicFormField<string> {
-  const validate = (value: string) => {
-    check(value);
-    return value;
-  };
-  const parse = (value: FormFieldStoredValue) => {
+/** How a one-line text of the editor is kept in the file. */
+interface Stored {
+  parse(value: FormFieldStoredValue): string;
+  serialize(text: string): FormFieldStoredValue;
+}
+
+/** Kept as the string itself; left out of the file when empty if `optional`. */
+const asString = (kind: string, optional = false): Stored => ({
+  parse(value) {
     if (value === undefined) return '';
     if (typeof value !== 'string') throw new FieldError(`must be ${kind}`);
     return value;
+  },
+  serialize: (text) => (optional && text === '' ? undefined : text),
+});
+
+/** A one-line text checked by `check` (which throws the problem), kept in the file as `stored` says. */
+function checkedTextField(
+  label: string,
+  description: string,
+  check: (text: string) => void,
+  stored: Stored,
+): BasicFormField<string> {
+  const validate = (text: string) => {
+    check(text);
+    return text;
   };
   return {
     kind: 'form',
@@ -261,14 +269,14 @@ function checkedTextField(
         {...props}
         label={label}
         description={description}
-        problem={(value) => problemOf(() => validate(value))}
+        problem={(text) => problemOf(() => validate(text))}
       />
     ),
     defaultValue: () => '',
-    parse,
-    serialize: (value) => ({ value: optional && value === '' ? undefined : value }),
+    parse: stored.parse,
+    serialize: (text) => ({ value: stored.serialize(text) }),
     validate,
-    reader: { parse: (value) => validate(parse(value)) },
+    reader: { parse: (value) => validate(stored.parse(value)) },
   };
 }
 
@@ -288,7 +296,7 @@ export const timeZoneField = (
       if (value !== '' && !isTimeZone(value))
         throw new FieldError(`"${value}" is not a time zone name such as "Europe/London"`);
     },
-    { optional: true, kind: 'a time zone name' },
+    asString('a time zone name', true),
   );
 
 /** What a zod schema refuses in a value, as one line naming the list item when there is one. */
@@ -316,34 +324,23 @@ export function openingHoursField(label: string, rule: Check): BasicFormField<st
       .split(',')
       .map((range) => range.trim())
       .filter(Boolean);
-  const validate = (text: string) => {
-    const problem = zodProblem(rule, ranges(text));
-    if (problem) throw new FieldError(`${label}: ${problem}`);
-    return text;
-  };
-  const parse = (value: FormFieldStoredValue) => {
-    if (value === undefined) return '';
-    if (!Array.isArray(value) || !value.every((range) => typeof range === 'string'))
-      throw new FieldError('must be a list of times like "09:30-12:30"');
-    return value.join(', ');
-  };
-  return {
-    kind: 'form',
+  return checkedTextField(
     label,
-    Input: (props) => (
-      <CheckedText
-        {...props}
-        label={label}
-        description="Opening and closing times on a 24-hour clock, comma-separated; empty for none."
-        problem={(value) => problemOf(() => validate(value))}
-      />
-    ),
-    defaultValue: () => '',
-    parse,
-    serialize: (value) => ({ value: ranges(value) }),
-    validate,
-    reader: { parse: (value) => validate(parse(value)) },
-  };
+    'Opening and closing times on a 24-hour clock, comma-separated; empty for none.',
+    (text) => {
+      const problem = zodProblem(rule, ranges(text));
+      if (problem) throw new FieldError(`${label}: ${problem}`);
+    },
+    {
+      parse(value) {
+        if (value === undefined) return '';
+        if (!Array.isArray(value) || !value.every((range) => typeof range === 'string'))
+          throw new FieldError('must be a list of times like "09:30-12:30"');
+        return value.join(', ');
+      },
+      serialize: ranges,
+    },
+  );
 }
 
 /**
@@ -358,7 +355,7 @@ export const calendarDateField = (label: string, description: string, rule: Chec
       const issue = rule.safeParse(value).error?.issues[0];
       if (issue) throw new FieldError(`${label} ${issue.message}`);
     },
-    { kind: 'a date like 2026-12-25' },
+    asString('a date like 2026-12-25'),
   );
 
 /** Several choices of a fixed list, at least one of them (a project's portfolio tags). */
