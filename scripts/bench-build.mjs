@@ -179,20 +179,24 @@ const sides = [
   { name: values.against ? 'working tree' : 'this tree', ref: undefined },
 ];
 
+/** Stops the bench with what went wrong and the end of the build's output. */
+function failed(result, what) {
+  console.error(what);
+  console.error(
+    result.lines
+      .map(({ line }) => line)
+      .join('\n')
+      .slice(-3000),
+  );
+  process.exit(1);
+}
+
 // Fill the image cache first (untimed): the generated pages use the images the site already has.
 {
   const dir = tree(undefined);
   const result = await build(dir);
   rmSync(dir, { recursive: true, force: true });
-  if (result.code !== 0) {
-    console.error(
-      result.lines
-        .map(({ line }) => line)
-        .join('\n')
-        .slice(-3000),
-    );
-    process.exit(1);
-  }
+  if (result.code !== 0) failed(result, 'the build that fills the image cache failed');
 }
 
 const rows = [];
@@ -206,16 +210,7 @@ for (const size of sizes) {
       await quiet();
       const result = await build(dir);
       rmSync(dir, { recursive: true, force: true });
-      if (result.code !== 0) {
-        console.error(`${name}, ${size} service pages: the build failed`);
-        console.error(
-          result.lines
-            .map(({ line }) => line)
-            .join('\n')
-            .slice(-3000),
-        );
-        process.exit(1);
-      }
+      if (result.code !== 0) failed(result, `${name}, ${size} service pages: the build failed`);
       if (process.env.KEEP_BUILD_LOG) {
         const file = `/tmp/bench-build-${size}-${name.replace(/\W+/g, '_')}-${run}.log`;
         writeFileSync(

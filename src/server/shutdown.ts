@@ -9,22 +9,15 @@ type Task = () => Promise<void>;
 const key = Symbol.for('agency-site.shutdown');
 const tasks: Set<Task> = ((globalThis as Record<symbol, Set<Task> | undefined>)[key] ??= new Set());
 
-/** Runs `task` when the server stops; returns a function that takes it back. */
-export function onShutdown(task: Task): () => void {
+/** Runs `task` when the server stops. */
+export function onShutdown(task: Task): void {
   tasks.add(task);
-  return () => tasks.delete(task);
 }
 
 /** Runs every task, waiting at most `ms`; a task that fails is logged, not thrown. */
 export async function finishBeforeExit(ms: number): Promise<void> {
-  const all = Promise.allSettled(
-    [...tasks].map(async (task) => {
-      try {
-        await task();
-      } catch (error) {
-        console.error('While stopping:', error);
-      }
-    }),
+  const all = Promise.all(
+    [...tasks].map((task) => task().catch((error) => console.error('While stopping:', error))),
   );
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
