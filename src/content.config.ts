@@ -15,6 +15,7 @@ import {
   SERVICE_TILES,
   SOCIAL_LINKS,
   countMessages,
+  fileLengths,
   heroButtonKinds,
   hints,
   lengths,
@@ -53,6 +54,9 @@ const illustration = image('illustrations').describe(hints.illustration);
 const alt = text(lengths.alt).describe(hints.alt);
 
 const internalPath = matching(patterns.internalPath);
+
+/** A data file entry's position in its list; lower comes first. */
+const entryOrder = z.number().int().min(0).default(0);
 
 const link = z.strictObject({
   label: text(lengths.linkLabel).describe(hints.linkLabel),
@@ -158,12 +162,12 @@ const services = defineCollection({
 const testimonials = defineCollection({
   loader: listFile('./src/content/data/testimonials.yaml'),
   schema: entry({
-    company: z.string().min(2).max(40),
-    content: z.string().min(40).max(400).describe('The quote, without quotation marks.'),
-    person: z.string().min(2).max(60).describe('Who said it, with their role.'),
+    company: text(fileLengths.testimonials.company),
+    content: text(fileLengths.testimonials.quote).describe('The quote, without quotation marks.'),
+    person: text(fileLengths.testimonials.person).describe('Who said it, with their role.'),
     image: image('logos').describe('Logo in src/assets/logos, without ".svg".'),
     alt,
-    order: z.number().int().min(0).default(0),
+    order: entryOrder,
   }),
 });
 
@@ -172,8 +176,8 @@ const portfolioTag = z.enum(portfolioTags);
 const portfolio = defineCollection({
   loader: listFile('./src/content/data/portfolio.yaml'),
   schema: entry({
-    title: z.string().min(3).max(60),
-    client: z.string().min(2).max(60),
+    title: text(fileLengths.portfolio.title),
+    client: text(fileLengths.portfolio.client),
     tags: z
       .array(portfolioTag)
       .min(1)
@@ -182,83 +186,93 @@ const portfolio = defineCollection({
       ),
     image: image('portfolio').describe('Mockup in src/assets/portfolio.'),
     alt,
-    order: z.number().int().min(0).default(0),
+    order: entryOrder,
   }),
 });
 
 const homePortfolio = defineCollection({
   loader: listFile('./src/content/data/home-portfolio.yaml'),
   schema: entry({
-    title: z.string().min(3).max(60),
+    title: text(fileLengths.portfolio.title),
     image: image('portfolio'),
     alt,
     href: internalPath.default('/portfolio'),
-    order: z.number().int().min(0).default(0),
+    order: entryOrder,
   }),
 });
 
 const feedback = defineCollection({
   loader: listFile('./src/content/data/feedback.yaml'),
   schema: entry({
-    quote: z.string().min(40).max(320),
-    name: z.string().min(2).max(60),
-    company: z.string().min(2).max(60),
-    order: z.number().int().min(0).default(0),
+    quote: text(fileLengths.feedback.quote),
+    name: text(fileLengths.feedback.name),
+    company: text(fileLengths.feedback.company),
+    order: entryOrder,
   }),
 });
 
 const pricing = defineCollection({
   loader: listFile('./src/content/data/pricing.yaml'),
   schema: entry({
-    name: z.string().min(2).max(30),
+    name: text(fileLengths.pricing.name),
     price: matching(patterns.price),
-    features: z.array(z.string().min(2).max(60)).min(2).max(8),
-    usersNote: z.string().min(2).max(60),
+    features: z
+      .array(text(fileLengths.pricing.feature))
+      .min(fileLengths.pricing.features.min)
+      .max(fileLengths.pricing.features.max),
+    usersNote: text(fileLengths.pricing.usersNote),
     popular: z.boolean().default(false).describe('Shows the "Most popular" badge.'),
     signUp: internalPath.default('/'),
-    order: z.number().int().min(0).default(0),
+    order: entryOrder,
   }),
 });
 
 const enquiryServices = defineCollection({
   loader: listFile('./src/content/data/enquiry-services.yaml'),
   schema: entry({
-    label: z.string().min(2).max(40).describe('The checkbox label, also the value sent.'),
-    order: z.number().int().min(0).default(0),
+    label: text(fileLengths.enquiryServices.label).describe(
+      'The checkbox label, also the value sent.',
+    ),
+    order: entryOrder,
   }),
 });
 
 const technologies = defineCollection({
   loader: listFile('./src/content/data/technologies.yaml'),
   schema: entry({
-    name: z.string().min(2).max(30),
+    name: text(fileLengths.technologies.name),
     href: internalPath,
     stack: z.enum(technologyStacks).describe('The About page technology-stack tab that lists it.'),
-    monogram: z.string().min(1).max(3).describe('Up to 3 letters drawn on its badge.'),
+    monogram: text(fileLengths.technologies.monogram).describe(
+      'Up to 3 letters drawn on its badge.',
+    ),
     color: matching(patterns.color).describe(
       'Badge colour; keep it dark enough for white letters (4.5:1).',
     ),
-    order: z.number().int().min(0).default(0),
+    order: entryOrder,
   }),
 });
 
 const settings = defineCollection({
   loader: listFile('./src/content/data/settings.yaml'),
   schema: entry({
-    brand: z.string().min(2).max(40),
-    tagline: z.string().min(10).max(120),
+    brand: text(fileLengths.settings.brand),
+    tagline: text(fileLengths.settings.tagline),
     email: z.email(),
     address: z.strictObject({
       street: z.string(),
       locality: z.string(),
       region: z.string().optional(),
       postalCode: z.string(),
-      country: z.string().length(2).describe('Two-letter country code, e.g. "GB".'),
+      country: z
+        .string()
+        .length(fileLengths.settings.country.max)
+        .describe('Two-letter country code, e.g. "GB".'),
     }),
     socials: z
       .array(
         z.strictObject({
-          name: z.string().min(1).max(30),
+          name: text(fileLengths.settings.socialName),
           href: z.url(),
           icon: z.enum(socialIcons),
         }),
@@ -266,17 +280,21 @@ const settings = defineCollection({
       .length(SOCIAL_LINKS),
     banner: z
       .strictObject({
-        title: z.string().min(5).max(60),
-        text: z.string().min(20).max(160),
+        title: text(fileLengths.settings.bannerTitle),
+        text: text(fileLengths.settings.bannerText),
       })
       .describe("The 'get in touch' banner above the footer; its button leads to /contact."),
     inquireUrl: z.url().describe("The external contact page that 'Inquire Now' buttons open."),
     popularServices: z
       .array(link)
-      .min(1)
-      .max(6)
+      .min(fileLengths.settings.popularServices.min)
+      .max(fileLengths.settings.popularServices.max)
       .describe("The footer's 'Popular services' links, e.g. { label: Laravel, href: /laravel }."),
-    copyrightYear: z.number().int().min(2000).max(2100),
+    copyrightYear: z
+      .number()
+      .int()
+      .min(fileLengths.settings.copyrightYear.min)
+      .max(fileLengths.settings.copyrightYear.max),
   }),
 });
 
@@ -292,9 +310,9 @@ const pages = defineCollection({
     seo,
     hero: z
       .strictObject({
-        eyebrow: z.string().min(2).max(40).optional(),
-        title: z.string().min(3).max(120),
-        description: z.string().min(20).max(400).optional(),
+        eyebrow: text(fileLengths.page.eyebrow).optional(),
+        title: text(fileLengths.page.title),
+        description: text(fileLengths.page.description).optional(),
         illustration: z
           .strictObject({ image: illustration, alt })
           .optional()
@@ -307,14 +325,14 @@ const pages = defineCollection({
           id: matching(patterns.sectionId).describe(
             'Anchor name, also how the page finds this section.',
           ),
-          eyebrow: z.string().min(2).max(40).optional(),
-          title: z.string().min(3).max(120),
+          eyebrow: text(fileLengths.page.eyebrow).optional(),
+          title: text(fileLengths.page.title),
           paragraphs: z.array(paragraph).default([]),
           items: z
             .array(
               z.strictObject({
-                title: z.string().min(2).max(60),
-                text: z.string().min(20).max(400),
+                title: text(fileLengths.page.itemTitle),
+                text: text(fileLengths.page.itemText),
                 icon: icon.optional(),
                 links: z.array(link).optional(),
               }),

@@ -72,6 +72,18 @@ export const calendarDate = z.preprocess(
   z.iso.date({ message: 'must be a date like 2026-12-25' }),
 );
 
+/** The ranges of availability.yaml's numbers and texts, which the editor takes too. */
+export const availabilityRanges = {
+  callMinutes: { min: 10, max: 180 },
+  bufferMinutes: { min: 0, max: 120 },
+  noticeHours: { min: 0, max: 24 * 14 },
+  daysAhead: { min: 1, max: 90 },
+  callTitle: { min: 5, max: 80 },
+  closedReason: { min: 0, max: 60 },
+} as const;
+const limits = availabilityRanges;
+const wholeIn = ({ min, max }: { min: number; max: number }) => z.number().int().min(min).max(max);
+
 /** The fields of availability.yaml: when calls can be booked. */
 export const availabilityFields = {
   timeZone: z
@@ -79,32 +91,20 @@ export const availabilityFields = {
     .refine(isTimeZone, { message: 'must be a time zone name such as "Europe/London"' })
     .default(DEFAULT_TIME_ZONE)
     .describe('The time zone the opening hours are in, e.g. "Europe/London".'),
-  callMinutes: z.number().int().min(10).max(180).default(30).describe('How long a call lasts.'),
-  bufferMinutes: z
-    .number()
-    .int()
-    .min(0)
-    .max(120)
+  callMinutes: wholeIn(limits.callMinutes).default(30).describe('How long a call lasts.'),
+  bufferMinutes: wholeIn(limits.bufferMinutes)
     .default(0)
     .describe('Free minutes kept after each call before the next one can start.'),
-  noticeHours: z
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 14)
+  noticeHours: wholeIn(limits.noticeHours)
     .default(24)
     .describe('How long before a call it can be booked at the latest, in hours.'),
-  daysAhead: z
-    .number()
-    .int()
-    .min(1)
-    .max(90)
+  daysAhead: wholeIn(limits.daysAhead)
     .default(21)
     .describe('How many days ahead calls are offered.'),
   callTitle: z
     .string()
-    .min(5)
-    .max(80)
+    .min(limits.callTitle.min)
+    .max(limits.callTitle.max)
     .describe('The calendar invitation title, e.g. "Introductory call with Northgate Digital".'),
   hours: z
     .strictObject({
@@ -121,7 +121,11 @@ export const availabilityFields = {
     .array(
       z.strictObject({
         date: calendarDate.describe('A day with no calls, e.g. 2026-12-25.'),
-        reason: z.string().max(60).optional().describe('Why, for the staff: "Christmas Day".'),
+        reason: z
+          .string()
+          .max(limits.closedReason.max)
+          .optional()
+          .describe('Why, for the staff: "Christmas Day".'),
       }),
     )
     .default([])

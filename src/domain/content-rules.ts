@@ -59,6 +59,49 @@ export const lengths = {
   statLabel: { min: 3, max: 40 },
 } as const satisfies Record<string, Span>;
 
+/**
+ * The lengths of the page copy's and the data files' texts, and their lists' counts, by file: what
+ * the content schema and the editor both take (a list's span is its number of items).
+ */
+export const fileLengths = {
+  page: {
+    eyebrow: { min: 2, max: 40 },
+    title: { min: 3, max: 120 },
+    description: { min: 20, max: 400 },
+    itemTitle: { min: 2, max: 60 },
+    itemText: { min: 20, max: 400 },
+  },
+  testimonials: {
+    company: { min: 2, max: 40 },
+    quote: { min: 40, max: 400 },
+    person: { min: 2, max: 60 },
+  },
+  portfolio: { title: { min: 3, max: 60 }, client: { min: 2, max: 60 } },
+  feedback: {
+    quote: { min: 40, max: 320 },
+    name: { min: 2, max: 60 },
+    company: { min: 2, max: 60 },
+  },
+  pricing: {
+    name: { min: 2, max: 30 },
+    feature: { min: 2, max: 60 },
+    features: { min: 2, max: 8 },
+    usersNote: { min: 2, max: 60 },
+  },
+  enquiryServices: { label: { min: 2, max: 40 } },
+  technologies: { name: { min: 2, max: 30 }, monogram: { min: 1, max: 3 } },
+  settings: {
+    brand: { min: 2, max: 40 },
+    tagline: { min: 10, max: 120 },
+    country: { min: 2, max: 2 },
+    socialName: { min: 1, max: 30 },
+    bannerTitle: { min: 5, max: 60 },
+    bannerText: { min: 20, max: 160 },
+    popularServices: { min: 1, max: 6 },
+    copyrightYear: { min: 2000, max: 2100 },
+  },
+} as const satisfies Record<string, Record<string, Span>>;
+
 export const order = { min: 0, max: 999, default: 100 } as const;
 
 /** A pattern and the message that explains it. */

@@ -11,6 +11,7 @@ import {
   SERVICE_STATS,
   SERVICE_TILES,
   SOCIAL_LINKS,
+  fileLengths,
   hints,
   lengths,
   order as orderRule,
@@ -22,7 +23,13 @@ import {
   type Span,
 } from '../domain/content-rules.ts';
 import { portfolioTags } from '../domain/portfolio.ts';
-import { calendarDate, isTimeZone, openingHours, weekdays } from '../domain/booking.ts';
+import {
+  availabilityRanges,
+  calendarDate,
+  isTimeZone,
+  openingHours,
+  weekdays,
+} from '../domain/booking.ts';
 import { imageField } from './image-field.tsx';
 import { flagged } from './problems.ts';
 import {
@@ -63,7 +70,7 @@ const optionalText = (label: string, span: Span, description?: string) =>
   fields.text({ label, description, validation: { length: { min: 0, max: span.max } } });
 const matching = (label: string, rule: Rule, description?: string) =>
   fields.text({ label, description, validation: { isRequired: true, pattern: rule } });
-const whole = (label: string, min: number, max: number | undefined, description?: string) =>
+const whole = (label: string, { min, max }: { min: number; max?: number }, description?: string) =>
   fields.integer({ label, description, validation: { min, max } });
 
 const icon = (label = 'Icon') =>
@@ -102,7 +109,7 @@ const seo = () =>
     { label: 'SEO', description: hints.seo },
   );
 const paragraph = (label = 'Paragraph') => text(label, lengths.paragraph, { multiline: true });
-const entryOrder = () => whole('Order', 0, undefined);
+const entryOrder = () => whole('Order', { min: 0 });
 
 /** A YAML list file: one singleton whose `entries` are the file's entries, each with its `id`. */
 const listFile = (
@@ -152,7 +159,7 @@ const services = collection({
     }),
     title: text('Title', lengths.serviceTitle, { description: hints.serviceTitle }),
     category: choice('Category', serviceCategories, hints.category),
-    order: whole('Order', orderRule.min, orderRule.max, hints.order),
+    order: whole('Order', orderRule, hints.order),
     hero: fields.object(
       {
         description: text('Hero text', lengths.heroDescription, {
@@ -223,16 +230,16 @@ const services = collection({
 
 const pageSection = fields.object({
   id: matching('Anchor', patterns.sectionId, 'Anchor name, also how the page finds this section.'),
-  eyebrow: optionalText('Eyebrow', { min: 2, max: 40 }),
-  title: text('Title', { min: 3, max: 120 }),
+  eyebrow: optionalText('Eyebrow', fileLengths.page.eyebrow),
+  title: text('Title', fileLengths.page.title),
   paragraphs: fields.array(paragraph(), {
     label: 'Paragraphs',
     itemLabel: flagged((props) => props.value.slice(0, 60)),
   }),
   items: fields.array(
     fields.object({
-      title: text('Title', { min: 2, max: 60 }),
-      text: text('Text', { min: 20, max: 400 }, { multiline: true }),
+      title: text('Title', fileLengths.page.itemTitle),
+      text: text('Text', fileLengths.page.itemText, { multiline: true }),
       icon: imageField('icons', 'Icon', assets.icons, { description: hints.icon, optional: true }),
       links: fields.array(link(), {
         label: 'Links',
@@ -259,9 +266,9 @@ const pages = collection({
     seo: seo(),
     hero: fields.object(
       {
-        eyebrow: optionalText('Eyebrow', { min: 2, max: 40 }),
-        title: text('Title', { min: 3, max: 120 }),
-        description: optionalText('Description', { min: 20, max: 400 }),
+        eyebrow: optionalText('Eyebrow', fileLengths.page.eyebrow),
+        title: text('Title', fileLengths.page.title),
+        description: optionalText('Description', fileLengths.page.description),
         illustration: optionalIllustration(
           'Illustration',
           assets.illustrations,
@@ -286,9 +293,9 @@ export default config({
       'Testimonials',
       'testimonials',
       {
-        company: text('Company', { min: 2, max: 40 }),
-        content: text('Quote', { min: 40, max: 400 }, { multiline: true }),
-        person: text('Person', { min: 2, max: 60 }),
+        company: text('Company', fileLengths.testimonials.company),
+        content: text('Quote', fileLengths.testimonials.quote, { multiline: true }),
+        person: text('Person', fileLengths.testimonials.person),
         image: imageField('logos', 'Logo', assets.logos),
         alt: alt(),
         order: entryOrder(),
@@ -299,8 +306,8 @@ export default config({
       'Portfolio',
       'portfolio',
       {
-        title: text('Title', { min: 3, max: 60 }),
-        client: text('Client', { min: 2, max: 60 }),
+        title: text('Title', fileLengths.portfolio.title),
+        client: text('Client', fileLengths.portfolio.client),
         tags: someOf('Tags', portfolioTags, 'The filters that show the project: at least one.'),
         image: imageField('portfolio', 'Image', assets.portfolio),
         alt: alt(),
@@ -312,7 +319,7 @@ export default config({
       'Home carousel: portfolio',
       'home-portfolio',
       {
-        title: text('Title', { min: 3, max: 60 }),
+        title: text('Title', fileLengths.portfolio.title),
         image: imageField('portfolio', 'Image', assets.portfolio),
         alt: alt(),
         href: optionalPath('Link'),
@@ -324,9 +331,9 @@ export default config({
       'Home carousel: feedback',
       'feedback',
       {
-        quote: text('Quote', { min: 40, max: 320 }, { multiline: true }),
-        name: text('Name', { min: 2, max: 60 }),
-        company: text('Company', { min: 2, max: 60 }),
+        quote: text('Quote', fileLengths.feedback.quote, { multiline: true }),
+        name: text('Name', fileLengths.feedback.name),
+        company: text('Company', fileLengths.feedback.company),
         order: entryOrder(),
       },
       (entry) => String(entry.name ?? ''),
@@ -335,14 +342,14 @@ export default config({
       'Pricing',
       'pricing',
       {
-        name: text('Name', { min: 2, max: 30 }),
+        name: text('Name', fileLengths.pricing.name),
         price: matching('Price', patterns.price),
-        features: fields.array(text('Feature', { min: 2, max: 60 }), {
+        features: fields.array(text('Feature', fileLengths.pricing.feature), {
           label: 'Features',
           itemLabel: flagged((props) => props.value),
-          validation: { length: { min: 2, max: 8 } },
+          validation: { length: fileLengths.pricing.features },
         }),
-        usersNote: text('Users note', { min: 2, max: 60 }),
+        usersNote: text('Users note', fileLengths.pricing.usersNote),
         popular: fields.checkbox({ label: 'Most popular', defaultValue: false }),
         signUp: optionalPath('Sign-up link'),
         order: entryOrder(),
@@ -352,17 +359,17 @@ export default config({
     enquiryServices: listFile(
       'Enquiry services',
       'enquiry-services',
-      { label: text('Label', { min: 2, max: 40 }), order: entryOrder() },
+      { label: text('Label', fileLengths.enquiryServices.label), order: entryOrder() },
       (entry) => String(entry.label ?? ''),
     ),
     technologies: listFile(
       'Technologies',
       'technologies',
       {
-        name: text('Name', { min: 2, max: 30 }),
+        name: text('Name', fileLengths.technologies.name),
         href: internalPath('Link'),
         stack: choice('Stack', technologyStacks),
-        monogram: text('Monogram', { min: 1, max: 3 }),
+        monogram: text('Monogram', fileLengths.technologies.monogram),
         color: matching('Colour', patterns.color),
         order: entryOrder(),
       },
@@ -372,8 +379,8 @@ export default config({
       'Settings',
       'settings',
       {
-        brand: text('Brand', { min: 2, max: 40 }),
-        tagline: text('Tagline', { min: 10, max: 120 }),
+        brand: text('Brand', fileLengths.settings.brand),
+        tagline: text('Tagline', fileLengths.settings.tagline),
         email: fields.text({
           label: 'E-mail',
           validation: {
@@ -385,11 +392,11 @@ export default config({
           locality: fields.text({ label: 'Town' }),
           region: fields.text({ label: 'Region' }),
           postalCode: fields.text({ label: 'Postcode' }),
-          country: text('Country', { min: 2, max: 2 }),
+          country: text('Country', fileLengths.settings.country),
         }),
         socials: fields.array(
           fields.object({
-            name: text('Name', { min: 1, max: 30 }),
+            name: text('Name', fileLengths.settings.socialName),
             href: fields.url({ label: 'Address', validation: { isRequired: true } }),
             icon: choice('Icon', socialIcons),
           }),
@@ -400,16 +407,16 @@ export default config({
           },
         ),
         banner: fields.object({
-          title: text('Title', { min: 5, max: 60 }),
-          text: text('Text', { min: 20, max: 160 }),
+          title: text('Title', fileLengths.settings.bannerTitle),
+          text: text('Text', fileLengths.settings.bannerText),
         }),
         inquireUrl: fields.url({ label: 'Inquire URL', validation: { isRequired: true } }),
         popularServices: fields.array(link(), {
           label: 'Popular services',
           itemLabel: flagged((props) => props.fields.label.value),
-          validation: { length: { min: 1, max: 6 } },
+          validation: { length: fileLengths.settings.popularServices },
         }),
-        copyrightYear: whole('Copyright year', 2000, 2100),
+        copyrightYear: whole('Copyright year', fileLengths.settings.copyrightYear),
       },
       (entry) => String(entry.brand ?? ''),
     ),
@@ -422,11 +429,11 @@ export default config({
           'The zone the hours are in, as the time zone database names it ("Europe/London"); empty for Europe/London.',
           isTimeZone,
         ),
-        callMinutes: whole('Call minutes', 10, 180),
-        bufferMinutes: whole('Buffer minutes', 0, 120),
-        noticeHours: whole('Notice hours', 0, 24 * 14),
-        daysAhead: whole('Days ahead', 1, 90),
-        callTitle: text('Call title', { min: 5, max: 80 }),
+        callMinutes: whole('Call minutes', availabilityRanges.callMinutes),
+        bufferMinutes: whole('Buffer minutes', availabilityRanges.bufferMinutes),
+        noticeHours: whole('Notice hours', availabilityRanges.noticeHours),
+        daysAhead: whole('Days ahead', availabilityRanges.daysAhead),
+        callTitle: text('Call title', availabilityRanges.callTitle),
         hours: fields.object(
           Object.fromEntries(
             weekdays.map((day) => [
@@ -441,7 +448,7 @@ export default config({
             date: calendarDateField('Date', 'A day with no calls, e.g. 2026-12-25.', calendarDate),
             reason: optionalText(
               'Reason',
-              { min: 0, max: 60 },
+              availabilityRanges.closedReason,
               'Why, for the staff: "Christmas Day".',
             ),
           }),
