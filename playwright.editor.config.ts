@@ -30,7 +30,8 @@ export default defineConfig({
     { name: 'editor', dependencies: ['warm-up'] },
   ],
   webServer: {
-    // Node 24 from node_modules, not the system's Node (which Astro refuses).
+    // Node 24 from node_modules, not the system's Node (which Astro refuses). Astro's lock is
+    // kept: a second dev server of the project (--ignore-lock) was seen serving content gone stale.
     command: `./node_modules/.bin/node node_modules/astro/bin/astro.mjs dev --host 127.0.0.1 --port ${port}`,
     url: `http://127.0.0.1:${port}/keystatic`,
     env: { ASTRO_TELEMETRY_DISABLED: '1' },

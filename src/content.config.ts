@@ -89,7 +89,15 @@ const entry = <Shape extends z.ZodRawShape>(shape: Shape) =>
   });
 
 const services = defineCollection({
-  loader: glob({ base: './src/content/services', pattern: '*.mdx' }),
+  // Keyed by file name (laravel.mdx: 'laravel'), not by the glob loader's default, the `slug` field:
+  // two files of one slug (a page duplicated in the editor) would be one entry, the other dropped
+  // with a warning at most. Both reach lib/content-checks.ts, which fails the build naming both files.
+  // Pages use `data.slug` for their address, never the id.
+  loader: glob({
+    base: './src/content/services',
+    pattern: '*.mdx',
+    generateId: ({ entry }) => entry.replace(/\.mdx$/, ''),
+  }),
   schema: z.strictObject({
     slug: matching(patterns.serviceSlug).describe(hints.serviceSlug),
     title: text(lengths.serviceTitle).describe(hints.serviceTitle),

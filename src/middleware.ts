@@ -9,7 +9,7 @@ import { getEnquiryService, provideMailContent } from './server/enquiries/servic
 import { storeUnavailableMessage } from './server/enquiries/pipeline';
 import { gateAnswer, gatePost, refusal } from './server/requests/post-gate';
 import { reportStoreFailure } from './server/log';
-import { onDemandRoutes } from './server/http/routes';
+import { allowHeader, astroRoutes, onDemandRoutes } from './server/http/routes';
 import { serverConfig } from './server/config';
 import { getVitalsService } from './server/vitals/service';
 import { EDITOR_ROUTES } from './integrations/editor';
@@ -17,13 +17,20 @@ import { EDITOR_ROUTES } from './integrations/editor';
 /** What Astro renders for an address it has no route for. */
 const ERROR_ROUTES = new Set(['/404', '/500']);
 
+/**
+ * Routes of `astro dev` only: the visual editor's (./integrations/editor.ts), and Astro's image
+ * endpoint, through which the dev server makes every image of the pages (the build writes files).
+ */
+const DEV_ROUTES: ReadonlySet<string> = new Set([...EDITOR_ROUTES, '/_image']);
+
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
-  // The visual editor's routes exist in `astro dev` only (src/integrations/editor.ts).
-  if (import.meta.env.DEV && EDITOR_ROUTES.has(context.routePattern)) return next();
+  if (import.meta.env.DEV && DEV_ROUTES.has(context.routePattern)) return next();
   const policy = onDemandRoutes[context.routePattern];
   if (!policy) {
     if (ERROR_ROUTES.has(context.routePattern)) return next();
+    // Astro's own routes, which the site does not use: its not-found page, as for any unknown address.
+    if (astroRoutes.has(context.routePattern)) return new Response(null, { status: 404 });
     throw new Error(
       `The route ${context.routePattern} is not listed in src/server/http/routes.ts.`,
     );
@@ -31,6 +38,12 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // What the e-mails say of the agency, for whichever route starts the enquiry service first.
   provideMailContent(getMailContent);
   const { request } = context;
+  // `astro dev` has no HTTP server of ours (./server/http/server.ts) to answer a method a route does
+  // not take, as it does before Astro: a GET of a form's address was the route's 500.
+  if (import.meta.env.DEV && !(policy.methods as readonly string[]).includes(request.method)) {
+    const allow = allowHeader(policy);
+    return new Response(`Use ${allow} here.`, { status: 405, headers: { Allow: allow } });
+  }
   if (request.method !== 'POST') return next();
 
   if (policy.fieldData && !serverConfig().vitals.enabled) {

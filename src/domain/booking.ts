@@ -66,10 +66,42 @@ export const openingHours = z
   )
   .describe('Opening hours for calls that day, e.g. ["09:30-12:30", "13:30-17:00"]; [] for none.');
 
+const monthNames = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * Why a 'YYYY-MM-DD' text is not a day: its form, or the day that does not exist, said as a person
+ * reads a date ("30 February 2026 does not exist").
+ */
+function dateProblem(text: string): string | undefined {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!parts) return 'must be a date written like 2026-12-25 (year, month, day)';
+  const [year, month, day] = parts.slice(1).map(Number) as [number, number, number];
+  if (month < 1 || month > 12) return `has no month ${month}: the month comes second, 01 to 12`;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > days) return `${day} ${monthNames[month - 1]} ${year} does not exist`;
+  return undefined;
+}
+
 /** YAML reads an unquoted 2026-12-25 as a date: both forms are taken, as 'YYYY-MM-DD'. */
 export const calendarDate = z.preprocess(
   (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : value),
-  z.iso.date({ message: 'must be a date like 2026-12-25' }),
+  z.string().superRefine((text, context) => {
+    const problem = dateProblem(text);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  }),
 );
 
 /** The ranges of availability.yaml's numbers and texts, which the editor takes too. */

@@ -121,8 +121,8 @@ export const patterns = {
     message: 'must be a site path starting with "/", such as "/contact"',
   },
   count: {
-    regex: /^\d{1,4}\+?$/,
-    message: 'a whole number, optionally followed by "+", e.g. "15+"',
+    regex: /^\d{1,4}[+%]?$/,
+    message: 'a whole number, optionally followed by "+" or "%", e.g. "15+" or "98%"',
   },
   price: { regex: /^\$\d+(\.\d{2})?$/, message: 'a dollar price such as "$29.99"' },
   color: { regex: /^#[0-9a-f]{6}$/i, message: 'a hex colour such as "#2563eb"' },

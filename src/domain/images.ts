@@ -11,6 +11,21 @@ export const imageUploadPath = '/api/editor/images';
 export const imageFolders = ['icons', 'illustrations', 'portfolio', 'logos'] as const;
 export type AssetFolder = (typeof imageFolders)[number];
 
+/** One image of a folder as the editor's endpoint lists it: its name, where the dev server serves it, whether anything shows it. */
+export interface FolderImage {
+  name: string;
+  url: string;
+  used: boolean;
+}
+
+/** What a folder's images are called where a person reads about them (the editor, its messages). */
+export const imageKinds: Record<AssetFolder, { one: string; many: string }> = {
+  icons: { one: 'icon', many: 'icons' },
+  illustrations: { one: 'illustration', many: 'illustrations' },
+  portfolio: { one: 'portfolio image', many: 'portfolio images' },
+  logos: { one: 'logo', many: 'logos' },
+};
+
 /**
  * The image files each folder takes: icons are line drawings (SVG only); the others also take
  * screenshots and photos, which the build turns into responsive AVIF and WebP.
@@ -83,10 +98,16 @@ const kindOfExtension: Record<string, ReturnType<typeof sniff>> = {
   '.webp': 'webp',
 };
 
+/** The largest file a folder takes, as a sentence: "Icons can be at most 64 KB." */
+export const tooLarge = (folder: AssetFolder, fileName: string, size?: number) =>
+  `${size === undefined ? `"${fileName}" is too large` : `"${fileName}" is ${Math.ceil(size / 1024)} KB`}: ${capitalised(imageKinds[folder].many)} can be at most ${maxImageBytes[folder] / 1024} KB`;
+
+const capitalised = (text: string) => text[0]!.toUpperCase() + text.slice(1);
+
 /**
  * What is wrong with adding this file to a folder, as a sentence for the person who chose it, or
- * undefined. `existing` are the names the folder holds already: an upload never replaces an image
- * other pages may show.
+ * undefined. `existing` are the names the folder holds already with other pictures: an upload never
+ * replaces an image other pages may show (the endpoint takes the same file again as a no-op).
  */
 export function imageProblem(
   folder: AssetFolder,
@@ -96,17 +117,16 @@ export function imageProblem(
 ): string | undefined {
   const extension = extensionOf(fileName);
   const allowed = imageExtensions[folder];
+  const kind = imageKinds[folder];
   if (!allowed.includes(extension))
-    return `src/assets/${folder} takes ${allowed.join(', ')} files, not "${fileName}"`;
+    return `${capitalised(kind.many)} can be ${allowed.join(', ')} files, not "${fileName}"`;
   const name = imageNameFrom(fileName);
   if (!imageName.regex.test(name))
     return `"${fileName}" leaves no name to use: rename the file with ${imageName.message}`;
   if (existing.includes(name))
-    return `src/assets/${folder} already has an image named "${name}": choose it from the list, or rename the file`;
+    return `There is already another ${kind.one} named "${name}": choose it from the list, or rename your file`;
   if (bytes.length === 0) return `"${fileName}" is empty`;
-  const max = maxImageBytes[folder];
-  if (bytes.length > max)
-    return `"${fileName}" is ${Math.ceil(bytes.length / 1024)} KB; src/assets/${folder} takes at most ${max / 1024} KB`;
+  if (bytes.length > maxImageBytes[folder]) return tooLarge(folder, fileName, bytes.length);
   if (extension === '.svg') {
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
     // Drawn as <img>, where none of these runs; refused anyway, so that no page can ever inline one.

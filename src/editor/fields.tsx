@@ -4,7 +4,7 @@
  * object that may be left out (a page hero's illustration). Each reads and writes the file's shape
  * unchanged and refuses, next to the field, what the site's schema refuses.
  */
-import type { BasicFormField, FormFieldStoredValue } from '@keystatic/core';
+import type { BasicFormField, FormFieldStoredValue, SlugFormField } from '@keystatic/core';
 import { Checkbox, CheckboxGroup } from '@keystar/ui/checkbox';
 import { FieldMessage } from '@keystar/ui/field';
 import { Flex } from '@keystar/ui/layout';
@@ -13,7 +13,7 @@ import { TextField } from '@keystar/ui/text-field';
 import { Heading, Text } from '@keystar/ui/typography';
 import { useState, type ReactNode } from 'react';
 import { heroButtonKinds, lengths, patterns } from '../domain/content-rules.ts';
-import { ImageChooser, isKnownImage } from './image-field.tsx';
+import { ImageChooser, isKnownImage, type FolderPictures } from './image-field.tsx';
 
 class FieldError extends Error {}
 
@@ -133,13 +133,12 @@ type Illustration = { image: string; alt: string } | null;
 /** An optional { image, alt } object (a page hero's illustration): left out of the file when empty. */
 export function optionalIllustration(
   label: string,
-  names: readonly string[],
+  pictures: FolderPictures,
   description: string,
 ): BasicFormField<Illustration> {
   const problem = (value: Illustration) => {
     if (value === null) return undefined;
-    if (!isKnownImage('illustrations', names, value.image))
-      return `Choose an illustration from src/assets/illustrations`;
+    if (!isKnownImage('illustrations', pictures, value.image)) return 'Choose an illustration';
     const { min, max } = lengths.alt;
     if (value.alt.length < min || value.alt.length > max)
       return `Alt text must be ${min}-${max} characters`;
@@ -168,7 +167,7 @@ export function optionalIllustration(
         <Group label={label} description={description}>
           <ImageChooser
             folder="illustrations"
-            names={names}
+            pictures={pictures}
             label="Image"
             value={value?.image ?? ''}
             optional
@@ -402,5 +401,157 @@ export function someOf(
     serialize: (value) => ({ value: [...value] }),
     validate,
     reader: { parse: (value) => validate(parse(value)) },
+  };
+}
+
+/**
+ * A service page's address ("laravel" for /laravel), which is also its file's name: one value, so
+ * that two pages can never share an address without the editor saying so. Keystatic's own slug
+ * field keeps the two apart, and its Duplicate copied the address to a new file name, replacing
+ * the live page. A copy starts with no address and must be given its own.
+ */
+export function pageAddressField(
+  label: string,
+  description: string,
+  rule: { regex: RegExp; message: string },
+  taken: (address: string) => string | undefined,
+  existing: readonly string[],
+): SlugFormField<string, string, string, string> {
+  const problem = (address: string, others: ReadonlySet<string> = new Set()) => {
+    if (address === '') return 'Give the page an address of its own, e.g. "laravel" for /laravel';
+    if (!rule.regex.test(address)) return `The address must be ${rule.message}`;
+    if (others.has(address))
+      return `Another page is already at /${address}: choose another address`;
+    return taken(address);
+  };
+  const validate = (address: string, extra?: { slugField: { slugs: Set<string> } }): string => {
+    const found = problem(address, extra?.slugField.slugs);
+    if (found) throw new FieldError(found);
+    return address;
+  };
+  const parse = (value: FormFieldStoredValue, extra?: { slug: string }) => {
+    const address = typeof value === 'string' ? value : '';
+    // Keystatic's Duplicate hands the copy the file name "<address>-copy", which is no address.
+    if (extra && extra.slug !== address && !rule.regex.test(extra.slug)) return '';
+    return address;
+  };
+  return {
+    kind: 'form',
+    formKind: 'slug',
+    label,
+    Input({ value, onChange, forceValidation }) {
+      const [left, setLeft] = useState(false);
+      // The pages there were when the editor opened, less this one (as it was when opened): Save
+      // checks against Keystatic's own list, which this field cannot read.
+      const [own] = useState(value);
+      const others = new Set(existing.filter((address) => address !== own));
+      const shown = forceValidation || left ? problem(value, others) : undefined;
+      return (
+        <TextField
+          label={label}
+          description={`${description} ${value && rule.regex.test(value) ? `This page: /${value}` : ''}`.trim()}
+          value={value}
+          onChange={(next) => onChange(next.trim().toLowerCase())}
+          onBlur={() => setLeft(true)}
+          errorMessage={shown}
+          width={{ mobile: 'auto', tablet: 'alias.singleLineWidth' }}
+        />
+      );
+    },
+    defaultValue: () => '',
+    parse,
+    serialize: (value) => ({ value }),
+    serializeWithSlug: (value) => ({ value, slug: value }),
+    validate,
+    reader: {
+      parse: (value) => validate(parse(value)),
+      parseWithSlug: (value, extra) => validate(parse(value, extra)),
+    },
+  };
+}
+
+/**
+ * One of a fixed list, with no default: a new entry starts with none chosen and cannot be saved
+ * until one is (Keystatic's select always starts on its first option, which then went unnoticed).
+ */
+export function oneOf(
+  label: string,
+  options: readonly { value: string; label: string }[],
+  description?: string,
+): BasicFormField<string> {
+  const values = options.map((option) => option.value);
+  const validate = (value: string) => {
+    if (!values.includes(value)) throw new FieldError(`${label}: choose one`);
+    return value;
+  };
+  const parse = (value: FormFieldStoredValue) => {
+    if (value === undefined) return '';
+    if (typeof value !== 'string' || !values.includes(value))
+      throw new FieldError(`must be one of ${values.join(', ')}`);
+    return value;
+  };
+  return {
+    kind: 'form',
+    label,
+    Input({ value, onChange, forceValidation }) {
+      return (
+        <Picker
+          label={label}
+          description={description}
+          placeholder="Choose one"
+          items={options}
+          value={value === '' ? null : value}
+          onChange={(key) => key !== null && onChange(String(key))}
+          errorMessage={forceValidation ? problemOf(() => validate(value)) : undefined}
+          width={{ mobile: 'auto', tablet: 'alias.singleLineWidth' }}
+        >
+          {(item) => <Item key={item.value}>{item.label}</Item>}
+        </Picker>
+      );
+    },
+    defaultValue: () => '',
+    parse,
+    serialize: (value) => ({ value }),
+    validate,
+    reader: { parse: (value) => validate(parse(value)) },
+  };
+}
+
+/**
+ * A service's name, with the hero heading shown as the page will read it ("Laravel" makes
+ * "Laravel Development").
+ */
+export function serviceTitleField(
+  label: string,
+  description: string,
+  span: { min: number; max: number },
+  heading: (title: string) => string,
+): BasicFormField<string> {
+  const validate = (text: string) => {
+    if (text.length < span.min || text.length > span.max)
+      throw new FieldError(`${label} must be ${span.min}-${span.max} characters`);
+    return text;
+  };
+  return {
+    kind: 'form',
+    label,
+    Input: (props) => (
+      <Flex direction="column" gap="regular">
+        <CheckedText
+          {...props}
+          label={label}
+          description={description}
+          problem={(text) => problemOf(() => validate(text))}
+        />
+        <Text size="small" color="neutralSecondary">
+          {props.value ? `The page's heading reads: “${heading(props.value)}”` : ''}
+        </Text>
+      </Flex>
+    ),
+    defaultValue: () => '',
+    parse: asString('a text').parse,
+    serialize: (text) => ({ value: text }),
+    validate,
+    reader: { parse: (value) => validate(asString('a text').parse(value)) },
   };
 }

@@ -35,22 +35,52 @@ import { flagged } from './problems.ts';
 import {
   calendarDateField,
   heroButton,
+  oneOf,
   openingHoursField,
   optionalIllustration,
+  pageAddressField,
+  serviceTitleField,
   someOf,
   timeZoneField,
 } from './fields.tsx';
 
-/** The image names of a src/assets folder, as content writes them (no extension). */
-const names = (files: Record<string, unknown>) =>
-  Object.keys(files)
-    .map((path) => path.replace(/^.*\//, '').replace(/\.[^.]+$/, ''))
-    .sort();
+/** A folder's pictures by the name content gives them (no extension), with where the dev server shows each. */
+const pictures = (files: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(files)
+      .map(([path, url]) => [path.replace(/^.*\//, '').replace(/\.[^.]+$/, ''), url] as const)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+// Each glob's options are written out: Vite reads them from the source.
 const assets = {
-  icons: names(import.meta.glob('/src/assets/icons/*.svg')),
-  illustrations: names(import.meta.glob('/src/assets/illustrations/*.{svg,png,jpg,jpeg,webp}')),
-  portfolio: names(import.meta.glob('/src/assets/portfolio/*.{svg,png,jpg,jpeg,webp}')),
-  logos: names(import.meta.glob('/src/assets/logos/*.{svg,png,jpg,jpeg,webp}')),
+  icons: pictures(
+    import.meta.glob<string>('/src/assets/icons/*.svg', {
+      query: '?url',
+      import: 'default',
+      eager: true,
+    }),
+  ),
+  illustrations: pictures(
+    import.meta.glob<string>('/src/assets/illustrations/*.{svg,png,jpg,jpeg,webp}', {
+      query: '?url',
+      import: 'default',
+      eager: true,
+    }),
+  ),
+  portfolio: pictures(
+    import.meta.glob<string>('/src/assets/portfolio/*.{svg,png,jpg,jpeg,webp}', {
+      query: '?url',
+      import: 'default',
+      eager: true,
+    }),
+  ),
+  logos: pictures(
+    import.meta.glob<string>('/src/assets/logos/*.{svg,png,jpg,jpeg,webp}', {
+      query: '?url',
+      import: 'default',
+      eager: true,
+    }),
+  ),
 };
 
 const choice = (label: string, values: readonly string[], description?: string) =>
@@ -74,9 +104,13 @@ const whole = (label: string, { min, max }: { min: number; max?: number }, descr
   fields.integer({ label, description, validation: { min, max } });
 
 const icon = (label = 'Icon') =>
-  imageField('icons', label, assets.icons, { description: hints.icon });
+  imageField('icons', label, assets.icons, {
+    description: 'A line drawing from the icons, or one you upload (SVG).',
+  });
 const illustration = (label = 'Illustration') =>
-  imageField('illustrations', label, assets.illustrations, { description: hints.illustration });
+  imageField('illustrations', label, assets.illustrations, {
+    description: 'The picture beside the heading.',
+  });
 const alt = () => text('Alt text', lengths.alt, { description: hints.alt });
 const internalPath = (label: string, description?: string) =>
   matching(label, patterns.internalPath, description);
@@ -113,6 +147,7 @@ const entryOrder = () => whole('Order', { min: 0 });
 
 /** A YAML list file: one singleton whose `entries` are the file's entries, each with its `id`. */
 const listFile = (
+  key: string,
   label: string,
   file: string,
   entry: Record<string, Parameters<typeof fields.object>[0][string]>,
@@ -121,10 +156,18 @@ const listFile = (
   singleton({
     label,
     path: `src/content/data/${file}`,
+    previewUrl: `/api/editor/preview/${key}`,
     format: { data: 'yaml' },
     schema: {
       entries: fields.array(
-        fields.object({ id: matching('Id', patterns.id, hints.id), ...entry }),
+        fields.object({
+          id: matching(
+            'Reference',
+            patterns.id,
+            'A short name that tells this entry from the others, e.g. "rogi". Not shown on the site.',
+          ),
+          ...entry,
+        }),
         {
           label,
           itemLabel: flagged((props) =>
@@ -142,23 +185,58 @@ const listFile = (
     },
   });
 
+/** The site's own pages' addresses (/about, /contact, …), which no service page may take. */
+const fixedAddresses = new Set(
+  Object.keys(import.meta.glob('/src/pages/*.{astro,ts}'))
+    .map((file) => file.replace(/^.*\//, '').replace(/\.[^.]+$/, ''))
+    .filter((name) => !name.startsWith('[')),
+);
+/**
+ * Each service group by its heading on the /service page (the sections of its page copy), as a
+ * marketer knows it: "Mobile, native" rather than "mobile-native".
+ */
+const serviceCopy = Object.values(
+  import.meta.glob<string>('/src/content/pages/service.yaml', {
+    query: '?raw',
+    import: 'default',
+    eager: true,
+  }),
+).join('');
+const groupHeading = (category: string) =>
+  new RegExp(`- id: ${category}\\n\\s+title: (.+)`).exec(serviceCopy)?.[1] ?? category;
+
 const services = collection({
   label: 'Service pages',
   path: 'src/content/services/*',
   slugField: 'slug',
   format: { contentField: 'body' },
   columns: ['title'],
+  // The entry's menu links to the page on the dev site.
+  previewUrl: '/{slug}',
   schema: {
-    slug: fields.slug({
-      name: {
-        label: 'Slug',
-        description: hints.serviceSlug,
-        validation: { isRequired: true, pattern: patterns.serviceSlug },
-      },
-      slug: { label: 'File name', generate: (name) => name },
-    }),
-    title: text('Title', lengths.serviceTitle, { description: hints.serviceTitle }),
-    category: choice('Category', serviceCategories, hints.category),
+    slug: pageAddressField(
+      'Page address',
+      'Lowercase letters only, after the slash: "laravel" is the page /laravel.',
+      patterns.serviceSlug,
+      (address) =>
+        fixedAddresses.has(address)
+          ? `/${address} is one of the site's own pages: choose another address`
+          : undefined,
+      Object.keys(import.meta.glob('/src/content/services/*.mdx')).map((file) =>
+        file.replace(/^.*\//, '').replace(/\.mdx$/, ''),
+      ),
+    ),
+    title: serviceTitleField(
+      'Service name',
+      'The technology or service, e.g. "Laravel".',
+      lengths.serviceTitle,
+      (title) => `${title} Development`,
+    ),
+    category: oneOf(
+      'Group on the services page',
+      serviceCategories.map((value) => ({ value, label: groupHeading(value) })),
+      hints.category,
+    ),
     order: whole('Order', orderRule, hints.order),
     hero: fields.object(
       {
@@ -168,7 +246,10 @@ const services = collection({
         }),
         image: illustration(),
         alt: alt(),
-        button: heroButton('Button', hints.heroButton),
+        button: heroButton(
+          'Button',
+          'The button under the hero text: Inquire Now (to the contact page of the settings), none, or a link of its own on this site.',
+        ),
       },
       { label: 'Hero' },
     ),
@@ -229,7 +310,11 @@ const services = collection({
 });
 
 const pageSection = fields.object({
-  id: matching('Anchor', patterns.sectionId, 'Anchor name, also how the page finds this section.'),
+  id: matching(
+    'Section name',
+    patterns.sectionId,
+    'The end of the link to this section (#grow-with-us); the page finds the section by it, so keep it as it is.',
+  ),
   eyebrow: optionalText('Eyebrow', fileLengths.page.eyebrow),
   title: text('Title', fileLengths.page.title),
   paragraphs: fields.array(paragraph(), {
@@ -240,7 +325,10 @@ const pageSection = fields.object({
     fields.object({
       title: text('Title', fileLengths.page.itemTitle),
       text: text('Text', fileLengths.page.itemText, { multiline: true }),
-      icon: imageField('icons', 'Icon', assets.icons, { description: hints.icon, optional: true }),
+      icon: imageField('icons', 'Icon', assets.icons, {
+        description: 'A line drawing beside the item, if any.',
+        optional: true,
+      }),
       links: fields.array(link(), {
         label: 'Links',
         itemLabel: flagged((props) => props.fields.label.value),
@@ -253,6 +341,8 @@ const pageSection = fields.object({
 const pages = collection({
   label: 'Page copy',
   path: 'src/content/pages/*',
+  // Through the editor's own address, which knows that "home" is / (src/integrations/editor.ts).
+  previewUrl: '/api/editor/preview/pages/{slug}',
   slugField: 'name',
   format: { data: 'yaml' },
   schema: {
@@ -260,7 +350,7 @@ const pages = collection({
     // into the file (a `fields.slug` would write `name: ''`, which the site's strict schema refuses).
     name: fields.text({
       label: 'Page',
-      description: 'The file name in src/content/pages, e.g. "about" for the About page.',
+      description: 'Which page of the site this is the copy of, e.g. "about" for the About page.',
       validation: { isRequired: true },
     }),
     seo: seo(),
@@ -286,10 +376,27 @@ const pages = collection({
 
 export default config({
   storage: { kind: 'local' },
-  ui: { brand: { name: 'Site content' } },
+  ui: {
+    brand: { name: 'Site content' },
+    // Keystatic's own headings are "Collections" and "Singletons".
+    navigation: {
+      Pages: ['services', 'pages'],
+      'Lists on the pages': [
+        'testimonials',
+        'portfolio',
+        'homePortfolio',
+        'feedback',
+        'pricing',
+        'technologies',
+        'enquiryServices',
+      ],
+      'Site and calls': ['settings', 'availability'],
+    },
+  },
   collections: { services, pages },
   singletons: {
     testimonials: listFile(
+      'testimonials',
       'Testimonials',
       'testimonials',
       {
@@ -303,6 +410,7 @@ export default config({
       (entry) => String((entry as { company?: unknown }).company ?? ''),
     ),
     portfolio: listFile(
+      'portfolio',
       'Portfolio',
       'portfolio',
       {
@@ -316,6 +424,7 @@ export default config({
       (entry) => String(entry.title ?? ''),
     ),
     homePortfolio: listFile(
+      'homePortfolio',
       'Home carousel: portfolio',
       'home-portfolio',
       {
@@ -328,6 +437,7 @@ export default config({
       (entry) => String(entry.title ?? ''),
     ),
     feedback: listFile(
+      'feedback',
       'Home carousel: feedback',
       'feedback',
       {
@@ -339,6 +449,7 @@ export default config({
       (entry) => String(entry.name ?? ''),
     ),
     pricing: listFile(
+      'pricing',
       'Pricing',
       'pricing',
       {
@@ -357,12 +468,14 @@ export default config({
       (entry) => String(entry.name ?? ''),
     ),
     enquiryServices: listFile(
+      'enquiryServices',
       'Enquiry services',
       'enquiry-services',
       { label: text('Label', fileLengths.enquiryServices.label), order: entryOrder() },
       (entry) => String(entry.label ?? ''),
     ),
     technologies: listFile(
+      'technologies',
       'Technologies',
       'technologies',
       {
@@ -376,6 +489,7 @@ export default config({
       (entry) => String(entry.name ?? ''),
     ),
     settings: listFile(
+      'settings',
       'Settings',
       'settings',
       {
@@ -421,6 +535,7 @@ export default config({
       (entry) => String(entry.brand ?? ''),
     ),
     availability: listFile(
+      'availability',
       'Availability',
       'availability',
       {

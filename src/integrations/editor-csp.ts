@@ -10,9 +10,10 @@ import { EDITOR_ROUTES } from './editor';
 export const EDITOR_CSP = [
   "default-src 'self'",
   "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline' https://fonts.googleapis.com",
   "img-src 'self' data: blob:",
-  "font-src 'self' data:",
+  // Keystatic's own typeface (Inter), which its interface loads from Google Fonts.
+  "font-src 'self' data: https://fonts.gstatic.com",
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",

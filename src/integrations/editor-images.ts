@@ -1,71 +1,161 @@
 /**
- * The visual editor's image upload, in `astro dev` only (./editor.ts injects it at
- * `imageUploadPath`, /api/editor/images): it adds one file to a src/assets folder, named as content will name it.
+ * The visual editor's images, in `astro dev` only (./editor.ts injects it at `imageUploadPath`,
+ * /api/editor/images), for one src/assets folder at a time (`?folder=icons`):
+ * - GET lists the folder's images and whether any content or code uses each;
+ * - POST adds one file, named as content will name it (`&file=<the file's own name>`, the bytes as
+ *   an application/octet-stream body). The editor's field checks the file first
+ *   (src/editor/image-field.tsx); this checks it again, since anything on this machine can post here.
+ *   It never replaces a file: the same file sent again is a no-op (a retry after a lost answer);
+ * - DELETE removes an image nothing uses (`&name=<name>`), so that an upload left unused can go.
  * Keystatic would store a service page's upload in a folder of its own (src/assets/icons/<page>/),
- * where the site's images are not; this writes where they are. The editor's field checks the file
- * first (src/editor/image-field.tsx); this checks it again, since anything on this machine can post
- * here, and never replaces a file.
- *
- * POST, same origin, the file's bytes as the body, `?folder=icons&file=<the file's own name>`.
- * Answers { name, file } with 201, or { error } with 4xx.
+ * where the site's images are not; this writes where they are.
+ * Answers JSON: { images }, { name, file } with 201 (200 for the same file again), 204, or { error }.
  */
-import { readdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, readdir, unlink, writeFile } from 'node:fs/promises';
 import type { APIRoute } from 'astro';
 import {
   imageExtensions,
   imageFolders,
+  imageKinds,
+  imageName,
   imageNameFrom,
   imageProblem,
   maxImageBytes,
+  tooLarge,
   type AssetFolder,
+  type FolderImage,
 } from '../domain/images';
 import { readLimited } from '../server/requests/body';
 
 export const prerender = false;
 
-const assets = new URL('../assets/', import.meta.url);
+const src = new URL('../', import.meta.url);
+const assets = new URL('assets/', src);
 
-const answer = (status: number, body: Record<string, string>) =>
-  new Response(JSON.stringify(body), {
+const answer = (status: number, body?: Record<string, unknown>) =>
+  new Response(body && JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   });
 
-/** The names a folder holds, whatever their extension (content names an image without it). */
-const namesIn = (folder: AssetFolder) =>
-  readdirSync(new URL(`${folder}/`, assets)).map((file) => file.replace(/\.[^.]*$/, ''));
+/** The folder's image files by the name content gives them (without the extension). */
+async function filesIn(folder: AssetFolder): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const file of (await readdir(new URL(`${folder}/`, assets))).sort()) {
+    const extension = /\.[^.]*$/.exec(file)?.[0].toLowerCase() ?? '';
+    if (imageExtensions[folder].includes(extension))
+      files.set(file.slice(0, -extension.length), file);
+  }
+  return files;
+}
+
+const textFiles = async (folder: URL, pattern: RegExp) =>
+  Promise.all(
+    (await readdir(folder, { recursive: true }))
+      .filter((path) => pattern.test(path))
+      .map((path) => readFile(new URL(path, folder), 'utf8')),
+  );
+
+/**
+ * The names of a folder that something uses: any value of the content (a YAML value or list item,
+ * front matter included) that equals the name, and any file of the code that names the file
+ * (`assets/icons/cloud.svg`). Erring towards "used": a word that happens to equal an image's name
+ * keeps the image, never the other way round.
+ */
+async function usedNames(folder: AssetFolder): Promise<Set<string>> {
+  const used = new Set<string>();
+  for (const text of await textFiles(new URL('content/', src), /\.(?:ya?ml|mdx?|json)$/i))
+    for (const match of text.matchAll(/(?:^|[:-])[ \t]*["']?([a-z0-9-]+)["']?[ \t]*$/gm))
+      used.add(match[1]!);
+  const inCode = new RegExp(`assets/${folder}/([a-z0-9-]+)\\.`, 'g');
+  const code = await textFiles(src, /^(?!content\/|assets\/).*\.(?:astro|[cm]?[jt]sx?|css)$/);
+  for (const text of code) for (const match of text.matchAll(inCode)) used.add(match[1]!);
+  return used;
+}
+
+/** The editor's own page, and nothing else: a page elsewhere cannot make this browser write here. */
+const foreign = (request: Request, url: URL) =>
+  request.headers.get('origin') !== url.origin ||
+  request.headers.get('sec-fetch-site') === 'cross-site';
+
+const folderOf = (url: URL) => {
+  const folder = url.searchParams.get('folder') as AssetFolder;
+  return imageFolders.includes(folder) ? folder : undefined;
+};
+const badFolder = () =>
+  answer(400, { error: `The folder must be one of ${imageFolders.join(', ')}.` });
+
+export const GET: APIRoute = async ({ url }) => {
+  const folder = folderOf(url);
+  if (!folder) return badFolder();
+  const [files, used] = await Promise.all([filesIn(folder), usedNames(folder)]);
+  const images: FolderImage[] = [...files].map(([name, file]) => ({
+    name,
+    url: `/src/assets/${folder}/${file}`,
+    used: used.has(name),
+  }));
+  return answer(200, { images });
+};
 
 export const POST: APIRoute = async ({ request, url }) => {
-  // The editor's own page, and nothing else: a page elsewhere cannot make this browser write here.
-  const origin = request.headers.get('origin');
-  if (origin !== url.origin || request.headers.get('sec-fetch-site') === 'cross-site')
+  if (foreign(request, url))
     return answer(403, { error: 'Uploads come from the editor on this server only.' });
   if (request.headers.get('content-type') !== 'application/octet-stream')
     return answer(415, { error: 'Send the file as application/octet-stream.' });
-  const folder = url.searchParams.get('folder') as AssetFolder;
-  if (!imageFolders.includes(folder))
-    return answer(400, { error: `The folder must be one of ${imageFolders.join(', ')}.` });
+  const folder = folderOf(url);
+  if (!folder) return badFolder();
   const fileName = url.searchParams.get('file') ?? '';
   if (fileName.length === 0 || fileName.length > 200 || /[\0-\x1f\x7f]/.test(fileName))
     return answer(400, { error: 'The file needs a name of at most 200 printable characters.' });
-  const max = maxImageBytes[folder];
-  const bytes = await readLimited(request, max);
-  if (!bytes)
-    return answer(413, { error: `src/assets/${folder} takes files of at most ${max / 1024} KB.` });
-  const problem = imageProblem(folder, fileName, bytes, namesIn(folder));
-  if (problem) return answer(422, { error: problem });
+  const bytes = await readLimited(request, maxImageBytes[folder]);
+  if (!bytes) return answer(413, { error: tooLarge(folder, fileName) });
   const name = imageNameFrom(fileName);
-  const extension = imageExtensions[folder].find((ext) => fileName.toLowerCase().endsWith(ext))!;
+  const files = await filesIn(folder);
+  const existing = files.get(name);
+  const extension = imageExtensions[folder].find((ext) => fileName.toLowerCase().endsWith(ext));
+  // The same picture again (a second try, a Save that came before the answer): nothing to do.
+  if (existing && existing === `${name}${extension}`) {
+    const held = await readFile(new URL(`${folder}/${existing}`, assets));
+    if (held.equals(bytes)) return answer(200, uploaded(folder, name, existing));
+  }
+  const problem = imageProblem(folder, fileName, bytes, [...files.keys()]);
+  if (problem) return answer(422, { error: problem });
+  const file = `${name}${extension!}`;
   try {
     // 'wx': never over a file that appeared since the check.
-    await writeFile(new URL(`${folder}/${name}${extension}`, assets), bytes, { flag: 'wx' });
+    await writeFile(new URL(`${folder}/${file}`, assets), bytes, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
-      return answer(409, { error: `src/assets/${folder} already has "${name}${extension}".` });
+      return answer(409, {
+        error: `There is already another ${imageKinds[folder].one} named "${name}": rename your file.`,
+      });
     throw error;
   }
-  return answer(201, { name, file: `src/assets/${folder}/${name}${extension}` });
+  return answer(201, uploaded(folder, name, file));
 };
 
-export const ALL: APIRoute = () => new Response(null, { status: 405, headers: { allow: 'POST' } });
+const uploaded = (folder: AssetFolder, name: string, file: string) => ({
+  name,
+  file: `src/assets/${folder}/${file}`,
+  url: `/src/assets/${folder}/${file}`,
+});
+
+export const DELETE: APIRoute = async ({ request, url }) => {
+  if (foreign(request, url))
+    return answer(403, { error: 'Images are removed from the editor on this server only.' });
+  const folder = folderOf(url);
+  if (!folder) return badFolder();
+  const name = url.searchParams.get('name') ?? '';
+  const file = imageName.regex.test(name) ? (await filesIn(folder)).get(name) : undefined;
+  if (!file)
+    return answer(404, { error: `There is no ${imageKinds[folder].one} named "${name}".` });
+  if ((await usedNames(folder)).has(name))
+    return answer(409, {
+      error: `"${name}" is shown on the site: choose another ${imageKinds[folder].one} where it is used first.`,
+    });
+  await unlink(new URL(`${folder}/${file}`, assets));
+  return answer(204);
+};
+
+export const ALL: APIRoute = () =>
+  new Response(null, { status: 405, headers: { allow: 'GET, POST, DELETE' } });

@@ -8,12 +8,17 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { isRunnableDevEnvironment, type EnvironmentModuleNode, type Plugin } from 'vite';
 import { imageUploadPath } from '../domain/images.ts';
+import { SITE_RELOAD_EVENT } from './editor-reload.ts';
+
+/** The editor's "Preview" links go through this (./editor-preview.ts). */
+export const editorPreviewPath = '/api/editor/preview/[...entry]';
 
 /** The editor's routes, as Astro names them (`context.routePattern`). */
 export const EDITOR_ROUTES: ReadonlySet<string> = new Set([
   '/keystatic/[...params]',
   '/api/keystatic/[...params]',
   imageUploadPath,
+  editorPreviewPath,
 ]);
 
 const assetsFolder = fileURLToPath(new URL('../assets/', import.meta.url));
@@ -22,8 +27,9 @@ const assetsFolder = fileURLToPath(new URL('../assets/', import.meta.url));
  * An image uploaded through the editor lands in src/assets, which both the editor's schema and the
  * site's pages list with `import.meta.glob`: Vite, then Astro, would reload every open page for it,
  * closing the editor's item half-edited. The editor's field adds the new name itself
- * (src/editor/image-field.tsx), so browsers are not told; the server forgets the modules that list
- * the folder, as Astro would, so that the site's pages show the image from the next request on.
+ * (src/editor/image-field.tsx), so browsers are not told; every environment forgets the modules that
+ * list the folder, as Astro would, so that the site's pages and the editor loaded from the next request
+ * on list the image.
  */
 function keepEditorOpenOnUpload(): Plugin {
   return {
@@ -33,8 +39,10 @@ function keepEditorOpenOnUpload(): Plugin {
       // Before Astro's own handler (astro:hmr-reload, also 'post'), which would reload browsers.
       order: 'post',
       handler({ type, file, modules, timestamp }) {
-        if (type !== 'create' || !file.startsWith(assetsFolder)) return;
-        if (this.environment.name === 'client') return [];
+        if ((type !== 'create' && type !== 'delete') || !file.startsWith(assetsFolder)) return;
+        // Every environment forgets the modules that list the folder, the browser's included: the
+        // editor's schema lists the images with the same glob, and a page loaded from now on (after
+        // a Save, in a new tab) must offer the upload.
         const invalidated = new Set<EnvironmentModuleNode>();
         for (const module of modules)
           this.environment.moduleGraph.invalidateModule(module, invalidated, timestamp, true);
@@ -51,11 +59,74 @@ function keepEditorOpenOnUpload(): Plugin {
   };
 }
 
+/**
+ * A Save writes into src/content, and Astro then reloads every open tab. The editor's own tab must
+ * not be: a reload cut Keystatic short before it had put its draft away ("Restored draft" after
+ * every save) and closed what was open. A reload goes out as a custom event instead, which the dev
+ * site's pages (./editor-reload.ts) answer by reloading, so the preview still follows each Save.
+ */
+function keepEditorOpenOnSave(): Plugin {
+  return {
+    name: 'editor:keep-open-on-save',
+    apply: 'serve',
+    configureServer(server) {
+      // Astro sends its reloads through both.
+      for (const channel of new Set([server.ws, server.environments.client.hot])) {
+        const send = channel.send.bind(channel) as (...args: unknown[]) => void;
+        channel.send = ((...args: unknown[]) => {
+          const [payload] = args;
+          if (
+            payload &&
+            typeof payload === 'object' &&
+            'type' in payload &&
+            payload.type === 'full-reload'
+          )
+            return send({ type: 'custom', event: SITE_RELOAD_EVENT, data: {} });
+          return send(...args);
+        }) as typeof channel.send;
+      }
+    },
+  };
+}
+
+/**
+ * Keystatic says "Must have at least 8 items." under a list whose rule is exactly 8 (a service
+ * page's tiles, its counters), and has no option for its wording: when the fewest and the most
+ * are one number, it now says "exactly". A rewrite of that one message in Keystatic's browser
+ * code as Vite pre-bundles it; if Keystatic changes that code, nothing matches and its own wording
+ * stays (tests/editor/editor.spec.ts then fails on the message).
+ */
+const exactListLength = {
+  name: 'editor:exact-list-length',
+  transform(code: string, id: string) {
+    if (
+      !id.includes('@keystatic/core') ||
+      !code.includes('function useArrayFieldValidationMessage')
+    )
+      return null;
+    return code
+      .replace(
+        't0 = `Must have at least ${pluralize(minLength',
+        't0 = `Must have ${minLength === maxLength ? "exactly" : "at least"} ${pluralize(minLength',
+      )
+      .replace(
+        't0 = `Must have at most ${pluralize(maxLength',
+        't0 = `Must have ${minLength === maxLength ? "exactly" : "at most"} ${pluralize(maxLength',
+      );
+  },
+};
+
 export default function editor(): AstroIntegration {
   return {
     name: 'editor',
     hooks: {
-      'astro:config:setup': async ({ command, updateConfig, addMiddleware, injectRoute }) => {
+      'astro:config:setup': async ({
+        command,
+        updateConfig,
+        addMiddleware,
+        injectRoute,
+        injectScript,
+      }) => {
         if (command !== 'dev') return;
         // Loaded here, not at the top: a build never imports Keystatic. An integration added with
         // updateConfig in this hook has its own setup run after this one (Astro 7 loops over the
@@ -63,7 +134,23 @@ export default function editor(): AstroIntegration {
         const { default: keystatic } = await import('@keystatic/astro');
         updateConfig({
           integrations: [keystatic()],
-          vite: { plugins: [keepEditorOpenOnUpload()] },
+          vite: {
+            // Keystatic writes a saved file in place (emptied, then written): without waiting for
+            // the write to finish, the dev server read it half-written ("Error reading data from
+            // testimonials.yaml") and kept serving the old content after the save.
+            server: { watch: { awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 50 } } },
+            plugins: [keepEditorOpenOnUpload(), keepEditorOpenOnSave()],
+            optimizeDeps: { rolldownOptions: { plugins: [exactListLength] } },
+          },
+        });
+        injectScript(
+          'page',
+          `import ${JSON.stringify(fileURLToPath(new URL('./editor-reload.ts', import.meta.url)))};`,
+        );
+        injectRoute({
+          pattern: editorPreviewPath,
+          entrypoint: new URL('./editor-preview.ts', import.meta.url),
+          prerender: false,
         });
         injectRoute({
           pattern: imageUploadPath,

@@ -2,7 +2,9 @@
  * What the schema cannot see, because it looks at one entry at a time: that every internal link in
  * the content leads to a page of the site, and that service slugs are unique and do not take the
  * address of a fixed page. Run by the build (src/pages/[service].astro), so that deleting or
- * renaming a service page fails `npm run build` naming each file that still links to it.
+ * renaming a service page fails `npm run build` naming each file that still links to it; the slugs
+ * also each time the service pages are read (lib/content.ts), so `astro dev` shows a slug's error
+ * on /service and on the service pages.
  */
 
 export interface CheckedEntry {
@@ -50,14 +52,19 @@ const pageOf = (href: string) => {
   return path.length > 1 ? path.replace(/\/+$/, '') : '/';
 };
 
+/** A service page's file and its slug. */
+export interface ServiceSlug {
+  file: string;
+  slug: string;
+}
+
 /**
- * The problems of the content, each naming the file, the entry and the field. `fixedRoutes` are the
- * site's own pages ('/', '/about', ...); `serviceSlugs` the slug of each service page with its file.
+ * The problems of the service pages' slugs: one that is the address of a fixed page, or one that
+ * two files share (each named, on the line of the other).
  */
-export function checkContent(
-  entries: readonly CheckedEntry[],
+export function checkServiceSlugs(
+  services: readonly ServiceSlug[],
   fixedRoutes: readonly string[],
-  services: readonly { file: string; slug: string }[],
 ): ContentProblem[] {
   const problems: ContentProblem[] = [];
   const fixed = new Set(fixedRoutes);
@@ -83,8 +90,20 @@ export function checkContent(
       }
     }
   }
+  return problems;
+}
 
-  const routes = new Set([...fixed, ...[...slugFiles.keys()].map((slug) => `/${slug}`)]);
+/**
+ * The problems of the content, each naming the file, the entry and the field. `fixedRoutes` are the
+ * site's own pages ('/', '/about', ...); `services` the slug of each service page with its file.
+ */
+export function checkContent(
+  entries: readonly CheckedEntry[],
+  fixedRoutes: readonly string[],
+  services: readonly ServiceSlug[],
+): ContentProblem[] {
+  const problems = checkServiceSlugs(services, fixedRoutes);
+  const routes = new Set([...fixedRoutes, ...services.map(({ slug }) => `/${slug}`)]);
   for (const entry of entries) {
     const links = [...internalLinks(entry.data), ...(entry.body ? bodyLinks(entry.body) : [])];
     for (const [field, href] of links) {

@@ -3,9 +3,11 @@ import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
 import { collections, serviceCategories } from '../content.config';
 import {
   checkContent,
+  checkServiceSlugs,
   describeProblems,
   routeOfPageFile,
   type CheckedEntry,
+  type ContentProblem,
 } from './content-checks';
 import type { Availability } from '../domain/booking';
 
@@ -57,7 +59,17 @@ export function section(page: Awaited<ReturnType<typeof getPage>>, id: string): 
   return found;
 }
 
-export const getServices = () => ordered('services');
+/**
+ * The service pages, in order. Two of one slug, or a slug that is a fixed page's address, throw
+ * (lib/content-checks.ts), naming the files: no page lists or renders one in place of the other,
+ * and `astro dev` shows the error on /service and on the service pages, not only `astro build`.
+ */
+export async function getServices() {
+  const services = await ordered('services');
+  assertNoProblems(checkServiceSlugs(serviceSlugs(services), fixedRoutes()));
+  return services;
+}
+
 export const getTestimonials = () => ordered('testimonials');
 export const getPortfolio = () => ordered('portfolio');
 export const getHomePortfolio = () => ordered('homePortfolio');
@@ -92,6 +104,14 @@ export async function getAvailability(): Promise<Availability> {
 
 // The site's own pages, by their files: a link to one of them resolves.
 const pageFiles = Object.keys(import.meta.glob('../pages/**/*.{astro,ts}'));
+const fixedRoutes = () => pageFiles.flatMap((file) => routeOfPageFile(file) ?? []);
+
+const serviceSlugs = (services: CollectionEntry<'services'>[]) =>
+  services.map((entry) => ({ file: entry.filePath ?? entry.id, slug: entry.data.slug }));
+
+const assertNoProblems = (problems: ContentProblem[]) => {
+  if (problems.length > 0) throw new Error(describeProblems(problems));
+};
 
 /**
  * Fails the build when a link in the content leads nowhere or a service slug cannot be used
@@ -111,11 +131,6 @@ export async function assertContentLinks() {
       });
     }
   }
-  const services = (await getCollection('services')).map((entry) => ({
-    file: entry.filePath ?? entry.id,
-    slug: entry.data.slug,
-  }));
-  const fixedRoutes = pageFiles.flatMap((file) => routeOfPageFile(file) ?? []);
-  const problems = checkContent(entries, fixedRoutes, services);
-  if (problems.length > 0) throw new Error(describeProblems(problems));
+  const services = serviceSlugs(await getCollection('services'));
+  assertNoProblems(checkContent(entries, fixedRoutes(), services));
 }

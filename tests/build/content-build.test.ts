@@ -1,13 +1,16 @@
 /**
  * A content mistake fails the build with a message that names the file and
  * the field: each bad fixture is dropped into a temporary copy of the project
- * and `astro sync` (the content step of `astro build`) must reject it.
+ * and `astro sync` (the content step of `astro build`) must reject it; what
+ * only the pages check (links, slugs), `astro build`, and `astro dev` too.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -15,7 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 
@@ -28,16 +31,25 @@ beforeAll(() => {
   for (const entry of ['src', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
     cpSync(join(root, entry), join(copy, entry), { recursive: true });
   }
-  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  // The project's packages, one link each, but for Vite's cache (node_modules/.vite): `astro dev`
+  // in the copy optimizes its dependencies there, which would replace those of an `npm run edit`
+  // running in the project.
+  mkdirSync(join(copy, 'node_modules'));
+  for (const name of readdirSync(join(root, 'node_modules')))
+    if (name !== '.vite')
+      symlinkSync(join(root, 'node_modules', name), join(copy, 'node_modules', name));
 });
 
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
+const astro = join(root, 'node_modules/astro/bin/astro.mjs');
+const astroEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
+
 async function sync(command: 'sync' | 'build' = 'sync') {
   try {
-    await run(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), command], {
+    await run(process.execPath, [astro, command], {
       cwd: copy,
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
+      env: astroEnv,
     });
     return { failed: false, output: '' };
   } catch (error) {
@@ -120,6 +132,107 @@ describe('a content mistake fails the build, naming the file and the field', () 
       );
     } finally {
       writeFileSync(page, original);
+    }
+  }, 120_000);
+});
+
+/**
+ * `astro dev` on the copy, on a port of its choosing: its address, its output so far, and `stop`,
+ * which ends its process group (Astro, esbuild's service) and waits for it.
+ */
+async function startDev() {
+  const child = spawn(process.execPath, [astro, 'dev', '--host', '127.0.0.1', '--port', '0'], {
+    cwd: copy,
+    // Without vitest's variables: under VITEST, Astro's dev server serves no page.
+    env: Object.fromEntries(
+      Object.entries(astroEnv).filter(([name]) => !name.startsWith('VITEST')),
+    ),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.on('error', (error) => (output += `${error}\n`));
+  const exited = new Promise<void>((done) => child.on('close', () => done()));
+  const stop = async () => {
+    const signal = (name: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, name);
+      } catch {}
+    };
+    signal('SIGTERM');
+    const killing = setTimeout(() => signal('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(killing);
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`astro dev did not start:\n${output}`)),
+        30_000,
+      );
+      const read = (chunk: Buffer) => {
+        // Astro colours its output even so.
+        output += stripVTControlCharacters(String(chunk));
+        const local = /Local\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (local) {
+          clearTimeout(timer);
+          resolve(local[1]!);
+        }
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      void exited.then(() => reject(new Error(`astro dev exited:\n${output}`)));
+    });
+    return { url, output: () => output, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+// A page duplicated in the editor: another file, the same `slug`. Astro's glob loader kept one of
+// the two (keyed by slug) and the build passed, the other page gone (src/content.config.ts).
+describe('two service pages of one slug', () => {
+  const services = () => join(copy, 'src/content/services');
+  const duplicate = () => join(services(), 'laravel-copy.mdx');
+  const bothNamed = [
+    'src/content/services/laravel.mdx: slug: "laravel" is also the slug of src/content/services/laravel-copy.mdx',
+    'src/content/services/laravel-copy.mdx: slug: "laravel" is also the slug of src/content/services/laravel.mdx',
+  ];
+
+  it('fail the build, naming both files', async () => {
+    cpSync(join(services(), 'laravel.mdx'), duplicate());
+    try {
+      const result = await sync('build');
+      expect(result.failed).toBe(true);
+      for (const line of bothNamed) expect(result.output).toContain(line);
+    } finally {
+      rmSync(duplicate());
+    }
+  }, 120_000);
+
+  it('are an error on /service and the page in astro dev, named in its output, until one goes', async () => {
+    cpSync(join(services(), 'laravel.mdx'), duplicate());
+    const dev = await startDev();
+    try {
+      for (const page of ['/service', '/laravel']) {
+        expect((await fetch(dev.url + page)).status, page).toBe(500);
+      }
+      // The error page's body is only Vite's client, which shows the message (the overlay) as the
+      // server sends it; the server's output has it too.
+      for (const line of bothNamed) expect(dev.output()).toContain(line);
+      // The rest of the site still answers.
+      expect((await fetch(`${dev.url}/about`)).status).toBe(200);
+
+      // The copy deleted (the running server sees it): both pages are back.
+      rmSync(duplicate());
+      await expect
+        .poll(async () => (await fetch(`${dev.url}/laravel`)).status, { timeout: 15_000 })
+        .toBe(200);
+      expect((await fetch(`${dev.url}/service`)).status).toBe(200);
+    } finally {
+      await dev.stop();
+      rmSync(duplicate(), { force: true });
     }
   }, 120_000);
 });

@@ -91,4 +91,20 @@ describe('serving the build', () => {
       expect(response.status, path).toBe(404);
     }
   });
+
+  it("answers Astro's own routes, which the site does not use, as an unknown address: its 404 page", async () => {
+    const notFound = await (await fetch(`${server.url}/no-such-page`)).text();
+    for (const path of [
+      '/_image?href=%2Ffavicon.svg&w=16&f=webp',
+      '/_image',
+      '/_server-islands/Anything',
+    ]) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(await response.text(), path).toBe(notFound);
+    }
+    // Not a failure: no error logged, no stack trace.
+    expect(server.output()).not.toMatch(/ERROR|not listed|\n\s+at /);
+  });
 });

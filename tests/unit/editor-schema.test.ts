@@ -330,7 +330,7 @@ describe("a list item's problem is named in its row", () => {
       /^Tile — needs fixing: Title must be no longer than \d+ characters$/,
     );
     expect(firstProblem(preview(tiles.element, { ...tile, icon: 'no-such-icon' }))).toBe(
-      'Icon: choose an image of src/assets/icons',
+      'Icon: there is no icon named "no-such-icon" any more: choose another',
     );
   });
 
@@ -391,16 +391,19 @@ describe('where the site is stricter than a plain field, the editor refuses the 
   });
 
   it.each([
-    ['2026-12-25', false],
-    ['2028-02-29', false],
-    ['2026-02-30', true],
-    ['2026-13-01', true],
-    ['25/12/2026', true],
-  ])('a closed day %s: refused %s', (date, refused) => {
+    ['2026-12-25', undefined],
+    ['2028-02-29', undefined],
+    ['2026-02-30', '30 February 2026 does not exist'],
+    ['2027-02-29', '29 February 2027 does not exist'],
+    ['2026-04-31', '31 April 2026 does not exist'],
+    ['2026-13-01', 'has no month 13'],
+    ['25/12/2026', 'must be a date written like 2026-12-25'],
+  ])('a closed day %s: refused with %s', (date, expected) => {
     const closed = entryFields('availability').closed.element;
     const message = editorRefuses(closed, { date, reason: '' });
+    const refused = expected !== undefined;
     expect(message !== undefined).toBe(refused);
-    if (refused) expect(message).toContain('must be a date like 2026-12-25');
+    if (refused) expect(message).toContain(expected);
     expect(siteRefusesCalls((entry) => (entry.closed = [{ date }]))).toBe(refused);
   });
 
@@ -531,5 +534,38 @@ describe('(d) the editor takes the lengths and counts the site takes', () => {
     expect(limitMismatches(shorter, editor, '')).toEqual([
       'company length: site 2..39, editor 2..40',
     ]);
+  });
+});
+
+describe("a service page's address is its file's name, and no two pages share one", () => {
+  const address = (editorCollections.services.schema as any).slug;
+  const others = (...slugs: string[]) => ({ slugField: { slugs: new Set(slugs), glob: '*' } });
+  const refusal = (value: string, ...slugs: string[]) => {
+    try {
+      address.validate(value, others(...slugs));
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it('writes the address as the file name and the slug alike', () => {
+    expect(address.serializeWithSlug('laravel')).toEqual({ value: 'laravel', slug: 'laravel' });
+    expect(address.parse('laravel', { slug: 'laravel' })).toBe('laravel');
+  });
+
+  it("gives Keystatic's duplicate (file name laravel-copy) no address, so it must be given one", () => {
+    const copy = address.parse('laravel', { slug: 'laravel-copy' });
+    expect(copy).toBe('');
+    expect(refusal(copy, 'laravel')).toMatch(/Give the page an address of its own/);
+  });
+
+  it("refuses another page's address, a fixed page's, and one the site's rule refuses", () => {
+    expect(refusal('iphone', 'iphone', 'laravel')).toBe(
+      'Another page is already at /iphone: choose another address',
+    );
+    expect(refusal('about')).toBe("/about is one of the site's own pages: choose another address");
+    expect(refusal('react-native')).toMatch(/The address must be lowercase letters only/);
+    expect(refusal('swift', 'iphone', 'laravel')).toBeUndefined();
   });
 });

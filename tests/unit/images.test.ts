@@ -40,7 +40,7 @@ describe('what an upload may be', () => {
 
   it('refuses a picture for an icon: icons are SVG only', () => {
     expect(imageProblem('icons', 'ring.png', png, [])).toBe(
-      'src/assets/icons takes .svg files, not "ring.png"',
+      'Icons can be .svg files, not "ring.png"',
     );
   });
 
@@ -54,7 +54,7 @@ describe('what an upload may be', () => {
 
   it('never replaces an image of the folder', () => {
     expect(imageProblem('icons', 'Cloud.svg', svg, ['cloud', 'lock'])).toMatch(
-      /already has an image named "cloud"/,
+      /already another icon named "cloud"/,
     );
   });
 
@@ -65,7 +65,7 @@ describe('what an upload may be', () => {
   it('refuses a file larger than its folder takes', () => {
     const big = new Uint8Array(maxImageBytes.icons + 1);
     big.set(svg);
-    expect(imageProblem('icons', 'ring.svg', big, [])).toMatch(/takes at most 64 KB/);
+    expect(imageProblem('icons', 'ring.svg', big, [])).toMatch(/Icons can be at most 64 KB/);
   });
 
   it.each([

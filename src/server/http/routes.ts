@@ -41,6 +41,13 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
 export const staticFiles: RoutePolicy = page;
 
 /**
+ * On-demand routes Astro adds itself, which the site does not serve: its images are files of the
+ * build, and it has no server islands. The middleware answers them as an address the site does not
+ * have (404), except /_image in `astro dev`, which makes the pages' images there.
+ */
+export const astroRoutes: ReadonlySet<string> = new Set(['/_image', '/_server-islands/[name]']);
+
+/**
  * Methods of HTTP itself (RFC 9110, and PATCH). A request with one of them that a route does not
  * take gets 405; any other method (WebDAV's PROPFIND, a made-up one) gets 501.
  */

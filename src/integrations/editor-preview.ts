@@ -1,0 +1,51 @@
+/**
+ * The editor's "Preview" link of an entry, in `astro dev` only (./editor.ts injects it): sends the
+ * browser to the dev site's page that shows the entry. Keystatic's `previewUrl` is one pattern per
+ * collection; the page copy's names are not all addresses ("home" is /), and a list is shown on
+ * some page of its own.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import type { APIRoute } from 'astro';
+
+export const prerender = false;
+
+const services = new URL('../content/services/', import.meta.url);
+
+/** The page copy whose address is not its name. */
+const pageAddresses: Record<string, string> = {
+  home: '/',
+  'not-found': '/404',
+  'schedule-booked': '/schedule/booked',
+  'schedule-cancel': '/schedule/cancel',
+};
+
+/** Where each list file is shown; the testimonials, on a service page that shows them. */
+const listAddresses: Record<string, string> = {
+  portfolio: '/portfolio',
+  homePortfolio: '/',
+  feedback: '/',
+  pricing: '/',
+  technologies: '/',
+  settings: '/',
+  enquiryServices: '/contact',
+  availability: '/schedule',
+};
+
+async function pageWithTestimonials() {
+  for (const file of (await readdir(services)).sort()) {
+    const text = await readFile(new URL(file, services), 'utf8');
+    const slug = /^slug:\s*(\S+)/m.exec(text)?.[1];
+    if (slug && !/^testimonials:\s*false/m.test(text)) return `/${slug}`;
+  }
+  return '/service';
+}
+
+export const GET: APIRoute = async ({ params, redirect }) => {
+  const [kind, name = ''] = (params.entry ?? '').split('/');
+  let address: string | undefined;
+  if (kind === 'pages' && /^[a-z0-9-]+$/.test(name))
+    address = Object.hasOwn(pageAddresses, name) ? pageAddresses[name] : `/${name}`;
+  else if (kind === 'testimonials') address = await pageWithTestimonials();
+  else if (kind && Object.hasOwn(listAddresses, kind)) address = listAddresses[kind];
+  return address ? redirect(address, 302) : new Response('No such entry.', { status: 404 });
+};

@@ -1,0 +1,223 @@
+/**
+ * The site as `astro dev` serves it, the editor's preview (`npm run dev`, `npm run edit`): every
+ * route of src/pages renders with no 5xx answer (the page's or of anything it loads), no error in
+ * the browser's console, no broken image and no Vite error overlay; the addresses that are not
+ * pages answer a GET without a server error.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { parse } from 'yaml';
+import { HYDRATED } from '../../src/domain/hand-over';
+
+const pagesDir = 'src/pages';
+const servicesDir = 'src/content/services';
+
+/** One page per service entry, by the slug in its front matter, as the files are now. */
+const serviceRoutes = () =>
+  readdirSync(servicesDir)
+    .filter((file) => file.endsWith('.mdx'))
+    .sort()
+    .map((file) => {
+      const text = readFileSync(join(servicesDir, file), 'utf8');
+      const { slug } = parse(/^---\n([\s\S]*?)\n---/.exec(text)![1]!) as { slug: string };
+      return `/${slug}`;
+    });
+
+/** The pages besides the service pages, with the status each answers. */
+const pages: Record<string, number> = {
+  '/': 200,
+  '/about': 200,
+  '/contact': 200,
+  '/portfolio': 200,
+  '/service': 200,
+  '/schedule': 200,
+  '/thankyou': 200,
+  '/offline': 200,
+  // src/pages/404.astro, for any address the site does not have.
+  '/no-such-page': 404,
+  // A booking's page without its booking, and a cancel link without its token: each says so.
+  '/schedule/booked': 404,
+  '/schedule/cancel': 400,
+};
+
+/** The addresses that are not pages, with what a GET gets (405: a form's or the beacon's). */
+const others: Record<string, number> = {
+  '/healthz': 200,
+  '/robots.txt': 200,
+  '/schedule/slots.json': 200,
+  '/send-mail.php': 405,
+  '/php/email.php': 405,
+  '/vitals': 405,
+};
+
+/** Each file of src/pages as the address walked for it. */
+function pageFileRoutes(dir = pagesDir): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return pageFileRoutes(path);
+    const route = `/${relative(pagesDir, path).split(sep).join('/')}`
+      .replace(/\.(astro|ts)$/, '')
+      .replace(/\/index$/, '/')
+      .replace(/(.)\/$/, '$1');
+    return [route === '/404' ? '/no-such-page' : route];
+  });
+}
+
+/** What goes wrong on a page: a 5xx answer (its own or of anything it loads), an error in its console. */
+function watch(page: Page, status: number) {
+  const problems: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 500) problems.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    // The browser reports a page's own error status as a failed load: that alone is expected.
+    const ownStatus =
+      status >= 400 &&
+      message.location().url === page.url() &&
+      message
+        .text()
+        .startsWith(`Failed to load resource: the server responded with a status of ${status}`);
+    if (!ownStatus) problems.push(`console error: ${message.text()}`);
+  });
+  return problems;
+}
+
+/** Looks at a page: its status, its islands hydrated if asked, its images, no error overlay. */
+async function look(
+  page: Page,
+  route: string,
+  status: number,
+  hydrate: boolean,
+  problems: string[],
+) {
+  const response = await page.goto(route);
+  if (response?.status() !== status) problems.push(`answered ${response?.status()}, not ${status}`);
+  // An island waiting for a first use gets one, one waiting to be seen is scrolled to; again until
+  // React has hydrated it (its root marked HYDRATED, src/islands/use-take-over.ts), since an island
+  // sets up its trigger only once its code has loaded. Not `ssr` gone: Astro drops it before React
+  // has compared the page, and a lazy image made eager then would be a mismatch of the test's own.
+  if (hydrate) {
+    await page
+      .waitForFunction(
+        (hydrated) => {
+          const waiting = [...document.querySelectorAll('astro-island')].filter(
+            (island) =>
+              ![...island.querySelectorAll(`[${hydrated}]`)].some(
+                (root) => root.closest('astro-island') === island,
+              ),
+          );
+          for (const island of waiting)
+            island.firstElementChild?.dispatchEvent(new Event('pointerover', { bubbles: true }));
+          const unseen = waiting.find((island) => island.getAttribute('client') === 'visible');
+          unseen?.firstElementChild?.scrollIntoView();
+          return waiting.length === 0;
+        },
+        HYDRATED,
+        { polling: 200, timeout: 20_000 },
+      )
+      .catch(() => problems.push('an island did not hydrate'));
+  }
+  const images = await page.evaluate(async () => {
+    const images = [...document.images];
+    for (const image of images) image.loading = 'eager';
+    const loaded = Promise.all(images.map((image) => image.decode().catch(() => {})));
+    await Promise.race([loaded, new Promise((later) => setTimeout(later, 20_000))]);
+    const src = (image: HTMLImageElement) => image.currentSrc || image.src;
+    return {
+      broken: images.filter((i) => i.complete && i.naturalWidth === 0).map(src),
+      loading: images.filter((i) => !i.complete).map(src),
+    };
+  });
+  problems.push(...images.broken.map((src) => `broken image ${src}`));
+  problems.push(...images.loading.map((src) => `image still loading after 20 s: ${src}`));
+  if (await page.locator('vite-error-overlay').count()) problems.push('Vite error overlay');
+}
+
+/**
+ * Opens a route in a new tab and looks at it (with `hydrate`, a hydration mismatch shows as a
+ * console error). The dev server reloads its pages when a file changes or it has bundled new
+ * dependencies: a page reloaded half-way is looked at again, in a new tab. The tab is left open.
+ */
+async function visit(context: BrowserContext, route: string, status: number, hydrate: boolean) {
+  for (let attempt = 1; ; attempt++) {
+    const page = await context.newPage();
+    const problems = watch(page, status);
+    // Any navigation of the tab after its first.
+    let navigations = 0;
+    const reload = new Promise<true>((resolve) =>
+      page.on('framenavigated', (frame) => {
+        if (frame === page.mainFrame() && navigations++) resolve(true);
+      }),
+    );
+    const looking = look(page, route, status, hydrate, problems);
+    let reloaded: boolean;
+    try {
+      reloaded = await Promise.race([looking.then(() => false), reload]);
+    } catch (error) {
+      // The reload may be told by the error before the event.
+      if (!/destroyed|navigat/i.test(String(error))) throw error;
+      reloaded = true;
+    }
+    if (reloaded) {
+      looking.catch(() => {});
+      if (attempt < 3) {
+        await page.close();
+        continue;
+      }
+      problems.push('reloaded while looked at, three times');
+    }
+    return { page, problems: () => problems.map((problem) => `${route}: ${problem}`) };
+  }
+}
+
+test('the walk below covers every file of src/pages', () => {
+  const walked = new Set([...Object.keys(pages), ...Object.keys(others), '/[service]']);
+  expect(new Set(pageFileRoutes())).toEqual(walked);
+});
+
+test('every page renders with no server error, console error or broken image', async ({
+  context,
+}) => {
+  const services = serviceRoutes();
+  expect(services.length).toBeGreaterThan(0);
+  // The service pages share one template and its islands: the first one's are hydrated, for the
+  // time a dev build of React takes on every page.
+  const routes: [route: string, status: number, hydrate: boolean][] = [
+    ...Object.entries(pages).map(
+      ([route, status]) => [route, status, true] as [string, number, true],
+    ),
+    ...services.map((route, i) => [route, 200, i === 0] as [string, number, boolean]),
+  ];
+  const problems: string[] = [];
+
+  // The home page stays open until the end: what a page does seconds after loading (the service
+  // worker's registration, field data) has had its time by then.
+  const [first, ...rest] = routes;
+  const home = await visit(context, ...first!);
+  const homeOpened = Date.now();
+
+  // A few tabs at a time, in the one context.
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let next = rest.shift(); next; next = rest.shift()) {
+        const { page, problems: found } = await visit(context, ...next);
+        await page.close();
+        problems.push(...found());
+      }
+    }),
+  );
+
+  await home.page.waitForTimeout(Math.max(0, homeOpened + 6_000 - Date.now()));
+  problems.push(...home.problems());
+  await home.page.close();
+
+  for (const [route, status] of Object.entries(others)) {
+    const response = await context.request.get(route);
+    if (response.status() !== status)
+      problems.push(`${route}: answered ${response.status()}, not ${status}`);
+  }
+  expect(problems.slice(0, 50), `${problems.length} problems, the first 50:`).toEqual([]);
+});
