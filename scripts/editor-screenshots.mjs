@@ -41,10 +41,10 @@ try {
   await page.getByRole('button', { name: 'Save' }).waitFor();
   await shot('service-page');
 
-  const title = page.getByRole('textbox', { name: 'Title', exact: true }).first();
+  const title = page.getByRole('textbox', { name: 'Service name', exact: true });
   await title.fill(`${await title.inputValue()} for every iPhone, iPad and Apple Watch`);
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText(/must be no longer than/).waitFor();
+  await page.getByText(/Service name must be 2-40 characters/).waitFor();
   await shot('field-error');
 
   // A tile's dialog: its icon chosen from src/assets/icons, or uploaded (nothing is uploaded here).
@@ -54,7 +54,7 @@ try {
     .getByRole('row')
     .first()
     .click();
-  await page.getByRole('button', { name: 'Upload to icons…' }).waitFor();
+  await page.getByRole('button', { name: 'Upload an icon…' }).waitFor();
   await page.waitForTimeout(600); // the dialog's opening animation
   await shot('image-field');
   await browser.close();
