@@ -2,8 +2,8 @@ import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './scripts/local.mjs';
 
 // The visual editor's browser tests (tests/editor/), against `astro dev`, the only place the editor
-// runs: `npm run test:editor`. They save through the editor into src/content and put every file back
-// afterwards (tests/editor/content.ts), so they run one at a time.
+// runs: `npm run test:editor`. They save through the editor into a copy of the project and put every
+// file back after each test (tests/editor/content.ts), so they run one at a time.
 const port = Number(process.env.EDITOR_TEST_PORT ?? 4485);
 
 export default defineConfig({
@@ -30,9 +30,10 @@ export default defineConfig({
     { name: 'editor', dependencies: ['warm-up'] },
   ],
   webServer: {
-    // Node 24 from node_modules, not the system's Node (which Astro refuses). Astro's lock is
-    // kept: a second dev server of the project (--ignore-lock) was seen serving content gone stale.
-    command: `./node_modules/.bin/node node_modules/astro/bin/astro.mjs dev --host 127.0.0.1 --port ${port}`,
+    // `astro dev` in a copy of the project (scripts/editor-project.mjs): the tests save and upload
+    // there, never into the working tree, and a developer's own `npm run dev` can run beside them.
+    // Node 24 from node_modules, not the system's Node (which Astro refuses).
+    command: `./node_modules/.bin/node scripts/editor-project.mjs -- --host 127.0.0.1 --port ${port}`,
     url: `http://127.0.0.1:${port}/keystatic`,
     env: { ASTRO_TELEMETRY_DISABLED: '1' },
     reuseExistingServer: false,

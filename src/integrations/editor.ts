@@ -4,9 +4,16 @@
  * nothing of Keystatic is loaded otherwise, so `astro build` and `npm start` have no editor route
  * and no editor code. The editor's schema is keystatic.config.ts (src/editor/).
  */
+import { realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { isRunnableDevEnvironment, type EnvironmentModuleNode, type Plugin } from 'vite';
+import {
+  isRunnableDevEnvironment,
+  searchForWorkspaceRoot,
+  type EnvironmentModuleNode,
+  type Plugin,
+} from 'vite';
 import { imageUploadPath } from '../domain/images.ts';
 import { SITE_RELOAD_EVENT } from './editor-reload.ts';
 
@@ -116,6 +123,10 @@ const exactListLength = {
   },
 };
 
+/** The folder the project's packages are really in, through any link. */
+const packagesFolder = () =>
+  dirname(realpathSync(fileURLToPath(new URL('../../node_modules/astro', import.meta.url))));
+
 export default function editor(): AstroIntegration {
   return {
     name: 'editor',
@@ -138,7 +149,12 @@ export default function editor(): AstroIntegration {
             // Keystatic writes a saved file in place (emptied, then written): without waiting for
             // the write to finish, the dev server read it half-written ("Error reading data from
             // testimonials.yaml") and kept serving the old content after the save.
-            server: { watch: { awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 50 } } },
+            server: {
+              watch: { awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 50 } },
+              // The packages where they really are: the editor's tests run a copy of the project
+              // whose node_modules links to this one's (scripts/editor-project.mjs).
+              fs: { allow: [searchForWorkspaceRoot(process.cwd()), packagesFolder()] },
+            },
             plugins: [keepEditorOpenOnUpload(), keepEditorOpenOnSave()],
             optimizeDeps: { rolldownOptions: { plugins: [exactListLength] } },
           },

@@ -1,42 +1,51 @@
 /**
- * The content files the editor tests change, and putting them back: a test takes a snapshot of
- * src/content and src/assets (where uploads go) before it saves anything and restores it
- * afterwards, pass or fail (files it changed get their bytes back, files it created are removed),
- * so that uncommitted work there survives a run too.
+ * The content files the editor tests change, and putting them back. The tests work in a copy of the
+ * project (scripts/editor-project.mjs, where playwright.editor.config.ts runs `astro dev`), never in
+ * the working tree; a test takes a snapshot of the copy's src/content and src/assets (where uploads
+ * go) before it saves anything and restores it afterwards, pass or fail (files it changed get their
+ * bytes back, files it created are removed), so that each test starts from the same content.
+ * Paths are the project's ('src/content/…'); `inProject` gives the copy's.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { editorProject } from '../../scripts/editor-project.mjs';
+
+/** The copy of the project the editor's dev server serves. */
+export const project: string = editorProject();
+/** A path of the project ('src/content/…') in the copy. */
+export const inProject = (path: string) => join(project, path);
+
 const roots = ['src/content', 'src/assets'];
 
 const allFiles = (folder: string): string[] =>
-  readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+  readdirSync(inProject(folder), { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? allFiles(join(folder, entry.name)) : [join(folder, entry.name)],
   );
 
 export type Snapshot = Map<string, Buffer>;
 
 export const snapshot = (): Snapshot =>
-  new Map(roots.flatMap(allFiles).map((path) => [path, readFileSync(path)]));
+  new Map(roots.flatMap(allFiles).map((path) => [path, readFileSync(inProject(path))]));
 
 /** Puts src/content and src/assets back as they were; returns the files it changed back or removed. */
 export function restore(before: Snapshot): string[] {
   const touched: string[] = [];
   for (const path of roots.flatMap(allFiles)) {
     if (!before.has(path)) {
-      rmSync(path);
+      rmSync(inProject(path));
       touched.push(path);
     }
   }
   for (const [path, bytes] of before) {
     let now: Buffer | undefined;
     try {
-      now = readFileSync(path);
+      now = readFileSync(inProject(path));
     } catch {}
     if (!now || !now.equals(bytes)) {
-      writeFileSync(path, bytes);
+      writeFileSync(inProject(path), bytes);
       touched.push(path);
     }
   }
@@ -51,9 +60,13 @@ export function diffLines(before: Snapshot, path: string) {
     writeFileSync(old, before.get(path)!);
     let output = '';
     try {
-      output = execFileSync('git', ['diff', '--no-index', '--no-color', '-U0', old, path], {
-        encoding: 'utf8',
-      });
+      output = execFileSync(
+        'git',
+        ['diff', '--no-index', '--no-color', '-U0', old, inProject(path)],
+        {
+          encoding: 'utf8',
+        },
+      );
     } catch (error) {
       output = (error as { stdout: string }).stdout; // exit 1: the files differ
     }
@@ -74,7 +87,7 @@ export async function changed(before: Snapshot, path: string, timeout = 15_000) 
   for (;;) {
     let now: Buffer | undefined;
     try {
-      now = readFileSync(path);
+      now = readFileSync(inProject(path));
     } catch {}
     if (now && !now.equals(before.get(path) ?? Buffer.alloc(0))) return now.toString('utf8');
     if (Date.now() - start > timeout) throw new Error(`${path} was not saved in ${timeout} ms`);

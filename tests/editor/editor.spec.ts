@@ -21,7 +21,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { changed, diffLines, restore, snapshot, type Snapshot } from './content';
+import { copyProject } from '../../scripts/editor-project.mjs';
+import {
+  changed,
+  diffLines,
+  inProject,
+  project,
+  restore,
+  snapshot,
+  type Snapshot,
+} from './content';
 
 let before: Snapshot;
 test.beforeEach(() => {
@@ -352,7 +361,7 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   await expect(address).toHaveAccessibleDescription(/\/about is one of the site's own pages/);
   await browser.waitForTimeout(500);
   expect(
-    readdirSync('src/content/services').filter(
+    readdirSync(inProject('src/content/services')).filter(
       (name) => !before.has(`src/content/services/${name}`),
     ),
   ).toEqual([`${page.slug}.mdx`]);
@@ -421,7 +430,7 @@ test('an image uploaded and left unused is listed as unused, and can be removed 
   await expect(unused.getByText('rocket', { exact: true })).toHaveCount(0);
   await unused.getByRole('button', { name: `Remove ${upload.name}` }).click();
   await expect(unused.getByText(upload.name, { exact: true })).toHaveCount(0);
-  expect(existsSync(`src/assets/icons/${upload.name}.svg`)).toBe(false);
+  expect(existsSync(inProject(`src/assets/icons/${upload.name}.svg`))).toBe(false);
   // Gone from the list too.
   await dialog.getByRole('button', { name: / Icon$/ }).click();
   await browser.keyboard.type(upload.name);
@@ -431,20 +440,14 @@ test('an image uploaded and left unused is listed as unused, and can be removed 
 const run = promisify(execFile);
 
 /**
- * `npm run build` in a copy of the project holding the files: its log, and the pages it wrote. The
- * copy has a node_modules of its own that links to this one's packages, so that its build cache
- * (node_modules/.astro) is not this project's.
+ * `npm run build` in a copy of the editor's project (which holds the files the test saved): its log,
+ * and the pages it wrote. Not in the editor's project itself, whose dev server would read the
+ * build's content store as its own.
  */
 async function buildOf(files: string[], read: string[]) {
-  const root = resolve('.');
   const copy = mkdtempSync(join(tmpdir(), 'editor-build-'));
   try {
-    for (const entry of ['src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package.json'])
-      cpSync(join(root, entry), join(copy, entry), { recursive: true });
-    mkdirSync(join(copy, 'node_modules'));
-    for (const entry of readdirSync(join(root, 'node_modules')))
-      if (entry !== '.astro' && entry !== '.vite')
-        symlinkSync(join(root, 'node_modules', entry), join(copy, 'node_modules', entry));
+    copyProject(project, copy);
     for (const file of files) expect(existsSync(join(copy, file)), file).toBe(true);
     let log: string;
     try {
@@ -477,7 +480,7 @@ async function save(browser: Page, path: string) {
   await browser.getByRole('button', { name: 'Save' }).click();
   const text = await changed(before, path);
   await expect(browser.getByText('Unsaved')).toBeHidden();
-  return readFileSync(path, 'utf8') === text ? text : changed(before, path);
+  return readFileSync(inProject(path), 'utf8') === text ? text : changed(before, path);
 }
 
 test("saving one changed field changes only that field's lines", async ({ page: browser }) => {
@@ -534,7 +537,7 @@ test('a value the schema refuses is shown at its field, and nothing is written',
 
   // Neither save reached the file.
   await browser.waitForTimeout(1_000);
-  expect(readFileSync(service).equals(before.get(service)!)).toBe(true);
+  expect(readFileSync(inProject(service)).equals(before.get(service)!)).toBe(true);
 });
 
 test("the editor's own checks, in a list item: a time zone that does not exist, overlapping hours, a day that does not exist", async ({
@@ -582,7 +585,7 @@ test("the editor's own checks, in a list item: a time zone that does not exist, 
   await browser.waitForTimeout(1_000);
   await expect(browser.getByText('Unsaved')).toBeVisible();
   await expect(row).toBeVisible();
-  expect(readFileSync(availability).equals(before.get(availability)!)).toBe(true);
+  expect(readFileSync(inProject(availability)).equals(before.get(availability)!)).toBe(true);
 });
 
 test('an image uploaded into a list entry is written to its folder, and the entry names it', async ({
@@ -607,7 +610,9 @@ test('an image uploaded into a list entry is written to its folder, and the entr
   );
   await dialog.getByRole('button', { name: 'Done' }).click();
   await save(browser, portfolio);
-  expect(readFileSync('src/assets/portfolio/fleetdesk-v2.png').equals(screenshot.bytes)).toBe(true);
+  expect(
+    readFileSync(inProject('src/assets/portfolio/fleetdesk-v2.png')).equals(screenshot.bytes),
+  ).toBe(true);
   expect(diffLines(before, portfolio)).toEqual({
     removed: ['    image: fleetdesk'],
     added: ['    image: fleetdesk-v2'],
@@ -703,9 +708,11 @@ test('the upload endpoint refuses what a stranger might send, and never replaces
   expect((await remove('cloud')).status()).toBe(409);
   expect((await remove('../content')).status()).toBe(404);
   expect((await remove('editor-test-escape')).status()).toBe(204);
-  expect(existsSync('src/assets/icons/editor-test-escape.svg')).toBe(false);
+  expect(existsSync(inProject('src/assets/icons/editor-test-escape.svg'))).toBe(false);
   expect(
-    readFileSync('src/assets/icons/cloud.svg').equals(before.get('src/assets/icons/cloud.svg')!),
+    readFileSync(inProject('src/assets/icons/cloud.svg')).equals(
+      before.get('src/assets/icons/cloud.svg')!,
+    ),
   ).toBe(true);
 });
 

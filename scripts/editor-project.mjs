@@ -1,0 +1,57 @@
+// The project the editor's browser tests work in: a copy of this one in the temporary folder, so that
+// their saves and uploads never touch the working tree, their `astro dev` is not the developer's own
+// (Astro allows one dev server per project), and `npm test` can run them beside the phases that read
+// src/content. Its node_modules links to this project's packages, but for Vite's and Astro's caches,
+// which are the copy's own.
+//
+// Usage: node scripts/editor-project.mjs -- <astro dev arguments>   makes a fresh copy and runs
+// `astro dev` in it until stopped (playwright.editor.config.ts's web server). The tests find the
+// copy with `editorProject()`.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** Where the copy of this project lives: one per clone, so that two clones' runs do not meet. */
+export const editorProject = () =>
+  join(tmpdir(), `editor-test-${createHash('sha1').update(root).digest('hex').slice(0, 10)}`);
+
+/** The project's files a build or `astro dev` reads. */
+const projectFiles = [
+  'src',
+  'public',
+  'astro.config.mjs',
+  'keystatic.config.ts',
+  'tsconfig.json',
+  'package.json',
+];
+
+/** Copies the project (without its caches and stores) to `to`, with node_modules linked. */
+export function copyProject(from, to) {
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(join(to, 'node_modules'), { recursive: true });
+  for (const entry of projectFiles) cpSync(join(from, entry), join(to, entry), { recursive: true });
+  for (const entry of readdirSync(join(from, 'node_modules')))
+    if (entry !== '.astro' && entry !== '.vite')
+      symlinkSync(join(from, 'node_modules', entry), join(to, 'node_modules', entry));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const copy = editorProject();
+  copyProject(root, copy);
+  const args = process.argv.slice(process.argv.indexOf('--') + 1);
+  const server = spawn(
+    process.execPath,
+    [join(root, 'node_modules/astro/bin/astro.mjs'), 'dev', ...args],
+    { cwd: copy, stdio: 'inherit' },
+  );
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+  server.on('exit', (code, signal) => {
+    rmSync(copy, { recursive: true, force: true });
+    process.exit(code ?? (signal ? 1 : 0));
+  });
+}
