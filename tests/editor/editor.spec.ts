@@ -410,16 +410,21 @@ function restoredFiles() {
     .sort();
 }
 
-test('an image uploaded and left unused is listed as unused, and can be removed from the editor', async ({
-  page: browser,
-}) => {
+/** The iPhone page's first tile, open in its dialog. */
+async function firstTileOfIphone(browser: Page) {
   await visit(browser, '/keystatic/collection/services/item/iphone');
   await browser
     .getByRole('group', { name: /^Tiles/ })
     .getByRole('row')
     .first()
     .click();
-  const dialog = browser.getByRole('dialog', { name: 'Edit item' });
+  return browser.getByRole('dialog', { name: 'Edit item' });
+}
+
+test('an image uploaded and left unused is listed as unused, and can be removed from the editor', async ({
+  page: browser,
+}) => {
+  const dialog = await firstTileOfIphone(browser);
   await uploadImage(browser, dialog, 'icons', upload);
   // Changed my mind: another icon, and the upload is left unused.
   await choose(browser, dialog, 'Icon', 'rocket');
@@ -623,13 +628,7 @@ test('an image uploaded into a list entry is written to its folder, and the entr
 test('an upload the folder does not take is refused at the field, and nothing is written', async ({
   page: browser,
 }) => {
-  await visit(browser, '/keystatic/collection/services/item/iphone');
-  await browser
-    .getByRole('group', { name: /^Tiles/ })
-    .getByRole('row')
-    .first()
-    .click();
-  const dialog = browser.getByRole('dialog', { name: 'Edit item' });
+  const dialog = await firstTileOfIphone(browser);
   const chooser = browser.waitForEvent('filechooser');
   await dialog.getByRole('button', { name: uploadButton.icons }).click();
   await (
