@@ -1,7 +1,7 @@
 // What the scripts and the browser tests share: how to drive Chromium here, and how to serve the build.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
@@ -22,15 +22,47 @@ export const chromiumArgs = [
   '--disable-quic',
 ];
 
-export const freePort = () =>
-  new Promise((resolve, reject) => {
+/** The port `port` (0: one the system picks) if nothing listens on it on loopback now, else null. */
+const listenable = (port) =>
+  new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
+    server.once('error', () => resolve(null));
+    server.listen(port, '127.0.0.1', () => {
+      const { port: bound } = server.address();
+      server.close(() => resolve(bound));
     });
   });
+
+/** The range the system takes the local ports of outgoing connections from (Linux; else IANA's). */
+function ephemeralPorts() {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (low > 0 && high >= low) return { low, high };
+  } catch {}
+  return { low: 49152, high: 65535 };
+}
+
+/**
+ * A free loopback port for a server, from below the range of outgoing connections' own ports:
+ * callers choose it before the server listens (a server started later, an SMTP server down for a
+ * while, a server restarted on its port), and a connection made meanwhile anywhere on the machine
+ * could take a port of that range (a test's SMTP server then failed with EADDRINUSE). From 10100
+ * up: browsers refuse some ports below (10080 the last).
+ */
+export async function freePort() {
+  const low = 10_100;
+  const high = ephemeralPorts().low - 1;
+  for (let tries = 0; tries < 50 && high > low; tries++) {
+    const port = await listenable(low + Math.floor(Math.random() * (high - low + 1)));
+    if (port) return port;
+  }
+  const port = await listenable(0);
+  if (!port) throw new Error('No free port on 127.0.0.1');
+  return port;
+}
 
 /**
  * Starts `npm start`'s server over the existing build, on a free loopback port, with a store of its

@@ -42,8 +42,6 @@ export default function PortfolioGallery({ projects }: Props) {
   const lightbox = useModalDialog(index !== null, closeLightbox, (dialog) => {
     if (dialog.open) openLightbox(Number(dialog.getAttribute(PROJECT_INDEX)));
   });
-  const root = useTakeOver<HTMLDivElement>();
-
   const radios = useRef<HTMLFieldSetElement>(null);
 
   const choose = (value: PortfolioFilter) => {
@@ -52,11 +50,15 @@ export default function PortfolioGallery({ projects }: Props) {
     window.history.pushState(null, '', url);
   };
 
-  // The radios stay uncontrolled, so that a choice made before hydration is kept:
-  // the store follows a radio checked then, and the radios follow the store after.
-  useEffect(() => {
-    const checked = radios.current?.querySelector<HTMLInputElement>('input:checked')?.value;
+  // The radios stay uncontrolled, so that a choice made before hydration is kept: the store
+  // follows a radio checked then, as React takes over (before any tap reaches the island, so that
+  // previous / next go through the projects it shows), and the radios follow the store after.
+  const root = useTakeOver<HTMLDivElement>((element) => {
+    const checked = element.querySelector<HTMLInputElement>('input[name="filter"]:checked')?.value;
     if (isPortfolioFilter(checked) && checked !== $portfolioFilter.get()) choose(checked);
+  });
+
+  useEffect(() => {
     // The back and forward buttons move between filters.
     const onPopState = () => $portfolioFilter.set(filterFromSearch(window.location.search));
     window.addEventListener('popstate', onPopState);

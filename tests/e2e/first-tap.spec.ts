@@ -4,7 +4,7 @@
  * there, and the widget must work fully once React has taken over, from the state left by the tap.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { HYDRATED } from '../../src/domain/hand-over';
+import { HYDRATED, LIGHTBOX_STEP } from '../../src/domain/hand-over';
 import { leadingSlide, violations } from './helpers';
 
 /** Holds every island's code back until `release()`; `arrived()` counts the scripts delivered. */
@@ -303,6 +303,27 @@ test.describe('a tap while React takes over is applied once', () => {
       expect(await leadingSlide(carousel)).toBe(1);
     });
   }
+
+  // The moment right after the commit in which React takes the gallery over, before the page runs
+  // anything else: a busy phone's tap waits there. The island's handlers must already know the
+  // project the first move opened (they once did only a frame later, and Next did nothing).
+  test('the lightbox, Next tapped the moment React takes over', async ({ page }) => {
+    await page.goto('/portfolio');
+    await page.evaluate(
+      ([hydrated, step]) => {
+        const gallery = document.querySelector('.gallery')!;
+        new MutationObserver((_, observer) => {
+          if (!gallery.hasAttribute(hydrated)) return;
+          observer.disconnect();
+          document.querySelector<HTMLElement>(`dialog.lightbox [${step}="1"]`)!.click();
+        }).observe(gallery, { attributes: true });
+      },
+      [HYDRATED, LIGHTBOX_STEP],
+    );
+    await page.locator('.gallery__link').first().tap();
+    await hydrated(page.locator('.gallery'));
+    await expect(page.getByRole('dialog', { name: 'Harbour Homes property portal' })).toBeVisible();
+  });
 });
 
 test.describe('scroll to top', () => {

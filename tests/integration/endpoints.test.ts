@@ -2,7 +2,7 @@
  * The enquiry endpoints of the built server, each answer with the input that
  * earns it; and none of the bad input crashes, stalls or slows the server.
  */
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   postForm,
@@ -153,6 +153,45 @@ describe('bad input', () => {
       write();
     });
     expect(chunked).toBe(413);
+  });
+
+  it('keeps the connection of a post refused before its body was read for the next request, once that body has come', async () => {
+    // The refusal says keep-alive, so a client sends its next post on the same connection: the
+    // close meant for a body that keeps coming must not cut that one off (it did, 1 s after the
+    // refusal, whatever came on the connection meanwhile).
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    /** Posts `fields` on the agent's one connection, the first bytes now and the rest `when` says. */
+    const post = (fields: Record<string, string>, when: 'answered' | number) =>
+      new Promise<{ status: number; port: number }>((resolve, reject) => {
+        const body = new URLSearchParams(fields).toString();
+        const req = request(enquiry, {
+          method: 'POST',
+          agent,
+          headers: {
+            'Content-Type': 'application/x-www-form-urlencoded',
+            'Content-Length': Buffer.byteLength(body),
+            Accept: 'application/json',
+          },
+        });
+        req.on('error', reject);
+        req.on('response', (res) => {
+          if (when === 'answered') req.end(body.slice(10));
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, port: req.socket!.localPort! }));
+        });
+        req.write(body.slice(0, 10));
+        if (when !== 'answered') setTimeout(() => req.end(body.slice(10)), when);
+      });
+    try {
+      // Over 32 KB by its Content-Length: refused at once; the rest of it follows the answer.
+      const refused = await post({ ...validEnquiry, project: 'x'.repeat(33 * 1024) }, 'answered');
+      expect(refused.status).toBe(413);
+      // The next post comes on that connection, and is still being sent 1.2 s after the refusal.
+      const next = await post(validEnquiry, 1200);
+      expect(next).toEqual({ status: 200, port: refused.port });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('accepts up to 32 KB, and repeated service fields', async () => {

@@ -192,11 +192,16 @@ export function createSiteServer({
   };
 
   const respond = (req: IncomingMessage, res: ServerResponse) => {
-    // Answered before its body was read (refused for its size, its method, its origin): the
-    // connection is closed a moment later. Not at once: closing while the client still sends resets
-    // the connection, and the client may lose the answer it was given.
+    // Answered before its body was read (refused for its size, its method, its origin): Node reads
+    // the rest and drops it, and the connection is closed a moment later if the body is still
+    // coming. Not at once: closing while the client still sends resets the connection, and the
+    // client may lose the answer it was given. Once the body has all come, the connection is kept:
+    // the answer said keep-alive, so the client may already be sending its next request on it,
+    // which closing it then would cut off (a refused post's next one, often a valid enquiry).
     res.once('finish', () => {
-      if (!req.complete) setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+      if (req.complete) return;
+      const linger = setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+      req.once('end', () => clearTimeout(linger));
     });
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     if (httpsSite || isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
