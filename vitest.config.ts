@@ -1,9 +1,19 @@
 /// <reference types="vitest/config" />
 import { getViteConfig } from 'astro/config';
+import { configDefaults } from 'vitest/config';
+import { VitestFileTimes } from './scripts/test-timings.mjs';
+import { selectedStoreBackends } from './tests/support/store-selection';
+
+// `npm test` (scripts/test.mjs) asks each run for its files' times, written to this file beside
+// the usual output.
+const timesFile = process.env.TEST_JSON_REPORT;
 
 // One project per test folder, by what its tests need: `vitest run --project unit` runs only that
 // folder, and only the store project pays for a PostgreSQL server.
-const project = (name: string, test: { globalSetup?: string[]; maxWorkers?: number } = {}) => ({
+const project = (
+  name: string,
+  test: { globalSetup?: string[]; maxWorkers?: number; exclude?: string[] } = {},
+) => ({
   extends: true,
   test: { name, include: [`tests/${name}/**/*.test.ts`], ...test },
 });
@@ -11,12 +21,19 @@ const project = (name: string, test: { globalSetup?: string[]; maxWorkers?: numb
 export default getViteConfig({
   test: {
     testTimeout: 120_000,
+    ...(timesFile && { reporters: [...configDefaults.reporters, new VitestFileTimes(timesFile)] }),
     projects: [
       // Pure: rules, formats, schemas and content files; no server, no database, no build.
       project('unit'),
       // The store backends against SQLite and a real PostgreSQL (one server for the run; each test
-      // makes a database of its own on it).
-      project('store', { globalSetup: ['tests/support/postgres-setup.ts'], maxWorkers: 3 }),
+      // makes a database of its own on it). With STORE_BACKENDS=sqlite (`npm run test:quick`), no
+      // PostgreSQL: no server, and its own files (*postgres*.test.ts) left out.
+      project(
+        'store',
+        selectedStoreBackends().includes('postgresql')
+          ? { globalSetup: ['tests/support/postgres-setup.ts'], maxWorkers: 3 }
+          : { exclude: ['tests/store/**/*postgres*.test.ts'], maxWorkers: 3 },
+      ),
       // Spawns `astro sync` and `astro build` on a copy of the project.
       project('build'),
       // Against the built server (`npm run build` first); postgres.test.ts starts its own PostgreSQL.

@@ -1,45 +1,76 @@
 // `npm test`: every check of the project, the independent ones side by side. Each phase is one of
 // package.json's scripts (so `npm run test:unit` etc. run alone exactly as here); a phase starts
 // once the phases it needs have passed and a slot is free. A phase's output is shown whole when it
-// ends (not interleaved); the first failure stops the others and fails the run. Times at the end.
+// ends (not interleaved); the first failure stops the others and fails the run. At the end, each
+// phase's time and the slowest files of each test run (test-timings.mjs).
 //
 // Usage: npm test [-- --jobs 3]   (how many phases at once; 3 suits 2 cores, most phases wait on I/O)
+//        npm test -- --skip test:editor --skip format:check   (leave phases out, to time the rest)
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { reportEnv, slowestFiles } from './test-timings.mjs';
 
-const { values } = parseArgs({ options: { jobs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: {
+    jobs: { type: 'string', default: '3' },
+    skip: { type: 'string', multiple: true, default: [] },
+  },
+});
 const jobs = Number(values.jobs);
 
-/** Each phase: the npm script, and the phases that must pass first. */
-const phases = [
-  // The browser tests run longest: they start as soon as the build is there.
+/**
+ * Each phase: the npm script, and the phases that must pass first. Listed in the order they are
+ * started when a slot is free: the two longest paths first, `build` then the site's browser tests,
+ * and the phases the editor's browser tests wait for (test:build and check the longest of them)
+ * then the editor's; the short rest fills in beside them.
+ */
+const allPhases = [
   { script: 'build', after: [] },
-  { script: 'test:e2e', after: ['build'] },
-  { script: 'test:integration', after: ['build'] },
-  { script: 'format:check', after: [] },
-  { script: 'test:unit', after: [] },
-  { script: 'test:store', after: [] },
-  { script: 'check', after: [] },
-  { script: 'check:architecture', after: [] },
   { script: 'test:build', after: [] },
+  { script: 'check', after: [] },
+  // The browser tests run longest: they start as soon as the build is there.
+  { script: 'test:e2e', after: ['build'] },
+  { script: 'test:unit', after: [] },
   // The visual editor against `astro dev`: it saves into src/content (and puts every file back), so
   // it waits for the phases that read src/content.
   { script: 'test:editor', after: ['build', 'test:unit', 'test:build', 'check'] },
+  { script: 'test:integration', after: ['build'] },
+  { script: 'test:store', after: [] },
+  { script: 'format:check', after: [] },
+  { script: 'check:architecture', after: [] },
 ];
+const unknown = values.skip.filter((script) => !allPhases.some((p) => p.script === script));
+if (unknown.length) throw new Error(`No phase ${unknown.join(', ')} to skip`);
+const phases = allPhases
+  .filter((p) => !values.skip.includes(p.script))
+  .map((p) => ({ ...p, after: p.after.filter((script) => !values.skip.includes(script)) }));
+
+// Each test run writes a JSON report of its files' times here (test-timings.mjs), read at the end.
+const reports = mkdtempSync(join(tmpdir(), 'npm-test-reports-'));
+process.on('exit', () => rmSync(reports, { recursive: true, force: true }));
 
 const started = Date.now();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const done = new Map(); // script -> ms
+const startedAt = new Map(); // script -> ms since the start of the run
 const running = new Map(); // script -> child
 let failed = false;
 
 function run(phase) {
   const begin = Date.now();
+  startedAt.set(phase.script, begin - started);
   // detached: its own process group, so that a failure elsewhere can stop it with its children.
   const child = spawn('npm', ['run', '--silent', phase.script], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Colours only when the output is a terminal, as each tool does when run alone.
-    env: { ...process.env, ...(process.stdout.isTTY && { FORCE_COLOR: '1' }) },
+    env: {
+      ...process.env,
+      // Colours only when the output is a terminal, as each tool does when run alone.
+      ...(process.stdout.isTTY && { FORCE_COLOR: '1' }),
+      ...reportEnv(reports, phase.script),
+    },
     detached: true,
   });
   running.set(phase.script, child);
@@ -74,7 +105,26 @@ function fail(script) {
     setTimeout(() => signal('SIGKILL'), 5_000).unref();
   }
   console.error(`\nnpm test failed: ${script} (output above); stopped the phases still running.`);
+  if (done.size) {
+    console.error('\nThe phases that passed before:');
+    printTimes();
+  }
   process.exitCode = 1;
+}
+
+function printTimes() {
+  for (const phase of phases) {
+    if (!done.has(phase.script)) continue;
+    const took = seconds(done.get(phase.script)).padStart(7);
+    console.log(
+      `  ${phase.script.padEnd(18)} ${took}  (from ${seconds(startedAt.get(phase.script))})`,
+    );
+  }
+  const files = slowestFiles(
+    reports,
+    phases.map((p) => p.script).filter((script) => done.has(script)),
+  );
+  if (files) console.log(`\n${files}`);
 }
 
 function next() {
@@ -85,9 +135,9 @@ function next() {
     if (phase.after.every((script) => done.has(script))) run(phase);
   }
   if (done.size === phases.length) {
-    console.log(`\nAll passed in ${seconds(Date.now() - started)}:`);
-    for (const phase of phases)
-      console.log(`  ${phase.script.padEnd(18)} ${seconds(done.get(phase.script))}`);
+    const skipped = values.skip.length ? ` (skipped: ${values.skip.join(', ')})` : '';
+    console.log(`\nAll passed in ${seconds(Date.now() - started)}${skipped}:`);
+    printTimes();
   }
 }
 

@@ -1,13 +1,34 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { contrast, fieldOutlines } from './contrast';
 import { violations, islandHydrated } from './helpers';
+import { test } from './shared-page';
 import { allRoutes } from '../support/site';
 
+/** What the browser renders of the page's images without alt text or explicit dimensions. */
+const imagesWithout = (page: Page) =>
+  page
+    .locator('img')
+    .evaluateAll((images) =>
+      images
+        .filter(
+          (img) =>
+            img.getAttribute('alt') === null ||
+            !img.getAttribute('width') ||
+            !img.getAttribute('height'),
+        )
+        .map((img) => img.outerHTML.slice(0, 120)),
+    );
+
 test.describe('axe finds no violations', () => {
+  // Each route loaded once for what is checked on every page. (That every internal link and image
+  // resolves is plain HTTP: tests/integration/links.test.ts.)
   for (const route of [...allRoutes, '/no-such-page']) {
-    test(`on ${route}`, async ({ page }) => {
+    test(`on ${route}, where every image has alt text and explicit dimensions`, async ({
+      sharedPage: page,
+    }) => {
       await page.goto(route);
       expect(await violations(page)).toEqual([]);
+      expect(await imagesWithout(page)).toEqual([]);
     });
   }
 
@@ -73,7 +94,7 @@ test.describe('form fields are outlined at 3:1 or more against what is in and ar
   };
 
   for (const route of ['/contact', '/schedule']) {
-    test(`on ${route}`, async ({ page }) => {
+    test(`on ${route}`, async ({ sharedPage: page }) => {
       await page.goto(route);
       await expectOutlined(page);
     });

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './shared-page';
 import { allRoutes, mainRoutes, servicePages, specServiceRoutes } from '../support/site';
 
 test('content covers every route of the spec, each once', () => {
@@ -20,7 +21,9 @@ test('every route answers 200 with its own page', async ({ request }) => {
   expect(titles.size).toBe(allRoutes.length);
 });
 
-test('an unknown path answers 404 with the designed not-found page', async ({ page }) => {
+test('an unknown path answers 404 with the designed not-found page', async ({
+  sharedPage: page,
+}) => {
   const response = await page.goto('/no-such-page');
   expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('We could not find that page');
@@ -33,7 +36,7 @@ test('an unknown path answers 404 with the designed not-found page', async ({ pa
 
 test.describe('shared pieces', () => {
   for (const route of ['/', '/iphone', '/about']) {
-    test(`header, banner and footer on ${route}`, async ({ page }) => {
+    test(`header, banner and footer on ${route}`, async ({ sharedPage: page }) => {
       await page.goto(route);
       const nav = page.getByRole('navigation', { name: 'Main' });
       for (const [name, href] of [
@@ -62,7 +65,7 @@ test.describe('shared pieces', () => {
 
 test.describe('service pages', () => {
   for (const service of servicePages) {
-    test(`/${service.slug}`, async ({ page }) => {
+    test(`/${service.slug}`, async ({ sharedPage: page }) => {
       await page.goto(`/${service.slug}`);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(
         `${service.title} Development`,
@@ -116,7 +119,7 @@ test.describe('service pages', () => {
     ).toBeVisible();
   });
 
-  test('the shared testimonials are the four companies', async ({ page }) => {
+  test('the shared testimonials are the four companies', async ({ sharedPage: page }) => {
     await page.goto('/android');
     const slides = page.getByRole('region', { name: 'Testimonials' }).getByRole('group');
     await expect(slides).toHaveCount(4);
@@ -158,7 +161,7 @@ test.describe('grid columns', () => {
 });
 
 test.describe('main pages', () => {
-  test('home', async ({ page }) => {
+  test('home', async ({ sharedPage: page }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Real-time');
     await expect(
@@ -201,7 +204,7 @@ test.describe('main pages', () => {
     await expect(plans.getByRole('link', { name: 'Sign up' })).toHaveCount(2);
   });
 
-  test('about', async ({ page }) => {
+  test('about', async ({ sharedPage: page }) => {
     await page.goto('/about');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Meet the company');
     for (const heading of [
@@ -228,7 +231,7 @@ test.describe('main pages', () => {
     expect([box?.width, box?.height]).toEqual([56, 69]);
   });
 
-  test('services', async ({ page }) => {
+  test('services', async ({ sharedPage: page }) => {
     await page.goto('/service');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
       'Technologies We are working with',
@@ -247,7 +250,7 @@ test.describe('main pages', () => {
     await expect(page.locator('.link-group a')).toHaveCount(32);
   });
 
-  test('portfolio', async ({ page }) => {
+  test('portfolio', async ({ sharedPage: page }) => {
     await page.goto('/portfolio');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
       'Have A Look At Our Beautiful Work',
@@ -258,7 +261,7 @@ test.describe('main pages', () => {
     await expect(page.locator('.gallery__item')).toHaveCount(10);
   });
 
-  test('contact', async ({ page }) => {
+  test('contact', async ({ sharedPage: page }) => {
     await page.goto('/contact');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
       "We are ready to Lead You into the future of Technology, Let's start the discussion",
@@ -281,14 +284,14 @@ test.describe('main pages', () => {
     }
   });
 
-  test('thank you', async ({ page }) => {
+  test('thank you', async ({ sharedPage: page }) => {
     await page.goto('/thankyou');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank You!');
     await expect(page.getByText('Our team is in touch with you soon!')).toBeVisible();
   });
 
   for (const route of mainRoutes) {
-    test(`${route} has exactly one h1`, async ({ page }) => {
+    test(`${route} has exactly one h1`, async ({ sharedPage: page }) => {
       await page.goto(route);
       await expect(page.locator('h1')).toHaveCount(1);
     });

@@ -1,6 +1,7 @@
 /**
  * The two implementations of the enquiry store, for tests that run against both: a SQLite file in
  * a temporary folder, and a new database on the run's PostgreSQL server (tests/support/postgres-setup.ts, the store project's global setup).
+ * Both, unless STORE_BACKENDS names one (store-selection.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import type { EnquiryStore, StoreOptions } from '../../src/server/store/types';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { call } from './records';
+import { selectedStoreBackends, type StoreBackendName } from './store-selection';
 
 export interface Backend {
   store: EnquiryStore;
@@ -59,11 +61,10 @@ async function backend(
   };
 }
 
+type OpenBackend = (options?: StoreOptions) => Promise<Backend>;
+
 /** Either store, empty; `options` (a booking cap) for every connection to it. */
-export const backends: Record<
-  'sqlite' | 'postgresql',
-  (options?: StoreOptions) => Promise<Backend>
-> = {
+const allBackends: Record<StoreBackendName, OpenBackend> = {
   async sqlite(options = {}) {
     const dir = mkdtempSync(join(tmpdir(), 'store-test-'));
     const path = join(dir, 'enquiries.sqlite');
@@ -78,6 +79,14 @@ export const backends: Record<
     return backend((opening) => PostgresStore.open(url, opening), options);
   },
 };
+
+/**
+ * The selected stores (both unless STORE_BACKENDS says), by name: only those are its keys, which the
+ * tests go through (`describe.each(Object.keys(backends))`).
+ */
+export const backends = Object.fromEntries(
+  selectedStoreBackends().map((name) => [name, allBackends[name]]),
+) as Record<StoreBackendName, OpenBackend>;
 
 /**
  * A store opened over one that migration 5 (SQLite) or 2 (PostgreSQL) upgraded, which held a spam

@@ -1,0 +1,28 @@
+/**
+ * `test` with `sharedPage`: one page per worker, for tests that only load a page and look at it
+ * (no clicks, no viewport, nothing kept in the browser). A new context for each such test cost
+ * more than its page load. It is made as the project's `use` makes each test's own page.
+ */
+import { test as base, type Page } from '@playwright/test';
+
+export const test = base.extend<object, { sharedPage: Page }>({
+  sharedPage: [
+    async ({ browser }, use, { project }) => {
+      const { baseURL, viewport, screen, userAgent, deviceScaleFactor, isMobile, hasTouch } =
+        project.use;
+      const context = await browser.newContext({
+        baseURL,
+        viewport,
+        screen,
+        userAgent,
+        deviceScaleFactor,
+        isMobile,
+        hasTouch,
+        serviceWorkers: project.use.serviceWorkers,
+      });
+      await use(await context.newPage());
+      await context.close();
+    },
+    { scope: 'worker' },
+  ],
+});
