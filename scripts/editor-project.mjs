@@ -4,9 +4,10 @@
 // src/content. Its node_modules links to this project's packages, but for Vite's and Astro's caches,
 // which are the copy's own.
 //
-// Usage: node scripts/editor-project.mjs -- <astro dev arguments>   makes a fresh copy and runs
-// `astro dev` in it until stopped (playwright.editor.config.ts's web server). The tests find the
-// copy with `editorProject()`.
+// Usage: node scripts/editor-project.mjs [--copy NAME] -- <astro dev arguments>   makes a fresh copy
+// and runs `astro dev` in it until stopped (playwright.editor.config.ts's web servers: one copy for
+// the tests that save, `editing`, the default, and one for those that only read). The tests find a
+// copy with `editorProject(NAME)`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
@@ -16,9 +17,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
-/** Where the copy of this project lives: one per clone, so that two clones' runs do not meet. */
-export const editorProject = () =>
-  join(tmpdir(), `editor-test-${createHash('sha1').update(root).digest('hex').slice(0, 10)}`);
+/** Where a copy of this project lives: one per clone and name, so that two clones' runs do not meet. */
+export const editorProject = (name = 'editing') =>
+  join(
+    tmpdir(),
+    `editor-test-${createHash('sha1').update(root).digest('hex').slice(0, 10)}-${name}`,
+  );
 
 /** The project's files a build or `astro dev` reads. */
 const projectFiles = [
@@ -41,7 +45,9 @@ export function copyProject(from, to) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const copy = editorProject();
+  const options = process.argv.slice(2, process.argv.indexOf('--'));
+  const name = options[0] === '--copy' && options[1] ? options[1] : undefined;
+  const copy = editorProject(name);
   copyProject(root, copy);
   const args = process.argv.slice(process.argv.indexOf('--') + 1);
   const server = spawn(

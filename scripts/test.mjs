@@ -23,21 +23,19 @@ const jobs = Number(values.jobs);
 
 /**
  * Each phase: the npm script, and the phases that must pass first. Listed in the order they are
- * started when a slot is free: the two longest paths first, `build` then the site's browser tests,
- * and the phases the editor's browser tests wait for (test:build and check the longest of them)
- * then the editor's; the short rest fills in beside them.
+ * started when a slot is free: the longest paths first (`build` then the site's browser tests; the
+ * editor's browser tests, which work in copies of the project of their own), the short rest
+ * beside them.
  */
 const allPhases = [
   { script: 'build', after: [] },
-  { script: 'test:build', after: [] },
-  { script: 'check', after: [] },
+  { script: 'test:editor', after: [] },
   // The browser tests run longest: they start as soon as the build is there.
   { script: 'test:e2e', after: ['build'] },
-  { script: 'test:unit', after: [] },
-  // The visual editor against `astro dev`: it saves into src/content (and puts every file back), so
-  // it waits for the phases that read src/content.
-  { script: 'test:editor', after: ['build', 'test:unit', 'test:build', 'check'] },
+  { script: 'test:build', after: [] },
+  { script: 'check', after: [] },
   { script: 'test:integration', after: ['build'] },
+  { script: 'test:unit', after: [] },
   { script: 'test:store', after: [] },
   { script: 'format:check', after: [] },
   { script: 'check:architecture', after: [] },

@@ -4,12 +4,22 @@
  * keepEditorOpenOnSave in ./editor.ts, which sends reloads as this event).
  */
 export const SITE_RELOAD_EVENT = 'editor:site-reload';
+/** A page asks, once its connection is up, whether the site changed since the page was served. */
+export const SITE_CHANGED_EVENT = 'editor:site-changed?';
+/** The Server-Timing entry that tells a page which change of the site it was served after. */
+export const SITE_VERSION_TIMING = 'editor-site-version';
 
-// Also imported on the server (for the name): there, nothing runs.
+// Also imported on the server (for the names): there, nothing runs.
 if (
   typeof window !== 'undefined' &&
   import.meta.hot &&
   !location.pathname.startsWith('/keystatic')
 ) {
   import.meta.hot.on(SITE_RELOAD_EVENT, () => location.reload());
+  // A page asked for just after a Save may have been served before the dev server had read the
+  // saved file, and a reload sent before the page's connection was up never reaches it: the page
+  // says which version it was served at, and the server sends a reload if there has been one since.
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  const served = navigation?.serverTiming.find((entry) => entry.name === SITE_VERSION_TIMING);
+  if (served) import.meta.hot.send(SITE_CHANGED_EVENT, { version: Number(served.description) });
 }

@@ -15,7 +15,7 @@ import {
   type Plugin,
 } from 'vite';
 import { imageUploadPath } from '../domain/images.ts';
-import { SITE_RELOAD_EVENT } from './editor-reload.ts';
+import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from './editor-reload.ts';
 
 /** The editor's "Preview" links go through this (./editor-preview.ts). */
 export const editorPreviewPath = '/api/editor/preview/[...entry]';
@@ -73,10 +73,24 @@ function keepEditorOpenOnUpload(): Plugin {
  * site's pages (./editor-reload.ts) answer by reloading, so the preview still follows each Save.
  */
 function keepEditorOpenOnSave(): Plugin {
+  // How many reloads have been sent: each page is told the count it was served at (read as the
+  // request starts, so that a page rendered from content older than a reload is never told a count
+  // that includes it), and is sent a reload when it connects if the count has moved on since.
+  let version = 0;
   return {
     name: 'editor:keep-open-on-save',
     apply: 'serve',
     configureServer(server) {
+      server.middlewares.use((_req, res, next) => {
+        res.setHeader('Server-Timing', `${SITE_VERSION_TIMING};desc="${version}"`);
+        next();
+      });
+      server.environments.client.hot.on(
+        SITE_CHANGED_EVENT,
+        (data: { version?: unknown }, client) => {
+          if (data?.version !== version) client.send(SITE_RELOAD_EVENT, {});
+        },
+      );
       // Astro sends its reloads through both.
       for (const channel of new Set([server.ws, server.environments.client.hot])) {
         const send = channel.send.bind(channel) as (...args: unknown[]) => void;
@@ -87,8 +101,10 @@ function keepEditorOpenOnSave(): Plugin {
             typeof payload === 'object' &&
             'type' in payload &&
             payload.type === 'full-reload'
-          )
+          ) {
+            version += 1;
             return send({ type: 'custom', event: SITE_RELOAD_EVENT, data: {} });
+          }
           return send(...args);
         }) as typeof channel.send;
       }

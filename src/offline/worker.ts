@@ -144,13 +144,14 @@ async function keepOpenPage(address: string) {
     const response = await fetch(url, { credentials: 'same-origin' });
     if (response.status !== 200) return;
     const html = await response.clone().text();
-    await (await caches.open(PAGES_CACHE)).put(url, response);
     const assets = await caches.open(ASSETS_CACHE);
     await Promise.all(
       [...buildFiles(html)].map(async (path) => {
         if (!(await matchPrecache(path))) await assets.add(path).catch(() => {});
       }),
     );
+    // The page last: a page that is kept has its images kept too.
+    await (await caches.open(PAGES_CACHE)).put(url, response);
   } catch {
     // Offline at activation: the page will be kept when it is next opened.
   }

@@ -14,7 +14,8 @@ function slidesInView(carousel: Locator) {
 
 async function ready(page: Page, carousel: Locator) {
   await carousel.scrollIntoViewIfNeeded();
-  await expect(carousel).toHaveClass(/carousel--ready/);
+  // Its code loads once it is in view (client:visible): on a busy machine, that can take seconds.
+  await expect(carousel).toHaveClass(/carousel--ready/, { timeout: 15_000 });
   // Keep the pointer away, so that hover does not pause it.
   await page.mouse.move(0, 0);
 }

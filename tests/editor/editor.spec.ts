@@ -3,8 +3,8 @@
  * made through the editor, with an icon uploaded in it, is built by `npm run build` and served;
  * saving one changed field changes only its lines; a value the site's schema refuses is shown at
  * its field and nothing is written; an upload lands in its src/assets folder, and one the folder
- * does not take is refused; every entry opens. Every file a test changes or creates, in src/content
- * and src/assets, is put back afterwards (./content.ts).
+ * does not take is refused. Every file a test changes or creates, in src/content and src/assets, is
+ * put back afterwards (./content.ts).
  */
 import { execFile } from 'node:child_process';
 import {
@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { copyProject } from '../../scripts/editor-project.mjs';
+import { visit } from './visit';
 import {
   changed,
   diffLines,
@@ -63,21 +64,6 @@ async function addItem(page: Page, list: Locator, fill: (dialog: Locator) => Pro
   await fill(dialog);
   await dialog.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(dialog).toBeHidden();
-}
-
-/**
- * Opens an address of the editor. A saved file makes `astro dev` reload the open page (its content
- * changed), which can cut a navigation started just then: it is started again.
- */
-async function visit(browser: Page, address: string) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await browser.goto(address);
-      return;
-    } catch (error) {
-      if (attempt === 3 || !String(error).includes('ERR_ABORTED')) throw error;
-    }
-  }
 }
 
 type Image = { file: string; name: string; bytes: Buffer; type: string };
@@ -713,39 +699,4 @@ test('the upload endpoint refuses what a stranger might send, and never replaces
       before.get('src/assets/icons/cloud.svg')!,
     ),
   ).toBe(true);
-});
-
-/** The singletons' names in the editor, from the data files' names (enquiry-services → enquiryServices). */
-const singletons = readdirSync('src/content/data').map((file) =>
-  file.replace(/\.yaml$/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()),
-);
-const entries = [
-  ...readdirSync('src/content/services').map(
-    (file) => `/keystatic/collection/services/item/${file.replace(/\.mdx$/, '')}`,
-  ),
-  ...readdirSync('src/content/pages').map(
-    (file) => `/keystatic/collection/pages/item/${file.replace(/\.yaml$/, '')}`,
-  ),
-  ...singletons.map((name) => `/keystatic/singleton/${name}`),
-];
-
-test(`every entry opens in the editor without an error (${entries.length} entries)`, async ({
-  page: browser,
-}) => {
-  test.setTimeout(entries.length * 3_000);
-  const failures: string[] = [];
-  // Three tabs at once: each mostly waits on the dev server and the editor's first render.
-  const tabs = [browser, await browser.context().newPage(), await browser.context().newPage()];
-  await Promise.all(
-    tabs.map(async (tab, index) => {
-      for (const address of entries.filter((_, i) => i % tabs.length === index)) {
-        await visit(tab, address);
-        const form = tab.getByRole('button', { name: 'Save' });
-        const alert = tab.getByRole('alert');
-        await expect(form.or(alert).first()).toBeVisible();
-        if (await alert.count()) failures.push(`${address}: ${await alert.first().textContent()}`);
-      }
-    }),
-  );
-  expect(failures).toEqual([]);
 });
