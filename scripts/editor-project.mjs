@@ -1,8 +1,7 @@
 // The project the editor's browser tests work in: a copy of this one in the temporary folder, so that
 // their saves and uploads never touch the working tree, their `astro dev` is not the developer's own
 // (Astro allows one dev server per project), and `npm test` can run them beside the phases that read
-// src/content. Its node_modules links to this project's packages, but for Vite's and Astro's caches,
-// which are the copy's own.
+// src/content (./project-copy.mjs makes it).
 //
 // Usage: node scripts/editor-project.mjs [--copy NAME] -- <astro dev arguments>   makes a fresh copy
 // and runs `astro dev` in it until stopped (playwright.editor.config.ts's web servers: one copy for
@@ -10,10 +9,11 @@
 // copy with `editorProject(NAME)`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyProject } from './project-copy.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -23,26 +23,6 @@ export const editorProject = (name = 'editing') =>
     tmpdir(),
     `editor-test-${createHash('sha1').update(root).digest('hex').slice(0, 10)}-${name}`,
   );
-
-/** The project's files a build or `astro dev` reads. */
-const projectFiles = [
-  'src',
-  'public',
-  'astro.config.mjs',
-  'keystatic.config.ts',
-  'tsconfig.json',
-  'package.json',
-];
-
-/** Copies the project (without its caches and stores) to `to`, with node_modules linked. */
-export function copyProject(from, to) {
-  rmSync(to, { recursive: true, force: true });
-  mkdirSync(join(to, 'node_modules'), { recursive: true });
-  for (const entry of projectFiles) cpSync(join(from, entry), join(to, entry), { recursive: true });
-  for (const entry of readdirSync(join(from, 'node_modules')))
-    if (entry !== '.astro' && entry !== '.vite')
-      symlinkSync(join(from, 'node_modules', entry), join(to, 'node_modules', entry));
-}
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const options = process.argv.slice(2, process.argv.indexOf('--'));

@@ -5,21 +5,12 @@
  * only the pages check (links, slugs), `astro build`, and `astro dev` too.
  */
 import { execFile, spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyProject } from '../../scripts/project-copy.mjs';
 import { parse, stringify } from 'yaml';
 
 const run = promisify(execFile);
@@ -28,16 +19,8 @@ let copy: string;
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'content-check-'));
-  for (const entry of ['src', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
-    cpSync(join(root, entry), join(copy, entry), { recursive: true });
-  }
-  // The project's packages, one link each, but for Vite's cache (node_modules/.vite): `astro dev`
-  // in the copy optimizes its dependencies there, which would replace those of an `npm run edit`
-  // running in the project.
-  mkdirSync(join(copy, 'node_modules'));
-  for (const name of readdirSync(join(root, 'node_modules')))
-    if (name !== '.vite')
-      symlinkSync(join(root, 'node_modules', name), join(copy, 'node_modules', name));
+  // Caches of its own: its content store holds the fixtures (./scripts/project-copy.mjs).
+  copyProject(root, copy);
 });
 
 afterAll(() => rmSync(copy, { recursive: true, force: true }));

@@ -5,7 +5,7 @@
  * browser (this machine has no internet). Without a key, nothing of it loads.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, startServer, type RunningServer } from '../support/server';
 import { islandHydrated, openCallRequest } from './helpers';
+import { copyProject } from '../../scripts/project-copy.mjs';
 
 const SITE_KEY = 'test-site-key';
 
@@ -63,10 +64,7 @@ test.describe('with a site key and a secret', () => {
     // playwright.config.ts), the sitemap and field data's script. A third less than a whole build.
     const root = resolve('.');
     copy = mkdtempSync(join(tmpdir(), 'captcha-build-'));
-    for (const entry of ['src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
-      cpSync(join(root, entry), join(copy, entry), { recursive: true });
-    }
-    symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    copyProject(root, copy);
     const unneeded = ['precompress', 'service-worker', '@astrojs/sitemap'];
     writeFileSync(
       join(copy, 'astro.captcha.config.mjs'),

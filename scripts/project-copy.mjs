@@ -1,0 +1,37 @@
+// A copy of the project in a folder of its own, for the tests that build it or run `astro dev` on it
+// apart from the working tree (the editor's, the content checks', the captcha build's).
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** The project's files a build or `astro dev` reads. */
+const projectFiles = [
+  'src',
+  'public',
+  'astro.config.mjs',
+  'keystatic.config.ts',
+  'tsconfig.json',
+  'package.json',
+];
+
+/**
+ * Copies the project at `from` to `to` (replacing it), with node_modules linked package by package
+ * but for Vite's and Astro's caches, which are the copy's own: a copy's content store written into
+ * the project's (a link to node_modules whole did that) was read by the project's next build, which
+ * then built a test's fixture as a page of the site. The cache of optimized images, which only
+ * depends on each picture, starts as a copy of this project's, so that a build of the copy encodes
+ * only the pictures new to it.
+ */
+export function copyProject(from, to) {
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(join(to, 'node_modules'), { recursive: true });
+  for (const entry of projectFiles) cpSync(join(from, entry), join(to, entry), { recursive: true });
+  for (const entry of readdirSync(join(from, 'node_modules')))
+    if (entry !== '.astro' && entry !== '.vite')
+      symlinkSync(join(from, 'node_modules', entry), join(to, 'node_modules', entry));
+  const images = join(root, 'node_modules/.astro/assets');
+  if (existsSync(images))
+    cpSync(images, join(to, 'node_modules/.astro/assets'), { recursive: true });
+}
