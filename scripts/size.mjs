@@ -54,7 +54,7 @@ async function measure(route, width, exercise) {
   await page.goto(base + route, { waitUntil: 'networkidle' });
   const inlineBytes = await inlineScriptBytes(page);
   const reader = inlineBytes + [...external.values()].reduce((a, b) => a + b, 0);
-  // Field data's script, loaded once the page is idle (README, Field data): part of the reader's.
+  // Field data's script, loaded once the page is idle (docs/field-data.md): part of the reader's.
   const fieldData = [...external].find(([url]) => url.endsWith('/field-vitals.js'))?.[1] ?? 0;
   await exercise(page);
   await page.waitForLoadState('networkidle');

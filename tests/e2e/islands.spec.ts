@@ -34,7 +34,7 @@ test.describe('mobile menu', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const scripts: string[] = [];
     page.on('request', (request) => {
-      // Field data loads once the page is idle, whatever the reader does (README, Field data).
+      // Field data loads once the page is idle, whatever the reader does (docs/field-data.md).
       if (request.resourceType() === 'script' && !request.url().endsWith('/field-vitals.js'))
         scripts.push(request.url());
     });
