@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from './scripts/local.mjs';
+import { chromiumArgs, chromiumPath, chromiumShellPath } from './scripts/local.mjs';
 import { e2eDatabase as database } from './tests/support/site';
 
 const port = Number(process.env.TEST_PORT ?? 4399);
@@ -13,12 +13,25 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     ...devices['Desktop Chrome'],
-    // Playwright cannot download its own browser here: it drives Debian's Chromium (or CHROMIUM_PATH).
-    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
     // The service worker is tested in offline.spec.ts; elsewhere each test sees the network as a
     // first visit does, with no worker answering in between.
     serviceWorkers: 'block',
   },
+  // Playwright cannot download its own browser here: it drives Debian's Chromium (scripts/local.mjs),
+  // its headless shell where the whole browser adds nothing a test looks at.
+  projects: [
+    {
+      name: 'site',
+      testIgnore: /offline\.spec\.ts/,
+      use: { launchOptions: { executablePath: chromiumShellPath, args: chromiumArgs } },
+    },
+    {
+      // Background Sync, which sends an enquiry kept offline once the connection returns.
+      name: 'offline',
+      testMatch: /offline\.spec\.ts/,
+      use: { launchOptions: { executablePath: chromiumPath, args: chromiumArgs } },
+    },
+  ],
   webServer: {
     // The production server of `npm start`, on Node 24 from node_modules (not the system's Node),
     // with a store of its own and no rate limit (the tests post many times from one address), and

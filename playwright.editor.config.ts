@@ -3,13 +3,15 @@ import { chromiumArgs, chromiumPath } from './scripts/local.mjs';
 
 // The visual editor's browser tests (tests/editor/), against `astro dev`, the only place the editor
 // runs: `npm run test:editor`. Two dev servers, each in a copy of the project of its own
-// (scripts/editor-project.mjs): the tests that save through the editor work in one, one at a time
-// (each puts every file back afterwards: tests/editor/content.ts); those that only read (every page
-// of the dev site, every entry in the editor) run beside them against the other, whose pages no
-// save reloads.
+// (scripts/editor-project.mjs), one per worker: in the first, a marketer's afternoon (the longest
+// test, which saves); in the second, first the tests that only read (every page of the dev site,
+// every entry in the editor), which no save may reload, then the other tests that save. The tests
+// that save run one at a time in their copy and put every file back afterwards
+// (tests/editor/content.ts, which finds a test's copy by its project's `metadata.copy`).
 const port = Number(process.env.EDITOR_TEST_PORT ?? 4485);
-const ports = { editing: port, reading: port + 1 };
-const origin = (name: keyof typeof ports) => `http://127.0.0.1:${ports[name]}`;
+const ports = { first: port, second: port + 1 };
+const origin = (copy: keyof typeof ports) => `http://127.0.0.1:${ports[copy]}`;
+const afternoon = /a marketer's afternoon/;
 
 export default defineConfig({
   testDir: 'tests/editor',
@@ -33,26 +35,37 @@ export default defineConfig({
     {
       name: 'warm-up',
       testMatch: /warm-up\.setup\.ts/,
-      use: { baseURL: origin('editing') },
-      metadata: { origins: [origin('editing'), origin('reading')] },
+      use: { baseURL: origin('first') },
+      metadata: { origins: [origin('first'), origin('second')] },
     },
     {
-      name: 'editing',
+      name: 'afternoon',
       testMatch: /editor\.spec\.ts/,
+      grep: afternoon,
       dependencies: ['warm-up'],
-      use: { baseURL: origin('editing') },
+      use: { baseURL: origin('first') },
+      metadata: { copy: 'first' },
     },
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,
       dependencies: ['warm-up'],
-      use: { baseURL: origin('reading') },
+      use: { baseURL: origin('second') },
+      metadata: { copy: 'second' },
+    },
+    {
+      name: 'saving',
+      testMatch: /editor\.spec\.ts/,
+      grepInvert: afternoon,
+      dependencies: ['reading'],
+      use: { baseURL: origin('second') },
+      metadata: { copy: 'second' },
     },
   ],
   // Node 24 from node_modules, not the system's Node (which Astro refuses).
-  webServer: (['editing', 'reading'] as const).map((name) => ({
-    command: `./node_modules/.bin/node scripts/editor-project.mjs --copy ${name} -- --host 127.0.0.1 --port ${ports[name]}`,
-    url: `${origin(name)}/keystatic`,
+  webServer: (['first', 'second'] as const).map((copy) => ({
+    command: `./node_modules/.bin/node scripts/editor-project.mjs --copy ${copy} -- --host 127.0.0.1 --port ${ports[copy]}`,
+    url: `${origin(copy)}/keystatic`,
     env: { ASTRO_TELEMETRY_DISABLED: '1' },
     reuseExistingServer: false,
     timeout: 120_000,

@@ -1,7 +1,7 @@
 // What the scripts and the browser tests share: how to drive Chromium here, and how to serve the build.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
@@ -10,6 +10,16 @@ import { join } from 'node:path';
 /** Debian's Chromium (Playwright cannot download its own browser here), or CHROMIUM_PATH / CHROME_PATH. */
 export const chromiumPath =
   process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Debian's headless shell of the same Chromium (package chromium-headless-shell, or
+ * CHROMIUM_SHELL_PATH): the same engine without the browser around it, which opens a tab for about
+ * two thirds of the processor time. It has no Background Sync, so the offline tests keep the whole
+ * browser. Without it installed (or with CHROMIUM_SHELL_PATH=none), the whole browser everywhere.
+ */
+const shellPath = process.env.CHROMIUM_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
+export const chromiumShellPath =
+  shellPath !== 'none' && existsSync(shellPath) ? shellPath : chromiumPath;
 
 /** Without the network flags, Chromium's own connections are refused by this machine's closed network. */
 export const chromiumArgs = [

@@ -50,6 +50,8 @@ const phases = allPhases
 const reports = mkdtempSync(join(tmpdir(), 'npm-test-reports-'));
 process.on('exit', () => rmSync(reports, { recursive: true, force: true }));
 
+const compileCache = join(import.meta.dirname, '../node_modules/.cache/node-compile-cache');
+
 const started = Date.now();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const done = new Map(); // script -> ms
@@ -68,6 +70,9 @@ function run(phase) {
       // Colours only when the output is a terminal, as each tool does when run alone.
       ...(process.stdout.isTTY && { FORCE_COLOR: '1' }),
       ...reportEnv(reports, phase.script),
+      // Node keeps the code it compiled here and reads it back: the run starts some 200 Node
+      // processes (servers, builds, workers) over the same files, each a quarter quicker to start.
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? compileCache,
     },
     detached: true,
   });

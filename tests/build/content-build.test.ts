@@ -1,14 +1,15 @@
 /**
- * A content mistake fails the build with a message that names the file and
- * the field: each bad fixture is dropped into a temporary copy of the project
- * and `astro sync` (the content step of `astro build`) must reject it; what
- * only the pages check (links, slugs), `astro build`, and `astro dev` too.
+ * A content mistake fails the build with a message that names the file and the field: each bad
+ * fixture is dropped into a temporary copy of the project and `astro sync` (the content step of
+ * `astro build`) must reject it; what only the pages check (links, slugs), `astro build`. (The same
+ * in `astro dev`, and a raster image built responsive, are the editor's tests, tests/editor/, whose
+ * dev server and build of a copy are there already.)
  */
-import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify, stripVTControlCharacters } from 'node:util';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyProject } from '../../scripts/project-copy.mjs';
 import { parse, stringify } from 'yaml';
@@ -87,167 +88,35 @@ describe('a content mistake fails the build, naming the file and the field', () 
     }
   });
 
-  // Links and slugs are checked by the build itself (src/lib/content-checks.ts), not by the schema.
-  it('removing a service page fails the build, naming each file that still links to it', async () => {
-    const page = join(copy, 'src/content/services/zend.mdx');
-    const original = readFileSync(page, 'utf8');
-    rmSync(page);
+  // Links and slugs are checked by the build itself (src/lib/content-checks.ts), not by the schema,
+  // all at once: one build with three such mistakes names each of them.
+  it('a removed page still linked, a slug that is a fixed page, two pages of one slug: the build fails naming each file', async () => {
+    const services = join(copy, 'src/content/services');
+    const originals = new Map(
+      ['zend.mdx', 'yii.mdx'].map((file) => [file, readFileSync(join(services, file), 'utf8')]),
+    );
+    rmSync(join(services, 'zend.mdx'));
+    writeFileSync(
+      join(services, 'yii.mdx'),
+      originals.get('yii.mdx')!.replace(/^slug: yii$/m, 'slug: contact'),
+    );
+    // A page duplicated by hand: another file, the same `slug`. Astro's glob loader kept one of the
+    // two (keyed by slug) and the build passed, the other page gone (src/content.config.ts). (In
+    // `astro dev`, the editor's tests: tests/editor/editor.spec.ts.)
+    cpSync(join(services, 'laravel.mdx'), join(services, 'laravel-copy.mdx'));
     try {
       const result = await sync('build');
       expect(result.failed).toBe(true);
-      expect(result.output).toMatch(
-        /src\/content\/data\/technologies\.yaml: entry "zend", href: "\/zend" is not a page of the site/,
-      );
-    } finally {
-      writeFileSync(page, original);
-    }
-  }, 120_000);
-
-  it('a service slug that is a fixed page fails the build', async () => {
-    const page = join(copy, 'src/content/services/yii.mdx');
-    const original = readFileSync(page, 'utf8');
-    writeFileSync(page, original.replace(/^slug: yii$/m, 'slug: contact'));
-    try {
-      const result = await sync('build');
-      expect(result.failed).toBe(true);
-      expect(result.output).toContain(
+      for (const line of [
+        'src/content/data/technologies.yaml: entry "zend", href: "/zend" is not a page of the site',
         'src/content/services/yii.mdx: slug: "contact" is the address of a fixed page (/contact)',
-      );
+        'src/content/services/laravel.mdx: slug: "laravel" is also the slug of src/content/services/laravel-copy.mdx',
+        'src/content/services/laravel-copy.mdx: slug: "laravel" is also the slug of src/content/services/laravel.mdx',
+      ])
+        expect(result.output).toContain(line);
     } finally {
-      writeFileSync(page, original);
+      for (const [file, text] of originals) writeFileSync(join(services, file), text);
+      rmSync(join(services, 'laravel-copy.mdx'));
     }
   }, 120_000);
-});
-
-/**
- * `astro dev` on the copy, on a port of its choosing: its address, its output so far, and `stop`,
- * which ends its process group (Astro, esbuild's service) and waits for it.
- */
-async function startDev() {
-  const child = spawn(process.execPath, [astro, 'dev', '--host', '127.0.0.1', '--port', '0'], {
-    cwd: copy,
-    // Without vitest's variables: under VITEST, Astro's dev server serves no page.
-    env: Object.fromEntries(
-      Object.entries(astroEnv).filter(([name]) => !name.startsWith('VITEST')),
-    ),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  child.on('error', (error) => (output += `${error}\n`));
-  const exited = new Promise<void>((done) => child.on('close', () => done()));
-  const stop = async () => {
-    const signal = (name: NodeJS.Signals) => {
-      try {
-        process.kill(-child.pid!, name);
-      } catch {}
-    };
-    signal('SIGTERM');
-    const killing = setTimeout(() => signal('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(killing);
-  };
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`astro dev did not start:\n${output}`)),
-        30_000,
-      );
-      const read = (chunk: Buffer) => {
-        // Astro colours its output even so.
-        output += stripVTControlCharacters(String(chunk));
-        const local = /Local\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (local) {
-          clearTimeout(timer);
-          resolve(local[1]!);
-        }
-      };
-      child.stdout.on('data', read);
-      child.stderr.on('data', read);
-      void exited.then(() => reject(new Error(`astro dev exited:\n${output}`)));
-    });
-    return { url, output: () => output, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-// A page duplicated in the editor: another file, the same `slug`. Astro's glob loader kept one of
-// the two (keyed by slug) and the build passed, the other page gone (src/content.config.ts).
-describe('two service pages of one slug', () => {
-  const services = () => join(copy, 'src/content/services');
-  const duplicate = () => join(services(), 'laravel-copy.mdx');
-  const bothNamed = [
-    'src/content/services/laravel.mdx: slug: "laravel" is also the slug of src/content/services/laravel-copy.mdx',
-    'src/content/services/laravel-copy.mdx: slug: "laravel" is also the slug of src/content/services/laravel.mdx',
-  ];
-
-  it('fail the build, naming both files', async () => {
-    cpSync(join(services(), 'laravel.mdx'), duplicate());
-    try {
-      const result = await sync('build');
-      expect(result.failed).toBe(true);
-      for (const line of bothNamed) expect(result.output).toContain(line);
-    } finally {
-      rmSync(duplicate());
-    }
-  }, 120_000);
-
-  it('are an error on /service and the page in astro dev, named in its output, until one goes', async () => {
-    cpSync(join(services(), 'laravel.mdx'), duplicate());
-    const dev = await startDev();
-    try {
-      for (const page of ['/service', '/laravel']) {
-        expect((await fetch(dev.url + page)).status, page).toBe(500);
-      }
-      // The error page's body is only Vite's client, which shows the message (the overlay) as the
-      // server sends it; the server's output has it too.
-      for (const line of bothNamed) expect(dev.output()).toContain(line);
-      // The rest of the site still answers.
-      expect((await fetch(`${dev.url}/about`)).status).toBe(200);
-
-      // The copy deleted (the running server sees it): both pages are back.
-      rmSync(duplicate());
-      await expect
-        .poll(async () => (await fetch(`${dev.url}/laravel`)).status, { timeout: 15_000 })
-        .toBe(200);
-      expect((await fetch(`${dev.url}/service`)).status).toBe(200);
-    } finally {
-      await dev.stop();
-      rmSync(duplicate(), { force: true });
-    }
-  }, 120_000);
-});
-
-describe('a raster image in content is built responsive', () => {
-  it('a PNG hero illustration: AVIF and WebP at several widths, its size fixed, loaded first', async () => {
-    const home = join(copy, 'src/content/pages/home.yaml');
-    const original = readFileSync(home, 'utf8');
-    const photo = join(copy, 'src/assets/illustrations/team-photo.png');
-    cpSync(join(root, 'src/assets/portfolio/northgate-website.png'), photo);
-    writeFileSync(home, original.replace(/(illustration:\n\s+image:) home$/m, '$1 team-photo'));
-    try {
-      const result = await sync('build');
-      expect(result.output).toBe('');
-      const html = readFileSync(join(copy, 'dist/client/index.html'), 'utf8');
-      const picture = /<picture>(.*?)<\/picture>/s.exec(html)?.[1] ?? '';
-      const avif = /<source type="image\/avif" srcset="([^"]+)" sizes="([^"]+)"/i.exec(picture);
-      expect(avif?.[1]).toMatch(
-        /^\/_astro\/team-photo\.\S+\.avif 280w, .*\.avif 560w, .*\.avif 840w, .*\.avif 1120w$/,
-      );
-      expect(avif?.[2]).toBe('(min-width: 768px) 560px, calc(100vw - 2rem)');
-      const img = /<img ([^>]+)>/.exec(picture)?.[1] ?? '';
-      expect(img).toMatch(/src="\/_astro\/team-photo\.\S+\.webp"/);
-      expect(img).toMatch(/srcset="[^"]*\.webp 280w, [^"]*\.webp 1120w"/i);
-      // 1280 x 960 shown 560 wide: its height follows, so nothing moves as it loads.
-      expect(img).toContain('width="560" height="420"');
-      expect(img).toContain('loading="eager"');
-      expect(img).toContain('fetchpriority="high"');
-      expect(existsSync(join(copy, 'dist/client', /src="([^"]+)"/.exec(img)![1]!))).toBe(true);
-    } finally {
-      writeFileSync(home, original);
-      rmSync(photo);
-    }
-  }, 180_000);
 });

@@ -11,12 +11,16 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { test } from '@playwright/test';
 import { editorProject } from '../../scripts/editor-project.mjs';
 
-/** The copy of the project the editor's dev server serves. */
-export const project: string = editorProject();
+/**
+ * The copy of the project whose dev server the running test uses: its Playwright project's
+ * `metadata.copy` (playwright.editor.config.ts).
+ */
+export const project = (): string => editorProject(test.info().project.metadata.copy as string);
 /** A path of the project ('src/content/…') in the copy. */
-export const inProject = (path: string) => join(project, path);
+export const inProject = (path: string) => join(project(), path);
 
 const roots = ['src/content', 'src/assets'];
 

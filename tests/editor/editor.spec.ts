@@ -1,19 +1,20 @@
 /**
  * The visual editor in Chromium, against `astro dev` (playwright.editor.config.ts): a service page
- * made through the editor, with an icon uploaded in it, is built by `npm run build` and served;
- * saving one changed field changes only its lines; a value the site's schema refuses is shown at
- * its field and nothing is written; an upload lands in its src/assets folder, and one the folder
- * does not take is refused. Every file a test changes or creates, in src/content and src/assets, is
- * put back afterwards (./content.ts).
+ * made through the editor, with an icon and a photograph uploaded in it, is built by `npm run
+ * build` (the photograph responsive) and served; saving one changed field changes only its lines;
+ * a value the site's schema refuses is shown at its field and nothing is written; an upload lands
+ * in its src/assets folder, and one the folder does not take is refused; a page file copied by
+ * hand is an error on the dev site. Every file a test changes or creates, in src/content and
+ * src/assets, is put back afterwards (./content.ts).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { copyProject } from '../../scripts/project-copy.mjs';
-import { visit } from './visit';
+import { open, visit } from './visit';
 import {
   changed,
   diffLines,
@@ -74,6 +75,17 @@ const upload: Image = {
   bytes: Buffer.from(
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2"><circle cx="12" cy="12" r="8"/></svg>\n',
   ),
+};
+
+/**
+ * A photograph as a hero illustration, uploaded with the new page: a raster image, which the build
+ * must make responsive (AVIF and WebP at several widths). One of the site's 1280 x 960 screenshots.
+ */
+const photo: Image = {
+  file: 'Editor Test Photo.png',
+  name: 'editor-test-photo',
+  type: 'image/png',
+  bytes: readFileSync('src/assets/portfolio/northgate-website.png'),
 };
 
 /** What an image field's Upload button says for each folder. */
@@ -213,7 +225,7 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
 
   // 2. A new page, with one tile's icon uploaded from the tile's own dialog.
   const file = `src/content/services/${page.slug}.mdx`;
-  await visit(browser, '/keystatic/collection/services/create');
+  await open(browser, '/keystatic/collection/services/create');
   await textbox(browser, 'Page address').fill(page.slug);
   await textbox(browser, 'Service name').fill(page.title);
   await expect(
@@ -222,7 +234,7 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   await choose(browser, browser, 'Group on the services page', 'Cloud');
   const hero = browser.getByRole('group', { name: 'Hero' });
   await textbox(hero, 'Hero text').fill(page.hero);
-  await choose(browser, hero, 'Illustration', 'nodejs');
+  await uploadImage(browser, hero, 'illustrations', photo);
   await textbox(hero, 'Alt text').fill('Illustration of a server rack next to a browser window');
   const intro = browser.getByRole('group', { name: 'Intro' });
   await addItem(browser, intro.getByRole('group', { name: /^Tag lines/ }), (dialog) =>
@@ -265,6 +277,7 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
     `title: ${page.title}`,
     'category: cloud',
     `icon: ${upload.name}`,
+    `image: ${photo.name}`,
   ])
     expect(text).toContain(expected);
   expect(text).toMatch(/count: '?98%'?\n/);
@@ -283,12 +296,13 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
     '98%',
   ])
     expect(served.html).toContain(expected);
-  expect(served.sources.some((source) => source.includes(upload.name))).toBe(true);
+  for (const image of [upload, photo])
+    expect(served.sources.some((source) => source.includes(image.name))).toBe(true);
   expect((await devPage(browser, '/service')).html).toContain(`href="/${page.slug}"`);
 
   // 3. A testimonial with its logo uploaded; after Save the logo stays chosen, in this tab and a new one.
   const testimonials = 'src/content/data/testimonials.yaml';
-  await visit(browser, '/keystatic/singleton/testimonials');
+  await open(browser, '/keystatic/singleton/testimonials');
   await addItem(
     browser,
     browser
@@ -330,7 +344,7 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   expect(withTestimonials.sources.some((source) => source.includes(logo.name))).toBe(true);
 
   // 4. A mistake: a duplicate of a live page cannot take its address, nor another page's.
-  await visit(browser, '/keystatic/collection/services/item/laravel');
+  await open(browser, '/keystatic/collection/services/item/laravel');
   await browser.getByRole('button', { name: 'Duplicate entry…' }).click();
   await expect(browser).toHaveURL(/\/create\?duplicate=laravel$/);
   const address = textbox(browser, 'Page address');
@@ -353,36 +367,81 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   expect(editorErrors).toEqual([]);
 
   // Nothing else changed; and `npm run build` takes all of it, in a copy of the project.
-  expect(restoredFiles()).toEqual(
-    [
-      about,
-      file,
-      testimonials,
-      `src/assets/icons/${upload.name}.svg`,
-      `src/assets/logos/${logo.name}.svg`,
-    ].sort(),
-  );
-  const built = await buildOf(
-    [
-      about,
-      file,
-      testimonials,
-      `src/assets/icons/${upload.name}.svg`,
-      `src/assets/logos/${logo.name}.svg`,
-    ],
-    [`${page.slug}/index.html`, 'service/index.html', 'about/index.html', 'iphone/index.html'],
-  );
+  const written = [
+    about,
+    file,
+    testimonials,
+    `src/assets/icons/${upload.name}.svg`,
+    `src/assets/illustrations/${photo.name}.png`,
+    `src/assets/logos/${logo.name}.svg`,
+  ];
+  expect(restoredFiles()).toEqual(written.sort());
+  const built = await buildOf(written, [
+    `${page.slug}/index.html`,
+    'service/index.html',
+    'about/index.html',
+    'iphone/index.html',
+  ]);
   expect(built.log).toMatch(/Complete!/);
   const builtPage = built.files.get(`${page.slug}/index.html`)!;
   for (const expected of [`${page.title} Development`, page.introTitle, page.paragraph, '98%'])
     expect(builtPage).toContain(expected);
   expect(builtPage).toMatch(new RegExp(`src="/_astro/${upload.name}\\.[\\w-]+\\.svg"`));
+  // The photograph: responsive, its size fixed so that nothing moves as it loads, loaded first.
+  const picture =
+    [...builtPage.matchAll(/<picture>(.*?)<\/picture>/gs)].find(([html]) =>
+      html.includes(photo.name),
+    )?.[1] ?? '';
+  const avif = /<source type="image\/avif" srcset="([^"]+)" sizes="([^"]+)"/i.exec(picture);
+  expect(avif?.[1]).toMatch(
+    new RegExp(
+      `^/_astro/${photo.name}\\.\\S+\\.avif 280w, .*\\.avif 560w, .*\\.avif 840w, .*\\.avif 1120w$`,
+    ),
+  );
+  expect(avif?.[2]).toBe('(min-width: 768px) 560px, calc(100vw - 2rem)');
+  const img = /<img ([^>]+)>/.exec(picture)?.[1] ?? '';
+  expect(img).toMatch(new RegExp(`src="/_astro/${photo.name}\\.\\S+\\.webp"`));
+  expect(img).toMatch(/srcset="[^"]*\.webp 280w, [^"]*\.webp 1120w"/i);
+  // 1280 x 960 shown 560 wide.
+  expect(img).toContain('width="560" height="420"');
+  expect(img).toContain('loading="eager"');
+  expect(img).toContain('fetchpriority="high"');
+  expect(built.assets).toContain(/src="\/_astro\/([^"]+)"/.exec(img)![1]!);
   expect(built.files.get('service/index.html')).toContain(`href="/${page.slug}"`);
   expect(built.files.get('about/index.html')).toContain('About Northgate');
   expect(built.files.get('iphone/index.html')).toContain(testimonial.company);
   expect(built.files.get('iphone/index.html')).toMatch(
     new RegExp(`/_astro/${logo.name}\\.[\\w-]+\\.svg`),
   );
+});
+
+// A page duplicated by hand: a file copied on disk, the same `slug`, which the editor would have
+// refused (above). Astro's glob loader kept one of the two and the other page was gone, silently
+// (src/content.config.ts); the build fails naming both (tests/build/content-build.test.ts).
+test('a page file copied by hand onto the same address: the dev site shows an error naming both files, until the copy goes', async ({
+  page: browser,
+}) => {
+  const copied = 'src/content/services/laravel-copy.mdx';
+  cpSync(inProject('src/content/services/laravel.mdx'), inProject(copied));
+  const status = async (address: string) => (await browser.request.get(address)).status();
+  // The dev server reads the new file a moment later.
+  for (const address of ['/service', '/laravel'])
+    await expect.poll(() => status(address), { timeout: 20_000 }).toBe(500);
+  // What the person previewing sees: the message, in Vite's error overlay. (The dev server's output
+  // has it too: `[WebServer] … [ERROR]` lines in this test run's output.)
+  await visit(browser, '/laravel');
+  const message = browser.locator('vite-error-overlay #message-content');
+  for (const line of [
+    'src/content/services/laravel.mdx: slug: "laravel" is also the slug of src/content/services/laravel-copy.mdx',
+    'src/content/services/laravel-copy.mdx: slug: "laravel" is also the slug of src/content/services/laravel.mdx',
+  ])
+    await expect(message).toContainText(line);
+  // The rest of the site still answers.
+  expect(await status('/about')).toBe(200);
+  // The copy deleted (the running server sees it): both pages are back.
+  rmSync(inProject(copied));
+  await expect.poll(() => status('/laravel'), { timeout: 20_000 }).toBe(200);
+  expect(await status('/service')).toBe(200);
 });
 
 /** The files of src/content and src/assets that differ from the test's snapshot. */
@@ -436,7 +495,7 @@ const run = promisify(execFile);
 async function buildOf(files: string[], read: string[]) {
   const copy = mkdtempSync(join(tmpdir(), 'editor-build-'));
   try {
-    copyProject(project, copy);
+    copyProject(project(), copy);
     for (const file of files) expect(existsSync(join(copy, file)), file).toBe(true);
     let log: string;
     try {
@@ -455,7 +514,7 @@ async function buildOf(files: string[], read: string[]) {
       const built = join(copy, 'dist/client', path);
       if (existsSync(built)) pages.set(path, readFileSync(built, 'utf8'));
     }
-    return { log, files: pages };
+    return { log, files: pages, assets: readdirSync(join(copy, 'dist/client/_astro')) };
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
@@ -486,7 +545,7 @@ test("saving one changed field changes only that field's lines", async ({ page: 
   });
 
   const testimonials = 'src/content/data/testimonials.yaml';
-  await visit(browser, '/keystatic/singleton/testimonials');
+  await open(browser, '/keystatic/singleton/testimonials');
   await browser.getByRole('row', { name: 'Glitty' }).click();
   const dialog = browser.getByRole('dialog', { name: 'Edit item' });
   const quote = textbox(dialog, 'Quote');

@@ -4,8 +4,8 @@
  * playwright.editor.config.ts), beside the tests that save, whose saves never reload its pages.
  */
 import { readdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { visit } from './visit';
+import { expect, test } from '@playwright/test';
+import { open, visit } from './visit';
 
 /** The singletons' names in the editor, from the data files' names (enquiry-services → enquiryServices). */
 const singletons = readdirSync('src/content/data').map((file) =>
@@ -20,24 +20,6 @@ const entries = [
   ),
   ...singletons.map((name) => `/keystatic/singleton/${name}`),
 ];
-
-/**
- * Opens an entry as the editor's own links do, without loading the editor again (52 loads of the
- * editor's development build were most of this test's time): a collection's item, by its
- * breadcrumb, which names the item once its page is the one shown; a singleton, whose breadcrumb
- * is its label, by loading its address.
- */
-async function open(tab: Page, address: string) {
-  const item = /\/item\/([^/]+)$/.exec(address)?.[1];
-  if (!item) return visit(tab, address);
-  await tab.evaluate((to) => {
-    history.pushState(null, '', to);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, address);
-  await expect(
-    tab.getByRole('navigation', { name: /breadcrumbs/i }).getByText(item, { exact: true }),
-  ).toBeVisible();
-}
 
 test(`every entry opens in the editor without an error (${entries.length} entries)`, async ({
   page: browser,
