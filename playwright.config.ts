@@ -18,17 +18,16 @@ export default defineConfig({
     serviceWorkers: 'block',
   },
   // Playwright cannot download its own browser here: it drives Debian's Chromium (scripts/local.mjs),
-  // its headless shell where the whole browser adds nothing a test looks at.
+  // its headless shell but for the tests tagged @whole-browser.
   projects: [
     {
-      name: 'site',
-      testIgnore: /offline\.spec\.ts/,
+      name: 'shell',
+      grepInvert: /@whole-browser/,
       use: { launchOptions: { executablePath: chromiumShellPath, args: chromiumArgs } },
     },
     {
-      // Background Sync, which sends an enquiry kept offline once the connection returns.
-      name: 'offline',
-      testMatch: /offline\.spec\.ts/,
+      name: 'whole-browser',
+      grep: /@whole-browser/,
       use: { launchOptions: { executablePath: chromiumPath, args: chromiumArgs } },
     },
   ],

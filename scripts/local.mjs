@@ -14,8 +14,9 @@ export const chromiumPath =
 /**
  * Debian's headless shell of the same Chromium (package chromium-headless-shell, or
  * CHROMIUM_SHELL_PATH): the same engine without the browser around it, which opens a tab for about
- * two thirds of the processor time. It has no Background Sync, so the offline tests keep the whole
- * browser. Without it installed (or with CHROMIUM_SHELL_PATH=none), the whole browser everywhere.
+ * two thirds of the processor time. It has no Background Sync: a test that needs it keeps the whole
+ * browser (tagged @whole-browser, playwright.config.ts). Without the shell installed (or with
+ * CHROMIUM_SHELL_PATH=none), the whole browser everywhere.
  */
 const shellPath = process.env.CHROMIUM_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
 export const chromiumShellPath =

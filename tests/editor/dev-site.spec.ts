@@ -6,7 +6,15 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import {
+  expect,
+  test,
+  type BrowserContext,
+  type ConsoleMessage,
+  type Frame,
+  type Page,
+  type Response,
+} from '@playwright/test';
 import { parse } from 'yaml';
 import { HYDRATED } from '../../src/domain/hand-over';
 
@@ -64,14 +72,17 @@ function pageFileRoutes(dir = pagesDir): string[] {
   });
 }
 
-/** What goes wrong on a page: a 5xx answer (its own or of anything it loads), an error in its console. */
+/**
+ * What goes wrong on a page while it is looked at: a 5xx answer (its own or of anything it loads),
+ * an error in its console. `stop` ends the watch (the tab goes on to the next address).
+ */
 function watch(page: Page, status: number) {
   const problems: string[] = [];
-  page.on('response', (response) => {
+  const onResponse = (response: Response) => {
     if (response.status() >= 500) problems.push(`${response.status()} ${response.url()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
+  };
+  const onPageError = (error: Error) => problems.push(`page error: ${error.message}`);
+  const onConsole = (message: ConsoleMessage) => {
     if (message.type() !== 'error') return;
     // The browser reports a page's own error status as a failed load: that alone is expected.
     const ownStatus =
@@ -81,8 +92,16 @@ function watch(page: Page, status: number) {
         .text()
         .startsWith(`Failed to load resource: the server responded with a status of ${status}`);
     if (!ownStatus) problems.push(`console error: ${message.text()}`);
-  });
-  return problems;
+  };
+  page.on('response', onResponse);
+  page.on('pageerror', onPageError);
+  page.on('console', onConsole);
+  const stop = () => {
+    page.off('response', onResponse);
+    page.off('pageerror', onPageError);
+    page.off('console', onConsole);
+  };
+  return { problems, stop };
 }
 
 /** Looks at a page: its status, its islands hydrated if asked, its images, no error overlay. */
@@ -137,39 +156,55 @@ async function look(
 }
 
 /**
- * Opens a route in a new tab and looks at it (with `hydrate`, a hydration mismatch shows as a
- * console error). The dev server reloads its pages when a file changes or it has bundled new
- * dependencies: a page reloaded half-way is looked at again, in a new tab. The tab is left open.
+ * Opens a route in `tab` (a new one if none) and looks at it (with `hydrate`, a hydration mismatch
+ * shows as a console error); the tab is left open, for the next route (a tab opened anew costs
+ * more than its page). The dev server reloads its pages when a file changes or it has bundled new
+ * dependencies: a page reloaded half-way is looked at again, in a new tab.
  */
-async function visit(context: BrowserContext, route: string, status: number, hydrate: boolean) {
+async function visit(
+  context: BrowserContext,
+  tab: Page | undefined,
+  route: string,
+  status: number,
+  hydrate: boolean,
+) {
+  let page = tab ?? (await context.newPage());
   for (let attempt = 1; ; attempt++) {
-    const page = await context.newPage();
-    const problems = watch(page, status);
-    // Any navigation of the tab after its first.
+    const { problems, stop } = watch(page, status);
+    // Any navigation of the tab after the one to this route.
     let navigations = 0;
-    const reload = new Promise<true>((resolve) =>
-      page.on('framenavigated', (frame) => {
-        if (frame === page.mainFrame() && navigations++) resolve(true);
-      }),
-    );
+    const onNavigated = (frame: Frame) => {
+      if (frame === page.mainFrame() && navigations++) reloaded();
+    };
+    let reloaded = () => {};
+    const reload = new Promise<true>((resolve) => (reloaded = () => resolve(true)));
+    page.on('framenavigated', onNavigated);
     const looking = look(page, route, status, hydrate, problems);
-    let reloaded: boolean;
+    let wasReloaded: boolean;
     try {
-      reloaded = await Promise.race([looking.then(() => false), reload]);
+      wasReloaded = await Promise.race([looking.then(() => false), reload]);
     } catch (error) {
       // The reload may be told by the error before the event.
       if (!/destroyed|navigat/i.test(String(error))) throw error;
-      reloaded = true;
+      wasReloaded = true;
+    } finally {
+      page.off('framenavigated', onNavigated);
     }
-    if (reloaded) {
+    if (wasReloaded) {
       looking.catch(() => {});
+      stop();
       if (attempt < 3) {
         await page.close();
+        page = await context.newPage();
         continue;
       }
       problems.push('reloaded while looked at, three times');
     }
-    return { page, problems: () => problems.map((problem) => `${route}: ${problem}`) };
+    return {
+      page,
+      stop,
+      problems: () => problems.map((problem) => `${route}: ${problem}`),
+    };
   }
 }
 
@@ -196,21 +231,25 @@ test('every page renders with no server error, console error or broken image', a
   // The home page stays open until the end: what a page does seconds after loading (the service
   // worker's registration, field data) has had its time by then.
   const [first, ...rest] = routes;
-  const home = await visit(context, ...first!);
+  const home = await visit(context, undefined, ...first!);
   const homeOpened = Date.now();
 
-  // A few tabs at a time, in the one context.
+  // A few tabs at a time, in the one context, each going from route to route.
   await Promise.all(
     Array.from({ length: 4 }, async () => {
+      let tab: Page | undefined;
       for (let next = rest.shift(); next; next = rest.shift()) {
-        const { page, problems: found } = await visit(context, ...next);
-        await page.close();
+        const { page, stop, problems: found } = await visit(context, tab, ...next);
+        stop();
         problems.push(...found());
+        tab = page;
       }
+      await tab?.close();
     }),
   );
 
   await home.page.waitForTimeout(Math.max(0, homeOpened + 6_000 - Date.now()));
+  home.stop();
   problems.push(...home.problems());
   await home.page.close();
 
