@@ -44,6 +44,7 @@ export interface ServerConfig {
   outboxPollMs: number;
   /** The first retry's delay after a failed send, doubling up to 15 minutes. */
   outboxRetryBaseMs: number;
+  outboxRetryMaxMs: number;
   /** How long a process's claim on outbox entries holds, should it die while sending them. */
   outboxLeaseMs: number;
   rateLimit: { enabled: boolean; max: number; windowMs: number };
@@ -151,6 +152,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     mailFrom: env.ENQUIRY_FROM || undefined,
     outboxPollMs: number(env.OUTBOX_POLL_MS, OUTBOX_POLL_MS),
     outboxRetryBaseMs: number(env.OUTBOX_RETRY_BASE_MS, OUTBOX_RETRY_BASE_MS),
+    outboxRetryMaxMs: number(env.OUTBOX_RETRY_MAX_MS, OUTBOX_RETRY_MAX_MS),
     outboxLeaseMs: number(env.OUTBOX_LEASE_MS, OUTBOX_LEASE_MS),
     rateLimit: {
       enabled: env.RATE_LIMIT !== 'off',

@@ -49,12 +49,14 @@ describe('the e-mail', () => {
     expect(oneLine('a\r\nb\u0000c')).toBe('a b c');
   });
 
-  it('backs off from 5 s, doubling, to at most 15 minutes', () => {
+  it('backs off from 5 s, doubling, to at most 15 minutes (OUTBOX_RETRY_MAX_MS)', () => {
     const mid = () => 0.5;
-    expect(backoffMs(0, 5000, mid)).toBe(5000);
-    expect(backoffMs(3, 5000, mid)).toBe(40_000);
-    expect(backoffMs(20, 5000, mid)).toBe(15 * 60_000);
-    expect(backoffMs(0, 5000, () => 0)).toBe(4000);
+    const max = 15 * 60_000;
+    expect(backoffMs(0, 5000, max, mid)).toBe(5000);
+    expect(backoffMs(3, 5000, max, mid)).toBe(40_000);
+    expect(backoffMs(20, 5000, max, mid)).toBe(max);
+    expect(backoffMs(20, 5000, 60_000, mid)).toBe(60_000);
+    expect(backoffMs(0, 5000, max, () => 0)).toBe(4000);
   });
 });
 

@@ -77,6 +77,7 @@ async function startEnquiryService(): Promise<EnquiryService> {
       to: mailTo,
       pollMs: config.outboxPollMs,
       retryBaseMs: config.outboxRetryBaseMs,
+      retryMaxMs: config.outboxRetryMaxMs,
       leaseMs: config.outboxLeaseMs,
       content,
       ...(bookingSecret && {

@@ -15,13 +15,14 @@ import type { EnquiryStore, MailKind, OutboxItem } from '../store/types.ts';
 import { refusedForGood, type MailSender } from './smtp.ts';
 import { formatMail, type Mail, type MailSetup } from './templates.ts';
 
-/** How long to wait before attempt n + 1: `baseMs` doubling to at most 15 minutes, with ±20% jitter. */
+/** How long to wait before attempt n + 1: `baseMs` doubling to at most `maxMs` (15 minutes), with ±20% jitter. */
 export function backoffMs(
   attempts: number,
   baseMs = OUTBOX_RETRY_BASE_MS,
+  maxMs = OUTBOX_RETRY_MAX_MS,
   random = Math.random,
 ): number {
-  const delay = Math.min(baseMs * 2 ** attempts, OUTBOX_RETRY_MAX_MS);
+  const delay = Math.min(baseMs * 2 ** attempts, maxMs);
   return Math.round(delay * (0.8 + 0.4 * random()));
 }
 
@@ -31,6 +32,7 @@ export interface OutboxOptions extends MailSetup {
   sender: MailSender;
   pollMs: number;
   retryBaseMs?: number;
+  retryMaxMs?: number;
   /** How long a claim on outbox entries holds (OUTBOX_LEASE_MS by default). */
   leaseMs?: number;
   /** Where a line about one e-mail goes (one not sent yet, one given up). */
@@ -124,7 +126,7 @@ export class Outbox {
           if (refusedForGood(error)) return giveUp(reason);
           await store.markFailed(
             id,
-            Date.now() + backoffMs(attempts, this.#options.retryBaseMs),
+            Date.now() + backoffMs(attempts, this.#options.retryBaseMs, this.#options.retryMaxMs),
             reason,
           );
           log?.(
