@@ -38,9 +38,10 @@ export function useModalDialog(
       event.preventDefault();
       onClose();
     },
-    // The browser may still close it on a repeated Escape: the store follows.
-    onClose: () => {
-      if (open) onClose();
+    // The browser may still close it on a repeated Escape: the store follows. A `close` event is
+    // queued after the close, and a dialog open again by the time it runs stays open.
+    onClose: (event: SyntheticEvent<HTMLDialogElement>) => {
+      if (open && !event.currentTarget.open) onClose();
     },
     // A click on the backdrop lands on the <dialog> itself, outside its panel.
     onClick: (event: MouseEvent<HTMLDialogElement>) => {
