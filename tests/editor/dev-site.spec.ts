@@ -173,11 +173,12 @@ async function visit(
     const { problems, stop } = watch(page, status);
     // Any navigation of the tab after the one to this route.
     let navigations = 0;
-    const onNavigated = (frame: Frame) => {
-      if (frame === page.mainFrame() && navigations++) reloaded();
-    };
-    let reloaded = () => {};
-    const reload = new Promise<true>((resolve) => (reloaded = () => resolve(true)));
+    let onNavigated!: (frame: Frame) => void;
+    const reload = new Promise<true>((resolve) => {
+      onNavigated = (frame) => {
+        if (frame === page.mainFrame() && navigations++) resolve(true);
+      };
+    });
     page.on('framenavigated', onNavigated);
     const looking = look(page, route, status, hydrate, problems);
     let wasReloaded: boolean;
