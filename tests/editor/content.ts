@@ -88,12 +88,18 @@ export function diffLines(before: Snapshot, path: string) {
 /** Waits until a file's bytes differ from the snapshot's (the editor has saved it). */
 export async function changed(before: Snapshot, path: string, timeout = 15_000) {
   const start = Date.now();
+  let last: Buffer | undefined;
   for (;;) {
     let now: Buffer | undefined;
     try {
       now = readFileSync(inProject(path));
     } catch {}
-    if (now && !now.equals(before.get(path) ?? Buffer.alloc(0))) return now.toString('utf8');
+    // Keystatic writes with fs.writeFile, which empties the file before it writes: a change counts
+    // once the file has text and reads the same twice in a row.
+    if (now?.length && !now.equals(before.get(path) ?? Buffer.alloc(0))) {
+      if (last?.equals(now)) return now.toString('utf8');
+      last = now;
+    } else last = undefined;
     if (Date.now() - start > timeout) throw new Error(`${path} was not saved in ${timeout} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

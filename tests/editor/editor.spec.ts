@@ -525,10 +525,17 @@ async function buildOf(files: string[], read: string[]) {
  * it is saved. The editor's tab is not reloaded by the save (src/integrations/editor.ts).
  */
 async function save(browser: Page, path: string) {
+  // Keystatic answers the save once its files are written (fs.writeFile empties a file first, so a
+  // file read before the answer may be empty or half written).
+  const written = browser.waitForResponse(
+    (response) =>
+      new URL(response.url()).pathname === '/api/keystatic/update' &&
+      response.request().method() === 'POST',
+  );
   await browser.getByRole('button', { name: 'Save' }).click();
-  const text = await changed(before, path);
+  expect((await written).status()).toBe(200);
   await expect(browser.getByText('Unsaved')).toBeHidden();
-  return readFileSync(inProject(path), 'utf8') === text ? text : changed(before, path);
+  return changed(before, path);
 }
 
 test("saving one changed field changes only that field's lines", async ({ page: browser }) => {
