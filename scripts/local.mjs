@@ -1,7 +1,15 @@
 // What the scripts and the browser tests share: how to drive Chromium here, and how to serve the build.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
@@ -67,12 +75,35 @@ export async function freePort() {
   const low = 10_100;
   const high = ephemeralPorts().low - 1;
   for (let tries = 0; tries < 50 && high > low; tries++) {
-    const port = await listenable(low + Math.floor(Math.random() * (high - low + 1)));
-    if (port) return port;
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (reserve(port) && (await listenable(port))) return port;
   }
   const port = await listenable(0);
   if (!port) throw new Error('No free port on 127.0.0.1');
   return port;
+}
+
+/**
+ * Between `freePort()` and a server's listen, another test process (npm test runs several side by
+ * side) could be handed the same port: CI's run failed once on EADDRINUSE. A port handed out is
+ * written down in a folder every process sees, and not handed out again for a minute (by then its
+ * server listens, and `listenable` says so).
+ */
+const reservations = join(tmpdir(), 'northgate-test-ports');
+const reservedFor = 60_000;
+function reserve(port) {
+  const file = join(reservations, String(port));
+  mkdirSync(reservations, { recursive: true });
+  try {
+    if (Date.now() - statSync(file).mtimeMs < reservedFor) return false;
+    rmSync(file, { force: true });
+  } catch {}
+  try {
+    writeFileSync(file, '', { flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
