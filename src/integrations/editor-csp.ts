@@ -2,8 +2,10 @@
  * The editor's own Content-Security-Policy, in `astro dev` only (./editor.ts adds this middleware
  * then). The site's policy (astro.config.mjs `security.csp`) allows scripts by hash, which the
  * editor's React app and its inline styles cannot meet; its routes get this one instead, still
- * same-origin only. Every other route keeps the site's policy.
+ * same-origin only. Every other route keeps the site's policy. Keystatic's page also gets the
+ * site's icon and the editor tab's script (./editor-tab.ts).
  */
+import { fileURLToPath } from 'node:url';
 import { defineMiddleware } from 'astro:middleware';
 import { EDITOR_ROUTES } from './editor';
 
@@ -21,15 +23,18 @@ export const EDITOR_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+const editorTabScript = `/@fs${fileURLToPath(new URL('./editor-tab.ts', import.meta.url))}`;
+
 export const onRequest = defineMiddleware(async (context, next) => {
   if (!EDITOR_ROUTES.has(context.routePattern)) return next();
   const response = await next();
   const headers = new Headers(response.headers);
   headers.set('Content-Security-Policy', EDITOR_CSP);
   // Keystatic's page names no icon: the browser then asked for /favicon.ico, which the site has not
-  // (a 404 in the console and a warning in the log on every visit). The site's own icon instead.
+  // (a 404 in the console and a warning in the log on every visit). The site's own icon instead,
+  // and the editor tab's own script (./editor-tab.ts), which Vite serves from its file.
   if (headers.get('content-type')?.startsWith('text/html')) {
-    const icon = '<link rel="icon" href="/favicon.svg" type="image/svg+xml">';
+    const icon = `<link rel="icon" href="/favicon.svg" type="image/svg+xml"><script type="module" src="${editorTabScript}"></script>`;
     const page = await response.text();
     // Keystatic's page has no <head>: the icon goes right after the doctype.
     const html = page.startsWith('<!DOCTYPE html>')
