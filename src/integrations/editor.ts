@@ -139,6 +139,26 @@ const exactListLength = {
   },
 };
 
+/**
+ * The dev server sends each pre-bundled dependency with its source map inlined, base64-encoded
+ * anew for every request: 27 MB for one load of the editor, 17 of them maps of Keystatic's
+ * packages, which cost the dev server and the browser more than the code itself. They are left
+ * out (the bundles stay readable: they are not minified); the project's own modules keep theirs.
+ */
+function dependenciesWithoutSourceMaps(): Plugin {
+  return {
+    name: 'editor:dependencies-without-source-maps',
+    apply: 'serve',
+    transform(code, id) {
+      const { environment } = this;
+      if (environment.mode !== 'dev' || !environment.depsOptimizer?.isOptimizedDepFile(id))
+        return null;
+      // A map with no mappings: Vite then inlines none (and makes up none).
+      return { code, map: { mappings: '' } };
+    },
+  };
+}
+
 /** The folder the project's packages are really in, through any link. */
 const packagesFolder = () =>
   dirname(realpathSync(fileURLToPath(new URL('../../node_modules/astro', import.meta.url))));
@@ -171,7 +191,11 @@ export default function editor(): AstroIntegration {
               // whose node_modules links to this one's (scripts/editor-project.mjs).
               fs: { allow: [searchForWorkspaceRoot(process.cwd()), packagesFolder()] },
             },
-            plugins: [keepEditorOpenOnUpload(), keepEditorOpenOnSave()],
+            plugins: [
+              keepEditorOpenOnUpload(),
+              keepEditorOpenOnSave(),
+              dependenciesWithoutSourceMaps(),
+            ],
             optimizeDeps: { rolldownOptions: { plugins: [exactListLength] } },
           },
         });
