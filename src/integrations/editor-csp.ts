@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineMiddleware } from 'astro:middleware';
-import { EDITOR_ROUTES } from './editor';
+import { EDITOR_ROUTES } from './editor-routes';
 
 export const EDITOR_CSP = [
   "default-src 'self'",

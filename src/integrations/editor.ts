@@ -16,17 +16,7 @@ import {
 } from 'vite';
 import { imageUploadPath } from '../domain/images.ts';
 import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from './editor-reload.ts';
-
-/** The editor's "Preview" links go through this (./editor-preview.ts). */
-export const editorPreviewPath = '/api/editor/preview/[...entry]';
-
-/** The editor's routes, as Astro names them (`context.routePattern`). */
-export const EDITOR_ROUTES: ReadonlySet<string> = new Set([
-  '/keystatic/[...params]',
-  '/api/keystatic/[...params]',
-  imageUploadPath,
-  editorPreviewPath,
-]);
+import { editorPreviewPath } from './editor-routes.ts';
 
 const assetsFolder = fileURLToPath(new URL('../assets/', import.meta.url));
 

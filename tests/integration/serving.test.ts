@@ -1,14 +1,33 @@
 /** How the built site is served: compressed from the build, cached by kind, nothing outside the build. */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
 
+// The server writes down every module it loads (a module hook, given through NODE_OPTIONS).
+const folder = mkdtempSync(join(tmpdir(), 'loaded-modules-'));
+const loadedList = join(folder, 'modules.txt');
+const hook = `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(${JSON.stringify(loadedList)}, resolved.url + '\\n');
+  return resolved;
+}`;
+const register = `import { register } from 'node:module';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({
+    NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(register)}`,
+  });
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
 
 /** A raw GET (fetch would decompress and hide the encoding). */
 function get(path: string, headers: Record<string, string> = {}, method = 'GET') {
@@ -28,6 +47,21 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET')
 }
 
 describe('serving the build', () => {
+  it('loads none of the build tools, nor the editor, nor the mailer while it has nothing to send', async () => {
+    for (const path of ['/', '/healthz', '/schedule', '/schedule/slots.json'])
+      expect((await get(path)).status).toBe(200);
+    const packages = new Set(
+      readFileSync(loadedList, 'utf8')
+        .split('\n')
+        .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
+        .filter(Boolean),
+    );
+    // What it does load: the list is the server's.
+    expect(packages).toContain('zod');
+    for (const unused of ['vite', 'rolldown', 'esbuild', 'sharp', '@keystatic/core', 'nodemailer'])
+      expect(packages).not.toContain(unused);
+  });
+
   it('sends pages brotli- or gzip-compressed, as the client accepts, and revalidated', async () => {
     const br = await get('/iphone', { 'Accept-Encoding': 'gzip, deflate, br' });
     expect(br.status).toBe(200);

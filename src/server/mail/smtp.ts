@@ -1,5 +1,4 @@
 /** The SMTP transport (nodemailer): how a Mail goes out, and which of its failures are for good. */
-import { createTransport } from 'nodemailer';
 import type { Mail } from './templates.ts';
 
 /** What the outbox sends through: SMTP here, a fake in tests. */
@@ -33,17 +32,24 @@ export function smtpSender(url: string): MailSender {
   // Bounded, so that a batch is sent (or given up) well within its claim on the outbox
   // (OUTBOX_LEASE_MS); a few
   // connections kept open, over which a batch's messages go together.
-  const transport = createTransport({
-    url,
-    pool: true,
-    maxConnections: 4,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  });
+  // Loaded once there is mail to send: a server with delivery off (and each start) does without
+  // its hundred modules.
+  let transport: Promise<import('nodemailer').Transporter> | undefined;
+  const open = async () => {
+    const { createTransport } = await import('nodemailer');
+    return createTransport({
+      url,
+      pool: true,
+      maxConnections: 4,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
+  };
   return {
     async send(mail) {
-      await transport.sendMail(messageOptions(mail));
+      transport ??= open();
+      await (await transport).sendMail(messageOptions(mail));
     },
   };
 }

@@ -1,0 +1,16 @@
+/**
+ * The visual editor's routes, as Astro names them (`context.routePattern`). The site's middleware
+ * (src/middleware.ts) reads them in the production server too, so they are in a file of their
+ * own: ./editor.ts loads Vite, which the production server has no use for.
+ */
+import { imageUploadPath } from '../domain/images.ts';
+
+/** The editor's "Preview" links go through this (./editor-preview.ts). */
+export const editorPreviewPath = '/api/editor/preview/[...entry]';
+
+export const EDITOR_ROUTES: ReadonlySet<string> = new Set([
+  '/keystatic/[...params]',
+  '/api/keystatic/[...params]',
+  imageUploadPath,
+  editorPreviewPath,
+]);
