@@ -12,7 +12,7 @@ const timesFile = process.env.TEST_JSON_REPORT;
 // folder, and only the store project pays for a PostgreSQL server.
 const project = (
   name: string,
-  test: { globalSetup?: string[]; maxWorkers?: number; exclude?: string[] } = {},
+  test: { globalSetup?: string[]; maxWorkers?: number; exclude?: string[]; isolate?: boolean } = {},
 ) => ({
   extends: true,
   test: { name, include: [`tests/${name}/**/*.test.ts`], ...test },
@@ -23,8 +23,10 @@ export default getViteConfig({
     testTimeout: 120_000,
     ...(timesFile && { reporters: [...configDefaults.reporters, new VitestFileTimes(timesFile)] }),
     projects: [
-      // Pure: rules, formats, schemas and content files; no server, no database, no build.
-      project('unit'),
+      // Pure: rules, formats, schemas and content files; no server, no database, no build. So its
+      // files share their workers' modules (zod, the schemas) instead of each loading them anew:
+      // two fifths less processor time.
+      project('unit', { isolate: false, maxWorkers: 3 }),
       // The store backends against SQLite and a real PostgreSQL (one server for the run; each test
       // makes a database of its own on it). With STORE_BACKENDS=sqlite (`npm run test:quick`), no
       // PostgreSQL: no server, and its own files (*postgres*.test.ts) left out.
