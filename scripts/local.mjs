@@ -6,6 +6,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -91,9 +92,19 @@ export async function freePort() {
  */
 const reservations = join(tmpdir(), 'northgate-test-ports');
 const reservedFor = 60_000;
+let swept = false;
 function reserve(port) {
   const file = join(reservations, String(port));
   mkdirSync(reservations, { recursive: true });
+  // Once a process, the notes of ports handed out long ago go, so that the folder stays small.
+  if (!swept) {
+    swept = true;
+    for (const name of readdirSync(reservations))
+      try {
+        if (Date.now() - statSync(join(reservations, name)).mtimeMs > reservedFor)
+          rmSync(join(reservations, name), { force: true });
+      } catch {}
+  }
   try {
     if (Date.now() - statSync(file).mtimeMs < reservedFor) return false;
     rmSync(file, { force: true });
