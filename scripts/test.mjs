@@ -133,14 +133,18 @@ function printTimes() {
   if (files) console.log(`\n${files}`);
 }
 
+/** A light phase takes no slot, but for `--jobs 1`: one phase at a time. */
+const isLight = (phase) => Boolean(phase?.light) && jobs > 1;
+
 function next() {
   if (failed) return;
   const waiting = phases.filter((p) => !done.has(p.script) && !running.has(p.script));
   const slotsTaken = () =>
-    [...running.keys()].filter((script) => !phases.find((p) => p.script === script)?.light).length;
+    [...running.keys()].filter((script) => !isLight(phases.find((p) => p.script === script)))
+      .length;
   for (const phase of waiting) {
     if (!phase.after.every((script) => done.has(script))) continue;
-    if (phase.light) run(phase);
+    if (isLight(phase)) run(phase);
     else if (slotsTaken() < jobs) run(phase);
   }
   if (done.size === phases.length) {
