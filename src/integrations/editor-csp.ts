@@ -34,12 +34,12 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // (a 404 in the console and a warning in the log on every visit). The site's own icon instead,
   // and the editor tab's own script (./editor-tab.ts), which Vite serves from its file.
   if (headers.get('content-type')?.startsWith('text/html')) {
-    const icon = `<link rel="icon" href="/favicon.svg" type="image/svg+xml"><script type="module" src="${editorTabScript}"></script>`;
+    const head = `<link rel="icon" href="/favicon.svg" type="image/svg+xml"><script type="module" src="${editorTabScript}"></script>`;
     const page = await response.text();
-    // Keystatic's page has no <head>: the icon goes right after the doctype.
+    // Keystatic's page has no <head>: they go right after the doctype.
     const html = page.startsWith('<!DOCTYPE html>')
-      ? page.replace('<!DOCTYPE html>', `<!DOCTYPE html>${icon}`)
-      : icon + page;
+      ? page.replace('<!DOCTYPE html>', `<!DOCTYPE html>${head}`)
+      : head + page;
     headers.delete('content-length');
     return new Response(html, {
       status: response.status,
