@@ -2,7 +2,7 @@
 import { getViteConfig } from 'astro/config';
 import { configDefaults } from 'vitest/config';
 import { VitestFileTimes } from './scripts/test-timings.mjs';
-import { selectedStoreBackends } from './tests/support/store-selection';
+import { selectedStoreBackends } from './tests/support/store-selection.ts';
 
 // `npm test` (scripts/test.mjs) asks each run for its files' times, written to this file beside
 // the usual output.

@@ -6,17 +6,23 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
 
-// The server writes down every module it loads (a module hook, given through NODE_OPTIONS).
+// The server writes down every module it resolves, imported or required, and on SIGUSR2 the
+// CommonJS modules it has run (a module hook, given through NODE_OPTIONS). Run, not resolved: Node
+// resolves both of React's builds to find their exports, and runs one.
 const folder = mkdtempSync(join(tmpdir(), 'loaded-modules-'));
 const loadedList = join(folder, 'modules.txt');
-const hook = `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  appendFileSync(${JSON.stringify(loadedList)}, resolved.url + '\\n');
-  return resolved;
-}`;
-const register = `import { register } from 'node:module';
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+const ranList = join(folder, 'ran.txt');
+const register = `import { createRequire, registerHooks } from 'node:module';
+import { appendFileSync, writeFileSync } from 'node:fs';
+registerHooks({
+  resolve(specifier, context, next) {
+    const resolved = next(specifier, context);
+    appendFileSync(${JSON.stringify(loadedList)}, resolved.url + '\\n');
+    return resolved;
+  },
+});
+const { cache } = createRequire(process.cwd() + '/');
+process.on('SIGUSR2', () => writeFileSync(${JSON.stringify(ranList)}, Object.keys(cache).filter((path) => cache[path].loaded).join('\\n')));`;
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -47,19 +53,26 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET')
 }
 
 describe('serving the build', () => {
-  it('loads none of the build tools, nor the editor, nor the mailer while it has nothing to send', async () => {
+  it('loads none of the build tools, nor the editor, nor the mailer while it has nothing to send, and React built for production', async () => {
     for (const path of ['/', '/healthz', '/schedule', '/schedule/slots.json'])
       expect((await get(path)).status).toBe(200);
+    const loaded = readFileSync(loadedList, 'utf8').split('\n');
     const packages = new Set(
-      readFileSync(loadedList, 'utf8')
-        .split('\n')
-        .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
-        .filter(Boolean),
+      loaded.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter(Boolean),
     );
     // What it does load: the list is the server's.
     expect(packages).toContain('zod');
     for (const unused of ['vite', 'rolldown', 'esbuild', 'sharp', '@keystatic/core', 'nodemailer'])
       expect(packages).not.toContain(unused);
+    // React's production build renders, though the test runner's NODE_ENV (`test`) reaches the
+    // server, as a shell's might.
+    server.child.kill('SIGUSR2');
+    await expect.poll(() => existsSync(ranList)).toBe(true);
+    const ran = readFileSync(ranList, 'utf8').split('\n');
+    expect(ran.filter((path) => path.includes('/node_modules/react-dom/'))).not.toEqual([]);
+    expect(ran.filter((path) => /\/node_modules\/react(-dom)?\/.*development/.test(path))).toEqual(
+      [],
+    );
   });
 
   it('sends pages brotli- or gzip-compressed, as the client accepts, and revalidated', async () => {
