@@ -12,7 +12,13 @@ const timesFile = process.env.TEST_JSON_REPORT;
 // folder, and only the store project pays for a PostgreSQL server.
 const project = (
   name: string,
-  test: { globalSetup?: string[]; maxWorkers?: number; exclude?: string[]; isolate?: boolean } = {},
+  test: {
+    globalSetup?: string[];
+    setupFiles?: string[];
+    maxWorkers?: number;
+    exclude?: string[];
+    isolate?: boolean;
+  } = {},
 ) => ({
   extends: true,
   test: { name, include: [`tests/${name}/**/*.test.ts`], ...test },
@@ -40,7 +46,11 @@ export default getViteConfig({
       project('build'),
       // Against the built server (`npm run build` first); postgres.test.ts starts its own PostgreSQL.
       // Its tests mostly wait on servers and sockets: two files at once, beside the browser tests.
-      project('integration', { maxWorkers: 2 }),
+      // Each file's databases are removed when it ends (tests/support/test-databases.ts).
+      project('integration', {
+        maxWorkers: 2,
+        setupFiles: ['tests/support/test-databases.ts'],
+      }),
     ],
   },
 });

@@ -1,5 +1,5 @@
 /** The HTTP server in front of Astro: whatever a handler throws is that request's 500 alone. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,15 +8,18 @@ import { OUTBOX_LEASE_MS, readConfig } from '../../src/server/config';
 import { createSiteServer, type NodeHandler } from '../../src/server/http/server';
 
 const running: ReturnType<typeof createSiteServer>[] = [];
+const folders: string[] = [];
 afterEach(async () => {
   for (const server of running.splice(0)) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
 async function serve(handler: NodeHandler) {
   const distDir = mkdtempSync(join(tmpdir(), 'dist-'));
+  folders.push(distDir);
   mkdirSync(join(distDir, 'client'));
   writeFileSync(join(distDir, 'client', 'index.html'), '<!doctype html><title>Home</title>');
   const log: string[] = [];

@@ -1,7 +1,7 @@
 /** Starts the production server (`npm start`'s src/server/main.ts over dist/) for a test, on loopback. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../scripts/local.mjs';
@@ -20,8 +20,20 @@ export interface RunningServer {
   kill9(): Promise<void>;
 }
 
+/** Where a test's databases go: its file's folder (./test-databases.ts), else one for the process. */
+let processFolder: string | undefined;
+function databasesFolder() {
+  if (process.env.TEST_DATABASES) return process.env.TEST_DATABASES;
+  if (!processFolder) {
+    const folder = mkdtempSync(join(tmpdir(), 'enquiries-'));
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    processFolder = folder;
+  }
+  return processFolder;
+}
+
 export const newDatabasePath = () =>
-  join(mkdtempSync(join(tmpdir(), 'enquiries-')), 'enquiries.sqlite');
+  join(mkdtempSync(join(databasesFolder(), 'database-')), 'enquiries.sqlite');
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   // A port of the test's choosing (a site's address, to reopen the same origin), or a free one.
