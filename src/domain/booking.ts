@@ -4,6 +4,8 @@
  * Working the free times out (Temporal) is the server's business: src/server/booking/free-times.ts.
  */
 import { z } from 'astro/zod';
+import { patterns } from './content-rules.ts';
+import { isValidEmail } from './forms.ts';
 
 export const weekdays = [
   'monday',
@@ -66,6 +68,17 @@ export const openingHours = z
   )
   .describe('Opening hours for calls that day, e.g. ["09:30-12:30", "13:30-17:00"]; [] for none.');
 
+/** A week of opening hours, one list per weekday. */
+export const weeklyHours = z.strictObject({
+  monday: openingHours,
+  tuesday: openingHours,
+  wednesday: openingHours,
+  thursday: openingHours,
+  friday: openingHours,
+  saturday: openingHours,
+  sunday: openingHours,
+});
+
 const monthNames = [
   'January',
   'February',
@@ -112,9 +125,56 @@ export const availabilityRanges = {
   daysAhead: { min: 1, max: 90 },
   callTitle: { min: 5, max: 80 },
   closedReason: { min: 0, max: 60 },
+  hostId: { min: 2, max: 30 },
+  hostName: { min: 2, max: 60 },
+  hosts: { min: 1, max: 20 },
 } as const;
 const limits = availabilityRanges;
 const wholeIn = ({ min, max }: { min: number; max: number }) => z.number().int().min(min).max(max);
+
+/** A person who takes calls. Their calendars' addresses are secrets: CALENDAR_FEEDS, not here. */
+export const hostFields = {
+  id: z
+    .string()
+    .min(limits.hostId.min)
+    .max(limits.hostId.max)
+    .regex(patterns.id.regex, { message: patterns.id.message })
+    .describe('A short name for the host, used in CALENDAR_FEEDS ("anna=https://…"), e.g. "anna".'),
+  name: z
+    .string()
+    .min(limits.hostName.min)
+    .max(limits.hostName.max)
+    .describe('The name the prospect sees in the invitation, e.g. "Anna Reid".'),
+  email: z
+    .string()
+    .refine(isValidEmail, { message: 'must be an e-mail address such as anna@agency.example' })
+    .describe('Where the host gets the invitation to each call they take.'),
+  hours: weeklyHours
+    .optional()
+    .describe("The host's own weekly hours for calls; left out, the entry's hours."),
+};
+
+export const hostSchema = z.strictObject(hostFields);
+export type Host = z.output<typeof hostSchema>;
+
+/** The hosts' ids, each once: CALENDAR_FEEDS and the bookings name a host by it. */
+const hostList = z
+  .array(hostSchema)
+  .min(limits.hosts.min)
+  .max(limits.hosts.max)
+  .superRefine((hosts, context) => {
+    const seen = new Set<string>();
+    hosts.forEach((host, index) => {
+      if (seen.has(host.id))
+        context.addIssue({
+          code: 'custom',
+          path: [index, 'id'],
+          message: `"${host.id}" is the id of another host: each host needs its own`,
+        });
+      seen.add(host.id);
+    });
+  })
+  .describe('The people who take calls: a time is offered while one of them is free.');
 
 /** The fields of availability.yaml: when calls can be booked. */
 export const availabilityFields = {
@@ -138,17 +198,7 @@ export const availabilityFields = {
     .min(limits.callTitle.min)
     .max(limits.callTitle.max)
     .describe('The calendar invitation title, e.g. "Introductory call with Northgate Digital".'),
-  hours: z
-    .strictObject({
-      monday: openingHours,
-      tuesday: openingHours,
-      wednesday: openingHours,
-      thursday: openingHours,
-      friday: openingHours,
-      saturday: openingHours,
-      sunday: openingHours,
-    })
-    .describe('Weekly opening hours for calls, one list per weekday.'),
+  hours: weeklyHours.describe('Weekly opening hours for calls, one list per weekday.'),
   closed: z
     .array(
       z.strictObject({
@@ -162,6 +212,7 @@ export const availabilityFields = {
     )
     .default([])
     .describe('Dates with no calls (bank holidays, office closures).'),
+  hosts: hostList,
 };
 
 export const availabilitySchema = z.strictObject(availabilityFields);

@@ -317,12 +317,22 @@ function zodProblem(schema: Check, value: string[]) {
  * kept in the file as the list of ranges the site reads. Checked with the site's own rule
  * (`openingHours` of src/domain/booking.ts): each range opens before it closes, none overlap.
  */
+/** "09:30-12:30, 13:30-17:00" → the ranges as the file lists them. */
+const ranges = (text: string) =>
+  text
+    .split(',')
+    .map((range) => range.trim())
+    .filter(Boolean);
+
+/** A weekday's ranges as the file lists them → the line the editor shows. */
+function rangesLine(value: FormFieldStoredValue): string {
+  if (value === undefined) return '';
+  if (!Array.isArray(value) || !value.every((range) => typeof range === 'string'))
+    throw new FieldError('must be a list of times like "09:30-12:30"');
+  return value.join(', ');
+}
+
 export function openingHoursField(label: string, rule: Check): BasicFormField<string> {
-  const ranges = (text: string) =>
-    text
-      .split(',')
-      .map((range) => range.trim())
-      .filter(Boolean);
   return checkedTextField(
     label,
     'Opening and closing times on a 24-hour clock, comma-separated; empty for none.',
@@ -330,16 +340,87 @@ export function openingHoursField(label: string, rule: Check): BasicFormField<st
       const problem = zodProblem(rule, ranges(text));
       if (problem) throw new FieldError(`${label}: ${problem}`);
     },
-    {
-      parse(value) {
-        if (value === undefined) return '';
-        if (!Array.isArray(value) || !value.every((range) => typeof range === 'string'))
-          throw new FieldError('must be a list of times like "09:30-12:30"');
-        return value.join(', ');
-      },
-      serialize: ranges,
-    },
+    { parse: rangesLine, serialize: ranges },
   );
+}
+
+type Week<Day extends string> = Record<Day, string> | null;
+
+/**
+ * A week of opening hours that may be left out of the file (a host's own hours; left out, the
+ * entry's apply): a checkbox, then one line per weekday as `openingHoursField` writes it, each
+ * checked with the site's own rule.
+ */
+export function optionalWeekField<Day extends string>(
+  label: string,
+  description: string,
+  days: readonly Day[],
+  rule: Check,
+): BasicFormField<Week<Day>> {
+  const dayLabel = (day: string) => day[0]!.toUpperCase() + day.slice(1);
+  const dayProblem = (day: Day, text: string) => {
+    const problem = zodProblem(rule, ranges(text));
+    return problem && `${dayLabel(day)}: ${problem}`;
+  };
+  const problem = (value: Week<Day>) =>
+    value ? days.map((day) => dayProblem(day, value[day])).find(Boolean) : undefined;
+  const parse = (value: FormFieldStoredValue): Week<Day> => {
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'object' || Array.isArray(value))
+      throw new FieldError('must be a list of hours per weekday');
+    const record = value as Record<string, FormFieldStoredValue>;
+    const unknown = Object.keys(record).find((key) => !days.includes(key as Day));
+    if (unknown) throw new FieldError(`has no weekday "${unknown}"`);
+    return Object.fromEntries(days.map((day) => [day, rangesLine(record[day])])) as Record<
+      Day,
+      string
+    >;
+  };
+  return {
+    kind: 'form',
+    label,
+    Input({ value, onChange, forceValidation }) {
+      return (
+        <Group label={label} description={description}>
+          <Checkbox
+            isSelected={value !== null}
+            onChange={(own) =>
+              onChange(
+                own
+                  ? (Object.fromEntries(days.map((day) => [day, ''])) as Record<Day, string>)
+                  : null,
+              )
+            }
+          >
+            {label}
+          </Checkbox>
+          {value &&
+            days.map((day) => (
+              <CheckedText
+                key={day}
+                label={dayLabel(day)}
+                description="Opening and closing times on a 24-hour clock, comma-separated; empty for none."
+                value={value[day]}
+                onChange={(text) => onChange({ ...value, [day]: text })}
+                forceValidation={forceValidation}
+                problem={(text) => dayProblem(day, text)}
+              />
+            ))}
+        </Group>
+      );
+    },
+    defaultValue: () => null,
+    parse,
+    serialize: (value) => ({
+      value: value ? Object.fromEntries(days.map((day) => [day, ranges(value[day])])) : undefined,
+    }),
+    validate(value) {
+      const shown = problem(value);
+      if (shown) throw new FieldError(shown);
+      return value;
+    },
+    reader: { parse: (value) => parse(value) },
+  };
 }
 
 /**
@@ -469,6 +550,71 @@ export function pageAddressField(
     },
   };
 }
+
+/**
+ * An item's id in a list whose ids must differ (a host's, which CALENDAR_FEEDS names): the list's
+ * `slugField`, so that Keystatic hands it the other items' ids and it says which one is taken.
+ */
+export function uniqueIdField(
+  label: string,
+  description: string,
+  rule: { regex: RegExp; message: string },
+  length: { min: number; max: number },
+): SlugFormField<string, string, string, string> {
+  const problem = (id: string, others: ReadonlySet<string> = new Set()) => {
+    if (id.length < length.min || id.length > length.max)
+      return `${label} must be ${length.min}-${length.max} characters`;
+    if (!rule.regex.test(id)) return `${label} must be ${rule.message}`;
+    if (others.has(id))
+      return `"${id}" is the ${label.toLowerCase()} of another item: each needs its own`;
+    return undefined;
+  };
+  const validate = (id: string, extra?: { slugField: { slugs: Set<string> } }): string => {
+    const found = problem(id, extra?.slugField.slugs);
+    if (found) throw new FieldError(found);
+    return id;
+  };
+  const parse = (value: FormFieldStoredValue) => (typeof value === 'string' ? value : '');
+  return {
+    kind: 'form',
+    formKind: 'slug',
+    label,
+    Input: (props) => (
+      <CheckedText
+        {...props}
+        label={label}
+        description={description}
+        onChange={(next) => props.onChange(next.trim().toLowerCase())}
+        problem={(id) => problem(id)}
+      />
+    ),
+    defaultValue: () => '',
+    parse,
+    serialize: (value) => ({ value }),
+    serializeWithSlug: (value) => ({ value, slug: value }),
+    validate,
+    reader: {
+      parse: (value) => validate(parse(value)),
+      parseWithSlug: (value) => validate(parse(value)),
+    },
+  };
+}
+
+/** An e-mail address, checked with the forms' own rule (`isValidEmail` of src/domain/forms.ts). */
+export const emailField = (
+  label: string,
+  description: string,
+  isValidEmail: (value: string) => boolean,
+) =>
+  checkedTextField(
+    label,
+    description,
+    (value) => {
+      if (!isValidEmail(value))
+        throw new FieldError(`"${value}" is not an e-mail address such as anna@agency.example`);
+    },
+    asString('an e-mail address'),
+  );
 
 /**
  * One of a fixed list, with no default: a new entry starts with none chosen and cannot be saved

@@ -52,9 +52,21 @@ export function serialise(field: ComponentSchema, raw: unknown, slug?: Slug, top
   }
   if (field.kind === 'array') {
     if (value !== undefined && !Array.isArray(value)) throw new Error('must be a list');
-    return ((value as unknown[] | undefined) ?? []).map(
-      (item) => serialise(field.element, item, undefined, false) ?? null,
-    );
+    const items = (value as unknown[] | undefined) ?? [];
+    const written = items.map((item) => serialise(field.element, item, undefined, false) ?? null);
+    // A list with a `slugField` (hosts by id): each item's is checked against the others', as
+    // Keystatic does.
+    const key = (field as { slugField?: string }).slugField;
+    if (key && field.element.kind === 'object') {
+      const form = field.element.fields[key] as any;
+      const slugs = written.map((item) => (item as Record<string, unknown>)[key] as string);
+      slugs.forEach((slug, index) =>
+        form.validate(slug, {
+          slugField: { slugs: new Set(slugs.filter((_, other) => other !== index)), glob: '*' },
+        }),
+      );
+    }
+    return written;
   }
   if (field.kind === 'form' && (!field.formKind || field.formKind === 'slug')) {
     const form = field as any;

@@ -26,22 +26,27 @@ import { portfolioTags } from '../domain/portfolio.ts';
 import {
   availabilityRanges,
   calendarDate,
+  hostFields,
   isTimeZone,
   openingHours,
   weekdays,
 } from '../domain/booking.ts';
+import { isValidEmail } from '../domain/forms.ts';
 import { imageField } from './image-field.tsx';
 import { flagged } from './problems.ts';
 import {
   calendarDateField,
+  emailField,
   heroButton,
   oneOf,
   openingHoursField,
   optionalIllustration,
+  optionalWeekField,
   pageAddressField,
   serviceTitleField,
   someOf,
   timeZoneField,
+  uniqueIdField,
 } from './fields.tsx';
 
 /** A folder's pictures by the name content gives them (no extension), with where the dev server shows each. */
@@ -568,6 +573,29 @@ export default config({
             ),
           }),
           { label: 'Closed dates', itemLabel: flagged((props) => props.fields.date.value) },
+        ),
+        hosts: fields.array(
+          fields.object({
+            id: uniqueIdField('Id', hostFields.id.description!, patterns.id, {
+              min: availabilityRanges.hostId.min,
+              max: availabilityRanges.hostId.max,
+            }),
+            name: text('Name', availabilityRanges.hostName),
+            email: emailField('E-mail', hostFields.email.description!, isValidEmail),
+            hours: optionalWeekField(
+              'Own weekly hours',
+              hostFields.hours.description!,
+              weekdays,
+              openingHours,
+            ),
+          }),
+          {
+            label: 'Hosts',
+            description: 'The people who take calls: a time is offered while one of them is free.',
+            slugField: 'id',
+            itemLabel: flagged((props) => props.fields.name.value),
+            validation: { length: availabilityRanges.hosts },
+          },
         ),
       },
       () => 'Calls',

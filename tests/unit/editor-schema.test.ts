@@ -99,7 +99,7 @@ function editorFieldPaths(field: ComponentSchema, prefix: string): string[] {
 }
 
 /** The custom fields (src/editor/fields.tsx) hold the whole sub-object: its keys are theirs. */
-const customLeaves = ['hero.button', 'hero.illustration'];
+const customLeaves = ['hero.button', 'hero.illustration', 'hosts.[].hours'];
 const underCustom = (path: string) => customLeaves.some((leaf) => path.startsWith(`${leaf}.`));
 
 /** The names that differ on purpose between the site's and the editor's schema. */
@@ -405,6 +405,43 @@ describe('where the site is stricter than a plain field, the editor refuses the 
     expect(message !== undefined).toBe(refused);
     if (refused) expect(message).toContain(expected);
     expect(siteRefusesCalls((entry) => (entry.closed = [{ date }]))).toBe(refused);
+  });
+
+  const anna = { id: 'anna', name: 'Anna Reid', email: 'anna@northgate-digital.example' };
+  it.each([
+    [[anna, { ...anna, id: 'ben' }], undefined],
+    [[anna, { ...anna, name: 'Anna Two' }], '"anna" is the id of another'],
+    [[{ ...anna, id: 'Anna Reid' }], 'lowercase letters, digits and dashes only'],
+    [[{ ...anna, email: 'anna@' }], 'is not an e-mail address'],
+    [[{ ...anna, email: 'ánna@northgate-digital.example' }], 'is not an e-mail address'],
+    [
+      [{ ...anna, hours: { ...calls().hours, monday: ['09:00-10:00', '09:30-11:00'] } }],
+      'Monday: ranges must not overlap',
+    ],
+    [[{ ...anna, hours: { monday: ['09:00-10:00'] } }], undefined],
+  ])('hosts %j: refused with %s', (hosts, expected) => {
+    const message = editorRefuses(entryFields('availability').hosts, hosts);
+    if (expected === undefined) expect(message).toBeUndefined();
+    else expect(message).toContain(expected);
+    // The site's schema takes a host's week whole; the editor fills the days not given.
+    const site = (hosts as any[]).map((host) =>
+      host.hours ? { ...host, hours: { ...calls().hours, ...host.hours } } : host,
+    );
+    expect(siteRefusesCalls((entry) => (entry.hosts = site))).toBe(expected !== undefined);
+  });
+
+  it("a host's own week is left out of the file until it is ticked, and written whole when it is", () => {
+    const hours = entryFields('availability').hosts.element.fields.hours;
+    expect(serialise(hours, undefined)).toBeUndefined();
+    expect(serialise(hours, { monday: ['09:00-10:00'] })).toEqual({
+      monday: ['09:00-10:00'],
+      tuesday: [],
+      wednesday: [],
+      thursday: [],
+      friday: [],
+      saturday: [],
+      sunday: [],
+    });
   });
 
   it("a closed day's reason of more than 60 characters", () => {

@@ -29,6 +29,7 @@ const availability: Availability = {
     sunday: [],
   },
   closed: [{ date: '2027-01-12', reason: 'Staff day' }],
+  hosts: [{ id: 'anna', name: 'Anna Reid', email: 'anna@agency.example' }],
 };
 
 const withHours = (hours: Partial<Availability['hours']>): Availability => ({
@@ -181,10 +182,12 @@ describe('a start that is not an offered slot', () => {
 });
 
 describe('booked calls', () => {
-  it('take out the slots they overlap, and leave adjacent ones', () => {
+  it('take out the slots they overlap or leave no buffer after, and leave the rest', () => {
     const booked = [
-      { start: '2027-01-07T09:00:00Z', end: '2027-01-07T09:30:00Z' }, // ends as 09:30 starts
-      { start: '2027-01-07T10:30:00Z', end: '2027-01-07T11:00:00Z' }, // inside 10:15, ends at 11:00
+      // Ends as 09:30 starts: no 15 minutes between them.
+      { start: '2027-01-07T09:00:00Z', end: '2027-01-07T09:30:00Z' },
+      // Inside 10:15; ends at 11:00, so 11:00 has no buffer either; 11:45 is free.
+      { start: '2027-01-07T10:30:00Z', end: '2027-01-07T11:00:00Z' },
     ];
     const thursday = { from: '2027-01-07', to: '2027-01-07' };
     expect(starts(freeSlots(availability, [], now, thursday))).toEqual([
@@ -194,10 +197,11 @@ describe('booked calls', () => {
       '2027-01-07T11:45:00Z',
     ]);
     expect(starts(freeSlots(availability, booked, now, thursday))).toEqual([
-      '2027-01-07T09:30:00Z',
-      '2027-01-07T11:00:00Z',
       '2027-01-07T11:45:00Z',
     ]);
+    // One that ends 15 minutes before a slot leaves it free.
+    const early = [{ start: '2027-01-07T08:45:00Z', end: '2027-01-07T09:15:00Z' }];
+    expect(starts(freeSlots(availability, early, now, thursday))[0]).toBe('2027-01-07T09:30:00Z');
   });
 });
 

@@ -1,22 +1,37 @@
 /**
- * The times a prospect can book a call: the weekly opening hours of
- * src/content/data/availability.yaml, in the agency's time zone, cut into
- * calls with a buffer between them, from the notice period to the days ahead,
- * leaving out closed dates and the calls already booked. A slot is named by
- * its start, an instant in UTC ('2026-12-01T09:30:00Z'); every wall-clock
- * conversion goes through Temporal, so that daylight-saving changes are the
- * time-zone database's business, not this file's.
+ * The times a prospect can book a call: each host's weekly hours (theirs, or
+ * the entry's) of src/content/data/availability.yaml, in the agency's time
+ * zone, cut into calls with a buffer between them, from the notice period to
+ * the days ahead, leaving out closed dates; a time is offered while at least
+ * one host is free then, in their calls and in their calendars. A slot is
+ * named by its start, an instant in UTC ('2026-12-01T09:30:00Z'); every
+ * wall-clock conversion goes through Temporal, so that daylight-saving changes
+ * are the time-zone database's business, not this file's.
  */
 import { Temporal as Polyfill } from 'temporal-polyfill';
-import type { Availability, Slot } from '../../domain/booking.ts';
+import type { Availability, Host, Slot } from '../../domain/booking.ts';
 import { weekdays } from '../../domain/booking.ts';
+import type { Busy } from '../calendars/busy-times.ts';
 
 // The platform's Temporal where it has one (Chromium does, Node 24 does not), else the polyfill.
 const Temporal = ((globalThis as { Temporal?: typeof Polyfill }).Temporal ??
   Polyfill) as typeof Polyfill;
 
-/** A booked call, as far as the free slots are concerned. */
-export type Booked = Slot;
+/**
+ * A booked call, as far as the free slots are concerned: with its host, or with none when it was
+ * booked before there were hosts (it then holds every host).
+ */
+export interface Booked extends Slot {
+  host?: string | null;
+}
+
+/**
+ * The busy times of each host's calendars (epoch ms, sorted, merged), by host id: none for a host
+ * with no calendar, 'unknown' for one whose calendar cannot be read now (offered nothing).
+ */
+export type CalendarBusy = ReadonlyMap<string, readonly Busy[] | 'unknown'>;
+
+const noCalendars: CalendarBusy = new Map();
 
 const instant = (value: number | string) =>
   typeof value === 'number'
@@ -42,12 +57,16 @@ export function offeredDates(availability: Availability, now: number): string[] 
 }
 
 /** Every slot of a date's opening hours, before notice and bookings are taken into account. */
-export function slotsOfDate(availability: Availability, date: string): Slot[] {
+export function slotsOfDate(
+  availability: Availability,
+  date: string,
+  hours: Availability['hours'] = availability.hours,
+): Slot[] {
   const { timeZone, callMinutes, bufferMinutes } = availability;
   if (availability.closed.some((closed) => closed.date === date)) return [];
   const day = Temporal.PlainDate.from(date);
   const slots: Slot[] = [];
-  for (const range of availability.hours[weekdays[day.dayOfWeek - 1]!]) {
+  for (const range of hours[weekdays[day.dayOfWeek - 1]!]) {
     const { from, to } = parseRange(range);
     // Wall-clock opening and closing to instants; a time the clocks skip becomes the one after the
     // change. Calls are then laid out in real minutes, so none overlaps on a day the clocks change.
@@ -64,33 +83,139 @@ export function slotsOfDate(availability: Availability, date: string): Slot[] {
   return slots;
 }
 
-const overlaps = (a: Slot, b: Slot) =>
-  Temporal.Instant.compare(instant(a.start), instant(b.end)) < 0 &&
-  Temporal.Instant.compare(instant(b.start), instant(a.end)) < 0;
+/** A host's week: their own hours, or the entry's. */
+const hoursOf = (availability: Availability, host: Host) => host.hours ?? availability.hours;
+
+/** The slots of a date on any host's hours, by start. */
+function offeredOnDate(availability: Availability, date: string): Slot[] {
+  const byStart = new Map<string, Slot>();
+  for (const host of availability.hosts)
+    for (const slot of slotsOfDate(availability, date, hoursOf(availability, host)))
+      byStart.set(slot.start, slot);
+  return [...byStart.values()].sort((a, b) => a.start.localeCompare(b.start));
+}
 
 /** The earliest start the notice period allows. */
 const earliestStart = (availability: Availability, now: number) =>
   instant(now).add({ hours: availability.noticeHours });
 
 /**
+ * What holds each host: their calls (with the buffer after each; a call with no host holds every
+ * host) and their calendars' busy times, sorted and merged; a host whose calendar is 'unknown' is
+ * left out, and so offered nothing.
+ */
+export function busyByHost(
+  availability: Availability,
+  booked: readonly Booked[],
+  calendars: CalendarBusy = noCalendars,
+): Map<string, Busy[]> {
+  const buffer = availability.bufferMinutes * 60_000;
+  const result = new Map<string, Busy[]>();
+  for (const host of availability.hosts) {
+    const calendar = calendars.get(host.id);
+    if (calendar === 'unknown') continue;
+    const busy: Busy[] = [...(calendar ?? [])];
+    for (const call of booked)
+      if (!call.host || call.host === host.id)
+        busy.push({ start: ms(call.start), end: ms(call.end) + buffer });
+    result.set(host.id, mergeBusy(busy));
+  }
+  return result;
+}
+
+const ms = (iso: string) => Temporal.Instant.from(iso).epochMilliseconds;
+
+function mergeBusy(intervals: Busy[]): Busy[] {
+  intervals.sort((a, b) => a.start - b.start);
+  const merged: Busy[] = [];
+  for (const interval of intervals) {
+    const last = merged.at(-1);
+    if (last && interval.start <= last.end) last.end = Math.max(last.end, interval.end);
+    else merged.push({ ...interval });
+  }
+  return merged;
+}
+
+/** Whether [start, end) meets none of the sorted, merged busy intervals. */
+function isFree(busy: readonly Busy[], start: number, end: number): boolean {
+  // The first interval that ends after `start` (ends are sorted too, once merged).
+  let low = 0;
+  let high = busy.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (busy[middle]!.end <= start) low = middle + 1;
+    else high = middle;
+  }
+  return low === busy.length || busy[low]!.start >= end;
+}
+
+/**
+ * Whether a host can take a call at a slot of their hours: the call and the buffer after it meet
+ * none of their busy times.
+ */
+const hostIsFree = (availability: Availability, busy: readonly Busy[], slot: Slot) =>
+  isFree(busy, ms(slot.start), ms(slot.end) + availability.bufferMinutes * 60_000);
+
+/**
  * The free slots from `now` on, for the offered dates between `from` and `to` (agency dates,
- * inclusive; all of them by default), without those that overlap a booked call.
+ * inclusive; all of them by default): the slots of each host's hours at which that host is free.
  */
 export function freeSlots(
   availability: Availability,
   booked: readonly Booked[],
   now: number,
   range: { from?: string; to?: string } = {},
+  calendars: CalendarBusy = noCalendars,
 ): Slot[] {
   const earliest = earliestStart(availability, now);
-  return offeredDates(availability, now)
-    .filter((date) => (!range.from || date >= range.from) && (!range.to || date <= range.to))
-    .flatMap((date) => slotsOfDate(availability, date))
-    .filter(
-      (slot) =>
-        Temporal.Instant.compare(instant(slot.start), earliest) >= 0 &&
-        !booked.some((call) => overlaps(slot, call)),
-    );
+  const busy = busyByHost(availability, booked, calendars);
+  const dates = offeredDates(availability, now).filter(
+    (date) => (!range.from || date >= range.from) && (!range.to || date <= range.to),
+  );
+  const free = new Map<string, Slot>();
+  for (const host of availability.hosts) {
+    const hostBusy = busy.get(host.id);
+    if (!hostBusy) continue;
+    for (const date of dates)
+      for (const slot of slotsOfDate(availability, date, hoursOf(availability, host)))
+        if (
+          !free.has(slot.start) &&
+          Temporal.Instant.compare(instant(slot.start), earliest) >= 0 &&
+          hostIsFree(availability, hostBusy, slot)
+        )
+          free.set(slot.start, slot);
+  }
+  return [...free.values()].sort((a, b) => a.start.localeCompare(b.start));
+}
+
+/**
+ * The hosts who can take a call at `slot`, the one to give it first: on their hours then, free in
+ * their calls and calendars; the fewest calls booked among `booked` first (the offered window's),
+ * then in the file's order.
+ */
+export function freeHosts(
+  availability: Availability,
+  booked: readonly Booked[],
+  slot: Slot,
+  calendars: CalendarBusy = noCalendars,
+): Host[] {
+  const busy = busyByHost(availability, booked, calendars);
+  const date = agencyDate(availability, slot.start);
+  const calls = (host: Host) => booked.filter((call) => call.host === host.id).length;
+  return availability.hosts
+    .map((host, order) => ({ host, order, calls: calls(host) }))
+    .filter(({ host }) => {
+      const hostBusy = busy.get(host.id);
+      return (
+        hostBusy !== undefined &&
+        slotsOfDate(availability, date, hoursOf(availability, host)).some(
+          (own) => own.start === slot.start,
+        ) &&
+        hostIsFree(availability, hostBusy, slot)
+      );
+    })
+    .sort((a, b) => a.calls - b.calls || a.order - b.order)
+    .map(({ host }) => host);
 }
 
 /** Why a start cannot be booked, whatever is booked already; undefined when it is an offered slot. */
@@ -113,7 +238,7 @@ export function refusal(
   const date = agencyDate(availability, start);
   if (!offeredDates(availability, now).includes(date))
     return `Calls can be booked up to ${availability.daysAhead} days ahead: choose an earlier time.`;
-  const slots = slotsOfDate(availability, date);
+  const slots = offeredOnDate(availability, date);
   if (slots.length === 0) return 'We have no calls that day: choose another day.';
   if (!startingAt(slots, at))
     return 'That time is outside our opening hours: choose one of the times offered.';
@@ -131,7 +256,7 @@ export function offeredSlot(availability: Availability, start: string): Slot | u
   } catch {
     return undefined;
   }
-  return startingAt(slotsOfDate(availability, agencyDate(availability, start)), at);
+  return startingAt(offeredOnDate(availability, agencyDate(availability, start)), at);
 }
 
 /** The free slots nearest to a wanted start, nearest first. */

@@ -1,0 +1,232 @@
+/** A host's busy times read from an iCalendar feed, as a person reads their own calendar. */
+import { describe, expect, it } from 'vitest';
+import {
+  CalendarTooLarge,
+  NotACalendar,
+  readBusyTimes,
+  type ReadOptions,
+} from '../../src/server/calendars/busy-times';
+import { feedOf, googleFeed, icloudFeed, outlookFeed } from '../support/calendar-feeds';
+
+const ms = (iso: string) => Date.parse(iso);
+const week = (timeZone: string): ReadOptions => ({
+  timeZone,
+  from: ms('2026-11-30T00:00:00Z'),
+  to: ms('2026-12-22T00:00:00Z'),
+});
+/** The busy intervals as ISO instants, to compare. */
+const read = (text: string, options: ReadOptions) => {
+  const result = readBusyTimes(text, options);
+  return {
+    ...result,
+    intervals: result.busy.map(
+      ({ start, end }) => `${new Date(start).toISOString()} ${new Date(end).toISOString()}`,
+    ),
+  };
+};
+
+describe('a Google Calendar feed', () => {
+  const { intervals, warnings } = read(googleFeed, week('Europe/London'));
+
+  it('holds each occurrence of a weekly meeting but the one excluded, and a moved one at its new time only', () => {
+    expect(intervals).toContain('2026-11-30T10:00:00.000Z 2026-11-30T11:00:00.000Z');
+    expect(intervals.some((line) => line.startsWith('2026-12-07T10'))).toBe(false);
+    expect(intervals.some((line) => line.startsWith('2026-12-14T10'))).toBe(false);
+    expect(intervals).toContain('2026-12-15T14:00:00.000Z 2026-12-15T15:00:00.000Z');
+    expect(intervals).toContain('2026-12-21T10:00:00.000Z 2026-12-21T11:00:00.000Z');
+  });
+
+  it('holds a busy all-day event for the whole day in the host’s zone; a free one, a cancelled one nothing; a tentative one, its time', () => {
+    expect(intervals).toEqual([
+      '2026-11-30T10:00:00.000Z 2026-11-30T11:00:00.000Z',
+      '2026-12-02T00:00:00.000Z 2026-12-03T00:00:00.000Z',
+      '2026-12-03T13:00:00.000Z 2026-12-03T13:30:00.000Z',
+      '2026-12-15T14:00:00.000Z 2026-12-15T15:00:00.000Z',
+      '2026-12-21T10:00:00.000Z 2026-12-21T11:00:00.000Z',
+    ]);
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('an Outlook feed', () => {
+  it('reads Windows zone names, an UNTIL in UTC, an EXDATE and a cancelled occurrence; free time holds nothing', () => {
+    expect(read(outlookFeed, week('Europe/London')).intervals).toEqual([
+      '2026-11-30T09:00:00.000Z 2026-11-30T09:15:00.000Z',
+      '2026-12-01T09:00:00.000Z 2026-12-01T09:15:00.000Z',
+      // 09:00 in "Eastern Standard Time", for a host in London.
+      '2026-12-01T14:00:00.000Z 2026-12-01T15:00:00.000Z',
+      '2026-12-04T09:00:00.000Z 2026-12-04T09:15:00.000Z',
+    ]);
+  });
+});
+
+describe('an iCloud feed, a host in New York', () => {
+  it('reads its zone, an EXDATE list, a floating event in the host’s zone across midnight, and a two-day event', () => {
+    expect(read(icloudFeed, week('America/New_York')).intervals).toEqual([
+      '2026-11-30T13:30:00.000Z 2026-11-30T14:00:00.000Z',
+      '2026-12-01T16:00:00.000Z 2026-12-01T17:00:00.000Z',
+      '2026-12-02T04:00:00.000Z 2026-12-02T06:00:00.000Z',
+      '2026-12-02T13:30:00.000Z 2026-12-02T14:00:00.000Z',
+      // The conference, 3 and 4 December in New York, with the school run inside it.
+      '2026-12-03T05:00:00.000Z 2026-12-05T05:00:00.000Z',
+    ]);
+  });
+});
+
+describe('daylight saving', () => {
+  const spring = { from: ms('2027-03-08T00:00:00Z'), to: ms('2027-04-06T00:00:00Z') };
+
+  it('keeps a weekly 09:00 meeting at 09:00 on the wall clock across the last Sunday of March (London)', () => {
+    const feed = feedOf(`UID:weekly
+      DTSTART;TZID=Europe/London:20270315T090000
+      DTEND;TZID=Europe/London:20270315T100000
+      RRULE:FREQ=WEEKLY`);
+    expect(read(feed, { timeZone: 'Europe/London', ...spring }).intervals).toEqual([
+      '2027-03-15T09:00:00.000Z 2027-03-15T10:00:00.000Z',
+      '2027-03-22T09:00:00.000Z 2027-03-22T10:00:00.000Z',
+      '2027-03-29T08:00:00.000Z 2027-03-29T09:00:00.000Z',
+      '2027-04-05T08:00:00.000Z 2027-04-05T09:00:00.000Z',
+    ]);
+  });
+
+  it('holds an event across the change for the time that really passes', () => {
+    const feed = feedOf(
+      `UID:night-march
+      DTSTART;TZID=Europe/London:20270328T003000
+      DTEND;TZID=Europe/London:20270328T030000`,
+      `UID:night-october
+      DTSTART;TZID=Europe/London:20271031T003000
+      DTEND;TZID=Europe/London:20271031T030000`,
+    );
+    const options = {
+      timeZone: 'Europe/London',
+      from: ms('2027-03-01T00:00:00Z'),
+      to: ms('2027-11-30T00:00:00Z'),
+    };
+    expect(read(feed, options).intervals).toEqual([
+      // 00:30 GMT to 03:00 BST: an hour and a half.
+      '2027-03-28T00:30:00.000Z 2027-03-28T02:00:00.000Z',
+      // 00:30 BST to 03:00 GMT: three and a half hours.
+      '2027-10-30T23:30:00.000Z 2027-10-31T03:00:00.000Z',
+    ]);
+  });
+
+  it('keeps a host in New York at 09:00 in their zone across the second Sunday of March', () => {
+    const feed = feedOf(`UID:floating-weekly
+      DTSTART:20270308T090000
+      DTEND:20270308T093000
+      RRULE:FREQ=WEEKLY;COUNT=2`);
+    expect(read(feed, { timeZone: 'America/New_York', ...spring }).intervals).toEqual([
+      '2027-03-08T14:00:00.000Z 2027-03-08T14:30:00.000Z',
+      '2027-03-15T13:00:00.000Z 2027-03-15T13:30:00.000Z',
+    ]);
+  });
+});
+
+describe('quirks', () => {
+  it('frees an occurrence whose EXDATE or RECURRENCE-ID is written in UTC against a local start', () => {
+    const feed = feedOf(
+      `UID:utc-quirk
+      DTSTART;TZID=America/New_York:20261130T100000
+      DTEND;TZID=America/New_York:20261130T110000
+      RRULE:FREQ=DAILY;COUNT=4
+      EXDATE:20261201T150000Z`,
+      `UID:utc-quirk
+      RECURRENCE-ID:20261202T150000Z
+      DTSTART;TZID=America/New_York:20261202T170000
+      DTEND;TZID=America/New_York:20261202T180000`,
+    );
+    expect(read(feed, week('Europe/London')).intervals).toEqual([
+      '2026-11-30T15:00:00.000Z 2026-11-30T16:00:00.000Z',
+      '2026-12-02T22:00:00.000Z 2026-12-02T23:00:00.000Z',
+      '2026-12-03T15:00:00.000Z 2026-12-03T16:00:00.000Z',
+    ]);
+  });
+
+  it('reads a zone the feed defines itself, a DURATION, an RDATE in UTC, and holds a minute for an event of no length', () => {
+    const feed = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Northgate tests//EN',
+      'BEGIN:VTIMEZONE',
+      'TZID:Office time',
+      'BEGIN:STANDARD',
+      'DTSTART:19700101T000000',
+      'TZOFFSETFROM:+0530',
+      'TZOFFSETTO:+0530',
+      'END:STANDARD',
+      'END:VTIMEZONE',
+      'BEGIN:VEVENT',
+      'UID:own-zone',
+      'DTSTART;TZID=Office time:20261201T100000',
+      'DURATION:PT45M',
+      'RDATE:20261208T120000Z',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:reminder',
+      'DTSTART:20261209T120000Z',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+    const { intervals, warnings } = read(feed, week('Europe/London'));
+    expect(intervals).toEqual([
+      '2026-12-01T04:30:00.000Z 2026-12-01T05:15:00.000Z',
+      '2026-12-08T12:00:00.000Z 2026-12-08T12:45:00.000Z',
+      '2026-12-09T12:00:00.000Z 2026-12-09T12:01:00.000Z',
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('reads a zone it does not know in the host’s zone, and says so', () => {
+    const feed = feedOf(`UID:unknown-zone
+      DTSTART;TZID=Atlantis Standard Time:20261201T100000
+      DTEND;TZID=Atlantis Standard Time:20261201T110000`);
+    const { intervals, warnings } = read(feed, week('Europe/London'));
+    expect(intervals).toEqual(['2026-12-01T10:00:00.000Z 2026-12-01T11:00:00.000Z']);
+    expect(warnings).toEqual([
+      'an unknown time zone "Atlantis Standard Time" was read as Europe/London',
+    ]);
+  });
+});
+
+describe('what cannot stall the server', () => {
+  it('expands only the window of a ten-year daily series', () => {
+    const feed = feedOf(`UID:ten-years
+      DTSTART:20161130T080000Z
+      DTEND:20161130T081500Z
+      RRULE:FREQ=DAILY`);
+    const started = performance.now();
+    const { busy } = readBusyTimes(feed, week('Europe/London'));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(busy).toHaveLength(22);
+  });
+
+  it('holds the rest of the window once a series passes its cap there', () => {
+    const feed = feedOf(`UID:every-minute
+      DTSTART:20261130T000000Z
+      DURATION:PT30S
+      RRULE:FREQ=MINUTELY`);
+    const { busy, warnings } = readBusyTimes(feed, {
+      ...week('Europe/London'),
+      maxOccurrencesPerSeries: 100,
+    });
+    expect(busy.at(-1)!.end).toBe(ms('2026-12-22T00:00:00Z'));
+    expect(warnings[0]).toMatch(/past 100 occurrences/);
+  });
+
+  it('gives up on a feed that would take too many steps', () => {
+    const feed = feedOf(`UID:every-second
+      DTSTART:20200101T000000Z
+      DURATION:PT1S
+      RRULE:FREQ=SECONDLY`);
+    expect(() => readBusyTimes(feed, { ...week('Europe/London'), maxSteps: 10_000 })).toThrow(
+      CalendarTooLarge,
+    );
+  });
+
+  it('refuses what is not a calendar', () => {
+    for (const text of ['<!doctype html><title>Sign in</title>', '', 'BEGIN:VCALENDAR\r\nnonsense'])
+      expect(() => readBusyTimes(text, week('Europe/London')), text).toThrow(NotACalendar);
+  });
+});

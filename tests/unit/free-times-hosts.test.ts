@@ -1,0 +1,214 @@
+/** Free times shared by several hosts, each with their own hours, calls and calendar. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  freeHosts,
+  freeSlots,
+  slotsOfDate,
+  offeredDates,
+  type Booked,
+  type CalendarBusy,
+} from '../../src/server/booking/free-times';
+import type { Availability, Host, Slot } from '../../src/domain/booking';
+import type { Busy } from '../../src/server/calendars/busy-times';
+
+const week = (ranges: string[], friday = ranges) => ({
+  monday: ranges,
+  tuesday: ranges,
+  wednesday: ranges,
+  thursday: ranges,
+  friday,
+  saturday: [],
+  sunday: [],
+});
+const anna: Host = { id: 'anna', name: 'Anna Reid', email: 'anna@agency.example' };
+// Mornings only.
+const ben: Host = { ...anna, id: 'ben', name: 'Ben Okafor', hours: week(['09:30-12:30']) };
+const availability: Availability = {
+  timeZone: 'Europe/London',
+  callMinutes: 30,
+  bufferMinutes: 15,
+  noticeHours: 24,
+  daysAhead: 21,
+  callTitle: 'Introductory call',
+  hours: week(['09:30-12:30', '13:30-17:00']),
+  closed: [],
+  hosts: [anna, ben],
+};
+const ms = (iso: string) => Date.parse(iso);
+// Monday 4 January 2027 10:00 in London; Thursday 7 January is well inside the window.
+const now = ms('2027-01-04T10:00:00Z');
+const thursday = { from: '2027-01-07', to: '2027-01-07' };
+const starts = (slots: Slot[]) => slots.map((slot) => slot.start.slice(11, 16));
+const call = (start: string, host: string | null): Booked => ({
+  start: `2027-01-07T${start}:00Z`,
+  end: new Date(ms(`2027-01-07T${start}:00Z`) + 30 * 60_000).toISOString().replace('.000', ''),
+  host,
+});
+
+describe('a time is offered while one host is free', () => {
+  it('in the morning, when either of two hosts is; in the afternoon, only when Anna is', () => {
+    const booked = [call('09:30', 'anna'), call('13:30', 'anna')];
+    const free = starts(freeSlots(availability, booked, now, thursday));
+    expect(free).toContain('09:30');
+    expect(free).not.toContain('13:30');
+    expect(free).toContain('14:15');
+  });
+
+  it('not when every host is booked then, or a call of no host holds it', () => {
+    const both = [call('10:15', 'anna'), call('10:15', 'ben'), call('11:00', null)];
+    const free = starts(freeSlots(availability, both, now, thursday));
+    expect(free).not.toContain('10:15');
+    expect(free).not.toContain('11:00');
+    expect(free).toContain('11:45');
+  });
+
+  it("not over a meeting in a host's calendar, nor a call that would leave no buffer before one", () => {
+    const calendars: CalendarBusy = new Map([
+      // Anna: a meeting from 10:00; Ben: one from 10:50 (10:15 would end at 10:45, 5 minutes before).
+      ['anna', [{ start: ms('2027-01-07T10:00:00Z'), end: ms('2027-01-07T12:30:00Z') }]],
+      ['ben', [{ start: ms('2027-01-07T10:50:00Z'), end: ms('2027-01-07T11:30:00Z') }]],
+    ]);
+    const free = starts(freeSlots(availability, [], now, thursday, calendars));
+    expect(free.filter((time) => time < '13:00')).toEqual(['09:30', '11:45']);
+  });
+
+  it('never from a host whose calendar cannot be read now', () => {
+    const calendars: CalendarBusy = new Map([['anna', 'unknown']]);
+    const free = starts(freeSlots(availability, [], now, thursday, calendars));
+    expect(free).toEqual(['09:30', '10:15', '11:00', '11:45']);
+    const nobody: CalendarBusy = new Map([
+      ['anna', 'unknown'],
+      ['ben', 'unknown'],
+    ]);
+    expect(freeSlots(availability, [], now, {}, nobody)).toEqual([]);
+  });
+});
+
+describe('the host a booking goes to', () => {
+  const slot = { start: '2027-01-07T10:15:00Z', end: '2027-01-07T10:45:00Z' };
+  it('is the free host with the fewest calls in the window, then the first in the file', () => {
+    expect(freeHosts(availability, [], slot).map((host) => host.id)).toEqual(['anna', 'ben']);
+    const annaBusier = [call('13:30', 'anna')];
+    expect(freeHosts(availability, annaBusier, slot).map((host) => host.id)).toEqual([
+      'ben',
+      'anna',
+    ]);
+    expect(freeHosts(availability, [call('10:15', 'ben')], slot).map((host) => host.id)).toEqual([
+      'anna',
+    ]);
+  });
+
+  it('is never one whose hours do not have the time', () => {
+    const afternoon = { start: '2027-01-07T14:15:00Z', end: '2027-01-07T14:45:00Z' };
+    expect(freeHosts(availability, [], afternoon).map((host) => host.id)).toEqual(['anna']);
+  });
+});
+
+describe('over random hours, calendars and bookings (property)', () => {
+  const times = ['08:00', '09:00', '09:30', '10:00', '11:15', '12:00', '13:30', '15:00', '17:00'];
+  const range = fc
+    .tuple(fc.constantFrom(...times), fc.constantFrom(...times))
+    .filter(([from, to]) => from < to)
+    .map(([from, to]) => `${from}-${to}`);
+  const hostArbitrary = (id: string) =>
+    fc.record({
+      id: fc.constant(id),
+      name: fc.constant(id),
+      email: fc.constant(`${id}@agency.example`),
+      hours: fc.option(
+        fc.record({
+          monday: fc.array(range, { maxLength: 1 }),
+          tuesday: fc.array(range, { maxLength: 1 }),
+          wednesday: fc.array(range, { maxLength: 1 }),
+          thursday: fc.array(range, { maxLength: 1 }),
+          friday: fc.array(range, { maxLength: 1 }),
+          saturday: fc.constant([] as string[]),
+          sunday: fc.constant([] as string[]),
+        }),
+        { nil: undefined },
+      ),
+    });
+  const window = { from: ms('2027-01-05T00:00:00Z'), to: ms('2027-01-26T00:00:00Z') };
+  // On a 15-minute grid, so that intervals often touch a slot or its buffer exactly.
+  const quarters = (window.to - window.from) / 900_000;
+  const interval = fc
+    .tuple(fc.integer({ min: 0, max: quarters }), fc.integer({ min: 1, max: 24 }))
+    .map(([quarter, length]) => ({
+      start: window.from + quarter * 900_000,
+      end: window.from + (quarter + length) * 900_000,
+    }));
+  const scenario = fc.record({
+    hosts: fc.tuple(hostArbitrary('a'), hostArbitrary('b'), hostArbitrary('c')),
+    busy: fc.tuple(
+      fc.array(interval, { maxLength: 30 }),
+      fc.array(interval, { maxLength: 30 }),
+      fc.array(interval, { maxLength: 30 }),
+    ),
+    unreadable: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()),
+    bookings: fc.array(
+      fc.tuple(
+        fc.constantFrom('a', 'b', 'c', null),
+        fc.integer({ min: window.from, max: window.to }),
+      ),
+      { maxLength: 20 },
+    ),
+    bufferMinutes: fc.constantFrom(0, 15),
+  });
+
+  /** The oracle: overlap by brute force, every interval against every other. */
+  const meets = (busy: readonly Busy[], start: number, end: number) =>
+    busy.some((interval) => interval.start < end && start < interval.end);
+
+  it('offers no time at which every host is busy, and every time at which one is free', () => {
+    fc.assert(
+      fc.property(scenario, ({ hosts, busy, unreadable, bookings, bufferMinutes }) => {
+        const setup: Availability = { ...availability, bufferMinutes, hosts: [...hosts] };
+        const booked: Booked[] = bookings.map(([host, start]) => ({
+          host,
+          start: new Date(start).toISOString(),
+          end: new Date(start + 30 * 60_000).toISOString(),
+        }));
+        const calendars: CalendarBusy = new Map(
+          hosts.map((host, index) => [host.id, unreadable[index] ? 'unknown' : busy[index]!]),
+        );
+        const buffer = bufferMinutes * 60_000;
+        const holding = (host: Host): Busy[] => [
+          ...(calendars.get(host.id) as Busy[]),
+          ...booked
+            .filter((call) => !call.host || call.host === host.id)
+            .map((call) => ({ start: ms(call.start), end: ms(call.end) + buffer })),
+        ];
+        /** The hosts free at a slot, found without the code under test's search. */
+        const freeAt = (slot: Slot) =>
+          setup.hosts.filter(
+            (host, index) =>
+              !unreadable[index] &&
+              slotsOfDate(setup, slot.start.slice(0, 10), host.hours ?? setup.hours).some(
+                (own) => own.start === slot.start,
+              ) &&
+              !meets(holding(host), ms(slot.start), ms(slot.end) + buffer),
+          );
+        const offered = freeSlots(setup, booked, now, {}, calendars);
+        for (const slot of offered) {
+          const free = freeAt(slot);
+          expect(free.length, slot.start).toBeGreaterThan(0);
+          expect(
+            freeHosts(setup, booked, slot, calendars)
+              .map((host) => host.id)
+              .sort(),
+          ).toEqual(free.map((host) => host.id).sort());
+        }
+        // And nothing is held back: every slot of a free host after the notice is offered.
+        const earliest = now + setup.noticeHours * 3_600_000;
+        const offeredStarts = new Set(offered.map((slot) => slot.start));
+        for (const date of offeredDates(setup, now))
+          for (const host of setup.hosts)
+            for (const slot of slotsOfDate(setup, date, host.hours ?? setup.hours))
+              if (ms(slot.start) >= earliest && freeAt(slot).length > 0)
+                expect(offeredStarts.has(slot.start), slot.start).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
