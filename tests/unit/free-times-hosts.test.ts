@@ -10,7 +10,7 @@ import {
   type CalendarBusy,
 } from '../../src/server/booking/free-times';
 import type { Availability, Host, Slot } from '../../src/domain/booking';
-import type { Busy } from '../../src/server/calendars/busy-times';
+import type { Busy } from '../../src/server/calendars/busy';
 
 const week = (ranges: string[], friday = ranges) => ({
   monday: ranges,

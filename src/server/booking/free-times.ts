@@ -11,7 +11,7 @@
 import { Temporal as Polyfill } from 'temporal-polyfill';
 import type { Availability, Host, Slot } from '../../domain/booking.ts';
 import { weekdays } from '../../domain/booking.ts';
-import type { Busy } from '../calendars/busy-times.ts';
+import { merge, type Busy } from '../calendars/busy.ts';
 
 // The platform's Temporal where it has one (Chromium does, Node 24 does not), else the polyfill.
 const Temporal = ((globalThis as { Temporal?: typeof Polyfill }).Temporal ??
@@ -118,23 +118,12 @@ export function busyByHost(
     for (const call of booked)
       if (!call.host || call.host === host.id)
         busy.push({ start: ms(call.start), end: ms(call.end) + buffer });
-    result.set(host.id, mergeBusy(busy));
+    result.set(host.id, merge(busy));
   }
   return result;
 }
 
 const ms = (iso: string) => Temporal.Instant.from(iso).epochMilliseconds;
-
-function mergeBusy(intervals: Busy[]): Busy[] {
-  intervals.sort((a, b) => a.start - b.start);
-  const merged: Busy[] = [];
-  for (const interval of intervals) {
-    const last = merged.at(-1);
-    if (last && interval.start <= last.end) last.end = Math.max(last.end, interval.end);
-    else merged.push({ ...interval });
-  }
-  return merged;
-}
 
 /** Whether [start, end) meets none of the sorted, merged busy intervals. */
 function isFree(busy: readonly Busy[], start: number, end: number): boolean {

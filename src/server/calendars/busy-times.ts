@@ -14,15 +14,10 @@ import ICAL from 'ical.js';
 import { Temporal as Polyfill } from 'temporal-polyfill';
 import { findIana } from 'windows-iana';
 import { isTimeZone } from '../../domain/booking.ts';
+import { merge, type Busy } from './busy.ts';
 
 const Temporal = ((globalThis as { Temporal?: typeof Polyfill }).Temporal ??
   Polyfill) as typeof Polyfill;
-
-/** A busy interval, in epoch milliseconds: [start, end). */
-export interface Busy {
-  start: number;
-  end: number;
-}
 
 export interface ReadOptions {
   /** The host's zone: floating times and all-day events are read in it. */
@@ -306,15 +301,3 @@ function resolveZone(
 
 const summaryOf = (component: ICAL.Component) =>
   String(component.getFirstPropertyValue('uid') ?? 'no UID').slice(0, 60);
-
-/** Sorted, with overlapping and touching intervals made one. */
-export function merge(intervals: readonly Busy[]): Busy[] {
-  const sorted = [...intervals].sort((a, b) => a.start - b.start || a.end - b.end);
-  const merged: Busy[] = [];
-  for (const interval of sorted) {
-    const last = merged.at(-1);
-    if (last && interval.start <= last.end) last.end = Math.max(last.end, interval.end);
-    else merged.push({ ...interval });
-  }
-  return merged;
-}
