@@ -7,9 +7,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { signCancelToken } from '../../src/server/booking/cancel-token';
-import { postForm } from '../support/server';
+import { postForm, readStore } from '../support/server';
 import { decoded } from '../support/mime';
-import { book, booking, freeSlots, type Slot } from './calls';
+import { book, booking, freeSlots, oneHostSlot, type Slot } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const SECRET = 'test-secret-0123456789abcdef0123456789';
@@ -89,7 +89,7 @@ describe('booking', () => {
   it('of one time by ten prospects at once: one booking, nine answers with the nearest free times', async () => {
     const server = await start();
     const { slots } = await freeSlots(server);
-    const wanted = slots[5]!.start;
+    const wanted = oneHostSlot(slots, 1).start;
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) => book(server, wanted, { email: `p${i}@example.com` })),
     );
@@ -195,12 +195,38 @@ describe('booking', () => {
   });
 });
 
+describe('hosts', () => {
+  it('a time two hosts take is booked by two prospects, one host each, and then no longer offered', async () => {
+    const server = await start();
+    const { slots } = await freeSlots(server);
+    // A Monday morning: Anna and Ben both take calls then.
+    const monday = slots.find(
+      (slot) =>
+        new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'Europe/London' }).format(
+          new Date(slot.start),
+        ) === 'Monday',
+    )!;
+    expect((await book(server, monday.start, { email: 'p1@example.com' })).status).toBe(200);
+    expect((await freeSlots(server)).slots.map((s) => s.start)).toContain(monday.start);
+    expect((await book(server, monday.start, { email: 'p2@example.com' })).status).toBe(200);
+    expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(monday.start);
+    expect((await book(server, monday.start, { email: 'p3@example.com' })).status).toBe(409);
+    const calls = (await readStore(server.database)).filter((e) => e.call);
+    // The fewest calls first, then the file's order: Anna, then Ben.
+    expect(calls.map((e) => [e.email, e.call!.host])).toEqual([
+      ['p1@example.com', 'anna'],
+      ['p2@example.com', 'ben'],
+    ]);
+  });
+});
+
 describe('invitation and cancellation', () => {
   it('mails the prospect (their time, an .ics, a cancel link) and the agency; the link cancels once', async () => {
     const { server, mails } = await startWithMail();
     const { slots } = await freeSlots(server);
-    // Early in the window, so that the day is between neither zone's clock change and the next.
-    const slot = slots[0]!;
+    // Early in the window, so that the day is between neither zone's clock change and the next; a
+    // time one host takes, so that booking it takes it.
+    const slot = oneHostSlot(slots);
     const response = await book(server, slot.start, { time_zone: 'America/New_York' });
     expect(response.status).toBe(200);
     await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(2);
@@ -266,9 +292,10 @@ describe('invitation and cancellation', () => {
   it('a forged or expired link gets a clear page and never touches a booking', async () => {
     const server = await start();
     const { slots } = await freeSlots(server);
-    const response = await book(server, slots[3]!.start);
+    const taken = oneHostSlot(slots, 3);
+    const response = await book(server, taken.start);
     const { id } = (await response.json()) as { id: string };
-    const good = signCancelToken(id, Date.parse(slots[3]!.start), SECRET);
+    const good = signCancelToken(id, Date.parse(taken.start), SECRET);
     const post = (token: string) =>
       fetch(`${server.url}/schedule/cancel`, {
         method: 'POST',
@@ -277,7 +304,7 @@ describe('invitation and cancellation', () => {
       });
 
     const forgedSignature = good.slice(0, -2) + (good.endsWith('AA') ? 'BB' : 'AA');
-    const otherSecret = signCancelToken(id, Date.parse(slots[3]!.start), 'x'.repeat(40));
+    const otherSecret = signCancelToken(id, Date.parse(taken.start), 'x'.repeat(40));
     const laterExpiry = good.replace(/\.(\d+)\./, (_, s: string) => `.${Number(s) + 3600}.`);
     for (const token of [forgedSignature, otherSecret, laterExpiry, 'nonsense', '']) {
       const answer = await post(token);
@@ -288,6 +315,6 @@ describe('invitation and cancellation', () => {
     expect(expired.status).toBe(410);
     expect(await expired.text()).toContain('This link has expired');
     // Still booked.
-    expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(slots[3]!.start);
+    expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(taken.start);
   });
 });

@@ -10,6 +10,9 @@ import type { Mail } from '../../src/server/mail/templates';
 import { DEFAULT_BOOKING_CAP } from '../../src/server/config';
 import { BookingCapReached, SlotTaken, type EnquiryStore } from '../../src/server/store/types';
 import { call, enquiry, plus } from '../support/records';
+
+/** A call of 30 minutes from `start`. */
+const span = (start: string) => ({ start, end: plus(start, 30) });
 import { backends, type Backend } from '../support/store-backends';
 
 const slot = '2027-01-05T09:30:00Z';
@@ -117,14 +120,19 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
   describe('a booking', () => {
     it('is stored with its call, not cancelled, and found by id and by time', async () => {
       const stored = await store.commit(call(slot), false);
-      expect(stored.call).toEqual({ start: slot, end: '2027-01-05T10:00:00Z', cancelledAt: null });
+      expect(stored.call).toEqual({
+        start: slot,
+        end: '2027-01-05T10:00:00Z',
+        cancelledAt: null,
+        host: null,
+      });
       expect(await store.findById(stored.id)).toMatchObject({
         id: stored.id,
         kind: 'call',
         call: { start: slot, end: '2027-01-05T10:00:00Z', cancelledAt: null },
       });
       expect(await store.bookedBetween(...day)).toEqual([
-        { start: slot, end: '2027-01-05T10:00:00Z' },
+        { start: slot, end: '2027-01-05T10:00:00Z', host: null },
       ]);
       // Only calls overlapping the interval.
       expect(await store.bookedBetween('2027-01-05T10:00:00Z', '2027-01-06T00:00:00Z')).toEqual([]);
@@ -147,6 +155,36 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       await expect(store.commit(call(plus(slot, 15)), false)).rejects.toThrow(SlotTaken);
       await expect(store.commit(call(plus(slot, -15)), false)).rejects.toThrow(SlotTaken);
       expect(await store.count()).toBe(1);
+    });
+
+    it('goes to the first of its hosts with no call then; with none free, SlotTaken', async () => {
+      const hosts = ['anna', 'ben'];
+      const first = await store.commit(call(slot, { call: { ...span(slot), hosts } }), false);
+      const other = { email: 'grace@example.com', clientIp: '192.0.2.1' };
+      const second = await store.commit(
+        call(slot, { ...other, call: { ...span(plus(slot, 15)), hosts } }),
+        false,
+      );
+      expect([first.call?.host, second.call?.host]).toEqual(['anna', 'ben']);
+      await expect(
+        store.commit(
+          call(slot, {
+            email: 'x@example.com',
+            clientIp: '192.0.2.2',
+            call: { ...span(slot), hosts },
+          }),
+          false,
+        ),
+      ).rejects.toThrow(SlotTaken);
+      expect((await store.bookedBetween(...day)).map((b) => b.host)).toEqual(['anna', 'ben']);
+      expect((await store.findById(second.id))?.call?.host).toBe('ben');
+    });
+
+    it('of no host holds every host, and is held by any', async () => {
+      await store.commit(call(slot), false);
+      await expect(
+        store.commit(call(slot, { call: { ...span(slot), hosts: ['anna', 'ben'] } }), false),
+      ).rejects.toThrow(SlotTaken);
     });
 
     it('adjacent to another, before or after it, is stored', async () => {
@@ -211,7 +249,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const real = await store.commit(call(slot), true);
       expect(real.call?.start).toBe(slot);
       expect(await store.bookedBetween(...day)).toEqual([
-        { start: slot, end: '2027-01-05T10:00:00Z' },
+        { start: slot, end: '2027-01-05T10:00:00Z', host: null },
       ]);
       expect((await due()).map(([id]) => id)).toEqual([real.id, real.id]);
     });
@@ -503,7 +541,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const again = await store.commit(call(slot, { name: 'Someone Else' }), false);
       expect(again.id).not.toBe(booking.id);
       expect(await store.bookedBetween(...day)).toEqual([
-        { start: slot, end: '2027-01-05T10:00:00Z' },
+        { start: slot, end: '2027-01-05T10:00:00Z', host: null },
       ]);
       await expect(store.commit(call(slot), false)).rejects.toThrow(SlotTaken);
     });

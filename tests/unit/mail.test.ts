@@ -76,7 +76,12 @@ const bookedCall = (data: Record<string, string> = {}): StoredEnquiry => {
     name: fields.name,
     email: fields.email,
     data: fields,
-    call: { start: '2026-12-01T10:00:00Z', end: '2026-12-01T10:30:00Z', cancelledAt: null },
+    call: {
+      start: '2026-12-01T10:00:00Z',
+      end: '2026-12-01T10:30:00Z',
+      cancelledAt: null,
+      host: 'anna',
+    },
   });
 };
 const booking = { siteUrl: 'https://northgate-digital.example', secret: 'x'.repeat(40) };

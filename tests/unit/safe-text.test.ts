@@ -252,7 +252,7 @@ const booking = (name: string, message: string, email = 'ada@example.com'): Stor
   mailedAt: null,
   mailAttempts: 0,
   mailFailure: null,
-  call: { start: START, end: '2026-12-01T10:30:00Z', cancelledAt: null },
+  call: { start: START, end: '2026-12-01T10:30:00Z', cancelledAt: null, host: 'anna' },
 });
 
 const FROM = 'website@agency.example';

@@ -1,8 +1,18 @@
 /** What the booking pages ask: whether prospects can book, and the free times as the store has them now. */
 import { bookingOffReason, serverConfig } from '../config.ts';
 import { getEnquiryService } from '../enquiries/service.ts';
-import { freeSlots, offeredDates } from './free-times.ts';
+import { freeHosts, freeSlots, offeredDates } from './free-times.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
+
+/** The calls booked over the offered days, as the store has them now. */
+async function bookedInWindow(availability: Availability, now: number) {
+  const { store } = await getEnquiryService();
+  const dates = offeredDates(availability, now);
+  // A day either side: the store compares instants, and the dates are the agency's.
+  const from = new Date(Date.parse(dates[0]!) - 86_400_000).toISOString();
+  const to = new Date(Date.parse(dates.at(-1)!) + 2 * 86_400_000).toISOString();
+  return store.bookedBetween(from, to);
+}
 
 /** The free times of the offered days between two agency dates, as the store has them now. */
 export async function currentFreeSlots(
@@ -10,12 +20,17 @@ export async function currentFreeSlots(
   range: { from?: string; to?: string } = {},
   now = Date.now(),
 ): Promise<Slot[]> {
-  const { store } = await getEnquiryService();
-  const dates = offeredDates(availability, now);
-  // A day either side: the store compares instants, and the dates are the agency's.
-  const from = new Date(Date.parse(dates[0]!) - 86_400_000).toISOString();
-  const to = new Date(Date.parse(dates.at(-1)!) + 2 * 86_400_000).toISOString();
-  return freeSlots(availability, await store.bookedBetween(from, to), now, range);
+  return freeSlots(availability, await bookedInWindow(availability, now), now, range);
+}
+
+/** The hosts who can take a call at `slot` now, the one to give it first (free-times.ts). */
+export async function currentFreeHosts(
+  availability: Availability,
+  slot: Slot,
+  now = Date.now(),
+): Promise<string[]> {
+  const booked = await bookedInWindow(availability, now);
+  return freeHosts(availability, booked, slot).map((host) => host.id);
 }
 
 /** Whether prospects can book a time: no BOOKING_SECRET too short (known without opening the store). */

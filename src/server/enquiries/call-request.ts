@@ -8,7 +8,7 @@ import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import { nearest, offeredSlot, refusal } from '../booking/free-times.ts';
 import { bookingClosedMessage } from '../booking/messages.ts';
-import { currentFreeSlots } from '../booking/queries.ts';
+import { currentFreeHosts, currentFreeSlots } from '../booking/queries.ts';
 import { isTimeZone, type Availability, type Slot } from '../../domain/booking.ts';
 import {
   callRequestInput,
@@ -80,6 +80,7 @@ export function handleCallRequest(
         field: 'slot',
         alternatives: async (wanted) => nearest(await currentFreeSlots(availability), wanted.start),
       },
+      hosts: (call) => currentFreeHosts(availability, call),
     },
     request,
     post,

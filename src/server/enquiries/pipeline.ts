@@ -45,6 +45,11 @@ export interface FormAdapter<Field extends string, Input> {
   captchaField?: Field;
   /** For a booking whose time was just taken: the field to say so on, and the free times nearest. */
   taken?: { field: Field; alternatives(wanted: Slot): Promise<Slot[]> };
+  /**
+   * For a booking: the hosts who can take its call now (free in their hours, calls and calendars),
+   * in the order to give it; none: its time was just taken.
+   */
+  hosts?(call: Slot): Promise<string[]>;
 }
 
 export const storeUnavailableMessage =
@@ -177,6 +182,8 @@ async function commit<Field extends string>(
   const { name, email, data, call } = valid.checked;
   let enquiry: StoredEnquiry;
   try {
+    const hosts = call && form.hosts ? await form.hosts(call) : undefined;
+    if (hosts?.length === 0 && !spam) throw new SlotTaken();
     enquiry = await service.store.commit(
       {
         kind: form.kind,
@@ -187,7 +194,7 @@ async function commit<Field extends string>(
         userAgent: (request.headers.get('user-agent') ?? '').slice(0, 300),
         spam,
         ...(key && { idempotencyKey: key }),
-        ...(call && { call }),
+        ...(call && { call: { ...call, ...(hosts && { hosts }) } }),
       },
       service.outbox !== undefined,
     );

@@ -16,8 +16,16 @@ export function storedForm(enquiry: NewEnquiry): NewEnquiry {
   return rest;
 }
 
-/** An enquiry (in its storedForm) as stored just now: nothing mailed yet, a booked call not cancelled. */
-export function justStored(enquiry: NewEnquiry, id: string, createdAt: string): StoredEnquiry {
+/**
+ * An enquiry (in its storedForm) as stored just now, its call with `host`: nothing mailed yet, a
+ * booked call not cancelled.
+ */
+export function justStored(
+  enquiry: NewEnquiry,
+  id: string,
+  createdAt: string,
+  host: string | null = null,
+): StoredEnquiry {
   const { call, ...rest } = enquiry;
   return {
     ...rest,
@@ -26,6 +34,32 @@ export function justStored(enquiry: NewEnquiry, id: string, createdAt: string): 
     mailedAt: null,
     mailAttempts: 0,
     mailFailure: null,
-    ...(call && { call: { ...call, cancelledAt: null } }),
+    ...(call && { call: { start: call.start, end: call.end, cancelledAt: null, host } }),
   };
 }
+
+/**
+ * Whether a host has a call (or a call of no host holds them) that overlaps [start, end); a host of
+ * null: whether any call does. Parameters: end, start, host, host. Both stores' SQL (`?`
+ * placeholders; PostgreSQL's through `numbered`).
+ */
+export const HOST_HAS_CALL = `SELECT 1 FROM enquiries
+  WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start < ? AND call_end > ?
+    AND (call_host IS NULL OR call_host = ? OR CAST(? AS TEXT) IS NULL)
+  LIMIT 1`;
+
+/** The calls booked that overlap an interval, with their hosts. Parameters: from, to. */
+export const BOOKED_BETWEEN = `SELECT call_start AS start, call_end AS end, call_host AS host
+  FROM enquiries
+  WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_end > ? AND call_start < ?
+  ORDER BY call_start`;
+
+/** SQL written with `?` placeholders, numbered for PostgreSQL ($1, $2, …). */
+export const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+/** Who a booking may go to, in order: its hosts, or no host (null) when it names none. */
+export const candidateHosts = (call: NonNullable<NewEnquiry['call']>): (string | null)[] =>
+  call.hosts && call.hosts.length > 0 ? [...call.hosts] : [null];

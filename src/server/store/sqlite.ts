@@ -8,10 +8,18 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { DEFAULT_BOOKING_CAP, OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../config.ts';
-import { SELECT_ENQUIRIES, justStored, storedForm } from './sql.ts';
+import {
+  BOOKED_BETWEEN,
+  HOST_HAS_CALL,
+  SELECT_ENQUIRIES,
+  candidateHosts,
+  justStored,
+  storedForm,
+} from './sql.ts';
 import {
   BookingCapReached,
   SlotTaken,
+  type BookedCall,
   type CancelResult,
   type EnquiryKind,
   type EnquiryStore,
@@ -96,6 +104,12 @@ export const migrations: string[] = [
      phases TEXT
    );
    CREATE INDEX vitals_day ON vitals (day);`,
+  // 7: the host a call is booked with (none for calls booked before there were hosts, which hold
+  // every host's time); a host has one call per start.
+  `ALTER TABLE enquiries ADD COLUMN call_host TEXT;
+   DROP INDEX enquiries_booked_call;
+   CREATE UNIQUE INDEX enquiries_booked_call ON enquiries (coalesce(call_host, ''), call_start)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
 ];
 
 interface Row {
@@ -112,6 +126,7 @@ interface Row {
   call_start: string | null;
   call_end: string | null;
   call_cancelled_at: string | null;
+  call_host: string | null;
   sent_at: number | null;
   attempts: number | null;
   mail_failure?: string | null;
@@ -131,7 +146,12 @@ const fromRow = (row: Row): StoredEnquiry => ({
   spam: row.spam === 1,
   ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
   ...(row.call_start !== null && {
-    call: { start: row.call_start, end: row.call_end!, cancelledAt: row.call_cancelled_at },
+    call: {
+      start: row.call_start,
+      end: row.call_end!,
+      cancelledAt: row.call_cancelled_at,
+      host: row.call_host,
+    },
   }),
   mailedAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
   mailAttempts: row.attempts ?? 0,
@@ -152,7 +172,7 @@ export class SqliteStore implements EnquiryStore {
   readonly #failed: StatementSync;
   readonly #undeliverable: StatementSync;
   readonly #health: StatementSync;
-  readonly #overlapping: StatementSync;
+  readonly #hostHasCall: StatementSync;
   readonly #byId: StatementSync;
   readonly #cancel: StatementSync;
   readonly #booked: StatementSync;
@@ -186,20 +206,12 @@ export class SqliteStore implements EnquiryStore {
         );
     this.#insertEnquiry = this.db.prepare(
       `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
-         idempotency_key, call_start, call_end)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         idempotency_key, call_start, call_end, call_host)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     // ISO instants in UTC of one form compare as text.
-    this.#overlapping = this.db.prepare(
-      `SELECT 1 FROM enquiries
-       WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start < ? AND call_end > ?
-       LIMIT 1`,
-    );
-    this.#booked = this.db.prepare(
-      `SELECT call_start AS start, call_end AS end FROM enquiries
-       WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_end > ? AND call_start < ?
-       ORDER BY call_start`,
-    );
+    this.#hostHasCall = this.db.prepare(HOST_HAS_CALL);
+    this.#booked = this.db.prepare(BOOKED_BETWEEN);
     // Served by the unique index of booked starts: the calls ahead are few, however many are stored.
     this.#bookedAhead = this.db.prepare(
       `SELECT count(*) FILTER (WHERE lower(email) = lower(?)) AS email,
@@ -331,9 +343,15 @@ export class SqliteStore implements EnquiryStore {
         return new BookingCapReached('client', this.#bookingCap);
     }
     // Also inside it: no other booking can come between this look and the insert (the unique index
-    // on a booked start is the last word).
-    if (enquiry.call && this.#overlapping.get(enquiry.call.end, enquiry.call.start)) {
-      return new SlotTaken();
+    // of a host's booked starts is the last word). The first candidate with no call then takes it.
+    let host: string | null = null;
+    if (enquiry.call) {
+      const { start, end } = enquiry.call;
+      const free = candidateHosts(enquiry.call).find(
+        (candidate) => !this.#hostHasCall.get(end, start, candidate, candidate),
+      );
+      if (free === undefined) return new SlotTaken();
+      host = free;
     }
     const id = crypto.randomUUID();
     const createdAt = new Date(now).toISOString();
@@ -350,12 +368,13 @@ export class SqliteStore implements EnquiryStore {
       enquiry.idempotencyKey ?? null,
       enquiry.call?.start ?? null,
       enquiry.call?.end ?? null,
+      host,
     );
     if (queueMail && !enquiry.spam) {
       this.#insertOutbox.run(id, 'agency', now);
       if (enquiry.call) this.#insertOutbox.run(id, 'prospect', now);
     }
-    return justStored(enquiry, id, createdAt);
+    return justStored(enquiry, id, createdAt, host);
   }
 
   #findById(id: string): StoredEnquiry | undefined {
@@ -367,10 +386,12 @@ export class SqliteStore implements EnquiryStore {
     return this.#findById(id);
   }
 
-  async bookedBetween(from: string, to: string) {
-    return (this.#booked.all(from, to) as { start: string; end: string }[]).map(
-      ({ start, end }) => ({ start, end }),
-    );
+  async bookedBetween(from: string, to: string): Promise<BookedCall[]> {
+    return (this.#booked.all(from, to) as unknown as BookedCall[]).map(({ start, end, host }) => ({
+      start,
+      end,
+      host,
+    }));
   }
 
   async cancelCall(id: string, queueMail: boolean, now = Date.now()): Promise<CancelResult> {

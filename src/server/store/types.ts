@@ -27,9 +27,18 @@ export interface NewEnquiry {
   idempotencyKey?: string;
   /**
    * A booked call's time (a call request that chose one); UTC ISO instants. Spam is stored without
-   * it: a time chosen by a bot is not taken (see storedForm).
+   * it: a time chosen by a bot is not taken (see storedForm). `hosts`: who may take it, in the order
+   * to give it (free in their hours and calendars when the request was read); the store gives it
+   * to the first with no call then. None: a call with no host, which holds every host's time.
    */
-  call?: { start: string; end: string };
+  call?: { start: string; end: string; hosts?: readonly string[] };
+}
+
+/** A booked call as the free times see it: its time and host (null: it holds every host). */
+export interface BookedCall {
+  start: string;
+  end: string;
+  host: string | null;
 }
 
 export interface StoredEnquiry extends Omit<NewEnquiry, 'call'> {
@@ -43,7 +52,7 @@ export interface StoredEnquiry extends Omit<NewEnquiry, 'call'> {
    * null if none did.
    */
   mailFailure: string | null;
-  call?: { start: string; end: string; cancelledAt: string | null };
+  call?: { start: string; end: string; cancelledAt: string | null; host: string | null };
 }
 
 /**
@@ -60,7 +69,7 @@ export interface OutboxItem {
   attempts: number;
 }
 
-/** The slot of a booking overlaps a call booked already; nothing was stored. */
+/** Every host the booking could go to has a call then (or none was free); nothing was stored. */
 export class SlotTaken extends Error {
   constructor() {
     super('That time was just taken.');
@@ -132,12 +141,12 @@ export interface EnquiryStore extends VitalsStore {
    * committed. One whose idempotency key is stored already is not stored again: the one stored
    * first is returned. Spam is stored without its call (storedForm). A booking that would give its
    * e-mail address or its client more future bookings than the store's cap rejects with
-   * BookingCapReached; one that overlaps another, with SlotTaken.
+   * BookingCapReached; one whose every candidate host has a call then, with SlotTaken.
    */
   commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry>;
   findById(id: string): Promise<StoredEnquiry | undefined>;
   /** The calls booked (and not cancelled) that overlap an interval of UTC ISO instants. */
-  bookedBetween(from: string, to: string): Promise<{ start: string; end: string }[]>;
+  bookedBetween(from: string, to: string): Promise<BookedCall[]>;
   /**
    * Cancels a booked call: frees its time and, when `queueMail`, queues a cancellation to the
    * agency and the prospect. Cancelling one already cancelled changes nothing.

@@ -75,6 +75,13 @@ export const postgresMigrations: string[] = [
      phases DOUBLE PRECISION[]
    );
    CREATE INDEX vitals_day ON vitals (day);`,
+  // 4: as SQLite's 7: the host a call is booked with (none for calls booked before there were
+  // hosts, which hold every host's time). Two hosts may be booked at one time: bookings are checked
+  // under the booking lock (./store.ts), and a host's starts are unique.
+  `ALTER TABLE enquiries ADD COLUMN call_host TEXT;
+   ALTER TABLE enquiries DROP CONSTRAINT enquiries_booked_call;
+   CREATE UNIQUE INDEX enquiries_booked_call ON enquiries (coalesce(call_host, ''), call_start)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */

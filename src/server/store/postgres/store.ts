@@ -20,10 +20,19 @@ import { migrate } from './migrations.ts';
 import { sharedRateLimit } from './rate-limit.ts';
 import { DEFAULT_BOOKING_CAP, OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../../config.ts';
 import type { RateLimit } from '../../requests/rate-limit.ts';
-import { SELECT_ENQUIRIES, justStored, storedForm } from '../sql.ts';
+import {
+  BOOKED_BETWEEN,
+  HOST_HAS_CALL,
+  SELECT_ENQUIRIES,
+  candidateHosts,
+  justStored,
+  numbered,
+  storedForm,
+} from '../sql.ts';
 import {
   BookingCapReached,
   SlotTaken,
+  type BookedCall,
   type CancelResult,
   type EnquiryKind,
   type EnquiryStore,
@@ -52,6 +61,7 @@ interface Row {
   call_start: Date | null;
   call_end: Date | null;
   call_cancelled_at: Date | null;
+  call_host: string | null;
   sent_at: string | null;
   attempts: number | null;
   mail_failure?: string | null;
@@ -78,6 +88,7 @@ const fromRow = (row: Row): StoredEnquiry => ({
       start: instant(row.call_start),
       end: instant(row.call_end!),
       cancelledAt: row.call_cancelled_at && row.call_cancelled_at.toISOString(),
+      host: row.call_host,
     },
   }),
   mailedAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
@@ -93,19 +104,19 @@ const fromRow = (row: Row): StoredEnquiry => ({
 const INSERT = `WITH input AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[],
       $6::jsonb[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::timestamptz[],
-      $12::timestamptz[], $13::text[])
+      $12::timestamptz[], $13::text[], $14::text[])
       AS t (id, kind, created_at, name, email, data, client_ip, user_agent, spam, idempotency_key,
-        call_start, call_end, mails)
+        call_start, call_end, call_host, mails)
   ), e AS (
     INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
-      idempotency_key, call_start, call_end)
+      idempotency_key, call_start, call_end, call_host)
     SELECT id, kind, created_at, name, email, data, client_ip, user_agent, spam, idempotency_key,
-      call_start, call_end FROM input
+      call_start, call_end, call_host FROM input
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id
   ), o AS (
     INSERT INTO outbox (enquiry_id, mail, next_attempt_at)
-    SELECT e.id, m.mail, $14 FROM e JOIN input USING (id)
+    SELECT e.id, m.mail, $15 FROM e JOIN input USING (id)
       CROSS JOIN unnest(string_to_array(input.mails, ',')) AS m (mail)
   )
   SELECT id FROM e`;
@@ -113,6 +124,8 @@ const INSERT = `WITH input AS (
 interface Pending {
   enquiry: NewEnquiry;
   queueMail: boolean;
+  /** A booking's host, chosen under the booking lock. */
+  host?: string | null;
   resolve(stored: StoredEnquiry): void;
   reject(error: unknown): void;
 }
@@ -137,7 +150,10 @@ const BOOKED_AHEAD = `SELECT count(*) FILTER (WHERE lower(email) = lower($1))::i
   FROM enquiries
   WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start > $3`;
 
-const isExclusionViolation = (error: unknown) => (error as { code?: string }).code === '23P01';
+/** The unique index of a host's booked starts refused a row (the booking lock should come first). */
+const isBookedStartViolation = (error: unknown) =>
+  (error as { code?: string; constraint?: string }).code === '23505' &&
+  (error as { constraint?: string }).constraint === 'enquiries_booked_call';
 
 /** The database, without its password, for messages. */
 function describe(url: string) {
@@ -283,13 +299,28 @@ export class PostgresStore implements EnquiryStore {
         if (ahead.email >= this.#bookingCap) throw new BookingCapReached('email', this.#bookingCap);
         if (ahead.client >= this.#bookingCap)
           throw new BookingCapReached('client', this.#bookingCap);
-        // The exclusion constraint decides whether its time is free.
-        const [inserted] = await this.#insert([item], now, client);
+        // Under the lock, no other booking comes between this look and the insert: the first
+        // candidate with no call then takes it.
+        const call = enquiry.call!;
+        let host: string | null | undefined;
+        for (const candidate of candidateHosts(call)) {
+          const { rowCount } = await client.query({
+            name: 'host-has-call',
+            text: numbered(HOST_HAS_CALL),
+            values: [call.end, call.start, candidate, candidate],
+          });
+          if (!rowCount) {
+            host = candidate;
+            break;
+          }
+        }
+        if (host === undefined) throw new SlotTaken();
+        const [inserted] = await this.#insert([{ ...item, host }], now, client);
         return inserted ?? (await this.#storedFirst(enquiry, client));
       });
       item.resolve(stored);
     } catch (error) {
-      item.reject(isExclusionViolation(error) ? new SlotTaken() : error);
+      item.reject(isBookedStartViolation(error) ? new SlotTaken() : error);
     }
   }
 
@@ -311,9 +342,10 @@ export class PostgresStore implements EnquiryStore {
     client: pg.Pool | pg.PoolClient,
   ): Promise<(StoredEnquiry | undefined)[]> {
     const createdAt = new Date(now).toISOString();
-    const rows = batch.map(({ enquiry, queueMail }) => ({
+    const rows = batch.map(({ enquiry, queueMail, host }) => ({
       id: crypto.randomUUID(),
       enquiry,
+      host: host ?? null,
       mails: !queueMail || enquiry.spam ? '' : enquiry.call ? 'agency,prospect' : 'agency',
     }));
     const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
@@ -333,25 +365,24 @@ export class PostgresStore implements EnquiryStore {
         column((r) => r.enquiry.idempotencyKey ?? null),
         column((r) => r.enquiry.call?.start ?? null),
         column((r) => r.enquiry.call?.end ?? null),
+        column((r) => r.host),
         column((r) => r.mails),
         now,
       ],
     });
     const stored = new Set(inserted.map((row) => row.id));
-    return rows.map(({ id, enquiry }) =>
-      stored.has(id) ? justStored(enquiry, id, createdAt) : undefined,
+    return rows.map(({ id, enquiry, host }) =>
+      stored.has(id) ? justStored(enquiry, id, createdAt, host) : undefined,
     );
   }
 
-  async bookedBetween(from: string, to: string) {
-    const { rows } = await this.pool.query<{ start: Date; end: Date }>({
+  async bookedBetween(from: string, to: string): Promise<BookedCall[]> {
+    const { rows } = await this.pool.query<{ start: Date; end: Date; host: string | null }>({
       name: 'booked-between',
-      text: `SELECT call_start AS start, call_end AS end FROM enquiries
-        WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_end > $1 AND call_start < $2
-        ORDER BY call_start`,
+      text: numbered(BOOKED_BETWEEN),
       values: [from, to],
     });
-    return rows.map(({ start, end }) => ({ start: instant(start), end: instant(end) }));
+    return rows.map(({ start, end, host }) => ({ start: instant(start), end: instant(end), host }));
   }
 
   cancelCall(id: string, queueMail: boolean, now = Date.now()): Promise<CancelResult> {
