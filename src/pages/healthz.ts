@@ -2,6 +2,7 @@ import type { APIRoute } from 'astro';
 import { serverConfig } from '../server/config';
 import { getEnquiryService } from '../server/enquiries/service';
 import { reportStoreFailure } from '../server/log';
+import type { HostCalendarHealth } from '../server/calendars/service';
 
 export const prerender = false;
 
@@ -9,14 +10,17 @@ export const prerender = false;
  * 200 while the enquiry store accepts writes, 503 otherwise (a full disk, a database gone), with
  * which store it is; the server reconnects by itself, and this answers 200 again once it has. It
  * also counts the e-mails that failed for good (an address refused by the mail server), which
- * someone must see to: `npm run enquiries` says which and why.
+ * someone must see to: `npm run enquiries` says which and why; and how fresh each host's calendar is.
  */
 export const GET: APIRoute = async () => {
   const kind = serverConfig().databaseUrl ? 'postgresql' : 'sqlite';
   let writable = false;
   let undeliverable: number | undefined;
+  let calendars: HostCalendarHealth[] | undefined;
   try {
-    const { store } = await getEnquiryService();
+    const service = await getEnquiryService();
+    const { store } = service;
+    calendars = service.calendars?.health();
     writable = await store.isWritable();
     undeliverable = await store.countUndeliverable();
   } catch (error) {
@@ -28,6 +32,8 @@ export const GET: APIRoute = async () => {
       status: writable ? 'ok' : 'store not writable',
       store: { kind, state: writable ? 'writable' : 'unavailable' },
       ...(undeliverable !== undefined && { mail: { undeliverable } }),
+      // How fresh each host's calendar is (never its address): a host not fresh is offered nothing.
+      ...(calendars && { calendars }),
     }),
     {
       status: writable ? 200 : 503,

@@ -73,6 +73,68 @@ export interface ServerConfig {
   siteUrl: string | undefined;
   connections: ConnectionLimits;
   vitals: VitalsConfig;
+  calendars: CalendarsConfig;
+}
+
+/** The hosts' calendars (src/server/calendars/): their feeds' secret addresses and how they are read. */
+export interface CalendarsConfig {
+  /**
+   * CALENDAR_FEEDS: `HOST_ID=URL` pairs, whitespace-separated (a host may have several). https only,
+   * but for loopback addresses. Secrets: never logged, stored or shown (see describeFeed).
+   */
+  feeds: { host: string; url: URL }[];
+  /** What was wrong with CALENDAR_FEEDS, an entry at a time, without its address. */
+  problems: string[];
+  /** CALENDAR_REFRESH_MINUTES (5): how often each feed is read again. */
+  refreshMs: number;
+  /** CALENDAR_MAX_STALE_MINUTES (60): past this without a good read, a host is offered nothing. */
+  maxStaleMs: number;
+  /** CALENDAR_TIMEOUT_SECONDS (10) and CALENDAR_MAX_BYTES (5 MB): a read's limits. */
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** A feed's address as logs and messages may show it: its scheme and host, never its path. */
+export const describeFeed = (url: URL) => `${url.protocol}//${url.host}/…`;
+
+/** CALENDAR_FEEDS read: the feeds, and what was refused (named by its place and host, not its URL). */
+export function readCalendarFeeds(value: string | undefined) {
+  const feeds: CalendarsConfig['feeds'] = [];
+  const problems: string[] = [];
+  (value ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .forEach((entry, index) => {
+      const equals = entry.indexOf('=');
+      const host = equals > 0 ? entry.slice(0, equals) : '';
+      const place = `CALENDAR_FEEDS entry ${index + 1}${host ? ` (host "${host.slice(0, 30)}")` : ''}`;
+      if (!/^[a-z0-9-]{2,30}$/.test(host)) {
+        problems.push(`${place}: must be HOST_ID=URL, with the host's id from availability.yaml`);
+        return;
+      }
+      let url: URL;
+      try {
+        url = new URL(entry.slice(equals + 1));
+      } catch {
+        problems.push(`${place}: the address is not a URL`);
+        return;
+      }
+      // webcal:// is how calendars hand out a feed for subscribing: the same address over https.
+      if (url.protocol === 'webcal:') url = new URL(`https:${url.href.slice('webcal:'.length)}`);
+      const loopback = loopbackHosts.has(url.hostname) || url.hostname === '[::1]';
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        problems.push(`${place}: must be an https address (${url.protocol} is not)`);
+        return;
+      }
+      if (url.username || url.password) {
+        problems.push(`${place}: must not carry a user name or password`);
+        return;
+      }
+      feeds.push({ host, url });
+    });
+  return { feeds, problems };
 }
 
 /** Field data (src/server/vitals/): the Core Web Vitals of real visits. */
@@ -177,6 +239,13 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       requestTimeoutMs: number(env.REQUEST_TIMEOUT_MS, 30_000),
       maxConnections: number(env.MAX_CONNECTIONS, 2_000),
       maxConnectionsPerClient: number(env.MAX_CONNECTIONS_PER_CLIENT, 64),
+    },
+    calendars: {
+      ...readCalendarFeeds(env.CALENDAR_FEEDS),
+      refreshMs: number(env.CALENDAR_REFRESH_MINUTES, 5) * 60_000,
+      maxStaleMs: number(env.CALENDAR_MAX_STALE_MINUTES, 60) * 60_000,
+      timeoutMs: number(env.CALENDAR_TIMEOUT_SECONDS, 10) * 1000,
+      maxBytes: number(env.CALENDAR_MAX_BYTES, 5 * 1024 * 1024),
     },
     vitals: {
       enabled: env.VITALS !== 'off',

@@ -4,14 +4,17 @@ import { getEnquiryService } from '../enquiries/service.ts';
 import { freeHosts, freeSlots, offeredDates } from './free-times.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
 
-/** The calls booked over the offered days, as the store has them now. */
-async function bookedInWindow(availability: Availability, now: number) {
-  const { store } = await getEnquiryService();
+/** The calls booked over the offered days, as the store has them now, and the hosts' calendars. */
+async function whatHolds(availability: Availability, now: number) {
+  const { store, calendars } = await getEnquiryService();
   const dates = offeredDates(availability, now);
   // A day either side: the store compares instants, and the dates are the agency's.
   const from = new Date(Date.parse(dates[0]!) - 86_400_000).toISOString();
   const to = new Date(Date.parse(dates.at(-1)!) + 2 * 86_400_000).toISOString();
-  return store.bookedBetween(from, to);
+  return {
+    booked: await store.bookedBetween(from, to),
+    calendars: calendars?.busy(availability, now),
+  };
 }
 
 /** The free times of the offered days between two agency dates, as the store has them now. */
@@ -20,7 +23,8 @@ export async function currentFreeSlots(
   range: { from?: string; to?: string } = {},
   now = Date.now(),
 ): Promise<Slot[]> {
-  return freeSlots(availability, await bookedInWindow(availability, now), now, range);
+  const { booked, calendars } = await whatHolds(availability, now);
+  return freeSlots(availability, booked, now, range, calendars);
 }
 
 /** The hosts who can take a call at `slot` now, the one to give it first (free-times.ts). */
@@ -29,8 +33,8 @@ export async function currentFreeHosts(
   slot: Slot,
   now = Date.now(),
 ): Promise<string[]> {
-  const booked = await bookedInWindow(availability, now);
-  return freeHosts(availability, booked, slot).map((host) => host.id);
+  const { booked, calendars } = await whatHolds(availability, now);
+  return freeHosts(availability, booked, slot, calendars).map((host) => host.id);
 }
 
 /** Whether prospects can book a time: no BOOKING_SECRET too short (known without opening the store). */

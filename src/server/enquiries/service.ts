@@ -8,6 +8,7 @@ import { Outbox } from '../mail/outbox.ts';
 import { smtpSender } from '../mail/smtp.ts';
 import type { MailContent } from '../mail/templates.ts';
 import { RateLimiter, type RateLimit } from '../requests/rate-limit.ts';
+import { CalendarService } from '../calendars/service.ts';
 import { openStore } from '../store/index.ts';
 import type { EnquiryStore } from '../store/types.ts';
 
@@ -21,6 +22,8 @@ export interface EnquiryService {
    * store keeps; undefined when a BOOKING_SECRET too short turned booking off.
    */
   bookingSecret: string | undefined;
+  /** The hosts' calendars (CALENDAR_FEEDS); undefined when none is set. */
+  calendars: CalendarService | undefined;
 }
 
 let service: Promise<EnquiryService> | undefined;
@@ -92,5 +95,21 @@ async function startEnquiryService(): Promise<EnquiryService> {
       `Enquiries are stored in ${store.description}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
     );
   }
-  return { config, store, limiter, outbox, bookingSecret };
+  return {
+    config,
+    store,
+    limiter,
+    outbox,
+    bookingSecret,
+    calendars: startCalendars(config, store),
+  };
+}
+
+/** The hosts' calendars, read in the background from now on: until read, a host is offered nothing. */
+function startCalendars(config: ServerConfig, store: EnquiryStore) {
+  for (const problem of config.calendars.problems) console.warn(`${problem}; it is left out.`);
+  if (config.calendars.feeds.length === 0) return undefined;
+  const calendars = new CalendarService({ config: config.calendars, copies: store.calendarCopies });
+  void calendars.start().catch((error: unknown) => console.warn(`Calendars: ${String(error)}`));
+  return calendars;
 }

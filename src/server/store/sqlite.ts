@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { DEFAULT_BOOKING_CAP, OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../config.ts';
+import { CALENDAR_FEEDS_TABLE, calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import {
   BOOKED_BETWEEN,
   HOST_HAS_CALL,
@@ -110,6 +111,8 @@ export const migrations: string[] = [
    DROP INDEX enquiries_booked_call;
    CREATE UNIQUE INDEX enquiries_booked_call ON enquiries (coalesce(call_host, ''), call_start)
      WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
+  // 8: the hosts' calendar feeds as last read (./calendar-copies.ts).
+  CALENDAR_FEEDS_TABLE,
 ];
 
 interface Row {
@@ -163,6 +166,13 @@ const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 
 
 export class SqliteStore implements EnquiryStore {
   readonly db: DatabaseSync;
+  readonly calendarCopies: CalendarCopies = calendarCopies({
+    all: async (sql, params) =>
+      this.db.prepare(sql).all(...(params as (string | number | null)[])) as Record<
+        string,
+        unknown
+      >[],
+  });
   readonly #insertEnquiry: StatementSync;
   readonly #insertOutbox: StatementSync;
   readonly #byKey: StatementSync;

@@ -6,6 +6,7 @@
  * written in one transaction, and the caller answers only after it committed. ./index.ts opens one.
  */
 import type { RateLimit } from '../requests/rate-limit.ts';
+import type { CalendarCopies } from './calendar-copies.ts';
 import type { ConnectionType, DeviceClass, MetricName, Rating } from '../../domain/vitals.ts';
 
 export type EnquiryKind = 'enquiry' | 'call';
@@ -134,6 +135,8 @@ export interface VitalsStore {
 export interface EnquiryStore extends VitalsStore {
   /** Where it is, for the server's messages: a file, or a database without its password. */
   readonly description: string;
+  /** The hosts' calendar feeds as last read. */
+  readonly calendarCopies: CalendarCopies;
   /** The enquiry stored under an idempotency key, if any. */
   findByKey(key: string): Promise<StoredEnquiry | undefined>;
   /**

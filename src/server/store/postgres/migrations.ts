@@ -4,6 +4,7 @@
  * run them.
  */
 import type pg from 'pg';
+import { CALENDAR_FEEDS_TABLE } from '../calendar-copies.ts';
 
 /** Versioned schema changes, run in order and recorded in schema_migrations. Append, never edit. */
 export const postgresMigrations: string[] = [
@@ -82,6 +83,8 @@ export const postgresMigrations: string[] = [
    ALTER TABLE enquiries DROP CONSTRAINT enquiries_booked_call;
    CREATE UNIQUE INDEX enquiries_booked_call ON enquiries (coalesce(call_host, ''), call_start)
      WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
+  // 5: as SQLite's 8: the hosts' calendar feeds as last read (../calendar-copies.ts).
+  CALENDAR_FEEDS_TABLE,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */

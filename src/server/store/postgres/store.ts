@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from './migrations.ts';
+import { calendarCopies, type CalendarCopies } from '../calendar-copies.ts';
 import { sharedRateLimit } from './rate-limit.ts';
 import { DEFAULT_BOOKING_CAP, OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../../config.ts';
 import type { RateLimit } from '../../requests/rate-limit.ts';
@@ -166,6 +167,9 @@ export class PostgresStore implements EnquiryStore {
   readonly pool: pg.Pool;
   readonly #timers: ReturnType<typeof setInterval>[] = [];
   readonly #bookingCap: number;
+  readonly calendarCopies: CalendarCopies = calendarCopies({
+    all: async (sql, params) => (await this.pool.query(numbered(sql), [...params])).rows,
+  });
 
   private constructor(url: string, readOnly: boolean, bookingCap: number) {
     this.description = describe(url);

@@ -1,0 +1,211 @@
+/**
+ * One read of a calendar feed, as a stranger's server cannot abuse it: a conditional GET (ETag,
+ * Last-Modified), a time limit and a size limit (after decompression too), at most three redirects
+ * and never to another scheme, and never to a private, link-local or loopback address (a feed
+ * configured on loopback, as the tests' are, may stay there). Errors say what went wrong without
+ * the feed's secret address.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { createGunzip } from 'node:zlib';
+
+export type FeedRead =
+  | { status: 'modified'; body: string; etag: string | undefined; lastModified: string | undefined }
+  | { status: 'not-modified' };
+
+/** A read that failed; its message names no address. */
+export class FeedError extends Error {}
+
+export interface FetchOptions {
+  etag?: string | undefined;
+  lastModified?: string | undefined;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+const MAX_REDIRECTS = 3;
+
+/** Addresses a feed must not lead the server to: its own network, the cloud's metadata, loopback. */
+const blocked = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv6');
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** Whether the server may connect to `address` for a feed (loopback only if the feed is there). */
+function allowed(address: string, allowLoopback: boolean): boolean {
+  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 one.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return allowed(mapped, allowLoopback);
+  if (allowLoopback && loopback.check(address, family)) return true;
+  return !blocked.check(address, family);
+}
+
+const isLoopbackUrl = (url: URL) =>
+  url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\./.test(url.hostname);
+
+/** A DNS lookup that answers only the addresses a feed may use, so a host name cannot lead past them. */
+const guardedLookup =
+  (allowLoopback: boolean): LookupFunction =>
+  (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const ok = (addresses as LookupAddress[]).filter((a) => allowed(a.address, allowLoopback));
+      if (ok.length === 0)
+        return callback(
+          Object.assign(new Error('its host name leads to an address that is not public'), {
+            code: 'EFEEDADDRESS',
+          }),
+          '',
+          0,
+        );
+      if ((options as { all?: boolean }).all) return (callback as Function)(null, ok);
+      callback(null, ok[0]!.address, ok[0]!.family);
+    });
+  };
+
+/** Reads a feed once. Throws FeedError (or resolves not-modified when the copy held is current). */
+export async function fetchFeed(start: URL, options: FetchOptions): Promise<FeedRead> {
+  const allowLoopback = isLoopbackUrl(start);
+  const deadline = Date.now() + options.timeoutMs;
+  let url = start;
+  for (let redirects = 0; ; redirects++) {
+    if (url.protocol !== start.protocol)
+      throw new FeedError(`it redirected to another scheme (${url.protocol})`);
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(literal) && !allowed(literal, allowLoopback))
+      throw new FeedError('it leads to an address that is not public');
+    const answer = await request(url, options, allowLoopback, deadline);
+    if ('location' in answer) {
+      if (redirects >= MAX_REDIRECTS) throw new FeedError('it redirected too many times');
+      url = new URL(answer.location, url);
+      continue;
+    }
+    return answer;
+  }
+}
+
+function request(
+  url: URL,
+  options: FetchOptions,
+  allowLoopback: boolean,
+  deadline: number,
+): Promise<FeedRead | { location: string }> {
+  return new Promise((resolve, reject) => {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0)
+      return reject(new FeedError(`no answer within ${options.timeoutMs / 1000} s`));
+    const headers: Record<string, string> = {
+      Accept: 'text/calendar, */*;q=0.5',
+      'Accept-Encoding': 'gzip',
+      'User-Agent': 'Northgate-site calendar reader',
+    };
+    if (options.etag) headers['If-None-Match'] = options.etag;
+    if (options.lastModified) headers['If-Modified-Since'] = options.lastModified;
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.request(url, {
+      method: 'GET',
+      headers,
+      lookup: guardedLookup(allowLoopback),
+      agent: false,
+    });
+    const fail = (error: FeedError) => {
+      req.destroy();
+      reject(error);
+    };
+    const timer = setTimeout(
+      () => fail(new FeedError(`no answer within ${options.timeoutMs / 1000} s`)),
+      remaining,
+    );
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(
+        error instanceof FeedError
+          ? error
+          : new FeedError(
+              error.code === 'EFEEDADDRESS'
+                ? error.message
+                : `it could not be reached (${error.code ?? error.message})`,
+            ),
+      );
+    });
+    req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      if ([301, 302, 303, 307, 308].includes(status) && res.headers.location) {
+        clearTimeout(timer);
+        res.resume();
+        return resolve({ location: res.headers.location });
+      }
+      if (status === 304) {
+        clearTimeout(timer);
+        res.resume();
+        return resolve({ status: 'not-modified' });
+      }
+      if (status !== 200) {
+        clearTimeout(timer);
+        res.resume();
+        return reject(new FeedError(`it answered ${status}`));
+      }
+      const declared = Number(res.headers['content-length']);
+      if (declared > options.maxBytes) {
+        clearTimeout(timer);
+        return fail(new FeedError(`it is larger than ${options.maxBytes} bytes`));
+      }
+      const stream = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > options.maxBytes) {
+          clearTimeout(timer);
+          res.destroy();
+          fail(new FeedError(`it is larger than ${options.maxBytes} bytes`));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      stream.on('error', () => {
+        clearTimeout(timer);
+        fail(new FeedError('its answer could not be read'));
+      });
+      stream.on('end', () => {
+        clearTimeout(timer);
+        const header = (name: string) => {
+          const value = res.headers[name];
+          return typeof value === 'string' && value.length <= 200 ? value : undefined;
+        };
+        resolve({
+          status: 'modified',
+          body: Buffer.concat(chunks).toString('utf8'),
+          etag: header('etag'),
+          lastModified: header('last-modified'),
+        });
+      });
+    });
+    req.end();
+  });
+}

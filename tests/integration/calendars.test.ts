@@ -1,0 +1,169 @@
+/**
+ * The hosts' calendars, end to end: feeds served by a small HTTP server of the test's own (on
+ * loopback, as CALENDAR_FEEDS allows for tests), read by the production server. A meeting is never
+ * offered; one added to a calendar is gone from the offer at the next read, and a booking of that
+ * time since gets the nearest free times; a calendar that cannot be read offers nothing of its
+ * host, says so in /healthz and the log, and never shows its address. And each read's limits.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchFeed } from '../../src/server/calendars/fetch-feed';
+import { feedOf } from '../support/calendar-feeds';
+import { book, freeSlots, oneHostSlot, type Slot } from './calls';
+import { stoppedAfterEach } from './stopped-after-each';
+
+const { start } = stoppedAfterEach({
+  BOOKING_SECRET: 'calendar-secret-0123456789abcdef0123456789',
+});
+
+/** The feeds' server: each path answers what `feeds` holds for it, with an ETag. */
+let feedServer: Server;
+let feedsUrl: string;
+const feeds = new Map<
+  string,
+  (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void
+>();
+beforeAll(async () => {
+  feedServer = createServer((req, res) => {
+    const answer = feeds.get(req.url ?? '');
+    if (answer) return answer(req, res);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
+  feedsUrl = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  feedServer.closeAllConnections();
+  return new Promise((resolve) => feedServer.close(resolve));
+});
+
+/** A feed at `path` whose text `text()` gives at each read, answered 304 when unchanged. */
+const serve = (path: string, text: () => string) =>
+  feeds.set(path, (req, res) => {
+    const body = text();
+    const etag = `"${body.length}-${Buffer.from(body).reduce((a, b) => (a * 31 + b) >>> 0, 7)}"`;
+    if (req.headers['if-none-match'] === etag) return res.writeHead(304).end();
+    res.writeHead(200, { 'Content-Type': 'text/calendar; charset=utf-8', ETag: etag }).end(body);
+  });
+
+const ics = (time: string) => time.replace(/[-:]/g, '').replace('.000', '');
+const meeting = (uid: string, from: string, to: string) =>
+  `UID:${uid}\nDTSTART:${ics(from)}\nDTEND:${ics(to)}\nSUMMARY:Client meeting`;
+
+describe('a host with a calendar', () => {
+  it('is never offered over a meeting; one added is gone at the next read, and a booking of it since is refused with the nearest times', async () => {
+    const events: string[] = [];
+    serve('/anna-secret-path.ics', () => feedOf(...events));
+    const server = await start({
+      CALENDAR_FEEDS: `anna=${feedsUrl}/anna-secret-path.ics ben=${feedsUrl}/ben-missing-secret.ics`,
+      CALENDAR_REFRESH_MINUTES: '0.02',
+    });
+    // Ben's calendar cannot be read: only Anna is offered, and only once hers has been read.
+    await expect
+      .poll(async () => (await freeSlots(server)).slots.length, { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    const { slots } = await freeSlots(server);
+    // A Wednesday (Ben's day off in any case): Anna's meeting from the first slot to the third.
+    const first = oneHostSlot(slots, 0);
+    const third = oneHostSlot(slots, 2);
+    events.push(meeting('m1', first.start, third.end));
+    await expect
+      .poll(async () => (await freeSlots(server)).slots.map((s) => s.start), { timeout: 10_000 })
+      .not.toContain(first.start);
+    const offered = (await freeSlots(server)).slots.map((s) => s.start);
+    expect(offered).not.toContain(third.start);
+    expect(offered).toContain(oneHostSlot(slots, 3).start);
+
+    // A time offered when the page was loaded, busy since: refused, with the nearest free ones.
+    const later = oneHostSlot(slots, 5);
+    events.push(meeting('m2', later.start, later.end));
+    await expect
+      .poll(async () => (await freeSlots(server)).slots.map((s) => s.start), { timeout: 10_000 })
+      .not.toContain(later.start);
+    const refused = await book(server, later.start);
+    expect(refused.status).toBe(409);
+    const body = (await refused.json()) as { alternatives: Slot[] };
+    expect(body.alternatives.map((s) => s.start)).not.toContain(later.start);
+
+    // Ben's calendar was never read: Ben takes nothing, so a Monday time takes one booking.
+    const monday = slots.find(
+      (slot) =>
+        new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'Europe/London' }).format(
+          new Date(slot.start),
+        ) === 'Monday',
+    )!;
+    expect((await book(server, monday.start, { email: 'p1@example.com' })).status).toBe(200);
+    expect((await book(server, monday.start, { email: 'p2@example.com' })).status).toBe(409);
+
+    const health = (await (await fetch(`${server.url}/healthz`)).json()) as {
+      calendars: { host: string; fresh: boolean; error: string | null }[];
+    };
+    expect(health.calendars).toEqual([
+      expect.objectContaining({ host: 'anna', fresh: true, error: null }),
+      expect.objectContaining({ host: 'ben', fresh: false, error: 'it answered 404' }),
+    ]);
+    const said = JSON.stringify(health) + server.output();
+    expect(server.output()).toContain('The calendar of host "ben" (http://127.0.0.1:');
+    expect(said).not.toContain('secret');
+  });
+});
+
+describe('a read of a feed', () => {
+  const limits = { timeoutMs: 1000, maxBytes: 64 * 1024 };
+
+  it('asks again with its ETag and is told the copy is current', async () => {
+    serve('/etag.ics', () => feedOf(meeting('e', '2026-12-01T10:00:00Z', '2026-12-01T11:00:00Z')));
+    const first = await fetchFeed(new URL(`${feedsUrl}/etag.ics`), limits);
+    expect(first.status).toBe('modified');
+    const etag = first.status === 'modified' ? first.etag : undefined;
+    expect(await fetchFeed(new URL(`${feedsUrl}/etag.ics`), { ...limits, etag })).toEqual({
+      status: 'not-modified',
+    });
+  });
+
+  it('gives up on a feed that is slow, too big (declared, streamed or gzipped), missing, or redirects elsewhere', async () => {
+    feeds.set('/slow.ics', (_req, res) => {
+      res.writeHead(200);
+      res.write('BEGIN:VCALENDAR\r\n');
+      // Never ends.
+    });
+    feeds.set('/huge.ics', (_req, res) => res.writeHead(200).end('X'.repeat(100 * 1024)));
+    feeds.set('/streamed.ics', (_req, res) => {
+      res.writeHead(200);
+      for (let i = 0; i < 100; i++) res.write('X'.repeat(1024));
+      res.end();
+    });
+    const bomb = gzipSync(Buffer.alloc(10 * 1024 * 1024, 'B'));
+    feeds.set('/bomb.ics', (_req, res) =>
+      res.writeHead(200, { 'Content-Encoding': 'gzip' }).end(bomb),
+    );
+    for (const [path, to] of [
+      ['/to-https.ics', 'https://127.0.0.1:1/x.ics'],
+      ['/to-metadata.ics', 'http://169.254.169.254/latest/meta-data/'],
+      ['/to-private.ics', 'http://10.0.0.1/x.ics'],
+      ['/to-ipv6-mapped.ics', 'http://[::ffff:192.168.0.1]/x.ics'],
+    ] as const)
+      feeds.set(path, (_req, res) => res.writeHead(302, { Location: to }).end());
+    feeds.set('/loop.ics', (_req, res) => res.writeHead(302, { Location: '/loop.ics' }).end());
+    const reason = async (path: string) => {
+      try {
+        await fetchFeed(new URL(`${feedsUrl}${path}`), limits);
+        return 'read';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(await reason('/slow.ics')).toBe('no answer within 1 s');
+    expect(await reason('/huge.ics')).toBe('it is larger than 65536 bytes');
+    expect(await reason('/streamed.ics')).toBe('it is larger than 65536 bytes');
+    expect(await reason('/bomb.ics')).toBe('it is larger than 65536 bytes');
+    expect(await reason('/missing.ics')).toBe('it answered 404');
+    expect(await reason('/to-https.ics')).toBe('it redirected to another scheme (https:)');
+    expect(await reason('/to-metadata.ics')).toBe('it leads to an address that is not public');
+    expect(await reason('/to-private.ics')).toBe('it leads to an address that is not public');
+    expect(await reason('/to-ipv6-mapped.ics')).toBe('it leads to an address that is not public');
+    expect(await reason('/loop.ics')).toBe('it redirected too many times');
+  });
+});
