@@ -41,7 +41,8 @@ export async function getSettings() {
  */
 export async function getMailContent() {
   const { brand, email } = await getSettings();
-  return { brand, email };
+  const { hosts } = await getAvailability();
+  return { brand, email, hosts: hosts.map(({ id, name, email }) => ({ id, name, email })) };
 }
 
 export async function getPage(id: string) {

@@ -233,7 +233,8 @@ test('a booking reaches the mailbox with its invitation, and its link cancels it
     await dialog.getByRole('button', { name: 'Book this call' }).click();
     await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
 
-    await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBe(2);
+    // The agency's notice, the prospect's invitation, and its host's.
+    await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBe(3);
     const invitation = smtp.received.find((mail) => mail.to.includes('ada@example.com'))!;
     expect(invitation.raw).toContain('METHOD:REQUEST');
     expect(invitation.raw).toContain(`DTSTART:${start.replace(/[-:]/g, '')}`);
@@ -250,8 +251,8 @@ test('a booking reaches the mailbox with its invitation, and its link cancels it
     await page.getByRole('button', { name: 'Cancel the call' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your call is cancelled');
     expect(await violations(page)).toEqual([]);
-    await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBe(4);
-    expect(smtp.received.slice(2).every((mail) => mail.raw.includes('METHOD:CANCEL'))).toBe(true);
+    await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBe(6);
+    expect(smtp.received.slice(3).every((mail) => mail.raw.includes('METHOD:CANCEL'))).toBe(true);
     expect(callStarts(server.database)).toEqual([]);
 
     // The same link again says so.

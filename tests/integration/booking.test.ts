@@ -114,6 +114,13 @@ describe('booking', () => {
     expect(csv.split('\r\n').filter((line) => line.includes(wanted))).toHaveLength(1);
     const list = (await run(process.execPath, ['src/server/cli.ts'], { env })).stdout;
     expect(list).toMatch(/Booked call from Ada Lovelace <p\d@example\.com>\n {2}call: \w+day, /);
+    // The host it went to (a Wednesday: Anna), in the listing and the CSV's last column.
+    expect(list).toMatch(/call: [^\n]*, with anna\n/);
+    const [header, row] = csv
+      .split('\r\n')
+      .filter((line) => line.startsWith('id,') || line.includes(wanted));
+    expect(header!.split(',').at(-1)).toBe('call_host');
+    expect(row!.split(',').at(-1)).toBe('anna');
   });
 
   it('the same submission posted again (same key) is one booking, answered as the first', async () => {
@@ -229,20 +236,28 @@ describe('invitation and cancellation', () => {
     const slot = oneHostSlot(slots);
     const response = await book(server, slot.start, { time_zone: 'America/New_York' });
     expect(response.status).toBe(200);
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(3);
 
     const prospect = mails.find((m) => m.to.includes('ada@example.com'))!;
     const agency = mails.find((m) => m.to.includes('sales@agency.example'))!;
+    // Wednesday: Anna's (src/content/data/availability.yaml), who gets her invitation.
+    const host = mails.find((m) => m.to.includes('anna@northgate-digital.example'))!;
+    expect(decoded(host.raw)).toMatch(/Subject: Your call with Ada Lovelace:/);
+    expect(decoded(host.raw)).toContain('An iPad app for our clinics.');
     const prospectText = decoded(prospect.raw);
     expect(prospectText).toContain(`When: ${formatted(slot.start, 'America/New_York')} GMT-`);
     expect(prospectText).toContain('(America/New_York)');
     // The calendar part is sent as it is (7bit): read undecoded.
-    for (const { raw: text } of [prospect, agency]) {
+    for (const { raw: text } of [prospect, agency, host]) {
       expect(text).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/i);
       expect(text).toContain('METHOD:REQUEST');
       expect(text).toContain(`DTSTART:${slot.start.replace(/[-:]/g, '').replace('Z', '')}Z`);
       expect(text).toContain(`DTEND:${slot.end.replace(/[-:]/g, '').replace('Z', '')}Z`);
       expect(text).toMatch(/ATTENDEE;[^\n]*\n?[^\n]*mailto:ada@example\.com/i);
+      // Unfolded: a long line goes on after CRLF and a space.
+      expect(text.replace(/\r\n /g, '')).toMatch(
+        /ATTENDEE;CN=[^:\r\n]*Anna Reid[^:\r\n]*:mailto:anna@northgate-digital\.example/i,
+      );
       expect(text).toContain('STATUS:CONFIRMED');
     }
     expect(decoded(agency.raw)).toMatch(/Subject: Call booked: Ada Lovelace/);
@@ -265,8 +280,8 @@ describe('invitation and cancellation', () => {
     const cancelled = await cancel();
     expect(cancelled.status).toBe(200);
     expect(await cancelled.text()).toContain('Your call is cancelled');
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(4);
-    for (const { raw: text } of mails.slice(2)) {
+    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(6);
+    for (const { raw: text } of mails.slice(3)) {
       expect(text).toContain('METHOD:CANCEL');
       expect(text).toContain('STATUS:CANCELLED');
       expect(text).toContain('SEQUENCE:1');
@@ -274,10 +289,10 @@ describe('invitation and cancellation', () => {
     }
     expect(
       mails
-        .slice(2)
+        .slice(3)
         .flatMap((m) => m.to)
         .sort(),
-    ).toEqual(['ada@example.com', 'sales@agency.example']);
+    ).toEqual(['ada@example.com', 'anna@northgate-digital.example', 'sales@agency.example']);
     // The time is free again.
     expect((await freeSlots(server)).slots.map((s) => s.start)).toContain(slot.start);
 
@@ -286,7 +301,7 @@ describe('invitation and cancellation', () => {
     expect(reused.status).toBe(200);
     expect(await reused.text()).toContain('This call was already cancelled');
     await new Promise((r) => setTimeout(r, 500));
-    expect(mails).toHaveLength(4);
+    expect(mails).toHaveLength(6);
   });
 
   it('a forged or expired link gets a clear page and never touches a booking', async () => {

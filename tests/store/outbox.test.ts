@@ -40,7 +40,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
       store,
       from: 'site@example.com',
       to: 'agency@example.com',
-      content: { brand: 'Agency', email: 'hello@agency.example' },
+      content: { brand: 'Agency', email: 'hello@agency.example', hosts: [] },
       pollMs: 60_000,
       retryBaseMs: 1000,
       sender: {

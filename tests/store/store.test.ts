@@ -582,7 +582,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         store,
         from: 'a@b.co',
         to: 'c@d.co',
-        content: { brand: 'Agency', email: 'hello@agency.example' },
+        content: { brand: 'Agency', email: 'hello@agency.example', hosts: [] },
         pollMs: 10,
         retryBaseMs: 20,
         sender: {
@@ -617,7 +617,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
             store: shared,
             from: 'a@b.co',
             to: 'c@d.co',
-            content: { brand: 'Agency', email: 'hello@agency.example' },
+            content: { brand: 'Agency', email: 'hello@agency.example', hosts: [] },
             pollMs: 5,
             sender: {
               async send(mail) {

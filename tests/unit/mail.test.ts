@@ -86,7 +86,11 @@ const bookedCall = (data: Record<string, string> = {}): StoredEnquiry => {
 };
 const booking = { siteUrl: 'https://northgate-digital.example', secret: 'x'.repeat(40) };
 /** What settings.yaml says of the agency, as the site passes it to the e-mails. */
-const content = { brand: 'Northgate Digital', email: 'hello@northgate-digital.example' };
+const content = {
+  brand: 'Northgate Digital',
+  email: 'hello@northgate-digital.example',
+  hosts: [{ id: 'anna', name: 'Anna Reid', email: 'anna@northgate-digital.example' }],
+};
 const mailOf = (
   mail: 'agency' | 'prospect' | 'agency-cancel' | 'prospect-cancel',
   call = bookedCall(),
@@ -197,7 +201,14 @@ describe('the mails of a booked call', () => {
 });
 
 describe('the templates', () => {
-  const kinds = ['agency', 'prospect', 'agency-cancel', 'prospect-cancel'] as const;
+  const kinds = [
+    'agency',
+    'prospect',
+    'host',
+    'agency-cancel',
+    'prospect-cancel',
+    'host-cancel',
+  ] as const;
 
   it('make every kind of e-mail, each with its own message id', () => {
     expect(Object.keys(templates).sort()).toEqual([...kinds].sort());
@@ -206,7 +217,11 @@ describe('the templates', () => {
   });
 
   it("say the agency's name and address as the content gives them, never another", () => {
-    const other = { brand: 'Harbour Lane Studio', email: 'hi@harbour-lane.example' };
+    const other = {
+      brand: 'Harbour Lane Studio',
+      email: 'hi@harbour-lane.example',
+      hosts: [{ id: 'anna', name: 'Anna Reid', email: 'anna@harbour-lane.example' }],
+    };
     for (const kind of kinds) {
       const site = { ...setup(other), booking: { ...booking, siteUrl: 'https://harbour.example' } };
       const mail = formatMail({ mail: kind, enquiry: bookedCall() }, site);

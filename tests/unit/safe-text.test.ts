@@ -263,10 +263,23 @@ const SETUP = {
   from: FROM,
   to: TO,
   booking: BOOKING,
-  content: { brand: 'Northgate Digital', email: 'hello@northgate-digital.example' },
+  content: {
+    brand: 'Northgate Digital',
+    email: 'hello@northgate-digital.example',
+    hosts: [{ id: 'anna', name: 'Anna Reid', email: 'anna@northgate-digital.example' }],
+  },
 };
-const KINDS: MailKind[] = ['agency', 'prospect', 'agency-cancel', 'prospect-cancel'];
+const KINDS: MailKind[] = [
+  'agency',
+  'prospect',
+  'host',
+  'agency-cancel',
+  'prospect-cancel',
+  'host-cancel',
+];
 const forAgency = (kind: MailKind) => kind === 'agency' || kind === 'agency-cancel';
+/** The agency and the host: mailed whatever the prospect's address, which is their Reply-To. */
+const forStaff = (kind: MailKind) => forAgency(kind) || kind === 'host' || kind === 'host-cancel';
 
 /** The events of an invitation, read as a calendar program reads it. */
 const events = (ics: string) =>
@@ -386,6 +399,8 @@ describe('a booking, whatever the name and message', () => {
       'agency-cancel': (name) => `Call cancelled: ${name}, ${agencyTime}`,
       prospect: () => `Your call with Northgate Digital: ${visitorTime}`,
       'prospect-cancel': () => `Cancelled: your call with Northgate Digital, ${visitorTime}`,
+      host: (name) => `Your call with ${name}: ${agencyTime}`,
+      'host-cancel': (name) => `Call cancelled: ${name}, ${agencyTime}`,
     };
     const emails = ['ada@example.com', 'user@bücher.de', "O'Neil+tag@Example.CO.uk"];
     await fc.assert(
@@ -395,26 +410,26 @@ describe('a booking, whatever the name and message', () => {
           const mail = formatMail({ mail: kind, enquiry }, SETUP);
           // The name is put in the subject on one line.
           await expectHeaders(mail, subjects[kind](headerText(name)));
-          expect(forAgency(kind) ? mail.replyTo : mail.to).toBe(asciiEmail(email));
+          expect(forStaff(kind) ? mail.replyTo : mail.to).toBe(asciiEmail(email));
         }
       }),
       { numRuns },
     );
   });
 
-  it('with an address the mail path cannot take: the agency is mailed, the prospect is not', async () => {
+  it('with an address the mail path cannot take: the agency and the host are mailed, the prospect is not', async () => {
     await fc.assert(
       fc.asyncProperty(nasty, async (email) => {
         const enquiry = booking('Ada', 'Hello', email);
         const ascii = asciiEmail(email.trim());
         for (const kind of KINDS) {
           const make = () => formatMail({ mail: kind, enquiry }, SETUP);
-          if (!forAgency(kind) && !ascii) {
+          if (!forStaff(kind) && !ascii) {
             expect(make).toThrow(UnmailableAddress);
             continue;
           }
           const mail = make();
-          expect(forAgency(kind) ? mail.replyTo : mail.to).toBe(ascii ?? '');
+          expect(forStaff(kind) ? mail.replyTo : mail.to).toBe(ascii ?? '');
           await expectHeaders(mail, mail.subject);
         }
       }),
@@ -567,9 +582,10 @@ describe('the staff CLI, whatever was stored', () => {
           'call_end',
           'call_status',
           'mail_failure',
+          'call_host',
         ]);
         for (const [i, row] of rows.slice(1).entries()) {
-          expect(row).toHaveLength(13);
+          expect(row).toHaveLength(14);
           for (const cell of row) {
             expect(isFormula(cell)).toBe(false);
             expect(cell.replaceAll('\n', '')).not.toMatch(CONTROL);

@@ -34,6 +34,8 @@ const columns: [string, (e: StoredEnquiry) => string][] = [
   ['call_status', callStatus],
   // Added with undeliverable mail: which e-mail failed for good, and why.
   ['mail_failure', (e) => e.mailFailure ?? ''],
+  // Added with hosts: who takes the call (its id in availability.yaml; empty before there were hosts).
+  ['call_host', (e) => e.call?.host ?? ''],
 ];
 
 /** The enquiries as CSV (RFC 4180: CRLF after every row), a header row first. */
@@ -52,7 +54,10 @@ export function formatListing(enquiries: readonly StoredEnquiry[]): string {
     lines.push(
       `${terminalText(e.createdAt)}  ${what} from ${terminalText(e.name)} <${terminalText(e.email)}>`,
     );
-    if (e.call) lines.push(`  call: ${terminalText(callTime(e))}`);
+    if (e.call)
+      lines.push(
+        `  call: ${terminalText(callTime(e))}${e.call.host ? `, with ${terminalText(e.call.host)}` : ''}`,
+      );
     if (e.mailFailure) lines.push(`  not delivered: ${terminalText(e.mailFailure, 200)}`);
     for (const [name, get] of columns.slice(5, 9)) {
       const value = terminalText(get(e), 200);

@@ -21,7 +21,8 @@ export interface CalendarEvent {
   summary: string;
   description?: string;
   organizer: { name: string; email: string };
-  attendee: { name: string; email: string };
+  /** The prospect, and the host who takes the call. */
+  attendees: { name: string; email: string }[];
 }
 
 /** The product that made the object (PRODID), as the invitations have always named it. */
@@ -79,7 +80,10 @@ export function calendarEvent(event: CalendarEvent): string {
     `SUMMARY:${icsText(event.summary)}`,
     ...(event.description === undefined ? [] : [`DESCRIPTION:${icsText(event.description)}`]),
     `ORGANIZER;CN=${icsParam(event.organizer.name)}:${mailtoUri(event.organizer.email)}`,
-    `ATTENDEE;CN=${icsParam(event.attendee.name)};RSVP=FALSE:${mailtoUri(event.attendee.email)}`,
+    ...event.attendees.map(
+      (attendee) =>
+        `ATTENDEE;CN=${icsParam(attendee.name)};RSVP=FALSE:${mailtoUri(attendee.email)}`,
+    ),
     'END:VEVENT',
     'END:VCALENDAR',
   ];

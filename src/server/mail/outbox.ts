@@ -153,8 +153,10 @@ const describe = (mail: MailKind) =>
   ({
     agency: 'The e-mail to the agency',
     prospect: 'The confirmation to the prospect',
+    host: 'The invitation to the host',
     'agency-cancel': 'The cancellation to the agency',
     'prospect-cancel': 'The cancellation to the prospect',
+    'host-cancel': 'The cancellation to the host',
   })[mail];
 
 /** Why a send failed, in words: an error's message (never "[object Error]"), else what was thrown. */

@@ -113,6 +113,8 @@ export interface MailContent {
   brand: string;
   /** The agency's public address; its domain names the booked calls' calendar entries. */
   email: string;
+  /** The hosts of availability.yaml: a call's host is named by its id. */
+  hosts: { id: string; name: string; email: string }[];
 }
 
 /** Everything a template needs besides the enquiry. */
@@ -137,12 +139,15 @@ export function callInvitation(
   { to, content }: Pick<MailSetup, 'to' | 'content'>,
 ): NonNullable<Mail['icalEvent']> {
   const call = enquiry.call!;
-  const cancelled = mail === 'agency-cancel' || mail === 'prospect-cancel';
+  const cancelled = mail.endsWith('-cancel');
   const forAgency = mail === 'agency' || mail === 'agency-cancel';
+  // The agency's and the host's go out whatever the prospect's address: it is only named in them.
+  const forStaff = forAgency || mail === 'host' || mail === 'host-cancel';
   const method = cancelled ? 'CANCEL' : 'REQUEST';
-  const attendee = forAgency
+  const prospect = forStaff
     ? (asciiEmail(enquiry.email.trim()) ?? enquiry.email)
     : mailableAddress(enquiry.email);
+  const host = hostOf(enquiry, content);
   const domain = content.email.slice(content.email.lastIndexOf('@') + 1);
   const body = calendarEvent({
     method,
@@ -155,10 +160,17 @@ export function callInvitation(
     summary: headerText(String(enquiry.data.call_title ?? '')) || 'Call',
     ...(forAgency && { description: String(enquiry.data.message ?? '') }),
     organizer: { name: headerText(content.brand), email: asciiEmail(to) ?? to },
-    attendee: { name: enquiry.name, email: attendee },
+    attendees: [
+      { name: enquiry.name, email: prospect },
+      ...(host ? [{ name: host.name, email: asciiEmail(host.email) ?? host.email }] : []),
+    ],
   });
   return { method, filename: cancelled ? 'cancel.ics' : 'invite.ics', content: body };
 }
+
+/** The host a call is booked with, as availability.yaml names them now; none for a call of no host. */
+const hostOf = (enquiry: StoredEnquiry, content: MailContent) =>
+  content.hosts.find((host) => host.id === enquiry.call?.host);
 
 /** The call's time for the prospect (in their zone) and for the agency (in its own). */
 function callTimes(enquiry: StoredEnquiry) {
@@ -176,15 +188,24 @@ function bookedCall(enquiry: StoredEnquiry, mail: MailKind, setup: MailSetup) {
   const { to } = setup;
   const call = enquiry.call!;
   const forAgency = mail === 'agency' || mail === 'agency-cancel';
+  const forHost = mail === 'host' || mail === 'host-cancel';
+  const host = hostOf(enquiry, setup.content);
+  if (forHost && !host)
+    throw new Error(`The call's host "${call.host}" is not in availability.yaml.`);
   return {
     times: callTimes(enquiry),
+    host,
     name: headerText(enquiry.name),
     brand: headerText(setup.content.brand),
     minutes: Math.round((Date.parse(call.end) - Date.parse(call.start)) / 60_000),
     mail: {
       from: setup.from,
-      to: forAgency ? to : mailableAddress(enquiry.email),
-      replyTo: forAgency ? (asciiEmail(enquiry.email.trim()) ?? '') : to,
+      to: forAgency
+        ? to
+        : forHost
+          ? (asciiEmail(host!.email) ?? host!.email)
+          : mailableAddress(enquiry.email),
+      replyTo: forAgency || forHost ? (asciiEmail(enquiry.email.trim()) ?? '') : to,
       messageId: `<${enquiry.id}.${mail}@enquiries.invalid>`,
       icalEvent: callInvitation(enquiry, mail, setup),
     },
@@ -210,9 +231,29 @@ const callMail = (
 export const templates: Record<MailKind, (enquiry: StoredEnquiry, setup: MailSetup) => Mail> = {
   agency(enquiry, setup) {
     if (!enquiry.call) return formatEnquiryMail(enquiry, setup.from, setup.to);
-    const { times, name, minutes, mail } = bookedCall(enquiry, 'agency', setup);
+    const { times, name, minutes, mail, host } = bookedCall(enquiry, 'agency', setup);
     return callMail(enquiry, mail, `Call booked: ${name}, ${times.agency}`, [
       'A visitor booked a call through the website.',
+      '',
+      `When: ${times.agency}`,
+      ...(times.same ? [] : [`Their time: ${times.visitor}`]),
+      `Length: ${minutes} minutes`,
+      ...(host ? [`Host: ${headerText(host.name)}`] : []),
+      field('Name', enquiry.data.name),
+      field('Email', enquiry.data.email),
+      '',
+      'Message:',
+      paragraph(enquiry.data.message),
+    ]);
+  },
+
+  host(enquiry, setup) {
+    const { times, name, minutes, mail, host } = bookedCall(enquiry, 'host', setup);
+    return callMail(enquiry, mail, `Your call with ${name}: ${times.agency}`, [
+      `Hello ${headerText(host!.name)},`,
+      '',
+      'A prospect booked an introductory call with you through the website. The invitation is',
+      'attached: open it to add the call to your calendar.',
       '',
       `When: ${times.agency}`,
       ...(times.same ? [] : [`Their time: ${times.visitor}`]),
@@ -225,10 +266,18 @@ export const templates: Record<MailKind, (enquiry: StoredEnquiry, setup: MailSet
     ]);
   },
 
-  'agency-cancel'(enquiry, setup) {
-    const { times, name, mail } = bookedCall(enquiry, 'agency-cancel', setup);
+  'host-cancel'(enquiry, setup) {
+    const { times, name, mail } = bookedCall(enquiry, 'host-cancel', setup);
     return callMail(enquiry, mail, `Call cancelled: ${name}, ${times.agency}`, [
-      `${name} cancelled their call of ${times.agency}. The time is free again.`,
+      `${name} cancelled their call with you of ${times.agency}. The attached update removes it`,
+      'from your calendar, and the time is free again.',
+    ]);
+  },
+
+  'agency-cancel'(enquiry, setup) {
+    const { times, name, mail, host } = bookedCall(enquiry, 'agency-cancel', setup);
+    return callMail(enquiry, mail, `Call cancelled: ${name}, ${times.agency}`, [
+      `${name} cancelled their call of ${times.agency}${host ? ` with ${headerText(host.name)}` : ''}. The time is free again.`,
       field('Email', enquiry.data.email),
     ]);
   },

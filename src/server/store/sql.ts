@@ -1,5 +1,5 @@
 /** SQL text and row helpers that both stores (./sqlite.ts, ./postgres.ts) share. */
-import type { NewEnquiry, StoredEnquiry } from './types.ts';
+import type { MailKind, NewEnquiry, StoredEnquiry } from './types.ts';
 
 /** Both stores' query for enquiries, with the delivery of the agency's e-mail about each (SQL of both). */
 export const SELECT_ENQUIRIES = `SELECT e.*, o.sent_at, o.attempts,
@@ -63,3 +63,17 @@ export const numbered = (sql: string) => {
 /** Who a booking may go to, in order: its hosts, or no host (null) when it names none. */
 export const candidateHosts = (call: NonNullable<NewEnquiry['call']>): (string | null)[] =>
   call.hosts && call.hosts.length > 0 ? [...call.hosts] : [null];
+
+/** The e-mails a stored enquiry queues: the agency's; a booked call's, the prospect's and its host's. */
+export const mailsOnCommit = (enquiry: NewEnquiry, host: string | null): MailKind[] =>
+  enquiry.call ? ['agency', 'prospect', ...(host ? (['host'] as const) : [])] : ['agency'];
+
+/** The cancellations a cancelled call queues: to the agency, the prospect and its host. */
+export const mailsOnCancel = (enquiry: StoredEnquiry): MailKind[] => [
+  'agency-cancel',
+  'prospect-cancel',
+  ...(enquiry.call?.host ? (['host-cancel'] as const) : []),
+];
+
+/** The mail kinds the outbox table takes (its CHECK), in both engines. */
+export const MAIL_KINDS_CHECK = `mail IN ('agency', 'prospect', 'host', 'agency-cancel', 'prospect-cancel', 'host-cancel')`;

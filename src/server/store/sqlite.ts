@@ -13,8 +13,11 @@ import {
   BOOKED_BETWEEN,
   HOST_HAS_CALL,
   SELECT_ENQUIRIES,
+  MAIL_KINDS_CHECK,
   candidateHosts,
   justStored,
+  mailsOnCancel,
+  mailsOnCommit,
   storedForm,
 } from './sql.ts';
 import {
@@ -113,6 +116,28 @@ export const migrations: string[] = [
      WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
   // 8: the hosts' calendar feeds as last read (./calendar-copies.ts).
   CALENDAR_FEEDS_TABLE,
+  // 9: a call's host gets its invitation and its cancellation: two more kinds of e-mail (SQLite
+  // changes a CHECK by making the table again).
+  `CREATE TABLE outbox_9 (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (${MAIL_KINDS_CHECK}),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     leased_until INTEGER,
+     undeliverable_at INTEGER,
+     UNIQUE (enquiry_id, mail)
+   );
+   INSERT INTO outbox_9 (id, enquiry_id, mail, attempts, next_attempt_at, sent_at, last_error,
+       leased_until, undeliverable_at)
+     SELECT id, enquiry_id, mail, attempts, next_attempt_at, sent_at, last_error, leased_until,
+       undeliverable_at FROM outbox;
+   DROP TABLE outbox;
+   ALTER TABLE outbox_9 RENAME TO outbox;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL;`,
 ];
 
 interface Row {
@@ -381,8 +406,7 @@ export class SqliteStore implements EnquiryStore {
       host,
     );
     if (queueMail && !enquiry.spam) {
-      this.#insertOutbox.run(id, 'agency', now);
-      if (enquiry.call) this.#insertOutbox.run(id, 'prospect', now);
+      for (const mail of mailsOnCommit(enquiry, host)) this.#insertOutbox.run(id, mail, now);
     }
     return justStored(enquiry, id, createdAt, host);
   }
@@ -412,8 +436,7 @@ export class SqliteStore implements EnquiryStore {
       const cancelledAt = new Date(now).toISOString();
       this.#cancel.run(cancelledAt, id);
       if (queueMail && !enquiry.spam) {
-        this.#insertOutbox.run(id, 'agency-cancel', now);
-        this.#insertOutbox.run(id, 'prospect-cancel', now);
+        for (const mail of mailsOnCancel(enquiry)) this.#insertOutbox.run(id, mail, now);
       }
       return {
         status: 'cancelled',

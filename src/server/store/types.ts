@@ -58,9 +58,10 @@ export interface StoredEnquiry extends Omit<NewEnquiry, 'call'> {
 
 /**
  * The e-mails an enquiry causes: the agency's notice of it; for a booked call, the prospect's
- * confirmation too; when it is cancelled, a cancellation to each.
+ * confirmation and the host's invitation too; when it is cancelled, a cancellation to each.
  */
-export type MailKind = 'agency' | 'prospect' | 'agency-cancel' | 'prospect-cancel';
+export type MailKind =
+  'agency' | 'prospect' | 'host' | 'agency-cancel' | 'prospect-cancel' | 'host-cancel';
 
 export interface OutboxItem {
   /** The outbox entry: one per e-mail. */

@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { CALENDAR_FEEDS_TABLE } from '../calendar-copies.ts';
+import { MAIL_KINDS_CHECK } from '../sql.ts';
 
 /** Versioned schema changes, run in order and recorded in schema_migrations. Append, never edit. */
 export const postgresMigrations: string[] = [
@@ -85,6 +86,9 @@ export const postgresMigrations: string[] = [
      WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
   // 5: as SQLite's 8: the hosts' calendar feeds as last read (../calendar-copies.ts).
   CALENDAR_FEEDS_TABLE,
+  // 6: as SQLite's 9: a call's host gets its invitation and its cancellation.
+  `ALTER TABLE outbox DROP CONSTRAINT outbox_mail_check;
+   ALTER TABLE outbox ADD CONSTRAINT outbox_mail_check CHECK (${MAIL_KINDS_CHECK});`,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */

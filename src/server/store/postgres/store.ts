@@ -27,6 +27,8 @@ import {
   SELECT_ENQUIRIES,
   candidateHosts,
   justStored,
+  mailsOnCancel,
+  mailsOnCommit,
   numbered,
   storedForm,
 } from '../sql.ts';
@@ -350,7 +352,7 @@ export class PostgresStore implements EnquiryStore {
       id: crypto.randomUUID(),
       enquiry,
       host: host ?? null,
-      mails: !queueMail || enquiry.spam ? '' : enquiry.call ? 'agency,prospect' : 'agency',
+      mails: !queueMail || enquiry.spam ? '' : mailsOnCommit(enquiry, host ?? null).join(','),
     }));
     const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
     const { rows: inserted } = await client.query<{ id: string }>({
@@ -405,8 +407,8 @@ export class PostgresStore implements EnquiryStore {
       if (queueMail && !enquiry.spam) {
         await client.query(
           `INSERT INTO outbox (enquiry_id, mail, next_attempt_at)
-           VALUES ($1, 'agency-cancel', $2), ($1, 'prospect-cancel', $2)`,
-          [id, now],
+           SELECT $1, mail, $2 FROM unnest($3::text[]) AS m (mail)`,
+          [id, now, mailsOnCancel(enquiry)],
         );
       }
       return {
