@@ -56,6 +56,13 @@ export function offeredDates(availability: Availability, now: number): string[] 
   );
 }
 
+/**
+ * Days laid out already, by everything a layout depends on: every request lays out the same three
+ * weeks for each host, and Temporal's polyfill makes that most of a request's time.
+ */
+const layouts = new Map<string, readonly Slot[]>();
+const MAX_LAYOUTS = 5_000;
+
 /** Every slot of a date's opening hours, before notice and bookings are taken into account. */
 export function slotsOfDate(
   availability: Availability,
@@ -65,8 +72,12 @@ export function slotsOfDate(
   const { timeZone, callMinutes, bufferMinutes } = availability;
   if (availability.closed.some((closed) => closed.date === date)) return [];
   const day = Temporal.PlainDate.from(date);
+  const ranges = hours[weekdays[day.dayOfWeek - 1]!];
+  const key = `${date} ${timeZone} ${callMinutes} ${bufferMinutes} ${ranges.join(',')}`;
+  const known = layouts.get(key);
+  if (known) return [...known];
   const slots: Slot[] = [];
-  for (const range of hours[weekdays[day.dayOfWeek - 1]!]) {
+  for (const range of ranges) {
     const { from, to } = parseRange(range);
     // Wall-clock opening and closing to instants; a time the clocks skip becomes the one after the
     // change. Calls are then laid out in real minutes, so none overlaps on a day the clocks change.
@@ -80,7 +91,9 @@ export function slotsOfDate(
       slots.push({ start: start.toString(), end: start.add({ minutes: callMinutes }).toString() });
     }
   }
-  return slots;
+  if (layouts.size >= MAX_LAYOUTS) layouts.clear();
+  layouts.set(key, slots);
+  return [...slots];
 }
 
 /** A host's week: their own hours, or the entry's. */
