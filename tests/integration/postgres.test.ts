@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres } from '../../scripts/postgres.mjs';
 import { freePort, postForm, readStore, validEnquiry } from '../support/server';
+import { book, freeSlots, oneHostSlot } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const servers = stoppedAfterEach();
@@ -48,6 +49,39 @@ describe('two server processes on one database', () => {
     });
     expect(stdout.trim().split('\r\n')).toHaveLength(1 + ids.length);
     for (const id of ids) expect(stdout).toContain(id);
+  });
+
+  it('book the last free host of a time once, whichever process each prospect reaches', async () => {
+    const DATABASE_URL = await newPostgresDatabase();
+    const [a, b] = await Promise.all([
+      servers.start({ DATABASE_URL }),
+      servers.start({ DATABASE_URL }),
+    ]);
+    const { slots } = await freeSlots(a);
+    // A Wednesday: only Anna takes calls then. Four prospects at once, two on each process.
+    const wednesday = oneHostSlot(slots);
+    const once = await Promise.all(
+      [a, b, a, b].map((server, i) =>
+        book(server, wednesday.start, { email: `w${i}@example.com` }),
+      ),
+    );
+    expect(once.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    // A Monday morning: Anna and Ben. Three prospects at once: one each, and a 409.
+    const monday = slots.find(
+      (slot) =>
+        new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'Europe/London' }).format(
+          new Date(slot.start),
+        ) === 'Monday',
+    )!;
+    const twice = await Promise.all(
+      [a, b, a].map((server, i) => book(server, monday.start, { email: `m${i}@example.com` })),
+    );
+    expect(twice.map((r) => r.status).sort()).toEqual([200, 200, 409]);
+    const hosts = (await readStore(DATABASE_URL))
+      .filter((e) => e.call?.start === monday.start)
+      .map((e) => e.call!.host)
+      .sort();
+    expect(hosts).toEqual(['anna', 'ben']);
   });
 
   it('count one rate limit for a client, whichever process it reaches', async () => {
