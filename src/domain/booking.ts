@@ -152,6 +152,13 @@ export const hostFields = {
   hours: weeklyHours
     .optional()
     .describe("The host's own weekly hours for calls; left out, the entry's hours."),
+  timeZone: z
+    .string()
+    .refine(isTimeZone, { message: 'must be a time zone name such as "America/New_York"' })
+    .optional()
+    .describe(
+      "The host's own time zone, for their hours and their calendar's all-day events; left out, the entry's.",
+    ),
 };
 
 export const hostSchema = z.strictObject(hostFields);

@@ -588,6 +588,11 @@ export default config({
               weekdays,
               openingHours,
             ),
+            timeZone: timeZoneField(
+              'Own time zone',
+              `${hostFields.timeZone.description!} Empty for the entry's.`,
+              isTimeZone,
+            ),
           }),
           {
             label: 'Hosts',

@@ -127,6 +127,23 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
     expect((service.busy(availability).get('anna') as unknown[]).length).toBeGreaterThan(0);
   });
 
+  it("reads a host's all-day event over their own day, in their own zone", async () => {
+    const clock = { now: start };
+    const allDay = feedOf('UID:off\nDTSTART;VALUE=DATE:20261202\nDTEND;VALUE=DATE:20261203');
+    const { service } = process([ok(allDay)], clock);
+    await service.tick();
+    const inNewYork = {
+      ...availability,
+      hosts: [{ id: 'anna', timeZone: 'America/New_York' }],
+    } as unknown as Availability;
+    expect(service.busy(inNewYork).get('anna')).toEqual([
+      { start: Date.parse('2026-12-02T05:00:00Z'), end: Date.parse('2026-12-03T05:00:00Z') },
+    ]);
+    expect(service.busy(availability).get('anna')).toEqual([
+      { start: Date.parse('2026-12-02T00:00:00Z'), end: Date.parse('2026-12-03T00:00:00Z') },
+    ]);
+  });
+
   it('with two processes, one reads the feed and both use its copy; a restart starts from it', async () => {
     const clock = { now: start };
     const first = process(

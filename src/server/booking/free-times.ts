@@ -96,15 +96,41 @@ export function slotsOfDate(
   return [...slots];
 }
 
-/** A host's week: their own hours, or the entry's. */
-const hoursOf = (availability: Availability, host: Host) => host.hours ?? availability.hours;
+/** A host's week: their own hours in their own zone, or the entry's. */
+export const scheduleOf = (availability: Availability, host: Host): Availability => ({
+  ...availability,
+  timeZone: host.timeZone ?? availability.timeZone,
+  hours: host.hours ?? availability.hours,
+});
+
+/**
+ * A host's slots whose start falls on one of the agency's `dates` (ascending). A host in the agency's
+ * zone lays out those days; one in another zone, their own days around them, kept by the agency's
+ * date of each start.
+ */
+function hostSlotsOn(availability: Availability, host: Host, dates: readonly string[]): Slot[] {
+  const schedule = scheduleOf(availability, host);
+  if (schedule.timeZone === availability.timeZone)
+    return dates.flatMap((date) => slotsOfDate(schedule, date));
+  if (dates.length === 0) return [];
+  const wanted = new Set(dates);
+  const slots: Slot[] = [];
+  const last = Temporal.PlainDate.from(dates.at(-1)!).add({ days: 1 });
+  for (
+    let day = Temporal.PlainDate.from(dates[0]!).subtract({ days: 1 });
+    Temporal.PlainDate.compare(day, last) <= 0;
+    day = day.add({ days: 1 })
+  )
+    for (const slot of slotsOfDate(schedule, day.toString()))
+      if (wanted.has(agencyDate(availability, slot.start))) slots.push(slot);
+  return slots;
+}
 
 /** The slots of a date on any host's hours, by start. */
 function offeredOnDate(availability: Availability, date: string): Slot[] {
   const byStart = new Map<string, Slot>();
   for (const host of availability.hosts)
-    for (const slot of slotsOfDate(availability, date, hoursOf(availability, host)))
-      byStart.set(slot.start, slot);
+    for (const slot of hostSlotsOn(availability, host, [date])) byStart.set(slot.start, slot);
   return [...byStart.values()].sort((a, b) => a.start.localeCompare(b.start));
 }
 
@@ -178,14 +204,13 @@ export function freeSlots(
   for (const host of availability.hosts) {
     const hostBusy = busy.get(host.id);
     if (!hostBusy) continue;
-    for (const date of dates)
-      for (const slot of slotsOfDate(availability, date, hoursOf(availability, host)))
-        if (
-          !free.has(slot.start) &&
-          Temporal.Instant.compare(instant(slot.start), earliest) >= 0 &&
-          hostIsFree(availability, hostBusy, slot)
-        )
-          free.set(slot.start, slot);
+    for (const slot of hostSlotsOn(availability, host, dates))
+      if (
+        !free.has(slot.start) &&
+        Temporal.Instant.compare(instant(slot.start), earliest) >= 0 &&
+        hostIsFree(availability, hostBusy, slot)
+      )
+        free.set(slot.start, slot);
   }
   return [...free.values()].sort((a, b) => a.start.localeCompare(b.start));
 }
@@ -202,7 +227,7 @@ export function freeHosts(
   calendars: CalendarBusy = noCalendars,
 ): Host[] {
   const busy = busyByHost(availability, booked, calendars);
-  const date = agencyDate(availability, slot.start);
+  const date = [agencyDate(availability, slot.start)];
   const calls = (host: Host) => booked.filter((call) => call.host === host.id).length;
   return availability.hosts
     .map((host, order) => ({ host, order, calls: calls(host) }))
@@ -210,9 +235,7 @@ export function freeHosts(
       const hostBusy = busy.get(host.id);
       return (
         hostBusy !== undefined &&
-        slotsOfDate(availability, date, hoursOf(availability, host)).some(
-          (own) => own.start === slot.start,
-        ) &&
+        hostSlotsOn(availability, host, date).some((own) => own.start === slot.start) &&
         hostIsFree(availability, hostBusy, slot)
       );
     })

@@ -173,12 +173,15 @@ export class CalendarService {
         result.set(feed.host, 'unknown');
         continue;
       }
-      const key = `${text.version} ${availability.timeZone} ${from} ${to}`;
+      // All-day and floating times are read in the host's own zone.
+      const timeZone =
+        availability.hosts.find((host) => host.id === feed.host)?.timeZone ?? availability.timeZone;
+      const key = `${text.version} ${timeZone} ${from} ${to}`;
       let parsed = this.#parsed.get(feed.id);
       if (parsed?.key !== key) {
         try {
           const { busy } = this.#reader.readBusyTimes(text.text, {
-            timeZone: availability.timeZone,
+            timeZone,
             from,
             to,
           });
