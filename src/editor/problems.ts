@@ -40,6 +40,23 @@ export function firstProblem(preview: Preview): string | undefined {
       const problem = firstProblem(element);
       if (problem) return problem;
     }
+    // A list whose items' ids must differ (hosts): each id against the others', as Save checks it.
+    // An item's own row cannot see the others: the row of what holds the list says it.
+    const slugField = (schema as { slugField?: string }).slugField;
+    if (slugField) {
+      const ids = elements.map((element) => element.fields?.[slugField]);
+      for (const [index, id] of ids.entries()) {
+        if (!id) continue;
+        const others = new Set(ids.filter((_, other) => other !== index).map((o) => o?.value));
+        try {
+          (id.schema as { validate(value: unknown, extra: unknown): unknown }).validate(id.value, {
+            slugField: { slugs: others, glob: '*' },
+          });
+        } catch (error) {
+          return (error as Error).message;
+        }
+      }
+    }
   }
   return undefined;
 }

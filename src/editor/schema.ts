@@ -584,13 +584,13 @@ export default config({
             email: emailField('E-mail', hostFields.email.description!, isValidEmail),
             hours: optionalWeekField(
               'Own weekly hours',
-              hostFields.hours.description!,
+              "Ticked: the host's own hours for calls, a line a day. Unticked: the entry's hours.",
               weekdays,
               openingHours,
             ),
             timeZone: timeZoneField(
               'Own time zone',
-              `${hostFields.timeZone.description!} Empty for the entry's.`,
+              "The host's own zone (\"America/New_York\"), for their hours and their calendar's all-day events; empty for the entry's.",
               isTimeZone,
             ),
           }),

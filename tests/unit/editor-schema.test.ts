@@ -337,6 +337,22 @@ describe("a list item's problem is named in its row", () => {
   it('a list with too few items is flagged', () => {
     expect(firstProblem(preview(tiles, [tile]))).toBe('Tiles: at least 8');
   });
+
+  it('two hosts of one id: the list, and so the row of the entry that holds it, is flagged', () => {
+    const hosts = (editorEntry('availability') as any).hosts;
+    const anna = {
+      id: 'anna',
+      name: 'Anna Reid',
+      email: 'anna@agency.example',
+      hours: null,
+      timeZone: '',
+    };
+    const two = (second: object) => preview(hosts, [anna, { ...anna, ...second }]);
+    expect(firstProblem(two({ id: 'ben' }))).toBeUndefined();
+    expect(firstProblem(two({ name: 'Anna Other' }))).toBe(
+      '"anna" is the id of another item: each needs its own',
+    );
+  });
 });
 
 describe('where the site is stricter than a plain field, the editor refuses the same values', () => {
