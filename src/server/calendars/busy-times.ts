@@ -60,8 +60,10 @@ function parseCalendar(text: string): ICAL.Component {
   let parsed: unknown;
   try {
     parsed = ICAL.parse(text);
-  } catch (error) {
-    throw new NotACalendar(`It could not be parsed: ${(error as Error).message}`);
+  } catch {
+    // Not the parser's message: it quotes the line it stopped at, a line of someone's calendar,
+    // which the log and /healthz must not show.
+    throw new NotACalendar('It could not be parsed as iCalendar.');
   }
   // A text of several calendars parses as a list of them: the first is the feed.
   const first = Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed[0] : parsed;
