@@ -115,6 +115,8 @@ describe('a read of a feed', () => {
 
   it('asks again with its ETag and is told the copy is current', async () => {
     serve('/etag.ics', () => feedOf(meeting('e', '2026-12-01T10:00:00Z', '2026-12-01T11:00:00Z')));
+    // Time enough on a loaded machine: this read is meant to succeed.
+    const limits = { timeoutMs: 10_000, maxBytes: 64 * 1024 };
     const first = await fetchFeed(new URL(`${feedsUrl}/etag.ics`), limits);
     expect(first.status).toBe('modified');
     const etag = first.status === 'modified' ? first.etag : undefined;
