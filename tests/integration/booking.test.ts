@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { signCancelToken } from '../../src/server/booking/cancel-token';
 import { postForm, readStore } from '../support/server';
 import { decoded } from '../support/mime';
-import { book, booking, freeSlots, oneHostSlot, type Slot } from './calls';
+import { book, booking, freeSlots, oneHostSlot, onWeekday, type Slot } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const SECRET = 'test-secret-0123456789abcdef0123456789';
@@ -207,12 +207,7 @@ describe('hosts', () => {
     const server = await start();
     const { slots } = await freeSlots(server);
     // A Monday morning: Anna and Ben both take calls then.
-    const monday = slots.find(
-      (slot) =>
-        new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'Europe/London' }).format(
-          new Date(slot.start),
-        ) === 'Monday',
-    )!;
+    const monday = onWeekday(slots, 'Monday')[0]!;
     expect((await book(server, monday.start, { email: 'p1@example.com' })).status).toBe(200);
     expect((await freeSlots(server)).slots.map((s) => s.start)).toContain(monday.start);
     expect((await book(server, monday.start, { email: 'p2@example.com' })).status).toBe(200);

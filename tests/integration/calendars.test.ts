@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchFeed } from '../../src/server/calendars/fetch-feed';
 import { feedOf } from '../support/calendar-feeds';
-import { book, freeSlots, oneHostSlot, type Slot } from './calls';
+import { book, freeSlots, oneHostSlot, onWeekday, type Slot } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const { start } = stoppedAfterEach({
@@ -88,12 +88,7 @@ describe('a host with a calendar', () => {
     expect(body.alternatives.map((s) => s.start)).not.toContain(later.start);
 
     // Ben's calendar was never read: Ben takes nothing, so a Monday time takes one booking.
-    const monday = slots.find(
-      (slot) =>
-        new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'Europe/London' }).format(
-          new Date(slot.start),
-        ) === 'Monday',
-    )!;
+    const monday = onWeekday(slots, 'Monday')[0]!;
     expect((await book(server, monday.start, { email: 'p1@example.com' })).status).toBe(200);
     expect((await book(server, monday.start, { email: 'p2@example.com' })).status).toBe(409);
 

@@ -33,14 +33,17 @@ export const booking = (slot: string, extra: Record<string, string> = {}) => ({
 export const book = (server: RunningServer, slot: string, extra: Record<string, string> = {}) =>
   postForm(`${server.url}/send-mail.php`, booking(slot, extra));
 
-/**
- * A slot only one host takes (src/content/data/availability.yaml: Ben has no Wednesday hours), the
- * `nth` of them: once it is booked, no other host is free then.
- */
-export const oneHostSlot = (slots: Slot[], nth = 0) =>
+/** The slots on a weekday in the agency's zone (src/content/data/availability.yaml: Europe/London). */
+export const onWeekday = (slots: Slot[], weekday: string) =>
   slots.filter(
     (slot) =>
       new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'Europe/London' }).format(
         new Date(slot.start),
-      ) === 'Wednesday',
-  )[nth]!;
+      ) === weekday,
+  );
+
+/**
+ * A slot only one host takes (availability.yaml: Ben has no Wednesday hours), the `nth` of them:
+ * once it is booked, no other host is free then.
+ */
+export const oneHostSlot = (slots: Slot[], nth = 0) => onWeekday(slots, 'Wednesday')[nth]!;

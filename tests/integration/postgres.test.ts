@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres } from '../../scripts/postgres.mjs';
 import { freePort, postForm, readStore, validEnquiry } from '../support/server';
-import { book, freeSlots, oneHostSlot } from './calls';
+import { book, freeSlots, oneHostSlot, onWeekday } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const servers = stoppedAfterEach();
@@ -67,12 +67,7 @@ describe('two server processes on one database', () => {
     );
     expect(once.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
     // A Monday morning: Anna and Ben. Three prospects at once: one each, and a 409.
-    const monday = slots.find(
-      (slot) =>
-        new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'Europe/London' }).format(
-          new Date(slot.start),
-        ) === 'Monday',
-    )!;
+    const monday = onWeekday(slots, 'Monday')[0]!;
     const twice = await Promise.all(
       [a, b, a].map((server, i) => book(server, monday.start, { email: `m${i}@example.com` })),
     );
