@@ -189,13 +189,16 @@ describe('every route that takes a post, through one gate', () => {
       const trickle = setInterval(() => socket.writable && socket.write('b'), 300);
       const text = await closed;
       clearInterval(trickle);
-      return { path, text, seconds: (performance.now() - started) / 1000 };
+      const closedAt = performance.now();
+      return { path, text, closedAt, seconds: (closedAt - started) / 1000 };
     });
-    const served = performance.now();
     expect((await fetch(`${server.url}/`)).status).toBe(200);
-    expect(performance.now() - served).toBeLessThan(1000);
-    for (const { path, text, seconds } of await Promise.all(slow)) {
+    // Served while the slow posts are still open (they are answered after REQUEST_TIMEOUT_MS): an
+    // order, not a number of milliseconds, which a loaded machine stretches.
+    const servedAt = performance.now();
+    for (const { path, text, closedAt, seconds } of await Promise.all(slow)) {
       expect(text, path).toMatch(/^HTTP\/1\.1 408 /);
+      expect(servedAt, path).toBeLessThan(closedAt);
       expect(seconds, path).toBeLessThan(4);
     }
     await alive(server);
