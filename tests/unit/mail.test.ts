@@ -11,7 +11,7 @@ import {
   UnmailableAddress,
   type MailContent,
 } from '../../src/server/mail/templates';
-import type { StoredEnquiry } from '../../src/server/store/types';
+import { MAIL_KINDS, type StoredEnquiry } from '../../src/server/store/types';
 import { enquiry } from '../support/records';
 
 const { call: _none, ...fields } = enquiry();
@@ -201,14 +201,7 @@ describe('the mails of a booked call', () => {
 });
 
 describe('the templates', () => {
-  const kinds = [
-    'agency',
-    'prospect',
-    'host',
-    'agency-cancel',
-    'prospect-cancel',
-    'host-cancel',
-  ] as const;
+  const kinds = MAIL_KINDS;
 
   it('make every kind of e-mail, each with its own message id', () => {
     expect(Object.keys(templates).sort()).toEqual([...kinds].sort());

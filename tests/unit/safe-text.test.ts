@@ -27,7 +27,7 @@ import {
   mailtoUri,
   terminalText,
 } from '../../src/server/safe-text';
-import type { MailKind, StoredEnquiry } from '../../src/server/store/types';
+import { MAIL_KINDS, type MailKind, type StoredEnquiry } from '../../src/server/store/types';
 import { asciiEmail } from '../../src/domain/forms';
 
 const numRuns = 200;
@@ -269,14 +269,7 @@ const SETUP = {
     hosts: [{ id: 'anna', name: 'Anna Reid', email: 'anna@northgate-digital.example' }],
   },
 };
-const KINDS: MailKind[] = [
-  'agency',
-  'prospect',
-  'host',
-  'agency-cancel',
-  'prospect-cancel',
-  'host-cancel',
-];
+const KINDS = MAIL_KINDS;
 const forAgency = (kind: MailKind) => kind === 'agency' || kind === 'agency-cancel';
 /** The agency and the host: mailed whatever the prospect's address, which is their Reply-To. */
 const forStaff = (kind: MailKind) => forAgency(kind) || kind === 'host' || kind === 'host-cancel';

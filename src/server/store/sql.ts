@@ -75,5 +75,8 @@ export const mailsOnCancel = (enquiry: StoredEnquiry): MailKind[] => [
   ...(enquiry.call?.host ? (['host-cancel'] as const) : []),
 ];
 
-/** The mail kinds the outbox table takes (its CHECK), in both engines. */
+/**
+ * The mail kinds the outbox table takes (its CHECK), in both engines: MAIL_KINDS as the migration that
+ * added the host's e-mails wrote it (a migration never changes once run: a new kind needs another).
+ */
 export const MAIL_KINDS_CHECK = `mail IN ('agency', 'prospect', 'host', 'agency-cancel', 'prospect-cancel', 'host-cancel')`;

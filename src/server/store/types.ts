@@ -60,8 +60,15 @@ export interface StoredEnquiry extends Omit<NewEnquiry, 'call'> {
  * The e-mails an enquiry causes: the agency's notice of it; for a booked call, the prospect's
  * confirmation and the host's invitation too; when it is cancelled, a cancellation to each.
  */
-export type MailKind =
-  'agency' | 'prospect' | 'host' | 'agency-cancel' | 'prospect-cancel' | 'host-cancel';
+export const MAIL_KINDS = [
+  'agency',
+  'prospect',
+  'host',
+  'agency-cancel',
+  'prospect-cancel',
+  'host-cancel',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface OutboxItem {
   /** The outbox entry: one per e-mail. */
