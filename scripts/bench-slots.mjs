@@ -107,6 +107,7 @@ const service = new CalendarService({
   config: {
     feeds: [...texts.keys()].map((href) => ({ host: href.split('/')[3], url: new URL(href) })),
     problems: [],
+    refusedHosts: [],
     refreshMs: 300_000,
     maxStaleMs: 3_600_000,
     timeoutMs: 10_000,

@@ -85,6 +85,8 @@ export interface CalendarsConfig {
   feeds: { host: string; url: URL }[];
   /** What was wrong with CALENDAR_FEEDS, an entry at a time, without its address. */
   problems: string[];
+  /** Hosts named by a refused entry: their calendar cannot be read, so they are offered nothing. */
+  refusedHosts: string[];
   /** CALENDAR_REFRESH_MINUTES (5): how often each feed is read again. */
   refreshMs: number;
   /** CALENDAR_MAX_STALE_MINUTES (60): past this without a good read, a host is offered nothing. */
@@ -103,6 +105,7 @@ export const describeFeed = (url: URL) => `${url.protocol}//${url.host}/…`;
 export function readCalendarFeeds(value: string | undefined) {
   const feeds: CalendarsConfig['feeds'] = [];
   const problems: string[] = [];
+  const refusedHosts = new Set<string>();
   (value ?? '')
     .split(/\s+/)
     .filter(Boolean)
@@ -119,6 +122,7 @@ export function readCalendarFeeds(value: string | undefined) {
         url = new URL(entry.slice(equals + 1));
       } catch {
         problems.push(`${place}: the address is not a URL`);
+        refusedHosts.add(host);
         return;
       }
       // webcal:// is how calendars hand out a feed for subscribing: the same address over https.
@@ -126,15 +130,17 @@ export function readCalendarFeeds(value: string | undefined) {
       const loopback = loopbackHosts.has(url.hostname) || url.hostname === '[::1]';
       if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
         problems.push(`${place}: must be an https address (${url.protocol} is not)`);
+        refusedHosts.add(host);
         return;
       }
       if (url.username || url.password) {
         problems.push(`${place}: must not carry a user name or password`);
+        refusedHosts.add(host);
         return;
       }
       feeds.push({ host, url });
     });
-  return { feeds, problems };
+  return { feeds, problems, refusedHosts: [...refusedHosts] };
 }
 
 /** Field data (src/server/vitals/): the Core Web Vitals of real visits. */

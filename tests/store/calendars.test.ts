@@ -144,6 +144,21 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
     ]);
   });
 
+  it('offers nothing of a host whose address CALENDAR_FEEDS refused: their calendar is never read', async () => {
+    const config = readConfig({ CALENDAR_FEEDS: `ben=ftp://calendar.example/secret` }).calendars;
+    const service = new CalendarService({ config, copies: store.calendarCopies, log: () => {} });
+    await service.tick();
+    expect(service.busy(availability).get('ben')).toBe('unknown');
+    expect(service.health()).toEqual([
+      {
+        host: 'ben',
+        fresh: false,
+        minutesSinceRead: null,
+        error: 'its address in CALENDAR_FEEDS was refused',
+      },
+    ]);
+  });
+
   it('with two processes, one reads the feed and both use its copy; a restart starts from it', async () => {
     const clock = { now: start };
     const first = process(
@@ -191,5 +206,6 @@ describe('CALENDAR_FEEDS', () => {
       'CALENDAR_FEEDS entry 7 (host "eve"): must not carry a user name or password',
     ]);
     expect(problems.join('\n')).not.toMatch(/private|secret|pw@/);
+    expect(readCalendarFeeds('carl=http://calendar.example/x').refusedHosts).toEqual(['carl']);
   });
 });

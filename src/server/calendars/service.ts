@@ -64,9 +64,9 @@ export class CalendarService {
     this.#feeds = options.config.feeds.map((feed) => ({ ...feed, id: feedId(feed.url) }));
   }
 
-  /** The hosts with a calendar. */
+  /** The hosts with a calendar (one whose address was refused included: it is never read). */
   get hosts(): ReadonlySet<string> {
-    return new Set(this.#feeds.map((feed) => feed.host));
+    return new Set([...this.#feeds.map((feed) => feed.host), ...this.#config.refusedHosts]);
   }
 
   /** Reads the feeds due now and then the copies; again every minute (not holding the process). */
@@ -156,7 +156,9 @@ export class CalendarService {
    */
   busy(availability: Availability, now = this.#now()): CalendarBusy {
     this.#warnOfUnknownHosts(availability);
-    const result = new Map<string, readonly Busy[] | 'unknown'>();
+    const result = new Map<string, readonly Busy[] | 'unknown'>(
+      this.#config.refusedHosts.map((host) => [host, 'unknown']),
+    );
     const day = Math.floor(now / DAY);
     const from = day * DAY - DAY;
     const to = from + (availability.daysAhead + 3) * DAY;
@@ -216,6 +218,13 @@ export class CalendarService {
       const states = this.#feeds
         .filter((feed) => feed.host === host)
         .map((feed) => this.#states.get(feed.id));
+      if (this.#config.refusedHosts.includes(host))
+        return {
+          host,
+          fresh: false,
+          minutesSinceRead: null,
+          error: 'its address in CALENDAR_FEEDS was refused',
+        };
       const reads = states.map((state) => state?.fetchedAt ?? null);
       const oldest = reads.includes(null) ? null : Math.min(...(reads as number[]));
       return {

@@ -108,7 +108,8 @@ async function startEnquiryService(): Promise<EnquiryService> {
 /** The hosts' calendars, read in the background from now on: until read, a host is offered nothing. */
 function startCalendars(config: ServerConfig, store: EnquiryStore) {
   for (const problem of config.calendars.problems) console.warn(`${problem}; it is left out.`);
-  if (config.calendars.feeds.length === 0) return undefined;
+  if (config.calendars.feeds.length === 0 && config.calendars.refusedHosts.length === 0)
+    return undefined;
   const calendars = new CalendarService({ config: config.calendars, copies: store.calendarCopies });
   void calendars.start().catch((error: unknown) => console.warn(`Calendars: ${String(error)}`));
   return calendars;
