@@ -33,6 +33,7 @@ export async function startPostgres() {
   const url = (database = 'postgres') =>
     `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
   let running = true;
+  const databases = {};
   return {
     url,
     /** A new, empty database; its URL. */
@@ -45,6 +46,14 @@ export async function startPostgres() {
         await admin.end();
       }
       return url(name);
+    },
+    /**
+     * A new, empty place for a store in the database `database` (made on first use): see
+     * newStoreRole. Far cheaper than a database each.
+     */
+    async createStore(database = 'stores') {
+      databases[database] ??= this.createDatabase(database);
+      return newStoreRole(await databases[database]);
     },
     /** Stops the server, keeping its data: `start()` brings it back as it was. */
     async pause() {
@@ -63,4 +72,28 @@ export async function startPostgres() {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A new role of its own in the database at `databaseUrl` (an admin's URL), with a schema of the
+ * same name, which PostgreSQL's default search path ("$user", public) puts first: a store opened
+ * with the URL returned makes its tables there, apart from every other. A test's store made so
+ * costs a few catalogue rows; a database of its own copies the template (0.35 s of CPU, most of
+ * the store tests' time).
+ */
+export async function newStoreRole(databaseUrl) {
+  const role = `store_${randomBytes(6).toString('hex')}`;
+  const password = randomBytes(12).toString('hex');
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+    await admin.query(`CREATE SCHEMA ${role} AUTHORIZATION ${role}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(databaseUrl);
+  url.username = role;
+  url.password = password;
+  return url.href;
 }

@@ -14,7 +14,7 @@ import {
   type Frame,
   type Page,
   type Response,
-} from '@playwright/test';
+} from './fixtures';
 import { parse } from 'yaml';
 import { HYDRATED } from '../../src/domain/hand-over';
 

@@ -4,7 +4,7 @@
  * playwright.editor.config.ts), beside the tests that save, whose saves never reload its pages.
  */
 import { readdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { open, visit } from './visit';
 
 /** The singletons' names in the editor, from the data files' names (enquiry-services → enquiryServices). */

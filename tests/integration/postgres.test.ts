@@ -14,14 +14,13 @@ import { stoppedAfterEach } from './stopped-after-each';
 const servers = stoppedAfterEach();
 
 // One PostgreSQL server for this file (the only one of the project that needs it), a database of
-// its own for each test.
+// its own for each test (a role and schema: scripts/postgres.mjs).
 let postgres: Awaited<ReturnType<typeof startPostgres>>;
 beforeAll(async () => {
   postgres = await startPostgres();
 }, 60_000);
 afterAll(() => postgres.stop());
-let databases = 0;
-const newPostgresDatabase = () => postgres.createDatabase(`site_${++databases}`);
+const newPostgresDatabase = () => postgres.createStore();
 
 const posted = async (response: Response) => {
   expect(response.status).toBe(200);

@@ -12,6 +12,7 @@ import { expect, inject } from 'vitest';
 import type { EnquiryStore, StoreOptions } from '../../src/server/store/types';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { SqliteStore } from '../../src/server/store/sqlite';
+import { newStoreRole } from '../../scripts/postgres.mjs';
 import { call } from './records';
 import { selectedStoreBackends, type StoreBackendName } from './store-selection';
 
@@ -23,20 +24,29 @@ export interface Backend {
   cleanup(): Promise<void>;
 }
 
-/** A new, empty PostgreSQL database on the run's server; its URL. */
+/** This file's database on the run's server (made on first use): its tests' stores are in it. */
+let fileDatabase: Promise<string> | undefined;
+
+/**
+ * A new, empty store's place on the run's PostgreSQL server, its URL: a role and schema of its own
+ * in this file's database (scripts/postgres.mjs, newStoreRole).
+ */
 export async function newPostgresDatabase(): Promise<string> {
-  const admin = inject('postgresUrl');
-  const name = `store_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.href;
+  fileDatabase ??= (async () => {
+    const admin = inject('postgresUrl');
+    const name = `store_${randomBytes(6).toString('hex')}`;
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(`CREATE DATABASE ${name}`);
+    } finally {
+      await client.end();
+    }
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    return url.href;
+  })();
+  return newStoreRole(await fileDatabase);
 }
 
 /** A backend that opens stores with `openOne` and closes them all (then runs `remove`) at cleanup. */
