@@ -128,6 +128,13 @@ export const availabilityRanges = {
   hostId: { min: 2, max: 30 },
   hostName: { min: 2, max: 60 },
   hosts: { min: 1, max: 20 },
+  location: { min: 0, max: 200 },
+  meetingUrl: { min: 0, max: 300 },
+  reminders: { min: 0, max: 4 },
+  /** A reminder's lead time, in minutes: from 5 minutes to 14 days before the call. */
+  reminderMinutes: { min: 5, max: 14 * 24 * 60 },
+  /** How many times a prospect may move one call. */
+  moves: { min: 0, max: 3 },
 } as const;
 const limits = availabilityRanges;
 const wholeIn = ({ min, max }: { min: number; max: number }) => z.number().int().min(min).max(max);
@@ -159,7 +166,41 @@ export const hostFields = {
     .describe(
       "The host's own time zone, for their hours and their calendar's all-day events; left out, the entry's.",
     ),
+  meetingUrl: z
+    .string()
+    .superRefine((text, context) => {
+      const problem = meetingUrlProblem(text);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
+    .optional()
+    .describe(
+      "The host's own video room, the same for every call (https), e.g. https://meet.example.com/anna: in the invitation, the e-mails and the reminders; empty for the entry's location.",
+    ),
 };
+
+/** A video room's address as the invitations carry it: https, nothing a calendar could misread. */
+export function meetingUrlProblem(text: string): string | undefined {
+  if (text === '') return undefined;
+  if (text.length > limits.meetingUrl.max)
+    return `must be at most ${limits.meetingUrl.max} characters`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'must be a web address such as https://meet.example.com/anna';
+  }
+  if (url.protocol !== 'https:') return 'must start with https://';
+  if (url.username || url.password) return 'must not hold a user name or password';
+  if (/[\s<>"\\^`{|}]/.test(text)) return 'must not hold spaces or any of < > " \\ ^ ` { | }';
+  return undefined;
+}
+
+/** "24h", "90m", "2d": a reminder's lead time as availability.yaml writes it, in minutes. */
+export function reminderMinutes(text: string): number | undefined {
+  const match = /^(\d{1,5})(m|h|d)$/.exec(text);
+  if (!match) return undefined;
+  return Number(match[1]) * { m: 1, h: 60, d: 24 * 60 }[match[2] as 'm' | 'h' | 'd'];
+}
 
 export const hostSchema = z.strictObject(hostFields);
 export type Host = z.output<typeof hostSchema>;
@@ -220,6 +261,44 @@ export const availabilityFields = {
     .default([])
     .describe('Dates with no calls (bank holidays, office closures).'),
   hosts: hostList,
+  location: z
+    .string()
+    .max(limits.location.max)
+    .optional()
+    .describe(
+      'Where calls take place when the host has no video room of their own: a phone number or a room, e.g. "+44 20 7946 0000 (we call you)"; empty: the e-mails say we will send how to join.',
+    ),
+  reminders: z
+    .array(
+      z.string().superRefine((text, context) => {
+        const minutes = reminderMinutes(text);
+        if (minutes === undefined)
+          context.addIssue({
+            code: 'custom',
+            message: 'must be a number and m, h or d, like "24h", "90m" or "2d"',
+          });
+        else if (minutes < limits.reminderMinutes.min || minutes > limits.reminderMinutes.max)
+          context.addIssue({ code: 'custom', message: 'must be from 5m to 14d before the call' });
+      }),
+    )
+    .max(limits.reminders.max)
+    .superRefine((texts, context) => {
+      const seen = new Set<number | undefined>();
+      texts.forEach((text, index) => {
+        const minutes = reminderMinutes(text);
+        if (minutes !== undefined && seen.has(minutes))
+          context.addIssue({
+            code: 'custom',
+            path: [index],
+            message: 'is the same time as another reminder',
+          });
+        seen.add(minutes);
+      });
+    })
+    .default(['24h', '1h'])
+    .describe(
+      'When the prospect and the host are e-mailed a reminder of a call, before it: e.g. ["24h", "1h"]; [] for none.',
+    ),
 };
 
 export const availabilitySchema = z.strictObject(availabilityFields);

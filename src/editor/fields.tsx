@@ -312,37 +312,78 @@ function zodProblem(schema: Check, value: string[]) {
   return typeof index === 'number' ? `"${value[index]}" ${issue.message}` : issue.message;
 }
 
-/**
- * A weekday's opening hours, written as one line ("09:30-12:30, 13:30-17:00"; empty for none) and
- * kept in the file as the list of ranges the site reads. Checked with the site's own rule
- * (`openingHours` of src/domain/booking.ts): each range opens before it closes, none overlap.
- */
-/** "09:30-12:30, 13:30-17:00" → the ranges as the file lists them. */
+/** "09:30-12:30, 13:30-17:00" → the items as the file lists them. */
 const ranges = (text: string) =>
   text
     .split(',')
     .map((range) => range.trim())
     .filter(Boolean);
 
-/** A weekday's ranges as the file lists them → the line the editor shows. */
-function rangesLine(value: FormFieldStoredValue): string {
-  if (value === undefined) return '';
-  if (!Array.isArray(value) || !value.every((range) => typeof range === 'string'))
-    throw new FieldError('must be a list of times like "09:30-12:30"');
-  return value.join(', ');
-}
+/** A list of texts as the file holds it → the line the editor shows (`kind`: what each item is). */
+const listLine =
+  (kind: string, whenLeftOut: readonly string[] = []) =>
+  (value: FormFieldStoredValue): string => {
+    if (value === undefined) return whenLeftOut.join(', ');
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+      throw new FieldError(`must be a list of ${kind}`);
+    return value.join(', ');
+  };
 
-export function openingHoursField(label: string, rule: Check): BasicFormField<string> {
+/**
+ * A list of short texts written as one line, comma-separated (empty for none), kept in the file as
+ * the list the site reads and checked with the site's own rule (`rule`, a zod schema of the list).
+ */
+export function listLineField(
+  label: string,
+  description: string,
+  rule: Check,
+  kind: string,
+  /** What the site takes when the file leaves the list out (shown, and written on save). */
+  whenLeftOut: readonly string[] = [],
+): BasicFormField<string> {
   return checkedTextField(
     label,
-    'Opening and closing times on a 24-hour clock, comma-separated; empty for none.',
+    description,
     (text) => {
       const problem = zodProblem(rule, ranges(text));
       if (problem) throw new FieldError(`${label}: ${problem}`);
     },
-    { parse: rangesLine, serialize: ranges },
+    { parse: listLine(kind, whenLeftOut), serialize: ranges },
   );
 }
+
+/**
+ * A weekday's opening hours, written as one line ("09:30-12:30, 13:30-17:00"; empty for none) and
+ * kept in the file as the list of ranges the site reads. Checked with the site's own rule
+ * (`openingHours` of src/domain/booking.ts): each range opens before it closes, none overlap.
+ */
+export const openingHoursField = (label: string, rule: Check) =>
+  listLineField(
+    label,
+    'Opening and closing times on a 24-hour clock, comma-separated; empty for none.',
+    rule,
+    'times like "09:30-12:30"',
+  );
+
+/**
+ * A one-line text that may be left empty (left out of the file then), checked by the site's own
+ * rule: `problem` says what is wrong with a text, or nothing.
+ */
+export const optionalCheckedField = (
+  label: string,
+  description: string,
+  problem: (text: string) => string | undefined,
+  kind: string,
+) =>
+  checkedTextField(
+    label,
+    description,
+    (value) => {
+      const found = value ? problem(value) : undefined;
+      if (found) throw new FieldError(found);
+    },
+    asString(kind, true),
+  );
 
 type Week<Day extends string> = Record<Day, string> | null;
 
@@ -371,10 +412,9 @@ export function optionalWeekField<Day extends string>(
     const record = value as Record<string, FormFieldStoredValue>;
     const unknown = Object.keys(record).find((key) => !days.includes(key as Day));
     if (unknown) throw new FieldError(`has no weekday "${unknown}"`);
-    return Object.fromEntries(days.map((day) => [day, rangesLine(record[day])])) as Record<
-      Day,
-      string
-    >;
+    return Object.fromEntries(
+      days.map((day) => [day, listLine('times like "09:30-12:30"')(record[day])]),
+    ) as Record<Day, string>;
   };
   return {
     kind: 'form',

@@ -24,10 +24,12 @@ import {
 } from '../domain/content-rules.ts';
 import { portfolioTags } from '../domain/portfolio.ts';
 import {
+  availabilityFields,
   availabilityRanges,
   calendarDate,
   hostFields,
   isTimeZone,
+  meetingUrlProblem,
   openingHours,
   weekdays,
 } from '../domain/booking.ts';
@@ -38,8 +40,10 @@ import {
   calendarDateField,
   emailField,
   heroButton,
+  listLineField,
   oneOf,
   openingHoursField,
+  optionalCheckedField,
   optionalIllustration,
   optionalWeekField,
   pageAddressField,
@@ -593,6 +597,12 @@ export default config({
               "The host's own zone (\"America/New_York\"), for their hours and their calendar's all-day events; empty for the entry's.",
               isTimeZone,
             ),
+            meetingUrl: optionalCheckedField(
+              'Video room',
+              hostFields.meetingUrl.description!,
+              meetingUrlProblem,
+              'a web address',
+            ),
           }),
           {
             label: 'Hosts',
@@ -601,6 +611,18 @@ export default config({
             itemLabel: flagged((props) => props.fields.name.value),
             validation: { length: availabilityRanges.hosts },
           },
+        ),
+        location: optionalText(
+          'Location',
+          availabilityRanges.location,
+          availabilityFields.location.description,
+        ),
+        reminders: listLineField(
+          'Reminders',
+          'Before each call, comma-separated: a number and m, h or d ("24h, 1h"); empty for none.',
+          availabilityFields.reminders,
+          'lead times like "24h"',
+          availabilityFields.reminders.parse(undefined),
         ),
       },
       () => 'Calls',

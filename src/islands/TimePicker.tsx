@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { byDate, clock, dayLabel, formatIn, zoneName } from '../domain/call-times';
+import { byDate, clock, dateIn, dayLabel, formatIn, zoneName } from '../domain/call-times';
 import type { Slot } from '../domain/booking';
 import { endpoints, type FreeTimesAnswer } from '../domain/api';
 import css from '../styles/time-choice.css?inline';
@@ -13,8 +13,14 @@ interface Props {
   /** The start of the time chosen, if any. */
   chosen?: string;
   onChoose(slot: Slot | null): void;
-  /** 'Just send a message': the visitor leaves the time out. */
-  onCancel(): void;
+  /** 'Just send a message': the visitor leaves the time out (no such button without it). */
+  onCancel?(): void;
+  /** The free times, when the page has them already (a call's change page): nothing is fetched. */
+  given?: { agencyZone: string; slots: Slot[] };
+  /** The zone to show the times in: the visitor's own (their browser's) unless given. */
+  zone?: string;
+  /** Whether its first control takes the focus once shown (it replaced the link that opened it). */
+  focusOnOpen?: boolean;
 }
 
 type Loaded =
@@ -53,22 +59,34 @@ function useStyles() {
  * (and the agency's, where it differs). The times come from the server (/schedule/slots.json); the
  * chosen one is the form's `slot`, sent with the visitor's zone so that their e-mail uses it.
  */
-export default function TimePicker({ id, error, alternatives, chosen, onChoose, onCancel }: Props) {
+export default function TimePicker({
+  id,
+  error,
+  alternatives,
+  chosen,
+  onChoose,
+  onCancel,
+  given,
+  zone = visitorZone(),
+  focusOnOpen = true,
+}: Props) {
   useStyles();
-  const zone = visitorZone();
-  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  const [loaded, setLoaded] = useState<Loaded>(
+    given ? { status: 'ready', ...given } : { status: 'loading' },
+  );
   const [attempt, setAttempt] = useState(0);
   const [day, setDay] = useState('');
   const focused = useRef(false);
 
   // The link that opened this step is gone: focus moves to its first control once it is there.
   useEffect(() => {
-    if (loaded.status === 'loading' || focused.current) return;
+    if (!focusOnOpen || loaded.status === 'loading' || focused.current) return;
     focused.current = true;
     document.getElementById(id)?.focus();
   }, [loaded.status]);
 
   useEffect(() => {
+    if (given) return;
     let current = true;
     setLoaded({ status: 'loading' });
     // After a refusal the list is fetched afresh: the time just taken must not be offered again.
@@ -87,7 +105,7 @@ export default function TimePicker({ id, error, alternatives, chosen, onChoose, 
     };
   }, [alternatives, attempt]);
 
-  const cancel = (
+  const cancel = onCancel && (
     <button type="button" className="button button--secondary" onClick={onCancel}>
       Just send a message
     </button>
@@ -124,7 +142,9 @@ export default function TimePicker({ id, error, alternatives, chosen, onChoose, 
   // The nearest free times are listed on their own; each time has one radio button.
   const byDay = byDate(slots, zone, alternatives);
   const days = [...byDay.keys()];
-  const shownDay = byDay.has(day) ? day : (days[0] ?? '');
+  // The day chosen, else the chosen time's (a time chosen before this picker took over), else the first.
+  const chosenDay = chosen ? dateIn(chosen, zone) : '';
+  const shownDay = byDay.has(day) ? day : byDay.has(chosenDay) ? chosenDay : (days[0] ?? '');
   const sameZone =
     clock('2026-01-15T12:00:00Z', zone) === clock('2026-01-15T12:00:00Z', agencyZone) &&
     clock('2026-07-15T12:00:00Z', zone) === clock('2026-07-15T12:00:00Z', agencyZone);
@@ -175,7 +195,9 @@ export default function TimePicker({ id, error, alternatives, chosen, onChoose, 
       )}
       {days.length === 0 ? (
         <p id={id} tabIndex={-1}>
-          No time is free in the coming days. Just send a message and we will reply to arrange one.
+          {onCancel
+            ? 'No time is free in the coming days. Just send a message and we will reply to arrange one.'
+            : 'No other time is free in the coming days.'}
         </p>
       ) : (
         <>
@@ -204,7 +226,7 @@ export default function TimePicker({ id, error, alternatives, chosen, onChoose, 
           </fieldset>
         </>
       )}
-      <div className="time-choice__actions">{cancel}</div>
+      {cancel && <div className="time-choice__actions">{cancel}</div>}
     </fieldset>
   );
 }

@@ -41,8 +41,19 @@ export async function getSettings() {
  */
 export async function getMailContent() {
   const { brand, email } = await getSettings();
-  const { hosts } = await getAvailability();
-  return { brand, email, hosts: hosts.map(({ id, name, email }) => ({ id, name, email })) };
+  const { hosts, location, timeZone } = await getAvailability();
+  return {
+    brand,
+    email,
+    hosts: hosts.map(({ id, name, email, meetingUrl, timeZone: own }) => ({
+      id,
+      name,
+      email,
+      timeZone: own ?? timeZone,
+      ...(meetingUrl && { meetingUrl }),
+    })),
+    ...(location && { location }),
+  };
 }
 
 export async function getPage(id: string) {

@@ -62,11 +62,15 @@ describe('text a visitor writes', () => {
     }
     // The agency reads the message, line breaks and all, as text of its one event.
     const [agencyEvent] = events(calendarOf(agency.raw)!);
-    expect(agencyEvent!.getFirstPropertyValue('description')).toBe(attack.replaceAll('\r', '\n'));
+    // (then where to meet, from availability.yaml)
+    const agencyDescription = String(agencyEvent!.getFirstPropertyValue('description'));
+    expect(agencyDescription.slice(0, attack.length)).toBe(attack.replaceAll('\r', '\n'));
+    expect(agencyDescription.slice(attack.length)).toMatch(/^\n\nWhere: [^\n]+$/);
     expect(textOf(agency.raw)).toContain('URL:https://evil.example/meet');
-    // The prospect's copy carries no free text but their name: the form relays nothing.
+    // The prospect's copy carries no free text but their name (its description is where to meet,
+    // the agency's own words): the form relays nothing.
     const [prospectEvent] = events(calendarOf(prospect.raw)!);
-    expect(prospectEvent!.getFirstPropertyValue('description')).toBeNull();
+    expect(prospectEvent!.getFirstPropertyValue('description')).toMatch(/^Where: [^\n]+$/);
     expect(prospect.raw).not.toContain('evil.example');
     expect(textOf(prospect.raw)).not.toContain('clinics');
   });

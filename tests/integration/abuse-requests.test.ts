@@ -125,11 +125,12 @@ const typeOf = (path: string) =>
   onDemandRoutes[path]!.body?.kind === 'json' ? 'Content-Type: text/plain' : form;
 
 describe('every route that takes a post, through one gate', () => {
-  it('includes the cancel link, and every such route is tested here', () => {
+  it('includes the cancel and change links, and every such route is tested here', () => {
     expect(POST_ROUTES.sort()).toEqual([
       '/php/email.php',
       '/schedule',
       '/schedule/cancel',
+      '/schedule/change',
       '/send-mail.php',
       '/vitals',
     ]);

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { signCancelToken } from '../../src/server/booking/cancel-token';
+import { signCallToken } from '../../src/server/booking/call-token';
 import { postForm, readStore } from '../support/server';
 import { decoded } from '../support/mime';
 import { book, booking, freeSlots, oneHostSlot, onWeekday, type Slot } from './calls';
@@ -305,7 +305,7 @@ describe('invitation and cancellation', () => {
     const taken = oneHostSlot(slots, 3);
     const response = await book(server, taken.start);
     const { id } = (await response.json()) as { id: string };
-    const good = signCancelToken(id, Date.parse(taken.start), SECRET);
+    const good = signCallToken('cancel', id, 0, Date.parse(taken.start), SECRET);
     const post = (token: string) =>
       fetch(`${server.url}/schedule/cancel`, {
         method: 'POST',
@@ -314,14 +314,17 @@ describe('invitation and cancellation', () => {
       });
 
     const forgedSignature = good.slice(0, -2) + (good.endsWith('AA') ? 'BB' : 'AA');
-    const otherSecret = signCancelToken(id, Date.parse(taken.start), 'x'.repeat(40));
-    const laterExpiry = good.replace(/\.(\d+)\./, (_, s: string) => `.${Number(s) + 3600}.`);
+    const otherSecret = signCallToken('cancel', id, 0, Date.parse(taken.start), 'x'.repeat(40));
+    const laterExpiry = good.replace(
+      /\.(\d+)\.([^.]+)$/,
+      (_, s: string, sig: string) => `.${Number(s) + 3600}.${sig}`,
+    );
     for (const token of [forgedSignature, otherSecret, laterExpiry, 'nonsense', '']) {
       const answer = await post(token);
       expect(answer.status).toBe(400);
       expect(await answer.text()).toContain('This link is not valid');
     }
-    const expired = await post(signCancelToken(id, Date.now() - 1000, SECRET));
+    const expired = await post(signCallToken('cancel', id, 0, Date.now() - 1000, SECRET));
     expect(expired.status).toBe(410);
     expect(await expired.text()).toContain('This link has expired');
     // Still booked.

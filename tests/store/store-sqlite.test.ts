@@ -130,6 +130,8 @@ describe('migration 3', () => {
       end: '2027-01-05T10:00:00Z',
       cancelledAt: null,
       host: null,
+      sequence: 0,
+      moves: 0,
     });
     await expect(store.commit(call(slot), true)).rejects.toThrow(SlotTaken);
     expect((await store.claimDue(now, 100, 0)).map((item) => [item.enquiry.id, item.mail])).toEqual(

@@ -125,6 +125,8 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         end: '2027-01-05T10:00:00Z',
         cancelledAt: null,
         host: null,
+        sequence: 0,
+        moves: 0,
       });
       expect(await store.findById(stored.id)).toMatchObject({
         id: stored.id,
@@ -132,7 +134,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         call: { start: slot, end: '2027-01-05T10:00:00Z', cancelledAt: null },
       });
       expect(await store.bookedBetween(...day)).toEqual([
-        { start: slot, end: '2027-01-05T10:00:00Z', host: null },
+        { id: stored.id, start: slot, end: '2027-01-05T10:00:00Z', host: null },
       ]);
       // Only calls overlapping the interval.
       expect(await store.bookedBetween('2027-01-05T10:00:00Z', '2027-01-06T00:00:00Z')).toEqual([]);
@@ -249,7 +251,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const real = await store.commit(call(slot), true);
       expect(real.call?.start).toBe(slot);
       expect(await store.bookedBetween(...day)).toEqual([
-        { start: slot, end: '2027-01-05T10:00:00Z', host: null },
+        { id: real.id, start: slot, end: '2027-01-05T10:00:00Z', host: null },
       ]);
       expect((await due()).map(([id]) => id)).toEqual([real.id, real.id]);
     });
@@ -541,7 +543,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const again = await store.commit(call(slot, { name: 'Someone Else' }), false);
       expect(again.id).not.toBe(booking.id);
       expect(await store.bookedBetween(...day)).toEqual([
-        { start: slot, end: '2027-01-05T10:00:00Z', host: null },
+        { id: again.id, start: slot, end: '2027-01-05T10:00:00Z', host: null },
       ]);
       await expect(store.commit(call(slot), false)).rejects.toThrow(SlotTaken);
     });

@@ -1,5 +1,6 @@
 /** The store's records as the tests build them: an enquiry, a call request, a booking. */
-import type { NewEnquiry } from '../../src/server/store/types';
+import type { MailItem } from '../../src/server/mail/templates';
+import type { MailKind, NewEnquiry, StoredEnquiry } from '../../src/server/store/types';
 
 /** An enquiry of the contact form. */
 export const enquiry = (overrides: Partial<NewEnquiry> = {}): NewEnquiry => ({
@@ -35,3 +36,25 @@ export const call = (start?: string, overrides: Partial<NewEnquiry> = {}): NewEn
   ...(start && { call: { start, end: plus(start, 30) } }),
   ...overrides,
 });
+
+/**
+ * An outbox entry's e-mail of kind `mail` about a booked call, as the store queues it: an update
+ * moves the call from an hour earlier (sequence 1), a cancellation is sequence 1, a reminder goes
+ * 24 hours ahead.
+ */
+export function mailItem(mail: MailKind, enquiry: StoredEnquiry): MailItem {
+  const call = enquiry.call!;
+  const moved = mail.endsWith('-move');
+  return {
+    mail,
+    enquiry,
+    call: {
+      sequence: moved || mail.endsWith('-cancel') ? call.sequence + 1 : call.sequence,
+      host: call.host,
+      start: call.start,
+      end: call.end,
+      ...(moved && { previous: { start: plus(call.start, -60), end: plus(call.end, -60) } }),
+      ...(mail.endsWith('-reminder') && { remindMinutes: 24 * 60 }),
+    },
+  };
+}

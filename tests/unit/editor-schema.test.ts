@@ -346,6 +346,7 @@ describe("a list item's problem is named in its row", () => {
       email: 'anna@agency.example',
       hours: null,
       timeZone: '',
+      meetingUrl: '',
     };
     const two = (second: object) => preview(hosts, [anna, { ...anna, ...second }]);
     expect(firstProblem(two({ id: 'ben' }))).toBeUndefined();

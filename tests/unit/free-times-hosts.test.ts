@@ -33,6 +33,7 @@ const availability: Availability = {
   callTitle: 'Introductory call',
   hours: week(['09:30-12:30', '13:30-17:00']),
   closed: [],
+  reminders: [],
   hosts: [anna, ben],
 };
 const ms = (iso: string) => Date.parse(iso);

@@ -11,8 +11,8 @@ import {
   UnmailableAddress,
   type MailContent,
 } from '../../src/server/mail/templates';
-import { MAIL_KINDS, type StoredEnquiry } from '../../src/server/store/types';
-import { enquiry } from '../support/records';
+import { MAIL_KINDS, type MailKind, type StoredEnquiry } from '../../src/server/store/types';
+import { enquiry, mailItem } from '../support/records';
 
 const { call: _none, ...fields } = enquiry();
 const storedEnquiry = (overrides: Partial<StoredEnquiry> = {}): StoredEnquiry => ({
@@ -81,6 +81,8 @@ const bookedCall = (data: Record<string, string> = {}): StoredEnquiry => {
       end: '2026-12-01T10:30:00Z',
       cancelledAt: null,
       host: 'anna',
+      sequence: 0,
+      moves: 0,
     },
   });
 };
@@ -91,10 +93,8 @@ const content = {
   email: 'hello@northgate-digital.example',
   hosts: [{ id: 'anna', name: 'Anna Reid', email: 'anna@northgate-digital.example' }],
 };
-const mailOf = (
-  mail: 'agency' | 'prospect' | 'agency-cancel' | 'prospect-cancel',
-  call = bookedCall(),
-) => formatMail({ mail, enquiry: call }, setup(content));
+const mailOf = (mail: MailKind, call = bookedCall()) =>
+  formatMail(mailItem(mail, call), setup(content));
 /** What the templates need besides the enquiry, with `brand` the agency's content. */
 function setup(brand: MailContent) {
   return { from: 'website@agency.example', to: 'sales@agency.example', content: brand, booking };
@@ -167,10 +167,13 @@ describe('the mails of a booked call', () => {
   });
 
   it('fold long lines at 75 octets without splitting a character', () => {
-    const { content: ics } = callInvitation(bookedCall({ message: 'é'.repeat(100) }), 'agency', {
-      to: 'a@b.co',
-      content,
-    });
+    const { content: ics } = callInvitation(
+      mailItem('agency', bookedCall({ message: 'é'.repeat(100) })),
+      {
+        to: 'a@b.co',
+        content,
+      },
+    );
     const lines = ics.split('\r\n');
     expect(lines.every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
     const [event] = events(ics);
@@ -205,7 +208,9 @@ describe('the templates', () => {
 
   it('make every kind of e-mail, each with its own message id', () => {
     expect(Object.keys(templates).sort()).toEqual([...kinds].sort());
-    const ids = kinds.map((kind) => templates[kind](bookedCall(), setup(content)).messageId);
+    const ids = kinds.map(
+      (kind) => templates[kind](mailItem(kind, bookedCall()), setup(content)).messageId,
+    );
     expect(new Set(ids).size).toBe(kinds.length);
   });
 
@@ -217,11 +222,14 @@ describe('the templates', () => {
     };
     for (const kind of kinds) {
       const site = { ...setup(other), booking: { ...booking, siteUrl: 'https://harbour.example' } };
-      const mail = formatMail({ mail: kind, enquiry: bookedCall() }, site);
-      const ics = mail.icalEvent!.content;
+      const mail = formatMail(mailItem(kind, bookedCall()), site);
+      // A reminder carries no invitation: the calendars have the call already.
+      expect(mail.icalEvent === undefined).toBe(kind.endsWith('-reminder'));
+      const ics = mail.icalEvent?.content ?? '';
       // PRODID names the program that made the invitation (./invitation.ts), not the agency.
       const said = `${mail.subject}\n${mail.text}\n${ics.replace(/^PRODID:.*$/m, '')}`;
       expect(said).not.toMatch(/northgate/i);
+      if (!mail.icalEvent) continue;
       expect(ics).toContain('ORGANIZER;CN="Harbour Lane Studio":mailto:sales@agency.example');
       expect(ics).toContain(`UID:${bookedCall().id}@calls.harbour-lane.example\r\n`);
       if (kind.startsWith('prospect')) expect(mail.subject).toContain('Harbour Lane Studio');

@@ -29,6 +29,7 @@ import {
 } from '../../src/server/safe-text';
 import { MAIL_KINDS, type MailKind, type StoredEnquiry } from '../../src/server/store/types';
 import { asciiEmail } from '../../src/domain/forms';
+import { mailItem } from '../support/records';
 
 const numRuns = 200;
 
@@ -252,7 +253,14 @@ const booking = (name: string, message: string, email = 'ada@example.com'): Stor
   mailedAt: null,
   mailAttempts: 0,
   mailFailure: null,
-  call: { start: START, end: '2026-12-01T10:30:00Z', cancelledAt: null, host: 'anna' },
+  call: {
+    start: START,
+    end: '2026-12-01T10:30:00Z',
+    cancelledAt: null,
+    host: 'anna',
+    sequence: 0,
+    moves: 0,
+  },
 });
 
 const FROM = 'website@agency.example';
@@ -270,9 +278,9 @@ const SETUP = {
   },
 };
 const KINDS = MAIL_KINDS;
-const forAgency = (kind: MailKind) => kind === 'agency' || kind === 'agency-cancel';
+const forAgency = (kind: MailKind) => kind.startsWith('agency');
 /** The agency and the host: mailed whatever the prospect's address, which is their Reply-To. */
-const forStaff = (kind: MailKind) => forAgency(kind) || kind === 'host' || kind === 'host-cancel';
+const forStaff = (kind: MailKind) => forAgency(kind) || kind.startsWith('host');
 
 /** The events of an invitation, read as a calendar program reads it. */
 const events = (ics: string) =>
@@ -340,8 +348,9 @@ describe('a booking, whatever the name and message', () => {
     fc.assert(
       fc.property(nasty, nasty, (name, message) => {
         const enquiry = booking(name, message);
-        for (const mail of KINDS) {
-          const { content } = formatMail({ mail, enquiry }, SETUP).icalEvent!;
+        // A reminder carries none (tests/unit/mail.test.ts).
+        for (const mail of KINDS.filter((kind) => !kind.endsWith('-reminder'))) {
+          const { content } = formatMail(mailItem(mail, enquiry), SETUP).icalEvent!;
           // Lines of at most 75 octets, each ended by CRLF; no other CR or LF.
           expect(content.endsWith('\r\n')).toBe(true);
           const lines = content.slice(0, -2).split('\r\n');
@@ -370,8 +379,8 @@ describe('a booking, whatever the name and message', () => {
     fc.assert(
       fc.property(nasty, nasty, nasty, (name, message, other) => {
         for (const mail of ['prospect', 'prospect-cancel'] as const) {
-          const one = formatMail({ mail, enquiry: booking(name, message) }, SETUP);
-          const two = formatMail({ mail, enquiry: booking(name, other) }, SETUP);
+          const one = formatMail(mailItem(mail, booking(name, message)), SETUP);
+          const two = formatMail(mailItem(mail, booking(name, other)), SETUP);
           expect(one.text).toBe(two.text);
           expect(one.subject).toBe(two.subject);
           const stamp = /^DTSTAMP:.*\r\n/m;
@@ -394,13 +403,19 @@ describe('a booking, whatever the name and message', () => {
       'prospect-cancel': () => `Cancelled: your call with Northgate Digital, ${visitorTime}`,
       host: (name) => `Your call with ${name}: ${agencyTime}`,
       'host-cancel': (name) => `Call cancelled: ${name}, ${agencyTime}`,
+      'agency-move': (name) => `Call moved: ${name}, now ${agencyTime}`,
+      'prospect-move': () => `Moved: your call with Northgate Digital, now ${visitorTime}`,
+      'host-move': (name) => `Call moved: ${name}, now ${agencyTime}`,
+      'prospect-reminder': () =>
+        `Reminder: your call with Northgate Digital in 24 hours, ${visitorTime}`,
+      'host-reminder': (name) => `Reminder: your call with ${name} in 24 hours, ${agencyTime}`,
     };
     const emails = ['ada@example.com', 'user@bücher.de', "O'Neil+tag@Example.CO.uk"];
     await fc.assert(
       fc.asyncProperty(nasty, nasty, fc.constantFrom(...emails), async (name, message, email) => {
         const enquiry = booking(name, message, email);
         for (const kind of KINDS) {
-          const mail = formatMail({ mail: kind, enquiry }, SETUP);
+          const mail = formatMail(mailItem(kind, enquiry), SETUP);
           // The name is put in the subject on one line.
           await expectHeaders(mail, subjects[kind](headerText(name)));
           expect(forStaff(kind) ? mail.replyTo : mail.to).toBe(asciiEmail(email));
@@ -416,7 +431,7 @@ describe('a booking, whatever the name and message', () => {
         const enquiry = booking('Ada', 'Hello', email);
         const ascii = asciiEmail(email.trim());
         for (const kind of KINDS) {
-          const make = () => formatMail({ mail: kind, enquiry }, SETUP);
+          const make = () => formatMail(mailItem(kind, enquiry), SETUP);
           if (!forStaff(kind) && !ascii) {
             expect(make).toThrow(UnmailableAddress);
             continue;

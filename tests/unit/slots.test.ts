@@ -30,6 +30,7 @@ const availability: Availability = {
   },
   closed: [{ date: '2027-01-12', reason: 'Staff day' }],
   hosts: [{ id: 'anna', name: 'Anna Reid', email: 'anna@agency.example' }],
+  reminders: ['24h', '1h'],
 };
 
 const withHours = (hours: Partial<Availability['hours']>): Availability => ({

@@ -3,6 +3,7 @@
  * or why there is none to show (an unknown reference, a store that cannot be read), with the status.
  */
 import type { PageAnswer } from '../http/answer.ts';
+import { callLinks, type CallLinks } from './change.ts';
 import { getEnquiryService } from '../enquiries/service.ts';
 import { reportStoreFailure } from '../log.ts';
 import type { StoredEnquiry } from '../store/types.ts';
@@ -12,16 +13,25 @@ export interface BookedOutcome extends PageAnswer {
   booking: StoredEnquiry | undefined;
   /** The store could not be read: the page says so (503), not that the booking is unknown. */
   unavailable: boolean;
+  /** Whether e-mail is on (the confirmation, with the call's links, is on its way). */
+  mailed: boolean;
+  /** Without e-mail, the call's change and cancel links, which the page shows itself. */
+  links?: CallLinks;
 }
 
 export async function handleBooked(request: Request): Promise<BookedOutcome> {
   const ref = new URL(request.url).searchParams.get('ref') ?? '';
   let booking: StoredEnquiry | undefined;
   let unavailable = false;
+  let mailed = false;
+  let links: CallLinks | undefined;
   try {
-    booking = /^[0-9a-f-]{36}$/.test(ref)
-      ? await (await getEnquiryService()).store.findById(ref)
-      : undefined;
+    const service = await getEnquiryService();
+    booking = /^[0-9a-f-]{36}$/.test(ref) ? await service.store.findById(ref) : undefined;
+    mailed = service.outbox !== undefined;
+    // No e-mail will carry the links: this page is where the prospect can keep them.
+    if (booking?.call && !booking.call.cancelledAt && !mailed && service.bookingSecret)
+      links = callLinks(booking, service.bookingSecret, service.siteUrl);
   } catch (error) {
     reportStoreFailure(error);
     unavailable = true;
@@ -33,5 +43,7 @@ export async function handleBooked(request: Request): Promise<BookedOutcome> {
     headers: { 'Cache-Control': 'no-store' },
     booking: found ? booking : undefined,
     unavailable,
+    mailed,
+    ...(links && { links }),
   };
 }

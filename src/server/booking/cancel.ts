@@ -3,7 +3,7 @@
  * confirm (mail scanners open links), a POST cancels it. A forged, expired or reused token never
  * reaches another booking. The page renders what this decides, with the status given here.
  */
-import { checkCancelToken } from './cancel-token.ts';
+import { checkCallToken } from './call-token.ts';
 import { first } from '../requests/body.ts';
 import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
@@ -42,7 +42,7 @@ async function cancelCall(
   const current = await getEnquiryService().catch(reportStoreFailure);
   if (!current?.bookingSecret) return { status: 'unavailable' };
   const { bookingSecret, store, outbox } = current;
-  const check = checkCancelToken(token, bookingSecret);
+  const check = checkCallToken('cancel', token, bookingSecret);
   if (!check.ok) return { status: check.reason };
   if (!confirm) {
     const enquiry = await store.findById(check.id);

@@ -4,15 +4,19 @@ import { getEnquiryService } from '../enquiries/service.ts';
 import { freeHosts, freeSlots, offeredDates } from './free-times.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
 
-/** The calls booked over the offered days, as the store has them now, and the hosts' calendars. */
-async function whatHolds(availability: Availability, now: number) {
+/**
+ * The calls booked over the offered days, as the store has them now (but the call of enquiry
+ * `moving`, whose own time does not stand in its way), and the hosts' calendars.
+ */
+async function whatHolds(availability: Availability, now: number, moving?: string) {
   const { store, calendars } = await getEnquiryService();
   const dates = offeredDates(availability, now);
   // A day either side: the store compares instants, and the dates are the agency's.
   const from = new Date(Date.parse(dates[0]!) - 86_400_000).toISOString();
   const to = new Date(Date.parse(dates.at(-1)!) + 2 * 86_400_000).toISOString();
+  const booked = await store.bookedBetween(from, to);
   return {
-    booked: await store.bookedBetween(from, to),
+    booked: moving ? booked.filter((call) => call.id !== moving) : booked,
     calendars: calendars?.busy(availability, now),
   };
 }
@@ -22,8 +26,10 @@ export async function currentFreeSlots(
   availability: Availability,
   range: { from?: string; to?: string } = {},
   now = Date.now(),
+  /** The enquiry whose call is being moved: its own time is free to it. */
+  moving?: string,
 ): Promise<Slot[]> {
-  const { booked, calendars } = await whatHolds(availability, now);
+  const { booked, calendars } = await whatHolds(availability, now, moving);
   return freeSlots(availability, booked, now, range, calendars);
 }
 
@@ -32,8 +38,9 @@ export async function currentFreeHosts(
   availability: Availability,
   slot: Slot,
   now = Date.now(),
+  moving?: string,
 ): Promise<string[]> {
-  const { booked, calendars } = await whatHolds(availability, now);
+  const { booked, calendars } = await whatHolds(availability, now, moving);
   return freeHosts(availability, booked, slot, calendars).map((host) => host.id);
 }
 

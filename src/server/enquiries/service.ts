@@ -22,6 +22,8 @@ export interface EnquiryService {
    * store keeps; undefined when a BOOKING_SECRET too short turned booking off.
    */
   bookingSecret: string | undefined;
+  /** The site's public address, for the links of a booked call: SITE_URL, or astro.config.mjs's site. */
+  siteUrl: string;
   /** The hosts' calendars (CALENDAR_FEEDS); undefined when none is set. */
   calendars: CalendarService | undefined;
 }
@@ -69,6 +71,7 @@ async function startEnquiryService(): Promise<EnquiryService> {
       `Booking a time for a call is off: ${bookingOff}. Prospects can still ask for a call. Set BOOKING_SECRET to a random string of 32 characters or more (e.g. openssl rand -hex 32), or unset it to use the secret kept in the store.`,
     );
   }
+  const siteUrl = config.siteUrl ?? import.meta.env.SITE;
   let outbox: Outbox | undefined;
   if (config.smtpUrl && config.mailTo && config.mailFrom) {
     const { smtpUrl, mailTo, mailFrom } = config;
@@ -84,7 +87,7 @@ async function startEnquiryService(): Promise<EnquiryService> {
       leaseMs: config.outboxLeaseMs,
       content,
       ...(bookingSecret && {
-        booking: { secret: bookingSecret, siteUrl: config.siteUrl ?? import.meta.env.SITE },
+        booking: { secret: bookingSecret, siteUrl },
       }),
       log: console.warn,
     });
@@ -101,6 +104,7 @@ async function startEnquiryService(): Promise<EnquiryService> {
     limiter,
     outbox,
     bookingSecret,
+    siteUrl,
     calendars: startCalendars(config, store),
   };
 }

@@ -32,6 +32,7 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/schedule': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
   '/schedule/booked': page,
   '/schedule/cancel': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
+  '/schedule/change': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
   '/schedule/slots.json': page,
   '/send-mail.php': form,
   '/php/email.php': form,

@@ -13,7 +13,7 @@ import {
 import { reportStoreFailure } from '../log.ts';
 import type { EnquiryStore, MailKind, OutboxItem } from '../store/types.ts';
 import { refusedForGood, type MailSender } from './smtp.ts';
-import { formatMail, type Mail, type MailSetup } from './templates.ts';
+import { formatMail, staleReason, type Mail, type MailSetup } from './templates.ts';
 
 /** How long to wait before attempt n + 1: `baseMs` doubling to at most `maxMs` (15 minutes), with ±20% jitter. */
 export function backoffMs(
@@ -42,6 +42,8 @@ export interface OutboxOptions extends MailSetup {
    * polls every second) unless given.
    */
   reportStoreFailure?: (error: unknown) => void;
+  /** The time now (the tests' own clock): what is due, and whether a reminder is still worth it. */
+  now?: () => number;
 }
 
 /** The worker that drains the outbox. One per process; it never sends the same enquiry twice at once. */
@@ -53,6 +55,10 @@ export class Outbox {
 
   constructor(options: OutboxOptions) {
     this.#options = options;
+  }
+
+  #now() {
+    return this.#options.now?.() ?? Date.now();
   }
 
   start() {
@@ -84,7 +90,7 @@ export class Outbox {
     const { store, leaseMs = OUTBOX_LEASE_MS } = this.#options;
     try {
       for (;;) {
-        const due = await store.claimDue(Date.now(), OUTBOX_CLAIM_BATCH, leaseMs);
+        const due = await store.claimDue(this.#now(), OUTBOX_CLAIM_BATCH, leaseMs);
         if (due.length === 0) return;
         if (!(await this.#send(due))) return;
       }
@@ -105,13 +111,20 @@ export class Outbox {
       due.map(async (item) => {
         const { id, enquiry, attempts, mail } = item;
         const giveUp = async (reason: string) => {
-          await store.markUndeliverable(id, reason);
+          await store.markUndeliverable(id, reason, this.#now());
           log?.(
             `${describe(mail)} of enquiry ${enquiry.id} failed for good: ${reason}; it will not be retried`,
           );
           // The SMTP server is up (or was never asked): the rest of the batch goes on.
           return true;
         };
+        // A reminder of a call moved or cancelled since it was queued, say: dropped, not sent.
+        const stale = staleReason(item, this.#now());
+        if (stale) {
+          await store.markSkipped(id, stale, this.#now());
+          log?.(`${describe(mail)} of enquiry ${enquiry.id} was not sent: ${stale}`);
+          return true;
+        }
         // Made first, apart from the sending: a mail that cannot be made now never can be.
         let message: Mail;
         try {
@@ -126,7 +139,7 @@ export class Outbox {
           if (refusedForGood(error)) return giveUp(reason);
           await store.markFailed(
             id,
-            Date.now() + backoffMs(attempts, this.#options.retryBaseMs, this.#options.retryMaxMs),
+            this.#now() + backoffMs(attempts, this.#options.retryBaseMs, this.#options.retryMaxMs),
             reason,
           );
           log?.(
@@ -134,7 +147,7 @@ export class Outbox {
           );
           return false;
         }
-        await store.markSent(id);
+        await store.markSent(id, this.#now());
         return true;
       }),
     );
@@ -157,6 +170,11 @@ const describe = (mail: MailKind) =>
     'agency-cancel': 'The cancellation to the agency',
     'prospect-cancel': 'The cancellation to the prospect',
     'host-cancel': 'The cancellation to the host',
+    'agency-move': 'The move to the agency',
+    'prospect-move': 'The move to the prospect',
+    'host-move': 'The move to the host',
+    'prospect-reminder': 'The reminder to the prospect',
+    'host-reminder': 'The reminder to the host',
   })[mail];
 
 /** Why a send failed, in words: an error's message (never "[object Error]"), else what was thrown. */

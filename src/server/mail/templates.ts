@@ -1,16 +1,19 @@
 /**
  * The e-mails: one template per kind of e-mail an enquiry causes (MailKind), each a plain-text
  * message. A stored enquiry becomes the agency's notice; a booked call also the prospect's
- * confirmation, with a calendar invitation (./invitation.ts), and, when cancelled, a cancellation
- * to each. The agency's name and address come from the site's content, passed in (MailContent).
- * The outbox (./outbox.ts) sends them through ./smtp.ts.
+ * confirmation and its host's invitation, each with a calendar invitation (./invitation.ts); when
+ * it moves, an update to each (the same event, a higher SEQUENCE); before it, reminders; when
+ * cancelled, a cancellation to each. A call's e-mail is made from what it is about as queued
+ * (MailCall), not from the call as it is when sent. The agency's name and address, the hosts and
+ * where calls take place come from the site's content, passed in (MailContent). The outbox
+ * (./outbox.ts) sends them through ./smtp.ts.
  */
 import { calendarEvent } from './invitation.ts';
-import { signCancelToken } from '../booking/cancel-token.ts';
+import { signCallToken } from '../booking/call-token.ts';
 import { bodyText, headerText } from '../safe-text.ts';
 import { asciiEmail } from '../../domain/forms.ts';
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
-import type { MailKind, OutboxItem, StoredEnquiry } from '../store/types.ts';
+import type { MailCall, MailKind, OutboxItem, StoredEnquiry } from '../store/types.ts';
 
 export interface Mail {
   from: string;
@@ -99,14 +102,26 @@ export function formatEnquiryMail(enquiry: StoredEnquiry, from: string, to: stri
 
 /** What the mails of a booked call need besides the booking. */
 export interface BookingMailOptions {
-  /** The site's public address, for the cancel link: SITE_URL, or the site of astro.config.mjs. */
+  /** The site's public address, for the change and cancel links: SITE_URL, or astro.config.mjs's site. */
   siteUrl: string;
   secret: string;
 }
 
+/** A host as the e-mails name them (availability.yaml's `hosts`). */
+export interface MailHost {
+  id: string;
+  name: string;
+  email: string;
+  /** Their zone, for the times in their e-mails (their own, else the entry's). */
+  timeZone?: string;
+  /** Their own video room. */
+  meetingUrl?: string;
+}
+
 /**
  * What the e-mails say of the agency, from the site's content (settings.yaml's `brand` and `email`,
- * read by src/lib/content.ts): server/ does not read the content itself.
+ * availability.yaml's hosts and location, read by src/lib/content.ts): server/ does not read the
+ * content itself.
  */
 export interface MailContent {
   /** The agency's name, as the site shows it. */
@@ -114,7 +129,9 @@ export interface MailContent {
   /** The agency's public address; its domain names the booked calls' calendar entries. */
   email: string;
   /** The hosts of availability.yaml: a call's host is named by its id. */
-  hosts: { id: string; name: string; email: string }[];
+  hosts: MailHost[];
+  /** Where calls take place when the host has no video room (a phone number, a room). */
+  location?: string;
 }
 
 /** Everything a template needs besides the enquiry. */
@@ -128,37 +145,79 @@ export interface MailSetup {
   booking?: BookingMailOptions;
 }
 
+/** An outbox entry's e-mail, as the templates take it. */
+export type MailItem = Pick<OutboxItem, 'mail' | 'enquiry' | 'call'>;
+
+const isCancel = (mail: MailKind) => mail.endsWith('-cancel');
+const isReminder = (mail: MailKind) => mail.endsWith('-reminder');
+const forAgency = (mail: MailKind) => mail.startsWith('agency');
+const forHost = (mail: MailKind) => mail.startsWith('host');
+
 /**
- * The .ics of a booked call (METHOD:REQUEST), or of its cancellation (METHOD:CANCEL), for the mail
- * it goes with. Only the agency's carries the visitor's message (DESCRIPTION): the prospect's
- * carries nothing they typed but their name, so that the booking form cannot send anyone text.
+ * What a call's e-mail is about: as queued (OutboxItem's `call`); for one made without it (a test,
+ * an entry queued before e-mails kept it), the call as stored.
+ */
+export function aboutOf({ mail, enquiry, call }: MailItem): MailCall {
+  if (call) return call;
+  const stored = enquiry.call!;
+  return {
+    sequence: isCancel(mail) ? Math.max(stored.sequence, 1) : stored.sequence,
+    host: stored.host,
+    start: stored.start,
+    end: stored.end,
+  };
+}
+
+/** The host an e-mail names (its recipient, for a host's), as availability.yaml has them now. */
+const hostOf = (about: MailCall, content: MailContent) =>
+  content.hosts.find((host) => host.id === about.host);
+
+/** Where to meet: the host's video room, else the entry's location; none said, we will send it. */
+function whereOf(host: MailHost | undefined, content: MailContent) {
+  if (host?.meetingUrl)
+    return { text: `Video call: ${host.meetingUrl}`, location: host.meetingUrl };
+  const location = headerText(content.location ?? '');
+  return location ? { text: location, location } : undefined;
+}
+
+/**
+ * The .ics of a booked call's e-mail: METHOD:REQUEST for an invitation or an update (the same UID,
+ * the call's SEQUENCE then), METHOD:CANCEL for a cancellation. Only the agency's carries the
+ * visitor's message (DESCRIPTION): the prospect's carries nothing they typed but their name, so
+ * that the booking form cannot send anyone text. Reminders carry none.
  */
 export function callInvitation(
-  enquiry: StoredEnquiry,
-  mail: MailKind,
+  item: MailItem,
   { to, content }: Pick<MailSetup, 'to' | 'content'>,
 ): NonNullable<Mail['icalEvent']> {
-  const call = enquiry.call!;
-  const cancelled = mail.endsWith('-cancel');
-  const forAgency = mail === 'agency' || mail === 'agency-cancel';
-  // The agency's and the host's go out whatever the prospect's address: it is only named in them.
-  const forStaff = forAgency || mail === 'host' || mail === 'host-cancel';
+  const { enquiry, mail } = item;
+  const about = aboutOf(item);
+  const cancelled = isCancel(mail);
   const method = cancelled ? 'CANCEL' : 'REQUEST';
-  const prospect = forStaff
-    ? (asciiEmail(enquiry.email.trim()) ?? enquiry.email)
-    : mailableAddress(enquiry.email);
-  const host = hostOf(enquiry, content);
+  // The agency's and the host's go out whatever the prospect's address: it is only named in them.
+  const prospect =
+    forAgency(mail) || forHost(mail)
+      ? (asciiEmail(enquiry.email.trim()) ?? enquiry.email)
+      : mailableAddress(enquiry.email);
+  const host = hostOf(about, content);
+  const where = whereOf(host, content);
   const domain = content.email.slice(content.email.lastIndexOf('@') + 1);
+  const whereLine = where && !cancelled ? `Where: ${where.text}` : undefined;
+  const description = forAgency(mail)
+    ? [String(enquiry.data.message ?? ''), ...(whereLine ? [whereLine] : [])].join('\n\n')
+    : whereLine;
   const body = calendarEvent({
     method,
-    // The same UID and a higher SEQUENCE: calendars replace the invitation with its cancellation.
+    // The same UID and a higher SEQUENCE: calendars replace the event with its update or
+    // cancellation.
     uid: `${enquiry.id}@calls.${domain}`,
-    sequence: cancelled ? 1 : 0,
+    sequence: about.sequence,
     status: cancelled ? 'CANCELLED' : 'CONFIRMED',
-    start: call.start,
-    end: call.end,
+    start: about.start,
+    end: about.end,
     summary: headerText(String(enquiry.data.call_title ?? '')) || 'Call',
-    ...(forAgency && { description: String(enquiry.data.message ?? '') }),
+    ...(description !== undefined && { description }),
+    ...(where && !cancelled && { location: where.location }),
     organizer: { name: headerText(content.brand), email: asciiEmail(to) ?? to },
     attendees: [
       { name: enquiry.name, email: prospect },
@@ -168,54 +227,85 @@ export function callInvitation(
   return { method, filename: cancelled ? 'cancel.ics' : 'invite.ics', content: body };
 }
 
-/** The host a call is booked with, as availability.yaml names them now; none for a call of no host. */
-const hostOf = (enquiry: StoredEnquiry, content: MailContent) =>
-  content.hosts.find((host) => host.id === enquiry.call?.host);
-
-/** The call's time for the prospect (in their zone) and for the agency (in its own). */
-function callTimes(enquiry: StoredEnquiry) {
-  const start = enquiry.call!.start;
+/** A time for the prospect (in their zone), the agency (its own) and the host (theirs). */
+function timesOf(start: string, enquiry: StoredEnquiry, host: MailHost | undefined) {
   const { agency, visitor } = callZones(enquiry.data);
+  const hostZone = host?.timeZone ?? agency;
+  const at = (zone: string) => `${formatCallTime(start, zone)} (${zone})`;
   return {
-    visitor: `${formatCallTime(start, visitor)} (${visitor})`,
-    agency: `${formatCallTime(start, agency)} (${agency})`,
-    same: visitor === agency,
+    visitor: at(visitor),
+    agency: at(agency),
+    host: at(hostZone),
+    /** For the prospect: our time too, when it differs. */
+    ours: visitor === agency ? undefined : at(agency),
+    /** For the staff: the prospect's time too, when it differs. */
+    theirs: (zone: string) => (zone === visitor ? undefined : at(visitor)),
+    agencyZone: agency,
+    hostZone,
   };
 }
 
+/** The change and cancel links of a call's e-mail to the prospect: for the call as it is about. */
+function callLinks(enquiry: StoredEnquiry, about: MailCall, booking: BookingMailOptions) {
+  const link = (purpose: 'cancel' | 'change') =>
+    new URL(
+      `/schedule/${purpose}?token=${signCallToken(purpose, enquiry.id, about.sequence, Date.parse(about.start), booking.secret)}`,
+      booking.siteUrl,
+    ).href;
+  return { change: link('change'), cancel: link('cancel') };
+}
+
+/** How long before the call a reminder goes: "24 hours", "1 hour", "90 minutes", "2 days". */
+function leadTime(minutes: number | undefined) {
+  if (!minutes) return 'a little while';
+  const [count, unit] =
+    minutes % 1440 === 0 && minutes >= 2880
+      ? [minutes / 1440, 'day']
+      : minutes % 60 === 0
+        ? [minutes / 60, 'hour']
+        : [minutes, 'minute'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
 /** What every mail of a booked call shares; each template adds its subject and body. */
-function bookedCall(enquiry: StoredEnquiry, mail: MailKind, setup: MailSetup) {
+function bookedCall(item: MailItem, setup: MailSetup) {
+  const { enquiry, mail } = item;
   const { to } = setup;
-  const call = enquiry.call!;
-  const forAgency = mail === 'agency' || mail === 'agency-cancel';
-  const forHost = mail === 'host' || mail === 'host-cancel';
-  const host = hostOf(enquiry, setup.content);
-  if (forHost && !host)
-    throw new Error(`The call's host "${call.host}" is not in availability.yaml.`);
+  const about = aboutOf(item);
+  const host = hostOf(about, setup.content);
+  if (forHost(mail) && !host)
+    throw new Error(`The call's host "${about.host}" is not in availability.yaml.`);
+  const where = whereOf(host, setup.content);
   return {
-    times: callTimes(enquiry),
+    about,
+    times: timesOf(about.start, enquiry, host),
+    previous: about.previous && timesOf(about.previous.start, enquiry, host),
     host,
+    where,
     name: headerText(enquiry.name),
     brand: headerText(setup.content.brand),
-    minutes: Math.round((Date.parse(call.end) - Date.parse(call.start)) / 60_000),
+    minutes: Math.round((Date.parse(about.end) - Date.parse(about.start)) / 60_000),
     mail: {
       from: setup.from,
-      to: forAgency
+      to: forAgency(mail)
         ? to
-        : forHost
+        : forHost(mail)
           ? (asciiEmail(host!.email) ?? host!.email)
           : mailableAddress(enquiry.email),
-      replyTo: forAgency || forHost ? (asciiEmail(enquiry.email.trim()) ?? '') : to,
-      messageId: `<${enquiry.id}.${mail}@enquiries.invalid>`,
-      icalEvent: callInvitation(enquiry, mail, setup),
+      replyTo: forAgency(mail) || forHost(mail) ? (asciiEmail(enquiry.email.trim()) ?? '') : to,
+      // One Message-ID per e-mail: its kind, the call's sequence, a reminder's lead.
+      messageId: `<${enquiry.id}.${mail}${about.sequence ? `.${about.sequence}` : ''}${about.remindMinutes ? `.${about.remindMinutes}m` : ''}@enquiries.invalid>`,
+      ...(!isReminder(mail) && { icalEvent: callInvitation(item, setup) }),
     },
   };
 }
 
+type Call = ReturnType<typeof bookedCall>;
+
 /** A booked call's mail from its subject and body lines, with the reference every one ends with. */
 const callMail = (
   enquiry: StoredEnquiry,
-  base: ReturnType<typeof bookedCall>['mail'],
+  base: Call['mail'],
   subject: string,
   lines: string[],
 ): Mail => ({
@@ -224,89 +314,175 @@ const callMail = (
   text: [...lines, '', '--', `Reference: ${enquiry.id}`].join('\n'),
 });
 
+/** The lines that say where to meet; none yet: that we will send it. */
+const whereLines = (where: Call['where'], forProspect: boolean) =>
+  where
+    ? [`Where: ${where.text}`]
+    : forProspect
+      ? ['Where: we will reply to this e-mail with how to join (a phone number or a video link).']
+      : [];
+
+/** The prospect's links: change the time, or cancel. */
+function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
+  if (!setup.booking) throw new Error('Booking mails need BOOKING_SECRET and a site address.');
+  const links = callLinks(item.enquiry, about, setup.booking);
+  return [
+    'Need another time? Choose one here:',
+    links.change,
+    '',
+    'Cannot make it at all? Cancel the call here:',
+    links.cancel,
+  ];
+}
+
+/** The staff's lines about the prospect: name, e-mail and message. */
+const prospectLines = (enquiry: StoredEnquiry) => [
+  field('Name', enquiry.data.name),
+  field('Email', enquiry.data.email),
+  '',
+  'Message:',
+  paragraph(enquiry.data.message),
+];
+
 /**
  * The template of each kind of e-mail. An enquiry without a booked call causes only the agency's
  * notice (formatEnquiryMail); the rest are a booked call's.
  */
-export const templates: Record<MailKind, (enquiry: StoredEnquiry, setup: MailSetup) => Mail> = {
-  agency(enquiry, setup) {
+export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => Mail> = {
+  agency(item, setup) {
+    const { enquiry } = item;
     if (!enquiry.call) return formatEnquiryMail(enquiry, setup.from, setup.to);
-    const { times, name, minutes, mail, host } = bookedCall(enquiry, 'agency', setup);
+    const { times, name, minutes, mail, host, where } = bookedCall(item, setup);
     return callMail(enquiry, mail, `Call booked: ${name}, ${times.agency}`, [
       'A visitor booked a call through the website.',
       '',
       `When: ${times.agency}`,
-      ...(times.same ? [] : [`Their time: ${times.visitor}`]),
+      ...optional('Their time', times.theirs(times.agencyZone)),
       `Length: ${minutes} minutes`,
       ...(host ? [`Host: ${headerText(host.name)}`] : []),
-      field('Name', enquiry.data.name),
-      field('Email', enquiry.data.email),
-      '',
-      'Message:',
-      paragraph(enquiry.data.message),
+      ...whereLines(where, false),
+      ...prospectLines(enquiry),
     ]);
   },
 
-  host(enquiry, setup) {
-    const { times, name, minutes, mail, host } = bookedCall(enquiry, 'host', setup);
-    return callMail(enquiry, mail, `Your call with ${name}: ${times.agency}`, [
+  host(item, setup) {
+    const { enquiry } = item;
+    const { times, previous, name, minutes, mail, host, where } = bookedCall(item, setup);
+    return callMail(enquiry, mail, `Your call with ${name}: ${times.host}`, [
       `Hello ${headerText(host!.name)},`,
       '',
-      'A prospect booked an introductory call with you through the website. The invitation is',
-      'attached: open it to add the call to your calendar.',
+      previous
+        ? "A prospect's call was moved to a time you are free, and it is yours now."
+        : 'A prospect booked an introductory call with you through the website.',
+      'The invitation is attached: open it to add the call to your calendar.',
       '',
-      `When: ${times.agency}`,
-      ...(times.same ? [] : [`Their time: ${times.visitor}`]),
+      `When: ${times.host}`,
+      ...optional('Their time', times.theirs(times.hostZone)),
       `Length: ${minutes} minutes`,
-      field('Name', enquiry.data.name),
-      field('Email', enquiry.data.email),
-      '',
-      'Message:',
-      paragraph(enquiry.data.message),
+      ...whereLines(where, false),
+      ...prospectLines(enquiry),
     ]);
   },
 
-  'host-cancel'(enquiry, setup) {
-    const { times, name, mail } = bookedCall(enquiry, 'host-cancel', setup);
-    return callMail(enquiry, mail, `Call cancelled: ${name}, ${times.agency}`, [
-      `${name} cancelled their call with you of ${times.agency}. The attached update removes it`,
-      'from your calendar, and the time is free again.',
-    ]);
-  },
-
-  'agency-cancel'(enquiry, setup) {
-    const { times, name, mail, host } = bookedCall(enquiry, 'agency-cancel', setup);
-    return callMail(enquiry, mail, `Call cancelled: ${name}, ${times.agency}`, [
-      `${name} cancelled their call of ${times.agency}${host ? ` with ${headerText(host.name)}` : ''}. The time is free again.`,
-      field('Email', enquiry.data.email),
-    ]);
-  },
-
-  prospect(enquiry, setup) {
-    const { booking } = setup;
-    const { times, name, brand, minutes, mail } = bookedCall(enquiry, 'prospect', setup);
-    if (!booking) throw new Error('Booking mails need BOOKING_SECRET and a site address.');
-    const token = signCancelToken(enquiry.id, Date.parse(enquiry.call!.start), booking.secret);
-    const cancelUrl = new URL(`/schedule/cancel?token=${token}`, booking.siteUrl).href;
+  prospect(item, setup) {
+    const { enquiry } = item;
+    const { about, times, name, brand, minutes, mail, where } = bookedCall(item, setup);
     return callMail(enquiry, mail, `Your call with ${brand}: ${times.visitor}`, [
       `Hello ${name},`,
       '',
       'Thank you for booking a call with us. It is in our calendar:',
       '',
       `When: ${times.visitor}`,
-      ...(times.same ? [] : [`(Our time: ${times.agency})`]),
+      ...(times.ours ? [`(Our time: ${times.ours})`] : []),
       `Length: ${minutes} minutes`,
+      ...whereLines(where, true),
       '',
-      'The invitation is attached: open it to add the call to your calendar. We will reply to this',
-      'e-mail with how to join (a phone number or a video link) before the call.',
+      'The invitation is attached: open it to add the call to your calendar.',
       '',
-      'Cannot make it? Cancel the call here, and book another time whenever suits you:',
-      cancelUrl,
+      ...linkLines(item, about, setup),
     ]);
   },
 
-  'prospect-cancel'(enquiry, setup) {
-    const { times, name, brand, mail } = bookedCall(enquiry, 'prospect-cancel', setup);
+  'agency-move'(item, setup) {
+    const { enquiry } = item;
+    const { times, previous, name, mail, host, where } = bookedCall(item, setup);
+    return callMail(enquiry, mail, `Call moved: ${name}, now ${times.agency}`, [
+      `${name} moved their call.`,
+      '',
+      ...(previous ? [`From: ${previous.agency}`] : []),
+      `To: ${times.agency}`,
+      ...optional('Their time', times.theirs(times.agencyZone)),
+      ...(host ? [`Host: ${headerText(host.name)}`] : []),
+      ...whereLines(where, false),
+      field('Email', enquiry.data.email),
+    ]);
+  },
+
+  'prospect-move'(item, setup) {
+    const { enquiry } = item;
+    const { about, times, previous, name, brand, minutes, mail, where } = bookedCall(item, setup);
+    return callMail(enquiry, mail, `Moved: your call with ${brand}, now ${times.visitor}`, [
+      `Hello ${name},`,
+      '',
+      'Your call is moved, as you asked:',
+      '',
+      ...(previous ? [`From: ${previous.visitor}`] : []),
+      `To: ${times.visitor}`,
+      ...(times.ours ? [`(Our time: ${times.ours})`] : []),
+      `Length: ${minutes} minutes`,
+      ...whereLines(where, true),
+      '',
+      'The attached update moves it in your calendar.',
+      '',
+      ...linkLines(item, about, setup),
+    ]);
+  },
+
+  'host-move'(item, setup) {
+    const { enquiry } = item;
+    const { times, previous, name, mail, host, where } = bookedCall(item, setup);
+    return callMail(enquiry, mail, `Call moved: ${name}, now ${times.host}`, [
+      `Hello ${headerText(host!.name)},`,
+      '',
+      `${name} moved their call with you. The attached update moves it in your calendar.`,
+      '',
+      ...(previous ? [`From: ${previous.host}`] : []),
+      `To: ${times.host}`,
+      ...optional('Their time', times.theirs(times.hostZone)),
+      ...whereLines(where, false),
+      field('Email', enquiry.data.email),
+    ]);
+  },
+
+  'host-cancel'(item, setup) {
+    const { enquiry } = item;
+    const { about, times, name, mail } = bookedCall(item, setup);
+    const moved = about.previous !== undefined;
+    return callMail(
+      enquiry,
+      mail,
+      `Call ${moved ? 'moved away' : 'cancelled'}: ${name}, ${times.host}`,
+      [
+        moved
+          ? `${name} moved their call with you of ${times.host} to a time another host takes. The`
+          : `${name} cancelled their call with you of ${times.host}. The`,
+        'attached update removes it from your calendar, and the time is free again.',
+      ],
+    );
+  },
+
+  'agency-cancel'(item, setup) {
+    const { enquiry } = item;
+    const { times, name, mail, host } = bookedCall(item, setup);
+    return callMail(enquiry, mail, `Call cancelled: ${name}, ${times.agency}`, [
+      `${name} cancelled their call of ${times.agency}${host ? ` with ${headerText(host.name)}` : ''}. The time is free again.`,
+      field('Email', enquiry.data.email),
+    ]);
+  },
+
+  'prospect-cancel'(item, setup) {
+    const { enquiry } = item;
+    const { times, name, brand, mail } = bookedCall(item, setup);
     return callMail(enquiry, mail, `Cancelled: your call with ${brand}, ${times.visitor}`, [
       `Hello ${name},`,
       '',
@@ -314,12 +490,70 @@ export const templates: Record<MailKind, (enquiry: StoredEnquiry, setup: MailSet
       'your calendar. You are welcome to book another time on our website whenever suits you.',
     ]);
   },
+
+  'prospect-reminder'(item, setup) {
+    const { enquiry } = item;
+    const { about, times, name, brand, minutes, mail, where } = bookedCall(item, setup);
+    const lead = leadTime(about.remindMinutes);
+    return callMail(
+      enquiry,
+      mail,
+      `Reminder: your call with ${brand} in ${lead}, ${times.visitor}`,
+      [
+        `Hello ${name},`,
+        '',
+        `A reminder of your call with us, in ${lead}:`,
+        '',
+        `When: ${times.visitor}`,
+        ...(times.ours ? [`(Our time: ${times.ours})`] : []),
+        `Length: ${minutes} minutes`,
+        ...whereLines(where, true),
+        '',
+        ...linkLines(item, about, setup),
+      ],
+    );
+  },
+
+  'host-reminder'(item, setup) {
+    const { enquiry } = item;
+    const { about, times, name, minutes, mail, host, where } = bookedCall(item, setup);
+    const lead = leadTime(about.remindMinutes);
+    return callMail(enquiry, mail, `Reminder: your call with ${name} in ${lead}, ${times.host}`, [
+      `Hello ${headerText(host!.name)},`,
+      '',
+      `A reminder of your call with ${name}, in ${lead}:`,
+      '',
+      `When: ${times.host}`,
+      ...optional('Their time', times.theirs(times.hostZone)),
+      `Length: ${minutes} minutes`,
+      ...whereLines(where, false),
+      ...prospectLines(enquiry),
+    ]);
+  },
 };
 
+/** A line `Label: value` when there is a value. */
+const optional = (label: string, value: string | undefined) =>
+  value ? [`${label}: ${value}`] : [];
+
 /** The e-mail of an outbox entry: its kind's template applied to its enquiry. */
-export function formatMail(item: Pick<OutboxItem, 'mail' | 'enquiry'>, setup: MailSetup): Mail {
-  const { mail, enquiry } = item;
+export function formatMail(item: MailItem, setup: MailSetup): Mail {
   // Only the agency's notice exists for an enquiry without a call (see templates).
-  if (!enquiry.call) return formatEnquiryMail(enquiry, setup.from, setup.to);
-  return templates[mail](enquiry, setup);
+  if (!item.enquiry.call) return formatEnquiryMail(item.enquiry, setup.from, setup.to);
+  return templates[item.mail](item, setup);
+}
+
+/**
+ * Why an e-mail due now is not to be sent after all, or nothing: a reminder of a call cancelled,
+ * moved since or begun; an invitation or update superseded by a later move, or of a call cancelled
+ * (its cancellation goes instead). The agency's notice and the cancellations always go.
+ */
+export function staleReason(item: MailItem, now: number): string | undefined {
+  const { mail, enquiry, call: about } = item;
+  const call = enquiry.call;
+  if (!call || !about || mail === 'agency' || isCancel(mail)) return undefined;
+  if (call.cancelledAt) return 'the call was cancelled';
+  if (about.sequence < call.sequence) return 'the call was moved since';
+  if (isReminder(mail) && Date.parse(call.start) <= now) return 'the call has begun';
+  return undefined;
 }

@@ -1,5 +1,5 @@
 /** SQL text and row helpers that both stores (./sqlite.ts, ./postgres.ts) share. */
-import type { MailKind, NewEnquiry, StoredEnquiry } from './types.ts';
+import type { MailCall, MailKind, NewEnquiry, StoredCall, StoredEnquiry } from './types.ts';
 
 /** Both stores' query for enquiries, with the delivery of the agency's e-mail about each (SQL of both). */
 export const SELECT_ENQUIRIES = `SELECT e.*, o.sent_at, o.attempts,
@@ -34,7 +34,9 @@ export function justStored(
     mailedAt: null,
     mailAttempts: 0,
     mailFailure: null,
-    ...(call && { call: { start: call.start, end: call.end, cancelledAt: null, host } }),
+    ...(call && {
+      call: { start: call.start, end: call.end, cancelledAt: null, host, sequence: 0, moves: 0 },
+    }),
   };
 }
 
@@ -49,7 +51,7 @@ export const HOST_HAS_CALL = `SELECT 1 FROM enquiries
   LIMIT 1`;
 
 /** The calls booked that overlap an interval, with their hosts. Parameters: from, to. */
-export const BOOKED_BETWEEN = `SELECT call_start AS start, call_end AS end, call_host AS host
+export const BOOKED_BETWEEN = `SELECT id, call_start AS start, call_end AS end, call_host AS host
   FROM enquiries
   WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_end > ? AND call_start < ?
   ORDER BY call_start`;
@@ -64,19 +66,198 @@ export const numbered = (sql: string) => {
 export const candidateHosts = (call: NonNullable<NewEnquiry['call']>): (string | null)[] =>
   call.hosts && call.hosts.length > 0 ? [...call.hosts] : [null];
 
-/** The e-mails a stored enquiry queues: the agency's; a booked call's, the prospect's and its host's. */
-export const mailsOnCommit = (enquiry: NewEnquiry, host: string | null): MailKind[] =>
-  enquiry.call ? ['agency', 'prospect', ...(host ? (['host'] as const) : [])] : ['agency'];
+/** One e-mail to queue: its kind, when it is due, and (a booked call's) what it is about. */
+export interface QueuedMail {
+  mail: MailKind;
+  dueAt: number;
+  call?: MailCall;
+}
 
-/** The cancellations a cancelled call queues: to the agency, the prospect and its host. */
-export const mailsOnCancel = (enquiry: StoredEnquiry): MailKind[] => [
-  'agency-cancel',
-  'prospect-cancel',
-  ...(enquiry.call?.host ? (['host-cancel'] as const) : []),
+/** The reminders of a call at its time now, each to the prospect and (if any) its host. */
+function reminderMails(call: MailCall, reminders: readonly number[], now: number): QueuedMail[] {
+  const start = Date.parse(call.start);
+  return reminders.flatMap((minutes) => {
+    const dueAt = start - minutes * 60_000;
+    // A call booked (or moved) inside a reminder's window skips it: it is not sent late.
+    if (dueAt <= now) return [];
+    const kinds: MailKind[] = [
+      'prospect-reminder',
+      ...(call.host ? (['host-reminder'] as const) : []),
+    ];
+    return kinds.map((mail) => ({ mail, dueAt, call: { ...call, remindMinutes: minutes } }));
+  });
+}
+
+/**
+ * The e-mails a stored enquiry queues: the agency's notice; for a booked call, the prospect's
+ * confirmation, its host's invitation and the reminders still ahead.
+ */
+export function mailsOnCommit(enquiry: NewEnquiry, host: string | null, now: number): QueuedMail[] {
+  const { call } = enquiry;
+  if (!call) return [{ mail: 'agency', dueAt: now }];
+  const about: MailCall = { sequence: 0, host, start: call.start, end: call.end };
+  return [
+    ...(['agency', 'prospect', ...(host ? (['host'] as const) : [])] as const).map((mail) => ({
+      mail,
+      dueAt: now,
+      call: about,
+    })),
+    ...reminderMails(about, call.reminders ?? [], now),
+  ];
+}
+
+/**
+ * The e-mails a move queues (the call as it is now, `moved`): to the agency and the prospect, the
+ * old and the new time; to the host, the update, or, if another host takes it, a cancellation to the
+ * one who had it and an invitation to the one who has it now; and the new time's reminders.
+ */
+export function mailsOnMove(
+  before: StoredCall,
+  moved: StoredCall,
+  reminders: readonly number[],
+  now: number,
+): QueuedMail[] {
+  const previous = { start: before.start, end: before.end };
+  const about: MailCall = {
+    sequence: moved.sequence,
+    host: moved.host,
+    start: moved.start,
+    end: moved.end,
+    previous,
+  };
+  const hostMails: QueuedMail[] =
+    before.host === moved.host
+      ? moved.host
+        ? [{ mail: 'host-move', dueAt: now, call: about }]
+        : []
+      : [
+          ...(before.host
+            ? [
+                {
+                  mail: 'host-cancel' as const,
+                  dueAt: now,
+                  call: { ...about, host: before.host, ...previous },
+                },
+              ]
+            : []),
+          ...(moved.host ? [{ mail: 'host' as const, dueAt: now, call: about }] : []),
+        ];
+  return [
+    { mail: 'agency-move', dueAt: now, call: about },
+    { mail: 'prospect-move', dueAt: now, call: about },
+    ...hostMails,
+    ...reminderMails(
+      { sequence: moved.sequence, host: moved.host, start: moved.start, end: moved.end },
+      reminders,
+      now,
+    ),
+  ];
+}
+
+/** The cancellations a cancelled call (as it is now) queues: to the agency, the prospect and its host. */
+export const mailsOnCancel = (call: StoredCall, now: number): QueuedMail[] => {
+  const about: MailCall = {
+    sequence: call.sequence,
+    host: call.host,
+    start: call.start,
+    end: call.end,
+  };
+  return (
+    ['agency-cancel', 'prospect-cancel', ...(call.host ? (['host-cancel'] as const) : [])] as const
+  ).map((mail) => ({ mail, dueAt: now, call: about }));
+};
+
+/** An outbox entry of both stores. Parameters: QUEUED_MAIL_PARAMETERS of an enquiry's id and a mail. */
+export const INSERT_OUTBOX = `INSERT INTO outbox (enquiry_id, mail, next_attempt_at, sequence,
+    remind_minutes, host, start_at, end_at, previous_start_at, previous_end_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** INSERT_OUTBOX's parameters for one e-mail. */
+export const queuedMailParameters = (enquiryId: string, { mail, dueAt, call }: QueuedMail) => [
+  enquiryId,
+  mail,
+  dueAt,
+  call?.sequence ?? 0,
+  call?.remindMinutes ?? 0,
+  call?.host ?? null,
+  call?.start ?? null,
+  call?.end ?? null,
+  call?.previous?.start ?? null,
+  call?.previous?.end ?? null,
 ];
+
+/**
+ * The e-mails about a call's earlier time that are not sent yet: dropped when it moves or is
+ * cancelled (the confirmations, the invitations, the updates and the reminders; never the agency's
+ * notice of the enquiry, nor a cancellation). Parameters: skipped at, reason, enquiry id.
+ */
+export const SKIP_SUPERSEDED = `UPDATE outbox SET skipped_at = ?, last_error = ?, leased_until = NULL
+  WHERE enquiry_id = ? AND sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL
+    AND mail IN ('prospect', 'host', 'agency-move', 'prospect-move', 'host-move',
+      'prospect-reminder', 'host-reminder')`;
+
+/**
+ * Whether a host has a call other than enquiry `id`'s (or a call of no host holds them) that overlaps
+ * [start, end). Parameters: end, start, host, id.
+ */
+export const HOST_HAS_OTHER_CALL = `SELECT 1 FROM enquiries
+  WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start < ? AND call_end > ?
+    AND (call_host IS NULL OR call_host = ?) AND id <> ?
+  LIMIT 1`;
+
+/** A call moved: its time, host, sequence and moves. Parameters: start, end, host, id. */
+export const MOVE_CALL = `UPDATE enquiries SET call_start = ?, call_end = ?, call_host = ?,
+    call_sequence = call_sequence + 1, call_moves = call_moves + 1
+  WHERE id = ?`;
+
+/** A call cancelled. Parameters: cancelled at, id. */
+export const CANCEL_CALL = `UPDATE enquiries SET call_cancelled_at = ?, call_sequence = call_sequence + 1
+  WHERE id = ? AND call_cancelled_at IS NULL`;
+
+/**
+ * The hosts a move may go to, in order: the call's own host first when it is free then (it stays),
+ * then the others as offered.
+ */
+export function moveCandidates(current: string | null, offered: readonly string[]): string[] {
+  return current !== null && offered.includes(current)
+    ? [current, ...offered.filter((host) => host !== current)]
+    : [...offered];
+}
 
 /**
  * The mail kinds the outbox table takes (its CHECK), in both engines: MAIL_KINDS as the migration that
  * added the host's e-mails wrote it (a migration never changes once run: a new kind needs another).
  */
 export const MAIL_KINDS_CHECK = `mail IN ('agency', 'prospect', 'host', 'agency-cancel', 'prospect-cancel', 'host-cancel')`;
+
+/** The mail kinds once calls could be moved and were reminded (the migrations that added them). */
+export const MAIL_KINDS_CHECK_MOVES = `mail IN ('agency', 'prospect', 'host', 'agency-cancel',
+  'prospect-cancel', 'host-cancel', 'agency-move', 'prospect-move', 'host-move',
+  'prospect-reminder', 'host-reminder')`;
+
+/** An outbox row's snapshot columns (QueuedMail's call), read back. */
+export interface MailCallColumns {
+  sequence: number;
+  remind_minutes: number;
+  host: string | null;
+  start_at: string | null;
+  end_at: string | null;
+  previous_start_at: string | null;
+  previous_end_at: string | null;
+}
+
+/** What an outbox row's e-mail is about; none for an enquiry's notice (no call then). */
+export function mailCallOf(row: MailCallColumns): MailCall | undefined {
+  if (row.start_at === null || row.end_at === null) return undefined;
+  return {
+    sequence: Number(row.sequence),
+    host: row.host,
+    start: row.start_at,
+    end: row.end_at,
+    ...(row.previous_start_at !== null &&
+      row.previous_end_at !== null && {
+        previous: { start: row.previous_start_at, end: row.previous_end_at },
+      }),
+    ...(Number(row.remind_minutes) > 0 && { remindMinutes: Number(row.remind_minutes) }),
+  };
+}

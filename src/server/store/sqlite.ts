@@ -11,20 +11,34 @@ import { DEFAULT_BOOKING_CAP, OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../con
 import { CALENDAR_FEEDS_TABLE, calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import {
   BOOKED_BETWEEN,
+  CANCEL_CALL,
   HOST_HAS_CALL,
-  SELECT_ENQUIRIES,
+  HOST_HAS_OTHER_CALL,
+  INSERT_OUTBOX,
   MAIL_KINDS_CHECK,
+  MAIL_KINDS_CHECK_MOVES,
+  MOVE_CALL,
+  SELECT_ENQUIRIES,
+  SKIP_SUPERSEDED,
   candidateHosts,
   justStored,
+  mailCallOf,
   mailsOnCancel,
   mailsOnCommit,
+  mailsOnMove,
+  moveCandidates,
+  queuedMailParameters,
   storedForm,
+  type MailCallColumns,
+  type QueuedMail,
 } from './sql.ts';
 import {
   BookingCapReached,
   SlotTaken,
   type BookedCall,
+  type CallMove,
   type CancelResult,
+  type MoveResult,
   type EnquiryKind,
   type EnquiryStore,
   type MailKind,
@@ -138,9 +152,46 @@ export const migrations: string[] = [
    ALTER TABLE outbox_9 RENAME TO outbox;
    CREATE INDEX outbox_due ON outbox (next_attempt_at)
      WHERE sent_at IS NULL AND undeliverable_at IS NULL;`,
+  // 10: calls that move and are reminded. A call keeps its calendar SEQUENCE and how often it moved;
+  // an outbox entry, what its e-mail is about as it was when queued (the sequence, the host, the
+  // time, a move's old time, a reminder's lead), so that a later move never rewrites it; and an
+  // e-mail dropped unsent (a reminder of a time since moved). Cancellations sent so far were SEQUENCE 1.
+  `ALTER TABLE enquiries ADD COLUMN call_sequence INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE enquiries ADD COLUMN call_moves INTEGER NOT NULL DEFAULT 0;
+   UPDATE enquiries SET call_sequence = 1 WHERE call_cancelled_at IS NOT NULL;
+   CREATE TABLE outbox_10 (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (${MAIL_KINDS_CHECK_MOVES}),
+     sequence INTEGER NOT NULL DEFAULT 0,
+     remind_minutes INTEGER NOT NULL DEFAULT 0,
+     host TEXT,
+     start_at TEXT,
+     end_at TEXT,
+     previous_start_at TEXT,
+     previous_end_at TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     leased_until INTEGER,
+     undeliverable_at INTEGER,
+     skipped_at INTEGER,
+     UNIQUE (enquiry_id, mail, sequence, remind_minutes)
+   );
+   INSERT INTO outbox_10 (id, enquiry_id, mail, sequence, host, start_at, end_at, attempts,
+       next_attempt_at, sent_at, last_error, leased_until, undeliverable_at)
+     SELECT o.id, o.enquiry_id, o.mail, CASE WHEN o.mail LIKE '%-cancel' THEN 1 ELSE 0 END,
+       e.call_host, e.call_start, e.call_end, o.attempts, o.next_attempt_at, o.sent_at,
+       o.last_error, o.leased_until, o.undeliverable_at
+     FROM outbox o JOIN enquiries e ON e.id = o.enquiry_id;
+   DROP TABLE outbox;
+   ALTER TABLE outbox_10 RENAME TO outbox;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL;`,
 ];
 
-interface Row {
+interface Row extends Partial<MailCallColumns> {
   id: string;
   kind: EnquiryKind;
   created_at: string;
@@ -155,6 +206,8 @@ interface Row {
   call_end: string | null;
   call_cancelled_at: string | null;
   call_host: string | null;
+  call_sequence: number;
+  call_moves: number;
   sent_at: number | null;
   attempts: number | null;
   mail_failure?: string | null;
@@ -179,6 +232,8 @@ const fromRow = (row: Row): StoredEnquiry => ({
       end: row.call_end!,
       cancelledAt: row.call_cancelled_at,
       host: row.call_host,
+      sequence: row.call_sequence,
+      moves: row.call_moves,
     },
   }),
   mailedAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
@@ -210,6 +265,10 @@ export class SqliteStore implements EnquiryStore {
   readonly #hostHasCall: StatementSync;
   readonly #byId: StatementSync;
   readonly #cancel: StatementSync;
+  readonly #move: StatementSync;
+  readonly #hostHasOtherCall: StatementSync;
+  readonly #skipSuperseded: StatementSync;
+  readonly #skip: StatementSync;
   readonly #booked: StatementSync;
   readonly #bookedAhead: StatementSync;
   readonly #bookingCap: number;
@@ -255,18 +314,21 @@ export class SqliteStore implements EnquiryStore {
        WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start > ?`,
     );
     this.#byId = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.id = ?`);
-    this.#cancel = this.db.prepare(
-      `UPDATE enquiries SET call_cancelled_at = ? WHERE id = ? AND call_cancelled_at IS NULL`,
+    this.#cancel = this.db.prepare(CANCEL_CALL);
+    this.#move = this.db.prepare(MOVE_CALL);
+    this.#hostHasOtherCall = this.db.prepare(HOST_HAS_OTHER_CALL);
+    this.#skipSuperseded = this.db.prepare(SKIP_SUPERSEDED);
+    this.#skip = this.db.prepare(
+      `UPDATE outbox SET skipped_at = ?, last_error = ?, leased_until = NULL WHERE id = ?`,
     );
     this.#byKey = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.idempotency_key = ?`);
-    this.#insertOutbox = this.db.prepare(
-      `INSERT INTO outbox (enquiry_id, mail, next_attempt_at) VALUES (?, ?, ?)`,
-    );
+    this.#insertOutbox = this.db.prepare(INSERT_OUTBOX);
     this.#due = this.db.prepare(
-      `SELECT e.*, o.id AS outbox_id, o.mail, o.sent_at, o.attempts
+      `SELECT e.*, o.id AS outbox_id, o.mail, o.sent_at, o.attempts, o.sequence, o.remind_minutes,
+         o.host, o.start_at, o.end_at, o.previous_start_at, o.previous_end_at
        FROM outbox o JOIN enquiries e ON e.id = o.enquiry_id
-       WHERE o.sent_at IS NULL AND o.undeliverable_at IS NULL AND o.next_attempt_at <= ?
-         AND (o.leased_until IS NULL OR o.leased_until <= ?)
+       WHERE o.sent_at IS NULL AND o.undeliverable_at IS NULL AND o.skipped_at IS NULL
+         AND o.next_attempt_at <= ? AND (o.leased_until IS NULL OR o.leased_until <= ?)
        ORDER BY o.next_attempt_at, o.id LIMIT ?`,
     );
     this.#lease = this.db.prepare(`UPDATE outbox SET leased_until = ? WHERE id = ?`);
@@ -406,7 +468,7 @@ export class SqliteStore implements EnquiryStore {
       host,
     );
     if (queueMail && !enquiry.spam) {
-      for (const mail of mailsOnCommit(enquiry, host)) this.#insertOutbox.run(id, mail, now);
+      this.#queue(id, mailsOnCommit(enquiry, host, now));
     }
     return justStored(enquiry, id, createdAt, host);
   }
@@ -421,11 +483,13 @@ export class SqliteStore implements EnquiryStore {
   }
 
   async bookedBetween(from: string, to: string): Promise<BookedCall[]> {
-    return (this.#booked.all(from, to) as unknown as BookedCall[]).map(({ start, end, host }) => ({
-      start,
-      end,
-      host,
-    }));
+    return (this.#booked.all(from, to) as unknown as BookedCall[]).map(
+      ({ id, start, end, host }) => ({ id, start, end, host }),
+    );
+  }
+
+  #queue(id: string, mails: QueuedMail[]) {
+    for (const mail of mails) this.#insertOutbox.run(...queuedMailParameters(id, mail));
   }
 
   async cancelCall(id: string, queueMail: boolean, now = Date.now()): Promise<CancelResult> {
@@ -435,14 +499,49 @@ export class SqliteStore implements EnquiryStore {
       if (enquiry.call.cancelledAt) return { status: 'already', enquiry };
       const cancelledAt = new Date(now).toISOString();
       this.#cancel.run(cancelledAt, id);
-      if (queueMail && !enquiry.spam) {
-        for (const mail of mailsOnCancel(enquiry)) this.#insertOutbox.run(id, mail, now);
-      }
+      const call = { ...enquiry.call, cancelledAt, sequence: enquiry.call.sequence + 1 };
+      this.#skipSuperseded.run(now, 'the call was cancelled', id);
+      if (queueMail && !enquiry.spam) this.#queue(id, mailsOnCancel(call, now));
+      return { status: 'cancelled', enquiry: { ...enquiry, call } };
+    });
+  }
+
+  async moveCall(id: string, move: CallMove, queueMail: boolean, now = Date.now()) {
+    return this.#transaction((): MoveResult => {
+      const enquiry = this.#findById(id);
+      const before = enquiry?.call;
+      if (!enquiry || !before) return { status: 'unknown' };
+      if (before.cancelledAt) return { status: 'cancelled', enquiry };
+      if (move.sequence !== undefined && move.sequence !== before.sequence)
+        return { status: 'stale', enquiry };
+      if (before.moves >= move.maxMoves) return { status: 'limit', enquiry };
+      // Inside the write transaction: no booking or move comes between this look and the update.
+      const host = moveCandidates(before.host, move.hosts).find(
+        (candidate) => !this.#hostHasOtherCall.get(move.end, move.start, candidate, id),
+      );
+      if (host === undefined) throw new SlotTaken();
+      this.#move.run(move.start, move.end, host, id);
+      const call = {
+        ...before,
+        start: move.start,
+        end: move.end,
+        host,
+        sequence: before.sequence + 1,
+        moves: before.moves + 1,
+      };
+      this.#skipSuperseded.run(now, 'the call was moved', id);
+      if (queueMail && !enquiry.spam)
+        this.#queue(id, mailsOnMove(before, call, move.reminders ?? [], now));
       return {
-        status: 'cancelled',
-        enquiry: { ...enquiry, call: { ...enquiry.call, cancelledAt } },
+        status: 'moved',
+        enquiry: { ...enquiry, call },
+        previous: { start: before.start, end: before.end, host: before.host },
       };
     });
+  }
+
+  async markSkipped(outboxId: number, reason: string, now = Date.now()) {
+    this.#skip.run(now, reason.slice(0, 500), outboxId);
   }
 
   async claimDue(
@@ -453,11 +552,13 @@ export class SqliteStore implements EnquiryStore {
     return this.#transaction(() =>
       (this.#due.all(now, now, limit) as unknown as Row[]).map((row) => {
         this.#lease.run(now + leaseMs, row.outbox_id!);
+        const call = mailCallOf(row as MailCallColumns);
         return {
           id: row.outbox_id!,
           mail: row.mail!,
           enquiry: fromRow(row),
           attempts: row.attempts ?? 0,
+          ...(call && { call }),
         };
       }),
     );

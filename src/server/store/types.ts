@@ -32,11 +32,19 @@ export interface NewEnquiry {
    * to give it (free in their hours and calendars when the request was read); the store gives it
    * to the first with no call then. None: a call with no host, which holds every host's time.
    */
-  call?: { start: string; end: string; hosts?: readonly string[] };
+  call?: {
+    start: string;
+    end: string;
+    hosts?: readonly string[];
+    /** How long before the call its reminders go out, in minutes (availability.yaml's `reminders`). */
+    reminders?: readonly number[];
+  };
 }
 
 /** A booked call as the free times see it: its time and host (null: it holds every host). */
 export interface BookedCall {
+  /** The enquiry it was booked with. */
+  id: string;
   start: string;
   end: string;
   host: string | null;
@@ -53,7 +61,22 @@ export interface StoredEnquiry extends Omit<NewEnquiry, 'call'> {
    * null if none did.
    */
   mailFailure: string | null;
-  call?: { start: string; end: string; cancelledAt: string | null; host: string | null };
+  call?: StoredCall;
+}
+
+/** A booked call as stored: its time and host now, and how it got there. */
+export interface StoredCall {
+  start: string;
+  end: string;
+  cancelledAt: string | null;
+  host: string | null;
+  /**
+   * The calendar event's SEQUENCE: 0 as booked, one more each time it is moved or cancelled, so
+   * that every calendar holding it takes the latest e-mail's version over the earlier ones.
+   */
+  sequence: number;
+  /** How many times it has been moved. */
+  moves: number;
 }
 
 /**
@@ -67,8 +90,30 @@ export const MAIL_KINDS = [
   'agency-cancel',
   'prospect-cancel',
   'host-cancel',
+  'agency-move',
+  'prospect-move',
+  'host-move',
+  'prospect-reminder',
+  'host-reminder',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
+
+/**
+ * What one e-mail of a booked call is about, as it was when the e-mail was queued: a later move
+ * or cancellation queues e-mails of its own and never rewrites this one.
+ */
+export interface MailCall {
+  /** The calendar event's SEQUENCE this e-mail carries. */
+  sequence: number;
+  /** The host it goes to (a host's e-mail), or the call's host then. */
+  host: string | null;
+  start: string;
+  end: string;
+  /** A move's e-mail: the time it was moved from. */
+  previous?: { start: string; end: string };
+  /** A reminder: how long before the call, in minutes. */
+  remindMinutes?: number;
+}
 
 export interface OutboxItem {
   /** The outbox entry: one per e-mail. */
@@ -76,6 +121,8 @@ export interface OutboxItem {
   mail: MailKind;
   enquiry: StoredEnquiry;
   attempts: number;
+  /** A booked call's e-mail: what it is about (an enquiry's notice has none). */
+  call?: MailCall;
 }
 
 /** Every host the booking could go to has a call then (or none was free); nothing was stored. */
@@ -105,6 +152,30 @@ export class BookingCapReached extends Error {
 export type CancelResult =
   | { status: 'cancelled'; enquiry: StoredEnquiry }
   | { status: 'already'; enquiry: StoredEnquiry }
+  | { status: 'unknown' };
+
+/** A booked call to move to a new time, and who may take it there, in order. */
+export interface CallMove {
+  start: string;
+  end: string;
+  /** Free then (hours, calendars, other calls); the call's own host, if among them, keeps it. */
+  hosts: readonly string[];
+  /** The reminders of the new time, in minutes before it (availability.yaml's `reminders`). */
+  reminders?: readonly number[];
+  /** The sequence the move was asked for at (the change link's): another move since refuses it. */
+  sequence?: number;
+  /** At most this many moves per call. */
+  maxMoves: number;
+}
+
+export type MoveResult =
+  | {
+      status: 'moved';
+      enquiry: StoredEnquiry;
+      previous: { start: string; end: string; host: string | null };
+    }
+  /** Cancelled, moved since the link was made (`sequence`), or moved `maxMoves` times already. */
+  | { status: 'cancelled' | 'stale' | 'limit'; enquiry: StoredEnquiry }
   | { status: 'unknown' };
 
 /**
@@ -163,6 +234,15 @@ export interface EnquiryStore extends VitalsStore {
    * agency and the prospect. Cancelling one already cancelled changes nothing.
    */
   cancelCall(id: string, queueMail: boolean, now?: number): Promise<CancelResult>;
+  /**
+   * Moves a booked call to a new time in one transaction: its old time is free again, the new one
+   * taken by its host if free then, else by the first of `move.hosts` with no call then (none:
+   * SlotTaken, and nothing changes). Its sequence goes up; e-mails not yet sent about its old time
+   * are dropped, and (with `queueMail`) the move's e-mails and the new time's reminders are queued.
+   */
+  moveCall(id: string, move: CallMove, queueMail: boolean, now?: number): Promise<MoveResult>;
+  /** An e-mail that is not to be sent after all (a reminder of a call since moved): never claimed again. */
+  markSkipped(outboxId: number, reason: string, now?: number): Promise<void>;
   /**
    * Outbox entries whose (next) attempt is due, claimed for this process until `leaseMs` has
    * passed or it marks them: no other process sharing the store gets them meanwhile, and if this

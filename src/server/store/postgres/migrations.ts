@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { CALENDAR_FEEDS_TABLE } from '../calendar-copies.ts';
-import { MAIL_KINDS_CHECK } from '../sql.ts';
+import { MAIL_KINDS_CHECK, MAIL_KINDS_CHECK_MOVES } from '../sql.ts';
 
 /** Versioned schema changes, run in order and recorded in schema_migrations. Append, never edit. */
 export const postgresMigrations: string[] = [
@@ -89,6 +89,30 @@ export const postgresMigrations: string[] = [
   // 6: as SQLite's 9: a call's host gets its invitation and its cancellation.
   `ALTER TABLE outbox DROP CONSTRAINT outbox_mail_check;
    ALTER TABLE outbox ADD CONSTRAINT outbox_mail_check CHECK (${MAIL_KINDS_CHECK});`,
+  // 7: as SQLite's 10: calls that move and are reminded; each e-mail keeps what it is about.
+  `ALTER TABLE enquiries ADD COLUMN call_sequence INTEGER NOT NULL DEFAULT 0,
+     ADD COLUMN call_moves INTEGER NOT NULL DEFAULT 0;
+   UPDATE enquiries SET call_sequence = 1 WHERE call_cancelled_at IS NOT NULL;
+   ALTER TABLE outbox ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0,
+     ADD COLUMN remind_minutes INTEGER NOT NULL DEFAULT 0,
+     ADD COLUMN host TEXT,
+     ADD COLUMN start_at TEXT,
+     ADD COLUMN end_at TEXT,
+     ADD COLUMN previous_start_at TEXT,
+     ADD COLUMN previous_end_at TEXT,
+     ADD COLUMN skipped_at BIGINT;
+   UPDATE outbox o SET sequence = CASE WHEN o.mail LIKE '%-cancel' THEN 1 ELSE 0 END,
+       host = e.call_host,
+       start_at = to_char(e.call_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+       end_at = to_char(e.call_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+     FROM enquiries e WHERE e.id = o.enquiry_id AND e.call_start IS NOT NULL;
+   ALTER TABLE outbox DROP CONSTRAINT outbox_mail_check;
+   ALTER TABLE outbox ADD CONSTRAINT outbox_mail_check CHECK (${MAIL_KINDS_CHECK_MOVES});
+   ALTER TABLE outbox DROP CONSTRAINT outbox_enquiry_id_mail_key;
+   ALTER TABLE outbox ADD CONSTRAINT outbox_one_mail UNIQUE (enquiry_id, mail, sequence, remind_minutes);
+   DROP INDEX outbox_due;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at, id)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL;`,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */

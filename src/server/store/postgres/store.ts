@@ -23,20 +23,33 @@ import { DEFAULT_BOOKING_CAP, OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../../
 import type { RateLimit } from '../../requests/rate-limit.ts';
 import {
   BOOKED_BETWEEN,
+  CANCEL_CALL,
   HOST_HAS_CALL,
+  HOST_HAS_OTHER_CALL,
+  INSERT_OUTBOX,
+  MOVE_CALL,
   SELECT_ENQUIRIES,
+  SKIP_SUPERSEDED,
   candidateHosts,
   justStored,
+  mailCallOf,
   mailsOnCancel,
   mailsOnCommit,
+  mailsOnMove,
+  moveCandidates,
   numbered,
+  queuedMailParameters,
   storedForm,
+  type MailCallColumns,
+  type QueuedMail,
 } from '../sql.ts';
 import {
   BookingCapReached,
   SlotTaken,
   type BookedCall,
+  type CallMove,
   type CancelResult,
+  type MoveResult,
   type EnquiryKind,
   type EnquiryStore,
   type MailKind,
@@ -50,7 +63,7 @@ import {
 /** The advisory lock that bookings are stored under, one at a time across processes. */
 const BOOKING_LOCK = 7_110_214_772;
 
-interface Row {
+interface Row extends Partial<MailCallColumns> {
   id: string;
   kind: EnquiryKind;
   created_at: Date;
@@ -65,6 +78,8 @@ interface Row {
   call_end: Date | null;
   call_cancelled_at: Date | null;
   call_host: string | null;
+  call_sequence: number;
+  call_moves: number;
   sent_at: string | null;
   attempts: number | null;
   mail_failure?: string | null;
@@ -92,6 +107,8 @@ const fromRow = (row: Row): StoredEnquiry => ({
       end: instant(row.call_end!),
       cancelledAt: row.call_cancelled_at && row.call_cancelled_at.toISOString(),
       host: row.call_host,
+      sequence: row.call_sequence,
+      moves: row.call_moves,
     },
   }),
   mailedAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
@@ -137,13 +154,16 @@ const CLAIM = `WITH claimed AS (
     UPDATE outbox SET leased_until = $1::bigint + $3::bigint
     WHERE id IN (
       SELECT id FROM outbox
-      WHERE sent_at IS NULL AND undeliverable_at IS NULL AND next_attempt_at <= $1
+      WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL
+        AND next_attempt_at <= $1
         AND (leased_until IS NULL OR leased_until <= $1)
       ORDER BY next_attempt_at, id LIMIT $2
       FOR UPDATE SKIP LOCKED)
-    RETURNING id, enquiry_id, mail, attempts, sent_at, next_attempt_at
+    RETURNING id, enquiry_id, mail, attempts, sent_at, next_attempt_at, sequence, remind_minutes,
+      host, start_at, end_at, previous_start_at, previous_end_at
   )
-  SELECT e.*, c.id AS outbox_id, c.mail, c.attempts, c.sent_at
+  SELECT e.*, c.id AS outbox_id, c.mail, c.attempts, c.sent_at, c.sequence, c.remind_minutes,
+    c.host, c.start_at, c.end_at, c.previous_start_at, c.previous_end_at
   FROM claimed c JOIN enquiries e ON e.id = c.enquiry_id
   ORDER BY c.next_attempt_at, c.id`;
 
@@ -321,8 +341,12 @@ export class PostgresStore implements EnquiryStore {
           }
         }
         if (host === undefined) throw new SlotTaken();
-        const [inserted] = await this.#insert([{ ...item, host }], now, client);
-        return inserted ?? (await this.#storedFirst(enquiry, client));
+        // Its e-mails (with the reminders, of columns the batch insert has not) are queued apart.
+        const [inserted] = await this.#insert([{ ...item, host, queueMail: false }], now, client);
+        if (!inserted) return await this.#storedFirst(enquiry, client);
+        if (item.queueMail && !enquiry.spam)
+          await this.#queue(client, inserted.id, mailsOnCommit(enquiry, host, now));
+        return inserted;
       });
       item.resolve(stored);
     } catch (error) {
@@ -352,7 +376,12 @@ export class PostgresStore implements EnquiryStore {
       id: crypto.randomUUID(),
       enquiry,
       host: host ?? null,
-      mails: !queueMail || enquiry.spam ? '' : mailsOnCommit(enquiry, host ?? null).join(','),
+      mails:
+        !queueMail || enquiry.spam
+          ? ''
+          : mailsOnCommit(enquiry, host ?? null, now)
+              .map(({ mail }) => mail)
+              .join(','),
     }));
     const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
     const { rows: inserted } = await client.query<{ id: string }>({
@@ -383,38 +412,108 @@ export class PostgresStore implements EnquiryStore {
   }
 
   async bookedBetween(from: string, to: string): Promise<BookedCall[]> {
-    const { rows } = await this.pool.query<{ start: Date; end: Date; host: string | null }>({
+    const { rows } = await this.pool.query<{
+      id: string;
+      start: Date;
+      end: Date;
+      host: string | null;
+    }>({
       name: 'booked-between',
       text: numbered(BOOKED_BETWEEN),
       values: [from, to],
     });
-    return rows.map(({ start, end, host }) => ({ start: instant(start), end: instant(end), host }));
+    return rows.map(({ id, start, end, host }) => ({
+      id,
+      start: instant(start),
+      end: instant(end),
+      host,
+    }));
+  }
+
+  /** Queues e-mails of enquiry `id` in the transaction of `client`. */
+  async #queue(client: pg.PoolClient, id: string, mails: QueuedMail[]) {
+    for (const mail of mails)
+      await client.query({
+        name: 'insert-outbox',
+        text: numbered(INSERT_OUTBOX),
+        values: queuedMailParameters(id, mail),
+      });
+  }
+
+  /** The enquiry `id`, its row locked until the transaction of `client` ends. */
+  #locked(client: pg.PoolClient, id: string) {
+    return this.#one(
+      { text: `${SELECT_ENQUIRIES} WHERE e.id = $1 FOR UPDATE OF e`, values: [id] },
+      client,
+    );
   }
 
   cancelCall(id: string, queueMail: boolean, now = Date.now()): Promise<CancelResult> {
     return this.#transaction(async (client): Promise<CancelResult> => {
-      const enquiry = await this.#one(
-        { text: `${SELECT_ENQUIRIES} WHERE e.id = $1 FOR UPDATE OF e`, values: [id] },
-        client,
-      );
+      const enquiry = await this.#locked(client, id);
       if (!enquiry?.call) return { status: 'unknown' };
       if (enquiry.call.cancelledAt) return { status: 'already', enquiry };
       const cancelledAt = new Date(now).toISOString();
-      await client.query('UPDATE enquiries SET call_cancelled_at = $1 WHERE id = $2', [
-        cancelledAt,
-        id,
-      ]);
-      if (queueMail && !enquiry.spam) {
-        await client.query(
-          `INSERT INTO outbox (enquiry_id, mail, next_attempt_at)
-           SELECT $1, mail, $2 FROM unnest($3::text[]) AS m (mail)`,
-          [id, now, mailsOnCancel(enquiry)],
-        );
+      await client.query(numbered(CANCEL_CALL), [cancelledAt, id]);
+      const call = { ...enquiry.call, cancelledAt, sequence: enquiry.call.sequence + 1 };
+      await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call was cancelled', id]);
+      if (queueMail && !enquiry.spam) await this.#queue(client, id, mailsOnCancel(call, now));
+      return { status: 'cancelled', enquiry: { ...enquiry, call } };
+    });
+  }
+
+  moveCall(id: string, move: CallMove, queueMail: boolean, now = Date.now()): Promise<MoveResult> {
+    return this.#transaction(async (client): Promise<MoveResult> => {
+      // Under the booking lock, as a booking: no booking or move of another process comes between
+      // this look and the update.
+      await client.query('SELECT pg_advisory_xact_lock($1)', [BOOKING_LOCK]);
+      const enquiry = await this.#locked(client, id);
+      const before = enquiry?.call;
+      if (!enquiry || !before) return { status: 'unknown' };
+      if (before.cancelledAt) return { status: 'cancelled', enquiry };
+      if (move.sequence !== undefined && move.sequence !== before.sequence)
+        return { status: 'stale', enquiry };
+      if (before.moves >= move.maxMoves) return { status: 'limit', enquiry };
+      let host: string | undefined;
+      for (const candidate of moveCandidates(before.host, move.hosts)) {
+        const { rowCount } = await client.query({
+          name: 'host-has-other-call',
+          text: numbered(HOST_HAS_OTHER_CALL),
+          values: [move.end, move.start, candidate, id],
+        });
+        if (!rowCount) {
+          host = candidate;
+          break;
+        }
       }
-      return {
-        status: 'cancelled',
-        enquiry: { ...enquiry, call: { ...enquiry.call, cancelledAt } },
+      if (host === undefined) throw new SlotTaken();
+      await client.query(numbered(MOVE_CALL), [move.start, move.end, host, id]);
+      const call = {
+        ...before,
+        start: move.start,
+        end: move.end,
+        host,
+        sequence: before.sequence + 1,
+        moves: before.moves + 1,
       };
+      await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call was moved', id]);
+      if (queueMail && !enquiry.spam)
+        await this.#queue(client, id, mailsOnMove(before, call, move.reminders ?? [], now));
+      return {
+        status: 'moved',
+        enquiry: { ...enquiry, call },
+        previous: { start: before.start, end: before.end, host: before.host },
+      };
+    }).catch((error: unknown) => {
+      throw isBookedStartViolation(error) ? new SlotTaken() : error;
+    });
+  }
+
+  async markSkipped(outboxId: number, reason: string, now = Date.now()) {
+    await this.pool.query({
+      name: 'mark-skipped',
+      text: `UPDATE outbox SET skipped_at = $1, last_error = $2, leased_until = NULL WHERE id = $3`,
+      values: [now, reason.slice(0, 500), outboxId],
     });
   }
 
@@ -428,12 +527,16 @@ export class PostgresStore implements EnquiryStore {
       text: CLAIM,
       values: [now, limit, leaseMs],
     });
-    return rows.map((row) => ({
-      id: Number(row.outbox_id),
-      mail: row.mail!,
-      enquiry: fromRow(row),
-      attempts: row.attempts ?? 0,
-    }));
+    return rows.map((row) => {
+      const call = mailCallOf(row as MailCallColumns);
+      return {
+        id: Number(row.outbox_id),
+        mail: row.mail!,
+        enquiry: fromRow(row),
+        attempts: row.attempts ?? 0,
+        ...(call && { call }),
+      };
+    });
   }
 
   async release(outboxIds: number[]) {

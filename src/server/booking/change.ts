@@ -1,0 +1,269 @@
+/**
+ * The change link of a booked call (/schedule/change?token=…): a GET shows the call's time and the
+ * free times it can move to; a POST of one (`slot`) moves it, in one transaction (the store's
+ * moveCall): the old time is free again, the host stays if free then, else another free host takes
+ * it. A link works once (the move raises the call's sequence, which the link carries); not inside
+ * the notice period, nor after MAX_MOVES moves. What a forged, used or expired link leads to is said,
+ * and nothing changes. The page renders what this decides, with the status given here.
+ */
+import { checkCallToken, signCallToken } from './call-token.ts';
+import { nearest, offeredSlot, refusal } from './free-times.ts';
+import { slotTakenMessage } from './messages.ts';
+import { currentFreeHosts, currentFreeSlots } from './queries.ts';
+import { first } from '../requests/body.ts';
+import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
+import type { PageAnswer } from '../http/answer.ts';
+import { getEnquiryService, type EnquiryService } from '../enquiries/service.ts';
+import { reportStoreFailure } from '../log.ts';
+import { SlotTaken, type StoredEnquiry } from '../store/types.ts';
+import {
+  availabilityRanges,
+  isCalendarDate,
+  reminderMinutes,
+  type Availability,
+  type Slot,
+} from '../../domain/booking.ts';
+
+/** How many times one call may be moved. */
+export const MAX_MOVES = availabilityRanges.moves.max;
+
+/** A booked call's own links (for a page that shows them when no e-mail carries them). */
+export interface CallLinks {
+  change: string;
+  cancel: string;
+}
+
+export type ChangeResult =
+  | { status: 'invalid' | 'expired' | 'unavailable' }
+  /** The call, and the times it can move to; a refused choice with its message (and the nearest). */
+  | {
+      status: 'choose';
+      enquiry: StoredEnquiry;
+      slots: Slot[];
+      error?: string;
+      alternatives?: Slot[];
+    }
+  /** Moved: `mailed` when an e-mail with the new time and links is on its way, else the links. */
+  | {
+      status: 'moved';
+      enquiry: StoredEnquiry;
+      previous: Slot;
+      mailed: boolean;
+      links?: CallLinks;
+    }
+  /**
+   * Nothing to move: cancelled; the link was used (the call has moved since); moved MAX_MOVES times;
+   * too close to its time (the notice period).
+   */
+  | { status: 'cancelled' | 'used' | 'limit' | 'too-late'; enquiry: StoredEnquiry }
+  /** The gate refused the post (another site's, too many at once): nothing was moved. */
+  | { status: 'refused'; message: string };
+
+export interface ChangeOutcome extends PageAnswer {
+  result: ChangeResult;
+  /** The link's token, for the form's post. */
+  token: string;
+}
+
+const statuses: Record<Exclude<ChangeResult['status'], 'refused'>, number> = {
+  choose: 200,
+  moved: 200,
+  cancelled: 200,
+  used: 410,
+  limit: 200,
+  'too-late': 200,
+  invalid: 400,
+  expired: 410,
+  unavailable: 503,
+};
+
+/** The reminders of availability.yaml, in minutes before the call. */
+export const reminderLeads = (availability: Availability) =>
+  availability.reminders.map((text) => reminderMinutes(text)!);
+
+/** The change and cancel links of the call as it is now (its sequence, its start). */
+export function callLinks(enquiry: StoredEnquiry, secret: string, siteUrl: string): CallLinks {
+  const call = enquiry.call!;
+  const link = (purpose: 'change' | 'cancel') =>
+    new URL(
+      `/schedule/${purpose}?token=${signCallToken(purpose, enquiry.id, call.sequence, Date.parse(call.start), secret)}`,
+      siteUrl,
+    ).href;
+  return { change: link('change'), cancel: link('cancel') };
+}
+
+/** Why the call cannot be moved now, if it cannot; the sequence the link was made for. */
+function blocked(
+  enquiry: StoredEnquiry,
+  availability: Availability,
+  sequence: number | undefined,
+  now: number,
+): Extract<ChangeResult, { status: 'cancelled' | 'used' | 'limit' | 'too-late' }> | undefined {
+  const call = enquiry.call!;
+  if (call.cancelledAt) return { status: 'cancelled', enquiry };
+  if (sequence !== call.sequence) return { status: 'used', enquiry };
+  if (call.moves >= MAX_MOVES) return { status: 'limit', enquiry };
+  if (Date.parse(call.start) - now < availability.noticeHours * 3_600_000)
+    return { status: 'too-late', enquiry };
+  return undefined;
+}
+
+/** The times the call can move to (from an agency date on): the free ones, its own time left out. */
+async function movesOf(
+  availability: Availability,
+  enquiry: StoredEnquiry,
+  now: number,
+  from?: string,
+) {
+  const slots = await currentFreeSlots(availability, from ? { from } : {}, now, enquiry.id);
+  return slots.filter((slot) => slot.start !== enquiry.call!.start);
+}
+
+/**
+ * Moves the call of enquiry `id` to `wanted` (a start offered now), as the change link's POST and
+ * the staff's command do: the free hosts then (the call's own time set aside), the store's
+ * transaction, the outbox nudged. `sequence`: the link's (undefined: the staff's, any).
+ */
+export async function moveBookedCall(
+  service: Pick<EnquiryService, 'store' | 'outbox'>,
+  availability: Availability,
+  enquiry: StoredEnquiry,
+  wanted: string,
+  { sequence, now = Date.now() }: { sequence?: number; now?: number } = {},
+) {
+  const refused = refusal(availability, wanted, now);
+  const slot = refused ? undefined : offeredSlot(availability, wanted);
+  if (!slot)
+    return { status: 'refused' as const, message: refused ?? 'Choose one of the times offered.' };
+  const hosts = await currentFreeHosts(availability, slot, now, enquiry.id);
+  const result = await service.store.moveCall(
+    enquiry.id,
+    {
+      ...slot,
+      hosts,
+      reminders: reminderLeads(availability),
+      maxMoves: MAX_MOVES,
+      ...(sequence !== undefined && { sequence }),
+    },
+    service.outbox !== undefined,
+    now,
+  );
+  if (result.status === 'moved') service.outbox?.kick();
+  return result;
+}
+
+async function changeCall(
+  token: string,
+  wanted: string | undefined,
+  availability: Availability,
+  from: string | undefined,
+  now = Date.now(),
+): Promise<Exclude<ChangeResult, { status: 'refused' }>> {
+  const service = await getEnquiryService().catch(reportStoreFailure);
+  if (!service?.bookingSecret) return { status: 'unavailable' };
+  const check = checkCallToken('change', token, service.bookingSecret, now);
+  if (!check.ok) return { status: check.reason };
+  try {
+    const enquiry = await service.store.findById(check.id);
+    // An unknown booking under a valid signature is not expected: the same answer as a bad link.
+    if (!enquiry?.call) return { status: 'invalid' };
+    const stop = blocked(enquiry, availability, check.sequence, now);
+    if (stop) return stop;
+    if (wanted === undefined)
+      return { status: 'choose', enquiry, slots: await movesOf(availability, enquiry, now, from) };
+    if (!wanted)
+      return {
+        status: 'choose',
+        enquiry,
+        slots: await movesOf(availability, enquiry, now),
+        error: 'Choose a new time for the call.',
+      };
+    try {
+      const moved = await moveBookedCall(service, availability, enquiry, wanted, {
+        sequence: check.sequence!,
+        now,
+      });
+      if (moved.status === 'refused')
+        return {
+          status: 'choose',
+          enquiry,
+          slots: await movesOf(availability, enquiry, now),
+          error: moved.message,
+        };
+      if (moved.status === 'unknown') return { status: 'invalid' };
+      if (moved.status === 'stale') return { status: 'used', enquiry: moved.enquiry };
+      if (moved.status !== 'moved') return { status: moved.status, enquiry: moved.enquiry };
+      const mailed = service.outbox !== undefined;
+      return {
+        status: 'moved',
+        enquiry: moved.enquiry,
+        previous: { start: moved.previous.start, end: moved.previous.end },
+        mailed,
+        ...(!mailed && {
+          links: callLinks(moved.enquiry, service.bookingSecret, service.siteUrl),
+        }),
+      };
+    } catch (error) {
+      if (!(error instanceof SlotTaken)) throw error;
+      // Taken meanwhile (another booking or move won it): the nearest free times, as a booking gets.
+      const slots = await movesOf(availability, enquiry, now);
+      const alternatives = nearest(slots, wanted);
+      return {
+        status: 'choose',
+        enquiry,
+        slots,
+        error: slotTakenMessage(alternatives),
+        alternatives,
+      };
+    }
+  } catch (error) {
+    reportStoreFailure(error);
+    return { status: 'unavailable' };
+  }
+}
+
+/**
+ * A GET or POST of the change page. A post comes through the gate (src/middleware.ts), which has
+ * checked and read its body; what it refused is said, and nothing is moved.
+ */
+export async function handleChange(
+  request: Request,
+  post: PostVerdict | undefined,
+  availability: Availability,
+): Promise<ChangeOutcome> {
+  const refused = post && refusalOf(post);
+  const token = post?.ok
+    ? first(post.fields, 'token')
+    : (new URL(request.url).searchParams.get('token') ?? '');
+  if (refused) {
+    return {
+      type: 'page',
+      status: refused.status,
+      headers: postHeaders(refused.headers),
+      result: { status: 'refused', message: refused.message },
+      token,
+    };
+  }
+  const wanted =
+    request.method === 'POST' && post?.ok ? first(post.fields, 'slot').trim() : undefined;
+  const from = new URL(request.url).searchParams.get('from') ?? '';
+  const result = await changeCall(
+    token,
+    wanted,
+    availability,
+    isCalendarDate(from) ? from : undefined,
+  );
+  const status =
+    result.status === 'choose' && result.alternatives
+      ? 409
+      : result.status === 'choose' && result.error
+        ? 422
+        : statuses[result.status];
+  return {
+    type: 'page',
+    status,
+    headers: { 'Cache-Control': 'no-store' },
+    result,
+    token,
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * A prospect moves a booked call with the change link of its e-mails, against the built server:
+ * the page without JavaScript (radio buttons named `slot`), the move in one transaction, every
+ * calendar's event moved rather than doubled (one UID, a rising SEQUENCE, read with ical.js), a link
+ * that works once, the limits (the notice period, three moves), and two changes racing for a time.
+ */
+import ICAL from 'ical.js';
+import { describe, expect, it } from 'vitest';
+import { signCallToken } from '../../src/server/booking/call-token';
+import { SqliteStore } from '../../src/server/store/sqlite';
+import { calendarOf, decoded } from '../support/mime';
+import { readStore } from '../support/server';
+import { book, freeSlots, onWeekday, type Slot } from './calls';
+import { stoppedAfterEach } from './stopped-after-each';
+import type { Received } from '../../scripts/smtp';
+
+const SECRET = 'test-secret-0123456789abcdef0123456789';
+const servers = stoppedAfterEach({ BOOKING_SECRET: SECRET });
+
+/** The change or cancel link in an e-mail's text, and its token. */
+function linkIn(mail: Received, purpose: 'change' | 'cancel') {
+  const found = new RegExp(
+    `http://127\\.0\\.0\\.1:\\d+/schedule/${purpose}\\?token=([\\w.-]+)`,
+  ).exec(decoded(mail.raw));
+  expect(found, `a ${purpose} link in ${mail.to.join(', ')}'s e-mail`).not.toBeNull();
+  return { url: found![0], token: found![1]! };
+}
+
+/** The one event of an e-mail's invitation, as a calendar program reads it. */
+function eventOf(mail: Received) {
+  const ics = calendarOf(mail.raw)!;
+  const calendar = new ICAL.Component(ICAL.parse(ics));
+  const events = calendar.getAllSubcomponents('vevent');
+  expect(events).toHaveLength(1);
+  const event = events[0]!;
+  return {
+    method: calendar.getFirstPropertyValue('method'),
+    uid: event.getFirstPropertyValue('uid'),
+    sequence: Number(event.getFirstPropertyValue('sequence')),
+    start: (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString(),
+    location: event.getFirstPropertyValue('location'),
+  };
+}
+
+const subjectOf = (mail: Received) => /^Subject: (.*)$/m.exec(decoded(mail.raw))?.[1] ?? '';
+/** The e-mails of the call (its reminders come only a day before, later than any test runs). */
+const callMails = (mails: Received[]) =>
+  mails.filter((mail) => !subjectOf(mail).startsWith('Reminder'));
+
+const post = (url: string, fields: Record<string, string>) =>
+  fetch(`${url}/schedule/change`, {
+    method: 'POST',
+    body: new URLSearchParams(fields),
+    headers: { Origin: url },
+    redirect: 'manual',
+  });
+
+/** Two free Thursday times after the first (Anna and Ben both work Thursdays). */
+const thursdays = (slots: Slot[]) => onWeekday(slots, 'Thursday');
+
+describe('the change link', () => {
+  it('moves the call: the page lists the times as radio buttons, a post moves it, every calendar gets one event at the new time', async () => {
+    const { server, mails } = await servers.startWithMail();
+    const { slots } = await freeSlots(server);
+    // Wednesday: only Anna works, so the call holds its time alone.
+    const [from, to] = [onWeekday(slots, 'Wednesday')[0]!, onWeekday(slots, 'Wednesday')[4]!];
+    expect((await book(server, from.start, { time_zone: 'America/New_York' })).status).toBe(200);
+    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(3);
+    const prospect = callMails(mails).find((m) => m.to.includes('ada@example.com'))!;
+    const change = linkIn(prospect, 'change');
+    linkIn(prospect, 'cancel');
+    const booked = eventOf(prospect);
+    expect(booked).toMatchObject({
+      method: 'REQUEST',
+      sequence: 0,
+      start: new Date(from.start).toISOString(),
+    });
+
+    // Opened (by the prospect or a mail scanner): it changes nothing, and offers the free times.
+    const page = await fetch(change.url);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Choose a new time for your call');
+    expect(html).toContain(`name="token" value="${change.token}"`);
+    expect(html).toContain(`value="${to.start}"`);
+    // Its own time is not offered, and its time zone is the prospect's.
+    expect(html).not.toContain(`name="slot" value="${from.start}"`);
+    expect(html).toContain('(America/New_York), your time zone');
+
+    expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(from.start);
+    const moved = await post(server.url, { token: change.token, slot: to.start });
+    expect(moved.status).toBe(200);
+    expect(await moved.text()).toContain('Your call is moved');
+    const free = (await freeSlots(server)).slots.map((s) => s.start);
+    expect(free).toContain(from.start);
+    expect(free).not.toContain(to.start);
+    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(6);
+    const updates = callMails(mails).slice(3);
+    const to_ = (address: string) => updates.filter((m) => m.to.includes(address));
+    // The prospect, the agency and a host: each one update, or the host who had it a cancellation
+    // and the one who has it now an invitation.
+    expect(to_('ada@example.com')).toHaveLength(1);
+    expect(to_('sales@agency.example')).toHaveLength(1);
+    for (const mail of updates) {
+      const event = eventOf(mail);
+      expect(event.uid).toBe(booked.uid);
+      expect(event.sequence).toBe(1);
+      if (event.method === 'REQUEST') expect(event.start).toBe(new Date(to.start).toISOString());
+    }
+    const update = to_('ada@example.com')[0]!;
+    const text = decoded(update.raw);
+    expect(subjectOf(update)).toMatch(/^Moved: your call with Northgate Digital, now /);
+    expect(text).toMatch(/From: .*\(America\/New_York\)/);
+    expect(text).toMatch(/To: .*\(America\/New_York\)/);
+    expect(text).toMatch(/Where: /);
+
+    // The old link was used; the new e-mail's links work, and a cancel then is one SEQUENCE higher.
+    const again = await post(server.url, { token: change.token, slot: thursdays(slots)[6]!.start });
+    expect(again.status).toBe(410);
+    expect(await again.text()).toContain('This link has been used');
+    const cancel = linkIn(update, 'cancel');
+    const cancelled = await fetch(`${server.url}/schedule/cancel`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: cancel.token }),
+      headers: { Origin: server.url },
+    });
+    expect(cancelled.status).toBe(200);
+    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(updates.length + 6);
+    for (const mail of callMails(mails).slice(3 + updates.length)) {
+      expect(eventOf(mail)).toMatchObject({ method: 'CANCEL', uid: booked.uid, sequence: 2 });
+    }
+  });
+
+  it('refuses a forged, an expired and an unknown link, and changes nothing', async () => {
+    const server = await servers.start();
+    const { slots } = await freeSlots(server);
+    const response = await book(server, thursdays(slots)[0]!.start);
+    const { id } = (await response.json()) as { id: string };
+    const good = signCallToken('change', id, 0, Date.parse(thursdays(slots)[0]!.start), SECRET);
+    for (const token of [
+      good.slice(0, -2) + (good.endsWith('AA') ? 'BB' : 'AA'),
+      signCallToken('cancel', id, 0, Date.parse(thursdays(slots)[0]!.start), SECRET),
+      signCallToken('change', id, 0, Date.parse(thursdays(slots)[0]!.start), 'x'.repeat(40)),
+      signCallToken(
+        'change',
+        crypto.randomUUID(),
+        0,
+        Date.parse(thursdays(slots)[0]!.start),
+        SECRET,
+      ),
+      'nonsense',
+      '',
+    ]) {
+      const answer = await post(server.url, { token, slot: thursdays(slots)[3]!.start });
+      expect(answer.status).toBe(400);
+      expect(await answer.text()).toContain('This link is not valid');
+    }
+    const expired = await fetch(
+      `${server.url}/schedule/change?token=${signCallToken('change', id, 0, Date.now() - 1000, SECRET)}`,
+    );
+    expect(expired.status).toBe(410);
+    expect(await expired.text()).toContain('This link has expired');
+    // Still at its time, never moved.
+    const [call] = await readStore(server.database);
+    expect(call!.call).toMatchObject({ start: thursdays(slots)[0]!.start, sequence: 0, moves: 0 });
+  });
+
+  it('says no inside the notice period, and after three moves', async () => {
+    const server = await servers.start();
+    // A call 2 hours from now (booked before the notice period was what it is, say).
+    const store = new SqliteStore(server.database);
+    const soon = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 2 * 3_600_000)
+      .toISOString()
+      .replace('.000Z', 'Z');
+    const near = await store.commit(
+      {
+        kind: 'call',
+        name: 'Ada',
+        email: 'ada@example.com',
+        data: { name: 'Ada', email: 'ada@example.com', message: 'Hi' },
+        clientIp: '127.0.0.1',
+        userAgent: 'test',
+        spam: false,
+        call: {
+          start: soon,
+          end: new Date(Date.parse(soon) + 1_800_000).toISOString().replace('.000Z', 'Z'),
+          hosts: ['anna'],
+        },
+      },
+      false,
+    );
+    await store.close();
+    const tooLate = await fetch(
+      `${server.url}/schedule/change?token=${signCallToken('change', near.id, 0, Date.parse(soon), SECRET)}`,
+    );
+    expect(await tooLate.text()).toContain('too close to be moved here');
+
+    const { slots } = await freeSlots(server);
+    const times = thursdays(slots);
+    const { id } = (await (await book(server, times[0]!.start)).json()) as { id: string };
+    let start = times[0]!.start;
+    for (let move = 0; move < 3; move++) {
+      const token = signCallToken('change', id, move, Date.parse(start), SECRET);
+      start = times[move + 1]!.start;
+      expect((await post(server.url, { token, slot: start })).status).toBe(200);
+    }
+    const fourth = await post(server.url, {
+      token: signCallToken('change', id, 3, Date.parse(start), SECRET),
+      slot: times[5]!.start,
+    });
+    expect(await fourth.text()).toContain('This call has been moved three times');
+    const stored = (await readStore(server.database)).find((e) => e.id === id)!;
+    expect(stored.call).toMatchObject({ start, sequence: 3, moves: 3 });
+  });
+
+  it('two changes racing for one time: one moves, the other gets the nearest free times', async () => {
+    const server = await servers.start();
+    const { slots } = await freeSlots(server);
+    // Wednesday: only Anna works, so one call holds the time.
+    const wednesdays = onWeekday(slots, 'Wednesday');
+    const ids: string[] = [];
+    for (const slot of wednesdays.slice(0, 2)) {
+      const response = await book(server, slot.start, { email: `p${ids.length}@example.com` });
+      ids.push(((await response.json()) as { id: string }).id);
+    }
+    const target = wednesdays[5]!.start;
+    const answers = await Promise.all(
+      ids.map((id, i) =>
+        post(server.url, {
+          token: signCallToken('change', id, 0, Date.parse(wednesdays[i]!.start), SECRET),
+          slot: target,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const lost = await answers.find((a) => a.status === 409)!.text();
+    expect(lost).toContain('That time was just taken. Here are the nearest free ones.');
+    expect(lost).toContain('Nearest free times');
+  });
+});
