@@ -31,7 +31,7 @@ export async function handleBooked(request: Request): Promise<BookedOutcome> {
     mailed = service.outbox !== undefined;
     // No e-mail will carry the links: this page is where the prospect can keep them.
     if (booking?.call && !booking.call.cancelledAt && !mailed && service.bookingSecret)
-      links = callLinks(booking, service.bookingSecret, service.siteUrl);
+      links = callLinks(booking, service.bookingSecret);
   } catch (error) {
     reportStoreFailure(error);
     unavailable = true;

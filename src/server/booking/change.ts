@@ -81,14 +81,14 @@ const statuses: Record<Exclude<ChangeResult['status'], 'refused'>, number> = {
 export const reminderLeads = (availability: Availability) =>
   availability.reminders.map((text) => reminderMinutes(text)!);
 
-/** The change and cancel links of the call as it is now (its sequence, its start). */
-export function callLinks(enquiry: StoredEnquiry, secret: string, siteUrl: string): CallLinks {
+/**
+ * The change and cancel links of the call as it is now (its sequence, its start), as paths of the
+ * site: for its own pages, which the prospect has open on the site already.
+ */
+export function callLinks(enquiry: StoredEnquiry, secret: string): CallLinks {
   const call = enquiry.call!;
   const link = (purpose: 'change' | 'cancel') =>
-    new URL(
-      `/schedule/${purpose}?token=${signCallToken(purpose, enquiry.id, call.sequence, Date.parse(call.start), secret)}`,
-      siteUrl,
-    ).href;
+    `/schedule/${purpose}?token=${signCallToken(purpose, enquiry.id, call.sequence, Date.parse(call.start), secret)}`;
   return { change: link('change'), cancel: link('cancel') };
 }
 
@@ -200,7 +200,7 @@ async function changeCall(
         previous: { start: moved.previous.start, end: moved.previous.end },
         mailed,
         ...(!mailed && {
-          links: callLinks(moved.enquiry, service.bookingSecret, service.siteUrl),
+          links: callLinks(moved.enquiry, service.bookingSecret),
         }),
       };
     } catch (error) {

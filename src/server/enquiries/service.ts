@@ -22,8 +22,6 @@ export interface EnquiryService {
    * store keeps; undefined when a BOOKING_SECRET too short turned booking off.
    */
   bookingSecret: string | undefined;
-  /** The site's public address, for the links of a booked call: SITE_URL, or astro.config.mjs's site. */
-  siteUrl: string;
   /** The hosts' calendars (CALENDAR_FEEDS); undefined when none is set. */
   calendars: CalendarService | undefined;
 }
@@ -104,7 +102,6 @@ async function startEnquiryService(): Promise<EnquiryService> {
     limiter,
     outbox,
     bookingSecret,
-    siteUrl,
     calendars: startCalendars(config, store),
   };
 }
