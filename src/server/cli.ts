@@ -1,17 +1,36 @@
 /**
- * `npm run enquiries`: lists the stored enquiries, newest last; a booked call shows its time.
+ * `npm run enquiries`: lists the stored enquiries, newest last; a booked call shows its time, its
+ * state (booked, moved, cancelled), its host, how often it moved and how its e-mails stand.
  * `npm run enquiries -- --csv > enquiries.csv` exports them as CSV.
  * `--spam` includes those caught by the honeypot (left out by default).
+ * `--cancel REF` cancels a booked call, and `--move REF START` moves it to a free time (START as
+ * /schedule/slots.json lists it, e.g. 2026-12-03T10:15:00Z): with the same e-mails and calendar
+ * updates as the prospect's own links, sent by the running server (with e-mail set up here as
+ * there). The staff may move a call inside the notice period and more than three times; the new
+ * time must be one offered, with a host free then.
  * It reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB (SQLite).
  * What it prints is made by ./enquiries/listing.ts; this file is the arguments and the I/O.
  */
 import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { serverConfig } from './config.ts';
 import { formatCsv, formatListing } from './enquiries/listing.ts';
+import { readAvailability } from './booking/availability-file.ts';
+import { moveBookedCall } from './booking/change.ts';
+import { CalendarService } from './calendars/service.ts';
 import { openStore } from './store/index.ts';
-import type { StoredEnquiry } from './store/types.ts';
+import { SlotTaken, type EnquiryStore, type StoredEnquiry } from './store/types.ts';
+import { callZones, formatCallTime } from '../domain/call-times.ts';
 
-const args = new Set(process.argv.slice(2));
+const { values, positionals } = parseArgs({
+  options: {
+    csv: { type: 'boolean', default: false },
+    spam: { type: 'boolean', default: false },
+    cancel: { type: 'string' },
+    move: { type: 'string' },
+  },
+  allowPositionals: true,
+});
 const config = serverConfig();
 if (!config.databaseUrl && !existsSync(config.databasePath)) {
   console.error(
@@ -20,19 +39,87 @@ if (!config.databaseUrl && !existsSync(config.databasePath)) {
   process.exit(1);
 }
 
-let enquiries: StoredEnquiry[];
-try {
-  const store = await openStore(config, { readOnly: true });
-  try {
-    enquiries = (await store.all()).filter((e) => args.has('--spam') || !e.spam);
-  } finally {
-    await store.close();
-  }
-} catch (error) {
-  // A database that is down, or one no server has set up yet (the server runs the migrations).
-  console.error(`Cannot read the enquiries: ${error instanceof Error ? error.message : error}`);
+const fail = (message: string): never => {
+  console.error(message);
   process.exit(1);
+};
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Whether e-mail is set up: then the cancellation or move queues its e-mails, as the links do. */
+const mailIsOn = Boolean(config.smtpUrl && config.mailTo && config.mailFrom);
+
+const when = (enquiry: StoredEnquiry, start: string) =>
+  formatCallTime(start, callZones(enquiry.data).agency);
+
+/** The booked call of reference `ref`, or why there is none to act on. */
+async function bookedCall(store: EnquiryStore, ref: string) {
+  const enquiry = await store.findById(ref.trim());
+  if (!enquiry?.call) return fail(`No booked call has the reference ${JSON.stringify(ref)}.`);
+  return enquiry;
 }
 
-if (args.has('--csv')) process.stdout.write(formatCsv(enquiries));
-else console.log(formatListing(enquiries));
+async function cancel(store: EnquiryStore, ref: string) {
+  const enquiry = await bookedCall(store, ref);
+  const result = await store.cancelCall(enquiry.id, mailIsOn);
+  if (result.status === 'already') return fail('That call was cancelled already.');
+  console.log(
+    `Cancelled the call of ${when(enquiry, enquiry.call!.start)}${mailIsOn ? '; the cancellations are queued.' : ' (e-mail is off: tell the prospect yourself).'}`,
+  );
+}
+
+async function move(store: EnquiryStore, ref: string, start: string | undefined) {
+  if (!start) return fail('Say the new time: --move REF 2026-12-03T10:15:00Z');
+  const enquiry = await bookedCall(store, ref);
+  const availability = readAvailability();
+  const calendars =
+    config.calendars.feeds.length || config.calendars.refusedHosts.length
+      ? new CalendarService({ config: config.calendars, copies: store.calendarCopies })
+      : undefined;
+  // The copies the server keeps: this command reads no calendar itself.
+  await calendars?.loadCopies();
+  let result;
+  try {
+    result = await moveBookedCall(
+      { store, outbox: undefined, calendars },
+      availability,
+      enquiry,
+      start,
+      {
+        maxMoves: Infinity,
+        queueMail: mailIsOn,
+      },
+    );
+  } catch (error) {
+    if (error instanceof SlotTaken) return fail('No host is free at that time: choose another.');
+    throw error;
+  }
+  if (result.status === 'refused') return fail(result.message);
+  if (result.status !== 'moved') return fail(`That call cannot be moved: it is ${result.status}.`);
+  const call = result.enquiry.call!;
+  console.log(
+    `Moved the call from ${when(enquiry, result.previous.start)} to ${when(enquiry, call.start)}, with ${call.host ?? 'no host'}${mailIsOn ? '; the updates are queued.' : ' (e-mail is off: tell the prospect yourself).'}`,
+  );
+}
+
+let store: EnquiryStore;
+try {
+  store = await openStore(config, { readOnly: !values.cancel && !values.move });
+} catch (error) {
+  // A database that is down, or one no server has set up yet (the server runs the migrations).
+  fail(`Cannot read the enquiries: ${reason(error)}`);
+}
+try {
+  if (values.cancel) await cancel(store!, values.cancel);
+  else if (values.move) await move(store!, values.move, positionals[0]);
+  else {
+    const enquiries = (await store!.all()).filter((e) => values.spam || !e.spam);
+    if (values.csv) process.stdout.write(formatCsv(enquiries));
+    else console.log(formatListing(enquiries));
+  }
+} catch (error) {
+  fail(
+    `Cannot ${values.cancel ? 'cancel the call' : values.move ? 'move the call' : 'read the enquiries'}: ${reason(error)}`,
+  );
+} finally {
+  await store!.close();
+}

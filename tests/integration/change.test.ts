@@ -4,6 +4,8 @@
  * calendar's event moved rather than doubled (one UID, a rising SEQUENCE, read with ical.js), a link
  * that works once, the limits (the notice period, three moves), and two changes racing for a time.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { signCallToken } from '../../src/server/booking/call-token';
@@ -236,5 +238,70 @@ describe('the change link', () => {
     const lost = await answers.find((a) => a.status === 409)!.text();
     expect(lost).toContain('That time was just taken. Here are the nearest free ones.');
     expect(lost).toContain('Nearest free times');
+  });
+});
+
+describe('the staff', () => {
+  const cli = (server: { database: string }, args: string[]) =>
+    promisify(execFile)(process.execPath, ['src/server/cli.ts', ...args], {
+      env: {
+        ...process.env,
+        ENQUIRY_DB: server.database,
+        // E-mail set up as on the server: the command queues, the server's outbox sends.
+        SMTP_URL: 'smtp://127.0.0.1:9?ignoreTLS=true',
+        ENQUIRY_TO: 'sales@agency.example',
+        ENQUIRY_FROM: 'website@agency.example',
+      },
+    });
+
+  it('see each call’s state, host, moves and e-mails, and move or cancel it with the same e-mails as the links', async () => {
+    const { server, mails } = await servers.startWithMail();
+    const { slots } = await freeSlots(server);
+    const [from, to] = [onWeekday(slots, 'Wednesday')[1]!, onWeekday(slots, 'Wednesday')[6]!];
+    const { id } = (await (await book(server, from.start)).json()) as { id: string };
+    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(3);
+    const { stdout: listed } = await cli(server, []);
+    expect(listed).toContain(`ref: ${id}`);
+    expect(listed).toMatch(/call: .*, with anna\n/);
+
+    const { stdout: moved } = await cli(server, ['--move', id, to.start]);
+    expect(moved).toMatch(/^Moved the call from .* to .*, with anna; the updates are queued\.$/m);
+    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(6);
+    for (const mail of callMails(mails).slice(3))
+      expect(eventOf(mail)).toMatchObject({
+        method: 'REQUEST',
+        sequence: 1,
+        start: new Date(to.start).toISOString(),
+      });
+    const { stdout: csv } = await cli(server, ['--csv']);
+    const [header, row] = csv
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    const cell = (name: string) => row![header!.indexOf(name)];
+    expect([
+      cell('call_status'),
+      cell('call_start'),
+      cell('call_host'),
+      cell('call_moves'),
+    ]).toEqual(['moved', to.start, 'anna', '1']);
+    // The confirmation, the invitation, the notice and the three updates went; the reminders wait.
+    expect(cell('mails_sent')).toBe('6');
+    expect(Number(cell('mails_waiting'))).toBeGreaterThan(0);
+    expect(cell('mails_failed')).toBe('0');
+
+    const { stdout: cancelled } = await cli(server, ['--cancel', id]);
+    expect(cancelled).toMatch(/^Cancelled the call of .*; the cancellations are queued\.$/m);
+    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(9);
+    for (const mail of callMails(mails).slice(6))
+      expect(eventOf(mail)).toMatchObject({ method: 'CANCEL', sequence: 2 });
+    await expect(cli(server, ['--cancel', id])).rejects.toMatchObject({
+      stderr: expect.stringContaining('That call was cancelled already.'),
+    });
+    await expect(cli(server, ['--move', crypto.randomUUID(), to.start])).rejects.toMatchObject({
+      stderr: expect.stringContaining('No booked call has the reference'),
+    });
+    const { stdout: after } = await cli(server, ['--csv']);
+    expect(after).toMatch(/,cancelled \d{4}-/);
   });
 });

@@ -531,6 +531,7 @@ const storedEnquiries = fc.array(
       cancelled: fc.boolean(),
       spam: fc.boolean(),
       mailed: fc.boolean(),
+      moves: fc.integer({ min: 0, max: 3 }),
     })
     .map((e): StoredEnquiry => {
       const stored = booking(e.name, e.text, e.email);
@@ -545,8 +546,13 @@ const storedEnquiries = fc.array(
             : { email: e.email, contact: e.contact, service: e.service, project: e.text },
         call:
           e.kind === 'call' && e.booked
-            ? { ...stored.call!, cancelledAt: e.cancelled ? '2026-11-24T09:00:00.000Z' : null }
+            ? {
+                ...stored.call!,
+                cancelledAt: e.cancelled ? '2026-11-24T09:00:00.000Z' : null,
+                moves: e.moves,
+              }
             : undefined,
+        mails: { sent: e.moves, waiting: 2, failed: e.mailed ? 0 : 1 },
       };
     }),
   { minLength: 1, maxLength: 5 },
@@ -565,13 +571,13 @@ describe('the staff CLI, whatever was stored', () => {
         const body = lines.slice(0, -2);
         expect(body.filter((line) => !line.startsWith('  '))).toHaveLength(enquiries.length);
         for (const line of body.filter((l) => l.startsWith('  ')))
-          expect(line).toMatch(/^ {2}(call|phone|services|message|mailed): /);
+          expect(line).toMatch(/^ {2}(call|ref|e-mails|phone|services|message|mailed): /);
       }),
       { numRuns },
     );
   });
 
-  it('exports CSV whose every row parses back to its 13 cells, none a formula', () => {
+  it('exports CSV whose every row parses back to its 18 cells, none a formula', () => {
     fc.assert(
       fc.property(storedEnquiries, (enquiries) => {
         const rows = parseCsv(formatCsv(enquiries));
@@ -591,9 +597,13 @@ describe('the staff CLI, whatever was stored', () => {
           'call_status',
           'mail_failure',
           'call_host',
+          'call_moves',
+          'mails_sent',
+          'mails_waiting',
+          'mails_failed',
         ]);
         for (const [i, row] of rows.slice(1).entries()) {
-          expect(row).toHaveLength(14);
+          expect(row).toHaveLength(18);
           for (const cell of row) {
             expect(isFormula(cell)).toBe(false);
             expect(cell.replaceAll('\n', '')).not.toMatch(CONTROL);

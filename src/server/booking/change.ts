@@ -125,27 +125,32 @@ async function movesOf(
  * transaction, the outbox nudged. `sequence`: the link's (undefined: the staff's, any).
  */
 export async function moveBookedCall(
-  service: Pick<EnquiryService, 'store' | 'outbox'>,
+  service: Pick<EnquiryService, 'store' | 'outbox' | 'calendars'>,
   availability: Availability,
   enquiry: StoredEnquiry,
   wanted: string,
-  { sequence, now = Date.now() }: { sequence?: number; now?: number } = {},
+  {
+    sequence,
+    now = Date.now(),
+    maxMoves = MAX_MOVES,
+    queueMail = service.outbox !== undefined,
+  }: { sequence?: number; now?: number; maxMoves?: number; queueMail?: boolean } = {},
 ) {
   const refused = refusal(availability, wanted, now);
   const slot = refused ? undefined : offeredSlot(availability, wanted);
   if (!slot)
     return { status: 'refused' as const, message: refused ?? 'Choose one of the times offered.' };
-  const hosts = await currentFreeHosts(availability, slot, now, enquiry.id);
+  const hosts = await currentFreeHosts(availability, slot, now, enquiry.id, service);
   const result = await service.store.moveCall(
     enquiry.id,
     {
       ...slot,
       hosts,
       reminders: reminderLeads(availability),
-      maxMoves: MAX_MOVES,
+      maxMoves,
       ...(sequence !== undefined && { sequence }),
     },
-    service.outbox !== undefined,
+    queueMail,
     now,
   );
   if (result.status === 'moved') service.outbox?.kick();

@@ -1,15 +1,18 @@
 /** What the booking pages ask: whether prospects can book, and the free times as the store has them now. */
 import { bookingOffReason, serverConfig } from '../config.ts';
-import { getEnquiryService } from '../enquiries/service.ts';
+import { getEnquiryService, type EnquiryService } from '../enquiries/service.ts';
 import { freeHosts, freeSlots, offeredDates } from './free-times.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
+
+/** Where the calls booked and the hosts' calendars are read: this process's service, or the staff CLI's. */
+export type Holds = Pick<EnquiryService, 'store' | 'calendars'>;
 
 /**
  * The calls booked over the offered days, as the store has them now (but the call of enquiry
  * `moving`, whose own time does not stand in its way), and the hosts' calendars.
  */
-async function whatHolds(availability: Availability, now: number, moving?: string) {
-  const { store, calendars } = await getEnquiryService();
+async function whatHolds(availability: Availability, now: number, moving?: string, holds?: Holds) {
+  const { store, calendars } = holds ?? (await getEnquiryService());
   const dates = offeredDates(availability, now);
   // A day either side: the store compares instants, and the dates are the agency's.
   const from = new Date(Date.parse(dates[0]!) - 86_400_000).toISOString();
@@ -39,8 +42,9 @@ export async function currentFreeHosts(
   slot: Slot,
   now = Date.now(),
   moving?: string,
+  holds?: Holds,
 ): Promise<string[]> {
-  const { booked, calendars } = await whatHolds(availability, now, moving);
+  const { booked, calendars } = await whatHolds(availability, now, moving, holds);
   return freeHosts(availability, booked, slot, calendars).map((host) => host.id);
 }
 

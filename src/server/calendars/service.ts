@@ -83,6 +83,11 @@ export class CalendarService {
     clearInterval(this.#timer);
   }
 
+  /** Takes the copies as the store keeps them, reading no feed (the staff CLI's look at them). */
+  loadCopies() {
+    return this.#reload();
+  }
+
   /** Reads the feeds that are due (those no other process is reading), then every copy. */
   async tick() {
     await Promise.all(this.#feeds.map((feed) => this.#read(feed)));

@@ -8,8 +8,24 @@ import { callZones, formatCallTime } from '../../domain/call-times.ts';
 import { csvCell, terminalText } from '../safe-text.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 
+/** A call's state: booked, moved (it stands, at another time than booked), or cancelled and when. */
 const callStatus = (e: StoredEnquiry) =>
-  !e.call ? '' : e.call.cancelledAt ? `cancelled ${e.call.cancelledAt}` : 'booked';
+  !e.call
+    ? ''
+    : e.call.cancelledAt
+      ? `cancelled ${e.call.cancelledAt}`
+      : e.call.moves > 0
+        ? 'moved'
+        : 'booked';
+
+/** How an enquiry's e-mails stand: '3 sent, 4 waiting, 1 failed' (the counts that are not 0). */
+const mailsLine = (e: StoredEnquiry) =>
+  e.mails
+    ? (['sent', 'waiting', 'failed'] as const)
+        .filter((state) => e.mails![state] > 0)
+        .map((state) => `${e.mails![state]} ${state}`)
+        .join(', ')
+    : '';
 
 /** A booked call's time in the agency's zone (as it was when booked), and whether it still stands. */
 const callTime = (e: StoredEnquiry) =>
@@ -36,6 +52,11 @@ const columns: [string, (e: StoredEnquiry) => string][] = [
   ['mail_failure', (e) => e.mailFailure ?? ''],
   // Added with hosts: who takes the call (its id in availability.yaml; empty before there were hosts).
   ['call_host', (e) => e.call?.host ?? ''],
+  // Added with moves and reminders: how often the call moved, and how its e-mails stand.
+  ['call_moves', (e) => (e.call ? String(e.call.moves) : '')],
+  ['mails_sent', (e) => String(e.mails?.sent ?? '')],
+  ['mails_waiting', (e) => String(e.mails?.waiting ?? '')],
+  ['mails_failed', (e) => String(e.mails?.failed ?? '')],
 ];
 
 /** The enquiries as CSV (RFC 4180: CRLF after every row), a header row first. */
@@ -54,10 +75,17 @@ export function formatListing(enquiries: readonly StoredEnquiry[]): string {
     lines.push(
       `${terminalText(e.createdAt)}  ${what} from ${terminalText(e.name)} <${terminalText(e.email)}>`,
     );
-    if (e.call)
+    if (e.call) {
+      const moved = e.call.moves
+        ? `, moved ${e.call.moves} time${e.call.moves === 1 ? '' : 's'}`
+        : '';
       lines.push(
-        `  call: ${terminalText(callTime(e))}${e.call.host ? `, with ${terminalText(e.call.host)}` : ''}`,
+        `  call: ${terminalText(callTime(e))}${e.call.host ? `, with ${terminalText(e.call.host)}` : ''}${moved}`,
+        `  ref: ${terminalText(e.id)}`,
       );
+    }
+    const mails = mailsLine(e);
+    if (mails) lines.push(`  e-mails: ${mails}`);
     if (e.mailFailure) lines.push(`  not delivered: ${terminalText(e.mailFailure, 200)}`);
     for (const [name, get] of columns.slice(5, 9)) {
       const value = terminalText(get(e), 200);

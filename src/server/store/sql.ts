@@ -1,13 +1,43 @@
 /** SQL text and row helpers that both stores (./sqlite.ts, ./postgres.ts) share. */
 import type { MailCall, MailKind, NewEnquiry, StoredCall, StoredEnquiry } from './types.ts';
 
-/** Both stores' query for enquiries, with the delivery of the agency's e-mail about each (SQL of both). */
+/**
+ * Both stores' query for enquiries, with the delivery of the agency's e-mail about each, the first
+ * e-mail that failed for good, and how many of its e-mails went, wait (reminders ahead included) or
+ * failed (SQL of both).
+ */
 export const SELECT_ENQUIRIES = `SELECT e.*, o.sent_at, o.attempts,
     (SELECT f.mail || ': ' || coalesce(f.last_error, '') FROM outbox f
       WHERE f.enquiry_id = e.id AND f.undeliverable_at IS NOT NULL ORDER BY f.id LIMIT 1)
-      AS mail_failure
+      AS mail_failure,
+    (SELECT CAST(count(*) AS INTEGER) FROM outbox m
+      WHERE m.enquiry_id = e.id AND m.sent_at IS NOT NULL) AS mails_sent,
+    (SELECT CAST(count(*) AS INTEGER) FROM outbox m
+      WHERE m.enquiry_id = e.id AND m.sent_at IS NULL AND m.undeliverable_at IS NULL
+        AND m.skipped_at IS NULL) AS mails_waiting,
+    (SELECT CAST(count(*) AS INTEGER) FROM outbox m
+      WHERE m.enquiry_id = e.id AND m.undeliverable_at IS NOT NULL) AS mails_failed
   FROM enquiries e
   LEFT JOIN outbox o ON o.enquiry_id = e.id AND o.mail = 'agency'`;
+
+/** SELECT_ENQUIRIES's counts of e-mails, read back (absent from queries without them). */
+export interface MailCountColumns {
+  mails_sent?: number;
+  mails_waiting?: number;
+  mails_failed?: number;
+}
+
+/** An enquiry's e-mails, counted: sent, waiting (reminders ahead too), failed for good. */
+export const mailCountsOf = (row: MailCountColumns) =>
+  row.mails_sent === undefined
+    ? {}
+    : {
+        mails: {
+          sent: Number(row.mails_sent),
+          waiting: Number(row.mails_waiting),
+          failed: Number(row.mails_failed),
+        },
+      };
 
 /** The enquiry as the stores keep it: spam without its call, so that it holds no time. */
 export function storedForm(enquiry: NewEnquiry): NewEnquiry {

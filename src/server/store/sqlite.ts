@@ -23,6 +23,7 @@ import {
   candidateHosts,
   justStored,
   mailCallOf,
+  mailCountsOf,
   mailsOnCancel,
   mailsOnCommit,
   mailsOnMove,
@@ -30,6 +31,7 @@ import {
   queuedMailParameters,
   storedForm,
   type MailCallColumns,
+  type MailCountColumns,
   type QueuedMail,
 } from './sql.ts';
 import {
@@ -191,7 +193,7 @@ export const migrations: string[] = [
      WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL;`,
 ];
 
-interface Row extends Partial<MailCallColumns> {
+interface Row extends Partial<MailCallColumns>, MailCountColumns {
   id: string;
   kind: EnquiryKind;
   created_at: string;
@@ -239,6 +241,7 @@ const fromRow = (row: Row): StoredEnquiry => ({
   mailedAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
   mailAttempts: row.attempts ?? 0,
   mailFailure: row.mail_failure ?? null,
+  ...mailCountsOf(row),
 });
 
 /** An instant as the site writes a call's: to the second, so that the two compare as text. */

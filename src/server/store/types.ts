@@ -62,6 +62,8 @@ export interface StoredEnquiry extends Omit<NewEnquiry, 'call'> {
    */
   mailFailure: string | null;
   call?: StoredCall;
+  /** Its e-mails, counted (as the store lists enquiries): sent, waiting (reminders too), failed. */
+  mails?: { sent: number; waiting: number; failed: number };
 }
 
 /** A booked call as stored: its time and host now, and how it got there. */

@@ -33,6 +33,7 @@ import {
   candidateHosts,
   justStored,
   mailCallOf,
+  mailCountsOf,
   mailsOnCancel,
   mailsOnCommit,
   mailsOnMove,
@@ -41,6 +42,7 @@ import {
   queuedMailParameters,
   storedForm,
   type MailCallColumns,
+  type MailCountColumns,
   type QueuedMail,
 } from '../sql.ts';
 import {
@@ -63,7 +65,7 @@ import {
 /** The advisory lock that bookings are stored under, one at a time across processes. */
 const BOOKING_LOCK = 7_110_214_772;
 
-interface Row extends Partial<MailCallColumns> {
+interface Row extends Partial<MailCallColumns>, MailCountColumns {
   id: string;
   kind: EnquiryKind;
   created_at: Date;
@@ -114,6 +116,7 @@ const fromRow = (row: Row): StoredEnquiry => ({
   mailedAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
   mailAttempts: row.attempts ?? 0,
   mailFailure: row.mail_failure ?? null,
+  ...mailCountsOf(row),
 });
 
 /**
