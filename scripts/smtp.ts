@@ -21,11 +21,17 @@ export interface SmtpOptions {
   refuses?: (address: string) => boolean;
   /** Every recipient it was asked to take, refused or not. */
   asked?: string[];
+  /**
+   * Messages it never answers once their data has come (a server that hangs mid-send), kept in
+   * `stalled` instead of `received`.
+   */
+  stalls?: (raw: string) => boolean;
+  stalled?: Received[];
 }
 
 export async function startSmtp(
   port: number,
-  { refuses = () => false, asked = [] }: SmtpOptions = {},
+  { refuses = () => false, asked = [], stalls = () => false, stalled = [] }: SmtpOptions = {},
 ): Promise<TestSmtp> {
   const received: Received[] = [];
   const smtp = new SMTPServer({
@@ -42,11 +48,13 @@ export async function startSmtp(
       let raw = '';
       stream.on('data', (chunk) => (raw += chunk));
       stream.on('end', () => {
-        received.push({
+        const message = {
           raw,
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
-        });
+        };
+        if (stalls(raw)) return void stalled.push(message);
+        received.push(message);
         callback();
       });
     },

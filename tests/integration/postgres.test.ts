@@ -119,6 +119,68 @@ describe('two server processes on one database', () => {
   });
 });
 
+describe('reminders, with two server processes', () => {
+  it('are sent once each, even when the process sending them is killed (kill -9) mid-send', async () => {
+    const DATABASE_URL = await newPostgresDatabase();
+    // The first process's SMTP server takes the booking's e-mails and hangs on its reminders.
+    const [hangingPort, smtpPort] = [await freePort(), await freePort()];
+    const stalled: { raw: string }[] = [];
+    await servers.startSmtp(hangingPort, {
+      stalls: (raw) => /^Subject: Reminder/m.test(raw),
+      stalled: stalled as never,
+    });
+    const smtp = await servers.startSmtp(smtpPort);
+    const env = (port: number) => ({
+      DATABASE_URL,
+      BOOKING_SECRET: 'postgres-test-secret-0123456789abcdef',
+      SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+      ENQUIRY_TO: 'sales@agency.example',
+      ENQUIRY_FROM: 'website@agency.example',
+      OUTBOX_POLL_MS: '50',
+      // A claim of a process that died is taken over this long after it was made.
+      OUTBOX_LEASE_MS: '1500',
+    });
+    const first = await servers.start(env(hangingPort));
+    const { slots } = await freeSlots(first);
+    const slot = oneHostSlot(slots, 2);
+    const response = await book(first, slot.start);
+    expect(response.status).toBe(200);
+    // The day before the call has come: its 24-hour reminders are due (its 1-hour ones are not).
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    const reminders = `SELECT mail, sent_at FROM outbox
+      WHERE mail LIKE '%-reminder' AND remind_minutes = 1440 ORDER BY mail`;
+    try {
+      expect((await client.query(reminders)).rows.map((r) => r.mail)).toEqual([
+        'host-reminder',
+        'prospect-reminder',
+      ]);
+      await client.query(
+        `UPDATE outbox SET next_attempt_at = 0 WHERE mail LIKE '%-reminder' AND remind_minutes = 1440`,
+      );
+      // The first process has claimed both and is sending them: it dies before they are taken.
+      await expect.poll(() => stalled.length, { timeout: 10_000 }).toBe(2);
+      await first.kill9();
+      // Two processes share the store from now on; whichever claims a reminder once its lease is
+      // over sends it.
+      await Promise.all([servers.start(env(smtpPort)), servers.start(env(smtpPort))]);
+      await expect
+        .poll(async () => (await client.query(reminders)).rows.every((r) => r.sent_at !== null), {
+          timeout: 15_000,
+        })
+        .toBe(true);
+    } finally {
+      await client.end();
+    }
+    const sent = smtp.received.filter((mail) => /^Subject: Reminder/m.test(mail.raw));
+    expect(sent.map((mail) => mail.to).sort()).toEqual([
+      ['ada@example.com'],
+      ['anna@northgate-digital.example'],
+    ]);
+  }, 30_000);
+});
+
 describe('a database that goes away', () => {
   // The file's server, stopped and started by the test; running again for the next one.
   afterEach(() => postgres.start());

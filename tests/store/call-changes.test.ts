@@ -99,6 +99,17 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       ]);
     });
 
+    it('are skipped when they would come within 15 minutes of the booking, which has just said the same', async () => {
+      const at24h10m = new Date(Date.now() + (24 * 60 + 10) * minute)
+        .toISOString()
+        .replace(/\.\d+Z$/, 'Z');
+      await store.commit(booking(at24h10m), true);
+      const reminders = (await sendDue(at(at24h10m))).filter(([mail]) =>
+        String(mail).endsWith('-reminder'),
+      );
+      expect(reminders.map(([, , , lead]) => lead)).toEqual([60, 60]);
+    });
+
     it('go to the prospect alone for a call with no host', async () => {
       await store.commit(booking(slot, [], [60]), true);
       expect((await sendDue(at(slot) - 60 * minute)).map(([mail]) => mail)).toEqual([

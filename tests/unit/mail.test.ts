@@ -7,6 +7,7 @@ import {
   formatEnquiryMail,
   formatMail,
   oneLine,
+  staleReason,
   templates,
   UnmailableAddress,
   type MailContent,
@@ -234,5 +235,106 @@ describe('the templates', () => {
       expect(ics).toContain(`UID:${bookedCall().id}@calls.harbour-lane.example\r\n`);
       if (kind.startsWith('prospect')) expect(mail.subject).toContain('Harbour Lane Studio');
     }
+  });
+});
+
+describe('a call that moves', () => {
+  const call = bookedCall();
+  const uid = `${call.id}@calls.northgate-digital.example`;
+  const at = (start: string, sequence: number, previous?: string) => ({
+    sequence,
+    host: 'anna',
+    start,
+    end: new Date(Date.parse(start) + 30 * 60_000).toISOString().replace('.000Z', 'Z'),
+    ...(previous && { previous: { start: previous, end: previous } }),
+  });
+  const read = (mail: MailKind, about: ReturnType<typeof at>) => {
+    const { icalEvent, text } = formatMail({ mail, enquiry: call, call: about }, setup(content));
+    const calendar = new ICAL.Component(ICAL.parse(icalEvent!.content));
+    const [event, ...more] = calendar.getAllSubcomponents('vevent');
+    expect(more).toEqual([]);
+    return {
+      text,
+      method: calendar.getFirstPropertyValue('method'),
+      uid: event!.getFirstPropertyValue('uid'),
+      sequence: event!.getFirstPropertyValue('sequence'),
+      start: (event!.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString(),
+      location: event!.getFirstPropertyValue('location'),
+    };
+  };
+
+  it('is one event in every calendar: the same UID, a higher SEQUENCE each time, the new time', () => {
+    const chain = [
+      read('prospect', at('2026-12-01T10:00:00Z', 0)),
+      read('prospect-move', at('2026-12-02T14:00:00Z', 1, '2026-12-01T10:00:00Z')),
+      read('prospect-move', at('2026-12-03T09:30:00Z', 2, '2026-12-02T14:00:00Z')),
+      read('prospect-cancel', at('2026-12-03T09:30:00Z', 3)),
+    ];
+    expect(
+      chain.map(({ method, uid: id, sequence, start }) => [method, id, sequence, start]),
+    ).toEqual([
+      ['REQUEST', uid, 0, '2026-12-01T10:00:00.000Z'],
+      ['REQUEST', uid, 1, '2026-12-02T14:00:00.000Z'],
+      ['REQUEST', uid, 2, '2026-12-03T09:30:00.000Z'],
+      ['CANCEL', uid, 3, '2026-12-03T09:30:00.000Z'],
+    ]);
+    // The update says the old time and the new, in the prospect's zone, and links the new time's.
+    expect(chain[1]!.text).toContain(
+      'From: Tuesday, 1 December 2026, 05:00 GMT-5 (America/New_York)',
+    );
+    expect(chain[1]!.text).toContain(
+      'To: Wednesday, 2 December 2026, 09:00 GMT-5 (America/New_York)',
+    );
+    expect(chain[1]!.text).toMatch(/\/schedule\/change\?token=[\w-]+\.1\./);
+    expect(chain[1]!.text).toMatch(/\/schedule\/cancel\?token=[\w-]+\.1\./);
+  });
+
+  it('says where to meet: the host’s video room, else the entry’s location, else that we will send it', () => {
+    const room = 'https://meet.example.com/anna-reid';
+    const withRoom = {
+      ...content,
+      hosts: [{ ...content.hosts[0]!, meetingUrl: room }],
+      location: '+44 20 7946 0000',
+    };
+    const mail = formatMail({ mail: 'prospect', enquiry: call }, setup(withRoom));
+    expect(mail.text).toContain(`Where: Video call: ${room}`);
+    const ics = new ICAL.Component(ICAL.parse(mail.icalEvent!.content)).getFirstSubcomponent(
+      'vevent',
+    )!;
+    expect(ics.getFirstPropertyValue('location')).toBe(room);
+    expect(ics.getFirstPropertyValue('description')).toBe(`Where: Video call: ${room}`);
+    const byPhone = formatMail(
+      { mail: 'host-reminder', enquiry: call },
+      setup({ ...content, location: '+44 20 7946 0000' }),
+    );
+    expect(byPhone.text).toContain('Where: +44 20 7946 0000');
+    expect(formatMail({ mail: 'prospect', enquiry: call }, setup(content)).text).toContain(
+      'Where: we will reply to this e-mail with how to join',
+    );
+  });
+
+  it('drops, when due, a reminder or an update of a call moved or cancelled since, and a reminder of a call begun', () => {
+    const start = call.call!.start;
+    const about = at(start, 0);
+    const now = Date.parse(start) - 60 * 60_000;
+    const item = (mail: MailKind, stored: Partial<NonNullable<StoredEnquiry['call']>> = {}) => ({
+      mail,
+      enquiry: { ...call, call: { ...call.call!, ...stored } },
+      call: about,
+    });
+    expect(staleReason(item('prospect-reminder'), now)).toBeUndefined();
+    expect(staleReason(item('prospect-reminder', { sequence: 1 }), now)).toBe(
+      'the call was moved since',
+    );
+    expect(staleReason(item('host', { sequence: 1 }), now)).toBe('the call was moved since');
+    expect(staleReason(item('host-reminder', { cancelledAt: '2026-11-30T00:00:00Z' }), now)).toBe(
+      'the call was cancelled',
+    );
+    expect(staleReason(item('prospect-reminder'), Date.parse(start))).toBe('the call has begun');
+    // The agency's notice and every cancellation always go.
+    expect(staleReason(item('agency', { sequence: 2 }), now)).toBeUndefined();
+    expect(
+      staleReason(item('host-cancel', { sequence: 2, cancelledAt: start }), now),
+    ).toBeUndefined();
   });
 });

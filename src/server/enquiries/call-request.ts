@@ -8,6 +8,7 @@ import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import { nearest, offeredSlot, refusal } from '../booking/free-times.ts';
 import { bookingClosedMessage } from '../booking/messages.ts';
+import { reminderLeads } from '../booking/change.ts';
 import { currentFreeHosts, currentFreeSlots } from '../booking/queries.ts';
 import { isTimeZone, type Availability, type Slot } from '../../domain/booking.ts';
 import {
@@ -46,7 +47,7 @@ export function handleCallRequest(
           email: input.email.trim(),
           message: input.message.trim(),
         };
-        const result = (call?: Slot) => ({
+        const result = (call?: Slot & { reminders: number[] }) => ({
           name: data.name,
           email: data.email,
           data,
@@ -74,7 +75,7 @@ export function handleCallRequest(
         // What the e-mails need, as it was when the call was booked.
         data.agency_time_zone = availability.timeZone;
         data.call_title = availability.callTitle;
-        return result(call);
+        return result({ ...call, reminders: reminderLeads(availability) });
       },
       taken: {
         field: 'slot',

@@ -31,8 +31,8 @@ export interface Checked<Field extends string> {
   email: string;
   data: Record<string, string | string[]>;
   errors: FieldErrors<Field>;
-  /** The time of a call being booked. */
-  call?: Slot;
+  /** The time of a call being booked, and its reminders (minutes before it). */
+  call?: Slot & { reminders?: readonly number[] };
 }
 
 /** What makes one form of the site: how its fields are read and checked. */

@@ -20,6 +20,8 @@ export interface CalendarEvent {
   stamp?: string | Date;
   summary: string;
   description?: string;
+  /** Where to meet: a video room's address, a phone number, a room. */
+  location?: string;
   organizer: { name: string; email: string };
   /** The prospect, and the host who takes the call. */
   attendees: { name: string; email: string }[];
@@ -79,6 +81,7 @@ export function calendarEvent(event: CalendarEvent): string {
     `STATUS:${event.status}`,
     `SUMMARY:${icsText(event.summary)}`,
     ...(event.description === undefined ? [] : [`DESCRIPTION:${icsText(event.description)}`]),
+    ...(event.location === undefined ? [] : [`LOCATION:${icsText(event.location)}`]),
     `ORGANIZER;CN=${icsParam(event.organizer.name)}:${mailtoUri(event.organizer.email)}`,
     ...event.attendees.map(
       (attendee) =>

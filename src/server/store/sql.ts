@@ -103,13 +103,19 @@ export interface QueuedMail {
   call?: MailCall;
 }
 
+/**
+ * How soon after a booking (or a move) a reminder must fall to be sent: one that would come sooner
+ * is skipped, as the confirmation has just said the same.
+ */
+export const REMINDER_MIN_GAP_MS = 15 * 60_000;
+
 /** The reminders of a call at its time now, each to the prospect and (if any) its host. */
 function reminderMails(call: MailCall, reminders: readonly number[], now: number): QueuedMail[] {
   const start = Date.parse(call.start);
   return reminders.flatMap((minutes) => {
     const dueAt = start - minutes * 60_000;
     // A call booked (or moved) inside a reminder's window skips it: it is not sent late.
-    if (dueAt <= now) return [];
+    if (dueAt < now + REMINDER_MIN_GAP_MS) return [];
     const kinds: MailKind[] = [
       'prospect-reminder',
       ...(call.host ? (['host-reminder'] as const) : []),
