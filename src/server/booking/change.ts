@@ -92,8 +92,11 @@ export function callLinks(enquiry: StoredEnquiry, secret: string): CallLinks {
   return { change: link('change'), cancel: link('cancel') };
 }
 
-/** Why the call cannot be moved now, if it cannot; the sequence the link was made for. */
-function blocked(
+/**
+ * Why the call cannot be moved with a link made at `sequence` at the time `now`, if it cannot:
+ * cancelled, moved since, moved MAX_MOVES times, or closer than the notice period.
+ */
+export function whyNotMovable(
   enquiry: StoredEnquiry,
   availability: Availability,
   sequence: number | undefined,
@@ -172,7 +175,7 @@ async function changeCall(
     const enquiry = await service.store.findById(check.id);
     // An unknown booking under a valid signature is not expected: the same answer as a bad link.
     if (!enquiry?.call) return { status: 'invalid' };
-    const stop = blocked(enquiry, availability, check.sequence, now);
+    const stop = whyNotMovable(enquiry, availability, check.sequence, now);
     if (stop) return stop;
     if (wanted === undefined)
       return { status: 'choose', enquiry, slots: await movesOf(availability, enquiry, now, from) };

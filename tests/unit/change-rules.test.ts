@@ -1,0 +1,65 @@
+/** When a booked call can be moved with its change link, on a clock the test sets. */
+import { describe, expect, it } from 'vitest';
+import { MAX_MOVES, whyNotMovable } from '../../src/server/booking/change';
+import type { Availability } from '../../src/domain/booking';
+import type { StoredEnquiry } from '../../src/server/store/types';
+
+const start = '2027-03-29T09:30:00Z';
+const hour = 3_600_000;
+const availability = { noticeHours: 24 } as Availability;
+const booked = (call: Partial<NonNullable<StoredEnquiry['call']>> = {}): StoredEnquiry => ({
+  id: '00000000-0000-4000-8000-000000000000',
+  kind: 'call',
+  name: 'Ada',
+  email: 'ada@example.com',
+  data: {},
+  clientIp: '127.0.0.1',
+  userAgent: 'test',
+  spam: false,
+  createdAt: '2027-03-01T10:00:00.000Z',
+  mailedAt: null,
+  mailAttempts: 0,
+  mailFailure: null,
+  call: { start, end: start, cancelledAt: null, host: 'anna', sequence: 1, moves: 1, ...call },
+});
+
+describe('a change link', () => {
+  it('moves a call until its notice period begins, not after', () => {
+    const enquiry = booked();
+    expect(whyNotMovable(enquiry, availability, 1, Date.parse(start) - 25 * hour)).toBeUndefined();
+    expect(whyNotMovable(enquiry, availability, 1, Date.parse(start) - 24 * hour)).toBeUndefined();
+    expect(whyNotMovable(enquiry, availability, 1, Date.parse(start) - 24 * hour + 1)).toEqual({
+      status: 'too-late',
+      enquiry,
+    });
+    // Across the clock change of 28 March (London): the notice is 24 hours of time, not of clock.
+    expect(
+      whyNotMovable(
+        enquiry,
+        { noticeHours: 48 } as Availability,
+        1,
+        Date.parse('2027-03-27T09:30:00Z'),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('works once: a link of an earlier sequence has been used', () => {
+    const now = Date.parse(start) - 72 * hour;
+    expect(whyNotMovable(booked(), availability, 0, now)?.status).toBe('used');
+    // A cancel link made before calls could move has no sequence: it is no change link.
+    expect(whyNotMovable(booked(), availability, undefined, now)?.status).toBe('used');
+  });
+
+  it('refuses a cancelled call, and one moved the most times', () => {
+    const now = Date.parse(start) - 72 * hour;
+    expect(
+      whyNotMovable(booked({ cancelledAt: '2027-03-02T00:00:00Z' }), availability, 1, now)?.status,
+    ).toBe('cancelled');
+    expect(
+      whyNotMovable(booked({ moves: MAX_MOVES, sequence: 3 }), availability, 3, now)?.status,
+    ).toBe('limit');
+    expect(
+      whyNotMovable(booked({ moves: MAX_MOVES - 1, sequence: 3 }), availability, 3, now),
+    ).toBeUndefined();
+  });
+});
