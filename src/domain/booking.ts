@@ -266,7 +266,7 @@ export const availabilityFields = {
     .max(limits.location.max)
     .optional()
     .describe(
-      'Where calls take place when the host has no video room of their own: a phone number or a room, e.g. "+44 20 7946 0000 (we call you)"; empty: the e-mails say we will send how to join.',
+      'Where calls take place when the host has no video room of their own: a phone number or a room, e.g. "+44 20 7946 0000 (call us at the time of the call)"; empty: the e-mails say we will send how to join.',
     ),
   reminders: z
     .array(

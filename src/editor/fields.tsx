@@ -218,7 +218,9 @@ function CheckedText(props: {
       onChange={props.onChange}
       onBlur={() => setLeft(true)}
       errorMessage={props.forceValidation || left ? props.problem(props.value) : undefined}
-      width={{ mobile: 'auto', tablet: 'alias.singleLineWidth' }}
+      // The whole width, as Keystatic's own text fields: an e-mail address or a video room's
+      // address was cut short in the narrow width of a number's field.
+      width="auto"
     />
   );
 }
