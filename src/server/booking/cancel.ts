@@ -54,6 +54,25 @@ async function cancelCall(
   return result;
 }
 
+/** A GET or POST of a call link's page: its token, and what the gate refused of a post (if it did). */
+export function linkRequest(request: Request, post: PostVerdict | undefined) {
+  const refused = post && refusalOf(post);
+  const token = post?.ok
+    ? first(post.fields, 'token')
+    : (new URL(request.url).searchParams.get('token') ?? '');
+  return {
+    token,
+    /** The page's answer to a post the gate refused: it says why, and nothing is done. */
+    refused: refused && {
+      type: 'page' as const,
+      status: refused.status,
+      headers: postHeaders(refused.headers),
+      result: { status: 'refused' as const, message: refused.message },
+      token,
+    },
+  };
+}
+
 /**
  * A GET or POST of the cancel page. A post comes through the gate (src/middleware.ts), which has
  * checked and read its body; what it refused is said, and nothing is cancelled.
@@ -62,19 +81,8 @@ export async function handleCancel(
   request: Request,
   post: PostVerdict | undefined,
 ): Promise<CancelOutcome> {
-  const refused = post && refusalOf(post);
-  const token = post?.ok
-    ? first(post.fields, 'token')
-    : (new URL(request.url).searchParams.get('token') ?? '');
-  if (refused) {
-    return {
-      type: 'page',
-      status: refused.status,
-      headers: postHeaders(refused.headers),
-      result: { status: 'refused', message: refused.message },
-      token,
-    };
-  }
+  const { token, refused } = linkRequest(request, post);
+  if (refused) return refused;
   const result = await cancelCall(token, request.method === 'POST');
   return {
     type: 'page',

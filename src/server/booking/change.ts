@@ -10,8 +10,9 @@ import { checkCallToken, signCallToken } from './call-token.ts';
 import { nearest, offeredSlot, refusal } from './free-times.ts';
 import { slotTakenMessage } from './messages.ts';
 import { currentFreeHosts, currentFreeSlots } from './queries.ts';
+import { linkRequest } from './cancel.ts';
 import { first } from '../requests/body.ts';
-import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
+import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
 import { getEnquiryService, type EnquiryService } from '../enquiries/service.ts';
 import { reportStoreFailure } from '../log.ts';
@@ -239,19 +240,8 @@ export async function handleChange(
   post: PostVerdict | undefined,
   availability: Availability,
 ): Promise<ChangeOutcome> {
-  const refused = post && refusalOf(post);
-  const token = post?.ok
-    ? first(post.fields, 'token')
-    : (new URL(request.url).searchParams.get('token') ?? '');
-  if (refused) {
-    return {
-      type: 'page',
-      status: refused.status,
-      headers: postHeaders(refused.headers),
-      result: { status: 'refused', message: refused.message },
-      token,
-    };
-  }
+  const { token, refused } = linkRequest(request, post);
+  if (refused) return refused;
   const wanted =
     request.method === 'POST' && post?.ok ? first(post.fields, 'slot').trim() : undefined;
   const from = new URL(request.url).searchParams.get('from') ?? '';

@@ -322,6 +322,26 @@ const whereLines = (where: Call['where'], forProspect: boolean) =>
       ? ['Where: we will reply to this e-mail with how to join (a phone number or a video link).']
       : [];
 
+/** A line `Label: value` when there is a value. */
+const optional = (label: string, value: string | undefined) =>
+  value ? [`${label}: ${value}`] : [];
+
+/** The prospect's lines of when and where: their time (ours too, where it differs), length, place. */
+const prospectWhen = (call: Call, label = 'When') => [
+  `${label}: ${call.times.visitor}`,
+  ...(call.times.ours ? [`(Our time: ${call.times.ours})`] : []),
+  `Length: ${call.minutes} minutes`,
+  ...whereLines(call.where, true),
+];
+
+/** The host's lines of when and where: their time (the prospect's too, where it differs), place. */
+const hostWhen = (call: Call, label = 'When') => [
+  `${label}: ${call.times.host}`,
+  ...optional('Their time', call.times.theirs(call.times.hostZone)),
+  `Length: ${call.minutes} minutes`,
+  ...whereLines(call.where, false),
+];
+
 /** The prospect's links: change the time, or cancel. */
 function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
   if (!setup.booking) throw new Error('Booking mails need BOOKING_SECRET and a site address.');
@@ -367,7 +387,8 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
 
   host(item, setup) {
     const { enquiry } = item;
-    const { times, previous, name, minutes, mail, host, where } = bookedCall(item, setup);
+    const call = bookedCall(item, setup);
+    const { times, previous, name, mail, host } = call;
     return callMail(enquiry, mail, `Your call with ${name}: ${times.host}`, [
       `Hello ${headerText(host!.name)},`,
       '',
@@ -376,26 +397,21 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
         : 'A prospect booked an introductory call with you through the website.',
       'The invitation is attached: open it to add the call to your calendar.',
       '',
-      `When: ${times.host}`,
-      ...optional('Their time', times.theirs(times.hostZone)),
-      `Length: ${minutes} minutes`,
-      ...whereLines(where, false),
+      ...hostWhen(call),
       ...prospectLines(enquiry),
     ]);
   },
 
   prospect(item, setup) {
     const { enquiry } = item;
-    const { about, times, name, brand, minutes, mail, where } = bookedCall(item, setup);
+    const call = bookedCall(item, setup);
+    const { about, times, name, brand, mail } = call;
     return callMail(enquiry, mail, `Your call with ${brand}: ${times.visitor}`, [
       `Hello ${name},`,
       '',
       'Thank you for booking a call with us. It is in our calendar:',
       '',
-      `When: ${times.visitor}`,
-      ...(times.ours ? [`(Our time: ${times.ours})`] : []),
-      `Length: ${minutes} minutes`,
-      ...whereLines(where, true),
+      ...prospectWhen(call),
       '',
       'The invitation is attached: open it to add the call to your calendar.',
       '',
@@ -420,17 +436,15 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
 
   'prospect-move'(item, setup) {
     const { enquiry } = item;
-    const { about, times, previous, name, brand, minutes, mail, where } = bookedCall(item, setup);
+    const call = bookedCall(item, setup);
+    const { about, times, previous, name, brand, mail } = call;
     return callMail(enquiry, mail, `Moved: your call with ${brand}, now ${times.visitor}`, [
       `Hello ${name},`,
       '',
       'Your call is moved, as you asked:',
       '',
       ...(previous ? [`From: ${previous.visitor}`] : []),
-      `To: ${times.visitor}`,
-      ...(times.ours ? [`(Our time: ${times.ours})`] : []),
-      `Length: ${minutes} minutes`,
-      ...whereLines(where, true),
+      ...prospectWhen(call, 'To'),
       '',
       'The attached update moves it in your calendar.',
       '',
@@ -516,25 +530,19 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
 
   'host-reminder'(item, setup) {
     const { enquiry } = item;
-    const { about, times, name, minutes, mail, host, where } = bookedCall(item, setup);
+    const call = bookedCall(item, setup);
+    const { about, times, name, mail, host } = call;
     const lead = leadTime(about.remindMinutes);
     return callMail(enquiry, mail, `Reminder: your call with ${name} in ${lead}, ${times.host}`, [
       `Hello ${headerText(host!.name)},`,
       '',
       `A reminder of your call with ${name}, in ${lead}:`,
       '',
-      `When: ${times.host}`,
-      ...optional('Their time', times.theirs(times.hostZone)),
-      `Length: ${minutes} minutes`,
-      ...whereLines(where, false),
+      ...hostWhen(call),
       ...prospectLines(enquiry),
     ]);
   },
 };
-
-/** A line `Label: value` when there is a value. */
-const optional = (label: string, value: string | undefined) =>
-  value ? [`${label}: ${value}`] : [];
 
 /** The e-mail of an outbox entry: its kind's template applied to its enquiry. */
 export function formatMail(item: MailItem, setup: MailSetup): Mail {
