@@ -116,6 +116,10 @@ describe('the change link', () => {
     expect(text).toMatch(/To: .*\(America\/New_York\)/);
     expect(text).toMatch(/Where: /);
 
+    // The same post again (a double tap): the move it made is its answer; nothing more is sent.
+    const repeated = await post(server.url, { token: change.token, slot: to.start });
+    expect(repeated.status).toBe(200);
+    expect(await repeated.text()).toContain('Your call is moved');
     // The old link was used; the new e-mail's links work, and a cancel then is one SEQUENCE higher.
     const again = await post(server.url, { token: change.token, slot: thursdays(slots)[6]!.start });
     expect(again.status).toBe(410);

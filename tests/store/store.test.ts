@@ -608,6 +608,28 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect((await store.all()).every((e) => e.mailedAt !== null)).toBe(true);
     });
 
+    it('stopped in the middle of a send, gives back what it holds: another process sends it at once, not when its lease ends', async () => {
+      const { id } = await store.commit(enquiry(), true);
+      let sending!: () => void;
+      const started = new Promise<void>((resolve) => (sending = resolve));
+      const outbox = new Outbox({
+        store,
+        from: 'a@b.co',
+        to: 'c@d.co',
+        content: { brand: 'Agency', email: 'hello@agency.example', hosts: [] },
+        pollMs: 10,
+        // An SMTP server that never answers.
+        sender: { send: () => (sending(), new Promise(() => {})) },
+      });
+      outbox.start();
+      await started;
+      // Claimed under a lease of minutes: nobody else may take it meanwhile.
+      expect(await store.claimDue(Date.now(), 100)).toEqual([]);
+      await outbox.stop(50);
+      const [item] = await (await backend.open()).claimDue(Date.now(), 100);
+      expect(item?.enquiry.id).toBe(id);
+    });
+
     it('run by two processes sends every e-mail once', async () => {
       const ids = new Set<string>();
       for (let i = 0; i < 30; i++)

@@ -48,7 +48,8 @@ export type ChangeResult =
   | {
       status: 'moved';
       enquiry: StoredEnquiry;
-      previous: Slot;
+      /** The time it was moved from (unknown when the answer is a repeat's). */
+      previous?: Slot;
       mailed: boolean;
       links?: CallLinks;
     }
@@ -172,11 +173,33 @@ async function changeCall(
   if (!service?.bookingSecret) return { status: 'unavailable' };
   const check = checkCallToken('change', token, service.bookingSecret, now);
   if (!check.ok) return { status: check.reason };
+  const { bookingSecret } = service;
+  const mailed = service.outbox !== undefined;
+  /** The answer of a moved call: it is e-mailed, or here are its links. */
+  const answerMoved = (
+    enquiry: StoredEnquiry,
+    previous: Slot | undefined,
+  ): Extract<ChangeResult, { status: 'moved' }> => ({
+    status: 'moved',
+    enquiry,
+    ...(previous && { previous }),
+    mailed,
+    ...(!mailed && { links: callLinks(enquiry, bookingSecret) }),
+  });
   try {
     const enquiry = await service.store.findById(check.id);
     // An unknown booking under a valid signature is not expected: the same answer as a bad link.
     if (!enquiry?.call) return { status: 'invalid' };
     const stop = whyNotMovable(enquiry, availability, check.sequence, now);
+    // The same post again (a double tap, a retry after a lost answer): the move it made is the
+    // answer, not "this link has been used".
+    if (
+      stop?.status === 'used' &&
+      wanted &&
+      check.sequence === enquiry.call.sequence - 1 &&
+      Date.parse(wanted) === Date.parse(enquiry.call.start)
+    )
+      return answerMoved(enquiry, undefined);
     if (stop) return stop;
     if (wanted === undefined)
       return { status: 'choose', enquiry, slots: await movesOf(availability, enquiry, now, from) };
@@ -202,16 +225,7 @@ async function changeCall(
       if (moved.status === 'unknown') return { status: 'invalid' };
       if (moved.status === 'stale') return { status: 'used', enquiry: moved.enquiry };
       if (moved.status !== 'moved') return { status: moved.status, enquiry: moved.enquiry };
-      const mailed = service.outbox !== undefined;
-      return {
-        status: 'moved',
-        enquiry: moved.enquiry,
-        previous: { start: moved.previous.start, end: moved.previous.end },
-        mailed,
-        ...(!mailed && {
-          links: callLinks(moved.enquiry, service.bookingSecret),
-        }),
-      };
+      return answerMoved(moved.enquiry, { start: moved.previous.start, end: moved.previous.end });
     } catch (error) {
       if (!(error instanceof SlotTaken)) throw error;
       // Taken meanwhile (another booking or move won it): the nearest free times, as a booking gets.

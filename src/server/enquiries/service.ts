@@ -7,6 +7,7 @@ import { bookingOffReason, serverConfig, type ServerConfig } from '../config.ts'
 import { Outbox } from '../mail/outbox.ts';
 import { smtpSender } from '../mail/smtp.ts';
 import type { MailContent } from '../mail/templates.ts';
+import { onShutdown } from '../shutdown.ts';
 import { RateLimiter, type RateLimit } from '../requests/rate-limit.ts';
 import { CalendarService } from '../calendars/service.ts';
 import { openStore } from '../store/index.ts';
@@ -90,6 +91,10 @@ async function startEnquiryService(): Promise<EnquiryService> {
       log: console.warn,
     });
     outbox.start();
+    // A restart (a deploy) finishes what is being sent, and gives back what it cannot finish in
+    // time, rather than leave it claimed until its lease ends.
+    const stopping = outbox;
+    onShutdown(() => stopping.stop(1000));
     console.info(`Enquiries are stored in ${store.description} and mailed to ${mailTo}.`);
   } else {
     console.warn(

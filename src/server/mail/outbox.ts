@@ -51,6 +51,8 @@ export class Outbox {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running: Promise<void> | undefined;
   #stopped = true;
+  /** Entries this process has claimed and not yet marked: given back if it stops before it can. */
+  readonly #claimed = new Set<number>();
   readonly #options: OutboxOptions;
 
   constructor(options: OutboxOptions) {
@@ -92,6 +94,7 @@ export class Outbox {
       for (;;) {
         const due = await store.claimDue(this.#now(), OUTBOX_CLAIM_BATCH, leaseMs);
         if (due.length === 0) return;
+        for (const item of due) this.#claimed.add(item.id);
         if (!(await this.#send(due))) return;
       }
     } catch (error) {
@@ -106,59 +109,84 @@ export class Outbox {
    * retried.
    */
   async #send(due: OutboxItem[]) {
-    const { store, sender, log } = this.#options;
     const results = await Promise.all(
       due.map(async (item) => {
-        const { id, enquiry, attempts, mail } = item;
-        const giveUp = async (reason: string) => {
-          await store.markUndeliverable(id, reason, this.#now());
-          log?.(
-            `${describe(mail)} of enquiry ${enquiry.id} failed for good: ${reason}; it will not be retried`,
-          );
-          // The SMTP server is up (or was never asked): the rest of the batch goes on.
-          return true;
-        };
-        // A reminder of a call moved or cancelled since it was queued, say: dropped, not sent.
-        const stale = staleReason(item, this.#now());
-        if (stale) {
-          await store.markSkipped(id, stale, this.#now());
-          log?.(`${describe(mail)} of enquiry ${enquiry.id} was not sent: ${stale}`);
-          return true;
-        }
-        // Made first, apart from the sending: a mail that cannot be made now never can be.
-        let message: Mail;
         try {
-          message = formatMail(item, this.#options);
-        } catch (error) {
-          return giveUp(`the e-mail could not be made: ${failureReason(error)}`);
+          return await this.#sendOne(item);
+        } finally {
+          this.#claimed.delete(item.id);
         }
-        try {
-          await sender.send(message);
-        } catch (error) {
-          const reason = failureReason(error);
-          if (refusedForGood(error)) return giveUp(reason);
-          await store.markFailed(
-            id,
-            this.#now() + backoffMs(attempts, this.#options.retryBaseMs, this.#options.retryMaxMs),
-            reason,
-          );
-          log?.(
-            `${describe(mail)} of enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${reason}`,
-          );
-          return false;
-        }
-        await store.markSent(id, this.#now());
-        return true;
       }),
     );
     // The server is likely down: leave the rest for the next round.
     return results.every(Boolean);
   }
 
-  async stop() {
+  /** Sends one claimed entry and marks it; false when the SMTP server failed it for now. */
+  async #sendOne(item: OutboxItem) {
+    const { store, sender, log } = this.#options;
+    const { id, enquiry, attempts, mail } = item;
+    const giveUp = async (reason: string) => {
+      await store.markUndeliverable(id, reason, this.#now());
+      log?.(
+        `${describe(mail)} of enquiry ${enquiry.id} failed for good: ${reason}; it will not be retried`,
+      );
+      // The SMTP server is up (or was never asked): the rest of the batch goes on.
+      return true;
+    };
+    // A reminder of a call moved or cancelled since it was queued, say: dropped, not sent.
+    const stale = staleReason(item, this.#now());
+    if (stale) {
+      await store.markSkipped(id, stale, this.#now());
+      log?.(`${describe(mail)} of enquiry ${enquiry.id} was not sent: ${stale}`);
+      return true;
+    }
+    // Made first, apart from the sending: a mail that cannot be made now never can be.
+    let message: Mail;
+    try {
+      message = formatMail(item, this.#options);
+    } catch (error) {
+      return giveUp(`the e-mail could not be made: ${failureReason(error)}`);
+    }
+    try {
+      await sender.send(message);
+    } catch (error) {
+      const reason = failureReason(error);
+      if (refusedForGood(error)) return giveUp(reason);
+      await store.markFailed(
+        id,
+        this.#now() + backoffMs(attempts, this.#options.retryBaseMs, this.#options.retryMaxMs),
+        reason,
+      );
+      log?.(
+        `${describe(mail)} of enquiry ${enquiry.id} not mailed yet (attempt ${attempts + 1}): ${reason}`,
+      );
+      return false;
+    }
+    await store.markSent(id, this.#now());
+    return true;
+  }
+
+  /**
+   * Stops polling and waits for the round under way, at most `waitMs`; what it still holds claimed
+   * then (a send the SMTP server has not answered yet) is given back, so that a restart, or another
+   * process, sends it at once rather than when its lease ends (OUTBOX_LEASE_MS, minutes).
+   */
+  async stop(waitMs = Infinity) {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    await this.#running;
+    if (Number.isFinite(waitMs)) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        this.#running,
+        new Promise((resolve) => (timer = setTimeout(resolve, waitMs))),
+      ]);
+      clearTimeout(timer);
+    } else await this.#running;
+    if (this.#claimed.size) {
+      await this.#options.store.release([...this.#claimed]).catch(() => {});
+      this.#claimed.clear();
+    }
   }
 }
 
