@@ -41,7 +41,7 @@ export async function getSettings() {
  */
 export async function getMailContent() {
   const { brand, email } = await getSettings();
-  const { hosts, location, timeZone } = await getAvailability();
+  const { hosts, location, timeZone, noticeHours } = await getAvailability();
   return {
     brand,
     email,
@@ -53,6 +53,7 @@ export async function getMailContent() {
       ...(meetingUrl && { meetingUrl }),
     })),
     ...(location && { location }),
+    noticeHours,
   };
 }
 

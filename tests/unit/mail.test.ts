@@ -313,6 +313,23 @@ describe('a call that moves', () => {
     );
   });
 
+  it('leaves the change link out of a reminder inside the notice period: the page would only say it is too late', () => {
+    const withNotice = setup({ ...content, noticeHours: 24 });
+    const remind = (minutes: number) =>
+      formatMail(
+        {
+          mail: 'prospect-reminder',
+          enquiry: call,
+          call: { ...at(call.call!.start, 0), remindMinutes: minutes },
+        },
+        withNotice,
+      ).text;
+    expect(remind(48 * 60)).toMatch(/\/schedule\/change\?token=/);
+    expect(remind(60)).not.toMatch(/\/schedule\/change/);
+    expect(remind(60)).toContain('Reply to this e-mail and we will find one with you.');
+    expect(remind(60)).toMatch(/\/schedule\/cancel\?token=/);
+  });
+
   it('drops, when due, a reminder or an update of a call moved or cancelled since, and a reminder of a call begun', () => {
     const start = call.call!.start;
     const about = at(start, 0);

@@ -132,6 +132,8 @@ export interface MailContent {
   hosts: MailHost[];
   /** Where calls take place when the host has no video room (a phone number, a room). */
   location?: string;
+  /** How long before a call it can no longer be moved with its link (availability.yaml's noticeHours). */
+  noticeHours?: number;
 }
 
 /** Everything a template needs besides the enquiry. */
@@ -346,9 +348,14 @@ const hostWhen = (call: Call, label = 'When') => [
 function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
   if (!setup.booking) throw new Error('Booking mails need BOOKING_SECRET and a site address.');
   const links = callLinks(item.enquiry, about, setup.booking);
+  // A reminder inside the notice period: the change page would only say it is too late.
+  const notice = setup.content.noticeHours;
+  const tooLate =
+    about.remindMinutes !== undefined && notice !== undefined && about.remindMinutes < notice * 60;
   return [
-    'Need another time? Choose one here:',
-    links.change,
+    ...(tooLate
+      ? ['Need another time? Reply to this e-mail and we will find one with you.']
+      : ['Need another time? Choose one here:', links.change]),
     '',
     'Cannot make it at all? Cancel the call here:',
     links.cancel,
