@@ -1,0 +1,102 @@
+/**
+ * Text an attacker would send, for the property tests of what the server writes from visitors'
+ * text (tests/unit/safe-text.test.ts, tests/unit/mail-safety.test.ts), and the booking they test with.
+ */
+import fc from 'fast-check';
+import type { StoredEnquiry } from '../../src/server/store/types';
+
+export const numRuns = 200;
+
+/** What an attacker would try: every kind of line break, terminal escapes, iCalendar syntax. */
+export const pieces = [
+  '\r',
+  '\n',
+  '\r\n',
+  '\u0085',
+  '\u2028',
+  '\u2029',
+  '\t',
+  '\u000b',
+  '\u000c',
+  '\u001b',
+  '\u0007',
+  '\u009b',
+  '\u0000',
+  '\u007f',
+  '\u202e',
+  '\u2066',
+  '\ud800',
+  ';',
+  ',',
+  '\\',
+  ':',
+  '"',
+  '^',
+  '^n',
+  "^'",
+  '=',
+  '+',
+  '-',
+  '@',
+  ' ',
+  'é',
+  '😀',
+  'END:VEVENT',
+  'BEGIN:VEVENT',
+  'URL:https://evil.example/meet',
+  '\u001b[2J',
+  '\u001b]52;c;ZXZpbA==\u0007',
+  'Bcc: victim@example.com',
+  'X-Injected: 1',
+];
+export const nasty = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(...pieces),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+      fc.string({ maxLength: 6 }),
+    ),
+    { maxLength: 16 },
+  )
+  .map((parts) => parts.join(''));
+/** Any text: nasty pieces, or any code points at all. */
+export const anyText = fc.oneof(nasty, fc.string({ unit: 'binary', maxLength: 120 }));
+
+/** Category Cc, the line and paragraph separators, and the bidi controls. */
+export const CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+
+export const START = '2026-12-01T10:00:00Z';
+export const booking = (
+  name: string,
+  message: string,
+  email = 'ada@example.com',
+): StoredEnquiry => ({
+  id: '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b',
+  kind: 'call',
+  name,
+  email,
+  data: {
+    name,
+    email,
+    message,
+    slot: START,
+    time_zone: 'America/New_York',
+    agency_time_zone: 'Europe/London',
+    call_title: 'Introductory call',
+  },
+  clientIp: '127.0.0.1',
+  userAgent: 'test',
+  spam: false,
+  createdAt: '2026-11-23T10:00:00.000Z',
+  mailedAt: null,
+  mailAttempts: 0,
+  mailFailure: null,
+  call: {
+    start: START,
+    end: '2026-12-01T10:30:00Z',
+    cancelledAt: null,
+    host: 'anna',
+    sequence: 0,
+    moves: 0,
+  },
+});

@@ -1,0 +1,248 @@
+/**
+ * The e-mails of a booking and of an enquiry, whatever a visitor typed: only the headers the server
+ * set, the subject it meant, one calendar event, nothing of the visitor's words to the prospect.
+ * (Apart from tests/unit/safe-text.test.ts so that the two, the slowest unit tests, run side by side.)
+ */
+import fc from 'fast-check';
+import ICAL from 'ical.js';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { describe, expect, it } from 'vitest';
+import { formatCallTime } from '../../src/domain/call-times';
+import { asciiEmail } from '../../src/domain/forms';
+import { messageOptions } from '../../src/server/mail/smtp';
+import {
+  formatEnquiryMail,
+  formatMail,
+  UnmailableAddress,
+  type Mail,
+} from '../../src/server/mail/templates';
+import { bodyText, headerText } from '../../src/server/safe-text';
+import { MAIL_KINDS, type MailKind, type StoredEnquiry } from '../../src/server/store/types';
+import { booking, nasty, numRuns, START } from '../support/hostile-text';
+import { mailItem } from '../support/records';
+
+const FROM = 'website@agency.example';
+const TO = 'sales@agency.example';
+const BOOKING = { siteUrl: 'https://northgate-digital.example', secret: 'x'.repeat(40) };
+/** What settings.yaml says of the agency, as the site passes it to the e-mails. */
+const SETUP = {
+  from: FROM,
+  to: TO,
+  booking: BOOKING,
+  content: {
+    brand: 'Northgate Digital',
+    email: 'hello@northgate-digital.example',
+    hosts: [{ id: 'anna', name: 'Anna Reid', email: 'anna@northgate-digital.example' }],
+  },
+};
+const KINDS = MAIL_KINDS;
+const forAgency = (kind: MailKind) => kind.startsWith('agency');
+/** The agency and the host: mailed whatever the prospect's address, which is their Reply-To. */
+const forStaff = (kind: MailKind) => forAgency(kind) || kind.startsWith('host');
+
+/** The events of an invitation, read as a calendar program reads it. */
+const events = (ics: string) =>
+  new ICAL.Component(ICAL.parse(ics)).getAllSubcomponents('vevent') as ICAL.Component[];
+
+/** The raw message nodemailer makes of a Mail, from the options smtpSender gives it. */
+async function compose(mail: Mail): Promise<string> {
+  const composer = new MailComposer(messageOptions(mail));
+  return (await composer.compile().build()).toString();
+}
+
+/** The top-level headers of a raw message, unfolded, in order. */
+function topHeaders(raw: string): [string, string][] {
+  const head = raw.slice(0, raw.indexOf('\r\n\r\n'));
+  return head
+    .replace(/\r\n(?=[ \t])/g, '')
+    .split('\r\n')
+    .map((line) => {
+      const colon = line.indexOf(':');
+      return [line.slice(0, colon), line.slice(colon + 1).trim()];
+    });
+}
+
+/** A header value as a mail program shows it: RFC 2047 encoded-words (UTF-8) decoded. */
+function decodeWords(value: string): string {
+  const word = /=\?utf-8\?([qb])\?([^?]*)\?=/gi;
+  return value.replace(/\?=[ \t]+=\?/g, '?==?').replace(/(?:=\?utf-8\?[qb]\?[^?]*\?=)+/gi, (run) =>
+    Buffer.concat(
+      [...run.matchAll(word)].map(([, encoding, text]) =>
+        encoding!.toLowerCase() === 'b'
+          ? Buffer.from(text!, 'base64')
+          : Buffer.from(
+              text!
+                .replace(/_/g, ' ')
+                .replace(/=([0-9A-F]{2})/gi, (_, hex: string) =>
+                  String.fromCharCode(parseInt(hex, 16)),
+                ),
+              'latin1',
+            ),
+      ),
+    ).toString('utf8'),
+  );
+}
+
+/** The headers nodemailer adds to every message: a single part also says its encoding. */
+const ADDED = ['Date', 'MIME-Version', 'Content-Type'];
+
+/** Checks a composed message: exactly the headers set, and its subject as `subject` means it. */
+async function expectHeaders(mail: Mail, subject: string) {
+  const headers = topHeaders(await compose(mail));
+  const names = headers
+    .map(([name]) => name)
+    .filter((name) => name !== 'Content-Transfer-Encoding');
+  const set = ['From', 'To', ...(mail.replyTo ? ['Reply-To'] : []), 'Subject', 'Message-ID'];
+  expect(names.sort()).toEqual([...set, ...ADDED].sort());
+  expect(headers.length - names.length).toBeLessThanOrEqual(1);
+  const value = (name: string) => headers.find(([header]) => header === name)![1];
+  expect(decodeWords(value('Subject'))).toBe(headerText(subject, 200));
+  expect(value('To')).toBe(mail.to);
+  if (mail.replyTo) expect(value('Reply-To')).toBe(mail.replyTo);
+}
+
+describe('a booking, whatever the name and message', () => {
+  it('gives each invitation exactly one event; only the agency’s carries the message', () => {
+    fc.assert(
+      fc.property(nasty, nasty, (name, message) => {
+        const enquiry = booking(name, message);
+        // A reminder carries none (tests/unit/mail.test.ts).
+        for (const mail of KINDS.filter((kind) => !kind.endsWith('-reminder'))) {
+          const { content } = formatMail(mailItem(mail, enquiry), SETUP).icalEvent!;
+          // Lines of at most 75 octets, each ended by CRLF; no other CR or LF.
+          expect(content.endsWith('\r\n')).toBe(true);
+          const lines = content.slice(0, -2).split('\r\n');
+          expect(lines.every((line) => !/[\r\n]/.test(line))).toBe(true);
+          expect(lines.every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
+          expect(lines.filter((line) => line === 'BEGIN:VEVENT')).toHaveLength(1);
+          const found = events(content);
+          expect(found).toHaveLength(1);
+          const [event] = found;
+          expect(event!.getFirstPropertyValue('description')).toBe(
+            forAgency(mail) ? bodyText(message) : null,
+          );
+          expect(event!.getFirstPropertyValue('summary')).toBe('Introductory call');
+          const attendee = event!.getFirstProperty('attendee')!;
+          // The CN is the name on one line, without the DQUOTE and backslash a parameter cannot hold.
+          expect(attendee.getParameter('cn')).toBe(headerText(name.replace(/["\\]/g, '')));
+          expect(attendee.getFirstValue()).toBe('mailto:ada@example.com');
+          expect(event!.getAllProperties().map((p) => p.name)).not.toContain('url');
+        }
+      }),
+      { numRuns },
+    );
+  });
+
+  it('mails the prospect nothing they typed but their name', () => {
+    fc.assert(
+      fc.property(nasty, nasty, nasty, (name, message, other) => {
+        for (const mail of ['prospect', 'prospect-cancel'] as const) {
+          const one = formatMail(mailItem(mail, booking(name, message)), SETUP);
+          const two = formatMail(mailItem(mail, booking(name, other)), SETUP);
+          expect(one.text).toBe(two.text);
+          expect(one.subject).toBe(two.subject);
+          const stamp = /^DTSTAMP:.*\r\n/m;
+          expect(one.icalEvent!.content.replace(stamp, '')).toBe(
+            two.icalEvent!.content.replace(stamp, ''),
+          );
+        }
+      }),
+      { numRuns },
+    );
+  });
+
+  it('makes e-mails with only the headers the server set, and the subject it meant', async () => {
+    const agencyTime = `${formatCallTime(START, 'Europe/London')} (Europe/London)`;
+    const visitorTime = `${formatCallTime(START, 'America/New_York')} (America/New_York)`;
+    const subjects: Record<MailKind, (name: string) => string> = {
+      agency: (name) => `Call booked: ${name}, ${agencyTime}`,
+      'agency-cancel': (name) => `Call cancelled: ${name}, ${agencyTime}`,
+      prospect: () => `Your call with Northgate Digital: ${visitorTime}`,
+      'prospect-cancel': () => `Cancelled: your call with Northgate Digital, ${visitorTime}`,
+      host: (name) => `Your call with ${name}: ${agencyTime}`,
+      'host-cancel': (name) => `Call cancelled: ${name}, ${agencyTime}`,
+      'agency-move': (name) => `Call moved: ${name}, now ${agencyTime}`,
+      'prospect-move': () => `Moved: your call with Northgate Digital, now ${visitorTime}`,
+      'host-move': (name) => `Call moved: ${name}, now ${agencyTime}`,
+      'prospect-reminder': () =>
+        `Reminder: your call with Northgate Digital in 24 hours, ${visitorTime}`,
+      'host-reminder': (name) => `Reminder: your call with ${name} in 24 hours, ${agencyTime}`,
+    };
+    const emails = ['ada@example.com', 'user@bücher.de', "O'Neil+tag@Example.CO.uk"];
+    await fc.assert(
+      fc.asyncProperty(nasty, nasty, fc.constantFrom(...emails), async (name, message, email) => {
+        const enquiry = booking(name, message, email);
+        for (const kind of KINDS) {
+          const mail = formatMail(mailItem(kind, enquiry), SETUP);
+          // The name is put in the subject on one line.
+          await expectHeaders(mail, subjects[kind](headerText(name)));
+          expect(forStaff(kind) ? mail.replyTo : mail.to).toBe(asciiEmail(email));
+        }
+      }),
+      { numRuns },
+    );
+  });
+
+  it('with an address the mail path cannot take: the agency and the host are mailed, the prospect is not', async () => {
+    await fc.assert(
+      fc.asyncProperty(nasty, async (email) => {
+        const enquiry = booking('Ada', 'Hello', email);
+        const ascii = asciiEmail(email.trim());
+        for (const kind of KINDS) {
+          const make = () => formatMail(mailItem(kind, enquiry), SETUP);
+          if (!forStaff(kind) && !ascii) {
+            expect(make).toThrow(UnmailableAddress);
+            continue;
+          }
+          const mail = make();
+          expect(forStaff(kind) ? mail.replyTo : mail.to).toBe(ascii ?? '');
+          await expectHeaders(mail, mail.subject);
+        }
+      }),
+      { numRuns },
+    );
+  });
+});
+
+describe('an enquiry, whatever its fields', () => {
+  it('makes an e-mail with only the headers the server set, and the subject it meant', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          first: nasty,
+          last: nasty,
+          services: fc.array(nasty, { maxLength: 3 }),
+          project: nasty,
+          call: fc.boolean(),
+        }),
+        async ({ first, last, services, project, call }) => {
+          const name = `${first} ${last}`;
+          const enquiry: StoredEnquiry = {
+            ...booking(name, project),
+            kind: call ? 'call' : 'enquiry',
+            data: call
+              ? { name, email: 'grace@example.com', message: project }
+              : {
+                  first_name: first,
+                  last_name: last,
+                  email: 'grace@example.com',
+                  service: services,
+                  project,
+                },
+          };
+          delete enquiry.call;
+          const mail = formatEnquiryMail(enquiry, FROM, TO);
+          await expectHeaders(
+            mail,
+            call ? `Call request from ${name}` : `Enquiry from ${name}: ${services.join(', ')}`,
+          );
+          // The message keeps its lines; no other field can add one.
+          const lines = mail.text.split('\n');
+          const fixed = call ? 10 : 13;
+          expect(lines.length).toBe(fixed + bodyText(project).split('\n').length);
+        },
+      ),
+      { numRuns },
+    );
+  });
+});
