@@ -3,7 +3,8 @@
  * or why there is none to show (an unknown reference, a store that cannot be read), with the status.
  */
 import type { PageAnswer } from '../http/answer.ts';
-import { callLinks, type CallLinks } from './change.ts';
+import type { CallLinks } from './call-token.ts';
+import { callLinks } from './change.ts';
 import { getEnquiryService } from '../enquiries/service.ts';
 import { reportStoreFailure } from '../log.ts';
 import type { StoredEnquiry } from '../store/types.ts';

@@ -67,3 +67,24 @@ export function checkCallToken(
   if (expires * 1000 <= now) return { ok: false, reason: 'expired' };
   return { ok: true, id, ...(sequenceText !== undefined && { sequence: Number(sequenceText) }) };
 }
+
+/** A booked call's change and cancel links, as paths of the site. */
+export interface CallLinks {
+  change: string;
+  cancel: string;
+}
+
+/**
+ * The change and cancel links of the call of enquiry `id` at `sequence`, starting at `start` (an
+ * ISO instant), as paths of the site: the e-mails put the site's address before them.
+ */
+export function callLinkPaths(
+  id: string,
+  sequence: number,
+  start: string,
+  secret: string,
+): CallLinks {
+  const link = (purpose: CallLinkPurpose) =>
+    `/schedule/${purpose}?token=${signCallToken(purpose, id, sequence, Date.parse(start), secret)}`;
+  return { change: link('change'), cancel: link('cancel') };
+}

@@ -6,7 +6,7 @@
  * the notice period, nor after MAX_MOVES moves. What a forged, used or expired link leads to is said,
  * and nothing changes. The page renders what this decides, with the status given here.
  */
-import { checkCallToken, signCallToken } from './call-token.ts';
+import { callLinkPaths, checkCallToken, type CallLinks } from './call-token.ts';
 import { nearest, offeredSlot, refusal } from './free-times.ts';
 import { slotTakenMessage } from './messages.ts';
 import { currentFreeHosts, currentFreeSlots } from './queries.ts';
@@ -27,12 +27,6 @@ import {
 
 /** How many times one call may be moved. */
 export const MAX_MOVES = availabilityRanges.moves.max;
-
-/** A booked call's own links (for a page that shows them when no e-mail carries them). */
-export interface CallLinks {
-  change: string;
-  cancel: string;
-}
 
 export type ChangeResult =
   | { status: 'invalid' | 'expired' | 'unavailable' }
@@ -83,16 +77,9 @@ const statuses: Record<Exclude<ChangeResult['status'], 'refused'>, number> = {
 export const reminderLeads = (availability: Availability) =>
   availability.reminders.map((text) => reminderMinutes(text)!);
 
-/**
- * The change and cancel links of the call as it is now (its sequence, its start), as paths of the
- * site: for its own pages, which the prospect has open on the site already.
- */
-export function callLinks(enquiry: StoredEnquiry, secret: string): CallLinks {
-  const call = enquiry.call!;
-  const link = (purpose: 'change' | 'cancel') =>
-    `/schedule/${purpose}?token=${signCallToken(purpose, enquiry.id, call.sequence, Date.parse(call.start), secret)}`;
-  return { change: link('change'), cancel: link('cancel') };
-}
+/** The change and cancel links of the call as it is now (its sequence, its start), for its pages. */
+export const callLinks = (enquiry: StoredEnquiry, secret: string): CallLinks =>
+  callLinkPaths(enquiry.id, enquiry.call!.sequence, enquiry.call!.start, secret);
 
 /**
  * Why the call cannot be moved with a link made at `sequence` at the time `now`, if it cannot:

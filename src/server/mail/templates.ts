@@ -9,7 +9,7 @@
  * (./outbox.ts) sends them through ./smtp.ts.
  */
 import { calendarEvent } from './invitation.ts';
-import { signCallToken } from '../booking/call-token.ts';
+import { callLinkPaths } from '../booking/call-token.ts';
 import { bodyText, headerText } from '../safe-text.ts';
 import { asciiEmail } from '../../domain/forms.ts';
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
@@ -249,12 +249,9 @@ function timesOf(start: string, enquiry: StoredEnquiry, host: MailHost | undefin
 
 /** The change and cancel links of a call's e-mail to the prospect: for the call as it is about. */
 function callLinks(enquiry: StoredEnquiry, about: MailCall, booking: BookingMailOptions) {
-  const link = (purpose: 'cancel' | 'change') =>
-    new URL(
-      `/schedule/${purpose}?token=${signCallToken(purpose, enquiry.id, about.sequence, Date.parse(about.start), booking.secret)}`,
-      booking.siteUrl,
-    ).href;
-  return { change: link('change'), cancel: link('cancel') };
+  const paths = callLinkPaths(enquiry.id, about.sequence, about.start, booking.secret);
+  const url = (path: string) => new URL(path, booking.siteUrl).href;
+  return { change: url(paths.change), cancel: url(paths.cancel) };
 }
 
 /** How long before the call a reminder goes: "24 hours", "1 hour", "90 minutes", "2 days". */
