@@ -20,6 +20,24 @@ async function ready(page: Page, carousel: Locator) {
   await page.mouse.move(0, 0);
 }
 
+test('a carousel keeps its size as its code takes over: nothing on the page moves', async ({
+  page,
+}) => {
+  await page.goto('/android');
+  const carousels = page.locator('.carousel');
+  const boxes = () =>
+    carousels.evaluateAll((all) =>
+      all.map((c) => {
+        const r = c.getBoundingClientRect();
+        return [Math.round(r.width), Math.round(r.height)];
+      }),
+    );
+  const before = await boxes();
+  expect(before.length).toBeGreaterThan(0);
+  for (const carousel of await carousels.all()) await ready(page, carousel);
+  expect(await boxes()).toEqual(before);
+});
+
 test.describe('carousel timings', () => {
   // Time stands still until a test moves it with runFor.
   test.beforeEach(async ({ page }) => {

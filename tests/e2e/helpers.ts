@@ -17,6 +17,31 @@ export async function violations(page: Page) {
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** What the browser renders of the page's images without alt text or explicit dimensions. */
+const imagesWithout = (page: Page) =>
+  page
+    .locator('img')
+    .evaluateAll((images) =>
+      images
+        .filter(
+          (img) =>
+            img.getAttribute('alt') === null ||
+            !img.getAttribute('width') ||
+            !img.getAttribute('height'),
+        )
+        .map((img) => img.outerHTML.slice(0, 120)),
+    );
+
+/**
+ * What every page is checked for, as loaded: axe finds no violations, and every image has alt text
+ * and explicit dimensions. Run where a test has loaded a route for its content already (routes.spec),
+ * so that each route is loaded once for both.
+ */
+export async function expectAccessible(page: Page) {
+  expect(await violations(page)).toEqual([]);
+  expect(await imagesWithout(page)).toEqual([]);
+}
+
 /** The index of the slide at the left edge of a carousel's viewport, or -1 while it moves. */
 export function leadingSlide(carousel: Locator) {
   return carousel.evaluate((root) => {

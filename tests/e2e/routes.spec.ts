@@ -1,4 +1,5 @@
 import { expect } from '@playwright/test';
+import { expectAccessible } from './helpers';
 import { test } from './shared-page';
 import { allRoutes, mainRoutes, servicePages, specServiceRoutes } from '../support/site';
 
@@ -65,7 +66,9 @@ test.describe('shared pieces', () => {
 
 test.describe('service pages', () => {
   for (const service of servicePages) {
-    test(`/${service.slug}`, async ({ sharedPage: page }) => {
+    test(`/${service.slug}: its content; no axe violation, every image with alt text and dimensions`, async ({
+      sharedPage: page,
+    }) => {
       await page.goto(`/${service.slug}`);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(
         `${service.title} Development`,
@@ -102,6 +105,7 @@ test.describe('service pages', () => {
       await expect(page.locator('[data-testid="stats"] > li')).toHaveCount(4);
       const carousel = page.getByRole('region', { name: 'Testimonials' });
       await expect(carousel).toHaveCount(service.testimonials === false ? 0 : 1);
+      await expectAccessible(page);
     });
   }
 
@@ -291,9 +295,12 @@ test.describe('main pages', () => {
   });
 
   for (const route of mainRoutes) {
-    test(`${route} has exactly one h1`, async ({ sharedPage: page }) => {
+    test(`${route} has exactly one h1, no axe violation, every image with alt text and dimensions`, async ({
+      sharedPage: page,
+    }) => {
       await page.goto(route);
       await expect(page.locator('h1')).toHaveCount(1);
+      await expectAccessible(page);
     });
   }
 });
