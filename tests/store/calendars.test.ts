@@ -161,11 +161,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
 
   it('with two processes, one reads the feed and both use its copy; a restart starts from it', async () => {
     const clock = { now: start };
-    const first = process(
-      [ok(feedOf('UID:a\nDTSTART:20261201T100000Z\nDTEND:20261201T110000Z'))],
-      clock,
-    );
-    const second = process([], clock);
+    // One calendar server answering both: whichever process claims the read first asks it.
+    const answers = [ok(feedOf('UID:a\nDTSTART:20261201T100000Z\nDTEND:20261201T110000Z'))];
+    const first = process(answers, clock);
+    const second = process(answers, clock);
     await Promise.all([first.service.tick(), second.service.tick()]);
     // Whichever read it, the other may have looked at the store before the copy was in: its next
     // tick takes it.
