@@ -1,13 +1,14 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './scripts/local.mjs';
 
-// The visual editor's browser tests (tests/editor/), against `astro dev`, the only place the editor
-// runs: `npm run test:editor`. Two dev servers, each in a copy of the project of its own
-// (scripts/editor-project.mjs), one per worker: in the first, a marketer's afternoon (the longest
-// test, which saves); in the second, first the tests that only read (every page of the dev site,
-// every entry in the editor), which no save may reload, then the other tests that save. The tests
-// that save run one at a time in their copy and put every file back afterwards
-// (tests/editor/content.ts, which finds a test's copy by its project's `metadata.copy`).
+// The visual editor's browser tests (tests/editor/), against `astro dev --mode edit` as `npm run
+// edit` runs it, the only place the editor runs: `npm run test:editor`. Two dev servers, each in a
+// copy of the project of its own (scripts/editor-project.mjs), one per worker: in the first, a
+// marketer's afternoon (the longest test, which saves); in the second, first the tests that only
+// read (every page of the dev site, every entry in the editor), which no save may reload, then the
+// other tests that save. The tests that save run one at a time in their copy and put every file
+// back afterwards (tests/editor/content.ts, which finds a test's copy by its project's
+// `metadata.copy`).
 const port = Number(process.env.EDITOR_TEST_PORT ?? 4485);
 const ports = { first: port, second: port + 1 };
 const origin = (copy: keyof typeof ports) => `http://127.0.0.1:${ports[copy]}`;
@@ -64,7 +65,7 @@ export default defineConfig({
   ],
   // Node 24 from node_modules, not the system's Node (which Astro refuses).
   webServer: (['first', 'second'] as const).map((copy) => ({
-    command: `./node_modules/.bin/node scripts/editor-project.mjs --copy ${copy} -- --host 127.0.0.1 --port ${ports[copy]}`,
+    command: `./node_modules/.bin/node scripts/editor-project.mjs --copy ${copy} -- --mode edit --host 127.0.0.1 --port ${ports[copy]}`,
     url: `${origin(copy)}/keystatic`,
     env: { ASTRO_TELEMETRY_DISABLED: '1' },
     reuseExistingServer: false,

@@ -15,7 +15,16 @@ mkdirSync(out, { recursive: true });
 
 const server = spawn(
   process.execPath,
-  ['node_modules/astro/bin/astro.mjs', 'dev', '--host', '127.0.0.1', '--port', String(port)],
+  [
+    'node_modules/astro/bin/astro.mjs',
+    'dev',
+    '--mode',
+    'edit',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+  ],
   { env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: 'ignore' },
 );
 try {

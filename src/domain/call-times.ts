@@ -5,8 +5,27 @@
  */
 import { DEFAULT_TIME_ZONE, type Slot } from './booking.ts';
 
+/**
+ * One formatter per locale, zone and options, kept: making one costs some fifty times a use of it,
+ * and a day of the time picker, a page of free times or a call's e-mails format dozens of times in
+ * the same few zones. At most a few hundred are kept (a zone's name in another case is another key).
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 400;
+
+function formatter(locale: string, options: Intl.DateTimeFormatOptions) {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let kept = formatters.get(key);
+  if (!kept) {
+    kept = new Intl.DateTimeFormat(locale, options);
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+    formatters.set(key, kept);
+  }
+  return kept;
+}
+
 export const formatIn = (start: string, timeZone: string, options: Intl.DateTimeFormatOptions) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone, ...options }).format(new Date(start));
+  formatter('en-GB', { timeZone, ...options }).format(new Date(start));
 
 /** '09:30' */
 export const clock = (start: string, timeZone: string) =>
@@ -18,16 +37,13 @@ export const dayLabel = (start: string, timeZone: string) =>
 
 /** The calendar date of an instant in a zone, '2026-12-01'. */
 export const dateIn = (start: string, timeZone: string) =>
-  new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date(start));
+  formatter('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(start),
+  );
 
 /** 'Greenwich Mean Time': a zone as people say it, when the platform knows its name. */
 export const zoneName = (timeZone: string) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'long' })
+  formatter('en-GB', { timeZone, timeZoneName: 'long' })
     .formatToParts(new Date())
     .find((part) => part.type === 'timeZoneName')?.value;
 

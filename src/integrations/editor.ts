@@ -149,6 +149,34 @@ function dependenciesWithoutSourceMaps(): Plugin {
   };
 }
 
+/** `npm run edit`'s Vite mode: `astro dev --mode edit`. */
+const EDIT_MODE = 'edit';
+
+/**
+ * `npm run edit` runs React's production build in the browser: the editor and the pages it
+ * previews. A marketer has no use for React's development checks, which made every move in the
+ * editor cost twice the processor time (a slow laptop felt it, and so did the editor's tests).
+ * `npm run dev`, for developers, keeps the development build and its warnings. Fast refresh stays
+ * on and does nothing: a save reloads the previewed page (keepEditorOpenOnSave).
+ */
+function productionReactWhenEditing(): Plugin {
+  return {
+    name: 'editor:production-react',
+    apply: 'serve',
+    config(_config, { mode }) {
+      if (mode !== EDIT_MODE) return;
+      return {
+        // The project's own components call React's `jsx`, not the development build's `jsxDEV`.
+        oxc: { jsx: { development: false } },
+        // The packages Vite pre-bundles for the browser (React, Keystatic) as built for production.
+        optimizeDeps: {
+          rolldownOptions: { transform: { define: { 'process.env.NODE_ENV': '"production"' } } },
+        },
+      };
+    },
+  };
+}
+
 /** The folder the project's packages are really in, through any link. */
 const packagesFolder = () =>
   dirname(realpathSync(fileURLToPath(new URL('../../node_modules/astro', import.meta.url))));
@@ -185,6 +213,7 @@ export default function editor(): AstroIntegration {
               keepEditorOpenOnUpload(),
               keepEditorOpenOnSave(),
               dependenciesWithoutSourceMaps(),
+              productionReactWhenEditing(),
             ],
             optimizeDeps: { rolldownOptions: { plugins: [exactListLength] } },
           },
