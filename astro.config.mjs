@@ -20,6 +20,12 @@ const recaptchaSiteKey = process.env.RECAPTCHA_SITE_KEY ?? '';
 const vitals = process.env.VITALS !== 'off';
 // `astro dev` (`npm run dev`, `npm run edit`): the command the CLI was given.
 const dev = process.argv[2] === 'dev';
+// `npm run edit` (`astro dev --mode edit`): the visual editor, for marketers.
+const editing =
+  dev &&
+  process.argv.some(
+    (arg, i) => arg === '--mode=edit' || (arg === 'edit' && process.argv[i - 1] === '--mode'),
+  );
 const recaptchaScripts = [
   'https://www.google.com/recaptcha/',
   'https://www.gstatic.com/recaptcha/',
@@ -58,6 +64,8 @@ export default defineConfig({
     precompress(),
   ],
   server: { host: '127.0.0.1', port: 4321 },
+  // A page previewed from the editor is the page as visitors see it: no developer toolbar on it.
+  devToolbar: { enabled: !editing },
   // No code blocks in the content; Shiki's inline styles would also clash with the CSP.
   markdown: { syntaxHighlight: false },
   security: {
