@@ -1,0 +1,63 @@
+/**
+ * The JavaScript budgets (scripts/budgets.mjs), on a phone, for each kind of page: what the page loads
+ * before it is idle, untouched (field data apart), and field data's script, which comes only once the
+ * page has loaded and is idle. `npm run size` reports the same figures, and the rest of the budgets.
+ */
+import { gzipSync } from 'node:zlib';
+import { expect, test } from '@playwright/test';
+import {
+  BEFORE_IDLE_BUDGET,
+  BUDGET_ROUTES,
+  FIELD_DATA_BUDGET,
+  isFieldData,
+} from '../../scripts/budgets.mjs';
+import { inlineScriptBytes } from '../../scripts/local.mjs';
+
+test.use({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+
+for (const route of BUDGET_ROUTES) {
+  test(`${route}: at most ${BEFORE_IDLE_BUDGET / 1024} KB of script before it is idle; field data after load, at most ${FIELD_DATA_BUDGET / 1024} KB`, async ({
+    page,
+  }) => {
+    // The gzip bytes of every script the page fetches, by address.
+    const scripts = new Map<string, Promise<number>>();
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      scripts.set(
+        response.url(),
+        response.body().then(
+          (body) => gzipSync(body).length,
+          () => 0,
+        ),
+      );
+    });
+    const fieldData = page.waitForResponse((response) => isFieldData(response.url()));
+    await page.goto(route);
+    await fieldData;
+    await page.waitForLoadState('networkidle');
+
+    const sizes = await Promise.all(
+      [...scripts].map(async ([url, bytes]) => [url, await bytes] as const),
+    );
+    const beforeIdle =
+      (await inlineScriptBytes(page)) +
+      sizes.filter(([url]) => !isFieldData(url)).reduce((sum, [, bytes]) => sum + bytes, 0);
+    expect(beforeIdle).toBeLessThanOrEqual(BEFORE_IDLE_BUDGET);
+    const [, fieldDataBytes] = sizes.find(([url]) => isFieldData(url))!;
+    expect(fieldDataBytes).toBeGreaterThan(0);
+    expect(fieldDataBytes).toBeLessThanOrEqual(FIELD_DATA_BUDGET);
+
+    // Requested once the load event had ended, in the page's own timeline.
+    const { requested, loaded } = await page.evaluate(() => {
+      const [navigation] = performance.getEntriesByType(
+        'navigation',
+      ) as PerformanceNavigationTiming[];
+      const script = performance
+        .getEntriesByType('resource')
+        .find((entry) => new URL(entry.name).pathname === '/field-vitals.js')!;
+      return { requested: script.startTime, loaded: navigation!.loadEventEnd };
+    });
+    expect(loaded).toBeGreaterThan(0);
+    expect(requested).toBeGreaterThanOrEqual(loaded);
+  });
+}
