@@ -1,0 +1,97 @@
+/**
+ * What the /speed page is to show of the field data ("How fast is this site?"): the 75th percentile
+ * of LCP, INP and CLS over the last 28 days, per device class, with the visits behind each figure and
+ * Google's rating; a class with fewer than 100 visits gets no figure, only its count. Pure, and a cache
+ * in front of the store: a burst of visits to the page reads the store at most once a minute per
+ * process. Nothing in it names a visitor (the records hold none).
+ */
+import { deviceClasses, rate, type DeviceClass, type Rating } from '../../domain/vitals.ts';
+import type { VitalRecord } from '../store/types.ts';
+import { p75, windowStart } from './report.ts';
+
+/** Google's Core Web Vitals: the three the page shows. */
+export const SPEED_METRICS = ['LCP', 'INP', 'CLS'] as const;
+export type SpeedMetric = (typeof SPEED_METRICS)[number];
+export const SPEED_WINDOW_DAYS = 28;
+/** Fewer visits than this in a class: too few for a figure that means anything. */
+export const MIN_VISITS = 100;
+/** How long one read of the store is shown for. */
+export const SPEED_MAX_AGE_MS = 60_000;
+
+export interface SpeedFigure {
+  metric: SpeedMetric;
+  /** The visits behind the figure (one measurement of the metric each). */
+  visits: number;
+  /** Absent below MIN_VISITS. */
+  p75?: number;
+  rating?: Rating;
+}
+
+export interface SpeedFigures {
+  /** The window, 'YYYY-MM-DD' (UTC), both days included. */
+  from: string;
+  to: string;
+  devices: { device: DeviceClass; figures: SpeedFigure[] }[];
+}
+
+const isSpeedMetric = (metric: string): metric is SpeedMetric =>
+  (SPEED_METRICS as readonly string[]).includes(metric);
+
+/** The figures of the window ending `today` ('YYYY-MM-DD'), every class and metric in order. */
+export function speedFigures(records: readonly VitalRecord[], today: string): SpeedFigures {
+  const from = windowStart(today, SPEED_WINDOW_DAYS);
+  const values = new Map<string, number[]>();
+  for (const record of records) {
+    if (record.day < from || record.day > today || !isSpeedMetric(record.metric)) continue;
+    const key = `${record.device} ${record.metric}`;
+    const list = values.get(key);
+    if (list) list.push(record.value);
+    else values.set(key, [record.value]);
+  }
+  return {
+    from,
+    to: today,
+    devices: deviceClasses.map((device) => ({
+      device,
+      figures: SPEED_METRICS.map((metric) => {
+        const list = values.get(`${device} ${metric}`) ?? [];
+        if (list.length < MIN_VISITS) return { metric, visits: list.length };
+        const value = p75(list)!;
+        return { metric, visits: list.length, p75: value, rating: rate(metric, value) };
+      }),
+    })),
+  };
+}
+
+/**
+ * The figures, read from the store at most once per SPEED_MAX_AGE_MS: visits meanwhile share the
+ * read under way or the last one. `now` is the clock (the tests' own).
+ */
+export class SpeedFiguresCache {
+  readonly #read: (from: string) => Promise<readonly VitalRecord[]>;
+  readonly #now: () => number;
+  #kept: { at: number; figures: Promise<SpeedFigures> } | undefined;
+
+  constructor(
+    read: (from: string) => Promise<readonly VitalRecord[]>,
+    { now = Date.now }: { now?: () => number } = {},
+  ) {
+    this.#read = read;
+    this.#now = now;
+  }
+
+  get(): Promise<SpeedFigures> {
+    const at = this.#now();
+    if (this.#kept && at - this.#kept.at < SPEED_MAX_AGE_MS) return this.#kept.figures;
+    const today = new Date(at).toISOString().slice(0, 10);
+    const figures = this.#read(windowStart(today, SPEED_WINDOW_DAYS)).then((records) =>
+      speedFigures(records, today),
+    );
+    this.#kept = { at, figures };
+    // A failed read is not kept: the next visit tries again.
+    figures.catch(() => {
+      if (this.#kept?.figures === figures) this.#kept = undefined;
+    });
+    return figures;
+  }
+}
