@@ -1,5 +1,7 @@
 // @ts-check
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'astro/config';
+import { parse } from 'yaml';
 import mdx from '@astrojs/mdx';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
@@ -18,6 +20,9 @@ import editor from './src/integrations/editor.ts';
 const recaptchaSiteKey = process.env.RECAPTCHA_SITE_KEY ?? '';
 // Field data (src/client/field-vitals.ts): on unless VITALS=off at build time, when no page loads it.
 const vitals = process.env.VITALS !== 'off';
+// /speed is in the sitemap (and the footer) only when settings.yaml lists it.
+const { speedPage = false } = parse(readFileSync('./src/content/data/settings.yaml', 'utf8'))
+  .entries[0];
 // `astro dev` (`npm run dev`, `npm run edit`): the command the CLI was given.
 const dev = process.argv[2] === 'dev';
 // `npm run edit` (`astro dev --mode edit`): the visual editor, for marketers.
@@ -55,7 +60,12 @@ export default defineConfig({
     // The service pages' MDX: none in the on-demand server build (only prerendered pages render it),
     // one chunk in the prerender build.
     contentModules(),
-    sitemap({ filter: (page) => !page.includes('/thankyou') && !page.includes('/offline') }),
+    sitemap({
+      filter: (page) =>
+        !page.includes('/thankyou') &&
+        !page.includes('/offline') &&
+        (speedPage || new URL(page).pathname.replace(/\/$/, '') !== '/speed'),
+    }),
     // After the pages: its precache lists the build's files.
     serviceWorker(),
     fieldVitals({ enabled: vitals }),

@@ -303,6 +303,12 @@ const settings = defineCollection({
       .int()
       .min(fileLengths.settings.copyrightYear.min)
       .max(fileLengths.settings.copyrightYear.max),
+    speedPage: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Lists /speed ('How fast is this site?', from the field data of real visits) in the footer and the sitemap.",
+      ),
   }),
 });
 

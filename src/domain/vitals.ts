@@ -42,6 +42,31 @@ export const rate = (metric: MetricName, value: number): Rating => {
   return value <= good ? 'good' : value <= poor ? 'needs-improvement' : 'poor';
 };
 
+/** A value as people read it: ms rounded, CLS to three places. */
+export const formatValue = (metric: MetricName, value: number) =>
+  metric === 'CLS' ? value.toFixed(3) : `${Math.round(value)} ms`;
+
+/** A rating as people read it. */
+export const ratingLabel: Record<Rating, string> = {
+  good: 'good',
+  'needs-improvement': 'needs improvement',
+  poor: 'poor',
+};
+
+/** The Core Web Vitals /speed shows (src/pages/speed.astro, src/server/vitals/speed.ts). */
+export const SPEED_METRICS = ['LCP', 'INP', 'CLS'] as const;
+export type SpeedMetric = (typeof SPEED_METRICS)[number];
+
+/** One figure of /speed: a metric's p75 over the window for a device class, and its visits. */
+export interface SpeedFigure {
+  metric: SpeedMetric;
+  /** The visits behind the figure (one measurement of the metric each). */
+  visits: number;
+  /** Absent below the visits a figure needs. */
+  p75?: number;
+  rating?: Rating;
+}
+
 /** How the page view began, as web-vitals names it (`Metric['navigationType']`). */
 export const navigationTypes = [
   'navigate',

@@ -540,6 +540,12 @@ export default config({
           validation: { length: fileLengths.settings.popularServices },
         }),
         copyrightYear: whole('Copyright year', fileLengths.settings.copyrightYear),
+        speedPage: fields.checkbox({
+          label: 'Show the speed page in the footer and the sitemap',
+          description:
+            "/speed ('How fast is this site?') shows the site's real speed, from its visits.",
+          defaultValue: false,
+        }),
       },
       (entry) => String(entry.brand ?? ''),
     ),

@@ -14,6 +14,14 @@ test.describe('axe finds no violations', () => {
     await expectAccessible(page);
   });
 
+  test('on /speed (an on-demand page, so not among routes.spec.ts’s)', async ({
+    sharedPage: page,
+  }) => {
+    await page.goto('/speed');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('How fast is this site?');
+    await expectAccessible(page);
+  });
+
   test('with the mobile menu open', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto('/');

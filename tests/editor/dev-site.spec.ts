@@ -40,6 +40,7 @@ const pages: Record<string, number> = {
   '/portfolio': 200,
   '/service': 200,
   '/schedule': 200,
+  '/speed': 200,
   '/thankyou': 200,
   '/offline': 200,
   // src/pages/404.astro, for any address the site does not have.

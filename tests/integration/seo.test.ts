@@ -73,4 +73,8 @@ test('sitemap.xml lists every public page and robots.txt points to it', async ()
   for (const route of allRoutes.filter((r) => r !== '/thankyou'))
     expect(urls, route).toContain(route);
   expect(urls).not.toContain('/404');
+  // /speed only when settings.yaml lists it.
+  const [settings] = parse(readFileSync('src/content/data/settings.yaml', 'utf8')).entries;
+  if (settings.speedPage) expect(urls).toContain('/speed');
+  else expect(urls).not.toContain('/speed');
 });

@@ -4,57 +4,11 @@
  * below 100 visits; and a store read at most once a minute, on a clock the test moves.
  */
 import { describe, expect, it } from 'vitest';
-import type { MetricName } from '../../src/domain/vitals';
-import type { VitalRecord } from '../../src/server/store/types';
-import {
-  MIN_VISITS,
-  SPEED_MAX_AGE_MS,
-  SpeedFiguresCache,
-  speedFigures,
-} from '../../src/server/vitals/speed';
+import { SPEED_MAX_AGE_MS, SpeedFiguresCache, speedFigures } from '../../src/server/vitals/speed';
+import { speedFixture } from '../support/speed-fixture';
 
 const TODAY = '2026-11-26';
-
-const record = (
-  device: VitalRecord['device'],
-  metric: MetricName,
-  value: number,
-  day = TODAY,
-): VitalRecord => ({
-  day,
-  path: '/',
-  metric,
-  value,
-  rating: 'good',
-  navigation: 'navigate',
-  connection: '4g',
-  device,
-  build: 'test',
-  target: null,
-  phases: null,
-});
-
-/** Values 1..n times `step`, shuffled, so that the order they are stored in does not matter. */
-const series = (n: number, step: number) =>
-  Array.from({ length: n }, (_, i) => (i + 1) * step).sort(
-    (a, b) => ((a * 7919) % 13) - ((b * 7919) % 13),
-  );
-
-const fixture: VitalRecord[] = [
-  // Phones: 120 visits; LCP 100..12000 ms, nearest-rank p75 = the 90th value, 9000 ms (poor).
-  ...series(120, 100).map((v) => record('phone', 'LCP', v)),
-  // INP 1..120 x 2 ms: p75 180 ms (good); CLS 0.001..0.120: p75 0.090 (good).
-  ...series(120, 2).map((v) => record('phone', 'INP', v)),
-  ...series(120, 0.001).map((v) => record('phone', 'CLS', Number(v.toFixed(3)))),
-  // FCP and TTFB are not shown.
-  ...series(120, 10).map((v) => record('phone', 'FCP', v)),
-  // Outside the window (29 and more days ago): left out, however bad.
-  ...Array.from({ length: 50 }, () => record('phone', 'LCP', 60_000, '2026-10-29')),
-  // Tablets: 99 visits, one short of a figure.
-  ...series(MIN_VISITS - 1, 100).map((v) => record('tablet', 'LCP', v)),
-  // Desktops: exactly 100 LCP visits (p75 = the 75th value, 1500 ms: good), and 28 days ago is in.
-  ...series(MIN_VISITS, 20).map((v) => record('desktop', 'LCP', v, '2026-10-30')),
-];
+const fixture = speedFixture(TODAY);
 
 describe('the figures /speed shows', () => {
   it('p75 per device class and metric over the last 28 days, with the visits behind each', () => {

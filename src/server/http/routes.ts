@@ -34,6 +34,7 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/schedule/cancel': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
   '/schedule/change': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
   '/schedule/slots.json': page,
+  '/speed': page,
   '/send-mail.php': form,
   '/php/email.php': form,
   '/vitals': { methods: ['POST'], body: { kind: 'json', limit: BEACON_LIMIT }, fieldData: true },

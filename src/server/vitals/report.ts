@@ -6,8 +6,10 @@
  * are at or below, so that it is always a value a visitor really had.
  */
 import {
+  formatValue,
   metricNames,
   rate,
+  ratingLabel,
   thresholds,
   type MetricName,
   type Rating,
@@ -59,16 +61,6 @@ export function summarise(
   }
   return rows;
 }
-
-/** A value as the staff read it: ms rounded, CLS to three places. */
-export const formatValue = (metric: MetricName, value: number) =>
-  metric === 'CLS' ? value.toFixed(3) : `${Math.round(value)} ms`;
-
-const ratingLabel: Record<Rating, string> = {
-  good: 'good',
-  'needs-improvement': 'needs improvement',
-  poor: 'poor',
-};
 
 /** The day `days` days before `today` ('YYYY-MM-DD'), the first day a window of `days` includes. */
 export const windowStart = (today: string, days: number) =>

@@ -10,6 +10,7 @@ import { RateLimiter, type RateLimit } from '../requests/rate-limit.ts';
 import { onShutdown } from '../shutdown.ts';
 import { readBuildPages } from './build.ts';
 import { Pacer } from './pacer.ts';
+import { SpeedFiguresCache, type SpeedFigures } from './speed.ts';
 import { VitalsRecorder } from './recorder.ts';
 
 export interface VitalsService {
@@ -44,4 +45,16 @@ export function getVitalsService(): Promise<VitalsService> {
     throw error;
   });
   return service;
+}
+
+let speed: SpeedFiguresCache | undefined;
+
+/**
+ * What /speed shows, for this process: the store read at most once a minute, however many visit it
+ * (./speed.ts). Only the store is needed, not the beacons' recorder.
+ */
+export async function getSpeedFigures(): Promise<SpeedFigures> {
+  const { store } = await getEnquiryService();
+  speed ??= new SpeedFiguresCache((from) => store.vitalsSince(from));
+  return speed.get();
 }

@@ -5,27 +5,22 @@
  * in front of the store: a burst of visits to the page reads the store at most once a minute per
  * process. Nothing in it names a visitor (the records hold none).
  */
-import { deviceClasses, rate, type DeviceClass, type Rating } from '../../domain/vitals.ts';
+import {
+  deviceClasses,
+  rate,
+  SPEED_METRICS,
+  type DeviceClass,
+  type SpeedFigure,
+  type SpeedMetric,
+} from '../../domain/vitals.ts';
 import type { VitalRecord } from '../store/types.ts';
 import { p75, windowStart } from './report.ts';
 
-/** Google's Core Web Vitals: the three the page shows. */
-export const SPEED_METRICS = ['LCP', 'INP', 'CLS'] as const;
-export type SpeedMetric = (typeof SPEED_METRICS)[number];
 export const SPEED_WINDOW_DAYS = 28;
 /** Fewer visits than this in a class: too few for a figure that means anything. */
 export const MIN_VISITS = 100;
 /** How long one read of the store is shown for. */
 export const SPEED_MAX_AGE_MS = 60_000;
-
-export interface SpeedFigure {
-  metric: SpeedMetric;
-  /** The visits behind the figure (one measurement of the metric each). */
-  visits: number;
-  /** Absent below MIN_VISITS. */
-  p75?: number;
-  rating?: Rating;
-}
 
 export interface SpeedFigures {
   /** The window, 'YYYY-MM-DD' (UTC), both days included. */
