@@ -54,25 +54,25 @@ describe('/speed', () => {
       {
         heading: 'On phones',
         rows: [
-          'Largest Contentful Paint (LCP) good up to 2500 ms|9000 ms|poor|120',
-          'Interaction to Next Paint (INP) good up to 200 ms|180 ms|good|120',
-          'Cumulative Layout Shift (CLS) good up to 0.100|0.090|good|120',
+          'Largest Contentful Paint (LCP) good up to 2500 ms, poor over 4000 ms|9000 ms|poor|120',
+          'Interaction to Next Paint (INP) good up to 200 ms, poor over 500 ms|180 ms|good|120',
+          'Cumulative Layout Shift (CLS) good up to 0.100, poor over 0.250|0.090|good|120',
         ],
       },
       {
         heading: 'On tablets',
         rows: [
-          `Largest Contentful Paint (LCP) good up to 2500 ms|${tooFew}|99`,
-          `Interaction to Next Paint (INP) good up to 200 ms|${tooFew}|0`,
-          `Cumulative Layout Shift (CLS) good up to 0.100|${tooFew}|0`,
+          `Largest Contentful Paint (LCP) good up to 2500 ms, poor over 4000 ms|${tooFew}|99`,
+          `Interaction to Next Paint (INP) good up to 200 ms, poor over 500 ms|${tooFew}|0`,
+          `Cumulative Layout Shift (CLS) good up to 0.100, poor over 0.250|${tooFew}|0`,
         ],
       },
       {
         heading: 'On desktops',
         rows: [
-          'Largest Contentful Paint (LCP) good up to 2500 ms|1500 ms|good|100',
-          `Interaction to Next Paint (INP) good up to 200 ms|${tooFew}|0`,
-          `Cumulative Layout Shift (CLS) good up to 0.100|${tooFew}|0`,
+          'Largest Contentful Paint (LCP) good up to 2500 ms, poor over 4000 ms|1500 ms|good|100',
+          `Interaction to Next Paint (INP) good up to 200 ms, poor over 500 ms|${tooFew}|0`,
+          `Cumulative Layout Shift (CLS) good up to 0.100, poor over 0.250|${tooFew}|0`,
         ],
       },
     ]);
@@ -85,7 +85,7 @@ describe('/speed', () => {
     );
     await store.close();
     expect(rows(await (await fetch(`${server.url}/speed`)).text())[2]!.rows[0]).toBe(
-      'Largest Contentful Paint (LCP) good up to 2500 ms|1500 ms|good|100',
+      'Largest Contentful Paint (LCP) good up to 2500 ms, poor over 4000 ms|1500 ms|good|100',
     );
   });
 
