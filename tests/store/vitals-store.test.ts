@@ -4,22 +4,17 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EnquiryStore, VitalRecord } from '../../src/server/store/types';
+import { vitalRecord } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
 
-const record = (overrides: Partial<VitalRecord> = {}): VitalRecord => ({
-  day: '2026-11-20',
-  path: '/iphone',
-  metric: 'LCP',
-  value: 812.5,
-  rating: 'good',
-  navigation: 'navigate',
-  connection: '4g',
-  device: 'phone',
-  build: 'abc123def456',
-  target: 'main>h1.hero__title',
-  phases: null,
-  ...overrides,
-});
+const record = (overrides: Partial<VitalRecord> = {}): VitalRecord =>
+  vitalRecord({
+    path: '/iphone',
+    value: 812.5,
+    build: 'abc123def456',
+    target: 'main>h1.hero__title',
+    ...overrides,
+  });
 
 describe.each(Object.keys(backends) as (keyof typeof backends)[])(
   'field data in the %s store',

@@ -1,6 +1,11 @@
-/** The store's records as the tests build them: an enquiry, a call request, a booking. */
+/** The store's records as the tests build them: an enquiry, a call request, a booking, a measurement. */
 import type { MailItem } from '../../src/server/mail/templates';
-import type { MailKind, NewEnquiry, StoredEnquiry } from '../../src/server/store/types';
+import type {
+  MailKind,
+  NewEnquiry,
+  StoredEnquiry,
+  VitalRecord,
+} from '../../src/server/store/types';
 
 /** An enquiry of the contact form. */
 export const enquiry = (overrides: Partial<NewEnquiry> = {}): NewEnquiry => ({
@@ -58,3 +63,19 @@ export function mailItem(mail: MailKind, enquiry: StoredEnquiry): MailItem {
     },
   };
 }
+
+/** One stored measurement of field data: a phone's LCP on the home page. */
+export const vitalRecord = (overrides: Partial<VitalRecord> = {}): VitalRecord => ({
+  day: '2026-11-20',
+  path: '/',
+  metric: 'LCP',
+  value: 1000,
+  rating: 'good',
+  navigation: 'navigate',
+  connection: '4g',
+  device: 'phone',
+  build: 'b',
+  target: null,
+  phases: null,
+  ...overrides,
+});

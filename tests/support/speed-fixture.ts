@@ -5,6 +5,7 @@
 import type { MetricName } from '../../src/domain/vitals';
 import type { VitalRecord } from '../../src/server/store/types';
 import { MIN_VISITS } from '../../src/server/vitals/speed';
+import { vitalRecord } from './records';
 
 const daysBefore = (today: string, days: number) =>
   new Date(Date.parse(`${today}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
@@ -14,19 +15,7 @@ const record = (
   metric: MetricName,
   value: number,
   day: string,
-): VitalRecord => ({
-  day,
-  path: '/',
-  metric,
-  value,
-  rating: 'good',
-  navigation: 'navigate',
-  connection: '4g',
-  device,
-  build: 'test',
-  target: null,
-  phases: null,
-});
+): VitalRecord => vitalRecord({ device, metric, value, day });
 
 /** Values 1..n times `step`, shuffled, so that the order they are stored in does not matter. */
 const series = (n: number, step: number) =>

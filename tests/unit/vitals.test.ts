@@ -22,6 +22,7 @@ import {
 import { BATCH, MAX_QUEUED, VitalsRecorder } from '../../src/server/vitals/recorder';
 import { Pacer } from '../../src/server/vitals/pacer';
 import type { VitalRecord, VitalsStore } from '../../src/server/store/types';
+import { vitalRecord as record } from '../support/records';
 
 const beacon = (overrides: Record<string, unknown> = {}) => ({
   path: '/iphone',
@@ -102,21 +103,6 @@ describe('thresholds', () => {
     expect(rate('CLS', 0.1)).toBe('good');
     expect(rate('CLS', 0.26)).toBe('poor');
   });
-});
-
-const record = (overrides: Partial<VitalRecord>): VitalRecord => ({
-  day: '2026-11-20',
-  path: '/',
-  metric: 'LCP',
-  value: 1000,
-  rating: 'good',
-  navigation: 'navigate',
-  connection: '4g',
-  device: 'phone',
-  build: 'b',
-  target: null,
-  phases: null,
-  ...overrides,
 });
 
 describe('the p75', () => {
