@@ -57,13 +57,16 @@ export const onRequest = defineMiddleware(async (context, next) => {
     reportStoreFailure(error);
     return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });
   }
-  // Field data waits its turn, before its body is read (./server/vitals/pacer.ts).
-  if ('pacer' in service && !(await service.pacer.admit())) {
-    return refusal(request, 503, 'Too many measurements just now.', { 'Retry-After': '5' }, true);
-  }
+  // Field data waits its turn once the gate has refused all it can without the body
+  // (./server/vitals/pacer.ts).
+  const pacer = 'pacer' in service ? service.pacer : undefined;
   let verdict;
   try {
-    verdict = await gatePost(request, context.clientAddress, { ...service, body: policy.body });
+    verdict = await gatePost(request, context.clientAddress, {
+      ...service,
+      body: policy.body,
+      pace: pacer && (() => pacer.admit()),
+    });
   } catch (error) {
     // The shared rate limit lives in the store: a database gone is a 503, as for the forms.
     reportStoreFailure(error);

@@ -12,6 +12,13 @@
 export const DEFAULT_BOOKING_CAP = 2;
 
 /**
+ * How many calls one wider network (an IPv4 /24, an IPv6 /48: ./networks.ts) may have booked ahead,
+ * unless BOOKING_NETWORK_CAP says otherwise: an office's few colleagues, not one person with a
+ * block of addresses holding every free time.
+ */
+export const DEFAULT_NETWORK_CAP = 6;
+
+/**
  * How long a process's claim on outbox entries holds (OUTBOX_LEASE_MS): longer than sending a batch
  * can take (the SMTP timeouts in ./mail/smtp.ts bound each message), short enough that mail a
  * process had claimed when it died is taken over by another within minutes.
@@ -66,6 +73,11 @@ export interface ServerConfig {
    * (2; `off` for no cap). A booking beyond it is refused, and nothing is stored.
    */
   bookingCap: number;
+  /**
+   * BOOKING_NETWORK_CAP: how many calls one wider network (an IPv4 /24, an IPv6 /48) may have booked
+   * ahead at a time (6; `off` for no cap, as is BOOKING_CAP=off).
+   */
+  networkCap: number;
   /**
    * The site's public origin (SITE_URL): for links in e-mails (else the site of astro.config.mjs),
    * the same-origin check of posts (else the address a request arrived at), and HSTS when https.
@@ -239,6 +251,10 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       env.BOOKING_CAP === 'off'
         ? Infinity
         : Math.floor(number(env.BOOKING_CAP, DEFAULT_BOOKING_CAP)) || DEFAULT_BOOKING_CAP,
+    networkCap:
+      env.BOOKING_CAP === 'off' || env.BOOKING_NETWORK_CAP === 'off'
+        ? Infinity
+        : Math.floor(number(env.BOOKING_NETWORK_CAP, DEFAULT_NETWORK_CAP)) || DEFAULT_NETWORK_CAP,
     siteUrl: env.SITE_URL ? new URL(env.SITE_URL).origin : undefined,
     connections: {
       headersTimeoutMs: number(env.HEADERS_TIMEOUT_MS, 10_000),

@@ -8,6 +8,7 @@ import {
   validEnquiry,
   type RunningServer,
 } from '../support/server';
+import { booking, freeSlots } from './calls';
 
 const running: RunningServer[] = [];
 const stubs: Server[] = [];
@@ -59,24 +60,53 @@ describe('the rate limit', () => {
     expect((await postForm(url, validEnquiry)).status).toBe(200);
   });
 
-  it('behind a trusted proxy, clients are told apart by X-Forwarded-For, and HTTPS gets HSTS', async () => {
+  it('behind a trusted proxy, clients are told apart by X-Forwarded-For (an IPv6 client by its /64), and HTTPS gets HSTS', async () => {
     const server = await start({
       RATE_LIMIT: 'on',
-      RATE_LIMIT_MAX: '1',
+      RATE_LIMIT_MAX: '2',
       TRUSTED_PROXIES: '127.0.0.1',
     });
     const url = `${server.url}/php/email.php`;
-    expect((await postForm(url, validEnquiry, { 'X-Forwarded-For': '203.0.113.1' })).status).toBe(
-      200,
-    );
-    expect((await postForm(url, validEnquiry, { 'X-Forwarded-For': '203.0.113.2' })).status).toBe(
-      200,
-    );
-    expect((await postForm(url, validEnquiry, { 'X-Forwarded-For': '203.0.113.1' })).status).toBe(
-      429,
-    );
+    const from = (client: string) => postForm(url, validEnquiry, { 'X-Forwarded-For': client });
+    // One IPv4 address: the limit's two posts, then 429.
+    expect((await from('203.0.113.1')).status).toBe(200);
+    expect((await from('203.0.113.1')).status).toBe(200);
+    expect((await from('203.0.113.1')).status).toBe(429);
+    expect((await from('203.0.113.2')).status).toBe(200);
+    // One home connection's /64 is one client, whichever of its addresses a post comes from: the
+    // same two posts, then 429. The next /64 is another client.
+    expect((await from('2001:db8:5:6::1')).status).toBe(200);
+    expect((await from('2001:db8:5:6:ffff:ffff:ffff:2')).status).toBe(200);
+    for (const address of ['2001:db8:5:6::3', '2001:db8:5:6:1234::abcd', '::ffff:203.0.113.1'])
+      expect((await from(address)).status, address).toBe(429);
+    expect((await from('2001:db8:5:7::1')).status).toBe(200);
     const https = await fetch(`${server.url}/`, { headers: { 'X-Forwarded-Proto': 'https' } });
     expect(https.headers.get('strict-transport-security')).toMatch(/max-age=\d{8}/);
+  });
+
+  it('behind a trusted proxy, bookings from one /48 stop at the network cap; another network books', async () => {
+    const server = await start({
+      TRUSTED_PROXIES: '127.0.0.1',
+      BOOKING_SECRET: 'test-secret-0123456789abcdef0123456789',
+      BOOKING_CAP: '2',
+      BOOKING_NETWORK_CAP: '3',
+    });
+    const { slots } = await freeSlots(server);
+    const bookFrom = (i: number, client: string) =>
+      postForm(
+        `${server.url}/send-mail.php`,
+        booking(slots[i]!.start, { email: `person${i}@example.com` }),
+        { 'X-Forwarded-For': client },
+      );
+    // Three /64s of one /48: one call each, up to the network's three.
+    for (let i = 0; i < 3; i++) expect((await bookFrom(i, `2001:db8:9:${i}::1`)).status).toBe(200);
+    const refused = await bookFrom(3, '2001:db8:9:ff::1');
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { errors: Record<string, string> }).errors).toEqual({
+      slot: expect.stringMatching(/^There are 3 calls booked with us already from your network\./),
+    });
+    expect((await freeSlots(server)).slots.map((s) => s.start)).toContain(slots[3]!.start);
+    expect((await bookFrom(3, '2001:db8:10::1')).status).toBe(200);
   });
 
   it('an untrusted client cannot claim HTTPS for HSTS either', async () => {

@@ -172,6 +172,38 @@ describe('field data', () => {
     expect(enquiry.status).toBe(200);
   });
 
+  it('refuses a flood of bad beacons before they wait their turn, so that a real one sent among them still gets one', async () => {
+    // Four turns a second, a second's wait at most: a real beacon has a turn only if the refused
+    // ones took none (before they waited for one, this one was refused 503).
+    const server = await start({
+      RATE_LIMIT: 'on',
+      VITALS_PER_CLIENT_PER_MINUTE: '2',
+      VITALS_PER_SECOND: '4',
+      TRUSTED_PROXIES: '127.0.0.1',
+    });
+    const from = (client: string, body: string, headers: Record<string, string> = {}) =>
+      send(server, body, {
+        'Content-Type': 'text/plain;charset=UTF-8',
+        'X-Forwarded-For': client,
+        ...headers,
+      }).then((response) => response.status);
+    const real = JSON.stringify(beacon());
+    const statuses = await Promise.all([
+      ...Array.from({ length: 20 }, () =>
+        from('203.0.113.5', real, { Origin: 'https://evil.example' }),
+      ),
+      ...Array.from({ length: 20 }, () => from('203.0.113.6', 'x'.repeat(70_000))),
+      // One /64, twenty addresses: one client, over its limit after two.
+      ...Array.from({ length: 20 }, (_, i) => from(`2001:db8:7:7::${i + 1}`, real)),
+      from('198.51.100.9', real),
+    ]);
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(403));
+    expect(statuses.slice(20, 40)).toEqual(Array(20).fill(413));
+    expect(statuses.slice(40, 60).sort()).toEqual([204, 204, ...Array(18).fill(429)]);
+    expect(statuses[60]).toBe(204);
+    expect(await stored(server, 9)).toHaveLength(9);
+  });
+
   it('is off with VITALS=off: 404, nothing stored', async () => {
     const server = await start({ VITALS: 'off' });
     expect((await send(server, JSON.stringify(beacon()))).status).toBe(404);

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Outbox } from '../../src/server/mail/outbox';
 import type { Mail } from '../../src/server/mail/templates';
-import { DEFAULT_BOOKING_CAP } from '../../src/server/config';
+import { DEFAULT_BOOKING_CAP, DEFAULT_NETWORK_CAP } from '../../src/server/config';
 import { BookingCapReached, SlotTaken, type EnquiryStore } from '../../src/server/store/types';
 import { call, enquiry, plus } from '../support/records';
 
@@ -306,6 +306,31 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect(error).toBeInstanceOf(BookingCapReached);
       expect(error).toMatchObject({ limit: 'client', cap: 2 });
       expect(await store.count()).toBe(2);
+    });
+
+    it('counts an IPv6 client by its /64, and a wider network (a /48, a /24) up to its own cap', async () => {
+      expect(DEFAULT_NETWORK_CAP).toBe(6);
+      const booked = async (hour: number, clientIp: string) =>
+        store.commit(call(at(hour), { email: `p${hour}@example.com`, clientIp }), false);
+      // One home connection's /64: two addresses of it are one client.
+      await booked(0, '2001:db8:1:2::1');
+      await booked(1, '2001:db8:1:2:ffff:ffff:ffff:fffe');
+      expect(await refusal(booked(2, '2001:db8:1:2::abcd'))).toMatchObject({
+        limit: 'client',
+        cap: 2,
+      });
+      // Other /64s of its /48 book, up to six calls in all from the /48.
+      for (let i = 0; i < 4; i++) await booked(3 + i, `2001:db8:1:${10 + i}::1`);
+      expect(await refusal(booked(7, '2001:db8:1:ff::1'))).toMatchObject({
+        limit: 'network',
+        cap: 6,
+      });
+      // Nor does an IPv4 /24 hold more than six; another network is not held up.
+      for (let i = 0; i < 6; i++) await booked(10 + i, `198.51.100.${i + 1}`);
+      expect(await refusal(booked(16, '198.51.100.200'))).toMatchObject({ limit: 'network' });
+      await booked(16, '2001:db8:2::1');
+      await booked(17, '198.51.101.1');
+      expect(await store.count()).toBe(14);
     });
 
     it('counts no cancelled call, and none past', async () => {

@@ -5,9 +5,16 @@ import type { BookingCapReached } from '../store/types.ts';
 export const bookingClosedMessage =
   'Booking a time is not available right now. Send your message without a time and we will reply to arrange one.';
 
-/** Why a booking beyond the cap (BOOKING_CAP) was refused. */
-export const bookingCapMessage = ({ limit, cap }: BookingCapReached) =>
-  `${limit === 'email' ? 'This e-mail address has' : 'There are'} ${cap} call${cap === 1 ? '' : 's'} booked with us already${limit === 'email' ? '' : ' from your connection'}. To change a time, cancel one with the link in its e-mail; or send your message without a time and we will reply to arrange one.`;
+/** Why a booking beyond a cap (BOOKING_CAP, BOOKING_NETWORK_CAP) was refused. */
+export const bookingCapMessage = ({ limit, cap }: BookingCapReached) => {
+  const calls = `${cap} call${cap === 1 ? '' : 's'} booked with us already`;
+  const said = {
+    email: `This e-mail address has ${calls}`,
+    client: `There are ${calls} from your connection`,
+    network: `There are ${calls} from your network`,
+  }[limit];
+  return `${said}. To change a time, cancel one with the link in its e-mail; or send your message without a time and we will reply to arrange one.`;
+};
 
 /** A time taken between the visitor's choice and their post, with the nearest free ones (if any). */
 export const slotTakenMessage = (alternatives: Slot[]) =>

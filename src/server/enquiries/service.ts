@@ -56,7 +56,10 @@ async function startEnquiryService(): Promise<EnquiryService> {
   if (!mailContent) throw new Error('The e-mails have no content: see provideMailContent.');
   const content = await mailContent();
   const config = serverConfig();
-  const store = await openStore(config, { bookingCap: config.bookingCap });
+  const store = await openStore(config, {
+    bookingCap: config.bookingCap,
+    networkCap: config.networkCap,
+  });
   const { max, windowMs } = config.rateLimit;
   const limiter = config.rateLimit.enabled
     ? (store.sharedRateLimit(max, windowMs) ?? new RateLimiter(max, windowMs))

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from '../config.ts';
 import { KNOWN_METHODS, allowHeader, onDemandRoutes, routePath, staticFiles } from './routes.ts';
+import { clientNetwork } from '../networks.ts';
 import { terminalText } from '../safe-text.ts';
 import { indexStaticFiles, lookup, serveStatic } from './static-files.ts';
 
@@ -295,11 +296,12 @@ export function createSiteServer({
   );
   server.maxConnections = limits.maxConnections;
 
-  // One address cannot hold every connection the server has.
+  // One client (an IPv6 /64 counts as one, ../networks.ts) cannot hold every connection the server has.
   const perClient = new Map<string, number>();
   server.on('connection', (socket) => {
-    const address = (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-    if (trustedProxies.includes(address)) return;
+    const socketAddress = (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    if (trustedProxies.includes(socketAddress)) return;
+    const address = clientNetwork(socketAddress);
     const open = (perClient.get(address) ?? 0) + 1;
     if (open > limits.maxConnectionsPerClient) {
       socket.destroy();

@@ -118,6 +118,20 @@ export async function readForm(request: Request, limit: number): Promise<BodyRes
 /** The first value of a field, or '' when it is absent. */
 export const first = (fields: Fields, name: string) => fields.get(name)?.[0] ?? '';
 
+/** What refuses a JSON post from its headers alone: its type (415), its declared size (413). */
+export function jsonHeadProblem(
+  request: Request,
+  limit: number,
+): { ok: false; status: 413 | 415; message: string } | undefined {
+  const type = mediaType(request.headers.get('content-type'));
+  if (type !== 'application/json' && type !== 'text/plain')
+    return { ok: false, status: 415, message: 'Send JSON as application/json or text/plain.' };
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit)
+    return { ok: false, status: 413, message: `The body is larger than ${limit} bytes.` };
+  return undefined;
+}
+
 export type JsonResult =
   { ok: true; json: unknown } | { ok: false; status: 400 | 413 | 415; message: string };
 
@@ -126,10 +140,8 @@ export type JsonResult =
  * (a type that needs no preflight); read with a byte limit; valid UTF-8 and valid JSON.
  */
 export async function readJson(request: Request, limit: number): Promise<JsonResult> {
-  const type = mediaType(request.headers.get('content-type'));
-  if (type !== 'application/json' && type !== 'text/plain') {
-    return { ok: false, status: 415, message: 'Send JSON as application/json or text/plain.' };
-  }
+  const problem = jsonHeadProblem(request, limit);
+  if (problem) return problem;
   const bytes = await readLimited(request, limit).catch(() => undefined);
   if (bytes === undefined)
     return { ok: false, status: 400, message: 'The request body could not be read.' };

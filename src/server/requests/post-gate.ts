@@ -2,14 +2,17 @@
  * The one gate every POST passes through (called by src/middleware.ts, before any route runs):
  * the cross-site check against the site's configured origins, the content types a form is sent
  * as, the body limit (refused from Content-Length before reading, and while streaming), strict
- * parsing, and the per-client rate limit. A route gets what passed as `Astro.locals.post`, and
- * never reads the request body itself.
+ * parsing, and the per-client rate limit (counting a client's network: ../networks.ts). A route
+ * gets what passed as `Astro.locals.post`, and never reads the request body itself. A JSON post
+ * (field data's beacons) is refused for all it can be before its body is read, and only then waits
+ * its turn (`pace`): a flood of refused beacons never takes the turns of real ones.
  */
-import { readForm, readJson, type Fields } from './body.ts';
+import { jsonHeadProblem, readForm, readJson, type Fields } from './body.ts';
 import { clientAddress, isCrossSite, wantsJson } from './client.ts';
 import { jsonResponse } from '../http/json.ts';
 import type { ServerConfig } from '../config.ts';
 import type { RateLimit } from './rate-limit.ts';
+import { clientNetwork } from '../networks.ts';
 
 export type PostVerdict =
   | {
@@ -18,20 +21,25 @@ export type PostVerdict =
       fields: Fields;
       /** A JSON post's parsed body, for a route whose policy reads JSON. */
       json?: unknown;
-      /** The client's address, as the rate limit counts it. */
+      /** The client's address (stored with what it sent; the rate limit counts its network). */
       client: string;
       /** Over the rate limit: the route answers 429, or the earlier answer of a repeated post. */
       throttled?: { retryAfter: number };
       /** Gives back the rate-limit hit of a post that was refused for its content (422). */
       refund?: () => Promise<void>;
     }
-  | { ok: false; status: 400 | 403 | 413 | 415 | 503; message: string };
+  | { ok: false; status: 400 | 403 | 413 | 415 | 503; message: string; retryAfter?: number };
 
 export interface GateOptions {
   config: Pick<ServerConfig, 'allowedOrigins' | 'bodyLimit' | 'siteUrl' | 'trustedProxies'>;
   limiter: RateLimit | undefined;
   /** What the route reads: a form (the default), or JSON of at most `limit` bytes. */
   body?: PostBody | undefined;
+  /**
+   * For a JSON post: waits for its turn once every check that needs no body has passed (false: no
+   * turn soon, 503). Field data's pacer (../vitals/pacer.ts).
+   */
+  pace?: (() => Promise<boolean>) | undefined;
 }
 
 export type PostBody = { kind: 'form' } | { kind: 'json'; limit: number };
@@ -39,41 +47,70 @@ export type PostBody = { kind: 'form' } | { kind: 'json'; limit: number };
 export async function gatePost(
   request: Request,
   socketAddress: string,
-  { config, limiter, body: kind = { kind: 'form' } }: GateOptions,
+  { config, limiter, body: kind = { kind: 'form' }, pace }: GateOptions,
 ): Promise<PostVerdict> {
   if (isCrossSite(request, { siteOrigin: config.siteUrl, allowedOrigins: config.allowedOrigins })) {
     return { ok: false, status: 403, message: 'This form only accepts posts from this website.' };
   }
-  const body =
-    kind.kind === 'json'
-      ? await readJson(request, kind.limit).then((read) =>
-          read.ok ? { ok: true as const, fields: new Map() as Fields, json: read.json } : read,
-        )
-      : await readForm(request, config.bodyLimit);
+  if (kind.kind === 'json')
+    return gateJson(request, socketAddress, kind.limit, config, limiter, pace);
+  const body = await readForm(request, config.bodyLimit);
   if (!body.ok) return body;
   const client = clientAddress(
     socketAddress,
     request.headers.get('x-forwarded-for'),
     config.trustedProxies,
   );
-  const passed = {
-    ok: true as const,
-    fields: body.fields,
-    client,
-    ...('json' in body && { json: body.json }),
-  };
+  const passed = { ok: true as const, fields: body.fields, client };
   if (!limiter) return passed;
   const at = Date.now();
-  const verdict = await limiter.hit(client, at);
+  const network = clientNetwork(client);
+  const verdict = await limiter.hit(network, at);
   if (!verdict.allowed) {
     return { ...passed, throttled: { retryAfter: verdict.retryAfter } };
   }
   return {
     ...passed,
     refund: async () => {
-      await limiter.refund(client, at);
+      await limiter.refund(network, at);
     },
   };
+}
+
+/**
+ * A JSON post: its type and declared size, then the rate limit, then its turn (`pace`), and only
+ * then its body. Over the limit, it is answered without its body being read: nothing in it is needed.
+ */
+async function gateJson(
+  request: Request,
+  socketAddress: string,
+  limit: number,
+  config: GateOptions['config'],
+  limiter: RateLimit | undefined,
+  pace: GateOptions['pace'],
+): Promise<PostVerdict> {
+  const head = jsonHeadProblem(request, limit);
+  if (head) return head;
+  const client = clientAddress(
+    socketAddress,
+    request.headers.get('x-forwarded-for'),
+    config.trustedProxies,
+  );
+  const network = clientNetwork(client);
+  const at = Date.now();
+  const verdict = limiter ? await limiter.hit(network, at) : { allowed: true as const };
+  if (!verdict.allowed)
+    return { ok: true, fields: new Map(), client, throttled: { retryAfter: verdict.retryAfter } };
+  const refund = async () => {
+    await limiter?.refund(network, at);
+  };
+  if (pace && !(await pace())) {
+    await refund();
+    return { ok: false, status: 503, message: 'Too many measurements just now.', retryAfter: 5 };
+  }
+  const read = await readJson(request, limit);
+  if (!read.ok) return read;
+  return { ok: true, fields: new Map(), json: read.json, client, refund };
 }
 
 export const VARY = 'Origin, Sec-Fetch-Site, Accept';
@@ -114,7 +151,10 @@ export function refusal(
 export function refusalOf(
   verdict: PostVerdict,
 ): { status: number; message: string; headers: Record<string, string> } | undefined {
-  if (!verdict.ok) return { status: verdict.status, message: verdict.message, headers: {} };
+  if (!verdict.ok) {
+    const { status, message, retryAfter } = verdict;
+    return { status, message, headers: retryAfter ? { 'Retry-After': String(retryAfter) } : {} };
+  }
   if (!verdict.throttled) return undefined;
   const { retryAfter } = verdict.throttled;
   return {

@@ -1,5 +1,51 @@
 /** SQL text and row helpers that both stores (./sqlite.ts, ./postgres.ts) share. */
-import type { MailCall, MailKind, NewEnquiry, StoredCall, StoredEnquiry } from './types.ts';
+import { clientNetwork, wideNetwork } from '../networks.ts';
+import {
+  BookingCapReached,
+  type MailCall,
+  type MailKind,
+  type NewEnquiry,
+  type StoredCall,
+  type StoredEnquiry,
+} from './types.ts';
+
+/**
+ * The calls booked ahead of an instant (not cancelled), whose e-mail address and client the caps
+ * count (SQL of both; `?` is the instant). Served by the unique index of booked starts: the calls
+ * ahead are few, however many are stored.
+ */
+export const CALLS_AHEAD = `SELECT email, client_ip FROM enquiries
+  WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start > ?`;
+
+/** The caps on calls booked ahead: per e-mail address and per client, and per wider network. */
+export interface BookingCaps {
+  bookingCap: number;
+  networkCap: number;
+}
+
+/**
+ * The cap a booking would go over, given the calls booked ahead: its e-mail address's (in any
+ * case), its client's (./networks.ts: an IPv6 client's /64) or its wider network's (an IPv4 /24,
+ * an IPv6 /48). Counted here rather than in SQL so that both stores count networks alike.
+ */
+export function bookingCapReached(
+  ahead: { email: string; client_ip: string }[],
+  enquiry: Pick<NewEnquiry, 'email' | 'clientIp'>,
+  { bookingCap, networkCap }: BookingCaps,
+): BookingCapReached | undefined {
+  const email = enquiry.email.toLowerCase();
+  const client = clientNetwork(enquiry.clientIp);
+  const wide = wideNetwork(enquiry.clientIp);
+  const count = (same: (call: { email: string; client_ip: string }) => boolean) =>
+    ahead.filter(same).length;
+  if (count((call) => call.email.toLowerCase() === email) >= bookingCap)
+    return new BookingCapReached('email', bookingCap);
+  if (count((call) => clientNetwork(call.client_ip) === client) >= bookingCap)
+    return new BookingCapReached('client', bookingCap);
+  if (count((call) => wideNetwork(call.client_ip) === wide) >= networkCap)
+    return new BookingCapReached('network', networkCap);
+  return undefined;
+}
 
 /**
  * Both stores' query for enquiries, with the delivery of the agency's e-mail about each, the first

@@ -7,10 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { DEFAULT_BOOKING_CAP, OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../config.ts';
+import {
+  DEFAULT_BOOKING_CAP,
+  DEFAULT_NETWORK_CAP,
+  OUTBOX_CLAIM_BATCH,
+  OUTBOX_LEASE_MS,
+} from '../config.ts';
 import { CALENDAR_FEEDS_TABLE, calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import {
   BOOKED_BETWEEN,
+  CALLS_AHEAD,
   CANCEL_CALL,
   HOST_HAS_CALL,
   HOST_HAS_OTHER_CALL,
@@ -20,6 +26,7 @@ import {
   MOVE_CALL,
   SELECT_ENQUIRIES,
   SKIP_SUPERSEDED,
+  bookingCapReached,
   candidateHosts,
   justStored,
   mailCallOf,
@@ -30,6 +37,7 @@ import {
   moveCandidates,
   queuedMailParameters,
   storedForm,
+  type BookingCaps,
   type MailCallColumns,
   type MailCountColumns,
   type QueuedMail,
@@ -273,8 +281,8 @@ export class SqliteStore implements EnquiryStore {
   readonly #skipSuperseded: StatementSync;
   readonly #skip: StatementSync;
   readonly #booked: StatementSync;
-  readonly #bookedAhead: StatementSync;
-  readonly #bookingCap: number;
+  readonly #callsAhead: StatementSync;
+  readonly #caps: BookingCaps;
   readonly #insertVital: StatementSync | undefined;
 
   readonly description: string;
@@ -282,10 +290,14 @@ export class SqliteStore implements EnquiryStore {
   /** `readOnly` opens an existing store for reading only, as the staff CLI does. */
   constructor(
     path: string,
-    { readOnly = false, bookingCap = DEFAULT_BOOKING_CAP }: StoreOptions = {},
+    {
+      readOnly = false,
+      bookingCap = DEFAULT_BOOKING_CAP,
+      networkCap = DEFAULT_NETWORK_CAP,
+    }: StoreOptions = {},
   ) {
     this.description = `the SQLite file ${path}`;
-    this.#bookingCap = bookingCap;
+    this.#caps = { bookingCap, networkCap };
     if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
     this.db = new DatabaseSync(path, { readOnly });
     // NORMAL is durable against a crash of the process (kill -9); FULL would add a sync per commit
@@ -309,13 +321,7 @@ export class SqliteStore implements EnquiryStore {
     // ISO instants in UTC of one form compare as text.
     this.#hostHasCall = this.db.prepare(HOST_HAS_CALL);
     this.#booked = this.db.prepare(BOOKED_BETWEEN);
-    // Served by the unique index of booked starts: the calls ahead are few, however many are stored.
-    this.#bookedAhead = this.db.prepare(
-      `SELECT count(*) FILTER (WHERE lower(email) = lower(?)) AS email,
-         count(*) FILTER (WHERE client_ip = ?) AS client
-       FROM enquiries
-       WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start > ?`,
-    );
+    this.#callsAhead = this.db.prepare(CALLS_AHEAD);
     this.#byId = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.id = ?`);
     this.#cancel = this.db.prepare(CANCEL_CALL);
     this.#move = this.db.prepare(MOVE_CALL);
@@ -434,13 +440,9 @@ export class SqliteStore implements EnquiryStore {
     if (earlier) return earlier;
     // So are the counts: bookings of one address posted at once are counted one after another.
     if (enquiry.call) {
-      const ahead = this.#bookedAhead.get(enquiry.email, enquiry.clientIp, instant(now)) as {
-        email: number;
-        client: number;
-      };
-      if (ahead.email >= this.#bookingCap) return new BookingCapReached('email', this.#bookingCap);
-      if (ahead.client >= this.#bookingCap)
-        return new BookingCapReached('client', this.#bookingCap);
+      const ahead = this.#callsAhead.all(instant(now)) as { email: string; client_ip: string }[];
+      const reached = bookingCapReached(ahead, enquiry, this.#caps);
+      if (reached) return reached;
     }
     // Also inside it: no other booking can come between this look and the insert (the unique index
     // of a host's booked starts is the last word). The first candidate with no call then takes it.

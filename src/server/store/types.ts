@@ -135,17 +135,17 @@ export class SlotTaken extends Error {
 }
 
 /**
- * A booking that would give one e-mail address (`limit: 'email'`, in any case) or one client
- * (`'client'`, its address) more than `cap` calls booked ahead; nothing was stored.
+ * A booking that would give one e-mail address (`limit: 'email'`, in any case), one client
+ * (`'client'`: its address, an IPv6 client's /64) or one wider network (`'network'`: an IPv4 /24,
+ * an IPv6 /48) more than `cap` calls booked ahead; nothing was stored.
  */
 export class BookingCapReached extends Error {
-  readonly limit: 'email' | 'client';
+  readonly limit: 'email' | 'client' | 'network';
   readonly cap: number;
 
-  constructor(limit: 'email' | 'client', cap: number) {
-    super(
-      `${limit === 'email' ? 'This e-mail address' : 'This client'} has ${cap} call${cap === 1 ? '' : 's'} booked already.`,
-    );
+  constructor(limit: 'email' | 'client' | 'network', cap: number) {
+    const who = { email: 'This e-mail address', client: 'This client', network: 'This network' };
+    super(`${who[limit]} has ${cap} call${cap === 1 ? '' : 's'} booked already.`);
     this.limit = limit;
     this.cap = cap;
   }
@@ -295,4 +295,6 @@ export interface StoreOptions {
    * unless given; Infinity for no cap.
    */
   bookingCap?: number;
+  /** Future bookings allowed per wider network (BOOKING_NETWORK_CAP): DEFAULT_NETWORK_CAP unless given. */
+  networkCap?: number;
 }

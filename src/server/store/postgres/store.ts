@@ -19,10 +19,16 @@ import pg from 'pg';
 import { migrate } from './migrations.ts';
 import { calendarCopies, type CalendarCopies } from '../calendar-copies.ts';
 import { sharedRateLimit } from './rate-limit.ts';
-import { DEFAULT_BOOKING_CAP, OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../../config.ts';
+import {
+  DEFAULT_BOOKING_CAP,
+  DEFAULT_NETWORK_CAP,
+  OUTBOX_CLAIM_BATCH,
+  OUTBOX_LEASE_MS,
+} from '../../config.ts';
 import type { RateLimit } from '../../requests/rate-limit.ts';
 import {
   BOOKED_BETWEEN,
+  CALLS_AHEAD,
   CANCEL_CALL,
   HOST_HAS_CALL,
   HOST_HAS_OTHER_CALL,
@@ -30,6 +36,7 @@ import {
   MOVE_CALL,
   SELECT_ENQUIRIES,
   SKIP_SUPERSEDED,
+  bookingCapReached,
   candidateHosts,
   justStored,
   mailCallOf,
@@ -41,12 +48,12 @@ import {
   numbered,
   queuedMailParameters,
   storedForm,
+  type BookingCaps,
   type MailCallColumns,
   type MailCountColumns,
   type QueuedMail,
 } from '../sql.ts';
 import {
-  BookingCapReached,
   SlotTaken,
   type BookedCall,
   type CallMove,
@@ -170,12 +177,6 @@ const CLAIM = `WITH claimed AS (
   FROM claimed c JOIN enquiries e ON e.id = c.enquiry_id
   ORDER BY c.next_attempt_at, c.id`;
 
-/** The calls booked ahead of `$3` (not cancelled) of an e-mail address, in any case, and of a client. */
-const BOOKED_AHEAD = `SELECT count(*) FILTER (WHERE lower(email) = lower($1))::int AS email,
-    count(*) FILTER (WHERE client_ip = $2)::int AS client
-  FROM enquiries
-  WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start > $3`;
-
 /** The unique index of a host's booked starts refused a row (the booking lock should come first). */
 const isBookedStartViolation = (error: unknown) =>
   (error as { code?: string; constraint?: string }).code === '23505' &&
@@ -191,14 +192,14 @@ export class PostgresStore implements EnquiryStore {
   readonly description: string;
   readonly pool: pg.Pool;
   readonly #timers: ReturnType<typeof setInterval>[] = [];
-  readonly #bookingCap: number;
+  readonly #caps: BookingCaps;
   readonly calendarCopies: CalendarCopies = calendarCopies({
     all: async (sql, params) => (await this.pool.query(numbered(sql), [...params])).rows,
   });
 
-  private constructor(url: string, readOnly: boolean, bookingCap: number) {
+  private constructor(url: string, readOnly: boolean, caps: BookingCaps) {
     this.description = describe(url);
-    this.#bookingCap = bookingCap;
+    this.#caps = caps;
     this.pool = new pg.Pool({
       connectionString: url,
       max: 10,
@@ -215,9 +216,13 @@ export class PostgresStore implements EnquiryStore {
   /** Connects and runs the missing migrations (not for `readOnly`, the staff CLI's use). */
   static async open(
     url: string,
-    { readOnly = false, bookingCap = DEFAULT_BOOKING_CAP }: StoreOptions = {},
+    {
+      readOnly = false,
+      bookingCap = DEFAULT_BOOKING_CAP,
+      networkCap = DEFAULT_NETWORK_CAP,
+    }: StoreOptions = {},
   ): Promise<PostgresStore> {
-    const store = new PostgresStore(url, readOnly, bookingCap);
+    const store = new PostgresStore(url, readOnly, { bookingCap, networkCap });
     try {
       if (!readOnly) await store.#migrate();
       else await store.pool.query('SELECT 1');
@@ -319,15 +324,13 @@ export class PostgresStore implements EnquiryStore {
           enquiry.idempotencyKey && (await this.findByKey(enquiry.idempotencyKey, client));
         if (earlier) return earlier;
         const now = Date.now();
-        const { rows } = await client.query<{ email: number; client: number }>({
-          name: 'booked-ahead',
-          text: BOOKED_AHEAD,
-          values: [enquiry.email, enquiry.clientIp, new Date(now).toISOString()],
+        const { rows } = await client.query<{ email: string; client_ip: string }>({
+          name: 'calls-ahead',
+          text: numbered(CALLS_AHEAD),
+          values: [new Date(now).toISOString()],
         });
-        const ahead = rows[0]!;
-        if (ahead.email >= this.#bookingCap) throw new BookingCapReached('email', this.#bookingCap);
-        if (ahead.client >= this.#bookingCap)
-          throw new BookingCapReached('client', this.#bookingCap);
+        const reached = bookingCapReached(rows, enquiry, this.#caps);
+        if (reached) throw reached;
         // Under the lock, no other booking comes between this look and the insert: the first
         // candidate with no call then takes it.
         const call = enquiry.call!;
