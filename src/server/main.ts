@@ -31,6 +31,11 @@ const server = createSiteServer({
 server.listen(port, host, async () => {
   const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
   console.info(`Serving the site at http://${shown}:${port}`);
+  if (!config.siteUrl)
+    console.warn(
+      'SITE_URL is not set: the forms take posts only from pages opened at this machine (localhost, 127.0.0.1). ' +
+        'In production, set SITE_URL to the public address, e.g. SITE_URL=https://www.example.com (README, Configuration).',
+    );
   // Opens the enquiry store and starts the outbox now, not at the first enquiry.
   const local =
     host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;

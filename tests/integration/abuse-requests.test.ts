@@ -81,6 +81,15 @@ describe('every method on every address', () => {
         const response = await rawRequest(server.url, `${method} ${path} HTTP/1.1`);
         expect(response.status, `${method} ${path}`).toBe(501);
       }
+      // HEAD wherever GET: the same status and type, and no body.
+      if (methods.includes('GET')) {
+        const [get, head] = await Promise.all(
+          ['GET', 'HEAD'].map((method) => rawRequest(server.url, `${method} ${path} HTTP/1.1`)),
+        );
+        expect(head.status, `HEAD ${path}`).toBe(get!.status);
+        expect(head.headers['content-type'], `HEAD ${path}`).toBe(get!.headers['content-type']);
+        expect(head.body, `HEAD ${path}`).toBe('');
+      }
       if (!methods.includes('POST')) {
         const post = await rawRequest(
           server.url,
@@ -95,6 +104,22 @@ describe('every method on every address', () => {
     expect(connect.status).toBe(405);
     await alive(server);
   }, 120_000);
+
+  // This server has no SITE_URL, as `npm start` on a fresh clone.
+  it('without SITE_URL, a post from a page under a rebound name is refused, one from localhost taken; the log says to set it', async () => {
+    const { port } = new URL(server.url);
+    const post = (host: string) =>
+      rawRequest(
+        server.url,
+        `POST /php/email.php HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\n${form}\r\nAccept: application/json\r\nContent-Length: 3`,
+        { body: 'a=b' },
+      );
+    for (const host of ['evil.example', `evil.example:${port}`, `192.168.1.20:${port}`])
+      expect((await post(host)).status, host).toBe(403);
+    // Let through the gate: refused for what it says (an empty enquiry), not for where it is from.
+    expect((await post(`localhost:${port}`)).status).toBe(422);
+    expect(server.output()).toMatch(/SITE_URL is not set: .*In production, set SITE_URL/);
+  });
 
   it('the same goes for other spellings of an address', async () => {
     for (const path of ['/schedule/', '/sch%65dule', '/schedule//booked', '/about/']) {

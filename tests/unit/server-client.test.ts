@@ -35,7 +35,6 @@ describe('cross-site posts', () => {
       method: 'POST',
       headers: { origin: 'http://evil.example' },
     });
-    expect(isCrossSite(rebound, { allowedOrigins: [] })).toBe(false);
     expect(isCrossSite(rebound, site)).toBe(true);
     expect(isCrossSite(request({ origin: 'https://www.agency.example' }), site)).toBe(false);
     expect(isCrossSite(request({ origin: 'http://localhost:4321' }), site)).toBe(true);
@@ -44,6 +43,51 @@ describe('cross-site posts', () => {
         ...site,
         allowedOrigins: ['https://admin.agency.example'],
       }),
+    ).toBe(false);
+  });
+
+  it('without SITE_URL, are the site’s only from a loopback origin, the one they arrived at: never by the Host', () => {
+    const none = { allowedOrigins: [] };
+    // A rebound DNS name: the page and the request both name the attacker's host, now this machine.
+    for (const host of ['evil.example', 'evil.example:4321', '192.168.1.20:4321', '[2001:db8::1]'])
+      expect(
+        isCrossSite(
+          new Request(`http://${host}/php/email.php`, {
+            method: 'POST',
+            headers: { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' },
+          }),
+          none,
+        ),
+        host,
+      ).toBe(true);
+    for (const host of [
+      'localhost:4321',
+      '127.0.0.1:4321',
+      '127.8.9.10',
+      '[::1]:4321',
+      'a.localhost',
+    ])
+      expect(
+        isCrossSite(
+          new Request(`http://${host}/php/email.php`, {
+            method: 'POST',
+            headers: { origin: `http://${host}` },
+          }),
+          none,
+        ),
+        host,
+      ).toBe(false);
+    // Another loopback port is another site.
+    expect(isCrossSite(request({ origin: 'http://localhost:9999' }), none)).toBe(true);
+    // ALLOWED_ORIGINS still counts without SITE_URL.
+    expect(
+      isCrossSite(
+        new Request('http://shop.example/php/email.php', {
+          method: 'POST',
+          headers: { origin: 'https://shop.example' },
+        }),
+        { allowedOrigins: ['https://shop.example'] },
+      ),
     ).toBe(false);
   });
 

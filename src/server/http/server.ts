@@ -260,6 +260,10 @@ export function createSiteServer({
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
 
+    // HEAD is GET without the body, for every address that takes GET: the route's GET runs, and
+    // Node, which made this response for a HEAD, sends its head alone.
+    if (method === 'HEAD') req.method = 'GET';
+
     // A throw inside the handler, before or after its first await, is this request's failure only.
     const render = () => {
       try {
@@ -270,7 +274,7 @@ export function createSiteServer({
     };
     // Pages are compressed; a form's fetch gets a few hundred bytes of JSON, not worth the wrapping
     // of every enquiry's answer. (compression's types are Express's; it uses Node's own objects.)
-    if (method === 'GET' || String(req.headers.accept ?? '').includes('text/html')) {
+    if (req.method === 'GET' || String(req.headers.accept ?? '').includes('text/html')) {
       compress(req as never, res as never, render);
     } else {
       render();

@@ -31,11 +31,32 @@ export function clientAddress(
 }
 
 /**
+ * Whether an origin is this machine's: localhost (and its subdomains, which browsers resolve
+ * themselves, never through DNS), 127.0.0.0/8 or [::1].
+ */
+export function isLoopbackOrigin(origin: string): boolean {
+  let hostname: string;
+  try {
+    hostname = new URL(origin).hostname;
+  } catch {
+    return false;
+  }
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    /^127(?:\.\d{1,3}){3}$/.test(hostname) ||
+    hostname === '[::1]'
+  );
+}
+
+/**
  * A cross-site post: the browser says so (Sec-Fetch-Site: cross-site), or its Origin is neither the
  * site's own nor an allowed one. The site's own origin is SITE_URL when set, never the request's
- * Host header, which the client writes (a rebound DNS name would make any page "same-origin");
- * without SITE_URL (a local run) it is the address the request arrived at. Requests without
- * these headers (curl, server-to-server) are not cross-site: no browser sends a post without them.
+ * Host header, which the client writes (a rebound DNS name would make any page "same-origin").
+ * Without SITE_URL (a local run), only a loopback origin can be the site's (and only the one the
+ * request arrived at): a page under any other name is refused, rebound to this machine or not.
+ * Requests without these headers (curl, server-to-server) are not cross-site: no browser sends a
+ * post without them.
  */
 export function isCrossSite(
   request: Request,
@@ -46,7 +67,7 @@ export function isCrossSite(
   const origin = request.headers.get('origin');
   if (!origin) return false;
   if (origin === 'null') return true;
-  const own = siteOrigin ?? new URL(request.url).origin;
+  const own = siteOrigin ?? (isLoopbackOrigin(origin) ? new URL(request.url).origin : undefined);
   return origin !== own && !allowedOrigins.includes(origin);
 }
 
