@@ -67,6 +67,18 @@ export interface SpeedFigure {
   rating?: Rating;
 }
 
+/**
+ * What a window's measurements came to: received, kept (what its figures come from), left out of
+ * busy days' samples (on `sampledDays` days), and dropped (a network over its share, and the like).
+ */
+export interface MeasurementIntake {
+  received: number;
+  kept: number;
+  dropped: number;
+  sampledOut: number;
+  sampledDays: number;
+}
+
 /** How the page view began, as web-vitals names it (`Metric['navigationType']`). */
 export const navigationTypes = [
   'navigate',

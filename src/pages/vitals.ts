@@ -18,6 +18,6 @@ export const POST: APIRoute = async ({ locals }) => {
   if (!beacon.success) {
     return jsonResponse(400, { error: 'Not a beacon of this site.' }, postHeaders());
   }
-  (await getVitalsService()).recorder.record(beacon.data);
+  (await getVitalsService()).recorder.record(beacon.data, post.client);
   return new Response(null, { status: 204, headers: postHeaders() });
 };

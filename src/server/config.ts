@@ -171,10 +171,15 @@ export interface VitalsConfig {
    */
   perSecond: number;
   /**
-   * VITALS_DAILY_CAP: measurements this process takes in a day (50,000: ten thousand page views),
-   * so that a flood cannot fill the disk the enquiries are written to.
+   * VITALS_DAILY_CAP: measurements a day keeps (50,000: ten thousand page views), so that a flood
+   * cannot fill the disk the enquiries are written to; past it, a random sample of the day's.
    */
   dailyCap: number;
+  /**
+   * VITALS_PER_NETWORK_PER_DAY: measurements one network (an IPv4 /24, an IPv6 /48) gives a day in
+   * this process (500: a hundred page views), so that no network's flood sets the day's figures.
+   */
+  perNetwork: number;
 }
 
 /** How long clients may take, and how many connections they may hold (./http/server.ts). */
@@ -276,6 +281,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       flushMs: number(env.VITALS_FLUSH_MS, 1000),
       perSecond: number(env.VITALS_PER_SECOND, 500),
       dailyCap: Math.floor(number(env.VITALS_DAILY_CAP, 50_000)),
+      perNetwork: Math.floor(number(env.VITALS_PER_NETWORK_PER_DAY, 500)),
     },
   };
 }

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/server/store/index';
+import { windowStart } from '../../src/server/vitals/report';
+import { SPEED_WINDOW_DAYS } from '../../src/server/vitals/speed';
 import { newDatabasePath } from '../support/server';
 import { speedFixture } from '../support/speed-fixture';
 import { stoppedAfterEach } from './stopped-after-each';
@@ -14,8 +16,19 @@ const { start } = stoppedAfterEach();
 async function seeded() {
   const databasePath = newDatabasePath();
   const store = await openStore({ databasePath });
-  await store.addVitals(speedFixture(new Date().toISOString().slice(0, 10)));
-  return { databasePath, store };
+  const today = new Date().toISOString().slice(0, 10);
+  const fixture = speedFixture(today);
+  const from = windowStart(today, SPEED_WINDOW_DAYS);
+  // Each day's counts: all it received was kept, but today, a busy day: 5,000 more came than it
+  // keeps, 1,200 of them dropped (a network over its share).
+  const perDay = Map.groupBy(fixture, (r) => r.day);
+  const counts = [...perDay].map(([day, records]) => ({
+    day,
+    received: records.length + (day === today ? 5000 : 0),
+    dropped: day === today ? 1200 : 0,
+  }));
+  await store.addVitals(fixture, { counts });
+  return { databasePath, store, kept: fixture.filter((r) => r.day >= from).length };
 }
 
 /** Each table row of the page as its cells' text, '|' between them, under its section's heading. */
@@ -43,7 +56,7 @@ const tooFew = 'Fewer than 100 visits in these 28 days: too few for a figure tha
 
 describe('/speed', () => {
   it('shows the p75 of real visits per device class, exactly, and the visits behind each', async () => {
-    const { databasePath, store } = await seeded();
+    const { databasePath, store, kept } = await seeded();
     const server = await start({ ENQUIRY_DB: databasePath });
     const response = await fetch(`${server.url}/speed`);
     expect(response.status).toBe(200);
@@ -75,6 +88,18 @@ describe('/speed', () => {
           `Cumulative Layout Shift (CLS) good up to 0.100, poor over 0.250|${tooFew}|0`,
         ],
       },
+    ]);
+    // What the figures come from: kept of received, a sample kept, some set aside.
+    const said = (html.match(/<div class="speed-intake[^"]*">([\s\S]*?)<\/div>/)?.[1] ?? '')
+      .replace(/<[^>]+>/g, '\n')
+      .split('\n')
+      .map((line) => line.replace(/&#39;/g, "'").replace(/\s+/g, ' ').trim())
+      .filter(Boolean);
+    const n = (value: number) => value.toLocaleString('en-GB');
+    expect(said).toEqual([
+      `These figures come from ${n(kept)} measurements, of the ${n(kept + 5000)} our visitors' browsers sent in these 28 days.`,
+      "On a day busier than we keep, a random sample of the day's measurements is kept, so every hour of it counts alike.",
+      "1,200 were set aside: one network sent far more than a day's share, so that no one can set these figures by sending fakes.",
     ]);
     expect((await fetch(`${server.url}/speed`, { method: 'HEAD' })).status).toBe(200);
 

@@ -100,7 +100,11 @@ describe('field data', () => {
         'build',
         'target',
         'phases',
+        // A random number drawn as it came in, to keep a uniform sample of a busy day.
+        'sample',
       ]);
+      const dayColumns = db.prepare('PRAGMA table_info(vitals_days)').all() as { name: string }[];
+      expect(dayColumns.map((c) => c.name)).toEqual(['day', 'received', 'dropped']);
       const dump = JSON.stringify(db.prepare('SELECT * FROM vitals').all());
       expect(dump).not.toMatch(/127\.0\.0\.1|Secret Phone|Mozilla|T\d\d:/);
     } finally {
@@ -202,6 +206,39 @@ describe('field data', () => {
     expect(statuses.slice(40, 60).sort()).toEqual([204, 204, ...Array(18).fill(429)]);
     expect(statuses[60]).toBe(204);
     expect(await stored(server, 9)).toHaveLength(9);
+  });
+
+  it('a flood from many /64s of one network stores its share; once the day is full, later beacons still get into its sample', async () => {
+    const server = await start({
+      VITALS_PER_NETWORK_PER_DAY: '15',
+      VITALS_DAILY_CAP: '20',
+      TRUSTED_PROXIES: '127.0.0.1',
+    });
+    const from = (client: string, path: string) =>
+      send(server, JSON.stringify(beacon({ path })), {
+        'Content-Type': 'text/plain;charset=UTF-8',
+        'X-Forwarded-For': client,
+      }).then((response) => response.status);
+    // Three networks flood first, each from ten /64s of its /48 (three measurements a beacon):
+    // fifteen of each count, the other fifteen are dropped.
+    for (const network of [1, 2, 3])
+      for (let i = 0; i < 10; i++) expect(await from(`2001:db8:${network}:${i}::1`, '/')).toBe(204);
+    await expect.poll(async () => (await read(server)).length).toBe(20);
+    // Then the day's real visits, each from its own network: they replace their share of the day.
+    for (let i = 0; i < 15; i++) expect(await from(`198.51.${i}.7`, '/about')).toBe(204);
+    await server.stop();
+    const kept = await read(server);
+    expect(kept).toHaveLength(20);
+    const real = kept.filter((r) => r.path === '/about').length;
+    // 45 flood and 45 real measurements for 20 places: about 10 real, never none (1 in 10^7).
+    expect(real).toBeGreaterThan(0);
+    const store = await openStore({ databasePath: server.database }, { readOnly: true });
+    try {
+      const [today] = await store.vitalsDaysSince('2000-01-01');
+      expect(today).toMatchObject({ received: 90 + 45, dropped: 45, kept: 20 });
+    } finally {
+      await store.close();
+    }
   });
 
   it('is off with VITALS=off: 404, nothing stored', async () => {

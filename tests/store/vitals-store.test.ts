@@ -1,6 +1,7 @@
 /**
  * Field data in the store, against both implementations: measurements written in one batch come
- * back as they went in, by day, and pruning deletes the days before the retention window only.
+ * back as they went in, by day, and pruning deletes the days before the retention window only; a
+ * day over its cap keeps a uniform sample of all its measurements, and each day's counts add up.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EnquiryStore, VitalRecord } from '../../src/server/store/types';
@@ -51,6 +52,47 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       ]);
       expect(await store.pruneVitals('2026-08-27')).toBe(2);
       expect((await store.vitalsSince('2000-01-01')).map((r) => r.day)).toEqual(['2026-08-27']);
+    });
+
+    it('keeps a day over its cap to the measurements of smallest sample key, and says where the edge is', async () => {
+      const day = (sample: number, value: number) => ({ ...record({ value }), sample });
+      // A flood first, with keys 0.5 and up; then later measurements with keys all over [0, 1).
+      const flood = Array.from({ length: 100 }, (_, i) => day(0.5 + i / 200, 9000));
+      expect(await store.addVitals(flood, { dailyCap: 100 })).toEqual(new Map([['2026-11-20', 1]]));
+      const later = Array.from({ length: 100 }, (_, i) => day(i / 100, i));
+      const edges = await store.addVitals(later, { dailyCap: 100 });
+      const kept = await store.vitalsSince('2026-11-20');
+      expect(kept).toHaveLength(100);
+      // The 100 of smallest key of all 200: the later ones as well as the flood's.
+      const edge = [...flood, ...later].map((r) => r.sample).sort((a, b) => a - b)[99]!;
+      expect(kept.filter((r) => r.value !== 9000)).toHaveLength(
+        later.filter((r) => r.sample <= edge).length,
+      );
+      expect(kept.filter((r) => r.value !== 9000).length).toBeGreaterThan(60);
+      expect(edges.get('2026-11-20')).toBe(edge);
+      // Another day is its own.
+      expect(await store.addVitals([record({ day: '2026-11-21' })], { dailyCap: 100 })).toEqual(
+        new Map([['2026-11-21', 1]]),
+      );
+    });
+
+    it('adds up each day’s counts across writes, with the measurements it keeps', async () => {
+      await store.addVitals([record(), record()], {
+        counts: [{ day: '2026-11-20', received: 5, dropped: 1 }],
+      });
+      await store.addVitals([], {
+        counts: [
+          { day: '2026-11-20', received: 4, dropped: 2 },
+          { day: '2026-11-21', received: 3, dropped: 3 },
+        ],
+      });
+      expect(await store.vitalsDaysSince('2026-11-01')).toEqual([
+        { day: '2026-11-20', received: 9, dropped: 3, kept: 2 },
+        { day: '2026-11-21', received: 3, dropped: 3, kept: 0 },
+      ]);
+      expect(await store.vitalsDaysSince('2026-11-21')).toHaveLength(1);
+      await store.pruneVitals('2026-11-21');
+      expect((await store.vitalsDaysSince('2000-01-01')).map((d) => d.day)).toEqual(['2026-11-21']);
     });
 
     it('writes a thousand measurements in one batch', async () => {

@@ -15,6 +15,7 @@ describe('the figures /speed shows', () => {
     expect(speedFigures(fixture, TODAY)).toEqual({
       from: '2026-10-30',
       to: TODAY,
+      intake: { received: 0, kept: 0, dropped: 0, sampledOut: 0, sampledDays: 0 },
       devices: [
         {
           device: 'phone',
@@ -44,13 +45,35 @@ describe('the figures /speed shows', () => {
     });
   });
 
+  it('adds up what the window’s days received, kept, sampled out and dropped, its days only', () => {
+    const day = (d: string, received: number, kept: number, dropped: number) => ({
+      day: d,
+      received,
+      kept,
+      dropped,
+    });
+    const { intake } = speedFigures(fixture, TODAY, [
+      day('2026-10-29', 1000, 10, 0),
+      day('2026-10-30', 60_000, 50_000, 4_000),
+      day('2026-11-01', 300, 300, 0),
+      day(TODAY, 20, 15, 5),
+    ]);
+    expect(intake).toEqual({
+      received: 60_320,
+      kept: 50_315,
+      dropped: 4_005,
+      sampledOut: 6_000,
+      sampledDays: 1,
+    });
+  });
+
   it('reads the store at most once a minute, whatever the visits meanwhile', async () => {
     let now = Date.parse(`${TODAY}T12:00:00Z`);
     const reads: string[] = [];
     const cache = new SpeedFiguresCache(
       async (from) => {
         reads.push(from);
-        return fixture;
+        return { records: fixture, days: [] };
       },
       { now: () => now },
     );
@@ -72,7 +95,7 @@ describe('the figures /speed shows', () => {
       async () => {
         reads++;
         if (fail) throw new Error('the database is down');
-        return fixture;
+        return { records: fixture, days: [] };
       },
       { now: () => 0 },
     );

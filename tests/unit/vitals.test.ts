@@ -21,7 +21,12 @@ import {
 } from '../../src/server/vitals/report';
 import { BATCH, MAX_QUEUED, VitalsRecorder } from '../../src/server/vitals/recorder';
 import { Pacer } from '../../src/server/vitals/pacer';
-import type { VitalRecord, VitalsStore } from '../../src/server/store/types';
+import type {
+  NewVitalRecord,
+  VitalRecord,
+  VitalsDayCounts,
+  VitalsStore,
+} from '../../src/server/store/types';
 import { vitalRecord as record } from '../support/records';
 
 const beacon = (overrides: Record<string, unknown> = {}) => ({
@@ -131,6 +136,23 @@ describe('the p75', () => {
     expect(report).toContain('19 measurements');
   });
 
+  it('says what the days received, kept, sampled out and dropped, when they have counts', () => {
+    const days = [
+      { day: '2026-11-20', received: 60_000, kept: 50_000, dropped: 4_000 },
+      { day: '2026-11-21', received: 30, kept: 30, dropped: 0 },
+    ];
+    const report = formatReport([record()], '2026-10-28', '2026-11-24', days);
+    expect(report).toContain('Received 60,030 measurements, kept 50,030.');
+    expect(report).toContain(
+      "On 1 day more came than a day keeps (VITALS_DAILY_CAP): a random sample of the day's was kept, 6,000 left out.",
+    );
+    expect(report).toContain('4,000 measurements dropped: a network over its daily share');
+    // A quiet window says neither.
+    const quiet = formatReport([record()], '2026-10-28', '2026-11-24', days.slice(1));
+    expect(quiet).toContain('Received 30 measurements, kept 30.');
+    expect(quiet).not.toMatch(/random sample|dropped:/);
+  });
+
   it('window of 28 days ends on the day given', () => {
     expect(windowStart('2026-11-24', 28)).toBe('2026-10-28');
     expect(windowStart('2026-03-01', 1)).toBe('2026-03-01');
@@ -165,32 +187,33 @@ describe('the exports', () => {
 
 describe('the recorder', () => {
   const store = () => {
-    const batches: VitalRecord[][] = [];
+    const batches: NewVitalRecord[][] = [];
+    const counts: VitalsDayCounts[] = [];
     const pruned: string[] = [];
     const fake: VitalsStore = {
-      addVitals: async (records) => void batches.push([...records]),
+      addVitals: async (records, options) => {
+        batches.push([...records]);
+        counts.push(...(options?.counts ?? []));
+        return new Map();
+      },
       pruneVitals: async (day) => (pruned.push(day), 0),
       vitalsSince: async () => [],
+      vitalsDaysSince: async () => [],
     };
-    return { fake, batches, pruned };
+    return { fake, batches, counts, pruned };
   };
   const build = { id: 'build1', pathOf: (p: string) => (p === '/iphone' ? p : '(other)') };
   const now = () => Date.parse('2026-11-24T12:00:00Z');
+  const options = { build, flushMs: 1000, retentionDays: 90, dailyCap: 1e9, perNetwork: 1e9, now };
+  const client = '203.0.113.7';
 
   it('writes what it was sent in one batch after flushMs, stamped and rated by the server', async () => {
     vi.useFakeTimers();
     try {
-      const { fake, batches, pruned } = store();
-      const recorder = new VitalsRecorder({
-        store: fake,
-        build,
-        flushMs: 1000,
-        retentionDays: 90,
-        dailyCap: 1e9,
-        now,
-      });
-      recorder.record(beaconSchema.parse(beacon()));
-      recorder.record(beaconSchema.parse(beacon({ path: '/iphone?utm=x' })));
+      const { fake, batches, counts, pruned } = store();
+      const recorder = new VitalsRecorder({ ...options, store: fake });
+      recorder.record(beaconSchema.parse(beacon()), client);
+      recorder.record(beaconSchema.parse(beacon({ path: '/iphone?utm=x' })), client);
       expect(batches).toHaveLength(0);
       await vi.advanceTimersByTimeAsync(1000);
       expect(batches).toHaveLength(1);
@@ -207,8 +230,10 @@ describe('the recorder', () => {
         build: 'build1',
         target: 'main>h1.hero__title',
         phases: null,
+        sample: expect.any(Number),
       });
       expect(batches[0]![5]!.path).toBe('(other)');
+      expect(counts).toEqual([{ day: '2026-11-24', received: 10, dropped: 0 }]);
       // Retention: 90 days before today.
       expect(pruned).toEqual(['2026-08-26']);
       await recorder.close();
@@ -225,21 +250,14 @@ describe('the recorder', () => {
       const held = new Promise<void>((resolve) => (slow = resolve));
       const blocked: VitalsStore = {
         ...fake,
-        addVitals: async (r) => (await held, fake.addVitals(r)),
+        addVitals: async (r, o) => (await held, fake.addVitals(r, o)),
       };
-      const recorder = new VitalsRecorder({
-        store: blocked,
-        build,
-        flushMs: 60_000,
-        retentionDays: 90,
-        dailyCap: 1e9,
-        now,
-      });
+      const recorder = new VitalsRecorder({ ...options, flushMs: 60_000, store: blocked });
       const one = beaconSchema.parse(beacon());
-      for (let i = 0; i < BATCH / 5; i++) recorder.record(one);
+      for (let i = 0; i < BATCH / 5; i++) recorder.record(one, client);
       await vi.advanceTimersByTimeAsync(0);
       // The store is slow: what arrives meanwhile is queued up to MAX_QUEUED, the rest dropped.
-      for (let i = 0; i < MAX_QUEUED / 5 + 10; i++) recorder.record(one);
+      for (let i = 0; i < MAX_QUEUED / 5 + 10; i++) recorder.record(one, client);
       expect(recorder.dropped).toBe(50);
       slow();
       await vi.advanceTimersByTimeAsync(0);
@@ -251,35 +269,82 @@ describe('the recorder', () => {
   });
 });
 
-describe('the daily cap', () => {
-  it('takes at most so many measurements a day, says so once, and takes more the next day', async () => {
+describe('what a flood can do', () => {
+  const five = beaconSchema.parse(beacon());
+
+  it('one network (a /24, a /48) gives at most its share a day: the rest is dropped, counted and said', async () => {
     let time = Date.parse('2026-11-24T23:59:00Z');
-    const written: VitalRecord[] = [];
+    const written: NewVitalRecord[] = [];
+    const counts: VitalsDayCounts[] = [];
     const logged: string[] = [];
     const recorder = new VitalsRecorder({
       store: {
-        addVitals: async (records) => void written.push(...records),
+        addVitals: async (records, options) => {
+          written.push(...records);
+          counts.push(...(options?.counts ?? []));
+          return new Map();
+        },
         pruneVitals: async () => 0,
         vitalsSince: async () => [],
+        vitalsDaysSince: async () => [],
       },
       build: { id: 'b', pathOf: (p) => p },
       flushMs: 1000,
       retentionDays: 90,
-      dailyCap: 12,
+      dailyCap: 1e9,
+      perNetwork: 12,
       log: (message) => logged.push(message),
       now: () => time,
     });
-    const five = beaconSchema.parse(beacon());
-    for (let i = 0; i < 4; i++) recorder.record(five);
+    // Four beacons of five from as many /64s of one /48: twelve taken, eight dropped.
+    for (let i = 0; i < 4; i++) recorder.record(five, `2001:db8:1:${i}::1`);
+    recorder.record(five, '2001:db8:2::1');
     expect(recorder.dropped).toBe(8);
-    expect(logged.filter((m) => m.includes('VITALS_DAILY_CAP'))).toHaveLength(1);
-    time += 120_000; // the next day (UTC)
-    recorder.record(five);
+    expect(logged).toEqual([expect.stringContaining('2001:db8:1::/48 sent more than its share')]);
+    time += 120_000; // the next day (UTC): its share again
+    recorder.record(five, '2001:db8:1:9::1');
     await recorder.close();
     expect(written.map((r) => r.day)).toEqual([
-      ...Array(12).fill('2026-11-24'),
+      ...Array(17).fill('2026-11-24'),
       ...Array(5).fill('2026-11-25'),
     ]);
+    expect(counts).toEqual([
+      { day: '2026-11-24', received: 25, dropped: 8 },
+      { day: '2026-11-25', received: 5, dropped: 0 },
+    ]);
+  });
+
+  it('once the day is full, writes only what has a place in its sample, and says so once', async () => {
+    const keys = [0.9, 0.1, 0.6, 0.2, 0.8];
+    let next = 0;
+    const written: NewVitalRecord[] = [];
+    const logged: string[] = [];
+    const recorder = new VitalsRecorder({
+      store: {
+        // The store says the day's sample now keeps keys up to 0.5.
+        addVitals: async (records) => (written.push(...records), new Map([['2026-11-24', 0.5]])),
+        pruneVitals: async () => 0,
+        vitalsSince: async () => [],
+        vitalsDaysSince: async () => [],
+      },
+      build: { id: 'b', pathOf: (p) => p },
+      flushMs: 1000,
+      retentionDays: 90,
+      dailyCap: 5,
+      perNetwork: 1e9,
+      log: (message) => logged.push(message),
+      now: () => Date.parse('2026-11-24T12:00:00Z'),
+      random: () => keys[next++ % keys.length]!,
+    });
+    recorder.record(five, '192.0.2.1');
+    await recorder.flush();
+    expect(written.map((r) => r.sample)).toEqual(keys);
+    recorder.record(five, '192.0.2.2');
+    recorder.record(five, '192.0.2.3');
+    await recorder.close();
+    expect(written.slice(5).map((r) => r.sample)).toEqual([0.1, 0.2, 0.1, 0.2]);
+    expect(recorder.sampledOut).toBe(6);
+    expect(logged.filter((m) => m.includes('VITALS_DAILY_CAP'))).toHaveLength(1);
   });
 });
 

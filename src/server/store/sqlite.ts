@@ -56,7 +56,10 @@ import {
   type OutboxItem,
   type StoreOptions,
   type StoredEnquiry,
+  type NewVitalRecord,
   type VitalRecord,
+  type VitalsDay,
+  type VitalsDayCounts,
 } from './types.ts';
 
 /** Versioned schema changes; PRAGMA user_version records how many have run. Append, never edit. */
@@ -199,6 +202,17 @@ export const migrations: string[] = [
    ALTER TABLE outbox_10 RENAME TO outbox;
    CREATE INDEX outbox_due ON outbox (next_attempt_at)
      WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL;`,
+  // 11: field data a flood cannot rewrite: each measurement's sample key (a day over its cap keeps
+  // those of smallest key: a uniform sample of the day; those stored before keep key 0, kept
+  // first), and each day's counts of what came in and what was dropped.
+  `ALTER TABLE vitals ADD COLUMN sample REAL NOT NULL DEFAULT 0;
+   DROP INDEX vitals_day;
+   CREATE INDEX vitals_day_sample ON vitals (day, sample);
+   CREATE TABLE vitals_days (
+     day TEXT PRIMARY KEY,
+     received INTEGER NOT NULL DEFAULT 0,
+     dropped INTEGER NOT NULL DEFAULT 0
+   );`,
 ];
 
 interface Row extends Partial<MailCallColumns>, MailCountColumns {
@@ -293,7 +307,7 @@ export class SqliteStore implements EnquiryStore {
     {
       readOnly = false,
       bookingCap = DEFAULT_BOOKING_CAP,
-      networkCap = DEFAULT_NETWORK_CAP,
+      networkCap = bookingCap === Infinity ? Infinity : DEFAULT_NETWORK_CAP,
     }: StoreOptions = {},
   ) {
     this.description = `the SQLite file ${path}`;
@@ -311,7 +325,7 @@ export class SqliteStore implements EnquiryStore {
       ? undefined
       : this.db.prepare(
           `INSERT INTO vitals (day, path, metric, value, rating, navigation, connection, device,
-             build, target, phases) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             build, target, phases, sample) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         );
     this.#insertEnquiry = this.db.prepare(
       `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
@@ -633,9 +647,15 @@ export class SqliteStore implements EnquiryStore {
     return read()!.value;
   }
 
-  async addVitals(records: readonly VitalRecord[]) {
-    if (!records.length) return;
+  async addVitals(
+    records: readonly NewVitalRecord[],
+    {
+      counts = [],
+      dailyCap = Infinity,
+    }: { counts?: readonly VitalsDayCounts[]; dailyCap?: number } = {},
+  ) {
     const insert = this.#insertVital!;
+    const kept = new Map<string, number>();
     this.#transaction(() => {
       for (const r of records) {
         insert.run(
@@ -650,18 +670,55 @@ export class SqliteStore implements EnquiryStore {
           r.build,
           r.target,
           r.phases && JSON.stringify(r.phases),
+          r.sample ?? Math.random(),
         );
       }
+      const count = this.db.prepare(
+        `INSERT INTO vitals_days (day, received, dropped) VALUES (?, ?, ?)
+         ON CONFLICT (day) DO UPDATE SET received = received + excluded.received,
+           dropped = dropped + excluded.dropped`,
+      );
+      for (const c of counts) count.run(c.day, c.received, c.dropped);
+      for (const day of new Set(records.map((r) => r.day)))
+        kept.set(day, this.#keepSample(day, dailyCap));
     });
+    return kept;
+  }
+
+  /** Trims a day to its `cap` measurements of smallest sample key; the largest key it keeps. */
+  #keepSample(day: string, cap: number): number {
+    const { n } = this.db.prepare('SELECT count(*) AS n FROM vitals WHERE day = ?').get(day) as {
+      n: number;
+    };
+    if (n <= cap) return 1;
+    const { sample } = this.db
+      .prepare('SELECT sample FROM vitals WHERE day = ? ORDER BY sample LIMIT 1 OFFSET ?')
+      .get(day, cap - 1) as { sample: number };
+    this.db.prepare('DELETE FROM vitals WHERE day = ? AND sample > ?').run(day, sample);
+    return sample;
   }
 
   async pruneVitals(day: string) {
+    this.db.prepare('DELETE FROM vitals_days WHERE day < ?').run(day);
     return Number(this.db.prepare('DELETE FROM vitals WHERE day < ?').run(day).changes);
+  }
+
+  async vitalsDaysSince(day: string): Promise<VitalsDay[]> {
+    return this.db
+      .prepare(
+        `SELECT d.day, d.received, d.dropped,
+           (SELECT count(*) FROM vitals v WHERE v.day = d.day) AS kept
+         FROM vitals_days d WHERE d.day >= ? ORDER BY d.day`,
+      )
+      .all(day) as unknown as VitalsDay[];
   }
 
   async vitalsSince(day: string): Promise<VitalRecord[]> {
     const rows = this.db
-      .prepare('SELECT * FROM vitals WHERE day >= ? ORDER BY day, rowid')
+      .prepare(
+        `SELECT day, path, metric, value, rating, navigation, connection, device, build, target,
+           phases FROM vitals WHERE day >= ? ORDER BY day, rowid`,
+      )
       .all(day) as unknown as (Omit<VitalRecord, 'phases'> & { phases: string | null })[];
     return rows.map((row) => ({
       ...row,

@@ -203,14 +203,44 @@ export interface VitalRecord {
   phases: [number, number, number] | null;
 }
 
+/**
+ * A measurement to store, with its sample key: a number drawn uniformly from [0, 1) when it came
+ * in. A day keeps the `dailyCap` measurements of smallest key, a uniform random sample of all the
+ * day's (however they were spread over it); a store gives one a key of its own when it has none.
+ */
+export type NewVitalRecord = VitalRecord & { sample?: number };
+
+/** What a day's beacons came to, besides the measurements stored: how many came in, and were dropped. */
+export interface VitalsDayCounts {
+  day: string;
+  /** Measurements that came in (past the gate for posts): stored, sampled out or dropped. */
+  received: number;
+  /** Measurements dropped: a network over its share of the day, the queue full, a write failed. */
+  dropped: number;
+}
+
+/** A day's counts, with the measurements it keeps (`received - dropped - kept` were sampled out). */
+export interface VitalsDay extends VitalsDayCounts {
+  kept: number;
+}
+
 /** Field data (src/server/vitals/), kept in the same store as the enquiries. */
 export interface VitalsStore {
-  /** Stores measurements in one transaction. */
-  addVitals(records: readonly VitalRecord[]): Promise<void>;
-  /** Deletes the measurements of days before `day` ('YYYY-MM-DD'); resolves to how many. */
+  /**
+   * Stores measurements, and adds to their days' counts, in one transaction; then a day over
+   * `dailyCap` keeps its `dailyCap` measurements of smallest sample key. Resolves to each day's key
+   * at or under which a measurement is still kept (1 while the day is under its cap).
+   */
+  addVitals(
+    records: readonly NewVitalRecord[],
+    options?: { counts?: readonly VitalsDayCounts[]; dailyCap?: number },
+  ): Promise<Map<string, number>>;
+  /** Deletes the measurements and counts of days before `day` ('YYYY-MM-DD'); resolves to how many measurements. */
   pruneVitals(day: string): Promise<number>;
   /** The measurements of `day` and after, oldest day first. */
   vitalsSince(day: string): Promise<VitalRecord[]>;
+  /** The counts of `day` and after that have any, oldest first. */
+  vitalsDaysSince(day: string): Promise<VitalsDay[]>;
 }
 
 export interface EnquiryStore extends VitalsStore {
@@ -295,6 +325,9 @@ export interface StoreOptions {
    * unless given; Infinity for no cap.
    */
   bookingCap?: number;
-  /** Future bookings allowed per wider network (BOOKING_NETWORK_CAP): DEFAULT_NETWORK_CAP unless given. */
+  /**
+   * Future bookings allowed per wider network (BOOKING_NETWORK_CAP): DEFAULT_NETWORK_CAP unless
+   * given, none with no booking cap.
+   */
   networkCap?: number;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serverConfig } from '../config.ts';
 import { openStore } from '../store/index.ts';
-import type { VitalRecord } from '../store/types.ts';
+import type { VitalRecord, VitalsDay } from '../store/types.ts';
 import { formatHtmlReport, formatReport, formatVitalsCsv, windowStart } from './report.ts';
 
 const { values } = parseArgs({
@@ -41,10 +41,12 @@ if (!config.databaseUrl && !existsSync(config.databasePath)) {
 }
 
 let records: VitalRecord[];
+let counts: VitalsDay[];
 try {
   const store = await openStore(config, { readOnly: true });
   try {
     records = (await store.vitalsSince(from)).filter((r) => r.day <= to);
+    counts = (await store.vitalsDaysSince(from)).filter((d) => d.day <= to);
   } finally {
     await store.close();
   }
@@ -65,4 +67,4 @@ else if (values.html) {
   site ??= 'the site';
   writeFileSync(values.html, formatHtmlReport(records, from, to, site));
   console.log(`Wrote ${values.html}: ${records.length} measurements, ${from} to ${to}.`);
-} else console.log(formatReport(records, from, to));
+} else console.log(formatReport(records, from, to, counts));

@@ -11,11 +11,12 @@ import {
   rate,
   ratingLabel,
   thresholds,
+  type MeasurementIntake,
   type MetricName,
   type Rating,
 } from '../../domain/vitals.ts';
 import { csvCell, terminalText } from '../safe-text.ts';
-import type { VitalRecord } from '../store/types.ts';
+import type { VitalRecord, VitalsDay } from '../store/types.ts';
 
 /** The nearest-rank 75th percentile of some values (undefined for none). */
 export function p75(values: readonly number[]): number | undefined {
@@ -82,11 +83,51 @@ function table(title: string, heading: string, rows: readonly Summary[]): string
   return [title, line(header), ...cells.map(line)].join('\n') + '\n';
 }
 
+/** The measurements the days of a window received, kept, sampled out and dropped, in all. */
+export function dayTotals(days: readonly VitalsDay[]): MeasurementIntake {
+  const sum = (key: 'received' | 'kept' | 'dropped') => days.reduce((n, d) => n + d[key], 0);
+  const [received, kept, dropped] = [sum('received'), sum('kept'), sum('dropped')];
+  const sampled = days.filter((d) => d.received - d.dropped > d.kept);
+  return {
+    received,
+    kept,
+    dropped,
+    sampledOut: Math.max(0, received - dropped - kept),
+    sampledDays: sampled.length,
+  };
+}
+
+const plural = (n: number, word: string) =>
+  `${n.toLocaleString('en-GB')} ${word}${n === 1 ? '' : 's'}`;
+
+/** What came in and what was kept, for the report's heading: sampled and dropped said when any. */
+function intake(days: readonly VitalsDay[]): string {
+  if (!days.length) return '';
+  const t = dayTotals(days);
+  const parts = [
+    `Received ${plural(t.received, 'measurement')}, kept ${t.kept.toLocaleString('en-GB')}.`,
+  ];
+  if (t.sampledOut)
+    parts.push(
+      `On ${plural(t.sampledDays, 'day')} more came than a day keeps (VITALS_DAILY_CAP): a random sample of the day's was kept, ${t.sampledOut.toLocaleString('en-GB')} left out.`,
+    );
+  if (t.dropped)
+    parts.push(
+      `${plural(t.dropped, 'measurement')} dropped: a network over its daily share (VITALS_PER_NETWORK_PER_DAY), a full queue or a failed write.`,
+    );
+  return `${parts.join(' ')}\n`;
+}
+
 /** The terminal report: per page and metric, then per connection type and per device class. */
-export function formatReport(records: readonly VitalRecord[], from: string, to: string): string {
+export function formatReport(
+  records: readonly VitalRecord[],
+  from: string,
+  to: string,
+  days: readonly VitalsDay[] = [],
+): string {
   const heading = `Field data, ${from} to ${to}: ${records.length} measurement${records.length === 1 ? '' : 's'}. p75, rated as Google's Core Web Vitals are (${metricNames
     .map((m) => `${m} good <= ${formatValue(m, thresholds[m][0])}`)
-    .join(', ')}).\n`;
+    .join(', ')}).\n${intake(days)}`;
   return [
     heading,
     table(

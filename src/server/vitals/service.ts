@@ -26,13 +26,15 @@ export function getVitalsService(): Promise<VitalsService> {
   service ??= (async () => {
     const { store } = await getEnquiryService();
     const config = serverConfig();
-    const { flushMs, retentionDays, perClientPerMinute, perSecond, dailyCap } = config.vitals;
+    const { flushMs, retentionDays, perClientPerMinute, perSecond, dailyCap, perNetwork } =
+      config.vitals;
     const recorder = new VitalsRecorder({
       store,
       build: readBuildPages(config.distDir),
       flushMs,
       retentionDays,
       dailyCap,
+      perNetwork,
     });
     const limiter = config.rateLimit.enabled
       ? new RateLimiter(perClientPerMinute, 60_000)
@@ -55,6 +57,12 @@ let speed: SpeedFiguresCache | undefined;
  */
 export async function getSpeedFigures(): Promise<SpeedFigures> {
   const { store } = await getEnquiryService();
-  speed ??= new SpeedFiguresCache((from) => store.vitalsSince(from));
+  speed ??= new SpeedFiguresCache(async (from) => {
+    const [records, days] = await Promise.all([
+      store.vitalsSince(from),
+      store.vitalsDaysSince(from),
+    ]);
+    return { records, days };
+  });
   return speed.get();
 }

@@ -10,11 +10,12 @@ import {
   rate,
   SPEED_METRICS,
   type DeviceClass,
+  type MeasurementIntake,
   type SpeedFigure,
   type SpeedMetric,
 } from '../../domain/vitals.ts';
-import type { VitalRecord } from '../store/types.ts';
-import { p75, windowStart } from './report.ts';
+import type { VitalRecord, VitalsDay } from '../store/types.ts';
+import { dayTotals, p75, windowStart } from './report.ts';
 
 export const SPEED_WINDOW_DAYS = 28;
 /** Fewer visits than this in a class: too few for a figure that means anything. */
@@ -27,13 +28,28 @@ export interface SpeedFigures {
   from: string;
   to: string;
   devices: { device: DeviceClass; figures: SpeedFigure[] }[];
+  /**
+   * The window's measurements: received, kept (the figures' own), sampled out (days with more than
+   * a day keeps, which keep a random sample) and dropped (a network over its share, and the like).
+   */
+  intake: MeasurementIntake;
+}
+
+/** What the cache reads of the store: the window's measurements, and its days' counts. */
+export interface SpeedData {
+  records: readonly VitalRecord[];
+  days: readonly VitalsDay[];
 }
 
 const isSpeedMetric = (metric: string): metric is SpeedMetric =>
   (SPEED_METRICS as readonly string[]).includes(metric);
 
 /** The figures of the window ending `today` ('YYYY-MM-DD'), every class and metric in order. */
-export function speedFigures(records: readonly VitalRecord[], today: string): SpeedFigures {
+export function speedFigures(
+  records: readonly VitalRecord[],
+  today: string,
+  days: readonly VitalsDay[] = [],
+): SpeedFigures {
   const from = windowStart(today, SPEED_WINDOW_DAYS);
   const values = new Map<string, number[]>();
   for (const record of records) {
@@ -46,6 +62,7 @@ export function speedFigures(records: readonly VitalRecord[], today: string): Sp
   return {
     from,
     to: today,
+    intake: dayTotals(days.filter((d) => d.day >= from && d.day <= today)),
     devices: deviceClasses.map((device) => ({
       device,
       figures: SPEED_METRICS.map((metric) => {
@@ -63,12 +80,12 @@ export function speedFigures(records: readonly VitalRecord[], today: string): Sp
  * read under way or the last one. `now` is the clock (the tests' own).
  */
 export class SpeedFiguresCache {
-  readonly #read: (from: string) => Promise<readonly VitalRecord[]>;
+  readonly #read: (from: string) => Promise<SpeedData>;
   readonly #now: () => number;
   #kept: { at: number; figures: Promise<SpeedFigures> } | undefined;
 
   constructor(
-    read: (from: string) => Promise<readonly VitalRecord[]>,
+    read: (from: string) => Promise<SpeedData>,
     { now = Date.now }: { now?: () => number } = {},
   ) {
     this.#read = read;
@@ -79,8 +96,8 @@ export class SpeedFiguresCache {
     const at = this.#now();
     if (this.#kept && at - this.#kept.at < SPEED_MAX_AGE_MS) return this.#kept.figures;
     const today = new Date(at).toISOString().slice(0, 10);
-    const figures = this.#read(windowStart(today, SPEED_WINDOW_DAYS)).then((records) =>
-      speedFigures(records, today),
+    const figures = this.#read(windowStart(today, SPEED_WINDOW_DAYS)).then(({ records, days }) =>
+      speedFigures(records, today, days),
     );
     this.#kept = { at, figures };
     // A failed read is not kept: the next visit tries again.

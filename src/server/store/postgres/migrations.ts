@@ -113,6 +113,15 @@ export const postgresMigrations: string[] = [
    DROP INDEX outbox_due;
    CREATE INDEX outbox_due ON outbox (next_attempt_at, id)
      WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL;`,
+  // 8: as SQLite's 11: each measurement's sample key, and each day's counts.
+  `ALTER TABLE vitals ADD COLUMN sample DOUBLE PRECISION NOT NULL DEFAULT 0;
+   DROP INDEX vitals_day;
+   CREATE INDEX vitals_day_sample ON vitals (day, sample);
+   CREATE TABLE vitals_days (
+     day DATE PRIMARY KEY,
+     received BIGINT NOT NULL DEFAULT 0,
+     dropped BIGINT NOT NULL DEFAULT 0
+   );`,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */

@@ -66,7 +66,10 @@ import {
   type OutboxItem,
   type StoreOptions,
   type StoredEnquiry,
+  type NewVitalRecord,
   type VitalRecord,
+  type VitalsDay,
+  type VitalsDayCounts,
 } from '../types.ts';
 
 /** The advisory lock that bookings are stored under, one at a time across processes. */
@@ -219,7 +222,7 @@ export class PostgresStore implements EnquiryStore {
     {
       readOnly = false,
       bookingCap = DEFAULT_BOOKING_CAP,
-      networkCap = DEFAULT_NETWORK_CAP,
+      networkCap = bookingCap === Infinity ? Infinity : DEFAULT_NETWORK_CAP,
     }: StoreOptions = {},
   ): Promise<PostgresStore> {
     const store = new PostgresStore(url, readOnly, { bookingCap, networkCap });
@@ -639,19 +642,73 @@ export class PostgresStore implements EnquiryStore {
     return (await read())!;
   }
 
-  async addVitals(records: readonly VitalRecord[]) {
-    if (!records.length) return;
+  async addVitals(
+    records: readonly NewVitalRecord[],
+    {
+      counts = [],
+      dailyCap = Infinity,
+    }: { counts?: readonly VitalsDayCounts[]; dailyCap?: number } = {},
+  ) {
     // One statement for the batch: a column of values each, unnested into rows.
     const column = <K extends keyof VitalRecord>(key: K) => records.map((r) => r[key]);
-    await this.pool.query({
+    const kept = new Map<string, number>();
+    await this.#transaction(async (client) => {
+      if (records.length) await this.#insertVitals(client, records, column);
+      if (counts.length)
+        await client.query({
+          name: 'count-vitals',
+          text: `INSERT INTO vitals_days AS v (day, received, dropped)
+            SELECT d::date, r, x FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS u(d, r, x)
+            ON CONFLICT (day) DO UPDATE SET received = v.received + excluded.received,
+              dropped = v.dropped + excluded.dropped`,
+          values: [
+            counts.map((c) => c.day),
+            counts.map((c) => c.received),
+            counts.map((c) => c.dropped),
+          ],
+        });
+      for (const day of new Set(records.map((r) => r.day))) {
+        const { rows } = await client.query<{ n: number }>({
+          name: 'count-day-vitals',
+          text: 'SELECT count(*)::int AS n FROM vitals WHERE day = $1::date',
+          values: [day],
+        });
+        if (rows[0]!.n <= dailyCap) {
+          kept.set(day, 1);
+          continue;
+        }
+        const { rows: last } = await client.query<{ sample: number }>({
+          name: 'day-sample-edge',
+          text: 'SELECT sample FROM vitals WHERE day = $1::date ORDER BY sample LIMIT 1 OFFSET $2',
+          values: [day, dailyCap - 1],
+        });
+        const edge = last[0]!.sample;
+        await client.query({
+          name: 'trim-day-vitals',
+          text: 'DELETE FROM vitals WHERE day = $1::date AND sample > $2',
+          values: [day, edge],
+        });
+        kept.set(day, edge);
+      }
+    });
+    return kept;
+  }
+
+  /** The batch's rows in one statement: a column of values each, unnested into rows. */
+  async #insertVitals(
+    client: pg.PoolClient,
+    records: readonly NewVitalRecord[],
+    column: <K extends keyof VitalRecord>(key: K) => VitalRecord[K][],
+  ) {
+    await client.query({
       name: 'add-vitals',
       text: `INSERT INTO vitals (day, path, metric, value, rating, navigation, connection, device,
-          build, target, phases)
+          build, target, phases, sample)
         SELECT d::date, p, m, v, r, n, c, dv, b, t,
-          CASE WHEN ph IS NULL THEN NULL ELSE string_to_array(ph, ',')::float8[] END
+          CASE WHEN ph IS NULL THEN NULL ELSE string_to_array(ph, ',')::float8[] END, s
         FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[], $6::text[],
-          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-          AS u(d, p, m, v, r, n, c, dv, b, t, ph)`,
+          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::float8[])
+          AS u(d, p, m, v, r, n, c, dv, b, t, ph, s)`,
       values: [
         column('day'),
         column('path'),
@@ -664,13 +721,26 @@ export class PostgresStore implements EnquiryStore {
         column('build'),
         column('target'),
         records.map((r) => r.phases?.join(',') ?? null),
+        records.map((r) => r.sample ?? Math.random()),
       ],
     });
   }
 
   async pruneVitals(day: string) {
+    await this.pool.query('DELETE FROM vitals_days WHERE day < $1::date', [day]);
     const { rowCount } = await this.pool.query('DELETE FROM vitals WHERE day < $1::date', [day]);
     return rowCount ?? 0;
+  }
+
+  async vitalsDaysSince(day: string): Promise<VitalsDay[]> {
+    const { rows } = await this.pool.query<VitalsDay>(
+      `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d.received::int AS received,
+          d.dropped::int AS dropped,
+          (SELECT count(*)::int FROM vitals v WHERE v.day = d.day) AS kept
+        FROM vitals_days d WHERE d.day >= $1::date ORDER BY d.day`,
+      [day],
+    );
+    return rows;
   }
 
   async vitalsSince(day: string): Promise<VitalRecord[]> {
