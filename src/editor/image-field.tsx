@@ -3,8 +3,10 @@
  * chosen from the folder's pictures or uploaded into it. The upload is written at once by the
  * editor's endpoint (src/integrations/editor-images.ts), into the folder itself, so that every page
  * can use it, and is chosen for the field; saving the entry then names it. The file is checked here
- * first, with the rule the endpoint checks it with again (src/domain/images.ts). The endpoint also
- * lists which images nothing uses, which the field offers to remove.
+ * first, with the rule the endpoint checks it with again (src/domain/images.ts); the endpoint then
+ * rewrites an SVG without what could run a script (src/domain/svg-clean.ts), and what it took out is
+ * said beside the upload. The endpoint also lists which images nothing uses, which the field offers
+ * to remove.
  */
 import type { BasicFormField, FormFieldStoredValue } from '@keystatic/core';
 import { ActionButton, Button } from '@keystar/ui/button';
@@ -71,7 +73,14 @@ function current(folder: AssetFolder, pictures: FolderPictures): FolderPictures 
 export const isKnownImage = (folder: AssetFolder, pictures: FolderPictures, name: string) =>
   name in current(folder, pictures);
 
-type Answer = { name?: string; url?: string; images?: FolderImage[]; error?: string };
+type Answer = {
+  name?: string;
+  url?: string;
+  /** What the endpoint took out of an uploaded SVG, in words ("a script"). */
+  removed?: string[];
+  images?: FolderImage[];
+  error?: string;
+};
 
 /** A request to the editor's image endpoint: its JSON, or the reason it failed. */
 async function ask(
@@ -179,7 +188,12 @@ export function ImageChooser(props: {
   const kind = imageKinds[folder];
   useSyncExternalStore(subscribe, () => changes[folder]);
   const pictures = current(folder, props.pictures);
-  const [state, setState] = useState<{ busy?: boolean; error?: string; added?: string }>({});
+  const [state, setState] = useState<{
+    busy?: boolean;
+    error?: string;
+    added?: string;
+    removed?: string[];
+  }>({});
   const items = [
     ...(props.optional ? [{ name: NONE, url: undefined }] : []),
     ...Object.entries(pictures).map(([name, url]) => ({ name, url })),
@@ -192,11 +206,11 @@ export function ImageChooser(props: {
     const problem = imageProblem(folder, file.name, bytes, []);
     if (problem) return setState({ error: problem });
     setState({ busy: true });
-    const { name, url, error } = await ask('POST', { folder, file: file.name }, file);
+    const { name, url, removed, error } = await ask('POST', { folder, file: file.name }, file);
     if (!name || !url) return setState({ error });
     change(folder, name, url);
     onChange(name);
-    setState({ added: name });
+    setState({ added: name, removed });
   }
 
   return (
@@ -241,7 +255,11 @@ export function ImageChooser(props: {
           {state.busy
             ? 'Uploading…'
             : state.added
-              ? `Added "${state.added}", and chosen.`
+              ? `Added "${state.added}", and chosen.${
+                  state.removed?.length
+                    ? ` Removed from the file: ${state.removed.join(', ')}.`
+                    : ''
+                }`
               : `${kinds}; named after the file.`}
         </Text>
       </Flex>

@@ -4,12 +4,15 @@
  * - GET lists the folder's images and whether any content or code uses each;
  * - POST adds one file, named as content will name it (`&file=<the file's own name>`, the bytes as
  *   an application/octet-stream body). The editor's field checks the file first
- *   (src/editor/image-field.tsx); this checks it again, since anything on this machine can post here.
- *   It never replaces a file: the same file sent again is a no-op (a retry after a lost answer);
+ *   (src/editor/image-field.tsx); this checks it again, since anything on this machine can post here,
+ *   and writes an SVG as DOMPurify rewrote it (src/domain/svg-clean.ts), answering what it took out
+ *   (`removed`, in words the field shows). It never replaces a file: the same file sent again is a
+ *   no-op (a retry after a lost answer);
  * - DELETE removes an image nothing uses (`&name=<name>`), so that an upload left unused can go.
  * Keystatic would store a service page's upload in a folder of its own (src/assets/icons/<page>/),
  * where the site's images are not; this writes where they are.
- * Answers JSON: { images }, { name, file } with 201 (200 for the same file again), 204, or { error }.
+ * Answers JSON: { images }, { name, file, url, removed } with 201 (200 for the same file again), 204,
+ * or { error }.
  */
 import { readFile, readdir, unlink, writeFile } from 'node:fs/promises';
 import type { APIRoute } from 'astro';
@@ -25,6 +28,7 @@ import {
   type AssetFolder,
   type FolderImage,
 } from '../domain/images';
+import { cleanSvg, type Purifier, type SvgWindow } from '../domain/svg-clean';
 import { readLimited } from '../server/requests/body';
 
 export const prerender = false;
@@ -37,6 +41,26 @@ const answer = (status: number, body?: Record<string, unknown>) =>
     status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   });
+
+/**
+ * DOMPurify over a jsdom window, made for the first SVG uploaded: only this dev-only route loads
+ * jsdom, and only when it needs it, so `astro build` and `npm start` never do.
+ */
+let cleaner: Promise<{ purify: Purifier; window: SvgWindow }> | undefined;
+function svgCleaner() {
+  cleaner ??= (async () => {
+    const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([
+      import('jsdom'),
+      import('dompurify'),
+    ]);
+    const { window } = new JSDOM('');
+    return { purify: createDOMPurify(window), window };
+  })().catch((error: unknown) => {
+    cleaner = undefined;
+    throw error;
+  });
+  return cleaner;
+}
 
 /** The folder's image files by the name content gives them (without the extension). */
 async function filesIn(folder: AssetFolder): Promise<Map<string, string>> {
@@ -111,19 +135,31 @@ export const POST: APIRoute = async ({ request, url }) => {
   if (!bytes) return answer(413, { error: tooLarge(folder, fileName) });
   const name = imageNameFrom(fileName);
   const files = await filesIn(folder);
-  const existing = files.get(name);
   const extension = imageExtensions[folder].find((ext) => fileName.toLowerCase().endsWith(ext));
-  // The same picture again (a second try, a Save that came before the answer): nothing to do.
-  if (existing && existing === `${name}${extension}`) {
-    const held = await readFile(new URL(`${folder}/${existing}`, assets));
-    if (held.equals(bytes)) return answer(200, uploaded(folder, name, existing));
-  }
-  const problem = imageProblem(folder, fileName, bytes, [...files.keys()]);
+  const file = `${name}${extension ?? ''}`;
+  // The same picture again (a second try, a Save that came before the answer) is checked and cleaned
+  // as the first was, then compared with what the first wrote.
+  const again = extension !== undefined && files.get(name) === file;
+  const others = [...files.keys()].filter((held) => !again || held !== name);
+  const problem = imageProblem(folder, fileName, bytes, others);
   if (problem) return answer(422, { error: problem });
-  const file = `${name}${extension!}`;
+  let written: Uint8Array = bytes;
+  let removed: string[] = [];
+  if (extension === '.svg') {
+    const { purify, window } = await svgCleaner();
+    const cleaned = cleanSvg(fileName, new TextDecoder().decode(bytes), purify, window);
+    if ('problem' in cleaned) return answer(422, { error: cleaned.problem });
+    written = new TextEncoder().encode(cleaned.svg);
+    removed = cleaned.removed;
+  }
+  if (again) {
+    const held = await readFile(new URL(`${folder}/${file}`, assets));
+    if (held.equals(written)) return answer(200, uploaded(folder, name, file, removed));
+    return answer(422, { error: imageProblem(folder, fileName, bytes, [...files.keys()]) });
+  }
   try {
     // 'wx': never over a file that appeared since the check.
-    await writeFile(new URL(`${folder}/${file}`, assets), bytes, { flag: 'wx' });
+    await writeFile(new URL(`${folder}/${file}`, assets), written, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
       return answer(409, {
@@ -131,13 +167,15 @@ export const POST: APIRoute = async ({ request, url }) => {
       });
     throw error;
   }
-  return answer(201, uploaded(folder, name, file));
+  return answer(201, uploaded(folder, name, file, removed));
 };
 
-const uploaded = (folder: AssetFolder, name: string, file: string) => ({
+/** An upload's answer; `removed`: what cleaning took out of an SVG, in words, each once. */
+const uploaded = (folder: AssetFolder, name: string, file: string, removed: string[]) => ({
   name,
   file: `src/assets/${folder}/${file}`,
   url: `/src/assets/${folder}/${file}`,
+  removed,
 });
 
 export const DELETE: APIRoute = async ({ request, url }) => {
