@@ -5,7 +5,7 @@
  * and no editor code. The editor's schema is keystatic.config.ts (src/editor/).
  */
 import { realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import {
@@ -52,6 +52,62 @@ function keepEditorOpenOnUpload(): Plugin {
         }
         return [];
       },
+    },
+  };
+}
+
+/**
+ * What the dev server sends with a file of src/assets: a policy under which it runs nothing when it
+ * is opened as a page (an SVG is a document of the dev server's origin, the editor's), whatever it
+ * holds: an upload is cleaned (src/domain/svg-clean.ts), but a file copied into the folder by hand is
+ * not. No script, no plugin, no request but its own embedded pictures and styles, and `sandbox` gives
+ * it an origin of its own. An image's policy applies only where it is the page: the editor's
+ * thumbnails and the dev site's pages show it with <img>, which it does not change.
+ */
+const assetHeaders = {
+  'Content-Security-Policy':
+    "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
+/** Whether a request of the dev server is for a file of src/assets, in any of the forms it serves one. */
+function isAssetRequest(url: string, assetFolders: readonly string[]): boolean {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url, 'http://dev.invalid').pathname);
+  } catch {
+    return true; // unreadable: the stricter answer
+  }
+  // Lowercase: on a case-insensitive disk /SRC/Assets/x.svg is the same file.
+  path = posix.normalize(path.replaceAll('\\', '/')).toLowerCase();
+  return (
+    path.startsWith('/src/assets/') ||
+    // Vite's form for a file by its path on disk, which Astro's dev pages use for images.
+    (path.startsWith('/@fs/') &&
+      assetFolders.some((folder) => path.startsWith(`/@fs${folder.toLowerCase()}`))) ||
+    // Astro's dev image endpoint, which sends an SVG as it is (/_image?href=/@fs/…/x.svg).
+    path === '/_image'
+  );
+}
+
+function assetsRunNoScript(): Plugin {
+  return {
+    name: 'editor:assets-run-no-script',
+    apply: 'serve',
+    configureServer(server) {
+      // As /@fs/ writes them: forward slashes, a slash first (C:\site is /@fs/C:/site).
+      const folders = [
+        ...new Set(
+          [assetsFolder, realpathSync(assetsFolder)].map((path) =>
+            path.replaceAll('\\', '/').replace(/^(?!\/)/, '/'),
+          ),
+        ),
+      ];
+      server.middlewares.use((req, res, next) => {
+        if (req.url && isAssetRequest(req.url, folders))
+          for (const [name, value] of Object.entries(assetHeaders)) res.setHeader(name, value);
+        next();
+      });
     },
   };
 }
@@ -210,6 +266,7 @@ export default function editor(): AstroIntegration {
               fs: { allow: [searchForWorkspaceRoot(process.cwd()), packagesFolder()] },
             },
             plugins: [
+              assetsRunNoScript(),
               keepEditorOpenOnUpload(),
               keepEditorOpenOnSave(),
               dependenciesWithoutSourceMaps(),

@@ -3,12 +3,21 @@
  * made through the editor, with an icon and a photograph uploaded in it, is built by `npm run
  * build` (the photograph responsive) and served; saving one changed field changes only its lines;
  * a value the site's schema refuses is shown at its field and nothing is written; an upload lands
- * in its src/assets folder, and one the folder does not take is refused; a page file copied by
+ * in its src/assets folder, and one the folder does not take is refused; an SVG's script is taken
+ * out, and a file of src/assets opened from the dev server runs none; a page file copied by
  * hand is an error on the dev site. Every file a test changes or creates, in src/content and
  * src/assets, is put back afterwards (./content.ts).
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -97,17 +106,23 @@ const uploadButton = {
   logos: 'Upload a logo…',
 } as const;
 
-/** Uploads an image through an image field's Upload button, as a file chosen on this computer. */
+/**
+ * Uploads an image through an image field's Upload button, as a file chosen on this computer;
+ * `removed`, what the field says the upload's cleaning took out of the file.
+ */
 async function uploadImage(
   browser: Page,
   scope: Locator,
   folder: keyof typeof uploadButton,
   image: Image,
+  removed?: string,
 ) {
   const chooser = browser.waitForEvent('filechooser');
   await scope.getByRole('button', { name: uploadButton[folder] }).click();
   await (await chooser).setFiles({ name: image.file, mimeType: image.type, buffer: image.bytes });
-  await expect(scope.getByRole('status').first()).toHaveText(`Added "${image.name}", and chosen.`);
+  await expect(scope.getByRole('status').first()).toHaveText(
+    `Added "${image.name}", and chosen.${removed ? ` Removed from the file: ${removed}.` : ''}`,
+  );
 }
 
 const textbox = (scope: Page | Locator, name: string) =>
@@ -490,7 +505,21 @@ test('an image uploaded and left unused is listed as unused, and can be removed 
   page: browser,
 }) => {
   const dialog = await firstTileOfIphone(browser);
-  await uploadImage(browser, dialog, 'icons', upload);
+  // The icon as a file found elsewhere might come, with a script in it: uploaded without, and the
+  // field says what went.
+  const scripted = String(upload.bytes)
+    .replace('<svg ', '<svg onload="alert(1)" ')
+    .replace('</svg>', '<script>alert(2)</script></svg>');
+  await uploadImage(
+    browser,
+    dialog,
+    'icons',
+    { ...upload, bytes: Buffer.from(scripted) },
+    'the onload attribute of <svg>, a script',
+  );
+  expect(readFileSync(inProject(`src/assets/icons/${upload.name}.svg`)).equals(upload.bytes)).toBe(
+    true,
+  );
   // Changed my mind: another icon, and the upload is left unused.
   await choose(browser, dialog, 'Icon', 'rocket');
   await dialog.getByRole('button', { name: 'Unused icons…' }).click();
@@ -750,7 +779,12 @@ test('the upload endpoint refuses what a stranger might send, and never replaces
     ['a folder outside src/assets', post(address('../content', 'a.svg'), upload.bytes), 400],
     ['a control character in the name', post(address('icons', 'a\nb.svg'), upload.bytes), 400],
     ['a file over the limit', post(address('icons', 'big.svg'), Buffer.alloc(65 * 1024, 32)), 413],
-    ['a script in an SVG', post(address('icons', 'x.svg'), '<svg onload="alert(1)"></svg>'), 422],
+    // Scripts are taken out of an SVG (below); one that is nothing else is refused.
+    [
+      'an SVG that is only a script',
+      post(address('icons', 'x.svg'), '<svg onload="alert(1)"><script>alert(1)</script></svg>'),
+      422,
+    ],
     ['an image that exists', post(address('icons', 'Cloud.svg'), upload.bytes), 422],
     ['a PUT', browser.request.put(address('icons', 'a.svg'), { failOnStatusCode: false }), 405],
   ];
@@ -763,6 +797,7 @@ test('the upload endpoint refuses what a stranger might send, and never replaces
     name: 'editor-test-escape',
     file: 'src/assets/icons/editor-test-escape.svg',
     url: '/src/assets/icons/editor-test-escape.svg',
+    removed: [],
   });
   // The same file again is taken as it is (a retry); a different one under that name is not.
   expect((await post(address('icons', 'editor-test-escape.svg'), upload.bytes)).status()).toBe(200);
@@ -786,4 +821,68 @@ test('the upload endpoint refuses what a stranger might send, and never replaces
       before.get('src/assets/icons/cloud.svg')!,
     ),
   ).toBe(true);
+
+  // An SVG with a script in it is written without, and the answer says what went. This link (its
+  // colon an entity) got past the old deny-list and ran on the editor's origin when the uploaded
+  // file was opened from the dev server and clicked.
+  const dialogs: string[] = [];
+  browser.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  const blocked: string[] = [];
+  browser.on('console', (message) => {
+    if (/Blocked script execution|Running the JavaScript URL violates/.test(message.text()))
+      blocked.push(message.text());
+  });
+  const linked = await post(
+    address('icons', 'editor-test-link.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 100"><a xlink:href="javascript&#58;window.ran=1;alert(1)"><rect width="100" height="100"/></a></svg>',
+  );
+  expect(linked.status()).toBe(201);
+  expect(await linked.json()).toMatchObject({
+    name: 'editor-test-link',
+    removed: ['a link to javascript:'],
+  });
+  expect(readFileSync(inProject('src/assets/icons/editor-test-link.svg'), 'utf8')).toBe(
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 100"><a><rect width="100" height="100"/></a></svg>\n',
+  );
+  const assetPolicy = {
+    'content-security-policy':
+      "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",
+    'x-content-type-options': 'nosniff',
+  };
+  const opened = await browser.goto('/src/assets/icons/editor-test-link.svg');
+  expect(opened!.headers()).toMatchObject(assetPolicy);
+  await browser.locator('rect').click();
+  expect(
+    await browser.evaluate(() => [document.documentElement.localName, 'ran' in window]),
+  ).toEqual(['svg', false]);
+
+  // A file copied into the folder by hand is not cleaned: opened from the dev server, in any of the
+  // forms it serves it, it runs nothing all the same (its handler, its script, its link).
+  const hand = 'src/assets/icons/editor-test-by-hand.svg';
+  writeFileSync(
+    inProject(hand),
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" onload="window.ran=1;alert(1)"><script>window.ran=2;alert(2)</script><a href="javascript:window.ran=3;alert(3)"><rect width="100" height="100"/></a></svg>\n',
+  );
+  try {
+    for (const served of [
+      `/@fs${inProject(hand)}`,
+      `/_image?${new URLSearchParams({ href: `/@fs${inProject(hand)}`, f: 'svg' })}`,
+    ]) {
+      const response = await browser.request.get(served);
+      expect(response.status(), served).toBe(200);
+      expect(response.headers(), served).toMatchObject(assetPolicy);
+    }
+    const byHand = await browser.goto(`/${hand}`);
+    expect(byHand!.headers()).toMatchObject(assetPolicy);
+    await browser.locator('rect').click();
+    // The browser says what it refused: the handler and the script, then the link.
+    await expect.poll(() => blocked.length).toBe(3);
+    expect(await browser.evaluate(() => 'ran' in window)).toBe(false);
+    expect(dialogs).toEqual([]);
+  } finally {
+    rmSync(inProject(hand));
+  }
 });
