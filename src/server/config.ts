@@ -19,6 +19,22 @@ export const DEFAULT_BOOKING_CAP = 2;
 export const DEFAULT_NETWORK_CAP = 6;
 
 /**
+ * The share of the offered window's times that calls not yet confirmed may hold, unless
+ * BOOKING_UNCONFIRMED_SHARE says otherwise: a quarter, far more than real prospects book between
+ * two confirmations, too little for unconfirmed bookings to empty the calendar.
+ */
+export const DEFAULT_UNCONFIRMED_SHARE = 0.25;
+
+/**
+ * More calls than this booked within an hour, unless BOOKING_ALERT_PER_HOUR says otherwise, and
+ * the agency is told (a log line and an e-mail): bookings are coming in faster than people book.
+ */
+export const DEFAULT_BOOKING_ALERT_PER_HOUR = 10;
+
+/** At most one alert about the pace of bookings within this long, across processes. */
+export const BOOKING_ALERT_QUIET_MS = 6 * 3_600_000;
+
+/**
  * How long a process's claim on outbox entries holds (OUTBOX_LEASE_MS): longer than sending a batch
  * can take (the SMTP timeouts in ./mail/smtp.ts bound each message), short enough that mail a
  * process had claimed when it died is taken over by another within minutes.
@@ -78,6 +94,17 @@ export interface ServerConfig {
    * ahead at a time (6; `off` for no cap, as is BOOKING_CAP=off).
    */
   networkCap: number;
+  /**
+   * BOOKING_UNCONFIRMED_SHARE: the share of the offered window's times (every host's slots over the
+   * days ahead) that calls not yet confirmed by their prospect may hold (0.25); undefined (`off`,
+   * or BOOKING_CAP=off) for no such cap.
+   */
+  unconfirmedShare: number | undefined;
+  /**
+   * BOOKING_ALERT_PER_HOUR: more calls than this booked within an hour (10) and the agency is told,
+   * at most once every 6 hours; undefined (`off`) for no alert.
+   */
+  bookingAlertPerHour: number | undefined;
   /**
    * The site's public origin (SITE_URL): for links in e-mails (else the site of astro.config.mjs),
    * the same-origin check of posts (else the address a request arrived at), and HSTS when https.
@@ -260,6 +287,14 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       env.BOOKING_CAP === 'off' || env.BOOKING_NETWORK_CAP === 'off'
         ? Infinity
         : Math.floor(number(env.BOOKING_NETWORK_CAP, DEFAULT_NETWORK_CAP)) || DEFAULT_NETWORK_CAP,
+    unconfirmedShare:
+      env.BOOKING_CAP === 'off' || env.BOOKING_UNCONFIRMED_SHARE === 'off'
+        ? undefined
+        : Math.min(1, number(env.BOOKING_UNCONFIRMED_SHARE, DEFAULT_UNCONFIRMED_SHARE)),
+    bookingAlertPerHour:
+      env.BOOKING_ALERT_PER_HOUR === 'off'
+        ? undefined
+        : Math.floor(number(env.BOOKING_ALERT_PER_HOUR, DEFAULT_BOOKING_ALERT_PER_HOUR)),
     siteUrl: env.SITE_URL ? new URL(env.SITE_URL).origin : undefined,
     connections: {
       headersTimeoutMs: number(env.HEADERS_TIMEOUT_MS, 10_000),

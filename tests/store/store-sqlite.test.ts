@@ -132,6 +132,7 @@ describe('migration 3', () => {
       host: null,
       sequence: 0,
       moves: 0,
+      confirmedAt: null,
     });
     await expect(store.commit(call(slot), true)).rejects.toThrow(SlotTaken);
     expect((await store.claimDue(now, 100, 0)).map((item) => [item.enquiry.id, item.mail])).toEqual(

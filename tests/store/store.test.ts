@@ -127,6 +127,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         host: null,
         sequence: 0,
         moves: 0,
+        confirmedAt: null,
       });
       expect(await store.findById(stored.id)).toMatchObject({
         id: stored.id,
@@ -403,6 +404,125 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       } finally {
         await roomy.cleanup();
       }
+    });
+  });
+
+  describe('confirming a call', () => {
+    const now = Date.parse('2027-01-01T12:00:00Z');
+
+    it('waits for its prospect, is confirmed once, and a move keeps it', async () => {
+      const booking = await store.commit(call(slot), false);
+      expect(booking.call?.confirmedAt).toBeNull();
+      const first = await store.confirmCall(booking.id, now);
+      const at = new Date(now).toISOString();
+      expect(first).toMatchObject({ status: 'confirmed', enquiry: { call: { confirmedAt: at } } });
+      // Again (a double tap): it says so, and keeps the first time.
+      expect(await store.confirmCall(booking.id, now + 1000)).toMatchObject({
+        status: 'already',
+        enquiry: { call: { confirmedAt: at } },
+      });
+      const moved = await store.moveCall(
+        booking.id,
+        { ...span(plus(slot, 60)), hosts: ['anna'], maxMoves: 3 },
+        false,
+        now,
+      );
+      expect(moved).toMatchObject({ status: 'moved', enquiry: { call: { confirmedAt: at } } });
+      expect((await store.findById(booking.id))?.call?.confirmedAt).toBe(at);
+    });
+
+    it('stores a call confirmed at once when asked (e-mail off), and confirms no cancelled call', async () => {
+      const at = await store.commit(
+        call(slot, { call: { ...span(slot), confirmed: true } }),
+        false,
+      );
+      expect(at.call?.confirmedAt).toBe(at.createdAt);
+      expect((await store.findById(at.id))?.call?.confirmedAt).toBe(at.createdAt);
+      const cancelled = await store.commit(call(plus(slot, 60)), false);
+      await store.cancelCall(cancelled.id, false, now);
+      expect(await store.confirmCall(cancelled.id, now)).toMatchObject({ status: 'cancelled' });
+      expect((await store.findById(cancelled.id))?.call?.confirmedAt).toBeNull();
+      const plain = await store.commit(enquiry(), false);
+      expect(await store.confirmCall(plain.id, now)).toEqual({ status: 'unknown' });
+      expect(await store.confirmCall(randomUUID(), now)).toEqual({ status: 'unknown' });
+    });
+  });
+
+  describe('the share of unconfirmed calls', () => {
+    const ahead = '2099-03-02T10:00:00Z';
+    const at = (hours: number) => plus(ahead, 60 * hours);
+    /** A booking from its own address and network, waiting for confirmation unless `confirmed`. */
+    const booking = (i: number, maxUnconfirmed: number | undefined, confirmed = false) =>
+      call(at(i), {
+        email: `p${i}@example.com`,
+        clientIp: `10.${i}.0.1`,
+        call: {
+          ...span(at(i)),
+          confirmed,
+          ...(maxUnconfirmed !== undefined && { maxUnconfirmed }),
+        },
+      });
+
+    it('refuses an unconfirmed booking past it, takes a confirmed one, and counts a confirmation', async () => {
+      const first = await store.commit(booking(0, 2), false);
+      await store.commit(booking(1, 2), false);
+      const error = await store.commit(booking(2, 2), false).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(BookingCapReached);
+      expect(error).toMatchObject({ limit: 'unconfirmed', cap: 2 });
+      // Nothing stored: the time stays free.
+      expect(await store.bookedBetween(at(2), at(3))).toEqual([]);
+      // A call confirmed at once (e-mail off) is not held up, nor is one with no such cap.
+      await store.commit(booking(3, 2, true), false);
+      await store.commit(booking(4, undefined), false);
+      // Three wait now: one confirmed makes room for none (3 - 1 = 2, the cap)…
+      await store.confirmCall(first.id);
+      await expect(store.commit(booking(5, 2), false)).rejects.toMatchObject({
+        limit: 'unconfirmed',
+      });
+      // … a cap of 3 makes room for one.
+      await store.commit(booking(5, 3), false);
+      expect(await store.count()).toBe(5);
+    });
+
+    it('holds for bookings posted at once to two processes', async () => {
+      const other = await backend.open();
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => [store, other][i % 2]!.commit(booking(i, 3), true)),
+      );
+      const refused = results.filter((r) => r.status === 'rejected');
+      expect(refused).toHaveLength(7);
+      for (const r of refused) expect(r.reason).toMatchObject({ limit: 'unconfirmed' });
+      expect(await store.bookedBetween(ahead, at(24))).toHaveLength(3);
+    });
+  });
+
+  describe('the alert about the pace of bookings', () => {
+    const rule = { perHour: 2, quietMs: 6 * 3_600_000 };
+    const hour = 3_600_000;
+
+    it('is claimed past the hour’s rule, by one process, then not again for 6 hours', async () => {
+      const other = await backend.open();
+      // Calls of times past (which no cap counts), booked now.
+      const past = '2020-03-02T10:00:00Z';
+      for (let i = 0; i < 2; i++) await store.commit(call(plus(past, 60 * i)), false);
+      // Two in the hour: not more than the rule.
+      expect(await store.claimBookingAlert(rule)).toBeUndefined();
+      await store.commit(call(plus(past, 120)), false);
+      await store.commit(enquiry(), false);
+      const now = Date.now();
+      const claims = await Promise.all([
+        store.claimBookingAlert(rule, now),
+        other.claimBookingAlert(rule, now),
+        store.claimBookingAlert(rule, now + 1),
+      ]);
+      expect(claims.filter((claim) => claim !== undefined)).toEqual([3]);
+      // Still too fast ten minutes later: quiet. (A rule of -1 is met by any hour, an empty one too.)
+      const always = { ...rule, perHour: -1 };
+      expect(await other.claimBookingAlert(rule, now + 10 * 60_000)).toBeUndefined();
+      expect(await other.claimBookingAlert(always, now + 6 * hour - 1)).toBeUndefined();
+      // Six hours after the alert, the next one; its hour holds none of these calls.
+      expect(await other.claimBookingAlert(always, now + 6 * hour)).toBe(0);
+      expect(await store.claimBookingAlert(always, now + 6 * hour + 1)).toBeUndefined();
     });
   });
 

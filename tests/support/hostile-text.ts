@@ -98,5 +98,6 @@ export const booking = (
     host: 'anna',
     sequence: 0,
     moves: 0,
+    confirmedAt: null,
   },
 });

@@ -102,11 +102,13 @@ export const backends = Object.fromEntries(
  * A store opened over one that migration 5 (SQLite) or 2 (PostgreSQL) upgraded, which held a spam
  * booking of 09:30 and a real one of 11:00 on 5 January 2027 with an agency e-mail tried 3 times:
  * the spam no longer holds its time, the outbox is as it was, and undeliverable mail and the
- * stored secret work.
+ * stored secret work, and the call booked then counts as confirmed.
  */
 export async function expectUpgraded(store: EnquiryStore) {
   expect((await store.findById('spam-1'))?.call).toBeUndefined();
   expect((await store.findById('real-1'))?.call?.start).toBe('2027-01-05T11:00:00Z');
+  // Calls stored before confirmation existed count as confirmed.
+  expect((await store.findById('real-1'))?.call?.confirmedAt).not.toBeNull();
   const booked = await store.commit(call('2027-01-05T09:30:00Z'), false);
   expect(booked.call?.start).toBe('2027-01-05T09:30:00Z');
   const now = Date.parse('2027-01-01T12:00:00Z');

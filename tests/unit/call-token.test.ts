@@ -42,6 +42,48 @@ describe('a call link token', () => {
     });
   });
 
+  it('confirms with a confirm link only: no cancel or change link confirms, and it neither cancels nor changes', () => {
+    const confirm = signCallToken('confirm', id, 2, expiresAt, secret);
+    expect(checkCallToken('confirm', confirm, secret, before)).toEqual({
+      ok: true,
+      id,
+      sequence: 2,
+    });
+    expect(checkCallToken('confirm', confirm, secret, expiresAt)).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
+    for (const purpose of ['cancel', 'change'] as const) {
+      const other = signCallToken(purpose, id, 2, expiresAt, secret);
+      expect(checkCallToken('confirm', other, secret, before)).toEqual({
+        ok: false,
+        reason: 'invalid',
+      });
+      expect(checkCallToken(purpose, confirm, secret, before)).toEqual({
+        ok: false,
+        reason: 'invalid',
+      });
+    }
+    // A link of the old form (no sequence) was only ever a cancel link.
+    const { tokenId, expires, signature } = parts(confirm);
+    expect(checkCallToken('confirm', `${tokenId}.${expires}.${signature}`, secret, before)).toEqual(
+      { ok: false, reason: 'invalid' },
+    );
+  });
+
+  it('is invalid with control characters or past any length a token has', () => {
+    for (const hostile of [
+      `${token}\u0000`,
+      `${token.slice(0, 10)}\r\n${token.slice(10)}`,
+      `${token}${'A'.repeat(100_000)}`,
+      token.replace('.', '\u202e.'),
+    ])
+      expect(checkCallToken('confirm', hostile, secret, before)).toEqual({
+        ok: false,
+        reason: 'invalid',
+      });
+  });
+
   it('is invalid with one character of its signature changed', () => {
     const { tokenId, sequence, expires, signature } = parts(token);
     for (const at of [0, 20, signature.length - 1]) {

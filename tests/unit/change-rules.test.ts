@@ -20,7 +20,16 @@ const booked = (call: Partial<NonNullable<StoredEnquiry['call']>> = {}): StoredE
   mailedAt: null,
   mailAttempts: 0,
   mailFailure: null,
-  call: { start, end: start, cancelledAt: null, host: 'anna', sequence: 1, moves: 1, ...call },
+  call: {
+    start,
+    end: start,
+    cancelledAt: null,
+    host: 'anna',
+    sequence: 1,
+    moves: 1,
+    confirmedAt: null,
+    ...call,
+  },
 });
 
 describe('a change link', () => {

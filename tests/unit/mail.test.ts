@@ -1,6 +1,7 @@
 /** The e-mails the outbox sends: their text, their headers, and the back-off between attempts. */
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
+import { checkCallToken } from '../../src/server/booking/call-token';
 import { backoffMs } from '../../src/server/mail/outbox';
 import {
   callInvitation,
@@ -84,6 +85,7 @@ const bookedCall = (data: Record<string, string> = {}): StoredEnquiry => {
       host: 'anna',
       sequence: 0,
       moves: 0,
+      confirmedAt: null,
     },
   });
 };
@@ -328,6 +330,30 @@ describe('a call that moves', () => {
     expect(remind(60)).not.toMatch(/\/schedule\/change/);
     expect(remind(60)).toContain('Reply to this e-mail and we will find one with you.');
     expect(remind(60)).toMatch(/\/schedule\/cancel\?token=/);
+  });
+
+  it('asks the prospect to confirm a call that waits for it, with a confirm link of the call’s sequence; not once confirmed', () => {
+    const waiting = bookedCall();
+    for (const kind of ['prospect', 'prospect-move', 'prospect-reminder'] as const) {
+      const text = mailOf(kind, waiting).text;
+      expect(text).toContain('Please confirm the call: confirming keeps the time for you.');
+      const token = /\/schedule\/confirm\?token=([\w.-]+)/.exec(text)![1]!;
+      const { sequence } = mailItem(kind, waiting).call!;
+      expect(
+        checkCallToken('confirm', token, booking.secret, Date.parse('2026-11-30T00:00:00Z')),
+      ).toEqual({
+        ok: true,
+        id: waiting.id,
+        sequence,
+      });
+    }
+    const confirmed = bookedCall();
+    confirmed.call!.confirmedAt = '2026-11-25T10:00:00.000Z';
+    for (const kind of ['prospect', 'prospect-move', 'prospect-reminder'] as const)
+      expect(mailOf(kind, confirmed).text).not.toMatch(/confirm/i);
+    // Nobody else is asked.
+    for (const kind of ['agency', 'host', 'agency-move', 'prospect-cancel'] as const)
+      expect(mailOf(kind, waiting).text).not.toContain('/schedule/confirm');
   });
 
   it('drops, when due, a reminder or an update of a call moved or cancelled since, and a reminder of a call begun', () => {

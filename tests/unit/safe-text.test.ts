@@ -249,7 +249,7 @@ describe('the staff CLI, whatever was stored', () => {
     );
   });
 
-  it('exports CSV whose every row parses back to its 18 cells, none a formula', () => {
+  it('exports CSV whose every row parses back to its 19 cells, none a formula', () => {
     fc.assert(
       fc.property(storedEnquiries, (enquiries) => {
         const rows = parseCsv(formatCsv(enquiries));
@@ -273,9 +273,10 @@ describe('the staff CLI, whatever was stored', () => {
           'mails_sent',
           'mails_waiting',
           'mails_failed',
+          'call_confirmed_at',
         ]);
         for (const [i, row] of rows.slice(1).entries()) {
-          expect(row).toHaveLength(18);
+          expect(row).toHaveLength(19);
           for (const cell of row) {
             expect(isFormula(cell)).toBe(false);
             expect(cell.replaceAll('\n', '')).not.toMatch(CONTROL);

@@ -5,6 +5,7 @@ import {
   nearest,
   offeredDates,
   offeredSlot,
+  offeredTimes,
   refusal,
   slotsOfDate,
 } from '../../src/server/booking/free-times';
@@ -343,5 +344,36 @@ describe('isTimeZone', () => {
     expect(isTimeZone('America/New_York')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
     expect(isTimeZone('')).toBe(false);
+  });
+});
+
+describe("the offered window's times", () => {
+  // A Monday morning before the window: 24 hours' notice, 21 days ahead (to Monday 2027-01-25).
+  const now = Date.parse('2027-01-04T08:00:00Z');
+  const perWeekday = {
+    monday: slotsOfDate(availability, '2027-01-04').length,
+    other: slotsOfDate(availability, '2027-01-05').length,
+  };
+
+  it('are every host’s slots from the notice to the days ahead, whatever is booked', () => {
+    // Monday 4 January is inside the notice; then Tuesday to Friday, three full weeks of them
+    // (Tuesday 12 January closed), and the Mondays of 11, 18 and 25 January.
+    const expected = 3 * perWeekday.monday + (3 * 4 - 1) * perWeekday.other;
+    expect(perWeekday).toEqual({ monday: 9, other: 4 });
+    expect(offeredTimes(availability, now)).toBe(expected);
+    // Each host's hours count: a second host with the entry's hours doubles them.
+    const two = {
+      ...availability,
+      hosts: [...availability.hosts, { id: 'ben', name: 'Ben', email: 'ben@agency.example' }],
+    };
+    expect(offeredTimes(two, now)).toBe(2 * expected);
+  });
+
+  it('lose the slots that come inside the notice as the day goes on, from a day laid out once', () => {
+    const at = (iso: string) => offeredTimes(availability, Date.parse(iso));
+    const morning = at('2027-01-04T08:00:00Z');
+    // By Monday 10:00, Tuesday 09:30 is inside the notice.
+    expect(at('2027-01-04T10:00:00Z')).toBe(morning - 1);
+    expect(freeSlots(availability, [], now).length).toBe(morning);
   });
 });

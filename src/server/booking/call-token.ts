@@ -1,6 +1,6 @@
 /**
- * The links of a booked call's e-mails: cancel it (/schedule/cancel) and change its time
- * (/schedule/change), each `<enquiry id>.<sequence>.<expiry>.<HMAC-SHA256>`, signed with
+ * The links of a booked call's e-mails: cancel it (/schedule/cancel), change its time
+ * (/schedule/change) and confirm it (/schedule/confirm), each `<enquiry id>.<sequence>.<expiry>.<HMAC-SHA256>`, signed with
  * BOOKING_SECRET for its purpose, so that one kind of link never works as the other. The sequence is
  * the call's as the e-mail was made: a change link works once (the move raises the sequence, and the
  * next e-mail carries the next link). Valid until the call starts. Nothing is stored: the signature
@@ -8,7 +8,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export type CallLinkPurpose = 'cancel' | 'change';
+export type CallLinkPurpose = 'cancel' | 'change' | 'confirm';
 
 const signature = (payload: string, secret: string) =>
   createHmac('sha256', secret).update(payload).digest('base64url');
@@ -88,3 +88,7 @@ export function callLinkPaths(
     `/schedule/${purpose}?token=${signCallToken(purpose, id, sequence, Date.parse(start), secret)}`;
   return { change: link('change'), cancel: link('cancel') };
 }
+
+/** The confirm link of the call of enquiry `id` at `sequence`, starting at `start`, as a path. */
+export const confirmLinkPath = (id: string, sequence: number, start: string, secret: string) =>
+  `/schedule/confirm?token=${signCallToken('confirm', id, sequence, Date.parse(start), secret)}`;

@@ -3,11 +3,11 @@
  * confirm (mail scanners open links), a POST cancels it. A forged, expired or reused token never
  * reaches another booking. The page renders what this decides, with the status given here.
  */
-import { checkCallToken } from './call-token.ts';
+import { checkCallToken, type CallLinkPurpose } from './call-token.ts';
 import { first } from '../requests/body.ts';
 import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
-import { getEnquiryService } from '../enquiries/service.ts';
+import { getEnquiryService, type EnquiryService } from '../enquiries/service.ts';
 import { reportStoreFailure } from '../log.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 
@@ -34,16 +34,39 @@ const statuses: Record<Exclude<CancelResult['status'], 'refused'>, number> = {
   unavailable: 503,
 };
 
+/**
+ * A call link's token checked for its purpose, with the service to act on its call: or why not
+ * (booking off or the store down: unavailable; a forged or changed token: invalid; expired).
+ */
+export async function linkedCall(
+  purpose: CallLinkPurpose,
+  token: string,
+  now = Date.now(),
+): Promise<
+  | { status: 'unavailable' | 'invalid' | 'expired' }
+  | { status: 'ok'; service: EnquiryService; id: string; sequence?: number }
+> {
+  const service = await getEnquiryService().catch(reportStoreFailure);
+  if (!service?.bookingSecret) return { status: 'unavailable' };
+  const check = checkCallToken(purpose, token, service.bookingSecret, now);
+  if (!check.ok) return { status: check.reason };
+  return {
+    status: 'ok',
+    service,
+    id: check.id,
+    ...(check.sequence !== undefined && { sequence: check.sequence }),
+  };
+}
+
 /** What the link's token leads to: the call to confirm, or (confirmed) the call cancelled. */
 async function cancelCall(
   token: string,
   confirm: boolean,
 ): Promise<Exclude<CancelResult, { status: 'refused' }>> {
-  const current = await getEnquiryService().catch(reportStoreFailure);
-  if (!current?.bookingSecret) return { status: 'unavailable' };
-  const { bookingSecret, store, outbox } = current;
-  const check = checkCallToken('cancel', token, bookingSecret);
-  if (!check.ok) return { status: check.reason };
+  const linked = await linkedCall('cancel', token);
+  if (linked.status !== 'ok') return linked;
+  const { store, outbox } = linked.service;
+  const check = linked;
   if (!confirm) {
     const enquiry = await store.findById(check.id);
     if (!enquiry?.call) return { status: 'unknown' };

@@ -134,6 +134,32 @@ function offeredOnDate(availability: Availability, date: string): Slot[] {
   return [...byStart.values()].sort((a, b) => a.start.localeCompare(b.start));
 }
 
+/** The starts (epoch ms) of every host's slots over the offered dates of one agency date, by entry. */
+const windowStarts = new WeakMap<Availability, { today: string; starts: Float64Array }>();
+
+/**
+ * The offered window's times: every (host, slot) pair the opening hours offer from the notice
+ * period to the days ahead, whatever is booked or busy (the share of them that calls waiting for
+ * confirmation may hold, BOOKING_UNCONFIRMED_SHARE, is of these). Laid out once a day per entry;
+ * then a count of the starts past the notice.
+ */
+export function offeredTimes(availability: Availability, now: number): number {
+  const today = agencyDate(availability, now);
+  let laid = windowStarts.get(availability);
+  if (laid?.today !== today) {
+    const dates = offeredDates(availability, now);
+    const starts = availability.hosts.flatMap((host) =>
+      hostSlotsOn(availability, host, dates).map((slot) => Date.parse(slot.start)),
+    );
+    laid = { today, starts: Float64Array.from(starts) };
+    windowStarts.set(availability, laid);
+  }
+  const earliest = now + availability.noticeHours * 3_600_000;
+  let count = 0;
+  for (const start of laid.starts) if (start >= earliest) count++;
+  return count;
+}
+
 /** The earliest start the notice period allows. */
 const earliestStart = (availability: Availability, now: number) =>
   instant(now).add({ hours: availability.noticeHours });

@@ -5,8 +5,16 @@ import type { BookingCapReached } from '../store/types.ts';
 export const bookingClosedMessage =
   'Booking a time is not available right now. Send your message without a time and we will reply to arrange one.';
 
-/** Why a booking beyond a cap (BOOKING_CAP, BOOKING_NETWORK_CAP) was refused. */
+/**
+ * Why a booking was refused while the calls waiting for confirmation hold their share of the times
+ * (BOOKING_UNCONFIRMED_SHARE): nothing the prospect did, and their message still reaches us.
+ */
+export const unconfirmedShareMessage =
+  'Many of our times are waiting to be confirmed just now, so we cannot book one here. Send your message without a time and we will reply to arrange one with you.';
+
+/** Why a booking beyond a cap (BOOKING_CAP, BOOKING_NETWORK_CAP, the unconfirmed share) was refused. */
 export const bookingCapMessage = ({ limit, cap }: BookingCapReached) => {
+  if (limit === 'unconfirmed') return unconfirmedShareMessage;
   const calls = `${cap} call${cap === 1 ? '' : 's'} booked with us already`;
   const said = {
     email: `This e-mail address has ${calls}`,

@@ -3,10 +3,10 @@
  * pipeline: name, e-mail and message, and optionally a time (`slot`, a start from the free slots)
  * that books the call, with the booking rules: booking open, a time offered and outside the notice.
  */
-import { handle } from './pipeline.ts';
+import { handle, type Checked } from './pipeline.ts';
 import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
-import { nearest, offeredSlot, refusal } from '../booking/free-times.ts';
+import { nearest, offeredSlot, offeredTimes, refusal } from '../booking/free-times.ts';
 import { bookingClosedMessage } from '../booking/messages.ts';
 import { reminderLeads } from '../booking/change.ts';
 import { currentFreeHosts, currentFreeSlots } from '../booking/queries.ts';
@@ -40,14 +40,14 @@ export function handleCallRequest(
         slot: first(fields, 'slot').trim(),
         timeZone: first(fields, 'time_zone').trim(),
       }),
-      validate(input, { bookingSecret }) {
+      validate(input, { bookingSecret, config }) {
         const errors: FieldErrors<BookingField> = validateCallRequest(input);
         const data: Record<string, string> = {
           name: input.name.trim(),
           email: input.email.trim(),
           message: input.message.trim(),
         };
-        const result = (call?: Slot & { reminders: number[] }) => ({
+        const result = (call?: NonNullable<Checked<BookingField>['call']>) => ({
           name: data.name,
           email: data.email,
           data,
@@ -66,7 +66,8 @@ export function handleCallRequest(
           errors.slot = bookingClosedMessage;
           return result();
         }
-        const refused = refusal(availability, wanted, Date.now());
+        const now = Date.now();
+        const refused = refusal(availability, wanted, now);
         const call = refused ? undefined : offeredSlot(availability, wanted);
         if (!call) {
           errors.slot = refused ?? 'Choose one of the times offered.';
@@ -75,7 +76,15 @@ export function handleCallRequest(
         // What the e-mails need, as it was when the call was booked.
         data.agency_time_zone = availability.timeZone;
         data.call_title = availability.callTitle;
-        return result({ ...call, reminders: reminderLeads(availability) });
+        const share = config.unconfirmedShare;
+        return result({
+          ...call,
+          reminders: reminderLeads(availability),
+          // Calls waiting for confirmation hold at most this share of the window's times.
+          ...(share !== undefined && {
+            maxUnconfirmed: Math.floor(share * offeredTimes(availability, now)),
+          }),
+        });
       },
       taken: {
         field: 'slot',

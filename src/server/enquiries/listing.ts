@@ -57,6 +57,8 @@ const columns: [string, (e: StoredEnquiry) => string][] = [
   ['mails_sent', (e) => String(e.mails?.sent ?? '')],
   ['mails_waiting', (e) => String(e.mails?.waiting ?? '')],
   ['mails_failed', (e) => String(e.mails?.failed ?? '')],
+  // Added with confirmation: when the prospect confirmed the call (empty while it waits).
+  ['call_confirmed_at', (e) => e.call?.confirmedAt ?? ''],
 ];
 
 /** The enquiries as CSV (RFC 4180: CRLF after every row), a header row first. */
@@ -79,8 +81,13 @@ export function formatListing(enquiries: readonly StoredEnquiry[]): string {
       const moved = e.call.moves
         ? `, moved ${e.call.moves} time${e.call.moves === 1 ? '' : 's'}`
         : '';
+      const confirmed = e.call.cancelledAt
+        ? ''
+        : e.call.confirmedAt
+          ? ', confirmed'
+          : ', not confirmed yet';
       lines.push(
-        `  call: ${terminalText(callTime(e))}${e.call.host ? `, with ${terminalText(e.call.host)}` : ''}${moved}`,
+        `  call: ${terminalText(callTime(e))}${confirmed}${e.call.host ? `, with ${terminalText(e.call.host)}` : ''}${moved}`,
         `  ref: ${terminalText(e.id)}`,
       );
     }

@@ -31,8 +31,11 @@ export interface Checked<Field extends string> {
   email: string;
   data: Record<string, string | string[]>;
   errors: FieldErrors<Field>;
-  /** The time of a call being booked, and its reminders (minutes before it). */
-  call?: Slot & { reminders?: readonly number[] };
+  /**
+   * The time of a call being booked, its reminders (minutes before it), and how many calls waiting
+   * for confirmation may be booked ahead (none: no such cap).
+   */
+  call?: Slot & { reminders?: readonly number[]; maxUnconfirmed?: number };
 }
 
 /** What makes one form of the site: how its fields are read and checked. */
@@ -194,7 +197,10 @@ async function commit<Field extends string>(
         userAgent: (request.headers.get('user-agent') ?? '').slice(0, 300),
         spam,
         ...(key && { idempotencyKey: key }),
-        ...(call && { call: { ...call, ...(hosts && { hosts }) } }),
+        // Without e-mail no confirm link can reach the prospect: the call stands confirmed.
+        ...(call && {
+          call: { ...call, confirmed: service.outbox === undefined, ...(hosts && { hosts }) },
+        }),
       },
       service.outbox !== undefined,
     );
@@ -214,6 +220,8 @@ async function commit<Field extends string>(
     );
   }
   if (!spam) service.outbox?.kick();
+  // After the answer's commit, and not in its way: the pace of bookings, counted in the store.
+  if (enquiry.call && !spam) void service.bookingAlert?.check();
   return stored(request, enquiry);
 }
 

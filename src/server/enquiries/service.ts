@@ -3,7 +3,13 @@
  * of the cancel links, opened once on first use and held. What a post goes through is
  * ./pipeline.ts; the forms are ./enquiry.ts and ./call-request.ts.
  */
-import { bookingOffReason, serverConfig, type ServerConfig } from '../config.ts';
+import {
+  BOOKING_ALERT_QUIET_MS,
+  bookingOffReason,
+  serverConfig,
+  type ServerConfig,
+} from '../config.ts';
+import { BookingPaceAlert } from '../booking/pace-alert.ts';
 import { Outbox } from '../mail/outbox.ts';
 import { smtpSender } from '../mail/smtp.ts';
 import type { MailContent } from '../mail/templates.ts';
@@ -25,6 +31,8 @@ export interface EnquiryService {
   bookingSecret: string | undefined;
   /** The hosts' calendars (CALENDAR_FEEDS); undefined when none is set. */
   calendars: CalendarService | undefined;
+  /** Tells the agency when bookings come in too fast (BOOKING_ALERT_PER_HOUR; undefined: off). */
+  bookingAlert: BookingPaceAlert | undefined;
 }
 
 let service: Promise<EnquiryService> | undefined;
@@ -75,9 +83,11 @@ async function startEnquiryService(): Promise<EnquiryService> {
   }
   const siteUrl = config.siteUrl ?? import.meta.env.SITE;
   let outbox: Outbox | undefined;
+  let alertMail: ConstructorParameters<typeof BookingPaceAlert>[0]['mail'];
   if (config.smtpUrl && config.mailTo && config.mailFrom) {
     const { smtpUrl, mailTo, mailFrom } = config;
     const sender = smtpSender(smtpUrl);
+    alertMail = { send: (mail) => sender.send(mail), from: mailFrom, to: mailTo };
     outbox = new Outbox({
       store,
       sender,
@@ -104,6 +114,7 @@ async function startEnquiryService(): Promise<EnquiryService> {
       `Enquiries are stored in ${store.description}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
     );
   }
+  const perHour = config.bookingAlertPerHour;
   return {
     config,
     store,
@@ -111,6 +122,15 @@ async function startEnquiryService(): Promise<EnquiryService> {
     outbox,
     bookingSecret,
     calendars: startCalendars(config, store),
+    bookingAlert:
+      perHour === undefined || !bookingSecret
+        ? undefined
+        : new BookingPaceAlert({
+            store,
+            rule: { perHour, quietMs: BOOKING_ALERT_QUIET_MS },
+            ...(alertMail && { mail: alertMail }),
+            log: console.warn,
+          }),
   };
 }
 

@@ -33,6 +33,7 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/schedule/booked': page,
   '/schedule/cancel': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
   '/schedule/change': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
+  '/schedule/confirm': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
   '/schedule/slots.json': page,
   '/speed': page,
   '/send-mail.php': form,

@@ -9,7 +9,7 @@
  * (./outbox.ts) sends them through ./smtp.ts.
  */
 import { calendarEvent } from './invitation.ts';
-import { callLinkPaths } from '../booking/call-token.ts';
+import { callLinkPaths, confirmLinkPath } from '../booking/call-token.ts';
 import { bodyText, headerText } from '../safe-text.ts';
 import { asciiEmail } from '../../domain/forms.ts';
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
@@ -247,11 +247,15 @@ function timesOf(start: string, enquiry: StoredEnquiry, host: MailHost | undefin
   };
 }
 
-/** The change and cancel links of a call's e-mail to the prospect: for the call as it is about. */
+/** The change, cancel and confirm links of a call's e-mail to the prospect: for the call as it is about. */
 function callLinks(enquiry: StoredEnquiry, about: MailCall, booking: BookingMailOptions) {
   const paths = callLinkPaths(enquiry.id, about.sequence, about.start, booking.secret);
   const url = (path: string) => new URL(path, booking.siteUrl).href;
-  return { change: url(paths.change), cancel: url(paths.cancel) };
+  return {
+    change: url(paths.change),
+    cancel: url(paths.cancel),
+    confirm: url(confirmLinkPath(enquiry.id, about.sequence, about.start, booking.secret)),
+  };
 }
 
 /** How long before the call a reminder goes: "24 hours", "1 hour", "90 minutes", "2 days". */
@@ -341,7 +345,10 @@ const hostWhen = (call: Call, label = 'When') => [
   ...whereLines(call.where, false),
 ];
 
-/** The prospect's links: change the time, or cancel. */
+/**
+ * The prospect's links: confirm the call (while it waits for that: its state as the e-mail is
+ * sent), change the time, or cancel.
+ */
 function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
   if (!setup.booking) throw new Error('Booking mails need BOOKING_SECRET and a site address.');
   const links = callLinks(item.enquiry, about, setup.booking);
@@ -349,7 +356,16 @@ function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
   const notice = setup.content.noticeHours;
   const tooLate =
     about.remindMinutes !== undefined && notice !== undefined && about.remindMinutes < notice * 60;
+  const confirm = item.enquiry.call && !item.enquiry.call.confirmedAt;
   return [
+    ...(confirm
+      ? [
+          'Please confirm the call: confirming keeps the time for you.',
+          'Confirm the call here:',
+          links.confirm,
+          '',
+        ]
+      : []),
     ...(tooLate
       ? ['Need another time? Reply to this e-mail and we will find one with you.']
       : ['Need another time? Choose one here:', links.change]),

@@ -4,18 +4,26 @@ import {
   BookingCapReached,
   type MailCall,
   type MailKind,
+  type BookingAlertRule,
   type NewEnquiry,
   type StoredCall,
   type StoredEnquiry,
 } from './types.ts';
 
 /**
- * The calls booked ahead of an instant (not cancelled), whose e-mail address and client the caps
- * count (SQL of both; `?` is the instant). Served by the unique index of booked starts: the calls
- * ahead are few, however many are stored.
+ * The calls booked ahead of an instant (not cancelled), whose e-mail address, client and
+ * confirmation the caps count (SQL of both; `?` is the instant). Served by the unique index of
+ * booked starts: the calls ahead are few, however many are stored.
  */
-export const CALLS_AHEAD = `SELECT email, client_ip FROM enquiries
+export const CALLS_AHEAD = `SELECT email, client_ip, call_confirmed_at FROM enquiries
   WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start > ?`;
+
+/** A call ahead as the caps count it (CALLS_AHEAD's row). */
+export interface CallAhead {
+  email: string;
+  client_ip: string;
+  call_confirmed_at: unknown;
+}
 
 /** The caps on calls booked ahead: per e-mail address and per client, and per wider network. */
 export interface BookingCaps {
@@ -26,26 +34,81 @@ export interface BookingCaps {
 /**
  * The cap a booking would go over, given the calls booked ahead: its e-mail address's (in any
  * case), its client's (./networks.ts: an IPv6 client's /64) or its wider network's (an IPv4 /24,
- * an IPv6 /48). Counted here rather than in SQL so that both stores count networks alike.
+ * an IPv6 /48); then, for a call not confirmed at once, the share of the offered window's times
+ * that calls waiting for confirmation may hold (the call's `maxUnconfirmed`). Counted here rather
+ * than in SQL so that both stores count networks alike.
  */
 export function bookingCapReached(
-  ahead: { email: string; client_ip: string }[],
-  enquiry: Pick<NewEnquiry, 'email' | 'clientIp'>,
+  ahead: CallAhead[],
+  enquiry: Pick<NewEnquiry, 'email' | 'clientIp' | 'call'>,
   { bookingCap, networkCap }: BookingCaps,
 ): BookingCapReached | undefined {
   const email = enquiry.email.toLowerCase();
   const client = clientNetwork(enquiry.clientIp);
   const wide = wideNetwork(enquiry.clientIp);
-  const count = (same: (call: { email: string; client_ip: string }) => boolean) =>
-    ahead.filter(same).length;
+  const count = (same: (call: CallAhead) => boolean) => ahead.filter(same).length;
   if (count((call) => call.email.toLowerCase() === email) >= bookingCap)
     return new BookingCapReached('email', bookingCap);
   if (count((call) => clientNetwork(call.client_ip) === client) >= bookingCap)
     return new BookingCapReached('client', bookingCap);
   if (count((call) => wideNetwork(call.client_ip) === wide) >= networkCap)
     return new BookingCapReached('network', networkCap);
+  const maxUnconfirmed = enquiry.call?.maxUnconfirmed;
+  if (
+    maxUnconfirmed !== undefined &&
+    !enquiry.call?.confirmed &&
+    count((call) => call.call_confirmed_at === null) >= maxUnconfirmed
+  )
+    return new BookingCapReached('unconfirmed', maxUnconfirmed);
   return undefined;
 }
+
+/** A call confirmed by its prospect. Parameters: confirmed at, id. */
+export const CONFIRM_CALL = `UPDATE enquiries SET call_confirmed_at = ?
+  WHERE id = ? AND call_start IS NOT NULL AND call_confirmed_at IS NULL
+    AND call_cancelled_at IS NULL`;
+
+/**
+ * How many calls were booked since an instant (spam holds none; cancelled ones count: they were
+ * booked). Served by the index of enquiries' creation. Parameter: the instant (ISO).
+ */
+export const BOOKED_SINCE = `SELECT CAST(count(*) AS INTEGER) AS n FROM enquiries
+  WHERE created_at > ? AND call_start IS NOT NULL`;
+
+/** The last alert about the pace of bookings (epoch ms), kept in the store for every process. */
+export const LAST_BOOKING_ALERT = `SELECT sent_at FROM site_alerts WHERE name = 'bookings'`;
+
+/**
+ * Claims the alert when there was none before: a row inserted (RETURNING one) by one caller only.
+ * Parameter: now (epoch ms).
+ */
+export const FIRST_BOOKING_ALERT = `INSERT INTO site_alerts (name, sent_at) VALUES ('bookings', ?)
+  ON CONFLICT (name) DO NOTHING RETURNING sent_at`;
+
+/**
+ * Claims the alert over the last one read (compare and set): of processes that read the same last
+ * alert, one changes the row. Parameters: now, the last alert read.
+ */
+export const NEXT_BOOKING_ALERT = `UPDATE site_alerts SET sent_at = ?
+  WHERE name = 'bookings' AND sent_at = ? RETURNING sent_at`;
+
+/** The site_alerts table of both stores: one row per kind of alert, the last time it went. */
+export const SITE_ALERTS_TABLE = `CREATE TABLE site_alerts (
+     name TEXT PRIMARY KEY,
+     sent_at BIGINT NOT NULL
+   );`;
+
+/**
+ * Whether the agency is to be told now that bookings come in faster than people book: more than
+ * `perHour` calls booked in the last hour (`recent`), and no alert within `quietMs` before `now`
+ * (`lastAlertAt`, epoch ms; undefined: never).
+ */
+export const bookingAlertDue = (
+  recent: number,
+  lastAlertAt: number | undefined,
+  now: number,
+  { perHour, quietMs }: BookingAlertRule,
+) => recent > perHour && (lastAlertAt === undefined || now - lastAlertAt >= quietMs);
 
 /**
  * Both stores' query for enquiries, with the delivery of the agency's e-mail about each, the first
@@ -111,10 +174,22 @@ export function justStored(
     mailAttempts: 0,
     mailFailure: null,
     ...(call && {
-      call: { start: call.start, end: call.end, cancelledAt: null, host, sequence: 0, moves: 0 },
+      call: {
+        start: call.start,
+        end: call.end,
+        cancelledAt: null,
+        host,
+        sequence: 0,
+        moves: 0,
+        confirmedAt: call.confirmed ? createdAt : null,
+      },
     }),
   };
 }
+
+/** A booking's call_confirmed_at as stored: when it was booked, if confirmed at once. */
+export const confirmedAtOf = (enquiry: NewEnquiry, createdAt: string) =>
+  enquiry.call?.confirmed ? createdAt : null;
 
 /**
  * Whether a host has a call (or a call of no host holds them) that overlaps [start, end); a host of

@@ -16,8 +16,14 @@ import {
 import { CALENDAR_FEEDS_TABLE, calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import {
   BOOKED_BETWEEN,
+  BOOKED_SINCE,
   CALLS_AHEAD,
   CANCEL_CALL,
+  CONFIRM_CALL,
+  FIRST_BOOKING_ALERT,
+  LAST_BOOKING_ALERT,
+  NEXT_BOOKING_ALERT,
+  SITE_ALERTS_TABLE,
   HOST_HAS_CALL,
   HOST_HAS_OTHER_CALL,
   INSERT_OUTBOX,
@@ -26,8 +32,10 @@ import {
   MOVE_CALL,
   SELECT_ENQUIRIES,
   SKIP_SUPERSEDED,
+  bookingAlertDue,
   bookingCapReached,
   candidateHosts,
+  confirmedAtOf,
   justStored,
   mailCallOf,
   mailCountsOf,
@@ -38,6 +46,7 @@ import {
   queuedMailParameters,
   storedForm,
   type BookingCaps,
+  type CallAhead,
   type MailCallColumns,
   type MailCountColumns,
   type QueuedMail,
@@ -46,8 +55,10 @@ import {
   BookingCapReached,
   SlotTaken,
   type BookedCall,
+  type BookingAlertRule,
   type CallMove,
   type CancelResult,
+  type ConfirmResult,
   type MoveResult,
   type EnquiryKind,
   type EnquiryStore,
@@ -213,6 +224,11 @@ export const migrations: string[] = [
      received INTEGER NOT NULL DEFAULT 0,
      dropped INTEGER NOT NULL DEFAULT 0
    );`,
+  // 12: a call waits for its prospect's confirmation (the link of its e-mail); the calls stored
+  // before count as confirmed. The last alert to the agency about the pace of bookings.
+  `ALTER TABLE enquiries ADD COLUMN call_confirmed_at TEXT;
+   UPDATE enquiries SET call_confirmed_at = created_at WHERE call_start IS NOT NULL;
+   ${SITE_ALERTS_TABLE}`,
 ];
 
 interface Row extends Partial<MailCallColumns>, MailCountColumns {
@@ -232,6 +248,7 @@ interface Row extends Partial<MailCallColumns>, MailCountColumns {
   call_host: string | null;
   call_sequence: number;
   call_moves: number;
+  call_confirmed_at: string | null;
   sent_at: number | null;
   attempts: number | null;
   mail_failure?: string | null;
@@ -258,6 +275,7 @@ const fromRow = (row: Row): StoredEnquiry => ({
       host: row.call_host,
       sequence: row.call_sequence,
       moves: row.call_moves,
+      confirmedAt: row.call_confirmed_at,
     },
   }),
   mailedAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
@@ -296,6 +314,7 @@ export class SqliteStore implements EnquiryStore {
   readonly #skip: StatementSync;
   readonly #booked: StatementSync;
   readonly #callsAhead: StatementSync;
+  readonly #confirm: StatementSync;
   readonly #caps: BookingCaps;
   readonly #insertVital: StatementSync | undefined;
 
@@ -329,13 +348,14 @@ export class SqliteStore implements EnquiryStore {
         );
     this.#insertEnquiry = this.db.prepare(
       `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
-         idempotency_key, call_start, call_end, call_host)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         idempotency_key, call_start, call_end, call_host, call_confirmed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     // ISO instants in UTC of one form compare as text.
     this.#hostHasCall = this.db.prepare(HOST_HAS_CALL);
     this.#booked = this.db.prepare(BOOKED_BETWEEN);
     this.#callsAhead = this.db.prepare(CALLS_AHEAD);
+    this.#confirm = this.db.prepare(CONFIRM_CALL);
     this.#byId = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.id = ?`);
     this.#cancel = this.db.prepare(CANCEL_CALL);
     this.#move = this.db.prepare(MOVE_CALL);
@@ -454,7 +474,7 @@ export class SqliteStore implements EnquiryStore {
     if (earlier) return earlier;
     // So are the counts: bookings of one address posted at once are counted one after another.
     if (enquiry.call) {
-      const ahead = this.#callsAhead.all(instant(now)) as { email: string; client_ip: string }[];
+      const ahead = this.#callsAhead.all(instant(now)) as unknown as CallAhead[];
       const reached = bookingCapReached(ahead, enquiry, this.#caps);
       if (reached) return reached;
     }
@@ -485,6 +505,7 @@ export class SqliteStore implements EnquiryStore {
       enquiry.call?.start ?? null,
       enquiry.call?.end ?? null,
       host,
+      confirmedAtOf(enquiry, createdAt),
     );
     if (queueMail && !enquiry.spam) {
       this.#queue(id, mailsOnCommit(enquiry, host, now));
@@ -522,6 +543,28 @@ export class SqliteStore implements EnquiryStore {
       this.#skipSuperseded.run(now, 'the call was cancelled', id);
       if (queueMail && !enquiry.spam) this.#queue(id, mailsOnCancel(call, now));
       return { status: 'cancelled', enquiry: { ...enquiry, call } };
+    });
+  }
+
+  async confirmCall(id: string, now = Date.now()): Promise<ConfirmResult> {
+    const changed = Number(this.#confirm.run(new Date(now).toISOString(), id).changes) > 0;
+    const enquiry = this.#findById(id);
+    if (!enquiry?.call) return { status: 'unknown' };
+    if (changed) return { status: 'confirmed', enquiry };
+    return { status: enquiry.call.cancelledAt ? 'cancelled' : 'already', enquiry };
+  }
+
+  async claimBookingAlert(rule: BookingAlertRule, now = Date.now()) {
+    return this.#transaction(() => {
+      const { n } = this.db.prepare(BOOKED_SINCE).get(new Date(now - 3_600_000).toISOString()) as {
+        n: number;
+      };
+      const last = this.db.prepare(LAST_BOOKING_ALERT).get() as { sent_at: number } | undefined;
+      if (!bookingAlertDue(n, last?.sent_at, now, rule)) return undefined;
+      const claimed = last
+        ? this.db.prepare(NEXT_BOOKING_ALERT).get(now, last.sent_at)
+        : this.db.prepare(FIRST_BOOKING_ALERT).get(now);
+      return claimed ? n : undefined;
     });
   }
 

@@ -38,6 +38,17 @@ export interface NewEnquiry {
     hosts?: readonly string[];
     /** How long before the call its reminders go out, in minutes (availability.yaml's `reminders`). */
     reminders?: readonly number[];
+    /**
+     * Stored as confirmed at once: when e-mail is off, no link can reach the prospect to confirm
+     * it. Otherwise the call waits for the prospect's confirmation (confirmCall).
+     */
+    confirmed?: boolean;
+    /**
+     * At most this many calls not yet confirmed may be booked ahead (BOOKING_UNCONFIRMED_SHARE of
+     * the offered window's times): an unconfirmed booking past it is refused (BookingCapReached,
+     * 'unconfirmed'). None: no such cap.
+     */
+    maxUnconfirmed?: number;
   };
 }
 
@@ -79,6 +90,11 @@ export interface StoredCall {
   sequence: number;
   /** How many times it has been moved. */
   moves: number;
+  /**
+   * When the prospect confirmed it with the link of its e-mail (or when it was booked, with e-mail
+   * off); null while it waits. Calls booked before confirmation existed count as confirmed.
+   */
+  confirmedAt: string | null;
 }
 
 /**
@@ -134,18 +150,29 @@ export class SlotTaken extends Error {
   }
 }
 
+/** Which cap refused a booking. */
+export type BookingLimit = 'email' | 'client' | 'network' | 'unconfirmed';
+
 /**
  * A booking that would give one e-mail address (`limit: 'email'`, in any case), one client
  * (`'client'`: its address, an IPv6 client's /64) or one wider network (`'network'`: an IPv4 /24,
- * an IPv6 /48) more than `cap` calls booked ahead; nothing was stored.
+ * an IPv6 /48) more than `cap` calls booked ahead, or the calls not yet confirmed more than their
+ * share of the offered window's times (`'unconfirmed'`, `cap` of them); nothing was stored.
  */
 export class BookingCapReached extends Error {
-  readonly limit: 'email' | 'client' | 'network';
+  readonly limit: BookingLimit;
   readonly cap: number;
 
-  constructor(limit: 'email' | 'client' | 'network', cap: number) {
-    const who = { email: 'This e-mail address', client: 'This client', network: 'This network' };
-    super(`${who[limit]} has ${cap} call${cap === 1 ? '' : 's'} booked already.`);
+  constructor(limit: BookingLimit, cap: number) {
+    const who = {
+      email: 'This e-mail address',
+      client: 'This client',
+      network: 'This network',
+      unconfirmed: 'The site',
+    };
+    super(
+      `${who[limit]} has ${cap} call${cap === 1 ? '' : 's'}${limit === 'unconfirmed' ? ' waiting to be confirmed' : ''} booked already.`,
+    );
     this.limit = limit;
     this.cap = cap;
   }
@@ -155,6 +182,18 @@ export type CancelResult =
   | { status: 'cancelled'; enquiry: StoredEnquiry }
   | { status: 'already'; enquiry: StoredEnquiry }
   | { status: 'unknown' };
+
+/** What became of a call its prospect confirmed: confirmed now, before, or cancelled meanwhile. */
+export type ConfirmResult =
+  { status: 'confirmed' | 'already' | 'cancelled'; enquiry: StoredEnquiry } | { status: 'unknown' };
+
+/** When the agency is told that bookings come in faster than people book (BOOKING_ALERT_PER_HOUR). */
+export interface BookingAlertRule {
+  /** More calls than this booked within the last hour call for the alert. */
+  perHour: number;
+  /** At most one alert within this long (6 hours), across every process sharing the store. */
+  quietMs: number;
+}
 
 /** A booked call to move to a new time, and who may take it there, in order. */
 export interface CallMove {
@@ -273,6 +312,18 @@ export interface EnquiryStore extends VitalsStore {
    * are dropped, and (with `queueMail`) the move's e-mails and the new time's reminders are queued.
    */
   moveCall(id: string, move: CallMove, queueMail: boolean, now?: number): Promise<MoveResult>;
+  /**
+   * Marks a booked call confirmed by its prospect (now). Confirming one already confirmed, or
+   * cancelled, changes nothing and says so. A move keeps a call's confirmation.
+   */
+  confirmCall(id: string, now?: number): Promise<ConfirmResult>;
+  /**
+   * Whether this caller is to tell the agency that bookings come in too fast: when more than
+   * `rule.perHour` calls were booked in the hour before `now` and no alert was claimed within
+   * `rule.quietMs`, records `now` as the last alert (in the store, so every process counts
+   * together, and one of them claims it) and resolves to that hour's count; else undefined.
+   */
+  claimBookingAlert(rule: BookingAlertRule, now?: number): Promise<number | undefined>;
   /** An e-mail that is not to be sent after all (a reminder of a call since moved): never claimed again. */
   markSkipped(outboxId: number, reason: string, now?: number): Promise<void>;
   /**

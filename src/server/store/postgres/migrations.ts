@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { CALENDAR_FEEDS_TABLE } from '../calendar-copies.ts';
-import { MAIL_KINDS_CHECK, MAIL_KINDS_CHECK_MOVES } from '../sql.ts';
+import { MAIL_KINDS_CHECK, MAIL_KINDS_CHECK_MOVES, SITE_ALERTS_TABLE } from '../sql.ts';
 
 /** Versioned schema changes, run in order and recorded in schema_migrations. Append, never edit. */
 export const postgresMigrations: string[] = [
@@ -122,6 +122,11 @@ export const postgresMigrations: string[] = [
      received BIGINT NOT NULL DEFAULT 0,
      dropped BIGINT NOT NULL DEFAULT 0
    );`,
+  // 9: as SQLite's 12: a call waits for its prospect's confirmation (calls stored before count as
+  // confirmed); the last alert to the agency about the pace of bookings.
+  `ALTER TABLE enquiries ADD COLUMN call_confirmed_at TIMESTAMPTZ;
+   UPDATE enquiries SET call_confirmed_at = created_at WHERE call_start IS NOT NULL;
+   ${SITE_ALERTS_TABLE}`,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */

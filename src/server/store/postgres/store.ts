@@ -28,16 +28,23 @@ import {
 import type { RateLimit } from '../../requests/rate-limit.ts';
 import {
   BOOKED_BETWEEN,
+  BOOKED_SINCE,
   CALLS_AHEAD,
   CANCEL_CALL,
+  CONFIRM_CALL,
+  FIRST_BOOKING_ALERT,
+  LAST_BOOKING_ALERT,
+  NEXT_BOOKING_ALERT,
   HOST_HAS_CALL,
   HOST_HAS_OTHER_CALL,
   INSERT_OUTBOX,
   MOVE_CALL,
   SELECT_ENQUIRIES,
   SKIP_SUPERSEDED,
+  bookingAlertDue,
   bookingCapReached,
   candidateHosts,
+  confirmedAtOf,
   justStored,
   mailCallOf,
   mailCountsOf,
@@ -49,6 +56,7 @@ import {
   queuedMailParameters,
   storedForm,
   type BookingCaps,
+  type CallAhead,
   type MailCallColumns,
   type MailCountColumns,
   type QueuedMail,
@@ -56,8 +64,10 @@ import {
 import {
   SlotTaken,
   type BookedCall,
+  type BookingAlertRule,
   type CallMove,
   type CancelResult,
+  type ConfirmResult,
   type MoveResult,
   type EnquiryKind,
   type EnquiryStore,
@@ -92,6 +102,7 @@ interface Row extends Partial<MailCallColumns>, MailCountColumns {
   call_host: string | null;
   call_sequence: number;
   call_moves: number;
+  call_confirmed_at: Date | null;
   sent_at: string | null;
   attempts: number | null;
   mail_failure?: string | null;
@@ -121,6 +132,7 @@ const fromRow = (row: Row): StoredEnquiry => ({
       host: row.call_host,
       sequence: row.call_sequence,
       moves: row.call_moves,
+      confirmedAt: row.call_confirmed_at && row.call_confirmed_at.toISOString(),
     },
   }),
   mailedAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
@@ -137,19 +149,19 @@ const fromRow = (row: Row): StoredEnquiry => ({
 const INSERT = `WITH input AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[],
       $6::jsonb[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::timestamptz[],
-      $12::timestamptz[], $13::text[], $14::text[])
+      $12::timestamptz[], $13::text[], $14::text[], $15::timestamptz[])
       AS t (id, kind, created_at, name, email, data, client_ip, user_agent, spam, idempotency_key,
-        call_start, call_end, call_host, mails)
+        call_start, call_end, call_host, mails, call_confirmed_at)
   ), e AS (
     INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
-      idempotency_key, call_start, call_end, call_host)
+      idempotency_key, call_start, call_end, call_host, call_confirmed_at)
     SELECT id, kind, created_at, name, email, data, client_ip, user_agent, spam, idempotency_key,
-      call_start, call_end, call_host FROM input
+      call_start, call_end, call_host, call_confirmed_at FROM input
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id
   ), o AS (
     INSERT INTO outbox (enquiry_id, mail, next_attempt_at)
-    SELECT e.id, m.mail, $15 FROM e JOIN input USING (id)
+    SELECT e.id, m.mail, $16 FROM e JOIN input USING (id)
       CROSS JOIN unnest(string_to_array(input.mails, ',')) AS m (mail)
   )
   SELECT id FROM e`;
@@ -327,7 +339,7 @@ export class PostgresStore implements EnquiryStore {
           enquiry.idempotencyKey && (await this.findByKey(enquiry.idempotencyKey, client));
         if (earlier) return earlier;
         const now = Date.now();
-        const { rows } = await client.query<{ email: string; client_ip: string }>({
+        const { rows } = await client.query<CallAhead>({
           name: 'calls-ahead',
           text: numbered(CALLS_AHEAD),
           values: [new Date(now).toISOString()],
@@ -411,6 +423,7 @@ export class PostgresStore implements EnquiryStore {
         column((r) => r.enquiry.call?.end ?? null),
         column((r) => r.host),
         column((r) => r.mails),
+        column((r) => confirmedAtOf(r.enquiry, createdAt)),
         now,
       ],
     });
@@ -469,6 +482,35 @@ export class PostgresStore implements EnquiryStore {
       if (queueMail && !enquiry.spam) await this.#queue(client, id, mailsOnCancel(call, now));
       return { status: 'cancelled', enquiry: { ...enquiry, call } };
     });
+  }
+
+  async confirmCall(id: string, now = Date.now()): Promise<ConfirmResult> {
+    const { rowCount } = await this.pool.query({
+      name: 'confirm-call',
+      text: numbered(CONFIRM_CALL),
+      values: [new Date(now).toISOString(), id],
+    });
+    const enquiry = await this.findById(id);
+    if (!enquiry?.call) return { status: 'unknown' };
+    if (rowCount) return { status: 'confirmed', enquiry };
+    return { status: enquiry.call.cancelledAt ? 'cancelled' : 'already', enquiry };
+  }
+
+  async claimBookingAlert(rule: BookingAlertRule, now = Date.now()) {
+    const { rows } = await this.pool.query<{ n: number }>({
+      name: 'booked-since',
+      text: numbered(BOOKED_SINCE),
+      values: [new Date(now - 3_600_000).toISOString()],
+    });
+    const recent = Number(rows[0]!.n);
+    const last = (await this.pool.query<{ sent_at: string }>(LAST_BOOKING_ALERT)).rows[0];
+    const lastAt = last && Number(last.sent_at);
+    if (!bookingAlertDue(recent, lastAt, now, rule)) return undefined;
+    // Compare and set: of processes that read the same last alert, one claims the next.
+    const { rowCount } = last
+      ? await this.pool.query(numbered(NEXT_BOOKING_ALERT), [now, lastAt])
+      : await this.pool.query(numbered(FIRST_BOOKING_ALERT), [now]);
+    return rowCount ? recent : undefined;
   }
 
   moveCall(id: string, move: CallMove, queueMail: boolean, now = Date.now()): Promise<MoveResult> {

@@ -1,0 +1,80 @@
+/**
+ * The confirm link of a booked call (/schedule/confirm?token=…): a GET shows the call and asks
+ * (mail scanners open links), a POST confirms it, so that it no longer counts among the calls
+ * waiting for confirmation (BOOKING_UNCONFIRMED_SHARE). A forged, expired or other purpose's token
+ * confirms nothing. The page renders what this decides, with the status given here.
+ */
+import { linkedCall, linkRequest } from './cancel.ts';
+import type { PostVerdict } from '../requests/post-gate.ts';
+import type { PageAnswer } from '../http/answer.ts';
+import { reportStoreFailure } from '../log.ts';
+import type { StoredEnquiry } from '../store/types.ts';
+
+/** What became of the link: the call to confirm, confirmed now or before, or why nothing was done. */
+export type ConfirmLinkResult =
+  | { status: 'invalid' | 'expired' | 'unavailable' }
+  | { status: 'ask' | 'confirmed' | 'already' | 'cancelled'; enquiry: StoredEnquiry }
+  /** The gate refused the post (another site's, too many at once): nothing was confirmed. */
+  | { status: 'refused'; message: string };
+
+export interface ConfirmOutcome extends PageAnswer {
+  result: ConfirmLinkResult;
+  /** The link's token, for the button's post. */
+  token: string;
+}
+
+const statuses: Record<Exclude<ConfirmLinkResult['status'], 'refused'>, number> = {
+  ask: 200,
+  confirmed: 200,
+  already: 200,
+  cancelled: 200,
+  invalid: 400,
+  expired: 410,
+  unavailable: 503,
+};
+
+/** What the link's token leads to: the call to confirm, or (posted) the call confirmed. */
+async function confirmCall(
+  token: string,
+  post: boolean,
+  now = Date.now(),
+): Promise<Exclude<ConfirmLinkResult, { status: 'refused' }>> {
+  const linked = await linkedCall('confirm', token, now);
+  if (linked.status !== 'ok') return linked;
+  const { store } = linked.service;
+  try {
+    const enquiry = await store.findById(linked.id);
+    // An unknown booking under a valid signature is not expected: the same answer as a bad link.
+    if (!enquiry?.call) return { status: 'invalid' };
+    if (enquiry.call.cancelledAt) return { status: 'cancelled', enquiry };
+    // A link of a call moved earlier since: valid until its old time, but the call has begun.
+    if (Date.parse(enquiry.call.start) <= now) return { status: 'expired' };
+    if (enquiry.call.confirmedAt) return { status: 'already', enquiry };
+    if (!post) return { status: 'ask', enquiry };
+    const result = await store.confirmCall(linked.id, now);
+    return result.status === 'unknown' ? { status: 'invalid' } : result;
+  } catch (error) {
+    reportStoreFailure(error);
+    return { status: 'unavailable' };
+  }
+}
+
+/**
+ * A GET or POST of the confirm page. A post comes through the gate (src/middleware.ts), which has
+ * checked and read its body; what it refused is said, and nothing is confirmed.
+ */
+export async function handleConfirm(
+  request: Request,
+  post: PostVerdict | undefined,
+): Promise<ConfirmOutcome> {
+  const { token, refused } = linkRequest(request, post);
+  if (refused) return refused;
+  const result = await confirmCall(token, request.method === 'POST');
+  return {
+    type: 'page',
+    status: statuses[result.status],
+    headers: { 'Cache-Control': 'no-store' },
+    result,
+    token,
+  };
+}
