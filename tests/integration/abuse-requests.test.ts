@@ -131,7 +131,12 @@ describe('every method on every address', () => {
   });
 
   it('server-rendered pages say charset=utf-8', async () => {
-    for (const path of ['/schedule', '/schedule/booked?ref=nothing', '/schedule/cancel']) {
+    for (const path of [
+      '/schedule',
+      '/schedule/booked?ref=nothing',
+      '/schedule/cancel',
+      '/schedule/confirm',
+    ]) {
       const response = await fetch(`${server.url}${path}`);
       expect(response.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
     }
@@ -150,12 +155,13 @@ const typeOf = (path: string) =>
   onDemandRoutes[path]!.body?.kind === 'json' ? 'Content-Type: text/plain' : form;
 
 describe('every route that takes a post, through one gate', () => {
-  it('includes the cancel and change links, and every such route is tested here', () => {
+  it('includes the cancel, change and confirm links, and every such route is tested here', () => {
     expect(POST_ROUTES.sort()).toEqual([
       '/php/email.php',
       '/schedule',
       '/schedule/cancel',
       '/schedule/change',
+      '/schedule/confirm',
       '/send-mail.php',
       '/vitals',
     ]);

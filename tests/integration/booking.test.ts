@@ -1,12 +1,15 @@
 /**
  * Booking a call against the built server: the free times, one booking per time under concurrent
  * posts, refused times, the invitation and cancellation e-mails (through a real SMTP server on
- * loopback), and the cancel link with good, reused, forged and expired tokens.
+ * loopback), the cancel and confirm links with good, reused, forged and expired tokens, the share
+ * of calls waiting for confirmation, and the agency's alert when bookings come in fast.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { signCallToken } from '../../src/server/booking/call-token';
+import { readAvailability } from '../../src/server/booking/availability-file';
+import { offeredTimes } from '../../src/server/booking/free-times';
 import { postForm, readStore } from '../support/server';
 import { decoded } from '../support/mime';
 import { book, booking, freeSlots, oneHostSlot, onWeekday, type Slot } from './calls';
@@ -330,5 +333,118 @@ describe('invitation and cancellation', () => {
     expect(await expired.text()).toContain('This link has expired');
     // Still booked.
     expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(taken.start);
+  });
+});
+
+describe('confirming a call, and the share of calls waiting for it', () => {
+  it('asks on GET, confirms on POST once; past the share an unconfirmed booking is refused and its time stays free; the agency hears of the pace', async () => {
+    // A share of the window's times that is one call (1.5 of them, floored), however the clock
+    // moves the window's edge during the test.
+    const times = offeredTimes(readAvailability(), Date.now());
+    const { server, mails } = await servers.startWithMail({
+      BOOKING_CAP: '6',
+      BOOKING_UNCONFIRMED_SHARE: String(1.5 / times),
+      BOOKING_ALERT_PER_HOUR: '1',
+    });
+    const { slots } = await freeSlots(server);
+    const [first, second] = [oneHostSlot(slots, 0), oneHostSlot(slots, 1)];
+    const firstFields = booking(first.start, { email: 'p1@example.com' });
+    const booked = await postForm(`${server.url}/send-mail.php`, firstFields);
+    expect(booked.status).toBe(200);
+    const { id } = (await booked.json()) as { id: string };
+
+    // One call waits for confirmation: another is refused at the time field, and its time stays free.
+    const refused = await book(server, second.start, { email: 'p2@example.com' });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { errors: { slot: string } }).errors.slot).toContain(
+      'Many of our times are waiting to be confirmed just now',
+    );
+    expect((await freeSlots(server)).slots.map((s) => s.start)).toContain(second.start);
+    // The same submission again is answered as it was, not refused.
+    const again = await postForm(`${server.url}/send-mail.php`, firstFields);
+    expect(((await again.json()) as { id: string }).id).toBe(id);
+
+    // The prospect's confirmation asks them to confirm, with a link that keeps the time for them.
+    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(3);
+    const text = decoded(mails.find((m) => m.to.includes('p1@example.com'))!.raw);
+    expect(text).toContain('confirming keeps the time for you');
+    const link = /http:\/\/127\.0\.0\.1:\d+\/schedule\/confirm\?token=([\w.-]+)/.exec(text)!;
+    const token = link[1]!;
+    const post = (path: string, value: string) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        body: new URLSearchParams({ token: value }),
+        headers: { Origin: server.url },
+      });
+
+    // Opening the link (as a mail scanner would) confirms nothing: it asks.
+    const asked = await fetch(link[0]);
+    expect(asked.status).toBe(200);
+    const page = await asked.text();
+    expect(page).toContain('Please confirm your call');
+    expect(page).toContain('Confirm the call</button>');
+    // Nor does another purpose's link, nor a forged, hostile or expired one.
+    const cancelToken = signCallToken('cancel', id, 0, Date.parse(first.start), SECRET);
+    const forged = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
+    for (const bad of [
+      cancelToken,
+      forged,
+      `${token}\u0000`,
+      `${token}\r\nX: y`,
+      token.repeat(300),
+    ]) {
+      const answer = await post('/schedule/confirm', bad);
+      expect(answer.status).toBe(400);
+      expect(await answer.text()).toContain('This link is not valid');
+    }
+    const expired = await post(
+      '/schedule/confirm',
+      signCallToken('confirm', id, 0, Date.now() - 1000, SECRET),
+    );
+    expect(expired.status).toBe(410);
+    expect(await expired.text()).toContain('This link has expired');
+    // A confirm link neither cancels nor changes.
+    expect((await post('/schedule/cancel', token)).status).toBe(400);
+    expect((await post('/schedule/change', token)).status).toBe(400);
+    expect((await readStore(server.database)).find((e) => e.id === id)?.call).toMatchObject({
+      cancelledAt: null,
+      confirmedAt: null,
+    });
+
+    const confirmed = await post('/schedule/confirm', token);
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain('Your call is confirmed');
+    const reused = await post('/schedule/confirm', token);
+    expect(reused.status).toBe(200);
+    expect(await reused.text()).toContain('This call is already confirmed');
+    // A cross-site post is the gate's refusal, said on the page.
+    const crossSite = await fetch(`${server.url}/schedule/confirm`, {
+      method: 'POST',
+      body: new URLSearchParams({ token }),
+      headers: { Origin: 'https://evil.example' },
+    });
+    expect(crossSite.status).toBe(403);
+    expect(await crossSite.text()).toContain('Your call is not confirmed yet');
+
+    // Confirmed, it no longer waits: the second time books. Two calls in the hour is more than
+    // BOOKING_ALERT_PER_HOUR: the agency is told, once, through the SMTP server.
+    expect((await book(server, second.start, { email: 'p2@example.com' })).status).toBe(200);
+    await expect
+      .poll(() => mails.filter((m) => decoded(m.raw).includes('Bookings are coming in fast')), {
+        timeout: 10_000,
+      })
+      .toHaveLength(1);
+    const alert = mails.find((m) => decoded(m.raw).includes('Bookings are coming in fast'))!;
+    expect(alert.to).toEqual(['sales@agency.example']);
+    expect(decoded(alert.raw)).toContain('npm run enquiries -- --cancel REF');
+    expect(server.output()).toMatch(/Bookings are coming in fast: 2 calls booked in the last hour/);
+    expect(server.output()).not.toContain('p2@example.com');
+
+    // The staff see which calls are confirmed.
+    const run = promisify(execFile);
+    const env = { ...process.env, ENQUIRY_DB: server.database };
+    const list = (await run(process.execPath, ['src/server/cli.ts'], { env })).stdout;
+    expect(list).toMatch(/<p1@example\.com>\n {2}call: [^\n]*, confirmed, with anna/);
+    expect(list).toMatch(/<p2@example\.com>\n {2}call: [^\n]*, not confirmed yet, with anna/);
   });
 });
