@@ -73,6 +73,9 @@ export class BookingPaceAlert {
   }
 
   async #check() {
+    // After the booking's answer has gone on its way: a store on this process's thread (SQLite)
+    // counts synchronously.
+    await new Promise((resolve) => setImmediate(resolve));
     const { store, rule, mail, log } = this.#options;
     const now = this.#options.now?.() ?? Date.now();
     let count: number | undefined;
