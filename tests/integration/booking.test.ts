@@ -333,6 +333,11 @@ describe('invitation and cancellation', () => {
     expect(await expired.text()).toContain('This link has expired');
     // Still booked.
     expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(taken.start);
+    // With e-mail off no link could reach the prospect: the call stands confirmed from the start.
+    const confirm = signCallToken('confirm', id, 0, Date.parse(taken.start), SECRET);
+    const confirmed = await fetch(`${server.url}/schedule/confirm?token=${confirm}`);
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain('This call is already confirmed');
   });
 });
 
