@@ -66,13 +66,12 @@ async function cancelCall(
   const linked = await linkedCall('cancel', token);
   if (linked.status !== 'ok') return linked;
   const { store, outbox } = linked.service;
-  const check = linked;
   if (!confirm) {
-    const enquiry = await store.findById(check.id);
+    const enquiry = await store.findById(linked.id);
     if (!enquiry?.call) return { status: 'unknown' };
     return { status: enquiry.call.cancelledAt ? 'already' : 'confirm', enquiry };
   }
-  const result = await store.cancelCall(check.id, outbox !== undefined);
+  const result = await store.cancelCall(linked.id, outbox !== undefined);
   if (result.status === 'cancelled') outbox?.kick();
   return result;
 }

@@ -6,15 +6,15 @@
  * the notice period, nor after MAX_MOVES moves. What a forged, used or expired link leads to is said,
  * and nothing changes. The page renders what this decides, with the status given here.
  */
-import { callLinkPaths, checkCallToken, type CallLinks } from './call-token.ts';
+import { callLinkPaths, type CallLinks } from './call-token.ts';
 import { nearest, offeredSlot, refusal } from './free-times.ts';
 import { slotTakenMessage } from './messages.ts';
 import { currentFreeHosts, currentFreeSlots } from './queries.ts';
-import { linkRequest } from './cancel.ts';
+import { linkedCall, linkRequest } from './cancel.ts';
 import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
-import { getEnquiryService, type EnquiryService } from '../enquiries/service.ts';
+import type { EnquiryService } from '../enquiries/service.ts';
 import { reportStoreFailure } from '../log.ts';
 import { SlotTaken, type StoredEnquiry } from '../store/types.ts';
 import {
@@ -156,11 +156,10 @@ async function changeCall(
   from: string | undefined,
   now = Date.now(),
 ): Promise<Exclude<ChangeResult, { status: 'refused' }>> {
-  const service = await getEnquiryService().catch(reportStoreFailure);
-  if (!service?.bookingSecret) return { status: 'unavailable' };
-  const check = checkCallToken('change', token, service.bookingSecret, now);
-  if (!check.ok) return { status: check.reason };
-  const { bookingSecret } = service;
+  const check = await linkedCall('change', token, now);
+  if (check.status !== 'ok') return check;
+  const { service } = check;
+  const bookingSecret = service.bookingSecret!;
   const mailed = service.outbox !== undefined;
   /** The answer of a moved call: it is e-mailed, or here are its links. */
   const answerMoved = (
