@@ -369,10 +369,10 @@ describe('confirming a call, and the share of calls waiting for it', () => {
     const again = await postForm(`${server.url}/send-mail.php`, firstFields);
     expect(((await again.json()) as { id: string }).id).toBe(id);
 
-    // The prospect's confirmation asks them to confirm, with a link that keeps the time for them.
+    // The prospect's confirmation asks them to confirm, with its link.
     await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(3);
     const text = decoded(mails.find((m) => m.to.includes('p1@example.com'))!.raw);
-    expect(text).toContain('confirming keeps the time for you');
+    expect(text).toContain('it tells us that the time suits you');
     const link = /http:\/\/127\.0\.0\.1:\d+\/schedule\/confirm\?token=([\w.-]+)/.exec(text)!;
     const token = link[1]!;
     const post = (path: string, value: string) =>

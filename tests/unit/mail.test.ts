@@ -336,7 +336,9 @@ describe('a call that moves', () => {
     const waiting = bookedCall();
     for (const kind of ['prospect', 'prospect-move', 'prospect-reminder'] as const) {
       const text = mailOf(kind, waiting).text;
-      expect(text).toContain('Please confirm the call: confirming keeps the time for you.');
+      expect(text).toContain(
+        'Please confirm the call with the link below: it tells us that the time suits you and that this address is yours.',
+      );
       const token = /\/schedule\/confirm\?token=([\w.-]+)/.exec(text)![1]!;
       const { sequence } = mailItem(kind, waiting).call!;
       expect(

@@ -360,7 +360,7 @@ function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
   return [
     ...(confirm
       ? [
-          'Please confirm the call: confirming keeps the time for you.',
+          'Please confirm the call with the link below: it tells us that the time suits you and that this address is yours.',
           'Confirm the call here:',
           links.confirm,
           '',
