@@ -45,10 +45,12 @@ const pages: Record<string, number> = {
   '/offline': 200,
   // src/pages/404.astro, for any address the site does not have.
   '/no-such-page': 404,
-  // A booking's page without its booking, and a cancel or change link without its token: each says so.
+  // A booking's page without its booking, and a cancel, change or confirm link without its token:
+  // each says so.
   '/schedule/booked': 404,
   '/schedule/cancel': 400,
   '/schedule/change': 400,
+  '/schedule/confirm': 400,
 };
 
 /** The addresses that are not pages, with what a GET gets (405: a form's or the beacon's). */
