@@ -3,6 +3,7 @@
  * of ./http/server.ts. Node runs this file directly (type stripping), after
  * `astro build` has produced dist/server/entry.mjs.
  */
+import { get } from 'node:http';
 import { resolve, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serverConfig } from './config.ts';
@@ -28,7 +29,7 @@ const server = createSiteServer({
   limits: config.connections,
 });
 
-server.listen(port, host, async () => {
+server.listen(port, host, () => {
   const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
   console.info(`Serving the site at http://${shown}:${port}`);
   if (!config.siteUrl)
@@ -39,13 +40,13 @@ server.listen(port, host, async () => {
   // Opens the enquiry store and starts the outbox now, not at the first enquiry.
   const local =
     host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  try {
-    const health = await fetch(`http://${local}:${port}/healthz`);
-    if (!health.ok)
-      console.error(`The enquiry store is not writable (healthz answered ${health.status}).`);
-  } catch (error) {
-    console.error('Could not reach /healthz after starting:', error);
-  }
+  // node:http, which the server has loaded already, rather than fetch, whose client (undici) is a
+  // twentieth of a start's CPU to load for this one request.
+  get(`http://${local}:${port}/healthz`, (health) => {
+    health.resume();
+    if (health.statusCode !== 200)
+      console.error(`The enquiry store is not writable (healthz answered ${health.statusCode}).`);
+  }).on('error', (error) => console.error('Could not reach /healthz after starting:', error));
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
