@@ -185,23 +185,29 @@ describe('the exports', () => {
   });
 });
 
-describe('the recorder', () => {
-  const store = () => {
-    const batches: NewVitalRecord[][] = [];
-    const counts: VitalsDayCounts[] = [];
-    const pruned: string[] = [];
-    const fake: VitalsStore = {
-      addVitals: async (records, options) => {
-        batches.push([...records]);
-        counts.push(...(options?.counts ?? []));
-        return new Map();
-      },
-      pruneVitals: async (day) => (pruned.push(day), 0),
-      vitalsSince: async () => [],
-      vitalsDaysSince: async () => [],
-    };
-    return { fake, batches, counts, pruned };
+/**
+ * A store that keeps what the recorder writes: its batches, the days' counts, the days pruned; its
+ * answer to a write is `edges` (each day's sample key edge), none by default.
+ */
+function recordingStore(edges: () => Map<string, number> = () => new Map()) {
+  const batches: NewVitalRecord[][] = [];
+  const counts: VitalsDayCounts[] = [];
+  const pruned: string[] = [];
+  const fake: VitalsStore = {
+    addVitals: async (records, options) => {
+      batches.push([...records]);
+      counts.push(...(options?.counts ?? []));
+      return edges();
+    },
+    pruneVitals: async (day) => (pruned.push(day), 0),
+    vitalsSince: async () => [],
+    vitalsDaysSince: async () => [],
   };
+  return { fake, batches, counts, pruned, written: () => batches.flat() };
+}
+
+describe('the recorder', () => {
+  const store = () => recordingStore();
   const build = { id: 'build1', pathOf: (p: string) => (p === '/iphone' ? p : '(other)') };
   const now = () => Date.parse('2026-11-24T12:00:00Z');
   const options = { build, flushMs: 1000, retentionDays: 90, dailyCap: 1e9, perNetwork: 1e9, now };
@@ -274,20 +280,10 @@ describe('what a flood can do', () => {
 
   it('one network (a /24, a /48) gives at most its share a day: the rest is dropped, counted and said', async () => {
     let time = Date.parse('2026-11-24T23:59:00Z');
-    const written: NewVitalRecord[] = [];
-    const counts: VitalsDayCounts[] = [];
+    const { fake, counts, written } = recordingStore();
     const logged: string[] = [];
     const recorder = new VitalsRecorder({
-      store: {
-        addVitals: async (records, options) => {
-          written.push(...records);
-          counts.push(...(options?.counts ?? []));
-          return new Map();
-        },
-        pruneVitals: async () => 0,
-        vitalsSince: async () => [],
-        vitalsDaysSince: async () => [],
-      },
+      store: fake,
       build: { id: 'b', pathOf: (p) => p },
       flushMs: 1000,
       retentionDays: 90,
@@ -304,7 +300,7 @@ describe('what a flood can do', () => {
     time += 120_000; // the next day (UTC): its share again
     recorder.record(five, '2001:db8:1:9::1');
     await recorder.close();
-    expect(written.map((r) => r.day)).toEqual([
+    expect(written().map((r) => r.day)).toEqual([
       ...Array(17).fill('2026-11-24'),
       ...Array(5).fill('2026-11-25'),
     ]);
@@ -317,16 +313,11 @@ describe('what a flood can do', () => {
   it('once the day is full, writes only what has a place in its sample, and says so once', async () => {
     const keys = [0.9, 0.1, 0.6, 0.2, 0.8];
     let next = 0;
-    const written: NewVitalRecord[] = [];
+    // The store says the day's sample now keeps keys up to 0.5.
+    const { fake, written } = recordingStore(() => new Map([['2026-11-24', 0.5]]));
     const logged: string[] = [];
     const recorder = new VitalsRecorder({
-      store: {
-        // The store says the day's sample now keeps keys up to 0.5.
-        addVitals: async (records) => (written.push(...records), new Map([['2026-11-24', 0.5]])),
-        pruneVitals: async () => 0,
-        vitalsSince: async () => [],
-        vitalsDaysSince: async () => [],
-      },
+      store: fake,
       build: { id: 'b', pathOf: (p) => p },
       flushMs: 1000,
       retentionDays: 90,
@@ -338,11 +329,15 @@ describe('what a flood can do', () => {
     });
     recorder.record(five, '192.0.2.1');
     await recorder.flush();
-    expect(written.map((r) => r.sample)).toEqual(keys);
+    expect(written().map((r) => r.sample)).toEqual(keys);
     recorder.record(five, '192.0.2.2');
     recorder.record(five, '192.0.2.3');
     await recorder.close();
-    expect(written.slice(5).map((r) => r.sample)).toEqual([0.1, 0.2, 0.1, 0.2]);
+    expect(
+      written()
+        .slice(5)
+        .map((r) => r.sample),
+    ).toEqual([0.1, 0.2, 0.1, 0.2]);
     expect(recorder.sampledOut).toBe(6);
     expect(logged.filter((m) => m.includes('VITALS_DAILY_CAP'))).toHaveLength(1);
   });

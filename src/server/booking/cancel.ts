@@ -76,6 +76,15 @@ async function cancelCall(
   return result;
 }
 
+/** The page a call link answers with: what was decided, with its status; never kept by a cache. */
+export const linkPage = <Result>(result: Result, status: number, token: string) => ({
+  type: 'page' as const,
+  status,
+  headers: { 'Cache-Control': 'no-store' },
+  result,
+  token,
+});
+
 /** A GET or POST of a call link's page: its token, and what the gate refused of a post (if it did). */
 export function linkRequest(request: Request, post: PostVerdict | undefined) {
   const refused = post && refusalOf(post);
@@ -106,11 +115,5 @@ export async function handleCancel(
   const { token, refused } = linkRequest(request, post);
   if (refused) return refused;
   const result = await cancelCall(token, request.method === 'POST');
-  return {
-    type: 'page',
-    status: statuses[result.status],
-    headers: { 'Cache-Control': 'no-store' },
-    result,
-    token,
-  };
+  return linkPage(result, statuses[result.status], token);
 }

@@ -10,7 +10,7 @@ import { callLinkPaths, type CallLinks } from './call-token.ts';
 import { nearest, offeredSlot, refusal } from './free-times.ts';
 import { slotTakenMessage } from './messages.ts';
 import { currentFreeHosts, currentFreeSlots } from './queries.ts';
-import { linkedCall, linkRequest } from './cancel.ts';
+import { linkedCall, linkPage, linkRequest } from './cancel.ts';
 import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
@@ -257,11 +257,5 @@ export async function handleChange(
       : result.status === 'choose' && result.error
         ? 422
         : statuses[result.status];
-  return {
-    type: 'page',
-    status,
-    headers: { 'Cache-Control': 'no-store' },
-    result,
-    token,
-  };
+  return linkPage(result, status, token);
 }

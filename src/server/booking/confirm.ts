@@ -4,7 +4,7 @@
  * waiting for confirmation (BOOKING_UNCONFIRMED_SHARE). A forged, expired or other purpose's token
  * confirms nothing. The page renders what this decides, with the status given here.
  */
-import { linkedCall, linkRequest } from './cancel.ts';
+import { linkedCall, linkPage, linkRequest } from './cancel.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
 import { reportStoreFailure } from '../log.ts';
@@ -70,11 +70,5 @@ export async function handleConfirm(
   const { token, refused } = linkRequest(request, post);
   if (refused) return refused;
   const result = await confirmCall(token, request.method === 'POST');
-  return {
-    type: 'page',
-    status: statuses[result.status],
-    headers: { 'Cache-Control': 'no-store' },
-    result,
-    token,
-  };
+  return linkPage(result, statuses[result.status], token);
 }
