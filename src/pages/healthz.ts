@@ -42,6 +42,12 @@ export const GET: APIRoute = async () => {
   );
 };
 
+/**
+ * HEAD is GET without its body. The production server answers HEAD with the GET of the route
+ * itself (src/server/http/server.ts); `astro dev`, which has no server of ours, needs it said here.
+ */
+export const HEAD = GET;
+
 export const ALL: APIRoute = () =>
   new Response('Use GET.', {
     status: 405,

@@ -45,3 +45,9 @@ export const GET: APIRoute = async ({ url }) => {
     return json(503, { error: 'The free times cannot be loaded right now.' }, 'no-store');
   }
 };
+
+/**
+ * HEAD is GET without its body. The production server answers HEAD with the GET of the route
+ * itself (src/server/http/server.ts); `astro dev`, which has no server of ours, needs it said here.
+ */
+export const HEAD = GET;
