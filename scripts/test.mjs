@@ -100,7 +100,9 @@ function run(phase) {
 function fail(script) {
   failed = true;
   // SIGINT, as Ctrl-C: Playwright then stops the server it started (its own process group, which
-  // SIGTERM to ours leaves running); SIGKILL for whatever is left after a few seconds.
+  // SIGTERM to ours leaves running); SIGKILL for whatever is left after 30 s. Not sooner: on a busy
+  // machine Playwright took more than 5 s to wind down, and killed before it had stopped its server,
+  // left that server running (its own process group) on the e2e port after the run.
   for (const child of running.values()) {
     const signal = (name) => {
       try {
@@ -108,7 +110,7 @@ function fail(script) {
       } catch {}
     };
     signal('SIGINT');
-    setTimeout(() => signal('SIGKILL'), 5_000).unref();
+    setTimeout(() => signal('SIGKILL'), 30_000).unref();
   }
   console.error(`\nnpm test failed: ${script} (output above); stopped the phases still running.`);
   if (done.size) {
