@@ -12,6 +12,7 @@ import {
   isRunnableDevEnvironment,
   searchForWorkspaceRoot,
   type EnvironmentModuleNode,
+  type ErrorPayload,
   type Plugin,
 } from 'vite';
 import { imageUploadPath } from '../domain/images.ts';
@@ -159,6 +160,55 @@ function keepEditorOpenOnSave(): Plugin {
 }
 
 /**
+ * A page that fails to render (a content mistake: a slug used twice, a link to no page) is answered
+ * by Astro with an empty page whose only script is Vite's client, and the error is sent over the dev
+ * server's socket 200 ms later, to the tabs connected then. A tab whose connection came up later (a
+ * busy machine, a slow laptop) showed a blank page. So each page answered with an error (500) waits
+ * for its tab: the next tab to connect within 30 s is sent the last error again, if that error was
+ * sent after its page (else Astro's own send, still to come, reaches it).
+ */
+function errorReachesLateTabs(): Plugin {
+  let lastError: { payload: ErrorPayload; sentAt: number } | undefined;
+  /** When each page answered with an error was sent, oldest first, until a tab connects for it. */
+  const waiting: number[] = [];
+  return {
+    name: 'editor:error-reaches-late-tabs',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        // A page a browser opens, not a script's request (which has no tab to connect).
+        if (req.headers['sec-fetch-dest'] === 'document')
+          res.once('finish', () => {
+            if (res.statusCode === 500) waiting.push(Date.now());
+          });
+        next();
+      });
+      for (const channel of new Set([server.ws, server.environments.client.hot])) {
+        const send = channel.send.bind(channel) as (...args: unknown[]) => void;
+        channel.send = ((...args: unknown[]) => {
+          const [payload] = args;
+          if (
+            payload &&
+            typeof payload === 'object' &&
+            'type' in payload &&
+            payload.type === 'error'
+          )
+            lastError = { payload: payload as ErrorPayload, sentAt: Date.now() };
+          return send(...args);
+        }) as typeof channel.send;
+      }
+      server.environments.client.hot.on('vite:client:connect', (_data, client) => {
+        const now = Date.now();
+        while (waiting.length && waiting[0]! < now - 30_000) waiting.shift();
+        const pageSentAt = waiting.shift();
+        if (pageSentAt !== undefined && lastError && lastError.sentAt >= pageSentAt)
+          client.send(lastError.payload);
+      });
+    },
+  };
+}
+
+/**
  * Keystatic says "Must have at least 8 items." under a list whose rule is exactly 8 (a service
  * page's tiles, its counters), and has no option for its wording: when the fewest and the most
  * are one number, it now says "exactly". A rewrite of that one message in Keystatic's browser
@@ -269,6 +319,7 @@ export default function editor(): AstroIntegration {
               assetsRunNoScript(),
               keepEditorOpenOnUpload(),
               keepEditorOpenOnSave(),
+              errorReachesLateTabs(),
               dependenciesWithoutSourceMaps(),
               productionReactWhenEditing(),
             ],

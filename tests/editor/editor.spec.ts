@@ -464,8 +464,14 @@ test('a page file copied by hand onto the same address: the dev site shows an er
   await expect(editor.getByRole('heading', { level: 1, name: 'Portfolio' })).toBeVisible();
 
   // What the person previewing sees: the message, in Vite's error overlay. (The dev server's output
-  // has it too: `[WebServer] … [ERROR]` lines in this test run's output.)
+  // has it too: `[WebServer] … [ERROR]` lines in this test run's output.) Even on a busy machine,
+  // where the page's connection to the dev server comes up after Astro has sent the error to the
+  // tabs connected (200 ms after the page): here the page's Vite client arrives 2 s late.
   const browser = await editor.context().newPage();
+  await browser.route('**/@vite/client', async (route) => {
+    await new Promise((later) => setTimeout(later, 2_000));
+    await route.continue();
+  });
   await visit(browser, '/laravel');
   const message = browser.locator('vite-error-overlay #message-content');
   for (const line of [
