@@ -14,6 +14,7 @@ import {
   type EnvironmentModuleNode,
   type ErrorPayload,
   type Plugin,
+  type ViteDevServer,
 } from 'vite';
 import { imageUploadPath } from '../domain/images.ts';
 import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from './editor-reload.ts';
@@ -114,6 +115,21 @@ function assetsRunNoScript(): Plugin {
 }
 
 /**
+ * Hands `intercept` each payload the dev server sends to the browsers, and sends what it returns
+ * instead. Astro sends through both channels.
+ */
+function interceptSends(server: ViteDevServer, intercept: (payload: object) => object) {
+  for (const channel of new Set([server.ws, server.environments.client.hot])) {
+    const send = channel.send.bind(channel) as (...args: unknown[]) => void;
+    channel.send = ((...args: unknown[]) => {
+      const [payload, ...rest] = args;
+      if (payload && typeof payload === 'object') return send(intercept(payload), ...rest);
+      return send(...args);
+    }) as typeof channel.send;
+  }
+}
+
+/**
  * A Save writes into src/content, and Astro then reloads every open tab. The editor's own tab must
  * not be: a reload cut Keystatic short before it had put its draft away ("Restored draft" after
  * every save) and closed what was open. A reload goes out as a custom event instead, which the dev
@@ -138,23 +154,11 @@ function keepEditorOpenOnSave(): Plugin {
           if (data?.version !== version) client.send(SITE_RELOAD_EVENT, {});
         },
       );
-      // Astro sends its reloads through both.
-      for (const channel of new Set([server.ws, server.environments.client.hot])) {
-        const send = channel.send.bind(channel) as (...args: unknown[]) => void;
-        channel.send = ((...args: unknown[]) => {
-          const [payload] = args;
-          if (
-            payload &&
-            typeof payload === 'object' &&
-            'type' in payload &&
-            payload.type === 'full-reload'
-          ) {
-            version += 1;
-            return send({ type: 'custom', event: SITE_RELOAD_EVENT, data: {} });
-          }
-          return send(...args);
-        }) as typeof channel.send;
-      }
+      interceptSends(server, (payload) => {
+        if (!('type' in payload) || payload.type !== 'full-reload') return payload;
+        version += 1;
+        return { type: 'custom', event: SITE_RELOAD_EVENT, data: {} };
+      });
     },
   };
 }
@@ -183,20 +187,11 @@ function errorReachesLateTabs(): Plugin {
           });
         next();
       });
-      for (const channel of new Set([server.ws, server.environments.client.hot])) {
-        const send = channel.send.bind(channel) as (...args: unknown[]) => void;
-        channel.send = ((...args: unknown[]) => {
-          const [payload] = args;
-          if (
-            payload &&
-            typeof payload === 'object' &&
-            'type' in payload &&
-            payload.type === 'error'
-          )
-            lastError = { payload: payload as ErrorPayload, sentAt: Date.now() };
-          return send(...args);
-        }) as typeof channel.send;
-      }
+      interceptSends(server, (payload) => {
+        if ('type' in payload && payload.type === 'error')
+          lastError = { payload: payload as ErrorPayload, sentAt: Date.now() };
+        return payload;
+      });
       server.environments.client.hot.on('vite:client:connect', (_data, client) => {
         const now = Date.now();
         while (waiting.length && waiting[0]! < now - 30_000) waiting.shift();
