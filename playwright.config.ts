@@ -16,6 +16,8 @@ export default defineConfig({
     // The service worker is tested in offline.spec.ts; elsewhere each test sees the network as a
     // first visit does, with no worker answering in between.
     serviceWorkers: 'block',
+    // A failed test's page as it was, beside its error-context.md (only failures pay for it).
+    screenshot: 'only-on-failure',
   },
   // Playwright cannot download its own browser here: it drives Debian's Chromium (scripts/local.mjs),
   // its headless shell but for the tests tagged @whole-browser.

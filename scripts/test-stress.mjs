@@ -9,7 +9,7 @@
 //   script's own logic in seconds); ARGS after a second `--` go to it (`--script test -- --jobs 2`).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -78,6 +78,10 @@ async function runOnce(n) {
   const text = readFileSync(log, 'utf8');
   // scripts/test.mjs names the phase that failed.
   const phase = /npm test failed: (.+?) \(output above\)/.exec(text)?.[1];
+  // The browser tests' evidence of a failure (error-context.md, screenshots), which the next run
+  // would empty: kept beside the log.
+  if (code !== 0 && existsSync('test-results'))
+    cpSync('test-results', join(logs, `run-${n}-test-results`), { recursive: true });
   return { n, ok: code === 0, took: Date.now() - begin, code, signal, phase, log };
 }
 

@@ -12,10 +12,41 @@ function slidesInView(carousel: Locator) {
   });
 }
 
+/** What went wrong in each page's browser: its console errors and the requests that failed. */
+const trouble = new WeakMap<Page, string[]>();
+test.beforeEach(({ page }) => {
+  const seen: string[] = [];
+  trouble.set(page, seen);
+  page.on('console', (m) => void (m.type() === 'error' && seen.push(`console: ${m.text()}`)));
+  page.on('pageerror', (e) => void seen.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => void seen.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+});
+
 async function ready(page: Page, carousel: Locator) {
   await carousel.scrollIntoViewIfNeeded();
   // Its code loads once it is in view (client:visible): on a busy machine, that can take seconds.
-  await expect(carousel).toHaveClass(/carousel--ready/, { timeout: 15_000 });
+  // Failed once in a loaded run, without a trace: if it does again, it says what the page was doing.
+  await expect(carousel)
+    .toHaveClass(/carousel--ready/, { timeout: 15_000 })
+    .catch(async (error: Error) => {
+      const state = await carousel.evaluate((section) => {
+        const island = section.closest('astro-island');
+        const box = section.getBoundingClientRect();
+        return {
+          island: island && {
+            ssr: island.hasAttribute('ssr'),
+            client: island.getAttribute('client'),
+          },
+          directive: Object.keys((window as { Astro?: object }).Astro ?? {}),
+          box: [box.top, box.bottom].map(Math.round),
+          viewport: [innerWidth, innerHeight],
+          scrollY,
+          readyState: document.readyState,
+        };
+      });
+      error.message += `\nPage: ${JSON.stringify(state)}\n${(trouble.get(page) ?? []).join('\n')}`;
+      throw error;
+    });
   // Keep the pointer away, so that hover does not pause it.
   await page.mouse.move(0, 0);
 }
