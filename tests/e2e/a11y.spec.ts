@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { contrast, fieldOutlines } from './contrast';
-import { expectAccessible, violations, islandHydrated } from './helpers';
+import { expectAccessible, violations, islandHydrated, scrollIntoViewToStay } from './helpers';
 import { test } from './shared-page';
 
 test.describe('axe finds no violations', () => {
@@ -62,8 +62,8 @@ test.describe('axe finds no violations', () => {
     await page.goto('/');
     for (const name of ['Portfolio', 'Customer feedback']) {
       const carousel = page.getByRole('region', { name });
-      await carousel.scrollIntoViewIfNeeded();
-      await expect(carousel).toHaveClass(/carousel--ready/);
+      await scrollIntoViewToStay(carousel);
+      await expect(carousel).toHaveClass(/carousel--ready/, { timeout: 15_000 });
     }
     expect(await violations(page)).toEqual([]);
   });

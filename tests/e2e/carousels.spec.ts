@@ -23,11 +23,16 @@ test.beforeEach(({ page }) => {
 });
 
 async function ready(page: Page, carousel: Locator) {
-  await carousel.scrollIntoViewIfNeeded();
-  // Its code loads once it is in view (client:visible): on a busy machine, that can take seconds.
-  // Failed once in a loaded run, without a trace: if it does again, it says what the page was doing.
-  await expect(carousel)
-    .toHaveClass(/carousel--ready/, { timeout: 15_000 })
+  // Scrolled to until its code has loaded (client:visible; on a busy machine, seconds): a jump can
+  // land where a section above then takes its real height and pushes the carousel out of view
+  // before its code is asked for (scrollIntoViewToStay, helpers.ts, which cannot wait for frames
+  // here: page.clock holds requestAnimationFrame). If it never loads, the failure says what the
+  // page was doing.
+  await expect(async () => {
+    await carousel.scrollIntoViewIfNeeded();
+    await expect(carousel).toHaveClass(/carousel--ready/, { timeout: 5_000 });
+  })
+    .toPass({ timeout: 20_000 })
     .catch(async (error: Error) => {
       const state = await carousel.evaluate((section) => {
         const island = section.closest('astro-island');

@@ -5,7 +5,7 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { HYDRATED, LIGHTBOX_STEP } from '../../src/domain/hand-over';
-import { leadingSlide, violations } from './helpers';
+import { leadingSlide, scrollIntoViewToStay, violations } from './helpers';
 
 /** Holds every island's code back until `release()`; `arrived()` counts the scripts delivered. */
 async function holdIslandCode(page: Page) {
@@ -229,7 +229,7 @@ test.describe('first tap before the code arrives', () => {
     const code = await holdIslandCode(page);
     await page.goto('/');
     const carousel = page.getByRole('region', { name: 'Portfolio' });
-    await carousel.scrollIntoViewIfNeeded();
+    await scrollIntoViewToStay(carousel);
     const next = carousel.getByRole('button', { name: 'Next slide' });
     const previous = carousel.getByRole('button', { name: 'Previous slide' });
     const pause = carousel.getByRole('button', { name: 'Pause portfolio slide show' });
@@ -291,7 +291,7 @@ test.describe('a tap while React takes over is applied once', () => {
       await page.goto('/');
       const carousel = page.getByRole('region', { name: 'Portfolio' });
       // Scrolled into view, it starts hydrating (held until released).
-      await carousel.scrollIntoViewIfNeeded();
+      await scrollIntoViewToStay(carousel);
       code.release();
       await page.waitForTimeout(delay);
       await carousel.getByRole('button', { name: 'Next slide' }).tap();
@@ -330,7 +330,21 @@ test.describe('scroll to top', () => {
   /** scrollY on each animation frame from the click on 'Back to top' until it reaches 0. */
   async function scrollPositions(page: Page) {
     await page.goto('/android');
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    // Down to the bottom as a visitor gets there, half a screen a frame: each section is laid out as
+    // it comes near (content-visibility: auto, global.css) and keeps its real height. Jumped to, they
+    // keep a placeholder's height until then, and on the way back up the browser's scroll anchoring
+    // adds to scrollY as each takes its real one, so that what is on screen stays put: scrollY went
+    // back down the page by 31 px once, in a loaded run.
+    await page.evaluate(async () => {
+      const frames = () =>
+        new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+        window.scrollTo({ top: y, behavior: 'instant' });
+        await frames();
+      }
+      window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' });
+      await frames();
+    });
     const start = await page.evaluate(() => window.scrollY);
     await page.evaluate(() => {
       const samples: number[] = [];

@@ -42,6 +42,34 @@ export async function expectAccessible(page: Page) {
   expect(await imagesWithout(page)).toEqual([]);
 }
 
+/**
+ * Scrolls an element into view and keeps at it until it stays there, as a visitor's scrolling ends.
+ * Sections out of view skip their layout until they come near it (`content-visibility: auto`,
+ * src/styles/global.css) and keep a 40rem placeholder's height until then: a jump straight to the
+ * element can land where the section above it then takes its real height and pushes the element
+ * out of view again. On a loaded machine that happened before its `client:visible` island was ever
+ * asked for, and the island never came (carousels.spec, in test:stress). It waits for frames
+ * (requestAnimationFrame): not for a page whose clock the test holds (page.clock).
+ */
+export async function scrollIntoViewToStay(element: Locator) {
+  await expect(async () => {
+    await element.scrollIntoViewIfNeeded();
+    // Two frames: in the first, a section near the view is found; in the second, laid out.
+    const inView = await element.evaluate(
+      (el) =>
+        new Promise<boolean>((resolve) =>
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => {
+              const box = el.getBoundingClientRect();
+              resolve(box.bottom > 0 && box.top < innerHeight);
+            }),
+          ),
+        ),
+    );
+    expect(inView, 'still in view after the sections around it were laid out').toBe(true);
+  }).toPass();
+}
+
 /** The index of the slide at the left edge of a carousel's viewport, or -1 while it moves. */
 export function leadingSlide(carousel: Locator) {
   return carousel.evaluate((root) => {

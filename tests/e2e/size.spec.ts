@@ -33,8 +33,9 @@ for (const route of BUDGET_ROUTES) {
     });
     const fieldData = page.waitForResponse((response) => isFieldData(response.url()));
     await page.goto(route);
-    await fieldData;
-    await page.waitForLoadState('networkidle');
+    // In steps, so that a timeout says which wait it was (once, on a machine loaded past test:stress).
+    await test.step('field data requested', () => fieldData);
+    await test.step('the network idle', () => page.waitForLoadState('networkidle'));
 
     const sizes = await Promise.all(
       [...scripts].map(async ([url, bytes]) => [url, await bytes] as const),
