@@ -95,9 +95,7 @@ export default defineConfig({
         "form-action 'self'",
         "frame-ancestors 'none'",
         ...(recaptchaSiteKey
-          ? /** @type {const} */ ([
-              'frame-src https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/',
-            ])
+          ? [/** @type {`frame-src ${string}`} */ (`frame-src ${recaptchaFrames.join(' ')}`)]
           : []),
       ],
     },

@@ -10,7 +10,7 @@ import { nearest, offeredSlot, offeredTimes, refusal } from '../booking/free-tim
 import { bookingClosedMessage } from '../booking/messages.ts';
 import { reminderLeads } from '../booking/change.ts';
 import { currentFreeHosts, currentFreeSlots } from '../booking/queries.ts';
-import { isTimeZone, type Availability, type Slot } from '../../domain/booking.ts';
+import { isTimeZone, type Availability } from '../../domain/booking.ts';
 import {
   callRequestInput,
   validateCallRequest,
