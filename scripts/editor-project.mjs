@@ -8,7 +8,7 @@
 // and `second`, each in its copy). The tests find a copy with `editorProject(NAME)`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,11 @@ import { copyProject } from './project-copy.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
-/** Where a copy of this project lives: one per clone and name, so that two clones' runs do not meet. */
+/**
+ * Where a copy of this project lives: one per clone and name, so that two clones' runs do not meet.
+ * Its dev server's output is also written beside it, to `<copy>.log` (outside the copy, whose files
+ * the dev server watches), for a failed test to quote (tests/editor/content.ts, `devServerLog`).
+ */
 export const editorProject = (name = 'editing') =>
   join(
     tmpdir(),
@@ -29,14 +33,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const copy = editorProject(name);
   copyProject(root, copy);
   const args = process.argv.slice(process.argv.indexOf('--') + 1);
+  const log = createWriteStream(`${copy}.log`);
   const server = spawn(
     process.execPath,
     [join(root, 'node_modules/astro/bin/astro.mjs'), 'dev', ...args],
-    { cwd: copy, stdio: 'inherit' },
+    { cwd: copy, stdio: ['inherit', 'pipe', 'pipe'] },
   );
+  server.stdout.on('data', (chunk) => (process.stdout.write(chunk), log.write(chunk)));
+  server.stderr.on('data', (chunk) => (process.stderr.write(chunk), log.write(chunk)));
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
   server.on('exit', (code, signal) => {
     rmSync(copy, { recursive: true, force: true });
+    rmSync(`${copy}.log`, { force: true });
     process.exit(code ?? (signal ? 1 : 0));
   });
 }

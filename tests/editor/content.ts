@@ -22,6 +22,15 @@ export const project = (): string => editorProject(test.info().project.metadata.
 /** A path of the project ('src/content/…') in the copy. */
 export const inProject = (path: string) => join(project(), path);
 
+/** The last lines its dev server wrote (scripts/editor-project.mjs), for a failure's message. */
+export function devServerLog(lines = 30): string {
+  try {
+    return readFileSync(`${project()}.log`, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
 const roots = ['src/content', 'src/assets'];
 
 const allFiles = (folder: string): string[] =>

@@ -27,6 +27,7 @@ import { open, visit } from './visit';
 import {
   changed,
   diffLines,
+  devServerLog,
   inProject,
   project,
   restore,
@@ -303,10 +304,16 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
     expect(text).toContain(expected);
   expect(text).toMatch(/count: '?98%'?\n/);
   // A new file reaches the dev server's content a moment after Create (as a person who opened it at
-  // once would see, a reload later).
-  await expect
-    .poll(async () => (await browser.request.get(`/${page.slug}`)).status(), { timeout: 20_000 })
-    .toBe(200);
+  // once would see, a reload later). Once, in a loaded run (test:stress), it was still 404 after
+  // 20 s: a failure now says what the dev server logged meanwhile.
+  try {
+    await expect
+      .poll(async () => (await browser.request.get(`/${page.slug}`)).status(), { timeout: 20_000 })
+      .toBe(200);
+  } catch (error) {
+    (error as Error).message += `\n\nThe dev server's log, last lines:\n${devServerLog()}`;
+    throw error;
+  }
   const served = await devPage(browser, `/${page.slug}`);
   for (const expected of [
     `${page.title} Development`,
