@@ -72,5 +72,8 @@ export default defineConfig({
     env: { ASTRO_TELEMETRY_DISABLED: '1' },
     reuseExistingServer: false,
     timeout: 120_000,
+    // SIGINT first, so that editor-project.mjs stops `astro dev` and removes its copy and log
+    // (without it, Playwright kills the process group, and the copies stayed in the temporary folder).
+    gracefulShutdown: { signal: 'SIGINT', timeout: 10_000 },
   })),
 });
