@@ -22,10 +22,17 @@ export const project = (): string => editorProject(test.info().project.metadata.
 /** A path of the project ('src/content/…') in the copy. */
 export const inProject = (path: string) => join(project(), path);
 
-/** The last lines its dev server wrote (scripts/editor-project.mjs), for a failure's message. */
-export function devServerLog(lines = 30): string {
+/**
+ * The last lines its dev server wrote (scripts/editor-project.mjs), for a failure's message; without
+ * blank lines and those matching `noise` (a poll's own requests, which would fill the last lines).
+ */
+export function devServerLog(lines = 30, noise?: RegExp): string {
   try {
-    return readFileSync(`${project()}.log`, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    return readFileSync(`${project()}.log`, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() && !noise?.test(line))
+      .slice(-lines)
+      .join('\n');
   } catch {
     return '(no log)';
   }
