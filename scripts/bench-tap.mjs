@@ -254,7 +254,7 @@ if (!args.url && !existsSync('dist/server/entry.mjs')) {
 }
 const server = args.url ? null : await serveBuild();
 const base = args.url ?? server.url;
-const reference = createServer((request, response) =>
+const reference = createServer((_request, response) =>
   response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(referencePage),
 );
 await new Promise((resolve) => reference.listen(0, '127.0.0.1', resolve));

@@ -91,7 +91,7 @@ try {
     results[page].scriptBytes += await inlineScriptBytes(page);
   }
 } finally {
-  await chrome.kill();
+  chrome.kill();
   await server.stop();
 }
 

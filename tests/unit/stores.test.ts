@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { $callModalOpen, closeCallModal, openCallModal } from '../../src/stores/call-modal';
 import {
   $lightboxIndex,

@@ -10,7 +10,7 @@ import {
   LCPThresholds,
   TTFBThresholds,
 } from 'web-vitals';
-import { beaconSchema, rate, thresholds, type Beacon } from '../../src/domain/vitals';
+import { beaconSchema, rate, thresholds } from '../../src/domain/vitals';
 import {
   formatHtmlReport,
   formatReport,
@@ -21,12 +21,7 @@ import {
 } from '../../src/server/vitals/report';
 import { BATCH, MAX_QUEUED, VitalsRecorder } from '../../src/server/vitals/recorder';
 import { Pacer } from '../../src/server/vitals/pacer';
-import type {
-  NewVitalRecord,
-  VitalRecord,
-  VitalsDayCounts,
-  VitalsStore,
-} from '../../src/server/store/types';
+import type { NewVitalRecord, VitalsDayCounts, VitalsStore } from '../../src/server/store/types';
 import { vitalRecord as record } from '../support/records';
 
 const beacon = (overrides: Record<string, unknown> = {}) => ({
