@@ -22,20 +22,40 @@ export const project = (): string => editorProject(test.info().project.metadata.
 /** A path of the project ('src/content/…') in the copy. */
 export const inProject = (path: string) => join(project(), path);
 
-/**
- * The last lines its dev server wrote (scripts/editor-project.mjs), for a failure's message; without
- * blank lines and those matching `noise` (a poll's own requests, which would fill the last lines).
- */
-export function devServerLog(lines = 30, noise?: RegExp): string {
+/** The last lines its dev server wrote (scripts/editor-project.mjs), without blank lines and `noise`. */
+function devServerLog(lines: number, noise: RegExp): string {
   try {
     return readFileSync(`${project()}.log`, 'utf8')
       .split('\n')
-      .filter((line) => line.trim() && !noise?.test(line))
+      .filter((line) => line.trim() && !noise.test(line))
       .slice(-lines)
       .join('\n');
   } catch {
     return '(no log)';
   }
+}
+
+const readOr = (path: string, otherwise: string) => {
+  try {
+    return readFileSync(inProject(path), 'utf8');
+  } catch {
+    return otherwise;
+  }
+};
+
+/**
+ * What a failure says when the dev server still answers 404 for a page the editor created: whether
+ * its content store has the entry, the file as saved, and what the dev server logged, without the
+ * three lines each request of the poll adds (which filled the last lines and hid what came before).
+ */
+export function notServedReport(slug: string, file: string): string {
+  const store = readOr('.astro/data-store.json', '');
+  const poll = new RegExp(`\\[404\\] /${slug}|requested path ./${slug}.|Possible dynamic routes`);
+  return [
+    `The dev server's content store (.astro/data-store.json) ${store.includes(slug) ? 'names' : 'does not name'} ${slug}.`,
+    `${file} as saved:\n${readOr(file, '(missing)')}`,
+    `The dev server's log, last lines:\n${devServerLog(60, poll)}`,
+  ].join('\n\n');
 }
 
 const roots = ['src/content', 'src/assets'];

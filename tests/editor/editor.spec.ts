@@ -27,7 +27,7 @@ import { open, visit } from './visit';
 import {
   changed,
   diffLines,
-  devServerLog,
+  notServedReport,
   inProject,
   project,
   restore,
@@ -311,18 +311,7 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
       .poll(async () => (await browser.request.get(`/${page.slug}`)).status(), { timeout: 20_000 })
       .toBe(200);
   } catch (error) {
-    // Its lines but for the poll's own 404s, whose three lines a second hid what came before.
-    const poll = new RegExp(
-      `\\[404\\] /${page.slug}|requested path ./${page.slug}.|Possible dynamic routes`,
-    );
-    let store = '(none)';
-    try {
-      store = readFileSync(inProject('.astro/data-store.json'), 'utf8');
-    } catch {}
-    (error as Error).message +=
-      `\n\nThe dev server's content store (.astro/data-store.json) ${store.includes(page.slug) ? 'names' : 'does not name'} ${page.slug}.` +
-      `\n\nThe file as saved:\n${readFileSync(inProject(file), 'utf8')}` +
-      `\n\nThe dev server's log, last lines:\n${devServerLog(60, poll)}`;
+    (error as Error).message += `\n\n${notServedReport(page.slug, file)}`;
     throw error;
   }
   const served = await devPage(browser, `/${page.slug}`);
