@@ -70,12 +70,9 @@ function sample() {
     if (!/^\d+$/.test(pid) || before.has(pid)) continue;
     const now = counters(pid);
     if (!now) continue;
-    const known = seen.get(pid);
-    if (known) Object.assign(known, now);
-    else {
-      const kind = kindOf(pid);
-      if (kind) seen.set(pid, { kind, ...now });
-    }
+    // Read each time: a shell or npm that execs its command becomes that command.
+    const kind = kindOf(pid) ?? seen.get(pid)?.kind;
+    if (kind) seen.set(pid, { kind, ...now });
   }
 }
 
