@@ -8,12 +8,14 @@ import { startServer, type RunningServer } from '../support/server';
 
 // The server writes down every module it resolves, imported or required, and on SIGUSR2 the
 // CommonJS modules it has run (a module hook, given through NODE_OPTIONS). Run, not resolved: Node
-// resolves both of React's builds to find their exports, and runs one.
+// resolves both of React's builds to find their exports, and runs one. The list is written beside and
+// then renamed: the test waits for the file, which must not be there half-written (it once read it
+// empty, between the file's creation and its text).
 const folder = mkdtempSync(join(tmpdir(), 'loaded-modules-'));
 const loadedList = join(folder, 'modules.txt');
 const ranList = join(folder, 'ran.txt');
 const register = `import { createRequire, registerHooks } from 'node:module';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
 registerHooks({
   resolve(specifier, context, next) {
     const resolved = next(specifier, context);
@@ -22,7 +24,10 @@ registerHooks({
   },
 });
 const { cache } = createRequire(process.cwd() + '/');
-process.on('SIGUSR2', () => writeFileSync(${JSON.stringify(ranList)}, Object.keys(cache).filter((path) => cache[path].loaded).join('\\n')));`;
+process.on('SIGUSR2', () => {
+  writeFileSync(${JSON.stringify(`${ranList}.tmp`)}, Object.keys(cache).filter((path) => cache[path].loaded).join('\\n'));
+  renameSync(${JSON.stringify(`${ranList}.tmp`)}, ${JSON.stringify(ranList)});
+});`;
 
 let server: RunningServer;
 beforeAll(async () => {
