@@ -335,16 +335,42 @@ test.describe('scroll to top', () => {
     // keep a placeholder's height until then, and on the way back up the browser's scroll anchoring
     // adds to scrollY as each takes its real one, so that what is on screen stays put: scrollY went
     // back down the page by 31 px once, in a loaded run.
-    await page.evaluate(async () => {
+    // Each step is written down on the page: a walk that has not ended in 15 s (it takes half a
+    // second; once, in a full run, it never ended) fails saying where it stopped.
+    const walk = page.evaluate(async () => {
+      const at = { steps: 0, y: 0, height: 0, since: performance.now() };
+      (window as unknown as { walk: typeof at }).walk = at;
       const frames = () =>
         new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
       for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+        Object.assign(at, {
+          steps: at.steps + 1,
+          y,
+          height: document.documentElement.scrollHeight,
+        });
         window.scrollTo({ top: y, behavior: 'instant' });
         await frames();
       }
       window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' });
       await frames();
     });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      timer = setTimeout(async () => {
+        const at = await page.evaluate(() => {
+          const { walk } = window as unknown as { walk: Record<string, number | string> };
+          return {
+            ...walk,
+            visibility: document.visibilityState,
+            ms: performance.now() - Number(walk.since),
+          };
+        });
+        reject(
+          new Error(`The walk down the page stopped, two frames a step: ${JSON.stringify(at)}`),
+        );
+      }, 15_000);
+    });
+    await Promise.race([walk, stopped]).finally(() => clearTimeout(timer));
     const start = await page.evaluate(() => window.scrollY);
     await page.evaluate(() => {
       const samples: number[] = [];
