@@ -513,51 +513,58 @@ export class PostgresStore implements EnquiryStore {
     return rowCount ? recent : undefined;
   }
 
-  moveCall(id: string, move: CallMove, queueMail: boolean, now = Date.now()): Promise<MoveResult> {
-    return this.#transaction(async (client): Promise<MoveResult> => {
-      // Under the booking lock, as a booking: no booking or move of another process comes between
-      // this look and the update.
-      await client.query('SELECT pg_advisory_xact_lock($1)', [BOOKING_LOCK]);
-      const enquiry = await this.#locked(client, id);
-      const before = enquiry?.call;
-      if (!enquiry || !before) return { status: 'unknown' };
-      if (before.cancelledAt) return { status: 'cancelled', enquiry };
-      if (move.sequence !== undefined && move.sequence !== before.sequence)
-        return { status: 'stale', enquiry };
-      if (before.moves >= move.maxMoves) return { status: 'limit', enquiry };
-      let host: string | undefined;
-      for (const candidate of moveCandidates(before.host, move.hosts)) {
-        const { rowCount } = await client.query({
-          name: 'host-has-other-call',
-          text: numbered(HOST_HAS_OTHER_CALL),
-          values: [move.end, move.start, candidate, id],
-        });
-        if (!rowCount) {
-          host = candidate;
-          break;
+  async moveCall(
+    id: string,
+    move: CallMove,
+    queueMail: boolean,
+    now = Date.now(),
+  ): Promise<MoveResult> {
+    try {
+      return await this.#transaction(async (client): Promise<MoveResult> => {
+        // Under the booking lock, as a booking: no booking or move of another process comes between
+        // this look and the update.
+        await client.query('SELECT pg_advisory_xact_lock($1)', [BOOKING_LOCK]);
+        const enquiry = await this.#locked(client, id);
+        const before = enquiry?.call;
+        if (!enquiry || !before) return { status: 'unknown' };
+        if (before.cancelledAt) return { status: 'cancelled', enquiry };
+        if (move.sequence !== undefined && move.sequence !== before.sequence)
+          return { status: 'stale', enquiry };
+        if (before.moves >= move.maxMoves) return { status: 'limit', enquiry };
+        let host: string | undefined;
+        for (const candidate of moveCandidates(before.host, move.hosts)) {
+          const { rowCount } = await client.query({
+            name: 'host-has-other-call',
+            text: numbered(HOST_HAS_OTHER_CALL),
+            values: [move.end, move.start, candidate, id],
+          });
+          if (!rowCount) {
+            host = candidate;
+            break;
+          }
         }
-      }
-      if (host === undefined) throw new SlotTaken();
-      await client.query(numbered(MOVE_CALL), [move.start, move.end, host, id]);
-      const call = {
-        ...before,
-        start: move.start,
-        end: move.end,
-        host,
-        sequence: before.sequence + 1,
-        moves: before.moves + 1,
-      };
-      await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call was moved', id]);
-      if (queueMail && !enquiry.spam)
-        await this.#queue(client, id, mailsOnMove(before, call, move.reminders ?? [], now));
-      return {
-        status: 'moved',
-        enquiry: { ...enquiry, call },
-        previous: { start: before.start, end: before.end, host: before.host },
-      };
-    }).catch((error: unknown) => {
+        if (host === undefined) throw new SlotTaken();
+        await client.query(numbered(MOVE_CALL), [move.start, move.end, host, id]);
+        const call = {
+          ...before,
+          start: move.start,
+          end: move.end,
+          host,
+          sequence: before.sequence + 1,
+          moves: before.moves + 1,
+        };
+        await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call was moved', id]);
+        if (queueMail && !enquiry.spam)
+          await this.#queue(client, id, mailsOnMove(before, call, move.reminders ?? [], now));
+        return {
+          status: 'moved',
+          enquiry: { ...enquiry, call },
+          previous: { start: before.start, end: before.end, host: before.host },
+        };
+      });
+    } catch (error) {
       throw isBookedStartViolation(error) ? new SlotTaken() : error;
-    });
+    }
   }
 
   async markSkipped(outboxId: number, reason: string, now = Date.now()) {
