@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { test } from '@playwright/test';
+import { test, type APIRequestContext } from '@playwright/test';
 import { editorProject } from '../../scripts/editor-project.mjs';
 
 /**
@@ -45,14 +45,26 @@ const readOr = (path: string, otherwise: string) => {
 
 /**
  * What a failure says when the dev server still answers 404 for a page the editor created: whether
- * its content store has the entry, the file as saved, and what the dev server logged, without the
+ * its content store has the entry; whether /service, a page rendered anew on each request, already
+ * links to it (if so, the content the dev server runs has the page, and what is stale is the paths
+ * Astro keeps for the dynamic route); the file as saved; and what the dev server logged, without the
  * three lines each request of the poll adds (which filled the last lines and hid what came before).
  */
-export function notServedReport(slug: string, file: string): string {
+export async function notServedReport(
+  request: APIRequestContext,
+  slug: string,
+  file: string,
+): Promise<string> {
   const store = readOr('.astro/data-store.json', '');
+  const index = await request.get('/service').then(
+    async (response) =>
+      `answers ${response.status()}, ${(await response.text()).includes(`href="/${slug}"`) ? 'with' : 'without'} a link to /${slug}`,
+    (error: unknown) => `could not be read: ${String(error)}`,
+  );
   const poll = new RegExp(`\\[404\\] /${slug}|requested path ./${slug}.|Possible dynamic routes`);
   return [
     `The dev server's content store (.astro/data-store.json) ${store.includes(slug) ? 'names' : 'does not name'} ${slug}.`,
+    `/service ${index}.`,
     `${file} as saved:\n${readOr(file, '(missing)')}`,
     `The dev server's log, last lines:\n${devServerLog(60, poll)}`,
   ].join('\n\n');

@@ -311,7 +311,7 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
       .poll(async () => (await browser.request.get(`/${page.slug}`)).status(), { timeout: 20_000 })
       .toBe(200);
   } catch (error) {
-    (error as Error).message += `\n\n${notServedReport(page.slug, file)}`;
+    (error as Error).message += `\n\n${await notServedReport(browser.request, page.slug, file)}`;
     throw error;
   }
   const served = await devPage(browser, `/${page.slug}`);
