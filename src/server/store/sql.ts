@@ -2,8 +2,10 @@
 import { clientNetwork, wideNetwork } from '../networks.ts';
 import {
   BookingCapReached,
+  type CallMove,
   type MailCall,
   type MailKind,
+  type MoveResult,
   type BookingAlertRule,
   type NewEnquiry,
   type StoredCall,
@@ -379,6 +381,49 @@ export function moveCandidates(current: string | null, offered: readonly string[
   return current !== null && offered.includes(current)
     ? [current, ...offered.filter((host) => host !== current)]
     : [...offered];
+}
+
+/**
+ * Whether a call may be moved, checked under the store's lock before any host is looked at: refused
+ * when there is no such call, it is cancelled, it was moved since the link was made (`sequence`), or
+ * it was moved `maxMoves` times already; else the enquiry and its call as they are.
+ */
+export function checkMove(
+  enquiry: StoredEnquiry | undefined,
+  move: CallMove,
+):
+  | { refused: Exclude<MoveResult, { status: 'moved' }> }
+  | { enquiry: StoredEnquiry; before: StoredCall } {
+  const before = enquiry?.call;
+  if (!enquiry || !before) return { refused: { status: 'unknown' } };
+  if (before.cancelledAt) return { refused: { status: 'cancelled', enquiry } };
+  if (move.sequence !== undefined && move.sequence !== before.sequence)
+    return { refused: { status: 'stale', enquiry } };
+  if (before.moves >= move.maxMoves) return { refused: { status: 'limit', enquiry } };
+  return { enquiry, before };
+}
+
+/** A call moved to `host`, as MOVE_CALL writes it, and the store's answer. */
+export function movedCall(
+  enquiry: StoredEnquiry,
+  before: StoredCall,
+  move: CallMove,
+  host: string,
+) {
+  const call: StoredCall = {
+    ...before,
+    start: move.start,
+    end: move.end,
+    host,
+    sequence: before.sequence + 1,
+    moves: before.moves + 1,
+  };
+  const result: MoveResult = {
+    status: 'moved',
+    enquiry: { ...enquiry, call },
+    previous: { start: before.start, end: before.end, host: before.host },
+  };
+  return { call, result };
 }
 
 /**

@@ -35,6 +35,7 @@ import {
   bookingAlertDue,
   bookingCapReached,
   candidateHosts,
+  checkMove,
   confirmedAtOf,
   justStored,
   mailCallOf,
@@ -43,6 +44,7 @@ import {
   mailsOnCommit,
   mailsOnMove,
   moveCandidates,
+  movedCall,
   queuedMailParameters,
   storedForm,
   type BookingCaps,
@@ -570,35 +572,20 @@ export class SqliteStore implements EnquiryStore {
 
   async moveCall(id: string, move: CallMove, queueMail: boolean, now = Date.now()) {
     return this.#transaction((): MoveResult => {
-      const enquiry = this.#findById(id);
-      const before = enquiry?.call;
-      if (!enquiry || !before) return { status: 'unknown' };
-      if (before.cancelledAt) return { status: 'cancelled', enquiry };
-      if (move.sequence !== undefined && move.sequence !== before.sequence)
-        return { status: 'stale', enquiry };
-      if (before.moves >= move.maxMoves) return { status: 'limit', enquiry };
+      const checked = checkMove(this.#findById(id), move);
+      if ('refused' in checked) return checked.refused;
+      const { enquiry, before } = checked;
       // Inside the write transaction: no booking or move comes between this look and the update.
       const host = moveCandidates(before.host, move.hosts).find(
         (candidate) => !this.#hostHasOtherCall.get(move.end, move.start, candidate, id),
       );
       if (host === undefined) throw new SlotTaken();
       this.#move.run(move.start, move.end, host, id);
-      const call = {
-        ...before,
-        start: move.start,
-        end: move.end,
-        host,
-        sequence: before.sequence + 1,
-        moves: before.moves + 1,
-      };
+      const { call, result } = movedCall(enquiry, before, move, host);
       this.#skipSuperseded.run(now, 'the call was moved', id);
       if (queueMail && !enquiry.spam)
         this.#queue(id, mailsOnMove(before, call, move.reminders ?? [], now));
-      return {
-        status: 'moved',
-        enquiry: { ...enquiry, call },
-        previous: { start: before.start, end: before.end, host: before.host },
-      };
+      return result;
     });
   }
 

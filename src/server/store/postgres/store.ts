@@ -44,6 +44,7 @@ import {
   bookingAlertDue,
   bookingCapReached,
   candidateHosts,
+  checkMove,
   confirmedAtOf,
   justStored,
   mailCallOf,
@@ -52,6 +53,7 @@ import {
   mailsOnCommit,
   mailsOnMove,
   moveCandidates,
+  movedCall,
   numbered,
   queuedMailParameters,
   storedForm,
@@ -524,13 +526,9 @@ export class PostgresStore implements EnquiryStore {
         // Under the booking lock, as a booking: no booking or move of another process comes between
         // this look and the update.
         await client.query('SELECT pg_advisory_xact_lock($1)', [BOOKING_LOCK]);
-        const enquiry = await this.#locked(client, id);
-        const before = enquiry?.call;
-        if (!enquiry || !before) return { status: 'unknown' };
-        if (before.cancelledAt) return { status: 'cancelled', enquiry };
-        if (move.sequence !== undefined && move.sequence !== before.sequence)
-          return { status: 'stale', enquiry };
-        if (before.moves >= move.maxMoves) return { status: 'limit', enquiry };
+        const checked = checkMove(await this.#locked(client, id), move);
+        if ('refused' in checked) return checked.refused;
+        const { enquiry, before } = checked;
         let host: string | undefined;
         for (const candidate of moveCandidates(before.host, move.hosts)) {
           const { rowCount } = await client.query({
@@ -545,22 +543,11 @@ export class PostgresStore implements EnquiryStore {
         }
         if (host === undefined) throw new SlotTaken();
         await client.query(numbered(MOVE_CALL), [move.start, move.end, host, id]);
-        const call = {
-          ...before,
-          start: move.start,
-          end: move.end,
-          host,
-          sequence: before.sequence + 1,
-          moves: before.moves + 1,
-        };
+        const { call, result } = movedCall(enquiry, before, move, host);
         await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call was moved', id]);
         if (queueMail && !enquiry.spam)
           await this.#queue(client, id, mailsOnMove(before, call, move.reminders ?? [], now));
-        return {
-          status: 'moved',
-          enquiry: { ...enquiry, call },
-          previous: { start: before.start, end: before.end, host: before.host },
-        };
+        return result;
       });
     } catch (error) {
       throw isBookedStartViolation(error) ? new SlotTaken() : error;
