@@ -23,6 +23,18 @@ export const test = base.extend<object, { workerContext: BrowserContext }>({
         isMobile,
         hasTouch,
       });
+      // EDITOR_TEST_CPU_SLOWDOWN=4 runs every page of the tests on a processor that much slower
+      // (Chromium's own throttling): a slow or loaded machine's run, on a fast one.
+      const slowdown = Number(process.env.EDITOR_TEST_CPU_SLOWDOWN ?? 1);
+      if (slowdown > 1)
+        context.on(
+          'page',
+          (page) =>
+            void context
+              .newCDPSession(page)
+              .then((cdp) => cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown }))
+              .catch(() => {}),
+        );
       await use(context);
       await context.close();
     },

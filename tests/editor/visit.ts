@@ -1,40 +1,74 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /**
- * Opens an address of the editor. A saved file makes `astro dev` reload the open page (its content
+ * How long the editor may take to load in a tab. Its development build is some 190 modules that
+ * arrive after the page's load event, so a load counts from `goto`; in a new browser context, on a
+ * loaded 2-core machine (`npm test`, where the other phases take the processor), that took several
+ * times the 4 s it takes alone.
+ */
+const EDITOR_LOAD_MS = 60_000;
+
+const inEditor = (address: string) =>
+  new URL(address, 'http://x').pathname.startsWith('/keystatic');
+
+/**
+ * Opens an address. An address of the editor is open once the editor shows it (`shownIn`), not at
+ * the page's load event, which comes before the editor has arrived: the first step after a visit
+ * then has only its own time. A saved file makes `astro dev` reload the open page (its content
  * changed), which can cut a navigation started just then: it is started again.
  */
 export async function visit(browser: Page, address: string) {
   for (let attempt = 1; ; attempt++) {
     try {
       await browser.goto(address);
-      return;
+      break;
     } catch (error) {
       if (attempt === 3 || !String(error).includes('ERR_ABORTED')) throw error;
     }
   }
+  if (!inEditor(address)) return;
+  await expect(editorLoaded(browser)).toBeVisible({ timeout: EDITOR_LOAD_MS });
+  await expect(await shownIn(browser, address)).toBeVisible({ timeout: EDITOR_LOAD_MS });
+}
+
+/**
+ * The editor has loaded in a tab: its sidebar is drawn, and with it the editor's router, which
+ * follows the tab's history from then on (it reads the address once as it is drawn, and only then
+ * listens for history changes: a change in between is lost, and the tab stays where it was).
+ */
+const editorLoaded = (tab: Page) =>
+  tab.getByRole('navigation').getByRole('link', { name: 'Dashboard', exact: true });
+
+/**
+ * What shows that the editor shows an address: a collection item's breadcrumb names the item; a
+ * new entry's page has its Create button; a singleton's heading is its label, as the editor's own
+ * link to it in the sidebar says; anything else, the sidebar.
+ */
+async function shownIn(tab: Page, address: string): Promise<Locator> {
+  const path = new URL(address, 'http://x').pathname;
+  const item = /\/item\/([^/]+)$/.exec(path)?.[1];
+  if (item)
+    return tab.getByRole('navigation', { name: /breadcrumbs/i }).getByText(item, { exact: true });
+  if (path.endsWith('/create')) return tab.getByRole('button', { name: 'Create', exact: true });
+  if (path.startsWith('/keystatic/singleton/'))
+    return tab.getByRole('heading', {
+      level: 1,
+      name: (await tab.locator(`a[href="${path}"]`).first().innerText()).trim(),
+      exact: true,
+    });
+  return editorLoaded(tab);
 }
 
 /**
  * Opens an entry of the editor (`/keystatic/collection/NAME/item/ID`, `…/NAME/create`,
  * `/keystatic/singleton/NAME`) as the editor's own links do, from a tab where the editor is open
  * already (else it loads it): a load of the editor's development build costs ten times a move
- * inside it. Waits until the entry's page is the one shown: a collection item's breadcrumb names
- * the item; a new entry's page has its Create button; a singleton's heading is its label, as the
- * editor's own link to it in the sidebar says.
+ * inside it. Waits until the entry's page is the one shown.
  */
 export async function open(tab: Page, address: string) {
-  if (!new URL(tab.url(), 'http://x').pathname.startsWith('/keystatic')) return visit(tab, address);
-  const item = /\/item\/([^/]+)$/.exec(address)?.[1];
-  const shown = item
-    ? tab.getByRole('navigation', { name: /breadcrumbs/i }).getByText(item, { exact: true })
-    : address.endsWith('/create')
-      ? tab.getByRole('button', { name: 'Create', exact: true })
-      : tab.getByRole('heading', {
-          level: 1,
-          name: (await tab.locator(`a[href="${address}"]`).first().innerText()).trim(),
-          exact: true,
-        });
+  if (!inEditor(tab.url())) return visit(tab, address);
+  await expect(editorLoaded(tab)).toBeVisible({ timeout: EDITOR_LOAD_MS });
+  const shown = await shownIn(tab, address);
   await tab.evaluate((to) => {
     history.pushState(null, '', to);
     dispatchEvent(new PopStateEvent('popstate'));
