@@ -28,6 +28,7 @@ const booked = (call: Partial<NonNullable<StoredEnquiry['call']>> = {}): StoredE
     sequence: 1,
     moves: 1,
     confirmedAt: null,
+    lapsedAt: null,
     ...call,
   },
 });
