@@ -1,6 +1,6 @@
 /**
  * `npm run enquiries`: lists the stored enquiries, newest last; a booked call shows its time, its
- * state (booked, moved, cancelled), its host, how often it moved and how its e-mails stand.
+ * state (booked, moved, cancelled, lapsed), its host, how often it moved and how its e-mails stand.
  * `npm run enquiries -- --csv > enquiries.csv` exports them as CSV.
  * `--spam` includes those caught by the honeypot (left out by default).
  * `--cancel REF` cancels a booked call, and `--move REF START` moves it to a free time (START as
