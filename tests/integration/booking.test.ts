@@ -468,7 +468,8 @@ describe('confirming a call, and the share of calls waiting for it', () => {
     const told = () =>
       mails.filter(
         (m) =>
-          m.to.includes('p2@example.com') && decoded(m.raw).includes('we have released the time'),
+          m.to.includes('p2@example.com') &&
+          decoded(m.raw).includes('have released its time for others'),
       );
     await expect.poll(() => told().length, { timeout: 10_000 }).toBe(1);
     expect(decoded(told()[0]!.raw)).toMatch(/http:\/\/127\.0\.0\.1:\d+\/schedule\r?\n/);

@@ -370,9 +370,10 @@ describe('a call that moves', () => {
       [
         'Hello Ada Lovelace,',
         '',
-        'You booked a call with us for Tuesday, 1 December 2026, 05:00 GMT-5 (America/New_York), and it was not confirmed with the link in our',
-        'e-mail in time, so we have released the time for others. The attached update removes it from',
-        'your calendar.',
+        'You booked a call with us, and it was not confirmed with the link in our e-mail in time, so we',
+        'have released its time for others. The attached update removes it from your calendar.',
+        '',
+        'Time released: Tuesday, 1 December 2026, 05:00 GMT-5 (America/New_York)',
         '',
         'You are welcome to book again whenever suits you; please confirm the new call with the link we',
         'send you. Choose a time here:',

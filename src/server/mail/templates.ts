@@ -548,9 +548,10 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
     return callMail(enquiry, mail, `Not confirmed: your call with ${brand}, ${times.visitor}`, [
       `Hello ${name},`,
       '',
-      `You booked a call with us for ${times.visitor}, and it was not confirmed with the link in our`,
-      'e-mail in time, so we have released the time for others. The attached update removes it from',
-      'your calendar.',
+      'You booked a call with us, and it was not confirmed with the link in our e-mail in time, so we',
+      'have released its time for others. The attached update removes it from your calendar.',
+      '',
+      `Time released: ${times.visitor}`,
       '',
       'You are welcome to book again whenever suits you; please confirm the new call with the link we',
       'send you. Choose a time here:',
