@@ -1,6 +1,6 @@
 /**
  * `npm run enquiries`: lists the stored enquiries, newest last; a booked call shows its time, its
- * state (booked, moved, cancelled), its host, how often it moved and how its e-mails stand.
+ * state (booked, moved, cancelled, lapsed), its host, how often it moved and how its e-mails stand.
  * `npm run enquiries -- --csv > enquiries.csv` exports them as CSV.
  * `--spam` includes those caught by the honeypot (left out by default).
  * `--cancel REF` cancels a booked call, and `--move REF START` moves it to a free time (START as
@@ -51,6 +51,10 @@ const mailIsOn = Boolean(config.smtpUrl && config.mailTo && config.mailFrom);
 const when = (enquiry: StoredEnquiry, start: string) =>
   formatCallTime(start, callZones(enquiry.data).agency);
 
+/** Why a call released unconfirmed cannot be cancelled or moved. */
+const lapsedMessage = (enquiry: StoredEnquiry) =>
+  `That call is no longer booked: it was not confirmed in time and its time was released at ${enquiry.call!.lapsedAt}.`;
+
 /** The booked call of reference `ref`, or why there is none to act on. */
 async function bookedCall(store: EnquiryStore, ref: string) {
   const enquiry = await store.findById(ref.trim());
@@ -61,7 +65,13 @@ async function bookedCall(store: EnquiryStore, ref: string) {
 async function cancel(store: EnquiryStore, ref: string) {
   const enquiry = await bookedCall(store, ref);
   const result = await store.cancelCall(enquiry.id, mailIsOn);
+  if (result.status === 'already' && result.enquiry.call?.lapsedAt)
+    return fail(lapsedMessage(result.enquiry));
   if (result.status === 'already') return fail('That call was cancelled already.');
+  if (result.status === 'past')
+    return fail(
+      `That call has taken place (${when(enquiry, enquiry.call!.start)}): it cannot be cancelled now, and nothing was sent.`,
+    );
   console.log(
     `Cancelled the call of ${when(enquiry, enquiry.call!.start)}${mailIsOn ? '; the cancellations are queued.' : ' (e-mail is off: tell the prospect yourself).'}`,
   );
@@ -94,6 +104,10 @@ async function move(store: EnquiryStore, ref: string, start: string | undefined)
     throw error;
   }
   if (result.status === 'refused') return fail(result.message);
+  if (result.status === 'same')
+    return fail('That call is already at that time: nothing was changed or sent.');
+  if (result.status === 'cancelled' && result.enquiry.call?.lapsedAt)
+    return fail(lapsedMessage(result.enquiry));
   if (result.status !== 'moved') return fail(`That call cannot be moved: it is ${result.status}.`);
   const call = result.enquiry.call!;
   console.log(

@@ -26,6 +26,16 @@ export const DEFAULT_NETWORK_CAP = 6;
 export const DEFAULT_UNCONFIRMED_SHARE = 0.25;
 
 /**
+ * How long a prospect has to confirm a call they booked, unless BOOKING_CONFIRM_MINUTES says
+ * otherwise: real prospects confirm within minutes; a call left unconfirmed longer is released, so
+ * that bookings nobody confirms hold a time for two hours, not until the call.
+ */
+export const DEFAULT_CONFIRM_MINUTES = 120;
+
+/** How often each process looks for calls not confirmed in time (../booking/lapse.ts). */
+export const LAPSE_SWEEP_MS = 60_000;
+
+/**
  * More calls than this booked within an hour, unless BOOKING_ALERT_PER_HOUR says otherwise, and
  * the agency is told (a log line and an e-mail): bookings are coming in faster than people book.
  */
@@ -100,6 +110,11 @@ export interface ServerConfig {
    * or BOOKING_CAP=off) for no such cap.
    */
   unconfirmedShare: number | undefined;
+  /**
+   * BOOKING_CONFIRM_MINUTES, in ms: a call its prospect has not confirmed this long after booking
+   * (120 minutes) is released, its time offered again, and the prospect told.
+   */
+  confirmMs: number;
   /**
    * BOOKING_ALERT_PER_HOUR: more calls than this booked within an hour (10) and the agency is told,
    * at most once every 6 hours; undefined (`off`) for no alert.
@@ -291,6 +306,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       env.BOOKING_CAP === 'off' || env.BOOKING_UNCONFIRMED_SHARE === 'off'
         ? undefined
         : Math.min(1, number(env.BOOKING_UNCONFIRMED_SHARE, DEFAULT_UNCONFIRMED_SHARE)),
+    confirmMs: number(env.BOOKING_CONFIRM_MINUTES, DEFAULT_CONFIRM_MINUTES) * 60_000,
     bookingAlertPerHour:
       env.BOOKING_ALERT_PER_HOUR === 'off'
         ? undefined

@@ -2,7 +2,8 @@
  * Booking a call against the built server: the free times, one booking per time under concurrent
  * posts, refused times, the invitation and cancellation e-mails (through a real SMTP server on
  * loopback), the cancel and confirm links with good, reused, forged and expired tokens, the share
- * of calls waiting for confirmation, and the agency's alert when bookings come in fast.
+ * of calls waiting for confirmation, a call released when not confirmed in time, and the agency's
+ * alert when bookings come in fast.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -10,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { signCallToken } from '../../src/server/booking/call-token';
 import { readAvailability } from '../../src/server/booking/availability-file';
 import { offeredTimes } from '../../src/server/booking/free-times';
+import { SqliteStore } from '../../src/server/store/sqlite';
 import { postForm, readStore } from '../support/server';
 import { decoded } from '../support/mime';
 import { book, booking, freeSlots, oneHostSlot, onWeekday, type Slot } from './calls';
@@ -433,7 +435,9 @@ describe('confirming a call, and the share of calls waiting for it', () => {
 
     // Confirmed, it no longer waits: the second time books. Two calls in the hour is more than
     // BOOKING_ALERT_PER_HOUR: the agency is told, once, through the SMTP server.
-    expect((await book(server, second.start, { email: 'p2@example.com' })).status).toBe(200);
+    const secondBooked = await book(server, second.start, { email: 'p2@example.com' });
+    expect(secondBooked.status).toBe(200);
+    const { id: secondId } = (await secondBooked.json()) as { id: string };
     await expect
       .poll(() => mails.filter((m) => decoded(m.raw).includes('Bookings are coming in fast')), {
         timeout: 10_000,
@@ -451,5 +455,34 @@ describe('confirming a call, and the share of calls waiting for it', () => {
     const list = (await run(process.execPath, ['src/server/cli.ts'], { env })).stdout;
     expect(list).toMatch(/<p1@example\.com>\n {2}call: [^\n]*, confirmed, with anna/);
     expect(list).toMatch(/<p2@example\.com>\n {2}call: [^\n]*, not confirmed yet, with anna/);
+
+    // The second, not confirmed in time (swept here with no time allowed, on the real clock, so
+    // that its e-mails are due for the server's outbox now): its time is offered again, its
+    // prospect told once, and its links say so.
+    const sweeper = new SqliteStore(server.database);
+    try {
+      expect(await sweeper.lapseUnconfirmed(0, true, Date.now())).toBe(1);
+    } finally {
+      await sweeper.close();
+    }
+    const told = () =>
+      mails.filter(
+        (m) =>
+          m.to.includes('p2@example.com') &&
+          decoded(m.raw).includes('have released its time for others'),
+      );
+    await expect.poll(() => told().length, { timeout: 10_000 }).toBe(1);
+    expect(decoded(told()[0]!.raw)).toMatch(/http:\/\/127\.0\.0\.1:\d+\/schedule\r?\n/);
+    expect((await freeSlots(server)).slots.map((s) => s.start)).toContain(second.start);
+    const open = (purpose: 'confirm' | 'cancel') =>
+      fetch(
+        `${server.url}/schedule/${purpose}?token=${signCallToken(purpose, secondId, 0, Date.parse(second.start), SECRET)}`,
+      );
+    const released = await open('confirm');
+    expect(released.status).toBe(200);
+    const releasedPage = await released.text();
+    expect(releasedPage).toContain('This time was released');
+    expect(releasedPage).toContain('href="/schedule"');
+    expect(await (await open('cancel')).text()).toContain('This call is no longer booked');
   });
 });

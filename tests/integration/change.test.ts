@@ -2,7 +2,8 @@
  * A prospect moves a booked call with the change link of its e-mails, against the built server:
  * the page without JavaScript (radio buttons named `slot`), the move in one transaction, every
  * calendar's event moved rather than doubled (one UID, a rising SEQUENCE, read with ical.js), a link
- * that works once, the limits (the notice period, three moves), and two changes racing for a time.
+ * that works once, none to the time the call has, the limits (the notice period, three moves), and
+ * two changes racing for a time.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -124,6 +125,10 @@ describe('the change link', () => {
     const again = await post(server.url, { token: change.token, slot: thursdays(slots)[6]!.start });
     expect(again.status).toBe(410);
     expect(await again.text()).toContain('This link has been used');
+    // The new link, posted with the time the call has: said plainly; nothing is moved or sent.
+    const same = await post(server.url, { token: linkIn(update, 'change').token, slot: to.start });
+    expect(same.status).toBe(422);
+    expect(await same.text()).toContain('Your call is already at that time.');
     const cancel = linkIn(update, 'cancel');
     const cancelled = await fetch(`${server.url}/schedule/cancel`, {
       method: 'POST',
@@ -277,6 +282,10 @@ describe('the staff', () => {
         sequence: 1,
         start: new Date(to.start).toISOString(),
       });
+    // Moved there again: refused, and nothing is queued (the count of e-mails below stays).
+    await expect(cli(server, ['--move', id, to.start])).rejects.toMatchObject({
+      stderr: expect.stringContaining('That call is already at that time: nothing was changed'),
+    });
     const { stdout: csv } = await cli(server, ['--csv']);
     const [header, row] = csv
       .trim()

@@ -2,12 +2,16 @@
  * A booked call after it is booked, on both stores: its reminders (due their lead before the call,
  * skipped when booked inside it, dropped when it moves or is cancelled), a move (one transaction:
  * the old time free, the new one taken by its host or another, the e-mails of the old time dropped
- * and the move's queued), and the outbox sending them by a clock the test controls.
+ * and the move's queued; none to the time it has), no cancel once it has begun, its release when
+ * not confirmed in time (BOOKING_CONFIRM_MINUTES), and the outbox sending them by a clock the test
+ * controls.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sweepUnconfirmed } from '../../src/server/booking/lapse';
 import { Outbox } from '../../src/server/mail/outbox';
 import type { Mail } from '../../src/server/mail/templates';
 import {
+  BookingCapReached,
   SlotTaken,
   type CallMove,
   type EnquiryStore,
@@ -216,6 +220,27 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect((await store.findById(id))?.call).toMatchObject({ start: slot, sequence: 0 });
     });
 
+    it('refuses a move to the time the call has: nothing changes, nothing is sent, no move is used', async () => {
+      const { id } = await store.commit(booking(slot), true);
+      await sendDue(booked);
+      for (const move of [to(slot), to(slot, ['anna'], { sequence: 0 })])
+        expect(await store.moveCall(id, move, true, booked + minute)).toMatchObject({
+          status: 'same',
+        });
+      expect((await store.findById(id))?.call).toMatchObject({
+        start: slot,
+        sequence: 0,
+        moves: 0,
+      });
+      // The booking's reminders wait as they were, and nothing else was queued.
+      expect((await sendDue(at(slot))).map(([mail, sequence]) => [mail, sequence])).toEqual([
+        ['prospect-reminder', 0],
+        ['host-reminder', 0],
+        ['prospect-reminder', 0],
+        ['host-reminder', 0],
+      ]);
+    });
+
     it('moves within its own time (half an hour on, overlapping the old one)', async () => {
       const { id } = await store.commit(booking(slot, ['anna']), false);
       const moved = await store.moveCall(id, to(plus(slot, 15), ['anna']), false, booked);
@@ -283,11 +308,130 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
   });
 
-  it('the outbox, on the tests’ clock, sends each reminder once when it is due, and skips one whose call has begun', async () => {
-    const { id } = await store.commit(booking(slot, ['anna'], [60]), true);
-    const clock = { now: booked };
-    const sent: Mail[] = [];
-    const outbox = new Outbox({
+  describe('a call that has begun', () => {
+    it('is neither cancelled nor confirmed, even by the links of the later time it had before it moved: nothing is sent', async () => {
+      const later = '2027-01-07T14:00:00Z';
+      const { id } = await store.commit(booking(later), true);
+      // Moved earlier: the links of its first time are signed until `later`.
+      await store.moveCall(id, to(slot), true, booked);
+      await sendDue(at(slot) - 1);
+      for (const now of [at(slot), at(slot) + 10 * minute]) {
+        expect(await store.cancelCall(id, true, now)).toMatchObject({ status: 'past' });
+        expect(await store.confirmCall(id, now)).toMatchObject({ status: 'past' });
+      }
+      expect((await store.findById(id))?.call).toMatchObject({
+        cancelledAt: null,
+        confirmedAt: null,
+        sequence: 1,
+      });
+      expect(await sendDue(at(later))).toEqual([]);
+      // A moment before it begins, it is cancelled as ever.
+      expect((await store.cancelCall(id, true, at(slot) - 1)).status).toBe('cancelled');
+    });
+  });
+
+  describe('a call not confirmed in time', () => {
+    const confirmMs = 120 * minute;
+    /** A call booked now (the store's real clock) by `email`, at most one unconfirmed call ahead. */
+    const bookWaiting = async (start: string, email = 'ada@example.com') => {
+      const stored = await store.commit(
+        call(start, {
+          email,
+          call: {
+            start,
+            end: plus(start, 30),
+            hosts: ['anna'],
+            reminders: [24 * 60, 60],
+            maxUnconfirmed: 1,
+          },
+        }),
+        true,
+      );
+      return { id: stored.id, bookedAt: at(stored.createdAt) };
+    };
+    const held = () => store.bookedBetween('2027-01-05T00:00:00Z', '2027-01-06T00:00:00Z');
+
+    it('is held 119 minutes and released at 121: its time offered and counted no more, its release queued once, its reminders dropped', async () => {
+      const { id, bookedAt } = await bookWaiting(slot);
+      await sendDue(bookedAt);
+      // Waiting, it holds its time and the share of unconfirmed calls (one here).
+      await expect(bookWaiting(plus(slot, 60), 'bea@example.com')).rejects.toThrow(
+        BookingCapReached,
+      );
+      expect(await store.lapseUnconfirmed(confirmMs, true, bookedAt + 119 * minute)).toBe(0);
+      expect(await held()).toHaveLength(1);
+      const releasedAt = bookedAt + 121 * minute;
+      expect(await store.lapseUnconfirmed(confirmMs, true, releasedAt)).toBe(1);
+      expect(await held()).toEqual([]);
+      expect((await store.findById(id))?.call).toMatchObject({
+        start: slot,
+        cancelledAt: new Date(releasedAt).toISOString(),
+        lapsedAt: new Date(releasedAt).toISOString(),
+        confirmedAt: null,
+        sequence: 1,
+      });
+      // One e-mail to each who was sent the invitation (a CANCEL, one sequence up); no reminder.
+      expect(await sendDue(at(slot))).toEqual([
+        ['agency-lapse', 1, slot, undefined],
+        ['prospect-lapse', 1, slot, undefined],
+        ['host-lapse', 1, slot, undefined],
+      ]);
+      // A second sweep releases and queues nothing.
+      expect(await store.lapseUnconfirmed(confirmMs, true, releasedAt + minute)).toBe(0);
+      // Lapsed, it is not confirmed, cancelled or moved.
+      const later = releasedAt + 2 * minute;
+      expect(await store.confirmCall(id, later)).toMatchObject({
+        status: 'cancelled',
+        enquiry: { call: { confirmedAt: null, lapsedAt: new Date(releasedAt).toISOString() } },
+      });
+      expect((await store.cancelCall(id, true, later)).status).toBe('already');
+      expect((await store.moveCall(id, to(plus(slot, 120)), true, later)).status).toBe('cancelled');
+      expect(await store.claimDue(at(slot), 100, noLease)).toEqual([]);
+      // Its time, and its place in the share, are anyone's again.
+      await bookWaiting(slot, 'bea@example.com');
+    });
+
+    it('keeps a call confirmed, one confirmed at once (e-mail off) and one that has begun', async () => {
+      const confirmed = await bookWaiting(slot);
+      await store.confirmCall(confirmed.id, confirmed.bookedAt + minute);
+      const start = plus(slot, 60);
+      const atOnce = await store.commit(
+        call(start, { call: { start, end: plus(start, 30), hosts: ['anna'], confirmed: true } }),
+        true,
+      );
+      // Booked to start within the time allowed: released, it would be released once it began.
+      const soon = new Date(Date.now() + 60 * minute).toISOString().replace(/\.\d+Z$/, 'Z');
+      const begun = await store.commit(booking(soon), true);
+      const now = at(begun.createdAt) + 121 * minute;
+      expect(await store.lapseUnconfirmed(confirmMs, true, now)).toBe(0);
+      for (const { id } of [confirmed, atOnce, begun])
+        expect((await store.findById(id))?.call).toMatchObject({
+          cancelledAt: null,
+          lapsedAt: null,
+        });
+    });
+
+    it('is released by one of two processes sweeping at once, its e-mails queued once', async () => {
+      const other = await backend.open();
+      const calls = [];
+      for (const [i, email] of ['a@example.com', 'b@example.com', 'c@example.com'].entries())
+        calls.push(await store.commit(booking(plus(slot, 60 * i), ['anna'], [], { email }), true));
+      const now = Math.max(...calls.map((c) => at(c.createdAt))) + 121 * minute;
+      await sendDue(now - 121 * minute);
+      const swept = await Promise.all([
+        store.lapseUnconfirmed(confirmMs, true, now),
+        other.lapseUnconfirmed(confirmMs, true, now),
+      ]);
+      expect(swept[0] + swept[1]).toBe(3);
+      const queued = (await sendDue(now)).map(([mail]) => mail);
+      expect(queued.filter((mail) => mail === 'prospect-lapse')).toHaveLength(3);
+      expect(queued).toHaveLength(9);
+    });
+  });
+
+  /** An outbox on the clock `clock`, whose sender keeps what it sends in `sent`. */
+  const outboxOn = (clock: { now: number }, sent: Mail[]) =>
+    new Outbox({
       store,
       from: 'website@agency.example',
       to: 'sales@agency.example',
@@ -301,6 +445,38 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       now: () => clock.now,
       sender: { send: async (mail) => void sent.push(mail) },
     });
+
+  it('the sweep, on the tests’ clock, releases a call not confirmed within 120 minutes once, and the outbox sends its release', async () => {
+    const stored = await store.commit(booking(slot), true);
+    const clock = { now: at(stored.createdAt) };
+    const sent: Mail[] = [];
+    const outbox = outboxOn(clock, sent);
+    const sweep = () =>
+      sweepUnconfirmed({ store, confirmMs: 120 * minute, outbox, now: () => clock.now });
+    await outbox.drain();
+    expect(sent).toHaveLength(3);
+    clock.now += 119 * minute;
+    expect(await sweep()).toBe(0);
+    clock.now += 2 * minute;
+    expect(await sweep()).toBe(1);
+    await outbox.drain();
+    expect(await sweep()).toBe(0);
+    await outbox.drain();
+    const released = sent.slice(3);
+    expect(released.map((mail) => [mail.to, mail.icalEvent?.method])).toEqual([
+      ['sales@agency.example', 'CANCEL'],
+      ['ada@example.com', 'CANCEL'],
+      ['anna@agency.example', 'CANCEL'],
+    ]);
+    expect(released[1]!.subject).toMatch(/^Not confirmed: your call with Agency, /);
+    expect(released[1]!.text).toContain('https://agency.example/schedule\n');
+  });
+
+  it('the outbox, on the tests’ clock, sends each reminder once when it is due, and skips one whose call has begun', async () => {
+    const { id } = await store.commit(booking(slot, ['anna'], [60]), true);
+    const clock = { now: booked };
+    const sent: Mail[] = [];
+    const outbox = outboxOn(clock, sent);
     await outbox.drain();
     expect(sent.map((mail) => mail.to)).toEqual([
       'sales@agency.example',

@@ -133,6 +133,7 @@ describe('migration 3', () => {
       sequence: 0,
       moves: 0,
       confirmedAt: null,
+      lapsedAt: null,
     });
     await expect(store.commit(call(slot), true)).rejects.toThrow(SlotTaken);
     expect((await store.claimDue(now, 100, 0)).map((item) => [item.enquiry.id, item.mail])).toEqual(

@@ -128,6 +128,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         sequence: 0,
         moves: 0,
         confirmedAt: null,
+        lapsedAt: null,
       });
       expect(await store.findById(stored.id)).toMatchObject({
         id: stored.id,

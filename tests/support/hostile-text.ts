@@ -99,5 +99,6 @@ export const booking = (
     sequence: 0,
     moves: 0,
     confirmedAt: null,
+    lapsedAt: null,
   },
 });

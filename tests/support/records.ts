@@ -44,8 +44,8 @@ export const call = (start?: string, overrides: Partial<NewEnquiry> = {}): NewEn
 
 /**
  * An outbox entry's e-mail of kind `mail` about a booked call, as the store queues it: an update
- * moves the call from an hour earlier (sequence 1), a cancellation is sequence 1, a reminder goes
- * 24 hours ahead.
+ * moves the call from an hour earlier (sequence 1), a cancellation or a release (lapse) is
+ * sequence 1, a reminder goes 24 hours ahead.
  */
 export function mailItem(mail: MailKind, enquiry: StoredEnquiry): MailItem {
   const call = enquiry.call!;
@@ -54,7 +54,10 @@ export function mailItem(mail: MailKind, enquiry: StoredEnquiry): MailItem {
     mail,
     enquiry,
     call: {
-      sequence: moved || mail.endsWith('-cancel') ? call.sequence + 1 : call.sequence,
+      sequence:
+        moved || mail.endsWith('-cancel') || mail.endsWith('-lapse')
+          ? call.sequence + 1
+          : call.sequence,
       host: call.host,
       start: call.start,
       end: call.end,

@@ -28,6 +28,7 @@ const booked = (call: Partial<NonNullable<StoredEnquiry['call']>> = {}): StoredE
     sequence: 1,
     moves: 1,
     confirmedAt: null,
+    lapsedAt: null,
     ...call,
   },
 });
@@ -59,11 +60,16 @@ describe('a change link', () => {
     expect(whyNotMovable(booked(), availability, undefined, now)?.status).toBe('used');
   });
 
-  it('refuses a cancelled call, and one moved the most times', () => {
+  it('refuses a cancelled call, one released unconfirmed, and one moved the most times', () => {
     const now = Date.parse(start) - 72 * hour;
     expect(
       whyNotMovable(booked({ cancelledAt: '2027-03-02T00:00:00Z' }), availability, 1, now)?.status,
     ).toBe('cancelled');
+    const released = '2027-03-01T12:00:00.000Z';
+    expect(
+      whyNotMovable(booked({ cancelledAt: released, lapsedAt: released }), availability, 1, now)
+        ?.status,
+    ).toBe('lapsed');
     expect(
       whyNotMovable(booked({ moves: MAX_MOVES, sequence: 3 }), availability, 3, now)?.status,
     ).toBe('limit');

@@ -167,6 +167,9 @@ describe('a booking, whatever the name and message', () => {
       'prospect-reminder': () =>
         `Reminder: your call with Northgate Digital in 24 hours, ${visitorTime}`,
       'host-reminder': (name) => `Reminder: your call with ${name} in 24 hours, ${agencyTime}`,
+      'agency-lapse': (name) => `Call released, not confirmed: ${name}, ${agencyTime}`,
+      'prospect-lapse': () => `Not confirmed: your call with Northgate Digital, ${visitorTime}`,
+      'host-lapse': (name) => `Call released, not confirmed: ${name}, ${agencyTime}`,
     };
     const emails = ['ada@example.com', 'user@bücher.de', "O'Neil+tag@Example.CO.uk"];
     await fc.assert(

@@ -86,6 +86,7 @@ const bookedCall = (data: Record<string, string> = {}): StoredEnquiry => {
       sequence: 0,
       moves: 0,
       confirmedAt: null,
+      lapsedAt: null,
     },
   });
 };
@@ -358,6 +359,40 @@ describe('a call that moves', () => {
       expect(mailOf(kind, waiting).text).not.toContain('/schedule/confirm');
   });
 
+  it('tell the prospect of a call released unconfirmed why, and where to book again, with a CANCEL and none of its links', () => {
+    const lapsed = bookedCall();
+    const mail = mailOf('prospect-lapse', lapsed);
+    expect(mail.to).toBe('ada@example.com');
+    expect(mail.subject).toBe(
+      'Not confirmed: your call with Northgate Digital, Tuesday, 1 December 2026, 05:00 GMT-5 (America/New_York)',
+    );
+    expect(mail.text).toContain(
+      [
+        'Hello Ada Lovelace,',
+        '',
+        'You booked a call with us, and it was not confirmed with the link in our e-mail in time, so we',
+        'have released its time for others. The attached update removes it from your calendar.',
+        '',
+        'Time released: Tuesday, 1 December 2026, 05:00 GMT-5 (America/New_York)',
+        '',
+        'You are welcome to book again whenever suits you; please confirm the new call with the link we',
+        'send you. Choose a time here:',
+        'https://northgate-digital.example/schedule',
+      ].join('\n'),
+    );
+    expect(mail.text).not.toMatch(/\/schedule\/(confirm|change|cancel)/);
+    expect(mail.text).not.toContain('An iPad app');
+    expect(mail.icalEvent).toMatchObject({ method: 'CANCEL', filename: 'cancel.ics' });
+    expect(mail.icalEvent!.content).toContain('SEQUENCE:1\r\n');
+    // The host and the agency, sent the invitation at booking, get a CANCEL and a line saying why.
+    for (const kind of ['host-lapse', 'agency-lapse'] as const) {
+      const note = mailOf(kind, lapsed);
+      expect(note.subject).toMatch(/^Call released, not confirmed: Ada Lovelace, /);
+      expect(note.text).toContain('did not confirm their call');
+      expect(note.icalEvent?.method).toBe('CANCEL');
+    }
+  });
+
   it('drops, when due, a reminder or an update of a call moved or cancelled since, and a reminder of a call begun', () => {
     const start = call.call!.start;
     const about = at(start, 0);
@@ -381,5 +416,9 @@ describe('a call that moves', () => {
     expect(
       staleReason(item('host-cancel', { sequence: 2, cancelledAt: start }), now),
     ).toBeUndefined();
+    // A call released unconfirmed: its reminders are dropped, its releases go.
+    const lapsed = { sequence: 1, cancelledAt: start, lapsedAt: start };
+    expect(staleReason(item('prospect-reminder', lapsed), now)).toBe('the call lapsed unconfirmed');
+    expect(staleReason(item('prospect-lapse', lapsed), now)).toBeUndefined();
   });
 });

@@ -231,6 +231,17 @@ const storedEnquiries = fc.array(
 );
 
 describe('the staff CLI, whatever was stored', () => {
+  it('says of a call released unconfirmed that it lapsed, and when (call_status)', () => {
+    const stored = booking('Ada', 'Hello');
+    const lapsedAt = '2026-11-23T12:00:00.000Z';
+    const lapsed = { ...stored, call: { ...stored.call!, cancelledAt: lapsedAt, lapsedAt } };
+    const [header, row] = parseCsv(formatCsv([lapsed]));
+    expect(row![header!.indexOf('call_status')]).toBe(`lapsed ${lapsedAt}`);
+    expect(formatListing([lapsed])).toMatch(
+      /\n {2}call: [^\n]*\(lapsed: not confirmed in time\), with anna\n/,
+    );
+  });
+
   it('lists each enquiry on its own lines, without a control character', () => {
     fc.assert(
       fc.property(storedEnquiries, (enquiries) => {

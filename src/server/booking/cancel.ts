@@ -11,10 +11,13 @@ import { getEnquiryService, type EnquiryService } from '../enquiries/service.ts'
 import { reportStoreFailure } from '../log.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 
-/** What became of the link: the call to confirm, cancelled now or before, or why nothing was done. */
+/**
+ * What became of the link: the call to confirm, cancelled now or before, or why nothing was done
+ * (released unconfirmed: lapsed; begun: past).
+ */
 export type CancelResult =
   | { status: 'invalid' | 'expired' | 'unavailable' | 'unknown' }
-  | { status: 'confirm' | 'cancelled' | 'already'; enquiry: StoredEnquiry }
+  | { status: 'confirm' | 'cancelled' | 'already' | 'lapsed' | 'past'; enquiry: StoredEnquiry }
   /** The gate refused the post (another site's, too many at once): nothing was cancelled. */
   | { status: 'refused'; message: string };
 
@@ -28,6 +31,8 @@ const statuses: Record<Exclude<CancelResult['status'], 'refused'>, number> = {
   confirm: 200,
   cancelled: 200,
   already: 200,
+  lapsed: 200,
+  past: 410,
   invalid: 400,
   unknown: 400,
   expired: 410,
@@ -58,21 +63,35 @@ export async function linkedCall(
   };
 }
 
-/** What the link's token leads to: the call to confirm, or (confirmed) the call cancelled. */
+/**
+ * What the link's token leads to: the call to confirm, or (confirmed) the call cancelled; a call
+ * released unconfirmed, cancelled before or begun at `now` is not (the store's rule for the post).
+ */
 async function cancelCall(
   token: string,
   confirm: boolean,
+  now = Date.now(),
 ): Promise<Exclude<CancelResult, { status: 'refused' }>> {
-  const linked = await linkedCall('cancel', token);
+  const linked = await linkedCall('cancel', token, now);
   if (linked.status !== 'ok') return linked;
   const { store, outbox } = linked.service;
   if (!confirm) {
     const enquiry = await store.findById(linked.id);
     if (!enquiry?.call) return { status: 'unknown' };
-    return { status: enquiry.call.cancelledAt ? 'already' : 'confirm', enquiry };
+    const { lapsedAt, cancelledAt, start } = enquiry.call;
+    const status = lapsedAt
+      ? 'lapsed'
+      : cancelledAt
+        ? 'already'
+        : Date.parse(start) <= now
+          ? 'past'
+          : 'confirm';
+    return { status, enquiry };
   }
-  const result = await store.cancelCall(linked.id, outbox !== undefined);
+  const result = await store.cancelCall(linked.id, outbox !== undefined, now);
   if (result.status === 'cancelled') outbox?.kick();
+  if (result.status === 'already' && result.enquiry.call?.lapsedAt)
+    return { status: 'lapsed', enquiry: result.enquiry };
   return result;
 }
 

@@ -8,7 +8,7 @@
  */
 import { callLinkPaths, type CallLinks } from './call-token.ts';
 import { nearest, offeredSlot, refusal } from './free-times.ts';
-import { slotTakenMessage } from './messages.ts';
+import { sameTimeMessage, slotTakenMessage } from './messages.ts';
 import { currentFreeHosts, currentFreeSlots } from './queries.ts';
 import { linkedCall, linkPage, linkRequest } from './cancel.ts';
 import { first } from '../requests/body.ts';
@@ -48,10 +48,10 @@ export type ChangeResult =
       links?: CallLinks;
     }
   /**
-   * Nothing to move: cancelled; the link was used (the call has moved since); moved MAX_MOVES times;
-   * too close to its time (the notice period).
+   * Nothing to move: cancelled; released unconfirmed (lapsed); the link was used (the call has
+   * moved since); moved MAX_MOVES times; too close to its time (the notice period).
    */
-  | { status: 'cancelled' | 'used' | 'limit' | 'too-late'; enquiry: StoredEnquiry }
+  | { status: 'cancelled' | 'lapsed' | 'used' | 'limit' | 'too-late'; enquiry: StoredEnquiry }
   /** The gate refused the post (another site's, too many at once): nothing was moved. */
   | { status: 'refused'; message: string };
 
@@ -65,6 +65,7 @@ const statuses: Record<Exclude<ChangeResult['status'], 'refused'>, number> = {
   choose: 200,
   moved: 200,
   cancelled: 200,
+  lapsed: 200,
   used: 410,
   limit: 200,
   'too-late': 200,
@@ -83,15 +84,19 @@ export const callLinks = (enquiry: StoredEnquiry, secret: string): CallLinks =>
 
 /**
  * Why the call cannot be moved with a link made at `sequence` at the time `now`, if it cannot:
- * cancelled, moved since, moved MAX_MOVES times, or closer than the notice period.
+ * released unconfirmed, cancelled, moved since, moved MAX_MOVES times, or closer than the notice
+ * period.
  */
 export function whyNotMovable(
   enquiry: StoredEnquiry,
   availability: Availability,
   sequence: number | undefined,
   now: number,
-): Extract<ChangeResult, { status: 'cancelled' | 'used' | 'limit' | 'too-late' }> | undefined {
+):
+  | Extract<ChangeResult, { status: 'cancelled' | 'lapsed' | 'used' | 'limit' | 'too-late' }>
+  | undefined {
   const call = enquiry.call!;
+  if (call.lapsedAt) return { status: 'lapsed', enquiry };
   if (call.cancelledAt) return { status: 'cancelled', enquiry };
   if (sequence !== call.sequence) return { status: 'used', enquiry };
   if (call.moves >= MAX_MOVES) return { status: 'limit', enquiry };
@@ -201,15 +206,18 @@ async function changeCall(
         sequence: check.sequence!,
         now,
       });
-      if (moved.status === 'refused')
+      if (moved.status === 'refused' || moved.status === 'same')
         return {
           status: 'choose',
           enquiry,
           slots: await movesOf(availability, enquiry, now),
-          error: moved.message,
+          error: moved.status === 'refused' ? moved.message : sameTimeMessage,
         };
       if (moved.status === 'unknown') return { status: 'invalid' };
       if (moved.status === 'stale') return { status: 'used', enquiry: moved.enquiry };
+      // Released unconfirmed since the page was read: the store's 'cancelled', said as it is.
+      if (moved.status === 'cancelled' && moved.enquiry.call?.lapsedAt)
+        return { status: 'lapsed', enquiry: moved.enquiry };
       if (moved.status !== 'moved') return { status: moved.status, enquiry: moved.enquiry };
       return answerMoved(moved.enquiry, { start: moved.previous.start, end: moved.previous.end });
     } catch (error) {

@@ -13,7 +13,11 @@ import type { StoredEnquiry } from '../store/types.ts';
 /** What became of the link: the call to confirm, confirmed now or before, or why nothing was done. */
 export type ConfirmLinkResult =
   | { status: 'invalid' | 'expired' | 'unavailable' }
-  | { status: 'ask' | 'confirmed' | 'already' | 'cancelled'; enquiry: StoredEnquiry }
+  /** Lapsed: released because it was not confirmed in time; past: it has begun. */
+  | {
+      status: 'ask' | 'confirmed' | 'already' | 'cancelled' | 'lapsed' | 'past';
+      enquiry: StoredEnquiry;
+    }
   /** The gate refused the post (another site's, too many at once): nothing was confirmed. */
   | { status: 'refused'; message: string };
 
@@ -28,6 +32,8 @@ const statuses: Record<Exclude<ConfirmLinkResult['status'], 'refused'>, number> 
   confirmed: 200,
   already: 200,
   cancelled: 200,
+  lapsed: 200,
+  past: 410,
   invalid: 400,
   expired: 410,
   unavailable: 503,
@@ -46,13 +52,18 @@ async function confirmCall(
     const enquiry = await store.findById(linked.id);
     // An unknown booking under a valid signature is not expected: the same answer as a bad link.
     if (!enquiry?.call) return { status: 'invalid' };
+    if (enquiry.call.lapsedAt) return { status: 'lapsed', enquiry };
     if (enquiry.call.cancelledAt) return { status: 'cancelled', enquiry };
     // A link of a call moved earlier since: valid until its old time, but the call has begun.
-    if (Date.parse(enquiry.call.start) <= now) return { status: 'expired' };
+    if (Date.parse(enquiry.call.start) <= now) return { status: 'past', enquiry };
     if (enquiry.call.confirmedAt) return { status: 'already', enquiry };
     if (!post) return { status: 'ask', enquiry };
     const result = await store.confirmCall(linked.id, now);
-    return result.status === 'unknown' ? { status: 'invalid' } : result;
+    if (result.status === 'unknown') return { status: 'invalid' };
+    // Released by the sweep between the look above and this post.
+    if (result.status === 'cancelled' && result.enquiry.call?.lapsedAt)
+      return { status: 'lapsed', enquiry: result.enquiry };
+    return result;
   } catch (error) {
     reportStoreFailure(error);
     return { status: 'unavailable' };

@@ -29,3 +29,6 @@ export const slotTakenMessage = (alternatives: Slot[]) =>
   alternatives.length
     ? 'That time was just taken. Here are the nearest free ones.'
     : 'That time was just taken, and no other time is free in the coming days. Send your message without a time and we will reply to arrange one.';
+
+/** A move asked for the time the call has already (a crafted post, or the staff's slip): nothing changes. */
+export const sameTimeMessage = 'Your call is already at that time.';

@@ -8,15 +8,20 @@ import { callZones, formatCallTime } from '../../domain/call-times.ts';
 import { csvCell, terminalText } from '../safe-text.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 
-/** A call's state: booked, moved (it stands, at another time than booked), or cancelled and when. */
+/**
+ * A call's state: booked, moved (it stands, at another time than booked), lapsed (released, not
+ * confirmed in time) and when, or cancelled and when.
+ */
 const callStatus = (e: StoredEnquiry) =>
   !e.call
     ? ''
-    : e.call.cancelledAt
-      ? `cancelled ${e.call.cancelledAt}`
-      : e.call.moves > 0
-        ? 'moved'
-        : 'booked';
+    : e.call.lapsedAt
+      ? `lapsed ${e.call.lapsedAt}`
+      : e.call.cancelledAt
+        ? `cancelled ${e.call.cancelledAt}`
+        : e.call.moves > 0
+          ? 'moved'
+          : 'booked';
 
 /** How an enquiry's e-mails stand: '3 sent, 4 waiting, 1 failed' (the counts that are not 0). */
 const mailsLine = (e: StoredEnquiry) =>
@@ -30,7 +35,7 @@ const mailsLine = (e: StoredEnquiry) =>
 /** A booked call's time in the agency's zone (as it was when booked), and whether it still stands. */
 const callTime = (e: StoredEnquiry) =>
   e.call
-    ? `${formatCallTime(e.call.start, callZones(e.data).agency)}${e.call.cancelledAt ? ' (cancelled)' : ''}`
+    ? `${formatCallTime(e.call.start, callZones(e.data).agency)}${e.call.lapsedAt ? ' (lapsed: not confirmed in time)' : e.call.cancelledAt ? ' (cancelled)' : ''}`
     : '';
 
 /** The CSV's columns, in their order; the listing shows phone to mailed (slice(5, 9)) too. */

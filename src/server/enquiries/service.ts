@@ -9,6 +9,7 @@ import {
   serverConfig,
   type ServerConfig,
 } from '../config.ts';
+import { startLapseSweep } from '../booking/lapse.ts';
 import { BookingPaceAlert } from '../booking/pace-alert.ts';
 import { Outbox } from '../mail/outbox.ts';
 import { smtpSender } from '../mail/smtp.ts';
@@ -113,6 +114,16 @@ async function startEnquiryService(): Promise<EnquiryService> {
     console.warn(
       `Enquiries are stored in ${store.description}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
     );
+  }
+  if (bookingSecret) {
+    // Calls not confirmed in time are released, by whichever process sweeps first.
+    const sweep = startLapseSweep({
+      store,
+      confirmMs: config.confirmMs,
+      outbox,
+      log: console.info,
+    });
+    onShutdown(async () => sweep.stop());
   }
   const perHour = config.bookingAlertPerHour;
   return {

@@ -203,6 +203,9 @@ const describe = (mail: MailKind) =>
     'host-move': 'The move to the host',
     'prospect-reminder': 'The reminder to the prospect',
     'host-reminder': 'The reminder to the host',
+    'agency-lapse': 'The release of an unconfirmed call to the agency',
+    'prospect-lapse': 'The release of an unconfirmed call to the prospect',
+    'host-lapse': 'The release of an unconfirmed call to the host',
   })[mail];
 
 /** Why a send failed, in words: an error's message (never "[object Error]"), else what was thrown. */

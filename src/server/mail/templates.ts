@@ -3,7 +3,7 @@
  * message. A stored enquiry becomes the agency's notice; a booked call also the prospect's
  * confirmation and its host's invitation, each with a calendar invitation (./invitation.ts); when
  * it moves, an update to each (the same event, a higher SEQUENCE); before it, reminders; when
- * cancelled, a cancellation to each. A call's e-mail is made from what it is about as queued
+ * cancelled, a cancellation to each; when released unconfirmed, a cancellation that says so. A call's e-mail is made from what it is about as queued
  * (MailCall), not from the call as it is when sent. The agency's name and address, the hosts and
  * where calls take place come from the site's content, passed in (MailContent). The outbox
  * (./outbox.ts) sends them through ./smtp.ts.
@@ -150,7 +150,8 @@ export interface MailSetup {
 /** An outbox entry's e-mail, as the templates take it. */
 export type MailItem = Pick<OutboxItem, 'mail' | 'enquiry' | 'call'>;
 
-const isCancel = (mail: MailKind) => mail.endsWith('-cancel');
+/** A cancellation, or a release of a call not confirmed in time: either takes it out of calendars. */
+const isCancel = (mail: MailKind) => mail.endsWith('-cancel') || mail.endsWith('-lapse');
 const isReminder = (mail: MailKind) => mail.endsWith('-reminder');
 const forAgency = (mail: MailKind) => mail.startsWith('agency');
 const forHost = (mail: MailKind) => mail.startsWith('host');
@@ -256,6 +257,12 @@ function callLinks(enquiry: StoredEnquiry, about: MailCall, booking: BookingMail
     cancel: url(paths.cancel),
     confirm: url(confirmLinkPath(enquiry.id, about.sequence, about.start, booking.secret)),
   };
+}
+
+/** The site's booking page, where a prospect whose call lapsed can book again. */
+function bookingPage(setup: MailSetup) {
+  if (!setup.booking) throw new Error('Booking mails need BOOKING_SECRET and a site address.');
+  return new URL('/schedule', setup.booking.siteUrl).href;
 }
 
 /** How long before the call a reminder goes: "24 hours", "1 hour", "90 minutes", "2 days". */
@@ -525,6 +532,42 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
     ]);
   },
 
+  'agency-lapse'(item, setup) {
+    const { enquiry } = item;
+    const { times, name, mail, host } = bookedCall(item, setup);
+    return callMail(enquiry, mail, `Call released, not confirmed: ${name}, ${times.agency}`, [
+      `${name} did not confirm their call of ${times.agency}${host ? ` with ${headerText(host.name)}` : ''} in time, so its time is free again.`,
+      'The attached update removes it from your calendar; they have been told how to book again.',
+      field('Email', enquiry.data.email),
+    ]);
+  },
+
+  'prospect-lapse'(item, setup) {
+    const { enquiry } = item;
+    const { times, name, brand, mail } = bookedCall(item, setup);
+    return callMail(enquiry, mail, `Not confirmed: your call with ${brand}, ${times.visitor}`, [
+      `Hello ${name},`,
+      '',
+      'You booked a call with us, and it was not confirmed with the link in our e-mail in time, so we',
+      'have released its time for others. The attached update removes it from your calendar.',
+      '',
+      `Time released: ${times.visitor}`,
+      '',
+      'You are welcome to book again whenever suits you; please confirm the new call with the link we',
+      'send you. Choose a time here:',
+      bookingPage(setup),
+    ]);
+  },
+
+  'host-lapse'(item, setup) {
+    const { enquiry } = item;
+    const { times, name, mail } = bookedCall(item, setup);
+    return callMail(enquiry, mail, `Call released, not confirmed: ${name}, ${times.host}`, [
+      `${name} did not confirm their call with you of ${times.host} in time, so it is off. The`,
+      'attached update removes it from your calendar, and the time is free again.',
+    ]);
+  },
+
   'prospect-reminder'(item, setup) {
     const { enquiry } = item;
     const { about, times, name, brand, minutes, mail, where } = bookedCall(item, setup);
@@ -574,12 +617,14 @@ export function formatMail(item: MailItem, setup: MailSetup): Mail {
 /**
  * Why an e-mail due now is not to be sent after all, or nothing: a reminder of a call cancelled,
  * moved since or begun; an invitation or update superseded by a later move, or of a call cancelled
- * (its cancellation goes instead). The agency's notice and the cancellations always go.
+ * or lapsed (its cancellation or release goes instead). The agency's notice, the cancellations
+ * and the releases always go.
  */
 export function staleReason(item: MailItem, now: number): string | undefined {
   const { mail, enquiry, call: about } = item;
   const call = enquiry.call;
   if (!call || !about || mail === 'agency' || isCancel(mail)) return undefined;
+  if (call.lapsedAt) return 'the call lapsed unconfirmed';
   if (call.cancelledAt) return 'the call was cancelled';
   if (about.sequence < call.sequence) return 'the call was moved since';
   if (isReminder(mail) && Date.parse(call.start) <= now) return 'the call has begun';

@@ -3,6 +3,8 @@ import { clientNetwork, wideNetwork } from '../networks.ts';
 import {
   BookingCapReached,
   type CallMove,
+  type CancelResult,
+  type ConfirmResult,
   type MailCall,
   type MailKind,
   type MoveResult,
@@ -65,10 +67,27 @@ export function bookingCapReached(
   return undefined;
 }
 
-/** A call confirmed by its prospect. Parameters: confirmed at, id. */
+/**
+ * A call confirmed by its prospect, unless cancelled, lapsed or begun. Parameters: confirmed at, id,
+ * now (an instant as the store writes a call's).
+ */
 export const CONFIRM_CALL = `UPDATE enquiries SET call_confirmed_at = ?
   WHERE id = ? AND call_start IS NOT NULL AND call_confirmed_at IS NULL
-    AND call_cancelled_at IS NULL`;
+    AND call_cancelled_at IS NULL AND call_start > ?`;
+
+/** What a confirmation came to, given the call as it is after CONFIRM_CALL `changed` it or not. */
+export function confirmResult(
+  enquiry: StoredEnquiry | undefined,
+  changed: boolean,
+  now: number,
+): ConfirmResult {
+  const call = enquiry?.call;
+  if (!enquiry || !call) return { status: 'unknown' };
+  if (changed) return { status: 'confirmed', enquiry };
+  if (call.cancelledAt) return { status: 'cancelled', enquiry };
+  if (!call.confirmedAt && Date.parse(call.start) <= now) return { status: 'past', enquiry };
+  return { status: 'already', enquiry };
+}
 
 /**
  * How many calls were booked since an instant (spam holds none; cancelled ones count: they were
@@ -184,6 +203,7 @@ export function justStored(
         sequence: 0,
         moves: 0,
         confirmedAt: call.confirmed ? createdAt : null,
+        lapsedAt: null,
       },
     }),
   };
@@ -313,18 +333,77 @@ export function mailsOnMove(
   ];
 }
 
-/** The cancellations a cancelled call (as it is now) queues: to the agency, the prospect and its host. */
-export const mailsOnCancel = (call: StoredCall, now: number): QueuedMail[] => {
+/**
+ * The e-mails that take a call out of every calendar (METHOD:CANCEL), as it is now: to the agency,
+ * the prospect and its host; `-cancel` for a cancellation, `-lapse` for a call released unconfirmed.
+ */
+const withdrawals = (call: StoredCall, now: number, why: 'cancel' | 'lapse'): QueuedMail[] => {
   const about: MailCall = {
     sequence: call.sequence,
     host: call.host,
     start: call.start,
     end: call.end,
   };
-  return (
-    ['agency-cancel', 'prospect-cancel', ...(call.host ? (['host-cancel'] as const) : [])] as const
-  ).map((mail) => ({ mail, dueAt: now, call: about }));
+  return (['agency', 'prospect', ...(call.host ? (['host'] as const) : [])] as const).map(
+    (who) => ({ mail: `${who}-${why}` as const, dueAt: now, call: about }),
+  );
 };
+
+/** The cancellations a cancelled call (as it is now) queues: to the agency, the prospect and its host. */
+export const mailsOnCancel = (call: StoredCall, now: number) => withdrawals(call, now, 'cancel');
+
+/** The releases a call that lapsed unconfirmed (as it is now) queues: to the agency, the prospect and its host. */
+export const mailsOnLapse = (call: StoredCall, now: number) => withdrawals(call, now, 'lapse');
+
+/**
+ * Whether a call may be cancelled at `now`, checked in the store's transaction: refused when there
+ * is no such call, it is cancelled (or lapsed) already, or it has begun (an old link of a call
+ * moved earlier is still signed until its old time); else the enquiry and its call as they are.
+ */
+export function checkCancel(
+  enquiry: StoredEnquiry | undefined,
+  now: number,
+): { refused: CancelResult } | { enquiry: StoredEnquiry; before: StoredCall } {
+  const before = enquiry?.call;
+  if (!enquiry || !before) return { refused: { status: 'unknown' } };
+  if (before.cancelledAt) return { refused: { status: 'already', enquiry } };
+  if (Date.parse(before.start) <= now) return { refused: { status: 'past', enquiry } };
+  return { enquiry, before };
+}
+
+/** A call cancelled at `now`, as CANCEL_CALL writes it. */
+export const cancelledCall = (before: StoredCall, now: number): StoredCall => ({
+  ...before,
+  cancelledAt: new Date(now).toISOString(),
+  sequence: before.sequence + 1,
+});
+
+/**
+ * The calls that lapse at `now`: booked at the cutoff (`now` less BOOKING_CONFIRM_MINUTES) or
+ * before, still waiting for their prospect's confirmation, and not begun (a call booked inside
+ * the time allowed keeps its time: there is no one to give it to then), oldest first. Served by
+ * the partial index of calls waiting for confirmation. Parameters: cutoff (as created_at is
+ * written), now (as call_start is), limit.
+ */
+export const UNCONFIRMED_DUE = `SELECT id FROM enquiries
+  WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_confirmed_at IS NULL
+    AND created_at <= ? AND call_start > ?
+  ORDER BY created_at LIMIT ?`;
+
+/**
+ * A call released unconfirmed: cancelled and lapsed at one instant (its time free, as a cancelled
+ * call's), its sequence one up for the calendars' CANCEL; only if it still waits. Parameters:
+ * lapsed at, lapsed at, id.
+ */
+export const LAPSE_CALL = `UPDATE enquiries SET call_cancelled_at = ?, call_lapsed_at = ?,
+    call_sequence = call_sequence + 1
+  WHERE id = ? AND call_cancelled_at IS NULL AND call_confirmed_at IS NULL`;
+
+/** A call lapsed at `now`, as LAPSE_CALL writes it. */
+export const lapsedCall = (before: StoredCall, now: number): StoredCall => ({
+  ...cancelledCall(before, now),
+  lapsedAt: new Date(now).toISOString(),
+});
 
 /** An outbox entry of both stores. Parameters: QUEUED_MAIL_PARAMETERS of an enquiry's id and a mail. */
 export const INSERT_OUTBOX = `INSERT INTO outbox (enquiry_id, mail, next_attempt_at, sequence,
@@ -385,8 +464,9 @@ export function moveCandidates(current: string | null, offered: readonly string[
 
 /**
  * Whether a call may be moved, checked under the store's lock before any host is looked at: refused
- * when there is no such call, it is cancelled, it was moved since the link was made (`sequence`), or
- * it was moved `maxMoves` times already; else the enquiry and its call as they are.
+ * when there is no such call, it is cancelled (or lapsed), it was moved since the link was made
+ * (`sequence`), the new time is the one it has, or it was moved `maxMoves` times already; else the
+ * enquiry and its call as they are.
  */
 export function checkMove(
   enquiry: StoredEnquiry | undefined,
@@ -399,6 +479,9 @@ export function checkMove(
   if (before.cancelledAt) return { refused: { status: 'cancelled', enquiry } };
   if (move.sequence !== undefined && move.sequence !== before.sequence)
     return { refused: { status: 'stale', enquiry } };
+  // Accepted, it would send every calendar an update of nothing and use up one of the moves.
+  if (Date.parse(move.start) === Date.parse(before.start))
+    return { refused: { status: 'same', enquiry } };
   if (before.moves >= move.maxMoves) return { refused: { status: 'limit', enquiry } };
   return { enquiry, before };
 }
@@ -436,6 +519,11 @@ export const MAIL_KINDS_CHECK = `mail IN ('agency', 'prospect', 'host', 'agency-
 export const MAIL_KINDS_CHECK_MOVES = `mail IN ('agency', 'prospect', 'host', 'agency-cancel',
   'prospect-cancel', 'host-cancel', 'agency-move', 'prospect-move', 'host-move',
   'prospect-reminder', 'host-reminder')`;
+
+/** The mail kinds once calls lapsed unconfirmed (the migrations that added the releases). */
+export const MAIL_KINDS_CHECK_LAPSES = `mail IN ('agency', 'prospect', 'host', 'agency-cancel',
+  'prospect-cancel', 'host-cancel', 'agency-move', 'prospect-move', 'host-move',
+  'prospect-reminder', 'host-reminder', 'agency-lapse', 'prospect-lapse', 'host-lapse')`;
 
 /** An outbox row's snapshot columns (QueuedMail's call), read back. */
 export interface MailCallColumns {

@@ -27,22 +27,30 @@ import {
   HOST_HAS_CALL,
   HOST_HAS_OTHER_CALL,
   INSERT_OUTBOX,
+  LAPSE_CALL,
   MAIL_KINDS_CHECK,
+  MAIL_KINDS_CHECK_LAPSES,
   MAIL_KINDS_CHECK_MOVES,
   MOVE_CALL,
   SELECT_ENQUIRIES,
   SKIP_SUPERSEDED,
   bookingAlertDue,
   bookingCapReached,
+  UNCONFIRMED_DUE,
+  cancelledCall,
   candidateHosts,
+  checkCancel,
   checkMove,
+  confirmResult,
   confirmedAtOf,
   justStored,
   mailCallOf,
   mailCountsOf,
   mailsOnCancel,
   mailsOnCommit,
+  mailsOnLapse,
   mailsOnMove,
+  lapsedCall,
   moveCandidates,
   movedCall,
   queuedMailParameters,
@@ -231,6 +239,42 @@ export const migrations: string[] = [
   `ALTER TABLE enquiries ADD COLUMN call_confirmed_at TEXT;
    UPDATE enquiries SET call_confirmed_at = created_at WHERE call_start IS NOT NULL;
    ${SITE_ALERTS_TABLE}`,
+  // 13: a call not confirmed in time is released (BOOKING_CONFIRM_MINUTES): when it lapsed, an
+  // index of the calls waiting for confirmation for the sweep, and three kinds of e-mail that say
+  // so (the outbox made again for its CHECK, as in 10).
+  `ALTER TABLE enquiries ADD COLUMN call_lapsed_at TEXT;
+   CREATE INDEX enquiries_unconfirmed ON enquiries (created_at)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_confirmed_at IS NULL;
+   CREATE TABLE outbox_13 (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (${MAIL_KINDS_CHECK_LAPSES}),
+     sequence INTEGER NOT NULL DEFAULT 0,
+     remind_minutes INTEGER NOT NULL DEFAULT 0,
+     host TEXT,
+     start_at TEXT,
+     end_at TEXT,
+     previous_start_at TEXT,
+     previous_end_at TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     leased_until INTEGER,
+     undeliverable_at INTEGER,
+     skipped_at INTEGER,
+     UNIQUE (enquiry_id, mail, sequence, remind_minutes)
+   );
+   INSERT INTO outbox_13 (id, enquiry_id, mail, sequence, remind_minutes, host, start_at, end_at,
+       previous_start_at, previous_end_at, attempts, next_attempt_at, sent_at, last_error,
+       leased_until, undeliverable_at, skipped_at)
+     SELECT id, enquiry_id, mail, sequence, remind_minutes, host, start_at, end_at,
+       previous_start_at, previous_end_at, attempts, next_attempt_at, sent_at, last_error,
+       leased_until, undeliverable_at, skipped_at FROM outbox;
+   DROP TABLE outbox;
+   ALTER TABLE outbox_13 RENAME TO outbox;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL;`,
 ];
 
 interface Row extends Partial<MailCallColumns>, MailCountColumns {
@@ -251,6 +295,7 @@ interface Row extends Partial<MailCallColumns>, MailCountColumns {
   call_sequence: number;
   call_moves: number;
   call_confirmed_at: string | null;
+  call_lapsed_at: string | null;
   sent_at: number | null;
   attempts: number | null;
   mail_failure?: string | null;
@@ -278,6 +323,7 @@ const fromRow = (row: Row): StoredEnquiry => ({
       sequence: row.call_sequence,
       moves: row.call_moves,
       confirmedAt: row.call_confirmed_at,
+      lapsedAt: row.call_lapsed_at,
     },
   }),
   mailedAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
@@ -317,6 +363,8 @@ export class SqliteStore implements EnquiryStore {
   readonly #booked: StatementSync;
   readonly #callsAhead: StatementSync;
   readonly #confirm: StatementSync;
+  readonly #unconfirmedDue: StatementSync;
+  readonly #lapse: StatementSync;
   readonly #caps: BookingCaps;
   readonly #insertVital: StatementSync | undefined;
 
@@ -358,6 +406,8 @@ export class SqliteStore implements EnquiryStore {
     this.#booked = this.db.prepare(BOOKED_BETWEEN);
     this.#callsAhead = this.db.prepare(CALLS_AHEAD);
     this.#confirm = this.db.prepare(CONFIRM_CALL);
+    this.#unconfirmedDue = this.db.prepare(UNCONFIRMED_DUE);
+    this.#lapse = this.db.prepare(LAPSE_CALL);
     this.#byId = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.id = ?`);
     this.#cancel = this.db.prepare(CANCEL_CALL);
     this.#move = this.db.prepare(MOVE_CALL);
@@ -536,24 +586,41 @@ export class SqliteStore implements EnquiryStore {
 
   async cancelCall(id: string, queueMail: boolean, now = Date.now()): Promise<CancelResult> {
     return this.#transaction((): CancelResult => {
-      const enquiry = this.#findById(id);
-      if (!enquiry?.call) return { status: 'unknown' };
-      if (enquiry.call.cancelledAt) return { status: 'already', enquiry };
-      const cancelledAt = new Date(now).toISOString();
-      this.#cancel.run(cancelledAt, id);
-      const call = { ...enquiry.call, cancelledAt, sequence: enquiry.call.sequence + 1 };
+      const checked = checkCancel(this.#findById(id), now);
+      if ('refused' in checked) return checked.refused;
+      const { enquiry, before } = checked;
+      const call = cancelledCall(before, now);
+      this.#cancel.run(call.cancelledAt, id);
       this.#skipSuperseded.run(now, 'the call was cancelled', id);
       if (queueMail && !enquiry.spam) this.#queue(id, mailsOnCancel(call, now));
       return { status: 'cancelled', enquiry: { ...enquiry, call } };
     });
   }
 
+  async lapseUnconfirmed(confirmMs: number, queueMail: boolean, now = Date.now(), limit = 100) {
+    // One write transaction (BEGIN IMMEDIATE): no confirmation, cancel or other sweep between the
+    // look and the update.
+    return this.#transaction(() => {
+      const due = this.#unconfirmedDue.all(
+        new Date(now - confirmMs).toISOString(),
+        instant(now),
+        limit,
+      ) as { id: string }[];
+      for (const { id } of due) {
+        const enquiry = this.#findById(id)!;
+        const call = lapsedCall(enquiry.call!, now);
+        this.#lapse.run(call.lapsedAt, call.lapsedAt, id);
+        this.#skipSuperseded.run(now, 'the call lapsed unconfirmed', id);
+        if (queueMail && !enquiry.spam) this.#queue(id, mailsOnLapse(call, now));
+      }
+      return due.length;
+    });
+  }
+
   async confirmCall(id: string, now = Date.now()): Promise<ConfirmResult> {
-    const changed = Number(this.#confirm.run(new Date(now).toISOString(), id).changes) > 0;
-    const enquiry = this.#findById(id);
-    if (!enquiry?.call) return { status: 'unknown' };
-    if (changed) return { status: 'confirmed', enquiry };
-    return { status: enquiry.call.cancelledAt ? 'cancelled' : 'already', enquiry };
+    const changed =
+      Number(this.#confirm.run(new Date(now).toISOString(), id, instant(now)).changes) > 0;
+    return confirmResult(this.#findById(id), changed, now);
   }
 
   async claimBookingAlert(rule: BookingAlertRule, now = Date.now()) {

@@ -95,11 +95,18 @@ export interface StoredCall {
    * off); null while it waits. Calls booked before confirmation existed count as confirmed.
    */
   confirmedAt: string | null;
+  /**
+   * When it was released because its prospect had not confirmed it within BOOKING_CONFIRM_MINUTES
+   * of booking (cancelledAt is then the same instant: its time is free, as a cancelled call's);
+   * null otherwise.
+   */
+  lapsedAt: string | null;
 }
 
 /**
  * The e-mails an enquiry causes: the agency's notice of it; for a booked call, the prospect's
- * confirmation and the host's invitation too; when it is cancelled, a cancellation to each.
+ * confirmation and the host's invitation too; when it is cancelled, a cancellation to each; when it
+ * lapses unconfirmed, a release (a cancellation that says why) to each.
  */
 export const MAIL_KINDS = [
   'agency',
@@ -113,6 +120,9 @@ export const MAIL_KINDS = [
   'host-move',
   'prospect-reminder',
   'host-reminder',
+  'agency-lapse',
+  'prospect-lapse',
+  'host-lapse',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -178,14 +188,20 @@ export class BookingCapReached extends Error {
   }
 }
 
+/**
+ * What became of a call to cancel: cancelled now; cancelled before (or lapsed: its call's
+ * `lapsedAt`); or begun already (`past`), which nothing cancels.
+ */
 export type CancelResult =
-  | { status: 'cancelled'; enquiry: StoredEnquiry }
-  | { status: 'already'; enquiry: StoredEnquiry }
-  | { status: 'unknown' };
+  { status: 'cancelled' | 'already' | 'past'; enquiry: StoredEnquiry } | { status: 'unknown' };
 
-/** What became of a call its prospect confirmed: confirmed now, before, or cancelled meanwhile. */
+/**
+ * What became of a call its prospect confirmed: confirmed now, before, cancelled (or lapsed)
+ * meanwhile, or begun already (`past`).
+ */
 export type ConfirmResult =
-  { status: 'confirmed' | 'already' | 'cancelled'; enquiry: StoredEnquiry } | { status: 'unknown' };
+  | { status: 'confirmed' | 'already' | 'cancelled' | 'past'; enquiry: StoredEnquiry }
+  | { status: 'unknown' };
 
 /** When the agency is told that bookings come in faster than people book (BOOKING_ALERT_PER_HOUR). */
 export interface BookingAlertRule {
@@ -215,8 +231,11 @@ export type MoveResult =
       enquiry: StoredEnquiry;
       previous: { start: string; end: string; host: string | null };
     }
-  /** Cancelled, moved since the link was made (`sequence`), or moved `maxMoves` times already. */
-  | { status: 'cancelled' | 'stale' | 'limit'; enquiry: StoredEnquiry }
+  /**
+   * Cancelled (or lapsed), moved since the link was made (`sequence`), moved `maxMoves` times
+   * already, or asked to move to the time it has (`same`).
+   */
+  | { status: 'cancelled' | 'stale' | 'limit' | 'same'; enquiry: StoredEnquiry }
   | { status: 'unknown' };
 
 /**
@@ -302,9 +321,23 @@ export interface EnquiryStore extends VitalsStore {
   bookedBetween(from: string, to: string): Promise<BookedCall[]>;
   /**
    * Cancels a booked call: frees its time and, when `queueMail`, queues a cancellation to the
-   * agency and the prospect. Cancelling one already cancelled changes nothing.
+   * agency and the prospect. Cancelling one already cancelled (or lapsed), or one that has begun at
+   * `now`, changes nothing and says so.
    */
   cancelCall(id: string, queueMail: boolean, now?: number): Promise<CancelResult>;
+  /**
+   * Releases the calls booked at least `confirmMs` before `now` that their prospect has not
+   * confirmed and that have not begun (at most `limit` of them): each is marked lapsed and its time
+   * freed, its e-mails not yet sent dropped and (with `queueMail`) its releases queued, in one
+   * transaction; every process sharing the store may sweep at once, and each call lapses once.
+   * Resolves to how many lapsed.
+   */
+  lapseUnconfirmed(
+    confirmMs: number,
+    queueMail: boolean,
+    now?: number,
+    limit?: number,
+  ): Promise<number>;
   /**
    * Moves a booked call to a new time in one transaction: its old time is free again, the new one
    * taken by its host if free then, else by the first of `move.hosts` with no call then (none:
@@ -313,8 +346,9 @@ export interface EnquiryStore extends VitalsStore {
    */
   moveCall(id: string, move: CallMove, queueMail: boolean, now?: number): Promise<MoveResult>;
   /**
-   * Marks a booked call confirmed by its prospect (now). Confirming one already confirmed, or
-   * cancelled, changes nothing and says so. A move keeps a call's confirmation.
+   * Marks a booked call confirmed by its prospect (now). Confirming one already confirmed,
+   * cancelled (or lapsed), or begun at `now`, changes nothing and says so. A move keeps a call's
+   * confirmation.
    */
   confirmCall(id: string, now?: number): Promise<ConfirmResult>;
   /**

@@ -5,7 +5,12 @@
  */
 import type pg from 'pg';
 import { CALENDAR_FEEDS_TABLE } from '../calendar-copies.ts';
-import { MAIL_KINDS_CHECK, MAIL_KINDS_CHECK_MOVES, SITE_ALERTS_TABLE } from '../sql.ts';
+import {
+  MAIL_KINDS_CHECK,
+  MAIL_KINDS_CHECK_LAPSES,
+  MAIL_KINDS_CHECK_MOVES,
+  SITE_ALERTS_TABLE,
+} from '../sql.ts';
 
 /** Versioned schema changes, run in order and recorded in schema_migrations. Append, never edit. */
 export const postgresMigrations: string[] = [
@@ -127,6 +132,13 @@ export const postgresMigrations: string[] = [
   `ALTER TABLE enquiries ADD COLUMN call_confirmed_at TIMESTAMPTZ;
    UPDATE enquiries SET call_confirmed_at = created_at WHERE call_start IS NOT NULL;
    ${SITE_ALERTS_TABLE}`,
+  // 10: as SQLite's 13: a call not confirmed in time is released: when it lapsed, an index of the
+  // calls waiting for confirmation for the sweep, and three kinds of e-mail that say so.
+  `ALTER TABLE enquiries ADD COLUMN call_lapsed_at TIMESTAMPTZ;
+   CREATE INDEX enquiries_unconfirmed ON enquiries (created_at)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_confirmed_at IS NULL;
+   ALTER TABLE outbox DROP CONSTRAINT outbox_mail_check;
+   ALTER TABLE outbox ADD CONSTRAINT outbox_mail_check CHECK (${MAIL_KINDS_CHECK_LAPSES});`,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */

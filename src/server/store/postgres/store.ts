@@ -38,20 +38,27 @@ import {
   HOST_HAS_CALL,
   HOST_HAS_OTHER_CALL,
   INSERT_OUTBOX,
+  LAPSE_CALL,
   MOVE_CALL,
   SELECT_ENQUIRIES,
   SKIP_SUPERSEDED,
+  UNCONFIRMED_DUE,
   bookingAlertDue,
   bookingCapReached,
+  cancelledCall,
   candidateHosts,
+  checkCancel,
   checkMove,
+  confirmResult,
   confirmedAtOf,
   justStored,
   mailCallOf,
   mailCountsOf,
   mailsOnCancel,
   mailsOnCommit,
+  mailsOnLapse,
   mailsOnMove,
+  lapsedCall,
   moveCandidates,
   movedCall,
   numbered,
@@ -105,6 +112,7 @@ interface Row extends Partial<MailCallColumns>, MailCountColumns {
   call_sequence: number;
   call_moves: number;
   call_confirmed_at: Date | null;
+  call_lapsed_at: Date | null;
   sent_at: string | null;
   attempts: number | null;
   mail_failure?: string | null;
@@ -135,6 +143,7 @@ const fromRow = (row: Row): StoredEnquiry => ({
       sequence: row.call_sequence,
       moves: row.call_moves,
       confirmedAt: row.call_confirmed_at && row.call_confirmed_at.toISOString(),
+      lapsedAt: row.call_lapsed_at && row.call_lapsed_at.toISOString(),
     },
   }),
   mailedAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
@@ -474,15 +483,37 @@ export class PostgresStore implements EnquiryStore {
 
   cancelCall(id: string, queueMail: boolean, now = Date.now()): Promise<CancelResult> {
     return this.#transaction(async (client): Promise<CancelResult> => {
-      const enquiry = await this.#locked(client, id);
-      if (!enquiry?.call) return { status: 'unknown' };
-      if (enquiry.call.cancelledAt) return { status: 'already', enquiry };
-      const cancelledAt = new Date(now).toISOString();
-      await client.query(numbered(CANCEL_CALL), [cancelledAt, id]);
-      const call = { ...enquiry.call, cancelledAt, sequence: enquiry.call.sequence + 1 };
+      const checked = checkCancel(await this.#locked(client, id), now);
+      if ('refused' in checked) return checked.refused;
+      const { enquiry, before } = checked;
+      const call = cancelledCall(before, now);
+      await client.query(numbered(CANCEL_CALL), [call.cancelledAt, id]);
       await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call was cancelled', id]);
       if (queueMail && !enquiry.spam) await this.#queue(client, id, mailsOnCancel(call, now));
       return { status: 'cancelled', enquiry: { ...enquiry, call } };
+    });
+  }
+
+  lapseUnconfirmed(confirmMs: number, queueMail: boolean, now = Date.now(), limit = 100) {
+    return this.#transaction(async (client) => {
+      // Each call due is locked by this transaction, or skipped when another process's sweep (or a
+      // confirmation, a cancel, a move) holds it: it lapses once, with its e-mails, or not at all.
+      const { rows } = await client.query<{ id: string }>({
+        name: 'unconfirmed-due',
+        text: `${numbered(UNCONFIRMED_DUE)} FOR UPDATE SKIP LOCKED`,
+        values: [new Date(now - confirmMs).toISOString(), new Date(now).toISOString(), limit],
+      });
+      for (const { id } of rows) {
+        const enquiry = (await this.#one(
+          { name: 'by-id', text: `${SELECT_ENQUIRIES} WHERE e.id = $1`, values: [id] },
+          client,
+        ))!;
+        const call = lapsedCall(enquiry.call!, now);
+        await client.query(numbered(LAPSE_CALL), [call.lapsedAt, call.lapsedAt, id]);
+        await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call lapsed unconfirmed', id]);
+        if (queueMail && !enquiry.spam) await this.#queue(client, id, mailsOnLapse(call, now));
+      }
+      return rows.length;
     });
   }
 
@@ -490,12 +521,9 @@ export class PostgresStore implements EnquiryStore {
     const { rowCount } = await this.pool.query({
       name: 'confirm-call',
       text: numbered(CONFIRM_CALL),
-      values: [new Date(now).toISOString(), id],
+      values: [new Date(now).toISOString(), id, new Date(now).toISOString()],
     });
-    const enquiry = await this.findById(id);
-    if (!enquiry?.call) return { status: 'unknown' };
-    if (rowCount) return { status: 'confirmed', enquiry };
-    return { status: enquiry.call.cancelledAt ? 'cancelled' : 'already', enquiry };
+    return confirmResult(await this.findById(id), Boolean(rowCount), now);
   }
 
   async claimBookingAlert(rule: BookingAlertRule, now = Date.now()) {
