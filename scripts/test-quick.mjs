@@ -16,6 +16,10 @@ const checks = [
   { name: 'types (astro check)', command: ['astro', 'check'], env: {} },
 ];
 
+// As in `npm test` (test.mjs): Node keeps the code it compiled here, and a second run starts its
+// processes a quarter quicker.
+const compileCache = join(import.meta.dirname, '../node_modules/.cache/node-compile-cache');
+
 const started = Date.now();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -28,6 +32,7 @@ function run({ name, command: [program, ...args], env }) {
       // The project's Node and tools first, also when this file is not run through npm.
       PATH: `${bin}${delimiter}${process.env.PATH}`,
       ...(process.stdout.isTTY && { FORCE_COLOR: '1' }),
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? compileCache,
       ...env,
     },
   });
