@@ -8,7 +8,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** The eight 16-bit groups of an IPv6 address, or undefined if it is not one. */
-function ipv6Groups(address: string): number[] | undefined {
+export function ipv6Groups(address: string): number[] | undefined {
   // A zone (fe80::1%eth0) names an interface of this host, not part of the address.
   let text = address.split('%')[0]!;
   if (!isIPv6(text)) return undefined;
