@@ -77,5 +77,6 @@ export const vitalRecord = (overrides: Partial<VitalRecord> = {}): VitalRecord =
   build: 'b',
   target: null,
   phases: null,
+  network: null,
   ...overrides,
 });

@@ -127,6 +127,8 @@ export const postgresMigrations: string[] = [
   `ALTER TABLE enquiries ADD COLUMN call_confirmed_at TIMESTAMPTZ;
    UPDATE enquiries SET call_confirmed_at = created_at WHERE call_start IS NOT NULL;
    ${SITE_ALERTS_TABLE}`,
+  // 10: as SQLite's 13: field data's network key; those stored before have none.
+  `ALTER TABLE vitals ADD COLUMN network TEXT;`,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */
