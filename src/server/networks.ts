@@ -8,7 +8,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** The eight 16-bit groups of an IPv6 address, or undefined if it is not one. */
-function ipv6Groups(address: string): number[] | undefined {
+export function ipv6Groups(address: string): number[] | undefined {
   // A zone (fe80::1%eth0) names an interface of this host, not part of the address.
   let text = address.split('%')[0]!;
   if (!isIPv6(text)) return undefined;
@@ -31,6 +31,32 @@ function mappedIPv4(groups: number[]): string | undefined {
   if (groups.slice(0, 5).some(Boolean) || groups[5] !== 0xffff) return undefined;
   const [high, low] = [groups[6]!, groups[7]!];
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+}
+
+/**
+ * One spelling per address, so that two spellings of it are one client: an IPv4 address as it is
+ * (Node's isIPv4 takes no leading zeros, so there is one spelling already), one an IPv6 address maps
+ * (::ffff:192.0.2.1, ::ffff:c000:201) as that IPv4 address, any other IPv6 address in RFC 5952's
+ * form (lower case, no leading zeros, the longest run of zero groups as `::`), its zone left off.
+ * Undefined for anything that is not an address.
+ */
+export function canonicalAddress(text: string): string | undefined {
+  if (isIPv4(text)) return text;
+  const groups = ipv6Groups(text);
+  if (!groups) return undefined;
+  const v4 = mappedIPv4(groups);
+  if (v4) return v4;
+  // The longest run of two or more zero groups, the first of equals.
+  let [start, length] = [-1, 1];
+  for (let i = 0; i < 8;) {
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > length) [start, length] = [i, j - i];
+    i = j + 1;
+  }
+  const hex = (list: number[]) => list.map((group) => group.toString(16)).join(':');
+  if (start < 0) return hex(groups);
+  return `${hex(groups.slice(0, start))}::${hex(groups.slice(start + length))}`;
 }
 
 const prefix = (groups: number[], count: number, bits: number) =>

@@ -26,13 +26,20 @@ export function clip(value: string, max: number): string {
  * One line, for an e-mail header (subject, display name, Reply-To) or a one-line field of a body:
  * every line break and control character becomes a space, bidi controls are dropped, runs of white
  * space become one space, and the ends are trimmed; then at most `maxLength` characters.
+ *
+ * And no RFC 2047 encoded word: `=?UTF-8?B?RXZlDQpCY2M6...?=` is ASCII, so nodemailer passes it
+ * into a header as it is (it takes a valid encoded word for one its caller encoded), and mail
+ * programs decode it to `Eve\r\nBcc: ...`. A zero-width space after each `=` of a `=?` leaves the
+ * text looking as typed, but no longer an encoded word; and, not ASCII, it makes nodemailer encode
+ * the header itself, which a mail program decodes once, back to this text.
  */
 export function headerText(value: string, maxLength = Infinity): string {
   const line = wellFormed(value)
     .replace(bidiControls, '')
     .replace(/[\p{Cc}\u2028\u2029]/gu, ' ')
     .replace(/\s+/gu, ' ')
-    .trim();
+    .trim()
+    .replaceAll('=?', '=\u200b?');
   return clip(line, maxLength).trimEnd();
 }
 

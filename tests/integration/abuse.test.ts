@@ -109,6 +109,50 @@ describe('the rate limit', () => {
     expect((await bookFrom(3, '2001:db8:10::1')).status).toBe(200);
   });
 
+  it('behind a trusted proxy that writes a port into X-Forwarded-For, a new port is not a new client', async () => {
+    const server = await start({
+      RATE_LIMIT: 'on',
+      RATE_LIMIT_MAX: '5',
+      TRUSTED_PROXIES: '127.0.0.1',
+      BOOKING_SECRET: 'test-secret-0123456789abcdef0123456789',
+      BOOKING_CAP: '2',
+    });
+    const url = `${server.url}/php/email.php`;
+    const statuses = [];
+    for (let port = 51_234; port < 51_242; port++)
+      statuses.push(
+        (await postForm(url, validEnquiry, { 'X-Forwarded-For': `203.0.113.7:${port}` })).status,
+      );
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    // An entry that is not an address counts as the proxy: one share for all of them, not a new
+    // client each, whatever the client wrote to its left.
+    const junk = ['unknown', '_hidden', 'x', '203.0.113.8:99999', '[203.0.113.8]:80'].map(
+      (hop, i) => ({
+        'X-Forwarded-For': `198.51.100.${i}, ${hop}`,
+      }),
+    );
+    for (const headers of junk)
+      expect((await postForm(url, validEnquiry, headers)).status).toBe(200);
+    expect((await postForm(url, validEnquiry, junk[0])).status).toBe(429);
+    // The cap on calls booked ahead holds too: two calls, then the client's cap.
+    const { slots } = await freeSlots(server);
+    const bookFrom = (i: number, port: number) =>
+      postForm(
+        `${server.url}/send-mail.php`,
+        booking(slots[i]!.start, { email: `person${i}@example.com` }),
+        { 'X-Forwarded-For': `198.51.100.9:${port}` },
+      );
+    expect((await bookFrom(0, 40_001)).status).toBe(200);
+    expect((await bookFrom(1, 40_002)).status).toBe(200);
+    const refused = await bookFrom(2, 40_003);
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { errors: Record<string, string> }).errors).toEqual({
+      slot: expect.stringMatching(
+        /^There are 2 calls booked with us already from your connection\./,
+      ),
+    });
+  });
+
   it('an untrusted client cannot claim HTTPS for HSTS either', async () => {
     const server = await start({});
     const response = await fetch(`${server.url}/`, { headers: { 'X-Forwarded-Proto': 'https' } });

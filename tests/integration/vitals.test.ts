@@ -102,7 +102,11 @@ describe('field data', () => {
         'phases',
         // A random number drawn as it came in, to keep a uniform sample of a busy day.
         'sample',
+        // 4 hex digits of a keyed hash of the network: /speed's cap per network; it names none.
+        'network',
       ]);
+      const keys = db.prepare('SELECT DISTINCT network FROM vitals').all() as { network: string }[];
+      expect(keys).toEqual([{ network: expect.stringMatching(/^[0-9a-f]{4}$/) }]);
       const dayColumns = db.prepare('PRAGMA table_info(vitals_days)').all() as { name: string }[];
       expect(dayColumns.map((c) => c.name)).toEqual(['day', 'received', 'dropped']);
       const dump = JSON.stringify(db.prepare('SELECT * FROM vitals').all());

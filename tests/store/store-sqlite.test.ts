@@ -10,7 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlotTaken } from '../../src/server/store/types';
 import { SqliteStore, migrations } from '../../src/server/store/sqlite';
-import { call, enquiry } from '../support/records';
+import { call, enquiry, vitalRecord } from '../support/records';
 import { expectUpgraded } from '../support/store-backends';
 
 let dir: string;
@@ -161,6 +161,24 @@ describe('migration 5', () => {
 
     const store = new SqliteStore(path);
     await expectUpgraded(store);
+    await store.close();
+  });
+
+  it('keeps the measurements stored before network keys, without one, beside those stored with one', async () => {
+    const path = join(dir, 'v12.sqlite');
+    const db = new DatabaseSync(path);
+    for (const migration of migrations.slice(0, 12)) db.exec(migration);
+    db.exec('PRAGMA user_version = 12');
+    db.exec(`INSERT INTO vitals (day, path, metric, value, rating, navigation, connection, device, build, sample)
+             VALUES ('2026-11-20', '/', 'LCP', 900, 'good', 'navigate', '4g', 'phone', 'b', 0.5);`);
+    db.close();
+
+    const store = new SqliteStore(path);
+    await store.addVitals([vitalRecord({ day: '2026-11-21', network: '3fa9' })]);
+    expect((await store.vitalsSince('2026-11-01')).map((r) => [r.day, r.network])).toEqual([
+      ['2026-11-20', null],
+      ['2026-11-21', '3fa9'],
+    ]);
     await store.close();
   });
 });

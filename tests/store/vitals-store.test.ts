@@ -1,7 +1,8 @@
 /**
  * Field data in the store, against both implementations: measurements written in one batch come
  * back as they went in, by day, and pruning deletes the days before the retention window only; a
- * day over its cap keeps a uniform sample of all its measurements, and each day's counts add up.
+ * day over its cap keeps a uniform sample of all its measurements, and each day's counts add up;
+ * the network keys' secret is one for every process.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EnquiryStore, VitalRecord } from '../../src/server/store/types';
@@ -38,10 +39,24 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
         phases: [12.5, 200, 51.5],
       });
       const cls = record({ day: '2026-11-19', metric: 'CLS', value: 0.0125, target: null });
-      await store.addVitals([record(), inp, cls]);
+      // A measurement stored before network keys were kept has none.
+      const keyed = { ...inp, network: '3fa9' };
+      await store.addVitals([record(), inp, cls, keyed]);
       await store.addVitals([]);
-      expect(await store.vitalsSince('2026-11-01')).toEqual([cls, record(), inp]);
-      expect(await store.vitalsSince('2026-11-21')).toEqual([inp]);
+      expect(await store.vitalsSince('2026-11-01')).toEqual([cls, record(), inp, keyed]);
+      expect(await store.vitalsSince('2026-11-21')).toEqual([inp, keyed]);
+    });
+
+    it('keeps one secret for the network keys, made once, the same for every process', async () => {
+      const other = await backend.open();
+      const secrets = await Promise.all([store.vitalsSecret(), other.vitalsSecret()]);
+      expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
+      expect(secrets[1]).toBe(secrets[0]);
+      // Not the cancel links' secret: each is for its own use.
+      expect(await store.bookingSecret()).not.toBe(secrets[0]);
+      await other.close();
+      await store.close();
+      expect(await (await backend.open()).vitalsSecret()).toBe(secrets[0]);
     });
 
     it('prunes the days before the one given, and says how many went', async () => {

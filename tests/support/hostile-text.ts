@@ -7,8 +7,32 @@ import type { StoredEnquiry } from '../../src/server/store/types';
 
 export const numRuns = 200;
 
+/**
+ * RFC 2047 encoded words that a mail program decodes to a line break and a header of their own
+ * (`Eve\r\nBcc: victim@example.com`): B and Q, upper and lower case, another charset, one split
+ * over two words (decoded as one, the space between them dropped), one glued to a word.
+ */
+export const encodedWords = [
+  '=?UTF-8?B?RXZlDQpCY2M6IHZpY3RpbUBleGFtcGxlLmNvbQ==?=',
+  '=?utf-8?b?RXZlDQpCY2M6IHZpY3RpbUBleGFtcGxlLmNvbQ==?=',
+  '=?UTF-8?Q?Eve=0D=0ABcc=3A_victim=40example=2Ecom?=',
+  '=?utf-8?q?Eve=0D=0ABcc:_victim@example.com?=',
+  '=?iso-8859-1?q?Eve=0D=0AX-Injected:_1?=',
+  '=?UTF-8*en?Q?Eve=0A=0ABcc:_victim@example.com?=',
+  '=?UTF-8?Q?Eve=0D=0A?= =?UTF-8?Q?Bcc:_victim@example.com?=',
+  '=?UTF-8?B?RXZlDQo=?=\t=?UTF-8?B?QmNjOiB2aWN0aW1AZXhhbXBsZS5jb20=?=',
+  'Eve=?utf-8?q?=0D=0ABcc:_victim@example.com?=',
+  '=?utf-8?q?=0D=0ABcc:_victim@example.com?=é',
+];
+
 /** What an attacker would try: every kind of line break, terminal escapes, iCalendar syntax. */
 export const pieces = [
+  ...encodedWords,
+  '=?',
+  '?=',
+  '?Q?',
+  '?b?',
+  '=0D=0A',
   '\r',
   '\n',
   '\r\n',

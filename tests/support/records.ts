@@ -80,5 +80,6 @@ export const vitalRecord = (overrides: Partial<VitalRecord> = {}): VitalRecord =
   build: 'b',
   target: null,
   phases: null,
+  network: null,
   ...overrides,
 });

@@ -4,7 +4,7 @@
  */
 import type { MetricName } from '../../src/domain/vitals';
 import type { VitalRecord } from '../../src/server/store/types';
-import { MIN_VISITS } from '../../src/server/vitals/speed';
+import { MIN_NETWORKS, MIN_VISITS } from '../../src/server/vitals/speed';
 import { vitalRecord } from './records';
 
 const daysBefore = (today: string, days: number) =>
@@ -15,7 +15,8 @@ const record = (
   metric: MetricName,
   value: number,
   day: string,
-): VitalRecord => vitalRecord({ device, metric, value, day });
+  network: string | null,
+): VitalRecord => vitalRecord({ device, metric, value, day, network });
 
 /** Values 1..n times `step`, shuffled, so that the order they are stored in does not matter. */
 const series = (n: number, step: number) =>
@@ -23,20 +24,39 @@ const series = (n: number, step: number) =>
     (a, b) => ((a * 7919) % 13) - ((b * 7919) % 13),
   );
 
+/** The i-th of `count` networks' keys, taken in turn: each network gets an equal part. */
+const inTurn = (count: number) => (i: number) => (i % count).toString(16).padStart(4, '0');
+
 /**
- * Phones: 120 visits, LCP 100..12000 ms (nearest-rank p75: the 90th value, 9000 ms, poor), INP
- * 2..240 ms (180 ms, good), CLS 0.001..0.120 (0.090, good), and FCP (not shown). 50 very slow phone
- * visits 28 days before `today`, outside the window. Tablets: 99 LCP visits, one short of a figure.
- * Desktops: exactly 100 LCP visits, 27 days before `today` (in the window): 20..2000 ms, p75 1500 ms.
+ * Phones: 120 visits from 20 networks, LCP 100..12000 ms (nearest-rank p75: the 90th value, 9000
+ * ms, poor), INP 2..240 ms (180 ms, good), CLS 0.001..0.120 (0.090, good), and FCP (not shown). 50
+ * very slow phone visits 28 days before `today`, outside the window. Tablets: 99 LCP visits, one
+ * short of a figure; 150 INP visits from 4 networks, one network short of one. Desktops: exactly
+ * 100 LCP visits from 20 networks, 27 days before `today` (in the window): 20..2000 ms, p75 1500
+ * ms; and 100 INP visits from 20 networks, 2..200 ms (p75 150 ms), with a flood of 400 at 1000 ms
+ * from one network, which weighs 100 / 9 (10% of all the weight): p75 168 ms, good (the 84th
+ * honest value), where the plain p75 of all 500 would be 1000 ms, poor.
  */
 export function speedFixture(today: string): VitalRecord[] {
+  const twenty = inTurn(20);
   return [
-    ...series(120, 100).map((v) => record('phone', 'LCP', v, today)),
-    ...series(120, 2).map((v) => record('phone', 'INP', v, today)),
-    ...series(120, 0.001).map((v) => record('phone', 'CLS', v, today)),
-    ...series(120, 10).map((v) => record('phone', 'FCP', v, today)),
-    ...Array.from({ length: 50 }, () => record('phone', 'LCP', 60_000, daysBefore(today, 28))),
-    ...series(MIN_VISITS - 1, 100).map((v) => record('tablet', 'LCP', v, daysBefore(today, 1))),
-    ...series(MIN_VISITS, 20).map((v) => record('desktop', 'LCP', v, daysBefore(today, 27))),
+    ...series(120, 100).map((v, i) => record('phone', 'LCP', v, today, twenty(i))),
+    ...series(120, 2).map((v, i) => record('phone', 'INP', v, today, twenty(i))),
+    ...series(120, 0.001).map((v, i) => record('phone', 'CLS', v, today, twenty(i))),
+    ...series(120, 10).map((v, i) => record('phone', 'FCP', v, today, twenty(i))),
+    ...Array.from({ length: 50 }, () =>
+      record('phone', 'LCP', 60_000, daysBefore(today, 28), 'ffff'),
+    ),
+    ...series(MIN_VISITS - 1, 100).map((v, i) =>
+      record('tablet', 'LCP', v, daysBefore(today, 1), twenty(i)),
+    ),
+    ...series(150, 1).map((v, i) =>
+      record('tablet', 'INP', v, daysBefore(today, 2), inTurn(MIN_NETWORKS - 1)(i)),
+    ),
+    ...series(MIN_VISITS, 20).map((v, i) =>
+      record('desktop', 'LCP', v, daysBefore(today, 27), twenty(i)),
+    ),
+    ...series(100, 2).map((v, i) => record('desktop', 'INP', v, today, twenty(i))),
+    ...Array.from({ length: 400 }, () => record('desktop', 'INP', 1000, today, 'f100')),
   ];
 }

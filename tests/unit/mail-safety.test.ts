@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import ICAL from 'ical.js';
+import libmime from 'libmime';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { describe, expect, it } from 'vitest';
 import { formatCallTime } from '../../src/domain/call-times';
@@ -18,7 +19,7 @@ import {
 } from '../../src/server/mail/templates';
 import { bodyText, headerText } from '../../src/server/safe-text';
 import { MAIL_KINDS, type MailKind, type StoredEnquiry } from '../../src/server/store/types';
-import { booking, nasty, numRuns, START } from '../support/hostile-text';
+import { booking, CONTROL, encodedWords, nasty, numRuns, START } from '../support/hostile-text';
 import { mailItem } from '../support/records';
 
 const FROM = 'website@agency.example';
@@ -62,26 +63,12 @@ function topHeaders(raw: string): [string, string][] {
     });
 }
 
-/** A header value as a mail program shows it: RFC 2047 encoded-words (UTF-8) decoded. */
-function decodeWords(value: string): string {
-  const word = /=\?utf-8\?([qb])\?([^?]*)\?=/gi;
-  return value.replace(/\?=[ \t]+=\?/g, '?==?').replace(/(?:=\?utf-8\?[qb]\?[^?]*\?=)+/gi, (run) =>
-    Buffer.concat(
-      [...run.matchAll(word)].map(([, encoding, text]) =>
-        encoding!.toLowerCase() === 'b'
-          ? Buffer.from(text!, 'base64')
-          : Buffer.from(
-              text!
-                .replace(/_/g, ' ')
-                .replace(/=([0-9A-F]{2})/gi, (_, hex: string) =>
-                  String.fromCharCode(parseInt(hex, 16)),
-                ),
-              'latin1',
-            ),
-      ),
-    ).toString('utf8'),
-  );
-}
+/**
+ * A header value as a mail program shows it: RFC 2047 encoded words decoded, by libmime (the
+ * decoder of nodemailer's own mailparser, lenient as mail programs are: any case, any charset,
+ * adjacent words joined).
+ */
+const decodeWords = (value: string) => libmime.decodeWords(value);
 
 /** The headers nodemailer adds to every message: a single part also says its encoding. */
 const ADDED = ['Date', 'MIME-Version', 'Content-Type'];
@@ -247,5 +234,83 @@ describe('an enquiry, whatever its fields', () => {
       ),
       { numRuns },
     );
+  });
+});
+
+describe('an encoded word in what a visitor typed', () => {
+  /** Every top-level header of a raw message as a mail program shows it, decoded. */
+  const shownHeaders = async (mail: Mail) =>
+    topHeaders(await compose(mail)).map(([name, value]) => [name, decodeWords(value)] as const);
+  const names = (shown: (readonly [string, string])[]) =>
+    shown
+      .map(([header]) => header)
+      .filter((header) => header !== 'Content-Transfer-Encoding')
+      .sort();
+
+  /** The headers a message of `mail` has: those the server set, and nodemailer's own (not its encoding's). */
+  const headerNames = (mail: Mail) =>
+    ['From', 'To', ...(mail.replyTo ? ['Reply-To'] : []), 'Subject', 'Message-ID', ...ADDED].sort();
+
+  /** Names that decode to a line break and a header of their own, alone and among other text. */
+  const visitorNames = encodedWords.flatMap((word) => [
+    word,
+    `Ada ${word} Lovelace`,
+    `${word}${word}`,
+    `Zoë ${word}`,
+  ]);
+
+  it('is never decoded by a mail program: no line break, no header of its own, in any e-mail', async () => {
+    const enquiryOf = (name: string, call: boolean): StoredEnquiry => {
+      const enquiry: StoredEnquiry = {
+        ...booking(name, 'Hello'),
+        kind: call ? 'call' : 'enquiry',
+        data: call
+          ? { name, email: 'grace@example.com', message: 'Hello' }
+          : {
+              first_name: name,
+              last_name: name,
+              email: 'grace@example.com',
+              service: [name],
+              project: 'Hello',
+            },
+      };
+      delete enquiry.call;
+      return enquiry;
+    };
+    for (const name of visitorNames) {
+      const mails = [
+        ...KINDS.map((kind) => formatMail(mailItem(kind, booking(name, 'Hello')), SETUP)),
+        formatEnquiryMail(enquiryOf(name, true), FROM, TO),
+        formatEnquiryMail(enquiryOf(name, false), FROM, TO),
+      ];
+      for (const mail of mails) {
+        const shown = await shownHeaders(mail);
+        expect(names(shown)).toEqual(headerNames(mail));
+        for (const [header, value] of shown)
+          expect(value, `${header} of ${JSON.stringify(name)}`).not.toMatch(CONTROL);
+        // The subject shows what was typed (with a zero-width space after each `=` of a `=?`),
+        // and nothing in it is an encoded word still, for a second decoding to find.
+        const subject = shown.find(([header]) => header === 'Subject')![1];
+        expect(subject).toBe(headerText(mail.subject));
+        expect(subject).not.toContain('=?');
+      }
+    }
+  });
+
+  it('in an address does not become the staff’s Reply-To, which cannot be changed as text can', async () => {
+    const address = '=?utf-8?q?Eve=0D=0ABcc=3A_victim=40example=2Ecom?=@example.com';
+    expect(asciiEmail(address)).toBe(address);
+    for (const kind of KINDS.filter(forStaff)) {
+      const mail = formatMail(mailItem(kind, booking('Eve', 'Hello', address)), SETUP);
+      expect(mail.replyTo).toBe('');
+      const shown = await shownHeaders(mail);
+      expect(names(shown)).toEqual(headerNames(mail));
+      for (const [header, value] of shown) expect(value, header).not.toMatch(CONTROL);
+    }
+    // The agency still sees it, in the body.
+    expect(formatMail(mailItem('agency', booking('Eve', 'Hello', address)), SETUP).text).toContain(
+      'Email: =\u200b?utf-8?q?Eve=0D=0ABcc',
+    );
+    expect(formatEnquiryMail(booking('Eve', 'Hello', address), FROM, TO).replyTo).toBe('');
   });
 });

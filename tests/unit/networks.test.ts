@@ -1,6 +1,6 @@
 /** A client, as every per-client limit counts it: an IPv4 address, an IPv6 /64 (src/server/networks.ts). */
 import { describe, expect, it } from 'vitest';
-import { clientNetwork, wideNetwork } from '../../src/server/networks';
+import { canonicalAddress, clientNetwork, wideNetwork } from '../../src/server/networks';
 
 describe('clientNetwork and wideNetwork', () => {
   it.each([
@@ -38,5 +38,40 @@ describe('clientNetwork and wideNetwork', () => {
   it('leaves what is not an address as it is', () => {
     for (const text of ['', 'unknown', '2001:db8::g', '999.1.1.1', '1.2.3.4/24'])
       expect([clientNetwork(text), wideNetwork(text)]).toEqual([text, text]);
+  });
+
+  it('gives every address one spelling (RFC 5952 for IPv6), and the networks of it are the same', () => {
+    for (const [spellings, canonical] of [
+      [
+        ['192.0.2.7', '::ffff:192.0.2.7', '::FFFF:c000:207', '0:0:0:0:0:ffff:c000:0207'],
+        '192.0.2.7',
+      ],
+      [['2001:db8::1', '2001:DB8:0::1', '2001:0db8:0000:0000:0000:0000:0000:0001'], '2001:db8::1'],
+      [['2001:db8:0:1:0:0:0:1', '2001:db8:0:1::1'], '2001:db8:0:1::1'],
+      // The longest run of zeros is the one left out; of two as long, the first; never a single one.
+      [['2001:db8:0:0:1:0:0:1'], '2001:db8::1:0:0:1'],
+      [['2001:0:0:1:0:0:0:1'], '2001:0:0:1::1'],
+      [['2001:db8:1:2:3:4:0:5'], '2001:db8:1:2:3:4:0:5'],
+      [['0:0:0:0:0:0:0:0', '::'], '::'],
+      [['0:0:0:0:0:0:0:1'], '::1'],
+      [['1:0:0:0:0:0:0:0'], '1::'],
+      [['fe80::1%eth0', 'FE80:0::1'], 'fe80::1'],
+      [['64:ff9b::192.0.2.1'], '64:ff9b::c000:201'],
+    ] as const)
+      for (const spelling of spellings) {
+        expect(canonicalAddress(spelling), spelling).toBe(canonical);
+        expect(clientNetwork(spelling)).toBe(clientNetwork(canonical));
+        expect(wideNetwork(spelling)).toBe(wideNetwork(canonical));
+      }
+    for (const text of [
+      '',
+      'unknown',
+      '2001:db8::g',
+      '999.1.1.1',
+      '01.2.3.4',
+      '[::1]',
+      '1.2.3.4:80',
+    ])
+      expect(canonicalAddress(text), text).toBeUndefined();
   });
 });

@@ -22,11 +22,12 @@ import type { StoredEnquiry } from '../../src/server/store/types';
 import { anyText, booking, CONTROL, nasty, numRuns } from '../support/hostile-text';
 
 describe('the safe-text functions, for any text', () => {
-  it('headerText: one trimmed line, no control at all, the same when applied again', () => {
+  it('headerText: one trimmed line, no control at all, no encoded word, the same when applied again', () => {
     fc.assert(
       fc.property(anyText, fc.nat(300), (value, max) => {
         const line = headerText(value, max);
         expect(line).not.toMatch(CONTROL);
+        expect(line).not.toContain('=?');
         expect(line).not.toMatch(/\s\s|^\s|\s$/u);
         expect(line.length).toBeLessThanOrEqual(max);
         expect(headerText(line)).toBe(line);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientAddress, isCrossSite, wantsJson } from '../../src/server/requests/client';
+import { clientNetwork } from '../../src/server/networks';
 import { RateLimiter } from '../../src/server/requests/rate-limit';
 
 const request = (headers: Record<string, string>) =>
@@ -17,6 +18,86 @@ describe('the client address', () => {
     expect(clientAddress('10.0.0.2', '5.5.5.5, 10.0.0.3', ['10.0.0.2', '10.0.0.3'])).toBe(
       '5.5.5.5',
     );
+  });
+});
+
+describe('an X-Forwarded-For entry', () => {
+  const proxy = ['10.0.0.2'];
+  const from = (header: string) => clientAddress('10.0.0.2', header, proxy);
+
+  it('with a port, or in brackets, is the address alone: a new port is not a new client', () => {
+    for (const [hop, client] of [
+      ['203.0.113.7:51234', '203.0.113.7'],
+      ['203.0.113.7:1', '203.0.113.7'],
+      ['[2001:db8::1]:443', '2001:db8::1'],
+      ['[2001:db8::1]', '2001:db8::1'],
+      ['[::1]:80', '::1'],
+      ['[::ffff:203.0.113.7]:8080', '203.0.113.7'],
+      [' 203.0.113.7:65535 ', '203.0.113.7'],
+    ])
+      expect(from(`6.6.6.6, ${hop}`), hop).toBe(client);
+  });
+
+  it('is one spelling per address, so that two spellings of one address are one client', () => {
+    for (const hop of [
+      '2001:DB8::1',
+      '2001:0db8:0000:0000:0000:0000:0000:0001',
+      '2001:db8:0:0::1',
+      '[2001:db8::0:1]:9',
+    ])
+      expect(from(hop), hop).toBe('2001:db8::1');
+    expect(from('2001:db8:0:0:1:0:0:1')).toBe('2001:db8::1:0:0:1');
+    expect(from('2001:db8:0:1:0:0:0:1')).toBe('2001:db8:0:1::1');
+    expect(from('fe80:0:0:0:0:0:0:1%eth0')).toBe('fe80::1');
+    for (const hop of ['::ffff:203.0.113.7', '::FFFF:cb00:7107', '[::ffff:cb00:7107]:1'])
+      expect(from(hop), hop).toBe('203.0.113.7');
+  });
+
+  it('that is not an address makes the client the proxy itself, never the hop to its left', () => {
+    for (const hop of [
+      'unknown',
+      '_hidden',
+      '',
+      'garbage',
+      '203.0.113.7:99999',
+      '203.0.113.7:',
+      '203.0.113.7:80:80',
+      '2001:db8::1:443x',
+      '[203.0.113.7]:80',
+      '[2001:db8::1]:',
+      '[2001:db8::1',
+      '203.0.113.7/24',
+      '0x7f.1',
+      '127.1',
+      '01.2.3.4',
+      '203.0.113.7\r\nX-Evil: 1',
+      '203.0.113.\u0000',
+      `[2001:db8::1]:${'0'.repeat(80)}`,
+      'a'.repeat(10_000),
+    ])
+      // To its left is what the client sent itself: it would pick a new name every post.
+      expect(from(`6.6.6.6, ${hop}`), JSON.stringify(hop)).toBe('10.0.0.2');
+    expect(from('203.0.113.7, unknown, 10.0.0.2')).toBe('10.0.0.2');
+  });
+
+  it('trusts a proxy however its address or TRUSTED_PROXIES spells it', () => {
+    expect(clientAddress('::ffff:10.0.0.2', '203.0.113.7', ['10.0.0.2'])).toBe('203.0.113.7');
+    expect(clientAddress('2001:db8::53', '203.0.113.7', ['2001:DB8:0::53'])).toBe('203.0.113.7');
+    expect(clientAddress('10.0.0.2', '203.0.113.7, 10.0.0.3:443', ['10.0.0.2', '10.0.0.3'])).toBe(
+      '203.0.113.7',
+    );
+    // The socket's own address is given in the one spelling too.
+    expect(clientAddress('2001:0db8::0001', '203.0.113.7', [])).toBe('2001:db8::1');
+  });
+
+  it('keeps the rate limit on one client whatever port each post names', () => {
+    const limiter = new RateLimiter(5, 60_000);
+    const allowed = [];
+    for (let port = 50_000; port < 50_008; port++) {
+      const client = clientAddress('10.0.0.2', `203.0.113.7:${port}`, proxy);
+      allowed.push(limiter.hit(clientNetwork(client), 1000).allowed);
+    }
+    expect(allowed).toEqual([true, true, true, true, true, false, false, false]);
   });
 });
 

@@ -19,7 +19,7 @@ import {
   summarise,
   windowStart,
 } from '../../src/server/vitals/report';
-import { BATCH, MAX_QUEUED, VitalsRecorder } from '../../src/server/vitals/recorder';
+import { BATCH, MAX_QUEUED, networkKey, VitalsRecorder } from '../../src/server/vitals/recorder';
 import { Pacer } from '../../src/server/vitals/pacer';
 import type { NewVitalRecord, VitalsDayCounts, VitalsStore } from '../../src/server/store/types';
 import { vitalRecord as record } from '../support/records';
@@ -129,6 +129,8 @@ describe('the p75', () => {
     expect(report).toMatch(/\/\s+LCP\s+3250 ms\s+needs improvement\s+13/);
     expect(report).toMatch(/\/iphone\s+CLS\s+0\.300\s+poor\s+2/);
     expect(report).toContain('19 measurements');
+    // Not /speed's weighted figures, and it says so.
+    expect(report).toContain('Plain figures: every measurement counts alike');
   });
 
   it('says what the days received, kept, sampled out and dropped, when they have counts', () => {
@@ -180,6 +182,8 @@ describe('the exports', () => {
   });
 });
 
+const SECRET = 'a'.repeat(64);
+
 /**
  * A store that keeps what the recorder writes: its batches, the days' counts, the days pruned; its
  * answer to a write is `edges` (each day's sample key edge), none by default.
@@ -197,6 +201,7 @@ function recordingStore(edges: () => Map<string, number> = () => new Map()) {
     pruneVitals: async (day) => (pruned.push(day), 0),
     vitalsSince: async () => [],
     vitalsDaysSince: async () => [],
+    vitalsSecret: async () => SECRET,
   };
   return { fake, batches, counts, pruned, written: () => batches.flat() };
 }
@@ -205,7 +210,15 @@ describe('the recorder', () => {
   const store = () => recordingStore();
   const build = { id: 'build1', pathOf: (p: string) => (p === '/iphone' ? p : '(other)') };
   const now = () => Date.parse('2026-11-24T12:00:00Z');
-  const options = { build, flushMs: 1000, retentionDays: 90, dailyCap: 1e9, perNetwork: 1e9, now };
+  const options = {
+    build,
+    flushMs: 1000,
+    retentionDays: 90,
+    dailyCap: 1e9,
+    perNetwork: 1e9,
+    networkSecret: SECRET,
+    now,
+  };
   const client = '203.0.113.7';
 
   it('writes what it was sent in one batch after flushMs, stamped and rated by the server', async () => {
@@ -231,6 +244,7 @@ describe('the recorder', () => {
         build: 'build1',
         target: 'main>h1.hero__title',
         phases: null,
+        network: networkKey(SECRET, '203.0.113.0/24'),
         sample: expect.any(Number),
       });
       expect(batches[0]![5]!.path).toBe('(other)');
@@ -270,6 +284,53 @@ describe('the recorder', () => {
   });
 });
 
+describe('the network key', () => {
+  it('is one per network (a /24, a /48) under one secret, and another under another secret', async () => {
+    const keysFrom = async (secret: string, clients: string[]) => {
+      const { fake, written } = recordingStore();
+      const recorder = new VitalsRecorder({
+        store: fake,
+        build: { id: 'b', pathOf: (p) => p },
+        flushMs: 1000,
+        retentionDays: 90,
+        dailyCap: 1e9,
+        perNetwork: 1e9,
+        networkSecret: secret,
+        now: () => Date.parse('2026-11-24T12:00:00Z'),
+      });
+      for (const client of clients) recorder.record(beaconSchema.parse(beacon()), client);
+      await recorder.close();
+      return written().map((r) => r.network!);
+    };
+    const clients = [
+      '192.0.2.1',
+      '192.0.2.200',
+      '::ffff:192.0.2.9',
+      '2001:db8:1:2::1',
+      '2001:db8:1:ff::2',
+    ];
+    const keys = await keysFrom(SECRET, clients);
+    // Five measurements a beacon: one key for the /24's three clients, one for the /48's two.
+    expect(new Set(keys.slice(0, 15))).toEqual(new Set([networkKey(SECRET, '192.0.2.0/24')]));
+    expect(new Set(keys.slice(15))).toEqual(new Set([networkKey(SECRET, '2001:db8:1::/48')]));
+    for (const key of keys) expect(key).toMatch(/^[0-9a-f]{4}$/);
+    // Another process with the store's secret gives the same keys; another store's secret, others.
+    expect(await keysFrom(SECRET, clients)).toEqual(keys);
+    expect(await keysFrom('b'.repeat(64), clients)).not.toEqual(keys);
+  });
+
+  it('has at most 65,536 values, each shared by many networks: a key names none', () => {
+    // 262,144 IPv4 /24s: four a key on average, whatever the secret.
+    const keys = new Set(
+      Array.from({ length: 1 << 18 }, (_, i) =>
+        networkKey(SECRET, `${i >> 16}.${(i >> 8) & 255}.${i & 255}.0/24`),
+      ),
+    );
+    expect(keys.size).toBeLessThanOrEqual(65_536);
+    expect(keys.size).toBeGreaterThan(60_000);
+  });
+});
+
 describe('what a flood can do', () => {
   const five = beaconSchema.parse(beacon());
 
@@ -284,6 +345,7 @@ describe('what a flood can do', () => {
       retentionDays: 90,
       dailyCap: 1e9,
       perNetwork: 12,
+      networkSecret: SECRET,
       log: (message) => logged.push(message),
       now: () => time,
     });
@@ -318,6 +380,7 @@ describe('what a flood can do', () => {
       retentionDays: 90,
       dailyCap: 5,
       perNetwork: 1e9,
+      networkSecret: SECRET,
       log: (message) => logged.push(message),
       now: () => Date.parse('2026-11-24T12:00:00Z'),
       random: () => keys[next++ % keys.length]!,

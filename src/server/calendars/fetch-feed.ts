@@ -10,6 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { createGunzip } from 'node:zlib';
+import { ipv6Groups } from '../networks.ts';
 
 export type FeedRead =
   | { status: 'modified'; body: string; etag: string | undefined; lastModified: string | undefined }
@@ -48,19 +49,43 @@ for (const [network, prefix] of [
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
+  // IPv6 addresses that carry an IPv4 one, and reach it on a host that routes them: IPv4-compatible
+  // (::a.b.c.d, deprecated), 6to4 (2002:AABB:CCDD::, its IPv4 in bits 16-48), Teredo (2001::/32,
+  // a server's IPv4 and a client's, the latter inverted) and local-use NAT64 (64:ff9b:1::/48,
+  // whose IPv4 sits where the operator's prefix length puts it, so cannot be read from here).
+  // None is a way a real calendar host is reached, so each is refused whole rather than judged by
+  // the IPv4 address inside; the well-known NAT64 prefix is judged (nat64 below).
+  ['::', 96],
+  ['2002::', 16],
+  ['2001::', 32],
+  ['64:ff9b:1::', 48],
 ] as const)
   blocked.addSubnet(network, prefix, 'ipv6');
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
 loopback.addAddress('::1', 'ipv6');
+/**
+ * NAT64's well-known prefix (RFC 6052): on an IPv6-only host, DNS64 answers every IPv4-only host
+ * (a calendar service among them) as 64:ff9b::a.b.c.d, the IPv4 address in the last 32 bits, and
+ * the gateway connects to that address. So it is judged as that IPv4 address: a public one is a
+ * feed like any other, a private one (64:ff9b::10.0.0.1) refused.
+ */
+const nat64 = new BlockList();
+nat64.addSubnet('64:ff9b::', 96, 'ipv6');
 
 /** Whether the server may connect to `address` for a feed (loopback only if the feed is there). */
-function allowed(address: string, allowLoopback: boolean): boolean {
+export function allowedFeedAddress(address: string, allowLoopback: boolean): boolean {
   const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
   // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 one.
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return allowed(mapped, allowLoopback);
+  if (mapped) return allowedFeedAddress(mapped, allowLoopback);
+  if (family === 'ipv6' && nat64.check(address, 'ipv6')) {
+    const [high, low] = ipv6Groups(address)!.slice(6) as [number, number];
+    // Loopback through a gateway is the gateway's, never the feed's own: no allowance.
+    return allowedFeedAddress([high >> 8, high & 0xff, low >> 8, low & 0xff].join('.'), false);
+  }
   if (allowLoopback && loopback.check(address, family)) return true;
   return !blocked.check(address, family);
 }
@@ -74,7 +99,9 @@ const guardedLookup =
   (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const ok = (addresses as LookupAddress[]).filter((a) => allowed(a.address, allowLoopback));
+      const ok = (addresses as LookupAddress[]).filter((a) =>
+        allowedFeedAddress(a.address, allowLoopback),
+      );
       if (ok.length === 0)
         return callback(
           Object.assign(new Error('its host name leads to an address that is not public'), {
@@ -97,7 +124,7 @@ export async function fetchFeed(start: URL, options: FetchOptions): Promise<Feed
     if (url.protocol !== start.protocol)
       throw new FeedError(`it redirected to another scheme (${url.protocol})`);
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !allowed(literal, allowLoopback))
+    if (isIP(literal) && !allowedFeedAddress(literal, allowLoopback))
       throw new FeedError('it leads to an address that is not public');
     const answer = await request(url, options, allowLoopback, deadline);
     if ('location' in answer) {

@@ -20,6 +20,7 @@ import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from '../config.ts';
 import { KNOWN_METHODS, allowHeader, onDemandRoutes, routePath, staticFiles } from './routes.ts';
 import { clientNetwork } from '../networks.ts';
+import { isTrustedProxy } from '../requests/client.ts';
 import { terminalText } from '../safe-text.ts';
 import { indexStaticFiles, lookup, serveStatic } from './static-files.ts';
 
@@ -122,8 +123,10 @@ export interface SiteServerOptions {
 
 export function isHttps(req: IncomingMessage, trustedProxies: string[]) {
   if ((req.socket as { encrypted?: boolean }).encrypted) return true;
-  const peer = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-  return trustedProxies.includes(peer) && req.headers['x-forwarded-proto'] === 'https';
+  return (
+    isTrustedProxy(req.socket.remoteAddress ?? '', trustedProxies) &&
+    req.headers['x-forwarded-proto'] === 'https'
+  );
 }
 
 /** A short answer the server gives itself: plain text, or nothing for HEAD. */
@@ -303,8 +306,8 @@ export function createSiteServer({
   // One client (an IPv6 /64 counts as one, ../networks.ts) cannot hold every connection the server has.
   const perClient = new Map<string, number>();
   server.on('connection', (socket) => {
-    const socketAddress = (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-    if (trustedProxies.includes(socketAddress)) return;
+    const socketAddress = socket.remoteAddress ?? '';
+    if (isTrustedProxy(socketAddress, trustedProxies)) return;
     const address = clientNetwork(socketAddress);
     const open = (perClient.get(address) ?? 0) + 1;
     if (open > limits.maxConnectionsPerClient) {

@@ -53,6 +53,17 @@ export class UnmailableAddress extends Error {
   }
 }
 
+/**
+ * A visitor's address as the staff's Reply-To: none for one that cannot be mailed, nor for one
+ * holding `=?` (a dot-atom may: `=?utf-8?q?Eve=0D=0ABcc=3A...?=@example.com`), which mail
+ * programs would decode as an encoded word though an address cannot hold one, and which cannot be
+ * changed as headerText changes text without changing where a reply goes. The body still shows it.
+ */
+function replyAddress(address: string): string {
+  const ascii = asciiEmail(address.trim());
+  return ascii && !ascii.includes('=?') ? ascii : '';
+}
+
 /** A visitor's address as mail is sent to it: domain in ASCII (see asciiEmail). */
 function mailableAddress(address: string): string {
   const ascii = asciiEmail(address.trim());
@@ -93,7 +104,7 @@ export function formatEnquiryMail(enquiry: StoredEnquiry, from: string, to: stri
     from,
     to,
     // The agency's notice goes out even for an address that cannot be mailed: without a Reply-To.
-    replyTo: asciiEmail(enquiry.email.trim()) ?? '',
+    replyTo: replyAddress(enquiry.email),
     subject: subjectLine(subject),
     text: lines.join('\n'),
     messageId: `<${enquiry.id}@enquiries.invalid>`,
@@ -302,7 +313,7 @@ function bookedCall(item: MailItem, setup: MailSetup) {
         : forHost(mail)
           ? (asciiEmail(host!.email) ?? host!.email)
           : mailableAddress(enquiry.email),
-      replyTo: forAgency(mail) || forHost(mail) ? (asciiEmail(enquiry.email.trim()) ?? '') : to,
+      replyTo: forAgency(mail) || forHost(mail) ? replyAddress(enquiry.email) : to,
       // One Message-ID per e-mail: its kind, the call's sequence, a reminder's lead.
       messageId: `<${enquiry.id}.${mail}${about.sequence ? `.${about.sequence}` : ''}${about.remindMinutes ? `.${about.remindMinutes}m` : ''}@enquiries.invalid>`,
       ...(!isReminder(mail) && { icalEvent: callInvitation(item, setup) }),

@@ -275,6 +275,9 @@ export const migrations: string[] = [
    ALTER TABLE outbox_13 RENAME TO outbox;
    CREATE INDEX outbox_due ON outbox (next_attempt_at)
      WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL;`,
+  // 14: field data's network key (a short keyed hash of the network, which names none), so that
+  // /speed gives each network at most its share of a figure; those stored before have none.
+  `ALTER TABLE vitals ADD COLUMN network TEXT;`,
 ];
 
 interface Row extends Partial<MailCallColumns>, MailCountColumns {
@@ -394,7 +397,7 @@ export class SqliteStore implements EnquiryStore {
       ? undefined
       : this.db.prepare(
           `INSERT INTO vitals (day, path, metric, value, rating, navigation, connection, device,
-             build, target, phases, sample) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             build, target, phases, network, sample) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         );
     this.#insertEnquiry = this.db.prepare(
       `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
@@ -730,17 +733,24 @@ export class SqliteStore implements EnquiryStore {
   }
 
   async bookingSecret(): Promise<string> {
+    return this.#siteSecret('booking');
+  }
+
+  async vitalsSecret(): Promise<string> {
+    return this.#siteSecret('vitals');
+  }
+
+  /** One of the site's own secrets, made at random on first use and kept. */
+  #siteSecret(name: 'booking' | 'vitals'): string {
     const read = () =>
-      this.db.prepare(`SELECT value FROM site_secrets WHERE name = 'booking'`).get() as
+      this.db.prepare(`SELECT value FROM site_secrets WHERE name = ?`).get(name) as
         { value: string } | undefined;
     const kept = read();
     if (kept) return kept.value;
     // Another process on the file may make one meanwhile: the first one stored is everyone's.
     this.db
-      .prepare(
-        `INSERT INTO site_secrets (name, value) VALUES ('booking', ?) ON CONFLICT (name) DO NOTHING`,
-      )
-      .run(randomBytes(32).toString('hex'));
+      .prepare(`INSERT INTO site_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`)
+      .run(name, randomBytes(32).toString('hex'));
     return read()!.value;
   }
 
@@ -767,6 +777,7 @@ export class SqliteStore implements EnquiryStore {
           r.build,
           r.target,
           r.phases && JSON.stringify(r.phases),
+          r.network,
           r.sample ?? Math.random(),
         );
       }
@@ -814,7 +825,7 @@ export class SqliteStore implements EnquiryStore {
     const rows = this.db
       .prepare(
         `SELECT day, path, metric, value, rating, navigation, connection, device, build, target,
-           phases FROM vitals WHERE day >= ? ORDER BY day, rowid`,
+           phases, network FROM vitals WHERE day >= ? ORDER BY day, rowid`,
       )
       .all(day) as unknown as (Omit<VitalRecord, 'phases'> & { phases: string | null })[];
     return rows.map((row) => ({

@@ -241,7 +241,7 @@ export type MoveResult =
 /**
  * One Core Web Vitals measurement of a real visit, as kept: nothing that names the visitor (no
  * address, no user agent, no identifier), the page path only if the build has it (else OTHER_PATH),
- * and the day, not the time.
+ * the day, not the time, and a short key of the network it came from, which names no network.
  */
 export interface VitalRecord {
   /** 'YYYY-MM-DD', UTC. */
@@ -259,6 +259,13 @@ export interface VitalRecord {
   target: string | null;
   /** INP's input delay, processing and presentation delay, in ms. */
   phases: [number, number, number] | null;
+  /**
+   * The network it came from (an IPv4 /24, an IPv6 /48) as a key of 4 hex digits, a keyed hash
+   * (../vitals/recorder.ts networkKey): enough for /speed to give each network at most its share of
+   * a figure, while each key stands for some 256 IPv4 networks and countless IPv6 ones, so it names
+   * none. Null for a measurement stored before keys were kept: a network of its own.
+   */
+  network: string | null;
 }
 
 /**
@@ -299,6 +306,11 @@ export interface VitalsStore {
   vitalsSince(day: string): Promise<VitalRecord[]>;
   /** The counts of `day` and after that have any, oldest first. */
   vitalsDaysSince(day: string): Promise<VitalsDay[]>;
+  /**
+   * The secret the measurements' network keys are made with: made at random on first use and kept,
+   * so that every process, and the same process after a restart, gives a network the same key.
+   */
+  vitalsSecret(): Promise<string>;
 }
 
 export interface EnquiryStore extends VitalsStore {

@@ -15,7 +15,11 @@
  *   of it. Once the day is full, one whose key is over the day's edge is not even written.
  * Each day's counts (received, dropped) go to the store with the batches, for `npm run vitals` and
  * /speed to say how many were sampled out or dropped.
+ *
+ * Each measurement keeps its network's key (networkKey), so that /speed can give no network more
+ * than its share of a figure (./speed.ts), however many of the day's measurements it sent.
  */
+import { createHmac } from 'node:crypto';
 import { rate, type Beacon } from '../../domain/vitals.ts';
 import { wideNetwork } from '../networks.ts';
 import type { NewVitalRecord, VitalsDayCounts, VitalsStore } from '../store/types.ts';
@@ -34,6 +38,17 @@ const NAMED_NETWORKS = 5;
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/**
+ * A network's key (`network`: an IPv4 /24, an IPv6 /48, as ../networks.ts wideNetwork writes it):
+ * the first 16 bits of its HMAC under the store's secret (VitalsStore.vitalsSecret). The same for a
+ * network across days and processes, which is what a cap over 28 days needs; and only 65,536 keys,
+ * each shared by some 256 IPv4 networks and countless IPv6 ones, so that a key kept for 90 days
+ * does not name a network, even to someone holding the secret. Two networks that share a key share
+ * a share: a small loss, and one a flood cannot aim without the secret.
+ */
+export const networkKey = (secret: string, network: string) =>
+  createHmac('sha256', secret).update(network).digest('hex').slice(0, 4);
+
 export interface RecorderOptions {
   store: VitalsStore;
   build: BuildPages;
@@ -43,6 +58,8 @@ export interface RecorderOptions {
   dailyCap: number;
   /** Measurements one network gives a day, at most. */
   perNetwork: number;
+  /** What the network keys are made with (VitalsStore.vitalsSecret). */
+  networkSecret: string;
   log?: (message: string) => void;
   now?: () => number;
   /** Sample keys, uniform in [0, 1): the tests' own. */
@@ -87,6 +104,7 @@ export class VitalsRecorder {
     }
     const counts = this.#countsOf(day);
     const network = wideNetwork(client);
+    const key = networkKey(this.#options.networkSecret, network);
     for (const m of beacon.metrics) {
       counts.received += 1;
       const given = this.#networks.get(network) ?? 0;
@@ -126,6 +144,7 @@ export class VitalsRecorder {
         build: build.id,
         target: m.target ?? null,
         phases: m.phases ?? null,
+        network: key,
         sample,
       });
     }

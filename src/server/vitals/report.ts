@@ -3,8 +3,8 @@
  * measurements. The statistic is Google's for Core Web Vitals: the 75th percentile of a page's
  * measurements, rated good / needs improvement / poor by the same thresholds (src/domain/vitals.ts).
  * The percentile is the nearest-rank one: the smallest value that at least 75% of the measurements
- * are at or below, so that it is always a value a visitor really had.
- */
+ * are at or below, so that it is always a value a visitor really had. The staff's figures count
+ * every measurement alike; /speed's (./speed.ts) weigh each network's (weightedP75, networkWeights). */
 import {
   formatValue,
   metricNames,
@@ -23,6 +23,62 @@ export function p75(values: readonly number[]): number | undefined {
   if (!values.length) return undefined;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.ceil(sorted.length * 0.75) - 1];
+}
+
+/**
+ * The weighted nearest-rank 75th percentile: the smallest value whose weight and that of the
+ * values below it come to at least 75% of all the weight. With every weight 1 it is p75's.
+ */
+export function weightedP75(
+  values: readonly number[],
+  weights: readonly number[],
+): number | undefined {
+  if (!values.length) return undefined;
+  const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]!);
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  // Fractions of a weight add up with rounding errors: a hair under 75% counts as 75%.
+  const target = total * 0.75 * (1 - 1e-12);
+  let sum = 0;
+  for (const i of order) {
+    sum += weights[i]!;
+    if (sum >= target) return values[i];
+  }
+  return values[order.at(-1)!];
+}
+
+/**
+ * Each measurement's weight, so that no network holds more than `maxShare` of the weight of all
+ * (or, with fewer than 1/maxShare networks, more than an equal share, the least there can be): a
+ * network of n measurements weighs min(n, cap) in all, each of its measurements min(1, cap / n), for
+ * the largest cap at which every network's min(n, cap) is at most its share of their sum. A network
+ * under the cap keeps weight 1 a measurement; one over it is weighed down to the cap, however many
+ * it sent. `networks[i]` is measurement i's network; null, unknown: a network of its own.
+ */
+export function networkWeights(networks: readonly (string | null)[], maxShare: number): number[] {
+  const keys = networks.map((network, i) => network ?? i);
+  const counts = new Map<string | number, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const sizes = [...counts.values()].sort((a, b) => a - b);
+  const k = sizes.length;
+  // The sum of all weights is at least cap / share: m networks' worth of the cap.
+  const m = Math.min(1 / maxShare, k);
+  // With the j smallest networks under the cap and the other k - j at it, the weights add up to
+  // below(j) + (k - j) * cap, which is m * cap at cap = below(j) / (m - (k - j)); the cap sought
+  // is the one that falls between the j-th and (j+1)-th sizes, the largest such.
+  let below = sizes.reduce((sum, n) => sum + n, 0);
+  let cap = Infinity;
+  for (let j = k; j >= 0; j--) {
+    if (j < k) below -= sizes[j]!;
+    const room = m - (k - j);
+    if (room <= 0) break;
+    const at = below / room;
+    const [low, high] = [j > 0 ? sizes[j - 1]! : 0, j < k ? sizes[j]! : Infinity];
+    if (at >= low * (1 - 1e-12) && at <= high * (1 + 1e-12)) {
+      cap = at;
+      break;
+    }
+  }
+  return keys.map((key) => Math.min(1, cap / counts.get(key)!));
 }
 
 export interface Summary {
@@ -118,6 +174,13 @@ function intake(days: readonly VitalsDay[]): string {
   return `${parts.join(' ')}\n`;
 }
 
+/**
+ * What the staff's figures are, unlike /speed's: every measurement counts alike, so that a page's
+ * or a day's figure is what its measurements say, a flood included, for staff to see.
+ */
+const PLAIN =
+  "Plain figures: every measurement counts alike (/speed's give no network more than a tenth of a figure).";
+
 /** The terminal report: per page and metric, then per connection type and per device class. */
 export function formatReport(
   records: readonly VitalRecord[],
@@ -127,7 +190,7 @@ export function formatReport(
 ): string {
   const heading = `Field data, ${from} to ${to}: ${records.length} measurement${records.length === 1 ? '' : 's'}. p75, rated as Google's Core Web Vitals are (${metricNames
     .map((m) => `${m} good <= ${formatValue(m, thresholds[m][0])}`)
-    .join(', ')}).\n${intake(days)}`;
+    .join(', ')}).\n${PLAIN}\n${intake(days)}`;
   return [
     heading,
     table(
@@ -264,7 +327,7 @@ export function formatHtmlReport(
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#14171f}svg{width:100%;height:auto;font-size:11px;fill:#4a5060}table{border-collapse:collapse;width:100%;margin:1rem 0 2rem}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #dde1e8}td:nth-child(3),td:nth-child(5){font-variant-numeric:tabular-nums}</style>
 </head><body>
 <h1>Field data: ${escapeHtml(site)}</h1>
-<p>${from} to ${to}: ${records.length} measurements of real visits. Each figure is the 75th percentile (p75), rated as Google's Core Web Vitals are: ${metricNames.map((m) => `${m} good up to ${escapeHtml(formatValue(m, thresholds[m][0]))}, poor above ${escapeHtml(formatValue(m, thresholds[m][1]))}`).join('; ')}.</p>
+<p>${from} to ${to}: ${records.length} measurements of real visits. Each figure is the 75th percentile (p75), rated as Google's Core Web Vitals are: ${metricNames.map((m) => `${m} good up to ${escapeHtml(formatValue(m, thresholds[m][0]))}, poor above ${escapeHtml(formatValue(m, thresholds[m][1]))}`).join('; ')}. ${escapeHtml(PLAIN)}</p>
 <h2>p75 by day</h2>${charts}
 <h2>By page</h2>${htmlTable(
     'Page',

@@ -35,6 +35,7 @@ export function getVitalsService(): Promise<VitalsService> {
       retentionDays,
       dailyCap,
       perNetwork,
+      networkSecret: await store.vitalsSecret(),
     });
     const limiter = config.rateLimit.enabled
       ? new RateLimiter(perClientPerMinute, 60_000)

@@ -1,9 +1,12 @@
 /**
  * What the /speed page is to show of the field data ("How fast is this site?"): the 75th percentile
  * of LCP, INP and CLS over the last 28 days, per device class, with the visits behind each figure and
- * Google's rating; a class with fewer than 100 visits gets no figure, only its count. Pure, and a cache
- * in front of the store: a burst of visits to the page reads the store at most once a minute per
- * process. Nothing in it names a visitor (the records hold none).
+ * Google's rating; a class with fewer than 100 visits, or with visits from fewer than 5 networks,
+ * gets no figure, only its count. Each network (an IPv4 /24, an IPv6 /48, by its key: the records'
+ * `network`) has at most an equal say: its measurements are weighed so that it holds at most 10% of
+ * a figure's weight (./report.ts networkWeights), so that one network's flood of beacons cannot set
+ * a figure. Pure, and a cache in front of the store: a burst of visits to the page reads the store
+ * at most once a minute per process. Nothing in it names a visitor (the records hold none).
  */
 import {
   deviceClasses,
@@ -15,11 +18,15 @@ import {
   type SpeedMetric,
 } from '../../domain/vitals.ts';
 import type { VitalRecord, VitalsDay } from '../store/types.ts';
-import { dayTotals, p75, windowStart } from './report.ts';
+import { dayTotals, networkWeights, weightedP75, windowStart } from './report.ts';
 
 export const SPEED_WINDOW_DAYS = 28;
 /** Fewer visits than this in a class: too few for a figure that means anything. */
 export const MIN_VISITS = 100;
+/** Visits from fewer networks than this: one or two networks' figure, not the site's. */
+export const MIN_NETWORKS = 5;
+/** The most of a figure's weight one network holds (with fewer than 10 networks, an equal share). */
+export const MAX_NETWORK_SHARE = 0.1;
 /** How long one read of the store is shown for. */
 export const SPEED_MAX_AGE_MS = 60_000;
 
@@ -51,13 +58,13 @@ export function speedFigures(
   days: readonly VitalsDay[] = [],
 ): SpeedFigures {
   const from = windowStart(today, SPEED_WINDOW_DAYS);
-  const values = new Map<string, number[]>();
+  const classes = new Map<string, VitalRecord[]>();
   for (const record of records) {
     if (record.day < from || record.day > today || !isSpeedMetric(record.metric)) continue;
     const key = `${record.device} ${record.metric}`;
-    const list = values.get(key);
-    if (list) list.push(record.value);
-    else values.set(key, [record.value]);
+    const list = classes.get(key);
+    if (list) list.push(record);
+    else classes.set(key, [record]);
   }
   return {
     from,
@@ -66,9 +73,18 @@ export function speedFigures(
     devices: deviceClasses.map((device) => ({
       device,
       figures: SPEED_METRICS.map((metric) => {
-        const list = values.get(`${device} ${metric}`) ?? [];
-        if (list.length < MIN_VISITS) return { metric, visits: list.length };
-        const value = p75(list)!;
+        const list = classes.get(`${device} ${metric}`) ?? [];
+        const networks = list.map((r) => r.network);
+        // A measurement without a key (stored before keys were) is a network of its own.
+        const count =
+          new Set(networks.filter((n) => n !== null)).size +
+          networks.filter((n) => n === null).length;
+        if (list.length < MIN_VISITS || count < MIN_NETWORKS)
+          return { metric, visits: list.length };
+        const value = weightedP75(
+          list.map((r) => r.value),
+          networkWeights(networks, MAX_NETWORK_SHARE),
+        )!;
         return { metric, visits: list.length, p75: value, rating: rate(metric, value) };
       }),
     })),

@@ -139,6 +139,8 @@ export const postgresMigrations: string[] = [
      WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_confirmed_at IS NULL;
    ALTER TABLE outbox DROP CONSTRAINT outbox_mail_check;
    ALTER TABLE outbox ADD CONSTRAINT outbox_mail_check CHECK (${MAIL_KINDS_CHECK_LAPSES});`,
+  // 11: as SQLite's 14: field data's network key; those stored before have none.
+  `ALTER TABLE vitals ADD COLUMN network TEXT;`,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */

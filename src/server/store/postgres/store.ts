@@ -687,11 +687,21 @@ export class PostgresStore implements EnquiryStore {
   }
 
   async bookingSecret() {
+    return this.#siteSecret('booking');
+  }
+
+  async vitalsSecret() {
+    return this.#siteSecret('vitals');
+  }
+
+  /** One of the site's own secrets, made at random on first use and kept. */
+  async #siteSecret(name: 'booking' | 'vitals') {
     const read = async () =>
       (
         await this.pool.query<{ value: string }>({
-          name: 'booking-secret',
-          text: `SELECT value FROM site_secrets WHERE name = 'booking'`,
+          name: 'site-secret',
+          text: `SELECT value FROM site_secrets WHERE name = $1`,
+          values: [name],
         })
       ).rows[0]?.value;
     const kept = await read();
@@ -699,9 +709,9 @@ export class PostgresStore implements EnquiryStore {
     // Another process may make one meanwhile: the first one stored is everyone's. Read by a new
     // statement, the only kind that sees a row another process committed while this insert waited.
     await this.pool.query({
-      name: 'make-booking-secret',
-      text: `INSERT INTO site_secrets (name, value) VALUES ('booking', $1) ON CONFLICT (name) DO NOTHING`,
-      values: [randomBytes(32).toString('hex')],
+      name: 'make-site-secret',
+      text: `INSERT INTO site_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
+      values: [name, randomBytes(32).toString('hex')],
     });
     return (await read())!;
   }
@@ -767,12 +777,12 @@ export class PostgresStore implements EnquiryStore {
     await client.query({
       name: 'add-vitals',
       text: `INSERT INTO vitals (day, path, metric, value, rating, navigation, connection, device,
-          build, target, phases, sample)
+          build, target, phases, network, sample)
         SELECT d::date, p, m, v, r, n, c, dv, b, t,
-          CASE WHEN ph IS NULL THEN NULL ELSE string_to_array(ph, ',')::float8[] END, s
+          CASE WHEN ph IS NULL THEN NULL ELSE string_to_array(ph, ',')::float8[] END, nw, s
         FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[], $6::text[],
-          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::float8[])
-          AS u(d, p, m, v, r, n, c, dv, b, t, ph, s)`,
+          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::float8[])
+          AS u(d, p, m, v, r, n, c, dv, b, t, ph, nw, s)`,
       values: [
         column('day'),
         column('path'),
@@ -785,6 +795,7 @@ export class PostgresStore implements EnquiryStore {
         column('build'),
         column('target'),
         records.map((r) => r.phases?.join(',') ?? null),
+        column('network'),
         records.map((r) => r.sample ?? Math.random()),
       ],
     });
@@ -810,7 +821,7 @@ export class PostgresStore implements EnquiryStore {
   async vitalsSince(day: string): Promise<VitalRecord[]> {
     const { rows } = await this.pool.query<VitalRecord>(
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, path, metric, value, rating, navigation,
-          connection, device, build, target, phases
+          connection, device, build, target, phases, network
         FROM vitals WHERE day >= $1::date ORDER BY day, seq`,
       [day],
     );
