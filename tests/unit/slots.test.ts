@@ -308,15 +308,15 @@ describe('nearest', () => {
     end: '',
   }));
 
-  it('orders the free slots by distance to the wanted start', () => {
+  it('takes the free slots nearest to the wanted start, and lists them in time order', () => {
     expect(starts(nearest(free, '2027-01-05T11:10:00Z'))).toEqual([
+      '2027-01-05T10:15:00Z',
       '2027-01-05T11:00:00Z',
       '2027-01-05T11:45:00Z',
-      '2027-01-05T10:15:00Z',
     ]);
     expect(starts(nearest(free, '2027-01-05T14:00:00Z', 2))).toEqual([
-      '2027-01-05T13:30:00Z',
       '2027-01-05T11:45:00Z',
+      '2027-01-05T13:30:00Z',
     ]);
   });
 

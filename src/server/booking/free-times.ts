@@ -310,14 +310,15 @@ export function offeredSlot(availability: Availability, start: string): Slot | u
   return startingAt(offeredOnDate(availability, agencyDate(availability, start)), at);
 }
 
-/** The free slots nearest to a wanted start, nearest first. */
+/**
+ * The `count` free slots nearest to a wanted start (the earlier of two equally near), in time
+ * order: a prospect reads them as a list of times, not of distances.
+ */
 export function nearest(free: readonly Slot[], wanted: string, count = 3): Slot[] {
   const at = instant(wanted).epochMilliseconds;
+  const time = (slot: Slot) => instant(slot.start).epochMilliseconds;
   return [...free]
-    .sort(
-      (a, b) =>
-        Math.abs(instant(a.start).epochMilliseconds - at) -
-          Math.abs(instant(b.start).epochMilliseconds - at) || a.start.localeCompare(b.start),
-    )
-    .slice(0, count);
+    .sort((a, b) => Math.abs(time(a) - at) - Math.abs(time(b) - at) || time(a) - time(b))
+    .slice(0, count)
+    .sort((a, b) => time(a) - time(b));
 }
