@@ -1,7 +1,8 @@
 /**
  * `npm run enquiries`: lists the stored enquiries, newest last; a booked call shows its time, its
  * state (booked, moved, cancelled, lapsed), its host, how often it moved and how its e-mails stand.
- * `npm run enquiries -- --csv > enquiries.csv` exports them as CSV.
+ * `npm run enquiries -- --csv --out enquiries.csv` exports them as CSV (to stdout without --out; npm
+ * writes its own banner there too, so redirect only `npm run --silent ...`).
  * `--spam` includes those caught by the honeypot (left out by default).
  * `--cancel REF` cancels a booked call, and `--move REF START` moves it to a free time (START as
  * /schedule/slots.json lists it, e.g. 2026-12-03T10:15:00Z): with the same e-mails and calendar
@@ -11,7 +12,7 @@
  * It reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB (SQLite).
  * What it prints is made by ./enquiries/listing.ts; this file is the arguments and the I/O.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { serverConfig } from './config.ts';
 import { formatCsv, formatListing } from './enquiries/listing.ts';
@@ -28,6 +29,7 @@ const { values, positionals } = parseArgs({
     spam: { type: 'boolean', default: false },
     cancel: { type: 'string' },
     move: { type: 'string' },
+    out: { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -127,8 +129,10 @@ try {
   else if (values.move) await move(store!, values.move, positionals[0]);
   else {
     const enquiries = (await store!.all()).filter((e) => values.spam || !e.spam);
-    if (values.csv) process.stdout.write(formatCsv(enquiries));
-    else console.log(formatListing(enquiries));
+    const text = values.csv ? formatCsv(enquiries) : `${formatListing(enquiries)}\n`;
+    // A file of its own: only what was asked for, whatever npm prints around the command.
+    if (values.out) writeFileSync(values.out, text);
+    else process.stdout.write(text);
   }
 } catch (error) {
   fail(
