@@ -175,7 +175,7 @@ describe('booking', () => {
     expect(await refusal('next tuesday')).toBe('Choose one of the times offered.');
   });
 
-  it('/schedule lists a few days of free times, and a link to the days after them', async () => {
+  it('/schedule lists a few days of free times, and links to the days after them and back', async () => {
     const server = await start();
     const html = await (await fetch(`${server.url}/schedule`)).text();
     const listed = [...html.matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]!);
@@ -188,6 +188,10 @@ describe('booking', () => {
     const next = await (await fetch(`${server.url}/schedule?from=${later}`)).text();
     const first = /name="slot" value="([^"]+)"/.exec(next)![1]!;
     expect(first).toBe(slots.find((s) => day(s.start) >= later)!.start);
+    // The later page links back to the days of the first one.
+    expect(html).not.toContain('>Earlier days<');
+    const earlier = /href="\/schedule\?from=(\d{4}-\d{2}-\d{2})">Earlier days</.exec(next)![1]!;
+    expect(earlier).toBe(day(listed[0]!));
   });
 
   it('/schedule posts natively: 303 to the confirmation, or the form again when no time is chosen', async () => {

@@ -19,7 +19,6 @@ import { reportStoreFailure } from '../log.ts';
 import { SlotTaken, type StoredEnquiry } from '../store/types.ts';
 import {
   availabilityRanges,
-  isCalendarDate,
   reminderMinutes,
   type Availability,
   type Slot,
@@ -105,14 +104,9 @@ export function whyNotMovable(
   return undefined;
 }
 
-/** The times the call can move to (from an agency date on): the free ones, its own time left out. */
-async function movesOf(
-  availability: Availability,
-  enquiry: StoredEnquiry,
-  now: number,
-  from?: string,
-) {
-  const slots = await currentFreeSlots(availability, from ? { from } : {}, now, enquiry.id);
+/** The times the call can move to: the free ones, its own time left out. */
+async function movesOf(availability: Availability, enquiry: StoredEnquiry, now: number) {
+  const slots = await currentFreeSlots(availability, {}, now, enquiry.id);
   return slots.filter((slot) => slot.start !== enquiry.call!.start);
 }
 
@@ -158,7 +152,6 @@ async function changeCall(
   token: string,
   wanted: string | undefined,
   availability: Availability,
-  from: string | undefined,
   now = Date.now(),
 ): Promise<Exclude<ChangeResult, { status: 'refused' }>> {
   const check = await linkedCall('change', token, now);
@@ -193,7 +186,7 @@ async function changeCall(
       return answerMoved(enquiry, undefined);
     if (stop) return stop;
     if (wanted === undefined)
-      return { status: 'choose', enquiry, slots: await movesOf(availability, enquiry, now, from) };
+      return { status: 'choose', enquiry, slots: await movesOf(availability, enquiry, now) };
     if (!wanted)
       return {
         status: 'choose',
@@ -252,13 +245,7 @@ export async function handleChange(
   if (refused) return refused;
   const wanted =
     request.method === 'POST' && post?.ok ? first(post.fields, 'slot').trim() : undefined;
-  const from = new URL(request.url).searchParams.get('from') ?? '';
-  const result = await changeCall(
-    token,
-    wanted,
-    availability,
-    isCalendarDate(from) ? from : undefined,
-  );
+  const result = await changeCall(token, wanted, availability);
   const status =
     result.status === 'choose' && result.alternatives
       ? 409
