@@ -105,6 +105,12 @@ export default function TimePicker({
     };
   }, [alternatives, attempt]);
 
+  // Nothing is free: a time chosen earlier is not one now, and the form must not offer to book it.
+  const noneFree = loaded.status === 'ready' && !loaded.slots.length && !alternatives?.length;
+  useEffect(() => {
+    if (noneFree && chosen) onChoose(null);
+  }, [noneFree, chosen]);
+
   const cancel = onCancel && (
     <button type="button" className="button button--secondary" onClick={onCancel}>
       Just send a message

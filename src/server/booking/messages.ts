@@ -5,6 +5,10 @@ import type { BookingCapReached } from '../store/types.ts';
 export const bookingClosedMessage =
   'Booking a time is not available right now. Send your message without a time and we will reply to arrange one.';
 
+/** No time is free in the offered days: the form sends the message alone. */
+export const noFreeTimeMessage =
+  'No time is free in the coming days. Send your message and we will reply to arrange one.';
+
 /**
  * Why a booking was refused while the calls waiting for confirmation hold their share of the times
  * (BOOKING_UNCONFIRMED_SHARE): nothing the prospect did, and their message still reaches us.
