@@ -18,6 +18,7 @@ import { serverConfig } from './config.ts';
 import { formatCsv, formatListing } from './enquiries/listing.ts';
 import { readAvailability } from './booking/availability-file.ts';
 import { moveBookedCall } from './booking/change.ts';
+import { CalendarsUnreadable } from './booking/messages.ts';
 import { CalendarService } from './calendars/service.ts';
 import { openStore } from './store/index.ts';
 import { SlotTaken, type EnquiryStore, type StoredEnquiry } from './store/types.ts';
@@ -103,6 +104,10 @@ async function move(store: EnquiryStore, ref: string, start: string | undefined)
     );
   } catch (error) {
     if (error instanceof SlotTaken) return fail('No host is free at that time: choose another.');
+    if (error instanceof CalendarsUnreadable)
+      return fail(
+        'The calendars of the hosts at that time cannot be read now (see /healthz): nothing was changed.',
+      );
     throw error;
   }
   if (result.status === 'refused') return fail(result.message);

@@ -105,6 +105,23 @@ describe('a host with a calendar', () => {
   });
 });
 
+describe('calendars that cannot be read', () => {
+  it('refuse a booking as times that cannot be offered now, never as a time taken', async () => {
+    const open = await start();
+    const monday = onWeekday((await freeSlots(open)).slots, 'Monday')[0]!;
+    const server = await start({
+      CALENDAR_FEEDS: `anna=${feedsUrl}/anna-gone.ics ben=${feedsUrl}/ben-gone.ics`,
+    });
+    expect((await freeSlots(server)).slots).toEqual([]);
+    const refused = await book(server, monday.start);
+    expect(refused.status).toBe(409);
+    const body = (await refused.json()) as { errors: { slot: string }; alternatives: Slot[] };
+    expect(body.errors.slot).toMatch(/^We cannot offer times just now: [^]*\/contact/);
+    expect(body.errors.slot).not.toContain('taken');
+    expect(body.alternatives).toEqual([]);
+  });
+});
+
 describe('a read of a feed', () => {
   const limits = { timeoutMs: 1000, maxBytes: 64 * 1024 };
 

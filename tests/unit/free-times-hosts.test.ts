@@ -5,6 +5,7 @@ import {
   freeHosts,
   freeSlots,
   slotsOfDate,
+  unreadableAt,
   offeredDates,
   type Booked,
   type CalendarBusy,
@@ -124,6 +125,30 @@ describe('the host a booking goes to', () => {
   it('is never one whose hours do not have the time', () => {
     const afternoon = { start: '2027-01-07T14:15:00Z', end: '2027-01-07T14:45:00Z' };
     expect(freeHosts(availability, [], afternoon).map((host) => host.id)).toEqual(['anna']);
+  });
+});
+
+describe('a time no calendar can be read for', () => {
+  const morning = { start: '2027-01-07T10:15:00Z', end: '2027-01-07T10:45:00Z' };
+  const afternoon = { start: '2027-01-07T14:15:00Z', end: '2027-01-07T14:45:00Z' };
+  const annaUnread: CalendarBusy = new Map([['anna', 'unknown']]);
+  const bothUnread: CalendarBusy = new Map([
+    ['anna', 'unknown'],
+    ['ben', 'unknown'],
+  ]);
+
+  it('is one whose every host on their hours then has a calendar that cannot be read', () => {
+    expect(unreadableAt(availability, morning, bothUnread)).toBe(true);
+    // Only Anna works in the afternoon.
+    expect(unreadableAt(availability, afternoon, annaUnread)).toBe(true);
+  });
+
+  it('is not one with a host whose calendar can be read (taken, if busy)', () => {
+    expect(unreadableAt(availability, morning, annaUnread)).toBe(false);
+    expect(unreadableAt(availability, morning, new Map())).toBe(false);
+    expect(unreadableAt(availability, afternoon, new Map([['ben', 'unknown']]))).toBe(false);
+    // Ben's calendar read (and empty), Anna's none to read: a time someone can be given.
+    expect(unreadableAt(availability, morning, new Map([['ben', []]]))).toBe(false);
   });
 });
 

@@ -8,7 +8,12 @@
  */
 import { callLinkPaths, type CallLinks } from './call-token.ts';
 import { nearest, offeredSlot, refusal } from './free-times.ts';
-import { sameTimeMessage, slotTakenMessage } from './messages.ts';
+import {
+  CalendarsUnreadable,
+  calendarsUnreadableMoveMessage,
+  sameTimeMessage,
+  slotTakenMessage,
+} from './messages.ts';
 import { currentFreeHosts, currentFreeSlots } from './queries.ts';
 import { linkedCall, linkPage, linkRequest } from './cancel.ts';
 import { first } from '../requests/body.ts';
@@ -214,6 +219,13 @@ async function changeCall(
       if (moved.status !== 'moved') return { status: moved.status, enquiry: moved.enquiry };
       return answerMoved(moved.enquiry, { start: moved.previous.start, end: moved.previous.end });
     } catch (error) {
+      if (error instanceof CalendarsUnreadable)
+        return {
+          status: 'choose',
+          enquiry,
+          slots: await movesOf(availability, enquiry, now),
+          error: calendarsUnreadableMoveMessage,
+        };
       if (!(error instanceof SlotTaken)) throw error;
       // Taken meanwhile (another booking or move won it): the nearest free times, as a booking gets.
       const slots = await movesOf(availability, enquiry, now);

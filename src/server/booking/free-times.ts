@@ -269,6 +269,22 @@ export function freeHosts(
     .map(({ host }) => host);
 }
 
+/**
+ * Whether every host whose hours have `slot` has a calendar that cannot be read now (and there is
+ * one): no one can be given it, and not because it was taken.
+ */
+export function unreadableAt(
+  availability: Availability,
+  slot: Slot,
+  calendars: CalendarBusy = noCalendars,
+): boolean {
+  const date = [agencyDate(availability, slot.start)];
+  const working = availability.hosts.filter((host) =>
+    hostSlotsOn(availability, host, date).some((own) => own.start === slot.start),
+  );
+  return working.length > 0 && working.every((host) => calendars.get(host.id) === 'unknown');
+}
+
 /** Why a start cannot be booked, whatever is booked already; undefined when it is an offered slot. */
 export function refusal(
   availability: Availability,

@@ -28,6 +28,24 @@ export const bookingCapMessage = ({ limit, cap }: BookingCapReached) => {
   return `${said}. To change a time, cancel one with the link in its e-mail; or send your message without a time and we will reply to arrange one.`;
 };
 
+/**
+ * No calendar of the hosts at a time can be read now (a feed down): the time may well be free, but
+ * it cannot be offered; the prospect is not told it was taken.
+ */
+export class CalendarsUnreadable extends Error {
+  constructor() {
+    super('No calendar of the hosts at that time can be read now.');
+  }
+}
+
+/** A booking refused because no calendar could be read: what the prospect can do instead. */
+export const calendarsUnreadableMessage =
+  'We cannot offer times just now: our calendars cannot be read. Send your message without a time, or write to us from the contact page (/contact), and we will reply to arrange one.';
+
+/** A move refused because no calendar could be read: the call keeps its time. */
+export const calendarsUnreadableMoveMessage =
+  'We cannot move calls just now: our calendars cannot be read. Your call stays at its time; try again later, or reply to its e-mail and we will move it for you.';
+
 /** A time taken between the visitor's choice and their post, with the nearest free ones (if any). */
 export const slotTakenMessage = (alternatives: Slot[]) =>
   alternatives.length

@@ -1,7 +1,8 @@
 /** What the booking pages ask: whether prospects can book, and the free times as the store has them now. */
 import { bookingOffReason, serverConfig } from '../config.ts';
 import { getEnquiryService, type EnquiryService } from '../enquiries/service.ts';
-import { freeHosts, freeSlots, offeredDates } from './free-times.ts';
+import { freeHosts, freeSlots, offeredDates, unreadableAt } from './free-times.ts';
+import { CalendarsUnreadable } from './messages.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
 
 /** Where the calls booked and the hosts' calendars are read: this process's service, or the staff CLI's. */
@@ -36,7 +37,10 @@ export async function currentFreeSlots(
   return freeSlots(availability, booked, now, range, calendars);
 }
 
-/** The hosts who can take a call at `slot` now, the one to give it first (free-times.ts). */
+/**
+ * The hosts who can take a call at `slot` now, the one to give it first (free-times.ts); none free
+ * because no calendar of the hosts then can be read: CalendarsUnreadable.
+ */
 export async function currentFreeHosts(
   availability: Availability,
   slot: Slot,
@@ -45,7 +49,9 @@ export async function currentFreeHosts(
   holds?: Holds,
 ): Promise<string[]> {
   const { booked, calendars } = await whatHolds(availability, now, moving, holds);
-  return freeHosts(availability, booked, slot, calendars).map((host) => host.id);
+  const hosts = freeHosts(availability, booked, slot, calendars);
+  if (!hosts.length && unreadableAt(availability, slot, calendars)) throw new CalendarsUnreadable();
+  return hosts.map((host) => host.id);
 }
 
 /** Whether prospects can book a time: no BOOKING_SECRET too short (known without opening the store). */

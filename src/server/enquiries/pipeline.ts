@@ -10,7 +10,12 @@ import { verifyCaptcha } from '../requests/captcha.ts';
 import { caughtByHoneypot } from '../requests/client.ts';
 import { throttledMessage, type PostVerdict } from '../requests/post-gate.ts';
 import { refused, succeeded, type Outcome } from '../http/answer.ts';
-import { bookingCapMessage, slotTakenMessage } from '../booking/messages.ts';
+import {
+  bookingCapMessage,
+  CalendarsUnreadable,
+  calendarsUnreadableMessage,
+  slotTakenMessage,
+} from '../booking/messages.ts';
 import { getEnquiryService, type EnquiryService } from './service.ts';
 import { endpoints } from '../../domain/api.ts';
 import type { Slot } from '../../domain/booking.ts';
@@ -185,8 +190,9 @@ async function commit<Field extends string>(
   const { name, email, data, call } = valid.checked;
   let enquiry: StoredEnquiry;
   try {
-    const hosts = call && form.hosts ? await form.hosts(call) : undefined;
-    if (hosts?.length === 0 && !spam) throw new SlotTaken();
+    // Spam is stored without its call: no host is looked for.
+    const hosts = call && form.hosts && !spam ? await form.hosts(call) : undefined;
+    if (hosts?.length === 0) throw new SlotTaken();
     enquiry = await service.store.commit(
       {
         kind: form.kind,
@@ -210,9 +216,12 @@ async function commit<Field extends string>(
       const errors = { [taken.field]: bookingCapMessage(error) } as FieldErrors<Field>;
       return once(valid, refused(request, 422, { errors, values: { ...values, slot: '' } }));
     }
-    if (!(error instanceof SlotTaken) || !call || !taken) return storeUnavailable(request, error);
-    const alternatives = await taken.alternatives(call);
-    const message = slotTakenMessage(alternatives);
+    const unreadable = error instanceof CalendarsUnreadable;
+    if (!(error instanceof SlotTaken || unreadable) || !call || !taken)
+      return storeUnavailable(request, error);
+    // No calendar to read: no time can be offered, so none is listed (and the one chosen is dropped).
+    const alternatives = unreadable ? [] : await taken.alternatives(call);
+    const message = unreadable ? calendarsUnreadableMessage : slotTakenMessage(alternatives);
     const errors = { [taken.field]: message } as FieldErrors<Field>;
     return once(
       valid,
