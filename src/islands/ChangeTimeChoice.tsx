@@ -10,6 +10,8 @@ interface Props {
   slots: Slot[];
   agencyZone: string;
   zone: string;
+  /** The locale the prospect reads times in (as the server's list writes them). */
+  locale: string;
   error?: string;
   alternatives?: Slot[];
   /** The server's list of the times as radio buttons: what the page shows until this takes over. */
@@ -26,6 +28,7 @@ export default function ChangeTimeChoice({
   slots,
   agencyZone,
   zone,
+  locale,
   error,
   alternatives,
   children,
@@ -44,6 +47,7 @@ export default function ChangeTimeChoice({
           id={id}
           given={{ agencyZone, slots }}
           zone={zone}
+          locale={locale}
           error={error}
           {...(alternatives?.length && { alternatives })}
           chosen={chosen}

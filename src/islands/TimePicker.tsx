@@ -1,5 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { byDate, clock, dateIn, dayLabel, formatIn, zoneName } from '../domain/call-times';
+import {
+  byDate,
+  clock,
+  dateIn,
+  dayLabel,
+  formatIn,
+  readingLocale,
+  zoneName,
+} from '../domain/call-times';
 import type { Slot } from '../domain/booking';
 import { endpoints, type FreeTimesAnswer } from '../domain/api';
 import css from '../styles/time-choice.css?inline';
@@ -19,6 +27,11 @@ interface Props {
   given?: { agencyZone: string; slots: Slot[] };
   /** The zone to show the times in: the visitor's own (their browser's) unless given. */
   zone?: string;
+  /**
+   * The locale the times are written in: the visitor's browser's unless given (a call's change page
+   * gives the one stored with the booking, so that its server's rendering and the browser's agree).
+   */
+  locale?: string;
   /** Whether its first control takes the focus once shown (it replaced the link that opened it). */
   focusOnOpen?: boolean;
 }
@@ -31,13 +44,15 @@ type Loaded =
 
 const visitorZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-/** 'Greenwich Mean Time (Europe/London)': a zone as people say it, and as the computer does. */
-const zoneLabel = (timeZone: string) => {
-  const name = zoneName(timeZone);
-  return name ? `${name} (${timeZone})` : timeZone;
-};
+const browserLocale = () => (typeof navigator === 'undefined' ? undefined : navigator.language);
 
 const city = (timeZone: string) => (timeZone.split('/').at(-1) ?? timeZone).replaceAll('_', ' ');
+
+/** 'Eastern Time (New York)': a zone as people say it, and its city. */
+const zoneLabel = (timeZone: string, locale: string) => {
+  const name = zoneName(timeZone, locale);
+  return name === city(timeZone) ? name : `${name} (${city(timeZone)})`;
+};
 
 /**
  * Its styles, added once when it first shows: they come with its code, not in every page's
@@ -68,6 +83,7 @@ export default function TimePicker({
   onCancel,
   given,
   zone = visitorZone(),
+  locale = readingLocale(browserLocale()),
   focusOnOpen = true,
 }: Props) {
   useStyles();
@@ -166,12 +182,12 @@ export default function TimePicker({
       />
       <span>
         {withDay &&
-          formatIn(slot.start, zone, { weekday: 'short', day: 'numeric', month: 'short' })}
+          formatIn(slot.start, zone, { weekday: 'short', day: 'numeric', month: 'short' }, locale)}
         {withDay && ' '}
-        {clock(slot.start, zone)}
+        {clock(slot.start, zone, locale)}
         {!sameZone && (
           <small>
-            {clock(slot.start, agencyZone)} in {city(agencyZone)}
+            {clock(slot.start, agencyZone, locale)} in {city(agencyZone)}
           </small>
         )}
       </span>
@@ -182,8 +198,8 @@ export default function TimePicker({
     <fieldset className="time-choice" aria-describedby={error ? errorId : undefined}>
       <legend>Time for the call</legend>
       <p className="time-choice__zone">
-        Times are in your time zone, {zoneLabel(zone)}.
-        {!sameZone && ` We are in ${city(agencyZone)}: ${zoneLabel(agencyZone)}.`}
+        Times are in your time zone, {zoneLabel(zone, locale)}.
+        {!sameZone && ` We are in ${city(agencyZone)}: ${zoneName(agencyZone, locale)}.`}
       </p>
       {error && (
         <p className="field__error" id={errorId}>
@@ -191,6 +207,7 @@ export default function TimePicker({
         </p>
       )}
       <input type="hidden" name="time_zone" value={zone} />
+      <input type="hidden" name="locale" value={locale} />
       {alternatives && alternatives.length > 0 && (
         <fieldset className="time-choice__day">
           <legend>Nearest free times</legend>
@@ -219,13 +236,13 @@ export default function TimePicker({
             >
               {days.map((key) => (
                 <option key={key} value={key}>
-                  {dayLabel(byDay.get(key)![0]!.start, zone)}
+                  {dayLabel(byDay.get(key)![0]!.start, zone, locale)}
                 </option>
               ))}
             </select>
           </div>
           <fieldset className="time-choice__day">
-            <legend>Free times on {dayLabel(byDay.get(shownDay)![0]!.start, zone)}</legend>
+            <legend>Free times on {dayLabel(byDay.get(shownDay)![0]!.start, zone, locale)}</legend>
             <div className="time-choice__grid">
               {byDay.get(shownDay)!.map((slot) => timeOption(slot))}
             </div>

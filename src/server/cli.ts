@@ -51,8 +51,10 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 /** Whether e-mail is set up: then the cancellation or move queues its e-mails, as the links do. */
 const mailIsOn = Boolean(config.smtpUrl && config.mailTo && config.mailFrom);
 
-const when = (enquiry: StoredEnquiry, start: string) =>
-  formatCallTime(start, callZones(enquiry.data).agency);
+const when = (enquiry: StoredEnquiry, start: string) => {
+  const { agency, agencyLocale } = callZones(enquiry.data);
+  return formatCallTime(start, agency, agencyLocale);
+};
 
 /** Why a call released unconfirmed cannot be cancelled or moved. */
 const lapsedMessage = (enquiry: StoredEnquiry) =>

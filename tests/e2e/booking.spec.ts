@@ -51,16 +51,19 @@ test.describe('in the dialog', () => {
     const dialog = await openDialog(page);
     const start = await pickTime(page, 1);
     await expect(
-      dialog.getByText(/Times are in your time zone, .* \(America\/New_York\)\./),
+      dialog.getByText('Times are in your time zone, Eastern Time (New York).'),
     ).toBeVisible();
-    await expect(dialog.getByText(/We are in London: .*\(Europe\/London\)\./)).toBeVisible();
-    // Each time is shown in the visitor's zone, with London's beside it.
+    await expect(dialog.getByText('We are in London: UK time.')).toBeVisible();
+    // Each time is shown in the visitor's zone, on their (en-US) 12-hour clock, with London's beside it.
     const label = await dialog.getByRole('radio', { checked: true }).locator('..').innerText();
-    const inNewYork = new Intl.DateTimeFormat('en-GB', {
+    const inNewYork = new Intl.DateTimeFormat('en-US', {
       timeZone: 'America/New_York',
-      hour: '2-digit',
+      hour: 'numeric',
       minute: '2-digit',
-    }).format(new Date(start));
+    })
+      .format(new Date(start))
+      .replace('\u202f', ' ');
+    expect(inNewYork).toMatch(/ [AP]M$/);
     expect(label).toContain(inNewYork);
     expect(label).toContain('in London');
     expect(await violations(page)).toEqual([]);
@@ -68,7 +71,7 @@ test.describe('in the dialog', () => {
     await dialog.getByRole('button', { name: 'Book this call' }).click();
     await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your call is booked');
-    await expect(page.getByText(`${inNewYork} GMT-`)).toBeVisible();
+    await expect(page.getByText(`${inNewYork} Eastern Time`)).toBeVisible();
     expect(await violations(page)).toEqual([]);
     expect(await callStarts()).toContain(start);
   });

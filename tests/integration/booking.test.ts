@@ -244,7 +244,10 @@ describe('invitation and cancellation', () => {
     // Early in the window, so that the day is between neither zone's clock change and the next; a
     // time one host takes, so that booking it takes it.
     const slot = oneHostSlot(slots);
-    const response = await book(server, slot.start, { time_zone: 'America/New_York' });
+    const response = await book(server, slot.start, {
+      time_zone: 'America/New_York',
+      locale: 'en-US',
+    });
     expect(response.status).toBe(200);
     await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(3);
 
@@ -255,8 +258,22 @@ describe('invitation and cancellation', () => {
     expect(decoded(host.raw)).toMatch(/Subject: Your call with Ada Lovelace:/);
     expect(decoded(host.raw)).toContain('An iPad app for our clinics.');
     const prospectText = decoded(prospect.raw);
-    expect(prospectText).toContain(`When: ${formatted(slot.start, 'America/New_York')} GMT-`);
-    expect(prospectText).toContain('(America/New_York)');
+    // Their zone by its name, on their browser's 12-hour clock; ours on our 24-hour one.
+    const inNewYork = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      hour: 'numeric',
+      minute: '2-digit',
+    })
+      .format(new Date(slot.start))
+      .replace('\u202f', ' ');
+    expect(prospectText).toMatch(
+      new RegExp(`When: \\w+day, \\w+ \\d+, \\d{4}, ${inNewYork} Eastern Time`),
+    );
+    expect(prospectText).toContain(`(Our time: `);
+    expect(prospectText).not.toContain('GMT-');
+    expect(decoded(agency.raw)).toContain(
+      `When: ${formatted(slot.start, 'Europe/London')} UK time`,
+    );
     // The calendar part is sent as it is (7bit): read undecoded.
     for (const { raw: text } of [prospect, agency, host]) {
       expect(text).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/i);

@@ -88,7 +88,7 @@ describe('the change link', () => {
     expect(html).toContain(`value="${to.start}"`);
     // Its own time is not offered, and its time zone is the prospect's.
     expect(html).not.toContain(`name="slot" value="${from.start}"`);
-    expect(html).toContain('(America/New_York), your time zone');
+    expect(html).toContain('Eastern Time (New York), your time zone');
 
     expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(from.start);
     const moved = await post(server.url, { token: change.token, slot: to.start });

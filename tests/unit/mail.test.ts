@@ -108,6 +108,27 @@ function setup(brand: MailContent) {
 const events = (ics: string) =>
   new ICAL.Component(ICAL.parse(ics)).getAllSubcomponents('vevent') as ICAL.Component[];
 
+describe('the times of a booked call', () => {
+  it("are the prospect's zone and locale in their mails, the agency's in the staff's", () => {
+    // A New York prospect whose browser says en-US: 12-hour, the zone by its name.
+    const prospect = mailOf('prospect', bookedCall({ locale: 'en-US' }));
+    expect(prospect.subject).toBe(
+      'Your call with Northgate Digital: Tuesday, December 1, 2026, 5:00 AM Eastern Time',
+    );
+    expect(prospect.text).toContain('(Our time: Tuesday, December 1, 2026, 10:00 AM UK time)');
+    // One in New York whose browser is British: their zone, a 24-hour clock.
+    expect(mailOf('prospect', bookedCall({ locale: 'en-GB' })).subject).toBe(
+      'Your call with Northgate Digital: Tuesday, 1 December 2026, 05:00 Eastern Time',
+    );
+    // The agency's and the host's copies: its zone and clock, and the prospect's time on it.
+    for (const kind of ['agency', 'host'] as const) {
+      const staff = mailOf(kind, bookedCall({ locale: 'en-US' }));
+      expect(staff.subject).toMatch(/ Tuesday, 1 December 2026, 10:00 UK time$/);
+      expect(staff.text).toContain('Their time: Tuesday, 1 December 2026, 05:00 Eastern Time');
+    }
+  });
+});
+
 describe('the mails of a booked call', () => {
   const attack =
     'Hi\rEND:VEVENT\rBEGIN:VEVENT\rUID:evil-1@evil.example\rSUMMARY:Urgent\rURL:https://evil.example/meet\rDTSTART:20270101T100000Z\rEND:VEVENT\rBEGIN:VEVENT\rX:';
@@ -281,13 +302,10 @@ describe('a call that moves', () => {
       ['REQUEST', uid, 2, '2026-12-03T09:30:00.000Z'],
       ['CANCEL', uid, 3, '2026-12-03T09:30:00.000Z'],
     ]);
-    // The update says the old time and the new, in the prospect's zone, and links the new time's.
-    expect(chain[1]!.text).toContain(
-      'From: Tuesday, 1 December 2026, 05:00 GMT-5 (America/New_York)',
-    );
-    expect(chain[1]!.text).toContain(
-      'To: Wednesday, 2 December 2026, 09:00 GMT-5 (America/New_York)',
-    );
+    // The update says the old time and the new, in the prospect's zone (New York: with no locale
+    // stored, its 12-hour clock), and links the new time's.
+    expect(chain[1]!.text).toContain('From: Tuesday, December 1, 2026, 5:00 AM Eastern Time');
+    expect(chain[1]!.text).toContain('To: Wednesday, December 2, 2026, 9:00 AM Eastern Time');
     expect(chain[1]!.text).toMatch(/\/schedule\/change\?token=[\w-]+\.1\./);
     expect(chain[1]!.text).toMatch(/\/schedule\/cancel\?token=[\w-]+\.1\./);
   });
@@ -364,7 +382,7 @@ describe('a call that moves', () => {
     const mail = mailOf('prospect-lapse', lapsed);
     expect(mail.to).toBe('ada@example.com');
     expect(mail.subject).toBe(
-      'Not confirmed: your call with Northgate Digital, Tuesday, 1 December 2026, 05:00 GMT-5 (America/New_York)',
+      'Not confirmed: your call with Northgate Digital, Tuesday, December 1, 2026, 5:00 AM Eastern Time',
     );
     expect(mail.text).toContain(
       [
@@ -373,7 +391,7 @@ describe('a call that moves', () => {
         'You booked a call with us, and it was not confirmed with the link in our e-mail in time, so we',
         'have released its time for others. The attached update removes it from your calendar.',
         '',
-        'Time released: Tuesday, 1 December 2026, 05:00 GMT-5 (America/New_York)',
+        'Time released: Tuesday, December 1, 2026, 5:00 AM Eastern Time',
         '',
         'You are welcome to book again whenever suits you; please confirm the new call with the link we',
         'send you. Choose a time here:',

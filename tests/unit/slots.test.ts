@@ -10,7 +10,12 @@ import {
   slotsOfDate,
 } from '../../src/server/booking/free-times';
 import { dayAfter, isTimeZone, type Availability, type Slot } from '../../src/domain/booking';
-import { formatCallTime } from '../../src/domain/call-times';
+import {
+  acceptedLocale,
+  formatCallTime,
+  readingLocale,
+  visitorLocale,
+} from '../../src/domain/call-times';
 
 // Like src/content/data/availability.yaml, but with hours and closed dates of the tests' own.
 const availability: Availability = {
@@ -271,34 +276,86 @@ describe('daylight saving in Europe/London', () => {
 });
 
 describe('formatCallTime', () => {
-  // en-GB names London's zones GMT and BST, and New York's by offset (GMT-5, GMT-4).
+  // The agency's locale (en-GB, 24-hour) unless one is given.
   it('shows a call in the visitor zone as well as the agency zone', () => {
     // Before either change: 5 hours apart.
-    expect(formatCallTime('2027-03-10T15:00:00Z', 'America/New_York')).toMatch(
-      /10 March 2027, 10:00 GMT-5$/,
+    expect(formatCallTime('2027-03-10T15:00:00Z', 'America/New_York')).toBe(
+      'Wednesday, 10 March 2027, 10:00 Eastern Time',
     );
-    expect(formatCallTime('2027-03-10T15:00:00Z', 'Europe/London')).toMatch(
-      /10 March 2027, 15:00 GMT$/,
+    expect(formatCallTime('2027-03-10T15:00:00Z', 'Europe/London')).toBe(
+      'Wednesday, 10 March 2027, 15:00 UK time',
     );
   });
 
   it('knows the fortnight in March when New York has changed and London has not', () => {
     // US clocks went forward on 14 March 2027, UK clocks on 28 March: 4 hours apart.
     const start = '2027-03-22T14:00:00Z';
-    expect(formatCallTime(start, 'America/New_York')).toMatch(/22 March 2027, 10:00 GMT-4$/);
-    expect(formatCallTime(start, 'Europe/London')).toMatch(/22 March 2027, 14:00 GMT$/);
+    expect(formatCallTime(start, 'America/New_York')).toMatch(/22 March 2027, 10:00 Eastern Time$/);
+    expect(formatCallTime(start, 'Europe/London')).toMatch(/22 March 2027, 14:00 UK time$/);
   });
 
-  it('shows BST after 28 March', () => {
-    const start = '2027-04-05T14:00:00Z';
-    expect(formatCallTime(start, 'America/New_York')).toMatch(/5 April 2027, 10:00 GMT-4$/);
-    expect(formatCallTime(start, 'Europe/London')).toMatch(/5 April 2027, 15:00 BST$/);
+  it('names a zone the same in summer and winter, the clock telling the change', () => {
+    expect(formatCallTime('2027-04-05T14:00:00Z', 'Europe/London')).toMatch(/, 15:00 UK time$/);
+    expect(formatCallTime('2027-01-05T14:00:00Z', 'Europe/London')).toMatch(/, 14:00 UK time$/);
+    expect(formatCallTime('2027-07-05T14:00:00Z', 'Europe/Paris')).toMatch(
+      /, 16:00 Central European Time$/,
+    );
+  });
+
+  it('gives the offset of a zone with no common name, as it is that day', () => {
+    expect(formatCallTime('2027-07-05T14:00:00Z', 'Etc/GMT+5')).toMatch(/, 09:00 GMT-5$/);
+    expect(formatCallTime('2027-07-05T14:00:00Z', 'UTC')).toMatch(/, 14:00 UTC$/);
+  });
+
+  it('writes a 12-hour clock and US dates for en-US, a 24-hour one for en-GB', () => {
+    const start = '2027-03-10T15:00:00Z';
+    expect(formatCallTime(start, 'America/New_York', 'en-US')).toBe(
+      'Wednesday, March 10, 2027, 10:00 AM Eastern Time',
+    );
+    expect(formatCallTime('2027-03-10T20:30:00Z', 'America/New_York', 'en-US')).toMatch(
+      /, 3:30 PM Eastern Time$/,
+    );
+    expect(formatCallTime(start, 'America/New_York', 'en-GB')).toMatch(/, 10:00 Eastern Time$/);
+    // Plain spaces (ICU writes a narrow one before AM): a subject line stays ASCII.
+    expect(formatCallTime(start, 'America/New_York', 'en-US')).toMatch(/^[\x20-\x7e]+$/);
   });
 
   it("gives the visitor's date where it differs from the agency's", () => {
     const start = '2027-03-23T02:00:00Z';
     expect(formatCallTime(start, 'America/New_York')).toMatch(/Monday,? 22 March 2027, 22:00/);
     expect(formatCallTime(start, 'Europe/London')).toMatch(/Tuesday,? 23 March 2027, 02:00/);
+    expect(formatCallTime(start, 'America/New_York', 'en-US')).toMatch(
+      /^Monday, March 22, 2027, 10:00 PM/,
+    );
+  });
+});
+
+describe('the locale times are read in', () => {
+  it("keeps an English locale, and otherwise follows the clock of the visitor's own", () => {
+    expect(readingLocale('en-US')).toBe('en-US');
+    expect(readingLocale('en-AU')).toBe('en-AU');
+    expect(readingLocale('de-DE')).toBe('en-GB');
+    expect(readingLocale('es-MX')).toBe('en-US');
+  });
+
+  it('with no locale known, goes by the zone: 12-hour in the Americas, else 24-hour', () => {
+    expect(readingLocale(undefined, 'America/Chicago')).toBe('en-US');
+    expect(readingLocale(undefined, 'Europe/Berlin')).toBe('en-GB');
+    expect(readingLocale('not a locale', 'Asia/Tokyo')).toBe('en-GB');
+  });
+
+  it('keeps only the language and region of what a browser or a crafted post sends', () => {
+    expect(visitorLocale('en-US-u-ca-islamic-nu-arab-hc-h23')).toBe('en-US');
+    expect(visitorLocale('zh-Hant-TW')).toBe('zh-TW');
+    for (const bad of ['', '<script>', 'en_US\r\nBcc: x', 'x'.repeat(80), 42, undefined])
+      expect(visitorLocale(bad)).toBeUndefined();
+  });
+
+  it('reads the language an Accept-Language header prefers', () => {
+    expect(acceptedLocale('en-US,en;q=0.9')).toBe('en-US');
+    expect(acceptedLocale('fr;q=0.5, en-gb;q=0.8, *')).toBe('en-GB');
+    expect(acceptedLocale('*')).toBeUndefined();
+    expect(acceptedLocale(null)).toBeUndefined();
   });
 });
 

@@ -11,6 +11,7 @@ import { bookingClosedMessage } from '../booking/messages.ts';
 import { reminderLeads } from '../booking/change.ts';
 import { currentFreeHosts, currentFreeSlots } from '../booking/queries.ts';
 import { isTimeZone, type Availability } from '../../domain/booking.ts';
+import { acceptedLocale, visitorLocale } from '../../domain/call-times.ts';
 import {
   callRequestInput,
   validateCallRequest,
@@ -23,6 +24,8 @@ import {
 interface CallRequestInput extends CallRequest {
   slot: string;
   timeZone: string;
+  /** The browser's locale (the dialog sends it), else the one its Accept-Language prefers. */
+  locale: string;
 }
 
 export function handleCallRequest(
@@ -39,6 +42,9 @@ export function handleCallRequest(
         ...callRequestInput((name) => fields.get(name) ?? []),
         slot: first(fields, 'slot').trim(),
         timeZone: first(fields, 'time_zone').trim(),
+        locale:
+          first(fields, 'locale').trim() ||
+          (acceptedLocale(request.headers.get('accept-language')) ?? ''),
       }),
       validate(input, { bookingSecret, config }) {
         const errors: FieldErrors<BookingField> = validateCallRequest(input);
@@ -62,6 +68,9 @@ export function handleCallRequest(
         }
         data.slot = wanted;
         data.time_zone = isTimeZone(input.timeZone) ? input.timeZone : availability.timeZone;
+        // How the prospect's e-mails write times: only a language and region are kept.
+        const locale = visitorLocale(input.locale);
+        if (locale) data.locale = locale;
         if (!bookingSecret) {
           errors.slot = bookingClosedMessage;
           return result();

@@ -35,7 +35,7 @@ const mailsLine = (e: StoredEnquiry) =>
 /** A booked call's time in the agency's zone (as it was when booked), and whether it still stands. */
 const callTime = (e: StoredEnquiry) =>
   e.call
-    ? `${formatCallTime(e.call.start, callZones(e.data).agency)}${e.call.lapsedAt ? ' (lapsed: not confirmed in time)' : e.call.cancelledAt ? ' (cancelled)' : ''}`
+    ? `${formatCallTime(e.call.start, callZones(e.data).agency, callZones(e.data).agencyLocale)}${e.call.lapsedAt ? ' (lapsed: not confirmed in time)' : e.call.cancelledAt ? ' (cancelled)' : ''}`
     : '';
 
 /** The CSV's columns, in their order; the listing shows phone to mailed (slice(5, 9)) too. */

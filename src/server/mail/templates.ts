@@ -241,19 +241,22 @@ export function callInvitation(
   return { method, filename: cancelled ? 'cancel.ics' : 'invite.ics', content: body };
 }
 
-/** A time for the prospect (in their zone), the agency (its own) and the host (theirs). */
+/**
+ * A time for the prospect (in their zone, on their clock), the agency (its own zone and clock) and
+ * the host (their zone, the agency's clock).
+ */
 function timesOf(start: string, enquiry: StoredEnquiry, host: MailHost | undefined) {
-  const { agency, visitor } = callZones(enquiry.data);
+  const { agency, visitor, agencyLocale, visitorLocale } = callZones(enquiry.data);
   const hostZone = host?.timeZone ?? agency;
-  const at = (zone: string) => `${formatCallTime(start, zone)} (${zone})`;
   return {
-    visitor: at(visitor),
-    agency: at(agency),
-    host: at(hostZone),
+    visitor: formatCallTime(start, visitor, visitorLocale),
+    agency: formatCallTime(start, agency, agencyLocale),
+    host: formatCallTime(start, hostZone, agencyLocale),
     /** For the prospect: our time too, when it differs. */
-    ours: visitor === agency ? undefined : at(agency),
+    ours: visitor === agency ? undefined : formatCallTime(start, agency, visitorLocale),
     /** For the staff: the prospect's time too, when it differs. */
-    theirs: (zone: string) => (zone === visitor ? undefined : at(visitor)),
+    theirs: (zone: string) =>
+      zone === visitor ? undefined : formatCallTime(start, visitor, agencyLocale),
     agencyZone: agency,
     hostZone,
   };
