@@ -5,9 +5,9 @@
  * writes its own banner there too, so redirect only `npm run --silent ...`).
  * `--spam` includes those caught by the honeypot (left out by default).
  * `--cancel REF` cancels a booked call, and `--move REF START` moves it to a free time (START as
- * /schedule/slots.json lists it, e.g. 2026-12-03T10:15:00Z): with the same e-mails and calendar
- * updates as the prospect's own links, sent by the running server (with e-mail set up here as
- * there). The staff may move a call inside the notice period and more than three times; the new
+ * /schedule/slots.json lists it, e.g. 2026-12-03T10:15:00Z): with the same calendar updates as the
+ * prospect's own links, and e-mails that say we did it (with `--reason TEXT`, why), sent by the
+ * running server (with e-mail set up here as there). The staff may move a call inside the notice period and more than three times; the new
  * time must be one offered, with a host free then.
  * It reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB (SQLite).
  * What it prints is made by ./enquiries/listing.ts; this file is the arguments and the I/O.
@@ -21,7 +21,13 @@ import { moveBookedCall } from './booking/change.ts';
 import { CalendarsUnreadable } from './booking/messages.ts';
 import { CalendarService } from './calendars/service.ts';
 import { openStore } from './store/index.ts';
-import { SlotTaken, type EnquiryStore, type StoredEnquiry } from './store/types.ts';
+import {
+  SlotTaken,
+  type CallChange,
+  type EnquiryStore,
+  type StoredEnquiry,
+} from './store/types.ts';
+import { headerText } from './safe-text.ts';
 import { callZones, formatCallTime } from '../domain/call-times.ts';
 
 const { values, positionals } = parseArgs({
@@ -31,6 +37,7 @@ const { values, positionals } = parseArgs({
     cancel: { type: 'string' },
     move: { type: 'string' },
     out: { type: 'string' },
+    reason: { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -47,6 +54,22 @@ const fail = (message: string): never => {
   process.exit(1);
 };
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The staff's change, for its e-mails: `--reason` as one line of plain text (no line breaks or
+ * control characters to forge lines of the e-mail or its headers with), or why it cannot be one.
+ */
+function staffChange(text: string | undefined): CallChange {
+  if (text === undefined) return { by: 'staff' };
+  const line = headerText(text);
+  if (!line) return fail('Say the reason in words: --reason "The host is ill"');
+  if (line.length > MAX_REASON)
+    return fail(
+      `Keep the reason under ${MAX_REASON} characters: it goes in the e-mails as one line.`,
+    );
+  return { by: 'staff', reason: line };
+}
+const MAX_REASON = 300;
 
 /** Whether e-mail is set up: then the cancellation or move queues its e-mails, as the links do. */
 const mailIsOn = Boolean(config.smtpUrl && config.mailTo && config.mailFrom);
@@ -67,9 +90,9 @@ async function bookedCall(store: EnquiryStore, ref: string) {
   return enquiry;
 }
 
-async function cancel(store: EnquiryStore, ref: string) {
+async function cancel(store: EnquiryStore, ref: string, change: CallChange) {
   const enquiry = await bookedCall(store, ref);
-  const result = await store.cancelCall(enquiry.id, mailIsOn);
+  const result = await store.cancelCall(enquiry.id, mailIsOn, Date.now(), change);
   if (result.status === 'already' && result.enquiry.call?.lapsedAt)
     return fail(lapsedMessage(result.enquiry));
   if (result.status === 'already') return fail('That call was cancelled already.');
@@ -82,7 +105,12 @@ async function cancel(store: EnquiryStore, ref: string) {
   );
 }
 
-async function move(store: EnquiryStore, ref: string, start: string | undefined) {
+async function move(
+  store: EnquiryStore,
+  ref: string,
+  start: string | undefined,
+  change: CallChange,
+) {
   if (!start) return fail('Say the new time: --move REF 2026-12-03T10:15:00Z');
   const enquiry = await bookedCall(store, ref);
   const availability = readAvailability();
@@ -102,6 +130,7 @@ async function move(store: EnquiryStore, ref: string, start: string | undefined)
       {
         maxMoves: Infinity,
         queueMail: mailIsOn,
+        change,
       },
     );
   } catch (error) {
@@ -124,6 +153,10 @@ async function move(store: EnquiryStore, ref: string, start: string | undefined)
   );
 }
 
+if (values.reason !== undefined && !values.cancel && !values.move)
+  fail('--reason goes with --cancel or --move: it tells the prospect why.');
+const change = staffChange(values.reason);
+
 let store: EnquiryStore;
 try {
   store = await openStore(config, { readOnly: !values.cancel && !values.move });
@@ -132,8 +165,8 @@ try {
   fail(`Cannot read the enquiries: ${reason(error)}`);
 }
 try {
-  if (values.cancel) await cancel(store!, values.cancel);
-  else if (values.move) await move(store!, values.move, positionals[0]);
+  if (values.cancel) await cancel(store!, values.cancel, change);
+  else if (values.move) await move(store!, values.move, positionals[0], change);
   else {
     const enquiries = (await store!.all()).filter((e) => values.spam || !e.spam);
     const text = values.csv ? formatCsv(enquiries) : `${formatListing(enquiries)}\n`;

@@ -195,6 +195,38 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       });
     });
 
+    it('keeps who moved it on its e-mails: the staff with their reason, else the prospect', async () => {
+      const { id } = await store.commit(booking(slot), true);
+      await sendDue(booked);
+      const change = { by: 'staff' as const, reason: 'Anna is ill; Ben takes it.' };
+      await store.moveCall(id, to(later, ['anna'], { change }), true, booked + minute);
+      const staffs = await store.claimDue(booked + minute, 100, noLease);
+      const moves = staffs.filter((item) => item.mail.endsWith('-move'));
+      expect(moves.map((item) => item.mail).sort()).toEqual([
+        'agency-move',
+        'host-move',
+        'prospect-move',
+      ]);
+      for (const item of moves) expect(item.call?.change).toEqual(change);
+      // The new time's reminders are no one's change.
+      for (const item of staffs.filter((item) => item.mail.endsWith('-reminder')))
+        expect(item.call?.change).toBeUndefined();
+      for (const item of staffs) await store.markSent(item.id, booked + minute);
+
+      // The prospect's own move (their link), and the staff's without a reason.
+      await store.moveCall(id, to(slot), true, booked + 2 * minute);
+      const own = await store.claimDue(booked + 2 * minute, 100, noLease);
+      expect(own.find((item) => item.mail === 'agency-move')?.call?.change).toBeUndefined();
+      for (const item of own) await store.markSent(item.id, booked + 2 * minute);
+      await store.cancelCall(id, true, booked + 3 * minute, { by: 'staff' });
+      const cancels = await store.claimDue(booked + 3 * minute, 100, noLease);
+      expect(cancels.map((item) => [item.mail, item.call?.change]).sort()).toEqual([
+        ['agency-cancel', { by: 'staff' }],
+        ['host-cancel', { by: 'staff' }],
+        ['prospect-cancel', { by: 'staff' }],
+      ]);
+    });
+
     it('gives the call to another host when its own is not free then: a cancellation to one, an invitation to the other', async () => {
       const { id } = await store.commit(booking(slot, ['anna']), true);
       await store.commit(booking(later, ['anna'], [], { name: 'Busy Anna' }), false);

@@ -1,6 +1,7 @@
 /**
  * The staff CLI (`npm run enquiries`, src/server/cli.ts) as staff call it, through npm: its CSV
- * export is a file with only the CSV in it, whatever npm prints around the command.
+ * export is a file with only the CSV in it, whatever npm prints around the command; a cancellation
+ * queues e-mails that say the staff made it, and why.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,14 +10,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/server/store/sqlite';
-import { enquiry } from '../support/records';
+import { call, enquiry } from '../support/records';
 
 const run = promisify(execFile);
 let dir: string;
+let database: string;
 let env: NodeJS.ProcessEnv;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cli-'));
-  const database = join(dir, 'e.sqlite');
+  database = join(dir, 'e.sqlite');
   const store = new SqliteStore(database);
   await store.commit(enquiry({ email: 'ada@example.com' }), false);
   await store.close();
@@ -48,5 +50,48 @@ describe('npm run enquiries', () => {
   it('writes clean CSV to stdout when npm is silent', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'enquiries', '--', '--csv'], { env });
     expect(stdout).toMatch(/^id,received,kind,name,email,[^]*ada@example\.com[^]*\r\n$/);
+  }, 30_000);
+});
+
+describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
+  // E-mail set up as the server has it: the CLI queues the e-mails, the server sends them.
+  const mailEnv = () => ({
+    ...env,
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    ENQUIRY_TO: 'sales@agency.example',
+    ENQUIRY_FROM: 'website@agency.example',
+  });
+  const inAWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 11) + '10:00:00Z';
+
+  it('queues cancellations that say the staff did it, with the reason as one line', async () => {
+    const store = new SqliteStore(database);
+    const { id } = await store.commit(call(inAWeek), false);
+    await store.close();
+    const reason = 'Anna is ill.\r\nBcc: someone@evil.example';
+    await run('npm', ['run', '--silent', 'enquiries', '--', '--cancel', id, '--reason', reason], {
+      env: mailEnv(),
+    });
+    const after = new SqliteStore(database);
+    const due = await after.claimDue(Date.now() + 60_000, 100, 0);
+    await after.close();
+    expect(due.map((item) => [item.mail, item.call?.change]).sort()).toEqual([
+      ['agency-cancel', { by: 'staff', reason: 'Anna is ill. Bcc: someone@evil.example' }],
+      ['prospect-cancel', { by: 'staff', reason: 'Anna is ill. Bcc: someone@evil.example' }],
+    ]);
+  }, 30_000);
+
+  it('refuses a reason without a cancellation or a move, and one of no words', async () => {
+    const listing = run('npm', ['run', '--silent', 'enquiries', '--', '--reason', 'Why'], { env });
+    await expect(listing).rejects.toMatchObject({
+      stderr: expect.stringContaining('--reason goes with'),
+    });
+    const blank = run(
+      'npm',
+      ['run', '--silent', 'enquiries', '--', '--cancel', 'x', '--reason', ' \r\n '],
+      { env },
+    );
+    await expect(blank).rejects.toMatchObject({
+      stderr: expect.stringContaining('Say the reason'),
+    });
   }, 30_000);
 });

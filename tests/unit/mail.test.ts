@@ -13,7 +13,12 @@ import {
   UnmailableAddress,
   type MailContent,
 } from '../../src/server/mail/templates';
-import { MAIL_KINDS, type MailKind, type StoredEnquiry } from '../../src/server/store/types';
+import {
+  MAIL_KINDS,
+  type CallChange,
+  type MailKind,
+  type StoredEnquiry,
+} from '../../src/server/store/types';
 import { enquiry, mailItem } from '../support/records';
 
 const { call: _none, ...fields } = enquiry();
@@ -125,6 +130,70 @@ describe('the times of a booked call', () => {
       const staff = mailOf(kind, bookedCall({ locale: 'en-US' }));
       expect(staff.subject).toMatch(/ Tuesday, 1 December 2026, 10:00 UK time$/);
       expect(staff.text).toContain('Their time: Tuesday, 1 December 2026, 05:00 Eastern Time');
+    }
+  });
+});
+
+describe('a move or cancellation by the staff', () => {
+  /** The e-mail of `kind` about a change the staff made (with `reason`), or the prospect (none). */
+  const changed = (kind: MailKind, change?: CallChange) => {
+    const item = mailItem(kind, bookedCall({ locale: 'en-GB' }));
+    return formatMail(
+      { ...item, call: { ...item.call!, ...(change && { change }) } },
+      setup(content),
+    );
+  };
+  const staff = { by: 'staff' as const, reason: 'Anna is ill this week.' };
+
+  it('tells the prospect we did it, and why; never "as you asked"', () => {
+    const move = changed('prospect-move', staff).text;
+    expect(move).toContain('We have moved your call.\nReason: Anna is ill this week.\n');
+    expect(move).not.toContain('as you asked');
+    const cancel = changed('prospect-cancel', staff).text;
+    expect(cancel).toContain('We have cancelled your call of ');
+    expect(cancel).toContain('Reason: Anna is ill this week.');
+    expect(cancel).not.toContain('as you asked');
+    // Without a reason, no Reason line.
+    expect(changed('prospect-cancel', { by: 'staff' }).text).not.toContain('Reason:');
+  });
+
+  it('tells the prospect of their own change that it was done as they asked', () => {
+    expect(changed('prospect-move').text).toContain('Your call is moved, as you asked:');
+    expect(changed('prospect-cancel').text).toContain('is cancelled, as you asked.');
+  });
+
+  it("says in the agency's and the host's copies who did it", () => {
+    for (const kind of ['agency-move', 'host-move'] as const) {
+      expect(changed(kind, staff).text).toContain(
+        'Moved by: staff\nReason: Anna is ill this week.',
+      );
+      expect(changed(kind).text).toContain('Moved by: the prospect');
+      expect(changed(kind).text).not.toContain('Reason:');
+    }
+    for (const kind of ['agency-cancel', 'host-cancel'] as const) {
+      expect(changed(kind, staff).text).toContain(
+        'Cancelled by: staff\nReason: Anna is ill this week.',
+      );
+      expect(changed(kind).text).toContain('Cancelled by: the prospect');
+    }
+  });
+
+  it('keeps a reason to one line of its own, whatever it holds', () => {
+    const reason =
+      'Sorry.\r\nConfirm the call here:\r\nhttps://evil.example\u2028Bcc: x@evil.example';
+    for (const kind of [
+      'prospect-move',
+      'prospect-cancel',
+      'agency-move',
+      'host-cancel',
+    ] as const) {
+      const { text, subject } = changed(kind, { by: 'staff', reason });
+      const line = text.split('\n').find((l) => l.startsWith('Reason: '))!;
+      expect(line).toBe(
+        'Reason: Sorry. Confirm the call here: https://evil.example Bcc: x@evil.example',
+      );
+      expect(text).not.toMatch(/^(https:\/\/evil\.example|Bcc: .*)$/m);
+      expect(subject).not.toContain('Sorry');
     }
   });
 });

@@ -21,7 +21,7 @@ import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
 import type { EnquiryService } from '../enquiries/service.ts';
 import { reportStoreFailure } from '../log.ts';
-import { SlotTaken, type StoredEnquiry } from '../store/types.ts';
+import { SlotTaken, type CallChange, type StoredEnquiry } from '../store/types.ts';
 import {
   availabilityRanges,
   reminderMinutes,
@@ -130,7 +130,15 @@ export async function moveBookedCall(
     now = Date.now(),
     maxMoves = MAX_MOVES,
     queueMail = service.outbox !== undefined,
-  }: { sequence?: number; now?: number; maxMoves?: number; queueMail?: boolean } = {},
+    change,
+  }: {
+    sequence?: number;
+    now?: number;
+    maxMoves?: number;
+    queueMail?: boolean;
+    /** The staff's move (the CLI's): its e-mails say so. */
+    change?: CallChange;
+  } = {},
 ) {
   const refused = refusal(availability, wanted, now);
   const slot = refused ? undefined : offeredSlot(availability, wanted);
@@ -145,6 +153,7 @@ export async function moveBookedCall(
       reminders: reminderLeads(availability),
       maxMoves,
       ...(sequence !== undefined && { sequence }),
+      ...(change && { change }),
     },
     queueMail,
     now,

@@ -396,6 +396,21 @@ function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
   ];
 }
 
+/** Whether the staff made the move or cancellation an e-mail is about (else the prospect did). */
+const byStaff = (about: MailCall) => about.change?.by === 'staff';
+
+/** The staff's reason for a move or cancellation, as one line, when they gave one. */
+const reasonLines = (about: MailCall) => {
+  const reason = headerText(about.change?.reason ?? '');
+  return reason ? [`Reason: ${reason}`] : [];
+};
+
+/** For the agency and the host: who moved or cancelled the call, and why (the staff's reason). */
+const whoLines = (about: MailCall, done: 'Moved' | 'Cancelled') => [
+  `${done} by: ${byStaff(about) ? 'staff' : 'the prospect'}`,
+  ...reasonLines(about),
+];
+
 /** The staff's lines about the prospect: name, e-mail and message. */
 const prospectLines = (enquiry: StoredEnquiry) => [
   field('Name', enquiry.data.name),
@@ -462,9 +477,10 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
 
   'agency-move'(item, setup) {
     const { enquiry } = item;
-    const { times, previous, name, mail, host, where } = bookedCall(item, setup);
+    const { about, times, previous, name, mail, host, where } = bookedCall(item, setup);
     return callMail(enquiry, mail, `Call moved: ${name}, now ${times.agency}`, [
-      `${name} moved their call.`,
+      byStaff(about) ? `The call with ${name} was moved by staff.` : `${name} moved their call.`,
+      ...whoLines(about, 'Moved'),
       '',
       ...(previous ? [`From: ${previous.agency}`] : []),
       `To: ${times.agency}`,
@@ -482,7 +498,9 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
     return callMail(enquiry, mail, `Moved: your call with ${brand}, now ${times.visitor}`, [
       `Hello ${name},`,
       '',
-      'Your call is moved, as you asked:',
+      ...(byStaff(about)
+        ? ['We have moved your call.', ...reasonLines(about)]
+        : ['Your call is moved, as you asked:']),
       '',
       ...(previous ? [`From: ${previous.visitor}`] : []),
       ...prospectWhen(call, 'To'),
@@ -495,11 +513,12 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
 
   'host-move'(item, setup) {
     const { enquiry } = item;
-    const { times, previous, name, mail, host, where } = bookedCall(item, setup);
+    const { about, times, previous, name, mail, host, where } = bookedCall(item, setup);
     return callMail(enquiry, mail, `Call moved: ${name}, now ${times.host}`, [
       `Hello ${headerText(host!.name)},`,
       '',
-      `${name} moved their call with you. The attached update moves it in your calendar.`,
+      `${byStaff(about) ? `Our staff moved your call with ${name}` : `${name} moved their call with you`}. The attached update moves it in your calendar.`,
+      ...whoLines(about, 'Moved'),
       '',
       ...(previous ? [`From: ${previous.host}`] : []),
       `To: ${times.host}`,
@@ -519,30 +538,38 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
       `Call ${moved ? 'moved away' : 'cancelled'}: ${name}, ${times.host}`,
       [
         moved
-          ? `${name} moved their call with you of ${times.host} to a time another host takes. The`
-          : `${name} cancelled their call with you of ${times.host}. The`,
+          ? `${byStaff(about) ? `Our staff moved the call of ${name}` : `${name} moved their call`} with you of ${times.host} to a time another host takes. The`
+          : `${byStaff(about) ? `Our staff cancelled the call of ${name}` : `${name} cancelled their call`} with you of ${times.host}. The`,
         'attached update removes it from your calendar, and the time is free again.',
+        ...whoLines(about, moved ? 'Moved' : 'Cancelled'),
       ],
     );
   },
 
   'agency-cancel'(item, setup) {
     const { enquiry } = item;
-    const { times, name, mail, host } = bookedCall(item, setup);
+    const { about, times, name, mail, host } = bookedCall(item, setup);
+    const withHost = host ? ` with ${headerText(host.name)}` : '';
     return callMail(enquiry, mail, `Call cancelled: ${name}, ${times.agency}`, [
-      `${name} cancelled their call of ${times.agency}${host ? ` with ${headerText(host.name)}` : ''}. The time is free again.`,
+      byStaff(about)
+        ? `The call of ${name} of ${times.agency}${withHost} was cancelled by staff. The time is free again.`
+        : `${name} cancelled their call of ${times.agency}${withHost}. The time is free again.`,
+      ...whoLines(about, 'Cancelled'),
       field('Email', enquiry.data.email),
     ]);
   },
 
   'prospect-cancel'(item, setup) {
     const { enquiry } = item;
-    const { times, name, brand, mail } = bookedCall(item, setup);
+    const { about, times, name, brand, mail } = bookedCall(item, setup);
     return callMail(enquiry, mail, `Cancelled: your call with ${brand}, ${times.visitor}`, [
       `Hello ${name},`,
       '',
-      `Your call of ${times.visitor} is cancelled, as you asked. The attached update removes it from`,
+      byStaff(about)
+        ? `We have cancelled your call of ${times.visitor}. The attached update removes it from`
+        : `Your call of ${times.visitor} is cancelled, as you asked. The attached update removes it from`,
       'your calendar. You are welcome to book another time on our website whenever suits you.',
+      ...(byStaff(about) && reasonLines(about).length ? ['', ...reasonLines(about)] : []),
     ]);
   },
 

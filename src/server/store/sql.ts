@@ -2,6 +2,7 @@
 import { clientNetwork, wideNetwork } from '../networks.ts';
 import {
   BookingCapReached,
+  type CallChange,
   type CallMove,
   type CancelResult,
   type ConfirmResult,
@@ -295,6 +296,7 @@ export function mailsOnMove(
   moved: StoredCall,
   reminders: readonly number[],
   now: number,
+  change?: CallChange,
 ): QueuedMail[] {
   const previous = { start: before.start, end: before.end };
   const about: MailCall = {
@@ -303,6 +305,7 @@ export function mailsOnMove(
     start: moved.start,
     end: moved.end,
     previous,
+    ...(change && { change }),
   };
   const hostMails: QueuedMail[] =
     before.host === moved.host
@@ -337,12 +340,18 @@ export function mailsOnMove(
  * The e-mails that take a call out of every calendar (METHOD:CANCEL), as it is now: to the agency,
  * the prospect and its host; `-cancel` for a cancellation, `-lapse` for a call released unconfirmed.
  */
-const withdrawals = (call: StoredCall, now: number, why: 'cancel' | 'lapse'): QueuedMail[] => {
+const withdrawals = (
+  call: StoredCall,
+  now: number,
+  why: 'cancel' | 'lapse',
+  change?: CallChange,
+): QueuedMail[] => {
   const about: MailCall = {
     sequence: call.sequence,
     host: call.host,
     start: call.start,
     end: call.end,
+    ...(change && { change }),
   };
   return (['agency', 'prospect', ...(call.host ? (['host'] as const) : [])] as const).map(
     (who) => ({ mail: `${who}-${why}` as const, dueAt: now, call: about }),
@@ -350,7 +359,8 @@ const withdrawals = (call: StoredCall, now: number, why: 'cancel' | 'lapse'): Qu
 };
 
 /** The cancellations a cancelled call (as it is now) queues: to the agency, the prospect and its host. */
-export const mailsOnCancel = (call: StoredCall, now: number) => withdrawals(call, now, 'cancel');
+export const mailsOnCancel = (call: StoredCall, now: number, change?: CallChange) =>
+  withdrawals(call, now, 'cancel', change);
 
 /** The releases a call that lapsed unconfirmed (as it is now) queues: to the agency, the prospect and its host. */
 export const mailsOnLapse = (call: StoredCall, now: number) => withdrawals(call, now, 'lapse');
@@ -407,8 +417,9 @@ export const lapsedCall = (before: StoredCall, now: number): StoredCall => ({
 
 /** An outbox entry of both stores. Parameters: QUEUED_MAIL_PARAMETERS of an enquiry's id and a mail. */
 export const INSERT_OUTBOX = `INSERT INTO outbox (enquiry_id, mail, next_attempt_at, sequence,
-    remind_minutes, host, start_at, end_at, previous_start_at, previous_end_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+    remind_minutes, host, start_at, end_at, previous_start_at, previous_end_at, changed_by,
+    change_reason)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** INSERT_OUTBOX's parameters for one e-mail. */
 export const queuedMailParameters = (enquiryId: string, { mail, dueAt, call }: QueuedMail) => [
@@ -422,6 +433,8 @@ export const queuedMailParameters = (enquiryId: string, { mail, dueAt, call }: Q
   call?.end ?? null,
   call?.previous?.start ?? null,
   call?.previous?.end ?? null,
+  call?.change?.by ?? null,
+  call?.change?.reason ?? null,
 ];
 
 /**
@@ -534,6 +547,8 @@ export interface MailCallColumns {
   end_at: string | null;
   previous_start_at: string | null;
   previous_end_at: string | null;
+  changed_by: string | null;
+  change_reason: string | null;
 }
 
 /** What an outbox row's e-mail is about; none for an enquiry's notice (no call then). */
@@ -549,5 +564,8 @@ export function mailCallOf(row: MailCallColumns): MailCall | undefined {
         previous: { start: row.previous_start_at, end: row.previous_end_at },
       }),
     ...(Number(row.remind_minutes) > 0 && { remindMinutes: Number(row.remind_minutes) }),
+    ...(row.changed_by === 'staff' && {
+      change: { by: 'staff', ...(row.change_reason && { reason: row.change_reason }) },
+    }),
   };
 }

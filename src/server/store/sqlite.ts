@@ -66,6 +66,7 @@ import {
   SlotTaken,
   type BookedCall,
   type BookingAlertRule,
+  type CallChange,
   type CallMove,
   type CancelResult,
   type ConfirmResult,
@@ -278,6 +279,10 @@ export const migrations: string[] = [
   // 14: field data's network key (a short keyed hash of the network, which names none), so that
   // /speed gives each network at most its share of a figure; those stored before have none.
   `ALTER TABLE vitals ADD COLUMN network TEXT;`,
+  // 15: who moved or cancelled a call, on its e-mails: the staff (with their reason, if any), else
+  // the prospect (NULL, as every e-mail queued before).
+  `ALTER TABLE outbox ADD COLUMN changed_by TEXT CHECK (changed_by IN ('staff'));
+   ALTER TABLE outbox ADD COLUMN change_reason TEXT;`,
 ];
 
 interface Row extends Partial<MailCallColumns>, MailCountColumns {
@@ -423,7 +428,8 @@ export class SqliteStore implements EnquiryStore {
     this.#insertOutbox = this.db.prepare(INSERT_OUTBOX);
     this.#due = this.db.prepare(
       `SELECT e.*, o.id AS outbox_id, o.mail, o.sent_at, o.attempts, o.sequence, o.remind_minutes,
-         o.host, o.start_at, o.end_at, o.previous_start_at, o.previous_end_at
+         o.host, o.start_at, o.end_at, o.previous_start_at, o.previous_end_at, o.changed_by,
+         o.change_reason
        FROM outbox o JOIN enquiries e ON e.id = o.enquiry_id
        WHERE o.sent_at IS NULL AND o.undeliverable_at IS NULL AND o.skipped_at IS NULL
          AND o.next_attempt_at <= ? AND (o.leased_until IS NULL OR o.leased_until <= ?)
@@ -587,7 +593,12 @@ export class SqliteStore implements EnquiryStore {
     for (const mail of mails) this.#insertOutbox.run(...queuedMailParameters(id, mail));
   }
 
-  async cancelCall(id: string, queueMail: boolean, now = Date.now()): Promise<CancelResult> {
+  async cancelCall(
+    id: string,
+    queueMail: boolean,
+    now = Date.now(),
+    change?: CallChange,
+  ): Promise<CancelResult> {
     return this.#transaction((): CancelResult => {
       const checked = checkCancel(this.#findById(id), now);
       if ('refused' in checked) return checked.refused;
@@ -595,7 +606,7 @@ export class SqliteStore implements EnquiryStore {
       const call = cancelledCall(before, now);
       this.#cancel.run(call.cancelledAt, id);
       this.#skipSuperseded.run(now, 'the call was cancelled', id);
-      if (queueMail && !enquiry.spam) this.#queue(id, mailsOnCancel(call, now));
+      if (queueMail && !enquiry.spam) this.#queue(id, mailsOnCancel(call, now, change));
       return { status: 'cancelled', enquiry: { ...enquiry, call } };
     });
   }
@@ -654,7 +665,7 @@ export class SqliteStore implements EnquiryStore {
       const { call, result } = movedCall(enquiry, before, move, host);
       this.#skipSuperseded.run(now, 'the call was moved', id);
       if (queueMail && !enquiry.spam)
-        this.#queue(id, mailsOnMove(before, call, move.reminders ?? [], now));
+        this.#queue(id, mailsOnMove(before, call, move.reminders ?? [], now, move.change));
       return result;
     });
   }

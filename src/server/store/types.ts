@@ -141,6 +141,15 @@ export interface MailCall {
   previous?: { start: string; end: string };
   /** A reminder: how long before the call, in minutes. */
   remindMinutes?: number;
+  /** A move's or a cancellation's e-mail: who made it, when the staff did (else the prospect). */
+  change?: CallChange;
+}
+
+/** A move or cancellation the staff made (`npm run enquiries -- --move/--cancel`), and why if said. */
+export interface CallChange {
+  by: 'staff';
+  /** One line, as safe-text's headerText leaves it (the CLI's --reason). */
+  reason?: string;
 }
 
 export interface OutboxItem {
@@ -223,6 +232,8 @@ export interface CallMove {
   sequence?: number;
   /** At most this many moves per call. */
   maxMoves: number;
+  /** The staff's move: its e-mails say so. */
+  change?: CallChange;
 }
 
 export type MoveResult =
@@ -336,7 +347,13 @@ export interface EnquiryStore extends VitalsStore {
    * agency and the prospect. Cancelling one already cancelled (or lapsed), or one that has begun at
    * `now`, changes nothing and says so.
    */
-  cancelCall(id: string, queueMail: boolean, now?: number): Promise<CancelResult>;
+  cancelCall(
+    id: string,
+    queueMail: boolean,
+    now?: number,
+    /** The staff's cancellation: its e-mails say so. */
+    change?: CallChange,
+  ): Promise<CancelResult>;
   /**
    * Releases the calls booked at least `confirmMs` before `now` that their prospect has not
    * confirmed and that have not begun (at most `limit` of them): each is marked lapsed and its time

@@ -141,6 +141,9 @@ export const postgresMigrations: string[] = [
    ALTER TABLE outbox ADD CONSTRAINT outbox_mail_check CHECK (${MAIL_KINDS_CHECK_LAPSES});`,
   // 11: as SQLite's 14: field data's network key; those stored before have none.
   `ALTER TABLE vitals ADD COLUMN network TEXT;`,
+  // 12: as SQLite's 15: who moved or cancelled a call, on its e-mails (NULL: the prospect).
+  `ALTER TABLE outbox ADD COLUMN changed_by TEXT CHECK (changed_by IN ('staff'));
+   ALTER TABLE outbox ADD COLUMN change_reason TEXT;`,
 ];
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */

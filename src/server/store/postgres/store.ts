@@ -74,6 +74,7 @@ import {
   SlotTaken,
   type BookedCall,
   type BookingAlertRule,
+  type CallChange,
   type CallMove,
   type CancelResult,
   type ConfirmResult,
@@ -196,10 +197,11 @@ const CLAIM = `WITH claimed AS (
       ORDER BY next_attempt_at, id LIMIT $2
       FOR UPDATE SKIP LOCKED)
     RETURNING id, enquiry_id, mail, attempts, sent_at, next_attempt_at, sequence, remind_minutes,
-      host, start_at, end_at, previous_start_at, previous_end_at
+      host, start_at, end_at, previous_start_at, previous_end_at, changed_by, change_reason
   )
   SELECT e.*, c.id AS outbox_id, c.mail, c.attempts, c.sent_at, c.sequence, c.remind_minutes,
-    c.host, c.start_at, c.end_at, c.previous_start_at, c.previous_end_at
+    c.host, c.start_at, c.end_at, c.previous_start_at, c.previous_end_at, c.changed_by,
+    c.change_reason
   FROM claimed c JOIN enquiries e ON e.id = c.enquiry_id
   ORDER BY c.next_attempt_at, c.id`;
 
@@ -481,7 +483,12 @@ export class PostgresStore implements EnquiryStore {
     );
   }
 
-  cancelCall(id: string, queueMail: boolean, now = Date.now()): Promise<CancelResult> {
+  cancelCall(
+    id: string,
+    queueMail: boolean,
+    now = Date.now(),
+    change?: CallChange,
+  ): Promise<CancelResult> {
     return this.#transaction(async (client): Promise<CancelResult> => {
       const checked = checkCancel(await this.#locked(client, id), now);
       if ('refused' in checked) return checked.refused;
@@ -489,7 +496,8 @@ export class PostgresStore implements EnquiryStore {
       const call = cancelledCall(before, now);
       await client.query(numbered(CANCEL_CALL), [call.cancelledAt, id]);
       await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call was cancelled', id]);
-      if (queueMail && !enquiry.spam) await this.#queue(client, id, mailsOnCancel(call, now));
+      if (queueMail && !enquiry.spam)
+        await this.#queue(client, id, mailsOnCancel(call, now, change));
       return { status: 'cancelled', enquiry: { ...enquiry, call } };
     });
   }
@@ -574,7 +582,11 @@ export class PostgresStore implements EnquiryStore {
         const { call, result } = movedCall(enquiry, before, move, host);
         await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call was moved', id]);
         if (queueMail && !enquiry.spam)
-          await this.#queue(client, id, mailsOnMove(before, call, move.reminders ?? [], now));
+          await this.#queue(
+            client,
+            id,
+            mailsOnMove(before, call, move.reminders ?? [], now, move.change),
+          );
         return result;
       });
     } catch (error) {
