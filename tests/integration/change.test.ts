@@ -113,8 +113,11 @@ describe('the change link', () => {
     const update = to_('ada@example.com')[0]!;
     const text = decoded(update.raw);
     expect(subjectOf(update)).toMatch(/^Moved: your call with Northgate Digital, now /);
-    expect(text).toMatch(/From: .*\(America\/New_York\)/);
-    expect(text).toMatch(/To: .*\(America\/New_York\)/);
+    // The prospect moved it with their link: as they asked, in their zone by its name.
+    expect(text).toContain('Your call is moved, as you asked:');
+    expect(text).toMatch(/From: .* Eastern Time\r?\n/);
+    expect(text).toMatch(/To: .* Eastern Time\r?\n/);
+    expect(decoded(to_('sales@agency.example')[0]!.raw)).toContain('Moved by: the prospect');
     expect(text).toMatch(/Where: /);
 
     // The same post again (a double tap): the move it made is its answer; nothing more is sent.
@@ -273,7 +276,13 @@ describe('the staff', () => {
     expect(listed).toContain(`ref: ${id}`);
     expect(listed).toMatch(/call: .*, with anna\n/);
 
-    const { stdout: moved } = await cli(server, ['--move', id, to.start]);
+    const { stdout: moved } = await cli(server, [
+      '--move',
+      id,
+      to.start,
+      '--reason',
+      'Anna is ill this week.',
+    ]);
     expect(moved).toMatch(/^Moved the call from .* to .*, with anna; the updates are queued\.$/m);
     await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(6);
     for (const mail of callMails(mails).slice(3))
@@ -282,6 +291,18 @@ describe('the staff', () => {
         sequence: 1,
         start: new Date(to.start).toISOString(),
       });
+    // The e-mails say we moved it, and why; the agency's and Anna's who did it.
+    const textTo = (address: string, from: number) =>
+      decoded(
+        callMails(mails)
+          .slice(from)
+          .find((mail) => mail.to.includes(address))!.raw,
+      );
+    const toProspect = textTo('ada@example.com', 3);
+    expect(toProspect).toMatch(/We have moved your call\.\r?\nReason: Anna is ill this week\./);
+    expect(toProspect).not.toContain('as you asked');
+    for (const staff of ['sales@agency.example', 'anna@northgate-digital.example'])
+      expect(textTo(staff, 3)).toMatch(/Moved by: staff\r?\nReason: Anna is ill this week\./);
     // Moved there again: refused, and nothing is queued (the count of e-mails below stays).
     await expect(cli(server, ['--move', id, to.start])).rejects.toMatchObject({
       stderr: expect.stringContaining('That call is already at that time: nothing was changed'),
@@ -308,6 +329,9 @@ describe('the staff', () => {
     await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(9);
     for (const mail of callMails(mails).slice(6))
       expect(eventOf(mail)).toMatchObject({ method: 'CANCEL', sequence: 2 });
+    expect(textTo('ada@example.com', 6)).toContain('We have cancelled your call of ');
+    expect(textTo('ada@example.com', 6)).not.toContain('Reason:');
+    expect(textTo('sales@agency.example', 6)).toContain('Cancelled by: staff');
     await expect(cli(server, ['--cancel', id])).rejects.toMatchObject({
       stderr: expect.stringContaining('That call was cancelled already.'),
     });
