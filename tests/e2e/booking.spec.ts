@@ -184,11 +184,13 @@ test.describe('without JavaScript', () => {
 
   test('/schedule lists the free times as radio buttons and books natively', async ({ page }) => {
     await page.goto('/schedule');
-    await expect(
-      page.getByText(/Times are .* \(Europe\/London\), our office's time\./),
-    ).toBeVisible();
+    await expect(page.getByText("Times are UK time (London), our office's time.")).toBeVisible();
     const days = page.getByRole('group', { name: 'Time for the call' }).getByRole('group');
     expect(await days.count()).toBeGreaterThanOrEqual(3);
+    // The browser's language (en-US here) sets the clock: 12-hour.
+    expect(await days.first().locator('label').first().innerText()).toMatch(
+      /^\d{1,2}:\d{2} [AP]M$/,
+    );
 
     // Sent without a time: the form comes back with the reason and what was typed.
     await page.getByRole('main').getByLabel('Name').fill('Grace Hopper');
