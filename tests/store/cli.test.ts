@@ -22,8 +22,11 @@ beforeEach(async () => {
   const store = new SqliteStore(database);
   await store.commit(enquiry({ email: 'ada@example.com' }), false);
   await store.close();
-  // The store's variables only: no DATABASE_URL from the shell may send it elsewhere.
+  // The store's variables only: no DATABASE_URL from the shell may send it elsewhere. And npm as
+  // staff run it, printing its banner: `npm test` runs this with npm's log level silent, which the
+  // npm below would inherit.
   env = { ...process.env, ENQUIRY_DB: database, DATABASE_URL: '' };
+  delete env.npm_config_loglevel;
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
