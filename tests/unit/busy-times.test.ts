@@ -191,15 +191,18 @@ describe('quirks', () => {
 });
 
 describe('what cannot stall the server', () => {
-  it('expands only the window of a ten-year daily series', () => {
-    const feed = feedOf(`UID:ten-years
-      DTSTART:20161130T080000Z
-      DTEND:20161130T081500Z
+  it('steps a daily series from 1900 from near the window: a few dozen steps, not 46,000', () => {
+    // London's clocks ran on local mean time in 1900 (-0:01:15): the window's occurrences are at
+    // 09:00 on today's clock all the same.
+    const feed = feedOf(`UID:since-1900
+      DTSTART;TZID=Europe/London:19000101T090000
+      DTEND;TZID=Europe/London:19000101T093000
       RRULE:FREQ=DAILY`);
-    // 3,650 days to step through before the window: well within a budget of 4,000 steps (a clock
-    // would measure the machine, not the code).
-    const { busy } = readBusyTimes(feed, { ...week('Europe/London'), maxSteps: 4_000 });
-    expect(busy).toHaveLength(22);
+    // A budget of steps, not a clock: a clock would measure the machine, not the code.
+    const { intervals } = read(feed, { ...week('Europe/London'), maxSteps: 100 });
+    expect(intervals).toHaveLength(22);
+    expect(intervals[0]).toBe('2026-11-30T09:00:00.000Z 2026-11-30T09:30:00.000Z');
+    expect(intervals.at(-1)).toBe('2026-12-21T09:00:00.000Z 2026-12-21T09:30:00.000Z');
   });
 
   it('holds the rest of the window once a series passes its cap there', () => {
@@ -225,8 +228,90 @@ describe('what cannot stall the server', () => {
     );
   });
 
+  it('holds the whole window for an event of every second since 2020 with a COUNT of a billion, without stepping from 2020', () => {
+    const feed = feedOf(`UID:every-second
+      DTSTART:20200101T000000Z
+      DURATION:PT1S
+      RRULE:FREQ=SECONDLY;COUNT=1000000000`);
+    // 210 million seconds from its start to the window; some 30,000 steps from near it (eight hours
+    // of margin for the clocks, then its cap of 2,000 in the window).
+    const { busy, warnings } = readBusyTimes(feed, { ...week('Europe/London'), maxSteps: 40_000 });
+    expect(busy).toEqual([{ start: ms('2026-11-30T00:00:00Z'), end: ms('2026-12-22T00:00:00Z') }]);
+    expect(warnings).toEqual([
+      'a series holds the rest of the window past 2000 occurrences (every-second)',
+    ]);
+  });
+
   it('refuses what is not a calendar', () => {
     for (const text of ['<!doctype html><title>Sign in</title>', '', 'BEGIN:VCALENDAR\r\nnonsense'])
       expect(() => readBusyTimes(text, week('Europe/London')), text).toThrow(NotACalendar);
+  });
+});
+
+describe('a series from long ago, read near the window', () => {
+  const options = { ...week('Europe/London'), maxSteps: 100 };
+
+  it('holds a weekly series of two days from 2019 in the window, but for an EXDATE, and a moved occurrence at its new time', () => {
+    const feed = feedOf(
+      `UID:weekly-since-2019
+      DTSTART;TZID=Europe/London:20190107T100000
+      DTEND;TZID=Europe/London:20190107T110000
+      RRULE:FREQ=WEEKLY;BYDAY=MO,TH
+      EXDATE;TZID=Europe/London:20261203T100000`,
+      `UID:weekly-since-2019
+      RECURRENCE-ID;TZID=Europe/London:20261207T100000
+      DTSTART;TZID=Europe/London:20261208T150000
+      DTEND;TZID=Europe/London:20261208T160000`,
+    );
+    expect(read(feed, options).intervals).toEqual([
+      '2026-11-30T10:00:00.000Z 2026-11-30T11:00:00.000Z',
+      // Thursday 3 December excluded; Monday 7 December moved to Tuesday 15:00.
+      '2026-12-08T15:00:00.000Z 2026-12-08T16:00:00.000Z',
+      '2026-12-10T10:00:00.000Z 2026-12-10T11:00:00.000Z',
+      '2026-12-14T10:00:00.000Z 2026-12-14T11:00:00.000Z',
+      '2026-12-17T10:00:00.000Z 2026-12-17T11:00:00.000Z',
+      '2026-12-21T10:00:00.000Z 2026-12-21T11:00:00.000Z',
+    ]);
+  });
+
+  it('holds nothing of a COUNT series that ended before the window: one a day, two a week, two a minute', () => {
+    for (const rule of [
+      // Its ten days skipped as whole periods.
+      'FREQ=DAILY;COUNT=10',
+      // Forty occurrences, stepped.
+      'FREQ=WEEKLY;BYDAY=MO,WE;COUNT=40',
+      // Two million, at least one a minute: over by 2024 at the latest.
+      'FREQ=MINUTELY;BYSECOND=0,30;COUNT=2000000',
+    ]) {
+      const feed = feedOf(`UID:ended\nDTSTART:20200106T080000Z\nDURATION:PT15M\nRRULE:${rule}`);
+      expect(readBusyTimes(feed, options).busy, rule).toEqual([]);
+    }
+  });
+
+  it('holds a COUNT series to its last occurrence, and one of many occurrences a period that goes on', () => {
+    // 2,530 days from 1 January 2020: the last is on 4 December 2026.
+    const daily = feedOf(`UID:daily
+      DTSTART:20200101T080000Z
+      DURATION:PT15M
+      RRULE:FREQ=DAILY;COUNT=2530`);
+    expect(read(daily, options).intervals).toEqual(
+      ['11-30', '12-01', '12-02', '12-03', '12-04'].map(
+        (day) => `2026-${day}T08:00:00.000Z 2026-${day}T08:15:00.000Z`,
+      ),
+    );
+    // Two a week from 2019, 5,000 of them: into the 2060s.
+    const twice = feedOf(`UID:twice
+      DTSTART:20190107T120000Z
+      DURATION:PT30M
+      RRULE:FREQ=WEEKLY;BYDAY=MO,FR;COUNT=5000`);
+    expect(read(twice, options).intervals.map((line) => line.slice(5, 10))).toEqual([
+      '11-30',
+      '12-04',
+      '12-07',
+      '12-11',
+      '12-14',
+      '12-18',
+      '12-21',
+    ]);
   });
 });
