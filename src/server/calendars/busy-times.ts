@@ -1,7 +1,7 @@
 /**
  * A host's busy times from one iCalendar feed (what Google, Outlook, iCloud, Fastmail and Nextcloud
  * publish), between two instants: every event that would stop a call, as a person reads their
- * calendar.
+ * calendar. The server runs it in a worker thread (./worker.ts), never on its main thread.
  *
  * ical.js parses the text and expands recurrences (RRULE, RDATE, EXDATE) in wall-clock time, as
  * RFC 5545 defines them. Wall-clock times become instants here, through the time-zone database
@@ -9,6 +9,10 @@
  * feed's own VTIMEZONE; a floating time, in the host's zone. Moved occurrences (RECURRENCE-ID) and
  * EXDATEs are matched by instant, so that a feed writing them in UTC against a local DTSTART still
  * frees the old time.
+ *
+ * A rule is stepped from near the window, not from its start (planOf): a series begun in 1900, or
+ * one of every second, costs what its occurrences near the window cost. The steps a read may take
+ * are counted all the same (maxSteps), and a series holds the rest of the window past its cap there.
  */
 import ICAL from 'ical.js';
 import { Temporal as Polyfill } from 'temporal-polyfill';
@@ -27,7 +31,7 @@ export interface ReadOptions {
   to: number;
   /** The most occurrences one series may hold in the window (a rule of every minute, say). */
   maxOccurrencesPerSeries?: number;
-  /** The most recurrence steps a feed may take, those before the window included. */
+  /** The most recurrence steps the feed's read may take, those before the window included. */
   maxSteps?: number;
 }
 
@@ -312,11 +316,12 @@ function planOf(
     rest.count = rule.count - skip;
     return { rule: rest, start: moveBy(first, rule, skip) };
   }
-  if (rule.count <= STEPPED_COUNT) return { rule, start: first };
+  // Every period holds one occurrence at least: all are over before this.
   const before = atLeastOnePerPeriod(rule, first)
     ? wallMs(first) + (rule.count + 1) * longestPeriod(rule)
     : undefined;
   if (before !== undefined && before <= target) return undefined;
+  if (rule.count <= STEPPED_COUNT) return { rule, start: first };
   const open = rule.clone();
   open.count = null;
   return { rule: open, start: moveBy(first, rule, skip), ...(before !== undefined && { before }) };
@@ -330,7 +335,7 @@ const fixedPeriods: Partial<Record<string, number>> = {
   WEEKLY: 7 * DAY,
 };
 
-const intervalOf = (rule: ICAL.Recur) => Math.max(1, Math.floor(rule.interval || 1));
+const intervalOf = (rule: ICAL.Recur) => rule.interval;
 
 /** The whole periods of `rule` from `first` to the last start not after `target` (wall clock). */
 function periodsBefore(rule: ICAL.Recur, first: ICAL.Time, target: number): number {
@@ -416,6 +421,7 @@ function moveBy(first: ICAL.Time, rule: ICAL.Recur, periods: number): ICAL.Time 
  * jumps to the next month named, whatever the INTERVAL): those are stepped from their start.
  */
 function repeatsEachPeriod(rule: ICAL.Recur): boolean {
+  if (!Number.isInteger(rule.interval) || rule.interval < 1) return false;
   const has = (part: keyof ICAL.Recur['parts']) => (rule.parts[part]?.length ?? 0) > 0;
   if (has('BYWEEKNO') || has('BYYEARDAY')) return false;
   if (has('BYSETPOS') && rule.freq !== 'MONTHLY' && rule.freq !== 'YEARLY') return false;

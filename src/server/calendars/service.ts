@@ -106,7 +106,7 @@ export class CalendarService {
   /** Each feed's busy times as last worked out. */
   #worked = new Map<string, Worked>();
   /** A text this process read and saved, with its busy times: taken when the store gives it back. */
-  #saved = new Map<string, { text: string; worked: Omit<Worked, 'version'> }>();
+  #saved = new Map<string, { text: string; worked: Omit<Worked, 'version'>; version: number }>();
   /** The busy times being worked out, and those that could not be (not tried again as they were). */
   #working = new Map<string, { key: string; done: Promise<void> }>();
   #failed = new Map<string, { key: string; reason: string }>();
@@ -202,6 +202,8 @@ export class CalendarService {
         this.#saved.set(feed.id, {
           text: read.body,
           worked: { ...window, busy: reading.windows[0]!.busy },
+          // What the store's version is now if no other process wrote since this one last looked.
+          version: (this.#states.get(feed.id)?.version ?? 0) + 1,
         });
       } else await this.#copies.saveRead(feed.id, null, this.#now());
       if (this.#reported.has(feed.id)) {
@@ -235,13 +237,15 @@ export class CalendarService {
       const state = this.#states.get(feed.id);
       if (!state || state.version === 0 || this.#texts.get(feed.id)?.version === state.version)
         continue;
-      const text = await this.#copies.body(feed.id);
-      if (text === undefined) continue;
-      this.#texts.set(feed.id, { version: state.version, text });
       const saved = this.#saved.get(feed.id);
       this.#saved.delete(feed.id);
-      if (saved?.text === text)
-        this.#worked.set(feed.id, { ...saved.worked, version: state.version });
+      // The version this process's own save made: the text is the one it holds (a feed of some
+      // megabytes is not read back). Any other: another process's, read from the store.
+      const own = saved?.version === state.version;
+      const text = own ? saved.text : await this.#copies.body(feed.id);
+      if (text === undefined) continue;
+      this.#texts.set(feed.id, { version: state.version, text });
+      if (own) this.#worked.set(feed.id, { ...saved.worked, version: state.version });
     }
   }
 
