@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
+  asWaited,
   busyCalendar,
   dailySince1900,
   everySecondSince2020,
@@ -56,15 +57,18 @@ for (let round = 1; round <= Number(values.rounds); round++) {
   });
   await server.stop();
   await feeds.close();
-  const reading = samples.filter((sample) => sample.at > releasedAt).map(({ ms }) => ms);
+  const answers = samples.filter((sample) => sample.at > releasedAt).map(({ ms }) => ms);
+  // As a client asking every --every ms would have waited (a slow answer holds back the asks due
+  // meanwhile).
+  const reading = asWaited(answers, Number(values.every));
   all.push(...reading);
   const ms = (value) => `${value.toFixed(1)} ms`;
   console.log(
     `Round ${round}: ${done ? 'read' : 'NOT read'} in ${ms(samples.at(-1).at - releasedAt)}; ` +
-      `/healthz ${reading.length} times meanwhile: p50 ${ms(percentile(reading, 50))}, ` +
+      `/healthz ${answers.length} times meanwhile: p50 ${ms(percentile(reading, 50))}, ` +
       `p95 ${ms(percentile(reading, 95))}, p99 ${ms(percentile(reading, 99))}, max ${ms(Math.max(...reading))}`,
   );
 }
 console.log(
-  `All rounds (${all.length}): p50 ${percentile(all, 50).toFixed(1)} ms, p99 ${percentile(all, 99).toFixed(1)} ms (target: p99 < 50 ms)`,
+  `All rounds: p50 ${percentile(all, 50).toFixed(1)} ms, p99 ${percentile(all, 99).toFixed(1)} ms (target: p99 < 50 ms)`,
 );

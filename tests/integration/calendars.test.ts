@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  asWaited,
   busyCalendar,
   dailySince1900,
   everySecondSince2020,
@@ -205,15 +206,17 @@ describe('a server reading hostile and large feeds', () => {
         until: (body: { calendars?: { fresh: boolean; error: string | null }[] }) =>
           body.calendars?.length === 2 && body.calendars.every((c) => c.fresh && !c.error),
       });
-      expect(done).toBe(true);
-      const reading = samples.filter((sample) => sample.at > releasedAt).map(({ ms }) => ms);
+      const answers = samples.filter((sample) => sample.at > releasedAt).map(({ ms }) => ms);
+      // What a client asking every 10 ms would have waited, the asks a slow answer held back too.
+      const reading = asWaited(answers, 10);
       const idleMs = idle.samples.map(({ ms }) => ms);
       // The reads took a while: the watch saw them through.
-      expect(reading.length).toBeGreaterThan(10);
+      expect(answers.length).toBeGreaterThan(10);
       expect(
         percentile(reading, 99),
-        `/healthz in ms while reading: ${reading.map(Math.round)}; idle, before: ${idleMs.map(Math.round)}`,
+        `/healthz in ms while reading: ${answers.map(Math.round)}; idle, before: ${idleMs.map(Math.round)}`,
       ).toBeLessThan(50);
+      expect(done).toBe(true);
       // Anna's every second holds all her time; Ben's daily 10:00 meeting since 1900 holds his.
       const { slots } = await freeSlots(server);
       expect(slots.length).toBeGreaterThan(0);
