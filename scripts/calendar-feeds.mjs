@@ -44,7 +44,10 @@ export function busyCalendar({
   return calendar(lines);
 }
 
-/** The security probe's event, some 200 bytes, that once cost 13-15 s of the main thread at every read: every second to 2051. */
+/**
+ * The security probe's event, some 200 bytes, that once cost 13-15 s of the main thread at every
+ * read: every second from 2020 to 2051.
+ */
 export const everySecondSince2020 = calendar([
   'BEGIN:VEVENT\r\nUID:every-second\r\nDTSTART:20200101T000000Z\r\nDURATION:PT1S\r\nRRULE:FREQ=SECONDLY;COUNT=1000000000\r\nEND:VEVENT',
 ]);

@@ -5,7 +5,7 @@
 // --every ms from when the feeds are answered until both hosts' calendars are read, --rounds
 // times (a new server each). Target: p99 < 50 ms.
 //
-// Usage: npm run bench:calendars [-- --events 20000 --every 10 --rounds 3]
+// Usage: npm run bench:feeds [-- --events 20000 --every 10 --rounds 3]
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
