@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { load } from 'js-yaml';
+import { busyCalendar } from './calendar-feeds.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -45,35 +46,12 @@ const availability = availabilitySchema.parse({
   hosts: hostIds.map((id) => ({ id, name: id, email: `${id}@agency.example` })),
 });
 
-// A fixed "now" on a Monday morning, and a generator of the same events every run.
+// A fixed "now" on a Monday morning, and the same events every run.
 const now = Date.parse('2026-11-30T08:00:00Z');
 let seed = 42;
 const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-const stamp = (ms) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
 const day = 86_400_000;
-function feed(host, index) {
-  const events = [];
-  for (let i = 0; i < 2000; i++) {
-    // Over three years (two behind, one ahead), as a calendar of some years' use holds them.
-    const start = now - 730 * day + Math.floor(random() * 1095 * 96) * 900_000;
-    const length = (1 + Math.floor(random() * 4)) * 900_000;
-    const kind = i % 20;
-    const lines = [
-      `UID:${host}-${index}-${i}@bench`,
-      `DTSTART:${stamp(start)}`,
-      `DTEND:${stamp(start + length)}`,
-    ];
-    if (kind === 0) lines.push('RRULE:FREQ=WEEKLY;COUNT=60');
-    else if (kind === 1)
-      lines.push('RRULE:FREQ=DAILY;COUNT=20', `EXDATE:${stamp(start + 2 * day)}`);
-    else if (kind === 2)
-      ((lines[1] = `DTSTART;VALUE=DATE:${stamp(start).slice(0, 8)}`),
-        (lines[2] = `DTEND;VALUE=DATE:${stamp(start + day).slice(0, 8)}`));
-    else if (kind === 3) lines.push('TRANSP:TRANSPARENT');
-    events.push(`BEGIN:VEVENT\r\n${lines.join('\r\n')}\r\nEND:VEVENT`);
-  }
-  return `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n${events.join('\r\n')}\r\nEND:VCALENDAR\r\n`;
-}
+const feed = (host, index) => busyCalendar({ events: 2000, now, random, uid: `${host}-${index}` });
 
 // The calendars as a server holds them: every feed read once (into a store kept in memory).
 const feeds = hostIds.flatMap((host) => [0, 1, 2].map((index) => ({ host, index })));
@@ -115,6 +93,8 @@ const service = new CalendarService({
     maxBytes: 5 * 1024 * 1024,
   },
   copies,
+  // As the server gives them (from availability.yaml): each feed is read once, for its host's zone.
+  timeZones: new Map(hostIds.map((id) => [id, availability.timeZone])),
   now: () => now,
   fetch: async (url) => ({
     status: 'modified',
@@ -124,9 +104,10 @@ const service = new CalendarService({
   }),
   log: () => {},
 });
+// Each feed read in a worker (the service's), for its host's zone.
 let started = performance.now();
 await service.tick();
-service.busy(availability, now);
+await service.ready(availability, now);
 const readMs = performance.now() - started;
 const busyIntervals = [...service.busy(availability, now).values()].reduce(
   (n, busy) => n + busy.length,
@@ -173,6 +154,7 @@ for (let i = 0; i < requests; i++) {
   }
 }
 rmSync(dir, { recursive: true, force: true });
+await service.stop();
 
 const quantile = (list, q) =>
   [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(q * list.length))];

@@ -6,6 +6,7 @@
 import { z } from 'astro/zod';
 import { patterns } from './content-rules.ts';
 import { isValidEmail } from './forms.ts';
+import { isTimeZone } from './time-zone.ts';
 
 export const weekdays = [
   'monday',
@@ -34,16 +35,8 @@ export const isCalendarDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(valu
 /** The zone the agency's hours are in when availability.yaml names none. */
 export const DEFAULT_TIME_ZONE = 'Europe/London';
 
-/** Whether a time zone name is one the platform knows (a visitor's zone comes from their browser). */
-export function isTimeZone(name: string): boolean {
-  if (!name || name.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
+// In a file of its own, which the server's calendar worker threads load without zod.
+export { isTimeZone };
 
 /** 'HH:MM-HH:MM', opening before closing, on a 24-hour clock. */
 const openingRange = z

@@ -9,6 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { serverConfig } from './config.ts';
 import { createSiteServer, type NodeHandler } from './http/server.ts';
 import { finishBeforeExit } from './shutdown.ts';
+// Before the build: names the calendars' worker file (source, not dist/) for the build's copy.
+import './calendars/workers.ts';
 
 // The production server renders with React's production build whatever the shell says: under
 // another NODE_ENV (a test runner's `test`, or none) react-dom picks its development build, which

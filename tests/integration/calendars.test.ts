@@ -9,6 +9,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  asWaited,
+  busyCalendar,
+  dailySince1900,
+  everySecondSince2020,
+  percentile,
+  serveFeeds,
+  watchHealth,
+} from '../../scripts/calendar-feeds.mjs';
 import { fetchFeed } from '../../src/server/calendars/fetch-feed';
 import { feedOf } from '../support/calendar-feeds';
 import { book, freeSlots, oneHostSlot, onWeekday, type Slot } from './calls';
@@ -180,5 +189,61 @@ describe('a read of a feed', () => {
     expect(await reason('/to-private.ics')).toBe('it leads to an address that is not public');
     expect(await reason('/to-ipv6-mapped.ics')).toBe('it leads to an address that is not public');
     expect(await reason('/loop.ics')).toBe('it redirected too many times');
+  });
+});
+
+describe('a server reading hostile and large feeds', () => {
+  it('answers /healthz within 50 ms (p99) all the while, and reads them', async () => {
+    const feedServer = await serveFeeds({
+      '/every-second.ics': everySecondSince2020,
+      '/since-1900.ics': dailySince1900,
+      // 20,000 events, 2.4 MB: a legal feed, some years of a busy calendar.
+      '/busy.ics': busyCalendar({ events: 20_000 }),
+    });
+    try {
+      const server = await start({
+        CALENDAR_FEEDS: [
+          `anna=${feedServer.url}/every-second.ics`,
+          `anna=${feedServer.url}/busy.ics`,
+          `ben=${feedServer.url}/since-1900.ics`,
+        ].join(' '),
+      });
+      // The server has asked for the feeds as it started. /healthz is watched idle first (for a
+      // measure of the machine now), then the feeds are answered and the watch lasts until both
+      // hosts' calendars are read.
+      let polls = 0;
+      const idle = await watchHealth(server.url, { everyMs: 10, until: () => ++polls >= 30 });
+      let releasedAt = Infinity;
+      const { samples, done } = await watchHealth(server.url, {
+        everyMs: 10,
+        onStart: () => {
+          releasedAt = performance.now();
+          feedServer.release();
+        },
+        until: (body: { calendars?: { fresh: boolean; error: string | null }[] }) =>
+          body.calendars?.length === 2 && body.calendars.every((c) => c.fresh && !c.error),
+      });
+      const answers = samples.filter((sample) => sample.at > releasedAt).map(({ ms }) => ms);
+      // What a client asking every 10 ms would have waited, the asks a slow answer held back too.
+      const reading = asWaited(answers, 10);
+      const idleMs = idle.samples.map(({ ms }) => ms);
+      // The reads took a while: the watch saw them through.
+      expect(answers.length).toBeGreaterThan(10);
+      expect(
+        percentile(reading, 99),
+        `/healthz in ms while reading: ${answers.map(Math.round)}; idle, before: ${idleMs.map(Math.round)}`,
+      ).toBeLessThan(50);
+      expect(done).toBe(true);
+      // Anna's every second holds all her time; Ben's daily 10:00 meeting since 1900 holds his.
+      const { slots } = await freeSlots(server);
+      expect(slots.length).toBeGreaterThan(0);
+      const london = (iso: string) =>
+        new Date(iso).toLocaleTimeString('en-GB', { timeZone: 'Europe/London', hour12: false });
+      expect(
+        slots.filter((slot) => london(slot.start) < '11:00' && london(slot.end) > '10:00'),
+      ).toEqual([]);
+    } finally {
+      await feedServer.close();
+    }
   });
 });

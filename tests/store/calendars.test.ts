@@ -4,9 +4,11 @@
  * is offered nothing; a copy outlives an outage and a restart; with two processes one reads a feed
  * and both use it; the log names the host and never the feed's address.
  */
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CalendarService } from '../../src/server/calendars/service';
 import { FeedError, type FeedRead } from '../../src/server/calendars/fetch-feed';
+import { FeedReaders, type ReadLimits } from '../../src/server/calendars/workers';
 import { readCalendarFeeds, readConfig } from '../../src/server/config';
 import type { Availability } from '../../src/domain/booking';
 import type { EnquiryStore } from '../../src/server/store/types';
@@ -42,6 +44,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
     const service = new CalendarService({
       config,
       copies: store.calendarCopies,
+      timeZones: new Map([['anna', 'Europe/London']]),
       now: () => clock.now,
       fetch: async (_url, options) => {
         asked.push({ etag: options.etag });
@@ -136,9 +139,13 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
       ...availability,
       hosts: [{ id: 'anna', timeZone: 'America/New_York' }],
     } as unknown as Availability;
+    // Read for London from the start: New York's times are worked out when a page asks for them.
+    expect(service.busy(inNewYork).get('anna')).toBe('unknown');
+    await service.ready(inNewYork);
     expect(service.busy(inNewYork).get('anna')).toEqual([
       { start: Date.parse('2026-12-02T05:00:00Z'), end: Date.parse('2026-12-03T05:00:00Z') },
     ]);
+    await service.ready(availability);
     expect(service.busy(availability).get('anna')).toEqual([
       { start: Date.parse('2026-12-02T00:00:00Z'), end: Date.parse('2026-12-03T00:00:00Z') },
     ]);
@@ -180,6 +187,180 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
     await restarted.service.tick();
     expect(restarted.service.busy(availability).get('anna')).toHaveLength(1);
   });
+});
+
+describe('feeds read in worker threads', () => {
+  // One backend: what is tested here is the service's, not the store's.
+  let backend: Backend;
+  beforeEach(async () => {
+    backend = await Object.values(backends)[0]!();
+  });
+  afterEach(() => backend.cleanup());
+
+  const anna = 'https://calendar.example/anna-5ecret.ics';
+  const ben = 'https://calendar.example/ben-5ecret.ics';
+  /** A service over Anna's and Ben's feeds, which answer what `texts` holds for each, or 304. */
+  const twoHosts = (
+    texts: Map<string, string | Error>,
+    clock: { now: number },
+    limits: Partial<ReadLimits> = {},
+  ) => {
+    const logged: string[] = [];
+    const reads: string[] = [];
+    const workers = new FeedReaders({
+      limits: { timeMs: 10_000, memoryMb: 256, maxSteps: undefined, ...limits },
+      // One worker: a feed that runs out its time holds the other's read back, and must not fail it.
+      size: 1,
+    });
+    const read: FeedReaders['read'] = (text, windows) => {
+      reads.push(windows.map((w) => `${w.timeZone} ${new Date(w.from).toISOString()}`).join());
+      return workers.read(text, windows);
+    };
+    const service = new CalendarService({
+      config: readConfig({ CALENDAR_FEEDS: `anna=${anna} ben=${ben}` }).calendars,
+      copies: backend.store.calendarCopies,
+      timeZones: new Map([
+        ['anna', 'Europe/London'],
+        ['ben', 'Europe/London'],
+      ]),
+      now: () => clock.now,
+      // A calendar server: 304 to the ETag of the text it holds (the store keeps a good read's).
+      fetch: async (url, options) => {
+        const text = texts.get(url.href)!;
+        if (text instanceof Error) throw new FeedError(text.message);
+        const etag = `"${createHash('sha256').update(text).digest('hex')}"`;
+        if (options.etag === etag) return { status: 'not-modified' };
+        return { status: 'modified', body: text, etag, lastModified: undefined };
+      },
+      log: (line) => logged.push(line),
+      readers: { read, stop: () => workers.stop() },
+    });
+    return { service, logged, reads };
+  };
+  const meeting = (day: number) =>
+    `UID:m${day}\nDTSTART:202612${String(day).padStart(2, '0')}T100000Z\nDTEND:202612${String(day).padStart(2, '0')}T110000Z`;
+  const starts = (busy: ReturnType<CalendarService['busy']>, host: string) =>
+    (busy.get(host) as readonly { start: number }[]).map(({ start }) =>
+      new Date(start).toISOString(),
+    );
+
+  it('reads each new text once, and again only for a new day or another zone', async () => {
+    const clock = { now: start };
+    const texts = new Map([
+      [anna, feedOf(meeting(1))],
+      [ben, feedOf(meeting(2))],
+    ]);
+    const { service, reads } = twoHosts(texts, clock);
+    // A booking page before the first read: the feeds are read for the days it offers.
+    service.busy(availability);
+    await service.tick();
+    expect(reads).toHaveLength(2);
+    for (let i = 0; i < 3; i++)
+      expect(starts(service.busy(availability), 'anna')).toEqual(['2026-12-01T10:00:00.000Z']);
+    // Unchanged (304s), ten minutes on: nothing is read again.
+    clock.now += 10 * minute;
+    await service.tick();
+    await service.ready(availability);
+    expect(reads).toHaveLength(2);
+    // Anna's calendar changes: hers alone is read, once.
+    texts.set(anna, feedOf(meeting(1), meeting(3)));
+    clock.now += 5 * minute;
+    await service.tick();
+    service.busy(availability);
+    expect(reads).toHaveLength(3);
+    expect(starts(service.busy(availability), 'anna')).toEqual([
+      '2026-12-01T10:00:00.000Z',
+      '2026-12-03T10:00:00.000Z',
+    ]);
+    // The next day: each feed is read for the window from it, once.
+    clock.now += 24 * 60 * minute;
+    await service.tick();
+    await service.tick();
+    expect(reads.slice(3)).toEqual([
+      'Europe/London 2026-11-30T00:00:00.000Z',
+      'Europe/London 2026-11-30T00:00:00.000Z',
+    ]);
+    // A page that asks for Ben in another zone: his feed is read for it, once.
+    const benInTokyo = {
+      ...availability,
+      hosts: [{ id: 'anna' }, { id: 'ben', timeZone: 'Asia/Tokyo' }],
+    } as unknown as Availability;
+    await service.ready(benInTokyo);
+    service.busy(benInTokyo);
+    await service.ready(benInTokyo);
+    expect(reads.slice(5)).toEqual(['Asia/Tokyo 2026-11-30T00:00:00.000Z']);
+    await service.stop();
+  });
+
+  // Each limit with the others out of its way: a worker that fills its heap on a loaded machine
+  // takes seconds, which must not count as running out of time.
+  const hostile = [
+    {
+      limit: 'time',
+      // A rule ical.js never finds an occurrence of, stepping second by second: it never ends.
+      text: feedOf(
+        'UID:never\nDTSTART:20260301T000000Z\nRRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30',
+      ),
+      limits: { timeMs: 1500 },
+      reason: 'reading it took longer than 1.5 s',
+    },
+    {
+      limit: 'memory',
+      // 8,000 events of ten lines (1.7 MB), some 28 times that once parsed: past a heap of 32 MB.
+      text: feedOf(
+        ...Array.from(
+          { length: 8_000 },
+          (_, i) =>
+            `UID:e${i}\nDTSTART:20250101T100000Z\nDTEND:20250101T110000Z\nSUMMARY:s${i}\nLOCATION:l\n` +
+            'STATUS:CONFIRMED\nTRANSP:OPAQUE\nSEQUENCE:0\nCREATED:20250101T100000Z\nDTSTAMP:20250101T100000Z',
+        ),
+      ),
+      limits: { memoryMb: 32 },
+      reason: 'reading it needed more than 32 MB',
+    },
+    {
+      limit: 'steps',
+      // Every second since 2020, from near the window: 28,800 steps before it, past 10,000.
+      text: feedOf(
+        'UID:every-second\nDTSTART:20200101T000000Z\nDURATION:PT1S\nRRULE:FREQ=SECONDLY',
+      ),
+      limits: { maxSteps: 10_000 },
+      reason: 'more than 10000 occurrences to expand',
+    },
+  ];
+
+  it.each(hostile)(
+    'keeps the last good copy of a feed past its $limit limit, names its host, and reads the other host’s feed all the same',
+    async ({ text, limits, reason }) => {
+      const clock = { now: start };
+      const texts = new Map<string, string | Error>([
+        [anna, feedOf(meeting(1))],
+        [ben, feedOf(meeting(2))],
+      ]);
+      const { service, logged } = twoHosts(texts, clock, limits);
+      await service.tick();
+      texts.set(anna, text);
+      texts.set(ben, feedOf(meeting(2), meeting(4)));
+      clock.now += 5 * minute;
+      await service.tick();
+      expect(service.health()).toEqual([
+        expect.objectContaining({ host: 'anna', fresh: true, error: reason }),
+        expect.objectContaining({ host: 'ben', fresh: true, error: null }),
+      ]);
+      expect(logged).toEqual([
+        `The calendar of host "anna" (https://calendar.example/…) could not be read: ${reason}.`,
+      ]);
+      // Anna's last good copy holds; Ben's new one is read.
+      expect(starts(service.busy(availability), 'anna')).toEqual(['2026-12-01T10:00:00.000Z']);
+      expect(starts(service.busy(availability), 'ben')).toHaveLength(2);
+      // Past CALENDAR_MAX_STALE_MINUTES with no good read, Anna is offered nothing; Ben is.
+      clock.now += 60 * minute;
+      await service.tick();
+      expect(service.busy(availability).get('anna')).toBe('unknown');
+      expect(service.busy(availability).get('ben')).not.toBe('unknown');
+      await service.stop();
+    },
+  );
 });
 
 describe('CALENDAR_FEEDS', () => {

@@ -18,7 +18,12 @@ async function whatHolds(availability: Availability, now: number, moving?: strin
   // A day either side: the store compares instants, and the dates are the agency's.
   const from = new Date(Date.parse(dates[0]!) - 86_400_000).toISOString();
   const to = new Date(Date.parse(dates.at(-1)!) + 2 * 86_400_000).toISOString();
-  const booked = await store.bookedBetween(from, to);
+  // The hosts' busy times are worked out ahead (calendars/service.ts): this waits only for those
+  // that were not, in a worker, as the store answers.
+  const [booked] = await Promise.all([
+    store.bookedBetween(from, to),
+    calendars?.ready(availability, now),
+  ]);
   return {
     booked: moving ? booked.filter((call) => call.id !== moving) : booked,
     calendars: calendars?.busy(availability, now),

@@ -132,7 +132,7 @@ async function startEnquiryService(): Promise<EnquiryService> {
     limiter,
     outbox,
     bookingSecret,
-    calendars: startCalendars(config, store),
+    calendars: startCalendars(config, store, content),
     bookingAlert:
       perHour === undefined || !bookingSecret
         ? undefined
@@ -146,11 +146,18 @@ async function startEnquiryService(): Promise<EnquiryService> {
 }
 
 /** The hosts' calendars, read in the background from now on: until read, a host is offered nothing. */
-function startCalendars(config: ServerConfig, store: EnquiryStore) {
+function startCalendars(config: ServerConfig, store: EnquiryStore, content: MailContent) {
   for (const problem of config.calendars.problems) console.warn(`${problem}; it is left out.`);
   if (config.calendars.feeds.length === 0 && config.calendars.refusedHosts.length === 0)
     return undefined;
-  const calendars = new CalendarService({ config: config.calendars, copies: store.calendarCopies });
+  const calendars = new CalendarService({
+    config: config.calendars,
+    copies: store.calendarCopies,
+    // Each feed is read in its host's zone from the first read.
+    timeZones: new Map(
+      content.hosts.flatMap((host) => (host.timeZone ? [[host.id, host.timeZone] as const] : [])),
+    ),
+  });
   void calendars.start().catch((error: unknown) => console.warn(`Calendars: ${String(error)}`));
   return calendars;
 }
