@@ -74,7 +74,7 @@ export class FeedReaders {
 
   constructor(options: {
     limits: ReadLimits;
-    /** Workers at once: by default one core's worth, leaving the others to the server. */
+    /** Workers at once: by default one on 2 cores, two on more (the server keeps a core). */
     size?: number;
     idleMs?: number;
     log?: (line: string) => void;
@@ -96,7 +96,12 @@ export class FeedReaders {
   /** Stops every worker; reads in line or under way fail. */
   async stop() {
     for (const { done } of this.#queue.splice(0)) done({ ok: false, reason: 'the server stops' });
-    await Promise.all([...this.#slots].map((slot) => this.#end(slot, 'the server stops')));
+    const slots = this.#slots.splice(0);
+    for (const slot of slots) {
+      clearTimeout(slot.timer);
+      slot.job?.done({ ok: false, reason: 'the server stops' });
+    }
+    await Promise.all(slots.map(({ worker }) => worker.terminate()));
   }
 
   #dispatch() {
@@ -113,15 +118,23 @@ export class FeedReaders {
   }
 
   #start() {
-    const worker = new Worker(workerFile, {
-      workerData: WORKER_DATA,
-      resourceLimits: { maxOldGenerationSizeMb: this.#limits.memoryMb, stackSizeMb: 4 },
-    });
+    let worker: Worker;
+    try {
+      worker = new Worker(workerFile, {
+        workerData: WORKER_DATA,
+        resourceLimits: { maxOldGenerationSizeMb: this.#limits.memoryMb, stackSizeMb: 4 },
+      });
+    } catch (error) {
+      this.#cannotStart(error);
+      return;
+    }
     const slot: Slot = { worker, ready: false };
     this.#slots.push(slot);
     slot.timer = setTimeout(() => void this.#end(slot, 'its reader did not start'), STARTING_MS);
     slot.timer.unref();
     worker.on('message', (message: 'ready' | ReadAnswer) => {
+      // (An answer that comes as the worker is stopped for its time: the read has failed.)
+      if (!this.#slots.includes(slot)) return;
       clearTimeout(slot.timer);
       if (message === 'ready') slot.ready = true;
       else {
@@ -170,17 +183,19 @@ export class FeedReaders {
     if (index === -1) return;
     this.#slots.splice(index, 1);
     clearTimeout(slot.timer);
-    if (slot.job) slot.job.done({ ok: false, reason });
-    else if (!slot.ready && reason) {
-      // A worker that cannot start would fail every read the same way: they fail now, said once.
-      this.#log(
-        `Calendars: a worker to read the feeds could not start (${String(error ?? reason)}).`,
-      );
-      for (const { done } of this.#queue.splice(0))
-        done({ ok: false, reason: 'its reader could not start' });
-    }
+    if (slot.job) {
+      slot.job.done({ ok: false, reason });
+      slot.job = undefined;
+    } else if (!slot.ready) this.#cannotStart(error ?? reason);
     await slot.worker.terminate();
     this.#dispatch();
+  }
+
+  /** A worker that cannot start would fail every read the same way: they fail now, said once. */
+  #cannotStart(error: unknown) {
+    this.#log(`Calendars: a worker to read the feeds could not start (${String(error)}).`);
+    for (const { done } of this.#queue.splice(0))
+      done({ ok: false, reason: 'its reader could not start' });
   }
 }
 
