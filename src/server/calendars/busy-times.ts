@@ -294,13 +294,14 @@ export function busyTimes(calendar: ICAL.Component, options: ReadOptions): ReadC
  * series as written, and few are stepped through before it; undefined: it has none there.
  *
  * The start is moved forward by whole periods (FREQ × INTERVAL on the wall clock: seconds to weeks,
- * months, years) to the last one not after `target`. Every BYxxx part repeats each period, and
- * ical.js takes what a rule leaves out (the day, the weekday, the time) from the start, which the
- * move keeps: the same time of day, weekday (whole weeks), day of the month (a month that has it)
- * and date (a year that has it). With COUNT, the occurrences skipped must be known: one a period
- * (no BYxxx part) counts them; a small COUNT is stepped from the start as written; else the series
- * is read as if it had no COUNT, bounded when every period holds one occurrence at least: it may
- * hold times the host is free, never the reverse.
+ * months, years) to the last one not after `target`, less what ical.js takes to settle (settling).
+ * Every BYxxx part repeats each period, and ical.js takes what a rule leaves out (the day, the
+ * weekday, the time) from the start, which the move keeps: the same time of day, weekday (whole
+ * weeks), day of the month (a month that has it) and date (a year that has it). With COUNT, the
+ * occurrences skipped must be known: one a period (no BYxxx part) counts them; when every period
+ * holds one at least, the series is over COUNT periods after its start at the latest; else a
+ * small COUNT is stepped from the start as written, and a larger one is read as if there were no
+ * COUNT: it may hold times the host is free, never the reverse.
  */
 function planOf(
   rule: ICAL.Recur,
@@ -417,8 +418,9 @@ function moveBy(first: ICAL.Time, rule: ICAL.Recur, periods: number): ICAL.Time 
 
 /**
  * Whether ical.js steps `rule` the same from any of its periods. Not so for what it reads by weeks
- * of the year (BYWEEKNO), BYSETPOS but within a month or year, or BYMONTH in a monthly rule (it
- * jumps to the next month named, whatever the INTERVAL): those are stepped from their start.
+ * or days of the year (BYWEEKNO, BYYEARDAY), BYSETPOS but within a month or year, or BYMONTH in a
+ * monthly rule (it jumps to the next month named, whatever the INTERVAL): those are stepped from
+ * their start, within the steps a read may take.
  */
 function repeatsEachPeriod(rule: ICAL.Recur): boolean {
   if (!Number.isInteger(rule.interval) || rule.interval < 1) return false;
