@@ -58,6 +58,81 @@ function keepEditorOpenOnUpload(): Plugin {
   };
 }
 
+/** Astro's module of the content store (.astro/data-store.json), and the event it sends with it. */
+const CONTENT_STORE_MODULE = '\0astro:data-layer-content';
+const CONTENT_CHANGED_EVENT = 'astro:content-changed';
+/**
+ * A page of a new service made in the editor stayed "404" until the next Save, twice in loaded test
+ * runs (the store on disk named it; /service did not list it). Astro forgets its content store as a
+ * hot update, and Vite then keeps the result of a read of the store begun before it: a page asked
+ * for at that moment, on a busy machine, left the store as it was before the Save in place for every
+ * later page. So as Astro forgets the store, it is also forgotten as a change of file, under which
+ * Vite keeps no read begun before; and once the requests under way then have all ended, every
+ * environment forgets it and all that imports it once more, with its route cache, which one of them
+ * could have filled again from the old store.
+ */
+function contentStoreSettles(): Plugin {
+  return {
+    name: 'editor:content-store-settles',
+    apply: 'serve',
+    configureServer(server) {
+      const environments = Object.values(server.environments).filter(isRunnableDevEnvironment);
+      /** When each request under way began. */
+      const underWay = new Set<{ began: number }>();
+      /** When the store last changed, until the requests under way then have ended. */
+      let changedAt: number | undefined;
+      let ours = false;
+      const forget = (announce: boolean) => {
+        for (const environment of environments) {
+          const store = environment.moduleGraph.getModuleById(CONTENT_STORE_MODULE);
+          if (!store) continue;
+          const invalidated = new Set<EnvironmentModuleNode>();
+          environment.moduleGraph.invalidateModule(store, invalidated, Date.now(), false);
+          const { evaluatedModules } = environment.runner;
+          for (const module of invalidated) {
+            const ran = module.id ? evaluatedModules.getModuleById(module.id) : undefined;
+            if (ran) evaluatedModules.invalidateModule(ran);
+          }
+          if (!announce) continue;
+          ours = true;
+          try {
+            environment.hot.send(CONTENT_CHANGED_EVENT, {});
+          } finally {
+            ours = false;
+          }
+        }
+      };
+      const forgetOnceSettled = () => {
+        if (changedAt === undefined) return;
+        for (const request of underWay) if (request.began <= changedAt) return;
+        changedAt = undefined;
+        forget(true);
+      };
+      server.middlewares.use((_req, res, next) => {
+        const request = { began: performance.now() };
+        underWay.add(request);
+        res.once('close', () => {
+          underWay.delete(request);
+          forgetOnceSettled();
+        });
+        next();
+      });
+      for (const environment of environments) {
+        const send = environment.hot.send.bind(environment.hot) as (...args: unknown[]) => void;
+        environment.hot.send = ((...args: unknown[]) => {
+          if (args[0] === CONTENT_CHANGED_EVENT && !ours) {
+            forget(false);
+            changedAt = performance.now();
+            // After Astro's own event, which empties the route cache: nothing else is under way.
+            queueMicrotask(forgetOnceSettled);
+          }
+          return send(...args);
+        }) as typeof environment.hot.send;
+      }
+    },
+  };
+}
+
 /**
  * What the dev server sends with a file of src/assets: a policy under which it runs nothing when it
  * is opened as a page (an SVG is a document of the dev server's origin, the editor's), whatever it
@@ -314,6 +389,7 @@ export default function editor(): AstroIntegration {
               assetsRunNoScript(),
               keepEditorOpenOnUpload(),
               keepEditorOpenOnSave(),
+              contentStoreSettles(),
               errorReachesLateTabs(),
               dependenciesWithoutSourceMaps(),
               productionReactWhenEditing(),
