@@ -38,11 +38,15 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
   afterEach(() => backend.cleanup());
 
   /** A calendar service of one "process": its clock, its feed's answers, its log. */
-  const process = (answers: (() => Promise<FeedRead>)[], clock: { now: number }) => {
+  const process = (
+    answers: (() => Promise<FeedRead>)[],
+    clock: { now: number },
+    env: Record<string, string> = {},
+  ) => {
     const logged: string[] = [];
     const asked: { etag?: string | undefined }[] = [];
     const config = {
-      ...readConfig({ CALENDAR_FEEDS: `anna=${SECRET}` }).calendars,
+      ...readConfig({ CALENDAR_FEEDS: `anna=${SECRET}`, ...env }).calendars,
     };
     const service = new CalendarService({
       config,
@@ -97,6 +101,23 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
       'The calendar of host "anna" (https://calendar.google.com/…) is read again.',
     );
     expect(logged.join('\n')).not.toContain('5ecret');
+  });
+
+  it('reads a feed every CALENDAR_REFRESH_MINUTES, however long each read takes', async () => {
+    const clock = { now: start };
+    // Each answer takes 3 s of the clock to come.
+    const slow = (answer: () => Promise<FeedRead>) => async () => {
+      clock.now += 3_000;
+      return answer();
+    };
+    const answers = [ok(googleFeed), notModified, down('it answered 503'), notModified].map(slow);
+    const { service, asked } = process(answers, clock, { CALENDAR_REFRESH_MINUTES: '1' });
+    // The process's ticks, a minute apart from the first.
+    for (let tick = 0; tick < 4; tick++) {
+      clock.now = start + tick * minute;
+      await service.tick();
+    }
+    expect(asked).toHaveLength(4);
   });
 
   it('asks with the ETag it holds, keeps the copy through an outage, and withholds the host once it is too old', async () => {

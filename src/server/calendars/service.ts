@@ -173,6 +173,8 @@ export class CalendarService {
   }
 
   async #read(feed: { host: string; url: URL; id: string }) {
+    // A read counts from when it began: were it recorded when it ended, the next tick, a refresh
+    // later, would find it not yet due, and the feed would be read a minute late each time.
     const now = this.#now();
     const { refreshMs, timeoutMs, maxBytes } = this.#config;
     // The lease covers the fetch and the worker's read (each within CALENDAR_TIMEOUT_SECONDS),
@@ -197,7 +199,7 @@ export class CalendarService {
         await this.#copies.saveRead(
           feed.id,
           { body: read.body, etag: read.etag ?? null, lastModified: read.lastModified ?? null },
-          this.#now(),
+          now,
         );
         this.#saved.set(feed.id, {
           text: read.body,
@@ -205,7 +207,7 @@ export class CalendarService {
           // What the store's version is now if no other process wrote since this one last looked.
           version: (this.#states.get(feed.id)?.version ?? 0) + 1,
         });
-      } else await this.#copies.saveRead(feed.id, null, this.#now());
+      } else await this.#copies.saveRead(feed.id, null, now);
       if (this.#reported.has(feed.id)) {
         this.#reported.delete(feed.id);
         this.#log(`The calendar of host "${feed.host}" (${describeFeed(feed.url)}) is read again.`);
@@ -215,7 +217,7 @@ export class CalendarService {
         error instanceof FeedError || error instanceof Error
           ? error.message.slice(0, 200)
           : 'it could not be read';
-      await this.#copies.saveFailure(feed.id, reason, this.#now());
+      await this.#copies.saveFailure(feed.id, reason, now);
       this.#report(feed, reason);
     }
   }
