@@ -13,7 +13,7 @@ export const endpoints = {
   callRequest: '/send-mail.php',
   /** The free times as a plain form, for visitors without JavaScript (GET; POST books). */
   schedule: '/schedule',
-  /** The free times as JSON (GET): FreeTimesAnswer. */
+  /** The free times as JSON (GET): FreeTimesAnswer; `?days=N`, those of the first N days that have any. */
   freeTimes: '/schedule/slots.json',
   /** Where a booked call lands, with `?ref=<id>`. */
   booked: '/schedule/booked',
@@ -38,6 +38,14 @@ export interface RefusalAnswer<Field extends string = string> {
   /** A booked time that was just taken (409): the free times nearest to it. */
   alternatives?: Slot[];
 }
+
+/**
+ * How many days of free times the dialog asks for first, as it opens (`?days=`): a small answer,
+ * which a phone on a slow network has in one round trip; the time step then asks for the rest.
+ */
+export const FIRST_DAYS = 3;
+/** The most days one may ask for with `?days=`. */
+export const MAX_DAYS = 60;
 
 /** GET /schedule/slots.json: the free times, or why none can be booked; an ErrorAnswer on 400/503. */
 export type FreeTimesAnswer =

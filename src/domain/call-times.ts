@@ -156,6 +156,13 @@ export function byDate(slots: readonly Slot[], timeZone: string, leaveOut: reado
   return days;
 }
 
+/** The slots of the first `days` dates (in a zone) that have any: the first answer a phone waits for. */
+export function firstDays(slots: readonly Slot[], timeZone: string, days: number): Slot[] {
+  const dates = [...byDate(slots, timeZone).keys()].slice(0, days);
+  const last = dates.at(-1);
+  return last === undefined ? [] : slots.filter((slot) => dateIn(slot.start, timeZone) <= last);
+}
+
 /**
  * The zones a booked call is shown in, from what was stored with it: the agency's when it was
  * booked, and the visitor's (their browser's; the agency's for a booking made without JavaScript),

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
-import { CHOOSE_TIME, REQUESTED } from '../domain/hand-over';
+import { CHOOSE_TIME, FIRST_TIMES, REQUESTED } from '../domain/hand-over';
 import { $chosenTime, $timeRefusal, CALL_TIME_ID } from '../stores/call-modal';
 import TimePicker from './TimePicker';
 import { useTakeOver } from './use-take-over';
@@ -9,7 +9,8 @@ import { useTakeOver } from './use-take-over';
  * The Schedule a Call dialog's optional step, an island of its own inside the dialog's form, so
  * that its code loads only when a visitor asks for a time. Until then (and without JavaScript) it
  * is a link to /schedule, which lists the free times; a tap on it before this code has arrived is
- * held by the page's first move (REQUESTED, in BaseLayout) and adopted here.
+ * held by the page's first move (REQUESTED, in BaseLayout), which offers the first days' times
+ * meanwhile (FIRST_TIMES, after this island): both are adopted here, with the time chosen there.
  */
 export default function CallTimeStep() {
   const [choosing, setChoosing] = useState(false);
@@ -29,6 +30,11 @@ export default function CallTimeStep() {
   }, [choosing]);
   const root = useTakeOver<HTMLDivElement>((element) => {
     if (element.querySelector(`[${REQUESTED}]`)) setChoosing(true);
+    const first = element.closest('astro-island')?.nextElementSibling;
+    if (!first?.hasAttribute(FIRST_TIMES)) return;
+    const picked = first.querySelector<HTMLInputElement>('input[name=slot]:checked');
+    if (picked) $chosenTime.set({ start: picked.value, end: picked.dataset.end ?? '' });
+    first.remove();
   });
 
   // The form was reset (its submission was kept on the device): the step starts again.

@@ -10,6 +10,7 @@ import {
 } from '../domain/call-times';
 import type { Slot } from '../domain/booking';
 import { endpoints, type FreeTimesAnswer } from '../domain/api';
+import { FIRST_FREE_TIMES } from '../domain/hand-over';
 import css from '../styles/time-choice.css?inline';
 
 interface Props {
@@ -104,17 +105,38 @@ export default function TimePicker({
   useEffect(() => {
     if (given) return;
     let current = true;
-    setLoaded({ status: 'loading' });
+    let whole = false;
+    const show = (body: FreeTimesAnswer) => {
+      if (!current) return;
+      if (!body.open) setLoaded({ status: 'closed', message: body.message });
+      else setLoaded({ status: 'ready', agencyZone: body.timeZone, slots: body.slots });
+    };
     // After a refusal the list is fetched afresh: the time just taken must not be offered again.
-    fetch(endpoints.freeTimes, alternatives || attempt ? { cache: 'no-store' } : {})
+    const afresh = !!(alternatives || attempt);
+    // The first days, asked for by the page as the dialog was reached for (BaseLayout), show as soon
+    // as they are there, unless every day has come first.
+    const first = afresh
+      ? undefined
+      : (window as unknown as Record<string, Promise<FreeTimesAnswer> | undefined>)[
+          FIRST_FREE_TIMES
+        ];
+    if (first)
+      first.then(
+        (body) => whole || show(body),
+        () => {},
+      );
+    else setLoaded({ status: 'loading' });
+    fetch(endpoints.freeTimes, afresh ? { cache: 'no-store' } : {})
       .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
       .then(
         (body: FreeTimesAnswer) => {
-          if (!current) return;
-          if (!body.open) setLoaded({ status: 'closed', message: body.message });
-          else setLoaded({ status: 'ready', agencyZone: body.timeZone, slots: body.slots });
+          whole = true;
+          show(body);
         },
-        () => current && setLoaded({ status: 'failed' }),
+        // The first days stay if they came; the rest could not.
+        () =>
+          current &&
+          setLoaded((shown) => (shown.status === 'ready' ? shown : { status: 'failed' })),
       );
     return () => {
       current = false;

@@ -142,7 +142,7 @@ test.describe('in the dialog', () => {
     await expect.poll(async () => (await callStarts()).filter((s) => s === start).length).toBe(1);
   });
 
-  test('a tap on "Choose a time" before its code arrives is held, then the times open', async ({
+  test('a tap on "Choose a time" before its code arrives offers the first days at once (asked for as the dialog opened); the picker takes over with the time chosen', async ({
     page,
   }) => {
     let release!: () => void;
@@ -151,12 +151,42 @@ test.describe('in the dialog', () => {
       await released;
       await route.continue();
     });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/schedule/slots.json')) asked.push(url.search);
+    });
     const dialog = await openDialog(page);
+    // Asked for as the dialog opened, before any tap on "Choose a time".
+    expect(asked).toEqual(['?days=3']);
     await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
-    await page.waitForTimeout(300);
     expect(page.url()).toMatch(/\/iphone$/);
+    const days = dialog.getByRole('group', { name: 'Time for the call' }).getByRole('group');
+    await expect(days).toHaveCount(3);
+    const times = dialog.getByRole('radio');
+    await expect(times.first()).toBeFocused();
+    // In the visitor's zone, on their (en-US) 12-hour clock.
+    const second = times.nth(1);
+    const start = (await second.getAttribute('value'))!;
+    const inNewYork = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      hour: 'numeric',
+      minute: '2-digit',
+    }).format(new Date(start));
+    expect((await second.locator('..').innerText()).trim()).toBe(inNewYork);
+    await second.check();
+    expect(await violations(page)).toEqual([]);
+
     release();
     await expect(dialog.getByLabel('Day')).toBeFocused();
+    await expect(dialog.getByRole('radio', { checked: true })).toHaveAttribute('value', start);
+    await expect(dialog.getByRole('radio', { name: new RegExp(`^${inNewYork}`) })).toHaveCount(1);
+    // The rest of the days, asked for by the picker.
+    expect(asked).toEqual(['?days=3', '']);
+    expect(await dialog.getByLabel('Day').locator('option').count()).toBeGreaterThan(3);
+    await dialog.getByRole('button', { name: 'Book this call' }).click();
+    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    expect(await callStarts()).toContain(start);
   });
 
   test('a tap on "Choose a time" before even the dialog has its code opens the times once both arrive', async ({

@@ -60,6 +60,20 @@ describe('free times', () => {
       ),
     ).toBe(true);
     expect((await fetch(`${server.url}/schedule/slots.json?from=tomorrow`)).status).toBe(400);
+
+    // The dialog's first answer: the times of the first three days that have any, and no others.
+    const dates = (list: { start: string }[]) => [
+      ...new Set(
+        list.map((s) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(s.start))),
+      ),
+    ];
+    const first = await freeSlots(server, '?days=3');
+    expect(dates(first.slots)).toEqual(dates(slots).slice(0, 3));
+    expect(first.slots).toEqual(slots.slice(0, first.slots.length));
+    for (const days of ['0', '61', '1.5', '-1', 'x', '03', '1e1', ''])
+      expect((await fetch(`${server.url}/schedule/slots.json?days=${days}`)).status, days).toBe(
+        400,
+      );
   });
 
   it('without BOOKING_SECRET, books with a secret the store keeps (a fresh clone books calls)', async () => {

@@ -1,7 +1,8 @@
 /**
  * GET /schedule/slots.json?from=2026-12-01&to=2026-12-07: the free times for calls between two dates
- * (the agency's, inclusive; every offered day by default), as the store has them now. Cacheable for a
- * minute: a time taken since is refused at booking with the nearest free ones instead.
+ * (the agency's, inclusive; every offered day by default), as the store has them now; with `days=3`,
+ * only those of the first three of those dates that have any (what the dialog asks for as it opens).
+ * Cacheable for a minute: a time taken since is refused at booking with the nearest free ones instead.
  */
 import type { APIRoute } from 'astro';
 import { getAvailability } from '../../lib/content';
@@ -10,7 +11,8 @@ import { bookingClosedMessage } from '../../server/booking/messages';
 import { jsonResponse } from '../../server/http/json';
 import { reportStoreFailure } from '../../server/log';
 import { isCalendarDate } from '../../domain/booking';
-import type { ErrorAnswer, FreeTimesAnswer } from '../../domain/api';
+import { firstDays } from '../../domain/call-times';
+import { MAX_DAYS, type ErrorAnswer, type FreeTimesAnswer } from '../../domain/api';
 
 export const prerender = false;
 
@@ -22,8 +24,12 @@ const isDate = (value: string | null) => value === null || isCalendarDate(value)
 export const GET: APIRoute = async ({ url }) => {
   const from = url.searchParams.get('from');
   const to = url.searchParams.get('to');
+  const days = url.searchParams.get('days');
   if (!isDate(from) || !isDate(to)) {
     return json(400, { error: 'from and to are dates such as 2026-12-01.' }, 'no-store');
+  }
+  if (days !== null && !(/^[1-9]\d?$/.test(days) && Number(days) <= MAX_DAYS)) {
+    return json(400, { error: `days is a number from 1 to ${MAX_DAYS}.` }, 'no-store');
   }
   const availability = await getAvailability();
   const { timeZone, callMinutes } = availability;
@@ -35,10 +41,11 @@ export const GET: APIRoute = async ({ url }) => {
     );
   }
   try {
-    const slots = await currentFreeSlots(availability, {
+    const all = await currentFreeSlots(availability, {
       ...(from && { from }),
       ...(to && { to }),
     });
+    const slots = days === null ? all : firstDays(all, timeZone, Number(days));
     return json(200, { open: true, timeZone, callMinutes, slots }, 'public, max-age=60');
   } catch (error) {
     reportStoreFailure(error);
