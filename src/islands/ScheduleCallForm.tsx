@@ -20,6 +20,7 @@ import { SubmitButton } from './forms/SubmitButton';
 import { useFormSubmit } from './forms/use-form-submit';
 import { Captcha } from './Captcha';
 import { $chosenTime, $timeRefusal, CALL_TIME_ID } from '../stores/call-modal';
+import { FIRST_TIMES } from '../domain/hand-over';
 
 const fields: {
   name: CallRequestField;
@@ -94,6 +95,13 @@ export default function ScheduleCallForm({
       action={action}
       noValidate
       onSubmit={submit.onSubmit}
+      onChange={(event) => {
+        // A time chosen among the first days the page's first move offers (FIRST_TIMES), before the
+        // time step's code has come: the button books it.
+        const input = event.target as unknown as HTMLInputElement;
+        if (input.name === 'slot' && input.closest(`[${FIRST_TIMES}]`))
+          $chosenTime.set({ start: input.value, end: input.dataset.end ?? '' });
+      }}
     >
       <ErrorSummary items={summary} submit={submit} />
       <FailureMessage submit={submit} />

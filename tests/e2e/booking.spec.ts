@@ -189,6 +189,50 @@ test.describe('in the dialog', () => {
     expect(await callStarts()).toContain(start);
   });
 
+  test("a time chosen from the first days books the call even if the picker's code never comes", async ({
+    page,
+  }) => {
+    await page.route('**/_astro/CallTimeStep.*.js', (route) => route.abort());
+    const dialog = await openDialog(page);
+    await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
+    const time = dialog.getByRole('radio').nth(3);
+    await time.check();
+    const start = (await time.getAttribute('value'))!;
+    await dialog.getByRole('button', { name: 'Book this call' }).click();
+    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    const inNewYork = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      hour: 'numeric',
+      minute: '2-digit',
+    })
+      .format(new Date(start))
+      .replace('\u202f', ' ');
+    await expect(page.getByText(`${inNewYork} Eastern Time`)).toBeVisible();
+    expect(await callStarts()).toContain(start);
+  });
+
+  test('with no time free, the dialog says so and offers to send a message, not to book', async ({
+    page,
+  }) => {
+    await page.route('**/schedule/slots.json*', (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({ open: true, timeZone: 'Europe/London', callMinutes: 30, slots: [] }),
+      }),
+    );
+    const dialog = await openDialog(page);
+    await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
+    await expect(
+      dialog.getByText(
+        'No time is free in the coming days. Just send a message and we will reply to arrange one.',
+      ),
+    ).toBeFocused();
+    await expect(dialog.getByRole('radio')).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Book this call' })).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(page).toHaveURL(/\/thankyou$/);
+  });
+
   test('a tap on "Choose a time" before even the dialog has its code opens the times once both arrive', async ({
     page,
   }) => {
