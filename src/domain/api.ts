@@ -44,6 +44,12 @@ export interface RefusalAnswer<Field extends string = string> {
  * which a phone on a slow network has in one round trip; the time step then asks for the rest.
  */
 export const FIRST_DAYS = 3;
+/**
+ * Where the page's first move (BaseLayout) keeps the promise of that first answer, on `window`, as it
+ * asks for it when the dialog is first reached for: the time step's island (TimePicker) shows it at
+ * once and asks for the rest.
+ */
+export const FIRST_FREE_TIMES = '__firstFreeTimes';
 /** The most days one may ask for with `?days=`. */
 export const MAX_DAYS = 60;
 

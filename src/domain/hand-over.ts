@@ -37,11 +37,5 @@ export const PROJECT_INDEX = 'data-index';
 /** On each project of the gallery: its tags, which the filter's CSS matches. */
 export const PROJECT_TAGS = 'data-tags';
 
-/**
- * The Schedule a Call dialog's free times, asked for by the page's first move (BaseLayout) as the
- * dialog is first reached for: the promise of the first days' answer, kept on `window` under this
- * name for the time step's island (TimePicker), which shows it at once and asks for the rest.
- */
-export const FIRST_FREE_TIMES = '__firstFreeTimes';
 /** The first move's list of those first days' times, after the time step's island, until it takes over. */
 export const FIRST_TIMES = 'data-first-times';

@@ -33,7 +33,7 @@ export default function CallTimeStep() {
     const first = element.closest('astro-island')?.nextElementSibling;
     if (!first?.hasAttribute(FIRST_TIMES)) return;
     const picked = first.querySelector<HTMLInputElement>('input[name=slot]:checked');
-    if (picked) $chosenTime.set({ start: picked.value, end: picked.dataset.end ?? '' });
+    if (picked) $chosenTime.set({ start: picked.value });
     first.remove();
   });
 

@@ -100,7 +100,7 @@ export default function ScheduleCallForm({
         // time step's code has come: the button books it.
         const input = event.target as unknown as HTMLInputElement;
         if (input.name === 'slot' && input.closest(`[${FIRST_TIMES}]`))
-          $chosenTime.set({ start: input.value, end: input.dataset.end ?? '' });
+          $chosenTime.set({ start: input.value });
       }}
     >
       <ErrorSummary items={summary} submit={submit} />

@@ -9,8 +9,7 @@ import {
   zoneName,
 } from '../domain/call-times';
 import type { Slot } from '../domain/booking';
-import { endpoints, type FreeTimesAnswer } from '../domain/api';
-import { FIRST_FREE_TIMES } from '../domain/hand-over';
+import { endpoints, FIRST_FREE_TIMES, type FreeTimesAnswer } from '../domain/api';
 import css from '../styles/time-choice.css?inline';
 
 interface Props {

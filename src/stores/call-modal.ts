@@ -25,7 +25,8 @@ export function closeCallModal(): HTMLElement | null {
  * visitor asks for a time) tell each other: the time chosen, which makes the form's button 'Book
  * this call', and the server's refusal of a time, which the step shows with the nearest free ones.
  */
-export const $chosenTime = atom<Slot | null>(null);
+/** Its start is the form's `slot`, all the server needs. */
+export const $chosenTime = atom<Pick<Slot, 'start'> | null>(null);
 
 /** The id of the dialog's time step (its link, then its first control): a refusal links to it. */
 export const CALL_TIME_ID = 'call-time';
