@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { beaconSchema } from '../domain/vitals';
-import { jsonResponse } from '../server/http/json';
+import { jsonResponse } from '../server/json';
 import { postHeaders } from '../server/requests/post-gate';
 import { getVitalsService } from '../server/vitals/service';
 

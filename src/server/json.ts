@@ -1,10 +1,5 @@
 /** The JSON the site's endpoints answer (shapes in src/domain/api.ts), never sniffed as anything else. */
-import type {
-  ErrorAnswer,
-  FreeTimesAnswer,
-  RefusalAnswer,
-  SuccessAnswer,
-} from '../../domain/api.ts';
+import type { ErrorAnswer, FreeTimesAnswer, RefusalAnswer, SuccessAnswer } from '../domain/api.ts';
 
 export const jsonResponse = (
   status: number,

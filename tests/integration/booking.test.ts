@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { signCallToken } from '../../src/server/booking/call-token';
+import { signCallToken } from '../../src/server/call-token';
 import { readAvailability } from '../../src/server/booking/availability-file';
 import { offeredTimes } from '../../src/server/booking/free-times';
 import { SqliteStore } from '../../src/server/store/sqlite';

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { signCallToken } from '../../src/server/booking/call-token';
+import { signCallToken } from '../../src/server/call-token';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { calendarOf, decoded } from '../support/mime';
 import { readStore } from '../support/server';

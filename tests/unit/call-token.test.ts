@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkCallToken, signCallToken } from '../../src/server/booking/call-token';
+import { checkCallToken, signCallToken } from '../../src/server/call-token';
 
 const secret = 'test-secret-0123456789abcdef';
 const id = randomUUID();

@@ -8,10 +8,9 @@ import {
   unreadableAt,
   offeredDates,
   type Booked,
-  type CalendarBusy,
 } from '../../src/server/booking/free-times';
 import type { Availability, Host, Slot } from '../../src/domain/booking';
-import type { Busy } from '../../src/server/calendars/busy';
+import type { Busy, CalendarBusy } from '../../src/server/calendars/busy';
 
 const week = (ranges: string[], friday = ranges) => ({
   monday: ranges,

@@ -1,7 +1,7 @@
 /** The e-mails the outbox sends: their text, their headers, and the back-off between attempts. */
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { checkCallToken } from '../../src/server/booking/call-token';
+import { checkCallToken } from '../../src/server/call-token';
 import { backoffMs } from '../../src/server/mail/outbox';
 import {
   callInvitation,

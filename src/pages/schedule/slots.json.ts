@@ -8,7 +8,7 @@ import type { APIRoute } from 'astro';
 import { getAvailability } from '../../lib/content';
 import { bookingIsOpen, currentFreeSlots } from '../../server/booking/queries';
 import { bookingClosedMessage } from '../../server/booking/messages';
-import { jsonResponse } from '../../server/http/json';
+import { jsonResponse } from '../../server/json';
 import { reportStoreFailure } from '../../server/log';
 import { isCalendarDate } from '../../domain/booking';
 import { firstDays } from '../../domain/call-times';

@@ -3,7 +3,7 @@
  * or why there is none to show (an unknown reference, a store that cannot be read), with the status.
  */
 import type { PageAnswer } from '../http/answer.ts';
-import type { CallLinks } from './call-token.ts';
+import type { CallLinks } from '../call-token.ts';
 import { callLinks } from './change.ts';
 import { getEnquiryService } from '../enquiries/service.ts';
 import { reportStoreFailure } from '../log.ts';

@@ -3,7 +3,7 @@
  * confirm (mail scanners open links), a POST cancels it. A forged, expired or reused token never
  * reaches another booking. The page renders what this decides, with the status given here.
  */
-import { checkCallToken, type CallLinkPurpose } from './call-token.ts';
+import { checkCallToken, type CallLinkPurpose } from '../call-token.ts';
 import { first } from '../requests/body.ts';
 import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';

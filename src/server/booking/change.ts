@@ -6,7 +6,7 @@
  * the notice period, nor after MAX_MOVES moves. What a forged, used or expired link leads to is said,
  * and nothing changes. The page renders what this decides, with the status given here.
  */
-import { callLinkPaths, type CallLinks } from './call-token.ts';
+import { callLinkPaths, type CallLinks } from '../call-token.ts';
 import { nearest, offeredSlot, refusal } from './free-times.ts';
 import {
   CalendarsUnreadable,

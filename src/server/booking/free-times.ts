@@ -11,7 +11,7 @@
 import { Temporal as Polyfill } from 'temporal-polyfill';
 import type { Availability, Host, Slot } from '../../domain/booking.ts';
 import { weekdays } from '../../domain/booking.ts';
-import { merge, type Busy } from '../calendars/busy.ts';
+import { merge, type Busy, type CalendarBusy } from '../calendars/busy.ts';
 
 // The platform's Temporal where it has one (Chromium does, Node 24 does not), else the polyfill.
 const Temporal = ((globalThis as { Temporal?: typeof Polyfill }).Temporal ??
@@ -24,12 +24,6 @@ const Temporal = ((globalThis as { Temporal?: typeof Polyfill }).Temporal ??
 export interface Booked extends Slot {
   host?: string | null;
 }
-
-/**
- * The busy times of each host's calendars (epoch ms, sorted, merged), by host id: none for a host
- * with no calendar, 'unknown' for one whose calendar cannot be read now (offered nothing).
- */
-export type CalendarBusy = ReadonlyMap<string, readonly Busy[] | 'unknown'>;
 
 const noCalendars: CalendarBusy = new Map();
 

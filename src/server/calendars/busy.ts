@@ -6,6 +6,12 @@ export interface Busy {
   end: number;
 }
 
+/**
+ * The busy times of each host's calendars (epoch ms, sorted, merged), by host id: none for a host
+ * with no calendar, 'unknown' for one whose calendar cannot be read now (offered nothing).
+ */
+export type CalendarBusy = ReadonlyMap<string, readonly Busy[] | 'unknown'>;
+
 /** Sorted, with overlapping and touching intervals made one. */
 export function merge(intervals: readonly Busy[]): Busy[] {
   const sorted = [...intervals].sort((a, b) => a.start - b.start || a.end - b.end);

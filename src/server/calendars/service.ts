@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Availability } from '../../domain/booking.ts';
-import type { CalendarBusy } from '../booking/free-times.ts';
+import type { CalendarBusy } from './busy.ts';
 import { describeFeed, type CalendarsConfig } from '../config.ts';
 import type { CalendarCopies, FeedState } from '../store/calendar-copies.ts';
 import { merge, type Busy } from './busy.ts';

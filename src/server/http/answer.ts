@@ -7,7 +7,7 @@
 import type { Slot } from '../../domain/booking.ts';
 import type { FieldErrors } from '../../domain/forms.ts';
 import type { RefusalAnswer, SuccessAnswer } from '../../domain/api.ts';
-import { jsonResponse } from './json.ts';
+import { jsonResponse } from '../json.ts';
 import { wantsJson } from '../requests/client.ts';
 import { postHeaders } from '../requests/post-gate.ts';
 

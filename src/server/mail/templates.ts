@@ -9,7 +9,7 @@
  * (./outbox.ts) sends them through ./smtp.ts.
  */
 import { calendarEvent } from './invitation.ts';
-import { callLinkPaths, confirmLinkPath } from '../booking/call-token.ts';
+import { callLinkPaths, confirmLinkPath } from '../call-token.ts';
 import { bodyText, headerText } from '../safe-text.ts';
 import { asciiEmail } from '../../domain/forms.ts';
 import { callZones, formatCallTime } from '../../domain/call-times.ts';

@@ -9,7 +9,7 @@
  */
 import { jsonHeadProblem, readForm, readJson, type Fields } from './body.ts';
 import { clientAddress, isCrossSite, wantsJson } from './client.ts';
-import { jsonResponse } from '../http/json.ts';
+import { jsonResponse } from '../json.ts';
 import type { ServerConfig } from '../config.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { clientNetwork } from '../networks.ts';
