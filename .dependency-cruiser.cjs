@@ -5,6 +5,35 @@
  */
 const browser = '^src/(islands|stores|offline|client)/';
 
+/**
+ * src/server/'s folders by floor, lowest first. A folder imports only from the floors below its own
+ * (and the files at server/'s root below them all: config, log, …); the front door (app.ts) and the
+ * entry points (main.ts, cli.ts) stand above every floor. ARCHITECTURE.md shows the same order.
+ */
+const serverFloors = [
+  ['requests'],
+  ['store', 'http'],
+  ['calendars', 'mail'],
+  ['booking'],
+  ['enquiries', 'vitals'],
+];
+const top = '^src/server/(app|main|cli)\\.ts$';
+const serverFloorRules = serverFloors.flatMap((floor, index) =>
+  floor.map((folder) => {
+    const notBelow = serverFloors
+      .slice(index)
+      .flat()
+      .filter((other) => other !== folder);
+    return {
+      name: `server-${folder}-imports-only-downward`,
+      severity: 'error',
+      comment: `src/server/${folder}/ stands below ${notBelow.join(', ')} and the front door: what it needs of them is handed to it (src/server/app.ts).`,
+      from: { path: `^src/server/${folder}/` },
+      to: { path: [`^src/server/(${notBelow.join('|') || '-'})/`, top] },
+    };
+  }),
+);
+
 module.exports = {
   forbidden: [
     {
@@ -71,6 +100,15 @@ module.exports = {
       to: {
         path: '^src/(lib|islands|components|layouts|pages|stores|offline|client|integrations)/|^src/(middleware|content\\.config)\\.ts$',
       },
+    },
+    ...serverFloorRules,
+    {
+      name: 'server-root-files-import-no-folder',
+      severity: 'error',
+      comment:
+        "The files at src/server/'s root (config, log, safe-text, networks, shutdown, json, call-token) are the ground every folder stands on.",
+      from: { path: '^src/server/[^/]+\\.ts$', pathNot: top },
+      to: { path: ['^src/server/[^/]+/', top] },
     },
     {
       name: 'lib-never-imports-islands',

@@ -17,6 +17,8 @@ declare global {
     interface Locals {
       /** A POST as the gate (src/middleware.ts) let it through, or its refusal. */
       post?: import('./server/requests/post-gate').PostVerdict;
+      /** The server's services (src/server/app.ts), which the middleware hands every on-demand route. */
+      app: import('./server/app').App;
     }
   }
 }

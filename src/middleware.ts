@@ -5,13 +5,12 @@
  */
 import { defineMiddleware } from 'astro:middleware';
 import { getMailContent } from './lib/content';
-import { getEnquiryService, provideMailContent } from './server/enquiries/service';
+import { app, provideMailContent } from './server/app';
 import { storeUnavailableMessage } from './server/enquiries/pipeline';
 import { gateAnswer, gatePost, refusal } from './server/requests/post-gate';
 import { reportStoreFailure } from './server/log';
 import { allowHeader, astroRoutes, onDemandRoutes } from './server/http/routes';
 import { serverConfig } from './server/config';
-import { getVitalsService } from './server/vitals/service';
 import { EDITOR_ROUTES } from './integrations/editor-routes';
 
 /** What Astro renders for an address it has no route for. */
@@ -35,8 +34,9 @@ export const onRequest = defineMiddleware(async (context, next) => {
       `The route ${context.routePattern} is not listed in src/server/http/routes.ts.`,
     );
   }
-  // What the e-mails say of the agency, for whichever route starts the enquiry service first.
+  // What the e-mails say of the agency, for whichever route starts the services first.
   provideMailContent(getMailContent);
+  context.locals.app = app;
   const { request } = context;
   // `astro dev` has no HTTP server of ours (./server/http/server.ts) to answer a method a route does
   // not take, as it does before Astro: a GET of a form's address was the route's 500.
@@ -52,7 +52,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
 
   let service;
   try {
-    service = await (policy.fieldData ? getVitalsService() : getEnquiryService());
+    service = await (policy.fieldData ? app.vitals() : app.services());
   } catch (error) {
     reportStoreFailure(error);
     return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });

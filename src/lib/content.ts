@@ -37,7 +37,7 @@ export async function getSettings() {
 
 /**
  * What the server's e-mails say of the agency (src/server/mail/templates.ts, MailContent): the
- * pages and middleware pass it to getEnquiryService, since server/ does not read the content.
+ * middleware passes it to the server (src/server/app.ts, provideMailContent), which does not read the content.
  */
 export async function getMailContent() {
   const { brand, email } = await getSettings();

@@ -1,6 +1,5 @@
 import type { APIRoute } from 'astro';
 import { serverConfig } from '../server/config';
-import { getEnquiryService } from '../server/enquiries/service';
 import { reportStoreFailure } from '../server/log';
 import type { HostCalendarHealth } from '../server/calendars/service';
 
@@ -12,13 +11,13 @@ export const prerender = false;
  * also counts the e-mails that failed for good (an address refused by the mail server), which
  * someone must see to: `npm run enquiries` says which and why; and how fresh each host's calendar is.
  */
-export const GET: APIRoute = async () => {
+export const GET: APIRoute = async ({ locals }) => {
   const kind = serverConfig().databaseUrl ? 'postgresql' : 'sqlite';
   let writable = false;
   let undeliverable: number | undefined;
   let calendars: HostCalendarHealth[] | undefined;
   try {
-    const service = await getEnquiryService();
+    const service = await locals.app.services();
     const { store } = service;
     calendars = service.calendars?.health();
     writable = await store.isWritable();

@@ -2,7 +2,6 @@ import type { APIRoute } from 'astro';
 import { beaconSchema } from '../domain/vitals';
 import { jsonResponse } from '../server/json';
 import { postHeaders } from '../server/requests/post-gate';
-import { getVitalsService } from '../server/vitals/service';
 
 export const prerender = false;
 
@@ -18,6 +17,6 @@ export const POST: APIRoute = async ({ locals }) => {
   if (!beacon.success) {
     return jsonResponse(400, { error: 'Not a beacon of this site.' }, postHeaders());
   }
-  (await getVitalsService()).recorder.record(beacon.data, post.client);
+  (await locals.app.vitals()).recorder.record(beacon.data, post.client);
   return new Response(null, { status: 204, headers: postHeaders() });
 };

@@ -58,6 +58,14 @@ describe('the import rules', () => {
         "import { sqlite } from './sqlite.ts';\nexport const open = sqlite;\n",
       'src/server/store/sqlite.ts':
         "import { open } from './index.ts';\nexport const sqlite = () => open;\n",
+      // A floor of server/ reaching up: to a higher folder, to the front door, from the ground.
+      'src/server/mail/outbox.ts':
+        "import { hosts } from '../booking/hosts.ts';\nexport const outbox = hosts;\n",
+      'src/server/booking/hosts.ts':
+        "import { app } from '../app.ts';\nexport const hosts = app;\n",
+      'src/server/app.ts': 'export const app = 1;\n',
+      'src/server/log.ts':
+        "import { outbox } from './mail/outbox.ts';\nexport const log = outbox;\n",
     });
   }, 60_000);
 
@@ -78,6 +86,15 @@ describe('the import rules', () => {
       /content-code-never-imports-the-server: src\/components\/Times\.astro → src\/server\/config\.ts/,
     );
     expect(lines).toMatch(/no-circular: src\/server\/store\/(index|sqlite)\.ts/);
+    expect(lines).toMatch(
+      /server-mail-imports-only-downward: src\/server\/mail\/outbox\.ts → src\/server\/booking\/hosts\.ts/,
+    );
+    expect(lines).toMatch(
+      /server-booking-imports-only-downward: src\/server\/booking\/hosts\.ts → src\/server\/app\.ts/,
+    );
+    expect(lines).toMatch(
+      /server-root-files-import-no-folder: src\/server\/log\.ts → src\/server\/mail\/outbox\.ts/,
+    );
   });
 
   it('pass a tree that keeps them', async () => {
@@ -89,6 +106,12 @@ describe('the import rules', () => {
         "import { rule } from '../domain/rule.ts';\nexport default () => rule;\n",
       'src/components/Times.astro':
         "---\nimport { rule } from '../domain/rule.ts';\n---\n<p>{rule}</p>\n",
+      'src/server/mail/outbox.ts':
+        "import { config } from '../config.ts';\nexport const outbox = config;\n",
+      'src/server/booking/hosts.ts':
+        "import { outbox } from '../mail/outbox.ts';\nexport const hosts = outbox;\n",
+      'src/server/app.ts':
+        "import { hosts } from './booking/hosts.ts';\nexport const app = hosts;\n",
     });
     expect(kept.output).toContain('hold');
     expect(kept.code).toBe(0);

@@ -21,7 +21,7 @@ const json = (status: number, body: FreeTimesAnswer | ErrorAnswer, cache: string
 
 const isDate = (value: string | null) => value === null || isCalendarDate(value);
 
-export const GET: APIRoute = async ({ url }) => {
+export const GET: APIRoute = async ({ url, locals }) => {
   const from = url.searchParams.get('from');
   const to = url.searchParams.get('to');
   const days = url.searchParams.get('days');
@@ -41,7 +41,7 @@ export const GET: APIRoute = async ({ url }) => {
     );
   }
   try {
-    const all = await currentFreeSlots(availability, {
+    const all = await currentFreeSlots(availability, await locals.app.services(), {
       ...(from && { from }),
       ...(to && { to }),
     });

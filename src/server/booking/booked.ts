@@ -5,7 +5,7 @@
 import type { PageAnswer } from '../http/answer.ts';
 import type { CallLinks } from '../call-token.ts';
 import { callLinks } from './change.ts';
-import { getEnquiryService } from '../enquiries/service.ts';
+import type { OpenServices } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 
@@ -20,14 +20,17 @@ export interface BookedOutcome extends PageAnswer {
   links?: CallLinks;
 }
 
-export async function handleBooked(request: Request): Promise<BookedOutcome> {
+export async function handleBooked(
+  request: Request,
+  open: OpenServices,
+): Promise<BookedOutcome> {
   const ref = new URL(request.url).searchParams.get('ref') ?? '';
   let booking: StoredEnquiry | undefined;
   let unavailable = false;
   let mailed = false;
   let links: CallLinks | undefined;
   try {
-    const service = await getEnquiryService();
+    const service = await open();
     booking = /^[0-9a-f-]{36}$/.test(ref) ? await service.store.findById(ref) : undefined;
     mailed = service.outbox !== undefined;
     // No e-mail will carry the links: this page is where the prospect can keep them.

@@ -7,7 +7,7 @@ import { checkCallToken, type CallLinkPurpose } from '../call-token.ts';
 import { first } from '../requests/body.ts';
 import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
-import { getEnquiryService, type EnquiryService } from '../enquiries/service.ts';
+import type { OpenServices, Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 
@@ -46,12 +46,13 @@ const statuses: Record<Exclude<CancelResult['status'], 'refused'>, number> = {
 export async function linkedCall(
   purpose: CallLinkPurpose,
   token: string,
+  open: OpenServices,
   now = Date.now(),
 ): Promise<
   | { status: 'unavailable' | 'invalid' | 'expired' }
-  | { status: 'ok'; service: EnquiryService; id: string; sequence?: number }
+  | { status: 'ok'; service: Services; id: string; sequence?: number }
 > {
-  const service = await getEnquiryService().catch(reportStoreFailure);
+  const service = await open().catch(reportStoreFailure);
   if (!service?.bookingSecret) return { status: 'unavailable' };
   const check = checkCallToken(purpose, token, service.bookingSecret, now);
   if (!check.ok) return { status: check.reason };
@@ -70,9 +71,10 @@ export async function linkedCall(
 async function cancelCall(
   token: string,
   confirm: boolean,
+  open: OpenServices,
   now = Date.now(),
 ): Promise<Exclude<CancelResult, { status: 'refused' }>> {
-  const linked = await linkedCall('cancel', token, now);
+  const linked = await linkedCall('cancel', token, open, now);
   if (linked.status !== 'ok') return linked;
   const { store, outbox } = linked.service;
   if (!confirm) {
@@ -130,9 +132,10 @@ export function linkRequest(request: Request, post: PostVerdict | undefined) {
 export async function handleCancel(
   request: Request,
   post: PostVerdict | undefined,
+  open: OpenServices,
 ): Promise<CancelOutcome> {
   const { token, refused } = linkRequest(request, post);
   if (refused) return refused;
-  const result = await cancelCall(token, request.method === 'POST');
+  const result = await cancelCall(token, request.method === 'POST', open);
   return linkPage(result, statuses[result.status], token);
 }

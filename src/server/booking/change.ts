@@ -19,7 +19,8 @@ import { linkedCall, linkPage, linkRequest } from './cancel.ts';
 import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
-import type { EnquiryService } from '../enquiries/service.ts';
+import type { Holds } from './queries.ts';
+import type { OpenServices, Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
 import { SlotTaken, type CallChange, type StoredEnquiry } from '../store/types.ts';
 import {
@@ -110,8 +111,13 @@ export function whyNotMovable(
 }
 
 /** The times the call can move to: the free ones, its own time left out. */
-async function movesOf(availability: Availability, enquiry: StoredEnquiry, now: number) {
-  const slots = await currentFreeSlots(availability, {}, now, enquiry.id);
+async function movesOf(
+  availability: Availability,
+  holds: Holds,
+  enquiry: StoredEnquiry,
+  now: number,
+) {
+  const slots = await currentFreeSlots(availability, holds, {}, now, enquiry.id);
   return slots.filter((slot) => slot.start !== enquiry.call!.start);
 }
 
@@ -121,7 +127,7 @@ async function movesOf(availability: Availability, enquiry: StoredEnquiry, now: 
  * transaction, the outbox nudged. `sequence`: the link's (undefined: the staff's, any).
  */
 export async function moveBookedCall(
-  service: Pick<EnquiryService, 'store' | 'outbox' | 'calendars'>,
+  service: Pick<Services, 'store' | 'outbox' | 'calendars'>,
   availability: Availability,
   enquiry: StoredEnquiry,
   wanted: string,
@@ -144,7 +150,7 @@ export async function moveBookedCall(
   const slot = refused ? undefined : offeredSlot(availability, wanted);
   if (!slot)
     return { status: 'refused' as const, message: refused ?? 'Choose one of the times offered.' };
-  const hosts = await currentFreeHosts(availability, slot, now, enquiry.id, service);
+  const hosts = await currentFreeHosts(availability, slot, service, now, enquiry.id);
   const result = await service.store.moveCall(
     enquiry.id,
     {
@@ -166,9 +172,10 @@ async function changeCall(
   token: string,
   wanted: string | undefined,
   availability: Availability,
+  open: OpenServices,
   now = Date.now(),
 ): Promise<Exclude<ChangeResult, { status: 'refused' }>> {
-  const check = await linkedCall('change', token, now);
+  const check = await linkedCall('change', token, open, now);
   if (check.status !== 'ok') return check;
   const { service } = check;
   const bookingSecret = service.bookingSecret!;
@@ -200,12 +207,12 @@ async function changeCall(
       return answerMoved(enquiry, undefined);
     if (stop) return stop;
     if (wanted === undefined)
-      return { status: 'choose', enquiry, slots: await movesOf(availability, enquiry, now) };
+      return { status: 'choose', enquiry, slots: await movesOf(availability, service, enquiry, now) };
     if (!wanted)
       return {
         status: 'choose',
         enquiry,
-        slots: await movesOf(availability, enquiry, now),
+        slots: await movesOf(availability, service, enquiry, now),
         error: 'Choose a new time for the call.',
       };
     try {
@@ -217,7 +224,7 @@ async function changeCall(
         return {
           status: 'choose',
           enquiry,
-          slots: await movesOf(availability, enquiry, now),
+          slots: await movesOf(availability, service, enquiry, now),
           error: moved.status === 'refused' ? moved.message : sameTimeMessage,
         };
       if (moved.status === 'unknown') return { status: 'invalid' };
@@ -232,12 +239,12 @@ async function changeCall(
         return {
           status: 'choose',
           enquiry,
-          slots: await movesOf(availability, enquiry, now),
+          slots: await movesOf(availability, service, enquiry, now),
           error: calendarsUnreadableMoveMessage,
         };
       if (!(error instanceof SlotTaken)) throw error;
       // Taken meanwhile (another booking or move won it): the nearest free times, as a booking gets.
-      const slots = await movesOf(availability, enquiry, now);
+      const slots = await movesOf(availability, service, enquiry, now);
       const alternatives = nearest(slots, wanted);
       return {
         status: 'choose',
@@ -260,13 +267,14 @@ async function changeCall(
 export async function handleChange(
   request: Request,
   post: PostVerdict | undefined,
+  open: OpenServices,
   availability: Availability,
 ): Promise<ChangeOutcome> {
   const { token, refused } = linkRequest(request, post);
   if (refused) return refused;
   const wanted =
     request.method === 'POST' && post?.ok ? first(post.fields, 'slot').trim() : undefined;
-  const result = await changeCall(token, wanted, availability);
+  const result = await changeCall(token, wanted, availability, open);
   const status =
     result.status === 'choose' && result.alternatives
       ? 409

@@ -5,6 +5,7 @@
  * confirms nothing. The page renders what this decides, with the status given here.
  */
 import { linkedCall, linkPage, linkRequest } from './cancel.ts';
+import type { OpenServices } from './services.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
 import { reportStoreFailure } from '../log.ts';
@@ -43,9 +44,10 @@ const statuses: Record<Exclude<ConfirmLinkResult['status'], 'refused'>, number> 
 async function confirmCall(
   token: string,
   post: boolean,
+  open: OpenServices,
   now = Date.now(),
 ): Promise<Exclude<ConfirmLinkResult, { status: 'refused' }>> {
-  const linked = await linkedCall('confirm', token, now);
+  const linked = await linkedCall('confirm', token, open, now);
   if (linked.status !== 'ok') return linked;
   const { store } = linked.service;
   try {
@@ -77,9 +79,10 @@ async function confirmCall(
 export async function handleConfirm(
   request: Request,
   post: PostVerdict | undefined,
+  open: OpenServices,
 ): Promise<ConfirmOutcome> {
   const { token, refused } = linkRequest(request, post);
   if (refused) return refused;
-  const result = await confirmCall(token, request.method === 'POST');
+  const result = await confirmCall(token, request.method === 'POST', open);
   return linkPage(result, statuses[result.status], token);
 }

@@ -1,19 +1,23 @@
 /** What the booking pages ask: whether prospects can book, and the free times as the store has them now. */
 import { bookingOffReason, serverConfig } from '../config.ts';
-import { getEnquiryService, type EnquiryService } from '../enquiries/service.ts';
+import type { Services } from './services.ts';
 import { freeHosts, freeSlots, offeredDates, unreadableAt } from './free-times.ts';
 import { CalendarsUnreadable } from './messages.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
 
-/** Where the calls booked and the hosts' calendars are read: this process's service, or the staff CLI's. */
-export type Holds = Pick<EnquiryService, 'store' | 'calendars'>;
+/** Where the calls booked and the hosts' calendars are read: this process's services, or the staff CLI's. */
+export type Holds = Pick<Services, 'store' | 'calendars'>;
 
 /**
  * The calls booked over the offered days, as the store has them now (but the call of enquiry
  * `moving`, whose own time does not stand in its way), and the hosts' calendars.
  */
-async function whatHolds(availability: Availability, now: number, moving?: string, holds?: Holds) {
-  const { store, calendars } = holds ?? (await getEnquiryService());
+async function whatHolds(
+  availability: Availability,
+  { store, calendars }: Holds,
+  now: number,
+  moving?: string,
+) {
   const dates = offeredDates(availability, now);
   // A day either side: the store compares instants, and the dates are the agency's.
   const from = new Date(Date.parse(dates[0]!) - 86_400_000).toISOString();
@@ -33,12 +37,13 @@ async function whatHolds(availability: Availability, now: number, moving?: strin
 /** The free times of the offered days between two agency dates, as the store has them now. */
 export async function currentFreeSlots(
   availability: Availability,
+  holds: Holds,
   range: { from?: string; to?: string } = {},
   now = Date.now(),
   /** The enquiry whose call is being moved: its own time is free to it. */
   moving?: string,
 ): Promise<Slot[]> {
-  const { booked, calendars } = await whatHolds(availability, now, moving);
+  const { booked, calendars } = await whatHolds(availability, holds, now, moving);
   return freeSlots(availability, booked, now, range, calendars);
 }
 
@@ -49,11 +54,11 @@ export async function currentFreeSlots(
 export async function currentFreeHosts(
   availability: Availability,
   slot: Slot,
+  holds: Holds,
   now = Date.now(),
   moving?: string,
-  holds?: Holds,
 ): Promise<string[]> {
-  const { booked, calendars } = await whatHolds(availability, now, moving, holds);
+  const { booked, calendars } = await whatHolds(availability, holds, now, moving);
   const hosts = freeHosts(availability, booked, slot, calendars);
   if (!hosts.length && unreadableAt(availability, slot, calendars)) throw new CalendarsUnreadable();
   return hosts.map((host) => host.id);

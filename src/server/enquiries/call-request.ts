@@ -10,6 +10,7 @@ import { nearest, offeredSlot, offeredTimes, refusal } from '../booking/free-tim
 import { bookingClosedMessage } from '../booking/messages.ts';
 import { reminderLeads } from '../booking/change.ts';
 import { currentFreeHosts, currentFreeSlots } from '../booking/queries.ts';
+import type { OpenServices } from '../booking/services.ts';
 import { isTimeZone, type Availability } from '../../domain/booking.ts';
 import { acceptedLocale, visitorLocale } from '../../domain/call-times.ts';
 import {
@@ -31,6 +32,7 @@ interface CallRequestInput extends CallRequest {
 export function handleCallRequest(
   request: Request,
   post: PostVerdict | undefined,
+  open: OpenServices,
   availability: Availability,
   { requireTime = false } = {},
 ) {
@@ -97,11 +99,13 @@ export function handleCallRequest(
       },
       taken: {
         field: 'slot',
-        alternatives: async (wanted) => nearest(await currentFreeSlots(availability), wanted.start),
+        alternatives: async (wanted, service) =>
+          nearest(await currentFreeSlots(availability, service), wanted.start),
       },
-      hosts: (call) => currentFreeHosts(availability, call),
+      hosts: (call, service) => currentFreeHosts(availability, call, service),
     },
     request,
     post,
+    open,
   );
 }

@@ -1,12 +1,14 @@
 /** The contact page's enquiry (POST /php/email.php) through the pipeline. */
 import { handle } from './pipeline.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
+import type { OpenServices } from '../booking/services.ts';
 import { enquiryInput, validateEnquiry, type EnquiryField } from '../../domain/forms.ts';
 
 /** Service options are passed in: they are content (src/content/data/enquiry-services.yaml). */
 export function handleEnquiry(
   request: Request,
   post: PostVerdict | undefined,
+  open: OpenServices,
   serviceOptions: readonly string[],
 ) {
   return handle<EnquiryField, ReturnType<typeof enquiryInput>>(
@@ -26,5 +28,6 @@ export function handleEnquiry(
     },
     request,
     post,
+    open,
   );
 }

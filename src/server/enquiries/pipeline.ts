@@ -16,7 +16,7 @@ import {
   calendarsUnreadableMessage,
   slotTakenMessage,
 } from '../booking/messages.ts';
-import { getEnquiryService, type EnquiryService } from './service.ts';
+import type { OpenServices, Services } from '../booking/services.ts';
 import { endpoints } from '../../domain/api.ts';
 import type { Slot } from '../../domain/booking.ts';
 import {
@@ -49,15 +49,15 @@ export interface FormAdapter<Field extends string, Input> {
   /** The form's input, read from the posted fields. */
   parse(fields: Fields): Input;
   /** Checks the input by the form's rules (and, for a booking, the service's). */
-  validate(input: Input, service: EnquiryService): Checked<Field>;
+  validate(input: Input, service: Services): Checked<Field>;
   captchaField?: Field;
   /** For a booking whose time was just taken: the field to say so on, and the free times nearest. */
-  taken?: { field: Field; alternatives(wanted: Slot): Promise<Slot[]> };
+  taken?: { field: Field; alternatives(wanted: Slot, service: Services): Promise<Slot[]> };
   /**
    * For a booking: the hosts who can take its call now (free in their hours, calls and calendars),
    * in the order to give it; none: its time was just taken.
    */
-  hosts?(call: Slot): Promise<string[]>;
+  hosts?(call: Slot, service: Services): Promise<string[]>;
 }
 
 export const storeUnavailableMessage =
@@ -85,7 +85,7 @@ const stored = <Field extends string>(request: Request, enquiry: StoredEnquiry) 
 interface Guarded {
   request: Request;
   post: Extract<PostVerdict, { ok: true }>;
-  service: EnquiryService;
+  service: Services;
 }
 
 /** A post read as its form: its idempotency key, whether the honeypot caught it, its input. */
@@ -108,12 +108,13 @@ const isOutcome = <Field extends string>(value: object): value is Outcome<Field>
 async function guard<Field extends string>(
   request: Request,
   post: PostVerdict | undefined,
+  open: OpenServices,
 ): Promise<Outcome<Field> | Guarded> {
   // Other methods never get here: the HTTP server answers them (src/server/http/routes.ts).
   if (!post) throw new Error('A post reached its route without the gate (src/middleware.ts).');
   if (!post.ok) return refused(request, post.status, { message: post.message });
   try {
-    return { request, post, service: await getEnquiryService() };
+    return { request, post, service: await open() };
   } catch (error) {
     return storeUnavailable(request, error);
   }
@@ -191,7 +192,7 @@ async function commit<Field extends string>(
   let enquiry: StoredEnquiry;
   try {
     // Spam is stored without its call: no host is looked for.
-    const hosts = call && form.hosts && !spam ? await form.hosts(call) : undefined;
+    const hosts = call && form.hosts && !spam ? await form.hosts(call, service) : undefined;
     if (hosts?.length === 0) throw new SlotTaken();
     enquiry = await service.store.commit(
       {
@@ -220,7 +221,7 @@ async function commit<Field extends string>(
     if (!(error instanceof SlotTaken || unreadable) || !call || !taken)
       return storeUnavailable(request, error);
     // No calendar to read: no time can be offered, so none is listed (and the one chosen is dropped).
-    const alternatives = unreadable ? [] : await taken.alternatives(call);
+    const alternatives = unreadable ? [] : await taken.alternatives(call, service);
     const message = unreadable ? calendarsUnreadableMessage : slotTakenMessage(alternatives);
     const errors = { [taken.field]: message } as FieldErrors<Field>;
     return once(
@@ -258,8 +259,9 @@ export async function handle<Field extends string, Input>(
   form: FormAdapter<Field, Input>,
   request: Request,
   post: PostVerdict | undefined,
+  open: OpenServices,
 ): Promise<Outcome<Field>> {
-  const guarded = await guard<Field>(request, post);
+  const guarded = await guard<Field>(request, post, open);
   if (isOutcome(guarded)) return guarded;
   const parsed = parse(form, guarded);
   const valid = validate(form, parsed);

@@ -1,42 +1,40 @@
 /**
- * The enquiry service of this process: the store, the rate limiter, the mail outbox and the secret
- * of the cancel links, opened once on first use and held. What a post goes through is
- * ./pipeline.ts; the forms are ./enquiry.ts and ./call-request.ts.
+ * The server's front door: every service of this process built once, from the configuration, in
+ * this one place: the store, the rate limiter, the mail outbox, the sweep of unconfirmed calls, the
+ * hosts' calendars, the pace alert, field data and /speed's figures. Nothing below reaches up for
+ * them: the middleware hands `app` to the routes (`Astro.locals.app`), which hand each handler what
+ * it needs (./booking/services.ts). Opened on first use and held; a store that cannot be opened
+ * (a database that is down) is tried again at the next use.
  */
 import {
   BOOKING_ALERT_QUIET_MS,
   bookingOffReason,
   serverConfig,
   type ServerConfig,
-} from '../config.ts';
-import { startLapseSweep } from '../booking/lapse.ts';
-import { BookingPaceAlert } from '../booking/pace-alert.ts';
-import { Outbox } from '../mail/outbox.ts';
-import { smtpSender } from '../mail/smtp.ts';
-import type { MailContent } from '../mail/templates.ts';
-import { onShutdown } from '../shutdown.ts';
-import { RateLimiter, type RateLimit } from '../requests/rate-limit.ts';
-import { CalendarService } from '../calendars/service.ts';
-import { openStore } from '../store/index.ts';
-import type { EnquiryStore } from '../store/types.ts';
+} from './config.ts';
+import { startLapseSweep } from './booking/lapse.ts';
+import { BookingPaceAlert } from './booking/pace-alert.ts';
+import type { Services } from './booking/services.ts';
+import { Outbox } from './mail/outbox.ts';
+import { smtpSender } from './mail/smtp.ts';
+import type { MailContent } from './mail/templates.ts';
+import { onShutdown } from './shutdown.ts';
+import { RateLimiter } from './requests/rate-limit.ts';
+import { CalendarService } from './calendars/service.ts';
+import { openStore } from './store/index.ts';
+import type { EnquiryStore } from './store/types.ts';
+import { startVitals, type VitalsService } from './vitals/service.ts';
+import { SpeedFiguresCache, type SpeedFigures } from './vitals/speed.ts';
 
-export interface EnquiryService {
-  config: ServerConfig;
-  store: EnquiryStore;
-  limiter: RateLimit | undefined;
-  outbox: Outbox | undefined;
-  /**
-   * The secret of the cancel links, when prospects can book a time: BOOKING_SECRET, or the one the
-   * store keeps; undefined when a BOOKING_SECRET too short turned booking off.
-   */
-  bookingSecret: string | undefined;
-  /** The hosts' calendars (CALENDAR_FEEDS); undefined when none is set. */
-  calendars: CalendarService | undefined;
-  /** Tells the agency when bookings come in too fast (BOOKING_ALERT_PER_HOUR; undefined: off). */
-  bookingAlert: BookingPaceAlert | undefined;
+export interface App {
+  /** The store, outbox, calendars and the rest: what the forms and the booking pages use. */
+  services(): Promise<Services>;
+  /** Field data's recorder and its limits (the beacons' route), opened on the first beacon. */
+  vitals(): Promise<VitalsService>;
+  /** What /speed shows: the store read at most once a minute, however many visit it. */
+  speedFigures(): Promise<SpeedFigures>;
 }
 
-let service: Promise<EnquiryService> | undefined;
 
 let mailContent: (() => Promise<MailContent>) | undefined;
 
@@ -49,19 +47,39 @@ export function provideMailContent(load: () => Promise<MailContent>) {
   mailContent ??= load;
 }
 
-/**
- * The one store, limiter and outbox of this process, created on first use. If the store cannot be
- * opened (a database that is down), the next call tries again.
- */
-export function getEnquiryService(): Promise<EnquiryService> {
-  service ??= startEnquiryService().catch((error: unknown) => {
-    service = undefined;
-    throw error;
-  });
-  return service;
+/** Held while it opens and once open; forgotten if it fails, so that the next use tries again. */
+function once<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  return () =>
+    (started ??= start().catch((error: unknown) => {
+      started = undefined;
+      throw error;
+    }));
 }
 
-async function startEnquiryService(): Promise<EnquiryService> {
+let speed: SpeedFiguresCache | undefined;
+
+/** This process's services. */
+export const app: App = {
+  services: once(startServices),
+  vitals: once(async () => {
+    const { store, config } = await app.services();
+    return startVitals(store, config);
+  }),
+  async speedFigures() {
+    const { store } = await app.services();
+    speed ??= new SpeedFiguresCache(async (from) => {
+      const [records, days] = await Promise.all([
+        store.vitalsSince(from),
+        store.vitalsDaysSince(from),
+      ]);
+      return { records, days };
+    });
+    return speed.get();
+  },
+};
+
+async function startServices(): Promise<Services> {
   if (!mailContent) throw new Error('The e-mails have no content: see provideMailContent.');
   const content = await mailContent();
   const config = serverConfig();

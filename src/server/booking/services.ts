@@ -1,0 +1,31 @@
+/**
+ * What the booking and enquiry handlers are handed: the store, the outbox, the calendars and the
+ * rest, each built once, from the configuration, by src/server/app.ts (the server's front door). A
+ * handler asks for them with the `open` it is given: the first ask opens the store, and an ask
+ * while the database is down is refused (the next tries again).
+ */
+import type { ServerConfig } from '../config.ts';
+import type { CalendarService } from '../calendars/service.ts';
+import type { Outbox } from '../mail/outbox.ts';
+import type { RateLimit } from '../requests/rate-limit.ts';
+import type { EnquiryStore } from '../store/types.ts';
+import type { BookingPaceAlert } from './pace-alert.ts';
+
+export interface Services {
+  config: ServerConfig;
+  store: EnquiryStore;
+  limiter: RateLimit | undefined;
+  outbox: Outbox | undefined;
+  /**
+   * The secret of the call links, when prospects can book a time: BOOKING_SECRET, or the one the
+   * store keeps; undefined when a BOOKING_SECRET too short turned booking off.
+   */
+  bookingSecret: string | undefined;
+  /** The hosts' calendars (CALENDAR_FEEDS); undefined when none is set. */
+  calendars: CalendarService | undefined;
+  /** Tells the agency when bookings come in too fast (BOOKING_ALERT_PER_HOUR; undefined: off). */
+  bookingAlert: BookingPaceAlert | undefined;
+}
+
+/** The services, opened on first use; refused while the store cannot be opened. */
+export type OpenServices = () => Promise<Services>;
