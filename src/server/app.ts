@@ -35,7 +35,6 @@ export interface App {
   speedFigures(): Promise<SpeedFigures>;
 }
 
-
 let mailContent: (() => Promise<MailContent>) | undefined;
 
 /**

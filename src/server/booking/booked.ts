@@ -20,10 +20,7 @@ export interface BookedOutcome extends PageAnswer {
   links?: CallLinks;
 }
 
-export async function handleBooked(
-  request: Request,
-  open: OpenServices,
-): Promise<BookedOutcome> {
+export async function handleBooked(request: Request, open: OpenServices): Promise<BookedOutcome> {
   const ref = new URL(request.url).searchParams.get('ref') ?? '';
   let booking: StoredEnquiry | undefined;
   let unavailable = false;

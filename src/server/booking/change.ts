@@ -207,7 +207,11 @@ async function changeCall(
       return answerMoved(enquiry, undefined);
     if (stop) return stop;
     if (wanted === undefined)
-      return { status: 'choose', enquiry, slots: await movesOf(availability, service, enquiry, now) };
+      return {
+        status: 'choose',
+        enquiry,
+        slots: await movesOf(availability, service, enquiry, now),
+      };
     if (!wanted)
       return {
         status: 'choose',
