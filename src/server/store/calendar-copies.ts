@@ -5,6 +5,7 @@
  * uses the copy. A feed is kept under an id made from its address (a hash): the address itself,
  * a secret, is never stored.
  */
+import type { Db } from './db.ts';
 
 /** The table, one statement for both engines (SQLite reads BIGINT as INTEGER). */
 export const CALENDAR_FEEDS_TABLE = `CREATE TABLE calendar_feeds (
@@ -58,14 +59,9 @@ export interface CalendarCopies {
   body(feedId: string): Promise<string | undefined>;
 }
 
-/** What a store runs SQL with: `?` placeholders, rows back (none for a statement without any). */
-export interface SqlRunner {
-  all(sql: string, params: readonly unknown[]): Promise<Record<string, unknown>[]>;
-}
-
 const time = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
-export function calendarCopies(db: SqlRunner): CalendarCopies {
+export function calendarCopies(db: Pick<Db, 'all'>): CalendarCopies {
   return {
     async claimRead(feedId, host, now, dueMs, leaseMs) {
       await db.all(

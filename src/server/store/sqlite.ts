@@ -3,17 +3,18 @@
  * one server process. Enquiries that arrive in the same turn of the event loop share one
  * transaction (group commit); each caller's promise resolves only after it committed.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import {
   DEFAULT_BOOKING_CAP,
   DEFAULT_NETWORK_CAP,
   OUTBOX_CLAIM_BATCH,
   OUTBOX_LEASE_MS,
 } from '../config.ts';
-import { CALENDAR_FEEDS_TABLE, calendarCopies, type CalendarCopies } from './calendar-copies.ts';
+import { CALENDAR_FEEDS_TABLE } from './calendar-copies.ts';
+import type { Db } from './db.ts';
+import { SharedStore } from './shared.ts';
 import {
   BOOKED_BETWEEN,
   BOOKED_SINCE,
@@ -343,31 +344,35 @@ const fromRow = (row: Row): StoredEnquiry => ({
 /** An instant as the site writes a call's: to the second, so that the two compare as text. */
 const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-export class SqliteStore implements EnquiryStore {
+/** The port of ./db.ts on a SQLite file: each statement prepared once. */
+function sqliteDb(db: DatabaseSync): Db {
+  const statements = new Map<string, StatementSync>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+  return {
+    all: async (sql, params = []) =>
+      prepared(sql).all(...(params as SQLInputValue[])) as Record<string, unknown>[],
+    run: async (sql, params = []) =>
+      Number(prepared(sql).run(...(params as SQLInputValue[])).changes),
+  };
+}
+
+export class SqliteStore extends SharedStore implements EnquiryStore {
   readonly db: DatabaseSync;
-  readonly calendarCopies: CalendarCopies = calendarCopies({
-    all: async (sql, params) =>
-      this.db.prepare(sql).all(...(params as (string | number | null)[])) as Record<
-        string,
-        unknown
-      >[],
-  });
   readonly #insertEnquiry: StatementSync;
   readonly #insertOutbox: StatementSync;
   readonly #byKey: StatementSync;
   readonly #due: StatementSync;
   readonly #lease: StatementSync;
-  readonly #sent: StatementSync;
-  readonly #failed: StatementSync;
-  readonly #undeliverable: StatementSync;
-  readonly #health: StatementSync;
   readonly #hostHasCall: StatementSync;
   readonly #byId: StatementSync;
   readonly #cancel: StatementSync;
   readonly #move: StatementSync;
   readonly #hostHasOtherCall: StatementSync;
   readonly #skipSuperseded: StatementSync;
-  readonly #skip: StatementSync;
   readonly #booked: StatementSync;
   readonly #callsAhead: StatementSync;
   readonly #confirm: StatementSync;
@@ -387,10 +392,12 @@ export class SqliteStore implements EnquiryStore {
       networkCap = bookingCap === Infinity ? Infinity : DEFAULT_NETWORK_CAP,
     }: StoreOptions = {},
   ) {
+    if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
+    const db = new DatabaseSync(path, { readOnly });
+    super(sqliteDb(db), { day: (column) => column, insertOrder: 'rowid' });
+    this.db = db;
     this.description = `the SQLite file ${path}`;
     this.#caps = { bookingCap, networkCap };
-    if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
-    this.db = new DatabaseSync(path, { readOnly });
     // NORMAL is durable against a crash of the process (kill -9); FULL would add a sync per commit
     // for power loss, at several times the cost.
     this.db.exec(`PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;`);
@@ -421,9 +428,6 @@ export class SqliteStore implements EnquiryStore {
     this.#move = this.db.prepare(MOVE_CALL);
     this.#hostHasOtherCall = this.db.prepare(HOST_HAS_OTHER_CALL);
     this.#skipSuperseded = this.db.prepare(SKIP_SUPERSEDED);
-    this.#skip = this.db.prepare(
-      `UPDATE outbox SET skipped_at = ?, last_error = ?, leased_until = NULL WHERE id = ?`,
-    );
     this.#byKey = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.idempotency_key = ?`);
     this.#insertOutbox = this.db.prepare(INSERT_OUTBOX);
     this.#due = this.db.prepare(
@@ -436,21 +440,6 @@ export class SqliteStore implements EnquiryStore {
        ORDER BY o.next_attempt_at, o.id LIMIT ?`,
     );
     this.#lease = this.db.prepare(`UPDATE outbox SET leased_until = ? WHERE id = ?`);
-    this.#sent = this.db.prepare(
-      `UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL,
-         leased_until = NULL WHERE id = ?`,
-    );
-    this.#failed = this.db.prepare(
-      `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
-         leased_until = NULL WHERE id = ?`,
-    );
-    this.#undeliverable = this.db.prepare(
-      `UPDATE outbox SET attempts = attempts + 1, undeliverable_at = ?, last_error = ?,
-         leased_until = NULL WHERE id = ?`,
-    );
-    this.#health = this.db.prepare(
-      `INSERT INTO health (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`,
-    );
   }
 
   #migrate() {
@@ -670,10 +659,6 @@ export class SqliteStore implements EnquiryStore {
     });
   }
 
-  async markSkipped(outboxId: number, reason: string, now = Date.now()) {
-    this.#skip.run(now, reason.slice(0, 500), outboxId);
-  }
-
   async claimDue(
     now = Date.now(),
     limit = OUTBOX_CLAIM_BATCH,
@@ -694,30 +679,6 @@ export class SqliteStore implements EnquiryStore {
     );
   }
 
-  async release(outboxIds: number[]) {
-    for (const id of outboxIds) this.#lease.run(null, id);
-  }
-
-  async markSent(outboxId: number, now = Date.now()) {
-    this.#sent.run(now, outboxId);
-  }
-
-  async markFailed(outboxId: number, nextAttemptAt: number, error: string) {
-    this.#failed.run(nextAttemptAt, error.slice(0, 500), outboxId);
-  }
-
-  async markUndeliverable(outboxId: number, reason: string, now = Date.now()) {
-    this.#undeliverable.run(now, reason.slice(0, 500), outboxId);
-  }
-
-  async countUndeliverable(): Promise<number> {
-    return (
-      this.db
-        .prepare('SELECT count(*) AS n FROM outbox WHERE undeliverable_at IS NOT NULL')
-        .get() as { n: number }
-    ).n;
-  }
-
   async all(): Promise<StoredEnquiry[]> {
     return (
       this.db
@@ -726,43 +687,8 @@ export class SqliteStore implements EnquiryStore {
     ).map(fromRow);
   }
 
-  async count(): Promise<number> {
-    return (this.db.prepare('SELECT count(*) AS n FROM enquiries').get() as { n: number }).n;
-  }
-
-  async isWritable(): Promise<boolean> {
-    try {
-      this.#health.run(Date.now());
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   sharedRateLimit() {
     return undefined;
-  }
-
-  async bookingSecret(): Promise<string> {
-    return this.#siteSecret('booking');
-  }
-
-  async vitalsSecret(): Promise<string> {
-    return this.#siteSecret('vitals');
-  }
-
-  /** One of the site's own secrets, made at random on first use and kept. */
-  #siteSecret(name: 'booking' | 'vitals'): string {
-    const read = () =>
-      this.db.prepare(`SELECT value FROM site_secrets WHERE name = ?`).get(name) as
-        { value: string } | undefined;
-    const kept = read();
-    if (kept) return kept.value;
-    // Another process on the file may make one meanwhile: the first one stored is everyone's.
-    this.db
-      .prepare(`INSERT INTO site_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`)
-      .run(name, randomBytes(32).toString('hex'));
-    return read()!.value;
   }
 
   async addVitals(
@@ -815,34 +741,6 @@ export class SqliteStore implements EnquiryStore {
       .get(day, cap - 1) as { sample: number };
     this.db.prepare('DELETE FROM vitals WHERE day = ? AND sample > ?').run(day, sample);
     return sample;
-  }
-
-  async pruneVitals(day: string) {
-    this.db.prepare('DELETE FROM vitals_days WHERE day < ?').run(day);
-    return Number(this.db.prepare('DELETE FROM vitals WHERE day < ?').run(day).changes);
-  }
-
-  async vitalsDaysSince(day: string): Promise<VitalsDay[]> {
-    return this.db
-      .prepare(
-        `SELECT d.day, d.received, d.dropped,
-           (SELECT count(*) FROM vitals v WHERE v.day = d.day) AS kept
-         FROM vitals_days d WHERE d.day >= ? ORDER BY d.day`,
-      )
-      .all(day) as unknown as VitalsDay[];
-  }
-
-  async vitalsSince(day: string): Promise<VitalRecord[]> {
-    const rows = this.db
-      .prepare(
-        `SELECT day, path, metric, value, rating, navigation, connection, device, build, target,
-           phases, network FROM vitals WHERE day >= ? ORDER BY day, rowid`,
-      )
-      .all(day) as unknown as (Omit<VitalRecord, 'phases'> & { phases: string | null })[];
-    return rows.map((row) => ({
-      ...row,
-      phases: row.phases === null ? null : JSON.parse(row.phases),
-    }));
   }
 
   async close() {

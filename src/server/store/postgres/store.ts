@@ -14,10 +14,10 @@
  * - The rate limit (./rate-limit.ts) is a table of hits per client and window, counted by every
  *   process.
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from './migrations.ts';
-import { calendarCopies, type CalendarCopies } from '../calendar-copies.ts';
+import type { Db } from '../db.ts';
+import { SharedStore } from '../shared.ts';
 import { sharedRateLimit } from './rate-limit.ts';
 import {
   DEFAULT_BOOKING_CAP,
@@ -216,19 +216,28 @@ function describe(url: string) {
   return `the PostgreSQL database ${decodeURIComponent(pathname.slice(1))} on ${hostname}:${port || 5432}`;
 }
 
-export class PostgresStore implements EnquiryStore {
+/** The port of ../db.ts on a pool: each statement named, so that every connection prepares it once. */
+function postgresDb(pool: pg.Pool): Db {
+  const names = new Map<string, string>();
+  const query = (sql: string, params: readonly unknown[] = []) => {
+    let name = names.get(sql);
+    if (!name) names.set(sql, (name = `shared-${names.size}`));
+    return pool.query({ name, text: numbered(sql), values: [...params] });
+  };
+  return {
+    all: async (sql, params) => (await query(sql, params)).rows,
+    run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
+  };
+}
+
+export class PostgresStore extends SharedStore implements EnquiryStore {
   readonly description: string;
   readonly pool: pg.Pool;
   readonly #timers: ReturnType<typeof setInterval>[] = [];
   readonly #caps: BookingCaps;
-  readonly calendarCopies: CalendarCopies = calendarCopies({
-    all: async (sql, params) => (await this.pool.query(numbered(sql), [...params])).rows,
-  });
 
   private constructor(url: string, readOnly: boolean, caps: BookingCaps) {
-    this.description = describe(url);
-    this.#caps = caps;
-    this.pool = new pg.Pool({
+    const pool = new pg.Pool({
       connectionString: url,
       max: 10,
       // With the database gone, a request waits this long for a connection, then gets a 503.
@@ -237,6 +246,13 @@ export class PostgresStore implements EnquiryStore {
       keepAlive: true,
       ...(readOnly && { options: '-c default_transaction_read_only=on' }),
     });
+    super(postgresDb(pool), {
+      day: (column) => `to_char(${column}, 'YYYY-MM-DD')`,
+      insertOrder: 'seq',
+    });
+    this.pool = pool;
+    this.description = describe(url);
+    this.#caps = caps;
     // A connection the server dropped (a restart, a failover): the pool opens another when needed.
     this.pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
   }
@@ -594,14 +610,6 @@ export class PostgresStore implements EnquiryStore {
     }
   }
 
-  async markSkipped(outboxId: number, reason: string, now = Date.now()) {
-    await this.pool.query({
-      name: 'mark-skipped',
-      text: `UPDATE outbox SET skipped_at = $1, last_error = $2, leased_until = NULL WHERE id = $3`,
-      values: [now, reason.slice(0, 500), outboxId],
-    });
-  }
-
   async claimDue(
     now = Date.now(),
     limit = OUTBOX_CLAIM_BATCH,
@@ -624,108 +632,15 @@ export class PostgresStore implements EnquiryStore {
     });
   }
 
-  async release(outboxIds: number[]) {
-    if (outboxIds.length === 0) return;
-    await this.pool.query(
-      'UPDATE outbox SET leased_until = NULL WHERE id = ANY($1::bigint[]) AND sent_at IS NULL',
-      [outboxIds],
-    );
-  }
-
-  async markSent(outboxId: number, now = Date.now()) {
-    await this.pool.query({
-      name: 'mark-sent',
-      text: `UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
-        leased_until = NULL WHERE id = $2`,
-      values: [now, outboxId],
-    });
-  }
-
-  async markFailed(outboxId: number, nextAttemptAt: number, error: string) {
-    await this.pool.query({
-      name: 'mark-failed',
-      text: `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2,
-        leased_until = NULL WHERE id = $3`,
-      values: [nextAttemptAt, error.slice(0, 500), outboxId],
-    });
-  }
-
-  async markUndeliverable(outboxId: number, reason: string, now = Date.now()) {
-    await this.pool.query({
-      name: 'mark-undeliverable',
-      text: `UPDATE outbox SET attempts = attempts + 1, undeliverable_at = $1, last_error = $2,
-        leased_until = NULL WHERE id = $3`,
-      values: [now, reason.slice(0, 500), outboxId],
-    });
-  }
-
-  async countUndeliverable() {
-    const { rows } = await this.pool.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM outbox WHERE undeliverable_at IS NOT NULL',
-    );
-    return rows[0]!.n;
-  }
-
   async all() {
     const { rows } = await this.pool.query<Row>(`${SELECT_ENQUIRIES} ORDER BY e.created_at, e.seq`);
     return rows.map(fromRow);
-  }
-
-  async count() {
-    const { rows } = await this.pool.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM enquiries',
-    );
-    return rows[0]!.n;
-  }
-
-  async isWritable() {
-    try {
-      await this.pool.query({
-        name: 'health',
-        text: `INSERT INTO health (id, checked_at) VALUES (1, $1)
-          ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`,
-        values: [Date.now()],
-      });
-      return true;
-    } catch {
-      return false;
-    }
   }
 
   sharedRateLimit(max: number, windowMs: number): RateLimit {
     const { limit, sweep } = sharedRateLimit(this.pool, max, windowMs);
     this.#timers.push(sweep);
     return limit;
-  }
-
-  async bookingSecret() {
-    return this.#siteSecret('booking');
-  }
-
-  async vitalsSecret() {
-    return this.#siteSecret('vitals');
-  }
-
-  /** One of the site's own secrets, made at random on first use and kept. */
-  async #siteSecret(name: 'booking' | 'vitals') {
-    const read = async () =>
-      (
-        await this.pool.query<{ value: string }>({
-          name: 'site-secret',
-          text: `SELECT value FROM site_secrets WHERE name = $1`,
-          values: [name],
-        })
-      ).rows[0]?.value;
-    const kept = await read();
-    if (kept) return kept;
-    // Another process may make one meanwhile: the first one stored is everyone's. Read by a new
-    // statement, the only kind that sees a row another process committed while this insert waited.
-    await this.pool.query({
-      name: 'make-site-secret',
-      text: `INSERT INTO site_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
-      values: [name, randomBytes(32).toString('hex')],
-    });
-    return (await read())!;
   }
 
   async addVitals(
@@ -811,33 +726,6 @@ export class PostgresStore implements EnquiryStore {
         records.map((r) => r.sample ?? Math.random()),
       ],
     });
-  }
-
-  async pruneVitals(day: string) {
-    await this.pool.query('DELETE FROM vitals_days WHERE day < $1::date', [day]);
-    const { rowCount } = await this.pool.query('DELETE FROM vitals WHERE day < $1::date', [day]);
-    return rowCount ?? 0;
-  }
-
-  async vitalsDaysSince(day: string): Promise<VitalsDay[]> {
-    const { rows } = await this.pool.query<VitalsDay>(
-      `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d.received::int AS received,
-          d.dropped::int AS dropped,
-          (SELECT count(*)::int FROM vitals v WHERE v.day = d.day) AS kept
-        FROM vitals_days d WHERE d.day >= $1::date ORDER BY d.day`,
-      [day],
-    );
-    return rows;
-  }
-
-  async vitalsSince(day: string): Promise<VitalRecord[]> {
-    const { rows } = await this.pool.query<VitalRecord>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, path, metric, value, rating, navigation,
-          connection, device, build, target, phases, network
-        FROM vitals WHERE day >= $1::date ORDER BY day, seq`,
-      [day],
-    );
-    return rows;
   }
 
   #closed = false;

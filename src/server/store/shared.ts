@@ -1,0 +1,144 @@
+/**
+ * The store's methods written once for both engines, over the small database port of ./db.ts: the
+ * outbox's marks, the counts, the site's secrets, the health check and field data's reads. Each
+ * engine's store (./sqlite.ts, ./postgres/store.ts) extends this with its driver and dialect, and
+ * keeps to itself only what its engine does differently (transactions, locks, batching).
+ */
+import { randomBytes } from 'node:crypto';
+import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
+import type { Db, Dialect } from './db.ts';
+import type { VitalRecord, VitalsDay } from './types.ts';
+
+const longest = 500;
+
+export abstract class SharedStore {
+  readonly calendarCopies: CalendarCopies;
+  protected readonly sql: Db;
+  protected readonly dialect: Dialect;
+
+  protected constructor(sql: Db, dialect: Dialect) {
+    this.sql = sql;
+    this.dialect = dialect;
+    this.calendarCopies = calendarCopies(sql);
+  }
+
+  async markSkipped(outboxId: number, reason: string, now = Date.now()) {
+    await this.sql.run(
+      `UPDATE outbox SET skipped_at = ?, last_error = ?, leased_until = NULL WHERE id = ?`,
+      [now, reason.slice(0, longest), outboxId],
+    );
+  }
+
+  /** Gives back entries claimed and not sent (a process that stops): another may take them now. */
+  async release(outboxIds: number[]) {
+    for (const id of outboxIds)
+      await this.sql.run(`UPDATE outbox SET leased_until = NULL WHERE id = ? AND sent_at IS NULL`, [
+        id,
+      ]);
+  }
+
+  async markSent(outboxId: number, now = Date.now()) {
+    await this.sql.run(
+      `UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL,
+         leased_until = NULL WHERE id = ?`,
+      [now, outboxId],
+    );
+  }
+
+  async markFailed(outboxId: number, nextAttemptAt: number, error: string) {
+    await this.sql.run(
+      `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
+         leased_until = NULL WHERE id = ?`,
+      [nextAttemptAt, error.slice(0, longest), outboxId],
+    );
+  }
+
+  async markUndeliverable(outboxId: number, reason: string, now = Date.now()) {
+    await this.sql.run(
+      `UPDATE outbox SET attempts = attempts + 1, undeliverable_at = ?, last_error = ?,
+         leased_until = NULL WHERE id = ?`,
+      [now, reason.slice(0, longest), outboxId],
+    );
+  }
+
+  async countUndeliverable(): Promise<number> {
+    return this.#count(`SELECT CAST(count(*) AS INTEGER) AS n FROM outbox
+      WHERE undeliverable_at IS NOT NULL`);
+  }
+
+  async count(): Promise<number> {
+    return this.#count(`SELECT CAST(count(*) AS INTEGER) AS n FROM enquiries`);
+  }
+
+  async #count(sql: string) {
+    const [row] = await this.sql.all(sql);
+    return Number(row!.n);
+  }
+
+  async isWritable(): Promise<boolean> {
+    try {
+      await this.sql.run(
+        `INSERT INTO health (id, checked_at) VALUES (1, ?)
+         ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`,
+        [Date.now()],
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async bookingSecret(): Promise<string> {
+    return this.#siteSecret('booking');
+  }
+
+  async vitalsSecret(): Promise<string> {
+    return this.#siteSecret('vitals');
+  }
+
+  /** One of the site's own secrets, made at random on first use and kept. */
+  async #siteSecret(name: 'booking' | 'vitals'): Promise<string> {
+    const read = async () =>
+      (await this.sql.all(`SELECT value FROM site_secrets WHERE name = ?`, [name]))[0]?.value as
+        string | undefined;
+    const kept = await read();
+    if (kept) return kept;
+    // Another process may make one meanwhile: the first one stored is everyone's. Read by a new
+    // statement, the only kind that sees a row another process committed while this insert waited.
+    await this.sql.run(
+      `INSERT INTO site_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
+      [name, randomBytes(32).toString('hex')],
+    );
+    return (await read())!;
+  }
+
+  async pruneVitals(day: string) {
+    await this.sql.run(`DELETE FROM vitals_days WHERE day < ?`, [day]);
+    return this.sql.run(`DELETE FROM vitals WHERE day < ?`, [day]);
+  }
+
+  async vitalsDaysSince(day: string): Promise<VitalsDay[]> {
+    const rows = await this.sql.all(
+      `SELECT ${this.dialect.day('d.day')} AS day, CAST(d.received AS INTEGER) AS received,
+         CAST(d.dropped AS INTEGER) AS dropped,
+         (SELECT CAST(count(*) AS INTEGER) FROM vitals v WHERE v.day = d.day) AS kept
+       FROM vitals_days d WHERE d.day >= ? ORDER BY d.day`,
+      [day],
+    );
+    return rows as unknown as VitalsDay[];
+  }
+
+  async vitalsSince(day: string): Promise<VitalRecord[]> {
+    const rows = await this.sql.all(
+      `SELECT ${this.dialect.day('day')} AS day, path, metric, value, rating, navigation,
+         connection, device, build, target, phases, network
+       FROM vitals WHERE day >= ? ORDER BY day, ${this.dialect.insertOrder}`,
+      [day],
+    );
+    // SQLite keeps the phases as JSON text; PostgreSQL as jsonb, which its driver has parsed.
+    return rows.map((row) => ({
+      ...(row as unknown as VitalRecord),
+      phases: typeof row.phases === 'string' ? JSON.parse(row.phases) : (row.phases ?? null),
+    }));
+  }
+}
