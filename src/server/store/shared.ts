@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import type { Db, Dialect } from './db.ts';
-import type { VitalRecord, VitalsDay } from './types.ts';
+import { BOOKED_BETWEEN, callInstant, fromRow, SELECT_ENQUIRIES } from './sql.ts';
+import type { BookedCall, StoredEnquiry, VitalRecord, VitalsDay } from './types.ts';
 
 const longest = 500;
 
@@ -20,6 +21,35 @@ export abstract class SharedStore {
     this.sql = sql;
     this.dialect = dialect;
     this.calendarCopies = calendarCopies(sql);
+  }
+
+  async findById(id: string): Promise<StoredEnquiry | undefined> {
+    const [row] = await this.sql.all(`${SELECT_ENQUIRIES} WHERE e.id = ?`, [id]);
+    return row && fromRow(row);
+  }
+
+  async findByKey(key: string): Promise<StoredEnquiry | undefined> {
+    const [row] = await this.sql.all(`${SELECT_ENQUIRIES} WHERE e.idempotency_key = ?`, [key]);
+    return row && fromRow(row);
+  }
+
+  /** Every enquiry, in the order stored. */
+  async all(): Promise<StoredEnquiry[]> {
+    const rows = await this.sql.all(
+      `${SELECT_ENQUIRIES} ORDER BY e.created_at, e.${this.dialect.insertOrder}`,
+    );
+    return rows.map(fromRow);
+  }
+
+  /** The calls booked (not cancelled) between two instants, each with its host. */
+  async bookedBetween(from: string, to: string): Promise<BookedCall[]> {
+    const rows = await this.sql.all(BOOKED_BETWEEN, [from, to]);
+    return rows.map(({ id, start, end, host }) => ({
+      id: id as string,
+      start: callInstant(start),
+      end: callInstant(end),
+      host: host as string | null,
+    }));
   }
 
   async markSkipped(outboxId: number, reason: string, now = Date.now()) {

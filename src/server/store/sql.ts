@@ -6,6 +6,7 @@ import {
   type CallMove,
   type CancelResult,
   type ConfirmResult,
+  type EnquiryKind,
   type MailCall,
   type MailKind,
   type MoveResult,
@@ -169,6 +170,57 @@ export const mailCountsOf = (row: MailCountColumns) =>
           failed: Number(row.mails_failed),
         },
       };
+
+/**
+ * SELECT_ENQUIRIES's row as either engine's driver gives it: SQLite's text, numbers and 0/1,
+ * PostgreSQL's Dates, booleans, JSON and BIGINT strings.
+ */
+export type EnquiryRow = object & MailCountColumns;
+
+/** An instant as text: a Date (PostgreSQL's timestamptz) to ISO, text (SQLite's) as it is. */
+const isoOrNull = (value: unknown) =>
+  value === null || value === undefined
+    ? null
+    : value instanceof Date
+      ? value.toISOString()
+      : String(value);
+/** A call's instant as the site writes it, to the second: '2027-01-05T09:30:00Z'. */
+export const callInstant = (value: unknown) =>
+  value instanceof Date ? value.toISOString().replace(/\.000Z$/, 'Z') : String(value);
+
+/** An enquiry read back, from either engine's row. */
+export function fromRow(read: EnquiryRow): StoredEnquiry {
+  const row = read as Record<string, unknown> & MailCountColumns;
+  const key = row.idempotency_key as string | null;
+  return {
+    id: row.id as string,
+    kind: row.kind as EnquiryKind,
+    createdAt: isoOrNull(row.created_at)!,
+    name: row.name as string,
+    email: row.email as string,
+    data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as StoredEnquiry['data'],
+    clientIp: row.client_ip as string,
+    userAgent: row.user_agent as string,
+    spam: row.spam === true || row.spam === 1,
+    ...(key === null ? {} : { idempotencyKey: key }),
+    ...(row.call_start !== null && {
+      call: {
+        start: callInstant(row.call_start),
+        end: callInstant(row.call_end),
+        cancelledAt: isoOrNull(row.call_cancelled_at),
+        host: row.call_host as string | null,
+        sequence: Number(row.call_sequence),
+        moves: Number(row.call_moves),
+        confirmedAt: isoOrNull(row.call_confirmed_at),
+        lapsedAt: isoOrNull(row.call_lapsed_at),
+      },
+    }),
+    mailedAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
+    mailAttempts: Number(row.attempts ?? 0),
+    mailFailure: (row.mail_failure as string | null | undefined) ?? null,
+    ...mailCountsOf(row),
+  };
+}
 
 /** The enquiry as the stores keep it: spam without its call, so that it holds no time. */
 export function storedForm(enquiry: NewEnquiry): NewEnquiry {

@@ -16,7 +16,6 @@ import { CALENDAR_FEEDS_TABLE } from './calendar-copies.ts';
 import type { Db } from './db.ts';
 import { SharedStore } from './shared.ts';
 import {
-  BOOKED_BETWEEN,
   BOOKED_SINCE,
   CALLS_AHEAD,
   CANCEL_CALL,
@@ -46,7 +45,6 @@ import {
   confirmedAtOf,
   justStored,
   mailCallOf,
-  mailCountsOf,
   mailsOnCancel,
   mailsOnCommit,
   mailsOnLapse,
@@ -61,11 +59,11 @@ import {
   type MailCallColumns,
   type MailCountColumns,
   type QueuedMail,
+  fromRow,
 } from './sql.ts';
 import {
   BookingCapReached,
   SlotTaken,
-  type BookedCall,
   type BookingAlertRule,
   type CallChange,
   type CallMove,
@@ -80,8 +78,6 @@ import {
   type StoreOptions,
   type StoredEnquiry,
   type NewVitalRecord,
-  type VitalRecord,
-  type VitalsDay,
   type VitalsDayCounts,
 } from './types.ts';
 
@@ -312,35 +308,6 @@ interface Row extends Partial<MailCallColumns>, MailCountColumns {
   mail?: MailKind;
 }
 
-const fromRow = (row: Row): StoredEnquiry => ({
-  id: row.id,
-  kind: row.kind,
-  createdAt: row.created_at,
-  name: row.name,
-  email: row.email,
-  data: JSON.parse(row.data),
-  clientIp: row.client_ip,
-  userAgent: row.user_agent,
-  spam: row.spam === 1,
-  ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
-  ...(row.call_start !== null && {
-    call: {
-      start: row.call_start,
-      end: row.call_end!,
-      cancelledAt: row.call_cancelled_at,
-      host: row.call_host,
-      sequence: row.call_sequence,
-      moves: row.call_moves,
-      confirmedAt: row.call_confirmed_at,
-      lapsedAt: row.call_lapsed_at,
-    },
-  }),
-  mailedAt: row.sent_at === null ? null : new Date(row.sent_at).toISOString(),
-  mailAttempts: row.attempts ?? 0,
-  mailFailure: row.mail_failure ?? null,
-  ...mailCountsOf(row),
-});
-
 /** An instant as the site writes a call's: to the second, so that the two compare as text. */
 const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -373,7 +340,6 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
   readonly #move: StatementSync;
   readonly #hostHasOtherCall: StatementSync;
   readonly #skipSuperseded: StatementSync;
-  readonly #booked: StatementSync;
   readonly #callsAhead: StatementSync;
   readonly #confirm: StatementSync;
   readonly #unconfirmedDue: StatementSync;
@@ -418,7 +384,6 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
     );
     // ISO instants in UTC of one form compare as text.
     this.#hostHasCall = this.db.prepare(HOST_HAS_CALL);
-    this.#booked = this.db.prepare(BOOKED_BETWEEN);
     this.#callsAhead = this.db.prepare(CALLS_AHEAD);
     this.#confirm = this.db.prepare(CONFIRM_CALL);
     this.#unconfirmedDue = this.db.prepare(UNCONFIRMED_DUE);
@@ -469,10 +434,6 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
   #findByKey(key: string): StoredEnquiry | undefined {
     const row = this.#byKey.get(key) as unknown as Row | undefined;
     return row && fromRow(row);
-  }
-
-  async findByKey(key: string) {
-    return this.#findByKey(key);
   }
 
   #pending: {
@@ -566,16 +527,6 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
   #findById(id: string): StoredEnquiry | undefined {
     const row = this.#byId.get(id) as unknown as Row | undefined;
     return row && fromRow(row);
-  }
-
-  async findById(id: string) {
-    return this.#findById(id);
-  }
-
-  async bookedBetween(from: string, to: string): Promise<BookedCall[]> {
-    return (this.#booked.all(from, to) as unknown as BookedCall[]).map(
-      ({ id, start, end, host }) => ({ id, start, end, host }),
-    );
   }
 
   #queue(id: string, mails: QueuedMail[]) {
@@ -677,14 +628,6 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
         };
       }),
     );
-  }
-
-  async all(): Promise<StoredEnquiry[]> {
-    return (
-      this.db
-        .prepare(`${SELECT_ENQUIRIES} ORDER BY e.created_at, e.rowid`)
-        .all() as unknown as Row[]
-    ).map(fromRow);
   }
 
   sharedRateLimit() {

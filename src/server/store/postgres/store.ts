@@ -27,7 +27,6 @@ import {
 } from '../../config.ts';
 import type { RateLimit } from '../../requests/rate-limit.ts';
 import {
-  BOOKED_BETWEEN,
   BOOKED_SINCE,
   CALLS_AHEAD,
   CANCEL_CALL,
@@ -53,7 +52,6 @@ import {
   confirmedAtOf,
   justStored,
   mailCallOf,
-  mailCountsOf,
   mailsOnCancel,
   mailsOnCommit,
   mailsOnLapse,
@@ -69,10 +67,10 @@ import {
   type MailCallColumns,
   type MailCountColumns,
   type QueuedMail,
+  fromRow,
 } from '../sql.ts';
 import {
   SlotTaken,
-  type BookedCall,
   type BookingAlertRule,
   type CallChange,
   type CallMove,
@@ -88,7 +86,6 @@ import {
   type StoredEnquiry,
   type NewVitalRecord,
   type VitalRecord,
-  type VitalsDay,
   type VitalsDayCounts,
 } from '../types.ts';
 
@@ -120,38 +117,6 @@ interface Row extends Partial<MailCallColumns>, MailCountColumns {
   outbox_id?: string;
   mail?: MailKind;
 }
-
-/** A call's instants read back as the site writes them: '2027-01-05T09:30:00Z'. */
-const instant = (date: Date) => date.toISOString().replace('.000Z', 'Z');
-
-const fromRow = (row: Row): StoredEnquiry => ({
-  id: row.id,
-  kind: row.kind,
-  createdAt: row.created_at.toISOString(),
-  name: row.name,
-  email: row.email,
-  data: row.data,
-  clientIp: row.client_ip,
-  userAgent: row.user_agent,
-  spam: row.spam,
-  ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key }),
-  ...(row.call_start !== null && {
-    call: {
-      start: instant(row.call_start),
-      end: instant(row.call_end!),
-      cancelledAt: row.call_cancelled_at && row.call_cancelled_at.toISOString(),
-      host: row.call_host,
-      sequence: row.call_sequence,
-      moves: row.call_moves,
-      confirmedAt: row.call_confirmed_at && row.call_confirmed_at.toISOString(),
-      lapsedAt: row.call_lapsed_at && row.call_lapsed_at.toISOString(),
-    },
-  }),
-  mailedAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
-  mailAttempts: row.attempts ?? 0,
-  mailFailure: row.mail_failure ?? null,
-  ...mailCountsOf(row),
-});
 
 /**
  * Enquiries and their outbox entries, in one statement (one transaction): the columns come as
@@ -310,10 +275,6 @@ export class PostgresStore extends SharedStore implements EnquiryStore {
     );
   }
 
-  findById(id: string) {
-    return this.#one({ name: 'by-id', text: `${SELECT_ENQUIRIES} WHERE e.id = $1`, values: [id] });
-  }
-
   #pending: Pending[] = [];
 
   /**
@@ -460,25 +421,6 @@ export class PostgresStore extends SharedStore implements EnquiryStore {
     return rows.map(({ id, enquiry, host }) =>
       stored.has(id) ? justStored(enquiry, id, createdAt, host) : undefined,
     );
-  }
-
-  async bookedBetween(from: string, to: string): Promise<BookedCall[]> {
-    const { rows } = await this.pool.query<{
-      id: string;
-      start: Date;
-      end: Date;
-      host: string | null;
-    }>({
-      name: 'booked-between',
-      text: numbered(BOOKED_BETWEEN),
-      values: [from, to],
-    });
-    return rows.map(({ id, start, end, host }) => ({
-      id,
-      start: instant(start),
-      end: instant(end),
-      host,
-    }));
   }
 
   /** Queues e-mails of enquiry `id` in the transaction of `client`. */
@@ -630,11 +572,6 @@ export class PostgresStore extends SharedStore implements EnquiryStore {
         ...(call && { call }),
       };
     });
-  }
-
-  async all() {
-    const { rows } = await this.pool.query<Row>(`${SELECT_ENQUIRIES} ORDER BY e.created_at, e.seq`);
-    return rows.map(fromRow);
   }
 
   sharedRateLimit(max: number, windowMs: number): RateLimit {
