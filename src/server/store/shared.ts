@@ -7,8 +7,27 @@
 import { randomBytes } from 'node:crypto';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import type { Db, Dialect } from './db.ts';
-import { BOOKED_BETWEEN, callInstant, fromRow, SELECT_ENQUIRIES } from './sql.ts';
-import type { BookedCall, StoredEnquiry, VitalRecord, VitalsDay } from './types.ts';
+import {
+  BOOKED_BETWEEN,
+  BOOKED_SINCE,
+  bookingAlertDue,
+  callInstant,
+  CONFIRM_CALL,
+  confirmResult,
+  FIRST_BOOKING_ALERT,
+  fromRow,
+  LAST_BOOKING_ALERT,
+  NEXT_BOOKING_ALERT,
+  SELECT_ENQUIRIES,
+} from './sql.ts';
+import type {
+  BookedCall,
+  BookingAlertRule,
+  ConfirmResult,
+  StoredEnquiry,
+  VitalRecord,
+  VitalsDay,
+} from './types.ts';
 
 const longest = 500;
 
@@ -50,6 +69,34 @@ export abstract class SharedStore {
       end: callInstant(end),
       host: host as string | null,
     }));
+  }
+
+  /** Confirms a call waiting for it, not cancelled and not begun; what that came to. */
+  async confirmCall(id: string, now = Date.now()): Promise<ConfirmResult> {
+    const changed = await this.sql.run(CONFIRM_CALL, [
+      new Date(now).toISOString(),
+      id,
+      // To the second, as a call's start is written: SQLite compares the two as text.
+      callInstant(new Date(now)),
+    ]);
+    return confirmResult(await this.findById(id), changed > 0, now);
+  }
+
+  /**
+   * The calls booked in the last hour, when they call for an alert and this process claims it: a
+   * compare and set of the last alert's time, so that of processes that read the same last alert,
+   * one claims the next.
+   */
+  async claimBookingAlert(rule: BookingAlertRule, now = Date.now()) {
+    const [count] = await this.sql.all(BOOKED_SINCE, [new Date(now - 3_600_000).toISOString()]);
+    const recent = Number(count!.n);
+    const [last] = await this.sql.all(LAST_BOOKING_ALERT);
+    const lastAt = last && Number(last.sent_at);
+    if (!bookingAlertDue(recent, lastAt, now, rule)) return undefined;
+    const claimed = last
+      ? await this.sql.all(NEXT_BOOKING_ALERT, [now, lastAt])
+      : await this.sql.all(FIRST_BOOKING_ALERT, [now]);
+    return claimed.length ? recent : undefined;
   }
 
   async markSkipped(outboxId: number, reason: string, now = Date.now()) {

@@ -16,13 +16,8 @@ import { CALENDAR_FEEDS_TABLE } from './calendar-copies.ts';
 import type { Db } from './db.ts';
 import { SharedStore } from './shared.ts';
 import {
-  BOOKED_SINCE,
   CALLS_AHEAD,
   CANCEL_CALL,
-  CONFIRM_CALL,
-  FIRST_BOOKING_ALERT,
-  LAST_BOOKING_ALERT,
-  NEXT_BOOKING_ALERT,
   SITE_ALERTS_TABLE,
   HOST_HAS_CALL,
   HOST_HAS_OTHER_CALL,
@@ -34,14 +29,12 @@ import {
   MOVE_CALL,
   SELECT_ENQUIRIES,
   SKIP_SUPERSEDED,
-  bookingAlertDue,
   bookingCapReached,
   UNCONFIRMED_DUE,
   cancelledCall,
   candidateHosts,
   checkCancel,
   checkMove,
-  confirmResult,
   confirmedAtOf,
   justStored,
   mailCallOf,
@@ -64,11 +57,9 @@ import {
 import {
   BookingCapReached,
   SlotTaken,
-  type BookingAlertRule,
   type CallChange,
   type CallMove,
   type CancelResult,
-  type ConfirmResult,
   type MoveResult,
   type EnquiryKind,
   type EnquiryStore,
@@ -341,7 +332,6 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
   readonly #hostHasOtherCall: StatementSync;
   readonly #skipSuperseded: StatementSync;
   readonly #callsAhead: StatementSync;
-  readonly #confirm: StatementSync;
   readonly #unconfirmedDue: StatementSync;
   readonly #lapse: StatementSync;
   readonly #caps: BookingCaps;
@@ -385,7 +375,6 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
     // ISO instants in UTC of one form compare as text.
     this.#hostHasCall = this.db.prepare(HOST_HAS_CALL);
     this.#callsAhead = this.db.prepare(CALLS_AHEAD);
-    this.#confirm = this.db.prepare(CONFIRM_CALL);
     this.#unconfirmedDue = this.db.prepare(UNCONFIRMED_DUE);
     this.#lapse = this.db.prepare(LAPSE_CALL);
     this.#byId = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.id = ?`);
@@ -568,26 +557,6 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
         if (queueMail && !enquiry.spam) this.#queue(id, mailsOnLapse(call, now));
       }
       return due.length;
-    });
-  }
-
-  async confirmCall(id: string, now = Date.now()): Promise<ConfirmResult> {
-    const changed =
-      Number(this.#confirm.run(new Date(now).toISOString(), id, instant(now)).changes) > 0;
-    return confirmResult(this.#findById(id), changed, now);
-  }
-
-  async claimBookingAlert(rule: BookingAlertRule, now = Date.now()) {
-    return this.#transaction(() => {
-      const { n } = this.db.prepare(BOOKED_SINCE).get(new Date(now - 3_600_000).toISOString()) as {
-        n: number;
-      };
-      const last = this.db.prepare(LAST_BOOKING_ALERT).get() as { sent_at: number } | undefined;
-      if (!bookingAlertDue(n, last?.sent_at, now, rule)) return undefined;
-      const claimed = last
-        ? this.db.prepare(NEXT_BOOKING_ALERT).get(now, last.sent_at)
-        : this.db.prepare(FIRST_BOOKING_ALERT).get(now);
-      return claimed ? n : undefined;
     });
   }
 

@@ -27,13 +27,8 @@ import {
 } from '../../config.ts';
 import type { RateLimit } from '../../requests/rate-limit.ts';
 import {
-  BOOKED_SINCE,
   CALLS_AHEAD,
   CANCEL_CALL,
-  CONFIRM_CALL,
-  FIRST_BOOKING_ALERT,
-  LAST_BOOKING_ALERT,
-  NEXT_BOOKING_ALERT,
   HOST_HAS_CALL,
   HOST_HAS_OTHER_CALL,
   INSERT_OUTBOX,
@@ -42,13 +37,11 @@ import {
   SELECT_ENQUIRIES,
   SKIP_SUPERSEDED,
   UNCONFIRMED_DUE,
-  bookingAlertDue,
   bookingCapReached,
   cancelledCall,
   candidateHosts,
   checkCancel,
   checkMove,
-  confirmResult,
   confirmedAtOf,
   justStored,
   mailCallOf,
@@ -71,11 +64,9 @@ import {
 } from '../sql.ts';
 import {
   SlotTaken,
-  type BookingAlertRule,
   type CallChange,
   type CallMove,
   type CancelResult,
-  type ConfirmResult,
   type MoveResult,
   type EnquiryKind,
   type EnquiryStore,
@@ -481,32 +472,6 @@ export class PostgresStore extends SharedStore implements EnquiryStore {
       }
       return rows.length;
     });
-  }
-
-  async confirmCall(id: string, now = Date.now()): Promise<ConfirmResult> {
-    const { rowCount } = await this.pool.query({
-      name: 'confirm-call',
-      text: numbered(CONFIRM_CALL),
-      values: [new Date(now).toISOString(), id, new Date(now).toISOString()],
-    });
-    return confirmResult(await this.findById(id), Boolean(rowCount), now);
-  }
-
-  async claimBookingAlert(rule: BookingAlertRule, now = Date.now()) {
-    const { rows } = await this.pool.query<{ n: number }>({
-      name: 'booked-since',
-      text: numbered(BOOKED_SINCE),
-      values: [new Date(now - 3_600_000).toISOString()],
-    });
-    const recent = Number(rows[0]!.n);
-    const last = (await this.pool.query<{ sent_at: string }>(LAST_BOOKING_ALERT)).rows[0];
-    const lastAt = last && Number(last.sent_at);
-    if (!bookingAlertDue(recent, lastAt, now, rule)) return undefined;
-    // Compare and set: of processes that read the same last alert, one claims the next.
-    const { rowCount } = last
-      ? await this.pool.query(numbered(NEXT_BOOKING_ALERT), [now, lastAt])
-      : await this.pool.query(numbered(FIRST_BOOKING_ALERT), [now]);
-    return rowCount ? recent : undefined;
   }
 
   async moveCall(
