@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath, inlineScriptBytes, serveBuild } from './local.mjs';
+import { frameTimer } from './frame-timer.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -198,12 +199,10 @@ const referenceOf = ({ widget, state }) => {
   return widget === 'menu: close' ? 'menu: close' : 'menu: open';
 };
 
-// Injected before the page's own scripts (through the browser's devtools protocol, which the page's
-// CSP does not govern): what each widget shows, as a string that changes when it answers, and the
-// timer armed before each tap.
-function instrument() {
+// What each widget shows, as a string that changes when it answers (made in the page: frame-timer.mjs).
+function states() {
   const shown = (el) => !!el && el.checkVisibility({ opacityProperty: true });
-  const states = {
+  return {
     menu: () => String(shown(document.querySelector('#site-menu a'))),
     dialog: () => {
       const d = document.querySelector('dialog.call-modal');
@@ -224,27 +223,6 @@ function instrument() {
     },
     tabs: () => String(shown(document.getElementById('stack-backend'))),
     top: () => String(Math.round(window.scrollY)),
-  };
-  window.__bench = {
-    arm(state, type) {
-      const before = states[state]();
-      this.result = new Promise((resolve) => {
-        addEventListener(
-          type,
-          (event) => {
-            const start = event.timeStamp;
-            const frame = () =>
-              requestAnimationFrame(() => {
-                if (states[state]() !== before) resolve(performance.now() - start);
-                else if (performance.now() - start > 30_000) resolve(null);
-                else frame();
-              });
-            frame();
-          },
-          { capture: true, once: true },
-        );
-      });
-    },
   };
 }
 
@@ -269,7 +247,7 @@ async function visit(profile, { path, prepare, taps, reference }) {
     isMobile: true,
   });
   const page = await context.newPage();
-  await page.addInitScript(instrument);
+  await page.addInitScript({ content: frameTimer(states) });
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   if (profile.kbits) {

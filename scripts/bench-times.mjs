@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath, serveBuild } from './local.mjs';
+import { frameTimer } from './frame-timer.mjs';
 
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, url: { type: 'string' } },
@@ -40,37 +41,16 @@ document.getElementById('choose').onclick = (e) => { e.preventDefault(); fetch('
 </script>
 </html>`;
 
-// Injected before the page's own scripts: what each step shows, and the timer armed before each tap.
-function instrument() {
+// What each step shows, as a string that changes when it answers (made in the page: frame-timer.mjs).
+function states() {
   const shown = (el) => !!el && el.checkVisibility({ opacityProperty: true });
-  const states = {
+  return {
     dialog: () => {
       const d = document.querySelector('dialog.call-modal');
       return String(!!d?.open && shown(d));
     },
     times: () =>
       String([...document.querySelectorAll('dialog.call-modal input[name=slot]')].some(shown)),
-  };
-  window.__bench = {
-    arm(state) {
-      const before = states[state]();
-      this.result = new Promise((resolve) => {
-        addEventListener(
-          'pointerdown',
-          (event) => {
-            const start = event.timeStamp;
-            const frame = () =>
-              requestAnimationFrame(() => {
-                if (states[state]() !== before) resolve(performance.now() - start);
-                else if (performance.now() - start > 60_000) resolve(null);
-                else frame();
-              });
-            frame();
-          },
-          { capture: true, once: true },
-        );
-      });
-    },
   };
 }
 
@@ -96,7 +76,7 @@ async function visit(profile, path) {
     route.fulfill({ contentType: 'text/html; charset=utf-8', body: referencePage }),
   );
   const page = await context.newPage();
-  await page.addInitScript(instrument);
+  await page.addInitScript({ content: frameTimer(states, 60_000) });
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', {
@@ -108,7 +88,7 @@ async function visit(profile, path) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   await page.goto(base + path, { waitUntil: 'domcontentloaded', timeout: 180_000 });
   const time = async (state, control) => {
-    await page.evaluate((s) => window.__bench.arm(s), state);
+    await page.evaluate((s) => window.__bench.arm(s, 'pointerdown'), state);
     await control.tap({ timeout: 60_000 });
     return page.evaluate(() => window.__bench.result);
   };

@@ -22,6 +22,16 @@ async function callStarts(database = e2eDatabase) {
     .map(({ call }) => call!.start);
 }
 
+/** A time as a New York visitor's (en-US) page writes it: '9:30 AM'. */
+const inNewYorkClock = (start: string) =>
+  new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/New_York',
+    hour: 'numeric',
+    minute: '2-digit',
+  })
+    .format(new Date(start))
+    .replace('\u202f', ' ');
+
 async function openDialog(page: Page, path = '/iphone') {
   await page.goto(path);
   return openCallRequest(page, { message: 'An iPad app for our clinics.' });
@@ -57,13 +67,7 @@ test.describe('in the dialog', () => {
     await expect(dialog.getByText('We are in London: UK time.')).toBeVisible();
     // Each time is shown in the visitor's zone, on their (en-US) 12-hour clock, with London's beside it.
     const label = await dialog.getByRole('radio', { checked: true }).locator('..').innerText();
-    const inNewYork = new Intl.DateTimeFormat('en-US', {
-      timeZone: 'America/New_York',
-      hour: 'numeric',
-      minute: '2-digit',
-    })
-      .format(new Date(start))
-      .replace('\u202f', ' ');
+    const inNewYork = inNewYorkClock(start);
     expect(inNewYork).toMatch(/ [AP]M$/);
     expect(label).toContain(inNewYork);
     expect(label).toContain('in London');
@@ -169,14 +173,9 @@ test.describe('in the dialog', () => {
     // In the visitor's zone, named, on their (en-US) 12-hour clock.
     const second = times.nth(1);
     const start = (await second.getAttribute('value'))!;
-    const inNewYork = new Intl.DateTimeFormat('en-US', {
-      timeZone: 'America/New_York',
-      hour: 'numeric',
-      minute: '2-digit',
-    }).format(new Date(start));
-    expect((await second.locator('..').innerText()).trim()).toMatch(
-      new RegExp(`^${inNewYork} E[SD]T$`),
-    );
+    const inNewYork = inNewYorkClock(start);
+    const label = (await second.locator('..').innerText()).trim().replace('\u202f', ' ');
+    expect(label).toMatch(new RegExp(`^${inNewYork} E[SD]T$`));
     await second.check();
     expect(await violations(page)).toEqual([]);
 
@@ -203,13 +202,7 @@ test.describe('in the dialog', () => {
     const start = (await time.getAttribute('value'))!;
     await dialog.getByRole('button', { name: 'Book this call' }).click();
     await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
-    const inNewYork = new Intl.DateTimeFormat('en-US', {
-      timeZone: 'America/New_York',
-      hour: 'numeric',
-      minute: '2-digit',
-    })
-      .format(new Date(start))
-      .replace('\u202f', ' ');
+    const inNewYork = inNewYorkClock(start);
     await expect(page.getByText(`${inNewYork} Eastern Time`)).toBeVisible();
     expect(await callStarts()).toContain(start);
   });
