@@ -1,13 +1,19 @@
 /**
  * The little the store asks of a database (./shared.ts, ./calendar-copies.ts): statements written
- * once with `?` placeholders, rows back, and the few words in which the two engines' SQL differ.
- * Each engine's driver is beside its store (./sqlite.ts, ./postgres/store.ts).
+ * once with `?` placeholders, rows back, transactions, and the few words in which the two engines'
+ * SQL differs. Each engine's driver is beside its store (./sqlite.ts, ./postgres/store.ts).
  */
 export interface Db {
   /** The rows a statement returns (none for one that returns none). */
   all(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
   /** Runs a statement; how many rows it changed. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * Runs `work` in one write transaction, its statements through the `tx` it is handed; committed
+   * if it returns, rolled back if it throws. `booking`: also under the lock that bookings and moves
+   * are stored under, across processes.
+   */
+  transaction<T>(work: (tx: Db) => Promise<T>, options?: { lock?: 'booking' }): Promise<T>;
 }
 
 /** Where the two engines' SQL differs. */
@@ -16,4 +22,18 @@ export interface Dialect {
   day(column: string): string;
   /** The column that orders a table's rows as they were inserted. */
   insertOrder: string;
+  /**
+   * Ends a SELECT of an enquiry whose row the transaction then changes: locked until it ends
+   * (PostgreSQL; SQLite's write transaction holds the whole file already).
+   */
+  lockEnquiry: string;
+  /** Ends a SELECT of rows to claim: those another transaction holds are left to it. */
+  skipLocked: string;
+  /** Whether an error is the database refusing a second call of one host at one time. */
+  isBookedStartConflict(error: unknown): boolean;
 }
+
+/** A transaction's `tx`: no transaction in it. */
+export const noNesting = (): never => {
+  throw new Error('A transaction cannot start inside another.');
+};

@@ -12,21 +12,44 @@ import {
   BOOKED_SINCE,
   bookingAlertDue,
   callInstant,
+  CANCEL_CALL,
+  cancelledCall,
+  checkCancel,
+  checkMove,
   CONFIRM_CALL,
   confirmResult,
   FIRST_BOOKING_ALERT,
   fromRow,
+  HOST_HAS_OTHER_CALL,
+  INSERT_OUTBOX,
+  LAPSE_CALL,
+  lapsedCall,
   LAST_BOOKING_ALERT,
+  mailsOnCancel,
+  mailsOnLapse,
+  mailsOnMove,
+  MOVE_CALL,
+  moveCandidates,
+  movedCall,
   NEXT_BOOKING_ALERT,
+  queuedMailParameters,
   SELECT_ENQUIRIES,
+  SKIP_SUPERSEDED,
+  UNCONFIRMED_DUE,
+  type QueuedMail,
 } from './sql.ts';
-import type {
-  BookedCall,
-  BookingAlertRule,
-  ConfirmResult,
-  StoredEnquiry,
-  VitalRecord,
-  VitalsDay,
+import {
+  SlotTaken,
+  type BookedCall,
+  type BookingAlertRule,
+  type CallChange,
+  type CallMove,
+  type CancelResult,
+  type ConfirmResult,
+  type MoveResult,
+  type StoredEnquiry,
+  type VitalRecord,
+  type VitalsDay,
 } from './types.ts';
 
 const longest = 500;
@@ -69,6 +92,109 @@ export abstract class SharedStore {
       end: callInstant(end),
       host: host as string | null,
     }));
+  }
+
+  /** The enquiry `id`, read in the transaction `tx` and locked until it ends. */
+  async #locked(tx: Db, id: string) {
+    const [row] = await tx.all(`${SELECT_ENQUIRIES} WHERE e.id = ?${this.dialect.lockEnquiry}`, [
+      id,
+    ]);
+    return row && fromRow(row);
+  }
+
+  /** Queues e-mails of enquiry `id` in the transaction `tx`. */
+  protected async queue(tx: Db, id: string, mails: QueuedMail[]) {
+    for (const mail of mails) await tx.run(INSERT_OUTBOX, queuedMailParameters(id, mail));
+  }
+
+  /**
+   * Cancels a call (the link's or the staff's) in one transaction: its time free again, its e-mails
+   * not sent yet (the reminders) dropped, the cancellations queued; or why not.
+   */
+  async cancelCall(
+    id: string,
+    queueMail: boolean,
+    now = Date.now(),
+    change?: CallChange,
+  ): Promise<CancelResult> {
+    return this.sql.transaction(async (tx): Promise<CancelResult> => {
+      const checked = checkCancel(await this.#locked(tx, id), now);
+      if ('refused' in checked) return checked.refused;
+      const { enquiry, before } = checked;
+      const call = cancelledCall(before, now);
+      await tx.run(CANCEL_CALL, [call.cancelledAt, id]);
+      await tx.run(SKIP_SUPERSEDED, [now, 'the call was cancelled', id]);
+      if (queueMail && !enquiry.spam) await this.queue(tx, id, mailsOnCancel(call, now, change));
+      return { status: 'cancelled', enquiry: { ...enquiry, call } };
+    });
+  }
+
+  /**
+   * Releases the calls not confirmed `confirmMs` after they were booked, `limit` at a time, in one
+   * transaction: each lapses once, with its e-mails, however many processes sweep (PostgreSQL
+   * leaves a call another sweep holds to it). How many lapsed.
+   */
+  async lapseUnconfirmed(confirmMs: number, queueMail: boolean, now = Date.now(), limit = 100) {
+    return this.sql.transaction(async (tx) => {
+      const due = await tx.all(`${UNCONFIRMED_DUE}${this.dialect.skipLocked}`, [
+        new Date(now - confirmMs).toISOString(),
+        callInstant(new Date(now)),
+        limit,
+      ]);
+      for (const { id } of due as { id: string }[]) {
+        const [row] = await tx.all(`${SELECT_ENQUIRIES} WHERE e.id = ?`, [id]);
+        const enquiry = fromRow(row!);
+        const call = lapsedCall(enquiry.call!, now);
+        await tx.run(LAPSE_CALL, [call.lapsedAt, call.lapsedAt, id]);
+        await tx.run(SKIP_SUPERSEDED, [now, 'the call lapsed unconfirmed', id]);
+        if (queueMail && !enquiry.spam) await this.queue(tx, id, mailsOnLapse(call, now));
+      }
+      return due.length;
+    });
+  }
+
+  /**
+   * Moves a call, under the booking lock as a booking is stored: no booking or move comes between
+   * the look at the hosts and the update. Its host keeps it if free then, else the first free host
+   * offered; none: SlotTaken.
+   */
+  async moveCall(
+    id: string,
+    move: CallMove,
+    queueMail: boolean,
+    now = Date.now(),
+  ): Promise<MoveResult> {
+    try {
+      return await this.sql.transaction(
+        async (tx): Promise<MoveResult> => {
+          const checked = checkMove(await this.#locked(tx, id), move);
+          if ('refused' in checked) return checked.refused;
+          const { enquiry, before } = checked;
+          let host: string | undefined;
+          for (const candidate of moveCandidates(before.host, move.hosts)) {
+            const taken = await tx.all(HOST_HAS_OTHER_CALL, [move.end, move.start, candidate, id]);
+            if (taken.length === 0) {
+              host = candidate;
+              break;
+            }
+          }
+          if (host === undefined) throw new SlotTaken();
+          await tx.run(MOVE_CALL, [move.start, move.end, host, id]);
+          const { call, result } = movedCall(enquiry, before, move, host);
+          await tx.run(SKIP_SUPERSEDED, [now, 'the call was moved', id]);
+          if (queueMail && !enquiry.spam)
+            await this.queue(
+              tx,
+              id,
+              mailsOnMove(before, call, move.reminders ?? [], now, move.change),
+            );
+          return result;
+        },
+        { lock: 'booking' },
+      );
+    } catch (error) {
+      throw this.dialect.isBookedStartConflict(error) ? new SlotTaken() : error;
+    }
   }
 
   /** Confirms a call waiting for it, not cancelled and not begun; what that came to. */

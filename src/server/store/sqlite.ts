@@ -13,38 +13,23 @@ import {
   OUTBOX_LEASE_MS,
 } from '../config.ts';
 import { CALENDAR_FEEDS_TABLE } from './calendar-copies.ts';
-import type { Db } from './db.ts';
+import { noNesting, type Db } from './db.ts';
 import { SharedStore } from './shared.ts';
 import {
   CALLS_AHEAD,
-  CANCEL_CALL,
   SITE_ALERTS_TABLE,
   HOST_HAS_CALL,
-  HOST_HAS_OTHER_CALL,
   INSERT_OUTBOX,
-  LAPSE_CALL,
   MAIL_KINDS_CHECK,
   MAIL_KINDS_CHECK_LAPSES,
   MAIL_KINDS_CHECK_MOVES,
-  MOVE_CALL,
   SELECT_ENQUIRIES,
-  SKIP_SUPERSEDED,
   bookingCapReached,
-  UNCONFIRMED_DUE,
-  cancelledCall,
   candidateHosts,
-  checkCancel,
-  checkMove,
   confirmedAtOf,
   justStored,
   mailCallOf,
-  mailsOnCancel,
   mailsOnCommit,
-  mailsOnLapse,
-  mailsOnMove,
-  lapsedCall,
-  moveCandidates,
-  movedCall,
   queuedMailParameters,
   storedForm,
   type BookingCaps,
@@ -57,10 +42,6 @@ import {
 import {
   BookingCapReached,
   SlotTaken,
-  type CallChange,
-  type CallMove,
-  type CancelResult,
-  type MoveResult,
   type EnquiryKind,
   type EnquiryStore,
   type MailKind,
@@ -302,38 +283,99 @@ interface Row extends Partial<MailCallColumns>, MailCountColumns {
 /** An instant as the site writes a call's: to the second, so that the two compare as text. */
 const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** The port of ./db.ts on a SQLite file: each statement prepared once. */
-function sqliteDb(db: DatabaseSync): Db {
+/** How long a write waits while another connection (the staff's CLI, say) holds the file's write lock. */
+const BUSY_MS = 5000;
+
+/** SQLite's "database is locked": another connection writes. */
+const busy = (error: unknown) => (error as { errcode?: number }).errcode === 5;
+
+/**
+ * Runs `step`, trying again while another connection holds the write lock, for BUSY_MS at most.
+ * The wait is the event loop's, not SQLite's own (busy_timeout), which would hold the thread, and
+ * with it the other connection when that one is on the same thread (a test's second "process").
+ */
+async function whenFree<T>(step: () => T): Promise<T> {
+  const until = Date.now() + BUSY_MS;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+    try {
+      return step();
+    } catch (error) {
+      if (!busy(error) || Date.now() >= until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+/**
+ * The port of ./db.ts on a SQLite file: each statement prepared once. The connection is one, so its
+ * transactions take turns (`exclusive`), and a statement from outside waits for the one open: no
+ * other flow's statement ever runs inside it.
+ */
+function sqliteDb(db: DatabaseSync) {
   const statements = new Map<string, StatementSync>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
     if (!statement) statements.set(sql, (statement = db.prepare(sql)));
     return statement;
   };
-  return {
+  const inside: Db = {
     all: async (sql, params = []) =>
       prepared(sql).all(...(params as SQLInputValue[])) as Record<string, unknown>[],
     run: async (sql, params = []) =>
       Number(prepared(sql).run(...(params as SQLInputValue[])).changes),
+    transaction: noNesting,
   };
+  let open: Promise<void> | undefined;
+  const idle = async () => {
+    while (open) await open;
+  };
+  /** Runs `work` in a write transaction of its own: none other, and no statement, in between. */
+  async function exclusive<T>(work: () => T | Promise<T>): Promise<T> {
+    await idle();
+    let done!: () => void;
+    open = new Promise((resolve) => (done = resolve));
+    try {
+      await whenFree(() => db.exec('BEGIN IMMEDIATE'));
+      try {
+        const result = await work();
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      open = undefined;
+      done();
+    }
+  }
+  const port: Db = {
+    all: async (sql, params = []) => {
+      await idle();
+      return whenFree(
+        () => prepared(sql).all(...(params as SQLInputValue[])) as Record<string, unknown>[],
+      );
+    },
+    run: async (sql, params = []) => {
+      await idle();
+      return whenFree(() => Number(prepared(sql).run(...(params as SQLInputValue[])).changes));
+    },
+    transaction: (work) => exclusive(() => work(inside)),
+  };
+  return { port, exclusive };
 }
 
 export class SqliteStore extends SharedStore implements EnquiryStore {
   readonly db: DatabaseSync;
+  /** Runs its work in a write transaction, in turn with every other on the connection. */
+  readonly #exclusive: <T>(work: () => T | Promise<T>) => Promise<T>;
   readonly #insertEnquiry: StatementSync;
   readonly #insertOutbox: StatementSync;
   readonly #byKey: StatementSync;
   readonly #due: StatementSync;
   readonly #lease: StatementSync;
   readonly #hostHasCall: StatementSync;
-  readonly #byId: StatementSync;
-  readonly #cancel: StatementSync;
-  readonly #move: StatementSync;
-  readonly #hostHasOtherCall: StatementSync;
-  readonly #skipSuperseded: StatementSync;
   readonly #callsAhead: StatementSync;
-  readonly #unconfirmedDue: StatementSync;
-  readonly #lapse: StatementSync;
   readonly #caps: BookingCaps;
   readonly #insertVital: StatementSync | undefined;
 
@@ -350,13 +392,22 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
   ) {
     if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
     const db = new DatabaseSync(path, { readOnly });
-    super(sqliteDb(db), { day: (column) => column, insertOrder: 'rowid' });
+    const driver = sqliteDb(db);
+    super(driver.port, {
+      day: (column) => column,
+      insertOrder: 'rowid',
+      // One write transaction holds the whole file.
+      lockEnquiry: '',
+      skipLocked: '',
+      isBookedStartConflict: () => false,
+    });
+    this.#exclusive = driver.exclusive;
     this.db = db;
     this.description = `the SQLite file ${path}`;
     this.#caps = { bookingCap, networkCap };
     // NORMAL is durable against a crash of the process (kill -9); FULL would add a sync per commit
     // for power loss, at several times the cost.
-    this.db.exec(`PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;`);
+    this.db.exec(`PRAGMA busy_timeout = ${BUSY_MS}; PRAGMA foreign_keys = ON;`);
     if (!readOnly) {
       this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;`);
       this.#migrate();
@@ -375,13 +426,6 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
     // ISO instants in UTC of one form compare as text.
     this.#hostHasCall = this.db.prepare(HOST_HAS_CALL);
     this.#callsAhead = this.db.prepare(CALLS_AHEAD);
-    this.#unconfirmedDue = this.db.prepare(UNCONFIRMED_DUE);
-    this.#lapse = this.db.prepare(LAPSE_CALL);
-    this.#byId = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.id = ?`);
-    this.#cancel = this.db.prepare(CANCEL_CALL);
-    this.#move = this.db.prepare(MOVE_CALL);
-    this.#hostHasOtherCall = this.db.prepare(HOST_HAS_OTHER_CALL);
-    this.#skipSuperseded = this.db.prepare(SKIP_SUPERSEDED);
     this.#byKey = this.db.prepare(`${SELECT_ENQUIRIES} WHERE e.idempotency_key = ?`);
     this.#insertOutbox = this.db.prepare(INSERT_OUTBOX);
     this.#due = this.db.prepare(
@@ -394,29 +438,26 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
        ORDER BY o.next_attempt_at, o.id LIMIT ?`,
     );
     this.#lease = this.db.prepare(`UPDATE outbox SET leased_until = ? WHERE id = ?`);
+    // Opened (and migrated, waiting as SQLite waits): from now on a write waits on the event loop
+    // (whenFree), never holding the thread.
+    this.db.exec('PRAGMA busy_timeout = 0');
   }
 
   #migrate() {
     const { user_version: version } = this.db.prepare('PRAGMA user_version').get() as {
       user_version: number;
     };
+    // At start, before anything else can use the connection.
     for (let next = version; next < migrations.length; next++) {
-      this.#transaction(() => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
         this.db.exec(migrations[next]!);
         this.db.exec(`PRAGMA user_version = ${next + 1}`);
-      });
-    }
-  }
-
-  #transaction<T>(work: () => T): T {
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
+        this.db.exec('COMMIT');
+      } catch (error) {
+        this.db.exec('ROLLBACK');
+        throw error;
+      }
     }
   }
 
@@ -439,7 +480,7 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
     // A booking whose time is taken rejects with SlotTaken, one beyond the cap with
     // BookingCapReached, and only it: the rest of its batch commits.
     return new Promise((resolve, reject) => {
-      if (this.#pending.length === 0) setImmediate(() => this.#flush());
+      if (this.#pending.length === 0) setImmediate(() => void this.#flush());
       this.#pending.push({
         enquiry: storedForm(enquiry),
         queueMail,
@@ -448,13 +489,13 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
     });
   }
 
-  #flush() {
+  async #flush() {
     const batch = this.#pending;
     this.#pending = [];
     const now = Date.now();
     let stored: (StoredEnquiry | SlotTaken | BookingCapReached)[];
     try {
-      stored = this.#transaction(() =>
+      stored = await this.#exclusive(() =>
         batch.map(({ enquiry, queueMail }) => this.#insert(enquiry, queueMail, now)),
       );
     } catch (error) {
@@ -513,70 +554,8 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
     return justStored(enquiry, id, createdAt, host);
   }
 
-  #findById(id: string): StoredEnquiry | undefined {
-    const row = this.#byId.get(id) as unknown as Row | undefined;
-    return row && fromRow(row);
-  }
-
   #queue(id: string, mails: QueuedMail[]) {
     for (const mail of mails) this.#insertOutbox.run(...queuedMailParameters(id, mail));
-  }
-
-  async cancelCall(
-    id: string,
-    queueMail: boolean,
-    now = Date.now(),
-    change?: CallChange,
-  ): Promise<CancelResult> {
-    return this.#transaction((): CancelResult => {
-      const checked = checkCancel(this.#findById(id), now);
-      if ('refused' in checked) return checked.refused;
-      const { enquiry, before } = checked;
-      const call = cancelledCall(before, now);
-      this.#cancel.run(call.cancelledAt, id);
-      this.#skipSuperseded.run(now, 'the call was cancelled', id);
-      if (queueMail && !enquiry.spam) this.#queue(id, mailsOnCancel(call, now, change));
-      return { status: 'cancelled', enquiry: { ...enquiry, call } };
-    });
-  }
-
-  async lapseUnconfirmed(confirmMs: number, queueMail: boolean, now = Date.now(), limit = 100) {
-    // One write transaction (BEGIN IMMEDIATE): no confirmation, cancel or other sweep between the
-    // look and the update.
-    return this.#transaction(() => {
-      const due = this.#unconfirmedDue.all(
-        new Date(now - confirmMs).toISOString(),
-        instant(now),
-        limit,
-      ) as { id: string }[];
-      for (const { id } of due) {
-        const enquiry = this.#findById(id)!;
-        const call = lapsedCall(enquiry.call!, now);
-        this.#lapse.run(call.lapsedAt, call.lapsedAt, id);
-        this.#skipSuperseded.run(now, 'the call lapsed unconfirmed', id);
-        if (queueMail && !enquiry.spam) this.#queue(id, mailsOnLapse(call, now));
-      }
-      return due.length;
-    });
-  }
-
-  async moveCall(id: string, move: CallMove, queueMail: boolean, now = Date.now()) {
-    return this.#transaction((): MoveResult => {
-      const checked = checkMove(this.#findById(id), move);
-      if ('refused' in checked) return checked.refused;
-      const { enquiry, before } = checked;
-      // Inside the write transaction: no booking or move comes between this look and the update.
-      const host = moveCandidates(before.host, move.hosts).find(
-        (candidate) => !this.#hostHasOtherCall.get(move.end, move.start, candidate, id),
-      );
-      if (host === undefined) throw new SlotTaken();
-      this.#move.run(move.start, move.end, host, id);
-      const { call, result } = movedCall(enquiry, before, move, host);
-      this.#skipSuperseded.run(now, 'the call was moved', id);
-      if (queueMail && !enquiry.spam)
-        this.#queue(id, mailsOnMove(before, call, move.reminders ?? [], now, move.change));
-      return result;
-    });
   }
 
   async claimDue(
@@ -584,7 +563,7 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
     limit = OUTBOX_CLAIM_BATCH,
     leaseMs = OUTBOX_LEASE_MS,
   ): Promise<OutboxItem[]> {
-    return this.#transaction(() =>
+    return this.#exclusive(() =>
       (this.#due.all(now, now, limit) as unknown as Row[]).map((row) => {
         this.#lease.run(now + leaseMs, row.outbox_id!);
         const call = mailCallOf(row as MailCallColumns);
@@ -612,7 +591,7 @@ export class SqliteStore extends SharedStore implements EnquiryStore {
   ) {
     const insert = this.#insertVital!;
     const kept = new Map<string, number>();
-    this.#transaction(() => {
+    await this.#exclusive(() => {
       for (const r of records) {
         insert.run(
           r.day,

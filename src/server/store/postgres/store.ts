@@ -16,7 +16,7 @@
  */
 import pg from 'pg';
 import { migrate } from './migrations.ts';
-import type { Db } from '../db.ts';
+import { noNesting, type Db } from '../db.ts';
 import { SharedStore } from '../shared.ts';
 import { sharedRateLimit } from './rate-limit.ts';
 import {
@@ -28,30 +28,15 @@ import {
 import type { RateLimit } from '../../requests/rate-limit.ts';
 import {
   CALLS_AHEAD,
-  CANCEL_CALL,
   HOST_HAS_CALL,
-  HOST_HAS_OTHER_CALL,
   INSERT_OUTBOX,
-  LAPSE_CALL,
-  MOVE_CALL,
   SELECT_ENQUIRIES,
-  SKIP_SUPERSEDED,
-  UNCONFIRMED_DUE,
   bookingCapReached,
-  cancelledCall,
   candidateHosts,
-  checkCancel,
-  checkMove,
   confirmedAtOf,
   justStored,
   mailCallOf,
-  mailsOnCancel,
   mailsOnCommit,
-  mailsOnLapse,
-  mailsOnMove,
-  lapsedCall,
-  moveCandidates,
-  movedCall,
   numbered,
   queuedMailParameters,
   storedForm,
@@ -64,10 +49,6 @@ import {
 } from '../sql.ts';
 import {
   SlotTaken,
-  type CallChange,
-  type CallMove,
-  type CancelResult,
-  type MoveResult,
   type EnquiryKind,
   type EnquiryStore,
   type MailKind,
@@ -172,17 +153,54 @@ function describe(url: string) {
   return `the PostgreSQL database ${decodeURIComponent(pathname.slice(1))} on ${hostname}:${port || 5432}`;
 }
 
+/**
+ * Runs `work` in a transaction on a connection of its own; a connection whose rollback fails is
+ * dropped, not handed to the next caller. `booking`: under the lock bookings are stored under.
+ */
+async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  lock?: 'booking',
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    if (lock === 'booking') await client.query('SELECT pg_advisory_xact_lock($1)', [BOOKING_LOCK]);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
 /** The port of ../db.ts on a pool: each statement named, so that every connection prepares it once. */
 function postgresDb(pool: pg.Pool): Db {
   const names = new Map<string, string>();
-  const query = (sql: string, params: readonly unknown[] = []) => {
-    let name = names.get(sql);
-    if (!name) names.set(sql, (name = `shared-${names.size}`));
-    return pool.query({ name, text: numbered(sql), values: [...params] });
+  const on = (client: pg.Pool | pg.PoolClient) => {
+    const query = (sql: string, params: readonly unknown[] = []) => {
+      let name = names.get(sql);
+      if (!name) names.set(sql, (name = `shared-${names.size}`));
+      return client.query({ name, text: numbered(sql), values: [...params] });
+    };
+    return {
+      all: async (sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows,
+      run: async (sql: string, params?: readonly unknown[]) =>
+        (await query(sql, params)).rowCount ?? 0,
+    };
   };
   return {
-    all: async (sql, params) => (await query(sql, params)).rows,
-    run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
+    ...on(pool),
+    transaction: (work, options) =>
+      inTransaction(
+        pool,
+        (client) => work({ ...on(client), transaction: noNesting }),
+        options?.lock,
+      ),
   };
 }
 
@@ -205,6 +223,9 @@ export class PostgresStore extends SharedStore implements EnquiryStore {
     super(postgresDb(pool), {
       day: (column) => `to_char(${column}, 'YYYY-MM-DD')`,
       insertOrder: 'seq',
+      lockEnquiry: ' FOR UPDATE OF e',
+      skipLocked: ' FOR UPDATE SKIP LOCKED',
+      isBookedStartConflict: isBookedStartViolation,
     });
     this.pool = pool;
     this.description = describe(url);
@@ -237,21 +258,8 @@ export class PostgresStore extends SharedStore implements EnquiryStore {
     await this.#transaction(migrate);
   }
 
-  async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      // A connection whose rollback fails is dropped, not handed to the next caller.
-      await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+  #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work);
   }
 
   async #one(query: pg.QueryConfig, client: pg.Pool | pg.PoolClient = this.pool) {
@@ -313,43 +321,46 @@ export class PostgresStore extends SharedStore implements EnquiryStore {
   async #book(item: Pending) {
     const { enquiry } = item;
     try {
-      const stored = await this.#transaction(async (client) => {
-        await client.query('SELECT pg_advisory_xact_lock($1)', [BOOKING_LOCK]);
-        // A repeat of a booking is answered with the one stored, not counted against the cap.
-        const earlier =
-          enquiry.idempotencyKey && (await this.findByKey(enquiry.idempotencyKey, client));
-        if (earlier) return earlier;
-        const now = Date.now();
-        const { rows } = await client.query<CallAhead>({
-          name: 'calls-ahead',
-          text: numbered(CALLS_AHEAD),
-          values: [new Date(now).toISOString()],
-        });
-        const reached = bookingCapReached(rows, enquiry, this.#caps);
-        if (reached) throw reached;
-        // Under the lock, no other booking comes between this look and the insert: the first
-        // candidate with no call then takes it.
-        const call = enquiry.call!;
-        let host: string | null | undefined;
-        for (const candidate of candidateHosts(call)) {
-          const { rowCount } = await client.query({
-            name: 'host-has-call',
-            text: numbered(HOST_HAS_CALL),
-            values: [call.end, call.start, candidate, candidate],
+      const stored = await inTransaction(
+        this.pool,
+        async (client) => {
+          // A repeat of a booking is answered with the one stored, not counted against the cap.
+          const earlier =
+            enquiry.idempotencyKey && (await this.findByKey(enquiry.idempotencyKey, client));
+          if (earlier) return earlier;
+          const now = Date.now();
+          const { rows } = await client.query<CallAhead>({
+            name: 'calls-ahead',
+            text: numbered(CALLS_AHEAD),
+            values: [new Date(now).toISOString()],
           });
-          if (!rowCount) {
-            host = candidate;
-            break;
+          const reached = bookingCapReached(rows, enquiry, this.#caps);
+          if (reached) throw reached;
+          // Under the lock, no other booking comes between this look and the insert: the first
+          // candidate with no call then takes it.
+          const call = enquiry.call!;
+          let host: string | null | undefined;
+          for (const candidate of candidateHosts(call)) {
+            const { rowCount } = await client.query({
+              name: 'host-has-call',
+              text: numbered(HOST_HAS_CALL),
+              values: [call.end, call.start, candidate, candidate],
+            });
+            if (!rowCount) {
+              host = candidate;
+              break;
+            }
           }
-        }
-        if (host === undefined) throw new SlotTaken();
-        // Its e-mails (with the reminders, of columns the batch insert has not) are queued apart.
-        const [inserted] = await this.#insert([{ ...item, host, queueMail: false }], now, client);
-        if (!inserted) return await this.#storedFirst(enquiry, client);
-        if (item.queueMail && !enquiry.spam)
-          await this.#queue(client, inserted.id, mailsOnCommit(enquiry, host, now));
-        return inserted;
-      });
+          if (host === undefined) throw new SlotTaken();
+          // Its e-mails (with the reminders, of columns the batch insert has not) are queued apart.
+          const [inserted] = await this.#insert([{ ...item, host, queueMail: false }], now, client);
+          if (!inserted) return await this.#storedFirst(enquiry, client);
+          if (item.queueMail && !enquiry.spam)
+            await this.#queue(client, inserted.id, mailsOnCommit(enquiry, host, now));
+          return inserted;
+        },
+        'booking',
+      );
       item.resolve(stored);
     } catch (error) {
       item.reject(isBookedStartViolation(error) ? new SlotTaken() : error);
@@ -422,99 +433,6 @@ export class PostgresStore extends SharedStore implements EnquiryStore {
         text: numbered(INSERT_OUTBOX),
         values: queuedMailParameters(id, mail),
       });
-  }
-
-  /** The enquiry `id`, its row locked until the transaction of `client` ends. */
-  #locked(client: pg.PoolClient, id: string) {
-    return this.#one(
-      { text: `${SELECT_ENQUIRIES} WHERE e.id = $1 FOR UPDATE OF e`, values: [id] },
-      client,
-    );
-  }
-
-  cancelCall(
-    id: string,
-    queueMail: boolean,
-    now = Date.now(),
-    change?: CallChange,
-  ): Promise<CancelResult> {
-    return this.#transaction(async (client): Promise<CancelResult> => {
-      const checked = checkCancel(await this.#locked(client, id), now);
-      if ('refused' in checked) return checked.refused;
-      const { enquiry, before } = checked;
-      const call = cancelledCall(before, now);
-      await client.query(numbered(CANCEL_CALL), [call.cancelledAt, id]);
-      await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call was cancelled', id]);
-      if (queueMail && !enquiry.spam)
-        await this.#queue(client, id, mailsOnCancel(call, now, change));
-      return { status: 'cancelled', enquiry: { ...enquiry, call } };
-    });
-  }
-
-  lapseUnconfirmed(confirmMs: number, queueMail: boolean, now = Date.now(), limit = 100) {
-    return this.#transaction(async (client) => {
-      // Each call due is locked by this transaction, or skipped when another process's sweep (or a
-      // confirmation, a cancel, a move) holds it: it lapses once, with its e-mails, or not at all.
-      const { rows } = await client.query<{ id: string }>({
-        name: 'unconfirmed-due',
-        text: `${numbered(UNCONFIRMED_DUE)} FOR UPDATE SKIP LOCKED`,
-        values: [new Date(now - confirmMs).toISOString(), new Date(now).toISOString(), limit],
-      });
-      for (const { id } of rows) {
-        const enquiry = (await this.#one(
-          { name: 'by-id', text: `${SELECT_ENQUIRIES} WHERE e.id = $1`, values: [id] },
-          client,
-        ))!;
-        const call = lapsedCall(enquiry.call!, now);
-        await client.query(numbered(LAPSE_CALL), [call.lapsedAt, call.lapsedAt, id]);
-        await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call lapsed unconfirmed', id]);
-        if (queueMail && !enquiry.spam) await this.#queue(client, id, mailsOnLapse(call, now));
-      }
-      return rows.length;
-    });
-  }
-
-  async moveCall(
-    id: string,
-    move: CallMove,
-    queueMail: boolean,
-    now = Date.now(),
-  ): Promise<MoveResult> {
-    try {
-      return await this.#transaction(async (client): Promise<MoveResult> => {
-        // Under the booking lock, as a booking: no booking or move of another process comes between
-        // this look and the update.
-        await client.query('SELECT pg_advisory_xact_lock($1)', [BOOKING_LOCK]);
-        const checked = checkMove(await this.#locked(client, id), move);
-        if ('refused' in checked) return checked.refused;
-        const { enquiry, before } = checked;
-        let host: string | undefined;
-        for (const candidate of moveCandidates(before.host, move.hosts)) {
-          const { rowCount } = await client.query({
-            name: 'host-has-other-call',
-            text: numbered(HOST_HAS_OTHER_CALL),
-            values: [move.end, move.start, candidate, id],
-          });
-          if (!rowCount) {
-            host = candidate;
-            break;
-          }
-        }
-        if (host === undefined) throw new SlotTaken();
-        await client.query(numbered(MOVE_CALL), [move.start, move.end, host, id]);
-        const { call, result } = movedCall(enquiry, before, move, host);
-        await client.query(numbered(SKIP_SUPERSEDED), [now, 'the call was moved', id]);
-        if (queueMail && !enquiry.spam)
-          await this.#queue(
-            client,
-            id,
-            mailsOnMove(before, call, move.reminders ?? [], now, move.change),
-          );
-        return result;
-      });
-    } catch (error) {
-      throw isBookedStartViolation(error) ? new SlotTaken() : error;
-    }
   }
 
   async claimDue(
