@@ -11,7 +11,8 @@ import interactionDirective from './src/integrations/interaction-directive.ts';
 import precompress from './src/integrations/precompress.ts';
 import serviceWorker from './src/integrations/service-worker.ts';
 import buildIdentity from './src/integrations/build-identity.ts';
-import fieldVitals from './src/integrations/field-vitals.ts';
+import standaloneScript from './src/integrations/standalone-script.ts';
+import { FIRST_TIMES_SCRIPT } from './src/domain/api.ts';
 import editor from './src/integrations/editor.ts';
 
 // reCAPTCHA, when its site key (a public value) is given at build time: both forms show the widget, and
@@ -68,7 +69,18 @@ export default defineConfig({
     }),
     // After the pages: its precache lists the build's files.
     serviceWorker(),
-    fieldVitals({ enabled: vitals }),
+    // Browser scripts at fixed addresses, loaded by first moves: field data's, the dialog's first days.
+    standaloneScript({
+      name: 'field-vitals',
+      source: new URL('./src/client/field-vitals.ts', import.meta.url),
+      address: '/field-vitals.js',
+      enabled: vitals,
+    }),
+    standaloneScript({
+      name: 'first-times',
+      source: new URL('./src/client/first-times.ts', import.meta.url),
+      address: FIRST_TIMES_SCRIPT,
+    }),
     buildIdentity(),
     // Last, so that the sitemap and the service worker are compressed too.
     precompress(),

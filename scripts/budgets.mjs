@@ -31,5 +31,5 @@ export const BUDGET_ROUTES = [
   '/schedule',
 ];
 
-/** Field data's script, by its fixed address (src/integrations/field-vitals.ts). */
+/** Field data's script, by its fixed address (src/integrations/standalone-script.ts). */
 export const isFieldData = (url) => new URL(url).pathname === '/field-vitals.js';

@@ -50,6 +50,13 @@ export const FIRST_DAYS = 3;
  * once and asks for the rest.
  */
 export const FIRST_FREE_TIMES = '__firstFreeTimes';
+/**
+ * The script that offers those first days as plain choices (src/client/first-times.ts, built to a
+ * fixed address), which the first move loads beside the answer; and where the first move leaves the
+ * time steps asked for before it has come, on `window`.
+ */
+export const FIRST_TIMES_SCRIPT = '/first-times.js';
+export const FIRST_TIMES_WANTED = '__firstTimesWanted';
 /** The most days one may ask for with `?days=`. */
 export const MAX_DAYS = 60;
 
