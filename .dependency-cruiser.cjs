@@ -13,6 +13,7 @@ const browser = '^src/(islands|stores|offline|client)/';
 const serverFloors = [
   ['requests'],
   ['store', 'http'],
+  ['jobs'],
   ['calendars', 'mail'],
   ['booking'],
   ['enquiries', 'vitals'],

@@ -1,7 +1,7 @@
 /**
  * The server's front door: every service of this process built once, from the configuration, in
- * this one place: the store, the rate limiter, the mail outbox, the sweep of unconfirmed calls, the
- * hosts' calendars, the pace alert, field data and /speed's figures. Nothing below reaches up for
+ * this one place: the store, the rate limiter, the queue of jobs that sends the e-mails, the sweep of unconfirmed calls, the
+ * hosts' calendars, the bookings, the pace alert, field data and /speed's figures. Nothing below reaches up for
  * them: the middleware hands `app` to the routes (`Astro.locals.app`), which hand each handler what
  * it needs (./booking/services.ts). Opened on first use and held; a store that cannot be opened
  * (a database that is down) is tried again at the next use.
@@ -12,10 +12,12 @@ import {
   serverConfig,
   type ServerConfig,
 } from './config.ts';
+import { Bookings } from './booking/calls.ts';
 import { startLapseSweep } from './booking/lapse.ts';
 import { BookingPaceAlert } from './booking/pace-alert.ts';
 import type { Services } from './booking/services.ts';
-import { Outbox } from './mail/outbox.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { mailHandlers } from './mail/delivery.ts';
 import { smtpSender } from './mail/smtp.ts';
 import type { MailContent } from './mail/templates.ts';
 import { onShutdown } from './shutdown.ts';
@@ -82,7 +84,8 @@ async function startServices(): Promise<Services> {
   if (!mailContent) throw new Error('The e-mails have no content: see provideMailContent.');
   const content = await mailContent();
   const config = serverConfig();
-  const store = await openStore(config, {
+  const store = await openStore(config);
+  const bookings = new Bookings(store, {
     bookingCap: config.bookingCap,
     networkCap: config.networkCap,
   });
@@ -100,25 +103,27 @@ async function startServices(): Promise<Services> {
     );
   }
   const siteUrl = config.siteUrl ?? import.meta.env.SITE;
-  let outbox: Outbox | undefined;
+  let outbox: JobQueue | undefined;
   let alertMail: ConstructorParameters<typeof BookingPaceAlert>[0]['mail'];
   if (config.smtpUrl && config.mailTo && config.mailFrom) {
     const { smtpUrl, mailTo, mailFrom } = config;
     const sender = smtpSender(smtpUrl);
     alertMail = { send: (mail) => sender.send(mail), from: mailFrom, to: mailTo };
-    outbox = new Outbox({
+    outbox = new JobQueue({
       store,
-      sender,
-      from: mailFrom,
-      to: mailTo,
+      handlers: mailHandlers({
+        sender,
+        from: mailFrom,
+        to: mailTo,
+        content,
+        ...(bookingSecret && {
+          booking: { secret: bookingSecret, siteUrl },
+        }),
+      }),
       pollMs: config.outboxPollMs,
       retryBaseMs: config.outboxRetryBaseMs,
       retryMaxMs: config.outboxRetryMaxMs,
       leaseMs: config.outboxLeaseMs,
-      content,
-      ...(bookingSecret && {
-        booking: { secret: bookingSecret, siteUrl },
-      }),
       log: console.warn,
     });
     outbox.start();
@@ -135,7 +140,7 @@ async function startServices(): Promise<Services> {
   if (bookingSecret) {
     // Calls not confirmed in time are released, by whichever process sweeps first.
     const sweep = startLapseSweep({
-      store,
+      bookings,
       confirmMs: config.confirmMs,
       outbox,
       log: console.info,
@@ -146,6 +151,7 @@ async function startServices(): Promise<Services> {
   return {
     config,
     store,
+    bookings,
     limiter,
     outbox,
     bookingSecret,
@@ -154,7 +160,7 @@ async function startServices(): Promise<Services> {
       perHour === undefined || !bookingSecret
         ? undefined
         : new BookingPaceAlert({
-            store,
+            bookings,
             rule: { perHour, quietMs: BOOKING_ALERT_QUIET_MS },
             ...(alertMail && { mail: alertMail }),
             log: console.warn,

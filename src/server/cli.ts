@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { serverConfig } from './config.ts';
 import { formatCsv, formatListing } from './enquiries/listing.ts';
 import { readAvailability } from './booking/availability-file.ts';
+import { Bookings } from './booking/calls.ts';
 import { moveBookedCall } from './booking/change.ts';
 import { CalendarsUnreadable } from './booking/messages.ts';
 import { CalendarService } from './calendars/service.ts';
@@ -92,7 +93,7 @@ async function bookedCall(store: EnquiryStore, ref: string) {
 
 async function cancel(store: EnquiryStore, ref: string, change: CallChange) {
   const enquiry = await bookedCall(store, ref);
-  const result = await store.cancelCall(enquiry.id, mailIsOn, Date.now(), change);
+  const result = await new Bookings(store).cancelCall(enquiry.id, mailIsOn, Date.now(), change);
   if (result.status === 'already' && result.enquiry.call?.lapsedAt)
     return fail(lapsedMessage(result.enquiry));
   if (result.status === 'already') return fail('That call was cancelled already.');
@@ -123,7 +124,7 @@ async function move(
   let result;
   try {
     result = await moveBookedCall(
-      { store, outbox: undefined, calendars },
+      { store, bookings: new Bookings(store), outbox: undefined, calendars },
       availability,
       enquiry,
       start,

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { signCallToken } from '../../src/server/call-token';
 import { readAvailability } from '../../src/server/booking/availability-file';
 import { offeredTimes } from '../../src/server/booking/free-times';
+import { Bookings } from '../../src/server/booking/calls';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { postForm, readStore } from '../support/server';
 import { decoded } from '../support/mime';
@@ -501,7 +502,7 @@ describe('confirming a call, and the share of calls waiting for it', () => {
     // prospect told once, and its links say so.
     const sweeper = new SqliteStore(server.database);
     try {
-      expect(await sweeper.lapseUnconfirmed(0, true, Date.now())).toBe(1);
+      expect(await new Bookings(sweeper).lapseUnconfirmed(0, true, Date.now())).toBe(1);
     } finally {
       await sweeper.close();
     }

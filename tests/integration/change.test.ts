@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { signCallToken } from '../../src/server/call-token';
+import { Bookings } from '../../src/server/booking/calls';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { calendarOf, decoded } from '../support/mime';
 import { readStore } from '../support/server';
@@ -186,7 +187,7 @@ describe('the change link', () => {
     const soon = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 2 * 3_600_000)
       .toISOString()
       .replace('.000Z', 'Z');
-    const near = await store.commit(
+    const near = await new Bookings(store).commit(
       {
         kind: 'call',
         name: 'Ada',

@@ -6,9 +6,10 @@
  * not confirmed in time (BOOKING_CONFIRM_MINUTES), and the outbox sending them by a clock the test
  * controls.
  */
+import type { Bookings } from '../../src/server/booking/calls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sweepUnconfirmed } from '../../src/server/booking/lapse';
-import { Outbox } from '../../src/server/mail/outbox';
+import { mailQueue } from '../support/mail-queue';
 import type { Mail } from '../../src/server/mail/templates';
 import {
   BookingCapReached,
@@ -52,10 +53,12 @@ const to = (
 describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store', (kind) => {
   let backend: Backend;
   let store: EnquiryStore;
+  let bookings: Bookings;
   beforeEach(async () => {
     // No booking cap: the tests book many calls of one address.
     backend = await backends[kind]({ bookingCap: Infinity });
     store = backend.store;
+    bookings = backend.bookings;
   });
   afterEach(() => backend.cleanup());
 
@@ -64,7 +67,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     const items = await store.claimDue(now, 100, noLease);
     for (const item of items) await store.markSent(item.id, now);
     return items.map((item) => [
-      item.mail,
+      item.kind,
       item.call?.sequence,
       item.call?.start,
       item.call?.remindMinutes,
@@ -73,7 +76,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
   describe('reminders', () => {
     it('are queued with a booking, to the prospect and the host, each due its lead before the call', async () => {
-      await store.commit(booking(slot), true);
+      await bookings.commit(booking(slot), true);
       expect(await sendDue(booked)).toEqual([
         ['agency', 0, slot, undefined],
         ['prospect', 0, slot, undefined],
@@ -95,7 +98,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('are skipped when the call is booked inside their lead, not sent late', async () => {
       // In two hours: the 24-hour reminder's time has passed already; the 1-hour one is ahead.
       const soon = new Date(Date.now() + 120 * minute).toISOString().replace(/\.\d+Z$/, 'Z');
-      await store.commit(booking(soon), true);
+      await bookings.commit(booking(soon), true);
       const all = await sendDue(at(soon));
       expect(all.filter(([mail]) => String(mail).endsWith('-reminder'))).toEqual([
         ['prospect-reminder', 0, soon, 60],
@@ -107,7 +110,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const at24h10m = new Date(Date.now() + (24 * 60 + 10) * minute)
         .toISOString()
         .replace(/\.\d+Z$/, 'Z');
-      await store.commit(booking(at24h10m), true);
+      await bookings.commit(booking(at24h10m), true);
       const reminders = (await sendDue(at(at24h10m))).filter(([mail]) =>
         String(mail).endsWith('-reminder'),
       );
@@ -115,7 +118,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('go to the prospect alone for a call with no host', async () => {
-      await store.commit(booking(slot, [], [60]), true);
+      await bookings.commit(booking(slot, [], [60]), true);
       expect((await sendDue(at(slot) - 60 * minute)).map(([mail]) => mail)).toEqual([
         'agency',
         'prospect',
@@ -124,9 +127,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('are never sent for a cancelled call', async () => {
-      const { id } = await store.commit(booking(slot), true);
+      const { id } = await bookings.commit(booking(slot), true);
       await sendDue(booked);
-      await store.cancelCall(id, true, booked + minute);
+      await bookings.cancelCall(id, true, booked + minute);
       expect((await sendDue(at(slot))).map(([mail, sequence]) => [mail, sequence])).toEqual([
         ['agency-cancel', 1],
         ['prospect-cancel', 1],
@@ -139,8 +142,8 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     const later = '2027-01-07T14:00:00Z';
 
     it('moves the call: the old time free, the new one held by its host, the sequence and moves up', async () => {
-      const { id } = await store.commit(booking(slot, ['anna', 'ben']), true);
-      const moved = await store.moveCall(id, to(later, ['ben', 'anna']), true, booked);
+      const { id } = await bookings.commit(booking(slot, ['anna', 'ben']), true);
+      const moved = await bookings.moveCall(id, to(later, ['ben', 'anna']), true, booked);
       expect(moved).toMatchObject({
         status: 'moved',
         previous: { start: slot, end: plus(slot, 30), host: 'anna' },
@@ -158,16 +161,16 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         { id, start: later, end: plus(later, 30), host: 'anna' },
       ]);
       // The old time is anyone's again.
-      await store.commit(booking(slot, ['anna'], [], { name: 'Someone Else' }), false);
+      await bookings.commit(booking(slot, ['anna'], [], { name: 'Someone Else' }), false);
     });
 
     it('drops the e-mails of the old time not sent yet, and queues the move’s and the new reminders', async () => {
-      const { id } = await store.commit(booking(slot), true);
+      const { id } = await bookings.commit(booking(slot), true);
       // The booking's confirmation went; its invitation to the host and the reminders did not.
       const [agency, prospect] = await store.claimDue(booked, 2, noLease);
       await store.markSent(agency!.id, booked);
       await store.markSent(prospect!.id, booked);
-      await store.moveCall(id, to(later), true, booked + minute);
+      await bookings.moveCall(id, to(later), true, booked + minute);
       expect(await sendDue(at(later))).toEqual([
         ['agency-move', 1, later, undefined],
         ['prospect-move', 1, later, undefined],
@@ -182,11 +185,11 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('keeps the move’s old time in its e-mails', async () => {
-      const { id } = await store.commit(booking(slot), true);
+      const { id } = await bookings.commit(booking(slot), true);
       await sendDue(booked);
-      await store.moveCall(id, to(later), true, booked + minute);
+      await bookings.moveCall(id, to(later), true, booked + minute);
       const items = await store.claimDue(booked + minute, 100, noLease);
-      expect(items.find((item) => item.mail === 'prospect-move')?.call).toEqual({
+      expect(items.find((item) => item.kind === 'prospect-move')?.call).toEqual({
         sequence: 1,
         host: 'anna',
         start: later,
@@ -196,31 +199,31 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('keeps who moved it on its e-mails: the staff with their reason, else the prospect', async () => {
-      const { id } = await store.commit(booking(slot), true);
+      const { id } = await bookings.commit(booking(slot), true);
       await sendDue(booked);
       const change = { by: 'staff' as const, reason: 'Anna is ill; Ben takes it.' };
-      await store.moveCall(id, to(later, ['anna'], { change }), true, booked + minute);
+      await bookings.moveCall(id, to(later, ['anna'], { change }), true, booked + minute);
       const staffs = await store.claimDue(booked + minute, 100, noLease);
-      const moves = staffs.filter((item) => item.mail.endsWith('-move'));
-      expect(moves.map((item) => item.mail).sort()).toEqual([
+      const moves = staffs.filter((item) => item.kind.endsWith('-move'));
+      expect(moves.map((item) => item.kind).sort()).toEqual([
         'agency-move',
         'host-move',
         'prospect-move',
       ]);
       for (const item of moves) expect(item.call?.change).toEqual(change);
       // The new time's reminders are no one's change.
-      for (const item of staffs.filter((item) => item.mail.endsWith('-reminder')))
+      for (const item of staffs.filter((item) => item.kind.endsWith('-reminder')))
         expect(item.call?.change).toBeUndefined();
       for (const item of staffs) await store.markSent(item.id, booked + minute);
 
       // The prospect's own move (their link), and the staff's without a reason.
-      await store.moveCall(id, to(slot), true, booked + 2 * minute);
+      await bookings.moveCall(id, to(slot), true, booked + 2 * minute);
       const own = await store.claimDue(booked + 2 * minute, 100, noLease);
-      expect(own.find((item) => item.mail === 'agency-move')?.call?.change).toBeUndefined();
+      expect(own.find((item) => item.kind === 'agency-move')?.call?.change).toBeUndefined();
       for (const item of own) await store.markSent(item.id, booked + 2 * minute);
-      await store.cancelCall(id, true, booked + 3 * minute, { by: 'staff' });
+      await bookings.cancelCall(id, true, booked + 3 * minute, { by: 'staff' });
       const cancels = await store.claimDue(booked + 3 * minute, 100, noLease);
-      expect(cancels.map((item) => [item.mail, item.call?.change]).sort()).toEqual([
+      expect(cancels.map((item) => [item.kind, item.call?.change]).sort()).toEqual([
         ['agency-cancel', { by: 'staff' }],
         ['host-cancel', { by: 'staff' }],
         ['prospect-cancel', { by: 'staff' }],
@@ -228,13 +231,13 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('gives the call to another host when its own is not free then: a cancellation to one, an invitation to the other', async () => {
-      const { id } = await store.commit(booking(slot, ['anna']), true);
-      await store.commit(booking(later, ['anna'], [], { name: 'Busy Anna' }), false);
+      const { id } = await bookings.commit(booking(slot, ['anna']), true);
+      await bookings.commit(booking(later, ['anna'], [], { name: 'Busy Anna' }), false);
       await sendDue(booked);
-      const moved = await store.moveCall(id, to(later, ['anna', 'ben']), true, booked + minute);
+      const moved = await bookings.moveCall(id, to(later, ['anna', 'ben']), true, booked + minute);
       expect(moved.status === 'moved' && moved.enquiry.call?.host).toBe('ben');
       const items = await store.claimDue(booked + minute, 100, noLease);
-      expect(items.map((item) => [item.mail, item.call?.host, item.call?.start])).toEqual([
+      expect(items.map((item) => [item.kind, item.call?.host, item.call?.start])).toEqual([
         ['agency-move', 'ben', later],
         ['prospect-move', 'ben', later],
         ['host-cancel', 'anna', slot],
@@ -243,20 +246,20 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('refuses a time no candidate host is free at (SlotTaken), and changes nothing', async () => {
-      const { id } = await store.commit(booking(slot, ['anna']), true);
-      await store.commit(booking(later, ['anna'], [], { name: 'Busy Anna' }), false);
-      await expect(store.moveCall(id, to(later, ['anna']), true, booked)).rejects.toThrow(
+      const { id } = await bookings.commit(booking(slot, ['anna']), true);
+      await bookings.commit(booking(later, ['anna'], [], { name: 'Busy Anna' }), false);
+      await expect(bookings.moveCall(id, to(later, ['anna']), true, booked)).rejects.toThrow(
         SlotTaken,
       );
-      await expect(store.moveCall(id, to(later, []), true, booked)).rejects.toThrow(SlotTaken);
+      await expect(bookings.moveCall(id, to(later, []), true, booked)).rejects.toThrow(SlotTaken);
       expect((await store.findById(id))?.call).toMatchObject({ start: slot, sequence: 0 });
     });
 
     it('refuses a move to the time the call has: nothing changes, nothing is sent, no move is used', async () => {
-      const { id } = await store.commit(booking(slot), true);
+      const { id } = await bookings.commit(booking(slot), true);
       await sendDue(booked);
       for (const move of [to(slot), to(slot, ['anna'], { sequence: 0 })])
-        expect(await store.moveCall(id, move, true, booked + minute)).toMatchObject({
+        expect(await bookings.moveCall(id, move, true, booked + minute)).toMatchObject({
           status: 'same',
         });
       expect((await store.findById(id))?.call).toMatchObject({
@@ -274,27 +277,27 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('moves within its own time (half an hour on, overlapping the old one)', async () => {
-      const { id } = await store.commit(booking(slot, ['anna']), false);
-      const moved = await store.moveCall(id, to(plus(slot, 15), ['anna']), false, booked);
+      const { id } = await bookings.commit(booking(slot, ['anna']), false);
+      const moved = await bookings.moveCall(id, to(plus(slot, 15), ['anna']), false, booked);
       expect(moved.status).toBe('moved');
     });
 
     it('refuses a cancelled call, a link of an earlier time, and a fourth move', async () => {
-      const { id } = await store.commit(booking(slot), false);
+      const { id } = await bookings.commit(booking(slot), false);
       const times = ['2027-01-06T10:00:00Z', '2027-01-07T10:00:00Z', '2027-01-08T10:00:00Z'];
       expect(
-        (await store.moveCall(id, to(times[0]!, ['anna'], { sequence: 0 }), false)).status,
+        (await bookings.moveCall(id, to(times[0]!, ['anna'], { sequence: 0 }), false)).status,
       ).toBe('moved');
       // The same link again: the call has moved since.
       expect(
-        (await store.moveCall(id, to(times[1]!, ['anna'], { sequence: 0 }), false)).status,
+        (await bookings.moveCall(id, to(times[1]!, ['anna'], { sequence: 0 }), false)).status,
       ).toBe('stale');
-      expect((await store.moveCall(id, to(times[1]!), false)).status).toBe('moved');
-      expect((await store.moveCall(id, to(times[2]!), false)).status).toBe('moved');
-      expect((await store.moveCall(id, to(slot), false)).status).toBe('limit');
-      await store.cancelCall(id, false);
-      expect((await store.moveCall(id, to(slot), false)).status).toBe('cancelled');
-      expect(await store.moveCall(crypto.randomUUID(), to(slot), false)).toEqual({
+      expect((await bookings.moveCall(id, to(times[1]!), false)).status).toBe('moved');
+      expect((await bookings.moveCall(id, to(times[2]!), false)).status).toBe('moved');
+      expect((await bookings.moveCall(id, to(slot), false)).status).toBe('limit');
+      await bookings.cancelCall(id, false);
+      expect((await bookings.moveCall(id, to(slot), false)).status).toBe('cancelled');
+      expect(await bookings.moveCall(crypto.randomUUID(), to(slot), false)).toEqual({
         status: 'unknown',
       });
     });
@@ -302,10 +305,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('a move and a booking racing for one host’s time: exactly one has it', async () => {
       for (let round = 0; round < 5; round++) {
         const start = plus('2027-02-01T10:00:00Z', round * 60);
-        const { id } = await store.commit(booking(plus(start, 24 * 60), ['anna'], []), false);
+        const { id } = await bookings.commit(booking(plus(start, 24 * 60), ['anna'], []), false);
         const results = await Promise.allSettled([
-          store.moveCall(id, to(start, ['anna']), false),
-          store.commit(booking(start, ['anna'], [], { name: `Rival ${round}` }), false),
+          bookings.moveCall(id, to(start, ['anna']), false),
+          bookings.commit(booking(start, ['anna'], [], { name: `Rival ${round}` }), false),
         ]);
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
         const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
@@ -315,23 +318,23 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
     it('two moves racing for one time: exactly one has it', async () => {
       const start = '2027-02-03T10:00:00Z';
-      const a = await store.commit(booking('2027-02-04T10:00:00Z', ['anna'], []), false);
-      const b = await store.commit(
+      const a = await bookings.commit(booking('2027-02-04T10:00:00Z', ['anna'], []), false);
+      const b = await bookings.commit(
         booking('2027-02-04T11:00:00Z', ['anna'], [], { name: 'B' }),
         false,
       );
       const results = await Promise.allSettled([
-        store.moveCall(a.id, to(start), false),
-        store.moveCall(b.id, to(start), false),
+        bookings.moveCall(a.id, to(start), false),
+        bookings.moveCall(b.id, to(start), false),
       ]);
       expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     });
 
     it('then cancelled: a cancellation of the moved time, one sequence higher, and no reminder', async () => {
-      const { id } = await store.commit(booking(slot), true);
-      await store.moveCall(id, to(later), true, booked);
+      const { id } = await bookings.commit(booking(slot), true);
+      await bookings.moveCall(id, to(later), true, booked);
       await sendDue(booked);
-      await store.cancelCall(id, true, booked + minute);
+      await bookings.cancelCall(id, true, booked + minute);
       expect(await sendDue(at(later))).toEqual([
         ['agency-cancel', 2, later, undefined],
         ['prospect-cancel', 2, later, undefined],
@@ -343,13 +346,13 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
   describe('a call that has begun', () => {
     it('is neither cancelled nor confirmed, even by the links of the later time it had before it moved: nothing is sent', async () => {
       const later = '2027-01-07T14:00:00Z';
-      const { id } = await store.commit(booking(later), true);
+      const { id } = await bookings.commit(booking(later), true);
       // Moved earlier: the links of its first time are signed until `later`.
-      await store.moveCall(id, to(slot), true, booked);
+      await bookings.moveCall(id, to(slot), true, booked);
       await sendDue(at(slot) - 1);
       for (const now of [at(slot), at(slot) + 10 * minute]) {
-        expect(await store.cancelCall(id, true, now)).toMatchObject({ status: 'past' });
-        expect(await store.confirmCall(id, now)).toMatchObject({ status: 'past' });
+        expect(await bookings.cancelCall(id, true, now)).toMatchObject({ status: 'past' });
+        expect(await bookings.confirmCall(id, now)).toMatchObject({ status: 'past' });
       }
       expect((await store.findById(id))?.call).toMatchObject({
         cancelledAt: null,
@@ -358,7 +361,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       });
       expect(await sendDue(at(later))).toEqual([]);
       // A moment before it begins, it is cancelled as ever.
-      expect((await store.cancelCall(id, true, at(slot) - 1)).status).toBe('cancelled');
+      expect((await bookings.cancelCall(id, true, at(slot) - 1)).status).toBe('cancelled');
     });
   });
 
@@ -366,7 +369,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     const confirmMs = 120 * minute;
     /** A call booked now (the store's real clock) by `email`, at most one unconfirmed call ahead. */
     const bookWaiting = async (start: string, email = 'ada@example.com') => {
-      const stored = await store.commit(
+      const stored = await bookings.commit(
         call(start, {
           email,
           call: {
@@ -390,10 +393,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       await expect(bookWaiting(plus(slot, 60), 'bea@example.com')).rejects.toThrow(
         BookingCapReached,
       );
-      expect(await store.lapseUnconfirmed(confirmMs, true, bookedAt + 119 * minute)).toBe(0);
+      expect(await bookings.lapseUnconfirmed(confirmMs, true, bookedAt + 119 * minute)).toBe(0);
       expect(await held()).toHaveLength(1);
       const releasedAt = bookedAt + 121 * minute;
-      expect(await store.lapseUnconfirmed(confirmMs, true, releasedAt)).toBe(1);
+      expect(await bookings.lapseUnconfirmed(confirmMs, true, releasedAt)).toBe(1);
       expect(await held()).toEqual([]);
       expect((await store.findById(id))?.call).toMatchObject({
         start: slot,
@@ -409,15 +412,17 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         ['host-lapse', 1, slot, undefined],
       ]);
       // A second sweep releases and queues nothing.
-      expect(await store.lapseUnconfirmed(confirmMs, true, releasedAt + minute)).toBe(0);
+      expect(await bookings.lapseUnconfirmed(confirmMs, true, releasedAt + minute)).toBe(0);
       // Lapsed, it is not confirmed, cancelled or moved.
       const later = releasedAt + 2 * minute;
-      expect(await store.confirmCall(id, later)).toMatchObject({
+      expect(await bookings.confirmCall(id, later)).toMatchObject({
         status: 'cancelled',
         enquiry: { call: { confirmedAt: null, lapsedAt: new Date(releasedAt).toISOString() } },
       });
-      expect((await store.cancelCall(id, true, later)).status).toBe('already');
-      expect((await store.moveCall(id, to(plus(slot, 120)), true, later)).status).toBe('cancelled');
+      expect((await bookings.cancelCall(id, true, later)).status).toBe('already');
+      expect((await bookings.moveCall(id, to(plus(slot, 120)), true, later)).status).toBe(
+        'cancelled',
+      );
       expect(await store.claimDue(at(slot), 100, noLease)).toEqual([]);
       // Its time, and its place in the share, are anyone's again.
       await bookWaiting(slot, 'bea@example.com');
@@ -425,17 +430,17 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
     it('keeps a call confirmed, one confirmed at once (e-mail off) and one that has begun', async () => {
       const confirmed = await bookWaiting(slot);
-      await store.confirmCall(confirmed.id, confirmed.bookedAt + minute);
+      await bookings.confirmCall(confirmed.id, confirmed.bookedAt + minute);
       const start = plus(slot, 60);
-      const atOnce = await store.commit(
+      const atOnce = await bookings.commit(
         call(start, { call: { start, end: plus(start, 30), hosts: ['anna'], confirmed: true } }),
         true,
       );
       // Booked to start within the time allowed: released, it would be released once it began.
       const soon = new Date(Date.now() + 60 * minute).toISOString().replace(/\.\d+Z$/, 'Z');
-      const begun = await store.commit(booking(soon), true);
+      const begun = await bookings.commit(booking(soon), true);
       const now = at(begun.createdAt) + 121 * minute;
-      expect(await store.lapseUnconfirmed(confirmMs, true, now)).toBe(0);
+      expect(await bookings.lapseUnconfirmed(confirmMs, true, now)).toBe(0);
       for (const { id } of [confirmed, atOnce, begun])
         expect((await store.findById(id))?.call).toMatchObject({
           cancelledAt: null,
@@ -444,14 +449,16 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('is released by one of two processes sweeping at once, its e-mails queued once', async () => {
-      const other = await backend.open();
+      const other = backend.bookingsOver(await backend.open());
       const calls = [];
       for (const [i, email] of ['a@example.com', 'b@example.com', 'c@example.com'].entries())
-        calls.push(await store.commit(booking(plus(slot, 60 * i), ['anna'], [], { email }), true));
+        calls.push(
+          await bookings.commit(booking(plus(slot, 60 * i), ['anna'], [], { email }), true),
+        );
       const now = Math.max(...calls.map((c) => at(c.createdAt))) + 121 * minute;
       await sendDue(now - 121 * minute);
       const swept = await Promise.all([
-        store.lapseUnconfirmed(confirmMs, true, now),
+        bookings.lapseUnconfirmed(confirmMs, true, now),
         other.lapseUnconfirmed(confirmMs, true, now),
       ]);
       expect(swept[0] + swept[1]).toBe(3);
@@ -463,7 +470,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
   /** An outbox on the clock `clock`, whose sender keeps what it sends in `sent`. */
   const outboxOn = (clock: { now: number }, sent: Mail[]) =>
-    new Outbox({
+    mailQueue({
       store,
       from: 'website@agency.example',
       to: 'sales@agency.example',
@@ -479,12 +486,12 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
   it('the sweep, on the tests’ clock, releases a call not confirmed within 120 minutes once, and the outbox sends its release', async () => {
-    const stored = await store.commit(booking(slot), true);
+    const stored = await bookings.commit(booking(slot), true);
     const clock = { now: at(stored.createdAt) };
     const sent: Mail[] = [];
     const outbox = outboxOn(clock, sent);
     const sweep = () =>
-      sweepUnconfirmed({ store, confirmMs: 120 * minute, outbox, now: () => clock.now });
+      sweepUnconfirmed({ bookings, confirmMs: 120 * minute, outbox, now: () => clock.now });
     await outbox.drain();
     expect(sent).toHaveLength(3);
     clock.now += 119 * minute;
@@ -505,7 +512,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
   });
 
   it('the outbox, on the tests’ clock, sends each reminder once when it is due, and skips one whose call has begun', async () => {
-    const { id } = await store.commit(booking(slot, ['anna'], [60]), true);
+    const { id } = await bookings.commit(booking(slot, ['anna'], [60]), true);
     const clock = { now: booked };
     const sent: Mail[] = [];
     const outbox = outboxOn(clock, sent);
@@ -526,7 +533,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       ['anna@agency.example', 'Reminder: your call with Ada Lovelace in 1 hour'],
     ]);
     // A reminder found due only once the call has begun (the server was down) is not sent.
-    const other = await store.commit(booking(plus(slot, 120), ['anna'], [60]), true);
+    const other = await bookings.commit(booking(plus(slot, 120), ['anna'], [60]), true);
     clock.now = at(plus(slot, 120)) + minute;
     await outbox.drain();
     expect(sent.slice(5).map((mail) => mail.subject.split(':')[0])).toEqual([

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Bookings } from '../../src/server/booking/calls';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { call, enquiry } from '../support/records';
 
@@ -20,7 +21,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cli-'));
   database = join(dir, 'e.sqlite');
   const store = new SqliteStore(database);
-  await store.commit(enquiry({ email: 'ada@example.com' }), false);
+  await new Bookings(store).commit(enquiry({ email: 'ada@example.com' }), false);
   await store.close();
   // The store's variables only: no DATABASE_URL from the shell may send it elsewhere. And npm as
   // staff run it, printing its banner: `npm test` runs this with npm's log level silent, which the
@@ -68,7 +69,7 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
 
   it('queues cancellations that say the staff did it, with the reason as one line', async () => {
     const store = new SqliteStore(database);
-    const { id } = await store.commit(call(inAWeek), false);
+    const { id } = await new Bookings(store).commit(call(inAWeek), false);
     await store.close();
     const reason = 'Anna is ill.\r\nBcc: someone@evil.example';
     await run('npm', ['run', '--silent', 'enquiries', '--', '--cancel', id, '--reason', reason], {
@@ -77,7 +78,7 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
     const after = new SqliteStore(database);
     const due = await after.claimDue(Date.now() + 60_000, 100, 0);
     await after.close();
-    expect(due.map((item) => [item.mail, item.call?.change]).sort()).toEqual([
+    expect(due.map((item) => [item.kind, item.call?.change]).sort()).toEqual([
       ['agency-cancel', { by: 'staff', reason: 'Anna is ill. Bcc: someone@evil.example' }],
       ['prospect-cancel', { by: 'staff', reason: 'Anna is ill. Bcc: someone@evil.example' }],
     ]);

@@ -3,8 +3,10 @@
  * down), given up at once when it cannot (a 5xx refusal, a mail that cannot even be made), and
  * said in the log in words. Against both stores.
  */
+import type { Bookings } from '../../src/server/booking/calls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Outbox, failureReason } from '../../src/server/mail/outbox';
+import { failureReason } from '../../src/server/mail/delivery';
+import { mailQueue } from '../support/mail-queue';
 import { refusedForGood } from '../../src/server/mail/smtp';
 import type { Mail } from '../../src/server/mail/templates';
 import type { EnquiryStore } from '../../src/server/store/types';
@@ -26,9 +28,11 @@ const refusal = () =>
 describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on %s', (kind) => {
   let backend: Backend;
   let store: EnquiryStore;
+  let bookings: Bookings;
   beforeEach(async () => {
     backend = await backends[kind]();
     store = backend.store;
+    bookings = backend.bookings;
   });
   afterEach(() => backend.cleanup());
 
@@ -36,7 +40,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
   const outbox = (send: (mail: Mail) => Promise<void>) => {
     const sent: Mail[] = [];
     const logged: string[] = [];
-    const worker = new Outbox({
+    const worker = mailQueue({
       store,
       from: 'site@example.com',
       to: 'agency@example.com',
@@ -55,8 +59,8 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
   };
 
   it('gives up an e-mail the SMTP server refuses for good, says why, and sends the rest', async () => {
-    const refused = await store.commit(enquiry({ email: 'nobody@example.com' }), true);
-    const kept = await store.commit(enquiry(), true);
+    const refused = await bookings.commit(enquiry({ email: 'nobody@example.com' }), true);
+    const kept = await bookings.commit(enquiry(), true);
     const { worker, sent, logged } = outbox(async (mail) => {
       if (mail.replyTo === 'nobody@example.com') throw refusal();
     });
@@ -80,7 +84,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
   });
 
   it('gives up on a bare 5xx too, in words', async () => {
-    const stored = await store.commit(enquiry(), true);
+    const stored = await bookings.commit(enquiry(), true);
     const { worker, logged } = outbox(async () => {
       throw { responseCode: 550 };
     });
@@ -92,7 +96,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
   });
 
   it('retries, with its backoff, what may pass: a connection refused, a wrong password', async () => {
-    const first = await store.commit(enquiry(), true);
+    const first = await bookings.commit(enquiry(), true);
     const { worker, sent, logged } = outbox(async () => {
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ESOCKET' });
     });
@@ -105,7 +109,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
     // Not due before its backoff (1 s ± 20%), due after it.
     expect(await store.claimDue(before + 700, 100, 0)).toEqual([]);
     expect(await store.claimDue(tomorrow(), 100, 0)).toMatchObject([
-      { mail: 'agency', attempts: 1, enquiry: { id: first.id, mailFailure: null } },
+      { kind: 'agency', attempts: 1, enquiry: { id: first.id, mailFailure: null } },
     ]);
     expect(await store.countUndeliverable()).toBe(0);
 
@@ -122,7 +126,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
 
   it('gives up an e-mail that cannot even be made, before anything is sent', async () => {
     // A booked call's confirmation needs the booking options (the cancel link's secret).
-    const booking = await store.commit(call('2027-01-05T09:30:00Z'), true);
+    const booking = await bookings.commit(call('2027-01-05T09:30:00Z'), true);
     const { worker, sent, logged } = outbox(async () => {});
     await worker.drain();
     expect(sent.map((mail) => mail.to)).toEqual(['agency@example.com']);

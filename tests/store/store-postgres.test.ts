@@ -5,9 +5,11 @@
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postgresMigrations } from '../../src/server/store/postgres/migrations';
+import { stepsOf } from '../../src/server/store/migrations';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { expectUpgraded, newPostgresDatabase } from '../support/store-backends';
+
+const postgresMigrations = stepsOf('postgres');
 
 const opened: PostgresStore[] = [];
 afterEach(async () => {
@@ -79,8 +81,8 @@ describe('the shared rate limit', () => {
   it('counts a client’s posts to every process together, and each client apart', async () => {
     const url = await newPostgresDatabase();
     const [a, b] = [
-      (await open(url)).sharedRateLimit(3, minute),
-      (await open(url)).sharedRateLimit(3, minute),
+      (await open(url)).sharedRateLimit(3, minute)!,
+      (await open(url)).sharedRateLimit(3, minute)!,
     ];
     expect(await a.hit('203.0.113.7', start)).toEqual({ allowed: true });
     expect(await b.hit('203.0.113.7', start + 1000)).toEqual({ allowed: true });
@@ -92,8 +94,8 @@ describe('the shared rate limit', () => {
   it('allows exactly the limit when many posts of one client arrive at once', async () => {
     const url = await newPostgresDatabase();
     const limits = [
-      (await open(url)).sharedRateLimit(5, minute),
-      (await open(url)).sharedRateLimit(5, minute),
+      (await open(url)).sharedRateLimit(5, minute)!,
+      (await open(url)).sharedRateLimit(5, minute)!,
     ];
     const verdicts = await Promise.all(
       Array.from({ length: 20 }, (_, i) => limits[i % 2]!.hit('203.0.113.7', start + i)),
@@ -103,7 +105,7 @@ describe('the shared rate limit', () => {
 
   it('slides: the last window counts for the part of it still within a window of now', async () => {
     const url = await newPostgresDatabase();
-    const limit = (await open(url)).sharedRateLimit(4, minute);
+    const limit = (await open(url)).sharedRateLimit(4, minute)!;
     for (let i = 0; i < 4; i++) expect((await limit.hit('c', start + i)).allowed).toBe(true);
     // A quarter into the next window, 3 of the 4 still count: one more is allowed, not two.
     expect((await limit.hit('c', start + minute * 1.25)).allowed).toBe(true);

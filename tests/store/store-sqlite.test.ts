@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlotTaken } from '../../src/server/store/types';
-import { SqliteStore, migrations } from '../../src/server/store/sqlite';
+import { Bookings } from '../../src/server/booking/calls';
+import { stepsOf } from '../../src/server/store/migrations';
+import { SqliteStore } from '../../src/server/store/sqlite';
+
+const migrations = stepsOf('sqlite');
 import { call, enquiry, vitalRecord } from '../support/records';
 import { expectUpgraded } from '../support/store-backends';
 
@@ -50,8 +54,8 @@ describe('the SQLite store', () => {
     expect((await store.all()).map((e) => [e.id, e.idempotencyKey, e.mailedAt])).toEqual([
       ['old-1', undefined, new Date(1000).toISOString()],
     ]);
-    await store.commit(enquiry({ idempotencyKey: 'key-0000000000000004' }), true);
-    await store.commit(enquiry({ idempotencyKey: 'key-0000000000000004' }), true);
+    await new Bookings(store).commit(enquiry({ idempotencyKey: 'key-0000000000000004' }), true);
+    await new Bookings(store).commit(enquiry({ idempotencyKey: 'key-0000000000000004' }), true);
     expect(await store.count()).toBe(2);
     await store.close();
   });
@@ -59,7 +63,7 @@ describe('the SQLite store', () => {
   it('lets a reader (the staff CLI) read while a writer holds a transaction open', async () => {
     const path = join(dir, 'e.sqlite');
     const store = new SqliteStore(path);
-    await store.commit(enquiry(), true);
+    await new Bookings(store).commit(enquiry(), true);
     // Another process in the middle of a write. EXCLUSIVE shuts readers out unless the store
     // keeps a write-ahead log, which lets them read the last commit meanwhile.
     const writer = new DatabaseSync(path);
@@ -79,7 +83,10 @@ describe('the SQLite store', () => {
 
   it('rejects every promise of a batch whose transaction fails', async () => {
     const store = new SqliteStore(join(dir, 'e.sqlite'));
-    const pending = [store.commit(enquiry(), true), store.commit(enquiry(), true)];
+    const pending = [
+      new Bookings(store).commit(enquiry(), true),
+      new Bookings(store).commit(enquiry(), true),
+    ];
     await store.close();
     for (const promise of pending) await expect(promise).rejects.toThrow();
   });
@@ -118,13 +125,13 @@ describe('migration 3', () => {
     // The unsent mail became the agency e-mail of the new outbox.
     expect(
       (await store.claimDue(now, 100, 0)).map((item) => [
-        item.enquiry.id,
-        item.mail,
+        item.enquiry!.id,
+        item.kind,
         item.attempts,
       ]),
     ).toEqual([['old-2', 'agency', 1]]);
 
-    const booking = await store.commit(call(slot), true);
+    const booking = await new Bookings(store).commit(call(slot), true);
     expect((await store.findById(booking.id))?.call).toEqual({
       start: slot,
       end: '2027-01-05T10:00:00Z',
@@ -135,14 +142,14 @@ describe('migration 3', () => {
       confirmedAt: null,
       lapsedAt: null,
     });
-    await expect(store.commit(call(slot), true)).rejects.toThrow(SlotTaken);
-    expect((await store.claimDue(now, 100, 0)).map((item) => [item.enquiry.id, item.mail])).toEqual(
-      [
-        ['old-2', 'agency'],
-        [booking.id, 'agency'],
-        [booking.id, 'prospect'],
-      ],
-    );
+    await expect(new Bookings(store).commit(call(slot), true)).rejects.toThrow(SlotTaken);
+    expect(
+      (await store.claimDue(now, 100, 0)).map((item) => [item.enquiry!.id, item.kind]),
+    ).toEqual([
+      ['old-2', 'agency'],
+      [booking.id, 'agency'],
+      [booking.id, 'prospect'],
+    ]);
     await store.close();
   });
 });

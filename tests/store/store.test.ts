@@ -4,8 +4,9 @@
  * store-postgres.test.ts.
  */
 import { randomUUID } from 'node:crypto';
+import type { Bookings } from '../../src/server/booking/calls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Outbox } from '../../src/server/mail/outbox';
+import { mailQueue } from '../support/mail-queue';
 import type { Mail } from '../../src/server/mail/templates';
 import { DEFAULT_BOOKING_CAP, DEFAULT_NETWORK_CAP } from '../../src/server/config';
 import { BookingCapReached, SlotTaken, type EnquiryStore } from '../../src/server/store/types';
@@ -25,20 +26,22 @@ const noLease = 0;
 describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store', (kind) => {
   let backend: Backend;
   let store: EnquiryStore;
+  let bookings: Bookings;
   beforeEach(async () => {
     backend = await backends[kind]();
     store = backend.store;
+    bookings = backend.bookings;
   });
   afterEach(() => backend.cleanup());
 
   const due = async (now = later) =>
-    (await store.claimDue(now, 100, noLease)).map((item) => [item.enquiry.id, item.mail]);
+    (await store.claimDue(now, 100, noLease)).map((item) => [item.enquiry!.id, item.kind]);
 
   describe('enquiries', () => {
     it('keeps what it stored across a reopen, and queues mail for all but spam', async () => {
-      const kept = await store.commit(enquiry(), true);
-      await store.commit(enquiry({ spam: true }), true);
-      await store.commit(
+      const kept = await bookings.commit(enquiry(), true);
+      await bookings.commit(enquiry({ spam: true }), true);
+      await bookings.commit(
         enquiry({ kind: 'call', data: { name: 'Ada', email: 'a@b.co', message: 'Hi' } }),
         false,
       );
@@ -62,7 +65,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
     it('stores many that arrive together, each once, each answered after its commit', async () => {
       const results = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => store.commit(enquiry({ name: `n${i}` }), true)),
+        Array.from({ length: 50 }, (_, i) => bookings.commit(enquiry({ name: `n${i}` }), true)),
       );
       expect(new Set(results.map((r) => r.id)).size).toBe(50);
       expect(await store.count()).toBe(50);
@@ -79,8 +82,11 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
   describe('idempotency keys', () => {
     it('store an enquiry once per key, and answer a repeat with the one stored first', async () => {
-      const first = await store.commit(enquiry({ idempotencyKey: 'key-0000000000000001' }), true);
-      const again = await store.commit(
+      const first = await bookings.commit(
+        enquiry({ idempotencyKey: 'key-0000000000000001' }),
+        true,
+      );
+      const again = await bookings.commit(
         enquiry({ idempotencyKey: 'key-0000000000000001', name: 'Someone Else' }),
         true,
       );
@@ -93,10 +99,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('keep other keys, and enquiries without a key, apart', async () => {
-      await store.commit(enquiry({ idempotencyKey: 'key-0000000000000001' }), true);
-      await store.commit(enquiry({ idempotencyKey: 'key-0000000000000002' }), true);
-      await store.commit(enquiry(), true);
-      await store.commit(enquiry(), true);
+      await bookings.commit(enquiry({ idempotencyKey: 'key-0000000000000001' }), true);
+      await bookings.commit(enquiry({ idempotencyKey: 'key-0000000000000002' }), true);
+      await bookings.commit(enquiry(), true);
+      await bookings.commit(enquiry(), true);
       expect((await store.all()).map((e) => e.idempotencyKey)).toEqual([
         'key-0000000000000001',
         'key-0000000000000002',
@@ -108,7 +114,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('hold for posts of one key that arrive together', async () => {
       const stored = await Promise.all(
         Array.from({ length: 5 }, () =>
-          store.commit(enquiry({ idempotencyKey: 'key-0000000000000003' }), true),
+          bookings.commit(enquiry({ idempotencyKey: 'key-0000000000000003' }), true),
         ),
       );
       expect(new Set(stored.map((e) => e.id)).size).toBe(1);
@@ -119,7 +125,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
   describe('a booking', () => {
     it('is stored with its call, not cancelled, and found by id and by time', async () => {
-      const stored = await store.commit(call(slot), false);
+      const stored = await bookings.commit(call(slot), false);
       expect(stored.call).toEqual({
         start: slot,
         end: '2027-01-05T10:00:00Z',
@@ -146,7 +152,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('leaves a plain call request without a call', async () => {
-      const stored = await store.commit(call(), false);
+      const stored = await bookings.commit(call(), false);
       expect((await store.findById(stored.id))?.call).toBeUndefined();
       expect(await store.bookedBetween(...day)).toEqual([]);
       expect(await store.findById(randomUUID())).toBeUndefined();
@@ -154,24 +160,24 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('of a time taken already, or overlapping one, is refused with SlotTaken', async () => {
-      await store.commit(call(slot), false);
-      await expect(store.commit(call(slot), false)).rejects.toThrow(SlotTaken);
-      await expect(store.commit(call(plus(slot, 15)), false)).rejects.toThrow(SlotTaken);
-      await expect(store.commit(call(plus(slot, -15)), false)).rejects.toThrow(SlotTaken);
+      await bookings.commit(call(slot), false);
+      await expect(bookings.commit(call(slot), false)).rejects.toThrow(SlotTaken);
+      await expect(bookings.commit(call(plus(slot, 15)), false)).rejects.toThrow(SlotTaken);
+      await expect(bookings.commit(call(plus(slot, -15)), false)).rejects.toThrow(SlotTaken);
       expect(await store.count()).toBe(1);
     });
 
     it('goes to the first of its hosts with no call then; with none free, SlotTaken', async () => {
       const hosts = ['anna', 'ben'];
-      const first = await store.commit(call(slot, { call: { ...span(slot), hosts } }), false);
+      const first = await bookings.commit(call(slot, { call: { ...span(slot), hosts } }), false);
       const other = { email: 'grace@example.com', clientIp: '192.0.2.1' };
-      const second = await store.commit(
+      const second = await bookings.commit(
         call(slot, { ...other, call: { ...span(plus(slot, 15)), hosts } }),
         false,
       );
       expect([first.call?.host, second.call?.host]).toEqual(['anna', 'ben']);
       await expect(
-        store.commit(
+        bookings.commit(
           call(slot, {
             email: 'x@example.com',
             clientIp: '192.0.2.2',
@@ -185,17 +191,17 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('of no host holds every host, and is held by any', async () => {
-      await store.commit(call(slot), false);
+      await bookings.commit(call(slot), false);
       await expect(
-        store.commit(call(slot, { call: { ...span(slot), hosts: ['anna', 'ben'] } }), false),
+        bookings.commit(call(slot, { call: { ...span(slot), hosts: ['anna', 'ben'] } }), false),
       ).rejects.toThrow(SlotTaken);
     });
 
     it('adjacent to another, before or after it, is stored', async () => {
-      await store.commit(call(slot), false);
-      await store.commit(call(plus(slot, 30)), false);
+      await bookings.commit(call(slot), false);
+      await bookings.commit(call(plus(slot, 30)), false);
       // Someone else's: one address may book only DEFAULT_BOOKING_CAP calls ahead.
-      await store.commit(
+      await bookings.commit(
         call(plus(slot, -30), { email: 'grace@example.com', clientIp: '192.0.2.1' }),
         false,
       );
@@ -209,13 +215,13 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('of one time posted by many at once: one stored, the rest SlotTaken, the others kept', async () => {
       const results = await Promise.allSettled([
         ...Array.from({ length: 5 }, (_, i) =>
-          store.commit(call(slot, { idempotencyKey: `key-booking-000000000${i}` }), true),
+          bookings.commit(call(slot, { idempotencyKey: `key-booking-000000000${i}` }), true),
         ),
-        store.commit(enquiry({ idempotencyKey: 'key-enquiry-0000000001' }), true),
+        bookings.commit(enquiry({ idempotencyKey: 'key-enquiry-0000000001' }), true),
       ]);
-      const bookings = results.slice(0, 5);
-      expect(bookings.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      const rejected = bookings.filter((r) => r.status === 'rejected');
+      const booked = results.slice(0, 5);
+      expect(booked.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const rejected = booked.filter((r) => r.status === 'rejected');
       expect(rejected).toHaveLength(4);
       for (const r of rejected) expect(r.reason).toBeInstanceOf(SlotTaken);
       expect(results[5]!.status).toBe('fulfilled');
@@ -225,18 +231,18 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('posted twice with one key returns the one stored first, not SlotTaken', async () => {
-      const first = await store.commit(
+      const first = await bookings.commit(
         call(slot, { idempotencyKey: 'key-0000000000000001' }),
         true,
       );
-      const again = await store.commit(
+      const again = await bookings.commit(
         call(slot, { idempotencyKey: 'key-0000000000000001' }),
         true,
       );
       expect(again.id).toBe(first.id);
       const both = await Promise.all([
-        store.commit(call(plus(slot, 60), { idempotencyKey: 'key-0000000000000002' }), true),
-        store.commit(call(plus(slot, 60), { idempotencyKey: 'key-0000000000000002' }), true),
+        bookings.commit(call(plus(slot, 60), { idempotencyKey: 'key-0000000000000002' }), true),
+        bookings.commit(call(plus(slot, 60), { idempotencyKey: 'key-0000000000000002' }), true),
       ]);
       expect(both[1].id).toBe(both[0].id);
       expect(await store.count()).toBe(2);
@@ -245,12 +251,12 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
   describe('a booking caught by the honeypot', () => {
     it('is kept without its call: it takes no time, and a real booking of that time is stored', async () => {
-      const spam = await store.commit(call(slot, { spam: true }), true);
+      const spam = await bookings.commit(call(slot, { spam: true }), true);
       expect(spam.call).toBeUndefined();
       expect(spam.spam).toBe(true);
       expect((await store.findById(spam.id))?.call).toBeUndefined();
       expect(await store.bookedBetween(...day)).toEqual([]);
-      const real = await store.commit(call(slot), true);
+      const real = await bookings.commit(call(slot), true);
       expect(real.call?.start).toBe(slot);
       expect(await store.bookedBetween(...day)).toEqual([
         { id: real.id, start: slot, end: '2027-01-05T10:00:00Z', host: null },
@@ -260,9 +266,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
     it('counts for no booking cap', async () => {
       for (let i = 0; i < DEFAULT_BOOKING_CAP + 1; i++)
-        await store.commit(call(plus(slot, 60 * i), { spam: true }), false);
+        await bookings.commit(call(plus(slot, 60 * i), { spam: true }), false);
       for (let i = 0; i < DEFAULT_BOOKING_CAP; i++)
-        await store.commit(call(plus(slot, 60 * i)), false);
+        await bookings.commit(call(plus(slot, 60 * i)), false);
       expect(await store.bookedBetween(...day)).toHaveLength(DEFAULT_BOOKING_CAP);
     });
   });
@@ -280,31 +286,40 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
     it('refuses an address a third call ahead, storing nothing', async () => {
       expect(DEFAULT_BOOKING_CAP).toBe(2);
-      await store.commit(call(at(0), { clientIp: '192.0.2.1' }), true);
-      await store.commit(call(at(1), { clientIp: '192.0.2.2' }), true);
-      const error = await refusal(store.commit(call(at(2), { clientIp: '192.0.2.3' }), true));
+      await bookings.commit(call(at(0), { clientIp: '192.0.2.1' }), true);
+      await bookings.commit(call(at(1), { clientIp: '192.0.2.2' }), true);
+      const error = await refusal(bookings.commit(call(at(2), { clientIp: '192.0.2.3' }), true));
       expect(error).toBeInstanceOf(BookingCapReached);
       expect(error).toMatchObject({ limit: 'email', cap: 2 });
       expect(await store.count()).toBe(2);
       expect(await due()).toHaveLength(4);
       // Another address is not held up, nor a call request without a time from this one.
-      await store.commit(call(at(2), { email: 'grace@example.com', clientIp: '192.0.2.3' }), true);
-      await store.commit(call(undefined, { clientIp: '192.0.2.4' }), true);
+      await bookings.commit(
+        call(at(2), { email: 'grace@example.com', clientIp: '192.0.2.3' }),
+        true,
+      );
+      await bookings.commit(call(undefined, { clientIp: '192.0.2.4' }), true);
     });
 
     it('counts an address in any case as one', async () => {
-      await store.commit(call(at(0), { email: 'Ada@Example.com', clientIp: '192.0.2.1' }), false);
-      await store.commit(call(at(1), { email: 'ada@example.com', clientIp: '192.0.2.2' }), false);
+      await bookings.commit(
+        call(at(0), { email: 'Ada@Example.com', clientIp: '192.0.2.1' }),
+        false,
+      );
+      await bookings.commit(
+        call(at(1), { email: 'ada@example.com', clientIp: '192.0.2.2' }),
+        false,
+      );
       await expect(
-        store.commit(call(at(2), { email: 'ADA@EXAMPLE.COM', clientIp: '192.0.2.3' }), false),
+        bookings.commit(call(at(2), { email: 'ADA@EXAMPLE.COM', clientIp: '192.0.2.3' }), false),
       ).rejects.toMatchObject({ limit: 'email' });
     });
 
     it('refuses a client a third call ahead, whatever the addresses', async () => {
       const from = (i: number) => ({ email: `person${i}@example.com`, clientIp: '203.0.113.9' });
-      await store.commit(call(at(0), from(0)), false);
-      await store.commit(call(at(1), from(1)), false);
-      const error = await refusal(store.commit(call(at(2), from(2)), false));
+      await bookings.commit(call(at(0), from(0)), false);
+      await bookings.commit(call(at(1), from(1)), false);
+      const error = await refusal(bookings.commit(call(at(2), from(2)), false));
       expect(error).toBeInstanceOf(BookingCapReached);
       expect(error).toMatchObject({ limit: 'client', cap: 2 });
       expect(await store.count()).toBe(2);
@@ -313,7 +328,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('counts an IPv6 client by its /64, and a wider network (a /48, a /24) up to its own cap', async () => {
       expect(DEFAULT_NETWORK_CAP).toBe(6);
       const booked = async (hour: number, clientIp: string) =>
-        store.commit(call(at(hour), { email: `p${hour}@example.com`, clientIp }), false);
+        bookings.commit(call(at(hour), { email: `p${hour}@example.com`, clientIp }), false);
       // One home connection's /64: two addresses of it are one client.
       await booked(0, '2001:db8:1:2::1');
       await booked(1, '2001:db8:1:2:ffff:ffff:ffff:fffe');
@@ -336,23 +351,23 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('counts no cancelled call, and none past', async () => {
-      const cancelled = await store.commit(call(at(0)), false);
-      await store.cancelCall(cancelled.id, false);
-      await store.commit(call(past), false);
-      await store.commit(call(plus(past, 60)), false);
-      await store.commit(call(at(1)), false);
-      await store.commit(call(at(2)), false);
-      await expect(store.commit(call(at(3)), false)).rejects.toThrow(BookingCapReached);
+      const cancelled = await bookings.commit(call(at(0)), false);
+      await bookings.cancelCall(cancelled.id, false);
+      await bookings.commit(call(past), false);
+      await bookings.commit(call(plus(past, 60)), false);
+      await bookings.commit(call(at(1)), false);
+      await bookings.commit(call(at(2)), false);
+      await expect(bookings.commit(call(at(3)), false)).rejects.toThrow(BookingCapReached);
       expect(await store.count()).toBe(5);
     });
 
     it('answers a repeat of a booking with the one stored, even at the cap', async () => {
-      await store.commit(call(at(0)), false);
-      const second = await store.commit(
+      await bookings.commit(call(at(0)), false);
+      const second = await bookings.commit(
         call(at(1), { idempotencyKey: 'key-0000000000000001' }),
         false,
       );
-      const again = await store.commit(
+      const again = await bookings.commit(
         call(at(1), { idempotencyKey: 'key-0000000000000001' }),
         false,
       );
@@ -360,10 +375,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('holds for bookings of one address posted at once to two processes', async () => {
-      const other = await backend.open();
+      const other = backend.bookingsOver(await backend.open());
       const results = await Promise.allSettled(
         Array.from({ length: 10 }, (_, i) =>
-          [store, other][i % 2]!.commit(call(at(i), { clientIp: `192.0.2.${i + 1}` }), true),
+          [bookings, other][i % 2]!.commit(call(at(i), { clientIp: `192.0.2.${i + 1}` }), true),
         ),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
@@ -374,10 +389,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('holds for bookings of one client posted at once, with other enquiries alongside', async () => {
-      const other = await backend.open();
+      const other = backend.bookingsOver(await backend.open());
       const results = await Promise.allSettled(
         Array.from({ length: 10 }, (_, i) =>
-          [store, other][i % 2]!.commit(
+          [bookings, other][i % 2]!.commit(
             i % 3 === 0
               ? enquiry({ clientIp: '203.0.113.9' })
               : call(at(i), { email: `person${i}@example.com`, clientIp: '203.0.113.9' }),
@@ -394,11 +409,11 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('is the store’s option', async () => {
       const roomy = await backends[kind]({ bookingCap: 3 });
       try {
-        for (let i = 0; i < 3; i++) await roomy.store.commit(call(at(i)), false);
-        await expect(roomy.store.commit(call(at(3)), false)).rejects.toMatchObject({ cap: 3 });
+        for (let i = 0; i < 3; i++) await roomy.bookings.commit(call(at(i)), false);
+        await expect(roomy.bookings.commit(call(at(3)), false)).rejects.toMatchObject({ cap: 3 });
         const open = await backends[kind]({ bookingCap: Infinity });
         try {
-          for (let i = 0; i < 5; i++) await open.store.commit(call(at(i)), false);
+          for (let i = 0; i < 5; i++) await open.bookings.commit(call(at(i)), false);
         } finally {
           await open.cleanup();
         }
@@ -412,17 +427,17 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     const now = Date.parse('2027-01-01T12:00:00Z');
 
     it('waits for its prospect, is confirmed once, and a move keeps it', async () => {
-      const booking = await store.commit(call(slot), false);
+      const booking = await bookings.commit(call(slot), false);
       expect(booking.call?.confirmedAt).toBeNull();
-      const first = await store.confirmCall(booking.id, now);
+      const first = await bookings.confirmCall(booking.id, now);
       const at = new Date(now).toISOString();
       expect(first).toMatchObject({ status: 'confirmed', enquiry: { call: { confirmedAt: at } } });
       // Again (a double tap): it says so, and keeps the first time.
-      expect(await store.confirmCall(booking.id, now + 1000)).toMatchObject({
+      expect(await bookings.confirmCall(booking.id, now + 1000)).toMatchObject({
         status: 'already',
         enquiry: { call: { confirmedAt: at } },
       });
-      const moved = await store.moveCall(
+      const moved = await bookings.moveCall(
         booking.id,
         { ...span(plus(slot, 60)), hosts: ['anna'], maxMoves: 3 },
         false,
@@ -433,19 +448,19 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('stores a call confirmed at once when asked (e-mail off), and confirms no cancelled call', async () => {
-      const at = await store.commit(
+      const at = await bookings.commit(
         call(slot, { call: { ...span(slot), confirmed: true } }),
         false,
       );
       expect(at.call?.confirmedAt).toBe(at.createdAt);
       expect((await store.findById(at.id))?.call?.confirmedAt).toBe(at.createdAt);
-      const cancelled = await store.commit(call(plus(slot, 60)), false);
-      await store.cancelCall(cancelled.id, false, now);
-      expect(await store.confirmCall(cancelled.id, now)).toMatchObject({ status: 'cancelled' });
+      const cancelled = await bookings.commit(call(plus(slot, 60)), false);
+      await bookings.cancelCall(cancelled.id, false, now);
+      expect(await bookings.confirmCall(cancelled.id, now)).toMatchObject({ status: 'cancelled' });
       expect((await store.findById(cancelled.id))?.call?.confirmedAt).toBeNull();
-      const plain = await store.commit(enquiry(), false);
-      expect(await store.confirmCall(plain.id, now)).toEqual({ status: 'unknown' });
-      expect(await store.confirmCall(randomUUID(), now)).toEqual({ status: 'unknown' });
+      const plain = await bookings.commit(enquiry(), false);
+      expect(await bookings.confirmCall(plain.id, now)).toEqual({ status: 'unknown' });
+      expect(await bookings.confirmCall(randomUUID(), now)).toEqual({ status: 'unknown' });
     });
   });
 
@@ -465,30 +480,30 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       });
 
     it('refuses an unconfirmed booking past it, takes a confirmed one, and counts a confirmation', async () => {
-      const first = await store.commit(booking(0, 2), false);
-      await store.commit(booking(1, 2), false);
-      const error = await store.commit(booking(2, 2), false).catch((e: unknown) => e);
+      const first = await bookings.commit(booking(0, 2), false);
+      await bookings.commit(booking(1, 2), false);
+      const error = await bookings.commit(booking(2, 2), false).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(BookingCapReached);
       expect(error).toMatchObject({ limit: 'unconfirmed', cap: 2 });
       // Nothing stored: the time stays free.
       expect(await store.bookedBetween(at(2), at(3))).toEqual([]);
       // A call confirmed at once (e-mail off) is not held up, nor is one with no such cap.
-      await store.commit(booking(3, 2, true), false);
-      await store.commit(booking(4, undefined), false);
+      await bookings.commit(booking(3, 2, true), false);
+      await bookings.commit(booking(4, undefined), false);
       // Three wait now: one confirmed makes room for none (3 - 1 = 2, the cap)…
-      await store.confirmCall(first.id);
-      await expect(store.commit(booking(5, 2), false)).rejects.toMatchObject({
+      await bookings.confirmCall(first.id);
+      await expect(bookings.commit(booking(5, 2), false)).rejects.toMatchObject({
         limit: 'unconfirmed',
       });
       // … a cap of 3 makes room for one.
-      await store.commit(booking(5, 3), false);
+      await bookings.commit(booking(5, 3), false);
       expect(await store.count()).toBe(5);
     });
 
     it('holds for bookings posted at once to two processes', async () => {
-      const other = await backend.open();
+      const other = backend.bookingsOver(await backend.open());
       const results = await Promise.allSettled(
-        Array.from({ length: 10 }, (_, i) => [store, other][i % 2]!.commit(booking(i, 3), true)),
+        Array.from({ length: 10 }, (_, i) => [bookings, other][i % 2]!.commit(booking(i, 3), true)),
       );
       const refused = results.filter((r) => r.status === 'rejected');
       expect(refused).toHaveLength(7);
@@ -502,19 +517,19 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     const hour = 3_600_000;
 
     it('is claimed past the hour’s rule, by one process, then not again for 6 hours', async () => {
-      const other = await backend.open();
+      const other = backend.bookingsOver(await backend.open());
       // Calls of times past (which no cap counts), booked now.
       const past = '2020-03-02T10:00:00Z';
-      for (let i = 0; i < 2; i++) await store.commit(call(plus(past, 60 * i)), false);
+      for (let i = 0; i < 2; i++) await bookings.commit(call(plus(past, 60 * i)), false);
       // Two in the hour: not more than the rule.
-      expect(await store.claimBookingAlert(rule)).toBeUndefined();
-      await store.commit(call(plus(past, 120)), false);
-      await store.commit(enquiry(), false);
+      expect(await bookings.claimBookingAlert(rule)).toBeUndefined();
+      await bookings.commit(call(plus(past, 120)), false);
+      await bookings.commit(enquiry(), false);
       const now = Date.now();
       const claims = await Promise.all([
-        store.claimBookingAlert(rule, now),
+        bookings.claimBookingAlert(rule, now),
         other.claimBookingAlert(rule, now),
-        store.claimBookingAlert(rule, now + 1),
+        bookings.claimBookingAlert(rule, now + 1),
       ]);
       expect(claims.filter((claim) => claim !== undefined)).toEqual([3]);
       // Still too fast ten minutes later: quiet. (A rule of -1 is met by any hour, an empty one too.)
@@ -523,7 +538,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect(await other.claimBookingAlert(always, now + 6 * hour - 1)).toBeUndefined();
       // Six hours after the alert, the next one; its hour holds none of these calls.
       expect(await other.claimBookingAlert(always, now + 6 * hour)).toBe(0);
-      expect(await store.claimBookingAlert(always, now + 6 * hour + 1)).toBeUndefined();
+      expect(await bookings.claimBookingAlert(always, now + 6 * hour + 1)).toBeUndefined();
     });
   });
 
@@ -559,27 +574,27 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
   describe('the mail a booking queues', () => {
     it('is one e-mail to the agency and one to the prospect', async () => {
-      const booking = await store.commit(call(slot), true);
-      const request = await store.commit(call(), true);
+      const booking = await bookings.commit(call(slot), true);
+      const request = await bookings.commit(call(), true);
       expect(await due()).toEqual([
         [booking.id, 'agency'],
         [booking.id, 'prospect'],
         [request.id, 'agency'],
       ]);
       const [, prospect] = await store.claimDue(later, 100, noLease);
-      expect(prospect!.enquiry.call?.start).toBe(slot);
+      expect(prospect!.enquiry!.call?.start).toBe(slot);
     });
 
     it('is none without queueMail, or for spam', async () => {
-      await store.commit(call(slot), false);
-      await store.commit(call(plus(slot, 60), { spam: true }), true);
+      await bookings.commit(call(slot), false);
+      await bookings.commit(call(plus(slot, 60), { spam: true }), true);
       expect(await due()).toEqual([]);
     });
 
     it('is marked sent one entry at a time; mailedAt follows the agency e-mail only', async () => {
-      const booking = await store.commit(call(slot), true);
+      const booking = await bookings.commit(call(slot), true);
       const [agency, prospect] = await store.claimDue(later, 100, noLease);
-      expect([agency!.mail, prospect!.mail]).toEqual(['agency', 'prospect']);
+      expect([agency!.kind, prospect!.kind]).toEqual(['agency', 'prospect']);
 
       await store.markSent(prospect!.id, later + 1000);
       expect((await due(later + 2000)).map(([, mail]) => mail)).toEqual(['agency']);
@@ -598,7 +613,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('that failed is due again at its next attempt, not before', async () => {
-      await store.commit(enquiry(), true);
+      await bookings.commit(enquiry(), true);
       const [item] = await store.claimDue(later, 100, noLease);
       await store.markFailed(item!.id, later + 60_000, 'ECONNREFUSED');
       expect(await due(later + 59_000)).toEqual([]);
@@ -609,8 +624,8 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
   describe('an undeliverable e-mail', () => {
     it('is never claimed again, is counted, and its reason is the enquiry’s mailFailure', async () => {
-      const booking = await store.commit(call(slot), true);
-      const plain = await store.commit(enquiry(), true);
+      const booking = await bookings.commit(call(slot), true);
+      const plain = await bookings.commit(enquiry(), true);
       expect(await store.countUndeliverable()).toBe(0);
       const [agency, prospect, other] = await store.claimDue(later, 100, 60_000);
       await store.markUndeliverable(agency!.id, '550 5.1.1 mailbox unavailable', later);
@@ -636,7 +651,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('of any kind is the enquiry’s mailFailure, named by its kind', async () => {
-      const booking = await store.commit(call(slot), true);
+      const booking = await bookings.commit(call(slot), true);
       expect(booking.mailFailure).toBeNull();
       const [, prospect] = await store.claimDue(later, 100, noLease);
       await store.markUndeliverable(prospect!.id, '550 no such user', later);
@@ -647,21 +662,21 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
   describe('a claim on the outbox', () => {
     it('holds an entry for its lease: no one else gets it until then, or until it is given back', async () => {
-      const a = await store.commit(enquiry(), true);
-      const b = await store.commit(enquiry(), true);
+      const a = await bookings.commit(enquiry(), true);
+      const b = await bookings.commit(enquiry(), true);
       const other = await backend.open();
       const claimed = await store.claimDue(later, 1, 60_000);
-      expect(claimed.map((item) => item.enquiry.id)).toEqual([a.id]);
+      expect(claimed.map((item) => item.enquiry!.id)).toEqual([a.id]);
       // Another process (or this one) sees only what is not claimed.
-      expect((await other.claimDue(later, 100, 60_000)).map((item) => item.enquiry.id)).toEqual([
+      expect((await other.claimDue(later, 100, 60_000)).map((item) => item.enquiry!.id)).toEqual([
         b.id,
       ]);
       expect(await other.claimDue(later + 59_000, 100, 60_000)).toEqual([]);
       // A claim that was not marked (its process died) ends with its lease.
       const [takenOver] = await other.claimDue(later + 60_000, 100, 60_000);
-      expect(takenOver?.enquiry.id).toBe(a.id);
+      expect(takenOver?.enquiry!.id).toBe(a.id);
       await other.release([takenOver!.id]);
-      expect((await store.claimDue(later + 60_000, 1, 60_000))[0]?.enquiry.id).toBe(a.id);
+      expect((await store.claimDue(later + 60_000, 1, 60_000))[0]?.enquiry!.id).toBe(a.id);
     });
   });
 
@@ -669,51 +684,51 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     const now = Date.parse('2027-01-01T12:00:00Z');
 
     it('cancels a booking once, then says it is cancelled already', async () => {
-      const booking = await store.commit(call(slot), false);
+      const booking = await bookings.commit(call(slot), false);
       const cancelledAt = new Date(now + 60_000).toISOString();
-      const first = await store.cancelCall(booking.id, false, now + 60_000);
+      const first = await bookings.cancelCall(booking.id, false, now + 60_000);
       expect(first).toMatchObject({ status: 'cancelled', enquiry: { id: booking.id } });
       expect(first.status === 'cancelled' && first.enquiry.call?.cancelledAt).toBe(cancelledAt);
       expect((await store.findById(booking.id))?.call?.cancelledAt).toBe(cancelledAt);
 
-      const second = await store.cancelCall(booking.id, false, now + 120_000);
+      const second = await bookings.cancelCall(booking.id, false, now + 120_000);
       expect(second.status).toBe('already');
       // The first cancellation's time is kept.
       expect(second.status === 'already' && second.enquiry.call?.cancelledAt).toBe(cancelledAt);
     });
 
     it('frees the slot for a new booking, which then holds it', async () => {
-      const booking = await store.commit(call(slot), false);
-      await store.cancelCall(booking.id, false, now);
+      const booking = await bookings.commit(call(slot), false);
+      await bookings.cancelCall(booking.id, false, now);
       expect(await store.bookedBetween(...day)).toEqual([]);
-      const again = await store.commit(call(slot, { name: 'Someone Else' }), false);
+      const again = await bookings.commit(call(slot, { name: 'Someone Else' }), false);
       expect(again.id).not.toBe(booking.id);
       expect(await store.bookedBetween(...day)).toEqual([
         { id: again.id, start: slot, end: '2027-01-05T10:00:00Z', host: null },
       ]);
-      await expect(store.commit(call(slot), false)).rejects.toThrow(SlotTaken);
+      await expect(bookings.commit(call(slot), false)).rejects.toThrow(SlotTaken);
     });
 
     it('queues a cancellation to the agency and to the prospect, once', async () => {
-      const booking = await store.commit(call(slot), true);
+      const booking = await bookings.commit(call(slot), true);
       for (const item of await store.claimDue(later, 100, noLease)) {
         await store.markSent(item.id, later);
       }
-      await store.cancelCall(booking.id, true, now);
+      await bookings.cancelCall(booking.id, true, now);
       expect(await due()).toEqual([
         [booking.id, 'agency-cancel'],
         [booking.id, 'prospect-cancel'],
       ]);
-      await store.cancelCall(booking.id, true, now + 1000);
+      await bookings.cancelCall(booking.id, true, now + 1000);
       expect(await due()).toHaveLength(2);
     });
 
     it('knows neither an unknown id nor an enquiry without a booked call', async () => {
-      expect(await store.cancelCall(randomUUID(), true, now)).toEqual({ status: 'unknown' });
-      const plain = await store.commit(enquiry(), true);
-      const request = await store.commit(call(), true);
-      expect(await store.cancelCall(plain.id, true, now)).toEqual({ status: 'unknown' });
-      expect(await store.cancelCall(request.id, true, now)).toEqual({ status: 'unknown' });
+      expect(await bookings.cancelCall(randomUUID(), true, now)).toEqual({ status: 'unknown' });
+      const plain = await bookings.commit(enquiry(), true);
+      const request = await bookings.commit(call(), true);
+      expect(await bookings.cancelCall(plain.id, true, now)).toEqual({ status: 'unknown' });
+      expect(await bookings.cancelCall(request.id, true, now)).toEqual({ status: 'unknown' });
       expect((await due()).map(([, mail]) => mail)).toEqual(['agency', 'agency']);
     });
   });
@@ -721,12 +736,12 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
   describe('the outbox', () => {
     it('retries while the SMTP server is down and sends each e-mail once when it is back', async () => {
       const ids = [
-        (await store.commit(enquiry(), true)).id,
-        (await store.commit(enquiry({ name: 'Ada' }), true)).id,
+        (await bookings.commit(enquiry(), true)).id,
+        (await bookings.commit(enquiry({ name: 'Ada' }), true)).id,
       ];
       let up = false;
       const sent: Mail[] = [];
-      const outbox = new Outbox({
+      const outbox = mailQueue({
         store,
         from: 'a@b.co',
         to: 'c@d.co',
@@ -755,10 +770,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('stopped in the middle of a send, gives back what it holds: another process sends it at once, not when its lease ends', async () => {
-      const { id } = await store.commit(enquiry(), true);
+      const { id } = await bookings.commit(enquiry(), true);
       let sending!: () => void;
       const started = new Promise<void>((resolve) => (sending = resolve));
-      const outbox = new Outbox({
+      const outbox = mailQueue({
         store,
         from: 'a@b.co',
         to: 'c@d.co',
@@ -773,29 +788,28 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect(await store.claimDue(Date.now(), 100)).toEqual([]);
       await outbox.stop(50);
       const [item] = await (await backend.open()).claimDue(Date.now(), 100);
-      expect(item?.enquiry.id).toBe(id);
+      expect(item?.enquiry!.id).toBe(id);
     });
 
     it('run by two processes sends every e-mail once', async () => {
       const ids = new Set<string>();
       for (let i = 0; i < 30; i++)
-        ids.add((await store.commit(enquiry({ name: `n${i}` }), true)).id);
+        ids.add((await bookings.commit(enquiry({ name: `n${i}` }), true)).id);
       const sent: string[] = [];
-      const outboxes = [store, await backend.open()].map(
-        (shared) =>
-          new Outbox({
-            store: shared,
-            from: 'a@b.co',
-            to: 'c@d.co',
-            content: { brand: 'Agency', email: 'hello@agency.example', hosts: [] },
-            pollMs: 5,
-            sender: {
-              async send(mail) {
-                await new Promise((r) => setTimeout(r, 1));
-                sent.push(mail.messageId);
-              },
+      const outboxes = [store, await backend.open()].map((shared) =>
+        mailQueue({
+          store: shared,
+          from: 'a@b.co',
+          to: 'c@d.co',
+          content: { brand: 'Agency', email: 'hello@agency.example', hosts: [] },
+          pollMs: 5,
+          sender: {
+            async send(mail) {
+              await new Promise((r) => setTimeout(r, 1));
+              sent.push(mail.messageId);
             },
-          }),
+          },
+        }),
       );
       for (const outbox of outboxes) outbox.start();
       await expect.poll(() => sent.length, { timeout: 10_000 }).toBe(30);

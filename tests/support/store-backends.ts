@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
+import { Bookings } from '../../src/server/booking/calls';
+import type { BookingCaps } from '../../src/server/booking/rules';
 import type { EnquiryStore, StoreOptions } from '../../src/server/store/types';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { SqliteStore } from '../../src/server/store/sqlite';
@@ -18,8 +20,12 @@ import { selectedStoreBackends, type StoreBackendName } from './store-selection'
 
 export interface Backend {
   store: EnquiryStore;
-  /** Another connection to the same store, as another server process would open it (same cap). */
+  /** The bookings over `store`, with the backend's caps, as the server makes them. */
+  bookings: Bookings;
+  /** Another connection to the same store, as another server process would open it. */
   open(options?: { readOnly?: boolean }): Promise<EnquiryStore>;
+  /** The bookings of another connection, with the same caps (another process's). */
+  bookingsOver(store: EnquiryStore): Bookings;
   /** Closes what is still open and removes the store. */
   cleanup(): Promise<void>;
 }
@@ -52,18 +58,22 @@ export async function newPostgresDatabase(): Promise<string> {
 /** A backend that opens stores with `openOne` and closes them all (then runs `remove`) at cleanup. */
 async function backend(
   openOne: (options: StoreOptions) => Promise<EnquiryStore>,
-  options: StoreOptions,
+  caps: Partial<BookingCaps>,
   remove = () => {},
 ): Promise<Backend> {
   const opened: EnquiryStore[] = [];
   const open = async ({ readOnly = false } = {}) => {
-    const store = await openOne({ ...options, readOnly });
+    const store = await openOne({ readOnly });
     opened.push(store);
     return store;
   };
+  const store = await open();
+  const bookingsOver = (over: EnquiryStore) => new Bookings(over, caps);
   return {
-    store: await open(),
+    store,
+    bookings: bookingsOver(store),
     open,
+    bookingsOver,
     async cleanup() {
       for (const store of opened) await store.close();
       remove();
@@ -71,22 +81,22 @@ async function backend(
   };
 }
 
-type OpenBackend = (options?: StoreOptions) => Promise<Backend>;
+type OpenBackend = (caps?: Partial<BookingCaps>) => Promise<Backend>;
 
-/** Either store, empty; `options` (a booking cap) for every connection to it. */
+/** Either store, empty; `caps` for the bookings over every connection to it. */
 const allBackends: Record<StoreBackendName, OpenBackend> = {
-  async sqlite(options = {}) {
+  async sqlite(caps = {}) {
     const dir = mkdtempSync(join(tmpdir(), 'store-test-'));
     const path = join(dir, 'enquiries.sqlite');
     return backend(
       async (opening) => new SqliteStore(path, opening),
-      options,
+      caps,
       () => rmSync(dir, { recursive: true, force: true }),
     );
   },
-  async postgresql(options = {}) {
+  async postgresql(caps = {}) {
     const url = await newPostgresDatabase();
-    return backend((opening) => PostgresStore.open(url, opening), options);
+    return backend((opening) => PostgresStore.open(url, opening), caps);
   },
 };
 
@@ -105,15 +115,16 @@ export const backends = Object.fromEntries(
  * stored secret work, and the call booked then counts as confirmed.
  */
 export async function expectUpgraded(store: EnquiryStore) {
+  const bookings = new Bookings(store);
   expect((await store.findById('spam-1'))?.call).toBeUndefined();
   expect((await store.findById('real-1'))?.call?.start).toBe('2027-01-05T11:00:00Z');
   // Calls stored before confirmation existed count as confirmed.
   expect((await store.findById('real-1'))?.call?.confirmedAt).not.toBeNull();
-  const booked = await store.commit(call('2027-01-05T09:30:00Z'), false);
+  const booked = await bookings.commit(call('2027-01-05T09:30:00Z'), false);
   expect(booked.call?.start).toBe('2027-01-05T09:30:00Z');
   const now = Date.parse('2027-01-01T12:00:00Z');
   const [item] = await store.claimDue(now, 100, 0);
-  expect(item).toMatchObject({ mail: 'agency', attempts: 3, enquiry: { id: 'real-1' } });
+  expect(item).toMatchObject({ kind: 'agency', attempts: 3, enquiry: { id: 'real-1' } });
   await store.markUndeliverable(item!.id, '550 no such user', now);
   expect(await store.claimDue(now + 3_600_000, 100, 0)).toEqual([]);
   expect(await store.countUndeliverable()).toBe(1);

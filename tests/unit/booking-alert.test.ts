@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BookingPaceAlert } from '../../src/server/booking/pace-alert';
-import { bookingAlertDue } from '../../src/server/store/sql';
+import { bookingAlertDue } from '../../src/server/booking/rules';
 import type { Mail } from '../../src/server/mail/templates';
 import type { BookingAlertRule } from '../../src/server/store/types';
 
@@ -25,7 +25,7 @@ describe('the rule', () => {
   });
 });
 
-/** A store's side of it, in memory: the bookings' times and the last alert, with the store's rule. */
+/** The bookings' side of it, in memory: the bookings' times and the last alert, with the store's rule. */
 function memoryStore() {
   const bookedAt: number[] = [];
   let last: number | undefined;
@@ -47,7 +47,7 @@ describe('the alert', () => {
     const sent: Mail[] = [];
     const lines: string[] = [];
     const alert = new BookingPaceAlert({
-      store,
+      bookings: store,
       rule,
       mail: {
         send: async (mail) => void sent.push(mail),
@@ -89,14 +89,14 @@ describe('the alert', () => {
     const lines: string[] = [];
     const busy = { claimBookingAlert: async () => 12 };
     await new BookingPaceAlert({
-      store: busy,
+      bookings: busy,
       rule,
       log: (l) => lines.push(l),
       now: () => now,
     }).check();
     expect(lines[0]).toContain('e-mail is off');
     await new BookingPaceAlert({
-      store: busy,
+      bookings: busy,
       rule,
       mail: {
         send: async () => Promise.reject(new Error('421 try later')),
@@ -108,7 +108,7 @@ describe('the alert', () => {
     }).check();
     expect(lines.at(-1)).toContain('failed: 421 try later');
     await new BookingPaceAlert({
-      store: { claimBookingAlert: async () => Promise.reject(new Error('database gone')) },
+      bookings: { claimBookingAlert: async () => Promise.reject(new Error('database gone')) },
       rule,
       log: (l) => lines.push(l),
     }).check();

@@ -2,7 +2,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { checkCallToken } from '../../src/server/call-token';
-import { backoffMs } from '../../src/server/mail/outbox';
+import { backoffMs } from '../../src/server/jobs/queue';
 import {
   callInvitation,
   formatEnquiryMail,

@@ -1,13 +1,12 @@
 /**
- * A shipped migration never changes. Stores in use have already run it and will not run it again,
+ * A shipped migration step (src/server/store/migrations.ts, as each engine runs them) never changes. Stores in use have already run it and will not run it again,
  * so an edit would reach new stores only and leave the two kinds apart; a change of schema is a
  * new migration at the end. Each shipped migration is pinned here by its SHA-256 (first 16 hex
  * digits): add the checksum of a new one when it ships, and never edit one that is here.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { postgresMigrations } from '../../src/server/store/postgres/migrations';
-import { migrations as sqliteMigrations } from '../../src/server/store/sqlite';
+import { stepsOf } from '../../src/server/store/migrations';
 
 const shipped = {
   sqlite: [
@@ -16,15 +15,40 @@ const shipped = {
     'cb04e920ff6acd6b',
     'dfc1cb0bc5d23643',
     'e19ba17f660bf562',
+    '62aa1d6b89304c42',
+    'fc3305903bbb784c',
+    '1ee3031c9c32f99e',
+    'f428ec7885cfb1f5',
+    '8c7157bddf20eb63',
+    'f9c27a478a51cb16',
+    'eac7cebb8e7bc762',
+    '2d0d929a2229e253',
+    '50ae1f88abcff557',
+    '9cdc7fb701ecbc7b',
+    'ab6fd204b9f2925a',
   ],
-  postgresql: ['64ba7b9b06f00990', '97f266ee4085e11b'],
+  postgresql: [
+    '64ba7b9b06f00990',
+    '97f266ee4085e11b',
+    '64298f8249cd9550',
+    '294d539f4cf2146e',
+    '1ee3031c9c32f99e',
+    '7c93d0618a4d6507',
+    '3eb2413eb825e263',
+    '3491fdc5964b8fb4',
+    '2048d4a666ce92e3',
+    'b258a5fd003315a8',
+    '50ae1f88abcff557',
+    '9cdc7fb701ecbc7b',
+    '2d4b26e5bae2dca4',
+  ],
 };
 
 const checksum = (sql: string) => createHash('sha256').update(sql).digest('hex').slice(0, 16);
 
 describe.each([
-  ['sqlite', sqliteMigrations],
-  ['postgresql', postgresMigrations],
+  ['sqlite', stepsOf('sqlite')],
+  ['postgresql', stepsOf('postgres')],
 ] as const)('the %s migrations', (kind, migrations) => {
   it('keep every shipped one as it shipped, in its place', () => {
     expect(migrations.slice(0, shipped[kind].length).map(checksum)).toEqual(shipped[kind]);

@@ -76,7 +76,7 @@ async function cancelCall(
 ): Promise<Exclude<CancelResult, { status: 'refused' }>> {
   const linked = await linkedCall('cancel', token, open, now);
   if (linked.status !== 'ok') return linked;
-  const { store, outbox } = linked.service;
+  const { store, bookings, outbox } = linked.service;
   if (!confirm) {
     const enquiry = await store.findById(linked.id);
     if (!enquiry?.call) return { status: 'unknown' };
@@ -90,7 +90,7 @@ async function cancelCall(
           : 'confirm';
     return { status, enquiry };
   }
-  const result = await store.cancelCall(linked.id, outbox !== undefined, now);
+  const result = await bookings.cancelCall(linked.id, outbox !== undefined, now);
   if (result.status === 'cancelled') outbox?.kick();
   if (result.status === 'already' && result.enquiry.call?.lapsedAt)
     return { status: 'lapsed', enquiry: result.enquiry };

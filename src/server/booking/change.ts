@@ -127,7 +127,7 @@ async function movesOf(
  * transaction, the outbox nudged. `sequence`: the link's (undefined: the staff's, any).
  */
 export async function moveBookedCall(
-  service: Pick<Services, 'store' | 'outbox' | 'calendars'>,
+  service: Pick<Services, 'store' | 'bookings' | 'outbox' | 'calendars'>,
   availability: Availability,
   enquiry: StoredEnquiry,
   wanted: string,
@@ -151,7 +151,7 @@ export async function moveBookedCall(
   if (!slot)
     return { status: 'refused' as const, message: refused ?? 'Choose one of the times offered.' };
   const hosts = await currentFreeHosts(availability, slot, service, now, enquiry.id);
-  const result = await service.store.moveCall(
+  const result = await service.bookings.moveCall(
     enquiry.id,
     {
       ...slot,

@@ -49,7 +49,7 @@ async function confirmCall(
 ): Promise<Exclude<ConfirmLinkResult, { status: 'refused' }>> {
   const linked = await linkedCall('confirm', token, open, now);
   if (linked.status !== 'ok') return linked;
-  const { store } = linked.service;
+  const { store, bookings } = linked.service;
   try {
     const enquiry = await store.findById(linked.id);
     // An unknown booking under a valid signature is not expected: the same answer as a bad link.
@@ -60,7 +60,7 @@ async function confirmCall(
     if (Date.parse(enquiry.call.start) <= now) return { status: 'past', enquiry };
     if (enquiry.call.confirmedAt) return { status: 'already', enquiry };
     if (!post) return { status: 'ask', enquiry };
-    const result = await store.confirmCall(linked.id, now);
+    const result = await bookings.confirmCall(linked.id, now);
     if (result.status === 'unknown') return { status: 'invalid' };
     // Released by the sweep between the look above and this post.
     if (result.status === 'cancelled' && result.enquiry.call?.lapsedAt)

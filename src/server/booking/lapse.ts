@@ -1,24 +1,24 @@
 /**
  * Calls not confirmed in time lapse (BOOKING_CONFIRM_MINUTES): every LAPSE_SWEEP_MS, each process
- * asks the store to release the calls booked that long ago that still wait for their prospect
+ * asks the bookings (./calls.ts) to release the calls booked that long ago that still wait for their prospect
  * (EnquiryStore.lapseUnconfirmed: each marked lapsed, its time free and its e-mails queued in one
  * transaction; with several processes on one PostgreSQL, each call lapses once, by one of them).
  * The outbox sends the e-mails. With e-mail off calls stand confirmed at once: none lapses.
  */
 import { LAPSE_SWEEP_MS } from '../config.ts';
 import { reportStoreFailure } from '../log.ts';
-import type { Outbox } from '../mail/outbox.ts';
-import type { EnquiryStore } from '../store/types.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { Bookings } from './calls.ts';
 
 /** Calls released per transaction: a flood's are released over a few short ones. */
 const LAPSE_BATCH = 100;
 
 export interface LapseSweepOptions {
-  store: EnquiryStore;
+  bookings: Pick<Bookings, 'lapseUnconfirmed'>;
   /** BOOKING_CONFIRM_MINUTES, in ms. */
   confirmMs: number;
   /** Present when e-mail is on: the releases are queued, and it is nudged to send them. */
-  outbox: Pick<Outbox, 'kick'> | undefined;
+  outbox: Pick<JobQueue, 'kick'> | undefined;
   /** The time now (the tests' own clock). */
   now?: () => number;
   /** Where the count of calls released goes (never who booked them). */
@@ -27,7 +27,7 @@ export interface LapseSweepOptions {
 
 /** Releases every call due now, a batch at a time; resolves to how many lapsed. */
 export async function sweepUnconfirmed({
-  store,
+  bookings,
   confirmMs,
   outbox,
   now = Date.now,
@@ -36,7 +36,12 @@ export async function sweepUnconfirmed({
   const at = now();
   let total = 0;
   for (;;) {
-    const lapsed = await store.lapseUnconfirmed(confirmMs, outbox !== undefined, at, LAPSE_BATCH);
+    const lapsed = await bookings.lapseUnconfirmed(
+      confirmMs,
+      outbox !== undefined,
+      at,
+      LAPSE_BATCH,
+    );
     total += lapsed;
     if (lapsed < LAPSE_BATCH) break;
   }

@@ -8,10 +8,11 @@
  * logged beside the line that already told the logs.
  */
 import type { Mail } from '../mail/templates.ts';
-import type { BookingAlertRule, EnquiryStore } from '../store/types.ts';
+import type { BookingAlertRule } from '../store/types.ts';
+import type { Bookings } from './calls.ts';
 
 export interface BookingPaceAlertOptions {
-  store: Pick<EnquiryStore, 'claimBookingAlert'>;
+  bookings: Pick<Bookings, 'claimBookingAlert'>;
   rule: BookingAlertRule;
   /** The agency's e-mail: sent straight away (none when e-mail is off: the log line alone). */
   mail?: { send(mail: Mail): Promise<void>; from: string; to: string };
@@ -76,11 +77,11 @@ export class BookingPaceAlert {
     // After the booking's answer has gone on its way: a store on this process's thread (SQLite)
     // counts synchronously.
     await new Promise((resolve) => setImmediate(resolve));
-    const { store, rule, mail, log } = this.#options;
+    const { bookings, rule, mail, log } = this.#options;
     const now = this.#options.now?.() ?? Date.now();
     let count: number | undefined;
     try {
-      count = await store.claimBookingAlert(rule, now);
+      count = await bookings.claimBookingAlert(rule, now);
     } catch (error) {
       log(`Could not count the bookings of the last hour: ${String(error)}`);
       return;

@@ -6,16 +6,20 @@
  */
 import type { ServerConfig } from '../config.ts';
 import type { CalendarService } from '../calendars/service.ts';
-import type { Outbox } from '../mail/outbox.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import type { RateLimit } from '../requests/rate-limit.ts';
 import type { EnquiryStore } from '../store/types.ts';
+import type { Bookings } from './calls.ts';
 import type { BookingPaceAlert } from './pace-alert.ts';
 
 export interface Services {
   config: ServerConfig;
   store: EnquiryStore;
+  /** Bookings, moves, cancels and confirmations: ./rules.ts over the store's transactions. */
+  bookings: Bookings;
   limiter: RateLimit | undefined;
-  outbox: Outbox | undefined;
+  /** The queue of jobs that sends the e-mails; undefined when e-mail is off (none is queued then). */
+  outbox: JobQueue | undefined;
   /**
    * The secret of the call links, when prospects can book a time: BOOKING_SECRET, or the one the
    * store keeps; undefined when a BOOKING_SECRET too short turned booking off.

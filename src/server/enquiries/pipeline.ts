@@ -194,7 +194,7 @@ async function commit<Field extends string>(
     // Spam is stored without its call: no host is looked for.
     const hosts = call && form.hosts && !spam ? await form.hosts(call, service) : undefined;
     if (hosts?.length === 0) throw new SlotTaken();
-    enquiry = await service.store.commit(
+    enquiry = await service.bookings.commit(
       {
         kind: form.kind,
         name,

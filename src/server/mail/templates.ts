@@ -13,7 +13,7 @@ import { callLinkPaths, confirmLinkPath } from '../call-token.ts';
 import { bodyText, headerText } from '../safe-text.ts';
 import { asciiEmail } from '../../domain/forms.ts';
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
-import type { MailCall, MailKind, OutboxItem, StoredEnquiry } from '../store/types.ts';
+import type { MailCall, MailKind, StoredEnquiry } from '../store/types.ts';
 
 export interface Mail {
   from: string;
@@ -158,8 +158,12 @@ export interface MailSetup {
   booking?: BookingMailOptions;
 }
 
-/** An outbox entry's e-mail, as the templates take it. */
-export type MailItem = Pick<OutboxItem, 'mail' | 'enquiry' | 'call'>;
+/** An e-mail job, as the templates take it. */
+export interface MailItem {
+  mail: MailKind;
+  enquiry: StoredEnquiry;
+  call?: MailCall;
+}
 
 /** A cancellation, or a release of a call not confirmed in time: either takes it out of calendars. */
 const isCancel = (mail: MailKind) => mail.endsWith('-cancel') || mail.endsWith('-lapse');
@@ -168,7 +172,7 @@ const forAgency = (mail: MailKind) => mail.startsWith('agency');
 const forHost = (mail: MailKind) => mail.startsWith('host');
 
 /**
- * What a call's e-mail is about: as queued (OutboxItem's `call`); for one made without it (a test,
+ * What a call's e-mail is about: as queued (the job's `call`); for one made without it (a test,
  * an entry queued before e-mails kept it), the call as stored.
  */
 export function aboutOf({ mail, enquiry, call }: MailItem): MailCall {

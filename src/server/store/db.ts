@@ -1,8 +1,10 @@
 /**
- * The little the store asks of a database (./shared.ts, ./calendar-copies.ts): statements written
- * once with `?` placeholders, rows back, transactions, and the few words in which the two engines'
- * SQL differs. Each engine's driver is beside its store (./sqlite.ts, ./postgres/store.ts).
+ * The little the store (./store.ts) asks of a database: statements written once with `?`
+ * placeholders, rows back, transactions, and the few words in which the two engines' SQL differs.
+ * Each engine's driver is its own file (./sqlite.ts, ./postgres/store.ts).
  */
+import type { RateLimit } from '../requests/rate-limit.ts';
+
 export interface Db {
   /** The rows a statement returns (none for one that returns none). */
   all(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
@@ -23,14 +25,27 @@ export interface Dialect {
   /** The column that orders a table's rows as they were inserted. */
   insertOrder: string;
   /**
-   * Ends a SELECT of an enquiry whose row the transaction then changes: locked until it ends
+   * Ends a SELECT whose rows of `table` the transaction then changes: locked until it ends
    * (PostgreSQL; SQLite's write transaction holds the whole file already).
    */
-  lockEnquiry: string;
-  /** Ends a SELECT of rows to claim: those another transaction holds are left to it. */
-  skipLocked: string;
+  forUpdate(table: string): string;
+  /** Ends a SELECT of rows of `table` to claim: those another transaction holds are left to it. */
+  skipLocked(table: string): string;
+  /** A list of numbers as a parameter (SQLite keeps it as JSON text; PostgreSQL as an array). */
+  numbers(list: readonly number[] | null): unknown;
   /** Whether an error is the database refusing a second call of one host at one time. */
   isBookedStartConflict(error: unknown): boolean;
+}
+
+/** What an engine gives the store: its port, its dialect, and what only it has. */
+export interface Driver {
+  db: Db;
+  dialect: Dialect;
+  /** Where it is, for the server's messages: a file, or a database without its password. */
+  description: string;
+  /** A rate limit counted by every process sharing the database (PostgreSQL's). */
+  sharedRateLimit?(max: number, windowMs: number): RateLimit;
+  close(): Promise<void>;
 }
 
 /** A transaction's `tx`: no transaction in it. */

@@ -1,7 +1,7 @@
 /**
- * Opens the configured enquiry store (the records and ports are in ./types.ts). The
- * implementations are loaded only when chosen, so that a server on SQLite never loads pg, and
- * neither imports this file back.
+ * Opens the configured store (./store.ts; its records and ports are in ./types.ts). The engines'
+ * drivers are loaded only when chosen, so that a server on SQLite never loads pg, and neither
+ * imports this file back.
  */
 import type { EnquiryStore, StoreLocation, StoreOptions } from './types.ts';
 

@@ -152,14 +152,86 @@ export interface CallChange {
   reason?: string;
 }
 
-export interface OutboxItem {
-  /** The outbox entry: one per e-mail. */
+/**
+ * A job's kind: which handler runs it (../jobs/queue.ts). A mail kind sends that e-mail; any
+ * other kind needs only its handler, and no change of the schema.
+ */
+export type JobKind = string;
+
+/** Durable work to queue in a store transaction: its kind, when it is due, and what it needs. */
+export interface QueuedJob {
+  kind: JobKind;
+  dueAt: number;
+  /** A booked call's e-mail: what it is about, as it is now. */
+  call?: MailCall;
+  /** What a job of another kind needs, as JSON. */
+  payload?: unknown;
+}
+
+/** A job claimed from the queue. */
+export interface Job {
+  /** One per job (per e-mail of an enquiry). */
   id: number;
-  mail: MailKind;
-  enquiry: StoredEnquiry;
+  kind: JobKind;
+  /** The enquiry it is about, if any. */
+  enquiry?: StoredEnquiry;
   attempts: number;
   /** A booked call's e-mail: what it is about (an enquiry's notice has none). */
   call?: MailCall;
+  payload?: unknown;
+}
+
+/** A call booked ahead, as the caps count it. */
+export interface CallAhead {
+  email: string;
+  clientIp: string;
+  confirmed: boolean;
+}
+
+/**
+ * What a write transaction may read and write (EnquiryStore.transaction): each method one or two
+ * statements, deciding nothing (../booking/calls.ts decides).
+ */
+export interface StoreTx {
+  /** The enquiry `id`, locked until the transaction ends. */
+  enquiry(id: string): Promise<StoredEnquiry | undefined>;
+  enquiryByKey(key: string): Promise<StoredEnquiry | undefined>;
+  /** The calls booked after `now`, not cancelled. */
+  callsAhead(now: number): Promise<CallAhead[]>;
+  /**
+   * Whether `host` has no call (and no call of no host holds them) overlapping [start, end), other
+   * than enquiry `except`'s; a host of null: whether no call at all does.
+   */
+  hostIsFree(host: string | null, start: string, end: string, except?: string): Promise<boolean>;
+  /**
+   * Stores an enquiry (its call with `host`) and queues its jobs; undefined, and nothing stored,
+   * when its idempotency key is stored already. A call whose host has a call at its start (another
+   * process got there first) throws SlotTaken.
+   */
+  insertEnquiry(
+    enquiry: NewEnquiry,
+    host: string | null,
+    now: number,
+    jobs: readonly QueuedJob[],
+  ): Promise<StoredEnquiry | undefined>;
+  /** A call's new time and host; its sequence and moves one up. */
+  moveCall(id: string, start: string, end: string, host: string): Promise<void>;
+  /** A call cancelled at `at` (and, `lapsed`, released unconfirmed); its sequence one up. */
+  cancelCall(id: string, at: number, lapsed?: boolean): Promise<void>;
+  /** A call confirmed at `at`, if it waits, is not cancelled and has not begun: whether it was. */
+  confirmCall(id: string, at: number): Promise<boolean>;
+  /**
+   * The calls booked at `cutoff` or before, still unconfirmed and not begun at `now`, oldest first,
+   * `limit` at most: locked, leaving to another transaction those it holds.
+   */
+  unconfirmedDue(cutoff: number, now: number, limit: number): Promise<StoredEnquiry[]>;
+  /**
+   * Drops the e-mails not sent yet about enquiry `id`'s call as it was (never the agency's notice
+   * of the enquiry, nor a cancellation): it moved or was cancelled.
+   */
+  dropSuperseded(id: string, reason: string, now: number): Promise<void>;
+  /** Queues jobs, about enquiry `id` if given. */
+  queue(jobs: readonly QueuedJob[], id?: string): Promise<void>;
 }
 
 /** Every host the booking could go to has a call then (or none was free); nothing was stored. */
@@ -329,83 +401,50 @@ export interface EnquiryStore extends VitalsStore {
   readonly description: string;
   /** The hosts' calendar feeds as last read. */
   readonly calendarCopies: CalendarCopies;
+  /**
+   * Runs `work` in one write transaction, committed if it returns and rolled back if it throws.
+   * `booking`: also under the lock that bookings and moves are stored under, across processes.
+   */
+  transaction<T>(work: (tx: StoreTx) => Promise<T>, options?: { lock?: 'booking' }): Promise<T>;
+  /**
+   * Stores an enquiry with no call and queues its `jobs`; resolves once committed. Enquiries that
+   * arrive in the same turn of the event loop share one transaction. One whose idempotency key is
+   * stored already is not stored again: the one stored first is returned.
+   */
+  commit(enquiry: NewEnquiry, jobs: readonly QueuedJob[]): Promise<StoredEnquiry>;
   /** The enquiry stored under an idempotency key, if any. */
   findByKey(key: string): Promise<StoredEnquiry | undefined>;
-  /**
-   * Stores an enquiry and, when `queueMail` and it is not spam, queues its e-mails; resolves once
-   * committed. One whose idempotency key is stored already is not stored again: the one stored
-   * first is returned. Spam is stored without its call (storedForm). A booking that would give its
-   * e-mail address or its client more future bookings than the store's cap rejects with
-   * BookingCapReached; one whose every candidate host has a call then, with SlotTaken.
-   */
-  commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry>;
   findById(id: string): Promise<StoredEnquiry | undefined>;
   /** The calls booked (and not cancelled) that overlap an interval of UTC ISO instants. */
   bookedBetween(from: string, to: string): Promise<BookedCall[]>;
+  /** How many calls were booked after an instant (cancelled ones too: they were booked). */
+  bookedSince(instant: number): Promise<number>;
+  /** When the site last sent the alert `name` (epoch ms), if ever. */
+  lastAlert(name: string): Promise<number | undefined>;
   /**
-   * Cancels a booked call: frees its time and, when `queueMail`, queues a cancellation to the
-   * agency and the prospect. Cancelling one already cancelled (or lapsed), or one that has begun at
-   * `now`, changes nothing and says so.
+   * Records `now` as the last alert `name` if it is still `last` (compare and set): of processes
+   * that read the same last alert, one claims the next. Whether this one did.
    */
-  cancelCall(
-    id: string,
-    queueMail: boolean,
-    now?: number,
-    /** The staff's cancellation: its e-mails say so. */
-    change?: CallChange,
-  ): Promise<CancelResult>;
+  claimAlert(name: string, now: number, last: number | undefined): Promise<boolean>;
   /**
-   * Releases the calls booked at least `confirmMs` before `now` that their prospect has not
-   * confirmed and that have not begun (at most `limit` of them): each is marked lapsed and its time
-   * freed, its e-mails not yet sent dropped and (with `queueMail`) its releases queued, in one
-   * transaction; every process sharing the store may sweep at once, and each call lapses once.
-   * Resolves to how many lapsed.
+   * Jobs whose (next) attempt is due, claimed for this process until `leaseMs` has passed or it
+   * marks them: no other process sharing the store gets them meanwhile, and if this one dies,
+   * another takes them over once the lease ends. Never one done, failed for good or skipped.
    */
-  lapseUnconfirmed(
-    confirmMs: number,
-    queueMail: boolean,
-    now?: number,
-    limit?: number,
-  ): Promise<number>;
-  /**
-   * Moves a booked call to a new time in one transaction: its old time is free again, the new one
-   * taken by its host if free then, else by the first of `move.hosts` with no call then (none:
-   * SlotTaken, and nothing changes). Its sequence goes up; e-mails not yet sent about its old time
-   * are dropped, and (with `queueMail`) the move's e-mails and the new time's reminders are queued.
-   */
-  moveCall(id: string, move: CallMove, queueMail: boolean, now?: number): Promise<MoveResult>;
-  /**
-   * Marks a booked call confirmed by its prospect (now). Confirming one already confirmed,
-   * cancelled (or lapsed), or begun at `now`, changes nothing and says so. A move keeps a call's
-   * confirmation.
-   */
-  confirmCall(id: string, now?: number): Promise<ConfirmResult>;
-  /**
-   * Whether this caller is to tell the agency that bookings come in too fast: when more than
-   * `rule.perHour` calls were booked in the hour before `now` and no alert was claimed within
-   * `rule.quietMs`, records `now` as the last alert (in the store, so every process counts
-   * together, and one of them claims it) and resolves to that hour's count; else undefined.
-   */
-  claimBookingAlert(rule: BookingAlertRule, now?: number): Promise<number | undefined>;
-  /** An e-mail that is not to be sent after all (a reminder of a call since moved): never claimed again. */
-  markSkipped(outboxId: number, reason: string, now?: number): Promise<void>;
-  /**
-   * Outbox entries whose (next) attempt is due, claimed for this process until `leaseMs` has
-   * passed or it marks them: no other process sharing the store gets them meanwhile, and if this
-   * one dies, another takes them over once the lease ends. Never one sent or undeliverable.
-   */
-  claimDue(now?: number, limit?: number, leaseMs?: number): Promise<OutboxItem[]>;
-  /** Gives back claimed entries this process will not send now. */
-  release(outboxIds: number[]): Promise<void>;
-  markSent(outboxId: number, now?: number): Promise<void>;
+  claimDue(now?: number, limit?: number, leaseMs?: number): Promise<Job[]>;
+  /** Gives back claimed jobs this process will not run now. */
+  release(jobIds: number[]): Promise<void>;
+  markSent(jobId: number, now?: number): Promise<void>;
   /** A failed attempt worth retrying (the SMTP server is down, say): due again at `nextAttemptAt`. */
-  markFailed(outboxId: number, nextAttemptAt: number, error: string): Promise<void>;
+  markFailed(jobId: number, nextAttemptAt: number, error: string): Promise<void>;
   /**
    * A failure no retry can mend (the SMTP server refused the address for good, the e-mail could
-   * not be made): the entry is never claimed again, and `reason` is kept for the staff.
+   * not be made): the job is never claimed again, and `reason` is kept for the staff.
    */
-  markUndeliverable(outboxId: number, reason: string, now?: number): Promise<void>;
-  /** How many outbox entries are undeliverable: mail someone must see to (for /healthz). */
+  markUndeliverable(jobId: number, reason: string, now?: number): Promise<void>;
+  /** A job that is not to run after all (a reminder of a call since moved): never claimed again. */
+  markSkipped(jobId: number, reason: string, now?: number): Promise<void>;
+  /** How many jobs failed for good: work someone must see to (for /healthz). */
   countUndeliverable(): Promise<number>;
   /** Every enquiry, oldest first. */
   all(): Promise<StoredEnquiry[]>;
@@ -434,14 +473,4 @@ export interface StoreLocation {
 export interface StoreOptions {
   /** For the staff CLI: reads only, and runs no migrations. */
   readOnly?: boolean;
-  /**
-   * Future bookings allowed per e-mail address and per client (BOOKING_CAP): DEFAULT_BOOKING_CAP
-   * unless given; Infinity for no cap.
-   */
-  bookingCap?: number;
-  /**
-   * Future bookings allowed per wider network (BOOKING_NETWORK_CAP): DEFAULT_NETWORK_CAP unless
-   * given, none with no booking cap.
-   */
-  networkCap?: number;
 }

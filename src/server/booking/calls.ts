@@ -1,0 +1,193 @@
+/**
+ * Booked calls kept: a booking, a move, a cancel, a confirmation, the lapse of calls not
+ * confirmed, and the alert about the pace of bookings, each the rules of ./rules.ts run inside one
+ * store transaction (../store/types.ts's StoreTx), which persists what they decided.
+ */
+import { DEFAULT_BOOKING_CAP, DEFAULT_NETWORK_CAP } from '../config.ts';
+import {
+  SlotTaken,
+  type BookingAlertRule,
+  type CallChange,
+  type CallMove,
+  type CancelResult,
+  type ConfirmResult,
+  type EnquiryStore,
+  type MoveResult,
+  type NewEnquiry,
+  type StoreTx,
+  type StoredEnquiry,
+} from '../store/types.ts';
+import {
+  bookingAlertDue,
+  bookingCapReached,
+  cancelledCall,
+  candidateHosts,
+  checkCancel,
+  checkMove,
+  confirmResult,
+  lapsedCall,
+  mailsOnCancel,
+  mailsOnCommit,
+  mailsOnLapse,
+  mailsOnMove,
+  moveCandidates,
+  movedCall,
+  storedForm,
+  type BookingCaps,
+} from './rules.ts';
+
+/** The first of `candidates` free over [start, end) (besides enquiry `except`'s call); none: undefined. */
+async function firstFree<Host extends string | null>(
+  tx: StoreTx,
+  candidates: readonly Host[],
+  { start, end }: { start: string; end: string },
+  except?: string,
+): Promise<Host | undefined> {
+  for (const host of candidates) if (await tx.hostIsFree(host, start, end, except)) return host;
+  return undefined;
+}
+
+export class Bookings {
+  readonly store: EnquiryStore;
+  readonly #caps: BookingCaps;
+  /** This process's bookings, one after another: they wait for one lock anyway. */
+  #bookings: Promise<unknown> = Promise.resolve();
+
+  /**
+   * `bookingCap`: future bookings allowed per e-mail address and per client (BOOKING_CAP);
+   * `networkCap`: per wider network (BOOKING_NETWORK_CAP), none when there is no booking cap.
+   */
+  constructor(
+    store: EnquiryStore,
+    {
+      bookingCap = DEFAULT_BOOKING_CAP,
+      networkCap = bookingCap === Infinity ? Infinity : DEFAULT_NETWORK_CAP,
+    }: Partial<BookingCaps> = {},
+  ) {
+    this.store = store;
+    this.#caps = { bookingCap, networkCap };
+  }
+
+  /**
+   * Stores an enquiry, or books its call, and, when `queueMail` and it is not spam, queues its
+   * e-mails; resolves once committed. A repeat of an idempotency key is answered with the one
+   * stored first. Spam is stored without its call. A booking over a cap rejects with
+   * BookingCapReached; one whose every candidate host has a call then, with SlotTaken.
+   */
+  commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
+    const kept = storedForm(enquiry);
+    const mail = queueMail && !kept.spam;
+    if (!kept.call)
+      return this.store.commit(kept, mail ? mailsOnCommit(kept, null, Date.now()) : []);
+    const booked = this.#bookings.then(() => this.#book(kept, mail));
+    this.#bookings = booked.catch(() => {});
+    return booked;
+  }
+
+  /**
+   * Under the booking lock, so that the calls ahead of its address and client are counted, and
+   * its hosts looked at, with no other booking coming in between; the first free host takes it.
+   */
+  #book(enquiry: NewEnquiry, mail: boolean): Promise<StoredEnquiry> {
+    const key = enquiry.idempotencyKey;
+    return this.store.transaction(
+      async (tx) => {
+        // A repeat of a booking is answered with the one stored, not counted against the cap.
+        const earlier = key && (await tx.enquiryByKey(key));
+        if (earlier) return earlier;
+        const now = Date.now();
+        const reached = bookingCapReached(await tx.callsAhead(now), enquiry, this.#caps);
+        if (reached) throw reached;
+        const host = await firstFree(tx, candidateHosts(enquiry.call!), enquiry.call!);
+        if (host === undefined) throw new SlotTaken();
+        const jobs = mail ? mailsOnCommit(enquiry, host, now) : [];
+        const stored = await tx.insertEnquiry(enquiry, host, now, jobs);
+        return stored ?? (await tx.enquiryByKey(key!))!;
+      },
+      { lock: 'booking' },
+    );
+  }
+
+  /**
+   * Cancels a call (the link's or the staff's): its time free again, its e-mails not sent yet (the
+   * reminders) dropped, the cancellations queued; or why not.
+   */
+  cancelCall(
+    id: string,
+    queueMail: boolean,
+    now = Date.now(),
+    change?: CallChange,
+  ): Promise<CancelResult> {
+    return this.store.transaction(async (tx) => {
+      const checked = checkCancel(await tx.enquiry(id), now);
+      if ('refused' in checked) return checked.refused;
+      const { enquiry, before } = checked;
+      const call = cancelledCall(before, now);
+      await tx.cancelCall(id, now);
+      await tx.dropSuperseded(id, 'the call was cancelled', now);
+      if (queueMail && !enquiry.spam) await tx.queue(mailsOnCancel(call, now, change), id);
+      return { status: 'cancelled', enquiry: { ...enquiry, call } };
+    });
+  }
+
+  /**
+   * Moves a call, under the booking lock: no booking or move comes between the look at the hosts
+   * and the update. Its host keeps it if free then, else the first free host offered; none:
+   * SlotTaken, and nothing changes.
+   */
+  moveCall(id: string, move: CallMove, queueMail: boolean, now = Date.now()): Promise<MoveResult> {
+    return this.store.transaction(
+      async (tx) => {
+        const checked = checkMove(await tx.enquiry(id), move);
+        if ('refused' in checked) return checked.refused;
+        const { enquiry, before } = checked;
+        const host = await firstFree(tx, moveCandidates(before.host, move.hosts), move, id);
+        if (host === undefined) throw new SlotTaken();
+        await tx.moveCall(id, move.start, move.end, host);
+        const { call, result } = movedCall(enquiry, before, move, host);
+        await tx.dropSuperseded(id, 'the call was moved', now);
+        if (queueMail && !enquiry.spam)
+          await tx.queue(mailsOnMove(before, call, move.reminders ?? [], now, move.change), id);
+        return result;
+      },
+      { lock: 'booking' },
+    );
+  }
+
+  /** Confirms a call waiting for it, not cancelled and not begun; what that came to. */
+  confirmCall(id: string, now = Date.now()): Promise<ConfirmResult> {
+    return this.store.transaction(async (tx) => {
+      const changed = await tx.confirmCall(id, now);
+      return confirmResult(await tx.enquiry(id), changed, now);
+    });
+  }
+
+  /**
+   * Releases the calls not confirmed `confirmMs` after they were booked, `limit` at a time, in one
+   * transaction: each lapses once, with its e-mails, however many processes sweep (a call another
+   * sweep holds is left to it). How many lapsed.
+   */
+  lapseUnconfirmed(confirmMs: number, queueMail: boolean, now = Date.now(), limit = 100) {
+    return this.store.transaction(async (tx) => {
+      const due = await tx.unconfirmedDue(now - confirmMs, now, limit);
+      for (const enquiry of due) {
+        const call = lapsedCall(enquiry.call!, now);
+        await tx.cancelCall(enquiry.id, now, true);
+        await tx.dropSuperseded(enquiry.id, 'the call lapsed unconfirmed', now);
+        if (queueMail && !enquiry.spam) await tx.queue(mailsOnLapse(call, now), enquiry.id);
+      }
+      return due.length;
+    });
+  }
+
+  /**
+   * The calls booked in the last hour, when they call for an alert and this process claims it (of
+   * processes that read the same last alert, one claims the next); else undefined.
+   */
+  async claimBookingAlert(rule: BookingAlertRule, now = Date.now()) {
+    const recent = await this.store.bookedSince(now - 3_600_000);
+    const last = await this.store.lastAlert('bookings');
+    if (!bookingAlertDue(recent, last, now, rule)) return undefined;
+    return (await this.store.claimAlert('bookings', now, last)) ? recent : undefined;
+  }
+}

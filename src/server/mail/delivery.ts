@@ -1,0 +1,80 @@
+/**
+ * The e-mail jobs' handler (../jobs/queue.ts runs it): each job's e-mail made (./templates.ts) and
+ * sent through a MailSender (./smtp.ts). A reminder of a call moved or cancelled since is dropped;
+ * an e-mail the SMTP server refuses for good, or that cannot be made, is given up; any other
+ * failure is tried again, with backoff, by the queue.
+ */
+import type { JobHandler } from '../jobs/queue.ts';
+import { MAIL_KINDS, type MailKind } from '../store/types.ts';
+import { refusedForGood, type MailSender } from './smtp.ts';
+import { formatMail, staleReason, type Mail, type MailSetup } from './templates.ts';
+
+export interface MailDeliveryOptions extends MailSetup {
+  sender: MailSender;
+  /** The time now (the tests' own clock): whether a reminder is still worth it. */
+  now?: () => number;
+}
+
+/** The handler of every kind of e-mail job, by kind. */
+export function mailHandlers(options: MailDeliveryOptions): Map<MailKind, JobHandler> {
+  const handler = mailHandler(options);
+  return new Map(MAIL_KINDS.map((kind) => [kind, handler]));
+}
+
+function mailHandler(options: MailDeliveryOptions): JobHandler {
+  return async ({ kind, enquiry, attempts, call }) => {
+    const mail = kind as MailKind;
+    const what = `${describe(mail)} of enquiry ${enquiry!.id}`;
+    const item = { mail, enquiry: enquiry!, ...(call && { call }) };
+    const now = options.now?.() ?? Date.now();
+    const giveUp = (reason: string) => ({
+      failed: reason,
+      log: `${what} failed for good: ${reason}; it will not be retried`,
+    });
+    // A reminder of a call moved or cancelled since it was queued, say: dropped, not sent.
+    const stale = staleReason(item, now);
+    if (stale) return { skipped: stale, log: `${what} was not sent: ${stale}` };
+    // Made first, apart from the sending: a mail that cannot be made now never can be.
+    let message: Mail;
+    try {
+      message = formatMail(item, options);
+    } catch (error) {
+      return giveUp(`the e-mail could not be made: ${failureReason(error)}`);
+    }
+    try {
+      await options.sender.send(message);
+    } catch (error) {
+      const reason = failureReason(error);
+      if (refusedForGood(error)) return giveUp(reason);
+      return { retry: reason, log: `${what} not mailed yet (attempt ${attempts + 1}): ${reason}` };
+    }
+    return { done: true };
+  };
+}
+
+const describe = (mail: MailKind) =>
+  ({
+    agency: 'The e-mail to the agency',
+    prospect: 'The confirmation to the prospect',
+    host: 'The invitation to the host',
+    'agency-cancel': 'The cancellation to the agency',
+    'prospect-cancel': 'The cancellation to the prospect',
+    'host-cancel': 'The cancellation to the host',
+    'agency-move': 'The move to the agency',
+    'prospect-move': 'The move to the prospect',
+    'host-move': 'The move to the host',
+    'prospect-reminder': 'The reminder to the prospect',
+    'host-reminder': 'The reminder to the host',
+    'agency-lapse': 'The release of an unconfirmed call to the agency',
+    'prospect-lapse': 'The release of an unconfirmed call to the prospect',
+    'host-lapse': 'The release of an unconfirmed call to the host',
+  })[mail];
+
+/** Why a send failed, in words: an error's message (never "[object Error]"), else what was thrown. */
+export function failureReason(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  const { message, responseCode } = (error ?? {}) as { message?: unknown; responseCode?: unknown };
+  if (typeof message === 'string' && message) return message;
+  if (typeof responseCode === 'number') return `the SMTP server answered ${responseCode}`;
+  return String(error);
+}

@@ -1,0 +1,412 @@
+/**
+ * The store's schema, one list for both engines: each step is SQL both run, or the statements each
+ * engine needs where their dialects differ (SQLite's TEXT instants and rebuilt tables, PostgreSQL's
+ * TIMESTAMPTZ and ALTERs). An engine runs the steps that have its SQL, in order, and counts only
+ * those: SQLite in PRAGMA user_version, PostgreSQL in schema_migrations (./postgres/store.ts). So
+ * the versions that databases made before this list recorded still mean what they meant.
+ * Append, never edit or reorder.
+ */
+import { CALENDAR_FEEDS_TABLE } from './calendar-copies.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** One step: SQL of both engines, or each engine's own (none: the engine has nothing to do). */
+export type Migration = string | Partial<Record<Engine, string>>;
+
+/** The kinds of e-mail the outbox took while a CHECK listed them (steps 9, 10 and 13; see 16). */
+const MAIL_KINDS_CHECK = `mail IN ('agency', 'prospect', 'host', 'agency-cancel', 'prospect-cancel', 'host-cancel')`;
+const MAIL_KINDS_CHECK_MOVES = `mail IN ('agency', 'prospect', 'host', 'agency-cancel',
+  'prospect-cancel', 'host-cancel', 'agency-move', 'prospect-move', 'host-move',
+  'prospect-reminder', 'host-reminder')`;
+const MAIL_KINDS_CHECK_LAPSES = `mail IN ('agency', 'prospect', 'host', 'agency-cancel',
+  'prospect-cancel', 'host-cancel', 'agency-move', 'prospect-move', 'host-move',
+  'prospect-reminder', 'host-reminder', 'agency-lapse', 'prospect-lapse', 'host-lapse')`;
+
+/** The last alert to the agency about the pace of bookings, per kind of alert. */
+const SITE_ALERTS_TABLE = `CREATE TABLE site_alerts (
+     name TEXT PRIMARY KEY,
+     sent_at BIGINT NOT NULL
+   );`;
+
+export const migrations: Migration[] = [
+  // 1: the enquiries, their outbox and the health check.
+  {
+    sqlite: `CREATE TABLE enquiries (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL CHECK (kind IN ('enquiry', 'call')),
+     created_at TEXT NOT NULL,
+     name TEXT NOT NULL,
+     email TEXT NOT NULL,
+     data TEXT NOT NULL,
+     client_ip TEXT NOT NULL,
+     user_agent TEXT NOT NULL,
+     spam INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX enquiries_created ON enquiries (created_at);
+   CREATE TABLE outbox (
+     enquiry_id TEXT PRIMARY KEY REFERENCES enquiries (id),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT
+   );
+   CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;
+   CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at INTEGER NOT NULL);`,
+    // PostgreSQL's first step is SQLite's first four, with the shared rate limit's table.
+    postgres: `CREATE TABLE enquiries (
+     id TEXT PRIMARY KEY,
+     seq BIGSERIAL NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('enquiry', 'call')),
+     created_at TIMESTAMPTZ NOT NULL,
+     name TEXT NOT NULL,
+     email TEXT NOT NULL,
+     data JSONB NOT NULL,
+     client_ip TEXT NOT NULL,
+     user_agent TEXT NOT NULL,
+     spam BOOLEAN NOT NULL DEFAULT false,
+     idempotency_key TEXT UNIQUE,
+     call_start TIMESTAMPTZ,
+     call_end TIMESTAMPTZ,
+     call_cancelled_at TIMESTAMPTZ,
+     CHECK ((call_start IS NULL) = (call_end IS NULL)),
+     CONSTRAINT enquiries_booked_call EXCLUDE USING gist (tstzrange(call_start, call_end) WITH &&)
+       WHERE (call_start IS NOT NULL AND call_cancelled_at IS NULL)
+   );
+   CREATE INDEX enquiries_created ON enquiries (created_at, seq);
+   CREATE TABLE outbox (
+     id BIGSERIAL PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (mail IN ('agency', 'prospect', 'agency-cancel', 'prospect-cancel')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at BIGINT NOT NULL,
+     sent_at BIGINT,
+     last_error TEXT,
+     leased_until BIGINT,
+     UNIQUE (enquiry_id, mail)
+   );
+   CREATE INDEX outbox_due ON outbox (next_attempt_at, id) WHERE sent_at IS NULL;
+   CREATE TABLE rate_limit (
+     client TEXT NOT NULL,
+     window_start BIGINT NOT NULL,
+     hits INTEGER NOT NULL,
+     PRIMARY KEY (client, window_start)
+   );
+   CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at BIGINT NOT NULL);`,
+  },
+  // 2: one enquiry per idempotency key (enquiries stored before it have none; NULLs do not clash).
+  {
+    sqlite: `ALTER TABLE enquiries ADD COLUMN idempotency_key TEXT;
+   CREATE UNIQUE INDEX enquiries_idempotency_key ON enquiries (idempotency_key);`,
+  },
+  // 3: booked calls (an enquiry with a time: one booking per start), and one outbox entry per e-mail.
+  {
+    sqlite: `ALTER TABLE enquiries ADD COLUMN call_start TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_end TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_cancelled_at TEXT;
+   CREATE UNIQUE INDEX enquiries_booked_call ON enquiries (call_start)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;
+   CREATE TABLE mail_outbox (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (mail IN ('agency', 'prospect', 'agency-cancel', 'prospect-cancel')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     UNIQUE (enquiry_id, mail)
+   );
+   INSERT INTO mail_outbox (enquiry_id, mail, attempts, next_attempt_at, sent_at, last_error)
+     SELECT enquiry_id, 'agency', attempts, next_attempt_at, sent_at, last_error FROM outbox;
+   DROP TABLE outbox;
+   ALTER TABLE mail_outbox RENAME TO outbox;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;`,
+  },
+  // 4: a claim on an outbox entry while it is being sent, as on PostgreSQL (the same behaviour).
+  {
+    sqlite: `ALTER TABLE outbox ADD COLUMN leased_until INTEGER;`,
+  },
+  // 5: mail that failed for good (never claimed again; why, in last_error); the site's own secrets
+  // (the cancel links' key when BOOKING_SECRET is not set); and spam no longer holds a time.
+  {
+    sqlite: `ALTER TABLE outbox ADD COLUMN undeliverable_at INTEGER;
+   DROP INDEX outbox_due;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL;
+   CREATE TABLE site_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   UPDATE enquiries SET call_start = NULL, call_end = NULL
+     WHERE spam = 1 AND call_start IS NOT NULL;`,
+    // With an index of the calls booked, for counting those ahead of an address or a client.
+    postgres: `ALTER TABLE outbox ADD COLUMN undeliverable_at BIGINT;
+   DROP INDEX outbox_due;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at, id)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL;
+   CREATE TABLE site_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   UPDATE enquiries SET call_start = NULL, call_end = NULL WHERE spam AND call_start IS NOT NULL;
+   CREATE INDEX enquiries_booked_start ON enquiries (call_start)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
+  },
+  // 6: field data (src/server/vitals/), with no column that could name a visitor.
+  {
+    sqlite: `CREATE TABLE vitals (
+     day TEXT NOT NULL,
+     path TEXT NOT NULL,
+     metric TEXT NOT NULL,
+     value REAL NOT NULL,
+     rating TEXT NOT NULL,
+     navigation TEXT NOT NULL,
+     connection TEXT NOT NULL,
+     device TEXT NOT NULL,
+     build TEXT NOT NULL,
+     target TEXT,
+     phases TEXT
+   );
+   CREATE INDEX vitals_day ON vitals (day);`,
+    postgres: `CREATE TABLE vitals (
+     seq BIGSERIAL PRIMARY KEY,
+     day DATE NOT NULL,
+     path TEXT NOT NULL,
+     metric TEXT NOT NULL,
+     value DOUBLE PRECISION NOT NULL,
+     rating TEXT NOT NULL,
+     navigation TEXT NOT NULL,
+     connection TEXT NOT NULL,
+     device TEXT NOT NULL,
+     build TEXT NOT NULL,
+     target TEXT,
+     phases DOUBLE PRECISION[]
+   );
+   CREATE INDEX vitals_day ON vitals (day);`,
+  },
+  // 7: the host a call is booked with (none for calls booked before there were hosts, which hold
+  // every host's time); a host has one call per start.
+  {
+    sqlite: `ALTER TABLE enquiries ADD COLUMN call_host TEXT;
+   DROP INDEX enquiries_booked_call;
+   CREATE UNIQUE INDEX enquiries_booked_call ON enquiries (coalesce(call_host, ''), call_start)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
+    postgres: `ALTER TABLE enquiries ADD COLUMN call_host TEXT;
+   ALTER TABLE enquiries DROP CONSTRAINT enquiries_booked_call;
+   CREATE UNIQUE INDEX enquiries_booked_call ON enquiries (coalesce(call_host, ''), call_start)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL;`,
+  },
+  // 8: the hosts' calendar feeds as last read (./calendar-copies.ts).
+  CALENDAR_FEEDS_TABLE,
+  // 9: a call's host gets its invitation and its cancellation: two more kinds of e-mail (SQLite
+  // changes a CHECK by making the table again).
+  {
+    sqlite: `CREATE TABLE outbox_9 (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (${MAIL_KINDS_CHECK}),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     leased_until INTEGER,
+     undeliverable_at INTEGER,
+     UNIQUE (enquiry_id, mail)
+   );
+   INSERT INTO outbox_9 (id, enquiry_id, mail, attempts, next_attempt_at, sent_at, last_error,
+       leased_until, undeliverable_at)
+     SELECT id, enquiry_id, mail, attempts, next_attempt_at, sent_at, last_error, leased_until,
+       undeliverable_at FROM outbox;
+   DROP TABLE outbox;
+   ALTER TABLE outbox_9 RENAME TO outbox;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL;`,
+    postgres: `ALTER TABLE outbox DROP CONSTRAINT outbox_mail_check;
+   ALTER TABLE outbox ADD CONSTRAINT outbox_mail_check CHECK (${MAIL_KINDS_CHECK});`,
+  },
+  // 10: calls that move and are reminded. A call keeps its calendar SEQUENCE and how often it moved;
+  // an outbox entry, what its e-mail is about as it was when queued (the sequence, the host, the
+  // time, a move's old time, a reminder's lead), so that a later move never rewrites it; and an
+  // e-mail dropped unsent (a reminder of a time since moved). Cancellations sent so far were SEQUENCE 1.
+  {
+    sqlite: `ALTER TABLE enquiries ADD COLUMN call_sequence INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE enquiries ADD COLUMN call_moves INTEGER NOT NULL DEFAULT 0;
+   UPDATE enquiries SET call_sequence = 1 WHERE call_cancelled_at IS NOT NULL;
+   CREATE TABLE outbox_10 (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (${MAIL_KINDS_CHECK_MOVES}),
+     sequence INTEGER NOT NULL DEFAULT 0,
+     remind_minutes INTEGER NOT NULL DEFAULT 0,
+     host TEXT,
+     start_at TEXT,
+     end_at TEXT,
+     previous_start_at TEXT,
+     previous_end_at TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     leased_until INTEGER,
+     undeliverable_at INTEGER,
+     skipped_at INTEGER,
+     UNIQUE (enquiry_id, mail, sequence, remind_minutes)
+   );
+   INSERT INTO outbox_10 (id, enquiry_id, mail, sequence, host, start_at, end_at, attempts,
+       next_attempt_at, sent_at, last_error, leased_until, undeliverable_at)
+     SELECT o.id, o.enquiry_id, o.mail, CASE WHEN o.mail LIKE '%-cancel' THEN 1 ELSE 0 END,
+       e.call_host, e.call_start, e.call_end, o.attempts, o.next_attempt_at, o.sent_at,
+       o.last_error, o.leased_until, o.undeliverable_at
+     FROM outbox o JOIN enquiries e ON e.id = o.enquiry_id;
+   DROP TABLE outbox;
+   ALTER TABLE outbox_10 RENAME TO outbox;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL;`,
+    postgres: `ALTER TABLE enquiries ADD COLUMN call_sequence INTEGER NOT NULL DEFAULT 0,
+     ADD COLUMN call_moves INTEGER NOT NULL DEFAULT 0;
+   UPDATE enquiries SET call_sequence = 1 WHERE call_cancelled_at IS NOT NULL;
+   ALTER TABLE outbox ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0,
+     ADD COLUMN remind_minutes INTEGER NOT NULL DEFAULT 0,
+     ADD COLUMN host TEXT,
+     ADD COLUMN start_at TEXT,
+     ADD COLUMN end_at TEXT,
+     ADD COLUMN previous_start_at TEXT,
+     ADD COLUMN previous_end_at TEXT,
+     ADD COLUMN skipped_at BIGINT;
+   UPDATE outbox o SET sequence = CASE WHEN o.mail LIKE '%-cancel' THEN 1 ELSE 0 END,
+       host = e.call_host,
+       start_at = to_char(e.call_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+       end_at = to_char(e.call_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+     FROM enquiries e WHERE e.id = o.enquiry_id AND e.call_start IS NOT NULL;
+   ALTER TABLE outbox DROP CONSTRAINT outbox_mail_check;
+   ALTER TABLE outbox ADD CONSTRAINT outbox_mail_check CHECK (${MAIL_KINDS_CHECK_MOVES});
+   ALTER TABLE outbox DROP CONSTRAINT outbox_enquiry_id_mail_key;
+   ALTER TABLE outbox ADD CONSTRAINT outbox_one_mail UNIQUE (enquiry_id, mail, sequence, remind_minutes);
+   DROP INDEX outbox_due;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at, id)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL;`,
+  },
+  // 11: field data a flood cannot rewrite: each measurement's sample key (a day over its cap keeps
+  // those of smallest key: a uniform sample of the day; those stored before keep key 0, kept
+  // first), and each day's counts of what came in and what was dropped.
+  {
+    sqlite: `ALTER TABLE vitals ADD COLUMN sample REAL NOT NULL DEFAULT 0;
+   DROP INDEX vitals_day;
+   CREATE INDEX vitals_day_sample ON vitals (day, sample);
+   CREATE TABLE vitals_days (
+     day TEXT PRIMARY KEY,
+     received INTEGER NOT NULL DEFAULT 0,
+     dropped INTEGER NOT NULL DEFAULT 0
+   );`,
+    postgres: `ALTER TABLE vitals ADD COLUMN sample DOUBLE PRECISION NOT NULL DEFAULT 0;
+   DROP INDEX vitals_day;
+   CREATE INDEX vitals_day_sample ON vitals (day, sample);
+   CREATE TABLE vitals_days (
+     day DATE PRIMARY KEY,
+     received BIGINT NOT NULL DEFAULT 0,
+     dropped BIGINT NOT NULL DEFAULT 0
+   );`,
+  },
+  // 12: a call waits for its prospect's confirmation (the link of its e-mail); the calls stored
+  // before count as confirmed. The last alert to the agency about the pace of bookings.
+  {
+    sqlite: `ALTER TABLE enquiries ADD COLUMN call_confirmed_at TEXT;
+   UPDATE enquiries SET call_confirmed_at = created_at WHERE call_start IS NOT NULL;
+   ${SITE_ALERTS_TABLE}`,
+    postgres: `ALTER TABLE enquiries ADD COLUMN call_confirmed_at TIMESTAMPTZ;
+   UPDATE enquiries SET call_confirmed_at = created_at WHERE call_start IS NOT NULL;
+   ${SITE_ALERTS_TABLE}`,
+  },
+  // 13: a call not confirmed in time is released (BOOKING_CONFIRM_MINUTES): when it lapsed, an
+  // index of the calls waiting for confirmation for the sweep, and three kinds of e-mail that say
+  // so (the outbox made again for its CHECK, as in 10).
+  {
+    sqlite: `ALTER TABLE enquiries ADD COLUMN call_lapsed_at TEXT;
+   CREATE INDEX enquiries_unconfirmed ON enquiries (created_at)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_confirmed_at IS NULL;
+   CREATE TABLE outbox_13 (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     mail TEXT NOT NULL CHECK (${MAIL_KINDS_CHECK_LAPSES}),
+     sequence INTEGER NOT NULL DEFAULT 0,
+     remind_minutes INTEGER NOT NULL DEFAULT 0,
+     host TEXT,
+     start_at TEXT,
+     end_at TEXT,
+     previous_start_at TEXT,
+     previous_end_at TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     leased_until INTEGER,
+     undeliverable_at INTEGER,
+     skipped_at INTEGER,
+     UNIQUE (enquiry_id, mail, sequence, remind_minutes)
+   );
+   INSERT INTO outbox_13 (id, enquiry_id, mail, sequence, remind_minutes, host, start_at, end_at,
+       previous_start_at, previous_end_at, attempts, next_attempt_at, sent_at, last_error,
+       leased_until, undeliverable_at, skipped_at)
+     SELECT id, enquiry_id, mail, sequence, remind_minutes, host, start_at, end_at,
+       previous_start_at, previous_end_at, attempts, next_attempt_at, sent_at, last_error,
+       leased_until, undeliverable_at, skipped_at FROM outbox;
+   DROP TABLE outbox;
+   ALTER TABLE outbox_13 RENAME TO outbox;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL;`,
+    postgres: `ALTER TABLE enquiries ADD COLUMN call_lapsed_at TIMESTAMPTZ;
+   CREATE INDEX enquiries_unconfirmed ON enquiries (created_at)
+     WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_confirmed_at IS NULL;
+   ALTER TABLE outbox DROP CONSTRAINT outbox_mail_check;
+   ALTER TABLE outbox ADD CONSTRAINT outbox_mail_check CHECK (${MAIL_KINDS_CHECK_LAPSES});`,
+  },
+  // 14: field data's network key (a short keyed hash of the network, which names none), so that
+  // /speed gives each network at most its share of a figure; those stored before have none.
+  `ALTER TABLE vitals ADD COLUMN network TEXT;`,
+  // 15: who moved or cancelled a call, on its e-mails: the staff (with their reason, if any), else
+  // the prospect (NULL, as every e-mail queued before).
+  `ALTER TABLE outbox ADD COLUMN changed_by TEXT CHECK (changed_by IN ('staff'));
+   ALTER TABLE outbox ADD COLUMN change_reason TEXT;`,
+  // 16: the outbox becomes the queue of all durable work (../jobs/): a job's kind is checked by the
+  // code that runs it, not by a CHECK, so that a new kind needs no step here; a job may be about no
+  // enquiry, and carries what it needs (payload, JSON). The column keeps its name, `mail`, which
+  // every e-mail's job has as its kind.
+  {
+    sqlite: `CREATE TABLE outbox_16 (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT REFERENCES enquiries (id),
+     mail TEXT NOT NULL,
+     payload TEXT,
+     sequence INTEGER NOT NULL DEFAULT 0,
+     remind_minutes INTEGER NOT NULL DEFAULT 0,
+     host TEXT,
+     start_at TEXT,
+     end_at TEXT,
+     previous_start_at TEXT,
+     previous_end_at TEXT,
+     changed_by TEXT CHECK (changed_by IN ('staff')),
+     change_reason TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     leased_until INTEGER,
+     undeliverable_at INTEGER,
+     skipped_at INTEGER,
+     UNIQUE (enquiry_id, mail, sequence, remind_minutes)
+   );
+   INSERT INTO outbox_16 (id, enquiry_id, mail, sequence, remind_minutes, host, start_at, end_at,
+       previous_start_at, previous_end_at, changed_by, change_reason, attempts, next_attempt_at,
+       sent_at, last_error, leased_until, undeliverable_at, skipped_at)
+     SELECT id, enquiry_id, mail, sequence, remind_minutes, host, start_at, end_at,
+       previous_start_at, previous_end_at, changed_by, change_reason, attempts, next_attempt_at,
+       sent_at, last_error, leased_until, undeliverable_at, skipped_at FROM outbox;
+   DROP TABLE outbox;
+   ALTER TABLE outbox_16 RENAME TO outbox;
+   CREATE INDEX outbox_due ON outbox (next_attempt_at)
+     WHERE sent_at IS NULL AND undeliverable_at IS NULL AND skipped_at IS NULL;`,
+    postgres: `ALTER TABLE outbox DROP CONSTRAINT outbox_mail_check;
+   ALTER TABLE outbox ALTER COLUMN enquiry_id DROP NOT NULL;
+   ALTER TABLE outbox ADD COLUMN payload TEXT;`,
+  },
+];
+
+/** The steps `engine` runs, in order: its version counts these. */
+export const stepsOf = (engine: Engine): string[] =>
+  migrations.flatMap((step) => {
+    const sql = typeof step === 'string' ? step : step[engine];
+    return sql === undefined ? [] : [sql];
+  });

@@ -1,0 +1,545 @@
+/**
+ * The store, written once for both engines over the small port of ./db.ts: enquiries and their
+ * calls, the queue of jobs, the site's secrets and alerts, the health check and field data. It
+ * persists and reads; what a booking, a move or a cancel decides is ../booking/'s, run inside this
+ * store's transactions (`transaction`, whose `tx` is the StoreTx of ./types.ts). Each engine's
+ * driver (./sqlite.ts, ./postgres/store.ts) gives it a connection, a dialect and what only that
+ * engine has.
+ */
+import { randomBytes } from 'node:crypto';
+import { OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../config.ts';
+import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
+import type { Db, Dialect, Driver } from './db.ts';
+import {
+  callInstant,
+  fromRow,
+  justStored,
+  mailCallOf,
+  SELECT_ENQUIRIES,
+  type MailCallColumns,
+} from './sql.ts';
+import {
+  SlotTaken,
+  type BookedCall,
+  type EnquiryStore,
+  type Job,
+  type NewEnquiry,
+  type NewVitalRecord,
+  type QueuedJob,
+  type StoreTx,
+  type StoredEnquiry,
+  type VitalRecord,
+  type VitalsDay,
+  type VitalsDayCounts,
+} from './types.ts';
+
+/** Longest error or reason kept with a job. */
+const longest = 500;
+
+/** A job's kind: a short name, checked here so that no CHECK in the schema has to list them. */
+const JOB_KIND = /^[a-z][a-z0-9-]{0,39}$/;
+
+/** An instant as the site writes a call's: to the second, so that SQLite compares them as text. */
+const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+const INSERT_ENQUIRY = `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip,
+    user_agent, spam, idempotency_key, call_start, call_end, call_host, call_confirmed_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (idempotency_key) DO NOTHING
+  RETURNING id`;
+
+const INSERT_JOB = `INSERT INTO outbox (enquiry_id, mail, payload, next_attempt_at, sequence,
+    remind_minutes, host, start_at, end_at, previous_start_at, previous_end_at, changed_by,
+    change_reason)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/**
+ * Whether a host has a call (or a call of no host holds them) that overlaps [start, end), other
+ * than enquiry `except`'s; a host of null: whether any call does. Parameters: end, start, host,
+ * host, except. ISO instants in UTC of one form compare as text (SQLite).
+ */
+const HOST_HAS_CALL = `SELECT 1 FROM enquiries
+  WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start < ? AND call_end > ?
+    AND (call_host IS NULL OR call_host = ? OR CAST(? AS TEXT) IS NULL) AND id <> ?
+  LIMIT 1`;
+
+/** Jobs due and not leased, with their enquiries. Parameters: now, now, limit. */
+const DUE_JOBS = `SELECT e.*, o.id AS job_id, o.mail AS job_kind, o.payload, o.sent_at, o.attempts,
+    o.sequence, o.remind_minutes, o.host, o.start_at, o.end_at, o.previous_start_at,
+    o.previous_end_at, o.changed_by, o.change_reason
+  FROM outbox o LEFT JOIN enquiries e ON e.id = o.enquiry_id
+  WHERE o.sent_at IS NULL AND o.undeliverable_at IS NULL AND o.skipped_at IS NULL
+    AND o.next_attempt_at <= ? AND (o.leased_until IS NULL OR o.leased_until <= ?)
+  ORDER BY o.next_attempt_at, o.id LIMIT ?`;
+
+/**
+ * The e-mails about a call's earlier time: dropped unsent when it moves or is cancelled (the
+ * confirmations, the invitations, the updates and the reminders; never the agency's notice of the
+ * enquiry, nor a cancellation).
+ */
+const SUPERSEDED_KINDS = `'prospect', 'host', 'agency-move', 'prospect-move', 'host-move',
+  'prospect-reminder', 'host-reminder'`;
+
+export class Store implements EnquiryStore {
+  readonly description: string;
+  readonly calendarCopies: CalendarCopies;
+  readonly #db: Db;
+  readonly #dialect: Dialect;
+  readonly #driver: Driver;
+
+  constructor(driver: Driver) {
+    this.#driver = driver;
+    this.#db = driver.db;
+    this.#dialect = driver.dialect;
+    this.description = driver.description;
+    this.calendarCopies = calendarCopies(driver.db);
+  }
+
+  async transaction<T>(
+    work: (tx: StoreTx) => Promise<T>,
+    options?: { lock?: 'booking' },
+  ): Promise<T> {
+    try {
+      return await this.#db.transaction((db) => work(this.#tx(db)), options);
+    } catch (error) {
+      // Another process booked the host's time first (PostgreSQL's unique index says so).
+      throw this.#dialect.isBookedStartConflict(error) ? new SlotTaken() : error;
+    }
+  }
+
+  /** The StoreTx over a transaction's connection. */
+  #tx(db: Db): StoreTx {
+    const dialect = this.#dialect;
+    const enquiryWhere = async (where: string, params: unknown[]) => {
+      const [row] = await db.all(`${SELECT_ENQUIRIES} WHERE ${where}`, params);
+      return row && fromRow(row);
+    };
+    const tx: StoreTx = {
+      enquiry: (id) => enquiryWhere(`e.id = ?${dialect.forUpdate('e')}`, [id]),
+      enquiryByKey: (key) => enquiryWhere('e.idempotency_key = ?', [key]),
+      async callsAhead(now) {
+        // Served by the unique index of booked starts: the calls ahead are few, however many are stored.
+        const rows = await db.all(
+          `SELECT email, client_ip, call_confirmed_at FROM enquiries
+           WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start > ?`,
+          [instant(now)],
+        );
+        return rows.map((row) => ({
+          email: row.email as string,
+          clientIp: row.client_ip as string,
+          confirmed: row.call_confirmed_at !== null,
+        }));
+      },
+      async hostIsFree(host, start, end, except = '') {
+        return (await db.all(HOST_HAS_CALL, [end, start, host, host, except])).length === 0;
+      },
+      async insertEnquiry(enquiry, host, now, jobs) {
+        const id = crypto.randomUUID();
+        const createdAt = new Date(now).toISOString();
+        const inserted = await db.all(INSERT_ENQUIRY, [
+          id,
+          enquiry.kind,
+          createdAt,
+          enquiry.name,
+          enquiry.email,
+          JSON.stringify(enquiry.data),
+          enquiry.clientIp,
+          enquiry.userAgent,
+          enquiry.spam ? 1 : 0,
+          enquiry.idempotencyKey ?? null,
+          enquiry.call?.start ?? null,
+          enquiry.call?.end ?? null,
+          host,
+          enquiry.call?.confirmed ? createdAt : null,
+        ]);
+        if (inserted.length === 0) return undefined;
+        await tx.queue(jobs, id);
+        return justStored(enquiry, id, createdAt, host);
+      },
+      async moveCall(id, start, end, host) {
+        await db.run(
+          `UPDATE enquiries SET call_start = ?, call_end = ?, call_host = ?,
+             call_sequence = call_sequence + 1, call_moves = call_moves + 1
+           WHERE id = ?`,
+          [start, end, host, id],
+        );
+      },
+      async cancelCall(id, at, lapsed = false) {
+        const when = new Date(at).toISOString();
+        await db.run(
+          `UPDATE enquiries SET call_cancelled_at = ?, call_lapsed_at = ?,
+             call_sequence = call_sequence + 1
+           WHERE id = ? AND call_cancelled_at IS NULL`,
+          [when, lapsed ? when : null, id],
+        );
+      },
+      async confirmCall(id, at) {
+        const changed = await db.run(
+          `UPDATE enquiries SET call_confirmed_at = ?
+           WHERE id = ? AND call_start IS NOT NULL AND call_confirmed_at IS NULL
+             AND call_cancelled_at IS NULL AND call_start > ?`,
+          [new Date(at).toISOString(), id, instant(at)],
+        );
+        return changed > 0;
+      },
+      async unconfirmedDue(cutoff, now, limit) {
+        // Served by the partial index of calls waiting for confirmation.
+        const due = await db.all(
+          `SELECT id FROM enquiries
+           WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_confirmed_at IS NULL
+             AND created_at <= ? AND call_start > ?
+           ORDER BY created_at LIMIT ?${dialect.skipLocked('enquiries')}`,
+          [new Date(cutoff).toISOString(), instant(now), limit],
+        );
+        const found: StoredEnquiry[] = [];
+        for (const { id } of due) found.push((await enquiryWhere('e.id = ?', [id]))!);
+        return found;
+      },
+      async dropSuperseded(id, reason, now) {
+        await db.run(
+          `UPDATE outbox SET skipped_at = ?, last_error = ?, leased_until = NULL
+           WHERE enquiry_id = ? AND sent_at IS NULL AND undeliverable_at IS NULL
+             AND skipped_at IS NULL AND mail IN (${SUPERSEDED_KINDS})`,
+          [now, reason, id],
+        );
+      },
+      async queue(jobs, id) {
+        for (const { kind, dueAt, call, payload } of jobs) {
+          if (!JOB_KIND.test(kind)) throw new Error(`Not a kind of job: ${JSON.stringify(kind)}`);
+          await db.run(INSERT_JOB, [
+            id ?? null,
+            kind,
+            payload === undefined ? null : JSON.stringify(payload),
+            dueAt,
+            call?.sequence ?? 0,
+            call?.remindMinutes ?? 0,
+            call?.host ?? null,
+            call?.start ?? null,
+            call?.end ?? null,
+            call?.previous?.start ?? null,
+            call?.previous?.end ?? null,
+            call?.change?.by ?? null,
+            call?.change?.reason ?? null,
+          ]);
+        }
+      },
+    };
+    return tx;
+  }
+
+  #pending: {
+    enquiry: NewEnquiry;
+    jobs: readonly QueuedJob[];
+    resolve(stored: StoredEnquiry): void;
+    reject(error: unknown): void;
+  }[] = [];
+
+  /**
+   * Enquiries that arrive in the same turn of the event loop share one transaction (group commit:
+   * one flush of the log for them all); each promise resolves only after it committed.
+   */
+  commit(enquiry: NewEnquiry, jobs: readonly QueuedJob[]): Promise<StoredEnquiry> {
+    return new Promise((resolve, reject) => {
+      if (this.#pending.length === 0) setImmediate(() => void this.#flush());
+      this.#pending.push({ enquiry, jobs, resolve, reject });
+    });
+  }
+
+  async #flush() {
+    const batch = this.#pending;
+    this.#pending = [];
+    const now = Date.now();
+    let stored: StoredEnquiry[];
+    try {
+      stored = await this.transaction(async (tx) => {
+        const done: StoredEnquiry[] = [];
+        for (const { enquiry, jobs } of batch) {
+          // A key stored before (by this batch, or any process) is answered with what it stored.
+          const first =
+            (await tx.insertEnquiry(enquiry, null, now, jobs)) ??
+            (await tx.enquiryByKey(enquiry.idempotencyKey!));
+          if (!first) throw new Error('An enquiry was neither stored nor found.');
+          done.push(first);
+        }
+        return done;
+      });
+    } catch (error) {
+      for (const { reject } of batch) reject(error);
+      return;
+    }
+    batch.forEach(({ resolve }, i) => resolve(stored[i]!));
+  }
+
+  async findById(id: string): Promise<StoredEnquiry | undefined> {
+    const [row] = await this.#db.all(`${SELECT_ENQUIRIES} WHERE e.id = ?`, [id]);
+    return row && fromRow(row);
+  }
+
+  async findByKey(key: string): Promise<StoredEnquiry | undefined> {
+    const [row] = await this.#db.all(`${SELECT_ENQUIRIES} WHERE e.idempotency_key = ?`, [key]);
+    return row && fromRow(row);
+  }
+
+  /** Every enquiry, in the order stored. */
+  async all(): Promise<StoredEnquiry[]> {
+    const rows = await this.#db.all(
+      `${SELECT_ENQUIRIES} ORDER BY e.created_at, e.${this.#dialect.insertOrder}`,
+    );
+    return rows.map(fromRow);
+  }
+
+  async bookedBetween(from: string, to: string): Promise<BookedCall[]> {
+    const rows = await this.#db.all(
+      `SELECT id, call_start AS start, call_end AS end, call_host AS host FROM enquiries
+       WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_end > ? AND call_start < ?
+       ORDER BY call_start`,
+      [from, to],
+    );
+    return rows.map(({ id, start, end, host }) => ({
+      id: id as string,
+      start: callInstant(start),
+      end: callInstant(end),
+      host: host as string | null,
+    }));
+  }
+
+  async bookedSince(since: number) {
+    // Served by the index of enquiries' creation; spam holds no call.
+    return this.#count(
+      `SELECT CAST(count(*) AS INTEGER) AS n FROM enquiries
+       WHERE created_at > ? AND call_start IS NOT NULL`,
+      [new Date(since).toISOString()],
+    );
+  }
+
+  async lastAlert(name: string) {
+    const [row] = await this.#db.all(`SELECT sent_at FROM site_alerts WHERE name = ?`, [name]);
+    return row && Number(row.sent_at);
+  }
+
+  async claimAlert(name: string, now: number, last: number | undefined) {
+    const claimed =
+      last === undefined
+        ? await this.#db.all(
+            `INSERT INTO site_alerts (name, sent_at) VALUES (?, ?)
+             ON CONFLICT (name) DO NOTHING RETURNING sent_at`,
+            [name, now],
+          )
+        : await this.#db.all(
+            `UPDATE site_alerts SET sent_at = ? WHERE name = ? AND sent_at = ? RETURNING sent_at`,
+            [now, name, last],
+          );
+    return claimed.length > 0;
+  }
+
+  async claimDue(
+    now = Date.now(),
+    limit = OUTBOX_CLAIM_BATCH,
+    leaseMs = OUTBOX_LEASE_MS,
+  ): Promise<Job[]> {
+    return this.#db.transaction(async (db) => {
+      const rows = await db.all(`${DUE_JOBS}${this.#dialect.skipLocked('o')}`, [now, now, limit]);
+      const jobs: Job[] = [];
+      for (const row of rows) {
+        const id = Number(row.job_id);
+        await db.run(`UPDATE outbox SET leased_until = ? WHERE id = ?`, [now + leaseMs, id]);
+        const call = mailCallOf(row as unknown as MailCallColumns);
+        jobs.push({
+          id,
+          kind: row.job_kind as string,
+          attempts: Number(row.attempts ?? 0),
+          ...(row.id !== null && { enquiry: fromRow(row) }),
+          ...(call && { call }),
+          ...(row.payload !== null && { payload: JSON.parse(row.payload as string) }),
+        });
+      }
+      return jobs;
+    });
+  }
+
+  async markSkipped(jobId: number, reason: string, now = Date.now()) {
+    await this.#db.run(
+      `UPDATE outbox SET skipped_at = ?, last_error = ?, leased_until = NULL WHERE id = ?`,
+      [now, reason.slice(0, longest), jobId],
+    );
+  }
+
+  /** Gives back jobs claimed and not run (a process that stops): another may take them now. */
+  async release(jobIds: number[]) {
+    for (const id of jobIds)
+      await this.#db.run(`UPDATE outbox SET leased_until = NULL WHERE id = ? AND sent_at IS NULL`, [
+        id,
+      ]);
+  }
+
+  async markSent(jobId: number, now = Date.now()) {
+    await this.#db.run(
+      `UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL,
+         leased_until = NULL WHERE id = ?`,
+      [now, jobId],
+    );
+  }
+
+  async markFailed(jobId: number, nextAttemptAt: number, error: string) {
+    await this.#db.run(
+      `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
+         leased_until = NULL WHERE id = ?`,
+      [nextAttemptAt, error.slice(0, longest), jobId],
+    );
+  }
+
+  async markUndeliverable(jobId: number, reason: string, now = Date.now()) {
+    await this.#db.run(
+      `UPDATE outbox SET attempts = attempts + 1, undeliverable_at = ?, last_error = ?,
+         leased_until = NULL WHERE id = ?`,
+      [now, reason.slice(0, longest), jobId],
+    );
+  }
+
+  async countUndeliverable(): Promise<number> {
+    return this.#count(`SELECT CAST(count(*) AS INTEGER) AS n FROM outbox
+      WHERE undeliverable_at IS NOT NULL`);
+  }
+
+  async count(): Promise<number> {
+    return this.#count(`SELECT CAST(count(*) AS INTEGER) AS n FROM enquiries`);
+  }
+
+  async #count(sql: string, params: unknown[] = []) {
+    const [row] = await this.#db.all(sql, params);
+    return Number(row!.n);
+  }
+
+  async isWritable(): Promise<boolean> {
+    try {
+      await this.#db.run(
+        `INSERT INTO health (id, checked_at) VALUES (1, ?)
+         ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`,
+        [Date.now()],
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  sharedRateLimit(max: number, windowMs: number) {
+    return this.#driver.sharedRateLimit?.(max, windowMs);
+  }
+
+  async bookingSecret(): Promise<string> {
+    return this.#siteSecret('booking');
+  }
+
+  async vitalsSecret(): Promise<string> {
+    return this.#siteSecret('vitals');
+  }
+
+  /** One of the site's own secrets, made at random on first use and kept. */
+  async #siteSecret(name: 'booking' | 'vitals'): Promise<string> {
+    const read = async () =>
+      (await this.#db.all(`SELECT value FROM site_secrets WHERE name = ?`, [name]))[0]?.value as
+        string | undefined;
+    const kept = await read();
+    if (kept) return kept;
+    // Another process may make one meanwhile: the first one stored is everyone's. Read by a new
+    // statement, the only kind that sees a row another process committed while this insert waited.
+    await this.#db.run(
+      `INSERT INTO site_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
+      [name, randomBytes(32).toString('hex')],
+    );
+    return (await read())!;
+  }
+
+  async addVitals(
+    records: readonly NewVitalRecord[],
+    {
+      counts = [],
+      dailyCap = Infinity,
+    }: { counts?: readonly VitalsDayCounts[]; dailyCap?: number } = {},
+  ) {
+    const dialect = this.#dialect;
+    return this.#db.transaction(async (db) => {
+      for (const r of records) {
+        await db.run(
+          `INSERT INTO vitals (day, path, metric, value, rating, navigation, connection, device,
+             build, target, phases, network, sample) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            r.day,
+            r.path,
+            r.metric,
+            r.value,
+            r.rating,
+            r.navigation,
+            r.connection,
+            r.device,
+            r.build,
+            r.target,
+            dialect.numbers(r.phases),
+            r.network,
+            r.sample ?? Math.random(),
+          ],
+        );
+      }
+      for (const c of counts)
+        await db.run(
+          `INSERT INTO vitals_days (day, received, dropped) VALUES (?, ?, ?)
+           ON CONFLICT (day) DO UPDATE SET received = vitals_days.received + excluded.received,
+             dropped = vitals_days.dropped + excluded.dropped`,
+          [c.day, c.received, c.dropped],
+        );
+      const kept = new Map<string, number>();
+      for (const day of new Set(records.map((r) => r.day)))
+        kept.set(day, await keepSample(db, day, dailyCap));
+      return kept;
+    });
+  }
+
+  async pruneVitals(day: string) {
+    await this.#db.run(`DELETE FROM vitals_days WHERE day < ?`, [day]);
+    return this.#db.run(`DELETE FROM vitals WHERE day < ?`, [day]);
+  }
+
+  async vitalsDaysSince(day: string): Promise<VitalsDay[]> {
+    const rows = await this.#db.all(
+      `SELECT ${this.#dialect.day('d.day')} AS day, CAST(d.received AS INTEGER) AS received,
+         CAST(d.dropped AS INTEGER) AS dropped,
+         (SELECT CAST(count(*) AS INTEGER) FROM vitals v WHERE v.day = d.day) AS kept
+       FROM vitals_days d WHERE d.day >= ? ORDER BY d.day`,
+      [day],
+    );
+    return rows as unknown as VitalsDay[];
+  }
+
+  async vitalsSince(day: string): Promise<VitalRecord[]> {
+    const rows = await this.#db.all(
+      `SELECT ${this.#dialect.day('day')} AS day, path, metric, value, rating, navigation,
+         connection, device, build, target, phases, network
+       FROM vitals WHERE day >= ? ORDER BY day, ${this.#dialect.insertOrder}`,
+      [day],
+    );
+    // SQLite keeps the phases as JSON text; PostgreSQL as an array, which its driver has parsed.
+    return rows.map((row) => ({
+      ...(row as unknown as VitalRecord),
+      phases: typeof row.phases === 'string' ? JSON.parse(row.phases) : (row.phases ?? null),
+    }));
+  }
+
+  close() {
+    return this.#driver.close();
+  }
+}
+
+/** Trims a day to its `cap` measurements of smallest sample key; the largest key it keeps. */
+async function keepSample(db: Db, day: string, cap: number): Promise<number> {
+  const [{ n }] = (await db.all('SELECT CAST(count(*) AS INTEGER) AS n FROM vitals WHERE day = ?', [
+    day,
+  ])) as [{ n: number }];
+  if (Number(n) <= cap) return 1;
+  const [{ sample }] = (await db.all(
+    'SELECT sample FROM vitals WHERE day = ? ORDER BY sample LIMIT 1 OFFSET ?',
+    [day, cap - 1],
+  )) as [{ sample: number }];
+  await db.run('DELETE FROM vitals WHERE day = ? AND sample > ?', [day, sample]);
+  return sample;
+}

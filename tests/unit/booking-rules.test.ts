@@ -1,0 +1,229 @@
+/**
+ * What booking decides, without a database (src/server/booking/rules.ts): the caps, the hosts a
+ * booking or a move may go to, the refusals of a move and a cancel, and the e-mails each queues.
+ * The store's tests (tests/store/) check that they are kept, on both engines.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  bookingCapReached,
+  candidateHosts,
+  checkCancel,
+  checkMove,
+  confirmResult,
+  mailsOnCancel,
+  mailsOnCommit,
+  mailsOnLapse,
+  mailsOnMove,
+  moveCandidates,
+  movedCall,
+  REMINDER_MIN_GAP_MS,
+  storedForm,
+} from '../../src/server/booking/rules';
+import type { CallAhead, StoredCall, StoredEnquiry } from '../../src/server/store/types';
+import { call, plus } from '../support/records';
+
+const start = '2027-01-05T09:30:00Z';
+const now = Date.parse('2027-01-01T12:00:00Z');
+const caps = { bookingCap: 2, networkCap: 6 };
+const ahead = (email: string, clientIp: string, confirmed = true): CallAhead => ({
+  email,
+  clientIp,
+  confirmed,
+});
+
+const booked: StoredCall = {
+  start,
+  end: plus(start, 30),
+  cancelledAt: null,
+  host: 'anna',
+  sequence: 0,
+  moves: 0,
+  confirmedAt: null,
+  lapsedAt: null,
+};
+const stored = (over: Partial<StoredCall> = {}): StoredEnquiry => {
+  const { call: _asked, ...rest } = call(start);
+  return {
+    ...rest,
+    id: 'e-1',
+    createdAt: new Date(now).toISOString(),
+    mailedAt: null,
+    mailAttempts: 0,
+    mailFailure: null,
+    call: { ...booked, ...over },
+  };
+};
+const kinds = (mails: { kind: string }[]) => mails.map(({ kind }) => kind);
+
+describe('the caps', () => {
+  const booking = call(start, { email: 'Ada@Example.com', clientIp: '2001:db8:1:2::7' });
+
+  it('count an address in any case, and a client by its IPv6 /64', () => {
+    expect(bookingCapReached([ahead('ada@example.com', '192.0.2.1')], booking, caps)).toBe(
+      undefined,
+    );
+    expect(
+      bookingCapReached(
+        [ahead('ADA@example.com', '192.0.2.1'), ahead('ada@example.com', '192.0.2.2')],
+        booking,
+        caps,
+      ),
+    ).toMatchObject({ limit: 'email', cap: 2 });
+    expect(
+      bookingCapReached(
+        [ahead('a@x.co', '2001:db8:1:2::1'), ahead('b@x.co', '2001:db8:1:2:ffff::9')],
+        booking,
+        caps,
+      ),
+    ).toMatchObject({ limit: 'client' });
+  });
+
+  it('count a wider network (an IPv4 /24) up to its own cap', () => {
+    const v4 = call(start, { email: 'new@x.co', clientIp: '198.51.100.77' });
+    const five = Array.from({ length: 5 }, (_, i) => ahead(`p${i}@x.co`, `198.51.100.${i + 1}`));
+    expect(bookingCapReached(five, v4, caps)).toBe(undefined);
+    expect(
+      bookingCapReached([...five, ahead('p5@x.co', '198.51.100.200')], v4, caps),
+    ).toMatchObject({ limit: 'network', cap: 6 });
+  });
+
+  it('hold unconfirmed calls to their share, and let a confirmed one past it', () => {
+    const waiting = [ahead('a@x.co', '192.0.2.1', false), ahead('b@x.co', '192.0.2.2', false)];
+    const unconfirmed = call(start, {
+      email: 'c@x.co',
+      clientIp: '203.0.113.1',
+      call: { start, end: plus(start, 30), maxUnconfirmed: 2 },
+    });
+    expect(bookingCapReached(waiting, unconfirmed, caps)).toMatchObject({ limit: 'unconfirmed' });
+    const confirmed = { ...unconfirmed, call: { ...unconfirmed.call!, confirmed: true } };
+    expect(bookingCapReached(waiting, confirmed, caps)).toBe(undefined);
+  });
+});
+
+describe('the hosts', () => {
+  it('of a booking are its own, in order, or none (a call that holds every host)', () => {
+    expect(candidateHosts({ start, end: start, hosts: ['ben', 'anna'] })).toEqual(['ben', 'anna']);
+    expect(candidateHosts({ start, end: start })).toEqual([null]);
+  });
+
+  it('of a move start with the call’s own host when it is offered', () => {
+    expect(moveCandidates('anna', ['ben', 'anna', 'cleo'])).toEqual(['anna', 'ben', 'cleo']);
+    expect(moveCandidates('anna', ['ben'])).toEqual(['ben']);
+    expect(moveCandidates(null, ['ben'])).toEqual(['ben']);
+  });
+
+  it('spam is kept without its call, so that it holds no time', () => {
+    expect(storedForm(call(start, { spam: true })).call).toBeUndefined();
+    expect(storedForm(call(start)).call?.start).toBe(start);
+  });
+});
+
+describe('the e-mails of a booking', () => {
+  it('are the agency’s notice alone for an enquiry', () => {
+    expect(mailsOnCommit({ ...call(), kind: 'enquiry' }, null, now)).toEqual([
+      { kind: 'agency', dueAt: now },
+    ]);
+  });
+
+  it('are the notice, the confirmation, the invitation and the reminders still ahead', () => {
+    const asked = call(start, { call: { start, end: plus(start, 30), reminders: [1440, 60] } });
+    const mails = mailsOnCommit(asked, 'anna', now);
+    expect(kinds(mails)).toEqual([
+      'agency',
+      'prospect',
+      'host',
+      'prospect-reminder',
+      'host-reminder',
+      'prospect-reminder',
+      'host-reminder',
+    ]);
+    expect(mails[3]).toMatchObject({
+      dueAt: Date.parse(start) - 1440 * 60_000,
+      call: { remindMinutes: 1440, host: 'anna', sequence: 0 },
+    });
+  });
+
+  it('skip a reminder that would fall within 15 minutes of the booking', () => {
+    const soon = new Date(now + REMINDER_MIN_GAP_MS + 60 * 60_000 - 1).toISOString();
+    const asked = call(soon, { call: { start: soon, end: plus(soon, 30), reminders: [60] } });
+    expect(kinds(mailsOnCommit(asked, null, now))).toEqual(['agency', 'prospect']);
+  });
+});
+
+describe('a move', () => {
+  const move = { start: plus(start, 60), end: plus(start, 90), hosts: ['anna'], maxMoves: 3 };
+
+  it('is refused when there is no call, it is cancelled, stale, the same time or over the limit', () => {
+    expect(checkMove(undefined, move)).toEqual({ refused: { status: 'unknown' } });
+    const refusal = (over: Partial<StoredCall>, asked = move) =>
+      'refused' in checkMove(stored(over), asked)
+        ? (checkMove(stored(over), asked) as { refused: { status: string } }).refused.status
+        : 'allowed';
+    expect(refusal({ cancelledAt: '2027-01-01T00:00:00.000Z' })).toBe('cancelled');
+    expect(refusal({ sequence: 2 }, { ...move, sequence: 1 } as typeof move)).toBe('stale');
+    expect(refusal({}, { ...move, start })).toBe('same');
+    expect(refusal({ moves: 3 })).toBe('limit');
+    expect(refusal({ moves: 2 })).toBe('allowed');
+  });
+
+  it('to its own host updates the host’s event; to another, cancels one and invites the other', () => {
+    const enquiry = stored();
+    const same = movedCall(enquiry, booked, move, 'anna');
+    expect(same.call).toMatchObject({ start: move.start, sequence: 1, moves: 1, host: 'anna' });
+    expect(same.result).toMatchObject({ status: 'moved', previous: { start, host: 'anna' } });
+    expect(kinds(mailsOnMove(booked, same.call, [], now))).toEqual([
+      'agency-move',
+      'prospect-move',
+      'host-move',
+    ]);
+    const other = movedCall(enquiry, booked, move, 'ben').call;
+    const mails = mailsOnMove(booked, other, [], now, { by: 'staff', reason: 'Ill' });
+    expect(mails.map(({ kind, call: about }) => [kind, about?.host, about?.start])).toEqual([
+      ['agency-move', 'ben', move.start],
+      ['prospect-move', 'ben', move.start],
+      ['host-cancel', 'anna', start],
+      ['host', 'ben', move.start],
+    ]);
+    expect(mails[0]!.call?.change).toEqual({ by: 'staff', reason: 'Ill' });
+  });
+});
+
+describe('a cancel, a lapse and a confirmation', () => {
+  it('cancel is refused when there is no call, it is cancelled already, or it has begun', () => {
+    expect(checkCancel(undefined, now)).toEqual({ refused: { status: 'unknown' } });
+    expect(checkCancel(stored({ cancelledAt: 'x' }), now)).toMatchObject({
+      refused: { status: 'already' },
+    });
+    expect(checkCancel(stored(), Date.parse(start))).toMatchObject({ refused: { status: 'past' } });
+    expect(checkCancel(stored(), now)).toMatchObject({ before: booked });
+  });
+
+  it('cancellations and releases go to the agency, the prospect and the host, as the call is now', () => {
+    const cancelled = { ...booked, sequence: 1 };
+    expect(kinds(mailsOnCancel(cancelled, now))).toEqual([
+      'agency-cancel',
+      'prospect-cancel',
+      'host-cancel',
+    ]);
+    expect(mailsOnLapse({ ...cancelled, host: null }, now)).toEqual([
+      {
+        kind: 'agency-lapse',
+        dueAt: now,
+        call: { sequence: 1, host: null, start, end: booked.end },
+      },
+      {
+        kind: 'prospect-lapse',
+        dueAt: now,
+        call: { sequence: 1, host: null, start, end: booked.end },
+      },
+    ]);
+  });
+
+  it('a confirmation says what it came to', () => {
+    expect(confirmResult(undefined, false, now)).toEqual({ status: 'unknown' });
+    expect(confirmResult(stored(), true, now).status).toBe('confirmed');
+    expect(confirmResult(stored({ cancelledAt: 'x' }), false, now).status).toBe('cancelled');
+    expect(confirmResult(stored(), false, Date.parse(start)).status).toBe('past');
+    expect(confirmResult(stored({ confirmedAt: 'x' }), false, now).status).toBe('already');
+  });
+});
