@@ -3,7 +3,7 @@
  * asks the bookings (./calls.ts) to release the calls booked that long ago that still wait for their prospect
  * (EnquiryStore.lapseUnconfirmed: each marked lapsed, its time free and its e-mails queued in one
  * transaction; with several processes on one PostgreSQL, each call lapses once, by one of them).
- * The outbox sends the e-mails. With e-mail off calls stand confirmed at once: none lapses.
+ * The queue of jobs sends the e-mails. With e-mail off calls stand confirmed at once: none lapses.
  */
 import { LAPSE_SWEEP_MS } from '../config.ts';
 import { reportStoreFailure } from '../log.ts';

@@ -3,9 +3,9 @@
  * after a booking, the calls booked within the last hour are counted in the store (so every
  * process sharing it counts together); past the rule, one process claims the alert there (the
  * store keeps its time: at most one every 6 hours across processes), logs a line with counts only
- * and e-mails the agency. The e-mail goes straight to the SMTP server, not through the outbox: it
- * is about no enquiry (the outbox's entries each are), it is worth nothing late, and a failure is
- * logged beside the line that already told the logs.
+ * and e-mails the agency. The e-mail goes straight to the SMTP server, not through the queue of
+ * jobs: it is worth nothing late, and a failure is logged beside the line that already told the
+ * logs.
  */
 import type { Mail } from '../mail/templates.ts';
 import type { BookingAlertRule } from '../store/types.ts';

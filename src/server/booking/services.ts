@@ -1,8 +1,9 @@
 /**
- * What the booking and enquiry handlers are handed: the store, the outbox, the calendars and the
- * rest, each built once, from the configuration, by src/server/app.ts (the server's front door). A
- * handler asks for them with the `open` it is given: the first ask opens the store, and an ask
- * while the database is down is refused (the next tries again).
+ * What the booking and enquiry handlers are handed: the store, the bookings, the outbox (the queue
+ * of jobs), the calendars and the rest, each built once, from the configuration, by
+ * src/server/app.ts (the server's front door). A handler asks for them with the `open` it is given:
+ * the first ask opens the store, and an ask while the database is down is refused (the next tries
+ * again).
  */
 import type { ServerConfig } from '../config.ts';
 import type { CalendarService } from '../calendars/service.ts';

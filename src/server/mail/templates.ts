@@ -5,8 +5,8 @@
  * it moves, an update to each (the same event, a higher SEQUENCE); before it, reminders; when
  * cancelled, a cancellation to each; when released unconfirmed, a cancellation that says so. A call's e-mail is made from what it is about as queued
  * (MailCall), not from the call as it is when sent. The agency's name and address, the hosts and
- * where calls take place come from the site's content, passed in (MailContent). The outbox
- * (./outbox.ts) sends them through ./smtp.ts.
+ * where calls take place come from the site's content, passed in (MailContent). The e-mail jobs'
+ * handler (./delivery.ts) sends them through ./smtp.ts.
  */
 import { calendarEvent } from './invitation.ts';
 import { callLinkPaths, confirmLinkPath } from '../call-token.ts';
@@ -652,7 +652,7 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
   },
 };
 
-/** The e-mail of an outbox entry: its kind's template applied to its enquiry. */
+/** The e-mail of a job: its kind's template applied to its enquiry. */
 export function formatMail(item: MailItem, setup: MailSetup): Mail {
   // Only the agency's notice exists for an enquiry without a call (see templates).
   if (!item.enquiry.call) return formatEnquiryMail(item.enquiry, setup.from, setup.to);

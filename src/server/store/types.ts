@@ -1,9 +1,10 @@
 /**
- * The enquiry store's records and ports: what the enquiry endpoints, the outbox, /healthz and the
- * staff CLI need of a store. Two implementations: SQLite (./sqlite.ts, a file on this machine, the
- * default) and PostgreSQL (./postgres.ts, DATABASE_URL), which any number of server processes
- * share: one store, one outbox, one rate limit. Either way an enquiry and its outbox entries are
- * written in one transaction, and the caller answers only after it committed. ./index.ts opens one.
+ * The store's records and ports: what the enquiry endpoints, the bookings, the queue of jobs,
+ * /healthz and the staff CLI need of a store. Written once (./store.ts) over two engines: SQLite
+ * (./sqlite.ts, a file on this machine, the default) and PostgreSQL (./postgres/store.ts,
+ * DATABASE_URL), which any number of server processes share: one store, one queue, one rate limit.
+ * Either way an enquiry and its jobs are written in one transaction, and the caller answers only
+ * after it committed. ./index.ts opens one.
  */
 import type { RateLimit } from '../requests/rate-limit.ts';
 import type { CalendarCopies } from './calendar-copies.ts';
