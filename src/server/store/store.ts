@@ -42,16 +42,40 @@ const JOB_KIND = /^[a-z][a-z0-9-]{0,39}$/;
 /** An instant as the site writes a call's: to the second, so that SQLite compares them as text. */
 const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-const INSERT_ENQUIRY = `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip,
-    user_agent, spam, idempotency_key, call_start, call_end, call_host, call_confirmed_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+/** Rows inserted by one statement at most: a batch is one round trip per this many. */
+const ROWS_PER_INSERT = 100;
+
+/** `rows` rows of `columns` placeholders each: '(?, ?), (?, ?)'. */
+const placeholders = (rows: number, columns: number) =>
+  Array.from({ length: rows }, () => `(${Array(columns).fill('?').join(', ')})`).join(', ');
+
+/** Enquiries, a row each; the ids of those stored (one whose key was stored first is not). */
+const insertEnquiries = (rows: number) => `INSERT INTO enquiries (id, kind, created_at, name, email,
+    data, client_ip, user_agent, spam, idempotency_key, call_start, call_end, call_host,
+    call_confirmed_at)
+  VALUES ${placeholders(rows, 14)}
   ON CONFLICT (idempotency_key) DO NOTHING
   RETURNING id`;
 
-const INSERT_JOB = `INSERT INTO outbox (enquiry_id, mail, payload, next_attempt_at, sequence,
-    remind_minutes, host, start_at, end_at, previous_start_at, previous_end_at, changed_by,
-    change_reason)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const insertJobs = (
+  rows: number,
+) => `INSERT INTO outbox (enquiry_id, mail, payload, next_attempt_at,
+    sequence, remind_minutes, host, start_at, end_at, previous_start_at, previous_end_at,
+    changed_by, change_reason)
+  VALUES ${placeholders(rows, 13)}`;
+
+/** `items` in runs of ROWS_PER_INSERT. */
+const runs = <T>(items: readonly T[]) =>
+  Array.from({ length: Math.ceil(items.length / ROWS_PER_INSERT) }, (_, i) =>
+    items.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT),
+  );
+
+/** An enquiry to store in a batch: its call's host, and the jobs it queues. */
+interface NewRow {
+  enquiry: NewEnquiry;
+  host: string | null;
+  jobs: readonly QueuedJob[];
+}
 
 /**
  * Whether a host has a call (or a call of no host holds them) that overlaps [start, end), other
@@ -134,27 +158,7 @@ export class Store implements EnquiryStore {
         return (await db.all(HOST_HAS_CALL, [end, start, host, host, except])).length === 0;
       },
       async insertEnquiry(enquiry, host, now, jobs) {
-        const id = crypto.randomUUID();
-        const createdAt = new Date(now).toISOString();
-        const inserted = await db.all(INSERT_ENQUIRY, [
-          id,
-          enquiry.kind,
-          createdAt,
-          enquiry.name,
-          enquiry.email,
-          JSON.stringify(enquiry.data),
-          enquiry.clientIp,
-          enquiry.userAgent,
-          enquiry.spam ? 1 : 0,
-          enquiry.idempotencyKey ?? null,
-          enquiry.call?.start ?? null,
-          enquiry.call?.end ?? null,
-          host,
-          enquiry.call?.confirmed ? createdAt : null,
-        ]);
-        if (inserted.length === 0) return undefined;
-        await tx.queue(jobs, id);
-        return justStored(enquiry, id, createdAt, host);
+        return (await insertAll(db, [{ enquiry, host, jobs }], now))[0];
       },
       async moveCall(id, start, end, host) {
         await db.run(
@@ -204,24 +208,10 @@ export class Store implements EnquiryStore {
         );
       },
       async queue(jobs, id) {
-        for (const { kind, dueAt, call, payload } of jobs) {
-          if (!JOB_KIND.test(kind)) throw new Error(`Not a kind of job: ${JSON.stringify(kind)}`);
-          await db.run(INSERT_JOB, [
-            id ?? null,
-            kind,
-            payload === undefined ? null : JSON.stringify(payload),
-            dueAt,
-            call?.sequence ?? 0,
-            call?.remindMinutes ?? 0,
-            call?.host ?? null,
-            call?.start ?? null,
-            call?.end ?? null,
-            call?.previous?.start ?? null,
-            call?.previous?.end ?? null,
-            call?.change?.by ?? null,
-            call?.change?.reason ?? null,
-          ]);
-        }
+        await queueAll(
+          db,
+          jobs.map((job) => ({ job, id })),
+        );
       },
     };
     return tx;
@@ -251,17 +241,18 @@ export class Store implements EnquiryStore {
     const now = Date.now();
     let stored: StoredEnquiry[];
     try {
-      stored = await this.transaction(async (tx) => {
-        const done: StoredEnquiry[] = [];
-        for (const { enquiry, jobs } of batch) {
-          // A key stored before (by this batch, or any process) is answered with what it stored.
-          const first =
-            (await tx.insertEnquiry(enquiry, null, now, jobs)) ??
-            (await tx.enquiryByKey(enquiry.idempotencyKey!));
-          if (!first) throw new Error('An enquiry was neither stored nor found.');
-          done.push(first);
-        }
-        return done;
+      stored = await this.#db.transaction(async (db) => {
+        const rows = batch.map(({ enquiry, jobs }) => ({ enquiry, host: null, jobs }));
+        const inserted = await insertAll(db, rows, now);
+        const tx = this.#tx(db);
+        // A key stored before (by this batch, or any process) is answered with what it stored.
+        return Promise.all(
+          inserted.map(async (first, i) => {
+            first ??= await tx.enquiryByKey(batch[i]!.enquiry.idempotencyKey!);
+            if (!first) throw new Error('An enquiry was neither stored nor found.');
+            return first;
+          }),
+        );
       });
     } catch (error) {
       for (const { reject } of batch) reject(error);
@@ -339,13 +330,16 @@ export class Store implements EnquiryStore {
   ): Promise<Job[]> {
     return this.#db.transaction(async (db) => {
       const rows = await db.all(`${DUE_JOBS}${this.#dialect.skipLocked('o')}`, [now, now, limit]);
+      if (rows.length > 0)
+        await db.run(
+          `UPDATE outbox SET leased_until = ? WHERE id IN (${Array(rows.length).fill('?').join(', ')})`,
+          [now + leaseMs, ...rows.map((row) => row.job_id)],
+        );
       const jobs: Job[] = [];
       for (const row of rows) {
-        const id = Number(row.job_id);
-        await db.run(`UPDATE outbox SET leased_until = ? WHERE id = ?`, [now + leaseMs, id]);
         const call = mailCallOf(row as unknown as MailCallColumns);
         jobs.push({
-          id,
+          id: Number(row.job_id),
           kind: row.job_kind as string,
           attempts: Number(row.attempts ?? 0),
           ...(row.id !== null && { enquiry: fromRow(row) }),
@@ -542,4 +536,70 @@ async function keepSample(db: Db, day: string, cap: number): Promise<number> {
   )) as [{ sample: number }];
   await db.run('DELETE FROM vitals WHERE day = ? AND sample > ?', [day, sample]);
   return sample;
+}
+
+/**
+ * Stores enquiries and their jobs, a statement per ROWS_PER_INSERT of each: what was stored, in
+ * order, with undefined for one whose idempotency key was stored first.
+ */
+async function insertAll(db: Db, rows: readonly NewRow[], now: number) {
+  const createdAt = new Date(now).toISOString();
+  const ids = rows.map(() => crypto.randomUUID());
+  const stored = new Set<string>();
+  for (const [first, run] of runs(rows).map((run, i) => [i * ROWS_PER_INSERT, run] as const)) {
+    const inserted = await db.all(
+      insertEnquiries(run.length),
+      run.flatMap(({ enquiry, host }, i) => [
+        ids[first + i],
+        enquiry.kind,
+        createdAt,
+        enquiry.name,
+        enquiry.email,
+        JSON.stringify(enquiry.data),
+        enquiry.clientIp,
+        enquiry.userAgent,
+        enquiry.spam ? 1 : 0,
+        enquiry.idempotencyKey ?? null,
+        enquiry.call?.start ?? null,
+        enquiry.call?.end ?? null,
+        host,
+        enquiry.call?.confirmed ? createdAt : null,
+      ]),
+    );
+    for (const { id } of inserted) stored.add(id as string);
+  }
+  await queueAll(
+    db,
+    rows.flatMap(({ jobs }, i) =>
+      stored.has(ids[i]!) ? jobs.map((job) => ({ job, id: ids[i] })) : [],
+    ),
+  );
+  return rows.map(({ enquiry, host }, i) =>
+    stored.has(ids[i]!) ? justStored(enquiry, ids[i]!, createdAt, host) : undefined,
+  );
+}
+
+/** Queues jobs (each about its enquiry `id`, if any), a statement per ROWS_PER_INSERT. */
+async function queueAll(db: Db, jobs: readonly { job: QueuedJob; id: string | undefined }[]) {
+  for (const { job } of jobs)
+    if (!JOB_KIND.test(job.kind)) throw new Error(`Not a kind of job: ${JSON.stringify(job.kind)}`);
+  for (const run of runs(jobs))
+    await db.run(
+      insertJobs(run.length),
+      run.flatMap(({ job: { kind, dueAt, call, payload }, id }) => [
+        id ?? null,
+        kind,
+        payload === undefined ? null : JSON.stringify(payload),
+        dueAt,
+        call?.sequence ?? 0,
+        call?.remindMinutes ?? 0,
+        call?.host ?? null,
+        call?.start ?? null,
+        call?.end ?? null,
+        call?.previous?.start ?? null,
+        call?.previous?.end ?? null,
+        call?.change?.by ?? null,
+        call?.change?.reason ?? null,
+      ]),
+    );
 }
