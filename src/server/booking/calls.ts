@@ -33,6 +33,7 @@ import {
   moveCandidates,
   movedCall,
   storedForm,
+  SUPERSEDED_MAILS,
   type BookingCaps,
 } from './rules.ts';
 
@@ -124,7 +125,7 @@ export class Bookings {
       const { enquiry, before } = checked;
       const call = cancelledCall(before, now);
       await tx.cancelCall(id, now);
-      await tx.dropSuperseded(id, 'the call was cancelled', now);
+      await tx.dropJobs(id, SUPERSEDED_MAILS, 'the call was cancelled', now);
       if (queueMail && !enquiry.spam) await tx.queue(mailsOnCancel(call, now, change), id);
       return { status: 'cancelled', enquiry: { ...enquiry, call } };
     });
@@ -145,7 +146,7 @@ export class Bookings {
         if (host === undefined) throw new SlotTaken();
         await tx.moveCall(id, move.start, move.end, host);
         const { call, result } = movedCall(enquiry, before, move, host);
-        await tx.dropSuperseded(id, 'the call was moved', now);
+        await tx.dropJobs(id, SUPERSEDED_MAILS, 'the call was moved', now);
         if (queueMail && !enquiry.spam)
           await tx.queue(mailsOnMove(before, call, move.reminders ?? [], now, move.change), id);
         return result;
@@ -173,7 +174,7 @@ export class Bookings {
       for (const enquiry of due) {
         const call = lapsedCall(enquiry.call!, now);
         await tx.cancelCall(enquiry.id, now, true);
-        await tx.dropSuperseded(enquiry.id, 'the call lapsed unconfirmed', now);
+        await tx.dropJobs(enquiry.id, SUPERSEDED_MAILS, 'the call lapsed unconfirmed', now);
         if (queueMail && !enquiry.spam) await tx.queue(mailsOnLapse(call, now), enquiry.id);
       }
       return due.length;

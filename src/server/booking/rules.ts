@@ -223,6 +223,21 @@ export const mailsOnCancel = (call: StoredCall, now: number, change?: CallChange
 export const mailsOnLapse = (call: StoredCall, now: number) => withdrawals(call, now, 'lapse');
 
 /**
+ * The e-mails about a call's earlier time, dropped unsent when it moves, is cancelled or lapses: the
+ * confirmations, the invitations, the updates and the reminders; never the agency's notice of the
+ * enquiry, nor a cancellation.
+ */
+export const SUPERSEDED_MAILS: readonly MailKind[] = [
+  'prospect',
+  'host',
+  'agency-move',
+  'prospect-move',
+  'host-move',
+  'prospect-reminder',
+  'host-reminder',
+];
+
+/**
  * Whether a call may be cancelled at `now`, checked in the store's transaction: refused when there
  * is no such call, it is cancelled (or lapsed) already, or it has begun (an old link of a call
  * moved earlier is still signed until its old time); else the enquiry and its call as they are.

@@ -96,14 +96,6 @@ const DUE_JOBS = `SELECT e.*, o.id AS job_id, o.mail AS job_kind, o.payload, o.s
     AND o.next_attempt_at <= ? AND (o.leased_until IS NULL OR o.leased_until <= ?)
   ORDER BY o.next_attempt_at, o.id LIMIT ?`;
 
-/**
- * The e-mails about a call's earlier time: dropped unsent when it moves or is cancelled (the
- * confirmations, the invitations, the updates and the reminders; never the agency's notice of the
- * enquiry, nor a cancellation).
- */
-const SUPERSEDED_KINDS = `'prospect', 'host', 'agency-move', 'prospect-move', 'host-move',
-  'prospect-reminder', 'host-reminder'`;
-
 export class Store implements EnquiryStore {
   readonly description: string;
   readonly calendarCopies: CalendarCopies;
@@ -199,12 +191,12 @@ export class Store implements EnquiryStore {
         for (const { id } of due) found.push((await enquiryWhere('e.id = ?', [id]))!);
         return found;
       },
-      async dropSuperseded(id, reason, now) {
+      async dropJobs(id, kinds, reason, now) {
         await db.run(
           `UPDATE outbox SET skipped_at = ?, last_error = ?, leased_until = NULL
            WHERE enquiry_id = ? AND sent_at IS NULL AND undeliverable_at IS NULL
-             AND skipped_at IS NULL AND mail IN (${SUPERSEDED_KINDS})`,
-          [now, reason, id],
+             AND skipped_at IS NULL AND mail IN (${kinds.map(() => '?').join(', ')})`,
+          [now, reason, id, ...kinds],
         );
       },
       async queue(jobs, id) {

@@ -226,11 +226,8 @@ export interface StoreTx {
    * `limit` at most: locked, leaving to another transaction those it holds.
    */
   unconfirmedDue(cutoff: number, now: number, limit: number): Promise<StoredEnquiry[]>;
-  /**
-   * Drops the e-mails not sent yet about enquiry `id`'s call as it was (never the agency's notice
-   * of the enquiry, nor a cancellation): it moved or was cancelled.
-   */
-  dropSuperseded(id: string, reason: string, now: number): Promise<void>;
+  /** Drops the jobs of `kinds` about enquiry `id` not run yet: never claimed again, `reason` kept. */
+  dropJobs(id: string, kinds: readonly JobKind[], reason: string, now: number): Promise<void>;
   /** Queues jobs, about enquiry `id` if given. */
   queue(jobs: readonly QueuedJob[], id?: string): Promise<void>;
 }
