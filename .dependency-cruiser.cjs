@@ -17,6 +17,7 @@ const serverFloors = [
   ['calendars', 'mail'],
   ['booking'],
   ['enquiries', 'vitals'],
+  ['staff'],
 ];
 const top = '^src/server/(app|main|cli)\\.ts$';
 const serverFloorRules = serverFloors.flatMap((floor, index) =>

@@ -65,6 +65,8 @@ export default defineConfig({
       filter: (page) =>
         !page.includes('/thankyou') &&
         !page.includes('/offline') &&
+        // The staff desk is for no search engine.
+        !/^\/staff(\/|$)/.test(new URL(page).pathname) &&
         (speedPage || new URL(page).pathname.replace(/\/$/, '') !== '/speed'),
     }),
     // After the pages: its precache lists the build's files.

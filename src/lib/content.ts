@@ -54,6 +54,7 @@ export async function getMailContent() {
     })),
     ...(location && { location }),
     noticeHours,
+    timeZone,
   };
 }
 

@@ -17,7 +17,10 @@ import { startLapseSweep } from './booking/lapse.ts';
 import { BookingPaceAlert } from './booking/pace-alert.ts';
 import type { Services } from './booking/services.ts';
 import { JobQueue } from './jobs/queue.ts';
-import { mailHandlers } from './mail/delivery.ts';
+import { mailHandlers, mailJobHandler } from './mail/delivery.ts';
+import { formatSignInMail } from './mail/templates.ts';
+import { LINK_TTL_MS, linkToken, staffMembers } from './staff/access.ts';
+import { SIGN_IN_JOB, type StaffDesk } from './staff/desk.ts';
 import { smtpSender } from './mail/smtp.ts';
 import type { MailContent } from './mail/templates.ts';
 import { onShutdown } from './shutdown.ts';
@@ -35,6 +38,8 @@ export interface App {
   vitals(): Promise<VitalsService>;
   /** What /speed shows: the store read at most once a minute, however many visit it. */
   speedFigures(): Promise<SpeedFigures>;
+  /** The staff desk: its members, sessions and links, over the same store and queue. */
+  staff(): Promise<StaffDesk>;
 }
 
 let mailContent: (() => Promise<MailContent>) | undefined;
@@ -60,9 +65,12 @@ function once<T>(start: () => Promise<T>): () => Promise<T> {
 
 let speed: SpeedFiguresCache | undefined;
 
+const started = once(start);
+
 /** This process's services. */
 export const app: App = {
-  services: once(startServices),
+  services: async () => (await started()).services,
+  staff: async () => (await started()).staff,
   vitals: once(async () => {
     const { store, config } = await app.services();
     return startVitals(store, config);
@@ -80,11 +88,12 @@ export const app: App = {
   },
 };
 
-async function startServices(): Promise<Services> {
+async function start(): Promise<{ services: Services; staff: StaffDesk }> {
   if (!mailContent) throw new Error('The e-mails have no content: see provideMailContent.');
   const content = await mailContent();
   const config = serverConfig();
   const store = await openStore(config);
+  const staffSecret = await store.staffSecret();
   const bookings = new Bookings(store, {
     bookingCap: config.bookingCap,
     networkCap: config.networkCap,
@@ -111,15 +120,36 @@ async function startServices(): Promise<Services> {
     alertMail = { send: (mail) => sender.send(mail), from: mailFrom, to: mailTo };
     outbox = new JobQueue({
       store,
-      handlers: mailHandlers({
-        sender,
-        from: mailFrom,
-        to: mailTo,
-        content,
-        ...(bookingSecret && {
-          booking: { secret: bookingSecret, siteUrl },
+      handlers: new Map([
+        ...mailHandlers({
+          sender,
+          from: mailFrom,
+          to: mailTo,
+          content,
+          ...(bookingSecret && {
+            booking: { secret: bookingSecret, siteUrl },
+          }),
         }),
-      }),
+        [
+          SIGN_IN_JOB,
+          mailJobHandler(
+            sender,
+            () => 'A staff sign-in link',
+            ({ payload }) => {
+              const { email, link } = payload as { email: string; link: string };
+              return formatSignInMail(
+                {
+                  to: email,
+                  link: `${siteUrl}/staff/sign-in?token=${linkToken(staffSecret, link)}`,
+                  minutes: LINK_TTL_MS / 60_000,
+                  linkId: link,
+                },
+                { from: mailFrom, to: mailTo, content },
+              );
+            },
+          ),
+        ],
+      ]),
       pollMs: config.outboxPollMs,
       retryBaseMs: config.outboxRetryBaseMs,
       retryMaxMs: config.outboxRetryMaxMs,
@@ -148,7 +178,7 @@ async function startServices(): Promise<Services> {
     onShutdown(async () => sweep.stop());
   }
   const perHour = config.bookingAlertPerHour;
-  return {
+  const services: Services = {
     config,
     store,
     bookings,
@@ -166,6 +196,15 @@ async function startServices(): Promise<Services> {
             log: console.warn,
           }),
   };
+  const staff: StaffDesk = {
+    store,
+    outbox,
+    members: staffMembers(content.hosts, config.staffEmails, content.timeZone ?? 'UTC'),
+    secret: staffSecret,
+    idleMs: config.staffIdleMs,
+    secure: siteUrl.startsWith('https:'),
+  };
+  return { services, staff };
 }
 
 /** The hosts' calendars, read in the background from now on: until read, a host is offered nothing. */

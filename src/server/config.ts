@@ -115,6 +115,10 @@ export interface ServerConfig {
    * (120 minutes) is released, its time offered again, and the prospect told.
    */
   confirmMs: number;
+  /** Who may use the staff desk besides the hosts (STAFF_EMAILS, comma-separated). */
+  staffEmails: string[];
+  /** A staff session ends after this long idle (STAFF_SESSION_IDLE_MINUTES, default 120), in ms. */
+  staffIdleMs: number;
   /**
    * BOOKING_ALERT_PER_HOUR: more calls than this booked within an hour (10) and the agency is told,
    * at most once every 6 hours; undefined (`off`) for no alert.
@@ -307,6 +311,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
         ? undefined
         : Math.min(1, number(env.BOOKING_UNCONFIRMED_SHARE, DEFAULT_UNCONFIRMED_SHARE)),
     confirmMs: number(env.BOOKING_CONFIRM_MINUTES, DEFAULT_CONFIRM_MINUTES) * 60_000,
+    staffEmails: list(env.STAFF_EMAILS),
+    staffIdleMs: number(env.STAFF_SESSION_IDLE_MINUTES, 120) * 60_000,
     bookingAlertPerHour:
       env.BOOKING_ALERT_PER_HOUR === 'off'
         ? undefined

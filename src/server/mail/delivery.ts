@@ -4,8 +4,8 @@
  * an e-mail the SMTP server refuses for good, or that cannot be made, is given up; any other
  * failure is tried again, with backoff, by the queue.
  */
-import type { JobHandler } from '../jobs/queue.ts';
-import { MAIL_KINDS, type MailKind } from '../store/types.ts';
+import type { JobHandler, JobOutcome } from '../jobs/queue.ts';
+import { MAIL_KINDS, type Job, type MailKind } from '../store/types.ts';
 import { refusedForGood, type MailSender } from './smtp.ts';
 import { formatMail, staleReason, type Mail, type MailSetup } from './templates.ts';
 
@@ -26,30 +26,54 @@ function mailHandler(options: MailDeliveryOptions): JobHandler {
     const mail = kind as MailKind;
     const what = `${describe(mail)} of enquiry ${enquiry!.id}`;
     const item = { mail, enquiry: enquiry!, ...(call && { call }) };
-    const now = options.now?.() ?? Date.now();
-    const giveUp = (reason: string) => ({
-      failed: reason,
-      log: `${what} failed for good: ${reason}; it will not be retried`,
-    });
     // A reminder of a call moved or cancelled since it was queued, say: dropped, not sent.
-    const stale = staleReason(item, now);
+    const stale = staleReason(item, options.now?.() ?? Date.now());
     if (stale) return { skipped: stale, log: `${what} was not sent: ${stale}` };
-    // Made first, apart from the sending: a mail that cannot be made now never can be.
-    let message: Mail;
-    try {
-      message = formatMail(item, options);
-    } catch (error) {
-      return giveUp(`the e-mail could not be made: ${failureReason(error)}`);
-    }
-    try {
-      await options.sender.send(message);
-    } catch (error) {
-      const reason = failureReason(error);
-      if (refusedForGood(error)) return giveUp(reason);
-      return { retry: reason, log: `${what} not mailed yet (attempt ${attempts + 1}): ${reason}` };
-    }
-    return { done: true };
+    return deliver(options.sender, what, attempts, () => formatMail(item, options));
   };
+}
+
+/**
+ * The handler of a job whose e-mail `make` writes from it (a staff member's sign-in link, say),
+ * sent as every e-mail is; `what` names it in the log.
+ */
+export function mailJobHandler(
+  sender: MailSender,
+  what: (job: Job) => string,
+  make: (job: Job) => Mail,
+): JobHandler {
+  return async (job) => deliver(sender, what(job), job.attempts, () => make(job));
+}
+
+/**
+ * Makes an e-mail and sends it: one that cannot be made, or that the SMTP server refuses for good,
+ * is given up; any other failure is tried again.
+ */
+async function deliver(
+  sender: MailSender,
+  what: string,
+  attempts: number,
+  make: () => Mail,
+): Promise<JobOutcome> {
+  const giveUp = (reason: string) => ({
+    failed: reason,
+    log: `${what} failed for good: ${reason}; it will not be retried`,
+  });
+  // Made first, apart from the sending: a mail that cannot be made now never can be.
+  let message: Mail;
+  try {
+    message = make();
+  } catch (error) {
+    return giveUp(`the e-mail could not be made: ${failureReason(error)}`);
+  }
+  try {
+    await sender.send(message);
+  } catch (error) {
+    const reason = failureReason(error);
+    if (refusedForGood(error)) return giveUp(reason);
+    return { retry: reason, log: `${what} not mailed yet (attempt ${attempts + 1}): ${reason}` };
+  }
+  return { done: true };
 }
 
 const describe = (mail: MailKind) =>

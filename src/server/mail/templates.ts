@@ -111,6 +111,31 @@ export function formatEnquiryMail(enquiry: StoredEnquiry, from: string, to: stri
   };
 }
 
+/**
+ * The e-mail of a staff member's sign-in link (../staff/): to them alone, the link valid for
+ * `minutes`, once. `messageId`'s local part is the link's id, which does not sign anyone in.
+ */
+export function formatSignInMail(
+  { to, link, minutes, linkId }: { to: string; link: string; minutes: number; linkId: string },
+  { from, to: agency, content }: Pick<MailSetup, 'from' | 'to' | 'content'>,
+): Mail {
+  return {
+    from,
+    to,
+    replyTo: agency,
+    subject: subjectLine(`Sign in to the ${content.brand} desk`),
+    text: [
+      `Someone (we hope you) asked to sign in to the ${content.brand} staff desk with this address.`,
+      '',
+      'Open this link to sign in:',
+      link,
+      '',
+      `It works once, for ${minutes} minutes. If you did not ask for it, ignore this e-mail: nobody can sign in without the link.`,
+    ].join('\n'),
+    messageId: `<${linkId}@staff-sign-in.invalid>`,
+  };
+}
+
 /** What the mails of a booked call need besides the booking. */
 export interface BookingMailOptions {
   /** The site's public address, for the change and cancel links: SITE_URL, or astro.config.mjs's site. */
@@ -145,6 +170,8 @@ export interface MailContent {
   location?: string;
   /** How long before a call it can no longer be moved with its link (availability.yaml's noticeHours). */
   noticeHours?: number;
+  /** The agency's zone (availability.yaml's timeZone): the staff desk's, for staff who host no calls. */
+  timeZone?: string;
 }
 
 /** Everything a template needs besides the enquiry. */

@@ -402,6 +402,44 @@ export const migrations: Migration[] = [
    ALTER TABLE outbox ALTER COLUMN enquiry_id DROP NOT NULL;
    ALTER TABLE outbox ADD COLUMN payload TEXT;`,
   },
+  // 17: the staff's desk (../staff/): sign-in links (by id; the link's token is the id signed),
+  // sessions (by a hash of the cookie's token, never the token), passkeys, the audit log of every
+  // staff action, and who marked an enquiry handled, when. Instants in epoch ms, as the outbox's.
+  `CREATE TABLE staff_links (
+     id TEXT PRIMARY KEY,
+     email TEXT NOT NULL,
+     created_at BIGINT NOT NULL,
+     expires_at BIGINT NOT NULL,
+     used_at BIGINT
+   );
+   CREATE INDEX staff_links_email ON staff_links (email, created_at);
+   CREATE TABLE staff_sessions (
+     id TEXT PRIMARY KEY,
+     email TEXT NOT NULL,
+     created_at BIGINT NOT NULL,
+     seen_at BIGINT NOT NULL,
+     ended_at BIGINT
+   );
+   CREATE TABLE staff_passkeys (
+     id TEXT PRIMARY KEY,
+     email TEXT NOT NULL,
+     public_key TEXT NOT NULL,
+     counter BIGINT NOT NULL,
+     transports TEXT,
+     created_at BIGINT NOT NULL,
+     used_at BIGINT
+   );
+   CREATE INDEX staff_passkeys_email ON staff_passkeys (email);
+   CREATE TABLE staff_audit (
+     at BIGINT NOT NULL,
+     actor TEXT NOT NULL,
+     action TEXT NOT NULL,
+     subject TEXT,
+     detail TEXT
+   );
+   CREATE INDEX staff_audit_at ON staff_audit (at);
+   ALTER TABLE enquiries ADD COLUMN handled_at BIGINT;
+   ALTER TABLE enquiries ADD COLUMN handled_by TEXT;`,
 ];
 
 /** The steps `engine` runs, in order: its version counts these. */

@@ -91,6 +91,13 @@ export function fromRow(read: EnquiryRow): StoredEnquiry {
     mailAttempts: Number(row.attempts ?? 0),
     mailFailure: (row.mail_failure as string | null | undefined) ?? null,
     ...mailCountsOf(row),
+    ...(row.handled_at !== null &&
+      row.handled_at !== undefined && {
+        handled: {
+          at: new Date(Number(row.handled_at)).toISOString(),
+          by: row.handled_by as string,
+        },
+      }),
   };
 }
 

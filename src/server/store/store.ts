@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../config.ts';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
+import { staffRecords, type StaffRecords } from './staff.ts';
 import type { Db, Dialect, Driver } from './db.ts';
 import {
   callInstant,
@@ -99,6 +100,7 @@ const DUE_JOBS = `SELECT e.*, o.id AS job_id, o.mail AS job_kind, o.payload, o.s
 export class Store implements EnquiryStore {
   readonly description: string;
   readonly calendarCopies: CalendarCopies;
+  readonly staff: StaffRecords;
   readonly #db: Db;
   readonly #dialect: Dialect;
   readonly #driver: Driver;
@@ -109,6 +111,7 @@ export class Store implements EnquiryStore {
     this.#dialect = driver.dialect;
     this.description = driver.description;
     this.calendarCopies = calendarCopies(driver.db);
+    this.staff = staffRecords(driver.db);
   }
 
   async transaction<T>(
@@ -421,8 +424,12 @@ export class Store implements EnquiryStore {
     return this.#siteSecret('vitals');
   }
 
+  async staffSecret(): Promise<string> {
+    return this.#siteSecret('staff');
+  }
+
   /** One of the site's own secrets, made at random on first use and kept. */
-  async #siteSecret(name: 'booking' | 'vitals'): Promise<string> {
+  async #siteSecret(name: 'booking' | 'vitals' | 'staff'): Promise<string> {
     const read = async () =>
       (await this.#db.all(`SELECT value FROM site_secrets WHERE name = ?`, [name]))[0]?.value as
         string | undefined;

@@ -8,6 +8,7 @@
  */
 import type { RateLimit } from '../requests/rate-limit.ts';
 import type { CalendarCopies } from './calendar-copies.ts';
+import type { StaffRecords } from './staff.ts';
 import type { ConnectionType, DeviceClass, MetricName, Rating } from '../../domain/vitals.ts';
 
 export type EnquiryKind = 'enquiry' | 'call';
@@ -76,6 +77,8 @@ export interface StoredEnquiry extends Omit<NewEnquiry, 'call'> {
   call?: StoredCall;
   /** Its e-mails, counted (as the store lists enquiries): sent, waiting (reminders too), failed. */
   mails?: { sent: number; waiting: number; failed: number };
+  /** Marked handled on the staff's desk: by whom (their address), when. */
+  handled?: { at: string; by: string };
 }
 
 /** A booked call as stored: its time and host now, and how it got there. */
@@ -399,6 +402,10 @@ export interface EnquiryStore extends VitalsStore {
   readonly description: string;
   /** The hosts' calendar feeds as last read. */
   readonly calendarCopies: CalendarCopies;
+  /** The staff desk's links, sessions, passkeys and audit log. */
+  readonly staff: StaffRecords;
+  /** The secret that signs the staff's sign-in links: made at random on first use and kept. */
+  staffSecret(): Promise<string>;
   /**
    * Runs `work` in one write transaction, committed if it returns and rolled back if it throws.
    * `booking`: also under the lock that bookings and moves are stored under, across processes.

@@ -1,0 +1,8 @@
+/** /staff/sign-out (POST): ends the session in the store and its cookie, then to the sign-in page. */
+import type { APIRoute } from 'astro';
+import { handleSignOut } from '../../server/staff/desk';
+
+export const prerender = false;
+
+export const POST: APIRoute = async ({ request, locals }) =>
+  (await handleSignOut(request, locals.post, locals.app.staff)).response;

@@ -1,0 +1,125 @@
+/**
+ * Who may use the staff desk and how they prove it: the members (the hosts of availability.yaml and
+ * STAFF_EMAILS), the sign-in links (an id in the store, signed with the store's staff secret: the
+ * store never holds a link that works), and the sessions (a random token in an HttpOnly cookie,
+ * kept in the store only as its hash).
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { EnquiryStore } from '../store/types.ts';
+import type { StaffSession } from '../store/staff.ts';
+
+/** A member of staff: their address (lower case), name and zone. */
+export interface StaffMember {
+  email: string;
+  name: string;
+  timeZone: string;
+  /** Their host id in availability.yaml, if they take calls. */
+  hostId?: string;
+}
+
+/** How long a sign-in link works, and how many one address may be sent in that time. */
+export const LINK_TTL_MS = 15 * 60_000;
+export const LINKS_PER_ADDRESS = 3;
+/** A session's longest life, however active. */
+export const SESSION_MAX_MS = 12 * 3_600_000;
+
+/** An address as members are kept: trimmed, lower case. */
+export const addressKey = (email: string) => email.trim().toLowerCase();
+
+/** The members, by address: the hosts first (they take calls), then STAFF_EMAILS. */
+export function staffMembers(
+  hosts: readonly { id: string; name: string; email: string; timeZone?: string }[],
+  staffEmails: readonly string[],
+  agencyZone: string,
+): ReadonlyMap<string, StaffMember> {
+  const members = new Map<string, StaffMember>();
+  for (const host of hosts)
+    members.set(addressKey(host.email), {
+      email: addressKey(host.email),
+      name: host.name,
+      timeZone: host.timeZone ?? agencyZone,
+      hostId: host.id,
+    });
+  for (const email of staffEmails.map(addressKey))
+    if (email && !members.has(email))
+      members.set(email, { email, name: email, timeZone: agencyZone });
+  return members;
+}
+
+const sign = (secret: string, id: string) =>
+  createHmac('sha256', secret).update(`staff-link:${id}`).digest('base64url');
+
+/** A new link's id and its token (the id, signed). */
+export function newLink(secret: string) {
+  const id = randomBytes(18).toString('base64url');
+  return { id, token: linkToken(secret, id) };
+}
+
+/** The token of link `id`: the id, signed. */
+export const linkToken = (secret: string, id: string) => `${id}.${sign(secret, id)}`;
+
+/** The link id a token names, if its signature is this site's; else undefined. */
+export function linkId(secret: string, token: string): string | undefined {
+  const [id, signature, extra] = token.split('.');
+  if (!id || !signature || extra !== undefined || id.length > 64) return undefined;
+  const expected = Buffer.from(sign(secret, id));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? id : undefined;
+}
+
+/** A session's token, and the hash the store keeps it under. */
+export function newSessionToken() {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: sessionHash(token) };
+}
+export const sessionHash = (token: string) =>
+  createHash('sha256').update(token).digest('base64url');
+
+/**
+ * The session cookie's name: `__Host-` on https, where the browser then insists on Secure, the
+ * path / and no domain (no other host or path can set it); a plain name on http (a local run).
+ */
+export const cookieName = (secure: boolean) => (secure ? '__Host-staff' : 'staff');
+
+/** The Set-Cookie of a session (a token), or of its end (none). */
+export function sessionCookie(secure: boolean, token: string | undefined, maxAgeS = 43_200) {
+  const attributes = ['Path=/', 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])];
+  return token === undefined
+    ? [`${cookieName(secure)}=`, 'Max-Age=0', ...attributes].join('; ')
+    : [`${cookieName(secure)}=${token}`, `Max-Age=${maxAgeS}`, ...attributes].join('; ');
+}
+
+/** The session token a request's cookie carries, if any. */
+export function cookieToken(request: Request, secure: boolean): string | undefined {
+  const name = cookieName(secure);
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=') || undefined;
+  }
+  return undefined;
+}
+
+/** The member signed in by a request's cookie, if their session is alive and they are staff still. */
+export async function signedIn(
+  request: Request,
+  {
+    store,
+    members,
+    secure,
+    idleMs,
+    now,
+  }: {
+    store: EnquiryStore;
+    members: ReadonlyMap<string, StaffMember>;
+    secure: boolean;
+    idleMs: number;
+    now: number;
+  },
+): Promise<{ member: StaffMember; session: StaffSession; hash: string } | undefined> {
+  const token = cookieToken(request, secure);
+  if (!token || token.length > 100) return undefined;
+  const hash = sessionHash(token);
+  const session = await store.staff.session(hash, now, idleMs, SESSION_MAX_MS);
+  const member = session && members.get(session.email);
+  return member && session && { member, session, hash };
+}

@@ -1,0 +1,291 @@
+/**
+ * The staff desk (/staff): signing in with a one-time link, signing out, and the desk itself (the
+ * calls ahead, the enquiries, the audit log), each a handler that decides an outcome for its page.
+ * Signed out, every address under /staff answers as the sign-in page does: nothing of a prospect.
+ */
+import { first } from '../requests/body.ts';
+import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
+import type { PageAnswer } from '../http/answer.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { AuditEntry } from '../store/staff.ts';
+import type { EnquiryStore, StoredEnquiry } from '../store/types.ts';
+import {
+  addressKey,
+  LINK_TTL_MS,
+  LINKS_PER_ADDRESS,
+  linkId,
+  newLink,
+  newSessionToken,
+  sessionCookie,
+  signedIn,
+  type StaffMember,
+} from './access.ts';
+
+/** The job that e-mails a sign-in link (../mail/delivery.ts's staffLinkHandler). */
+export const SIGN_IN_JOB = 'staff-sign-in';
+
+/** What the desk needs, built once by ../app.ts. */
+export interface StaffDesk {
+  store: EnquiryStore;
+  /** The queue that sends e-mail; undefined when e-mail is off (no link can be sent then). */
+  outbox: JobQueue | undefined;
+  members: ReadonlyMap<string, StaffMember>;
+  /** Signs the links (the store's staff secret). */
+  secret: string;
+  /** Sessions end after this long idle (STAFF_SESSION_IDLE_MINUTES). */
+  idleMs: number;
+  /** The site is served on https (SITE_URL): the cookie is then `__Host-` and Secure. */
+  secure: boolean;
+  now?: () => number;
+}
+
+/** The desk, opened on first use; refused while the store cannot be opened. */
+export type OpenDesk = () => Promise<StaffDesk>;
+
+/** How an answer of the desk's pages is kept: by no cache, and out of search engines. */
+const deskHeaders = (extra: Record<string, string> = {}) =>
+  postHeaders({ 'X-Robots-Tag': 'noindex', ...extra });
+
+const redirect = (location: string, headers: Record<string, string> = {}) => ({
+  type: 'response' as const,
+  response: new Response(null, {
+    status: 303,
+    headers: { ...deskHeaders(headers), Location: location },
+  }),
+});
+
+/** What the sign-in page shows. */
+export type SignInState =
+  | { status: 'form' | 'sent' | 'unavailable' }
+  | { status: 'confirm'; token: string }
+  | { status: 'invalid' | 'used' | 'expired' }
+  | { status: 'refused'; message: string };
+
+export interface SignInOutcome extends PageAnswer {
+  state: SignInState;
+}
+
+const page = (state: SignInState, status = 200, headers: Record<string, string> = {}) => ({
+  type: 'page' as const,
+  status,
+  headers: deskHeaders(headers),
+  state,
+});
+
+/** Where a signed-in member goes: the desk. */
+const DESK = '/staff';
+
+/**
+ * /staff/sign-in: the form (GET), a link asked for (POST email), a link opened (GET token: a
+ * button, since mail scanners open links) and used (POST token: signed in).
+ */
+export async function handleSignIn(
+  request: Request,
+  post: PostVerdict | undefined,
+  open: OpenDesk,
+): Promise<SignInOutcome | { type: 'response'; response: Response }> {
+  const refused = post && refusalOf(post);
+  if (refused)
+    return page({ status: 'refused', message: refused.message }, refused.status, refused.headers);
+  const desk = await open().catch(() => undefined);
+  if (!desk) return page({ status: 'unavailable' }, 503);
+  const now = desk.now?.() ?? Date.now();
+  const token = post?.ok
+    ? first(post.fields, 'token')
+    : (new URL(request.url).searchParams.get('token') ?? '');
+  if (token) {
+    const id = linkId(desk.secret, token);
+    if (!id) return page({ status: 'invalid' }, 400);
+    if (request.method !== 'POST') {
+      const state = await desk.store.staff.checkLink(id, now);
+      return 'refused' in state
+        ? page({ status: state.refused === 'unknown' ? 'invalid' : state.refused }, 410)
+        : page({ status: 'confirm', token });
+    }
+    const used = await desk.store.staff.useLink(id, now);
+    if ('refused' in used)
+      return page({ status: used.refused === 'unknown' ? 'invalid' : used.refused }, 410);
+    const member = desk.members.get(used.email);
+    if (!member) return page({ status: 'invalid' }, 410);
+    const session = newSessionToken();
+    await desk.store.staff.startSession(session.hash, member.email, now);
+    await desk.store.staff.audit({
+      at: now,
+      actor: member.email,
+      action: 'signed in',
+      subject: null,
+      detail: 'with a link',
+    });
+    return redirect(DESK, { 'Set-Cookie': sessionCookie(desk.secure, session.token) });
+  }
+  if (request.method !== 'POST') {
+    const current = await signedIn(request, { ...desk, now });
+    return current ? redirect(DESK) : page({ status: 'form' });
+  }
+  const email = addressKey(post?.ok ? first(post.fields, 'email') : '').slice(0, 254);
+  const member = desk.members.get(email);
+  // The same answer for every address: the page never says who is staff.
+  if (member && desk.outbox) {
+    const recent = await desk.store.staff.linksSince(member.email, now - LINK_TTL_MS);
+    if (recent < LINKS_PER_ADDRESS) {
+      // The job carries the link's id, never a token that works: its e-mail signs it as it is sent.
+      const { id } = newLink(desk.secret);
+      await desk.store.staff.addLink(id, member.email, now, LINK_TTL_MS);
+      await desk.store.transaction((tx) =>
+        tx.queue([{ kind: SIGN_IN_JOB, dueAt: now, payload: { email: member.email, link: id } }]),
+      );
+      desk.outbox.kick();
+    }
+  }
+  return page({ status: 'sent' });
+}
+
+/** /staff/sign-out (POST): the session ended in the store, and its cookie. */
+export async function handleSignOut(
+  request: Request,
+  post: PostVerdict | undefined,
+  open: OpenDesk,
+) {
+  const refused = post && refusalOf(post);
+  if (refused)
+    return {
+      type: 'response' as const,
+      response: new Response(refused.message, {
+        status: refused.status,
+        headers: deskHeaders(refused.headers),
+      }),
+    };
+  const desk = await open().catch(() => undefined);
+  if (desk) {
+    const now = desk.now?.() ?? Date.now();
+    const current = await signedIn(request, { ...desk, now });
+    if (current) {
+      await desk.store.staff.endSession(current.hash, now);
+      await desk.store.staff.audit({
+        at: now,
+        actor: current.member.email,
+        action: 'signed out',
+        subject: null,
+        detail: null,
+      });
+    }
+  }
+  return redirect('/staff/sign-in', {
+    'Set-Cookie': sessionCookie(desk?.secure ?? false, undefined),
+  });
+}
+
+/** A call ahead on the desk. */
+export interface DeskCall {
+  enquiry: StoredEnquiry;
+  /** The host's name (or their id, if no longer a host). */
+  host: string | null;
+  mine: boolean;
+}
+
+export interface DeskView extends PageAnswer {
+  member: StaffMember;
+  /** The calls ahead, soonest first (all hosts', or the member's with `mine`). */
+  calls: DeskCall[];
+  mine: boolean;
+  /** Enquiries, newest first, of the filter. */
+  enquiries: StoredEnquiry[];
+  filter: 'all' | 'new' | 'handled';
+  audit: AuditEntry[];
+}
+
+/** How far ahead the desk lists calls. */
+const CALLS_AHEAD_MS = 60 * 86_400_000;
+/** How many enquiries the desk lists at most. */
+const ENQUIRIES_SHOWN = 200;
+
+/**
+ * /staff: signed out, to the sign-in page; a GET shows the desk; a POST marks an enquiry handled
+ * (or new again), recorded in the audit log.
+ */
+export async function handleDesk(
+  request: Request,
+  post: PostVerdict | undefined,
+  open: OpenDesk,
+): Promise<DeskView | { type: 'response'; response: Response }> {
+  const refused = post && refusalOf(post);
+  if (refused)
+    return {
+      type: 'response',
+      response: new Response(refused.message, {
+        status: refused.status,
+        headers: deskHeaders(refused.headers),
+      }),
+    };
+  const desk = await open().catch(() => undefined);
+  if (!desk)
+    return {
+      type: 'response',
+      response: new Response('The desk cannot be opened right now.', {
+        status: 503,
+        headers: deskHeaders({ 'Retry-After': '30' }),
+      }),
+    };
+  const now = desk.now?.() ?? Date.now();
+  const current = await signedIn(request, { ...desk, now });
+  if (!current) return redirect('/staff/sign-in');
+  const { member } = current;
+  const url = new URL(request.url);
+  if (request.method === 'POST' && post?.ok) {
+    const action = first(post.fields, 'action');
+    const id = first(post.fields, 'id').slice(0, 64);
+    if ((action === 'handled' || action === 'new') && id) {
+      const done = await desk.store.staff.markHandled(
+        id,
+        action === 'handled' ? member.email : null,
+        now,
+      );
+      if (done)
+        await desk.store.staff.audit({
+          at: now,
+          actor: member.email,
+          action: action === 'handled' ? 'marked handled' : 'marked new',
+          subject: id,
+          detail: null,
+        });
+    }
+    return redirect(`${DESK}${url.search}#enquiries`);
+  }
+  const mine = url.searchParams.get('calls') === 'mine';
+  const filterParam = url.searchParams.get('enquiries');
+  const filter = filterParam === 'new' || filterParam === 'handled' ? filterParam : 'all';
+  const booked = await desk.store.bookedBetween(
+    new Date(now).toISOString(),
+    new Date(now + CALLS_AHEAD_MS).toISOString(),
+  );
+  const hostNames = new Map(
+    [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
+  );
+  const calls: DeskCall[] = [];
+  for (const call of booked) {
+    const isMine = call.host !== null && call.host === member.hostId;
+    if (mine && !isMine) continue;
+    const enquiry = await desk.store.findById(call.id);
+    if (enquiry)
+      calls.push({
+        enquiry,
+        host: call.host && (hostNames.get(call.host) ?? call.host),
+        mine: isMine,
+      });
+  }
+  const enquiries = (await desk.store.all())
+    .filter((e) => !e.spam && (filter === 'all' || (filter === 'handled') === Boolean(e.handled)))
+    .reverse()
+    .slice(0, ENQUIRIES_SHOWN);
+  return {
+    type: 'page',
+    status: 200,
+    headers: deskHeaders(),
+    member,
+    calls,
+    mine,
+    enquiries,
+    filter,
+    audit: await desk.store.staff.recentAudit(100),
+  };
+}
