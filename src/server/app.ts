@@ -198,6 +198,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
   };
   const staff: StaffDesk = {
     store,
+    services,
     outbox,
     members: staffMembers(content.hosts, config.staffEmails, content.timeZone ?? 'UTC'),
     secret: staffSecret,

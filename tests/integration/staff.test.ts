@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { linkToken } from '../../src/server/staff/access';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { postForm } from '../support/server';
-import { textOf } from '../support/mime';
+import { calendarOf, textOf } from '../support/mime';
 import { book, freeSlots } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 
@@ -111,6 +111,47 @@ describe('the staff desk', () => {
     ).text();
     expect(after).toContain('Handled by anna@northgate-digital.example');
     expect(after).toContain(`marked handled ${id}`);
+  });
+
+  it('moves a call from the desk, then cancels it: the prospect’s calendar gets the update, then the cancellation', async () => {
+    const { server, mails } = await servers.startWithMail();
+    const [slot] = (await freeSlots(server)).slots;
+    const booked = await book(server, slot!.start, {
+      name: 'Zelda Prospect',
+      email: 'zelda@example.com',
+    });
+    const { location } = (await booked.json()) as { location: string };
+    const id = new URL(location, server.url).searchParams.get('ref')!;
+    const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
+    const as = { Cookie: cookie };
+    expect(await (await fetch(`${server.url}/staff`, { headers: as })).text()).toContain(
+      `/staff?call=${id}`,
+    );
+    const chosen = await (await fetch(`${server.url}/staff?call=${id}`, { headers: as })).text();
+    const to = /name="slot" value="([^"]+)"/.exec(chosen)![1]!;
+    const moved = await post(`${server.url}/staff`, { id, action: 'move', slot: to }, as);
+    expect(moved.headers.get('location')).toBe('/staff?done=moved');
+    const toZelda = (method: string) =>
+      mails.filter(
+        (m) =>
+          m.to.includes('zelda@example.com') && calendarOf(m.raw)?.includes(`METHOD:${method}`),
+      );
+    await expect.poll(() => toZelda('REQUEST').length, { timeout: 5000 }).toBe(2);
+    const update = calendarOf(toZelda('REQUEST')[1]!.raw)!;
+    expect(update).toContain('SEQUENCE:1');
+    expect(update).toContain(`DTSTART:${to.replace(/[-:]/g, '').replace('.000', '')}`);
+    const cancelled = await post(
+      `${server.url}/staff`,
+      { id, action: 'cancel', reason: 'Anna is ill\r\nBcc: x@evil.example' },
+      as,
+    );
+    expect(cancelled.headers.get('location')).toBe('/staff?done=cancelled');
+    await expect.poll(() => toZelda('CANCEL').length, { timeout: 5000 }).toBe(1);
+    expect(calendarOf(toZelda('CANCEL')[0]!.raw)).toContain('SEQUENCE:2');
+    const desk = await (await fetch(`${server.url}/staff?done=cancelled`, { headers: as })).text();
+    expect(desk).toContain('The call is cancelled');
+    expect(desk).toContain(`cancelled the call ${id} (Anna is ill Bcc: x@evil.example)`);
+    expect(desk).not.toContain(`/staff?call=${id}`);
   });
 
   it('refuses another site’s posts, an expired link, and a session idle too long or signed out', async () => {

@@ -6,9 +6,15 @@
 import { first } from '../requests/body.ts';
 import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
+import type { Availability, Slot } from '../../domain/booking.ts';
+import { moveBookedCall } from '../booking/change.ts';
+import { currentFreeSlots } from '../booking/queries.ts';
+import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import { headerText } from '../safe-text.ts';
 import type { AuditEntry } from '../store/staff.ts';
-import type { EnquiryStore, StoredEnquiry } from '../store/types.ts';
+import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types.ts';
+import { CalendarsUnreadable } from '../booking/messages.ts';
 import {
   addressKey,
   LINK_TTL_MS,
@@ -27,6 +33,8 @@ export const SIGN_IN_JOB = 'staff-sign-in';
 /** What the desk needs, built once by ../app.ts. */
 export interface StaffDesk {
   store: EnquiryStore;
+  /** The bookings, calendars and queue a move or a cancel from the desk goes through. */
+  services: Pick<Services, 'store' | 'bookings' | 'outbox' | 'calendars'>;
   /** The queue that sends e-mail; undefined when e-mail is off (no link can be sent then). */
   outbox: JobQueue | undefined;
   members: ReadonlyMap<string, StaffMember>;
@@ -185,6 +193,10 @@ export interface DeskCall {
 
 export interface DeskView extends PageAnswer {
   member: StaffMember;
+  /** The call chosen to move or cancel (`?call=ID`), with the times it can move to. */
+  selected?: { call: DeskCall; moves: Slot[] };
+  /** What the last action did, said once (`?done=`). */
+  done?: string;
   /** The calls ahead, soonest first (all hosts', or the member's with `mine`). */
   calls: DeskCall[];
   mine: boolean;
@@ -207,6 +219,7 @@ export async function handleDesk(
   request: Request,
   post: PostVerdict | undefined,
   open: OpenDesk,
+  availability: Availability,
 ): Promise<DeskView | { type: 'response'; response: Response }> {
   const refused = post && refusalOf(post);
   if (refused)
@@ -234,6 +247,10 @@ export async function handleDesk(
   if (request.method === 'POST' && post?.ok) {
     const action = first(post.fields, 'action');
     const id = first(post.fields, 'id').slice(0, 64);
+    if (action === 'cancel' || action === 'move')
+      return redirect(
+        `${DESK}?done=${await changeCall(desk, member, action, id, post.fields, availability, now)}`,
+      );
     if ((action === 'handled' || action === 'new') && id) {
       const done = await desk.store.staff.markHandled(
         id,
@@ -277,15 +294,86 @@ export async function handleDesk(
     .filter((e) => !e.spam && (filter === 'all' || (filter === 'handled') === Boolean(e.handled)))
     .reverse()
     .slice(0, ENQUIRIES_SHOWN);
+  const chosen = url.searchParams.get('call');
+  const selectedCall = chosen ? calls.find((c) => c.enquiry.id === chosen) : undefined;
+  const done = url.searchParams.get('done');
   return {
     type: 'page',
     status: 200,
     headers: deskHeaders(),
     member,
+    ...(selectedCall && {
+      selected: {
+        call: selectedCall,
+        moves: (
+          await currentFreeSlots(availability, desk.services, {}, now, selectedCall.enquiry.id)
+        ).filter((slot) => slot.start !== selectedCall.enquiry.call!.start),
+      },
+    }),
+    ...(done && DONE[done] && { done: DONE[done] }),
     calls,
     mine,
     enquiries,
     filter,
     audit: await desk.store.staff.recentAudit(100),
   };
+}
+
+/** What a move or a cancel from the desk came to, said on the desk after it (`?done=`). */
+const DONE: Record<string, string> = {
+  cancelled:
+    'The call is cancelled; the prospect and the host are told, and their calendars updated.',
+  moved: 'The call is moved; the prospect and the host are told, and their calendars updated.',
+  taken: 'That time was just taken: nothing changed. Choose another.',
+  refused:
+    'That call cannot be changed now (cancelled, begun, or no longer offered that time): nothing changed.',
+};
+
+/**
+ * Cancels or moves a call for the member, as the CLI's --cancel and --move do (the e-mails say the
+ * staff did, with the reason if given), recorded in the audit log; what it came to (DONE's key).
+ */
+async function changeCall(
+  desk: StaffDesk,
+  member: StaffMember,
+  action: 'cancel' | 'move',
+  id: string,
+  fields: Map<string, string[]>,
+  availability: Availability,
+  now: number,
+): Promise<keyof typeof DONE> {
+  const { services } = desk;
+  const reason = headerText(first(fields, 'reason')).slice(0, 300);
+  const change = { by: 'staff' as const, ...(reason && { reason }) };
+  const mail = services.outbox !== undefined;
+  const enquiry = await services.store.findById(id);
+  if (!enquiry?.call) return 'refused';
+  let outcome: keyof typeof DONE;
+  if (action === 'cancel') {
+    const result = await services.bookings.cancelCall(id, mail, now, change);
+    outcome = result.status === 'cancelled' ? 'cancelled' : 'refused';
+  } else {
+    const result = await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
+      now,
+      maxMoves: Infinity,
+      change,
+    }).catch((error: unknown) => {
+      // Another booking took the time (or every host's calendar is unreadable now).
+      if (error instanceof SlotTaken || error instanceof CalendarsUnreadable)
+        return { status: 'taken' as const };
+      throw error;
+    });
+    outcome = result.status === 'moved' ? 'moved' : result.status === 'taken' ? 'taken' : 'refused';
+  }
+  if (outcome === 'cancelled' || outcome === 'moved') {
+    services.outbox?.kick();
+    await desk.store.staff.audit({
+      at: now,
+      actor: member.email,
+      action: outcome === 'cancelled' ? 'cancelled the call' : 'moved the call',
+      subject: id,
+      detail: reason || null,
+    });
+  }
+  return outcome;
 }
