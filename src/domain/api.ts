@@ -69,3 +69,14 @@ export type FreeTimesAnswer =
 export interface ErrorAnswer {
   error: string;
 }
+
+/**
+ * What /staff/passkey answers (src/server/staff/passkeys.ts; the desk's passkey button reads it):
+ * a ceremony's options (WebAuthn's JSON, with its challenge), a passkey added, where a member
+ * signed in goes, or why not.
+ */
+export type PasskeyAnswer =
+  | { challenge: string }
+  | { added: true }
+  | { location: string }
+  | ErrorAnswer;

@@ -204,6 +204,8 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     secret: staffSecret,
     idleMs: config.staffIdleMs,
     secure: siteUrl.startsWith('https:'),
+    siteUrl,
+    brand: content.brand,
   };
   return { services, staff };
 }

@@ -1,9 +1,15 @@
 /** The JSON the site's endpoints answer (shapes in src/domain/api.ts), never sniffed as anything else. */
-import type { ErrorAnswer, FreeTimesAnswer, RefusalAnswer, SuccessAnswer } from '../domain/api.ts';
+import type {
+  ErrorAnswer,
+  FreeTimesAnswer,
+  PasskeyAnswer,
+  RefusalAnswer,
+  SuccessAnswer,
+} from '../domain/api.ts';
 
 export const jsonResponse = (
   status: number,
-  body: SuccessAnswer | RefusalAnswer | FreeTimesAnswer | ErrorAnswer,
+  body: SuccessAnswer | RefusalAnswer | FreeTimesAnswer | ErrorAnswer | PasskeyAnswer,
   headers: Record<string, string> = {},
 ) =>
   new Response(JSON.stringify(body), {

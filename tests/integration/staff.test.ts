@@ -98,6 +98,12 @@ describe('the staff desk', () => {
     const html = await desk.text();
     expect(html).toContain('Zelda Prospect');
     expect(html).toContain('Calls ahead');
+    expect(html).toContain('Field data, last 28 days');
+    const csv = await fetch(`${server.url}/staff/enquiries.csv`, { headers: { Cookie: cookie } });
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(await csv.text()).toContain('Zelda Prospect');
+    const signedOut = await fetch(`${server.url}/staff/enquiries.csv`, { redirect: 'manual' });
+    expect(signedOut.status).toBe(303);
     expect(html).toContain('signed in');
     const id = /name="id" value="([^"]+)"/.exec(html)![1]!;
     const handled = await post(

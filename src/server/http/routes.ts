@@ -39,6 +39,8 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/staff': { methods: ['GET', 'HEAD', 'POST'] },
   '/staff/sign-in': { methods: ['GET', 'HEAD', 'POST'] },
   '/staff/sign-out': { methods: ['POST'] },
+  '/staff/enquiries.csv': page,
+  '/staff/passkey': { methods: ['POST'], body: { kind: 'json', limit: 16 * 1024 } },
   '/send-mail.php': form,
   '/php/email.php': form,
   '/vitals': { methods: ['POST'], body: { kind: 'json', limit: BEACON_LIMIT }, fieldData: true },

@@ -12,6 +12,8 @@ import { currentFreeSlots } from '../booking/queries.ts';
 import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { headerText } from '../safe-text.ts';
+import { formatCsv } from '../enquiries/listing.ts';
+import { summarise, windowStart, type Summary } from '../vitals/report.ts';
 import type { AuditEntry } from '../store/staff.ts';
 import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
@@ -44,6 +46,10 @@ export interface StaffDesk {
   idleMs: number;
   /** The site is served on https (SITE_URL): the cookie is then `__Host-` and Secure. */
   secure: boolean;
+  /** The site's public address (SITE_URL): the passkeys' relying party. */
+  siteUrl: string;
+  /** The agency's name, as passkeys show it. */
+  brand: string;
   now?: () => number;
 }
 
@@ -204,6 +210,10 @@ export interface DeskView extends PageAnswer {
   enquiries: StoredEnquiry[];
   filter: 'all' | 'new' | 'handled';
   audit: AuditEntry[];
+  /** How many passkeys the member has: none, and the desk offers one first. */
+  passkeys: number;
+  /** Field data of the last 28 days: p75 per page and metric, as `npm run vitals` shows it. */
+  vitals: Summary[];
 }
 
 /** How far ahead the desk lists calls. */
@@ -316,6 +326,11 @@ export async function handleDesk(
     enquiries,
     filter,
     audit: await desk.store.staff.recentAudit(100),
+    passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
+    vitals: summarise(
+      await desk.store.vitalsSince(windowStart(new Date(now).toISOString().slice(0, 10), 28)),
+      (record) => record.path,
+    ),
   };
 }
 
@@ -376,4 +391,26 @@ async function changeCall(
     });
   }
   return outcome;
+}
+
+/** /staff/enquiries.csv: every enquiry as the CLI's --csv writes it, for a member signed in. */
+export async function handleEnquiriesCsv(request: Request, open: OpenDesk): Promise<Response> {
+  const desk = await open().catch(() => undefined);
+  if (!desk) return new Response('The desk cannot be opened right now.', { status: 503 });
+  const now = desk.now?.() ?? Date.now();
+  const current = await signedIn(request, { ...desk, now });
+  if (!current) return redirect('/staff/sign-in').response;
+  await desk.store.staff.audit({
+    at: now,
+    actor: current.member.email,
+    action: 'exported the enquiries',
+    subject: null,
+    detail: null,
+  });
+  return new Response(formatCsv(await desk.store.all()), {
+    headers: deskHeaders({
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="enquiries.csv"',
+    }),
+  });
 }

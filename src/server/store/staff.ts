@@ -20,6 +20,15 @@ export interface AuditEntry {
   detail: string | null;
 }
 
+/** A member's passkey: its credential id and public key (base64url), and its use counter. */
+export interface StoredPasskey {
+  id: string;
+  email: string;
+  publicKey: string;
+  counter: number;
+  transports: string[];
+}
+
 /** What became of a sign-in link: its address, or why it signs no one in. */
 export type LinkUse = { email: string } | { refused: 'unknown' | 'used' | 'expired' };
 
@@ -47,6 +56,11 @@ export interface StaffRecords {
   audit(entry: AuditEntry): Promise<void>;
   /** The last `limit` lines, newest first. */
   recentAudit(limit: number): Promise<AuditEntry[]>;
+  addPasskey(passkey: StoredPasskey, now: number): Promise<void>;
+  passkey(id: string): Promise<StoredPasskey | undefined>;
+  passkeysOf(email: string): Promise<StoredPasskey[]>;
+  /** A passkey used at `now`, its counter as the authenticator gave it. */
+  usePasskey(id: string, counter: number, now: number): Promise<void>;
   /** Marks an enquiry handled by `email` at `now`, or not handled; whether there was one. */
   markHandled(enquiryId: string, email: string | null, now: number): Promise<boolean>;
 }
@@ -126,6 +140,27 @@ export function staffRecords(db: Db): StaffRecords {
         detail: row.detail as string | null,
       }));
     },
+    async addPasskey({ id, email, publicKey, counter, transports }, now) {
+      await db.run(
+        `INSERT INTO staff_passkeys (id, email, public_key, counter, transports, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        [id, email, publicKey, counter, transports.join(','), now],
+      );
+    },
+    async passkey(id) {
+      const [row] = await db.all(`${PASSKEYS} WHERE id = ?`, [id]);
+      return row && passkeyOf(row);
+    },
+    async passkeysOf(email) {
+      return (await db.all(`${PASSKEYS} WHERE email = ?`, [email])).map(passkeyOf);
+    },
+    async usePasskey(id, counter, now) {
+      await db.run(`UPDATE staff_passkeys SET counter = ?, used_at = ? WHERE id = ?`, [
+        counter,
+        now,
+        id,
+      ]);
+    },
     async markHandled(enquiryId, email, now) {
       const changed = await db.run(
         `UPDATE enquiries SET handled_at = ?, handled_by = ? WHERE id = ?`,
@@ -135,3 +170,13 @@ export function staffRecords(db: Db): StaffRecords {
     },
   };
 }
+
+const PASSKEYS = `SELECT id, email, public_key, counter, transports FROM staff_passkeys`;
+
+const passkeyOf = (row: Record<string, unknown>): StoredPasskey => ({
+  id: row.id as string,
+  email: row.email as string,
+  publicKey: row.public_key as string,
+  counter: Number(row.counter),
+  transports: ((row.transports as string | null) ?? '').split(',').filter(Boolean),
+});

@@ -1,0 +1,126 @@
+/**
+ * A host's morning on the staff desk, on a phone-sized window: signed in by the e-mailed link, a
+ * passkey added with Chromium's virtual authenticator, signed out and in again with it; today's
+ * calls seen, one moved and one cancelled, an enquiry marked handled; axe finds nothing on each
+ * page. The site runs at http://localhost (a passkey is bound to a host name, never an address).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { freePort, postForm, startServer } from '../support/server';
+import { startSmtp } from '../../scripts/smtp';
+import { textOf } from '../support/mime';
+import { violations } from './helpers';
+
+test.use({ viewport: { width: 375, height: 800 } });
+
+/** A virtual authenticator of the platform's kind (Touch ID, Windows Hello) on the page's browser. */
+async function virtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+test('a host’s morning: sign in by link, add a passkey, sign in with it, move and cancel calls, mark an enquiry handled', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const [port, smtpPort] = [await freePort(), await freePort()];
+  const smtp = await startSmtp(smtpPort);
+  const server = await startServer({
+    PORT: String(port),
+    SITE_URL: `http://localhost:${port}`,
+    BOOKING_SECRET: 'e2e-staff-secret-0123456789abcdef0123',
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+    ENQUIRY_TO: 'sales@agency.example',
+    ENQUIRY_FROM: 'website@agency.example',
+    OUTBOX_POLL_MS: '100',
+  });
+  const site = `http://localhost:${port}`;
+  try {
+    // The morning's calls (the first free times) and an enquiry.
+    const { slots } = (await (await fetch(`${server.url}/schedule/slots.json`)).json()) as {
+      slots: { start: string }[];
+    };
+    for (const [i, slot] of slots.slice(0, 3).entries())
+      expect(
+        (
+          await postForm(`${server.url}/send-mail.php`, {
+            name: `Prospect ${i}`,
+            email: `p${i}@example.com`,
+            message: 'An app for our clinics.',
+            slot: slot.start,
+            idempotency_key: crypto.randomUUID(),
+          })
+        ).status,
+      ).toBe(200);
+    await postForm(`${server.url}/php/email.php`, {
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email: 'grace@example.com',
+      contact: '+44 20 7946 0000',
+      service: 'Web Development',
+      project: 'A booking platform.',
+      idempotency_key: crypto.randomUUID(),
+    });
+    await virtualAuthenticator(page);
+
+    // Signed out: the sign-in page, with its passkey button (the browser has passkeys).
+    await page.goto(`${site}/staff`);
+    await expect(page).toHaveURL(`${site}/staff/sign-in`);
+    expect(await violations(page)).toEqual([]);
+    await page.getByLabel('Work e-mail').fill('anna@northgate-digital.example');
+    await page.getByRole('button', { name: 'E-mail me a link' }).click();
+    await expect(page.getByRole('status')).toContainText('a link to sign in is on its way');
+    const signInMail = () =>
+      smtp.received.filter((mail) => mail.raw.includes('@staff-sign-in.invalid>'));
+    await expect.poll(() => signInMail().length, { timeout: 10_000 }).toBe(1);
+    const link = /http:\/\/localhost:\d+\/staff\/sign-in\?token=\S+/.exec(
+      textOf(signInMail()[0]!.raw) ?? '',
+    )![0];
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(`${site}/staff`);
+    await expect(page.getByRole('heading', { name: 'Calls ahead' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+
+    // A passkey, then out and in again with it: no e-mail.
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(page.getByText('Passkey added')).toBeVisible();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(`${site}/staff/sign-in`);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await expect(page).toHaveURL(`${site}/staff`);
+    expect(signInMail()).toHaveLength(1);
+    await expect(page.getByText('signed in (with a passkey)')).toBeVisible();
+
+    // Move the first call to another free time, then cancel the second.
+    await page.getByRole('link', { name: 'Move or cancel' }).first().click();
+    await page.getByRole('radio').first().check();
+    await page.getByRole('button', { name: 'Move the call' }).click();
+    await expect(page.getByRole('status').first()).toContainText('The call is moved');
+    await page.getByRole('link', { name: 'Move or cancel' }).nth(1).click();
+    await page.getByLabel('Reason (optional, told to the prospect)').fill('Anna is away.');
+    await page.getByRole('button', { name: 'Cancel the call' }).click();
+    await expect(page.getByRole('status').first()).toContainText('The call is cancelled');
+
+    // The enquiry, handled.
+    const grace = page.locator('li', { hasText: 'Grace Hopper' });
+    await grace.getByRole('button', { name: 'Mark handled' }).click();
+    await expect(page.locator('li', { hasText: 'Grace Hopper' })).toContainText(
+      'Handled by anna@northgate-digital.example',
+    );
+    expect(await violations(page)).toEqual([]);
+    await page.screenshot({ path: 'test-results/staff-desk-375.png', fullPage: true });
+  } finally {
+    await server.stop();
+    await smtp.close();
+  }
+});
