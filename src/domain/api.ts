@@ -76,7 +76,4 @@ export interface ErrorAnswer {
  * signed in goes, or why not.
  */
 export type PasskeyAnswer =
-  | { challenge: string }
-  | { added: true }
-  | { location: string }
-  | ErrorAnswer;
+  { challenge: string } | { added: true } | { location: string } | ErrorAnswer;

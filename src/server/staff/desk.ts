@@ -13,8 +13,8 @@ import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { headerText } from '../safe-text.ts';
 import { formatCsv } from '../enquiries/listing.ts';
-import { summarise, windowStart, type Summary } from '../vitals/report.ts';
-import type { AuditEntry } from '../store/staff.ts';
+import { summarise, windowStart } from '../vitals/report.ts';
+import type { AuditLine, DeskCall, DeskEnquiry, VitalsRow } from '../../domain/staff.ts';
 import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
 import {
@@ -189,13 +189,18 @@ export async function handleSignOut(
   });
 }
 
-/** A call ahead on the desk. */
-export interface DeskCall {
-  enquiry: StoredEnquiry;
-  /** The host's name (or their id, if no longer a host). */
-  host: string | null;
-  mine: boolean;
-}
+/** What the desk shows of an enquiry. */
+const deskEnquiry = (e: StoredEnquiry): DeskEnquiry => ({
+  id: e.id,
+  kind: e.kind,
+  name: e.name,
+  email: e.email,
+  createdAt: e.createdAt,
+  about: [e.data.project, e.data.message].find(
+    (text): text is string => typeof text === 'string' && text !== '',
+  ),
+  handled: e.handled,
+});
 
 export interface DeskView extends PageAnswer {
   member: StaffMember;
@@ -207,13 +212,13 @@ export interface DeskView extends PageAnswer {
   calls: DeskCall[];
   mine: boolean;
   /** Enquiries, newest first, of the filter. */
-  enquiries: StoredEnquiry[];
+  enquiries: DeskEnquiry[];
   filter: 'all' | 'new' | 'handled';
-  audit: AuditEntry[];
+  audit: AuditLine[];
   /** How many passkeys the member has: none, and the desk offers one first. */
   passkeys: number;
   /** Field data of the last 28 days: p75 per page and metric, as `npm run vitals` shows it. */
-  vitals: Summary[];
+  vitals: VitalsRow[];
 }
 
 /** How far ahead the desk lists calls. */
@@ -293,19 +298,27 @@ export async function handleDesk(
     const isMine = call.host !== null && call.host === member.hostId;
     if (mine && !isMine) continue;
     const enquiry = await desk.store.findById(call.id);
-    if (enquiry)
+    if (enquiry?.call)
       calls.push({
-        enquiry,
+        id: enquiry.id,
+        name: enquiry.name,
+        email: enquiry.email,
+        message: typeof enquiry.data.message === 'string' ? enquiry.data.message : undefined,
+        start: enquiry.call.start,
+        end: enquiry.call.end,
         host: call.host && (hostNames.get(call.host) ?? call.host),
+        confirmed: enquiry.call.confirmedAt !== null,
+        moves: enquiry.call.moves,
         mine: isMine,
       });
   }
   const enquiries = (await desk.store.all())
     .filter((e) => !e.spam && (filter === 'all' || (filter === 'handled') === Boolean(e.handled)))
     .reverse()
-    .slice(0, ENQUIRIES_SHOWN);
+    .slice(0, ENQUIRIES_SHOWN)
+    .map(deskEnquiry);
   const chosen = url.searchParams.get('call');
-  const selectedCall = chosen ? calls.find((c) => c.enquiry.id === chosen) : undefined;
+  const selectedCall = chosen ? calls.find((c) => c.id === chosen) : undefined;
   const done = url.searchParams.get('done');
   return {
     type: 'page',
@@ -316,8 +329,8 @@ export async function handleDesk(
       selected: {
         call: selectedCall,
         moves: (
-          await currentFreeSlots(availability, desk.services, {}, now, selectedCall.enquiry.id)
-        ).filter((slot) => slot.start !== selectedCall.enquiry.call!.start),
+          await currentFreeSlots(availability, desk.services, {}, now, selectedCall.id)
+        ).filter((slot) => slot.start !== selectedCall.start),
       },
     }),
     ...(done && DONE[done] && { done: DONE[done] }),

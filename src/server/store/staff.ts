@@ -3,21 +3,13 @@
  * sessions, passkeys and the audit log. A session is kept under a hash of its cookie's token, so
  * that the store never holds what signs anyone in.
  */
+import type { AuditLine } from '../../domain/staff.ts';
 import type { Db } from './db.ts';
 
 /** A staff session, alive. */
 export interface StaffSession {
   email: string;
   createdAt: number;
-}
-
-/** One line of the audit log: who did what, to what, when (epoch ms). */
-export interface AuditEntry {
-  at: number;
-  actor: string;
-  action: string;
-  subject: string | null;
-  detail: string | null;
 }
 
 /** A member's passkey: its credential id and public key (base64url), and its use counter. */
@@ -53,9 +45,9 @@ export interface StaffRecords {
     maxMs: number,
   ): Promise<StaffSession | undefined>;
   endSession(hash: string, now: number): Promise<void>;
-  audit(entry: AuditEntry): Promise<void>;
+  audit(entry: AuditLine): Promise<void>;
   /** The last `limit` lines, newest first. */
-  recentAudit(limit: number): Promise<AuditEntry[]>;
+  recentAudit(limit: number): Promise<AuditLine[]>;
   addPasskey(passkey: StoredPasskey, now: number): Promise<void>;
   passkey(id: string): Promise<StoredPasskey | undefined>;
   passkeysOf(email: string): Promise<StoredPasskey[]>;
