@@ -64,6 +64,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   try {
     verdict = await gatePost(request, context.clientAddress, {
       ...service,
+      ...(policy.staff && 'staffLimiter' in service && { limiter: service.staffLimiter }),
       body: policy.body,
       pace: pacer && (() => pacer.admit()),
     });

@@ -24,7 +24,7 @@ import { SIGN_IN_JOB, type StaffDesk } from './staff/desk.ts';
 import { smtpSender } from './mail/smtp.ts';
 import type { MailContent } from './mail/templates.ts';
 import { onShutdown } from './shutdown.ts';
-import { RateLimiter } from './requests/rate-limit.ts';
+import { prefixed, RateLimiter } from './requests/rate-limit.ts';
 import { CalendarService } from './calendars/service.ts';
 import { openStore } from './store/index.ts';
 import type { EnquiryStore } from './store/types.ts';
@@ -98,10 +98,16 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     bookingCap: config.bookingCap,
     networkCap: config.networkCap,
   });
-  const { max, windowMs } = config.rateLimit;
+  const { max, windowMs, staffMax } = config.rateLimit;
   const limiter = config.rateLimit.enabled
     ? (store.sharedRateLimit(max, windowMs) ?? new RateLimiter(max, windowMs))
     : undefined;
+  const sharedStaffLimit = config.rateLimit.enabled && store.sharedRateLimit(staffMax, windowMs);
+  const staffLimiter = !config.rateLimit.enabled
+    ? undefined
+    : sharedStaffLimit
+      ? prefixed(sharedStaffLimit, 'staff ')
+      : new RateLimiter(staffMax, windowMs);
   const bookingOff = bookingOffReason(config.bookingSecret);
   const bookingSecret = bookingOff
     ? undefined
@@ -183,6 +189,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     store,
     bookings,
     limiter,
+    staffLimiter,
     outbox,
     bookingSecret,
     calendars: startCalendars(config, store, content),

@@ -80,7 +80,8 @@ export interface ServerConfig {
   outboxRetryMaxMs: number;
   /** How long a process's claim on outbox entries holds, should it die while sending them. */
   outboxLeaseMs: number;
-  rateLimit: { enabled: boolean; max: number; windowMs: number };
+  /** The forms' limit per network (`max`), and the staff desk's (`staffMax`), in `windowMs`. */
+  rateLimit: { enabled: boolean; max: number; staffMax: number; windowMs: number };
   /** Socket addresses of proxies whose X-Forwarded-For and X-Forwarded-Proto are believed. */
   trustedProxies: string[];
   recaptcha: { secret: string | undefined; verifyUrl: string };
@@ -288,6 +289,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     rateLimit: {
       enabled: env.RATE_LIMIT !== 'off',
       max: number(env.RATE_LIMIT_MAX, 5),
+      staffMax: number(env.STAFF_RATE_LIMIT_MAX, 60),
       windowMs: number(env.RATE_LIMIT_WINDOW_MS, 10 * 60 * 1000),
     },
     trustedProxies: list(env.TRUSTED_PROXIES),

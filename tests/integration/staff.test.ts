@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkToken } from '../../src/server/staff/access';
 import { SqliteStore } from '../../src/server/store/sqlite';
-import { postForm } from '../support/server';
+import { postForm, validEnquiry } from '../support/server';
 import { calendarOf, textOf } from '../support/mime';
 import { book, freeSlots } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
@@ -158,6 +158,33 @@ describe('the staff desk', () => {
     expect(desk).toContain('The call is cancelled');
     expect(desk).toContain(`cancelled the call ${id} (Anna is ill Bcc: x@evil.example)`);
     expect(desk).not.toContain(`/staff?call=${id}`);
+  });
+
+  it('counts a member’s posts apart from the forms’ rate limit: a morning of actions is not throttled', async () => {
+    const { server, mails } = await servers.startWithMail({
+      RATE_LIMIT: 'on',
+      RATE_LIMIT_MAX: '2',
+    });
+    const { cookie } = await signIn(server, mails, 'office@northgate-digital.example');
+    for (let i = 0; i < 8; i++)
+      expect(
+        (
+          await post(
+            `${server.url}/staff`,
+            { id: `none-${i}`, action: 'handled' },
+            { Cookie: cookie },
+          )
+        ).status,
+      ).toBe(303);
+    // The forms keep their own few.
+    const form = async () =>
+      (
+        await postForm(`${server.url}/php/email.php`, {
+          ...validEnquiry,
+          idempotency_key: crypto.randomUUID(),
+        })
+      ).status;
+    expect([await form(), await form(), await form()]).toEqual([200, 200, 429]);
   });
 
   it('refuses another site’s posts, an expired link, and a session idle too long or signed out', async () => {

@@ -19,6 +19,8 @@ export interface Services {
   /** Bookings, moves, cancels and confirmations: ./rules.ts over the store's transactions. */
   bookings: Bookings;
   limiter: RateLimit | undefined;
+  /** The staff desk's posts' own limit per network (more than the forms'): undefined when off. */
+  staffLimiter: RateLimit | undefined;
   /** The queue of jobs that sends the e-mails; undefined when e-mail is off (none is queued then). */
   outbox: JobQueue | undefined;
   /**

@@ -22,6 +22,11 @@ export interface RoutePolicy {
   body?: PostBody;
   /** Field data (src/server/vitals/): its own service, limit and switch (VITALS=off: 404). */
   fieldData?: boolean;
+  /**
+   * The staff desk's: its posts count against a limit of their own (STAFF_RATE_LIMIT_MAX), not the
+   * enquiry forms' few, so that a member's morning of actions is never throttled.
+   */
+  staff?: boolean;
 }
 
 const page: RoutePolicy = { methods: ['GET', 'HEAD'] };
@@ -36,11 +41,11 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/schedule/confirm': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
   '/schedule/slots.json': page,
   '/speed': page,
-  '/staff': { methods: ['GET', 'HEAD', 'POST'] },
-  '/staff/sign-in': { methods: ['GET', 'HEAD', 'POST'] },
-  '/staff/sign-out': { methods: ['POST'] },
+  '/staff': { methods: ['GET', 'HEAD', 'POST'], staff: true },
+  '/staff/sign-in': { methods: ['GET', 'HEAD', 'POST'], staff: true },
+  '/staff/sign-out': { methods: ['POST'], staff: true },
   '/staff/enquiries.csv': page,
-  '/staff/passkey': { methods: ['POST'], body: { kind: 'json', limit: 16 * 1024 } },
+  '/staff/passkey': { methods: ['POST'], body: { kind: 'json', limit: 16 * 1024 }, staff: true },
   '/send-mail.php': form,
   '/php/email.php': form,
   '/vitals': { methods: ['POST'], body: { kind: 'json', limit: BEACON_LIMIT }, fieldData: true },

@@ -64,3 +64,9 @@ export class RateLimiter implements RateLimit {
     return this.#hits.size;
   }
 }
+
+/** `limit` counting clients apart from another limit's in the same table: each key under `prefix`. */
+export const prefixed = (limit: RateLimit, prefix: string): RateLimit => ({
+  hit: (client, now) => limit.hit(`${prefix}${client}`, now),
+  refund: (client, at) => limit.refund(`${prefix}${client}`, at),
+});
