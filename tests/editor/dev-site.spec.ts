@@ -51,6 +51,9 @@ const pages: Record<string, number> = {
   '/schedule/cancel': 400,
   '/schedule/change': 400,
   '/schedule/confirm': 400,
+  // Signed out, the desk is its sign-in page.
+  '/staff': 200,
+  '/staff/sign-in': 200,
 };
 
 /** The addresses that are not pages, with what a GET gets (405: a form's or the beacon's). */
@@ -61,6 +64,10 @@ const others: Record<string, number> = {
   '/send-mail.php': 405,
   '/php/email.php': 405,
   '/vitals': 405,
+  // Signed out: the sign-in page.
+  '/staff/enquiries.csv': 200,
+  '/staff/passkey': 405,
+  '/staff/sign-out': 405,
 };
 
 /** Each file of src/pages as the address walked for it. */
