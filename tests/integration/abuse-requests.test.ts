@@ -156,7 +156,7 @@ const typeOf = (path: string) =>
   onDemandRoutes[path]!.body?.kind === 'json' ? 'Content-Type: text/plain' : form;
 
 describe('every route that takes a post, through one gate', () => {
-  it('includes the cancel, change and confirm links, and every such route is tested here', () => {
+  it('includes the cancel, change and confirm links, the staff desk, and every such route is tested here', () => {
     expect(POST_ROUTES.sort()).toEqual([
       '/php/email.php',
       '/schedule',
@@ -164,6 +164,10 @@ describe('every route that takes a post, through one gate', () => {
       '/schedule/change',
       '/schedule/confirm',
       '/send-mail.php',
+      '/staff',
+      '/staff/passkey',
+      '/staff/sign-in',
+      '/staff/sign-out',
       '/vitals',
     ]);
   });
@@ -268,6 +272,29 @@ describe('every route that takes a post, through one gate', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await postForm(`${server.url}/php/email.php`, validEnquiry)).status).toBe(429);
+  });
+});
+
+describe('the staff desk’s posts', () => {
+  it('count against a limit of their own per client (STAFF_RATE_LIMIT_MAX), apart from the forms’', async () => {
+    const server = await servers.start({
+      RATE_LIMIT: 'on',
+      RATE_LIMIT_MAX: '2',
+      STAFF_RATE_LIMIT_MAX: '3',
+    });
+    const statuses = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (
+          await postForm(
+            `${server.url}/staff/sign-in`,
+            { email: 'who@example.com' },
+            { Accept: 'text/html' },
+          )
+        ).status,
+      );
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect((await postForm(`${server.url}/php/email.php`, validEnquiry)).status).toBe(200);
   });
 });
 
