@@ -15,6 +15,8 @@ export interface DeskCall {
   end: string;
   /** Its host's name (or id), null for a call of no host. */
   host: string | null;
+  /** Where it takes place: the host's video room, or the agency's place; unsaid, undefined. */
+  where: string | undefined;
   confirmed: boolean;
   moves: number;
   /** The member's own call. */

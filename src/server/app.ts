@@ -18,7 +18,7 @@ import { BookingPaceAlert } from './booking/pace-alert.ts';
 import type { Services } from './booking/services.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { mailHandlers, mailJobHandler } from './mail/delivery.ts';
-import { formatSignInMail } from './mail/templates.ts';
+import { formatSignInMail, meetingPlace } from './mail/templates.ts';
 import { LINK_TTL_MS, linkToken, staffMembers } from './staff/access.ts';
 import { SIGN_IN_JOB, type StaffDesk } from './staff/desk.ts';
 import { smtpSender } from './mail/smtp.ts';
@@ -213,6 +213,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     secure: siteUrl.startsWith('https:'),
     siteUrl,
     brand: content.brand,
+    where: (hostId) => meetingPlace(hostId, content),
   };
   return { services, staff };
 }

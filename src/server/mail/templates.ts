@@ -217,6 +217,13 @@ export function aboutOf({ mail, enquiry, call }: MailItem): MailCall {
 const hostOf = (about: MailCall, content: MailContent) =>
   content.hosts.find((host) => host.id === about.host);
 
+/** Where a call of host `hostId` takes place, in words, as its e-mails say (the staff desk's too). */
+export const meetingPlace = (hostId: string | null, content: MailContent) =>
+  whereOf(
+    content.hosts.find((host) => host.id === hostId),
+    content,
+  )?.text;
+
 /** Where to meet: the host's video room, else the entry's location; none said, we will send it. */
 function whereOf(host: MailHost | undefined, content: MailContent) {
   if (host?.meetingUrl)

@@ -50,6 +50,8 @@ export interface StaffDesk {
   siteUrl: string;
   /** The agency's name, as passkeys show it. */
   brand: string;
+  /** Where a call of a host takes place, in words (their video room, or the agency's place). */
+  where: (hostId: string | null) => string | undefined;
   now?: () => number;
 }
 
@@ -307,6 +309,7 @@ export async function handleDesk(
         start: enquiry.call.start,
         end: enquiry.call.end,
         host: call.host && (hostNames.get(call.host) ?? call.host),
+        where: desk.where(call.host),
         confirmed: enquiry.call.confirmedAt !== null,
         moves: enquiry.call.moves,
         mine: isMine,

@@ -1,0 +1,57 @@
+/**
+ * Who the staff are and what proves it, without a server: members from the hosts and STAFF_EMAILS,
+ * a link's token (its id signed: a changed id, signature or secret signs no one in), and the
+ * session cookie (`__Host-` and Secure on https, HttpOnly and SameSite=Lax always).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  cookieToken,
+  linkId,
+  linkToken,
+  newLink,
+  sessionCookie,
+  staffMembers,
+} from '../../src/server/staff/access';
+
+describe('staff access', () => {
+  it('members are the hosts, in their zones, and STAFF_EMAILS, by address in lower case', () => {
+    const members = staffMembers(
+      [{ id: 'anna', name: 'Anna Reid', email: 'Anna@A.example', timeZone: 'Europe/Paris' }],
+      [' Office@A.example ', '', 'anna@a.example'],
+      'Europe/London',
+    );
+    expect([...members.keys()]).toEqual(['anna@a.example', 'office@a.example']);
+    expect(members.get('anna@a.example')).toMatchObject({
+      hostId: 'anna',
+      timeZone: 'Europe/Paris',
+    });
+    expect(members.get('office@a.example')).toMatchObject({ timeZone: 'Europe/London' });
+  });
+
+  it('a link’s token is its id signed: changed in any part, it names no link', () => {
+    const secret = 'a'.repeat(64);
+    const { id, token } = newLink(secret);
+    expect(linkId(secret, token)).toBe(id);
+    expect(token).toBe(linkToken(secret, id));
+    expect(linkId('b'.repeat(64), token)).toBeUndefined();
+    expect(linkId(secret, `x${token}`)).toBeUndefined();
+    expect(linkId(secret, `${token}x`)).toBeUndefined();
+    expect(linkId(secret, `${token}.more`)).toBeUndefined();
+    expect(linkId(secret, id)).toBeUndefined();
+    expect(linkId(secret, '')).toBeUndefined();
+  });
+
+  it('the session cookie is __Host- and Secure on https, HttpOnly and Lax always, and read back', () => {
+    expect(sessionCookie(true, 'tok')).toBe(
+      '__Host-staff=tok; Max-Age=43200; Path=/; HttpOnly; SameSite=Lax; Secure',
+    );
+    expect(sessionCookie(false, undefined)).toBe(
+      'staff=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax',
+    );
+    const request = (cookie: string) => new Request('http://a.example/', { headers: { cookie } });
+    expect(cookieToken(request('a=1; __Host-staff=tok; b=2'), true)).toBe('tok');
+    // On https, a cookie without the prefix (one a sibling host could set) is not the session's.
+    expect(cookieToken(request('staff=tok'), true)).toBeUndefined();
+    expect(cookieToken(request('staff=tok'), false)).toBe('tok');
+  });
+});
