@@ -119,6 +119,9 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     );
     expect(await violations(page)).toEqual([]);
     await page.screenshot({ path: 'test-results/staff-desk-375.png', fullPage: true });
+    // The same desk on a laptop.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await violations(page)).toEqual([]);
   } finally {
     await server.stop();
     await smtp.close();
