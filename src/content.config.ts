@@ -55,9 +55,6 @@ const alt = text(lengths.alt).describe(hints.alt);
 
 const internalPath = matching(patterns.internalPath);
 
-/** A data file entry's position in its list; lower comes first. */
-const entryOrder = z.number().int().min(0).default(0);
-
 const link = z.strictObject({
   label: text(lengths.linkLabel).describe(hints.linkLabel),
   href: internalPath.describe(hints.linkHref),
@@ -74,17 +71,22 @@ const paragraph = text(lengths.paragraph);
 
 /**
  * A YAML list file: its entries under `entries:` (an object at the root, as the visual editor
- * writes it).
+ * writes it), each with its `position` in the file: the order staff arrange (by dragging rows in
+ * the editor) is the order the site shows.
  */
 const listFile = (path: string) =>
   file(path, {
-    parser: (text) => (parseYaml(text) as { entries: Record<string, unknown>[] }).entries,
+    parser: (text) =>
+      (parseYaml(text) as { entries: Record<string, unknown>[] }).entries.map(
+        (entry, position) => ({ ...entry, position }),
+      ),
   });
 
-/** An entry of a YAML list file: a strict object with its unique `id`. */
+/** An entry of a YAML list file: a strict object with its unique `id`, and its place in the file. */
 const entry = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.strictObject({
     id: matching(patterns.id).describe(hints.id),
+    position: z.number().int(),
     ...shape,
   });
 
@@ -175,7 +177,6 @@ const testimonials = defineCollection({
     person: text(fileLengths.testimonials.person).describe('Who said it, with their role.'),
     image: image('logos').describe('Logo in src/assets/logos, without ".svg".'),
     alt,
-    order: entryOrder,
   }),
 });
 
@@ -194,7 +195,6 @@ const portfolio = defineCollection({
       ),
     image: image('portfolio').describe('Mockup in src/assets/portfolio.'),
     alt,
-    order: entryOrder,
   }),
 });
 
@@ -205,7 +205,6 @@ const homePortfolio = defineCollection({
     image: image('portfolio'),
     alt,
     href: internalPath.default('/portfolio'),
-    order: entryOrder,
   }),
 });
 
@@ -215,7 +214,6 @@ const feedback = defineCollection({
     quote: text(fileLengths.feedback.quote),
     name: text(fileLengths.feedback.name),
     company: text(fileLengths.feedback.company),
-    order: entryOrder,
   }),
 });
 
@@ -231,7 +229,6 @@ const pricing = defineCollection({
     usersNote: text(fileLengths.pricing.usersNote),
     popular: z.boolean().default(false).describe('Shows the "Most popular" badge.'),
     signUp: internalPath.default('/'),
-    order: entryOrder,
   }),
 });
 
@@ -241,7 +238,6 @@ const enquiryServices = defineCollection({
     label: text(fileLengths.enquiryServices.label).describe(
       'The checkbox label, also the value sent.',
     ),
-    order: entryOrder,
   }),
 });
 
@@ -257,7 +253,6 @@ const technologies = defineCollection({
     color: matching(patterns.color).describe(
       'Badge colour; keep it dark enough for white letters (4.5:1).',
     ),
-    order: entryOrder,
   }),
 });
 

@@ -152,7 +152,6 @@ const seo = () =>
     { label: 'SEO', description: hints.seo },
   );
 const paragraph = (label = 'Paragraph') => text(label, lengths.paragraph, { multiline: true });
-const entryOrder = () => whole('Order', { min: 0 });
 
 /** A YAML list file: one singleton whose `entries` are the file's entries, each with its `id`. */
 const listFile = (
@@ -414,7 +413,6 @@ export default config({
         person: text('Person', fileLengths.testimonials.person),
         image: imageField('logos', 'Logo', assets.logos),
         alt: alt(),
-        order: entryOrder(),
       },
       (entry) => String((entry as { company?: unknown }).company ?? ''),
     ),
@@ -428,7 +426,6 @@ export default config({
         tags: someOf('Tags', portfolioTags, 'The filters that show the project: at least one.'),
         image: imageField('portfolio', 'Image', assets.portfolio),
         alt: alt(),
-        order: entryOrder(),
       },
       (entry) => String(entry.title ?? ''),
     ),
@@ -441,7 +438,6 @@ export default config({
         image: imageField('portfolio', 'Image', assets.portfolio),
         alt: alt(),
         href: optionalPath('Link'),
-        order: entryOrder(),
       },
       (entry) => String(entry.title ?? ''),
     ),
@@ -453,7 +449,6 @@ export default config({
         quote: text('Quote', fileLengths.feedback.quote, { multiline: true }),
         name: text('Name', fileLengths.feedback.name),
         company: text('Company', fileLengths.feedback.company),
-        order: entryOrder(),
       },
       (entry) => String(entry.name ?? ''),
     ),
@@ -472,7 +467,6 @@ export default config({
         usersNote: text('Users note', fileLengths.pricing.usersNote),
         popular: fields.checkbox({ label: 'Most popular', defaultValue: false }),
         signUp: optionalPath('Sign-up link'),
-        order: entryOrder(),
       },
       (entry) => String(entry.name ?? ''),
     ),
@@ -480,7 +474,7 @@ export default config({
       'enquiryServices',
       'Enquiry services',
       'enquiry-services',
-      { label: text('Label', fileLengths.enquiryServices.label), order: entryOrder() },
+      { label: text('Label', fileLengths.enquiryServices.label) },
       (entry) => String(entry.label ?? ''),
     ),
     technologies: listFile(
@@ -493,7 +487,6 @@ export default config({
         stack: choice('Stack', technologyStacks),
         monogram: text('Monogram', fileLengths.technologies.monogram),
         color: matching('Colour', patterns.color),
-        order: entryOrder(),
       },
       (entry) => String(entry.name ?? ''),
     ),

@@ -11,9 +11,7 @@ import {
 } from './content-checks';
 import type { Availability } from '../domain/booking';
 
-type Ordered = { data: { order: number } };
-const byOrder = (a: Ordered, b: Ordered) => a.data.order - b.data.order;
-
+/** A list file's entries in the order of the file: the order staff arrange is the order shown. */
 async function ordered<
   C extends
     | 'testimonials'
@@ -22,11 +20,10 @@ async function ordered<
     | 'feedback'
     | 'pricing'
     | 'enquiryServices'
-    | 'technologies'
-    | 'services',
+    | 'technologies',
 >(name: C) {
   const entries = (await getCollection(name)) as CollectionEntry<C>[];
-  return entries.sort((a, b) => byOrder(a as Ordered, b as Ordered));
+  return entries.sort((a, b) => a.data.position - b.data.position);
 }
 
 export async function getSettings() {
@@ -79,7 +76,8 @@ export function section(page: Awaited<ReturnType<typeof getPage>>, id: string): 
  * and `astro dev` shows the error on /service and on the service pages, not only `astro build`.
  */
 export async function getServices() {
-  const services = await ordered('services');
+  // Each service page is a file of its own: its `order` places it within its group.
+  const services = (await getCollection('services')).sort((a, b) => a.data.order - b.data.order);
   assertNoProblems(checkServiceSlugs(serviceSlugs(services), fixedRoutes()));
   return services;
 }

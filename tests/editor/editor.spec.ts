@@ -347,7 +347,6 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
       );
       await uploadImage(browser, dialog, 'logos', logo);
       await textbox(dialog, 'Alt text').fill(`${testimonial.company} logo`);
-      await textbox(dialog, 'Order').fill('5');
     },
   );
   await save(browser, testimonials);
@@ -369,6 +368,10 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   expect(added).toContain(`    image: ${logo.name}`);
   const withTestimonials = await devPage(browser, '/iphone');
   expect(withTestimonials.html).toContain(testimonial.company);
+  // Added at the end of the list, it shows after the others (there is no order field to forget).
+  expect(withTestimonials.html.indexOf(testimonial.company)).toBeGreaterThan(
+    withTestimonials.html.indexOf('Anyvision'),
+  );
   expect(withTestimonials.sources.some((source) => source.includes(logo.name))).toBe(true);
 
   // 4. A mistake: a duplicate of a live page cannot take its address, nor another page's.
