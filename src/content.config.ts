@@ -71,22 +71,17 @@ const paragraph = text(lengths.paragraph);
 
 /**
  * A YAML list file: its entries under `entries:` (an object at the root, as the visual editor
- * writes it), each with its `position` in the file: the order staff arrange (by dragging rows in
- * the editor) is the order the site shows.
+ * writes it). The site shows them in the order of the file (src/lib/content.ts).
  */
 const listFile = (path: string) =>
   file(path, {
-    parser: (text) =>
-      (parseYaml(text) as { entries: Record<string, unknown>[] }).entries.map(
-        (entry, position) => ({ ...entry, position }),
-      ),
+    parser: (text) => (parseYaml(text) as { entries: Record<string, unknown>[] }).entries,
   });
 
-/** An entry of a YAML list file: a strict object with its unique `id`, and its place in the file. */
+/** An entry of a YAML list file: a strict object with its unique `id`. */
 const entry = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.strictObject({
     id: matching(patterns.id).describe(hints.id),
-    position: z.number().int(),
     ...shape,
   });
 

@@ -1,5 +1,7 @@
 /** Typed, sorted access to the content collections, so pages stay thin. */
+import { readFileSync } from 'node:fs';
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
+import { parse as parseYaml } from 'yaml';
 import { collections, serviceCategories } from '../content.config';
 import {
   checkContent,
@@ -11,7 +13,16 @@ import {
 } from './content-checks';
 import type { Availability } from '../domain/booking';
 
-/** A list file's entries in the order of the file: the order staff arrange is the order shown. */
+/** The ids of a list file's entries, in the order of the file. */
+const idsInFile = (filePath: string) =>
+  (parseYaml(readFileSync(filePath, 'utf8')) as { entries: { id: string }[] }).entries.map(
+    (entry) => String(entry.id),
+  );
+
+/**
+ * A list file's entries in the order of the file: the order staff arrange in the editor (the
+ * content store does not keep it).
+ */
 async function ordered<
   C extends
     | 'testimonials'
@@ -23,7 +34,10 @@ async function ordered<
     | 'technologies',
 >(name: C) {
   const entries = (await getCollection(name)) as CollectionEntry<C>[];
-  return entries.sort((a, b) => a.data.position - b.data.position);
+  const file = entries[0]?.filePath;
+  if (!file) return entries;
+  const place = new Map(idsInFile(file).map((id, index) => [id, index]));
+  return entries.sort((a, b) => place.get(a.id)! - place.get(b.id)!);
 }
 
 export async function getSettings() {

@@ -35,3 +35,27 @@ test('internal links and images resolve', async () => {
   expect(failures).toEqual([]);
   expect(checked.size).toBeGreaterThan(40);
 });
+
+test('the lists show in the order of their files: the portfolio, the testimonials', async () => {
+  const { parse } = await import('yaml');
+  const { readFileSync } = await import('node:fs');
+  const inFile = (name: string, field: string) =>
+    (
+      parse(readFileSync(`src/content/data/${name}.yaml`, 'utf8')) as {
+        entries: Record<string, string>[];
+      }
+    ).entries.map((entry) => entry[field]!);
+  for (const [path, name, field] of [
+    ['/portfolio', 'portfolio', 'title'],
+    ['/iphone', 'testimonials', 'company'],
+  ] as const) {
+    const html = await (await get(path)).text();
+    const shown = inFile(name, field).map((text) => html.indexOf(text));
+    expect(
+      shown.every((at) => at > 0),
+      `${path} shows every entry of ${name}.yaml`,
+    ).toBe(true);
+    // The portfolio's file is in no alphabetical order: a page that sorted it would fail here.
+    expect(shown, `${path} in the order of ${name}.yaml`).toEqual([...shown].sort((a, b) => a - b));
+  }
+});
