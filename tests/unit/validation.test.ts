@@ -248,15 +248,25 @@ describe('the enquiry form', () => {
     ).toBe('Select services from the list');
   });
 
-  it('handles 10,000 services quickly', () => {
-    const started = performance.now();
+  it('handles 10,000 services in linear time', () => {
     const { enquiry, errors } = validateEnquiry(
       { ...valid, service: Array(10_000).fill('Web Development') },
       options,
     );
     expect(errors).toEqual({});
     expect(enquiry.service).toEqual(['Web Development']);
-    expect(performance.now() - started).toBeLessThan(200);
+    // Ten times the services, at most some ten times the time (a quadratic check would take a
+    // hundred): a ratio holds on a busy machine, where a fixed number of milliseconds does not.
+    const timed = (count: number) => {
+      const runs = [0, 1, 2].map(() => {
+        const started = performance.now();
+        validateEnquiry({ ...valid, service: Array(count).fill('Web Development') }, options);
+        return performance.now() - started;
+      });
+      return runs.sort((a, b) => a - b)[1]!;
+    };
+    timed(2_000);
+    expect(timed(20_000)).toBeLessThan(40 * timed(2_000) + 5);
   });
 
   it('limits the project to 5,000 characters and keeps markup as text', () => {
