@@ -113,8 +113,9 @@ export interface Rule {
 export const patterns = {
   id: { regex: /^[a-z0-9-]+$/, message: 'lowercase letters, digits and dashes only' },
   serviceSlug: {
-    regex: /^[a-z]+$/,
-    message: 'lowercase letters only: it is the page address, e.g. "iphone" for /iphone',
+    regex: /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+    message:
+      'lowercase letters and digits, words joined by single hyphens: it is the page address, e.g. "react-native" for /react-native',
   },
   internalPath: {
     regex: /^\/[a-z0-9/-]*$/,

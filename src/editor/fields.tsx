@@ -554,8 +554,9 @@ export function pageAddressField(
   };
   const parse = (value: FormFieldStoredValue, extra?: { slug: string }) => {
     const address = typeof value === 'string' ? value : '';
-    // Keystatic's Duplicate hands the copy the file name "<address>-copy", which is no address.
-    if (extra && extra.slug !== address && !rule.regex.test(extra.slug)) return '';
+    // Keystatic's Duplicate hands the copy the file name "<address>-copy": not an address to keep
+    // (addresses may have hyphens, so it is told by that name, not by the rule).
+    if (extra && extra.slug !== address && extra.slug.startsWith(`${address}-copy`)) return '';
     return address;
   };
   return {

@@ -619,7 +619,9 @@ describe("a service page's address is its file's name, and no two pages share on
       'Another page is already at /iphone: choose another address',
     );
     expect(refusal('about')).toBe("/about is one of the site's own pages: choose another address");
-    expect(refusal('react-native')).toMatch(/The address must be lowercase letters only/);
+    expect(refusal('react-native')).toBeUndefined();
+    for (const bad of ['React-Native', 'react--native', '-native', 'react-', 'react native'])
+      expect(refusal(bad), bad).toMatch(/The address must be lowercase letters and digits/);
     expect(refusal('swift', 'iphone', 'laravel')).toBeUndefined();
   });
 });
