@@ -127,3 +127,71 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     await smtp.close();
   }
 });
+
+test('without JavaScript, by keyboard alone: sign in by link, move a call, mark an enquiry handled; no dead passkey button', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const [port, smtpPort] = [await freePort(), await freePort()];
+  const smtp = await startSmtp(smtpPort);
+  const server = await startServer({
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    BOOKING_SECRET: 'e2e-staff-secret-0123456789abcdef0123',
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+    ENQUIRY_TO: 'sales@agency.example',
+    ENQUIRY_FROM: 'website@agency.example',
+    OUTBOX_POLL_MS: '100',
+  });
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: { width: 375, height: 800 },
+  });
+  const page = await context.newPage();
+  try {
+    const { slots } = (await (await fetch(`${server.url}/schedule/slots.json`)).json()) as {
+      slots: { start: string }[];
+    };
+    await postForm(`${server.url}/send-mail.php`, {
+      name: 'Zed Prospect',
+      email: 'z@example.com',
+      message: 'An app.',
+      slot: slots[0]!.start,
+      idempotency_key: crypto.randomUUID(),
+    });
+    await page.goto(`${server.url}/staff`);
+    await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeHidden();
+    const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
+    for (let i = 0; i < 10 && (await focused()) !== 'staff-email'; i++)
+      await page.keyboard.press('Tab');
+    await page.keyboard.type('anna@northgate-digital.example');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status')).toContainText('on its way');
+    const signIn = () =>
+      smtp.received.filter((mail) => mail.raw.includes('@staff-sign-in.invalid>'));
+    await expect.poll(() => signIn().length, { timeout: 10_000 }).toBe(1);
+    await page.goto(
+      /http:\/\/\S+\/staff\/sign-in\?token=\S+/.exec(textOf(signIn()[0]!.raw) ?? '')![0],
+    );
+    await page.getByRole('button', { name: 'Sign in' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/staff$/);
+    await expect(page.getByRole('button', { name: 'Add a passkey' })).toBeHidden();
+    await page.getByRole('link', { name: 'Move or cancel' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('radio').nth(1).focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Move the call' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status').first()).toContainText('The call is moved');
+    await page.getByRole('button', { name: 'Mark handled' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('li', { hasText: 'Zed Prospect' }).last()).toContainText(
+      'Handled by anna@northgate-digital.example',
+    );
+  } finally {
+    await context.close();
+    await server.stop();
+    await smtp.close();
+  }
+});
