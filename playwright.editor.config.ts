@@ -49,6 +49,14 @@ export default defineConfig({
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
     },
+    // After the afternoon, in its copy: a save undone, a page deleted and brought back, a page moved.
+    {
+      name: 'history',
+      testMatch: /history\.spec\.ts/,
+      dependencies: ['afternoon'],
+      use: { baseURL: origin('first') },
+      metadata: { copy: 'first' },
+    },
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,

@@ -8,9 +8,13 @@ import { imageUploadPath } from '../domain/images.ts';
 /** The editor's "Preview" links go through this (./editor-preview.ts). */
 export const editorPreviewPath = '/api/editor/preview/[...entry]';
 
+/** The editor's History pages (./editor-history-route.ts), under the editor's own address. */
+export const editorHistoryPath = '/keystatic/history/[...path]';
+
 export const EDITOR_ROUTES: ReadonlySet<string> = new Set([
   '/keystatic/[...params]',
   '/api/keystatic/[...params]',
   imageUploadPath,
   editorPreviewPath,
+  editorHistoryPath,
 ]);

@@ -7,6 +7,7 @@
  * error is written to the console instead (the page that failed shows it); an error of the editor's
  * own code keeps its overlay.
  */
+import './editor-tab-history.ts';
 
 /** What Vite's client hands its `vite:error` listeners (Astro's payload). */
 interface ErrorPayload {

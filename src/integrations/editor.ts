@@ -18,7 +18,8 @@ import {
 } from 'vite';
 import { imageUploadPath } from '../domain/images.ts';
 import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from './editor-reload.ts';
-import { editorPreviewPath } from './editor-routes.ts';
+import { editorHistory } from './editor-history.ts';
+import { editorHistoryPath, editorPreviewPath } from './editor-routes.ts';
 
 const assetsFolder = fileURLToPath(new URL('../assets/', import.meta.url));
 
@@ -393,6 +394,7 @@ export default function editor(): AstroIntegration {
               errorReachesLateTabs(),
               dependenciesWithoutSourceMaps(),
               productionReactWhenEditing(),
+              editorHistory(),
             ],
             optimizeDeps: { rolldownOptions: { plugins: [exactListLength] } },
           },
@@ -404,6 +406,11 @@ export default function editor(): AstroIntegration {
         injectRoute({
           pattern: editorPreviewPath,
           entrypoint: new URL('./editor-preview.ts', import.meta.url),
+          prerender: false,
+        });
+        injectRoute({
+          pattern: editorHistoryPath,
+          entrypoint: new URL('./editor-history-route.ts', import.meta.url),
           prerender: false,
         });
         injectRoute({

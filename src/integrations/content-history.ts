@@ -1,0 +1,464 @@
+/**
+ * The content's history, kept in git, for the visual editor (`astro dev` only): every state of
+ * src/content and src/assets the dev server has seen is a commit on a ref of its own,
+ * `refs/editor/history`, made with git's plumbing through an index of its own, so that it never
+ * touches the branch, the staging area or the files a developer works on. Its first commit has the
+ * checked-out commit as parent, so an entry's history runs on into the project's own commits. A
+ * project that is not a git repository (a downloaded copy, the editor's tests' copies) keeps the
+ * same history in a repository of its own, `.editor-history/` beside src/.
+ *
+ * The dev server's watcher (./editor-history.ts) records, and the editor's history pages
+ * (./editor-history-route.ts) read and record restores, through one instance (`historyOf`).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, posix, resolve } from 'node:path';
+
+export const HISTORY_REF = 'refs/editor/history';
+/** Where a project that has no git repository of its own keeps its history. */
+export const OWN_REPOSITORY = '.editor-history';
+/** What a save covers: the content and the pictures it names. */
+const RECORDED = ['src/content', 'src/assets'];
+/** The editor's name on its commits: a save is the marketer's, whatever git's configuration says. */
+const AUTHOR = { name: 'Visual editor', email: 'editor@localhost' };
+
+export interface Version {
+  commit: string;
+  /** When it was saved, in ms since the epoch. */
+  savedAt: number;
+  /** The file's path at that version (an entry renamed since had another). */
+  file: string;
+  /** What the save said: "Saved", "Restored …", or a developer's commit message. */
+  note: string;
+  /** The text of the file at that version. */
+  blob: string;
+}
+
+export interface Change {
+  status: 'A' | 'M' | 'D' | 'R' | 'T';
+  file: string;
+  /** Its path before: differs from `file` for a rename. */
+  before: string;
+}
+
+export interface DeletedEntry {
+  file: string;
+  deletedAt: number;
+  /** The commit whose parent holds the last version. */
+  commit: string;
+  renamed?: boolean;
+}
+
+/** A commit, or its first parent (`…^`). */
+/** How a version is written back: as it was (see `restore`). */
+const keep = (older: string, _now: string) => older;
+
+const COMMIT = /^[0-9a-f]{40,64}\^?$/;
+
+export class ContentHistory {
+  readonly root: string;
+  readonly #env: NodeJS.ProcessEnv;
+  #ready: Promise<boolean> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  /** Whether the project is a git repository of its own (else OWN_REPOSITORY). */
+  #projectGit = false;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+    this.#env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: AUTHOR.name,
+      GIT_AUTHOR_EMAIL: AUTHOR.email,
+      GIT_COMMITTER_NAME: AUTHOR.name,
+      GIT_COMMITTER_EMAIL: AUTHOR.email,
+      // Never a prompt, a pager or the user's hooks and templates.
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_PAGER: 'cat',
+      LC_ALL: 'C',
+    };
+    for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE']) delete this.#env[name];
+  }
+
+  #git(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<string> {
+    return new Promise((done, fail) => {
+      const child = execFile(
+        'git',
+        args,
+        {
+          cwd: this.root,
+          env: { ...this.#env, ...options.env },
+          maxBuffer: 64 * 1024 * 1024,
+          encoding: 'utf8',
+        },
+        (error, stdout, stderr) =>
+          error
+            ? fail(new Error(`git ${args[0]}: ${stderr.trim() || error.message}`))
+            : done(stdout),
+      );
+      if (options.input !== undefined) child.stdin?.end(options.input);
+    });
+  }
+
+  /** Whether history can be kept: git is installed; the repository it uses exists once this resolves. */
+  ready(): Promise<boolean> {
+    return (this.#ready ??= (async () => {
+      try {
+        const top = (await this.#git(['rev-parse', '--show-toplevel'])).trim();
+        // Only the project's own repository: not one the project happens to sit inside unrelated.
+        this.#projectGit = existsSync(join(top, '.git')) && this.root.startsWith(top);
+        if (this.#projectGit) return true;
+      } catch {
+        // Not a repository, or no git: an own repository, if git runs at all.
+      }
+      try {
+        const own = join(this.root, OWN_REPOSITORY);
+        if (!existsSync(join(own, 'HEAD'))) await this.#git(['init', '--quiet', '--bare', own]);
+        this.#env.GIT_DIR = own;
+        this.#env.GIT_WORK_TREE = this.root;
+        return true;
+      } catch {
+        return false;
+      }
+    })());
+  }
+
+  /** The commit the history ends at, if any. */
+  async #tip(ref = HISTORY_REF): Promise<string | undefined> {
+    try {
+      return (await this.#git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Records the content as it is now, if it differs from the last state recorded; `note` says why.
+   * Saves are recorded one at a time, in order.
+   */
+  record(note: string): Promise<string | undefined> {
+    // A developer's git command may hold the repository's lock a moment: tried again.
+    const attempt = async (left: number): Promise<string | undefined> => {
+      try {
+        return await this.#record(note);
+      } catch (error) {
+        if (left === 0) throw error;
+        await new Promise((done) => setTimeout(done, 100));
+        return attempt(left - 1);
+      }
+    };
+    const run = this.#queue.then(() => attempt(3));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Once the records asked for so far are done. */
+  settled(): Promise<unknown> {
+    return this.#queue;
+  }
+
+  async #record(note: string): Promise<string | undefined> {
+    if (!(await this.ready())) return undefined;
+    const gitDir = (await this.#git(['rev-parse', '--absolute-git-dir'])).trim();
+    const env = { GIT_INDEX_FILE: join(gitDir, 'editor-history-index') };
+    const tip = await this.#tip();
+    const head = this.#projectGit ? await this.#tip('HEAD') : undefined;
+    const base = tip ?? head;
+    await this.#git(base ? ['read-tree', base] : ['read-tree', '--empty'], { env });
+    const present = RECORDED.filter((path) => existsSync(join(this.root, path)));
+    await this.#git(['add', '--all', '--', ...present], { env });
+    const tree = (await this.#git(['write-tree'], { env })).trim();
+    if (base && tree === (await this.#git(['rev-parse', `${base}^{tree}`])).trim())
+      return undefined;
+    const parents = base ? [base] : [];
+    // The developer committed or pulled since: their commits join the history too.
+    if (tip && head && !(await this.#isAncestor(head, tip))) parents.push(head);
+    const commit = (
+      await this.#git(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', note])
+    ).trim();
+    await this.#git(['update-ref', HISTORY_REF, commit, ...(tip ? [tip] : [])]);
+    return commit;
+  }
+
+  /** Where the history is read from: its ref, or the checked-out commit before any save. */
+  async #start(): Promise<string | undefined> {
+    if (!(await this.ready())) return undefined;
+    return (await this.#tip()) ?? (this.#projectGit ? await this.#tip('HEAD') : undefined);
+  }
+
+  async #isAncestor(ancestor: string, of: string) {
+    try {
+      await this.#git(['merge-base', '--is-ancestor', ancestor, of]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** A path of the project as git's pathspecs and `commit:path` take it, from the project's folder. */
+  static #spec = (file: string) => `./${file}`;
+
+  /** The saved versions of a content file, newest first, following it through renames. */
+  async versions(file: string, limit = 100): Promise<Version[]> {
+    checkContentPath(file);
+    const start = await this.#start();
+    if (!start) return [];
+    const out = await this.#git([
+      'log',
+      '--follow',
+      `--max-count=${limit}`,
+      '--format=%x1e%H%x1f%ct%x1f%s',
+      '--name-only',
+      '--relative',
+      start,
+      '--',
+      ContentHistory.#spec(file),
+    ]);
+    const versions: Version[] = [];
+    for (const record of out.split('\x1e').slice(1)) {
+      const [head = '', ...names] = record.split('\n');
+      const [commit = '', time = '0', note = ''] = head.split('\x1f');
+      const path = names.find((name) => name.trim())?.trim() ?? file;
+      const blob = await this.blobOf(commit, path);
+      // A commit that deleted the file: not a version of it.
+      if (blob === undefined) continue;
+      versions.push({ commit, savedAt: Number(time) * 1000, file: path, note, blob });
+    }
+    return versions;
+  }
+
+  /** The latest saves of any content file, newest first: one line per file a save changed. */
+  async recentSaves(limit = 15): Promise<Omit<Version, 'blob'>[]> {
+    const start = await this.#start();
+    if (!start) return [];
+    const out = await this.#git([
+      'log',
+      `--max-count=${limit}`,
+      '--format=%x1e%H%x1f%ct%x1f%s',
+      '--name-only',
+      '--relative',
+      start,
+      '--',
+      ContentHistory.#spec('src/content'),
+    ]);
+    return out
+      .split('\x1e')
+      .slice(1)
+      .flatMap((record) => {
+        const [head = '', ...names] = record.split('\n');
+        const [commit = '', time = '0', note = ''] = head.split('\x1f');
+        return names
+          .map((name) => name.trim())
+          .filter(Boolean)
+          .map((file) => ({ commit, savedAt: Number(time) * 1000, file, note }));
+      });
+  }
+
+  /** The text of a file at a commit, or undefined if the commit has no such file. */
+  async textAt(commit: string, file: string): Promise<string | undefined> {
+    if (!COMMIT.test(commit)) return undefined;
+    checkContentPath(file);
+    try {
+      return await this.#git(['show', `${commit}:${ContentHistory.#spec(file)}`]);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async blobOf(commit: string, file: string): Promise<string | undefined> {
+    try {
+      return (await this.#git(['rev-parse', `${commit}:${ContentHistory.#spec(file)}`])).trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The blob git would store for the file as it is on disk now; undefined if there is none. */
+  async currentBlob(file: string): Promise<string | undefined> {
+    checkContentPath(file);
+    if (!existsSync(join(this.root, file))) return undefined;
+    return (await this.#git(['hash-object', '--', file])).trim();
+  }
+
+  /**
+   * The entries of a folder (src/content/services) deleted and not back since, newest deletion
+   * first. A rename is not a deletion (git's rename detection tells them apart).
+   */
+  async deleted(folder: string): Promise<DeletedEntry[]> {
+    checkContentPath(folder);
+    const start = await this.#start();
+    if (!start) return [];
+    const out = await this.#git([
+      'log',
+      '-M',
+      '--diff-filter=D',
+      '--format=%x1e%H%x1f%ct',
+      '--name-only',
+      '--relative',
+      start,
+      '--',
+      ContentHistory.#spec(folder),
+    ]);
+    // A file renamed away after it was last deleted (brought back, then renamed) lives on under
+    // its new name: not a deleted entry.
+    const renamedAt = new Map<string, number>();
+    const renames = await this.#git([
+      'log',
+      '-M',
+      '--diff-filter=R',
+      '--format=%x1e%ct',
+      '--name-status',
+      '--relative',
+      start,
+      '--',
+      ContentHistory.#spec(folder),
+    ]);
+    for (const record of renames.split('\x1e').slice(1)) {
+      const [time = '0', ...lines] = record.split('\n');
+      for (const line of lines) {
+        const [status, before] = line.split('\t');
+        if (status?.startsWith('R') && before && !renamedAt.has(before))
+          renamedAt.set(before, Number(time) * 1000);
+      }
+    }
+    const found = new Map<string, DeletedEntry>();
+    for (const record of out.split('\x1e').slice(1)) {
+      const [head = '', ...names] = record.split('\n');
+      const [commit = '', time = '0'] = head.split('\x1f');
+      for (const name of names.map((n) => n.trim()).filter(Boolean)) {
+        const deletedAt = Number(time) * 1000;
+        if (found.has(name) || existsSync(join(this.root, name))) continue;
+        found.set(name, { file: name, deletedAt, commit });
+        if ((renamedAt.get(name) ?? 0) >= deletedAt) found.get(name)!.renamed = true;
+      }
+    }
+    return [...found.values()]
+      .filter((entry) => !entry.renamed)
+      .map(({ renamed: _, ...entry }) => entry);
+  }
+
+  /**
+   * The changes from the file `to` as it is now to the version of `from` at `commit`, as `restore`
+   * would write it: a unified diff's hunks.
+   */
+  async changesTo(commit: string, from: string, to = from, adjust = keep): Promise<string> {
+    const older = await this.textAt(commit, from);
+    if (older === undefined) throw new Error(`${from} has no version ${commit}`);
+    const now = existsSync(join(this.root, to)) ? await readFile(join(this.root, to), 'utf8') : '';
+    // git's own diff of two texts, by their blobs: no temporary files.
+    const [nowBlob, olderBlob] = await Promise.all(
+      [now, adjust(older, now)].map(async (text) =>
+        (await this.#git(['hash-object', '-w', '--stdin'], { input: text })).trim(),
+      ),
+    );
+    if (nowBlob === olderBlob) return '';
+    const diff = await this.#git(['diff', '--no-color', '--unified=3', nowBlob!, olderBlob!]);
+    // Drop git's header (diff --git, index, ---, +++): the page names the file itself.
+    return diff.slice(diff.indexOf('\n@@') + 1);
+  }
+
+  /** What a recorded commit changed under `folder`: each file added, modified, deleted or renamed. */
+  async changesIn(commit: string, folder: string): Promise<Change[]> {
+    checkContentPath(folder);
+    if (!COMMIT.test(commit)) return [];
+    const out = await this.#git([
+      'diff-tree',
+      '-r',
+      '-M',
+      '--root',
+      '--name-status',
+      '--relative',
+      '-z',
+      ...((await this.#hasParent(commit)) ? [`${commit}^`] : []),
+      commit,
+      '--',
+      ContentHistory.#spec(folder),
+    ]);
+    const fields = out.split('\0').filter(Boolean);
+    const changes: Change[] = [];
+    for (let i = 0; i < fields.length;) {
+      const status = fields[i++]!;
+      if (status.startsWith('R') || status.startsWith('C'))
+        changes.push({ status: 'R', before: fields[i++]!, file: fields[i++]! });
+      else {
+        const file = fields[i++]!;
+        changes.push({ status: status[0] as Change['status'], before: file, file });
+      }
+    }
+    return changes;
+  }
+
+  async #hasParent(commit: string) {
+    try {
+      await this.#git(['rev-parse', '--verify', '--quiet', `${commit}^`]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** A small JSON file of the editor's, kept with the history (not in the project's files). */
+  async readState<T>(name: string, fallback: T): Promise<T> {
+    if (!(await this.ready())) return fallback;
+    try {
+      return JSON.parse(await readFile(await this.#statePath(name), 'utf8')) as T;
+    } catch {
+      return fallback;
+    }
+  }
+
+  async writeState(name: string, value: unknown): Promise<void> {
+    if (!(await this.ready())) return;
+    await writeFile(await this.#statePath(name), JSON.stringify(value));
+  }
+
+  async #statePath(name: string) {
+    if (!/^[a-z-]+$/.test(name)) throw new Error(`Not a state name: ${name}`);
+    const gitDir = (await this.#git(['rev-parse', '--absolute-git-dir'])).trim();
+    return join(gitDir, `editor-${name}.json`);
+  }
+
+  /**
+   * Writes a file's text at `commit` back as the file `to` (`adjust` may change it, knowing the
+   * text now); the dev server's watcher records it as a new save.
+   */
+  async restore(commit: string, from: string, to = from, adjust = keep): Promise<void> {
+    const text = await this.textAt(commit, from);
+    if (text === undefined) throw new Error(`${from} has no version ${commit}`);
+    checkContentPath(to);
+    const target = join(this.root, to);
+    const now = existsSync(target) ? await readFile(target, 'utf8') : '';
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, adjust(text, now));
+  }
+}
+
+/**
+ * The one history of a project in this process: the dev server's watcher and the editor's pages (a
+ * module loaded again by Vite's runner) share it, so that a page reads after the saves under way
+ * are recorded, and the two never record at once.
+ */
+export function historyOf(root: string): ContentHistory {
+  const key = Symbol.for('agency-site.content-history');
+  const shared = ((globalThis as Record<symbol, unknown>)[key] ??= new Map()) as Map<
+    string,
+    ContentHistory
+  >;
+  const path = resolve(root);
+  let history = shared.get(path);
+  if (!history) shared.set(path, (history = new ContentHistory(path)));
+  return history;
+}
+
+/** A path inside src/content or src/assets, as the history names it: nothing else is read or written. */
+export function checkContentPath(file: string): void {
+  const normal = posix.normalize(file);
+  if (
+    normal !== file ||
+    file.includes('\\') ||
+    file.includes('\0') ||
+    !/^src\/(content|assets)(\/[\w.@+-]+)*$/.test(file) ||
+    file.split('/').some((part) => part === '..' || part === '.')
+  )
+    throw new Error(`Not a content file: ${JSON.stringify(file)}`);
+}

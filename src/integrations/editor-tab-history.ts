@@ -1,0 +1,247 @@
+/**
+ * In the editor's own tab (./editor-tab.ts imports it): the ways into the content's history
+ * (./editor-history-route.ts), and the help around a page's address.
+ *
+ * - A "History" link on every entry, and "History and deleted entries" in the navigation.
+ * - Keystatic's Delete dialog for a service page lists the links to the page and asks where its
+ *   visitors should be sent; the dev server adds that redirect once the file is gone
+ *   (./editor-history.ts). It no longer says "This action cannot be undone".
+ * - When a save moved a page to another address, the dev server has added the redirect and says
+ *   so here: the marketer is offered to point the links to the old address at the new one.
+ *
+ * Keystatic renders these parts with React: what is added here lives beside its elements, marked
+ * `data-editor-history`, and is added again whenever Keystatic renders a part anew.
+ */
+import { PAGE_MOVED_EVENT } from './editor-history-events.ts';
+
+const BASE = '/keystatic/history';
+const MARK = 'data-editor-history';
+
+interface Links {
+  links: { file: string; links: number; label: string }[];
+  pages: string[];
+}
+
+const linksTo = async (address: string): Promise<Links> => {
+  const response = await fetch(`${BASE}/links.json?to=${encodeURIComponent(address)}`);
+  if (!response.ok) throw new Error(`links.json: ${response.status}`);
+  return (await response.json()) as Links;
+};
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  name: K,
+  properties: Partial<Omit<HTMLElementTagNameMap[K], 'style'>> & { style?: string } = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(name);
+  const { style, ...rest } = properties;
+  Object.assign(node, rest);
+  if (style) node.setAttribute('style', style);
+  node.setAttribute(MARK, '');
+  node.append(...children);
+  return node;
+}
+
+/** The entry the page shows: its history's address, and a service page's own address. */
+function currentEntry() {
+  const match = /^\/keystatic\/(collection\/[^/]+\/item\/[^/]+|singleton\/[^/]+)\/?$/.exec(
+    location.pathname,
+  );
+  if (!match) return undefined;
+  const service = /^collection\/services\/item\/([a-z0-9-]+)$/.exec(match[1]!);
+  return {
+    history: `${BASE}/${match[1]}`,
+    address: service ? `/${service[1]}` : undefined,
+    file: service ? `src/content/services/${service[1]}.mdx` : undefined,
+  };
+}
+
+const buttonStyle =
+  'display:inline-flex;align-items:center;gap:.25rem;padding:0 .75rem;height:2rem;border-radius:.375rem;color:inherit;font:inherit;font-size:.875rem;text-decoration:none;white-space:nowrap';
+
+function addHistoryLink() {
+  const header = document.querySelector('#keystatic-main-panel header');
+  const entry = currentEntry();
+  const existing = header?.querySelector<HTMLAnchorElement>(`a[${MARK}]`);
+  if (!header || !entry) return existing?.remove();
+  if (existing?.getAttribute('href') === entry.history) return;
+  existing?.remove();
+  const toolbar = header.querySelector('[role="toolbar"]');
+  const link = element('a', { href: entry.history, style: buttonStyle }, 'History');
+  // Keystatic's own type, which its reset leaves the page's elements without.
+  link.style.fontFamily = getComputedStyle(header.querySelector('nav') ?? header).fontFamily;
+  if (toolbar?.parentElement) toolbar.parentElement.insertBefore(link, toolbar);
+  else header.append(link);
+}
+
+function addNavigationLink() {
+  const dashboard = document.querySelector<HTMLAnchorElement>('nav a[href="/keystatic"]');
+  const item = dashboard?.closest('li');
+  if (!item || item.parentElement?.querySelector(`li[${MARK}]`)) return;
+  const copy = item.cloneNode(true) as HTMLLIElement;
+  copy.setAttribute(MARK, '');
+  const link = copy.querySelector('a')!;
+  link.href = BASE;
+  link.removeAttribute('aria-current');
+  link.removeAttribute('data-react-aria-pressable');
+  const label = [...copy.querySelectorAll('span')].at(-1);
+  if (label) label.textContent = 'History and deleted entries';
+  item.after(copy);
+}
+
+/** Keystatic's Delete dialog, for a service page: its links, and where its visitors go. */
+function helpDelete() {
+  const dialog = document.querySelector<HTMLElement>('[role="alertdialog"]');
+  const entry = currentEntry();
+  if (
+    !dialog ||
+    dialog.hasAttribute(MARK) ||
+    !/^Delete entry$/.test(dialog.querySelector('h2')?.textContent ?? '')
+  )
+    return;
+  dialog.setAttribute(MARK, '');
+  const warning = [...dialog.querySelectorAll('span')].find((span) =>
+    /cannot be undone/.test(span.textContent ?? ''),
+  );
+  if (warning)
+    warning.textContent =
+      'Are you sure? You can bring it back later from History and deleted entries.';
+  if (!entry?.address || !entry.file || !warning) return;
+  const { address, file } = entry;
+  const help = element('div', { style: 'display:grid;gap:.75rem;margin-top:.75rem' });
+  help.style.font = getComputedStyle(warning).font;
+  warning.after(help);
+  const plan = (to: string) =>
+    fetch(`${BASE}/plan`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ file, to }),
+    });
+  void linksTo(address).then(({ links, pages }) => {
+    if (links.length)
+      help.append(
+        element(
+          'p',
+          {},
+          `${links.length === 1 ? 'One entry links' : `${links.length} entries link`} to ${address}:`,
+        ),
+        element(
+          'ul',
+          { style: 'margin:0;padding-left:1.25rem' },
+          ...links.map((l) =>
+            element('li', {}, `${l.label} (${l.links} link${l.links === 1 ? '' : 's'})`),
+          ),
+        ),
+      );
+    const select = element('select', {
+      id: 'editor-history-redirect',
+      style: 'font:inherit;padding:.25rem',
+    });
+    select.append(
+      ...pages.map((page) =>
+        element('option', { value: page, selected: page === '/service' }, page),
+      ),
+      element('option', { value: '' }, "Nowhere: the address answers 'page not found'"),
+    );
+    const label = element(
+      'label',
+      { htmlFor: select.id },
+      `Send visitors of ${address} (and ${links.length ? 'these links' : 'links from other sites'}) to:`,
+    );
+    help.append(element('div', { style: 'display:grid;gap:.25rem' }, label, select));
+    void plan(select.value);
+    select.addEventListener('change', () => void plan(select.value));
+    // Cancel: nothing is planned for a page that stays.
+    const cancel = [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Cancel');
+    cancel?.addEventListener('click', () => void plan(''));
+  });
+}
+
+/** After a save moved a page: the redirect is there; the links to the old address can follow. */
+async function offerToMoveLinks({ from, to }: { from: string; to: string }) {
+  const { links } = await linksTo(from);
+  const dialog = element('dialog', {
+    style:
+      'max-width:32rem;border:0;border-radius:.75rem;padding:1.5rem;box-shadow:0 8px 32px #0004;font:15px/1.5 system-ui,sans-serif',
+  });
+  dialog.setAttribute('aria-labelledby', 'editor-history-moved');
+  const close = element(
+    'button',
+    { type: 'button', style: buttonStyle + ';border:1px solid #888' },
+    links.length ? 'Not now' : 'OK',
+  );
+  close.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => dialog.remove());
+  dialog.append(
+    element(
+      'h2',
+      { id: 'editor-history-moved', style: 'margin:0 0 .5rem;font-size:1.2rem' },
+      `The page ${from} is now ${to}`,
+    ),
+    element(
+      'p',
+      {},
+      `Visitors and links to ${from} are sent on to ${to}: a redirect was added to Redirects.`,
+    ),
+  );
+  const buttons = element('div', {
+    style: 'display:flex;gap:.5rem;flex-wrap:wrap;margin-top:1rem',
+  });
+  if (links.length) {
+    dialog.append(
+      element(
+        'p',
+        {},
+        `${links.length === 1 ? 'One entry still links' : `${links.length} entries still link`} to ${from}:`,
+      ),
+      element(
+        'ul',
+        {},
+        ...links.map((l) =>
+          element('li', {}, `${l.label} (${l.links} link${l.links === 1 ? '' : 's'})`),
+        ),
+      ),
+    );
+    const update = element(
+      'button',
+      { type: 'button', style: `${buttonStyle};background:#2e5bd6;color:#fff;border:0` },
+      `Point them at ${to}`,
+    );
+    const status = element('p', { role: 'status' });
+    update.addEventListener('click', async () => {
+      update.disabled = true;
+      const response = await fetch(`${BASE}/links`, {
+        method: 'POST',
+        body: new URLSearchParams({ from, to }),
+      });
+      status.textContent = response.ok
+        ? `Done: the links now lead to ${to}.`
+        : 'The links could not be changed: see History and deleted entries.';
+      update.remove();
+      close.textContent = 'Close';
+      close.focus();
+    });
+    buttons.append(update);
+    dialog.append(status);
+  }
+  buttons.append(close);
+  dialog.append(buttons);
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+let scheduled = false;
+new MutationObserver(() => {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(() => {
+    scheduled = false;
+    addHistoryLink();
+    addNavigationLink();
+    helpDelete();
+  });
+}).observe(document.documentElement, { childList: true, subtree: true });
+
+import.meta.hot?.on(PAGE_MOVED_EVENT, (move: { from: string; to: string }) => {
+  void offerToMoveLinks(move);
+});

@@ -1,0 +1,142 @@
+/**
+ * Nothing a marketer saves is lost (src/integrations/editor-history*.ts): a change is undone from the
+ * entry's History, a deleted page is brought back, and a page whose address changes keeps its old
+ * address working, with its links offered to follow. In Chromium against `astro dev --mode edit`,
+ * as staff do it, in the copy of the project whose content every test puts back (./content.ts).
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { expect, test, type Page } from './fixtures';
+import { changed, inProject, restore, snapshot, type Snapshot } from './content';
+import { open, visit } from './visit';
+
+let before: Snapshot;
+test.beforeEach(() => {
+  before = snapshot();
+});
+test.afterEach(() => {
+  restore(before);
+});
+
+const read = (path: string) =>
+  existsSync(inProject(path)) ? readFileSync(inProject(path), 'utf8') : undefined;
+
+/** Waits until a file of the copy reads as `expected` says (or, with undefined, is gone). */
+const fileState = (path: string, expected: (text: string | undefined) => boolean) =>
+  expect.poll(() => expected(read(path)), { timeout: 15_000 }).toBe(true);
+
+async function saveEntry(page: Page) {
+  const written = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/keystatic/update') && response.request().method() === 'POST',
+  );
+  await page.getByRole('button', { name: 'Save' }).click();
+  expect((await written).status()).toBe(200);
+}
+
+const service = 'src/content/services/ipad.mdx';
+const redirects = 'src/content/data/redirects.yaml';
+
+test('a saved change is undone from History, after seeing what comes back', async ({ page }) => {
+  await visit(page, '/keystatic/collection/services/item/ipad');
+  const name = page.getByRole('textbox', { name: 'Service name' });
+  const old = await name.inputValue();
+  await name.fill(`${old} Pro`);
+  await saveEntry(page);
+  await changed(before, service);
+
+  await page.getByRole('link', { name: 'History', exact: true }).click();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'History of Service pages → ipad' }),
+  ).toBeVisible();
+  const versions = page.getByRole('list', { name: 'Saved versions, newest first' });
+  // The newest first, the current one marked; the save before it can be restored.
+  await expect(versions.getByRole('listitem').first()).toContainText('Saved in the editor');
+  await expect(versions.getByRole('listitem').first()).toContainText('Current version');
+  await versions
+    .getByRole('link', { name: /See the changes and restore/ })
+    .first()
+    .click();
+  await expect(page.getByRole('deletion').filter({ hasText: `title: ${old} Pro` })).toHaveCount(1);
+  await expect(page.getByRole('insertion').filter({ hasText: `title: ${old}` })).toHaveCount(1);
+  await page.getByRole('button', { name: 'Restore this version' }).click();
+  await expect(page.getByRole('status')).toContainText('Restored');
+  expect(read(service)).toBe(before.get(service)!.toString('utf8'));
+  // The restore is itself a version: it can be undone the same way.
+  await expect(versions.getByRole('listitem').first()).toContainText('Restored the version of');
+
+  // The editor, opened again, shows the restored text.
+  await visit(page, '/keystatic/collection/services/item/ipad');
+  await expect(page.getByRole('textbox', { name: 'Service name' })).toHaveValue(old);
+});
+
+test('a page deleted in the editor: its links are listed, its address sent on, and it comes back', async ({
+  page,
+  request,
+}) => {
+  await visit(page, '/keystatic/collection/services/item/ipad');
+  await page.getByRole('button', { name: 'Delete entry…' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Delete entry' });
+  await expect(dialog).toContainText('You can bring it back later');
+  await expect(dialog).not.toContainText('cannot be undone');
+  // technologies.yaml links to /ipad.
+  await expect(dialog.getByRole('listitem')).toContainText(['Technologies (1 link)']);
+  const where = dialog.getByRole('combobox', { name: /Send visitors of \/ipad/ });
+  await expect(where).toHaveValue('/service');
+  const planned = page.waitForResponse(
+    (r) =>
+      r.url().endsWith('/keystatic/history/plan') && !!r.request().postData()?.includes('/android'),
+  );
+  await where.selectOption('/android');
+  await planned;
+  await dialog.getByRole('button', { name: 'Yes, delete' }).click();
+  await fileState(service, (text) => text === undefined);
+  await fileState(redirects, (text) => /from: \/ipad\n\s+to: \/android/.test(text ?? ''));
+  await expect
+    .poll(async () => {
+      const response = await request.get('/ipad', { maxRedirects: 0 });
+      return `${response.status()} ${response.headers().location}`;
+    })
+    .toMatch(/^301 .*\/android$/);
+
+  await page.goto('/keystatic/history');
+  const deleted = page.getByRole('list', { name: 'Deleted entries' });
+  await expect(deleted.getByRole('listitem')).toContainText(['Service pages → ipad']);
+  await deleted.getByRole('link', { name: /See it and bring it back/ }).click();
+  await expect(page.getByText('now sends visitors to /android')).toBeVisible();
+  await page.getByRole('button', { name: 'Bring it back' }).click();
+  await expect(page.getByRole('status')).toContainText('Brought back: Service pages → ipad');
+  expect(read(service)).toBe(before.get(service)!.toString('utf8'));
+  await fileState(redirects, (text) => !/from: \/ipad\b/.test(text ?? ''));
+  await expect.poll(async () => (await request.get('/ipad')).status()).toBe(200);
+  await expect(deleted).toHaveCount(0);
+});
+
+test("a page's address changed in the editor: the old address redirects, and its links can follow", async ({
+  page,
+  request,
+}) => {
+  const technologies = 'src/content/data/technologies.yaml';
+  await visit(page, '/keystatic/collection/services/item/ipad');
+  await page.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
+  await saveEntry(page);
+  const moved = page.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' });
+  await expect(moved).toBeVisible();
+  await expect(moved.getByRole('listitem')).toContainText(['Technologies (1 link)']);
+  await fileState(redirects, (text) => /from: \/ipad\n\s+to: \/ipad-apps/.test(text ?? ''));
+  // Meanwhile, the link to the old address still leads to the page.
+  await expect
+    .poll(async () => {
+      const response = await request.get('/ipad', { maxRedirects: 0 });
+      return `${response.status()} ${response.headers().location}`;
+    })
+    .toMatch(/^301 .*\/ipad-apps$/);
+  await moved.getByRole('button', { name: 'Point them at /ipad-apps' }).click();
+  await expect(moved.getByRole('status')).toHaveText('Done: the links now lead to /ipad-apps.');
+  await fileState(technologies, (text) => !!text?.includes('href: /ipad-apps'));
+  expect(read(technologies)?.replace('href: /ipad-apps', 'href: /ipad')).toBe(
+    before.get(technologies)!.toString('utf8'),
+  );
+  await moved.getByRole('button', { name: 'Close' }).click();
+  await expect(moved).toBeHidden();
+  await open(page, '/keystatic/collection/services/item/ipad-apps');
+});
