@@ -1,0 +1,169 @@
+/**
+ * The content's history (src/integrations/content-history.ts) and the links that follow a page
+ * (src/integrations/content-links.ts), with real git in temporary projects: what the editor's
+ * History pages show and restore, and that a developer's branch, staging area and files are never
+ * touched.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContentHistory, checkContentPath } from '../../src/integrations/content-history.ts';
+import { filesLinkingTo, moveLinks } from '../../src/integrations/content-links.ts';
+
+const projects: string[] = [];
+afterEach(() => {
+  for (const project of projects.splice(0)) rmSync(project, { recursive: true, force: true });
+});
+
+function project(files: Record<string, string>) {
+  const root = mkdtempSync(join(tmpdir(), 'content-history-'));
+  projects.push(root);
+  for (const [path, text] of Object.entries(files)) write(root, path, text);
+  return root;
+}
+
+function write(root: string, path: string, text: string) {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), text);
+}
+
+const git = (root: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd: root,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'Dev',
+      GIT_AUTHOR_EMAIL: 'dev@example.com',
+      GIT_COMMITTER_NAME: 'Dev',
+      GIT_COMMITTER_EMAIL: 'dev@example.com',
+    },
+  });
+
+const page = 'src/content/services/ipad.mdx';
+
+describe('the content history', () => {
+  it('keeps each save, newest first, and restores one as a new save', async () => {
+    const root = project({ [page]: '---\nslug: ipad\ntitle: iPad\n---\n' });
+    const history = new ContentHistory(root);
+    expect(await history.record('As found')).toBeTruthy();
+    // Nothing changed: nothing recorded.
+    expect(await history.record('Saved')).toBeUndefined();
+    write(root, page, '---\nslug: ipad\ntitle: iPad Pro\n---\n');
+    await history.record('Saved in the editor');
+
+    const versions = await history.versions(page);
+    expect(versions.map((v) => v.note)).toEqual(['Saved in the editor', 'As found']);
+    expect(await history.currentBlob(page)).toBe(versions[0]!.blob);
+    const older = versions[1]!;
+    expect(await history.changesTo(older.commit, page)).toMatch(
+      /^@@ .*\n ---\n slug: ipad\n-title: iPad Pro\n\+title: iPad\n/,
+    );
+
+    await history.restore(older.commit, page);
+    expect(readFileSync(join(root, page), 'utf8')).toBe('---\nslug: ipad\ntitle: iPad\n---\n');
+    await history.record('Restored');
+    expect((await history.versions(page)).map((v) => v.note)).toEqual([
+      'Restored',
+      'Saved in the editor',
+      'As found',
+    ]);
+  });
+
+  it('lists a deleted entry until it is back, and not one renamed', async () => {
+    const root = project({
+      [page]: '---\nslug: ipad\ntitle: iPad\n---\n'.repeat(5),
+      'src/content/services/php.mdx': '---\nslug: php\ntitle: PHP\n---\n'.repeat(5),
+    });
+    const history = new ContentHistory(root);
+    await history.record('As found');
+    rmSync(join(root, page));
+    // A rename: the same text under another name.
+    const renamed = 'src/content/services/php-apps.mdx';
+    write(root, renamed, readFileSync(join(root, 'src/content/services/php.mdx'), 'utf8'));
+    rmSync(join(root, 'src/content/services/php.mdx'));
+    await history.record('Saved');
+
+    const deleted = await history.deleted('src/content/services');
+    expect(deleted.map((d) => d.file)).toEqual([page]);
+    expect(await history.textAt(`${deleted[0]!.commit}^`, page)).toContain('title: iPad');
+    // Its history follows the renamed page back to its old name.
+    expect((await history.versions(renamed)).map((v) => v.file)).toEqual([
+      renamed,
+      'src/content/services/php.mdx',
+    ]);
+
+    await history.restore(`${deleted[0]!.commit}^`, page);
+    await history.record('Restored');
+    expect(await history.deleted('src/content/services')).toEqual([]);
+  });
+
+  it("runs on in the project's own git, and never touches its branch, index or other files", async () => {
+    const root = project({ [page]: 'slug: ipad\n', 'README.md': 'readme\n' });
+    git(root, 'init', '--quiet');
+    git(root, 'add', '.');
+    git(root, 'commit', '--quiet', '-m', 'First page');
+    write(root, 'README.md', 'readme, edited\n');
+    git(root, 'add', 'README.md');
+    const head = git(root, 'rev-parse', 'HEAD');
+
+    const history = new ContentHistory(root);
+    write(root, page, 'slug: ipad\ntitle: x\n');
+    await history.record('Saved in the editor');
+
+    expect((await history.versions(page)).map((v) => v.note)).toEqual([
+      'Saved in the editor',
+      'First page',
+    ]);
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
+    // The staged README is still staged; the page is still an unstaged change.
+    expect(git(root, 'diff', '--cached', '--name-only')).toBe('README.md\n');
+    expect(git(root, 'diff', '--name-only')).toBe(`${page}\n`);
+  });
+
+  it('reads and writes nothing outside the content', () => {
+    for (const path of [
+      '../etc/passwd',
+      'src/content/../../.git/config',
+      '/etc/passwd',
+      'src/content/x\0y',
+      'src\\content\\x',
+      'package.json',
+      'src/contentx/a',
+    ])
+      expect(() => checkContentPath(path), path).toThrow(/Not a content file/);
+    expect(() => checkContentPath('src/content/pages/home.yaml')).not.toThrow();
+  });
+});
+
+describe("the links that follow a page's address", () => {
+  const files = {
+    'src/content/data/technologies.yaml':
+      'entries:\n  - href: /ipad\n  - href: "/ipad#top"\n  - href: /ipadx\n',
+    'src/content/services/php.mdx':
+      '---\nhero:\n  href: \'/ipad/?from=php\'\n---\nSee [our iPad work](/ipad) or <a href="/ipad">this</a>, not /ipad in text.\n',
+    'src/content/pages/home.yaml': 'sections:\n  - href: /iphone\n',
+  };
+
+  it('finds each link to the address, and no other', async () => {
+    const root = project(files);
+    expect(await filesLinkingTo(root, '/ipad')).toEqual([
+      { file: 'src/content/data/technologies.yaml', links: 2 },
+      { file: 'src/content/services/php.mdx', links: 3 },
+    ]);
+  });
+
+  it('moves them, keeping their query, fragment and every other byte', async () => {
+    const root = project(files);
+    await moveLinks(root, '/ipad', '/ipad-apps');
+    expect(readFileSync(join(root, 'src/content/data/technologies.yaml'), 'utf8')).toBe(
+      'entries:\n  - href: /ipad-apps\n  - href: "/ipad-apps#top"\n  - href: /ipadx\n',
+    );
+    expect(readFileSync(join(root, 'src/content/services/php.mdx'), 'utf8')).toBe(
+      '---\nhero:\n  href: \'/ipad-apps/?from=php\'\n---\nSee [our iPad work](/ipad-apps) or <a href="/ipad-apps">this</a>, not /ipad in text.\n',
+    );
+    expect(await filesLinkingTo(root, '/ipad')).toEqual([]);
+  });
+});
