@@ -204,11 +204,11 @@ async function entryPage(entry: Entry, url: URL) {
       `<h1>${escapeHtml(entry.label)}: the version of ${when(version.savedAt)}</h1>${body}`,
     );
   }
-  const rows = versions.map((version) => {
-    const isCurrent = version.blob === current && version.file === file;
+  const rows = versions.map((version, index) => {
+    const isCurrent = version.blob === current;
     return `<li><span>${when(version.savedAt)}</span><span class="quiet">${escapeHtml(describeNote(version))}</span>${
       isCurrent
-        ? '<span class="tag">Current version</span>'
+        ? `<span class="tag">${index === 0 ? 'Current version' : 'Same as the current version'}</span>`
         : `<a href="${entry.historyUrl}?version=${version.commit}">See the changes and restore<span class="visually-hidden"> the version of ${escapeHtml(new Date(version.savedAt).toISOString())}</span></a>`
     }</li>`;
   });

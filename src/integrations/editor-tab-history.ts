@@ -69,7 +69,8 @@ function addHistoryLink() {
   const toolbar = header.querySelector('[role="toolbar"]');
   const link = element('a', { href: entry.history, style: buttonStyle }, 'History');
   // Keystatic's own type, which its reset leaves the page's elements without.
-  link.style.fontFamily = getComputedStyle(header.querySelector('nav') ?? header).fontFamily;
+  link.style.font = getComputedStyle(header.querySelector('nav a') ?? header).font;
+  link.style.fontSize = '.875rem';
   if (toolbar?.parentElement) toolbar.parentElement.insertBefore(link, toolbar);
   else header.append(link);
 }
