@@ -152,10 +152,12 @@ export class ContentHistory {
     return run;
   }
 
-  /** Once the records asked for so far are done. */
-  settled(): Promise<unknown> {
-    return this.#queue;
-  }
+  /**
+   * Records what is waiting to be recorded, and resolves once it is: the dev server's watcher sets
+   * its own (a save's writes are recorded a moment after they settle); by default, the records
+   * asked for so far.
+   */
+  flush: () => Promise<unknown> = () => this.#queue;
 
   async #record(note: string): Promise<string | undefined> {
     if (!(await this.ready())) return undefined;

@@ -338,8 +338,8 @@ function sameOrigin({ request, url }: APIContext) {
 }
 
 export const GET: APIRoute = async ({ params, url }) => {
-  // A Save that has just been answered is recorded first.
-  await history.settled();
+  // A save whose files have just been written is recorded first.
+  await history.flush();
   if (!(await history.ready()))
     return page(
       'History',

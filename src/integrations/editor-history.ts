@@ -22,6 +22,8 @@ const SERVICES = 'src/content/services';
 export const DELETE_PLANS = 'delete-plans';
 /** How long after the last write of a save it is recorded: a Save writes an entry and its pictures. */
 const SETTLE_MS = 300;
+/** How long after Keystatic answers a Save the changes recorded are that Save's. */
+const EDITOR_SAVE_MS = 3_000;
 
 /** A service page's address, from its file's text. */
 export const addressOf = (text: string | undefined) => {
@@ -93,12 +95,14 @@ export function editorHistory(): Plugin {
   }
 
   /** Whether the changes to record include a Save of the editor (not only files changed by hand). */
-  let editorSaved = false;
+  let editorSavedAt = 0;
   const recordSave = async () => {
-    const fromEditor = editorSaved;
-    editorSaved = false;
+    // A change recorded soon after the editor answered a Save is that Save's (Keystatic may still
+    // be writing when it answers, and the watcher hears of its files later).
+    const fromEditor = Date.now() - editorSavedAt < EDITOR_SAVE_MS;
     try {
       const commit = await history.record(fromEditor ? 'Saved in the editor' : 'Saved');
+      if (commit && fromEditor) editorSavedAt = 0;
       // Only the editor's own moves leave a redirect: a file renamed by hand or by git (a checkout,
       // a test putting its files back) is a developer's business.
       if (commit && fromEditor) await followMoves(commit);
@@ -124,6 +128,11 @@ export function editorHistory(): Plugin {
         clearTimeout(timer);
         timer = setTimeout(() => void recordSave(), SETTLE_MS);
       };
+      // The History pages record what is waiting before they read (`flush`).
+      history.flush = () => {
+        clearTimeout(timer);
+        return recordSave();
+      };
       server.watcher.on('all', (_event, file) => {
         if (!recorded.some((folder) => file.startsWith(folder))) return;
         if (relative(history.root, file).split(sep).includes(OWN_REPOSITORY)) return;
@@ -137,7 +146,7 @@ export function editorHistory(): Plugin {
             // Its files are written by now: recorded at once, so that the History a marketer
             // opens next shows the save (its pages wait for the records under way).
             clearTimeout(timer);
-            editorSaved = true;
+            editorSavedAt = Date.now();
             void recordSave();
           });
         next();
