@@ -22,6 +22,10 @@ interface Links {
   pages: string[];
 }
 
+/** An entry that links to a page, as the dialogs list it: its name, its file, how many links. */
+const describeLink = (l: Links['links'][number]) =>
+  `${l.label}: ${l.file}, ${l.links} link${l.links === 1 ? '' : 's'}`;
+
 const linksTo = async (address: string): Promise<Links> => {
   const response = await fetch(`${BASE}/links.json?to=${encodeURIComponent(address)}`);
   if (!response.ok) throw new Error(`links.json: ${response.status}`);
@@ -129,9 +133,7 @@ function helpDelete() {
         element(
           'ul',
           { style: 'margin:0;padding-left:1.25rem' },
-          ...links.map((l) =>
-            element('li', {}, `${l.label} (${l.links} link${l.links === 1 ? '' : 's'})`),
-          ),
+          ...links.map((l) => element('li', {}, describeLink(l))),
         ),
       );
     const select = element('select', {
@@ -195,13 +197,7 @@ async function offerToMoveLinks({ from, to }: { from: string; to: string }) {
         {},
         `${links.length === 1 ? 'One entry still links' : `${links.length} entries still link`} to ${from}:`,
       ),
-      element(
-        'ul',
-        {},
-        ...links.map((l) =>
-          element('li', {}, `${l.label} (${l.links} link${l.links === 1 ? '' : 's'})`),
-        ),
-      ),
+      element('ul', {}, ...links.map((l) => element('li', {}, describeLink(l)))),
     );
     const update = element(
       'button',
