@@ -12,6 +12,8 @@ export interface CheckedEntry {
   file: string;
   /** The entry's id in a list file; undefined for one file per entry (a service page, a page). */
   id?: string;
+  /** Its place in a list file, from 0: where the editor shows it. */
+  index?: number;
   data: unknown;
   /** An MDX file's body, whose Markdown and HTML links are checked too. */
   body?: string;
@@ -21,6 +23,10 @@ export interface ContentProblem {
   file: string;
   field: string;
   message: string;
+  /** The field's path in the file ('entries.3.href'), for its place in the editor; else `field`. */
+  path?: string;
+  /** The field's place in the editor, in its labels (src/editor/labels.ts), once known. */
+  place?: string;
 }
 
 /** Every internal link of a value: strings under an `href` key that start with '/', with their path. */
@@ -112,16 +118,32 @@ export function checkContent(
         file: entry.file,
         field: entry.id ? `entry "${entry.id}", ${field}` : field,
         message: `"${href}" is not a page of the site (a service page renamed or removed?)`,
+        ...(entry.index !== undefined && { path: `entries.${entry.index}.${field}` }),
       });
     }
   }
   return problems;
 }
 
-/** The build's error: one line per problem, file first. */
+/** The build's error: one line per problem, file first, its place in the editor beside the field. */
 export const describeProblems = (problems: readonly ContentProblem[]) =>
   `The content links to pages that do not exist, or has a slug that cannot be used:\n${problems
-    .map(({ file, field, message }) => `  ${file}: ${field}: ${message}`)
+    .map(
+      ({ file, field, message, place }) =>
+        `  ${file}: ${field}${place ? ` (${place})` : ''}: ${message}`,
+    )
+    .join('\n')}`;
+
+/**
+ * A page's error in `astro dev`, for the person editing: each mistake where the editor shows it,
+ * then, for a developer, the file and the field.
+ */
+export const describeForStaff = (problems: readonly ContentProblem[]) =>
+  `This page shows content with a mistake. Correct it in the editor, then reload:\n${problems
+    .map(
+      ({ file, field, message, place }) =>
+        `  ${place ?? file}: ${message}\n      (${file}: ${field})`,
+    )
     .join('\n')}`;
 
 /** A route of a file under src/pages: '/', '/about', '/schedule/booked'; undefined for a dynamic one. */

@@ -2,10 +2,16 @@
 import { readFileSync } from 'node:fs';
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
 import { parse as parseYaml } from 'yaml';
-import { collections, serviceCategories } from '../content.config';
+import {
+  CONTENT_PROBLEMS,
+  collections,
+  serviceCategories,
+  type SchemaProblem,
+} from '../content.config';
 import {
   checkContent,
   checkServiceSlugs,
+  describeForStaff,
   describeProblems,
   routeOfPageFile,
   type CheckedEntry,
@@ -37,12 +43,16 @@ async function ordered<
   const file = entries[0]?.filePath;
   if (!file) return entries;
   const place = new Map(idsInFile(file).map((id, index) => [id, index]));
-  return entries.sort((a, b) => place.get(a.id)! - place.get(b.id)!);
+  const sorted = entries.sort((a, b) => place.get(a.id)! - place.get(b.id)!);
+  await assertShown(sorted.map((entry, index) => checked(entry, index)));
+  return sorted;
 }
 
 export async function getSettings() {
   const entry = await getEntry('settings', 'site');
   if (!entry) throw new Error('src/content/data/settings.yaml needs an entry with id "site"');
+  // The header and the footer of every page show it.
+  await assertShown([checked(entry, indexInFile(entry))]);
   return entry.data;
 }
 
@@ -72,6 +82,7 @@ export async function getMailContent() {
 export async function getPage(id: string) {
   const entry = await getEntry('pages', id);
   if (!entry) throw new Error(`src/content/pages/${id}.yaml is missing`);
+  await assertShown([checked(entry)]);
   return entry.data;
 }
 
@@ -94,6 +105,12 @@ export async function getServices() {
   const services = (await getCollection('services')).sort((a, b) => a.data.order - b.data.order);
   assertNoProblems(checkServiceSlugs(serviceSlugs(services), fixedRoutes()));
   return services;
+}
+
+/** A service page's own entry, for its page: its mistakes are that page's error in `astro dev`. */
+export async function getServicePage(entry: CollectionEntry<'services'>) {
+  await assertShown([checked(entry)]);
+  return entry;
 }
 
 export const getTestimonials = () => ordered('testimonials');
@@ -124,6 +141,7 @@ export async function getServiceGroups() {
 export async function getAvailability(): Promise<Availability> {
   const entry = await getEntry('availability', 'calls');
   if (!entry) throw new Error('src/content/data/availability.yaml needs an entry with id "calls"');
+  await assertShown([checked(entry, indexInFile(entry))]);
   const { id: _id, ...availability } = entry.data;
   return availability;
 }
@@ -139,24 +157,90 @@ const assertNoProblems = (problems: ContentProblem[]) => {
   if (problems.length > 0) throw new Error(describeProblems(problems));
 };
 
+type AnyEntry = CollectionEntry<keyof typeof collections>;
+
+/** An entry as the checks see it; `index`, its place in a list file. */
+const checked = (entry: AnyEntry, index?: number): CheckedEntry => {
+  const file = entry.filePath ?? `src/content (${entry.collection})`;
+  return {
+    file,
+    // A list file (src/content/data) holds many entries: the entry is named too.
+    ...(file.includes('/data/') && { id: entry.id, index }),
+    data: entry.data,
+    ...('body' in entry && typeof entry.body === 'string' && { body: entry.body }),
+  };
+};
+
+/** A list file's entry's place in its file. */
+const indexInFile = (entry: AnyEntry) =>
+  entry.filePath ? idsInFile(entry.filePath).indexOf(entry.id) : undefined;
+
+/** What the schema found wrong with an entry that `astro dev` kept aside (src/content.config.ts). */
+function schemaProblems({ file, id, index, data }: CheckedEntry): ContentProblem[] {
+  const problems = (data as { [CONTENT_PROBLEMS]?: SchemaProblem[] } | undefined)?.[
+    CONTENT_PROBLEMS
+  ];
+  return (problems ?? []).map(({ path, message }) => ({
+    file,
+    field: id ? `entry "${id}", ${path}` : path,
+    message,
+    ...(index !== undefined && { path: `entries.${index}.${path}` }),
+  }));
+}
+
+/**
+ * Each problem's place in the editor. The editor's schema is loaded only here, when there is a
+ * problem to tell (src/editor/labels.ts says why).
+ */
+async function placed(problems: ContentProblem[]): Promise<ContentProblem[]> {
+  if (problems.length === 0) return problems;
+  const { editorPlace } = await import('../editor/labels.ts');
+  return problems.map((problem) => {
+    // A link of an MDX body is 'body, line 3': the editor shows the body whole.
+    const place = editorPlace(problem.file, (problem.path ?? problem.field).split(',')[0]!);
+    return place ? { ...problem, place } : problem;
+  });
+}
+
+/**
+ * In `astro dev`, each page checks the entries it shows, and the build everything at once. Told by
+ * Vite's hot-update API, which only the dev server's modules have (a build run with NODE_ENV=test,
+ * as tests/build/ does, has import.meta.env.DEV too).
+ */
+export const checkedPerPage = !!import.meta.hot;
+
+/**
+ * In `astro dev`, the mistakes of the entries a page shows (a value the schema refuses, a link to
+ * no page) are that page's error, in the editor's words; other pages still render. The build
+ * checks everything at once instead (`assertContentLinks`), and Astro refuses the values.
+ */
+async function assertShown(entries: CheckedEntry[]) {
+  if (!checkedPerPage) return;
+  const files = new Set(entries.map(({ file }) => file));
+  const problems = [
+    ...entries.flatMap(schemaProblems),
+    // The same check as the build's, on the entries shown: a slug's problem is its page's too.
+    ...checkContent(entries, fixedRoutes(), serviceSlugs(await getCollection('services'))).filter(
+      ({ file }) => files.has(file),
+    ),
+  ];
+  if (problems.length > 0) throw new Error(describeForStaff(await placed(problems)));
+}
+
 /**
  * Fails the build when a link in the content leads nowhere or a service slug cannot be used
- * (src/lib/content-checks.ts), with one line per problem naming the file and the field.
+ * (src/lib/content-checks.ts), with one line per problem naming the file, the field and its place
+ * in the editor.
  */
 export async function assertContentLinks() {
   const entries: CheckedEntry[] = [];
   for (const name of Object.keys(collections) as (keyof typeof collections)[]) {
-    for (const entry of await getCollection(name)) {
-      const file = entry.filePath ?? `src/content (${name})`;
-      entries.push({
-        file,
-        // A list file (src/content/data) holds many entries: the entry is named too.
-        ...(file.includes('/data/') && { id: entry.id }),
-        data: entry.data,
-        ...('body' in entry && typeof entry.body === 'string' && { body: entry.body }),
-      });
-    }
+    const all = await getCollection(name);
+    const file = all[0]?.filePath;
+    const order = file?.includes('/data/') ? idsInFile(file) : [];
+    for (const entry of all) entries.push(checked(entry, order.indexOf(entry.id)));
   }
   const services = serviceSlugs(await getCollection('services'));
-  assertNoProblems(checkContent(entries, fixedRoutes(), services));
+  const problems = checkContent(entries, fixedRoutes(), services);
+  if (problems.length > 0) throw new Error(describeProblems(await placed(problems)));
 }
