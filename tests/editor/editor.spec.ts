@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Locator, type Page } from './fixtures';
+import { parse, stringify } from 'yaml';
 import { copyProject } from '../../scripts/project-copy.mjs';
 import { open, visit } from './visit';
 import {
@@ -495,6 +496,49 @@ test('a page file copied by hand onto the same address: the dev site shows an er
   rmSync(inProject(copied));
   await expect.poll(() => status('/laravel'), { timeout: 20_000 }).toBe(200);
   expect(await status('/service')).toBe(200);
+});
+
+// Issue 47: one broken link used to answer 500 on every service page of the dev site, and a value
+// the schema refused left the page as it was, or emptied a whole list, without a word.
+test("a link to no page in one entry and a value the schema refuses in another: only the pages that show them fail, saying where in the editor's words; the rest renders", async ({
+  page: browser,
+}) => {
+  const status = async (address: string) => (await browser.request.get(address)).status();
+  const iphone = inProject('src/content/services/iphone.mdx');
+  writeFileSync(
+    iphone,
+    readFileSync(iphone, 'utf8').replace(/^( {4}href:) \/contact$/m, '$1 /nope'),
+  );
+  const about = inProject('src/content/pages/about.yaml');
+  const aboutPage = parse(readFileSync(about, 'utf8')) as { hero: { title: string } };
+  aboutPage.hero.title = 'Meet the company '.repeat(10);
+  writeFileSync(about, stringify(aboutPage));
+
+  // The dev server reads the files a moment later.
+  for (const address of ['/iphone', '/about'])
+    await expect.poll(() => status(address), { timeout: 20_000 }).toBe(500);
+  for (const address of ['/', '/service', '/laravel', '/portfolio', '/contact'])
+    expect(await status(address), address).toBe(200);
+
+  // What the person previewing sees, in Vite's error overlay: where, in the editor's words, and the
+  // file and field for a developer.
+  const overlay = browser.locator('vite-error-overlay #message-content');
+  await visit(browser, '/iphone');
+  await expect(overlay).toContainText(
+    'Service pages → iphone → Hero → Button: "/nope" is not a page of the site',
+  );
+  await expect(overlay).toContainText('(src/content/services/iphone.mdx: hero.button.href)');
+  await visit(browser, '/about');
+  await expect(overlay).toContainText('Page copy → about → Hero → Title: Too big');
+  await expect(overlay).toContainText('(src/content/pages/about.yaml: hero.title)');
+  await expect(overlay).not.toContainText('iphone');
+
+  // Put back: every page renders again.
+  restore(before);
+  for (const address of ['/iphone', '/about'])
+    await expect.poll(() => status(address), { timeout: 20_000 }).toBe(200);
+  for (const address of ['/', '/service', '/laravel', '/portfolio'])
+    expect(await status(address), address).toBe(200);
 });
 
 /** The files of src/content and src/assets that differ from the test's snapshot. */
