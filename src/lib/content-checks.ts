@@ -1,10 +1,11 @@
 /**
  * What the schema cannot see, because it looks at one entry at a time: that every internal link in
  * the content leads to a page of the site, and that service slugs are unique and do not take the
- * address of a fixed page. Run by the build (src/pages/[service].astro), so that deleting or
- * renaming a service page fails `npm run build` naming each file that still links to it; the slugs
- * also each time the service pages are read (lib/content.ts), so `astro dev` shows a slug's error
- * on /service and on the service pages.
+ * address of a fixed page. Run by the build (src/pages/[service].astro) over all the content, so
+ * that deleting or renaming a service page fails `npm run build` naming each file that still links
+ * to it; in `astro dev`, by each page over the entries it shows (lib/content.ts), so that a mistake
+ * fails only those pages; the slugs also each time the service pages are read, so `astro dev` shows
+ * a slug's error on /service and on the service pages.
  */
 
 export interface CheckedEntry {
