@@ -126,12 +126,24 @@ export function checkContent(
   return problems;
 }
 
+/**
+ * A problem's text as it is printed, to a terminal too: control characters from the content (an
+ * escape sequence in a link, a key) written as \u001b, not run; a message of several lines on one.
+ */
+const printable = (text: string) =>
+  text
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(
+      /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+
 /** The build's error: one line per problem, file first, its place in the editor beside the field. */
 export const describeProblems = (problems: readonly ContentProblem[]) =>
   `The content links to pages that do not exist, or has a slug that cannot be used:\n${problems
     .map(
       ({ file, field, message, place }) =>
-        `  ${file}: ${field}${place ? ` (${place})` : ''}: ${message}`,
+        `  ${printable(`${file}: ${field}${place ? ` (${place})` : ''}: ${message}`)}`,
     )
     .join('\n')}`;
 
@@ -143,7 +155,7 @@ export const describeForStaff = (problems: readonly ContentProblem[]) =>
   `This page shows content with a mistake. Correct it in the editor, then reload:\n${problems
     .map(
       ({ file, field, message, place }) =>
-        `  ${place ?? file}: ${message}\n      (${file}: ${field})`,
+        `  ${printable(`${place ?? file}: ${message}`)}\n      (${printable(`${file}: ${field}`)})`,
     )
     .join('\n')}`;
 
