@@ -8,6 +8,8 @@
  * a slug's error on /service and on the service pages.
  */
 
+import { contentMistakeHeadings } from '../domain/content-rules';
+
 export interface CheckedEntry {
   /** The file the entry comes from, as the editor knows it: 'src/content/data/technologies.yaml'. */
   file: string;
@@ -140,7 +142,7 @@ const printable = (text: string) =>
 
 /** The build's error: one line per problem, file first, its place in the editor beside the field. */
 export const describeProblems = (problems: readonly ContentProblem[]) =>
-  `The content links to pages that do not exist, or has a slug that cannot be used:\n${problems
+  `${contentMistakeHeadings.build}\n${problems
     .map(
       ({ file, field, message, place }) =>
         `  ${printable(`${file}: ${field}${place ? ` (${place})` : ''}: ${message}`)}`,
@@ -152,7 +154,7 @@ export const describeProblems = (problems: readonly ContentProblem[]) =>
  * then, for a developer, the file and the field.
  */
 export const describeForStaff = (problems: readonly ContentProblem[]) =>
-  `This page shows content with a mistake. Correct it in the editor, then reload:\n${problems
+  `${contentMistakeHeadings.page}\n${problems
     .map(
       ({ file, field, message, place }) =>
         `  ${printable(`${place ?? file}: ${message}`)}\n      (${printable(`${file}: ${field}`)})`,

@@ -532,6 +532,19 @@ test("a link to no page in one entry and a value the schema refuses in another: 
   await expect(overlay).toContainText('Page copy → about → Hero → Title: Too big');
   await expect(overlay).toContainText('(src/content/pages/about.yaml: hero.title)');
   await expect(overlay).not.toContainText('iphone');
+  // Astro sends each page's error to every open tab: a page that rendered keeps it in its console.
+  await visit(browser, '/laravel');
+  const elsewhere = browser.waitForEvent('console', {
+    predicate: (message) =>
+      message.type() === 'error' &&
+      message.text().includes('Another page of the dev site shows a content mistake') &&
+      message.text().includes('Service pages → iphone → Hero → Button'),
+    timeout: 20_000,
+  });
+  expect(await status('/iphone')).toBe(500);
+  await elsewhere;
+  await expect(browser.locator('vite-error-overlay')).toHaveCount(0);
+  await expect(browser.getByRole('heading', { level: 1 })).toBeVisible();
 
   // Put back: every page renders again.
   restore(before);
@@ -539,6 +552,19 @@ test("a link to no page in one entry and a value the schema refuses in another: 
     await expect.poll(() => status(address), { timeout: 20_000 }).toBe(200);
   for (const address of ['/', '/service', '/laravel', '/portfolio'])
     expect(await status(address), address).toBe(200);
+
+  // A list that a component reads halfway through its pages (the testimonials of the service
+  // pages): those pages fail whole, where Astro had sent them cut short there, with a 200.
+  const testimonials = inProject('src/content/data/testimonials.yaml');
+  const list = parse(readFileSync(testimonials, 'utf8')) as { entries: { company: unknown }[] };
+  list.entries[1]!.company = 12345;
+  writeFileSync(testimonials, stringify(list));
+  await expect.poll(() => status('/laravel'), { timeout: 20_000 }).toBe(500);
+  expect(await status('/about')).toBe(200);
+  await visit(browser, '/laravel');
+  await expect(overlay).toContainText('Testimonials → 2nd testimonial → Company');
+  restore(before);
+  await expect.poll(() => status('/laravel'), { timeout: 20_000 }).toBe(200);
 });
 
 /** The files of src/content and src/assets that differ from the test's snapshot. */
