@@ -121,10 +121,17 @@ export const getPricing = () => ordered('pricing');
 export const getEnquiryServices = () => ordered('enquiryServices');
 
 let serviceLabels: Promise<string[]> | undefined;
-/** The enquiry form's options, read once: the server checks every enquiry against them. */
+/**
+ * The enquiry form's options, read once: the server checks every enquiry against them. A mistake in
+ * the list (`astro dev`) is not kept: the next request reads the list again.
+ */
 export const getEnquiryServiceLabels = () =>
-  (serviceLabels ??= getEnquiryServices().then((entries) =>
-    entries.map((entry) => entry.data.label),
+  (serviceLabels ??= getEnquiryServices().then(
+    (entries) => entries.map((entry) => entry.data.label),
+    (error: unknown) => {
+      serviceLabels = undefined;
+      throw error;
+    },
   ));
 export const getTechnologies = () => ordered('technologies');
 
