@@ -103,7 +103,11 @@ export function section(page: Awaited<ReturnType<typeof getPage>>, id: string): 
 export async function getServices() {
   // Each service page is a file of its own: its `order` places it within its group.
   const services = (await getCollection('services')).sort((a, b) => a.data.order - b.data.order);
-  assertNoProblems(checkServiceSlugs(serviceSlugs(services), fixedRoutes()));
+  const problems = checkServiceSlugs(serviceSlugs(services), fixedRoutes());
+  if (problems.length > 0) {
+    const described = checkedPerPage ? describeForStaff : describeProblems;
+    throw new Error(described(await placed(problems)));
+  }
   return services;
 }
 
@@ -160,10 +164,6 @@ const fixedRoutes = () => pageFiles.flatMap((file) => routeOfPageFile(file) ?? [
 const serviceSlugs = (services: CollectionEntry<'services'>[]) =>
   services.map((entry) => ({ file: entry.filePath ?? entry.id, slug: entry.data.slug }));
 
-const assertNoProblems = (problems: ContentProblem[]) => {
-  if (problems.length > 0) throw new Error(describeProblems(problems));
-};
-
 type AnyEntry = CollectionEntry<keyof typeof collections>;
 
 /** An entry as the checks see it; `index`, its place in a list file. */
@@ -172,7 +172,10 @@ const checked = (entry: AnyEntry, index?: number): CheckedEntry => {
   return {
     file,
     // A list file (src/content/data) holds many entries: the entry is named too.
-    ...(file.includes('/data/') && { id: entry.id, index }),
+    ...(file.includes('/data/') && {
+      id: entry.id,
+      ...(index !== undefined && index >= 0 && { index }),
+    }),
     data: entry.data,
     ...('body' in entry && typeof entry.body === 'string' && { body: entry.body }),
   };

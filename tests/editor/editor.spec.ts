@@ -486,8 +486,10 @@ test('a page file copied by hand onto the same address: the dev site shows an er
   await visit(browser, '/laravel');
   const message = browser.locator('vite-error-overlay #message-content');
   for (const line of [
-    'src/content/services/laravel.mdx: slug: "laravel" is also the slug of src/content/services/laravel-copy.mdx',
-    'src/content/services/laravel-copy.mdx: slug: "laravel" is also the slug of src/content/services/laravel.mdx',
+    'Service pages → laravel → Page address: "laravel" is also the slug of src/content/services/laravel-copy.mdx',
+    '(src/content/services/laravel.mdx: slug)',
+    'Service pages → laravel-copy → Page address: "laravel" is also the slug of src/content/services/laravel.mdx',
+    '(src/content/services/laravel-copy.mdx: slug)',
   ])
     await expect(message).toContainText(line);
   // The rest of the site still answers.
