@@ -161,8 +161,16 @@ export async function getAvailability(): Promise<Availability> {
 const pageFiles = Object.keys(import.meta.glob('../pages/**/*.{astro,ts}'));
 const fixedRoutes = () => pageFiles.flatMap((file) => routeOfPageFile(file) ?? []);
 
+/**
+ * A service page's address: its `slug`, or, when `astro dev` kept the page aside without one (a
+ * value the schema refused), its file's name, as the editor names it, so that the page still
+ * answers with its mistake there and the links to it do not break every page that has one.
+ */
+export const serviceAddress = (entry: CollectionEntry<'services'>): string =>
+  typeof entry.data.slug === 'string' ? entry.data.slug : entry.id;
+
 const serviceSlugs = (services: CollectionEntry<'services'>[]) =>
-  services.map((entry) => ({ file: entry.filePath ?? entry.id, slug: entry.data.slug }));
+  services.map((entry) => ({ file: entry.filePath ?? entry.id, slug: serviceAddress(entry) }));
 
 type AnyEntry = CollectionEntry<keyof typeof collections>;
 
