@@ -52,7 +52,7 @@ export async function getSettings() {
   const entry = await getEntry('settings', 'site');
   if (!entry) throw new Error('src/content/data/settings.yaml needs an entry with id "site"');
   // The header and the footer of every page show it.
-  await assertShown([checked(entry, indexInFile(entry))]);
+  await assertShown([checked(entry)]);
   return entry.data;
 }
 
@@ -152,7 +152,7 @@ export async function getServiceGroups() {
 export async function getAvailability(): Promise<Availability> {
   const entry = await getEntry('availability', 'calls');
   if (!entry) throw new Error('src/content/data/availability.yaml needs an entry with id "calls"');
-  await assertShown([checked(entry, indexInFile(entry))]);
+  await assertShown([checked(entry)]);
   const { id: _id, ...availability } = entry.data;
   return availability;
 }
@@ -188,10 +188,6 @@ const checked = (entry: AnyEntry, index?: number): CheckedEntry => {
     ...('body' in entry && typeof entry.body === 'string' && { body: entry.body }),
   };
 };
-
-/** A list file's entry's place in its file. */
-const indexInFile = (entry: AnyEntry) =>
-  entry.filePath ? idsInFile(entry.filePath).indexOf(entry.id) : undefined;
 
 /** What the schema found wrong with an entry that `astro dev` kept aside (src/content.config.ts). */
 function schemaProblems({ file, id, index, data }: CheckedEntry): ContentProblem[] {
@@ -235,14 +231,20 @@ export const checkedPerPage = !!import.meta.hot;
 async function assertShown(entries: CheckedEntry[]) {
   if (!checkedPerPage) return;
   const files = new Set(entries.map(({ file }) => file));
-  const problems = [
-    ...entries.flatMap(schemaProblems),
+  const services = serviceSlugs(await getCollection('services'));
+  const problemsOf = (shown: CheckedEntry[]) => [
+    ...shown.flatMap(schemaProblems),
     // The same check as the build's, on the entries shown: a slug's problem is its page's too.
-    ...checkContent(entries, fixedRoutes(), serviceSlugs(await getCollection('services'))).filter(
-      ({ file }) => files.has(file),
-    ),
+    ...checkContent(shown, fixedRoutes(), services).filter(({ file }) => files.has(file)),
   ];
-  if (problems.length > 0) throw new Error(describeForStaff(await placed(problems)));
+  if (problemsOf(entries).length === 0) return;
+  // A list file's entry's place, read from its file only now (the settings are read many times a page).
+  const placedInFile = entries.map((entry) =>
+    entry.id !== undefined && entry.index === undefined
+      ? { ...entry, index: idsInFile(entry.file).indexOf(entry.id) }
+      : entry,
+  );
+  throw new Error(describeForStaff(await placed(problemsOf(placedInFile))));
 }
 
 /**
