@@ -69,6 +69,57 @@ const seo = z
 
 const paragraph = text(lengths.paragraph);
 
+/** Where an entry kept aside in `astro dev` holds what is wrong with it (see `confinedInDev`). */
+export const CONTENT_PROBLEMS = '__contentProblems';
+/** One mistake of an entry: the field's path in its file ('stats.2.label') and the schema's message. */
+export interface SchemaProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * In `astro dev` (`npm run dev`, `npm run edit`), an entry the schema refuses is kept, with its
+ * mistakes under CONTENT_PROBLEMS, instead of being refused: Astro would fail to start, or keep the
+ * entry as it was before the mistake without a word (a page, a service page), or empty the whole
+ * list (a list file's entries are one collection). The pages that show the entry then fail with its
+ * mistakes in the editor's words (src/lib/content.ts); every other page renders. A build refuses it
+ * as before.
+ */
+/** What zod hands a `catch`: the value it was given and what is wrong with it. */
+interface CatchContext {
+  value: unknown;
+  error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
+
+function confinedInDev<Collections extends Record<string, { schema?: unknown }>>(
+  all: Collections,
+): Collections {
+  // Vite's hot-update API, which only the dev server's modules have: not import.meta.env.DEV, which
+  // a build run with NODE_ENV=test (tests/build/) has too, and Vitest reading the schema itself.
+  if (!import.meta.hot) return all;
+  // A `catch`, not a transform: the JSON schemas Astro writes for the list files stay the schema's.
+  const confine = (schema: z.ZodType) =>
+    schema.catch((context: CatchContext) => ({
+      ...(isRecord(context.value) ? context.value : {}),
+      // `error.issues`, not `issues`: these have their messages.
+      [CONTENT_PROBLEMS]: context.error.issues.map((issue) => ({
+        path: issue.path.map(String).join('.'),
+        // Astro's own wording puts the path first, in Markdown ("**title**: Expected type
+        // `"string"` …"): the path is said already, in the editor's words.
+        message: issue.message.replace(/^\*\*[^*]*\*\*: /, '').replaceAll('`', ''),
+      })),
+    }));
+  return Object.fromEntries(
+    Object.entries(all).map(([name, collection]) => [
+      name,
+      { ...collection, schema: confine(collection.schema as z.ZodType) },
+    ]),
+  ) as Collections;
+}
+
 /**
  * A YAML list file: its entries under `entries:` (an object at the root, as the visual editor
  * writes it). The site shows them in the order of the file (src/lib/content.ts).
@@ -348,7 +399,7 @@ const pages = defineCollection({
   }),
 });
 
-export const collections = {
+export const collections = confinedInDev({
   services,
   testimonials,
   portfolio,
@@ -360,4 +411,4 @@ export const collections = {
   settings,
   availability,
   pages,
-};
+});

@@ -162,3 +162,13 @@ export const countMessages = {
   tiles: `the services grid needs exactly ${SERVICE_TILES} tiles`,
   stats: `the stats strip needs exactly ${SERVICE_STATS} counters`,
 } as const;
+
+/**
+ * The first line of a page's error for a content mistake (src/lib/content-checks.ts): in `astro
+ * dev`, the pages that rendered know by it that the error is another page's
+ * (src/integrations/editor-reload.ts).
+ */
+export const contentMistakeHeadings = {
+  page: 'This page shows content with a mistake. Correct it in the editor, then reload:',
+  build: 'The content links to pages that do not exist, or has a slug that cannot be used:',
+} as const;

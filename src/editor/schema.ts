@@ -213,6 +213,8 @@ const serviceCopy = Object.values(
 const groupHeading = (category: string) =>
   new RegExp(`- id: ${category}\\n\\s+title: (.+)`).exec(serviceCopy)?.[1] ?? category;
 
+const pageText = 'Page text (below the blocks)';
+
 const services = collection({
   label: 'Service pages',
   path: 'src/content/services/*',
@@ -313,7 +315,9 @@ const services = collection({
       defaultValue: true,
     }),
     seo: seo(),
-    body: fields.mdx({ label: 'Page text (below the blocks)', extension: 'mdx' }),
+    // Keystatic keeps an MDX field's label to itself: it is repeated for the editor's place of a
+    // mistake (./labels.ts).
+    body: Object.assign(fields.mdx({ label: pageText, extension: 'mdx' }), { label: pageText }),
   },
 });
 

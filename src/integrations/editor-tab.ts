@@ -9,30 +9,15 @@
  */
 import './editor-tab-history.ts';
 
-/** What Vite's client hands its `vite:error` listeners (Astro's payload). */
-interface ErrorPayload {
-  err: { message?: string; stack?: string; loc?: { file?: string } };
-}
+import { divertErrorOverlays, type ErrorPayload } from './error-overlays.ts';
 
 /** Whether an error comes from the editor's own code (its schema, its fields, Keystatic). */
 const concernsEditor = ({ err }: ErrorPayload) =>
   /keystatic|\/src\/editor\//.test(`${err.loc?.file ?? ''}\n${err.stack ?? ''}`);
 
-if (import.meta.hot) {
-  let last: ErrorPayload | undefined;
-  // Vite's client calls its listeners, then adds its overlay to the body: the observer below sees
-  // it before the page is painted again.
-  import.meta.hot.on('vite:error', (payload: ErrorPayload) => (last = payload));
-  new MutationObserver((records) => {
-    for (const record of records)
-      for (const node of record.addedNodes) {
-        if (!(node instanceof HTMLElement) || node.localName !== 'vite-error-overlay') continue;
-        if (!last || concernsEditor(last)) continue;
-        node.remove();
-        const message = new DOMParser().parseFromString(last.err.message ?? '', 'text/html');
-        console.error(
-          `A page of the dev site answered with an error (it shows there): ${message.body.textContent}`,
-        );
-      }
-  }).observe(document.body, { childList: true });
-}
+if (import.meta.hot)
+  divertErrorOverlays(
+    import.meta.hot,
+    concernsEditor,
+    'A page of the dev site answered with an error (it shows there)',
+  );

@@ -422,6 +422,10 @@ export default function editor(): AstroIntegration {
           order: 'pre',
           entrypoint: new URL('./editor-csp.ts', import.meta.url),
         });
+        addMiddleware({
+          order: 'post',
+          entrypoint: new URL('./dev-whole-pages.ts', import.meta.url),
+        });
       },
       'astro:server:start': ({ address, logger }) => {
         const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

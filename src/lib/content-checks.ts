@@ -1,17 +1,22 @@
 /**
  * What the schema cannot see, because it looks at one entry at a time: that every internal link in
  * the content leads to a page of the site, and that service slugs are unique and do not take the
- * address of a fixed page. Run by the build (src/pages/[service].astro), so that deleting or
- * renaming a service page fails `npm run build` naming each file that still links to it; the slugs
- * also each time the service pages are read (lib/content.ts), so `astro dev` shows a slug's error
- * on /service and on the service pages.
+ * address of a fixed page. Run by the build (src/pages/[service].astro) over all the content, so
+ * that deleting or renaming a service page fails `npm run build` naming each file that still links
+ * to it; in `astro dev`, by each page over the entries it shows (lib/content.ts), so that a mistake
+ * fails only those pages; the slugs also each time the service pages are read, so `astro dev` shows
+ * a slug's error on /service and on the service pages.
  */
+
+import { contentMistakeHeadings } from '../domain/content-rules';
 
 export interface CheckedEntry {
   /** The file the entry comes from, as the editor knows it: 'src/content/data/technologies.yaml'. */
   file: string;
   /** The entry's id in a list file; undefined for one file per entry (a service page, a page). */
   id?: string;
+  /** Its place in a list file, from 0: where the editor shows it. */
+  index?: number;
   data: unknown;
   /** An MDX file's body, whose Markdown and HTML links are checked too. */
   body?: string;
@@ -21,6 +26,10 @@ export interface ContentProblem {
   file: string;
   field: string;
   message: string;
+  /** The field's path in the file ('entries.3.href'), for its place in the editor; else `field`. */
+  path?: string;
+  /** The field's place in the editor, in its labels (src/editor/labels.ts), once known. */
+  place?: string;
 }
 
 /** Every internal link of a value: strings under an `href` key that start with '/', with their path. */
@@ -112,16 +121,44 @@ export function checkContent(
         file: entry.file,
         field: entry.id ? `entry "${entry.id}", ${field}` : field,
         message: `"${href}" is not a page of the site (a service page renamed or removed?)`,
+        ...(entry.index !== undefined && { path: `entries.${entry.index}.${field}` }),
       });
     }
   }
   return problems;
 }
 
-/** The build's error: one line per problem, file first. */
+/**
+ * A problem's text as it is printed, to a terminal too: control characters from the content (an
+ * escape sequence in a link, a key) written as \u001b, not run; a message of several lines on one.
+ */
+const printable = (text: string) =>
+  text
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(
+      /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+
+/** The build's error: one line per problem, file first, its place in the editor beside the field. */
 export const describeProblems = (problems: readonly ContentProblem[]) =>
-  `The content links to pages that do not exist, or has a slug that cannot be used:\n${problems
-    .map(({ file, field, message }) => `  ${file}: ${field}: ${message}`)
+  `${contentMistakeHeadings.build}\n${problems
+    .map(
+      ({ file, field, message, place }) =>
+        `  ${printable(`${file}: ${field}${place ? ` (${place})` : ''}: ${message}`)}`,
+    )
+    .join('\n')}`;
+
+/**
+ * A page's error in `astro dev`, for the person editing: each mistake where the editor shows it,
+ * then, for a developer, the file and the field.
+ */
+export const describeForStaff = (problems: readonly ContentProblem[]) =>
+  `${contentMistakeHeadings.page}\n${problems
+    .map(
+      ({ file, field, message, place }) =>
+        `  ${printable(`${place ?? file}: ${message}`)}\n      (${printable(`${file}: ${field}`)})`,
+    )
     .join('\n')}`;
 
 /** A route of a file under src/pages: '/', '/about', '/schedule/booked'; undefined for a dynamic one. */

@@ -2,10 +2,16 @@
 import { readFileSync } from 'node:fs';
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
 import { parse as parseYaml } from 'yaml';
-import { collections, serviceCategories } from '../content.config';
+import {
+  CONTENT_PROBLEMS,
+  collections,
+  serviceCategories,
+  type SchemaProblem,
+} from '../content.config';
 import {
   checkContent,
   checkServiceSlugs,
+  describeForStaff,
   describeProblems,
   routeOfPageFile,
   type CheckedEntry,
@@ -37,12 +43,16 @@ async function ordered<
   const file = entries[0]?.filePath;
   if (!file) return entries;
   const place = new Map(idsInFile(file).map((id, index) => [id, index]));
-  return entries.sort((a, b) => place.get(a.id)! - place.get(b.id)!);
+  const sorted = entries.sort((a, b) => place.get(a.id)! - place.get(b.id)!);
+  await assertShown(sorted.map((entry, index) => checked(entry, index)));
+  return sorted;
 }
 
 export async function getSettings() {
   const entry = await getEntry('settings', 'site');
   if (!entry) throw new Error('src/content/data/settings.yaml needs an entry with id "site"');
+  // The header and the footer of every page show it.
+  await assertShown([checked(entry)]);
   return entry.data;
 }
 
@@ -72,6 +82,7 @@ export async function getMailContent() {
 export async function getPage(id: string) {
   const entry = await getEntry('pages', id);
   if (!entry) throw new Error(`src/content/pages/${id}.yaml is missing`);
+  await assertShown([checked(entry)]);
   return entry.data;
 }
 
@@ -92,8 +103,18 @@ export function section(page: Awaited<ReturnType<typeof getPage>>, id: string): 
 export async function getServices() {
   // Each service page is a file of its own: its `order` places it within its group.
   const services = (await getCollection('services')).sort((a, b) => a.data.order - b.data.order);
-  assertNoProblems(checkServiceSlugs(serviceSlugs(services), fixedRoutes()));
+  const problems = checkServiceSlugs(serviceSlugs(services), fixedRoutes());
+  if (problems.length > 0) {
+    const described = checkedPerPage ? describeForStaff : describeProblems;
+    throw new Error(described(await placed(problems)));
+  }
   return services;
+}
+
+/** A service page's own entry, for its page: its mistakes are that page's error in `astro dev`. */
+export async function getServicePage(entry: CollectionEntry<'services'>) {
+  await assertShown([checked(entry)]);
+  return entry;
 }
 
 export const getTestimonials = () => ordered('testimonials');
@@ -104,10 +125,17 @@ export const getPricing = () => ordered('pricing');
 export const getEnquiryServices = () => ordered('enquiryServices');
 
 let serviceLabels: Promise<string[]> | undefined;
-/** The enquiry form's options, read once: the server checks every enquiry against them. */
+/**
+ * The enquiry form's options, read once: the server checks every enquiry against them. A mistake in
+ * the list (`astro dev`) is not kept: the next request reads the list again.
+ */
 export const getEnquiryServiceLabels = () =>
-  (serviceLabels ??= getEnquiryServices().then((entries) =>
-    entries.map((entry) => entry.data.label),
+  (serviceLabels ??= getEnquiryServices().then(
+    (entries) => entries.map((entry) => entry.data.label),
+    (error: unknown) => {
+      serviceLabels = undefined;
+      throw error;
+    },
   ));
 export const getTechnologies = () => ordered('technologies');
 
@@ -124,6 +152,7 @@ export async function getServiceGroups() {
 export async function getAvailability(): Promise<Availability> {
   const entry = await getEntry('availability', 'calls');
   if (!entry) throw new Error('src/content/data/availability.yaml needs an entry with id "calls"');
+  await assertShown([checked(entry)]);
   const { id: _id, ...availability } = entry.data;
   return availability;
 }
@@ -132,31 +161,106 @@ export async function getAvailability(): Promise<Availability> {
 const pageFiles = Object.keys(import.meta.glob('../pages/**/*.{astro,ts}'));
 const fixedRoutes = () => pageFiles.flatMap((file) => routeOfPageFile(file) ?? []);
 
-const serviceSlugs = (services: CollectionEntry<'services'>[]) =>
-  services.map((entry) => ({ file: entry.filePath ?? entry.id, slug: entry.data.slug }));
+/**
+ * A service page's address: its `slug`, or, when `astro dev` kept the page aside without one (a
+ * value the schema refused), its file's name, as the editor names it, so that the page still
+ * answers with its mistake there and the links to it do not break every page that has one.
+ */
+export const serviceAddress = (entry: CollectionEntry<'services'>): string =>
+  typeof entry.data.slug === 'string' ? entry.data.slug : entry.id;
 
-const assertNoProblems = (problems: ContentProblem[]) => {
-  if (problems.length > 0) throw new Error(describeProblems(problems));
+const serviceSlugs = (services: CollectionEntry<'services'>[]) =>
+  services.map((entry) => ({ file: entry.filePath ?? entry.id, slug: serviceAddress(entry) }));
+
+type AnyEntry = CollectionEntry<keyof typeof collections>;
+
+/** An entry as the checks see it; `index`, its place in a list file. */
+const checked = (entry: AnyEntry, index?: number): CheckedEntry => {
+  const file = entry.filePath ?? `src/content (${entry.collection})`;
+  return {
+    file,
+    // A list file (src/content/data) holds many entries: the entry is named too.
+    ...(file.includes('/data/') && {
+      id: entry.id,
+      ...(index !== undefined && index >= 0 && { index }),
+    }),
+    data: entry.data,
+    ...('body' in entry && typeof entry.body === 'string' && { body: entry.body }),
+  };
 };
+
+/** What the schema found wrong with an entry that `astro dev` kept aside (src/content.config.ts). */
+function schemaProblems({ file, id, index, data }: CheckedEntry): ContentProblem[] {
+  const problems = (data as { [CONTENT_PROBLEMS]?: SchemaProblem[] } | undefined)?.[
+    CONTENT_PROBLEMS
+  ];
+  return (problems ?? []).map(({ path, message }) => ({
+    file,
+    field: id ? `entry "${id}", ${path}` : path,
+    message,
+    ...(index !== undefined && { path: `entries.${index}.${path}` }),
+  }));
+}
+
+/**
+ * Each problem's place in the editor. The editor's schema is loaded only here, when there is a
+ * problem to tell (src/editor/labels.ts says why).
+ */
+async function placed(problems: ContentProblem[]): Promise<ContentProblem[]> {
+  if (problems.length === 0) return problems;
+  const { editorPlace } = await import('../editor/labels.ts');
+  return problems.map((problem) => {
+    // A link of an MDX body is 'body, line 3': the editor shows the body whole.
+    const place = editorPlace(problem.file, (problem.path ?? problem.field).split(',')[0]!);
+    return place ? { ...problem, place } : problem;
+  });
+}
+
+/**
+ * In `astro dev`, each page checks the entries it shows, and the build everything at once. Told by
+ * Vite's hot-update API, which only the dev server's modules have (a build run with NODE_ENV=test,
+ * as tests/build/ does, has import.meta.env.DEV too).
+ */
+export const checkedPerPage = !!import.meta.hot;
+
+/**
+ * In `astro dev`, the mistakes of the entries a page shows (a value the schema refuses, a link to
+ * no page) are that page's error, in the editor's words; other pages still render. The build
+ * checks everything at once instead (`assertContentLinks`), and Astro refuses the values.
+ */
+async function assertShown(entries: CheckedEntry[]) {
+  if (!checkedPerPage) return;
+  const files = new Set(entries.map(({ file }) => file));
+  const services = serviceSlugs(await getCollection('services'));
+  const problemsOf = (shown: CheckedEntry[]) => [
+    ...shown.flatMap(schemaProblems),
+    // The same check as the build's, on the entries shown: a slug's problem is its page's too.
+    ...checkContent(shown, fixedRoutes(), services).filter(({ file }) => files.has(file)),
+  ];
+  if (problemsOf(entries).length === 0) return;
+  // A list file's entry's place, read from its file only now (the settings are read many times a page).
+  const placedInFile = entries.map((entry) =>
+    entry.id !== undefined && entry.index === undefined
+      ? { ...entry, index: idsInFile(entry.file).indexOf(entry.id) }
+      : entry,
+  );
+  throw new Error(describeForStaff(await placed(problemsOf(placedInFile))));
+}
 
 /**
  * Fails the build when a link in the content leads nowhere or a service slug cannot be used
- * (src/lib/content-checks.ts), with one line per problem naming the file and the field.
+ * (src/lib/content-checks.ts), with one line per problem naming the file, the field and its place
+ * in the editor.
  */
 export async function assertContentLinks() {
   const entries: CheckedEntry[] = [];
   for (const name of Object.keys(collections) as (keyof typeof collections)[]) {
-    for (const entry of await getCollection(name)) {
-      const file = entry.filePath ?? `src/content (${name})`;
-      entries.push({
-        file,
-        // A list file (src/content/data) holds many entries: the entry is named too.
-        ...(file.includes('/data/') && { id: entry.id }),
-        data: entry.data,
-        ...('body' in entry && typeof entry.body === 'string' && { body: entry.body }),
-      });
-    }
+    const all = await getCollection(name);
+    const file = all[0]?.filePath;
+    const order = file?.includes('/data/') ? idsInFile(file) : [];
+    for (const entry of all) entries.push(checked(entry, order.indexOf(entry.id)));
   }
   const services = serviceSlugs(await getCollection('services'));
-  assertNoProblems(checkContent(entries, fixedRoutes(), services));
+  const problems = checkContent(entries, fixedRoutes(), services);
+  if (problems.length > 0) throw new Error(describeProblems(await placed(problems)));
 }

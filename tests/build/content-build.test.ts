@@ -108,11 +108,18 @@ describe('a content mistake fails the build, naming the file and the field', () 
 
   // Links and slugs are checked by the build itself (src/lib/content-checks.ts), not by the schema,
   // all at once: one build with three such mistakes names each of them.
-  it('a removed page still linked, a slug that is a fixed page, two pages of one slug: the build fails naming each file', async () => {
+  it('a removed page still linked, a link to no page, a slug that is a fixed page, two pages of one slug: the build fails naming each file, field and place in the editor', async () => {
     const services = join(copy, 'src/content/services');
     const originals = new Map(
       ['zend.mdx', 'yii.mdx'].map((file) => [file, readFileSync(join(services, file), 'utf8')]),
     );
+    const home = join(copy, 'src/content/pages/home.yaml');
+    const homeText = readFileSync(home, 'utf8');
+    const homePage = parse(homeText) as {
+      sections: { items: { links?: { href: string }[] }[] }[];
+    };
+    homePage.sections[0]!.items[0]!.links![1]!.href = '/nope';
+    writeFileSync(home, stringify(homePage));
     rmSync(join(services, 'zend.mdx'));
     writeFileSync(
       join(services, 'yii.mdx'),
@@ -126,13 +133,15 @@ describe('a content mistake fails the build, naming the file and the field', () 
       const result = await sync('build');
       expect(result.failed).toBe(true);
       for (const line of [
-        'src/content/data/technologies.yaml: entry "zend", href: "/zend" is not a page of the site',
-        'src/content/services/yii.mdx: slug: "contact" is the address of a fixed page (/contact)',
-        'src/content/services/laravel.mdx: slug: "laravel" is also the slug of src/content/services/laravel-copy.mdx',
-        'src/content/services/laravel-copy.mdx: slug: "laravel" is also the slug of src/content/services/laravel.mdx',
+        'src/content/data/technologies.yaml: entry "zend", href (Technologies → 14th technology → Link): "/zend" is not a page of the site',
+        'src/content/pages/home.yaml: sections.0.items.0.links.1.href (Page copy → home → Sections → 1st section → Items → 1st item → Links → 2nd link → Link): "/nope" is not a page of the site',
+        'src/content/services/yii.mdx: slug (Service pages → yii → Page address): "contact" is the address of a fixed page (/contact)',
+        'src/content/services/laravel.mdx: slug (Service pages → laravel → Page address): "laravel" is also the slug of src/content/services/laravel-copy.mdx',
+        'src/content/services/laravel-copy.mdx: slug (Service pages → laravel-copy → Page address): "laravel" is also the slug of src/content/services/laravel.mdx',
       ])
         expect(result.output).toContain(line);
     } finally {
+      writeFileSync(home, homeText);
       for (const [file, text] of originals) writeFileSync(join(services, file), text);
       rmSync(join(services, 'laravel-copy.mdx'));
     }

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Locator, type Page } from './fixtures';
+import { parse, stringify } from 'yaml';
 import { copyProject } from '../../scripts/project-copy.mjs';
 import { open, visit } from './visit';
 import {
@@ -485,8 +486,10 @@ test('a page file copied by hand onto the same address: the dev site shows an er
   await visit(browser, '/laravel');
   const message = browser.locator('vite-error-overlay #message-content');
   for (const line of [
-    'src/content/services/laravel.mdx: slug: "laravel" is also the slug of src/content/services/laravel-copy.mdx',
-    'src/content/services/laravel-copy.mdx: slug: "laravel" is also the slug of src/content/services/laravel.mdx',
+    'Service pages → laravel → Page address: "laravel" is also the slug of src/content/services/laravel-copy.mdx',
+    '(src/content/services/laravel.mdx: slug)',
+    'Service pages → laravel-copy → Page address: "laravel" is also the slug of src/content/services/laravel.mdx',
+    '(src/content/services/laravel-copy.mdx: slug)',
   ])
     await expect(message).toContainText(line);
   // The rest of the site still answers.
@@ -495,6 +498,75 @@ test('a page file copied by hand onto the same address: the dev site shows an er
   rmSync(inProject(copied));
   await expect.poll(() => status('/laravel'), { timeout: 20_000 }).toBe(200);
   expect(await status('/service')).toBe(200);
+});
+
+// Issue 47: one broken link used to answer 500 on every service page of the dev site, and a value
+// the schema refused left the page as it was, or emptied a whole list, without a word.
+test("a link to no page in one entry and a value the schema refuses in another: only the pages that show them fail, saying where in the editor's words; the rest renders", async ({
+  page: browser,
+}) => {
+  const status = async (address: string) => (await browser.request.get(address)).status();
+  const iphone = inProject('src/content/services/iphone.mdx');
+  writeFileSync(
+    iphone,
+    readFileSync(iphone, 'utf8').replace(/^( {4}href:) \/contact$/m, '$1 /nope'),
+  );
+  const about = inProject('src/content/pages/about.yaml');
+  const aboutPage = parse(readFileSync(about, 'utf8')) as { hero: { title: string } };
+  aboutPage.hero.title = 'Meet the company '.repeat(10);
+  writeFileSync(about, stringify(aboutPage));
+
+  // The dev server reads the files a moment later.
+  for (const address of ['/iphone', '/about'])
+    await expect.poll(() => status(address), { timeout: 20_000 }).toBe(500);
+  for (const address of ['/', '/service', '/laravel', '/portfolio', '/contact'])
+    expect(await status(address), address).toBe(200);
+
+  // What the person previewing sees, in Vite's error overlay: where, in the editor's words, and the
+  // file and field for a developer.
+  const overlay = browser.locator('vite-error-overlay #message-content');
+  await visit(browser, '/iphone');
+  await expect(overlay).toContainText(
+    'Service pages → iphone → Hero → Button: "/nope" is not a page of the site',
+  );
+  await expect(overlay).toContainText('(src/content/services/iphone.mdx: hero.button.href)');
+  await visit(browser, '/about');
+  await expect(overlay).toContainText('Page copy → about → Hero → Title: Too big');
+  await expect(overlay).toContainText('(src/content/pages/about.yaml: hero.title)');
+  await expect(overlay).not.toContainText('iphone');
+  // Astro sends each page's error to every open tab: a page that rendered keeps it in its console.
+  await visit(browser, '/laravel');
+  const elsewhere = browser.waitForEvent('console', {
+    predicate: (message) =>
+      message.type() === 'error' &&
+      message.text().includes('Another page of the dev site shows a content mistake') &&
+      message.text().includes('Service pages → iphone → Hero → Button'),
+    timeout: 20_000,
+  });
+  expect(await status('/iphone')).toBe(500);
+  await elsewhere;
+  await expect(browser.locator('vite-error-overlay')).toHaveCount(0);
+  await expect(browser.getByRole('heading', { level: 1 })).toBeVisible();
+
+  // Put back: every page renders again.
+  restore(before);
+  for (const address of ['/iphone', '/about'])
+    await expect.poll(() => status(address), { timeout: 20_000 }).toBe(200);
+  for (const address of ['/', '/service', '/laravel', '/portfolio'])
+    expect(await status(address), address).toBe(200);
+
+  // A list that a component reads halfway through its pages (the testimonials of the service
+  // pages): those pages fail whole, where Astro had sent them cut short there, with a 200.
+  const testimonials = inProject('src/content/data/testimonials.yaml');
+  const list = parse(readFileSync(testimonials, 'utf8')) as { entries: { company: unknown }[] };
+  list.entries[1]!.company = 12345;
+  writeFileSync(testimonials, stringify(list));
+  await expect.poll(() => status('/laravel'), { timeout: 20_000 }).toBe(500);
+  expect(await status('/about')).toBe(200);
+  await visit(browser, '/laravel');
+  await expect(overlay).toContainText('Testimonials → 2nd testimonial → Company');
+  restore(before);
+  await expect.poll(() => status('/laravel'), { timeout: 20_000 }).toBe(200);
 });
 
 /** The files of src/content and src/assets that differ from the test's snapshot. */

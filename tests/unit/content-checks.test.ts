@@ -1,6 +1,11 @@
 /** The checks the schema cannot make alone: links lead to pages, slugs are free and unique. */
 import { describe, expect, it } from 'vitest';
-import { checkContent, routeOfPageFile } from '../../src/lib/content-checks';
+import {
+  checkContent,
+  describeForStaff,
+  describeProblems,
+  routeOfPageFile,
+} from '../../src/lib/content-checks';
 
 const fixed = ['/', '/about', '/contact', '/service', '/portfolio', '/schedule'];
 const services = [
@@ -91,5 +96,41 @@ describe('routeOfPageFile', () => {
     ['/x/src/pages/[service].astro', undefined],
   ])('%s is %s', (file, route) => {
     expect(routeOfPageFile(file)).toBe(route);
+  });
+});
+
+describe('the messages', () => {
+  const problem = {
+    file: 'src/content/pages/home.yaml',
+    field: 'sections.0.items.0.links.1.href',
+    message: '"/nope" is not a page of the site',
+    place: 'Page copy → home → Sections → 1st section → Items → 1st item → Links → 2nd link → Link',
+  };
+
+  it("the build's line: file, field, the place in the editor, what is wrong", () => {
+    expect(describeProblems([problem]).split('\n')[1]).toBe(
+      '  src/content/pages/home.yaml: sections.0.items.0.links.1.href (Page copy → home → Sections → 1st section → Items → 1st item → Links → 2nd link → Link): "/nope" is not a page of the site',
+    );
+  });
+
+  it("the dev page's: the place in the editor first, then the file and the field", () => {
+    expect(describeForStaff([problem]).split('\n').slice(1)).toEqual([
+      '  Page copy → home → Sections → 1st section → Items → 1st item → Links → 2nd link → Link: "/nope" is not a page of the site',
+      '      (src/content/pages/home.yaml: sections.0.items.0.links.1.href)',
+    ]);
+  });
+
+  it('control characters from the content are written out, not sent to the terminal; a problem stays on its line', () => {
+    const hostile = {
+      file: 'src/content/data/technologies.yaml',
+      field: 'entry "x\u001b[2J", href',
+      message: '"/a\u001b]8;;http://evil\u0007" is not a page of the site\nsecond line',
+    };
+    for (const text of [describeProblems([hostile]), describeForStaff([hostile])]) {
+      expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+      expect(text).toContain('\\u001b[2J');
+      expect(text).toContain('\\u0007');
+      expect(text).toContain('site second line');
+    }
   });
 });

@@ -1,0 +1,111 @@
+/**
+ * Where a field of a content file is in the editor, in the words staff see there:
+ * `src/content/pages/home.yaml` and `sections.0.items.0.links.1.href` are "Page copy → home →
+ * Sections → 1st section → Items → 1st item → Links → 2nd link → Link". Read from the editor's own
+ * schema (./schema.ts), so it stays true when a label changes.
+ *
+ * Only the error path loads this file (src/lib/content.ts imports it lazily, in `astro dev` and in a
+ * build that fails), so that pages, the build's good path and the production server never load
+ * Keystatic or the editor's field code: a second, plain table of labels would have to be kept in
+ * step with the schema by hand.
+ */
+import type { ComponentSchema } from '@keystatic/core';
+import editorConfig from './schema.ts';
+
+type Fields = Record<string, ComponentSchema>;
+interface Place {
+  label: string;
+  /** The folder (a collection: 'src/content/pages/') or the file without extension (a singleton). */
+  path: string;
+  many: boolean;
+  schema: Fields;
+}
+
+/** The editor's collections and singletons, where each keeps its files. */
+const places = (config: typeof editorConfig): Place[] => [
+  ...Object.values(config.collections ?? {}).map((collection) => ({
+    label: collection.label,
+    path: (collection.path ?? '').replace(/\*.*$/, ''),
+    many: true,
+    schema: collection.schema as Fields,
+  })),
+  ...Object.values(config.singletons ?? {}).map((singleton) => ({
+    label: singleton.label,
+    path: singleton.path ?? '',
+    many: false,
+    schema: singleton.schema as Fields,
+  })),
+];
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd. */
+export function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** What one item of a list is called, from the list's label: "Sections" → "section". */
+const itemName = (listLabel: string) => {
+  const name = listLabel.toLowerCase();
+  if (name.endsWith('ies')) return `${name.slice(0, -3)}y`;
+  if (name.endsWith('s') && !name.endsWith('ss')) return name.slice(0, -1);
+  return 'item';
+};
+
+/** A key the editor has no label for (an unknown key, a part of a custom field): as written. */
+const fieldLabel = (field: ComponentSchema | undefined, key: string) =>
+  (field && 'label' in field && typeof field.label === 'string' && field.label) || key;
+
+/** The labels along a field path inside one field. */
+function walk(field: ComponentSchema | undefined, path: readonly string[]): string[] {
+  const [key, ...rest] = path;
+  if (key === undefined || !field) return path.length ? [...path] : [];
+  if (field.kind === 'array') {
+    const index = Number(key);
+    if (!Number.isInteger(index) || index < 0) return [...path];
+    const item = `${ordinal(index + 1)} ${itemName(field.label)}`;
+    return [item, ...walkInto(field.element, rest)];
+  }
+  if (field.kind === 'object') return walkFields(field.fields, path);
+  // A custom field (a hero's button, opening hours) holds its parts itself: it is the place.
+  return [];
+}
+
+/** An array's item: its own label is the item's name, said already; only its fields follow. */
+const walkInto = (element: ComponentSchema, path: readonly string[]) =>
+  element.kind === 'object' ? walkFields(element.fields, path) : walk(element, path);
+
+function walkFields(fields: Fields, path: readonly string[]): string[] {
+  const [key, ...rest] = path;
+  if (key === undefined) return [];
+  const field = fields[key];
+  return [fieldLabel(field, key), ...walk(field, rest)];
+}
+
+/**
+ * The place of a field in the editor, as staff find it: the collection or the list file, the entry,
+ * then each label and list position, from 1. `fieldPath` is the file's ('sections.0.title'; a list
+ * file's 'entries.3.href'); undefined for a file the editor does not show.
+ */
+export function editorPlace(
+  file: string,
+  fieldPath: string,
+  config: typeof editorConfig = editorConfig,
+): string | undefined {
+  const path = fieldPath.split('.').filter(Boolean);
+  for (const place of places(config)) {
+    if (place.many && file.startsWith(place.path)) {
+      const entry = file.slice(place.path.length).replace(/\.[^./]+$/, '');
+      if (entry.includes('/')) continue;
+      return [place.label, entry, ...walkFields(place.schema, path)].join(' → ');
+    }
+    if (!place.many && file.replace(/\.[^./]+$/, '') === place.path) {
+      // A list file: its one list, `entries`, has the file's label; said once.
+      const [list, ...rest] = path;
+      const entries = list ? place.schema[list] : undefined;
+      const within = entries ? walk(entries, rest) : walkFields(place.schema, path);
+      return [place.label, ...within].join(' → ');
+    }
+  }
+  return undefined;
+}

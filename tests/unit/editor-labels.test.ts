@@ -1,0 +1,73 @@
+/**
+ * A content mistake's place in the editor's words (src/editor/labels.ts), read from the editor's
+ * schema: what the dev site's error page and the build's messages say beside the file and field.
+ */
+import { describe, expect, it } from 'vitest';
+import { editorPlace, ordinal } from '../../src/editor/labels';
+
+describe('editorPlace', () => {
+  it("a page section's link", () => {
+    expect(editorPlace('src/content/pages/home.yaml', 'sections.0.items.0.links.1.href')).toBe(
+      'Page copy → home → Sections → 1st section → Items → 1st item → Links → 2nd link → Link',
+    );
+  });
+
+  it("a service page's tile, its hero, its text", () => {
+    expect(editorPlace('src/content/services/iphone.mdx', 'services.2.summary')).toBe(
+      'Service pages → iphone → Tiles → 3rd tile → Summary',
+    );
+    expect(editorPlace('src/content/services/iphone.mdx', 'hero.button.href')).toBe(
+      'Service pages → iphone → Hero → Button',
+    );
+    expect(editorPlace('src/content/services/iphone.mdx', 'intro.tagLines.1')).toBe(
+      'Service pages → iphone → Intro → Tag lines → 2nd tag line',
+    );
+    expect(editorPlace('src/content/services/iphone.mdx', 'body')).toBe(
+      'Service pages → iphone → Page text (below the blocks)',
+    );
+  });
+
+  it("a list file's entry", () => {
+    expect(editorPlace('src/content/data/technologies.yaml', 'entries.16.href')).toBe(
+      'Technologies → 17th technology → Link',
+    );
+    expect(editorPlace('src/content/data/testimonials.yaml', 'entries.0.content')).toBe(
+      'Testimonials → 1st testimonial → Quote',
+    );
+  });
+
+  it('a list inside a list entry, and a key the editor does not know', () => {
+    expect(editorPlace('src/content/data/pricing.yaml', 'entries.1.features.10')).toBe(
+      'Pricing → 2nd item → Features → 11th feature',
+    );
+    expect(editorPlace('src/content/data/availability.yaml', 'entries.0.hosts.2.name')).toBe(
+      'Availability → 1st item → Hosts → 3rd host → Name',
+    );
+    expect(editorPlace('src/content/services/iphone.mdx', 'hero.imgae')).toBe(
+      'Service pages → iphone → Hero → imgae',
+    );
+  });
+
+  it('a file the editor does not show', () => {
+    expect(editorPlace('src/content/other/x.yaml', 'a')).toBeUndefined();
+    expect(editorPlace('src/content/pages/sub/x.yaml', 'a')).toBeUndefined();
+  });
+});
+
+it('ordinal', () => {
+  expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map(ordinal)).toEqual([
+    '1st',
+    '2nd',
+    '3rd',
+    '4th',
+    '11th',
+    '12th',
+    '13th',
+    '21st',
+    '22nd',
+    '23rd',
+    '101st',
+    '111th',
+    '112th',
+  ]);
+});
