@@ -6,6 +6,7 @@
  * also each time the service pages are read (lib/content.ts), so `astro dev` shows a slug's error
  * on /service and on the service pages.
  */
+import { pageOf, redirectProblems, type Redirect } from '../domain/redirects';
 
 export interface CheckedEntry {
   /** The file the entry comes from, as the editor knows it: 'src/content/data/technologies.yaml'. */
@@ -45,12 +46,6 @@ function* bodyLinks(body: string): Generator<[string, string]> {
     yield [`body, line ${line}`, (match[1] ?? match[2])!];
   }
 }
-
-/** The page a link leads to: without its query, fragment and trailing slash. */
-const pageOf = (href: string) => {
-  const path = href.split(/[?#]/)[0]!;
-  return path.length > 1 ? path.replace(/\/+$/, '') : '/';
-};
 
 /** A service page's file and its slug. */
 export interface ServiceSlug {
@@ -95,15 +90,21 @@ export function checkServiceSlugs(
 
 /**
  * The problems of the content, each naming the file, the entry and the field. `fixedRoutes` are the
- * site's own pages ('/', '/about', ...); `services` the slug of each service page with its file.
+ * site's own pages ('/', '/about', ...); `services` the slug of each service page with its file;
+ * `redirects` those of redirects.yaml: a link to an old address stays valid (it is answered with a
+ * 301 to the new one, src/pages/[...redirect].ts).
  */
 export function checkContent(
   entries: readonly CheckedEntry[],
   fixedRoutes: readonly string[],
   services: readonly ServiceSlug[],
+  redirects: readonly Redirect[] = [],
 ): ContentProblem[] {
   const problems = checkServiceSlugs(services, fixedRoutes);
-  const routes = new Set([...fixedRoutes, ...services.map(({ slug }) => `/${slug}`)]);
+  const routes = new Set([
+    ...livePages(fixedRoutes, services),
+    ...redirects.map(({ from }) => from),
+  ]);
   for (const entry of entries) {
     const links = [...internalLinks(entry.data), ...(entry.body ? bodyLinks(entry.body) : [])];
     for (const [field, href] of links) {
@@ -116,6 +117,30 @@ export function checkContent(
     }
   }
   return problems;
+}
+
+/** The addresses of the site's pages: the fixed ones and the service pages. */
+export const livePages = (fixedRoutes: readonly string[], services: readonly ServiceSlug[]) => [
+  ...fixedRoutes,
+  ...services.map(({ slug }) => `/${slug}`),
+];
+
+/** The file staff keep redirects in, as the build names it. */
+export const REDIRECTS_FILE = 'src/content/data/redirects.yaml';
+
+/**
+ * The problems of redirects.yaml (src/domain/redirects.ts), each naming the file, the entry by its
+ * old address, and the field.
+ */
+export function checkRedirects(
+  redirects: readonly Redirect[],
+  livePageAddresses: readonly string[],
+): ContentProblem[] {
+  return redirectProblems(redirects, livePageAddresses).map(({ index, field, message }) => ({
+    file: REDIRECTS_FILE,
+    field: `entry "${redirects[index]!.from}", ${field}`,
+    message,
+  }));
 }
 
 /** The build's error: one line per problem, file first. */

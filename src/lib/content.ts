@@ -5,13 +5,16 @@ import { parse as parseYaml } from 'yaml';
 import { collections, serviceCategories } from '../content.config';
 import {
   checkContent,
+  checkRedirects,
   checkServiceSlugs,
   describeProblems,
+  livePages,
   routeOfPageFile,
   type CheckedEntry,
   type ContentProblem,
 } from './content-checks';
 import type { Availability } from '../domain/booking';
+import type { Redirect } from '../domain/redirects';
 
 /** The ids of a list file's entries, in the order of the file. */
 const idsInFile = (filePath: string) =>
@@ -128,6 +131,15 @@ export async function getAvailability(): Promise<Availability> {
   return availability;
 }
 
+/**
+ * The redirects of redirects.yaml, in no particular order (each old address once, checked by the
+ * build). Read on demand too, by src/pages/[...redirect].ts: Astro bundles the content store into
+ * the server's build, so the production server answers from the build, never from src/content.
+ */
+export async function getRedirects(): Promise<Redirect[]> {
+  return (await getCollection('redirects')).map(({ data: { from, to } }) => ({ from, to }));
+}
+
 // The site's own pages, by their files: a link to one of them resolves.
 const pageFiles = Object.keys(import.meta.glob('../pages/**/*.{astro,ts}'));
 const fixedRoutes = () => pageFiles.flatMap((file) => routeOfPageFile(file) ?? []);
@@ -158,5 +170,9 @@ export async function assertContentLinks() {
     }
   }
   const services = serviceSlugs(await getCollection('services'));
-  assertNoProblems(checkContent(entries, fixedRoutes(), services));
+  const redirects = await getRedirects();
+  assertNoProblems([
+    ...checkContent(entries, fixedRoutes(), services, redirects),
+    ...checkRedirects(redirects, livePages(fixedRoutes(), services)),
+  ]);
 }

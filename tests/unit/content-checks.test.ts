@@ -1,6 +1,11 @@
 /** The checks the schema cannot make alone: links lead to pages, slugs are free and unique. */
 import { describe, expect, it } from 'vitest';
-import { checkContent, routeOfPageFile } from '../../src/lib/content-checks';
+import {
+  checkContent,
+  checkRedirects,
+  livePages,
+  routeOfPageFile,
+} from '../../src/lib/content-checks';
 
 const fixed = ['/', '/about', '/contact', '/service', '/portfolio', '/schedule'];
 const services = [
@@ -78,6 +83,59 @@ describe('checkContent', () => {
     ]);
     expect(problems[0]!.message).toContain('also the slug of src/content/services/laravel2.mdx');
     expect(problems[2]!.message).toContain('the address of a fixed page (/contact)');
+  });
+});
+
+describe('links to a redirected address', () => {
+  // /zend renamed /zend-framework: redirects.yaml answers the old address with a 301.
+  const renamed = [...services, { file: 'src/content/services/zend.mdx', slug: 'zend-framework' }];
+  const linksToZend = [
+    { file: 'src/content/data/technologies.yaml', id: 'zend', data: { href: '/zend' } },
+    { file: 'src/content/services/iphone.mdx', data: {}, body: 'See [Zend](/zend/#top).' },
+  ];
+
+  it('stay valid while the redirect is there', () => {
+    expect(
+      checkContent(linksToZend, fixed, renamed, [{ from: '/zend', to: '/zend-framework' }]),
+    ).toEqual([]);
+  });
+
+  it('break without it', () => {
+    expect(checkContent(linksToZend, fixed, renamed).map((p) => p.field)).toEqual([
+      'entry "zend", href',
+      'body, line 1',
+    ]);
+  });
+});
+
+describe('checkRedirects', () => {
+  it('names redirects.yaml, the entry by its old address, and the field', () => {
+    const problems = checkRedirects(
+      [
+        { from: '/iphone', to: '/laravel' },
+        { from: '/old', to: '/nope' },
+        { from: '/a', to: '/b' },
+        { from: '/b', to: '/about' },
+      ],
+      livePages(fixed, services),
+    );
+    expect(problems).toEqual([
+      {
+        file: 'src/content/data/redirects.yaml',
+        field: 'entry "/iphone", from',
+        message: '/iphone is a page of the site: a redirect would hide it',
+      },
+      {
+        file: 'src/content/data/redirects.yaml',
+        field: 'entry "/old", to',
+        message: '/nope is not a page of the site',
+      },
+      {
+        file: 'src/content/data/redirects.yaml',
+        field: 'entry "/a", to',
+        message: '/b is itself redirected: send this one straight to /about',
+      },
+    ]);
   });
 });
 

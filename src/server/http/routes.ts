@@ -30,6 +30,9 @@ export interface RoutePolicy {
 }
 
 const page: RoutePolicy = { methods: ['GET', 'HEAD'] };
+
+/** The route pattern of src/pages/[...redirect].ts, which takes every address that is no page. */
+export const NOT_A_PAGE = '/[...redirect]';
 const form: RoutePolicy = { methods: ['POST'], showsRefusals: true };
 
 export const onDemandRoutes: Record<string, RoutePolicy> = {
@@ -49,6 +52,9 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/send-mail.php': form,
   '/php/email.php': form,
   '/vitals': { methods: ['POST'], body: { kind: 'json', limit: BEACON_LIMIT }, fieldData: true },
+  // Every other address (src/pages/[...redirect].ts): a redirect's 301, or the not-found page.
+  // Matched by Astro's route pattern only; this server answers an address it does not know as before.
+  [NOT_A_PAGE]: page,
 };
 
 export const staticFiles: RoutePolicy = page;
