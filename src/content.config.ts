@@ -319,7 +319,7 @@ const redirectAddress = (field: RedirectField, description: string) =>
     .describe(description);
 
 /**
- * Old addresses answered with a 301 to their new one (src/pages/[...redirect].ts). An entry has no
+ * Old addresses answered with a 301 to their new one (src/pages/[...redirect].astro). An entry has no
  * id of its own: its old address is its id. Two entries of one old address keep both (the second
  * as "/old (2)"), so that the build's check names the second (src/lib/content-checks.ts) rather
  * than the loader keeping one in silence. An empty list (`entries: []`) is the usual case.

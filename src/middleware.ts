@@ -25,7 +25,7 @@ const DEV_ROUTES: ReadonlySet<string> = new Set([...EDITOR_ROUTES, '/_image']);
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
   // An address that is no page: a redirect or the not-found page, for any method, as before the
-  // route was there (./pages/[...redirect].ts). It needs no services and takes no post.
+  // route was there (./pages/[...redirect].astro). It needs no services and takes no post.
   if (context.routePattern === NOT_A_PAGE) return next();
   if (import.meta.env.DEV && DEV_ROUTES.has(context.routePattern)) return next();
   const policy = onDemandRoutes[context.routePattern];

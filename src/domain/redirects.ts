@@ -2,7 +2,7 @@
  * Redirects (src/content/data/redirects.yaml): an old address of the site answered with a 301 to
  * its new one, so that links from search engines and old e-mails keep working. One set of rules
  * for the site's schema (src/content.config.ts), the build's check (src/lib/content-checks.ts),
- * the answer (src/pages/[...redirect].ts) and the visual editor (src/editor/), which also calls
+ * the answer (src/pages/[...redirect].astro) and the visual editor (src/editor/), which also calls
  * `withMove` when a page's address changes.
  *
  * Both addresses are paths of this site. The old one (`from`) is a path alone; the new one (`to`)

@@ -92,7 +92,7 @@ export function checkServiceSlugs(
  * The problems of the content, each naming the file, the entry and the field. `fixedRoutes` are the
  * site's own pages ('/', '/about', ...); `services` the slug of each service page with its file;
  * `redirects` those of redirects.yaml: a link to an old address stays valid (it is answered with a
- * 301 to the new one, src/pages/[...redirect].ts).
+ * 301 to the new one, src/pages/[...redirect].astro).
  */
 export function checkContent(
   entries: readonly CheckedEntry[],

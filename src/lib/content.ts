@@ -133,7 +133,7 @@ export async function getAvailability(): Promise<Availability> {
 
 /**
  * The redirects of redirects.yaml, in no particular order (each old address once, checked by the
- * build). Read on demand too, by src/pages/[...redirect].ts: Astro bundles the content store into
+ * build). Read on demand too, by src/pages/[...redirect].astro: Astro bundles the content store into
  * the server's build, so the production server answers from the build, never from src/content.
  */
 export async function getRedirects(): Promise<Redirect[]> {

@@ -31,7 +31,7 @@ export interface RoutePolicy {
 
 const page: RoutePolicy = { methods: ['GET', 'HEAD'] };
 
-/** The route pattern of src/pages/[...redirect].ts, which takes every address that is no page. */
+/** The route pattern of src/pages/[...redirect].astro, which takes every address that is no page. */
 export const NOT_A_PAGE = '/[...redirect]';
 const form: RoutePolicy = { methods: ['POST'], showsRefusals: true };
 
@@ -52,7 +52,7 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/send-mail.php': form,
   '/php/email.php': form,
   '/vitals': { methods: ['POST'], body: { kind: 'json', limit: BEACON_LIMIT }, fieldData: true },
-  // Every other address (src/pages/[...redirect].ts): a redirect's 301, or the not-found page.
+  // Every other address (src/pages/[...redirect].astro): a redirect's 301, or the not-found page.
   // Matched by Astro's route pattern only; this server answers an address it does not know as before.
   [NOT_A_PAGE]: page,
 };
