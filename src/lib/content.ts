@@ -15,6 +15,7 @@ import {
 } from './content-checks';
 import type { Availability } from '../domain/booking';
 import type { Redirect } from '../domain/redirects';
+import redirectsText from '../content/data/redirects.yaml?raw';
 
 /** The ids of a list file's entries, in the order of the file. */
 const idsInFile = (filePath: string) =>
@@ -132,12 +133,18 @@ export async function getAvailability(): Promise<Availability> {
 }
 
 /**
- * The redirects of redirects.yaml, in no particular order (each old address once, checked by the
- * build). Read on demand too, by src/pages/[...redirect].astro: Astro bundles the content store into
- * the server's build, so the production server answers from the build, never from src/content.
+ * The redirects of redirects.yaml, in the order of the file. Its text is bundled into the build
+ * (Vite's `?raw`, fresh after each change in `astro dev`): src/pages/[...redirect].astro reads it
+ * on demand, and the production server never reads src/content. Not getCollection: it warns of an
+ * empty collection at each call, and an empty list is the usual case, read at every unknown address.
+ * The content schema has checked each entry (src/content.config.ts); here only their shape.
  */
-export async function getRedirects(): Promise<Redirect[]> {
-  return (await getCollection('redirects')).map(({ data: { from, to } }) => ({ from, to }));
+export function getRedirects(): Redirect[] {
+  const entries = (parseYaml(redirectsText) as { entries?: unknown } | null)?.entries;
+  return (Array.isArray(entries) ? (entries as Partial<Redirect>[]) : []).flatMap(
+    ({ from, to } = {}) =>
+      typeof from === 'string' && typeof to === 'string' ? [{ from, to }] : [],
+  );
 }
 
 // The site's own pages, by their files: a link to one of them resolves.
@@ -158,6 +165,8 @@ const assertNoProblems = (problems: ContentProblem[]) => {
 export async function assertContentLinks() {
   const entries: CheckedEntry[] = [];
   for (const name of Object.keys(collections) as (keyof typeof collections)[]) {
+    // Redirects hold no links; checkRedirects below checks them (and getCollection warns if empty).
+    if (name === 'redirects') continue;
     for (const entry of await getCollection(name)) {
       const file = entry.filePath ?? `src/content (${name})`;
       entries.push({
@@ -170,7 +179,7 @@ export async function assertContentLinks() {
     }
   }
   const services = serviceSlugs(await getCollection('services'));
-  const redirects = await getRedirects();
+  const redirects = getRedirects();
   assertNoProblems([
     ...checkContent(entries, fixedRoutes(), services, redirects),
     ...checkRedirects(redirects, livePages(fixedRoutes(), services)),
