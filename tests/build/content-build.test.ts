@@ -30,7 +30,13 @@ beforeAll(() => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 const astro = join(root, 'node_modules/astro/bin/astro.mjs');
-const astroEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
+// NODE_ENV as `npm run build` has it: under vitest's `test`, a build's import.meta.env.DEV is true.
+const astroEnv = {
+  ...process.env,
+  ASTRO_TELEMETRY_DISABLED: '1',
+  FORCE_COLOR: '0',
+  NODE_ENV: 'production',
+};
 
 async function sync(command: 'sync' | 'build' = 'sync') {
   try {
