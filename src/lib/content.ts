@@ -159,8 +159,9 @@ const assertNoProblems = (problems: ContentProblem[]) => {
 };
 
 /**
- * Fails the build when a link in the content leads nowhere or a service slug cannot be used
- * (src/lib/content-checks.ts), with one line per problem naming the file and the field.
+ * Fails the build when a link in the content leads nowhere, a service slug cannot be used, or a
+ * redirect of redirects.yaml is wrong (src/lib/content-checks.ts), with one line per problem naming
+ * the file and the field. A link to a redirect's old address is valid.
  */
 export async function assertContentLinks() {
   const entries: CheckedEntry[] = [];
