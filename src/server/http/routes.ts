@@ -30,10 +30,10 @@ export interface RoutePolicy {
 }
 
 const page: RoutePolicy = { methods: ['GET', 'HEAD'] };
+const form: RoutePolicy = { methods: ['POST'], showsRefusals: true };
 
 /** The route pattern of src/pages/[...redirect].astro, which takes every address that is no page. */
 export const NOT_A_PAGE = '/[...redirect]';
-const form: RoutePolicy = { methods: ['POST'], showsRefusals: true };
 
 export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/healthz': page,
