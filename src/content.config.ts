@@ -10,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import { currentAssetNames, type AssetFolder } from './lib/asset-names';
 import { availabilityFields } from './domain/booking';
 import { portfolioTags } from './domain/portfolio';
+import { addressProblem, type RedirectField } from './domain/redirects';
 import {
   SERVICE_STATS,
   SERVICE_TILES,
@@ -358,6 +359,48 @@ const availability = defineCollection({
   schema: entry(availabilityFields),
 });
 
+/** One address of a redirect, with the rule the editor's field uses (src/domain/redirects.ts). */
+const redirectAddress = (field: RedirectField, description: string) =>
+  z
+    .string()
+    .superRefine((value, context) => {
+      const problem = addressProblem(value, field);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
+    .describe(description);
+
+/**
+ * Old addresses answered with a 301 to their new one (src/pages/[...redirect].astro). An entry has no
+ * id of its own: its old address is its id. Two entries of one old address keep both (the second
+ * as "/old (2)"), so that the build's check names the second (src/lib/content-checks.ts) rather
+ * than the loader keeping one in silence. An empty list (`entries: []`) is the usual case.
+ */
+const redirects = defineCollection({
+  loader: file('./src/content/data/redirects.yaml', {
+    parser: (text) => {
+      const entries = (parseYaml(text) as { entries?: unknown } | null)?.entries;
+      const byFrom: Record<string, Record<string, unknown>> = {};
+      for (const entry of (Array.isArray(entries) ? entries : []) as Record<string, unknown>[]) {
+        const from = String(entry?.from ?? '');
+        let id = from;
+        for (let n = 2; id in byFrom; n++) id = `${from} (${n})`;
+        byFrom[id] = entry;
+      }
+      return byFrom;
+    },
+  }),
+  schema: z.strictObject({
+    from: redirectAddress(
+      'from',
+      'The old address, a path of this site that is no page now: "/old-page".',
+    ),
+    to: redirectAddress(
+      'to',
+      'The page it leads to: "/new-page", or a section of it, "/new-page#section".',
+    ),
+  }),
+});
+
 /** Copy of the pages that are not service pages, one YAML file each. */
 const pages = defineCollection({
   loader: glob({ base: './src/content/pages', pattern: '*.yaml' }),
@@ -411,4 +454,5 @@ export const collections = confinedInDev({
   settings,
   availability,
   pages,
+  redirects,
 });

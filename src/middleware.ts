@@ -9,7 +9,7 @@ import { app, provideMailContent } from './server/app';
 import { storeUnavailableMessage } from './server/enquiries/pipeline';
 import { gateAnswer, gatePost, refusal } from './server/requests/post-gate';
 import { reportStoreFailure } from './server/log';
-import { allowHeader, astroRoutes, onDemandRoutes } from './server/http/routes';
+import { NOT_A_PAGE, allowHeader, astroRoutes, onDemandRoutes } from './server/http/routes';
 import { serverConfig } from './server/config';
 import { EDITOR_ROUTES } from './integrations/editor-routes';
 
@@ -24,6 +24,9 @@ const DEV_ROUTES: ReadonlySet<string> = new Set([...EDITOR_ROUTES, '/_image']);
 
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
+  // An address that is no page: a redirect or the not-found page, for any method, as before the
+  // route was there (./pages/[...redirect].astro). It needs no services and takes no post.
+  if (context.routePattern === NOT_A_PAGE) return next();
   if (import.meta.env.DEV && DEV_ROUTES.has(context.routePattern)) return next();
   const policy = onDemandRoutes[context.routePattern];
   if (!policy) {

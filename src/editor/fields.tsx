@@ -387,6 +387,23 @@ export const optionalCheckedField = (
     asString(kind, true),
   );
 
+/** A one-line text that must be given, checked by `problem`: the site's own rule for that value. */
+export const checkedField = (
+  label: string,
+  description: string,
+  problem: (text: string) => string | undefined,
+  kind: string,
+) =>
+  checkedTextField(
+    label,
+    description,
+    (value) => {
+      const found = problem(value);
+      if (found) throw new FieldError(found);
+    },
+    asString(kind),
+  );
+
 type Week<Day extends string> = Record<Day, string> | null;
 
 /**

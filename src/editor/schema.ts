@@ -34,10 +34,12 @@ import {
   weekdays,
 } from '../domain/booking.ts';
 import { isValidEmail } from '../domain/forms.ts';
+import { addressProblem } from '../domain/redirects.ts';
 import { imageField } from './image-field.tsx';
 import { flagged } from './problems.ts';
 import {
   calendarDateField,
+  checkedField,
   emailField,
   heroButton,
   listLineField,
@@ -386,6 +388,42 @@ const pages = collection({
   },
 });
 
+/**
+ * redirects.yaml: old addresses answered with a 301 to a page of the site (src/domain/redirects.ts).
+ * An entry is its two addresses, no id: the old address names it. Each field refuses what the build
+ * refuses of one entry; what needs the whole site (a page at the old address, none at the new, a
+ * chain) is `npm run build`'s.
+ */
+const redirects = singleton({
+  label: 'Redirects (old addresses)',
+  path: 'src/content/data/redirects',
+  format: { data: 'yaml' },
+  schema: {
+    entries: fields.array(
+      fields.object({
+        from: checkedField(
+          'From (old address)',
+          'An address of this site that is no page any more, e.g. "/old-page". Visitors, search engines and old e-mails that open it are sent to the new address.',
+          (value) => addressProblem(value, 'from'),
+          'an address',
+        ),
+        to: checkedField(
+          'To (new address)',
+          'The page they land on instead, e.g. "/new-page", or a section of it: "/new-page#pricing".',
+          (value) => addressProblem(value, 'to'),
+          'an address',
+        ),
+      }),
+      {
+        label: 'Redirects (old addresses)',
+        description:
+          'When a page moves or goes, its old address can lead to another page, so that links from search engines and old e-mails keep working.',
+        itemLabel: flagged((props) => `${props.fields.from.value} → ${props.fields.to.value}`),
+      },
+    ),
+  },
+});
+
 export default config({
   storage: { kind: 'local' },
   ui: {
@@ -402,11 +440,12 @@ export default config({
         'technologies',
         'enquiryServices',
       ],
-      'Site and calls': ['settings', 'availability'],
+      'Site and calls': ['settings', 'availability', 'redirects'],
     },
   },
   collections: { services, pages },
   singletons: {
+    redirects,
     testimonials: listFile(
       'testimonials',
       'Testimonials',

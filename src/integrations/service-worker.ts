@@ -5,10 +5,12 @@
  * precompress, so /sw.js is served compressed like every other file.
  */
 import { createHash } from 'node:crypto';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { parse as parseYaml } from 'yaml';
+import type { Redirect } from '../domain/redirects.ts';
 import { onDemandRoutes } from '../server/http/routes.ts';
 
 const workerSource = fileURLToPath(new URL('../offline/worker.ts', import.meta.url));
@@ -32,7 +34,17 @@ async function* htmlFiles(dir: string, root = dir): AsyncGenerator<string> {
   }
 }
 
-export async function buildServiceWorker(clientDir: string) {
+/**
+ * The redirects of the build's redirects.yaml (checked by then: the build refuses a bad one), for
+ * the worker to answer an old address without a connection as the server does with one.
+ */
+async function builtRedirects(root: URL): Promise<Redirect[]> {
+  const text = await readFile(new URL('src/content/data/redirects.yaml', root), 'utf8');
+  const entries = (parseYaml(text) as { entries?: Redirect[] } | null)?.entries;
+  return (entries ?? []).map(({ from, to }) => ({ from, to }));
+}
+
+export async function buildServiceWorker(clientDir: string, redirects: Redirect[] = []) {
   // Loaded here, not with the config: workbox-build takes half a second to import.
   const [{ build }, { getManifest }] = await Promise.all([
     import('esbuild'),
@@ -58,7 +70,7 @@ export async function buildServiceWorker(clientDir: string) {
   pages.sort();
 
   const manifest = JSON.stringify(manifestEntries);
-  const buildId = `sw-${createHash('sha256').update(manifest).update(pages.join()).digest('hex').slice(0, 12)}`;
+  const buildId = `sw-${createHash('sha256').update(manifest).update(pages.join()).update(JSON.stringify(redirects)).digest('hex').slice(0, 12)}`;
   const result = await build({
     entryPoints: [workerSource],
     bundle: true,
@@ -73,6 +85,7 @@ export async function buildServiceWorker(clientDir: string) {
       __BUILD_ID__: JSON.stringify(buildId),
       __PAGES__: JSON.stringify(pages),
       __ON_DEMAND__: JSON.stringify(Object.keys(onDemandRoutes)),
+      __REDIRECTS__: JSON.stringify(redirects),
       'self.__WB_MANIFEST': manifest,
     },
   });
@@ -82,12 +95,19 @@ export async function buildServiceWorker(clientDir: string) {
 }
 
 export default function serviceWorker(): AstroIntegration {
+  let root: URL;
   return {
     name: 'service-worker',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        root = config.root;
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
-        const { entries, bytes, warnings } = await buildServiceWorker(fileURLToPath(dir));
+        const { entries, bytes, warnings } = await buildServiceWorker(
+          fileURLToPath(dir),
+          await builtRedirects(root),
+        );
         for (const warning of warnings) logger.warn(warning);
         logger.info(
           `Built sw.js (${Math.round(bytes / 1024)} KB, ${entries} files precached) in ${Math.round(performance.now() - started)} ms.`,

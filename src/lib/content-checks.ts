@@ -7,8 +7,8 @@
  * fails only those pages; the slugs also each time the service pages are read, so `astro dev` shows
  * a slug's error on /service and on the service pages.
  */
-
 import { contentMistakeHeadings } from '../domain/content-rules';
+import { pageOf, redirectProblems, type Redirect } from '../domain/redirects';
 
 export interface CheckedEntry {
   /** The file the entry comes from, as the editor knows it: 'src/content/data/technologies.yaml'. */
@@ -55,12 +55,6 @@ function* bodyLinks(body: string): Generator<[string, string]> {
   }
 }
 
-/** The page a link leads to: without its query, fragment and trailing slash. */
-const pageOf = (href: string) => {
-  const path = href.split(/[?#]/)[0]!;
-  return path.length > 1 ? path.replace(/\/+$/, '') : '/';
-};
-
 /** A service page's file and its slug. */
 export interface ServiceSlug {
   file: string;
@@ -104,15 +98,21 @@ export function checkServiceSlugs(
 
 /**
  * The problems of the content, each naming the file, the entry and the field. `fixedRoutes` are the
- * site's own pages ('/', '/about', ...); `services` the slug of each service page with its file.
+ * site's own pages ('/', '/about', ...); `services` the slug of each service page with its file;
+ * `redirects` those of redirects.yaml: a link to an old address stays valid (it is answered with a
+ * 301 to the new one, src/pages/[...redirect].astro).
  */
 export function checkContent(
   entries: readonly CheckedEntry[],
   fixedRoutes: readonly string[],
   services: readonly ServiceSlug[],
+  redirects: readonly Redirect[] = [],
 ): ContentProblem[] {
   const problems = checkServiceSlugs(services, fixedRoutes);
-  const routes = new Set([...fixedRoutes, ...services.map(({ slug }) => `/${slug}`)]);
+  const routes = new Set([
+    ...livePages(fixedRoutes, services),
+    ...redirects.map(({ from }) => from),
+  ]);
   for (const entry of entries) {
     const links = [...internalLinks(entry.data), ...(entry.body ? bodyLinks(entry.body) : [])];
     for (const [field, href] of links) {
@@ -139,6 +139,31 @@ const printable = (text: string) =>
       /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
       (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
     );
+
+/** The addresses of the site's pages: the fixed ones and the service pages. */
+export const livePages = (fixedRoutes: readonly string[], services: readonly ServiceSlug[]) => [
+  ...fixedRoutes,
+  ...services.map(({ slug }) => `/${slug}`),
+];
+
+/** The file staff keep redirects in, as the build names it. */
+export const REDIRECTS_FILE = 'src/content/data/redirects.yaml';
+
+/**
+ * The problems of redirects.yaml (src/domain/redirects.ts), each naming the file, the entry by its
+ * old address, and the field.
+ */
+export function checkRedirects(
+  redirects: readonly Redirect[],
+  livePageAddresses: readonly string[],
+): ContentProblem[] {
+  return redirectProblems(redirects, livePageAddresses).map(({ index, field, message }) => ({
+    file: REDIRECTS_FILE,
+    field: `entry "${redirects[index]!.from}", ${field}`,
+    path: `entries.${index}.${field}`,
+    message,
+  }));
+}
 
 /** The build's error: one line per problem, file first, its place in the editor beside the field. */
 export const describeProblems = (problems: readonly ContentProblem[]) =>

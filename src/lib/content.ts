@@ -10,14 +10,18 @@ import {
 } from '../content.config';
 import {
   checkContent,
+  checkRedirects,
   checkServiceSlugs,
   describeForStaff,
   describeProblems,
+  livePages,
   routeOfPageFile,
   type CheckedEntry,
   type ContentProblem,
 } from './content-checks';
 import type { Availability } from '../domain/booking';
+import type { Redirect } from '../domain/redirects';
+import redirectsText from '../content/data/redirects.yaml?raw';
 
 /** The ids of a list file's entries, in the order of the file. */
 const idsInFile = (filePath: string) =>
@@ -157,6 +161,21 @@ export async function getAvailability(): Promise<Availability> {
   return availability;
 }
 
+/**
+ * The redirects of redirects.yaml, in the order of the file. Its text is bundled into the build
+ * (Vite's `?raw`, fresh after each change in `astro dev`): src/pages/[...redirect].astro reads it
+ * on demand, and the production server never reads src/content. Not getCollection: it warns of an
+ * empty collection at each call, and an empty list is the usual case, read at every unknown address.
+ * The content schema has checked each entry (src/content.config.ts); here only their shape.
+ */
+export function getRedirects(): Redirect[] {
+  const entries = (parseYaml(redirectsText) as { entries?: unknown } | null)?.entries;
+  return (Array.isArray(entries) ? (entries as Partial<Redirect>[]) : []).flatMap(
+    ({ from, to } = {}) =>
+      typeof from === 'string' && typeof to === 'string' ? [{ from, to }] : [],
+  );
+}
+
 // The site's own pages, by their files: a link to one of them resolves.
 const pageFiles = Object.keys(import.meta.glob('../pages/**/*.{astro,ts}'));
 const fixedRoutes = () => pageFiles.flatMap((file) => routeOfPageFile(file) ?? []);
@@ -235,7 +254,9 @@ async function assertShown(entries: CheckedEntry[]) {
   const problemsOf = (shown: CheckedEntry[]) => [
     ...shown.flatMap(schemaProblems),
     // The same check as the build's, on the entries shown: a slug's problem is its page's too.
-    ...checkContent(shown, fixedRoutes(), services).filter(({ file }) => files.has(file)),
+    ...checkContent(shown, fixedRoutes(), services, getRedirects()).filter(({ file }) =>
+      files.has(file),
+    ),
   ];
   if (problemsOf(entries).length === 0) return;
   // A list file's entry's place, read from its file only now (the settings are read many times a page).
@@ -248,19 +269,26 @@ async function assertShown(entries: CheckedEntry[]) {
 }
 
 /**
- * Fails the build when a link in the content leads nowhere or a service slug cannot be used
- * (src/lib/content-checks.ts), with one line per problem naming the file, the field and its place
- * in the editor.
+/**
+ * Fails the build when a link in the content leads nowhere, a service slug cannot be used, or a
+ * redirect of redirects.yaml is wrong (src/lib/content-checks.ts), with one line per problem naming
+ * the file, the field and its place in the editor. A link to a redirect's old address is valid.
  */
 export async function assertContentLinks() {
   const entries: CheckedEntry[] = [];
   for (const name of Object.keys(collections) as (keyof typeof collections)[]) {
+    // Redirects hold no links; checkRedirects below checks them (and getCollection warns if empty).
+    if (name === 'redirects') continue;
     const all = await getCollection(name);
     const file = all[0]?.filePath;
     const order = file?.includes('/data/') ? idsInFile(file) : [];
     for (const entry of all) entries.push(checked(entry, order.indexOf(entry.id)));
   }
   const services = serviceSlugs(await getCollection('services'));
-  const problems = checkContent(entries, fixedRoutes(), services);
+  const redirects = getRedirects();
+  const problems = [
+    ...checkContent(entries, fixedRoutes(), services, redirects),
+    ...checkRedirects(redirects, livePages(fixedRoutes(), services)),
+  ];
   if (problems.length > 0) throw new Error(describeProblems(await placed(problems)));
 }

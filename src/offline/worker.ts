@@ -5,9 +5,10 @@
  * - Precached at install: the offline page, the not-found page, the favicon and the islands' code.
  * - Pages: network first, the cached copy after a short wait or without a network; a page never
  *   opened answers with the offline page (or, for an address the site does not have, the not-found
- *   page). Only the build's own prerendered pages (its list, not a list of exceptions) and its
- *   files are ever kept, and only complete, same-origin 200 answers to GET: the server's own pages
- *   (the booking pages, /healthz, the enquiry endpoints), under whatever spelling, never are.
+ *   page; an old address of redirects.yaml is sent to its new page, as the server would). Only the
+ *   build's own prerendered pages (its list, not a list of exceptions) and its files are ever kept,
+ *   and only complete, same-origin 200 answers to GET: the server's own pages (the booking pages,
+ *   /healthz, the enquiry endpoints), under whatever spelling, never are.
  * - Deploys: every cache is named for its build; a new worker takes over at once, drops the old
  *   caches and keeps the pages that are open, so the next navigation is the new build's.
  * - Enquiries kept on the device (./outbox.ts) are sent by Background Sync when the connection is
@@ -24,6 +25,7 @@ import {
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { CHANNEL, SYNC_TAG, sendKept } from './device-queue';
+import { resolveRedirect, type Redirect } from '../domain/redirects';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: PrecacheEntry[] };
 /**
@@ -33,6 +35,8 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: PrecacheEntry[] 
 declare const __BUILD_ID__: string;
 declare const __PAGES__: string[];
 declare const __ON_DEMAND__: string[];
+/** The build's redirects (src/content/data/redirects.yaml): old addresses and their new page. */
+declare const __REDIRECTS__: Redirect[];
 
 /** How long a page request may wait for the network before the device's copy is shown. */
 const NETWORK_TIMEOUT_SECONDS = 3;
@@ -83,7 +87,10 @@ registerRoute(
         ? await pageStrategy.handle(options)
         : await fetch(options.request);
     } catch {
-      // No network and no copy on the device: a page of the site, or an address it does not have.
+      // No network and no copy on the device: an old address, as the server would redirect it (its
+      // new page may be on the device), a page of the site, or an address it does not have.
+      const moved = resolveRedirect(__REDIRECTS__, options.url.pathname, options.url.search);
+      if (moved) return Response.redirect(new URL(moved, self.location.origin).href, 301);
       const path = listed(options.url.pathname);
       const known = pages.has(path) || onDemand.has(path);
       const fallback = await matchPrecache(known ? '/offline' : '/404');

@@ -79,7 +79,8 @@ function pageFileRoutes(dir = pagesDir): string[] {
       .replace(/\.(astro|ts)$/, '')
       .replace(/\/index$/, '/')
       .replace(/(.)\/$/, '$1');
-    return [route === '/404' ? '/no-such-page' : route];
+    // An address that is no page is [...redirect].astro's, which answers with 404.astro.
+    return [route === '/404' || route === '/[...redirect]' ? '/no-such-page' : route];
   });
 }
 

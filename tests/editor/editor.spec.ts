@@ -21,6 +21,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { parse as parseYaml } from 'yaml';
 import { expect, test, type Locator, type Page } from './fixtures';
 import { parse, stringify } from 'yaml';
 import { copyProject } from '../../scripts/project-copy.mjs';
@@ -781,6 +782,48 @@ test("the editor's own checks, in a list item: a time zone that does not exist, 
   await expect(browser.getByText('Unsaved')).toBeVisible();
   await expect(row).toBeVisible();
   expect(readFileSync(inProject(availability)).equals(before.get(availability)!)).toBe(true);
+});
+
+test('a redirect added in the editor: addresses the site refuses are refused at their field; saved, the old address answers 301 on the dev site', async ({
+  page: browser,
+}) => {
+  const redirects = 'src/content/data/redirects.yaml';
+  await visit(browser, '/keystatic/singleton/redirects');
+  const list = browser.getByRole('group', { name: /^Redirects \(old addresses\)/ });
+  await addItem(browser, list, async (dialog) => {
+    const from = textbox(dialog, 'From (old address)');
+    const to = textbox(dialog, 'To (new address)');
+    for (const [field, value, problem] of [
+      [from, '/old-zend/', /The old address takes no slash at the end: "\/old-zend"/],
+      [from, '/old-zend#top', /without "#…"/],
+      [to, '//evil.example', /The new address must be a site path/],
+      [to, '/zend?x=1', /takes no "\?…" part/],
+    ] as const) {
+      await field.fill(value);
+      await field.press('Tab');
+      await expect(field).toHaveAttribute('aria-invalid', 'true');
+      await expect(field).toHaveAccessibleDescription(problem);
+    }
+    await from.fill('/old-zend');
+    await to.fill('/zend');
+    await to.press('Tab');
+    await expect(from).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(to).not.toHaveAttribute('aria-invalid', 'true');
+  });
+  await expect(list.getByRole('row', { name: '/old-zend → /zend' })).toBeVisible();
+  await save(browser, redirects);
+  expect(parseYaml(readFileSync(inProject(redirects), 'utf8'))).toEqual({
+    entries: [{ from: '/old-zend', to: '/zend' }],
+  });
+  // The dev site answers the old address at once, with the page's new one.
+  await expect
+    .poll(async () => {
+      const response = await browser.request.get('/old-zend?ref=mail', { maxRedirects: 0 });
+      return [response.status(), response.headers().location];
+    })
+    .toEqual([301, '/zend?ref=mail']);
+  await browser.goto('/old-zend');
+  expect(new URL(browser.url()).pathname).toBe('/zend');
 });
 
 test('an image uploaded into a list entry is written to its folder, and the entry names it', async ({

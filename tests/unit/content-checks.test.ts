@@ -2,8 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkContent,
+  checkRedirects,
   describeForStaff,
   describeProblems,
+  livePages,
   routeOfPageFile,
 } from '../../src/lib/content-checks';
 
@@ -83,6 +85,62 @@ describe('checkContent', () => {
     ]);
     expect(problems[0]!.message).toContain('also the slug of src/content/services/laravel2.mdx');
     expect(problems[2]!.message).toContain('the address of a fixed page (/contact)');
+  });
+});
+
+describe('links to a redirected address', () => {
+  // /zend renamed /zend-framework: redirects.yaml answers the old address with a 301.
+  const renamed = [...services, { file: 'src/content/services/zend.mdx', slug: 'zend-framework' }];
+  const linksToZend = [
+    { file: 'src/content/data/technologies.yaml', id: 'zend', data: { href: '/zend' } },
+    { file: 'src/content/services/iphone.mdx', data: {}, body: 'See [Zend](/zend/#top).' },
+  ];
+
+  it('stay valid while the redirect is there', () => {
+    expect(
+      checkContent(linksToZend, fixed, renamed, [{ from: '/zend', to: '/zend-framework' }]),
+    ).toEqual([]);
+  });
+
+  it('break without it', () => {
+    expect(checkContent(linksToZend, fixed, renamed).map((p) => p.field)).toEqual([
+      'entry "zend", href',
+      'body, line 1',
+    ]);
+  });
+});
+
+describe('checkRedirects', () => {
+  it('names redirects.yaml, the entry by its old address, and the field', () => {
+    const problems = checkRedirects(
+      [
+        { from: '/iphone', to: '/laravel' },
+        { from: '/old', to: '/nope' },
+        { from: '/a', to: '/b' },
+        { from: '/b', to: '/about' },
+      ],
+      livePages(fixed, services),
+    );
+    expect(problems).toEqual([
+      {
+        file: 'src/content/data/redirects.yaml',
+        field: 'entry "/iphone", from',
+        path: 'entries.0.from',
+        message: '/iphone is a page of the site: a redirect would hide it',
+      },
+      {
+        file: 'src/content/data/redirects.yaml',
+        field: 'entry "/old", to',
+        path: 'entries.1.to',
+        message: '/nope is not a page of the site',
+      },
+      {
+        file: 'src/content/data/redirects.yaml',
+        field: 'entry "/a", to',
+        path: 'entries.2.to',
+        message: '/b is itself redirected: send this one straight to /about',
+      },
+    ]);
   });
 });
 

@@ -40,6 +40,7 @@ const siteOf: Record<string, keyof typeof collections> = {
   technologies: 'technologies',
   settings: 'settings',
   availability: 'availability',
+  redirects: 'redirects',
 };
 
 const siteSchema = (name: keyof typeof collections) =>

@@ -32,6 +32,9 @@ export interface RoutePolicy {
 const page: RoutePolicy = { methods: ['GET', 'HEAD'] };
 const form: RoutePolicy = { methods: ['POST'], showsRefusals: true };
 
+/** The route pattern of src/pages/[...redirect].astro, which takes every address that is no page. */
+export const NOT_A_PAGE = '/[...redirect]';
+
 export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/healthz': page,
   '/schedule': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
@@ -49,6 +52,9 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/send-mail.php': form,
   '/php/email.php': form,
   '/vitals': { methods: ['POST'], body: { kind: 'json', limit: BEACON_LIMIT }, fieldData: true },
+  // Every other address (src/pages/[...redirect].astro): a redirect's 301, or the not-found page.
+  // Matched by Astro's route pattern only; this server answers an address it does not know as before.
+  [NOT_A_PAGE]: page,
 };
 
 export const staticFiles: RoutePolicy = page;
