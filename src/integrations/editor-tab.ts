@@ -8,6 +8,9 @@
  * own code keeps its overlay.
  */
 
+// What a refused Save says, under Save.
+import './editor-save-message.ts';
+
 /** What Vite's client hands its `vite:error` listeners (Astro's payload). */
 interface ErrorPayload {
   err: { message?: string; stack?: string; loc?: { file?: string } };

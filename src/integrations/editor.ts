@@ -17,6 +17,7 @@ import {
   type ViteDevServer,
 } from 'vite';
 import { imageUploadPath } from '../domain/images.ts';
+import { keystaticFriction } from './editor-keystatic.ts';
 import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from './editor-reload.ts';
 import { editorPreviewPath } from './editor-routes.ts';
 
@@ -394,7 +395,7 @@ export default function editor(): AstroIntegration {
               dependenciesWithoutSourceMaps(),
               productionReactWhenEditing(),
             ],
-            optimizeDeps: { rolldownOptions: { plugins: [exactListLength] } },
+            optimizeDeps: { rolldownOptions: { plugins: [exactListLength, keystaticFriction] } },
           },
         });
         injectScript(

@@ -662,6 +662,75 @@ test('a value the schema refuses is shown at its field, and nothing is written',
   expect(readFileSync(inProject(service)).equals(before.get(service)!)).toBe(true);
 });
 
+test('Save says "Saved", or names the item and field that stop it; a failed save does not say Saved', async ({
+  page: browser,
+}) => {
+  const service = 'src/content/services/iphone.mdx';
+  await visit(browser, '/keystatic/collection/services/item/iphone');
+  // Keystatic's own toast, which is read out (a live region).
+  const saved = browser.locator('[aria-live], [role="alert"], [role="status"]').filter({
+    hasText: 'Saved “iPhone App”',
+  });
+  const refused = browser.getByRole('alert').filter({ hasText: /^Not saved:/ });
+  const seoTitle = textbox(browser, 'SEO title');
+  const old = await seoTitle.inputValue();
+
+  // A save the dev server fails: no "Saved", and the entry stays unsaved.
+  await browser.route('**/api/keystatic/update', (route) =>
+    route.fulfill({ status: 500, body: 'disk full' }),
+  );
+  await seoTitle.fill(`${old} Today`);
+  await browser.getByRole('button', { name: 'Save' }).click();
+  await expect(browser.getByText('Unsaved')).toBeVisible();
+  await browser.waitForTimeout(1_000);
+  await expect(saved).toHaveCount(0);
+  await browser.unroute('**/api/keystatic/update');
+
+  await save(browser, service);
+  await expect(saved).toBeVisible();
+  await expect(refused).toHaveCount(0);
+  await browser.screenshot({ path: '/tmp/friction-saved-1280.png' });
+
+  // A mistake in a tile, its dialog closed: Save names the tile and the field, under Save.
+  const tiles = browser.getByRole('group', { name: /^Tiles/ });
+  await tiles.getByRole('row').nth(2).click();
+  const dialog = browser.getByRole('dialog', { name: 'Edit item' });
+  await textbox(dialog, 'Title').fill('x');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await browser.getByRole('button', { name: 'Save' }).click();
+  await expect(refused).toHaveText(
+    'Not saved: Tiles → 3rd tile → Title: must be at least 3 characters long',
+  );
+  // Where Save is: under it, in view.
+  const [message, button] = await Promise.all([
+    refused.boundingBox(),
+    browser.getByRole('button', { name: 'Save' }).boundingBox(),
+  ]);
+  expect(message!.y).toBeGreaterThan(button!.y + button!.height - 1);
+  expect(message!.y).toBeLessThan(button!.y + 3 * button!.height);
+  expect(message!.x + message!.width).toBeGreaterThan(button!.x);
+  await browser.screenshot({ path: '/tmp/friction-not-saved-1280.png' });
+  await browser.setViewportSize({ width: 375, height: 800 });
+  await expect(refused).toBeInViewport();
+  await browser.screenshot({ path: '/tmp/friction-not-saved-375.png' });
+  await browser.setViewportSize({ width: 1280, height: 800 });
+  // Nothing written by the refused Save: the file holds the first save's title.
+  await browser.waitForTimeout(500);
+  expect(readFileSync(inProject(service), 'utf8')).toContain(`title: ${old} Today`);
+  expect(readFileSync(inProject(service), 'utf8')).not.toContain('title: x\n');
+
+  // Mended, the next Save saves, and the message goes.
+  await tiles.getByRole('row').nth(2).click();
+  await textbox(dialog, 'Title').fill('Widgets');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await browser.getByRole('button', { name: 'Save' }).click();
+  await expect(refused).toHaveCount(0);
+  await expect(browser.getByText('Unsaved')).toBeHidden();
+  await browser.setViewportSize({ width: 375, height: 800 });
+  await expect(saved.first()).toBeVisible();
+  await browser.screenshot({ path: '/tmp/friction-saved-375.png' });
+});
+
 test("the editor's own checks, in a list item: a time zone that does not exist, overlapping hours, a day that does not exist", async ({
   page: browser,
 }) => {
