@@ -19,6 +19,8 @@ import { KEYSTATIC_CONTEXTS } from '../editor/keystatic-contexts.ts';
 
 /** What a refused Save sends on `document`: its `detail` is the entry's values (Keystatic's). */
 export const SAVE_REFUSED_EVENT = 'editor:save-refused';
+/** What Reset changes sends on `document`. */
+export const RESET_EVENT = 'editor:reset';
 /** What a Save that wrote the entry sends on `document`. */
 export const SAVED_EVENT = 'editor:saved';
 
@@ -80,6 +82,17 @@ export const keystaticRewrites: Rewrite[] = [
         return;
       }
       if (await props.onUpdate()) ${saved('singletonConfig.label')}`,
+  },
+  // An entry's Reset changes.
+  {
+    module: 'function HeaderActions(',
+    from: `        case "reset":
+          {
+            onReset();`,
+    to: `        case "reset":
+          {
+            onReset();
+            document.dispatchEvent(new CustomEvent(${JSON.stringify(RESET_EVENT)}));`,
   },
   // The toolbars of an entry, a new entry and a singleton: words beside the icons.
   ...Array.from({ length: 3 }, () => ({
@@ -181,8 +194,20 @@ export function rewriteKeystatic(code: string, id: string): string | null {
   return rewritten === code ? null : rewritten;
 }
 
-/** The rolldown plugin for `optimizeDeps.rolldownOptions.plugins`. */
+/** FNV-1a of a text, in hexadecimal: short, and the same in Node and the browser. */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16);
+}
+
+/**
+ * The rolldown plugin for `optimizeDeps.rolldownOptions.plugins`. Vite keeps its pre-bundles until
+ * the lockfile or its configuration changes, the names of these plugins included but not their
+ * code: the name carries a fingerprint of the rewrites, so that a changed rewrite bundles anew
+ * (else an existing node_modules/.vite kept the old Keystatic).
+ */
 export const keystaticFriction = {
-  name: 'editor:keystatic-friction',
+  name: `editor:keystatic-friction-${fingerprint(JSON.stringify(keystaticRewrites))}`,
   transform: rewriteKeystatic,
 };

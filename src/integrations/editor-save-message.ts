@@ -4,10 +4,10 @@
  * Save then seemed to do nothing. Keystatic now tells of each refused Save (./editor-keystatic.ts);
  * this says, under Save and to a screen reader, which item and field stop it: "Not saved: Tiles →
  * 3rd tile → Title: must be 3-40 characters". It goes when a Save succeeds (Keystatic's toast then
- * says "Saved") and when another entry is opened.
+ * says "Saved"), when anything is changed or the entry reset, and when another entry is opened.
  */
 import { describeProblem, firstProblem, type Preview } from '../editor/problems.ts';
-import { SAVED_EVENT, SAVE_REFUSED_EVENT } from './editor-keystatic.ts';
+import { RESET_EVENT, SAVED_EVENT, SAVE_REFUSED_EVENT } from './editor-keystatic.ts';
 
 const message = document.createElement('p');
 message.id = 'editor-save-problem';
@@ -16,9 +16,9 @@ message.id = 'editor-save-problem';
 message.setAttribute('role', 'alert');
 message.hidden = true;
 const style = document.createElement('style');
-// Under the header's Save, over the page.
+// Under the header's Save, over the page, but under a dialog opened to mend the mistake.
 style.textContent = `
-#editor-save-problem { position: fixed; z-index: 100; top: 4.5rem; right: 1rem; margin: 0;
+#editor-save-problem { position: fixed; z-index: 1; top: 4.5rem; right: 1rem; margin: 0;
   max-width: min(32rem, calc(100vw - 2rem)); font: 500 0.875rem/1.4 system-ui, sans-serif;
   padding: 0.5rem 0.75rem; border: 1px solid #b42318;
   border-radius: 6px; background: #fef3f2; color: #7a271a; box-shadow: 0 2px 8px rgb(0 0 0 / 15%); }`;
@@ -46,6 +46,9 @@ document.addEventListener(SAVE_REFUSED_EVENT, (event) => {
   );
 });
 document.addEventListener(SAVED_EVENT, () => say(''));
+// Once anything is changed (the mistake mended, the entry reset), the next Save tells anew.
+for (const type of ['input', 'change', RESET_EVENT])
+  document.addEventListener(type, () => say(''), true);
 
 // Another entry opened (Keystatic moves by the history API): its message no longer applies.
 let shownAt = location.pathname;
