@@ -149,6 +149,14 @@ export const keystaticRewrites: Rewrite[] = [
       justifyContent: "end",
       children: [t8, indicatorElement, /*#__PURE__*/jsx(Flex, { flex: true, minWidth: 0, justifyContent: "end", children: t13 }), t15, t18, t21]`,
   },
+  // A new entry's toolbar: the same room, in a box of its own (its name, "Add", kept in view).
+  {
+    module: 'function HeaderActions(',
+    from: `    t19 = /*#__PURE__*/jsxs(PageHeader, {
+      children: [t10, t11, t12, t16, t18]`,
+    to: `    t19 = /*#__PURE__*/jsxs(PageHeader, {
+      children: [t10, t11, t12, /*#__PURE__*/jsx(Flex, { flex: isBelowDesktop ? 1.5 : 3, minWidth: 0, justifyContent: "end", children: t16 }), t18]`,
+  },
   // The toolbar's menu of the actions that do not fit: a word too (Keystar UI's ActionGroup; other
   // groups that hide their words, such as the text editor's, keep an icon alone).
   {
