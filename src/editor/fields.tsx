@@ -11,9 +11,10 @@ import { Flex } from '@keystar/ui/layout';
 import { Item, Picker } from '@keystar/ui/picker';
 import { TextField } from '@keystar/ui/text-field';
 import { Heading, Text } from '@keystar/ui/typography';
-import { useState, type ReactNode } from 'react';
+import { createContext, useContext, useState, type Context, type ReactNode } from 'react';
 import { heroButtonKinds, lengths, patterns } from '../domain/content-rules.ts';
 import { ImageChooser, isKnownImage, type FolderPictures } from './image-field.tsx';
+import { KEYSTATIC_CONTEXTS, type SlugInfo } from './keystatic-contexts.ts';
 
 class FieldError extends Error {}
 
@@ -615,13 +616,49 @@ export function pageAddressField(
  * An item's id in a list whose ids must differ (a host's, which CALENDAR_FEEDS names): the list's
  * `slugField`, so that Keystatic hands it the other items' ids and it says which one is taken.
  */
+const noSlugInfo = createContext<SlugInfo | undefined>(undefined);
+const noPath = createContext<readonly unknown[]>([]);
+const noIds: ReadonlySet<string> = new Set();
+
+/**
+ * The ids of the other items of the list whose item's dialog holds this field, as Keystatic's own
+ * id fields read them (its context, made available by src/integrations/editor-keystatic.ts); none
+ * where Keystatic gives none. Read on each render, so a later Keystatic without it still renders.
+ */
+function useOtherIds(): ReadonlySet<string> {
+  const contexts = (globalThis as Record<symbol, unknown>)[Symbol.for(KEYSTATIC_CONTEXTS)] as
+    | { SlugFieldContext: Context<SlugInfo | undefined>; PathContext: Context<readonly unknown[]> }
+    | undefined;
+  const slug = useContext(contexts?.SlugFieldContext ?? noSlugInfo);
+  const path = useContext(contexts?.PathContext ?? noPath);
+  // As Keystatic checks it: the item's own field, directly under the item.
+  return slug && path.length === 1 && path[0] === slug.field ? slug.slugs : noIds;
+}
+
+/** A list item's id, checked at the field against the other items' ids too. */
+function UniqueIdInput(
+  props: Parameters<typeof CheckedText>[0] & {
+    problem(id: string, others: ReadonlySet<string>): string | undefined;
+  },
+) {
+  const others = useOtherIds();
+  // Another item's id is said at once, as the item's row says it, not only once the field is left.
+  return (
+    <CheckedText
+      {...props}
+      forceValidation={props.forceValidation || others.has(props.value)}
+      problem={(id) => props.problem(id, others)}
+    />
+  );
+}
+
 export function uniqueIdField(
   label: string,
   description: string,
   rule: { regex: RegExp; message: string },
   length: { min: number; max: number },
 ): SlugFormField<string, string, string, string> {
-  const problem = (id: string, others: ReadonlySet<string> = new Set()) => {
+  const problem = (id: string, others: ReadonlySet<string> = noIds) => {
     if (id.length < length.min || id.length > length.max)
       return `${label} must be ${length.min}-${length.max} characters`;
     if (!rule.regex.test(id)) return `${label} must be ${rule.message}`;
@@ -640,12 +677,12 @@ export function uniqueIdField(
     formKind: 'slug',
     label,
     Input: (props) => (
-      <CheckedText
+      <UniqueIdInput
         {...props}
         label={label}
         description={description}
         onChange={(next) => props.onChange(next.trim().toLowerCase())}
-        problem={(id) => problem(id)}
+        problem={problem}
       />
     ),
     defaultValue: () => '',

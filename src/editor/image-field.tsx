@@ -1,8 +1,9 @@
 /**
  * An image named as content names it (a file of one src/assets folder, without its extension),
- * chosen from the folder's pictures or uploaded into it. The upload is written at once by the
- * editor's endpoint (src/integrations/editor-images.ts), into the folder itself, so that every page
- * can use it, and is chosen for the field; saving the entry then names it. The file is checked here
+ * chosen from the folder's pictures or uploaded into it. The upload is kept pending by the editor's
+ * endpoint (src/integrations/editor-images.ts), shown from there, and chosen for the field; saving
+ * the entry then names it, and the Save moves it into the folder itself, where every page can use
+ * it (src/integrations/editor-pending.ts); unsaved, it never reaches the folder. The file is checked here
  * first, with the rule the endpoint checks it with again (src/domain/images.ts); the endpoint then
  * rewrites an SVG without what could run a script (src/domain/svg-clean.ts), and what it took out is
  * said beside the upload. The endpoint also lists which images nothing uses, which the field offers

@@ -1,44 +1,80 @@
 /**
- * A list item's problem, shown in the list itself. Keystatic 0.6.9 refuses to save an entry with a
- * mistake inside a list item (a tile, a closed day, a data file's entry) but, once the item's
- * dialog is closed, says so nowhere: the item's row now carries the problem, after its label.
+ * A mistake inside an entry, told in the editor's words. Keystatic 0.6.9 refuses to save an entry
+ * with a mistake inside a list item (a tile, a closed day, a data file's entry) but, once the item's
+ * dialog is closed, says so nowhere: the item's row now carries the problem, after its label, and a
+ * refused Save names the item and the field (src/integrations/editor-tab.ts shows `describeProblem`).
  */
 import type { ComponentSchema } from '@keystatic/core';
 
 /** What Keystatic hands a list's `itemLabel`: a value's fields, as the editor holds them. */
-type Preview = {
+export type Preview = {
   schema: ComponentSchema;
   value?: unknown;
   fields?: Record<string, Preview>;
   elements?: readonly Preview[];
 };
 
+/**
+ * A problem that stops Save: `path`, the labels from the entry down to the field ("Tiles", "3rd
+ * tile", "Title"), and `message`, what the field's check says.
+ */
+export interface Problem {
+  path: string[];
+  message: string;
+}
+
+const labelOf = (schema: ComponentSchema): string | undefined =>
+  (schema as { label?: unknown }).label === undefined
+    ? undefined
+    : String((schema as { label?: unknown }).label);
+
+/** "1st", "2nd", "3rd", "4th", "11th", "21st". */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** One item of a list, from the list's label: "Tiles" → "tile", "Categories" → "category". */
+export function oneOf(listLabel: string): string {
+  const words = listLabel.trim().toLowerCase();
+  if (/[^aeiou]ies$/.test(words)) return `${words.slice(0, -3)}y`;
+  if (/(?:ss|sh|ch|x)es$/.test(words)) return words.slice(0, -2);
+  if (/[^s]s$/.test(words)) return words.slice(0, -1);
+  return 'item';
+}
+
 /** The first problem that would stop Save, as Keystatic's own check finds it, or undefined. */
-export function firstProblem(preview: Preview): string | undefined {
+export function firstProblem(preview: Preview, path: readonly string[] = []): Problem | undefined {
   const { schema } = preview;
+  const label = labelOf(schema);
+  const here = label === undefined ? [...path] : [...path, label];
+  const problem = (message: string) => ({ path: here, message });
   if (schema.kind === 'form') {
     try {
       (schema.validate as (value: unknown, extra?: unknown) => unknown)(preview.value);
       return undefined;
     } catch (error) {
-      return (error as Error).message;
+      return problem((error as Error).message);
     }
   }
   if (schema.kind === 'object') {
     for (const field of Object.values(preview.fields ?? {})) {
-      const problem = firstProblem(field);
-      if (problem) return problem;
+      const found = firstProblem(field, here);
+      if (found) return found;
     }
     return undefined;
   }
   if (schema.kind === 'array') {
     const elements = preview.elements ?? [];
     const { min, max } = schema.validation?.length ?? {};
-    if (min !== undefined && elements.length < min) return `${schema.label}: at least ${min}`;
-    if (max !== undefined && elements.length > max) return `${schema.label}: at most ${max}`;
-    for (const element of elements) {
-      const problem = firstProblem(element);
-      if (problem) return problem;
+    if (min !== undefined && elements.length < min) return problem(`${label}: at least ${min}`);
+    if (max !== undefined && elements.length > max) return problem(`${label}: at most ${max}`);
+    const item = (index: number) => [...here, `${ordinal(index + 1)} ${oneOf(label ?? '')}`];
+    for (const [index, element] of elements.entries()) {
+      // An item is an object whose own label is the list's: its fields' labels follow its place.
+      const found = firstProblem({ ...element, schema: withoutLabel(element.schema) }, item(index));
+      if (found) return found;
     }
     // A list whose items' ids must differ (hosts): each id against the others', as Save checks it.
     // An item's own row cannot see the others: the row of what holds the list says it.
@@ -53,7 +89,11 @@ export function firstProblem(preview: Preview): string | undefined {
             slugField: { slugs: others, glob: '*' },
           });
         } catch (error) {
-          return (error as Error).message;
+          const idLabel = labelOf(id.schema);
+          return {
+            path: idLabel === undefined ? item(index) : [...item(index), idLabel],
+            message: (error as Error).message,
+          };
         }
       }
     }
@@ -61,10 +101,24 @@ export function firstProblem(preview: Preview): string | undefined {
   return undefined;
 }
 
+const withoutLabel = (schema: ComponentSchema): ComponentSchema =>
+  schema.kind === 'object' ? ({ ...schema, label: undefined } as ComponentSchema) : schema;
+
+/**
+ * A problem as one line: its path, then its message without the field's label when the message
+ * starts with it ("Tiles → 3rd tile → Title: must be 3-40 characters").
+ */
+export function describeProblem({ path, message }: Problem): string {
+  const field = path.at(-1);
+  let text = message;
+  if (field && text.startsWith(field)) text = text.slice(field.length).replace(/^[\s:]+/, '');
+  return path.length ? `${path.join(' → ')}: ${text}` : text;
+}
+
 /** A list's item label, followed by the item's first problem when it has one. */
 export const flagged =
   <Props>(label: (props: Props) => string) =>
   (props: Props): string => {
     const problem = firstProblem(props as Preview);
-    return problem ? `${label(props)} — needs fixing: ${problem}` : label(props);
+    return problem ? `${label(props)} — needs fixing: ${problem.message}` : label(props);
   };

@@ -7,6 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineMiddleware } from 'astro:middleware';
+import { assetHeaders } from './editor-asset-headers';
 import { EDITOR_ROUTES } from './editor-routes';
 
 export const EDITOR_CSP = [
@@ -29,7 +30,9 @@ export const onRequest = defineMiddleware(async (context, next) => {
   if (!EDITOR_ROUTES.has(context.routePattern)) return next();
   const response = await next();
   const headers = new Headers(response.headers);
-  headers.set('Content-Security-Policy', EDITOR_CSP);
+  // An upload the editor shows before it is saved keeps the stricter policy of src/assets.
+  if (headers.get('Content-Security-Policy') !== assetHeaders['Content-Security-Policy'])
+    headers.set('Content-Security-Policy', EDITOR_CSP);
   // Keystatic's page names no icon: the browser then asked for /favicon.ico, which the site has not
   // (a 404 in the console and a warning in the log on every visit). The site's own icon instead,
   // and the editor tab's own script (./editor-tab.ts), which Vite serves from its file.

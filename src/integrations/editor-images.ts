@@ -5,16 +5,18 @@
  * - POST adds one file, named as content will name it (`&file=<the file's own name>`, the bytes as
  *   an application/octet-stream body). The editor's field checks the file first
  *   (src/editor/image-field.tsx); this checks it again, since anything on this machine can post here,
- *   and writes an SVG as DOMPurify rewrote it (src/domain/svg-clean.ts), answering what it took out
- *   (`removed`, in words the field shows). It never replaces a file: the same file sent again is a
- *   no-op (a retry after a lost answer);
- * - DELETE removes an image nothing uses (`&name=<name>`), so that an upload left unused can go.
+ *   and keeps an SVG as DOMPurify rewrote it (src/domain/svg-clean.ts), answering what it took out
+ *   (`removed`, in words the field shows). The file is kept pending (./editor-pending.ts) until a
+ *   Save names it, which moves it into its src/assets folder; its `url` shows it meanwhile. It never
+ *   replaces a file: the same file sent again is a no-op (a retry after a lost answer);
+ * - GET with `&preview=<name>` shows a pending upload (or, once saved, sends to its file);
+ * - DELETE removes an image nothing uses (`&name=<name>`), or a pending upload.
  * Keystatic would store a service page's upload in a folder of its own (src/assets/icons/<page>/),
  * where the site's images are not; this writes where they are.
  * Answers JSON: { images }, { name, file, url, removed } with 201 (200 for the same file again), 204,
  * or { error }.
  */
-import { readFile, readdir, unlink, writeFile } from 'node:fs/promises';
+import { readFile, readdir, unlink } from 'node:fs/promises';
 import type { APIRoute } from 'astro';
 import {
   imageExtensions,
@@ -23,6 +25,7 @@ import {
   imageName,
   imageNameFrom,
   imageProblem,
+  imageUploadPath,
   maxImageBytes,
   tooLarge,
   type AssetFolder,
@@ -30,8 +33,13 @@ import {
 } from '../domain/images';
 import { cleanSvg, type Purifier, type SvgWindow } from '../domain/svg-clean';
 import { readLimited } from '../server/requests/body';
+import { assetHeaders } from './editor-asset-headers';
+import { dropPending, keepPending, pendingIn, readPending, sweep } from './editor-pending';
 
 export const prerender = false;
+
+// Uploads left unsaved since an earlier run of the dev server go (see ./editor-pending.ts).
+void sweep();
 
 const src = new URL('../', import.meta.url);
 const assets = new URL('assets/', src);
@@ -109,9 +117,45 @@ const folderOf = (url: URL) => {
 const badFolder = () =>
   answer(400, { error: `The folder must be one of ${imageFolders.join(', ')}.` });
 
+/** Where the editor shows a pending upload: this endpoint, under the policy of src/assets. */
+const previewUrl = (folder: AssetFolder, name: string) =>
+  `${imageUploadPath}?${new URLSearchParams({ folder, preview: name })}`;
+
+const mediaTypes: Record<string, string> = {
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+};
+
+/** A pending upload, as the dev server sends a file of src/assets; once saved, that file. */
+async function preview(folder: AssetFolder, name: string) {
+  if (!imageName.regex.test(name)) return answer(404, { error: 'No such upload.' });
+  const file = (await pendingIn(folder)).get(name);
+  const bytes = file && (await readPending(folder, file));
+  if (file && bytes)
+    return new Response(new Uint8Array(bytes), {
+      headers: {
+        'content-type': mediaTypes[/\.[^.]*$/.exec(file)![0]]!,
+        'cache-control': 'no-store',
+        ...assetHeaders,
+      },
+    });
+  const saved = (await filesIn(folder)).get(name);
+  if (saved)
+    return new Response(null, {
+      status: 302,
+      headers: { location: `/src/assets/${folder}/${saved}`, 'cache-control': 'no-store' },
+    });
+  return answer(404, { error: `There is no ${imageKinds[folder].one} named "${name}".` });
+}
+
 export const GET: APIRoute = async ({ url }) => {
   const folder = folderOf(url);
   if (!folder) return badFolder();
+  const shown = url.searchParams.get('preview');
+  if (shown !== null) return preview(folder, shown);
   const [files, used] = await Promise.all([filesIn(folder), usedNames(folder)]);
   const images: FolderImage[] = [...files].map(([name, file]) => ({
     name,
@@ -133,8 +177,10 @@ export const POST: APIRoute = async ({ request, url }) => {
     return answer(400, { error: 'The file needs a name of at most 200 printable characters.' });
   const bytes = await readLimited(request, maxImageBytes[folder]);
   if (!bytes) return answer(413, { error: tooLarge(folder, fileName) });
+  await sweep();
   const name = imageNameFrom(fileName);
-  const files = await filesIn(folder);
+  const [saved, pending] = await Promise.all([filesIn(folder), pendingIn(folder)]);
+  const files = new Map([...pending, ...saved]);
   const extension = imageExtensions[folder].find((ext) => fileName.toLowerCase().endsWith(ext));
   const file = `${name}${extension ?? ''}`;
   // The same picture again (a second try, a Save that came before the answer) is checked and cleaned
@@ -153,13 +199,16 @@ export const POST: APIRoute = async ({ request, url }) => {
     removed = cleaned.removed;
   }
   if (again) {
-    const held = await readFile(new URL(`${folder}/${file}`, assets));
-    if (held.equals(written)) return answer(200, uploaded(folder, name, file, removed));
+    const held =
+      saved.get(name) === file
+        ? await readFile(new URL(`${folder}/${file}`, assets))
+        : await readPending(folder, file);
+    if (held?.equals(written)) return answer(200, uploaded(folder, name, file, removed));
     return answer(422, { error: imageProblem(folder, fileName, bytes, [...files.keys()]) });
   }
   try {
-    // 'wx': never over a file that appeared since the check.
-    await writeFile(new URL(`${folder}/${file}`, assets), written, { flag: 'wx' });
+    // Pending until a Save names it; 'wx': never over an upload that appeared since the check.
+    await keepPending(folder, file, written);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
       return answer(409, {
@@ -170,11 +219,14 @@ export const POST: APIRoute = async ({ request, url }) => {
   return answer(201, uploaded(folder, name, file, removed));
 };
 
-/** An upload's answer; `removed`: what cleaning took out of an SVG, in words, each once. */
+/**
+ * An upload's answer: `file`, where a Save puts it; `url`, where it shows meanwhile; `removed`, what
+ * cleaning took out of an SVG, in words, each once.
+ */
 const uploaded = (folder: AssetFolder, name: string, file: string, removed: string[]) => ({
   name,
   file: `src/assets/${folder}/${file}`,
-  url: `/src/assets/${folder}/${file}`,
+  url: previewUrl(folder, name),
   removed,
 });
 
@@ -185,6 +237,11 @@ export const DELETE: APIRoute = async ({ request, url }) => {
   if (!folder) return badFolder();
   const name = url.searchParams.get('name') ?? '';
   const file = imageName.regex.test(name) ? (await filesIn(folder)).get(name) : undefined;
+  const upload = imageName.regex.test(name) ? (await pendingIn(folder)).get(name) : undefined;
+  if (!file && upload) {
+    await dropPending(folder, upload);
+    return answer(204);
+  }
   if (!file)
     return answer(404, { error: `There is no ${imageKinds[folder].one} named "${name}".` });
   if ((await usedNames(folder)).has(name))

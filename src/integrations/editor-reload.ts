@@ -1,7 +1,9 @@
 /**
  * In `astro dev` only, on every page (./editor.ts injects it): the dev site's pages reload when the
  * site changes, as they would without the editor; the editor's own tab does not (see
- * keepEditorOpenOnSave in ./editor.ts, which sends reloads as this event).
+ * keepEditorOpenOnSave in ./editor.ts, which sends reloads as this event, Vite's own after it has
+ * bundled the dependencies anew included). A page whose island's code could not load (a dependency
+ * bundled anew meanwhile: Vite answers the old one "504 Outdated Optimize Dep") reloads once.
  */
 import { contentMistakeHeadings } from '../domain/content-rules.ts';
 import { divertErrorOverlays, messageText } from './error-overlays.ts';
@@ -35,4 +37,52 @@ if (
       ),
     'Another page of the dev site shows a content mistake (open it to see where)',
   );
+}
+
+/** When a page last reloaded itself for code that did not load: once, not in a loop. */
+const STALE_RELOAD_KEY = 'editor:stale-code-reload';
+const STALE_RELOAD_MS = 30_000;
+
+/** Whether an error is a module the browser could not fetch (Chromium's, Firefox's, Safari's words). */
+export const isFailedImport = (error: unknown) =>
+  /dynamically imported module|Importing a module script failed|error loading dynamically imported module/i.test(
+    String((error as Error | undefined)?.message ?? error),
+  );
+
+/**
+ * Reloads the page once for code that did not load; false (and nothing done) if it reloaded for
+ * that in the last 30 s, when the next reload would fail as this one did.
+ */
+function reloadForStaleCode(): boolean {
+  try {
+    const last = Number(sessionStorage.getItem(STALE_RELOAD_KEY));
+    if (last && Date.now() - last < STALE_RELOAD_MS) return false;
+    sessionStorage.setItem(STALE_RELOAD_KEY, String(Date.now()));
+  } catch {
+    return false; // no storage: no guard against a loop, so no reload
+  }
+  console.warn('Part of the page could not load (its code was bundled anew): reloading the page.');
+  location.reload();
+  return true;
+}
+
+if (
+  typeof window !== 'undefined' &&
+  import.meta.hot &&
+  !location.pathname.startsWith('/keystatic')
+) {
+  // An island whose code failed to load: Astro tells it with this event (and would leave the island
+  // as it was, a dialog on "loading…" for good).
+  document.addEventListener('astro:hydration-error', (event) => {
+    const { error } = (event as CustomEvent<{ error: unknown }>).detail ?? {};
+    if (isFailedImport(error) && reloadForStaleCode()) event.preventDefault();
+  });
+  // A module's own dynamic import, through Vite's preloading.
+  addEventListener('vite:preloadError', (event) => {
+    if (reloadForStaleCode()) event.preventDefault();
+  });
+  // One that nothing caught (a `client:interaction` island's load, src/client/hydrate-on-interaction.ts).
+  addEventListener('unhandledrejection', (event) => {
+    if (isFailedImport(event.reason)) reloadForStaleCode();
+  });
 }

@@ -9,6 +9,8 @@
  */
 import './editor-tab-history.ts';
 
+// What a refused Save says, under Save.
+import './editor-save-message.ts';
 import { divertErrorOverlays, type ErrorPayload } from './error-overlays.ts';
 
 /** Whether an error comes from the editor's own code (its schema, its fields, Keystatic). */

@@ -17,6 +17,8 @@ import {
   type ViteDevServer,
 } from 'vite';
 import { imageUploadPath } from '../domain/images.ts';
+import { assetHeaders } from './editor-asset-headers.ts';
+import { keystaticFriction } from './editor-keystatic.ts';
 import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from './editor-reload.ts';
 import { editorHistory } from './editor-history.ts';
 import { editorHistoryPath, editorPreviewPath } from './editor-routes.ts';
@@ -133,20 +135,6 @@ function contentStoreSettles(): Plugin {
     },
   };
 }
-
-/**
- * What the dev server sends with a file of src/assets: a policy under which it runs nothing when it
- * is opened as a page (an SVG is a document of the dev server's origin, the editor's), whatever it
- * holds: an upload is cleaned (src/domain/svg-clean.ts), but a file copied into the folder by hand is
- * not. No script, no plugin, no request but its own embedded pictures and styles, and `sandbox` gives
- * it an origin of its own. An image's policy applies only where it is the page: the editor's
- * thumbnails and the dev site's pages show it with <img>, which it does not change.
- */
-const assetHeaders = {
-  'Content-Security-Policy':
-    "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",
-  'X-Content-Type-Options': 'nosniff',
-} as const;
 
 /** Whether a request of the dev server is for a file of src/assets, in any of the forms it serves one. */
 function isAssetRequest(url: string, assetFolders: readonly string[]): boolean {
@@ -396,7 +384,7 @@ export default function editor(): AstroIntegration {
               productionReactWhenEditing(),
               editorHistory(),
             ],
-            optimizeDeps: { rolldownOptions: { plugins: [exactListLength] } },
+            optimizeDeps: { rolldownOptions: { plugins: [exactListLength, keystaticFriction] } },
           },
         });
         injectScript(
@@ -425,6 +413,10 @@ export default function editor(): AstroIntegration {
         addMiddleware({
           order: 'post',
           entrypoint: new URL('./dev-whole-pages.ts', import.meta.url),
+        });
+        addMiddleware({
+          order: 'pre',
+          entrypoint: new URL('./editor-uploads-commit.ts', import.meta.url),
         });
       },
       'astro:server:start': ({ address, logger }) => {

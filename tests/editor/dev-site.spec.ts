@@ -290,3 +290,57 @@ test('every page renders with no server error, console error or broken image', a
   }
   expect(problems.slice(0, 50), `${problems.length} problems, the first 50:`).toEqual([]);
 });
+
+/**
+ * A dependency Vite bundled anew while a page was open (`npm run edit` finds one it had not seen):
+ * the page's island then asks for the old bundle, which Vite answers "504 Outdated Optimize Dep",
+ * and the island's code does not load. The page reloads itself once (src/integrations/editor-reload.ts),
+ * and the island then works; a second failure soon after is left to the console, not reloaded again.
+ */
+test("a page whose island's code is outdated reloads once, and the island then works", async ({
+  page,
+}) => {
+  const island = page.locator('astro-island').filter({ has: page.locator('form') });
+  const hydrated = island.locator(`[${HYDRATED}]`);
+  await page.goto('/contact');
+  // From now on (the page's own scripts have loaded), the first bundle the island asks for is
+  // outdated: Vite answers 504 for it, each time (Astro's own retry too), until the page is loaded
+  // anew (whose modules then name the new bundles).
+  let outdated: string | undefined;
+  let stale = true;
+  let refused = 0;
+  await page.route('**/node_modules/.vite/deps/**', (route) => {
+    const url = route.request().url();
+    if (!stale || (outdated && url !== outdated)) return route.continue();
+    outdated = url;
+    refused++;
+    return route.fulfill({ status: 504, body: 'Outdated Optimize Dep' });
+  });
+  const reloaded = page.waitForEvent('load').then(() => (stale = false));
+  await page.getByRole('textbox').first().focus();
+  await reloaded;
+  expect(refused).toBeGreaterThan(0);
+  expect(
+    await page.evaluate(
+      () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).type,
+    ),
+  ).toBe('reload');
+  await expect(hydrated).toHaveCount(0);
+  await page.getByRole('textbox').first().focus();
+  await expect(hydrated).toHaveCount(1);
+
+  // Outdated again within seconds (the reload did not help): no loop, the console says it.
+  await page.goto('/contact');
+  stale = true;
+  outdated = undefined;
+  const logged = page.waitForEvent('console', {
+    predicate: (message) => message.text().includes('[astro-island] Error hydrating'),
+  });
+  await page.getByRole('textbox').first().focus();
+  await logged;
+  expect(
+    await page.evaluate(
+      () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).type,
+    ),
+  ).toBe('navigate');
+});

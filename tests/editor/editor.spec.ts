@@ -590,7 +590,7 @@ async function firstTileOfIphone(browser: Page) {
   return browser.getByRole('dialog', { name: 'Edit item' });
 }
 
-test('an image uploaded and left unused is listed as unused, and can be removed from the editor', async ({
+test('an upload is kept pending, shown in the field, and never written if the entry is not saved; an unused image can be removed', async ({
   page: browser,
 }) => {
   const dialog = await firstTileOfIphone(browser);
@@ -606,23 +606,46 @@ test('an image uploaded and left unused is listed as unused, and can be removed 
     { ...upload, bytes: Buffer.from(scripted) },
     'the onload attribute of <svg>, a script',
   );
-  expect(readFileSync(inProject(`src/assets/icons/${upload.name}.svg`)).equals(upload.bytes)).toBe(
-    true,
-  );
-  // Changed my mind: another icon, and the upload is left unused.
-  await choose(browser, dialog, 'Icon', 'rocket');
-  await dialog.getByRole('button', { name: 'Unused icons…' }).click();
-  const unused = dialog.getByRole('group', { name: 'Unused icons' });
-  await expect(unused.getByText(upload.name, { exact: true })).toBeVisible();
-  // An icon a page shows is never offered for removal.
-  await expect(unused.getByText('rocket', { exact: true })).toHaveCount(0);
-  await unused.getByRole('button', { name: `Remove ${upload.name}` }).click();
-  await expect(unused.getByText(upload.name, { exact: true })).toHaveCount(0);
+  // Not in src/assets, but shown in the field: its thumbnail is the upload, cleaned.
   expect(existsSync(inProject(`src/assets/icons/${upload.name}.svg`))).toBe(false);
+  const thumbnail = dialog.locator(`img[src*="preview=${upload.name}"]`).last();
+  await expect(thumbnail).toBeVisible();
+  expect(await thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(
+    0,
+  );
+  const shown = await browser.request.get((await thumbnail.getAttribute('src'))!);
+  expect((await shown.body()).equals(upload.bytes)).toBe(true);
+  // Changed my mind: the entry is reset, and nothing was written.
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await browser.getByRole('button', { name: 'Reset changes' }).click();
+  await expect(browser.getByText('Unsaved')).toBeHidden();
+  expect(restoredFiles()).toEqual([]);
+
+  // An image in the folder that nothing shows (copied by hand, or no longer used) is offered for
+  // removal; one a page shows never is.
+  const byHand = 'editor-test-by-hand';
+  const unusedIcon = `src/assets/icons/${byHand}.svg`;
+  writeFileSync(inProject(unusedIcon), upload.bytes);
+  const tile = await firstTileOfIphone(browser);
+  await tile.getByRole('button', { name: 'Unused icons…' }).click();
+  const unused = tile.getByRole('group', { name: 'Unused icons' });
+  await expect(unused.getByText(byHand, { exact: true })).toBeVisible();
+  await expect(unused.getByText('rocket', { exact: true })).toHaveCount(0);
+  await unused.getByRole('button', { name: `Remove ${byHand}` }).click();
+  await expect(unused.getByText(byHand, { exact: true })).toHaveCount(0);
+  expect(existsSync(inProject(unusedIcon))).toBe(false);
   // Gone from the list too.
-  await dialog.getByRole('button', { name: / Icon$/ }).click();
-  await browser.keyboard.type(upload.name);
-  await expect(browser.getByRole('option', { name: upload.name, exact: true })).toHaveCount(0);
+  await tile.getByRole('button', { name: / Icon$/ }).click();
+  await browser.keyboard.type(byHand);
+  await expect(browser.getByRole('option', { name: byHand, exact: true })).toHaveCount(0);
+  await browser.keyboard.press('Escape');
+  // The pending upload, which no Save named, can go too (else a later run's sweep removes it).
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const dropped = await browser.request.delete(
+    `/api/editor/images?${new URLSearchParams({ folder: 'icons', name: upload.name })}`,
+    { headers: { origin } },
+  );
+  expect(dropped.status()).toBe(204);
 });
 
 const run = promisify(execFile);
@@ -733,6 +756,75 @@ test('a value the schema refuses is shown at its field, and nothing is written',
   // Neither save reached the file.
   await browser.waitForTimeout(1_000);
   expect(readFileSync(inProject(service)).equals(before.get(service)!)).toBe(true);
+});
+
+test('Save says "Saved", or names the item and field that stop it; a failed save does not say Saved', async ({
+  page: browser,
+}) => {
+  const service = 'src/content/services/iphone.mdx';
+  await visit(browser, '/keystatic/collection/services/item/iphone');
+  // Keystatic's own toast, which is read out (a live region).
+  const saved = browser.locator('[aria-live], [role="alert"], [role="status"]').filter({
+    hasText: 'Saved “iPhone App”',
+  });
+  const refused = browser.getByRole('alert').filter({ hasText: /^Not saved:/ });
+  const seoTitle = textbox(browser, 'SEO title');
+  const old = await seoTitle.inputValue();
+
+  // A save the dev server fails: no "Saved", and the entry stays unsaved.
+  await browser.route('**/api/keystatic/update', (route) =>
+    route.fulfill({ status: 500, body: 'disk full' }),
+  );
+  await seoTitle.fill(`${old} Today`);
+  await browser.getByRole('button', { name: 'Save' }).click();
+  await expect(browser.getByText('Unsaved')).toBeVisible();
+  await browser.waitForTimeout(1_000);
+  await expect(saved).toHaveCount(0);
+  await browser.unroute('**/api/keystatic/update');
+
+  await save(browser, service);
+  await expect(saved).toBeVisible();
+  await expect(refused).toHaveCount(0);
+  await browser.screenshot({ path: '/tmp/friction-saved-1280.png' });
+
+  // A mistake in a tile, its dialog closed: Save names the tile and the field, under Save.
+  const tiles = browser.getByRole('group', { name: /^Tiles/ });
+  await tiles.getByRole('row').nth(2).click();
+  const dialog = browser.getByRole('dialog', { name: 'Edit item' });
+  await textbox(dialog, 'Title').fill('x');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await browser.getByRole('button', { name: 'Save' }).click();
+  await expect(refused).toHaveText(
+    'Not saved: Tiles → 3rd tile → Title: must be at least 3 characters long',
+  );
+  // Where Save is: under it, in view.
+  const [message, button] = await Promise.all([
+    refused.boundingBox(),
+    browser.getByRole('button', { name: 'Save' }).boundingBox(),
+  ]);
+  expect(message!.y).toBeGreaterThan(button!.y + button!.height - 1);
+  expect(message!.y).toBeLessThan(button!.y + 3 * button!.height);
+  expect(message!.x + message!.width).toBeGreaterThan(button!.x);
+  await browser.screenshot({ path: '/tmp/friction-not-saved-1280.png' });
+  await browser.setViewportSize({ width: 375, height: 800 });
+  await expect(refused).toBeInViewport();
+  await browser.screenshot({ path: '/tmp/friction-not-saved-375.png' });
+  await browser.setViewportSize({ width: 1280, height: 800 });
+  // Nothing written by the refused Save: the file holds the first save's title.
+  await browser.waitForTimeout(500);
+  expect(readFileSync(inProject(service), 'utf8')).toContain(`title: ${old} Today`);
+  expect(readFileSync(inProject(service), 'utf8')).not.toContain('title: x\n');
+
+  // Mended, the next Save saves, and the message goes.
+  await tiles.getByRole('row').nth(2).click();
+  await textbox(dialog, 'Title').fill('Widgets');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await browser.getByRole('button', { name: 'Save' }).click();
+  await expect(refused).toHaveCount(0);
+  await expect(browser.getByText('Unsaved')).toBeHidden();
+  await browser.setViewportSize({ width: 375, height: 800 });
+  await expect(saved.first()).toBeVisible();
+  await browser.screenshot({ path: '/tmp/friction-saved-375.png' });
 });
 
 test("the editor's own checks, in a list item: a time zone that does not exist, overlapping hours, a day that does not exist", async ({
@@ -924,12 +1016,14 @@ test('the upload endpoint refuses what a stranger might send, and never replaces
   // A name with a path in it only keeps its last part, inside the folder.
   const travelled = await post(address('icons', '../../../editor-test-escape.svg'), upload.bytes);
   expect(travelled.status()).toBe(201);
+  // Kept pending, shown from the endpoint, until a Save names it.
   expect(await travelled.json()).toEqual({
     name: 'editor-test-escape',
     file: 'src/assets/icons/editor-test-escape.svg',
-    url: '/src/assets/icons/editor-test-escape.svg',
+    url: '/api/editor/images?folder=icons&preview=editor-test-escape',
     removed: [],
   });
+  expect(existsSync(inProject('src/assets/icons/editor-test-escape.svg'))).toBe(false);
   // The same file again is taken as it is (a retry); a different one under that name is not.
   expect((await post(address('icons', 'editor-test-escape.svg'), upload.bytes)).status()).toBe(200);
   const other = Buffer.from(String(upload.bytes).replace('r="8"', 'r="6"'));
@@ -975,7 +1069,8 @@ test('the upload endpoint refuses what a stranger might send, and never replaces
     name: 'editor-test-link',
     removed: ['a link to javascript:'],
   });
-  expect(readFileSync(inProject('src/assets/icons/editor-test-link.svg'), 'utf8')).toBe(
+  const pending = '/api/editor/images?folder=icons&preview=editor-test-link';
+  expect(await (await browser.request.get(pending)).text()).toBe(
     '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 100"><a><rect width="100" height="100"/></a></svg>\n',
   );
   const assetPolicy = {
@@ -983,7 +1078,9 @@ test('the upload endpoint refuses what a stranger might send, and never replaces
       "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",
     'x-content-type-options': 'nosniff',
   };
-  const opened = await browser.goto('/src/assets/icons/editor-test-link.svg');
+  // The pending upload, opened as a page, under the policy of a file of src/assets.
+  const opened = await browser.goto(pending);
+  expect(opened!.headers()['content-type']).toBe('image/svg+xml');
   expect(opened!.headers()).toMatchObject(assetPolicy);
   await browser.locator('rect').click();
   expect(

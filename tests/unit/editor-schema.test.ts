@@ -21,7 +21,7 @@ import {
   writeEntry,
 } from '../../src/editor/format';
 import { collections } from '../../src/content.config';
-import { firstProblem, flagged } from '../../src/editor/problems';
+import { describeProblem, firstProblem, flagged, oneOf, ordinal } from '../../src/editor/problems';
 
 const reader = createReader(process.cwd(), keystaticConfig);
 const singletons = keystaticConfig.singletons as Record<string, any>;
@@ -330,13 +330,45 @@ describe("a list item's problem is named in its row", () => {
     expect(flagged(() => 'Tile')(preview(tiles.element, long))).toMatch(
       /^Tile — needs fixing: Title must be no longer than \d+ characters$/,
     );
-    expect(firstProblem(preview(tiles.element, { ...tile, icon: 'no-such-icon' }))).toBe(
-      'Icon: there is no icon named "no-such-icon" any more: choose another',
-    );
+    expect(firstProblem(preview(tiles.element, { ...tile, icon: 'no-such-icon' }))).toEqual({
+      path: ['Icon'],
+      message: 'Icon: there is no icon named "no-such-icon" any more: choose another',
+    });
   });
 
   it('a list with too few items is flagged', () => {
-    expect(firstProblem(preview(tiles, [tile]))).toBe('Tiles: at least 8');
+    expect(firstProblem(preview(tiles, [tile]))?.message).toBe('Tiles: at least 8');
+  });
+
+  it("a refused Save names the item and the field in the editor's words", () => {
+    const eight = Array.from({ length: 8 }, () => tile);
+    eight[2] = { ...tile, title: 'x' };
+    const problem = firstProblem(preview(tiles, eight))!;
+    expect(problem.path).toEqual(['Tiles', '3rd tile', 'Title']);
+    expect(describeProblem(problem)).toMatch(/^Tiles → 3rd tile → Title: must be \S/);
+    expect(describeProblem({ path: ['Tiles'], message: 'Tiles: at least 8' })).toBe(
+      'Tiles: at least 8',
+    );
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(ordinal)).toEqual([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      '11th',
+      '12th',
+      '13th',
+      '21st',
+      '22nd',
+      '101st',
+      '111th',
+    ]);
+    expect(['Tiles', 'Closed dates', 'Categories', 'Addresses', 'Team'].map(oneOf)).toEqual([
+      'tile',
+      'closed date',
+      'category',
+      'address',
+      'item',
+    ]);
   });
 
   it('two hosts of one id: the list, and so the row of the entry that holds it, is flagged', () => {
@@ -351,8 +383,10 @@ describe("a list item's problem is named in its row", () => {
     };
     const two = (second: object) => preview(hosts, [anna, { ...anna, ...second }]);
     expect(firstProblem(two({ id: 'ben' }))).toBeUndefined();
-    expect(firstProblem(two({ name: 'Anna Other' }))).toBe(
-      '"anna" is the id of another item: each needs its own',
+    const problem = firstProblem(two({ name: 'Anna Other' }))!;
+    expect(problem.message).toBe('"anna" is the id of another item: each needs its own');
+    expect(describeProblem(problem)).toBe(
+      'Hosts → 1st host → Id: "anna" is the id of another item: each needs its own',
     );
   });
 });

@@ -1,0 +1,221 @@
+/**
+ * Rewrites of Keystatic's browser code as Vite pre-bundles it for `npm run edit` (./editor.ts adds
+ * them to `optimizeDeps`), for what Keystatic 0.6.9 has no option for. Each is an exact text
+ * replacement: if Keystatic changes that code, nothing matches, Keystatic's own behaviour stays, and
+ * the editor's browser tests fail on what the page shows (tests/editor/editor.spec.ts, "Save says").
+ *
+ * - Save tells: after a Save that wrote the entry, Keystatic's own toast says "Saved" with the
+ *   entry's name (a toast is announced to screen readers); a Save Keystatic refuses on a mistake it
+ *   found sends `SAVE_REFUSED_EVENT` with the entry's values, which the editor's tab turns into a
+ *   message that names the item and field (./editor-tab.ts, src/editor/problems.ts).
+ * - Toolbar words: the entry's toolbar (reset, delete, copy, paste, duplicate, preview) shows each
+ *   action's word beside its icon, not the icon alone, and its menu of the actions that do not fit
+ *   (at 375 px, all of them) is a button that says "Actions".
+ * - A field's siblings: a list item's id field (src/editor/fields.tsx, `uniqueIdField`) reads the
+ *   other items' ids from Keystatic's own context, which Keystatic does not export.
+ */
+
+import { KEYSTATIC_CONTEXTS } from '../editor/keystatic-contexts.ts';
+
+/** What a refused Save sends on `document`: its `detail` is the entry's values (Keystatic's). */
+export const SAVE_REFUSED_EVENT = 'editor:save-refused';
+/** What Reset changes sends on `document`. */
+export const RESET_EVENT = 'editor:reset';
+/** What a Save that wrote the entry sends on `document`. */
+export const SAVED_EVENT = 'editor:saved';
+
+const refused = (previewProps: string) =>
+  `document.dispatchEvent(new CustomEvent(${JSON.stringify(SAVE_REFUSED_EVENT)}, { detail: ${previewProps} }));`;
+
+/** The toast and the event of a Save that wrote `name` (a JavaScript expression of Keystatic's). */
+const saved = (name: string) =>
+  `{ toastQueue.positive(\`Saved “\${${name}}”\`, { timeout: 5000 }); document.dispatchEvent(new CustomEvent(${JSON.stringify(SAVED_EVENT)})); }`;
+
+/** [what Keystatic has, what it becomes]: each must be found, once per module that has the first. */
+type Rewrite = { module: string; from: string; to: string };
+
+export const keystaticRewrites: Rewrite[] = [
+  // An existing entry of a collection: its Save.
+  {
+    module: 'function ItemPageInner(',
+    from: `      if (!clientSideValidateProp(schema, props.state, slugInfo)) {
+        setForceValidation(true);
+        return false;
+      }
+      const slug = getSlugFromState(collectionConfig, props.state);
+      const hasUpdated = await parentOnUpdate();`,
+    to: `      if (!clientSideValidateProp(schema, props.state, slugInfo)) {
+        setForceValidation(true);
+        ${refused('props.previewProps')}
+        return false;
+      }
+      const slug = getSlugFromState(collectionConfig, props.state);
+      const hasUpdated = await parentOnUpdate();
+      if (hasUpdated) ${saved('typeof props.state.title === "string" && props.state.title || slug')}`,
+  },
+  // A new entry: its Create (Keystatic says "Entry created" itself).
+  {
+    module: 'function ItemPageInner(',
+    from: `      if (!clientSideValidateProp(schema, props.state, slugInfo)) {
+        setForceValidation(true);
+        return;
+      }
+      if (await props.createItem()) {`,
+    to: `      if (!clientSideValidateProp(schema, props.state, slugInfo)) {
+        setForceValidation(true);
+        ${refused('props.previewProps')}
+        return;
+      }
+      if (await props.createItem()) {`,
+  },
+  // A singleton's Save.
+  {
+    module: 'function SingletonPageInner(',
+    from: `      if (!clientSideValidateProp(schema, props.state, undefined)) {
+        setForceValidation(true);
+        return;
+      }
+      await props.onUpdate();`,
+    to: `      if (!clientSideValidateProp(schema, props.state, undefined)) {
+        setForceValidation(true);
+        ${refused('props.previewProps')}
+        return;
+      }
+      if (await props.onUpdate()) ${saved('singletonConfig.label')}`,
+  },
+  // An entry's Reset changes.
+  {
+    module: 'function HeaderActions(',
+    from: `        case "reset":
+          {
+            onReset();`,
+    to: `        case "reset":
+          {
+            onReset();
+            document.dispatchEvent(new CustomEvent(${JSON.stringify(RESET_EVENT)}));`,
+  },
+  // The toolbars of an entry, a new entry and a singleton: words beside the icons.
+  ...Array.from({ length: 3 }, () => ({
+    module: 'function HeaderActions(',
+    from: `buttonLabelBehavior: "hide",
+      overflowMode: "collapse",`,
+    to: `buttonLabelBehavior: "show",
+      overflowMode: "collapse",`,
+  })),
+  // Keystatic keeps the toolbar one icon wide below 1280 px: its menu's word would not show.
+  ...Array.from({ length: 3 }, () => ({
+    module: 'function HeaderActions(',
+    from: 'isBelowDesktop ? "element.regular" : undefined',
+    to: 'undefined',
+  })),
+  // The actions that stay in view when the others go into the menu: first, Preview and those that
+  // change the entry; copying and pasting an entry's text last.
+  {
+    module: 'function HeaderActions(',
+    from: `    $[5] = previewHref;
+    $[6] = viewHref;
+    $[7] = items;`,
+    to: `    const shownFirst = ["preview", "reset", "delete", "duplicate", "copy", "paste", "view"];
+    items.sort((a, b) => shownFirst.indexOf(a.key) - shownFirst.indexOf(b.key));
+    $[5] = previewHref;
+    $[6] = viewHref;
+    $[7] = items;`,
+  },
+  // An entry's toolbar may narrow (its words then go into the menu) rather than push Save off the
+  // page: at 1280 px, with the words, it is wider than the room beside the entry's name. It takes
+  // three quarters of the header (three fifths below 1280 px), the entry's name the rest, which may
+  // shorten to "… › iphone" (at 375 px, else the menu's word did not fit). The group has a box of
+  // its own, whose size it follows: "Unsaved" beside it then sends one more action into the menu.
+  {
+    module: 'const HeaderBreadcrumbs =',
+    from: `      flex: true,
+      size: "medium",
+      minWidth: "alias.singleLineWidth",`,
+    to: `      flex: true,
+      size: "medium",
+      minWidth: 0,`,
+  },
+  {
+    module: 'function HeaderActions(',
+    from: `    t22 = /*#__PURE__*/jsxs(Flex, {
+      alignItems: "center",
+      gap: t7,
+      children: [t8, indicatorElement, t13, t15, t18, t21]`,
+    to: `    t22 = /*#__PURE__*/jsxs(Flex, {
+      alignItems: "center",
+      gap: t7,
+      flex: isBelowDesktop ? 1.5 : 3,
+      minWidth: 0,
+      justifyContent: "end",
+      children: [t8, indicatorElement, /*#__PURE__*/jsx(Flex, { flex: true, minWidth: 0, justifyContent: "end", children: t13 }), t15, t18, t21]`,
+  },
+  // A new entry's toolbar: the same room, in a box of its own (its name, "Add", kept in view).
+  {
+    module: 'function HeaderActions(',
+    from: `    t19 = /*#__PURE__*/jsxs(PageHeader, {
+      children: [t10, t11, t12, t16, t18]`,
+    to: `    t19 = /*#__PURE__*/jsxs(PageHeader, {
+      children: [t10, t11, t12, /*#__PURE__*/jsx(Flex, { flex: isBelowDesktop ? 1.5 : 3, minWidth: 0, justifyContent: "end", children: t16 }), t18]`,
+  },
+  // The toolbar's menu of the actions that do not fit: a word too (Keystar UI's ActionGroup; other
+  // groups that hide their words, such as the text editor's, keep an icon alone).
+  {
+    module: 'function ActionGroupMenu(',
+    from: `let ariaLabel = otherProps['aria-label'] || (otherProps['aria-labelledby'] ? undefined : '…');`,
+    to: `let ariaLabel = otherProps['aria-label'] || (otherProps['aria-labelledby'] || !hideButtonText ? undefined : '…');`,
+  },
+  {
+    module: 'function ActionGroupMenu(',
+    from: `            children: summaryIcon || /*#__PURE__*/jsx(Icon, {
+              src: moreHorizontalIcon
+            })`,
+    to: `            children: summaryIcon || (hideButtonText ? /*#__PURE__*/jsx(Icon, {
+              src: moreHorizontalIcon
+            }) : [/*#__PURE__*/jsx(Icon, { src: moreHorizontalIcon }, "icon"), /*#__PURE__*/jsx(Text, { children: "Actions" }, "text")])`,
+  },
+  // Keystatic's contexts of a field, for the editor's own fields.
+  {
+    module: 'const SlugFieldContext = /*#__PURE__*/createContext(undefined);',
+    from: 'const SlugFieldContext = /*#__PURE__*/createContext(undefined);',
+    to: `const SlugFieldContext = /*#__PURE__*/createContext(undefined);
+globalThis[Symbol.for(${JSON.stringify(KEYSTATIC_CONTEXTS)})] = { get SlugFieldContext() { return SlugFieldContext; }, get PathContext() { return PathContext; } };`,
+  },
+];
+
+/**
+ * Applies the rewrites to one module of Keystatic's as Vite pre-bundles it; `null` for a module
+ * none concerns. A rewrite whose module is there but whose text is not is left out (Keystatic's own
+ * behaviour stays), and said on the console of the dev server.
+ */
+export function rewriteKeystatic(code: string, id: string): string | null {
+  if (!/@keystatic[\\/]core|@keystar[\\/]ui/.test(id)) return null;
+  let rewritten = code;
+  for (const { module, from, to } of keystaticRewrites) {
+    if (!code.includes(module)) continue;
+    const at = rewritten.indexOf(from);
+    if (at === -1) {
+      console.warn(`[editor] Keystatic's code has changed: a rewrite did not apply in ${id}`);
+      continue;
+    }
+    rewritten = rewritten.slice(0, at) + to + rewritten.slice(at + from.length);
+  }
+  return rewritten === code ? null : rewritten;
+}
+
+/** FNV-1a of a text, in hexadecimal: short, and the same in Node and the browser. */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16);
+}
+
+/**
+ * The rolldown plugin for `optimizeDeps.rolldownOptions.plugins`. Vite keeps its pre-bundles until
+ * the lockfile or its configuration changes, the names of these plugins included but not their
+ * code: the name carries a fingerprint of the rewrites, so that a changed rewrite bundles anew
+ * (else an existing node_modules/.vite kept the old Keystatic).
+ */
+export const keystaticFriction = {
+  name: `editor:keystatic-friction-${fingerprint(JSON.stringify(keystaticRewrites))}`,
+  transform: rewriteKeystatic,
+};
