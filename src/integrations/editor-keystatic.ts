@@ -8,8 +8,8 @@
  *   entry's name (a toast is announced to screen readers); a Save Keystatic refuses on a mistake it
  *   found sends `SAVE_REFUSED_EVENT` with the entry's values, which the editor's tab turns into a
  *   message that names the item and field (./editor-tab.ts, src/editor/problems.ts).
- * - Toolbar words: the entry's toolbar (reset, delete, copy, paste, duplicate, preview) shows each
- *   action's word beside its icon, not the icon alone, and its menu of the actions that do not fit
+ * - Toolbar words: the entry's toolbar (reset, delete, copy, paste, duplicate, preview, and the
+ *   entry's History) shows each action's word beside its icon, not the icon alone, and its menu of the actions that do not fit
  *   (at 375 px, all of them) is a button that says "Actions".
  * - A field's siblings: a list item's id field (src/editor/fields.tsx, `uniqueIdField`) reads the
  *   other items' ids from Keystatic's own context, which Keystatic does not export.
@@ -30,6 +30,9 @@ const refused = (previewProps: string) =>
 /** The toast and the event of a Save that wrote `name` (a JavaScript expression of Keystatic's). */
 const saved = (name: string) =>
   `{ toastQueue.positive(\`Saved “\${${name}}”\`, { timeout: 5000 }); document.dispatchEvent(new CustomEvent(${JSON.stringify(SAVED_EVENT)})); }`;
+
+/** An entry's History: its address in the editor, under /keystatic/history. */
+const HISTORY_HREF = '"/keystatic/history" + location.pathname.slice("/keystatic".length)';
 
 /** [what Keystatic has, what it becomes]: each must be found, once per module that has the first. */
 type Rewrite = { module: string; from: string; to: string };
@@ -108,18 +111,33 @@ export const keystaticRewrites: Rewrite[] = [
     from: 'isBelowDesktop ? "element.regular" : undefined',
     to: 'undefined',
   })),
-  // The actions that stay in view when the others go into the menu: first, Preview and those that
+  // The entry's History (src/integrations/editor-history-route.ts), a page of its own: "_top", so
+  // that the link loads it rather than Keystatic's router, which has no such page. Then the actions
+  // that stay in view when the others go into the menu: first, Preview, History and those that
   // change the entry; copying and pasting an entry's text last.
   {
     module: 'function HeaderActions(',
     from: `    $[5] = previewHref;
     $[6] = viewHref;
     $[7] = items;`,
-    to: `    const shownFirst = ["preview", "reset", "delete", "duplicate", "copy", "paste", "view"];
+    to: `    if (!location.pathname.endsWith("/create"))
+      items.push({ key: "history", label: "History", icon: historyIcon, href: ${HISTORY_HREF}, target: "_top" });
+    const shownFirst = ["preview", "history", "reset", "delete", "duplicate", "copy", "paste", "view"];
     items.sort((a, b) => shownFirst.indexOf(a.key) - shownFirst.indexOf(b.key));
     $[5] = previewHref;
     $[6] = viewHref;
     $[7] = items;`,
+  },
+  // A singleton's History, after its Preview.
+  {
+    module: 'function SingletonPageInner(',
+    from: `    $[16] = previewHref;
+    $[17] = viewHref;
+    $[18] = actions;`,
+    to: `    actions.push({ key: "history", label: "History", icon: historyIcon, href: ${HISTORY_HREF}, target: "_top" });
+    $[16] = previewHref;
+    $[17] = viewHref;
+    $[18] = actions;`,
   },
   // An entry's toolbar may narrow (its words then go into the menu) rather than push Save off the
   // page: at 1280 px, with the words, it is wider than the room beside the entry's name. It takes

@@ -2,7 +2,8 @@
  * In the editor's own tab (./editor-tab.ts imports it): the ways into the content's history
  * (./editor-history-route.ts), and the help around a page's address.
  *
- * - A "History" link on every entry, and "History and deleted entries" in the navigation.
+ * - "History and deleted entries" in the navigation (an entry's own History is in its toolbar:
+ *   ./editor-keystatic.ts).
  * - Keystatic's Delete dialog for a service page lists the links to the page and asks where its
  *   visitors should be sent; the dev server adds that redirect once the file is gone
  *   (./editor-history.ts). It no longer says "This action cannot be undone".
@@ -46,7 +47,7 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** The entry the page shows: its history's address, and a service page's own address. */
+/** The entry the page shows: a service page's own address and file. */
 function currentEntry() {
   const match = /^\/keystatic\/(collection\/[^/]+\/item\/[^/]+|singleton\/[^/]+)\/?$/.exec(
     location.pathname,
@@ -54,7 +55,6 @@ function currentEntry() {
   if (!match) return undefined;
   const service = /^collection\/services\/item\/([a-z0-9-]+)$/.exec(match[1]!);
   return {
-    history: `${BASE}/${match[1]}`,
     address: service ? `/${service[1]}` : undefined,
     file: service ? `src/content/services/${service[1]}.mdx` : undefined,
   };
@@ -62,22 +62,6 @@ function currentEntry() {
 
 const buttonStyle =
   'display:inline-flex;align-items:center;gap:.25rem;padding:0 .75rem;height:2rem;border-radius:.375rem;color:inherit;font:inherit;font-size:.875rem;text-decoration:none;white-space:nowrap';
-
-function addHistoryLink() {
-  const header = document.querySelector('#keystatic-main-panel header');
-  const entry = currentEntry();
-  const existing = header?.querySelector<HTMLAnchorElement>(`a[${MARK}]`);
-  if (!header || !entry) return existing?.remove();
-  if (existing?.getAttribute('href') === entry.history) return;
-  existing?.remove();
-  const toolbar = header.querySelector('[role="toolbar"]');
-  const link = element('a', { href: entry.history, style: buttonStyle }, 'History');
-  // Keystatic's own type, which its reset leaves the page's elements without.
-  link.style.font = getComputedStyle(header.querySelector('nav a') ?? header).font;
-  link.style.fontSize = '.875rem';
-  if (toolbar?.parentElement) toolbar.parentElement.insertBefore(link, toolbar);
-  else header.append(link);
-}
 
 function addNavigationLink() {
   const dashboard = document.querySelector<HTMLAnchorElement>('nav a[href="/keystatic"]');
@@ -233,7 +217,6 @@ new MutationObserver(() => {
   scheduled = true;
   requestAnimationFrame(() => {
     scheduled = false;
-    addHistoryLink();
     addNavigationLink();
     helpDelete();
   });

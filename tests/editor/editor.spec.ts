@@ -378,7 +378,9 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
 
   // 4. A mistake: a duplicate of a live page cannot take its address, nor another page's.
   await open(browser, '/keystatic/collection/services/item/laravel');
-  await browser.getByRole('button', { name: 'Duplicate entry…' }).click();
+  // In the toolbar's Actions at 1280 px, beside Preview and History.
+  await browser.getByRole('button', { name: 'Actions', exact: true }).click();
+  await browser.getByRole('menuitem', { name: 'Duplicate entry…' }).click();
   await expect(browser).toHaveURL(/\/create\?duplicate=laravel$/);
   const address = textbox(browser, 'Page address');
   await expect(address).toHaveValue('');

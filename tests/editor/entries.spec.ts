@@ -70,14 +70,18 @@ test('the toolbar of an entry says its actions in words, at 1280 and at 375 px',
   const toolbar = entryToolbar(browser);
   await expect
     .poll(() => shownWords(toolbar))
-    .toEqual(['Preview', 'Reset changes', 'Delete entry…', 'Duplicate entry…', 'Actions']);
+    .toEqual(['Preview', 'History', 'Reset changes', 'Delete entry…', 'Actions']);
   await browser.screenshot({
     path: '/tmp/friction-toolbar-1280.png',
     clip: { x: 0, y: 0, width: 1280, height: 120 },
   });
   // What does not fit is in the menu, in words too.
   await toolbar.getByRole('button', { name: 'Actions' }).click();
-  await expect(browser.getByRole('menuitem')).toHaveText(['Copy entry', 'Paste entry']);
+  await expect(browser.getByRole('menuitem')).toHaveText([
+    'Duplicate entry…',
+    'Copy entry',
+    'Paste entry',
+  ]);
   await browser.keyboard.press('Escape');
 
   // A phone: the menu and Save, each a word (the menu alone is no longer a toolbar); every action
@@ -93,6 +97,7 @@ test('the toolbar of an entry says its actions in words, at 1280 and at 375 px',
   await menu.click();
   await expect(browser.getByRole('menuitem')).toHaveText([
     'Preview',
+    'History',
     'Reset changes',
     'Delete entry…',
     'Duplicate entry…',
@@ -107,7 +112,7 @@ test('the toolbar of an entry says its actions in words, at 1280 and at 375 px',
   await open(browser, '/keystatic/singleton/availability');
   await expect
     .poll(() => shownWords(browser.getByRole('toolbar').first()))
-    .toEqual(['Reset', 'Copy entry', 'Paste entry', 'Preview']);
+    .toEqual(['Reset', 'Copy entry', 'Paste entry', 'Preview', 'History']);
   await browser.setViewportSize({ width: 375, height: 800 });
   await expect.poll(() => shownWords(menu)).toEqual(['Actions']);
 });

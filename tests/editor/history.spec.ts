@@ -44,7 +44,8 @@ test('a saved change is undone from History, after seeing what comes back', asyn
   await saveEntry(page);
   await changed(before, service);
 
-  await page.getByRole('link', { name: 'History', exact: true }).click();
+  // In the entry's toolbar, beside Preview.
+  await page.getByRole('button', { name: 'History', exact: true }).click();
   await expect(
     page.getByRole('heading', { level: 1, name: 'History of Service pages → ipad' }),
   ).toBeVisible();
