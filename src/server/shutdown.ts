@@ -4,6 +4,8 @@
  * holds its own copy of every server module, so the list lives on `globalThis` under a registered
  * symbol, where both copies find the same one.
  */
+import { log } from './log.ts';
+
 type Task = () => Promise<void>;
 
 const key = Symbol.for('agency-site.shutdown');
@@ -17,7 +19,7 @@ export function onShutdown(task: Task): void {
 /** Runs every task, waiting at most `ms`; a task that fails is logged, not thrown. */
 export async function finishBeforeExit(ms: number): Promise<void> {
   const all = Promise.all(
-    [...tasks].map((task) => task().catch((error) => console.error('While stopping:', error))),
+    [...tasks].map((task) => task().catch((error) => log.error('While stopping:', error))),
   );
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
