@@ -313,8 +313,12 @@ export function createSiteServer({
         isTrustedProxy(req.socket.remoteAddress ?? '', trustedProxies)
           ? given
           : randomUUID();
-      // A server that is stopping (main.ts) answers what it has in hand, then closes the connection.
-      if (!server.listening) res.setHeader('Connection', 'close');
+      if (stopping) res.setHeader('Connection', 'close');
+      inHand.add(res);
+      res.once('close', () => {
+        inHand.delete(res);
+        if (stopping) server.closeIdleConnections();
+      });
       withRequestId(id, () => {
         try {
           respond(req, res);
@@ -325,6 +329,18 @@ export function createSiteServer({
     },
   );
   server.maxConnections = limits.maxConnections;
+
+  // A server that is stopping (`close()`, on SIGTERM: ../main.ts) answers the requests in hand, each
+  // with `Connection: close`, and closes each connection as its answer ends rather than at its
+  // keep-alive timeout; Node's own close() would keep them open for the next request.
+  let stopping = false;
+  const inHand = new Set<ServerResponse>();
+  const close = server.close.bind(server);
+  server.close = ((callback?: (error?: Error) => void) => {
+    stopping = true;
+    for (const res of inHand) if (!res.headersSent) res.setHeader('Connection', 'close');
+    return close(callback);
+  }) as typeof server.close;
 
   // One client (an IPv6 /64 counts as one, ../networks.ts) cannot hold every connection the server has.
   const perClient = new Map<string, number>();
