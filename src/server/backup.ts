@@ -27,15 +27,16 @@ if (config.databaseUrl)
     `DATABASE_URL is set: the store is on PostgreSQL. Back it up with pg_dump and restore it with pg_restore (docs/deploying.md, Backups).`,
   );
 const file = positionals[0]!;
+const enquiriesIn = (n: number) => `${n} ${n === 1 ? 'enquiry' : 'enquiries'}`;
 
 try {
   if (command === 'backup') {
     const { enquiries } = await backupStore(config.databasePath, file);
-    console.log(`Backed up ${config.databasePath} to ${file}: ${enquiries} enquiries.`);
+    console.log(`Backed up ${config.databasePath} to ${file}: ${enquiriesIn(enquiries)}.`);
   } else {
     const { enquiries, replaced } = await restoreStore(file, config.databasePath);
     console.log(
-      `Restored ${file} to ${config.databasePath}: ${enquiries} enquiries.` +
+      `Restored ${file} to ${config.databasePath}: ${enquiriesIn(enquiries)}.` +
         (replaced ? ` The store it replaced is kept as ${replaced}.` : ''),
     );
   }

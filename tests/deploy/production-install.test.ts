@@ -1,13 +1,10 @@
 /**
  * A production install, as docs/deploying.md has an operator make one: a clean copy of the project
- * (its files, no node_modules, no dist), an install from the lockfile, one build, the
+ * (its files, no node_modules, no dist), `npm ci`, one build, the
  * devDependencies pruned; then `npm run serve` serves the site within seconds, reads a host's
  * calendar (ical.js, in a worker), takes an enquiry, and `npm run enquiries`, `npm run vitals` and
  * `npm run backup` work. One install and one build for every check (some 90 s of a core): too
  * much for `npm test`'s 300 s, so this is `npm run test:deploy`, which .ci/run runs after it.
- *
- * `npm install` with the lockfile, not `npm ci`: this machine's registry lacks optional packages
- * the lockfile names (docs/testing.md#installing); `npm ci` is what a host runs.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -54,7 +51,7 @@ beforeAll(async () => {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     cpSync(join(root, file), join(copy, file));
   }
-  npm('install', '--no-audit', '--no-fund');
+  npm('ci', '--no-audit', '--no-fund');
   npm('run', 'build');
   npm('prune', '--omit=dev');
   feeds = await serveFeeds({ '/anna.ics': busyCalendar({ events: 200 }) });
@@ -143,7 +140,7 @@ it('serves within seconds, reads a calendar, takes an enquiry; the CLIs read it'
   expect(npm('run', '--silent', 'enquiries')).toContain('Installed for production');
   expect(npm('run', '--silent', 'vitals')).toBeTruthy();
   expect(npm('run', '--silent', 'backup', '--', join(data, 'backup.sqlite'))).toMatch(
-    /: 1 enquiries\./,
+    /: 1 enquiry\./,
   );
   expect(log()).not.toMatch(/Error|Cannot find/);
   await stopServer();

@@ -3,7 +3,7 @@
  * `npm run restore` puts a backup back, and refuses while a server uses the store.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -49,6 +49,8 @@ it('backs up the store while posts arrive, and restores it with the server stopp
   await Promise.all(clients);
 
   expect(stdout).toMatch(/^Backed up .* to .*during\.sqlite: \d+ enquiries\.\n$/);
+  // One file, nothing beside it: no -wal, -shm or unfinished copy.
+  expect(readdirSync(folder)).toEqual(['during.sqlite']);
   expect(acknowledged.filter(({ at }) => at > started && at < ended).length).toBeGreaterThan(0);
   // A consistent copy: SQLite's check passes, every enquiry in it is the server's, and it holds at
   // least those acknowledged before the backup began.

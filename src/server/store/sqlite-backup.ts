@@ -18,6 +18,20 @@ const ALL_PAGES = 1_000_000_000;
 
 export class BackupError extends Error {}
 
+/**
+ * Copies `db` into the new file `path` (SQLite's online backup), made one self-contained file: the
+ * copy keeps the store's WAL mode, whose -wal and -shm files would otherwise be left beside it.
+ */
+async function copyInto(db: DatabaseSync, path: string) {
+  await backup(db, path, { rate: ALL_PAGES });
+  const copy = new DatabaseSync(path);
+  try {
+    copy.exec('PRAGMA journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
+}
+
 /** What a backup file holds, checked: SQLite's own check passes and it is this site's store. */
 function checkedStore(path: string): { enquiries: number; version: number } {
   let db: DatabaseSync;
@@ -65,7 +79,7 @@ export async function backupStore(source: string, target: string) {
   // Not read-only: a read-only connection cannot open a WAL file whose server has stopped.
   const db = new DatabaseSync(source);
   try {
-    await backup(db, partial, { rate: ALL_PAGES });
+    await copyInto(db, partial);
   } finally {
     db.close();
   }
@@ -104,7 +118,7 @@ export async function restoreStore(backupFile: string, target: string, now = new
   rmSync(partial, { force: true });
   const source = new DatabaseSync(backupFile, { readOnly: true });
   try {
-    await backup(source, partial, { rate: ALL_PAGES });
+    await copyInto(source, partial);
   } finally {
     source.close();
   }
