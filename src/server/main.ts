@@ -8,7 +8,7 @@ import { resolve, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serverConfig } from './config.ts';
 import { createSiteServer, type NodeHandler } from './http/server.ts';
-import { finishBeforeExit } from './shutdown.ts';
+import { finishBeforeExit, markStopping } from './shutdown.ts';
 import { log, routeConsole, setLogFormat } from './log.ts';
 // Before the build: names the calendars' worker file (source, not dist/) for the build's copy.
 import './calendars/workers.ts';
@@ -56,12 +56,18 @@ server.listen(port, host, () => {
 });
 
 /**
- * A restart loses nothing it has acknowledged, nor cuts off what it has begun: no new connections
- * (a balancer sends them to the other processes), idle ones closed, each request in hand answered
- * (its connection closed after it: ./http/server.ts), for at most `stopGraceMs`; then what is
- * queued (field data's measurements, the e-mails being sent) is finished, and the process ends.
+ * A restart loses nothing it has acknowledged, nor cuts off what it has begun. First, with
+ * STOP_DRAIN_MS, /healthz answers 503 while the process still serves, until the balancer has taken
+ * it out; then no new connections, idle ones closed, each request in hand answered (its connection
+ * closed after it: ./http/server.ts), for at most `stopGraceMs`; then what is queued (field data's
+ * measurements, the e-mails being sent) is finished, and the process ends.
  */
 async function stop(signal: string) {
+  markStopping();
+  if (config.stopDrainMs > 0) {
+    log.info(`${signal}: /healthz says stopping; serving on for ${config.stopDrainMs} ms.`);
+    await new Promise((resolve) => setTimeout(resolve, config.stopDrainMs));
+  }
   log.info(`${signal}: finishing the requests in hand, then stopping.`);
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
@@ -76,7 +82,7 @@ async function stop(signal: string) {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    setTimeout(() => process.exit(0), config.stopGraceMs + 2000).unref();
+    setTimeout(() => process.exit(0), config.stopDrainMs + config.stopGraceMs + 2000).unref();
     void stop(signal);
   });
 }

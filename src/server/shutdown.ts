@@ -11,6 +11,19 @@ type Task = () => Promise<void>;
 const key = Symbol.for('agency-site.shutdown');
 const tasks: Set<Task> = ((globalThis as Record<symbol, Set<Task> | undefined>)[key] ??= new Set());
 
+const stoppingKey = Symbol.for('agency-site.stopping');
+const state = ((globalThis as Record<symbol, { stopping: boolean } | undefined>)[stoppingKey] ??= {
+  stopping: false,
+});
+
+/** Says that this process is stopping: /healthz answers 503 from now on, so balancers leave it. */
+export function markStopping(): void {
+  state.stopping = true;
+}
+
+/** Whether this process is stopping (SIGTERM received). */
+export const isStopping = (): boolean => state.stopping;
+
 /** Runs `task` when the server stops. */
 export function onShutdown(task: Task): void {
   tasks.add(task);

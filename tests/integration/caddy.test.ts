@@ -101,7 +101,13 @@ describe.skipIf(!caddyInstalled)(name, () => {
   beforeAll(async () => {
     httpsPort = await freePort();
     origin = `https://localhost:${httpsPort}`;
-    const env = { ENQUIRY_DB: database, TRUSTED_PROXIES: '127.0.0.1', SITE_URL: origin };
+    const env = {
+      ENQUIRY_DB: database,
+      TRUSTED_PROXIES: '127.0.0.1',
+      SITE_URL: origin,
+      // As docs/deploying.md sets it for several processes: three of Caddy's health checks.
+      STOP_DRAIN_MS: '3000',
+    };
     servers = await Promise.all([startServer(env), startServer(env)]);
     caddy = spawn('caddy', ['run', '--config', 'deploy/Caddyfile', '--adapter', 'caddyfile'], {
       env: {
@@ -185,7 +191,8 @@ describe.skipIf(!caddyInstalled)(name, () => {
         if (answer?.status === 200) {
           acknowledged.push((JSON.parse(answer.body.toString()) as { id: string }).id);
           if (stoppedAt !== undefined) afterStop++;
-        } else failed.push(fields);
+        } else
+          failed.push({ ...fields, status: String(answer?.status), body: String(answer?.body) });
       }
     };
     const clients = [1, 2, 3, 4].map(client);
@@ -198,14 +205,12 @@ describe.skipIf(!caddyInstalled)(name, () => {
     const stored = new Set((await readStore(database)).map((e) => e.id));
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     expect(stored.size).toBeGreaterThanOrEqual(acknowledged.length);
-    // A post that got no answer (none, as a rule) is what a phone sends again, with its key: it is
-    // taken once, by the process still running.
-    for (const fields of failed) expect((await postEnquiry(fields)).status).toBe(200);
-    expect(failed.length, `posts that failed: ${failed.length}\n${caddyLog}`).toBeLessThanOrEqual(
-      2,
-    );
-    const after = await readStore(database);
-    expect(new Set(after.map((e) => e.data.project)).size).toBe(after.length);
+    // The stopping process said so in /healthz while it still served: Caddy took it out before
+    // it closed, and no post failed.
+    expect(
+      failed.length,
+      `posts that failed: ${JSON.stringify(failed.map((f) => [f.status, f.body]))}\n${servers[1]!.output()}\n${caddyLog}`,
+    ).toBe(0);
     expect(servers[0]!.output()).toContain('SIGTERM: finishing the requests in hand');
   });
 });

@@ -127,13 +127,12 @@ export async function restoreStore(backupFile: string, target: string, now = new
     renameSync(target, replaced);
   }
   // A write-ahead log left by the file replaced belongs to it, not to the backup: read with the
-  // backup, it would corrupt it.
-  for (const suffix of ['-wal', '-shm']) {
-    if (existsSync(target + suffix)) {
-      if (replaced) renameSync(target + suffix, replaced + suffix);
-      else rmSync(target + suffix);
-    }
+  // backup, it would corrupt it. (Its index, -shm, holds nothing of its own.)
+  if (existsSync(`${target}-wal`)) {
+    if (replaced) renameSync(`${target}-wal`, `${replaced}-wal`);
+    else rmSync(`${target}-wal`);
   }
+  rmSync(`${target}-shm`, { force: true });
   renameSync(partial, target);
   return { ...held, replaced };
 }
