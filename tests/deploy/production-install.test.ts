@@ -30,6 +30,8 @@ const env = {
 };
 let feeds: Awaited<ReturnType<typeof serveFeeds>>;
 let server: { child: ChildProcess; log: () => string; url: string } | undefined;
+/** Every server started, each stopped at the end even if its test failed before it stopped it. */
+const servers: ChildProcess[] = [];
 
 /** An npm command in the copy, as an operator types it; its output if it fails. */
 const npm = (...args: string[]) =>
@@ -59,15 +61,16 @@ beforeAll(async () => {
 }, 600_000);
 
 /** SIGTERM to npm and the server under it (their process group), as systemd stops a unit. */
-async function stopServer() {
-  if (!server || server.child.exitCode !== null) return;
-  const exited = once(server.child, 'exit');
-  process.kill(-server.child.pid!, 'SIGTERM');
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  process.kill(-child.pid!, 'SIGTERM');
   await exited;
 }
+const stopServer = () => (server ? stop(server.child) : undefined);
 
 afterAll(async () => {
-  await stopServer();
+  await Promise.all(servers.map(stop));
   await feeds?.close();
   rmSync(copy, { recursive: true, force: true });
 });
@@ -88,6 +91,7 @@ async function serve(extra: Record<string, string> = {}) {
   child.stderr!.on('data', (chunk) => (log += chunk));
   const url = `http://127.0.0.1:${port}`;
   server = { child, log: () => log, url };
+  servers.push(child);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm run serve exited:\n${log}`);
     const health = await fetch(`${url}/healthz`).catch(() => undefined);
