@@ -6,7 +6,7 @@
  * `npm run backup` work. One install and one build for every check (some 90 s of a core): too
  * much for `npm test`'s 300 s, so this is `npm run test:deploy`, which .ci/run runs after it.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,8 +72,9 @@ const stopServer = () => (server ? stop(server.child) : undefined);
 afterAll(async () => {
   await Promise.all(servers.map(stop));
   await feeds?.close();
+  // Removing the copy's node_modules takes a while on a busy machine.
   rmSync(copy, { recursive: true, force: true });
-});
+}, 120_000);
 
 /** `npm run serve` in the copy; resolves once /healthz answers, with how long that took. */
 async function serve(extra: Record<string, string> = {}) {
@@ -150,7 +151,7 @@ it('serves within seconds, reads a calendar, takes an enquiry; the CLIs read it'
   await stopServer();
 }, 60_000);
 
-it('says in one line that there is no build, or that it is older than the sources', async () => {
+it('says in one line that there is no build, that it is older than the sources, or that the Node is too old', async () => {
   // DIST_DIR names a build that is not there.
   const missing = (() => {
     try {
@@ -168,6 +169,17 @@ it('says in one line that there is no build, or that it is older than the source
   expect(missing?.stderr.trim()).toMatch(
     /^There is no build to serve in .*no-such-build: run `npm run build` first\.$/,
   );
+
+  // The system's Node, where it is older than 24 (Debian 12's is 20), run on the file directly.
+  const systemNode = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' });
+  if (systemNode.status === 0 && Number(/^v(\d+)/.exec(systemNode.stdout)?.[1]) < 24) {
+    const old = spawnSync('/usr/bin/node', ['src/server/serve.mjs'], {
+      cwd: copy,
+      encoding: 'utf8',
+    });
+    expect(old.status).toBe(1);
+    expect(old.stderr).toMatch(/^The site needs Node 24 or newer; this is Node 20\.[^\n]*\n$/);
+  }
 
   const later = new Date(Date.now() + 60_000);
   utimesSync(join(copy, 'src/content/pages/home.yaml'), later, later);
