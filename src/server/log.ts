@@ -88,7 +88,7 @@ export const log = {
 
 /**
  * Sends console.* of this process through the logger: Astro's own lines (its adapter's errors)
- * and any library's, with the same format and the same guard as the server's own.
+ * and any library's, and Node's warnings, with the same format and the same guard as the server's.
  */
 export function routeConsole() {
   console.log = log.info;
@@ -96,6 +96,9 @@ export function routeConsole() {
   console.debug = log.info;
   console.warn = log.warn;
   console.error = log.error;
+  // Node's own warnings (a deprecation in a dependency, say), which it writes to stderr itself.
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => log.warn(`${warning.name}: ${warning.message}`));
 }
 
 let lastReport = 0;
