@@ -19,7 +19,7 @@ const serverFloors = [
   ['enquiries', 'vitals'],
   ['staff'],
 ];
-const top = '^src/server/(app|main|cli)\\.ts$';
+const top = '^src/server/(app|main|cli|backup)\\.ts$';
 const serverFloorRules = serverFloors.flatMap((floor, index) =>
   floor.map((folder) => {
     const notBelow = serverFloors

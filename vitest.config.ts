@@ -51,6 +51,9 @@ export default getViteConfig({
         maxWorkers: 2,
         setupFiles: ['tests/support/test-databases.ts'],
       }),
+      // A production install in a clean copy (install, build, prune): `npm run test:deploy`, not in
+      // `npm test`, whose 300 s it would not fit (tests/deploy/production-install.test.ts says why).
+      project('deploy'),
     ],
   },
 });

@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
 import { serverConfig } from '../server/config';
 import { reportStoreFailure } from '../server/log';
+import { isStopping } from '../server/shutdown';
 import type { HostCalendarHealth } from '../server/calendars/service';
 
 export const prerender = false;
@@ -10,8 +11,16 @@ export const prerender = false;
  * which store it is; the server reconnects by itself, and this answers 200 again once it has. It
  * also counts the e-mails that failed for good (an address refused by the mail server), which
  * someone must see to: `npm run enquiries` says which and why; and how fresh each host's calendar is.
+ * 503 `stopping` once the process has been told to stop (../server/main.ts).
  */
 export const GET: APIRoute = async ({ locals }) => {
+  // Stopping (SIGTERM, with STOP_DRAIN_MS): a balancer that asks takes this process out while it
+  // still serves, so that no request meets it closed.
+  if (isStopping())
+    return new Response(JSON.stringify({ status: 'stopping' }), {
+      status: 503,
+      headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+    });
   const kind = serverConfig().databaseUrl ? 'postgresql' : 'sqlite';
   let writable = false;
   let undeliverable: number | undefined;

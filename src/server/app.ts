@@ -30,6 +30,7 @@ import { openStore } from './store/index.ts';
 import type { EnquiryStore } from './store/types.ts';
 import { startVitals, type VitalsService } from './vitals/service.ts';
 import { SpeedFiguresCache, type SpeedFigures } from './vitals/speed.ts';
+import { log } from './log.ts';
 
 export interface App {
   /** The store, outbox, calendars and the rest: what the forms and the booking pages use. */
@@ -113,7 +114,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     ? undefined
     : (config.bookingSecret ?? (await store.bookingSecret()));
   if (bookingOff) {
-    console.warn(
+    log.warn(
       `Booking a time for a call is off: ${bookingOff}. Prospects can still ask for a call. Set BOOKING_SECRET to a random string of 32 characters or more (e.g. openssl rand -hex 32), or unset it to use the secret kept in the store.`,
     );
   }
@@ -160,16 +161,16 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
       retryBaseMs: config.outboxRetryBaseMs,
       retryMaxMs: config.outboxRetryMaxMs,
       leaseMs: config.outboxLeaseMs,
-      log: console.warn,
+      log: log.warn,
     });
     outbox.start();
     // A restart (a deploy) finishes what is being sent, and gives back what it cannot finish in
     // time, rather than leave it claimed until its lease ends.
     const stopping = outbox;
     onShutdown(() => stopping.stop(1000));
-    console.info(`Enquiries are stored in ${store.description} and mailed to ${mailTo}.`);
+    log.info(`Enquiries are stored in ${store.description} and mailed to ${mailTo}.`);
   } else {
-    console.warn(
+    log.warn(
       `Enquiries are stored in ${store.description}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
     );
   }
@@ -179,7 +180,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
       bookings,
       confirmMs: config.confirmMs,
       outbox,
-      log: console.info,
+      log: log.info,
     });
     onShutdown(async () => sweep.stop());
   }
@@ -200,7 +201,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
             bookings,
             rule: { perHour, quietMs: BOOKING_ALERT_QUIET_MS },
             ...(alertMail && { mail: alertMail }),
-            log: console.warn,
+            log: log.warn,
           }),
   };
   const staff: StaffDesk = {
@@ -220,7 +221,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
 
 /** The hosts' calendars, read in the background from now on: until read, a host is offered nothing. */
 function startCalendars(config: ServerConfig, store: EnquiryStore, content: MailContent) {
-  for (const problem of config.calendars.problems) console.warn(`${problem}; it is left out.`);
+  for (const problem of config.calendars.problems) log.warn(`${problem}; it is left out.`);
   if (config.calendars.feeds.length === 0 && config.calendars.refusedHosts.length === 0)
     return undefined;
   const calendars = new CalendarService({
@@ -231,6 +232,6 @@ function startCalendars(config: ServerConfig, store: EnquiryStore, content: Mail
       content.hosts.flatMap((host) => (host.timeZone ? [[host.id, host.timeZone] as const] : [])),
     ),
   });
-  void calendars.start().catch((error: unknown) => console.warn(`Calendars: ${String(error)}`));
+  void calendars.start().catch((error: unknown) => log.warn(`Calendars: ${String(error)}`));
   return calendars;
 }

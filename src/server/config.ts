@@ -131,6 +131,20 @@ export interface ServerConfig {
    */
   siteUrl: string | undefined;
   connections: ConnectionLimits;
+  /** LOG_FORMAT: `json` writes one JSON object a line (./log.ts); anything else, readable lines. */
+  logFormat: 'json' | 'text';
+  /**
+   * STOP_GRACE_MS (10 s): on SIGTERM, how long the requests in hand have to be answered before
+   * their connections are cut (./main.ts). Within a systemd unit's TimeoutStopSec.
+   */
+  stopGraceMs: number;
+  /**
+   * STOP_DRAIN_MS (0): on SIGTERM, how long /healthz answers 503 while the process still serves,
+   * before it stops taking connections: longer than a balancer takes to notice (Caddy of
+   * deploy/Caddyfile asks every second), for a restart of one of several processes that no request
+   * meets closed.
+   */
+  stopDrainMs: number;
   vitals: VitalsConfig;
   calendars: CalendarsConfig;
 }
@@ -320,6 +334,9 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
         ? undefined
         : Math.floor(number(env.BOOKING_ALERT_PER_HOUR, DEFAULT_BOOKING_ALERT_PER_HOUR)),
     siteUrl: env.SITE_URL ? new URL(env.SITE_URL).origin : undefined,
+    logFormat: env.LOG_FORMAT === 'json' ? 'json' : 'text',
+    stopGraceMs: number(env.STOP_GRACE_MS, 10_000),
+    stopDrainMs: number(env.STOP_DRAIN_MS, 0),
     connections: {
       headersTimeoutMs: number(env.HEADERS_TIMEOUT_MS, 10_000),
       requestTimeoutMs: number(env.REQUEST_TIMEOUT_MS, 30_000),

@@ -1,14 +1,15 @@
 /**
- * `npm start`: serves the production build (dist/) with the security headers
- * of ./http/server.ts. Node runs this file directly (type stripping), after
- * `astro build` has produced dist/server/entry.mjs.
+ * `npm run serve` (through ./serve.mjs, which checks the Node and the build first): serves the
+ * production build (dist/) with the security headers of ./http/server.ts. Node runs this file
+ * directly (type stripping), after `astro build` has produced dist/server/entry.mjs.
  */
 import { get } from 'node:http';
 import { resolve, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serverConfig } from './config.ts';
 import { createSiteServer, type NodeHandler } from './http/server.ts';
-import { finishBeforeExit } from './shutdown.ts';
+import { finishBeforeExit, markStopping } from './shutdown.ts';
+import { log, routeConsole, setLogFormat } from './log.ts';
 // Before the build: names the calendars' worker file (source, not dist/) for the build's copy.
 import './calendars/workers.ts';
 
@@ -18,6 +19,9 @@ import './calendars/workers.ts';
 process.env.NODE_ENV = 'production';
 
 const config = serverConfig();
+// Every line of this process, Astro's included, in the one format (LOG_FORMAT).
+setLogFormat(config.logFormat === 'json');
+routeConsole();
 const distDir = resolve(config.distDir);
 const { handler } = (await import(pathToFileURL(join(distDir, 'server/entry.mjs')).href)) as {
   handler: NodeHandler;
@@ -33,9 +37,9 @@ const server = createSiteServer({
 
 server.listen(port, host, () => {
   const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
-  console.info(`Serving the site at http://${shown}:${port}`);
+  log.info(`Serving the site at http://${shown}:${port}`);
   if (!config.siteUrl)
-    console.warn(
+    log.warn(
       'SITE_URL is not set: the forms take posts only from pages opened at this machine (localhost, 127.0.0.1). ' +
         'In production, set SITE_URL to the public address, e.g. SITE_URL=https://www.example.com (README, Configuration).',
     );
@@ -47,16 +51,38 @@ server.listen(port, host, () => {
   get(`http://${local}:${port}/healthz`, (health) => {
     health.resume();
     if (health.statusCode !== 200)
-      console.error(`The enquiry store is not writable (healthz answered ${health.statusCode}).`);
-  }).on('error', (error) => console.error('Could not reach /healthz after starting:', error));
+      log.error(`The enquiry store is not writable (healthz answered ${health.statusCode}).`);
+  }).on('error', (error) => log.error(`Could not reach /healthz after starting: ${String(error)}`));
 });
+
+/**
+ * A restart loses nothing it has acknowledged, nor cuts off what it has begun. First, with
+ * STOP_DRAIN_MS, /healthz answers 503 while the process still serves, until the balancer has taken
+ * it out; then no new connections, idle ones closed, each request in hand answered (its connection
+ * closed after it: ./http/server.ts), for at most `stopGraceMs`; then what is queued (field data's
+ * measurements, the e-mails being sent) is finished, and the process ends.
+ */
+async function stop(signal: string) {
+  markStopping();
+  if (config.stopDrainMs > 0) {
+    log.info(`${signal}: /healthz says stopping; serving on for ${config.stopDrainMs} ms.`);
+    await new Promise((resolve) => setTimeout(resolve, config.stopDrainMs));
+  }
+  log.info(`${signal}: finishing the requests in hand, then stopping.`);
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, config.stopGraceMs)));
+  await Promise.race([closed, late]);
+  clearTimeout(timer);
+  server.closeAllConnections();
+  await finishBeforeExit(1500);
+  process.exit(0);
+}
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    // No new requests; what is queued (field data's measurements) is written, then the process ends.
-    server.close();
-    server.closeAllConnections();
-    setTimeout(() => process.exit(0), 2000).unref();
-    void finishBeforeExit(1500).then(() => process.exit(0));
+    setTimeout(() => process.exit(0), config.stopDrainMs + config.stopGraceMs + 2000).unref();
+    void stop(signal);
   });
 }

@@ -4,10 +4,25 @@
  * holds its own copy of every server module, so the list lives on `globalThis` under a registered
  * symbol, where both copies find the same one.
  */
+import { log } from './log.ts';
+
 type Task = () => Promise<void>;
 
 const key = Symbol.for('agency-site.shutdown');
 const tasks: Set<Task> = ((globalThis as Record<symbol, Set<Task> | undefined>)[key] ??= new Set());
+
+const stoppingKey = Symbol.for('agency-site.stopping');
+const state = ((globalThis as Record<symbol, { stopping: boolean } | undefined>)[stoppingKey] ??= {
+  stopping: false,
+});
+
+/** Says that this process is stopping: /healthz answers 503 from now on, so balancers leave it. */
+export function markStopping(): void {
+  state.stopping = true;
+}
+
+/** Whether this process is stopping (SIGTERM received). */
+export const isStopping = (): boolean => state.stopping;
 
 /** Runs `task` when the server stops. */
 export function onShutdown(task: Task): void {
@@ -17,7 +32,7 @@ export function onShutdown(task: Task): void {
 /** Runs every task, waiting at most `ms`; a task that fails is logged, not thrown. */
 export async function finishBeforeExit(ms: number): Promise<void> {
   const all = Promise.all(
-    [...tasks].map((task) => task().catch((error) => console.error('While stopping:', error))),
+    [...tasks].map((task) => task().catch((error) => log.error('While stopping:', error))),
   );
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));

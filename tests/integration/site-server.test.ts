@@ -49,7 +49,7 @@ describe('a handler that fails', () => {
     const later = await fetch(`${url}/schedule`);
     expect(later.status).toBe(500);
     expect(log).toEqual([
-      '500 GET /schedule/booked?ref=1: thrown at once',
+      '500 GET /schedule/booked: thrown at once',
       '500 GET /schedule: thrown later with a second line',
     ]);
     expect(await (await fetch(`${url}/healthz`)).text()).toBe('ok');

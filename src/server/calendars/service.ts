@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import type { Availability } from '../../domain/booking.ts';
 import type { CalendarBusy } from './busy.ts';
 import { describeFeed, type CalendarsConfig } from '../config.ts';
+import { log } from '../log.ts';
 import type { CalendarCopies, FeedState } from '../store/calendar-copies.ts';
 import { merge, type Busy } from './busy.ts';
 import { fetchFeed, FeedError, type FeedRead, type FetchOptions } from './fetch-feed.ts';
@@ -121,7 +122,7 @@ export class CalendarService {
     this.#copies = options.copies;
     this.#now = options.now ?? Date.now;
     this.#fetch = options.fetch ?? fetchFeed;
-    this.#log = options.log ?? ((line) => console.warn(line));
+    this.#log = options.log ?? ((line) => log.warn(line));
     this.#feeds = options.config.feeds.map((feed) => ({ ...feed, id: feedId(feed.url) }));
     this.#timeZones = options.timeZones ?? new Map();
     this.#readers =

@@ -8,6 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Busy } from './busy.ts';
+import { log } from '../log.ts';
 
 /** Tells ./worker.ts it runs as one of these workers. */
 export const WORKER_DATA = 'agency-site calendar reader';
@@ -82,7 +83,7 @@ export class FeedReaders {
     this.#limits = options.limits;
     this.#size = options.size ?? Math.max(1, Math.min(2, availableParallelism() - 1));
     this.#idleMs = options.idleMs ?? 10_000;
-    this.#log = options.log ?? ((line) => console.warn(line));
+    this.#log = options.log ?? ((line) => log.warn(line));
   }
 
   /** Reads a feed's text over each window, in a worker. Never throws. */

@@ -12,7 +12,7 @@
  * for that request alone, and slow or numerous connections are cut off on time.
  */
 import compression from 'compression';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from '../config.ts';
 import { KNOWN_METHODS, allowHeader, onDemandRoutes, routePath, staticFiles } from './routes.ts';
 import { clientNetwork } from '../networks.ts';
+import { log as serverLog, withRequestId } from '../log.ts';
 import { isTrustedProxy } from '../requests/client.ts';
 import { terminalText } from '../safe-text.ts';
 import { indexStaticFiles, lookup, serveStatic } from './static-files.ts';
@@ -150,6 +151,15 @@ const errorPage = `<!doctype html><html lang="en"><meta charset="utf-8"><title>S
 /** A path or reason for a log line: no control character of the request's reaches the terminal. */
 const loggable = (value: string) => terminalText(value, 300);
 
+/**
+ * A request's path as the log shows it: without its query, where the signed links of a call and
+ * the staff's sign-in tokens travel (secrets), and a visitor's own words could.
+ */
+const loggablePath = (url: string) => loggable(url.split('?')[0] ?? '/');
+
+/** A request id a trusted proxy may hand on (Caddy's `{http.request.uuid}`): short and plain only. */
+const PROXY_REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
 /** `text/html` as Astro sends its on-demand pages, with the charset a browser must not guess. */
 function withCharset(headers: unknown) {
   if (!headers || typeof headers !== 'object' || Array.isArray(headers)) return;
@@ -170,7 +180,7 @@ export function createSiteServer({
   trustedProxies = [],
   siteUrl,
   limits,
-  log = console.error,
+  log = serverLog.error,
 }: SiteServerOptions) {
   const compress = compression();
   const csps = loadPageCsps(distDir);
@@ -181,7 +191,7 @@ export function createSiteServer({
   /** Whatever went wrong while handling a request: a 500 with a short page, one line in the log. */
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
-    log(`500 ${req.method} ${loggable(req.url ?? '/')}: ${loggable(reason)}`);
+    log(`500 ${req.method} ${loggablePath(req.url ?? '/')}: ${loggable(reason)}`);
     if (res.headersSent) {
       res.destroy();
       return;
@@ -294,14 +304,43 @@ export function createSiteServer({
       keepAliveTimeout: 5_000,
     },
     (req, res) => {
-      try {
-        respond(req, res);
-      } catch (error) {
-        fail(req, res, error);
-      }
+      // Every line logged while this request is answered (Astro's too) carries its id: the proxy's,
+      // so that both logs name it alike, or one of our own.
+      const given = req.headers['x-request-id'];
+      const id =
+        typeof given === 'string' &&
+        PROXY_REQUEST_ID.test(given) &&
+        isTrustedProxy(req.socket.remoteAddress ?? '', trustedProxies)
+          ? given
+          : randomUUID();
+      if (stopping) res.setHeader('Connection', 'close');
+      inHand.add(res);
+      res.once('close', () => {
+        inHand.delete(res);
+        if (stopping) server.closeIdleConnections();
+      });
+      withRequestId(id, () => {
+        try {
+          respond(req, res);
+        } catch (error) {
+          fail(req, res, error);
+        }
+      });
     },
   );
   server.maxConnections = limits.maxConnections;
+
+  // A server that is stopping (`close()`, on SIGTERM: ../main.ts) answers the requests in hand, each
+  // with `Connection: close`, and closes each connection as its answer ends rather than at its
+  // keep-alive timeout; Node's own close() would keep them open for the next request.
+  let stopping = false;
+  const inHand = new Set<ServerResponse>();
+  const close = server.close.bind(server);
+  server.close = ((callback?: (error?: Error) => void) => {
+    stopping = true;
+    for (const res of inHand) if (!res.headersSent) res.setHeader('Connection', 'close');
+    return close(callback);
+  }) as typeof server.close;
 
   // One client (an IPv6 /64 counts as one, ../networks.ts) cannot hold every connection the server has.
   const perClient = new Map<string, number>();

@@ -55,25 +55,23 @@ function sqliteDb(db: DatabaseSync): Db {
     run: async (sql, params) => run(sql, params),
     transaction: noNesting,
   };
-  let open: Promise<void> | undefined;
-  const idle = async () => {
-    while (open) await open;
+  // Every statement and transaction from outside takes its turn on the one connection, in the
+  // order asked. (A flag that waiters polled let two of them wake together when a transaction
+  // ended, and the second one's BEGIN failed inside the first's: "cannot start a transaction
+  // within a transaction", seen with two processes on one file, whose waits for each other's lock
+  // spread the turns out.)
+  let turn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(step: () => Promise<T>): Promise<T> => {
+    const result = turn.then(step);
+    turn = result.catch(() => {});
+    return result;
   };
   return {
-    all: async (sql, params) => {
-      await idle();
-      return whenFree(() => all(sql, params));
-    },
-    run: async (sql, params) => {
-      await idle();
-      return whenFree(() => run(sql, params));
-    },
+    all: (sql, params) => inTurn(() => whenFree(() => all(sql, params))),
+    run: (sql, params) => inTurn(() => whenFree(() => run(sql, params))),
     // One write transaction holds the whole file: the booking lock is that.
-    async transaction(work) {
-      await idle();
-      let done!: () => void;
-      open = new Promise((resolve) => (done = resolve));
-      try {
+    transaction: (work) =>
+      inTurn(async () => {
         await whenFree(() => db.exec('BEGIN IMMEDIATE'));
         try {
           const result = await work(inside);
@@ -83,11 +81,7 @@ function sqliteDb(db: DatabaseSync): Db {
           db.exec('ROLLBACK');
           throw error;
         }
-      } finally {
-        open = undefined;
-        done();
-      }
-    },
+      }),
   };
 }
 

@@ -22,6 +22,7 @@
 import { createHmac } from 'node:crypto';
 import { rate, type Beacon } from '../../domain/vitals.ts';
 import { wideNetwork } from '../networks.ts';
+import { log as serverLog } from '../log.ts';
 import type { NewVitalRecord, VitalsDayCounts, VitalsStore } from '../store/types.ts';
 import type { BuildPages } from './build.ts';
 
@@ -85,7 +86,7 @@ export class VitalsRecorder {
   #overShare = 0;
 
   constructor(options: RecorderOptions) {
-    this.#options = { log: console.warn, now: Date.now, random: Math.random, ...options };
+    this.#options = { log: serverLog.warn, now: Date.now, random: Math.random, ...options };
     void this.prune();
     this.#pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.#pruner.unref();

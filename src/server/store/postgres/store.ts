@@ -19,6 +19,7 @@ import { numbered } from '../sql.ts';
 import { Store } from '../store.ts';
 import type { StoreOptions } from '../types.ts';
 import { sharedRateLimit } from './rate-limit.ts';
+import { log } from '../../log.ts';
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */
 const MIGRATION_LOCK = 7_110_214_771;
@@ -117,7 +118,7 @@ export async function postgresDriver(
     ...(readOnly && { options: '-c default_transaction_read_only=on' }),
   });
   // A connection the server dropped (a restart, a failover): the pool opens another when needed.
-  pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+  pool.on('error', (error) => log.warn(`PostgreSQL connection lost: ${error.message}`));
   try {
     if (readOnly) await pool.query('SELECT 1');
     else await inTransaction(pool, migrate);

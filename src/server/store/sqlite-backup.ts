@@ -1,0 +1,138 @@
+/**
+ * Backups of the SQLite store (`npm run backup`, `npm run restore`: ../backup.ts). A backup is
+ * SQLite's online backup (node:sqlite's `backup()`): a consistent copy of the store as one
+ * transaction saw it, taken while the server keeps reading and writing. A restore puts a checked
+ * backup in the store's place, with no server using the file, and keeps the file it replaces.
+ */
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { DatabaseSync, backup } from 'node:sqlite';
+import { stepsOf } from './migrations.ts';
+
+/**
+ * Pages copied per step of the backup: all of them, in one step. SQLite restarts a backup whose
+ * source another connection wrote to between two steps, so a busy server could keep a backup of
+ * many small steps from ever finishing; one step holds a read transaction for the copy, which in
+ * WAL mode keeps no writer waiting.
+ */
+const ALL_PAGES = 1_000_000_000;
+
+export class BackupError extends Error {}
+
+/**
+ * Copies `db` into the new file `path` (SQLite's online backup), made one self-contained file: the
+ * copy keeps the store's WAL mode, whose -wal and -shm files would otherwise be left beside it.
+ */
+async function copyInto(db: DatabaseSync, path: string) {
+  await backup(db, path, { rate: ALL_PAGES });
+  const copy = new DatabaseSync(path);
+  try {
+    copy.exec('PRAGMA journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
+}
+
+/** What a backup file holds, checked: SQLite's own check passes and it is this site's store. */
+function checkedStore(path: string): { enquiries: number; version: number } {
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path, { readOnly: true });
+  } catch (error) {
+    throw new BackupError(`${path} cannot be opened: ${(error as Error).message}`);
+  }
+  try {
+    const check = db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[];
+    if (check.length !== 1 || check[0]!.integrity_check !== 'ok')
+      throw new BackupError(`${path} is damaged (SQLite's integrity check failed).`);
+    const { user_version: version } = db.prepare('PRAGMA user_version').get() as {
+      user_version: number;
+    };
+    const table = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'enquiries'")
+      .get();
+    if (!table || version === 0) throw new BackupError(`${path} is not a store of this site.`);
+    if (version > stepsOf('sqlite').length)
+      throw new BackupError(
+        `${path} was made by a newer version of the site (schema ${version}): update the site first.`,
+      );
+    const { n } = db.prepare('SELECT count(*) AS n FROM enquiries').get() as { n: number };
+    return { enquiries: n, version };
+  } catch (error) {
+    if (error instanceof BackupError) throw error;
+    throw new BackupError(`${path} is not a SQLite store: ${(error as Error).message}`);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Copies the store at `source` to the new file `target` while the server serves; written under a
+ * temporary name and checked before it takes its own, so that a backup cut short is never taken
+ * for a whole one.
+ */
+export async function backupStore(source: string, target: string) {
+  if (!existsSync(source)) throw new BackupError(`There is no store at ${source}.`);
+  if (existsSync(target))
+    throw new BackupError(`${target} exists already: give the backup a new name.`);
+  const partial = `${target}.partial`;
+  rmSync(partial, { force: true });
+  // Not read-only: a read-only connection cannot open a WAL file whose server has stopped.
+  const db = new DatabaseSync(source);
+  try {
+    await copyInto(db, partial);
+  } finally {
+    db.close();
+  }
+  try {
+    const held = checkedStore(partial);
+    renameSync(partial, target);
+    return held;
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Puts the backup `backupFile` in the place of the store at `target`, which no server may be
+ * using; the file replaced is kept beside it, named with the time. The server migrates a backup
+ * made by an older version when it starts.
+ */
+export async function restoreStore(backupFile: string, target: string, now = new Date()) {
+  const held = checkedStore(backupFile);
+  let replaced: string | undefined;
+  if (existsSync(target)) {
+    // Any connection (a running server's, the staff CLI's) keeps this lock from being taken.
+    const db = new DatabaseSync(target);
+    try {
+      db.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; ROLLBACK');
+    } catch {
+      throw new BackupError(
+        `${target} is in use: stop the server (and any \`npm run enquiries\`) before restoring.`,
+      );
+    } finally {
+      db.close();
+    }
+  }
+  const partial = `${target}.partial`;
+  rmSync(partial, { force: true });
+  const source = new DatabaseSync(backupFile, { readOnly: true });
+  try {
+    await copyInto(source, partial);
+  } finally {
+    source.close();
+  }
+  if (existsSync(target)) {
+    replaced = `${target}.replaced-${now.toISOString().replace(/[:.]/g, '-')}`;
+    renameSync(target, replaced);
+  }
+  // A write-ahead log left by the file replaced belongs to it, not to the backup: read with the
+  // backup, it would corrupt it. (Its index, -shm, holds nothing of its own.)
+  if (existsSync(`${target}-wal`)) {
+    if (replaced) renameSync(`${target}-wal`, `${replaced}-wal`);
+    else rmSync(`${target}-wal`);
+  }
+  rmSync(`${target}-shm`, { force: true });
+  renameSync(partial, target);
+  return { ...held, replaced };
+}

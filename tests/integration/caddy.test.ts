@@ -1,0 +1,216 @@
+/**
+ * deploy/Caddyfile as a host runs it: Caddy (Debian's package) with `tls internal`, in front of two
+ * server processes on one store. HTTPS over HTTP/2 with the site's own headers and precompressed
+ * bodies; a form post counts the visitor, not Caddy; a process stopped mid-load (a restart) loses
+ * no enquiry it acknowledged. Skipped, saying so, where `caddy` is not installed.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, type ClientHttp2Session } from 'node:http2';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect as netConnect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_FIELD } from '../../src/domain/forms';
+import { HSTS } from '../../src/server/http/server';
+import {
+  freePort,
+  newDatabasePath,
+  readStore,
+  startServer,
+  validEnquiry,
+  type RunningServer,
+} from '../support/server';
+
+const caddyInstalled = spawnSync('caddy', ['version']).status === 0;
+const name = caddyInstalled
+  ? 'Caddy from deploy/Caddyfile'
+  : 'Caddy from deploy/Caddyfile (skipped: caddy is not installed; apt-get install -y caddy)';
+
+/** The visitor's address: another loopback address than Caddy's own, so that the two differ. */
+const VISITOR = '127.0.0.2';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+describe.skipIf(!caddyInstalled)(name, () => {
+  const home = mkdtempSync(join(tmpdir(), 'caddy-'));
+  const database = newDatabasePath();
+  let servers: RunningServer[] = [];
+  let caddy: ChildProcess;
+  let caddyLog = '';
+  let origin: string;
+  let httpsPort: number;
+  let session: ClientHttp2Session;
+
+  /** An HTTP/2 connection to Caddy from the visitor's address, trusting Caddy's own CA. */
+  const openSession = () => {
+    const ca = readFileSync(join(home, 'data/caddy/pki/authorities/local/root.crt'));
+    const opened = connect(origin, {
+      createConnection: () =>
+        tlsConnect({
+          socket: netConnect({ host: '127.0.0.1', port: httpsPort, localAddress: VISITOR }),
+          servername: 'localhost',
+          ca,
+          ALPNProtocols: ['h2'],
+        }),
+    });
+    opened.on('error', () => {});
+    return opened;
+  };
+
+  const request = (
+    path: string,
+    {
+      method = 'GET',
+      headers = {},
+      body,
+    }: { method?: string; headers?: object; body?: string } = {},
+  ) =>
+    new Promise<Answer>((resolve, reject) => {
+      const stream = session.request({ ':method': method, ':path': path, ...headers });
+      const chunks: Buffer[] = [];
+      let head: Answer['headers'] = {};
+      stream.on('response', (h) => (head = h));
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () =>
+        resolve({ status: Number(head[':status']), headers: head, body: Buffer.concat(chunks) }),
+      );
+      stream.on('error', reject);
+      stream.end(body);
+    });
+
+  const postEnquiry = (fields: Record<string, string>, headers: object = {}) =>
+    request('/php/email.php', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        origin,
+        ...headers,
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+
+  beforeAll(async () => {
+    httpsPort = await freePort();
+    origin = `https://localhost:${httpsPort}`;
+    const env = {
+      ENQUIRY_DB: database,
+      TRUSTED_PROXIES: '127.0.0.1',
+      SITE_URL: origin,
+      // As docs/deploying.md sets it for several processes: three of Caddy's health checks.
+      STOP_DRAIN_MS: '3000',
+    };
+    servers = await Promise.all([startServer(env), startServer(env)]);
+    caddy = spawn('caddy', ['run', '--config', 'deploy/Caddyfile', '--adapter', 'caddyfile'], {
+      env: {
+        ...process.env,
+        SITE_ADDRESS: origin,
+        UPSTREAM: servers.map((s) => s.url.replace('http://', '')).join(' '),
+        TLS: 'internal',
+        HTTP_PORT: String(await freePort()),
+        HTTPS_PORT: String(httpsPort),
+        CADDY_ADMIN: 'off',
+        // Its certificates and CA in a folder of the test's own.
+        HOME: home,
+        XDG_DATA_HOME: join(home, 'data'),
+        XDG_CONFIG_HOME: join(home, 'config'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    caddy.stdout!.on('data', (chunk) => (caddyLog += chunk));
+    caddy.stderr!.on('data', (chunk) => (caddyLog += chunk));
+    // Up once it has made its CA and answers over HTTPS.
+    for (let i = 0; ; i++) {
+      if (caddy.exitCode !== null) throw new Error(`Caddy exited:\n${caddyLog}`);
+      if (existsSync(join(home, 'data/caddy/pki/authorities/local/root.crt'))) {
+        session = openSession();
+        const answer = await request('/healthz').catch(() => undefined);
+        if (answer?.status === 200) break;
+        session.destroy();
+      }
+      if (i > 200) throw new Error(`Caddy did not start:\n${caddyLog}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  afterAll(async () => {
+    session?.destroy();
+    if (caddy && caddy.exitCode === null) {
+      const exited = once(caddy, 'exit');
+      caddy.kill('SIGTERM');
+      await exited;
+    }
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it("answers over HTTPS and HTTP/2 with the site's HSTS, CSP and precompressed body", async () => {
+    const page = await request('/', { headers: { 'accept-encoding': 'br' } });
+    expect(page.status).toBe(200);
+    expect(session.alpnProtocol).toBe('h2');
+    // HSTS because the server believes Caddy's X-Forwarded-Proto (TRUSTED_PROXIES).
+    expect(page.headers['strict-transport-security']).toBe(HSTS);
+    expect(page.headers['content-security-policy']).toMatch(/script-src [^;]*'sha256-/);
+    expect(page.headers['content-encoding']).toBe('br');
+    // The file the build compressed, byte for byte: Caddy neither recompressed nor altered it.
+    expect(page.body.equals(readFileSync('dist/client/index.html.br'))).toBe(true);
+  });
+
+  it('counts the visitor who posts, not Caddy, whatever X-Forwarded-For the visitor sends', async () => {
+    const answer = await postEnquiry(
+      { ...validEnquiry, [IDEMPOTENCY_FIELD]: randomUUID() },
+      { 'x-forwarded-for': '203.0.113.9' },
+    );
+    expect(answer.status).toBe(200);
+    const { id } = JSON.parse(answer.body.toString()) as { id: string };
+    const stored = (await readStore(database)).find((e) => e.id === id);
+    expect(stored?.clientIp).toBe(VISITOR);
+  });
+
+  it('loses no acknowledged enquiry when one process stops mid-load', async () => {
+    const acknowledged: string[] = [];
+    const failed: Record<string, string>[] = [];
+    let stoppedAt: number | undefined;
+    let afterStop = 0;
+    const client = async (n: number) => {
+      for (let i = 0; stoppedAt === undefined || afterStop < 40; i++) {
+        const fields = {
+          ...validEnquiry,
+          project: `Load ${n}.${i}`,
+          [IDEMPOTENCY_FIELD]: randomUUID(),
+        };
+        const answer = await postEnquiry(fields).catch(() => undefined);
+        if (answer?.status === 200) {
+          acknowledged.push((JSON.parse(answer.body.toString()) as { id: string }).id);
+          if (stoppedAt !== undefined) afterStop++;
+        } else
+          failed.push({ ...fields, status: String(answer?.status), body: String(answer?.body) });
+      }
+    };
+    const clients = [1, 2, 3, 4].map(client);
+    while (acknowledged.length < 30) await new Promise((r) => setTimeout(r, 10));
+    // A restart's first half: SIGTERM, as systemd sends it, while posts keep coming.
+    await servers[0]!.stop();
+    stoppedAt = acknowledged.length;
+    await Promise.all(clients);
+
+    const stored = new Set((await readStore(database)).map((e) => e.id));
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    expect(stored.size).toBeGreaterThanOrEqual(acknowledged.length);
+    // The stopping process said so in /healthz while it still served: Caddy took it out before
+    // it closed, and no post failed.
+    expect(
+      failed.length,
+      `posts that failed: ${JSON.stringify(failed.map((f) => [f.status, f.body]))}\n${servers[1]!.output()}\n${caddyLog}`,
+    ).toBe(0);
+    expect(servers[0]!.output()).toContain('SIGTERM: finishing the requests in hand');
+  });
+});
