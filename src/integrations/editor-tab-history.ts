@@ -122,7 +122,7 @@ function helpDelete() {
       );
     const select = element('select', {
       id: 'editor-history-redirect',
-      style: 'font:inherit;padding:.25rem',
+      style: 'font:inherit;padding:.25rem;width:100%;max-width:100%;box-sizing:border-box',
     });
     select.append(
       ...pages.map((page) =>
