@@ -47,7 +47,6 @@ export interface DeletedEntry {
   deletedAt: number;
   /** The commit whose parent holds the last version. */
   commit: string;
-  renamed?: boolean;
 }
 
 /** A commit, or its first parent (`…^`). */
@@ -205,26 +204,17 @@ export class ContentHistory {
     checkContentPath(file);
     const start = await this.#start();
     if (!start) return [];
-    const out = await this.#git([
-      'log',
+    const versions: Version[] = [];
+    for (const { commit, savedAt, note, lines } of await this.#log(start, file, [
       '--follow',
       `--max-count=${limit}`,
-      '--format=%x1e%H%x1f%ct%x1f%s',
       '--name-only',
-      '--relative',
-      start,
-      '--',
-      ContentHistory.#spec(file),
-    ]);
-    const versions: Version[] = [];
-    for (const record of out.split('\x1e').slice(1)) {
-      const [head = '', ...names] = record.split('\n');
-      const [commit = '', time = '0', note = ''] = head.split('\x1f');
-      const path = names.find((name) => name.trim())?.trim() ?? file;
+    ])) {
+      const path = lines[0] ?? file;
       const blob = await this.blobOf(commit, path);
       // A commit that deleted the file: not a version of it.
       if (blob === undefined) continue;
-      versions.push({ commit, savedAt: Number(time) * 1000, file: path, note, blob });
+      versions.push({ commit, savedAt, file: path, note, blob });
     }
     return versions;
   }
@@ -233,27 +223,8 @@ export class ContentHistory {
   async recentSaves(limit = 15): Promise<Omit<Version, 'blob'>[]> {
     const start = await this.#start();
     if (!start) return [];
-    const out = await this.#git([
-      'log',
-      `--max-count=${limit}`,
-      '--format=%x1e%H%x1f%ct%x1f%s',
-      '--name-only',
-      '--relative',
-      start,
-      '--',
-      ContentHistory.#spec('src/content'),
-    ]);
-    return out
-      .split('\x1e')
-      .slice(1)
-      .flatMap((record) => {
-        const [head = '', ...names] = record.split('\n');
-        const [commit = '', time = '0', note = ''] = head.split('\x1f');
-        return names
-          .map((name) => name.trim())
-          .filter(Boolean)
-          .map((file) => ({ commit, savedAt: Number(time) * 1000, file, note }));
-      });
+    const saves = await this.#log(start, 'src/content', [`--max-count=${limit}`, '--name-only']);
+    return saves.flatMap(({ lines, ...save }) => lines.map((file) => ({ ...save, file })));
   }
 
   /** The text of a file at a commit, or undefined if the commit has no such file. */
@@ -290,53 +261,55 @@ export class ContentHistory {
     checkContentPath(folder);
     const start = await this.#start();
     if (!start) return [];
-    const out = await this.#git([
-      'log',
-      '-M',
-      '--diff-filter=D',
-      '--format=%x1e%H%x1f%ct',
-      '--name-only',
-      '--relative',
-      start,
-      '--',
-      ContentHistory.#spec(folder),
-    ]);
+    const deletions = await this.#log(start, folder, ['-M', '--diff-filter=D', '--name-only']);
     // A file renamed away after it was last deleted (brought back, then renamed) lives on under
     // its new name: not a deleted entry.
     const renamedAt = new Map<string, number>();
-    const renames = await this.#git([
-      'log',
+    for (const { savedAt, lines } of await this.#log(start, folder, [
       '-M',
       '--diff-filter=R',
-      '--format=%x1e%ct',
       '--name-status',
-      '--relative',
-      start,
-      '--',
-      ContentHistory.#spec(folder),
-    ]);
-    for (const record of renames.split('\x1e').slice(1)) {
-      const [time = '0', ...lines] = record.split('\n');
+    ]))
       for (const line of lines) {
         const [status, before] = line.split('\t');
         if (status?.startsWith('R') && before && !renamedAt.has(before))
-          renamedAt.set(before, Number(time) * 1000);
+          renamedAt.set(before, savedAt);
       }
-    }
     const found = new Map<string, DeletedEntry>();
-    for (const record of out.split('\x1e').slice(1)) {
-      const [head = '', ...names] = record.split('\n');
-      const [commit = '', time = '0'] = head.split('\x1f');
-      for (const name of names.map((n) => n.trim()).filter(Boolean)) {
-        const deletedAt = Number(time) * 1000;
+    for (const { commit, savedAt: deletedAt, lines } of deletions)
+      for (const name of lines) {
         if (found.has(name) || existsSync(join(this.root, name))) continue;
         found.set(name, { file: name, deletedAt, commit });
-        if ((renamedAt.get(name) ?? 0) >= deletedAt) found.get(name)!.renamed = true;
       }
-    }
-    return [...found.values()]
-      .filter((entry) => !entry.renamed)
-      .map(({ renamed: _, ...entry }) => entry);
+    return [...found.values()].filter(
+      ({ file, deletedAt }) => (renamedAt.get(file) ?? 0) < deletedAt,
+    );
+  }
+
+  /** `git log` of the history under a path, newest first: each commit with the lines git adds. */
+  async #log(start: string, path: string, options: string[]) {
+    const out = await this.#git([
+      'log',
+      ...options,
+      '--format=%x1e%H%x1f%ct%x1f%s',
+      '--relative',
+      start,
+      '--',
+      ContentHistory.#spec(path),
+    ]);
+    return out
+      .split('\x1e')
+      .slice(1)
+      .map((record) => {
+        const [head = '', ...lines] = record.split('\n');
+        const [commit = '', time = '0', note = ''] = head.split('\x1f');
+        return {
+          commit,
+          savedAt: Number(time) * 1000,
+          note,
+          lines: lines.map((line) => line.trim()).filter(Boolean),
+        };
+      });
   }
 
   /**
