@@ -369,40 +369,24 @@ export const openingHoursField = (label: string, rule: Check) =>
   );
 
 /**
- * A one-line text that may be left empty (left out of the file then), checked by the site's own
- * rule: `problem` says what is wrong with a text, or nothing.
+ * A one-line text checked by `problem`, the site's own rule for that value; `optional`, it may be
+ * left empty (and is then left out of the file).
  */
-export const optionalCheckedField = (
-  label: string,
-  description: string,
-  problem: (text: string) => string | undefined,
-  kind: string,
-) =>
-  checkedTextField(
-    label,
-    description,
-    (value) => {
-      const found = value ? problem(value) : undefined;
-      if (found) throw new FieldError(found);
-    },
-    asString(kind, true),
-  );
-
-/** A one-line text that must be given, checked by `problem`: the site's own rule for that value. */
 export const checkedField = (
   label: string,
   description: string,
   problem: (text: string) => string | undefined,
   kind: string,
+  { optional = false } = {},
 ) =>
   checkedTextField(
     label,
     description,
     (value) => {
-      const found = problem(value);
+      const found = value || !optional ? problem(value) : undefined;
       if (found) throw new FieldError(found);
     },
-    asString(kind),
+    asString(kind, optional),
   );
 
 type Week<Day extends string> = Record<Day, string> | null;

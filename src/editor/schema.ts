@@ -45,7 +45,6 @@ import {
   listLineField,
   oneOf,
   openingHoursField,
-  optionalCheckedField,
   optionalIllustration,
   optionalWeekField,
   pageAddressField,
@@ -639,11 +638,12 @@ export default config({
               "The host's own zone (\"America/New_York\"), for their hours and their calendar's all-day events; empty for the entry's.",
               isTimeZone,
             ),
-            meetingUrl: optionalCheckedField(
+            meetingUrl: checkedField(
               'Video room',
               hostFields.meetingUrl.description!,
               meetingUrlProblem,
               'a web address',
+              { optional: true },
             ),
           }),
           {
