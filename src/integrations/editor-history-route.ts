@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { APIContext, APIRoute } from 'astro';
+import { htmlText } from '../server/safe-text.ts';
 import editorConfig from '../../keystatic.config.ts';
 import { historyOf, type Version } from './content-history.ts';
 import { contentFiles, filesLinkingTo, moveLinks } from './content-links.ts';
@@ -95,12 +96,6 @@ const keepAddress = (older: string, now: string) => {
 const adjustFor = (file: string) =>
   file.startsWith('src/content/services/') ? keepAddress : undefined;
 
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-
 /** A time as the marketer reads it: the machine's own zone, and how long ago. */
 function when(ms: number, now = Date.now()) {
   const date = new Date(ms);
@@ -117,7 +112,7 @@ function when(ms: number, now = Date.now()) {
         : minutes < 60 * 24
           ? `${Math.round(minutes / 60)} h ago`
           : `${Math.round(minutes / 60 / 24)} days ago`;
-  return `<time datetime="${date.toISOString()}">${escapeHtml(absolute)}</time> <span class="quiet">(${ago})</span>`;
+  return `<time datetime="${date.toISOString()}">${htmlText(absolute)}</time> <span class="quiet">(${ago})</span>`;
 }
 
 const STYLE = `
@@ -150,7 +145,7 @@ const STYLE = `
 
 function page(title: string, body: string, status = 200) {
   return new Response(
-    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Site content</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>${STYLE}</style></head><body><header><a href="/keystatic">← Back to the editor</a><a href="${BASE}">History and deleted entries</a></header><main>${body}</main></body></html>`,
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${htmlText(title)} · Site content</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>${STYLE}</style></head><body><header><a href="/keystatic">← Back to the editor</a><a href="${BASE}">History and deleted entries</a></header><main>${body}</main></body></html>`,
     {
       status,
       headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
@@ -169,7 +164,7 @@ function diffHtml(diff: string) {
       const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)/.exec(line);
       if (hunk) return `<p class="hunk">Near line ${hunk[1]}</p>`;
       if (line.startsWith('\\')) return '';
-      const text = escapeHtml(line.slice(1)) || ' ';
+      const text = htmlText(line.slice(1)) || ' ';
       if (line.startsWith('-'))
         return `<del><p><span class="visually-hidden">Now: </span>− ${text}</p></del>`;
       if (line.startsWith('+'))
@@ -197,19 +192,19 @@ async function entryPage(entry: Entry, url: URL) {
     const changes = await history.changesTo(version.commit, version.file, file, adjustFor(file));
     const body = changes
       ? `<p>Restoring writes this version back as a new save. What would change (<span style="background:#ffebe9">−</span> the text now, <span style="background:#dafbe1">+</span> the text that comes back):</p>${diffHtml(changes)}
-        <form method="post"><input type="hidden" name="version" value="${escapeHtml(version.commit)}"><button>Restore this version</button> <a href="${entry.historyUrl}">Cancel</a></form>`
+        <form method="post"><input type="hidden" name="version" value="${htmlText(version.commit)}"><button>Restore this version</button> <a href="${entry.historyUrl}">Cancel</a></form>`
       : `<p>This version is the same as the current one: there is nothing to restore.</p><p><a href="${entry.historyUrl}">Back to the history</a></p>`;
     return page(
       title,
-      `<h1>${escapeHtml(entry.label)}: the version of ${when(version.savedAt)}</h1>${body}`,
+      `<h1>${htmlText(entry.label)}: the version of ${when(version.savedAt)}</h1>${body}`,
     );
   }
   const rows = versions.map((version, index) => {
     const isCurrent = version.blob === current;
-    return `<li><span>${when(version.savedAt)}</span><span class="quiet">${escapeHtml(describeNote(version))}</span>${
+    return `<li><span>${when(version.savedAt)}</span><span class="quiet">${htmlText(describeNote(version))}</span>${
       isCurrent
         ? `<span class="tag">${index === 0 ? 'Current version' : 'Same as the current version'}</span>`
-        : `<a href="${entry.historyUrl}?version=${version.commit}">See the changes and restore<span class="visually-hidden"> the version of ${escapeHtml(new Date(version.savedAt).toISOString())}</span></a>`
+        : `<a href="${entry.historyUrl}?version=${version.commit}">See the changes and restore<span class="visually-hidden"> the version of ${htmlText(new Date(version.savedAt).toISOString())}</span></a>`
     }</li>`;
   });
   const list = rows.length
@@ -217,7 +212,7 @@ async function entryPage(entry: Entry, url: URL) {
     : '<p>No saved versions yet: each Save from now on is kept here.</p>';
   return page(
     title,
-    `<h1>${escapeHtml(title)}</h1>${notice}<p>Every save is kept, newest first. <a href="${entry.editorUrl}">Open the entry in the editor</a>.</p>${list}`,
+    `<h1>${htmlText(title)}</h1>${notice}<p>Every save is kept, newest first. <a href="${entry.editorUrl}">Open the entry in the editor</a>.</p>${list}`,
   );
 }
 
@@ -236,11 +231,11 @@ async function overview(url: URL) {
   const moved = (await readRedirects(root)).find((r) => r.from === url.searchParams.get('moved'));
   if (restored)
     parts.push(
-      `<p class="notice" role="status">Brought back: ${escapeHtml(restored.label)}. <a href="${restored.editorUrl}">Open it in the editor</a>.</p>`,
+      `<p class="notice" role="status">Brought back: ${htmlText(restored.label)}. <a href="${restored.editorUrl}">Open it in the editor</a>.</p>`,
     );
   if (moved)
     parts.push(
-      `<p class="notice" role="status">The links to ${escapeHtml(moved.from)} now lead to ${escapeHtml(moved.to)}.</p>`,
+      `<p class="notice" role="status">The links to ${htmlText(moved.from)} now lead to ${htmlText(moved.to)}.</p>`,
     );
   parts.push(
     '<h1>History and deleted entries</h1><p>Every save in the editor is kept. To go back to an earlier version of an entry, open the entry and choose <strong>History</strong>, or pick it below.</p>',
@@ -259,7 +254,7 @@ async function overview(url: URL) {
       ? `<ul class="plain" aria-labelledby="deleted">${deleted
           .map(
             (d) =>
-              `<li><strong>${escapeHtml(entryOfFile(d.file)?.label ?? d.file)}</strong><span class="quiet">deleted ${when(d.deletedAt)}</span><a href="${BASE}/deleted?file=${encodeURIComponent(d.file)}&amp;commit=${d.commit}">See it and bring it back<span class="visually-hidden"> (${escapeHtml(d.file)})</span></a></li>`,
+              `<li><strong>${htmlText(entryOfFile(d.file)?.label ?? d.file)}</strong><span class="quiet">deleted ${when(d.deletedAt)}</span><a href="${BASE}/deleted?file=${encodeURIComponent(d.file)}&amp;commit=${d.commit}">See it and bring it back<span class="visually-hidden"> (${htmlText(d.file)})</span></a></li>`,
           )
           .join('')}</ul>`
       : '<p>No deleted entries.</p>',
@@ -277,7 +272,7 @@ async function overview(url: URL) {
     );
     for (const r of stale)
       parts.push(
-        `<h3>${escapeHtml(r.from)} → ${escapeHtml(r.to)}</h3><ul>${r.files
+        `<h3>${htmlText(r.from)} → ${htmlText(r.to)}</h3><ul>${r.files
           .map((f) => `<li>${fileLine(f.file, f.links)}</li>`)
           .join('')}</ul>${linksForm(r.from, r.to)}`,
       );
@@ -290,9 +285,9 @@ async function overview(url: URL) {
           const entry = entryOfFile(v.file);
           return `<li><span>${when(v.savedAt)}</span>${
             entry
-              ? `<a href="${entry.historyUrl}">${escapeHtml(entry.label)}</a>`
-              : `<span>${escapeHtml(v.file)}</span>`
-          }<span class="quiet">${escapeHtml(describeNote(v))}</span></li>`;
+              ? `<a href="${entry.historyUrl}">${htmlText(entry.label)}</a>`
+              : `<span>${htmlText(v.file)}</span>`
+          }<span class="quiet">${htmlText(describeNote(v))}</span></li>`;
         })
         .join('')}</ol>`,
     );
@@ -301,10 +296,10 @@ async function overview(url: URL) {
 }
 
 const fileLine = (file: string, links: number) =>
-  `${escapeHtml(entryOfFile(file)?.label ?? file)} <span class="quiet">(${escapeHtml(file)}, ${links} link${links === 1 ? '' : 's'})</span>`;
+  `${htmlText(entryOfFile(file)?.label ?? file)} <span class="quiet">(${htmlText(file)}, ${links} link${links === 1 ? '' : 's'})</span>`;
 
 const linksForm = (from: string, to: string) =>
-  `<form method="post" action="${BASE}/links"><input type="hidden" name="from" value="${escapeHtml(from)}"><input type="hidden" name="to" value="${escapeHtml(to)}"><button>Point these links at ${escapeHtml(to)}</button></form>`;
+  `<form method="post" action="${BASE}/links"><input type="hidden" name="from" value="${htmlText(from)}"><input type="hidden" name="to" value="${htmlText(to)}"><button>Point these links at ${htmlText(to)}</button></form>`;
 
 async function deletedPage(url: URL) {
   const file = url.searchParams.get('file') ?? '';
@@ -322,11 +317,11 @@ async function deletedPage(url: URL) {
     : undefined;
   return page(
     `Bring back ${label}`,
-    `<h1>Bring back ${escapeHtml(label)}</h1><p>Deleted ${when(found.deletedAt)}. This is the entry as it was before it was deleted; bringing it back writes it as a new save.</p>${
+    `<h1>Bring back ${htmlText(label)}</h1><p>Deleted ${when(found.deletedAt)}. This is the entry as it was before it was deleted; bringing it back writes it as a new save.</p>${
       redirected
-        ? `<p>Its address ${escapeHtml(address!)} now sends visitors to ${escapeHtml(redirected.to)}: bringing it back removes that redirect, so the page is shown there again.</p>`
+        ? `<p>Its address ${htmlText(address!)} now sends visitors to ${htmlText(redirected.to)}: bringing it back removes that redirect, so the page is shown there again.</p>`
         : ''
-    }<form method="post"><input type="hidden" name="file" value="${escapeHtml(file)}"><input type="hidden" name="commit" value="${escapeHtml(commit)}"><button>Bring it back</button> <a href="${BASE}">Cancel</a></form><h2>Its text</h2><pre class="text">${escapeHtml(text)}</pre>`,
+    }<form method="post"><input type="hidden" name="file" value="${htmlText(file)}"><input type="hidden" name="commit" value="${htmlText(commit)}"><button>Bring it back</button> <a href="${BASE}">Cancel</a></form><h2>Its text</h2><pre class="text">${htmlText(text)}</pre>`,
   );
 }
 

@@ -1,7 +1,7 @@
 /**
  * Visitor-written text made safe for where it goes out: one function per output (an e-mail header,
  * an e-mail body, an iCalendar property or parameter, a mailto: address, a CSV cell, the staff's
- * terminal). Every value a visitor typed passes through exactly one of them on its way out, so that
+ * terminal, a page written by hand). Every value a visitor typed passes through exactly one of them on its way out, so that
  * none can start a header, a second calendar event, a spreadsheet formula or a terminal escape
  * sequence. "Control character" means Unicode category Cc: C0 (U+0000–U+001F), DEL and C1
  * (U+0080–U+009F, among them NEL and the 8-bit CSI U+009B).
@@ -110,3 +110,7 @@ export function terminalText(value: string, maxLength = Infinity): string {
     .trim();
   return clip(line, maxLength).trimEnd();
 }
+
+/** Text in an HTML page written by hand (not by Astro, which escapes itself): no tag, no attribute's end. */
+export const htmlText = (value: string): string =>
+  value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -13,6 +13,7 @@ import { jsonResponse } from '../json.ts';
 import type { ServerConfig } from '../config.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { clientNetwork } from '../networks.ts';
+import { htmlText } from '../safe-text.ts';
 
 export type PostVerdict =
   | {
@@ -125,8 +126,6 @@ export const throttledMessage = (retryAfter: number) => {
   return `You have sent several messages in a short time. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 };
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * The gate's own answer, for a route that does not show refusals with its form: JSON for the
  * site's fetches, else a short page with the reason and a way back.
@@ -140,7 +139,7 @@ export function refusal(
 ): Response {
   const headers = postHeaders(extra);
   if (json) return jsonResponse(status, { error: message }, headers);
-  const page = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="robots" content="noindex"><title>There is a problem</title><h1>There is a problem</h1><p>${escapeHtml(message)}</p><p><a href="/">Go to the home page</a></p></html>`;
+  const page = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="robots" content="noindex"><title>There is a problem</title><h1>There is a problem</h1><p>${htmlText(message)}</p><p><a href="/">Go to the home page</a></p></html>`;
   return new Response(page, {
     status,
     headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },

@@ -15,7 +15,7 @@ import {
   type MetricName,
   type Rating,
 } from '../../domain/vitals.ts';
-import { csvCell, terminalText } from '../safe-text.ts';
+import { csvCell, htmlText, terminalText } from '../safe-text.ts';
 import type { VitalRecord, VitalsDay } from '../store/types.ts';
 
 /** The nearest-rank 75th percentile of some values (undefined for none). */
@@ -234,8 +234,6 @@ export function formatVitalsCsv(records: readonly VitalRecord[]): string {
   return rows.map((row) => row.join(',')).join('\r\n') + '\r\n';
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 const ratingColour: Record<Rating, string> = {
   good: '#0a7d3b',
   'needs-improvement': '#a15c00',
@@ -275,7 +273,7 @@ function chart(metric: MetricName, records: readonly VitalRecord[], days: readon
     .map((day, i) => {
       const s = points.get(day);
       if (!s) return '';
-      return `<circle cx="${x(i).toFixed(1)}" cy="${y(s.p75).toFixed(1)}" r="4" fill="${ratingColour[s.rating]}"><title>${day}: p75 ${escapeHtml(formatValue(metric, s.p75))} (${s.samples} samples)</title></circle>`;
+      return `<circle cx="${x(i).toFixed(1)}" cy="${y(s.p75).toFixed(1)}" r="4" fill="${ratingColour[s.rating]}"><title>${day}: p75 ${htmlText(formatValue(metric, s.p75))} (${s.samples} samples)</title></circle>`;
     })
     .join('');
   const line = days
@@ -284,7 +282,7 @@ function chart(metric: MetricName, records: readonly VitalRecord[], days: readon
     .map(([s, i]) => `${x(i).toFixed(1)},${y(s!.p75).toFixed(1)}`)
     .join(' ');
   const rule = (v: number, label: string, colour: string) =>
-    `<line x1="${left}" x2="${width - 8}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="${colour}" stroke-dasharray="4 4"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${escapeHtml(label)}</text>`;
+    `<line x1="${left}" x2="${width - 8}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="${colour}" stroke-dasharray="4 4"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${htmlText(label)}</text>`;
   const labels = [0, days.length - 1]
     .filter((i, n, all) => days[i] && all.indexOf(i) === n)
     .map(
@@ -300,7 +298,7 @@ function htmlTable(heading: string, rows: readonly Summary[]) {
   const body = rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.group)}</td><td>${r.metric}</td><td>${escapeHtml(formatValue(r.metric, r.p75))}</td><td style="color:${ratingColour[r.rating]}">${ratingLabel[r.rating]}</td><td>${r.samples}</td></tr>`,
+        `<tr><td>${htmlText(r.group)}</td><td>${r.metric}</td><td>${htmlText(formatValue(r.metric, r.p75))}</td><td style="color:${ratingColour[r.rating]}">${ratingLabel[r.rating]}</td><td>${r.samples}</td></tr>`,
     )
     .join('');
   return `<table><thead><tr><th scope="col">${heading}</th><th scope="col">Metric</th><th scope="col">p75</th><th scope="col">Rating</th><th scope="col">Samples</th></tr></thead><tbody>${body}</tbody></table>`;
@@ -323,11 +321,11 @@ export function formatHtmlReport(
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>Field data: ${escapeHtml(site)}, ${from} to ${to}</title>
+<title>Field data: ${htmlText(site)}, ${from} to ${to}</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#14171f}svg{width:100%;height:auto;font-size:11px;fill:#4a5060}table{border-collapse:collapse;width:100%;margin:1rem 0 2rem}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #dde1e8}td:nth-child(3),td:nth-child(5){font-variant-numeric:tabular-nums}</style>
 </head><body>
-<h1>Field data: ${escapeHtml(site)}</h1>
-<p>${from} to ${to}: ${records.length} measurements of real visits. Each figure is the 75th percentile (p75), rated as Google's Core Web Vitals are: ${metricNames.map((m) => `${m} good up to ${escapeHtml(formatValue(m, thresholds[m][0]))}, poor above ${escapeHtml(formatValue(m, thresholds[m][1]))}`).join('; ')}. ${escapeHtml(PLAIN)}</p>
+<h1>Field data: ${htmlText(site)}</h1>
+<p>${from} to ${to}: ${records.length} measurements of real visits. Each figure is the 75th percentile (p75), rated as Google's Core Web Vitals are: ${metricNames.map((m) => `${m} good up to ${htmlText(formatValue(m, thresholds[m][0]))}, poor above ${htmlText(formatValue(m, thresholds[m][1]))}`).join('; ')}. ${htmlText(PLAIN)}</p>
 <h2>p75 by day</h2>${charts}
 <h2>By page</h2>${htmlTable(
     'Page',
