@@ -4,7 +4,7 @@
  * address working, with its links offered to follow. In Chromium against `astro dev --mode edit`,
  * as staff do it, in the copy of the project whose content every test puts back (./content.ts).
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from './fixtures';
 import { changed, inProject, restore, snapshot, type Snapshot } from './content';
 import { open, visit } from './visit';
@@ -148,4 +148,71 @@ test("a page's address changed in the editor: the old address redirects, and its
   await moved.getByRole('button', { name: 'Close' }).click();
   await expect(moved).toBeHidden();
   await open(page, '/keystatic/collection/services/item/ipad-apps');
+});
+
+test("what a stranger sends the History's addresses changes nothing and reads nothing outside the content", async ({
+  request,
+  baseURL,
+}) => {
+  const base = '/keystatic/history';
+  const ours = { Origin: baseURL! };
+  const commit = 'a'.repeat(40);
+  // Another site cannot make a marketer's browser restore, move links or plan a redirect.
+  for (const [path, form] of [
+    [`${base}/collection/services/item/ipad`, { version: commit }],
+    [`${base}/deleted`, { file: service, commit }],
+    [`${base}/links`, { from: '/ipad', to: '/android' }],
+  ] as const) {
+    const response = await request.post(path, {
+      form,
+      headers: { Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    });
+    expect(response.status(), path).toBe(403);
+  }
+  for (const method of ['PUT', 'DELETE', 'PATCH'])
+    expect((await request.fetch(base, { method, headers: ours })).ok(), method).toBe(false);
+  // Paths out of the content, odd names and versions that are not one: not found, never a 500.
+  for (const path of [
+    `${base}/collection/services/item/..%2F..%2Fpackage`,
+    `${base}/collection/services/item/ipad%00`,
+    `${base}/singleton/__proto__`,
+    `${base}/deleted?file=../../package.json&commit=${commit}`,
+    `${base}/deleted?file=src%2Fcontent%2Fservices%2Fx%0d%0a.mdx&commit=${commit}`,
+    `${base}/collection/services/item/ipad?version=${commit}`,
+  ])
+    expect((await request.get(path)).status(), path).toBe(404);
+  expect(
+    (
+      await request.post(`${base}/deleted`, {
+        form: { file: '../../package.json', commit },
+        headers: ours,
+      })
+    ).status(),
+  ).toBe(404);
+  expect((await request.get(`${base}/links.json?to=/ipad%0d%0aX-Injected:1`)).status()).toBe(400);
+  // Links point only at an address of this site, and only from an old address of redirects.yaml.
+  writeFileSync(inProject(redirects), 'entries:\n  - from: /old-ipad\n    to: /ipad\n');
+  for (const [from, to] of [
+    ['/old-ipad', '//evil'],
+    ['/old-ipad', '//evil.example'],
+    ['/old-ipad', 'https://evil.example'],
+    ['/old-ipad', '/a?b'],
+    ['/ipad', '/android'],
+  ])
+    expect(
+      (await request.post(`${base}/links`, { form: { from, to }, headers: ours })).status(),
+      `${from} → ${to}`,
+    ).toBe(400);
+  expect(
+    (
+      await request.post(`${base}/plan`, {
+        data: { file: 'src/content/services/../../package.json', to: '/' },
+        headers: ours,
+      })
+    ).status(),
+  ).toBe(400);
+  // A query is shown only as the names the site knows.
+  const page = await (await request.get(`${base}?restored=%3Cscript%3E&moved=%3Cscript%3E`)).text();
+  expect(page).not.toContain('<script>');
+  expect(restore(before)).toEqual([redirects]);
 });
