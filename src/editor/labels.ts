@@ -11,6 +11,7 @@
  */
 import type { ComponentSchema } from '@keystatic/core';
 import editorConfig from './schema.ts';
+import { oneOf, ordinal } from './problems.ts';
 
 type Fields = Record<string, ComponentSchema>;
 interface Place {
@@ -37,21 +38,6 @@ const places = (config: typeof editorConfig): Place[] => [
   })),
 ];
 
-/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd. */
-export function ordinal(n: number): string {
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
-  return `${n}${suffix}`;
-}
-
-/** What one item of a list is called, from the list's label: "Sections" → "section". */
-const itemName = (listLabel: string) => {
-  const name = listLabel.toLowerCase();
-  if (name.endsWith('ies')) return `${name.slice(0, -3)}y`;
-  if (name.endsWith('s') && !name.endsWith('ss')) return name.slice(0, -1);
-  return 'item';
-};
-
 /** A key the editor has no label for (an unknown key, a part of a custom field): as written. */
 const fieldLabel = (field: ComponentSchema | undefined, key: string) =>
   (field && 'label' in field && typeof field.label === 'string' && field.label) || key;
@@ -63,7 +49,7 @@ function walk(field: ComponentSchema | undefined, path: readonly string[]): stri
   if (field.kind === 'array') {
     const index = Number(key);
     if (!Number.isInteger(index) || index < 0) return [...path];
-    const item = `${ordinal(index + 1)} ${itemName(field.label)}`;
+    const item = `${ordinal(index + 1)} ${oneOf(field.label)}`;
     return [item, ...walkInto(field.element, rest)];
   }
   if (field.kind === 'object') return walkFields(field.fields, path);

@@ -140,7 +140,7 @@ const STYLE = `
   .diff del { background: #ffebe9; }
   .diff ins { background: #dafbe1; }
   pre.text { font: 14px/1.45 ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere; border: 1px solid #d8dee4; border-radius: .4rem; padding: .75rem; max-height: 30rem; overflow: auto; }
-  form { margin: .5rem 0; }
+  form { margin: .5rem 0; display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
 

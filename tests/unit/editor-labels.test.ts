@@ -3,7 +3,7 @@
  * schema: what the dev site's error page and the build's messages say beside the file and field.
  */
 import { describe, expect, it } from 'vitest';
-import { editorPlace, ordinal } from '../../src/editor/labels';
+import { editorPlace } from '../../src/editor/labels';
 
 describe('editorPlace', () => {
   it("a page section's link", () => {
@@ -52,22 +52,4 @@ describe('editorPlace', () => {
     expect(editorPlace('src/content/other/x.yaml', 'a')).toBeUndefined();
     expect(editorPlace('src/content/pages/sub/x.yaml', 'a')).toBeUndefined();
   });
-});
-
-it('ordinal', () => {
-  expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map(ordinal)).toEqual([
-    '1st',
-    '2nd',
-    '3rd',
-    '4th',
-    '11th',
-    '12th',
-    '13th',
-    '21st',
-    '22nd',
-    '23rd',
-    '101st',
-    '111th',
-    '112th',
-  ]);
 });
