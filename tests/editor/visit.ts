@@ -15,7 +15,9 @@ const inEditor = (address: string) =>
  * Opens an address. An address of the editor is open once the editor shows it (`shownIn`), not at
  * the page's load event, which comes before the editor has arrived: the first step after a visit
  * then has only its own time. A saved file makes `astro dev` reload the open page (its content
- * changed), which can cut a navigation started just then: it is started again.
+ * changed), which can cut a navigation started just then (Chromium says ERR_ABORTED, or, when the
+ * reload is of the very page being opened, that it was interrupted by another navigation): it is
+ * started again.
  */
 export async function visit(browser: Page, address: string) {
   for (let attempt = 1; ; attempt++) {
@@ -23,7 +25,8 @@ export async function visit(browser: Page, address: string) {
       await browser.goto(address);
       break;
     } catch (error) {
-      if (attempt === 3 || !String(error).includes('ERR_ABORTED')) throw error;
+      const cut = /ERR_ABORTED|interrupted by another navigation/.test(String(error));
+      if (attempt === 3 || !cut) throw error;
     }
   }
   if (!inEditor(address)) return;
