@@ -100,12 +100,17 @@ function helpDelete() {
   const help = element('div', { style: 'display:grid;gap:.75rem;margin-top:.75rem' });
   help.style.font = getComputedStyle(warning).font;
   warning.after(help);
+  // One after the other, so that the last choice is the one kept (two posts in flight could land
+  // in either order, and the first choice win).
+  let planned: Promise<unknown> = Promise.resolve();
   const plan = (to: string) =>
-    fetch(`${BASE}/plan`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ file, to }),
-    });
+    (planned = planned.then(() =>
+      fetch(`${BASE}/plan`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ file, to }),
+      }),
+    ));
   void linksTo(address).then(({ links, pages }) => {
     if (links.length)
       help.append(

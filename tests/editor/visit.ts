@@ -15,9 +15,8 @@ const inEditor = (address: string) =>
  * Opens an address. An address of the editor is open once the editor shows it (`shownIn`), not at
  * the page's load event, which comes before the editor has arrived: the first step after a visit
  * then has only its own time. A saved file makes `astro dev` reload the open page (its content
- * changed), which can cut a navigation started just then (Chromium says ERR_ABORTED, or, when the
- * reload is of the very page being opened, that it was interrupted by another navigation): it is
- * started again.
+ * changed), which can cut a navigation started just then (ERR_ABORTED): it is started again. A
+ * reload of the very page being opened ("interrupted by another navigation" to it) is the visit.
  */
 export async function visit(browser: Page, address: string) {
   for (let attempt = 1; ; attempt++) {
@@ -25,6 +24,11 @@ export async function visit(browser: Page, address: string) {
       await browser.goto(address);
       break;
     } catch (error) {
+      // The page's own reload, to the very address being opened: that is the visit.
+      if (/interrupted by another navigation/.test(String(error))) {
+        await browser.waitForLoadState('load').catch(() => {});
+        if (new URL(browser.url()).pathname === new URL(address, browser.url()).pathname) break;
+      }
       const cut = /ERR_ABORTED|interrupted by another navigation/.test(String(error));
       if (attempt === 3 || !cut) throw error;
     }
