@@ -222,7 +222,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
 
 /**
  * The keys that sign the staff's and the calls' links: the environment's, else key files in
- * KEYS_DIR, never the store (../private-files.ts says how an older store's are moved out).
+ * KEYS_DIR, never the store (./private-files.ts says how an older store's are moved out).
  */
 async function keysOf(config: ServerConfig, store: EnquiryStore) {
   const problem = staffSecretProblem(config.staffSecret);

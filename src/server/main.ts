@@ -10,7 +10,7 @@ import { serverConfig, staffSecretProblem } from './config.ts';
 import { createSiteServer, type NodeHandler } from './http/server.ts';
 import { finishBeforeExit, markStopping } from './shutdown.ts';
 import { log, routeConsole, setLogFormat } from './log.ts';
-import { exposedFiles, keyFiles, sqliteFiles } from './private-files.ts';
+import { exposedFiles, keyFileProblem, keyFiles, sqliteFiles } from './private-files.ts';
 // Before the build: names the calendars' worker file (source, not dist/) for the build's copy.
 import './calendars/workers.ts';
 
@@ -23,14 +23,15 @@ const config = serverConfig();
 // Every line of this process, Astro's included, in the one format (LOG_FORMAT).
 setLogFormat(config.logFormat === 'json');
 routeConsole();
-// Not a server whose store or keys other users of the machine can read, nor one whose staff links
-// a short key signs: one line saying what to do, and no start.
+// Not a server whose store or keys other users of the machine can read, nor one whose links a
+// short key signs: one line saying what to do, and no start.
 const refusal =
   staffSecretProblem(config.staffSecret) ??
-  exposedFiles([
-    ...(config.databaseUrl ? [] : sqliteFiles(config.databasePath)),
-    ...keyFiles(config.keysDir),
-  ]);
+  exposedFiles(
+    [...(config.databaseUrl ? [] : sqliteFiles(config.databasePath)), ...keyFiles(config.keysDir)],
+    [config.keysDir],
+  ) ??
+  keyFileProblem(config.keysDir);
 if (refusal) {
   log.error(refusal);
   process.exit(1);

@@ -101,6 +101,17 @@ export function keyFile(folder: string, name: KeyName, initial?: string): string
   return readKey(path)!;
 }
 
+/** What is wrong with a key file of `folder` (one cut short), or undefined. */
+export function keyFileProblem(folder: string): string | undefined {
+  try {
+    for (const name of keyNames) readKey(keyPath(folder, name));
+    return undefined;
+  } catch (error) {
+    if (error instanceof KeyFileError) return error.message;
+    throw error;
+  }
+}
+
 /** Of `paths`, those that exist and that the group or others may read, write or enter. */
 export const openToOthers = (paths: readonly string[]) =>
   paths.filter((path) => {
@@ -116,19 +127,25 @@ const shellWord = (path: string) =>
   /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 
 /**
- * Why the server must not start on `files` (those it holds visitors' data or keys in): the first
- * ones the group or others may open, with the chmod that mends them (and their folders, if open
- * too), in one line; undefined when none is.
+ * Why the server must not start on `files` and `folders` (those that hold visitors' data or keys):
+ * the ones the group or others may open, with the chmod that mends them (and the folders of such
+ * files, if open too), in one line; undefined when none is.
  */
-export function exposedFiles(files: readonly string[]): string | undefined {
-  const open = openToOthers(files);
-  if (open.length === 0) return undefined;
-  const folders = openToOthers([...new Set(open.map((file) => dirname(file)))]);
+export function exposedFiles(
+  files: readonly string[],
+  folders: readonly string[] = [],
+): string | undefined {
+  const openFiles = openToOthers(files);
+  const openFolders = openToOthers(folders);
+  if (openFiles.length + openFolders.length === 0) return undefined;
+  const mendFolders = [
+    ...new Set([...openFolders, ...openToOthers(openFiles.map((file) => dirname(file)))]),
+  ];
   const fix = [
-    `chmod 600 ${open.map(shellWord).join(' ')}`,
-    ...(folders.length ? [`chmod 700 ${folders.map(shellWord).join(' ')}`] : []),
+    ...(openFiles.length ? [`chmod 600 ${openFiles.map(shellWord).join(' ')}`] : []),
+    ...(mendFolders.length ? [`chmod 700 ${mendFolders.map(shellWord).join(' ')}`] : []),
   ].join(' && ');
-  return `${open.join(', ')} can be read by other users of this machine (visitors' data or a signing key): run \`${fix}\` as its owner, then start the server again.`;
+  return `${[...openFiles, ...openFolders].join(', ')} can be read by other users of this machine (visitors' data or a signing key): run \`${fix}\` as its owner, then start the server again.`;
 }
 
 /**

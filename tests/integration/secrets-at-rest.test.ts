@@ -8,7 +8,15 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { DatabaseSync } from 'node:sqlite';
@@ -98,7 +106,7 @@ describe('the files the server keeps', () => {
     }
   });
 
-  it('that others can read keep the server from starting: one line with the chmod, exit 1', async () => {
+  it('that others can open keep the server from starting: one line with the chmod that mends them, exit 1', async () => {
     const database = newStorePath();
     const server = await servers.start({ ENQUIRY_DB: database });
     // Killed: its write-ahead log stays beside the store, as after a crash.
@@ -125,19 +133,35 @@ describe('the files the server keeps', () => {
     const fix = /`([^`]+)`/.exec(keys.lines[0]!)![1]!;
     expect(fix).toBe(`chmod 600 ${staffKey} && chmod 700 ${keysOf(database)}`);
     await run('sh', ['-c', fix]);
+    // The folder of keys alone, which would let others put a key of their own in it.
+    chmodSync(keysOf(database), 0o773);
+    const folder = await refusedStart({ ENQUIRY_DB: database });
+    expect(folder.code).toBe(1);
+    expect(folder.lines).toEqual([
+      expect.stringContaining(`run \`chmod 700 ${keysOf(database)}\``),
+    ]);
+    await run('sh', ['-c', /`([^`]+)`/.exec(folder.lines[0]!)![1]!]);
     expect((await servers.start({ ENQUIRY_DB: database })).output()).toContain('Serving the site');
   });
+});
 
-  it('refuses a STAFF_SECRET shorter than 32 characters, in one line', async () => {
+describe('the keys that sign links', () => {
+  it('keep the server from starting when STAFF_SECRET is under 32 characters, or a key file is cut short: one line', async () => {
     const refused = await refusedStart({ ENQUIRY_DB: newStorePath(), STAFF_SECRET: 'short' });
     expect(refused.code).toBe(1);
     expect(refused.lines).toEqual([
       expect.stringMatching(/^STAFF_SECRET is shorter than 32 characters: .*openssl rand -hex 32/),
     ]);
+    const database = newStorePath();
+    await (await servers.start({ ENQUIRY_DB: database })).stop();
+    writeFileSync(join(keysOf(database), 'booking.key'), '\n');
+    const cut = await refusedStart({ ENQUIRY_DB: database });
+    expect(cut.code).toBe(1);
+    expect(cut.lines).toEqual([
+      `${join(keysOf(database), 'booking.key')} holds no key (under 32 characters): put back the copy you keep, or delete it to make a new key (the links signed with the old one then stop working).`,
+    ]);
   });
-});
 
-describe('the keys that sign links', () => {
   it('of an older store are moved out: the call links it signed still work, and the store keeps neither key', async () => {
     const database = newStorePath();
     const oldBooking = 'a0'.repeat(32);
