@@ -62,7 +62,8 @@ function readKey(path: string): string | undefined {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
+    // None there, or no folder for it (the store's place is broken: the store says so).
+    if (['ENOENT', 'ENOTDIR'].includes(errorCode(error) ?? '')) return undefined;
     throw error;
   }
   const key = text.trim();
@@ -101,14 +102,15 @@ export function keyFile(folder: string, name: KeyName, initial?: string): string
   return readKey(path)!;
 }
 
-/** What is wrong with a key file of `folder` (one cut short), or undefined. */
+/** What is wrong with a key file of `folder` (cut short, or unreadable), or undefined. */
 export function keyFileProblem(folder: string): string | undefined {
   try {
     for (const name of keyNames) readKey(keyPath(folder, name));
     return undefined;
   } catch (error) {
-    if (error instanceof KeyFileError) return error.message;
-    throw error;
+    return error instanceof KeyFileError
+      ? error.message
+      : `A key file cannot be read: ${(error as Error).message}`;
   }
 }
 
