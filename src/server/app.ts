@@ -10,8 +10,10 @@ import {
   BOOKING_ALERT_QUIET_MS,
   bookingOffReason,
   serverConfig,
+  staffSecretProblem,
   type ServerConfig,
 } from './config.ts';
+import { signingKeys } from './private-files.ts';
 import { Bookings } from './booking/calls.ts';
 import { startLapseSweep } from './booking/lapse.ts';
 import { BookingPaceAlert } from './booking/pace-alert.ts';
@@ -94,7 +96,8 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
   const content = await mailContent();
   const config = serverConfig();
   const store = await openStore(config);
-  const staffSecret = await store.staffSecret();
+  const keys = await keysOf(config, store);
+  const staffSecret = keys.staff;
   const bookings = new Bookings(store, {
     bookingCap: config.bookingCap,
     networkCap: config.networkCap,
@@ -110,12 +113,10 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
       ? prefixed(sharedStaffLimit, 'staff ')
       : new RateLimiter(staffMax, windowMs);
   const bookingOff = bookingOffReason(config.bookingSecret);
-  const bookingSecret = bookingOff
-    ? undefined
-    : (config.bookingSecret ?? (await store.bookingSecret()));
+  const bookingSecret = bookingOff ? undefined : keys.booking;
   if (bookingOff) {
     log.warn(
-      `Booking a time for a call is off: ${bookingOff}. Prospects can still ask for a call. Set BOOKING_SECRET to a random string of 32 characters or more (e.g. openssl rand -hex 32), or unset it to use the secret kept in the store.`,
+      `Booking a time for a call is off: ${bookingOff}. Prospects can still ask for a call. Set BOOKING_SECRET to a random string of 32 characters or more (e.g. openssl rand -hex 32), or unset it to use the key file in ${config.keysDir}.`,
     );
   }
   const siteUrl = config.siteUrl ?? import.meta.env.SITE;
@@ -217,6 +218,27 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     where: (hostId) => meetingPlace(hostId, content),
   };
   return { services, staff };
+}
+
+/**
+ * The keys that sign the staff's and the calls' links: the environment's, else key files in
+ * KEYS_DIR, never the store (./private-files.ts says how an older store's are moved out).
+ */
+async function keysOf(config: ServerConfig, store: EnquiryStore) {
+  const problem = staffSecretProblem(config.staffSecret);
+  // ./main.ts refuses to start on it; this is for `astro dev`, which does not run main.ts.
+  if (problem) throw new Error(problem);
+  const given = { staff: config.staffSecret, booking: config.bookingSecret };
+  const keys = await signingKeys(config.keysDir, given, store);
+  if (keys.moved)
+    log.info(
+      `The key of the call links was moved out of the store to ${config.keysDir}/booking.key: keep a copy of that folder, which backups of the store do not hold (docs/deploying.md).`,
+    );
+  if (config.databaseUrl && !(given.staff && given.booking))
+    log.info(
+      `The keys that sign links are kept in ${config.keysDir} on this machine: processes on other machines need the same, as STAFF_SECRET and BOOKING_SECRET (docs/deploying.md).`,
+    );
+  return keys;
 }
 
 /** The hosts' calendars, read in the background from now on: until read, a host is offered nothing. */

@@ -4,6 +4,8 @@
  * variable and its default is listed in the README's configuration section.
  */
 
+import { dirname, join } from 'node:path';
+
 /**
  * How many calls one e-mail address, and one client, may have booked ahead (not cancelled) at a
  * time, unless BOOKING_CAP says otherwise: room for a second call, too little for one visitor to
@@ -90,11 +92,22 @@ export interface ServerConfig {
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
   /**
-   * BOOKING_SECRET signs the cancel links of booked calls (32 characters or more); unset, a secret
-   * made once and kept in the store does (EnquiryStore.bookingSecret), so that booking works on a
-   * fresh clone. One set but too short turns booking off: prospects can still ask for a call.
+   * BOOKING_SECRET signs the cancel links of booked calls (32 characters or more); unset, a key made
+   * once and kept in `keysDir` does (./private-files.ts), so that booking works on a fresh clone.
+   * One set but too short turns booking off: prospects can still ask for a call.
    */
   bookingSecret: string | undefined;
+  /**
+   * STAFF_SECRET signs the staff's sign-in links (32 characters or more); unset, a key made once and
+   * kept in `keysDir` does. One set but too short keeps the server from starting.
+   */
+  staffSecret: string | undefined;
+  /**
+   * KEYS_DIR: the folder of the key files that stand in for BOOKING_SECRET and STAFF_SECRET (0700,
+   * each file 0600), never the store: `keys/` beside the SQLite file (ENQUIRY_DB), also with
+   * PostgreSQL. Processes on several machines cannot share it: set both secrets there.
+   */
+  keysDir: string;
   /**
    * BOOKING_CAP: how many calls one e-mail address, and one client, may have booked ahead at a time
    * (2; `off` for no cap). A booking beyond it is refused, and nothing is stored.
@@ -265,6 +278,16 @@ export function bookingOffReason(secret: string | undefined): string | undefined
   return undefined;
 }
 
+/**
+ * Why the server cannot start with this STAFF_SECRET, or undefined: one set must be 32 characters
+ * or more (unset, the key file signs the staff's links).
+ */
+export function staffSecretProblem(secret: string | undefined): string | undefined {
+  if (secret !== undefined && secret.length < 32)
+    return 'STAFF_SECRET is shorter than 32 characters: set it to a random string of 32 or more (e.g. openssl rand -hex 32), or unset it to keep the key in a file of KEYS_DIR.';
+  return undefined;
+}
+
 const number = (value: string | undefined, fallback: number) => {
   const parsed = Number(value);
   return value !== undefined && value !== '' && Number.isFinite(parsed) && parsed > 0
@@ -288,10 +311,11 @@ export const serverConfig = (): ServerConfig => (current ??= readConfig(process.
 
 /** The configuration an environment gives: every unset or invalid variable takes its default. */
 export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
+  const databasePath = env.ENQUIRY_DB || './data/enquiries.sqlite';
   return {
     listen: { host: env.HOST || '127.0.0.1', port: Number(env.PORT || 4321) },
     distDir: env.DIST_DIR ?? 'dist',
-    databasePath: env.ENQUIRY_DB || './data/enquiries.sqlite',
+    databasePath,
     databaseUrl: env.DATABASE_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailTo: env.ENQUIRY_TO || undefined,
@@ -314,6 +338,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     allowedOrigins: list(env.ALLOWED_ORIGINS).map((origin) => new URL(origin).origin),
     bodyLimit: 32 * 1024,
     bookingSecret: env.BOOKING_SECRET || undefined,
+    staffSecret: env.STAFF_SECRET || undefined,
+    keysDir: env.KEYS_DIR || join(dirname(databasePath), 'keys'),
     bookingCap:
       env.BOOKING_CAP === 'off'
         ? Infinity

@@ -6,10 +6,11 @@
 import { get } from 'node:http';
 import { resolve, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serverConfig } from './config.ts';
+import { serverConfig, staffSecretProblem } from './config.ts';
 import { createSiteServer, type NodeHandler } from './http/server.ts';
 import { finishBeforeExit, markStopping } from './shutdown.ts';
 import { log, routeConsole, setLogFormat } from './log.ts';
+import { exposedFiles, keyFileProblem, keyFiles, sqliteFiles } from './private-files.ts';
 // Before the build: names the calendars' worker file (source, not dist/) for the build's copy.
 import './calendars/workers.ts';
 
@@ -22,6 +23,19 @@ const config = serverConfig();
 // Every line of this process, Astro's included, in the one format (LOG_FORMAT).
 setLogFormat(config.logFormat === 'json');
 routeConsole();
+// Not a server whose store or keys other users of the machine can read, nor one whose links a
+// short key signs: one line saying what to do, and no start.
+const refusal =
+  staffSecretProblem(config.staffSecret) ??
+  exposedFiles(
+    [...(config.databaseUrl ? [] : sqliteFiles(config.databasePath)), ...keyFiles(config.keysDir)],
+    [config.keysDir],
+  ) ??
+  keyFileProblem(config.keysDir);
+if (refusal) {
+  log.error(refusal);
+  process.exit(1);
+}
 const distDir = resolve(config.distDir);
 const { handler } = (await import(pathToFileURL(join(distDir, 'server/entry.mjs')).href)) as {
   handler: NodeHandler;

@@ -1,22 +1,40 @@
 /**
  * deploy/agency-site.service as systemd reads it: `systemd-analyze verify` accepts it without a
- * word (a misspelt key or value is only a warning there, so any output fails). Skipped, saying so,
- * where systemd is not installed.
+ * word (a misspelt key or value is only a warning there, so any output fails), and `systemd-analyze
+ * security --offline` rates the sandbox it gets: files it makes private to it (UMask), and an
+ * overall exposure of 1.1 at most ("OK"; it was 7.9, "EXPOSED", before the hardening). Skipped,
+ * saying so, where systemd is not installed, or is too old (before 250) to rate a unit file offline.
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
+const unit = 'deploy/agency-site.service';
 const installed = spawnSync('systemd-analyze', ['--version']).status === 0;
+const security = () =>
+  spawnSync('systemd-analyze', ['security', '--offline=yes', unit], { encoding: 'utf8' });
+const ratesOffline = installed && !/unrecognized option/.test(security().stderr);
+
+/** The highest exposure the unit may be rated: what its hardening reached (systemd 252). */
+const MOST_EXPOSURE = 1.1;
 
 describe.skipIf(!installed)(
-  `deploy/agency-site.service${installed ? '' : ' (skipped: systemd-analyze is not installed; apt-get install -y systemd)'}`,
+  `${unit}${installed ? '' : ' (skipped: systemd-analyze is not installed; apt-get install -y systemd)'}`,
   () => {
     it('passes systemd-analyze verify with no warning', () => {
-      const verify = spawnSync('systemd-analyze', ['verify', 'deploy/agency-site.service'], {
-        encoding: 'utf8',
-      });
+      const verify = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });
       expect(verify.stderr + verify.stdout).toBe('');
       expect(verify.status).toBe(0);
     });
+
+    it.skipIf(!ratesOffline)(
+      `is rated ${MOST_EXPOSURE} or less by systemd-analyze security --offline, its files private${ratesOffline ? '' : ' (skipped: this systemd-analyze cannot rate a unit file offline)'}`,
+      () => {
+        const { stdout } = security();
+        const level = /Overall exposure level for agency-site\.service: ([\d.]+)/.exec(stdout);
+        expect(level, stdout).not.toBeNull();
+        expect(Number(level![1])).toBeLessThanOrEqual(MOST_EXPOSURE);
+        expect(stdout).toMatch(/✓ UMask=/);
+      },
+    );
   },
 );

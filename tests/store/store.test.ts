@@ -544,36 +544,6 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
   });
 
-  describe('the booking secret', () => {
-    it('is made once, at random, and is the same for every process and after a reopen', async () => {
-      const other = await backend.open();
-      const secrets = await Promise.all([
-        store.bookingSecret(),
-        other.bookingSecret(),
-        store.bookingSecret(),
-        other.bookingSecret(),
-      ]);
-      const [secret] = secrets;
-      expect(secret).toMatch(/^[0-9a-f]{64}$/);
-      expect(new Set(secrets)).toEqual(new Set([secret]));
-      await store.close();
-      await other.close();
-      const reopened = await backend.open();
-      expect(await reopened.bookingSecret()).toBe(secret);
-      // The staff CLI's read-only store reads it too, once made (and needs it for nothing).
-      expect(await (await backend.open({ readOnly: true })).bookingSecret()).toBe(secret);
-    });
-
-    it('differs between stores', async () => {
-      const elsewhere = await backends[kind]();
-      try {
-        expect(await elsewhere.store.bookingSecret()).not.toBe(await store.bookingSecret());
-      } finally {
-        await elsewhere.cleanup();
-      }
-    });
-  });
-
   describe('the mail a booking queues', () => {
     it('is one e-mail to the agency and one to the prospect', async () => {
       const booking = await bookings.commit(call(slot), true);

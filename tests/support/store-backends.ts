@@ -128,5 +128,5 @@ export async function expectUpgraded(store: EnquiryStore) {
   await store.markUndeliverable(item!.id, '550 no such user', now);
   expect(await store.claimDue(now + 3_600_000, 100, 0)).toEqual([]);
   expect(await store.countUndeliverable()).toBe(1);
-  expect(await store.bookingSecret()).toHaveLength(64);
+  expect(await store.vitalsSecret()).toHaveLength(64);
 }

@@ -4,8 +4,9 @@
  * transaction saw it, taken while the server keeps reading and writing. A restore puts a checked
  * backup in the store's place, with no server using the file, and keeps the file it replaces.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { DatabaseSync, backup } from 'node:sqlite';
+import { privateFile } from '../private-files.ts';
 import { stepsOf } from './migrations.ts';
 
 /**
@@ -21,8 +22,10 @@ export class BackupError extends Error {}
 /**
  * Copies `db` into the new file `path` (SQLite's online backup), made one self-contained file: the
  * copy keeps the store's WAL mode, whose -wal and -shm files would otherwise be left beside it.
+ * Visitors' data: the file is made 0600 first (its folder 0700), and SQLite's own files take its mode.
  */
 async function copyInto(db: DatabaseSync, path: string) {
+  privateFile(path);
   await backup(db, path, { rate: ALL_PAGES });
   const copy = new DatabaseSync(path);
   try {
@@ -125,12 +128,16 @@ export async function restoreStore(backupFile: string, target: string, now = new
   if (existsSync(target)) {
     replaced = `${target}.replaced-${now.toISOString().replace(/[:.]/g, '-')}`;
     renameSync(target, replaced);
+    // Kept, as a backup is: 0600 even if the store it was had been made open to others.
+    chmodSync(replaced, 0o600);
   }
   // A write-ahead log left by the file replaced belongs to it, not to the backup: read with the
   // backup, it would corrupt it. (Its index, -shm, holds nothing of its own.)
   if (existsSync(`${target}-wal`)) {
-    if (replaced) renameSync(`${target}-wal`, `${replaced}-wal`);
-    else rmSync(`${target}-wal`);
+    if (replaced) {
+      renameSync(`${target}-wal`, `${replaced}-wal`);
+      chmodSync(`${replaced}-wal`, 0o600);
+    } else rmSync(`${target}-wal`);
   }
   rmSync(`${target}-shm`, { force: true });
   renameSync(partial, target);

@@ -3,9 +3,8 @@
  * server process. This file is its driver: the connection, its transactions and its dialect; the
  * store itself is ./store.ts.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { privateFile } from '../private-files.ts';
 import { noNesting, type Db, type Driver } from './db.ts';
 import { stepsOf } from './migrations.ts';
 import { Store } from './store.ts';
@@ -110,7 +109,8 @@ export function sqliteDriver(
   path: string,
   { readOnly = false }: StoreOptions = {},
 ): Driver & { file: DatabaseSync } {
-  if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
+  // Visitors' data: a new file is 0600 in a folder 0700 (its -wal and -shm take its mode).
+  if (path !== ':memory:' && !readOnly) privateFile(path);
   const db = new DatabaseSync(path, { readOnly });
   // NORMAL is durable against a crash of the process (kill -9); FULL would add a sync per commit
   // for power loss, at several times the cost.
@@ -149,5 +149,20 @@ export class SqliteStore extends Store {
     const driver = sqliteDriver(path, options);
     super(driver);
     this.db = driver.file;
+  }
+
+  /**
+   * SQLite keeps a deleted row's bytes in its page, and the page's old copies in the write-ahead
+   * log, until they are written over: zeroed here (secure_delete), and the log emptied, so that no
+   * key is left in the file or in a backup of it.
+   */
+  override async forgetLegacySecrets() {
+    this.db.exec('PRAGMA secure_delete = ON');
+    try {
+      await super.forgetLegacySecrets();
+    } finally {
+      this.db.exec('PRAGMA secure_delete = OFF');
+    }
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 }

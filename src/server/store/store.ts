@@ -416,20 +416,21 @@ export class Store implements EnquiryStore {
     return this.#driver.sharedRateLimit?.(max, windowMs);
   }
 
-  async bookingSecret(): Promise<string> {
-    return this.#siteSecret('booking');
-  }
-
   async vitalsSecret(): Promise<string> {
     return this.#siteSecret('vitals');
   }
 
-  async staffSecret(): Promise<string> {
-    return this.#siteSecret('staff');
+  async legacySecret(name: 'booking' | 'staff'): Promise<string | undefined> {
+    const [row] = await this.#db.all(`SELECT value FROM site_secrets WHERE name = ?`, [name]);
+    return row?.value as string | undefined;
+  }
+
+  async forgetLegacySecrets() {
+    await this.#db.run(`DELETE FROM site_secrets WHERE name IN ('booking', 'staff')`);
   }
 
   /** One of the site's own secrets, made at random on first use and kept. */
-  async #siteSecret(name: 'booking' | 'vitals' | 'staff'): Promise<string> {
+  async #siteSecret(name: 'vitals'): Promise<string> {
     const read = async () =>
       (await this.#db.all(`SELECT value FROM site_secrets WHERE name = ?`, [name]))[0]?.value as
         string | undefined;

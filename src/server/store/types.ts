@@ -404,8 +404,16 @@ export interface EnquiryStore extends VitalsStore {
   readonly calendarCopies: CalendarCopies;
   /** The staff desk's links, sessions, passkeys and audit log. */
   readonly staff: StaffRecords;
-  /** The secret that signs the staff's sign-in links: made at random on first use and kept. */
-  staffSecret(): Promise<string>;
+  /**
+   * The key a store of an older version kept to sign the staff's links (`staff`) or a booked
+   * call's (`booking`), if it still holds it: now in key files (../private-files.ts signingKeys).
+   */
+  legacySecret(name: 'booking' | 'staff'): Promise<string | undefined>;
+  /**
+   * Deletes those keys, so that neither the store nor its backups hold a key that signs anyone in
+   * (SQLite: nor the deleted rows' bytes in its pages or its log).
+   */
+  forgetLegacySecrets(): Promise<void>;
   /**
    * Runs `work` in one write transaction, committed if it returns and rolled back if it throws.
    * `booking`: also under the lock that bookings and moves are stored under, across processes.
@@ -461,12 +469,6 @@ export interface EnquiryStore extends VitalsStore {
    * is this process's own (SQLite), where a limit in memory does the same for less.
    */
   sharedRateLimit(max: number, windowMs: number): RateLimit | undefined;
-  /**
-   * The secret that signs booked calls' cancel links when BOOKING_SECRET is not set: made at
-   * random on first use and kept in the store, so that every process sharing it, and every restart,
-   * signs and checks with the same one. Not for a read-only store that has none yet.
-   */
-  bookingSecret(): Promise<string>;
   close(): Promise<void>;
 }
 /** Where the store is: DATABASE_URL (PostgreSQL) when set, else the SQLite file. */
