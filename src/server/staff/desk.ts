@@ -434,6 +434,7 @@ export async function handleEnquiriesCsv(
   post: PostVerdict | undefined,
   open: OpenDesk,
 ): Promise<Response> {
+  // Only a post through the gate exports (routes.ts takes no other method here).
   const refused = post
     ? refusalOf(post)
     : { status: 405, message: 'Use the desk’s button.', headers: { Allow: 'POST' } };
