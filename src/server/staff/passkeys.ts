@@ -92,7 +92,10 @@ export async function handlePasskey(
     );
     return kept
       ? answer(200, options)
-      : refuse('Too many passkey sign-ins from your network just now. Sign in with a link.', 429);
+      : refuse(
+          'Too many passkeys are being used from your network just now. Sign in with a link, or try again in a few minutes.',
+          429,
+        );
   };
   const used = (purpose: ChallengePurpose) =>
     staff.useChallenge(storedHash(challenge), purpose, now);
