@@ -68,6 +68,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     verdict = await gatePost(request, context.clientAddress, {
       ...service,
       ...(policy.staff && 'staffLimiter' in service && { limiter: service.staffLimiter }),
+      sameOriginOnly: policy.staff,
       body: policy.body,
       pace: pacer && (() => pacer.admit()),
     });

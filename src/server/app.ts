@@ -19,10 +19,11 @@ import { startLapseSweep } from './booking/lapse.ts';
 import { BookingPaceAlert } from './booking/pace-alert.ts';
 import type { Services } from './booking/services.ts';
 import { JobQueue } from './jobs/queue.ts';
-import { mailHandlers, mailJobHandler } from './mail/delivery.ts';
-import { formatSignInMail, meetingPlace } from './mail/templates.ts';
-import { LINK_TTL_MS, linkToken, staffMembers } from './staff/access.ts';
-import { SIGN_IN_JOB, type StaffDesk } from './staff/desk.ts';
+import { mailHandlers } from './mail/delivery.ts';
+import { meetingPlace } from './mail/templates.ts';
+import { staffMembers } from './staff/access.ts';
+import type { StaffDesk } from './staff/desk.ts';
+import { SIGN_IN_JOB, signInMailHandler } from './staff/links.ts';
 import { smtpSender } from './mail/smtp.ts';
 import type { MailContent } from './mail/templates.ts';
 import { onShutdown } from './shutdown.ts';
@@ -140,22 +141,13 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
         }),
         [
           SIGN_IN_JOB,
-          mailJobHandler(
+          signInMailHandler({
+            store,
+            secret: staffSecret,
             sender,
-            () => 'A staff sign-in link',
-            ({ payload }) => {
-              const { email, link } = payload as { email: string; link: string };
-              return formatSignInMail(
-                {
-                  to: email,
-                  link: `${siteUrl}/staff/sign-in?token=${linkToken(staffSecret, link)}`,
-                  minutes: LINK_TTL_MS / 60_000,
-                  linkId: link,
-                },
-                { from: mailFrom, to: mailTo, content },
-              );
-            },
-          ),
+            siteUrl,
+            setup: { from: mailFrom, to: mailTo, content },
+          }),
         ],
       ]),
       pollMs: config.outboxPollMs,

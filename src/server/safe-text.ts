@@ -12,6 +12,15 @@ const lineBreaks = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
 /** Bidi embeddings, overrides and isolates: they reorder what is shown around them ("Trojan Source"). */
 const bidiControls = /[\u202a-\u202e\u2066-\u2069]/g;
 
+/**
+ * Visitor text without the explicit bidi controls (embeddings, overrides, isolates: U+202A–U+202E,
+ * U+2066–U+2069), so that a name cannot reverse what is shown after it: the desk's values (which
+ * its pages also isolate, each in a <bdi>), and what headerText and csvCell start from. The marks
+ * (LRM, RLM, ALM) are kept: they reorder nothing beyond the neutral characters beside them, which
+ * stay inside the value's own isolate or cell, and right-to-left names use them.
+ */
+export const withoutBidiControls = (value: string): string => value.replace(bidiControls, '');
+
 /** Half a surrogate pair on its own is no character: UTF-8 cannot carry it, so it is shown as U+FFFD. */
 const wellFormed = (value: string) => value.replace(/\p{Cs}/gu, '\uFFFD');
 
@@ -34,8 +43,7 @@ export function clip(value: string, max: number): string {
  * the header itself, which a mail program decodes once, back to this text.
  */
 export function headerText(value: string, maxLength = Infinity): string {
-  const line = wellFormed(value)
-    .replace(bidiControls, '')
+  const line = withoutBidiControls(wellFormed(value))
     .replace(/[\p{Cc}\u2028\u2029]/gu, ' ')
     .replace(/\s+/gu, ' ')
     .trim()
@@ -91,7 +99,7 @@ export function mailtoUri(address: string): string {
  * a phone number like `+44 20 7946 0958`; and a value with a quote, comma or line break is quoted.
  */
 export function csvCell(value: string): string {
-  const text = bodyText(value).replaceAll('\t', ' ').replace(bidiControls, '');
+  const text = withoutBidiControls(bodyText(value)).replaceAll('\t', ' ');
   const phone = /^\+[\d ]+$/.test(text);
   const safe = !phone && /^[=+\-@\t\r\n]/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
@@ -106,7 +114,8 @@ export function csvCell(value: string): string {
 export function terminalText(value: string, maxLength = Infinity): string {
   const line = wellFormed(value)
     .replace(/[\s\u0085]+/gu, ' ')
-    .replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '\uFFFD')
+    .replace(/\p{Cc}/gu, '\uFFFD')
+    .replace(bidiControls, '\uFFFD')
     .trim();
   return clip(line, maxLength).trimEnd();
 }

@@ -4,7 +4,7 @@
  * calls seen, one moved and one cancelled, an enquiry marked handled; axe finds nothing on each
  * page. The site runs at http://localhost (a passkey is bound to a host name, never an address).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { freePort, postForm, startServer } from '../support/server';
 import { startSmtp } from '../../scripts/smtp';
 import { textOf } from '../support/mime';
@@ -42,6 +42,7 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     ENQUIRY_TO: 'sales@agency.example',
     ENQUIRY_FROM: 'website@agency.example',
     OUTBOX_POLL_MS: '100',
+    LOG_FORMAT: 'json',
   });
   const site = `http://localhost:${port}`;
   try {
@@ -100,6 +101,16 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     await expect(page).toHaveURL(`${site}/staff`);
     expect(signInMail()).toHaveLength(1);
     await expect(page.getByText('signed in (with a passkey)')).toBeVisible();
+    // A passkey added and used: the log has a line for each, and not one warning.
+    const lines = server
+      .output()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: string; msg: string });
+    expect(lines.filter((line) => line.level !== 'info')).toEqual([]);
+    expect(lines.map((line) => line.msg)).toEqual(
+      expect.arrayContaining(['Staff anna added a passkey', 'Staff anna signed in with a passkey']),
+    );
 
     // Move the first call to another free time, then cancel the second.
     await page.getByRole('link', { name: 'Move or cancel' }).first().click();
@@ -189,6 +200,105 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     await expect(page.locator('li', { hasText: 'Zed Prospect' }).last()).toContainText(
       'Handled by anna@northgate-digital.example',
     );
+  } finally {
+    await context.close();
+    await server.stop();
+    await smtp.close();
+  }
+});
+
+/** Where each of `parts` of a line is shown: the left and right of its first and last character. */
+const placesIn = (line: Locator, parts: string[]) =>
+  line.evaluate((element, needles) => {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    const nodes: Text[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node as Text);
+    const box = (node: Text, at: number) => {
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + 1);
+      return range.getBoundingClientRect();
+    };
+    return needles.map((needle) => {
+      const node = nodes.find((text) => text.data.includes(needle))!;
+      const at = node.data.indexOf(needle);
+      const [first, last] = [box(node, at), box(node, at + needle.length - 1)];
+      return {
+        first: first.left,
+        last: last.left,
+        left: Math.min(first.left, last.left),
+        right: Math.max(first.right, last.right),
+      };
+    });
+  }, parts);
+
+test('a right-to-left override or a Hebrew name in an enquiry reorders nothing on the desk: the address and the date read in order', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const [port, smtpPort] = [await freePort(), await freePort()];
+  const smtp = await startSmtp(smtpPort);
+  const server = await startServer({
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+    ENQUIRY_TO: 'sales@agency.example',
+    ENQUIRY_FROM: 'website@agency.example',
+    OUTBOX_POLL_MS: '100',
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  try {
+    const people = [
+      { first_name: 'Zelda \u202Eevil', last_name: 'Prospect', email: 'zelda@example.com' },
+      // A name of strong right-to-left letters beside an address that starts with a digit: without
+      // isolation, the '<' between them would be drawn on the far side of the name.
+      {
+        first_name: '\u05e9\u05dc\u05d5\u05dd',
+        last_name: '\u05db\u05d4\u05df',
+        email: '1shalom@example.com',
+      },
+    ];
+    for (const person of people)
+      expect(
+        (
+          await postForm(`${server.url}/php/email.php`, {
+            ...person,
+            contact: '+44 20 7946 0000',
+            service: 'Web Development',
+            project: 'A booking platform.',
+            idempotency_key: crypto.randomUUID(),
+          })
+        ).status,
+      ).toBe(200);
+    await page.goto(`${server.url}/staff/sign-in`);
+    await page.getByLabel('Work e-mail').fill('anna@northgate-digital.example');
+    await page.getByRole('button', { name: 'E-mail me a link' }).click();
+    const mails = () =>
+      smtp.received.filter((mail) => mail.raw.includes('@staff-sign-in.invalid>'));
+    await expect.poll(() => mails().length, { timeout: 10_000 }).toBe(1);
+    await page.goto(
+      /http:\/\/\S+\/staff\/sign-in\?token=\S+/.exec(textOf(mails()[0]!.raw) ?? '')![0],
+    );
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/staff$/);
+    for (const { email } of people) {
+      const line = page.locator('li', { hasText: email }).locator('.staff-card__head');
+      const text = (await line.textContent())!;
+      const date = /\d{1,2} \w{3} \d{4}, \d{2}:\d{2}/.exec(text)![0];
+      const [name, open, address, when] = await placesIn(line, [
+        email === 'zelda@example.com' ? 'Zelda' : '\u05e9\u05dc\u05d5\u05dd',
+        '<',
+        email,
+        date,
+      ]);
+      // Left to right, as written: the name, then <address>, then the date, each in its order.
+      expect(name!.right).toBeLessThanOrEqual(open!.left + 1);
+      expect(open!.right).toBeLessThanOrEqual(address!.left + 1);
+      expect(address!.first).toBeLessThan(address!.last);
+      expect(address!.right).toBeLessThan(when!.left);
+      expect(when!.first).toBeLessThan(when!.last);
+    }
   } finally {
     await context.close();
     await server.stop();

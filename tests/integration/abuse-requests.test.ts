@@ -154,6 +154,8 @@ const form = 'Content-Type: application/x-www-form-urlencoded';
 /** The content type a route's posts come as: a form's, or text/plain for the JSON of /vitals. */
 const typeOf = (path: string) =>
   onDemandRoutes[path]!.body?.kind === 'json' ? 'Content-Type: text/plain' : form;
+/** What a browser's post from the site's own page says (the staff desk's routes take no other). */
+const ownPage = 'Sec-Fetch-Site: same-origin';
 
 describe('every route that takes a post, through one gate', () => {
   it('includes the cancel, change and confirm links, the staff desk, and every such route is tested here', () => {
@@ -165,6 +167,7 @@ describe('every route that takes a post, through one gate', () => {
       '/schedule/confirm',
       '/send-mail.php',
       '/staff',
+      '/staff/enquiries.csv',
       '/staff/passkey',
       '/staff/sign-in',
       '/staff/sign-out',
@@ -179,7 +182,7 @@ describe('every route that takes a post, through one gate', () => {
       const started = performance.now();
       const response = await rawRequest(
         server.url,
-        `POST ${path} HTTP/1.1\r\n${typeOf(path)}\r\nAccept: application/json\r\nContent-Length: 104857600`,
+        `POST ${path} HTTP/1.1\r\n${typeOf(path)}\r\n${ownPage}\r\nAccept: application/json\r\nContent-Length: 104857600`,
         { body: 'token='.padEnd(1024, 'x') },
       );
       expect(response.status, path).toBe(413);
@@ -197,7 +200,7 @@ describe('every route that takes a post, through one gate', () => {
       const socket = await openSocket(server.url);
       const answer = whatServerWrites(socket);
       socket.write(
-        `POST ${path} HTTP/1.1\r\nHost: x\r\n${typeOf(path)}\r\nAccept: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        `POST ${path} HTTP/1.1\r\nHost: x\r\n${typeOf(path)}\r\n${ownPage}\r\nAccept: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
       );
       // Up to 20 MB in 64 KB chunks, for as long as the server keeps the connection open.
       const chunk = `${(65536).toString(16)}\r\n${'a'.repeat(65536)}\r\n`;
@@ -221,7 +224,7 @@ describe('every route that takes a post, through one gate', () => {
       const socket = await openSocket(server.url);
       const closed = whatServerWrites(socket);
       socket.write(
-        `POST ${path} HTTP/1.1\r\nHost: x\r\n${typeOf(path)}\r\nContent-Length: 100\r\n\r\na=`,
+        `POST ${path} HTTP/1.1\r\nHost: x\r\n${typeOf(path)}\r\n${ownPage}\r\nContent-Length: 100\r\n\r\na=`,
       );
       const trickle = setInterval(() => socket.writable && socket.write('b'), 300);
       const text = await closed;
@@ -241,7 +244,7 @@ describe('every route that takes a post, through one gate', () => {
     await alive(server);
   });
 
-  it('refuses a cross-site post, and a post of another content type, on every route', async () => {
+  it('refuses a cross-site post, and a post of another content type, on every route; the staff desk’s, one that says nothing of where it is from', async () => {
     const server = await servers.start();
     for (const path of POST_ROUTES) {
       const crossSite = await postForm(`${server.url}${path}`, validEnquiry, {
@@ -256,9 +259,14 @@ describe('every route that takes a post, through one gate', () => {
         headers: {
           'Content-Type': other ? 'application/x-www-form-urlencoded' : 'application/json',
           Accept: 'application/json',
+          Origin: server.url,
         },
       });
       expect(wrongType.status, path).toBe(415);
+      // The staff desk's take only a post that says it comes from the site's own page.
+      const unsaid = await postForm(`${server.url}${path}`, {});
+      if (onDemandRoutes[path]!.staff) expect(unsaid.status, path).toBe(403);
+      else expect(unsaid.status, path).not.toBe(403);
     }
     await alive(server);
   });
@@ -289,7 +297,7 @@ describe('the staff desk’s posts', () => {
           await postForm(
             `${server.url}/staff/sign-in`,
             { email: 'who@example.com' },
-            { Accept: 'text/html' },
+            { Accept: 'text/html', Origin: server.url },
           )
         ).status,
       );

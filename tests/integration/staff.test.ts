@@ -1,11 +1,15 @@
 /**
  * The staff desk against the built server: signed out it shows nothing of a prospect; a sign-in
  * link goes to staff only (through a real SMTP server on loopback), signs in once, and not once
- * expired; the desk lists the calls and enquiries and marks one handled, in the audit log; another
- * site's posts are refused; sign-out and an idle session end it.
+ * expired; a flood of requests for a member's address from many networks sends at most one e-mail
+ * per link's life and 4 an hour, and the member's link still signs in; the desk lists the calls
+ * and enquiries, isolated (no bidi control reorders a line), and marks one handled, in the audit
+ * log and the server's log; the CSV is a post of the desk's own page, never a GET; another site's
+ * posts are refused; sign-out and an idle session end it.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { linkToken } from '../../src/server/staff/access';
+import { linkToken, storedHash } from '../../src/server/staff/access';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { postForm, validEnquiry } from '../support/server';
 import { calendarOf, textOf } from '../support/mime';
@@ -21,7 +25,10 @@ const servers = stoppedAfterEach({
 
 /** A form post as the desk's own page sends it (no fetch: the answers are pages and redirects). */
 const post = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  postForm(url, fields, { Accept: 'text/html', ...headers });
+  postForm(url, fields, { Accept: 'text/html', Origin: new URL(url).origin, ...headers });
+
+/** A page's text as read, without its tags. */
+const read = (html: string) => html.replace(/<[^>]*>/g, '');
 
 type Mails = { raw: string; to: string[] }[];
 /** The sign-in e-mails `to` got. */
@@ -33,9 +40,12 @@ async function signIn(server: { url: string }, mails: Mails, email: string) {
   const before = mailsTo(mails, email).length;
   expect((await post(`${server.url}/staff/sign-in`, { email })).status).toBe(200);
   await expect.poll(() => mailsTo(mails, email).length, { timeout: 5000 }).toBe(before + 1);
-  const link = /https?:\/\/\S+\/staff\/sign-in\?token=\S+/.exec(
-    textOf(mailsTo(mails, email).at(-1)!.raw) ?? '',
-  )![0];
+  return signInBy(server, mailsTo(mails, email).at(-1)!);
+}
+
+/** Signs in by the link of a sign-in e-mail, as its reader does: opened, then its button. */
+async function signInBy(server: { url: string }, mail: Mails[number]) {
+  const link = /https?:\/\/\S+\/staff\/sign-in\?token=\S+/.exec(textOf(mail.raw) ?? '')![0];
   const page = await fetch(link);
   expect(page.status).toBe(200);
   expect(await page.text()).toContain('Press the button to sign in');
@@ -84,9 +94,14 @@ describe('the staff desk', () => {
     await expect
       .poll(() => mailsTo(mails, 'anna@northgate-digital.example').length, { timeout: 5000 })
       .toBe(1);
-    const { cookie, token } = await signIn(server, mails, 'anna@northgate-digital.example');
+    // Asked again while it works: the same page, and the link sent is the one to use.
+    expect(await said('anna@northgate-digital.example')).toEqual(await said('who@example.com'));
+    const { cookie, token } = await signInBy(
+      server,
+      mailsTo(mails, 'anna@northgate-digital.example')[0]!,
+    );
     expect(mails.some((m) => m.to.includes('who@example.com'))).toBe(false);
-    expect(mailsTo(mails, 'anna@northgate-digital.example')).toHaveLength(2);
+    expect(mailsTo(mails, 'anna@northgate-digital.example')).toHaveLength(1);
     // Used once: again, it signs no one in.
     const again = await post(`${server.url}/staff/sign-in`, { token });
     expect(again.status).toBe(410);
@@ -101,10 +116,10 @@ describe('the staff desk', () => {
     expect(html).toContain('Zelda Prospect');
     expect(html).toContain('Calls ahead');
     expect(html).toContain('Field data, last 28 days');
-    const csv = await fetch(`${server.url}/staff/enquiries.csv`, { headers: { Cookie: cookie } });
+    const csv = await post(`${server.url}/staff/enquiries.csv`, {}, { Cookie: cookie });
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(await csv.text()).toContain('Zelda Prospect');
-    const signedOut = await fetch(`${server.url}/staff/enquiries.csv`, { redirect: 'manual' });
+    const signedOut = await post(`${server.url}/staff/enquiries.csv`, {});
     expect(signedOut.status).toBe(303);
     expect(html).toContain('signed in');
     const id = /name="id" value="([^"]+)"/.exec(html)![1]!;
@@ -118,7 +133,14 @@ describe('the staff desk', () => {
       await fetch(`${server.url}/staff?enquiries=handled`, { headers: { Cookie: cookie } })
     ).text();
     expect(after).toContain('Handled by anna@northgate-digital.example');
-    expect(after).toContain(`marked handled ${id}`);
+    expect(read(after)).toContain(`marked handled ${id}`);
+    expect(read(after)).toContain('exported the enquiries');
+    // The server's log: each sign-in and action, by the member's host id, never the prospect.
+    const logged = server.output();
+    expect(logged).toContain('Staff anna signed in with a link');
+    expect(logged).toContain(`Staff anna marked handled ${id}`);
+    expect(logged).toContain('Staff anna exported the enquiries');
+    expect(logged).not.toContain('Zelda');
   });
 
   it('moves a call from the desk, then cancels it: the prospect’s calendar gets the update, then the cancellation', async () => {
@@ -158,7 +180,11 @@ describe('the staff desk', () => {
     expect(calendarOf(toZelda('CANCEL')[0]!.raw)).toContain('SEQUENCE:2');
     const desk = await (await fetch(`${server.url}/staff?done=cancelled`, { headers: as })).text();
     expect(desk).toContain('The call is cancelled');
-    expect(desk).toContain(`cancelled the call ${id} (Anna is ill Bcc: x@evil.example)`);
+    expect(read(desk)).toContain(`cancelled the call ${id} (Anna is ill Bcc: x@evil.example)`);
+    expect(server.output()).toContain(`Staff anna moved the call ${id}`);
+    expect(server.output()).toContain(`Staff anna cancelled the call ${id}`);
+    // The reason may name the prospect: the audit log keeps it, the server's log does not.
+    expect(server.output()).not.toContain('Anna is ill');
     expect(desk).not.toContain(`/staff?call=${id}`);
   });
 
@@ -207,15 +233,34 @@ describe('the staff desk', () => {
       ).status,
     ).toBe(403);
 
+    // The CSV: another site's post, one that says nothing of where it is from, and a GET (a link
+    // or an image of another site's page) export nothing and write no audit line.
+    const csv = `${server.url}/staff/enquiries.csv`;
+    expect((await post(csv, {}, evil)).status).toBe(403);
+    expect((await post(csv, {}, { Cookie: cookie, 'Sec-Fetch-Site': 'cross-site' })).status).toBe(
+      403,
+    );
+    const unsaid = await postForm(csv, {}, { Accept: 'text/html', Cookie: cookie });
+    expect(unsaid.status).toBe(403);
+    for (const method of ['GET', 'HEAD']) {
+      const answer = await fetch(csv, { method, headers: { Cookie: cookie } });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.get('allow')).toBe('POST');
+    }
+    const desk = await (await fetch(`${server.url}/staff`, { headers: { Cookie: cookie } })).text();
+    expect(desk).not.toContain('exported');
+    expect(server.output()).not.toContain('exported');
+
     // A link made 20 minutes ago: expired.
     const store = new SqliteStore(server.database);
     try {
-      await store.staff.addLink(
-        'old-link-0001',
-        'office@northgate-digital.example',
-        Date.now() - 20 * 60_000,
-        15 * 60_000,
-      );
+      const made = Date.now() - 20 * 60_000;
+      store.db
+        .prepare(
+          `INSERT INTO staff_links (ref, email, seq, id_hash, created_at, expires_at)
+           VALUES ('old', 'office@northgate-digital.example', 100, ?, ?, ?)`,
+        )
+        .run(storedHash('old-link-0001'), made, made + 15 * 60_000);
       const expired = await fetch(
         `${server.url}/staff/sign-in?token=${linkToken(STAFF_SECRET, 'old-link-0001')}`,
       );
@@ -243,5 +288,109 @@ describe('the staff desk', () => {
         })
       ).status,
     ).toBe(303);
+  });
+
+  it('sends a member at most one e-mail per link’s life and 4 an hour, however many ask from however many networks, and their link signs in', async () => {
+    const { server, mails } = await servers.startWithMail({
+      RATE_LIMIT: 'on',
+      TRUSTED_PROXIES: '127.0.0.1',
+    });
+    const anna = 'anna@northgate-digital.example';
+    const store = new SqliteStore(server.database);
+    const queued = () =>
+      Number(
+        (
+          store.db
+            .prepare(`SELECT count(*) AS n FROM outbox WHERE mail = 'staff-sign-in'`)
+            .get() as { n: number }
+        ).n,
+      );
+    /** 120 requests for Anna's address, each from a network of its own, 20 at a time. */
+    const flood = async () => {
+      for (let batch = 0; batch < 6; batch++)
+        await Promise.all(
+          Array.from({ length: 20 }, async (_, i) => {
+            const n = batch * 20 + i;
+            const from = n % 2 ? `198.51.${n}.7` : `2001:db8:${n.toString(16)}::7`;
+            const answer = await post(
+              `${server.url}/staff/sign-in`,
+              { email: anna },
+              { 'X-Forwarded-For': from },
+            );
+            expect(answer.status).toBe(200);
+          }),
+        );
+    };
+    /** Time passing for the links: each made, and expiring, `minutes` earlier. */
+    const later = (minutes: number) =>
+      store.db.exec(
+        `UPDATE staff_links SET created_at = created_at - ${minutes * 60_000},
+           expires_at = expires_at - ${minutes * 60_000}`,
+      );
+    const toAnna = () => mailsTo(mails, anna);
+    const linkIn = (mail: Mails[number]) =>
+      /https?:\/\/\S+\/staff\/sign-in\?token=\S+/.exec(textOf(mail.raw) ?? '')![0];
+    try {
+      await flood();
+      expect(queued()).toBe(1);
+      await expect.poll(() => toAnna().length, { timeout: 5000 }).toBe(1);
+      // Some minutes on, the flood goes on: the link sent still works, and no other is sent.
+      later(10);
+      await flood();
+      expect(queued()).toBe(1);
+      const first = new URL(linkIn(toAnna()[0]!)).searchParams.get('token')!;
+      expect((await post(`${server.url}/staff/sign-in`, { token: first })).status).toBe(303);
+      // Used: the next request sends one, then one per 15 minutes, 4 in the hour.
+      for (let mail = 2; mail <= 4; mail++) {
+        await flood();
+        await expect.poll(() => toAnna().length, { timeout: 5000 }).toBe(mail);
+        later(15);
+      }
+      // 40 minutes after the first: the hour's fourth still works; no fifth is sent.
+      await flood();
+      expect(queued()).toBe(4);
+      const fourth = new URL(linkIn(toAnna()[3]!)).searchParams.get('token')!;
+      expect((await fetch(linkIn(toAnna()[3]!))).status).toBe(200);
+      expect((await post(`${server.url}/staff/sign-in`, { token: fourth })).status).toBe(303);
+      // An hour after the first, a fifth.
+      later(10);
+      await flood();
+      expect(queued()).toBe(5);
+      // The store and the queue keep no link's id, only its hash.
+      const file = [server.database, `${server.database}-wal`]
+        .filter((path) => existsSync(path))
+        .map((path) => readFileSync(path, 'latin1'))
+        .join('');
+      expect(file).toContain(anna);
+      for (const mail of toAnna()) {
+        const id = new URL(linkIn(mail)).searchParams.get('token')!.split('.')[0]!;
+        expect(file).not.toContain(id);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('isolates what a prospect typed on the desk and in the CSV: a right-to-left override reorders nothing', async () => {
+    const { server, mails } = await servers.startWithMail();
+    const [slot] = (await freeSlots(server)).slots;
+    const name = 'Zelda \u202Eevil\u2066 \u05e9\u05dc\u05d5\u05dd';
+    expect((await book(server, slot!.start, { name, email: 'zelda@example.com' })).status).toBe(
+      200,
+    );
+    const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
+    const desk = await (await fetch(`${server.url}/staff`, { headers: { Cookie: cookie } })).text();
+    expect(desk).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    const shown = 'Zelda evil \u05e9\u05dc\u05d5\u05dd';
+    // The call's line and the enquiry's: the name and the address each isolated.
+    expect(desk).toContain(`<bdi>${shown}</bdi> &lt;<bdi>zelda@example.com</bdi>&gt;`);
+    expect(desk).toMatch(
+      new RegExp(`<bdi>${shown}</bdi>\\s*</strong>\\s*&lt;<bdi>zelda@example.com</bdi>&gt;`),
+    );
+    const csv = await (
+      await post(`${server.url}/staff/enquiries.csv`, {}, { Cookie: cookie })
+    ).text();
+    expect(csv).toContain(shown);
+    expect(csv).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
   });
 });

@@ -2,13 +2,18 @@
  * A store that the code before one migration list and one store (commit df3d24c) made, opened by
  * today's code: it upgrades in place, reads back as df3d24c read it, and takes new work. The
  * databases are in ./fixtures/, made by that commit's own code (./fixtures/make-fixtures.mts).
+ * And a store of step 17 (the staff's first tables, their rows in it), upgraded to links and
+ * challenges apart.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bookings } from '../../src/server/booking/calls';
+import { storedHash } from '../../src/server/staff/access';
+import { sendLink } from '../../src/server/staff/links';
 import { stepsOf } from '../../src/server/store/migrations';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { SqliteStore } from '../../src/server/store/sqlite';
@@ -113,6 +118,83 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
         expect.objectContaining({ kind: 'calendar-write', payload: { host: 'ana' } }),
       ]);
       expect(jobs[0]!.enquiry).toBeUndefined();
+    });
+  },
+);
+
+/** The staff's rows as step 17 kept them: a link by its id, a session, a passkey, an audit line. */
+const STAFF_ROWS = `
+  INSERT INTO staff_links (id, email, created_at, expires_at) VALUES ('link-id-17', 'anna@a.example', 0, 4102444800000);
+  INSERT INTO staff_sessions (id, email, created_at, seen_at) VALUES ('session-hash', 'anna@a.example', 1799139600000, 1799139600000);
+  INSERT INTO staff_passkeys (id, email, public_key, counter, created_at) VALUES ('cred-1', 'anna@a.example', 'pQECAyYgASFYIA', 3, 0);
+  INSERT INTO staff_audit (at, actor, action) VALUES (1, 'anna@a.example', 'signed in');`;
+
+/** A store that the code of step 17 made (the staff's first tables), with staff rows in it. */
+const openStep17: Record<keyof typeof backends, () => Promise<EnquiryStore>> = {
+  async sqlite() {
+    const dir = mkdtempSync(join(tmpdir(), 'store-upgrade-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'enquiries.sqlite');
+    const steps = stepsOf('sqlite').slice(0, 17);
+    const db = new DatabaseSync(path);
+    for (const step of steps) db.exec(step);
+    db.exec(`PRAGMA user_version = ${steps.length}; ${STAFF_ROWS}`);
+    db.close();
+    const store = new SqliteStore(path);
+    cleanups.push(() => store.close());
+    return store;
+  },
+  async postgresql() {
+    const url = await newPostgresDatabase();
+    const steps = stepsOf('postgres').slice(0, 14);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`${steps.join(';\n')};
+        CREATE TABLE schema_migrations (
+          version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
+        INSERT INTO schema_migrations (version) SELECT generate_series(1, ${steps.length});
+        ${STAFF_ROWS}`);
+    } finally {
+      await client.end();
+    }
+    const store = await PostgresStore.open(url);
+    cleanups.push(() => store.close());
+    return store;
+  },
+};
+
+describe.each(Object.keys(backends) as (keyof typeof backends)[])(
+  'a %s store made when links and challenges shared a table (step 17)',
+  (engine) => {
+    it('keeps sessions, passkeys and the audit log; its links, kept by id, no longer sign in; new ones work', async () => {
+      const store = await openStep17[engine]();
+      const at = Date.parse('2027-01-05T09:00:00Z');
+      expect(await store.staff.session('session-hash', at, 7_200_000, 43_200_000)).toMatchObject({
+        email: 'anna@a.example',
+      });
+      expect(await store.staff.passkey('cred-1')).toMatchObject({ counter: 3 });
+      expect(await store.staff.recentAudit(10)).toEqual([
+        { at: 1, actor: 'anna@a.example', action: 'signed in', subject: null, detail: null },
+      ]);
+      expect(await store.staff.useLink('link-id-17', at)).toEqual({ refused: 'unknown' });
+      expect(await store.staff.useLink(storedHash('link-id-17'), at)).toEqual({
+        refused: 'unknown',
+      });
+      expect(await sendLink(store, 'anna@a.example', at)).toBe(true);
+      const [job] = await store.claimDue(at, 10, 60_000);
+      expect(await store.staff.armLink((job!.payload as { ref: string }).ref, 'h', at)).toEqual({
+        email: 'anna@a.example',
+        expiresAt: at + 15 * 60_000,
+      });
+      expect(await store.staff.useLink('h', at)).toEqual({ email: 'anna@a.example' });
+      expect(
+        await store.staff.addChallenge(
+          { hash: 'c', purpose: 'sign-in', email: null, network: 'n', expiresAt: at + 1 },
+          at,
+          1,
+        ),
+      ).toBe(true);
     });
   },
 );

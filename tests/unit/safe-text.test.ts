@@ -16,6 +16,7 @@ import {
   icsText,
   mailtoUri,
   terminalText,
+  withoutBidiControls,
 } from '../../src/server/safe-text';
 import type { StoredEnquiry } from '../../src/server/store/types';
 
@@ -93,6 +94,22 @@ describe('the safe-text functions, for any text', () => {
     expect(terminalText('a\u001b]52;c;ZXZpbA==\u0007b')).toBe('a\ufffd]52;c;ZXZpbA==\ufffdb');
     expect(terminalText('\u009b31mred\u202eevil')).toBe('\ufffd31mred\ufffdevil');
     expect(terminalText(' two\r\nlines\u2028\tand  more ')).toBe('two lines and more');
+  });
+
+  it('withoutBidiControls: no embedding, override or isolate left, everything else as typed', () => {
+    const explicit = /[\u202a-\u202e\u2066-\u2069]/u;
+    fc.assert(
+      fc.property(anyText, (value) => {
+        const text = withoutBidiControls(value);
+        expect(text).not.toMatch(explicit);
+        expect(text).toBe([...value].filter((char) => !explicit.test(char)).join(''));
+      }),
+      { numRuns },
+    );
+    // A right-to-left name keeps its letters and marks.
+    expect(withoutBidiControls('\u202eEve\u202c \u05e9\u05dc\u05d5\u05dd\u200f')).toBe(
+      'Eve \u05e9\u05dc\u05d5\u05dd\u200f',
+    );
   });
 
   it('csvCell: one cell that parses back, never a formula', () => {

@@ -26,6 +26,8 @@ const shipped = {
     '50ae1f88abcff557',
     '9cdc7fb701ecbc7b',
     'ab6fd204b9f2925a',
+    '087cee3f2ac95f0e',
+    '0faa10f22a6aa563',
   ],
   postgresql: [
     '64ba7b9b06f00990',
@@ -41,6 +43,8 @@ const shipped = {
     '50ae1f88abcff557',
     '9cdc7fb701ecbc7b',
     '2d4b26e5bae2dca4',
+    '087cee3f2ac95f0e',
+    '0faa10f22a6aa563',
   ],
 };
 

@@ -12,6 +12,7 @@ import {
   sessionCookie,
   staffMembers,
 } from '../../src/server/staff/access';
+import { LINK_TTL_MS, nextLinkExpiry } from '../../src/server/staff/links';
 
 describe('staff access', () => {
   it('members are the hosts, in their zones, and STAFF_EMAILS, by address in lower case', () => {
@@ -53,5 +54,30 @@ describe('staff access', () => {
     // On https, a cookie without the prefix (one a sibling host could set) is not the session's.
     expect(cookieToken(request('staff=tok'), true)).toBeUndefined();
     expect(cookieToken(request('staff=tok'), false)).toBe('tok');
+  });
+
+  it('a new sign-in link only when none works, at most 4 an hour, the hour’s last until the next may go', () => {
+    const minute = 60_000;
+    const sent = (minutesAgo: number, used = false, lasts = 15) => ({
+      seq: 0,
+      createdAt: -minutesAgo * minute,
+      expiresAt: (lasts - minutesAgo) * minute,
+      usedAt: used ? 0 : null,
+    });
+    expect(nextLinkExpiry([], 0)).toBe(LINK_TTL_MS);
+    // One sent 10 minutes ago still works: no e-mail.
+    expect(nextLinkExpiry([sent(10)], 0)).toBeUndefined();
+    expect(nextLinkExpiry([sent(10, true)], 0)).toBe(LINK_TTL_MS);
+    expect(nextLinkExpiry([sent(15)], 0)).toBe(LINK_TTL_MS);
+    // The hour's fourth lasts until the first is an hour old.
+    expect(nextLinkExpiry([sent(1, true), sent(2, true), sent(20, true)], 0)).toBe(40 * minute);
+    expect(nextLinkExpiry([sent(15), sent(30), sent(45)], 0)).toBe(LINK_TTL_MS);
+    expect(nextLinkExpiry([sent(1, true), sent(2, true), sent(3, true), sent(4, true)], 0)).toBe(
+      undefined,
+    );
+    // The first an hour old: it no longer counts, and the new one is the hour's fourth.
+    expect(nextLinkExpiry([sent(1, true), sent(2, true), sent(3, true), sent(60, true)], 0)).toBe(
+      57 * minute,
+    );
   });
 });

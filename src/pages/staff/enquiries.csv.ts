@@ -1,7 +1,8 @@
-/** /staff/enquiries.csv: the enquiries as `npm run enquiries -- --csv` writes them, signed in only. */
+/** /staff/enquiries.csv (POST, the desk's button): the enquiries as `npm run enquiries -- --csv` writes them, signed in only. */
 import type { APIRoute } from 'astro';
 import { handleEnquiriesCsv } from '../../server/staff/desk';
 
 export const prerender = false;
 
-export const GET: APIRoute = ({ request, locals }) => handleEnquiriesCsv(request, locals.app.staff);
+export const POST: APIRoute = ({ request, locals }) =>
+  handleEnquiriesCsv(request, locals.post, locals.app.staff);

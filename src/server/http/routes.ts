@@ -24,7 +24,9 @@ export interface RoutePolicy {
   fieldData?: boolean;
   /**
    * The staff desk's: its posts count against a limit of their own (STAFF_RATE_LIMIT_MAX), not the
-   * enquiry forms' few, so that a member's morning of actions is never throttled.
+   * enquiry forms' few, so that a member's morning of actions is never throttled; and a post must
+   * say it comes from the site's own page (Origin, or Sec-Fetch-Site: same-origin), as every
+   * browser's does: one that says nothing is refused too.
    */
   staff?: boolean;
 }
@@ -47,7 +49,8 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/staff': { methods: ['GET', 'HEAD', 'POST'], staff: true },
   '/staff/sign-in': { methods: ['GET', 'HEAD', 'POST'], staff: true },
   '/staff/sign-out': { methods: ['POST'], staff: true },
-  '/staff/enquiries.csv': page,
+  // A post (the desk's button), never a GET: another site could make a member's browser GET it.
+  '/staff/enquiries.csv': { methods: ['POST'], staff: true },
   '/staff/passkey': { methods: ['POST'], body: { kind: 'json', limit: 16 * 1024 }, staff: true },
   '/send-mail.php': form,
   '/php/email.php': form,

@@ -112,11 +112,16 @@ export function formatEnquiryMail(enquiry: StoredEnquiry, from: string, to: stri
 }
 
 /**
- * The e-mail of a staff member's sign-in link (../staff/): to them alone, the link valid for
- * `minutes`, once. `messageId`'s local part is the link's id, which does not sign anyone in.
+ * The e-mail of a staff member's sign-in link (../staff/links.ts): to them alone, the link valid
+ * for `minutes`, once. `messageId` is random: nothing in a header names the link.
  */
 export function formatSignInMail(
-  { to, link, minutes, linkId }: { to: string; link: string; minutes: number; linkId: string },
+  {
+    to,
+    link,
+    minutes,
+    messageId,
+  }: { to: string; link: string; minutes: number; messageId: string },
   { from, to: agency, content }: Pick<MailSetup, 'from' | 'to' | 'content'>,
 ): Mail {
   return {
@@ -132,7 +137,7 @@ export function formatSignInMail(
       '',
       `It works once, for ${minutes} minutes. If you did not ask for it, ignore this e-mail: nobody can sign in without the link.`,
     ].join('\n'),
-    messageId: `<${linkId}@staff-sign-in.invalid>`,
+    messageId,
   };
 }
 

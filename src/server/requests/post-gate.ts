@@ -41,6 +41,8 @@ export interface GateOptions {
    * turn soon, 503). Field data's pacer (../vitals/pacer.ts).
    */
   pace?: (() => Promise<boolean>) | undefined;
+  /** The staff desk's: a post that does not say where it comes from is refused as cross-site. */
+  sameOriginOnly?: boolean | undefined;
 }
 
 export type PostBody = { kind: 'form' } | { kind: 'json'; limit: number };
@@ -48,9 +50,12 @@ export type PostBody = { kind: 'form' } | { kind: 'json'; limit: number };
 export async function gatePost(
   request: Request,
   socketAddress: string,
-  { config, limiter, body: kind = { kind: 'form' }, pace }: GateOptions,
+  { config, limiter, body: kind = { kind: 'form' }, pace, sameOriginOnly }: GateOptions,
 ): Promise<PostVerdict> {
-  if (isCrossSite(request, { siteOrigin: config.siteUrl, allowedOrigins: config.allowedOrigins })) {
+  if (
+    isCrossSite(request, { siteOrigin: config.siteUrl, allowedOrigins: config.allowedOrigins }) ||
+    (sameOriginOnly && !saysWhereFrom(request))
+  ) {
     return { ok: false, status: 403, message: 'This form only accepts posts from this website.' };
   }
   if (kind.kind === 'json')
@@ -113,6 +118,13 @@ async function gateJson(
   if (!read.ok) return read;
   return { ok: true, fields: new Map(), json: read.json, client, refund };
 }
+
+/**
+ * Whether a post names where it comes from, as browsers' posts do (isCrossSite then judges the
+ * Origin); curl's and other programs' need not.
+ */
+const saysWhereFrom = (request: Request) =>
+  request.headers.has('origin') || request.headers.get('sec-fetch-site') === 'same-origin';
 
 export const VARY = 'Origin, Sec-Fetch-Site, Accept';
 

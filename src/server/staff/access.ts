@@ -1,8 +1,8 @@
 /**
  * Who may use the staff desk and how they prove it: the members (the hosts of availability.yaml and
- * STAFF_EMAILS), the sign-in links (an id in the store, signed with the store's staff secret: the
- * store never holds a link that works), and the sessions (a random token in an HttpOnly cookie,
- * kept in the store only as its hash).
+ * STAFF_EMAILS), the sign-in links' tokens (a random id signed with the staff secret; the store
+ * keeps only a hash of the id), and the sessions (a random token in an HttpOnly cookie, kept in the
+ * store only as its hash). How many links a member is sent: ./links.ts.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EnquiryStore } from '../store/types.ts';
@@ -17,9 +17,6 @@ export interface StaffMember {
   hostId?: string;
 }
 
-/** How long a sign-in link works, and how many one address may be sent in that time. */
-export const LINK_TTL_MS = 15 * 60_000;
-export const LINKS_PER_ADDRESS = 3;
 /** A session's longest life, however active. */
 export const SESSION_MAX_MS = 12 * 3_600_000;
 
@@ -70,10 +67,17 @@ export function linkId(secret: string, token: string): string | undefined {
 /** A session's token, and the hash the store keeps it under. */
 export function newSessionToken() {
   const token = randomBytes(32).toString('base64url');
-  return { token, hash: sessionHash(token) };
+  return { token, hash: storedHash(token) };
 }
-export const sessionHash = (token: string) =>
-  createHash('sha256').update(token).digest('base64url');
+
+/** What the store keeps of anything that signs in (a session's token, a link's id, a challenge). */
+export const storedHash = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+/**
+ * A member as the server's log names them: their host id, else their address's local part (the
+ * log takes out any e-mail address).
+ */
+export const memberLabel = (member: StaffMember) => member.hostId ?? member.email.split('@')[0]!;
 
 /**
  * The session cookie's name: `__Host-` on https, where the browser then insists on Secure, the
@@ -118,7 +122,7 @@ export async function signedIn(
 ): Promise<{ member: StaffMember; session: StaffSession; hash: string } | undefined> {
   const token = cookieToken(request, secure);
   if (!token || token.length > 100) return undefined;
-  const hash = sessionHash(token);
+  const hash = storedHash(token);
   const session = await store.staff.session(hash, now, idleMs, SESSION_MAX_MS);
   const member = session && members.get(session.email);
   return member && session && { member, session, hash };

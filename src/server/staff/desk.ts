@@ -11,7 +11,8 @@ import { moveBookedCall } from '../booking/change.ts';
 import { currentFreeSlots } from '../booking/queries.ts';
 import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { headerText } from '../safe-text.ts';
+import { headerText, withoutBidiControls } from '../safe-text.ts';
+import { log } from '../log.ts';
 import { formatCsv } from '../enquiries/listing.ts';
 import { summarise, windowStart } from '../vitals/report.ts';
 import type { AuditLine, DeskCall, DeskEnquiry, VitalsRow } from '../../domain/staff.ts';
@@ -19,18 +20,15 @@ import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types
 import { CalendarsUnreadable } from '../booking/messages.ts';
 import {
   addressKey,
-  LINK_TTL_MS,
-  LINKS_PER_ADDRESS,
   linkId,
-  newLink,
+  memberLabel,
   newSessionToken,
   sessionCookie,
   signedIn,
+  storedHash,
   type StaffMember,
 } from './access.ts';
-
-/** The job that e-mails a sign-in link (../mail/delivery.ts's staffLinkHandler). */
-export const SIGN_IN_JOB = 'staff-sign-in';
+import { sendLink } from './links.ts';
 
 /** What the desk needs, built once by ../app.ts. */
 export interface StaffDesk {
@@ -40,7 +38,7 @@ export interface StaffDesk {
   /** The queue that sends e-mail; undefined when e-mail is off (no link can be sent then). */
   outbox: JobQueue | undefined;
   members: ReadonlyMap<string, StaffMember>;
-  /** Signs the links (the store's staff secret). */
+  /** Signs the links (the staff secret). */
   secret: string;
   /** Sessions end after this long idle (STAFF_SESSION_IDLE_MINUTES). */
   idleMs: number;
@@ -112,27 +110,20 @@ export async function handleSignIn(
   if (token) {
     const id = linkId(desk.secret, token);
     if (!id) return page({ status: 'invalid' }, 400);
+    // A GET only shows the button (mail scanners open links); the post signs in.
     if (request.method !== 'POST') {
-      const state = await desk.store.staff.checkLink(id, now);
+      const state = await desk.store.staff.checkLink(storedHash(id), now);
       return 'refused' in state
         ? page({ status: state.refused === 'unknown' ? 'invalid' : state.refused }, 410)
         : page({ status: 'confirm', token });
     }
-    const used = await desk.store.staff.useLink(id, now);
+    const used = await desk.store.staff.useLink(storedHash(id), now);
     if ('refused' in used)
       return page({ status: used.refused === 'unknown' ? 'invalid' : used.refused }, 410);
     const member = desk.members.get(used.email);
     if (!member) return page({ status: 'invalid' }, 410);
-    const session = newSessionToken();
-    await desk.store.staff.startSession(session.hash, member.email, now);
-    await desk.store.staff.audit({
-      at: now,
-      actor: member.email,
-      action: 'signed in',
-      subject: null,
-      detail: 'with a link',
-    });
-    return redirect(DESK, { 'Set-Cookie': sessionCookie(desk.secure, session.token) });
+    const cookie = await startSession(desk, member, 'with a link', now);
+    return redirect(DESK, { 'Set-Cookie': cookie });
   }
   if (request.method !== 'POST') {
     const current = await signedIn(request, { ...desk, now });
@@ -140,20 +131,42 @@ export async function handleSignIn(
   }
   const email = addressKey(post?.ok ? first(post.fields, 'email') : '').slice(0, 254);
   const member = desk.members.get(email);
-  // The same answer for every address: the page never says who is staff.
-  if (member && desk.outbox) {
-    const recent = await desk.store.staff.linksSince(member.email, now - LINK_TTL_MS);
-    if (recent < LINKS_PER_ADDRESS) {
-      // The job carries the link's id, never a token that works: its e-mail signs it as it is sent.
-      const { id } = newLink(desk.secret);
-      await desk.store.staff.addLink(id, member.email, now, LINK_TTL_MS);
-      await desk.store.transaction((tx) =>
-        tx.queue([{ kind: SIGN_IN_JOB, dueAt: now, payload: { email: member.email, link: id } }]),
-      );
-      desk.outbox.kick();
-    }
+  // The same answer for every address, sent or not: the page never says who is staff.
+  if (member && desk.outbox && (await sendLink(desk.store, member.email, now))) {
+    log.info(`Staff ${memberLabel(member)} is sent a sign-in link`);
+    desk.outbox.kick();
   }
   return page({ status: 'sent' });
+}
+
+/** A member signed in (`how`: with a link, with a passkey): their session, and its Set-Cookie. */
+export async function startSession(desk: StaffDesk, member: StaffMember, how: string, now: number) {
+  const session = newSessionToken();
+  await desk.store.staff.startSession(session.hash, member.email, now);
+  await record(desk, member, now, { action: 'signed in', detail: how }, how);
+  return sessionCookie(desk.secure, session.token);
+}
+
+/**
+ * A member's sign-in or action: a line of the audit log, and one of the server's log with the
+ * member's label, the action and its subject (an enquiry's reference), and `said` if given; never
+ * the detail, which may be a reason naming a prospect.
+ */
+export async function record(
+  desk: Pick<StaffDesk, 'store'>,
+  member: StaffMember,
+  now: number,
+  {
+    action,
+    subject = null,
+    detail = null,
+  }: { action: string; subject?: string | null; detail?: string | null },
+  said?: string,
+) {
+  await desk.store.staff.audit({ at: now, actor: member.email, action, subject, detail });
+  log.info(
+    `Staff ${memberLabel(member)} ${action}${subject ? ` ${subject}` : ''}${said ? ` ${said}` : ''}`,
+  );
 }
 
 /** /staff/sign-out (POST): the session ended in the store, and its cookie. */
@@ -177,13 +190,7 @@ export async function handleSignOut(
     const current = await signedIn(request, { ...desk, now });
     if (current) {
       await desk.store.staff.endSession(current.hash, now);
-      await desk.store.staff.audit({
-        at: now,
-        actor: current.member.email,
-        action: 'signed out',
-        subject: null,
-        detail: null,
-      });
+      await record(desk, current.member, now, { action: 'signed out' });
     }
   }
   return redirect('/staff/sign-in', {
@@ -191,17 +198,30 @@ export async function handleSignOut(
   });
 }
 
+/** Visitor text as the desk shows it: no bidi control (each value is also in a <bdi> there). */
+const shown = withoutBidiControls;
+
 /** What the desk shows of an enquiry. */
-const deskEnquiry = (e: StoredEnquiry): DeskEnquiry => ({
-  id: e.id,
-  kind: e.kind,
-  name: e.name,
-  email: e.email,
-  createdAt: e.createdAt,
-  about: [e.data.project, e.data.message].find(
+const deskEnquiry = (e: StoredEnquiry): DeskEnquiry => {
+  const about = [e.data.project, e.data.message].find(
     (text): text is string => typeof text === 'string' && text !== '',
-  ),
-  handled: e.handled,
+  );
+  return {
+    id: e.id,
+    kind: e.kind,
+    name: shown(e.name),
+    email: shown(e.email),
+    createdAt: e.createdAt,
+    about: about === undefined ? undefined : shown(about),
+    handled: e.handled,
+  };
+};
+
+/** An audit line as the desk shows it: its subject and detail may hold what a visitor typed. */
+const deskAudit = (line: AuditLine): AuditLine => ({
+  ...line,
+  subject: line.subject === null ? null : shown(line.subject),
+  detail: line.detail === null ? null : shown(line.detail),
 });
 
 export interface DeskView extends PageAnswer {
@@ -275,12 +295,9 @@ export async function handleDesk(
         now,
       );
       if (done)
-        await desk.store.staff.audit({
-          at: now,
-          actor: member.email,
+        await record(desk, member, now, {
           action: action === 'handled' ? 'marked handled' : 'marked new',
           subject: id,
-          detail: null,
         });
     }
     return redirect(`${DESK}${url.search}#enquiries`);
@@ -303,9 +320,9 @@ export async function handleDesk(
     if (enquiry?.call)
       calls.push({
         id: enquiry.id,
-        name: enquiry.name,
-        email: enquiry.email,
-        message: typeof enquiry.data.message === 'string' ? enquiry.data.message : undefined,
+        name: shown(enquiry.name),
+        email: shown(enquiry.email),
+        message: typeof enquiry.data.message === 'string' ? shown(enquiry.data.message) : undefined,
         start: enquiry.call.start,
         end: enquiry.call.end,
         host: call.host && (hostNames.get(call.host) ?? call.host),
@@ -341,7 +358,7 @@ export async function handleDesk(
     mine,
     enquiries,
     filter,
-    audit: await desk.store.staff.recentAudit(100),
+    audit: (await desk.store.staff.recentAudit(100)).map(deskAudit),
     passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
     vitals: summarise(
       await desk.store.vitalsSince(windowStart(new Date(now).toISOString().slice(0, 10), 28)),
@@ -398,9 +415,7 @@ async function changeCall(
   }
   if (outcome === 'cancelled' || outcome === 'moved') {
     services.outbox?.kick();
-    await desk.store.staff.audit({
-      at: now,
-      actor: member.email,
+    await record(desk, member, now, {
       action: outcome === 'cancelled' ? 'cancelled the call' : 'moved the call',
       subject: id,
       detail: reason || null,
@@ -409,20 +424,31 @@ async function changeCall(
   return outcome;
 }
 
-/** /staff/enquiries.csv: every enquiry as the CLI's --csv writes it, for a member signed in. */
-export async function handleEnquiriesCsv(request: Request, open: OpenDesk): Promise<Response> {
+/**
+ * /staff/enquiries.csv (POST, through the gate: the desk's button): every enquiry as the CLI's
+ * --csv writes it, for a member signed in, recorded in the audit log. A post, so that no other
+ * site can make a member's browser download it, or write the line in their name.
+ */
+export async function handleEnquiriesCsv(
+  request: Request,
+  post: PostVerdict | undefined,
+  open: OpenDesk,
+): Promise<Response> {
+  // Only a post through the gate exports (routes.ts takes no other method here).
+  const refused = post
+    ? refusalOf(post)
+    : { status: 405, message: 'Use the desk’s button.', headers: { Allow: 'POST' } };
+  if (refused)
+    return new Response(refused.message, {
+      status: refused.status,
+      headers: deskHeaders(refused.headers),
+    });
   const desk = await open().catch(() => undefined);
   if (!desk) return new Response('The desk cannot be opened right now.', { status: 503 });
   const now = desk.now?.() ?? Date.now();
   const current = await signedIn(request, { ...desk, now });
   if (!current) return redirect('/staff/sign-in').response;
-  await desk.store.staff.audit({
-    at: now,
-    actor: current.member.email,
-    action: 'exported the enquiries',
-    subject: null,
-    detail: null,
-  });
+  await record(desk, current.member, now, { action: 'exported the enquiries' });
   return new Response(formatCsv(await desk.store.all()), {
     headers: deskHeaders({
       'Content-Type': 'text/csv; charset=utf-8',

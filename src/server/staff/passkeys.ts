@@ -1,8 +1,10 @@
 /**
  * Passkeys for the staff desk (WebAuthn, with @simplewebauthn/server): a signed-in member adds one;
- * from then on it signs them in without e-mail. Each ceremony's challenge is kept as a one-time row
- * of the links' table (five minutes, used once), so that any process sharing the store can check it
- * and no response is accepted twice. The browser's side is src/components/staff/PasskeyButton.astro.
+ * from then on it signs them in without e-mail. Each ceremony's challenge is kept (as a hash) in a
+ * table of its own with its purpose, five minutes and used once, so that any process sharing the
+ * store can check it, no response is accepted twice, and neither a link nor the other ceremony's
+ * challenge stands in for it. A network holds at most CHALLENGES_PER_NETWORK at once, and expired
+ * ones are swept. The browser's side is src/components/staff/PasskeyButton.astro.
  */
 import {
   generateAuthenticationOptions,
@@ -12,15 +14,27 @@ import {
   type AuthenticationResponseJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import { COSEALG, isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { PasskeyAnswer } from '../../domain/api.ts';
 import { jsonResponse } from '../json.ts';
 import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
-import { newSessionToken, sessionCookie, signedIn } from './access.ts';
-import type { OpenDesk, StaffDesk } from './desk.ts';
+import { wideNetwork } from '../networks.ts';
+import { signedIn, storedHash } from './access.ts';
+import { record, startSession, type OpenDesk, type StaffDesk } from './desk.ts';
+import type { ChallengePurpose } from '../store/staff.ts';
 
 /** How long a ceremony may take, from its options to its response. */
 const CEREMONY_MS = 5 * 60_000;
+/** Ceremonies under way at once from one network (an IPv4 /24, an IPv6 /48). */
+export const CHALLENGES_PER_NETWORK = 20;
+
+/**
+ * The keys a passkey may have: the library's default, said here, because without a list it asks
+ * Node whether it verifies ML-DSA (SubtleCrypto.supports), experimental in Node 24, which writes
+ * two ExperimentalWarnings to the log at the first passkey added. No authenticator makes ML-DSA
+ * keys yet.
+ */
+const ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
 
 /** What the browser posts: a step, and for the second steps the response to the challenge. */
 interface PasskeyPost {
@@ -57,8 +71,34 @@ export async function handlePasskey(
   const now = desk.now?.() ?? Date.now();
   const body = (post?.ok ? post.json : undefined) as PasskeyPost | undefined;
   const { rpID, origin } = party(desk);
-  const links = desk.store.staff;
+  const staff = desk.store.staff;
   const challenge = typeof body?.challenge === 'string' ? body.challenge.slice(0, 200) : '';
+  /** Keeps a new ceremony's challenge, within its network's bound; its options, or a 429. */
+  const begin = async (
+    options: { challenge: string },
+    purpose: ChallengePurpose,
+    email: string | null,
+  ) => {
+    const kept = await staff.addChallenge(
+      {
+        hash: storedHash(options.challenge),
+        purpose,
+        email,
+        network: wideNetwork(post?.ok ? post.client : ''),
+        expiresAt: now + CEREMONY_MS,
+      },
+      now,
+      CHALLENGES_PER_NETWORK,
+    );
+    return kept
+      ? answer(200, options)
+      : refuse(
+          'Too many passkeys are being used from your network just now. Sign in with a link, or try again in a few minutes.',
+          429,
+        );
+  };
+  const used = (purpose: ChallengePurpose) =>
+    staff.useChallenge(storedHash(challenge), purpose, now);
 
   switch (body?.step) {
     case 'register-options': {
@@ -71,20 +111,20 @@ export async function handlePasskey(
         userName: member.email,
         userDisplayName: member.name,
         attestationType: 'none',
-        excludeCredentials: (await links.passkeysOf(member.email)).map(({ id, transports }) => ({
+        excludeCredentials: (await staff.passkeysOf(member.email)).map(({ id, transports }) => ({
           id,
           transports,
         })),
         authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+        supportedAlgorithmIDs: ALGORITHMS,
       });
-      await links.addLink(options.challenge, member.email, now, CEREMONY_MS);
-      return answer(200, options);
+      return begin(options, 'register', member.email);
     }
     case 'register': {
       const current = await signedIn(request, { ...desk, now });
       if (!current) return refuse('Sign in first.', 401);
-      const used = await links.useLink(challenge, now);
-      if (!('email' in used) || used.email !== current.member.email)
+      const ceremony = await used('register');
+      if (ceremony?.email !== current.member.email)
         return refuse('That took too long, or was done already. Try again.');
       const verified = await verifyRegistrationResponse({
         response: body.response as RegistrationResponseJSON,
@@ -92,10 +132,11 @@ export async function handlePasskey(
         expectedOrigin: origin,
         expectedRPID: rpID,
         requireUserVerification: false,
+        supportedAlgorithmIDs: ALGORITHMS,
       }).catch(() => ({ verified: false as const }));
       if (!verified.verified) return refuse('The passkey could not be checked. Try again.');
       const { credential } = verified.registrationInfo;
-      await links.addPasskey(
+      await staff.addPasskey(
         {
           id: credential.id,
           email: current.member.email,
@@ -105,27 +146,22 @@ export async function handlePasskey(
         },
         now,
       );
-      await links.audit({
-        at: now,
-        actor: current.member.email,
-        action: 'added a passkey',
-        subject: null,
-        detail: null,
-      });
+      await record(desk, current.member, now, { action: 'added a passkey' });
       return answer(200, { added: true });
     }
-    case 'sign-in-options': {
-      const options = await generateAuthenticationOptions({ rpID, userVerification: 'preferred' });
-      await links.addLink(options.challenge, '', now, CEREMONY_MS);
-      return answer(200, options);
-    }
+    case 'sign-in-options':
+      return begin(
+        await generateAuthenticationOptions({ rpID, userVerification: 'preferred' }),
+        'sign-in',
+        null,
+      );
     case 'sign-in': {
       const response = body.response as AuthenticationResponseJSON | undefined;
-      const used = await links.useLink(challenge, now);
+      const ceremony = await used('sign-in');
       const passkey =
-        typeof response?.id === 'string' ? await links.passkey(response.id) : undefined;
+        typeof response?.id === 'string' ? await staff.passkey(response.id) : undefined;
       const member = passkey && desk.members.get(passkey.email);
-      if (!('email' in used) || !passkey || !member)
+      if (!ceremony || !passkey || !member)
         return refuse(
           'That passkey does not sign anyone in here. Sign in with a link instead.',
           401,
@@ -144,21 +180,9 @@ export async function handlePasskey(
         requireUserVerification: false,
       }).catch(() => ({ verified: false as const }));
       if (!verified.verified) return refuse('The passkey could not be checked. Try again.', 401);
-      await links.usePasskey(passkey.id, verified.authenticationInfo.newCounter, now);
-      const session = newSessionToken();
-      await links.startSession(session.hash, member.email, now);
-      await links.audit({
-        at: now,
-        actor: member.email,
-        action: 'signed in',
-        subject: null,
-        detail: 'with a passkey',
-      });
-      return answer(
-        200,
-        { location: '/staff' },
-        { 'Set-Cookie': sessionCookie(desk.secure, session.token) },
-      );
+      await staff.usePasskey(passkey.id, verified.authenticationInfo.newCounter, now);
+      const cookie = await startSession(desk, member, 'with a passkey', now);
+      return answer(200, { location: '/staff' }, { 'Set-Cookie': cookie });
     }
     default:
       return refuse('Not a step of a passkey.');

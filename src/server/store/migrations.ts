@@ -440,6 +440,33 @@ export const migrations: Migration[] = [
    CREATE INDEX staff_audit_at ON staff_audit (at);
    ALTER TABLE enquiries ADD COLUMN handled_at BIGINT;
    ALTER TABLE enquiries ADD COLUMN handled_by TEXT;`,
+  // 18: sign-in links and passkey challenges apart, each kept only as a hash. A link is a row per
+  // member and seq (of two requests at once, one sends the next link), named to its e-mail's job
+  // by `ref`; the hash of its id is set as the e-mail is made. A challenge has its purpose and one
+  // of its network's slots (the bound). The links of step 17 held ids, not hashes: they are
+  // dropped, and a link sent before the upgrade asks for a new one.
+  `DROP TABLE staff_links;
+   CREATE TABLE staff_links (
+     ref TEXT PRIMARY KEY,
+     email TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     id_hash TEXT UNIQUE,
+     created_at BIGINT NOT NULL,
+     expires_at BIGINT NOT NULL,
+     used_at BIGINT,
+     UNIQUE (email, seq)
+   );
+   CREATE INDEX staff_links_expiry ON staff_links (expires_at);
+   CREATE TABLE staff_challenges (
+     hash TEXT PRIMARY KEY,
+     purpose TEXT NOT NULL CHECK (purpose IN ('register', 'sign-in')),
+     email TEXT,
+     network TEXT NOT NULL,
+     slot INTEGER NOT NULL,
+     expires_at BIGINT NOT NULL,
+     UNIQUE (network, slot)
+   );
+   CREATE INDEX staff_challenges_expiry ON staff_challenges (expires_at);`,
 ];
 
 /** The steps `engine` runs, in order: its version counts these. */

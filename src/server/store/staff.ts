@@ -1,7 +1,7 @@
 /**
  * The staff desk's records (../staff/), written once for both engines over ./db.ts: sign-in links,
- * sessions, passkeys and the audit log. A session is kept under a hash of its cookie's token, so
- * that the store never holds what signs anyone in.
+ * passkey ceremonies' challenges, sessions, passkeys and the audit log. A link's id, a challenge and
+ * a session's token are each kept only as a hash, so that the store never holds what signs anyone in.
  */
 import type { AuditLine } from '../../domain/staff.ts';
 import type { Db } from './db.ts';
@@ -24,15 +24,69 @@ export interface StoredPasskey {
 /** What became of a sign-in link: its address, or why it signs no one in. */
 export type LinkUse = { email: string } | { refused: 'unknown' | 'used' | 'expired' };
 
+/** A sign-in link as the rule of how many a member is sent reads it (../staff/links.ts). */
+export interface SentLink {
+  /** The member's nth link: of two requests that would both send the next, one does. */
+  seq: number;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+/** A link to send: `ref` names it to its e-mail's job, and signs nothing. */
+export interface NewLink extends Omit<SentLink, 'usedAt'> {
+  ref: string;
+  email: string;
+}
+
+/** What a passkey ceremony's challenge is for: each is used only for that. */
+export type ChallengePurpose = 'register' | 'sign-in';
+
+export interface NewChallenge {
+  /** A hash of the challenge: the store never holds the challenge itself. */
+  hash: string;
+  purpose: ChallengePurpose;
+  /** The member adding a passkey; null for a sign-in, whose passkey says who. */
+  email: string | null;
+  /** The network that asked (../networks.ts wideNetwork): its challenges are bounded. */
+  network: string;
+  expiresAt: number;
+}
+
 export interface StaffRecords {
-  /** A new sign-in link for `email`, valid `ttlMs` from `now`. */
-  addLink(id: string, email: string, now: number, ttlMs: number): Promise<void>;
-  /** How many links `email` was sent after `since`. */
-  linksSince(email: string, since: number): Promise<number>;
-  /** Whether a link would sign in now, without using it (the page that shows the button). */
-  checkLink(id: string, now: number): Promise<LinkUse>;
+  /** The member's last `limit` links, newest first. */
+  recentLinks(email: string, limit: number): Promise<SentLink[]>;
+  /**
+   * Keeps a link to send (its id is made, and its hash set, as its e-mail is: armLink); false when
+   * another request took its `seq` first. Links expired a day ago are swept.
+   */
+  addLink(link: NewLink, now: number): Promise<boolean>;
+  /**
+   * Sets the hash of the id of link `ref`, as its e-mail is made (again, if it is sent again):
+   * its address and expiry, or undefined if it is used, expired or gone.
+   */
+  armLink(
+    ref: string,
+    idHash: string,
+    now: number,
+  ): Promise<{ email: string; expiresAt: number } | undefined>;
+  /** Whether the link of this id hash would sign in now, without using it (the page with the button). */
+  checkLink(idHash: string, now: number): Promise<LinkUse>;
   /** Uses a link: once, before it expires; of two uses at once, one signs in. */
-  useLink(id: string, now: number): Promise<LinkUse>;
+  useLink(idHash: string, now: number): Promise<LinkUse>;
+  /**
+   * Keeps a ceremony's challenge, unless its network holds `perNetwork` live ones already (false);
+   * the expired ones of every network are swept first.
+   */
+  addChallenge(challenge: NewChallenge, now: number, perNetwork: number): Promise<boolean>;
+  /** Uses a challenge of `purpose`, once, before it expires: whose it was (null: no one's yet). */
+  useChallenge(
+    hash: string,
+    purpose: ChallengePurpose,
+    now: number,
+  ): Promise<{ email: string | null } | undefined>;
+  /** How many challenges a network holds, live or not yet swept. */
+  challengesOf(network: string): Promise<number>;
   startSession(hash: string, email: string, now: number): Promise<void>;
   /**
    * The session kept under `hash`, if not ended, seen within `idleMs` and begun within `maxMs`;
@@ -57,38 +111,93 @@ export interface StaffRecords {
   markHandled(enquiryId: string, email: string | null, now: number): Promise<boolean>;
 }
 
+/** How long a used or expired link is kept (its page says "used" or "expired", not "unknown"). */
+const LINKS_KEPT_MS = 86_400_000;
+
 export function staffRecords(db: Db): StaffRecords {
-  const linkState = async (id: string, now: number): Promise<LinkUse> => {
-    const [row] = await db.all(`SELECT email, expires_at, used_at FROM staff_links WHERE id = ?`, [
-      id,
-    ]);
+  const linkState = async (idHash: string, now: number): Promise<LinkUse> => {
+    const [row] = await db.all(
+      `SELECT email, expires_at, used_at FROM staff_links WHERE id_hash = ?`,
+      [idHash],
+    );
     if (!row) return { refused: 'unknown' };
     if (row.used_at !== null) return { refused: 'used' };
     if (Number(row.expires_at) <= now) return { refused: 'expired' };
     return { email: row.email as string };
   };
   return {
-    async addLink(id, email, now, ttlMs) {
-      await db.run(
-        `INSERT INTO staff_links (id, email, created_at, expires_at) VALUES (?, ?, ?, ?)`,
-        [id, email, now, now + ttlMs],
+    async recentLinks(email, limit) {
+      const rows = await db.all(
+        `SELECT seq, created_at, expires_at, used_at FROM staff_links
+         WHERE email = ? ORDER BY seq DESC LIMIT ?`,
+        [email, limit],
       );
+      return rows.map((row) => ({
+        seq: Number(row.seq),
+        createdAt: Number(row.created_at),
+        expiresAt: Number(row.expires_at),
+        usedAt: row.used_at === null ? null : Number(row.used_at),
+      }));
     },
-    async linksSince(email, since) {
-      const [row] = await db.all(
-        `SELECT CAST(count(*) AS INTEGER) AS n FROM staff_links WHERE email = ? AND created_at > ?`,
-        [email, since],
+    async addLink({ ref, email, seq, createdAt, expiresAt }, now) {
+      await db.run(`DELETE FROM staff_links WHERE expires_at < ?`, [now - LINKS_KEPT_MS]);
+      const added = await db.run(
+        `INSERT INTO staff_links (ref, email, seq, created_at, expires_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT DO NOTHING`,
+        [ref, email, seq, createdAt, expiresAt],
       );
-      return Number(row!.n);
+      return added > 0;
+    },
+    async armLink(ref, idHash, now) {
+      const [row] = await db.all(
+        `UPDATE staff_links SET id_hash = ? WHERE ref = ? AND used_at IS NULL AND expires_at > ?
+         RETURNING email, expires_at`,
+        [idHash, ref, now],
+      );
+      return row && { email: row.email as string, expiresAt: Number(row.expires_at) };
     },
     checkLink: linkState,
-    async useLink(id, now) {
+    async useLink(idHash, now) {
       const used = await db.all(
-        `UPDATE staff_links SET used_at = ? WHERE id = ? AND used_at IS NULL AND expires_at > ?
+        `UPDATE staff_links SET used_at = ?
+         WHERE id_hash = ? AND used_at IS NULL AND expires_at > ?
          RETURNING email`,
-        [now, id, now],
+        [now, idHash, now],
       );
-      return used[0] ? { email: used[0].email as string } : linkState(id, now);
+      return used[0] ? { email: used[0].email as string } : linkState(idHash, now);
+    },
+    async addChallenge({ hash, purpose, email, network, expiresAt }, now, perNetwork) {
+      await db.run(`DELETE FROM staff_challenges WHERE expires_at <= ?`, [now]);
+      // Each live challenge holds one of its network's slots: the bound is the unique index's,
+      // so that requests at once, in any number of processes, cannot pass it.
+      const taken = new Set(
+        (await db.all(`SELECT slot FROM staff_challenges WHERE network = ?`, [network])).map(
+          (row) => Number(row.slot),
+        ),
+      );
+      const slot = Array.from({ length: perNetwork }, (_, i) => i).find((i) => !taken.has(i));
+      if (slot === undefined) return false;
+      const added = await db.run(
+        `INSERT INTO staff_challenges (hash, purpose, email, network, slot, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        [hash, purpose, email, network, slot, expiresAt],
+      );
+      return added > 0;
+    },
+    async useChallenge(hash, purpose, now) {
+      const [row] = await db.all(
+        `DELETE FROM staff_challenges WHERE hash = ? AND purpose = ? AND expires_at > ?
+         RETURNING email`,
+        [hash, purpose, now],
+      );
+      return row && { email: row.email as string | null };
+    },
+    async challengesOf(network) {
+      const [row] = await db.all(
+        `SELECT CAST(count(*) AS INTEGER) AS n FROM staff_challenges WHERE network = ?`,
+        [network],
+      );
+      return Number(row!.n);
     },
     async startSession(hash, email, now) {
       await db.run(

@@ -133,7 +133,10 @@ export class Store implements EnquiryStore {
       const [row] = await db.all(`${SELECT_ENQUIRIES} WHERE ${where}`, params);
       return row && fromRow(row);
     };
+    const staff = staffRecords(db);
     const tx: StoreTx = {
+      recentStaffLinks: staff.recentLinks,
+      addStaffLink: staff.addLink,
       enquiry: (id) => enquiryWhere(`e.id = ?${dialect.forUpdate('e')}`, [id]),
       enquiryByKey: (key) => enquiryWhere('e.idempotency_key = ?', [key]),
       async callsAhead(now) {

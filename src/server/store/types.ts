@@ -233,6 +233,10 @@ export interface StoreTx {
   dropJobs(id: string, kinds: readonly JobKind[], reason: string, now: number): Promise<void>;
   /** Queues jobs, about enquiry `id` if given. */
   queue(jobs: readonly QueuedJob[], id?: string): Promise<void>;
+  /** A staff member's last sign-in links (./staff.ts recentLinks). */
+  recentStaffLinks: StaffRecords['recentLinks'];
+  /** A sign-in link kept, unless another took its place (./staff.ts addLink). */
+  addStaffLink: StaffRecords['addLink'];
 }
 
 /** Every host the booking could go to has a call then (or none was free); nothing was stored. */
