@@ -198,7 +198,10 @@ describe('the keys that sign links', () => {
     const email = 'office@northgate-digital.example';
     const { server, mails } = await servers.startWithMail({ STAFF_SECRET, STAFF_EMAILS: email });
     const post = (fields: Record<string, string>) =>
-      postForm(`${server.url}/staff/sign-in`, fields, { Accept: 'text/html' });
+      postForm(`${server.url}/staff/sign-in`, fields, {
+        Accept: 'text/html',
+        Origin: server.url,
+      });
     expect((await post({ email })).status).toBe(200);
     await expect.poll(() => mails.filter((m) => m.to.includes(email)).length).toBe(1);
     const mailed = /\/staff\/sign-in\?token=(\S+)/.exec(textOf(mails[0]!.raw) ?? '')![1]!;
