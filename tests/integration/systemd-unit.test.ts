@@ -1,7 +1,8 @@
 /**
- * deploy/agency-site.service as systemd reads it: `systemd-analyze verify` accepts it without a
- * word (a misspelt key or value is only a warning there, so any output fails). Skipped, saying so,
- * where systemd is not installed.
+ * deploy/'s systemd units as systemd reads them: `systemd-analyze verify` accepts each without a
+ * word (a misspelt key or value is only a warning there, so any output fails): the site's service,
+ * and the daily backup's service with the timer that starts it (verified together, as the timer
+ * needs its service). Skipped, saying so, where systemd is not installed.
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -9,12 +10,13 @@ import { describe, expect, it } from 'vitest';
 const installed = spawnSync('systemd-analyze', ['--version']).status === 0;
 
 describe.skipIf(!installed)(
-  `deploy/agency-site.service${installed ? '' : ' (skipped: systemd-analyze is not installed; apt-get install -y systemd)'}`,
+  `deploy/'s systemd units${installed ? '' : ' (skipped: systemd-analyze is not installed; apt-get install -y systemd)'}`,
   () => {
-    it('passes systemd-analyze verify with no warning', () => {
-      const verify = spawnSync('systemd-analyze', ['verify', 'deploy/agency-site.service'], {
-        encoding: 'utf8',
-      });
+    it.each([
+      [['deploy/agency-site.service']],
+      [['deploy/agency-site-backup.service', 'deploy/agency-site-backup.timer']],
+    ])('%s pass systemd-analyze verify with no warning', (units) => {
+      const verify = spawnSync('systemd-analyze', ['verify', ...units], { encoding: 'utf8' });
       expect(verify.stderr + verify.stdout).toBe('');
       expect(verify.status).toBe(0);
     });
