@@ -1,9 +1,10 @@
 /**
  * `npm run backup -- FILE`: copies the SQLite store (ENQUIRY_DB) to FILE while the server serves.
  * `npm run backup -- --dir DIR [--keep N]`: to a file named by the time in DIR (the backup timer's),
- * then removes all but the newest N (BACKUP_KEEP, 14) of the backups so named there.
+ * then removes all but the newest N (BACKUP_KEEP, 14) of the backups so named there; with
+ * DATABASE_URL, a dump of the PostgreSQL store by pg_dump.
  * `npm run restore -- FILE`: puts the backup FILE in the store's place; the server must be stopped.
- * PostgreSQL's store (DATABASE_URL) is backed up with pg_dump and pg_restore (docs/deploying.md).
+ * PostgreSQL's store (DATABASE_URL) is restored with pg_restore (docs/deploying.md).
  * The work is ./store/sqlite-backup.ts and ./store/backup-folder.ts; this file is the arguments and
  * the messages.
  */
@@ -34,9 +35,9 @@ if (positionals.length !== (folder === undefined ? 1 : 0))
     `Say which file: npm run ${command} -- FILE (e.g. backups/enquiries-2026-11-28.sqlite)` +
       (values.restore ? '' : `, or which folder: npm run backup -- --dir DIR [--keep N]`),
   );
-if (config.databaseUrl)
+if (config.databaseUrl && folder === undefined)
   fail(
-    `DATABASE_URL is set: the store is on PostgreSQL. Back it up with pg_dump and restore it with pg_restore (docs/deploying.md, Backups).`,
+    `DATABASE_URL is set: the store is on PostgreSQL. Back it up with --dir DIR (pg_dump) and restore it with pg_restore (docs/deploying.md, Backups).`,
   );
 const file = positionals[0]!;
 const keep = values.keep === undefined ? config.backupKeep : Number(values.keep);
@@ -44,9 +45,11 @@ const enquiriesIn = (n: number) => `${n} ${n === 1 ? 'enquiry' : 'enquiries'}`;
 
 try {
   if (folder !== undefined) {
-    const made = await backupIntoFolder(config.databasePath, folder, keep);
+    const made = await backupIntoFolder(config, folder, keep);
+    const source = config.databaseUrl ? 'the PostgreSQL store' : config.databasePath;
+    const held = made.enquiries === undefined ? '' : `: ${enquiriesIn(made.enquiries)}`;
     console.log(
-      `Backed up ${config.databasePath} to ${made.file}: ${enquiriesIn(made.enquiries)}.` +
+      `Backed up ${source} to ${made.file}${held}.` +
         (made.removed.length ? ` Removed ${made.removed.join(', ')} (keeping ${keep}).` : ''),
     );
   } else if (command === 'backup') {
