@@ -61,7 +61,9 @@ function table(counts: TableCount[]) {
 const source = `the SQLite file ${terminalText(from)}`;
 try {
   const result = await copyToPostgres(from, url);
-  console.log(`${result.matches ? 'Copied' : 'Not copied'}: ${source} into ${result.target}.`);
+  console.log(
+    `${result.matches ? 'Copied' : 'Not copied'}: ${source} into ${terminalText(result.target)}.`,
+  );
   table(result.tables);
   if (!result.matches) {
     const differ = result.tables.filter((c) => c.target !== (c.source ?? 0)).map((c) => c.table);
@@ -69,6 +71,11 @@ try {
       `The counts differ in ${differ.join(', ')}: nothing was written (the copy was rolled back).`,
     );
   }
+  for (const { table, cleaned } of result.tables)
+    if (cleaned)
+      console.log(
+        `${table}: ${cleaned} ${cleaned === 1 ? 'value' : 'values'} held a NUL character, which PostgreSQL cannot keep: each is now U+FFFD.`,
+      );
   const rows = result.tables.reduce((sum, c) => sum + (c.source ?? 0), 0);
   console.log(
     `${rows} rows; every table holds as many as its source. The SQLite file is unchanged.`,

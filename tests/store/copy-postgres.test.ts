@@ -156,6 +156,16 @@ async function query(url: string, text: string) {
   }
 }
 
+/** A target migrated, with a rule of its own that drops field data as it comes in. */
+async function dropsFieldData(url: string) {
+  await (await PostgresStore.open(url)).close();
+  await query(
+    url,
+    `CREATE FUNCTION drop_row() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NULL; END';
+     CREATE TRIGGER drop_vitals BEFORE INSERT ON vitals FOR EACH ROW EXECUTE FUNCTION drop_row()`,
+  );
+}
+
 describe('a SQLite store copied into PostgreSQL', () => {
   it('holds every row of every table, and the site reads each record back as SQLite gave it', async () => {
     const { before } = await filledSqlite();
@@ -267,6 +277,42 @@ describe('a SQLite store copied into PostgreSQL', () => {
     expect((await store.vitalsSince('2026-11-20')).at(-1)?.path).toBe('/after');
   });
 
+  it("carries a visitor's NUL characters, which PostgreSQL cannot keep, as U+FFFD, and says how many", async () => {
+    const sqlite = new SqliteStore(sqlitePath);
+    const sent = await new Bookings(sqlite).commit(
+      enquiry({
+        name: 'Nul\u0000Byte',
+        data: { project: 'A\u0000B', typed: 'a backslash: \\u0000' },
+      }),
+      false,
+    );
+    await sqlite.staff.audit({
+      at: now,
+      actor: 'anna@a.example',
+      action: 'x',
+      subject: null,
+      detail: '\u0000',
+    });
+    await sqlite.close();
+    const url = await newPostgresDatabase();
+    const result = await copyToPostgres(sqlitePath, url);
+
+    expect(result.matches).toBe(true);
+    const cleaned = result.tables
+      .filter((t) => t.cleaned)
+      .map(({ table, cleaned }) => ({ table, cleaned }));
+    expect(cleaned).toEqual([
+      { table: 'enquiries', cleaned: 2 },
+      { table: 'staff_audit', cleaned: 1 },
+    ]);
+    const copy = await open(url);
+    expect(await copy.findById(sent.id)).toMatchObject({
+      name: 'Nul\uFFFDByte',
+      data: { project: 'A\uFFFDB', typed: 'a backslash: \\u0000' },
+    });
+    expect((await copy.staff.recentAudit(1))[0]?.detail).toBe('\uFFFD');
+  });
+
   it('is one moment of a store that the server keeps writing meanwhile', async () => {
     const writer = new SqliteStore(sqlitePath);
     const bookings = new Bookings(writer);
@@ -334,13 +380,7 @@ describe('what the copy refuses', () => {
   it('counts that differ: nothing is kept', async () => {
     await filledSqlite();
     const url = await newPostgresDatabase();
-    // A target migrated, with a rule of its own that drops field data as it comes in.
-    (await PostgresStore.open(url)).close();
-    await query(
-      url,
-      `CREATE FUNCTION drop_row() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NULL; END';
-       CREATE TRIGGER drop_vitals BEFORE INSERT ON vitals FOR EACH ROW EXECUTE FUNCTION drop_row()`,
-    );
+    await dropsFieldData(url);
     const result = await copyToPostgres(sqlitePath, url);
     expect(result.matches).toBe(false);
     expect(result.tables.find((t) => t.table === 'vitals')).toEqual({
@@ -408,12 +448,20 @@ describe('npm run store:copy', () => {
       expect(answer.stderr).toMatch(/PostgreSQL|Usage/);
       expect(answer.stdout + answer.stderr).not.toContain(password);
     }
+    const dropping = await newPostgresDatabase();
+    await dropsFieldData(dropping);
+    const differs = await storeCopy({ DATABASE_URL: dropping });
+    expect(differs.code).toBe(1);
+    expect(differs.stdout).toMatch(/^Not copied: .*\n {2}table .*\n[^]*\n {2}vitals +2 +0\n/);
+    expect(differs.stderr).toBe(
+      'The counts differ in vitals: nothing was written (the copy was rolled back).\n',
+    );
     const missing = await storeCopy({ DATABASE_URL: url, ENQUIRY_DB: join(dir, 'none.sqlite') });
     expect(missing).toMatchObject({
       code: 1,
       stderr: expect.stringContaining('There is no SQLite store'),
     });
-    for (const answer of [copied, refused, denied, spaced, missing])
+    for (const answer of [copied, refused, denied, spaced, differs, missing])
       expect(answer.stdout + answer.stderr).not.toContain(password);
     expect(denied.stdout + denied.stderr).not.toContain('not-the-password-4d8a');
   }, 60_000);

@@ -4,10 +4,11 @@
  * copied with no change here: the target is migrated with the site's own steps (./migrations.ts),
  * then every table of the migrated schema that SQLite has too is filled from it, column by column,
  * in one transaction, converting what the engines keep differently (0/1 to booleans, JSON text to
- * arrays; PostgreSQL parses the rest from text); its sequences are set past the ids copied, and
- * the rows counted on both sides before it commits. SQLite is read in one read transaction, a
- * consistent snapshot, so the copy may run while the server writes (what comes after the snapshot
- * is not in it: stop the server for the switch).
+ * arrays, a NUL character, which PostgreSQL cannot keep, to U+FFFD; PostgreSQL parses the rest
+ * from text). Its sequences are set past the ids copied, and the rows counted on both sides before
+ * it commits. SQLite is read in one read transaction, a consistent snapshot, so the copy may run
+ * while the server writes (what comes after the snapshot is not in it: stop the server for the
+ * switch).
  */
 import { existsSync } from 'node:fs';
 import { DatabaseSync, type SQLOutputValue } from 'node:sqlite';
@@ -23,6 +24,8 @@ export interface TableCount {
   table: string;
   source: number | undefined;
   target: number;
+  /** Values whose NUL characters, which PostgreSQL cannot keep, became U+FFFD. */
+  cleaned?: number;
 }
 
 export interface CopyResult {
@@ -190,19 +193,67 @@ async function inKeyOrder(db: Pick<Db, 'all'>, tables: TargetTables): Promise<st
   return ordered;
 }
 
+/**
+ * PostgreSQL keeps no NUL character in text, nor `\u0000` in JSON, where SQLite kept what a
+ * visitor sent: each becomes U+FFFD, and the values so changed are counted.
+ */
+const NUL = '\u0000';
+const REPLACEMENT = '\uFFFD';
+type Cleaned = { values: number };
+
+function withoutNul(text: string, cleaned: Cleaned) {
+  if (!text.includes(NUL)) return text;
+  cleaned.values++;
+  return text.replaceAll(NUL, REPLACEMENT);
+}
+
+/** JSON text whose strings hold no NUL (its keys are the site's own). */
+function jsonWithoutNul(text: string, cleaned: Cleaned) {
+  if (!text.includes('\\u0000')) return text;
+  let changed = false;
+  const json = JSON.stringify(
+    JSON.parse(text, (_, value) => {
+      if (typeof value !== 'string' || !value.includes(NUL)) return value;
+      changed = true;
+      return value.replaceAll(NUL, REPLACEMENT);
+    }),
+  );
+  if (changed) cleaned.values++;
+  return json;
+}
+
 /** A source value as PostgreSQL takes it for a column of `type` (pg sends the rest as text). */
-function converter(type: string): (value: SQLOutputValue) => unknown {
+function converter(type: string, cleaned: Cleaned): (value: SQLOutputValue) => unknown {
   if (type === 'boolean') return (value) => (value === null ? null : Number(value) !== 0);
   // SQLite keeps a list (field data's phases) as JSON text.
   if (type === 'ARRAY') return (value) => (typeof value === 'string' ? JSON.parse(value) : value);
-  return (value) => value;
+  if (type === 'json' || type === 'jsonb')
+    return (value) => (typeof value === 'string' ? jsonWithoutNul(value, cleaned) : value);
+  return (value) => (typeof value === 'string' ? withoutNul(value, cleaned) : value);
 }
 
 /** `rows` rows of `columns` placeholders each. */
 const placeholders = (rows: number, columns: number) =>
   Array.from({ length: rows }, () => `(${Array(columns).fill('?').join(', ')})`).join(', ');
 
-/** Copies one table's rows in batches, in the order they were inserted. */
+/** The INSERT of `rows` rows of `table`'s columns. */
+const insertOf = (table: SourceTable, rows: number) =>
+  `INSERT INTO ${quoted(table.name)} (${table.columns.map(quoted).join(', ')})
+   VALUES ${placeholders(rows, table.columns.length)}`;
+
+/** The source's rows of `table`, in the order they were inserted, integers however large. */
+function rowsOf(sqlite: DatabaseSync, table: SourceTable): Iterable<SQLOutputValue[]> {
+  const select = sqlite.prepare(
+    `SELECT ${table.columns.map(quoted).join(', ')} FROM ${quoted(table.name)}` +
+      (table.rowid ? ' ORDER BY rowid' : ''),
+  );
+  // pg sends a BigInt as its digits.
+  select.setReadBigInts(true);
+  select.setReturnArrays(true);
+  return select.iterate() as Iterable<SQLOutputValue[]>;
+}
+
+/** Copies one table's rows in batches; how many values lost a NUL on the way. */
 async function copyTable(
   sqlite: DatabaseSync,
   tx: Db,
@@ -210,29 +261,18 @@ async function copyTable(
   columns: TargetColumn[],
   batchRows: number,
 ) {
-  const names = table.columns.map(quoted).join(', ');
-  const select = sqlite.prepare(
-    `SELECT ${names} FROM ${quoted(table.name)}${table.rowid ? ' ORDER BY rowid' : ''}`,
-  );
-  // Integers as they are, however large (pg sends a BigInt as its digits).
-  select.setReadBigInts(true);
-  select.setReturnArrays(true);
+  const cleaned = { values: 0 };
   const convert = table.columns.map((name) =>
-    converter(columns.find((c) => c.name === name)!.type),
+    converter(columns.find((c) => c.name === name)!.type, cleaned),
   );
-  const perInsert = Math.max(
-    1,
-    Math.min(batchRows, Math.floor(MAX_PARAMETERS / table.columns.length)),
-  );
-  const insert = (rows: number) =>
-    `INSERT INTO ${quoted(table.name)} (${names}) VALUES ${placeholders(rows, table.columns.length)}`;
+  const perInsert = Math.max(1, Math.min(batchRows, Math.floor(MAX_PARAMETERS / convert.length)));
   let batch: unknown[][] = [];
   const flush = async () => {
-    if (batch.length) await tx.run(insert(batch.length), batch.flat());
+    if (batch.length) await tx.run(insertOf(table, batch.length), batch.flat());
     batch = [];
   };
   try {
-    for (const row of select.iterate() as Iterable<SQLOutputValue[]>) {
+    for (const row of rowsOf(sqlite, table)) {
       batch.push(row.map((value, i) => convert[i]!(value)));
       if (batch.length === perInsert) await flush();
     }
@@ -240,6 +280,7 @@ async function copyTable(
   } catch (error) {
     throw new CopyError(`Copying ${table.name} failed: ${(error as Error).message}`);
   }
+  return cleaned.values;
 }
 
 /** Sets each serial or identity column's sequence past the largest id copied. */
@@ -255,11 +296,22 @@ async function setSequences(tx: Db, tables: TargetTables) {
 }
 
 /** Each target table's rows beside its source's. */
-async function counted(tx: Db, tables: TargetTables, source: Map<string, SourceTable>) {
+async function counted(
+  tx: Db,
+  tables: TargetTables,
+  source: Map<string, SourceTable>,
+  cleaned: Map<string, number>,
+) {
   const counts: TableCount[] = [];
   for (const table of [...tables.keys()].sort()) {
     const [row] = await tx.all(`SELECT count(*) AS n FROM ${quoted(table)}`);
-    counts.push({ table, source: source.get(table)?.rows, target: Number(row!.n) });
+    const changed = cleaned.get(table);
+    counts.push({
+      table,
+      source: source.get(table)?.rows,
+      target: Number(row!.n),
+      ...(changed && { cleaned: changed }),
+    });
   }
   return counts;
 }
@@ -289,6 +341,30 @@ async function openTarget(url: string): Promise<Driver> {
 }
 
 /**
+ * In the target's transaction: every table of its schema filled from the source's, its sequences
+ * set, the counts compared (a CountMismatch rolls it back).
+ */
+async function copyAll(
+  sqlite: DatabaseSync,
+  source: Map<string, SourceTable>,
+  tx: Db,
+  batchRows: number,
+) {
+  const target = await targetTables(tx);
+  refuseHeld(await heldTables(tx, target));
+  checkFits(source, target);
+  const cleaned = new Map<string, number>();
+  for (const name of await inKeyOrder(tx, target)) {
+    const table = source.get(name);
+    if (table) cleaned.set(name, await copyTable(sqlite, tx, table, target.get(name)!, batchRows));
+  }
+  await setSequences(tx, target);
+  const counts = await counted(tx, target, source, cleaned);
+  if (!matching(counts)) throw new CountMismatch(counts);
+  return counts;
+}
+
+/**
  * Copies every row of the SQLite store at `sourcePath` into the empty PostgreSQL database at
  * `targetUrl`, migrated first with the site's own steps. Throws CopyError for a refusal (no source,
  * a source of another schema, a target holding data) or a failure; resolves with the counts per
@@ -306,19 +382,7 @@ export async function copyToPostgres(
     // One snapshot of the source for everything read from here on (WAL: no writer waits for it).
     sqlite.exec('BEGIN');
     const source = sourceTables(sqlite);
-    const tables = await driver.db.transaction(async (tx) => {
-      const target = await targetTables(tx);
-      refuseHeld(await heldTables(tx, target));
-      checkFits(source, target);
-      for (const name of await inKeyOrder(tx, target)) {
-        const table = source.get(name);
-        if (table) await copyTable(sqlite, tx, table, target.get(name)!, batchRows);
-      }
-      await setSequences(tx, target);
-      const counts = await counted(tx, target, source);
-      if (!matching(counts)) throw new CountMismatch(counts);
-      return counts;
-    });
+    const tables = await driver.db.transaction((tx) => copyAll(sqlite, source, tx, batchRows));
     return { target: driver.description, tables, matches: true };
   } catch (error) {
     if (error instanceof CountMismatch)
