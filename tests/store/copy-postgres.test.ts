@@ -313,6 +313,44 @@ describe('a SQLite store copied into PostgreSQL', () => {
     expect((await copy.staff.recentAudit(1))[0]?.detail).toBe('\uFFFD');
   });
 
+  it('copies a table it was never told of, with bytes, integers past 2^53, booleans and an identity column', async () => {
+    await filledSqlite();
+    // A table a later version adds to both engines' schemas, here by hand.
+    const sqlite = new DatabaseSync(sqlitePath);
+    sqlite.exec(`CREATE TABLE later_things (id INTEGER PRIMARY KEY, token BLOB NOT NULL,
+      big INTEGER NOT NULL, used INTEGER NOT NULL, note TEXT)`);
+    const insert = sqlite.prepare('INSERT INTO later_things VALUES (?, ?, ?, ?, ?)');
+    insert.run(7, new Uint8Array([0, 1, 254, 255]), 2n ** 62n + 1n, 1, null);
+    insert.run(9, new Uint8Array([]), -(2n ** 53n) - 3n, 0, 'déjà');
+    sqlite.close();
+    const url = await newPostgresDatabase();
+    await (await PostgresStore.open(url)).close();
+    await query(
+      url,
+      `CREATE TABLE later_things (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+         token BYTEA NOT NULL, big BIGINT NOT NULL, used BOOLEAN NOT NULL, note TEXT)`,
+    );
+
+    const result = await copyToPostgres(sqlitePath, url);
+    expect(result.tables.find((t) => t.table === 'later_things')).toEqual({
+      table: 'later_things',
+      source: 2,
+      target: 2,
+    });
+    await query(url, `INSERT INTO later_things (token, big, used) VALUES ('\\x00', 0, false)`);
+    expect(
+      await query(
+        url,
+        `SELECT id::text, encode(token, 'hex') AS token, big::text, used, note
+         FROM later_things ORDER BY later_things.id`,
+      ),
+    ).toEqual([
+      { id: '7', token: '0001feff', big: String(2n ** 62n + 1n), used: true, note: null },
+      { id: '9', token: '', big: String(-(2n ** 53n) - 3n), used: false, note: 'déjà' },
+      { id: '10', token: '00', big: '0', used: false, note: null },
+    ]);
+  });
+
   it('is one moment of a store that the server keeps writing meanwhile', async () => {
     const writer = new SqliteStore(sqlitePath);
     const bookings = new Bookings(writer);

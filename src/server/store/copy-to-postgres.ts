@@ -236,10 +236,10 @@ function converter(type: string, cleaned: Cleaned): (value: SQLOutputValue) => u
 const placeholders = (rows: number, columns: number) =>
   Array.from({ length: rows }, () => `(${Array(columns).fill('?').join(', ')})`).join(', ');
 
-/** The INSERT of `rows` rows of `table`'s columns. */
+/** The INSERT of `rows` rows of `table`'s columns, ids too (an identity column's as well). */
 const insertOf = (table: SourceTable, rows: number) =>
   `INSERT INTO ${quoted(table.name)} (${table.columns.map(quoted).join(', ')})
-   VALUES ${placeholders(rows, table.columns.length)}`;
+   OVERRIDING SYSTEM VALUE VALUES ${placeholders(rows, table.columns.length)}`;
 
 /** The source's rows of `table`, in the order they were inserted, integers however large. */
 function rowsOf(sqlite: DatabaseSync, table: SourceTable): Iterable<SQLOutputValue[]> {
