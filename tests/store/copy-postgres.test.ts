@@ -4,9 +4,11 @@
  * server, which the site's code then opens and uses: every table counted alike, each record read
  * back as SQLite gave it, a call moved by the link its e-mail carried, a job claimed, a staff
  * session and passkey valid, field data in the report, and new rows after the copy taking ids past
- * the copied ones. A target that holds data, a missing source and a source of another schema are
- * refused; counts that differ roll everything back; a copy taken while the server writes is one
- * consistent moment; the command never prints the database's password.
+ * the copied ones. A table it was never told of is copied too (bytes, large integers, booleans, an
+ * identity column), and a visitor's NUL character arrives as U+FFFD. A target that holds data, a
+ * missing source and a source of another schema are refused; counts that differ roll everything
+ * back; a copy taken while the server writes is one consistent moment; the command never prints
+ * the database's password.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
