@@ -66,7 +66,12 @@ function openSource(path: string): DatabaseSync {
   if (!existsSync(path)) throw new CopyError(`There is no SQLite store at ${path}.`);
   // Not opened read-only: a read-only connection cannot open a WAL file whose server has stopped.
   // query_only keeps this connection from writing anything all the same.
-  const db = new DatabaseSync(path);
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path);
+  } catch (error) {
+    throw new CopyError(`${path} cannot be opened: ${(error as Error).message}`);
+  }
   try {
     db.exec('PRAGMA query_only = ON; PRAGMA busy_timeout = 5000');
     const { user_version: version } = db.prepare('PRAGMA user_version').get() as {
