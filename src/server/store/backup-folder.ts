@@ -1,0 +1,101 @@
+/**
+ * Backups kept in a folder of their own (`npm run backup -- --dir DIR`, which the backup timer of
+ * deploy/ runs daily): each named by the instant it was taken, the newest few kept. Only files of
+ * its own name are ever removed: anything else in the folder (a backup taken by hand under
+ * another name, an operator's notes) stays. The folder is its owner's alone (0700), each backup
+ * too (0600): they hold every visitor's name, address and message. The SQLite store is copied by
+ * SQLite's online backup (./sqlite-backup.ts); a store on PostgreSQL is dumped by pg_dump.
+ */
+import { execFile } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { StoreLocation } from './types.ts';
+import { BackupError, backupStore } from './sqlite-backup.ts';
+
+/** Each engine's backups: SQLite's a store file, PostgreSQL's pg_dump's custom format. */
+const EXTENSION = { sqlite: 'sqlite', postgres: 'dump' } as const;
+type Kind = keyof typeof EXTENSION;
+
+/** A backup's name: the instant in UTC, to the second, so that names sort as time does. */
+export const backupName = (at: Date, kind: Kind = 'sqlite') =>
+  `enquiries-${at.toISOString().slice(0, 19).replace(/:/g, '')}Z.${EXTENSION[kind]}`;
+
+const ownName = (kind: Kind) =>
+  new RegExp(`^enquiries-\\d{4}-\\d{2}-\\d{2}T\\d{6}Z\\.${EXTENSION[kind]}$`);
+
+/** The folder, made or narrowed to its owner alone. */
+function ownFolder(dir: string) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!statSync(dir).isDirectory()) throw new BackupError(`${dir} is not a folder.`);
+  if (statSync(dir).mode & 0o077) chmodSync(dir, 0o700);
+}
+
+/**
+ * Dumps the PostgreSQL database at `url` into `file` (pg_dump's custom format, one consistent
+ * snapshot while the processes write). The password goes to pg_dump in its environment, never on
+ * its command line, which every user of the machine can read.
+ */
+async function dumpPostgres(url: string, file: string, pgDump: string) {
+  if (existsSync(file))
+    throw new BackupError(`${file} exists already: give the backup a new name.`);
+  const target = new URL(url);
+  const password = decodeURIComponent(target.password);
+  target.password = '';
+  const partial = `${file}.partial`;
+  try {
+    await promisify(execFile)(
+      pgDump,
+      ['--format=custom', `--file=${partial}`, `--dbname=${target.href}`],
+      { env: { ...process.env, ...(password && { PGPASSWORD: password }) } },
+    );
+    renameSync(partial, file);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    const { code, stderr, message } = error as { code?: unknown; stderr?: string; message: string };
+    if (code === 'ENOENT')
+      throw new BackupError(
+        `There is no ${pgDump}: install PostgreSQL's client (docs/deploying.md).`,
+      );
+    throw new BackupError(`pg_dump failed: ${(stderr || message).trim()}`);
+  }
+}
+
+/**
+ * Backs up the store (DATABASE_URL's database, else the SQLite file) into `dir` under the name of
+ * `now`, then removes all but the newest `keep` of the folder's own backups of that engine (never
+ * the one just taken, should the clock have gone back). What was backed up, where, and the names
+ * removed; `enquiries` for SQLite, whose backup is checked and counted.
+ */
+export async function backupIntoFolder(
+  { databaseUrl, databasePath }: StoreLocation,
+  dir: string,
+  keep: number,
+  { now = new Date(), pgDump = 'pg_dump' } = {},
+): Promise<{ file: string; removed: string[]; enquiries?: number }> {
+  if (!Number.isInteger(keep) || keep < 1)
+    throw new BackupError(`Keep at least one backup (--keep ${keep}).`);
+  ownFolder(dir);
+  const kind: Kind = databaseUrl ? 'postgres' : 'sqlite';
+  const file = join(dir, backupName(now, kind));
+  const held = databaseUrl
+    ? await dumpPostgres(databaseUrl, file, pgDump)
+    : await backupStore(databasePath, file);
+  chmodSync(file, 0o600);
+  const own = readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && ownName(kind).test(entry.name))
+    .map((entry) => entry.name)
+    .sort()
+    .reverse();
+  const removed = own.slice(keep).filter((name) => join(dir, name) !== file);
+  for (const name of removed) rmSync(join(dir, name));
+  return { ...held, file, removed };
+}

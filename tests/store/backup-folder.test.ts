@@ -1,0 +1,188 @@
+/**
+ * Backups into a folder (`npm run backup -- --dir DIR`, the backup timer's): each named by the
+ * instant it was taken, the newest N kept, and nothing in the folder removed that is not one of
+ * its own backups; the folder its owner's alone (0700), each backup too (0600); a store on
+ * PostgreSQL dumped by pg_dump (here a stand-in that shows what it was given), its password never
+ * on the command line. The clock is the test's.
+ */
+import { execFile } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Bookings } from '../../src/server/booking/calls';
+import { backupIntoFolder, backupName } from '../../src/server/store/backup-folder';
+import { BackupError } from '../../src/server/store/sqlite-backup';
+import { SqliteStore } from '../../src/server/store/sqlite';
+import { enquiry } from '../support/records';
+
+const run = promisify(execFile);
+let dir: string;
+let store: string;
+let backups: string;
+/** Where the store is, as the configuration says: the SQLite file. */
+const sqlite = () => ({ databasePath: store });
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'backup-folder-'));
+  store = join(dir, 'enquiries.sqlite');
+  backups = join(dir, 'backups');
+  const sqlite = new SqliteStore(store);
+  await new Bookings(sqlite).commit(enquiry(), false);
+  await sqlite.close();
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Day `n` of November 2026 at 04:00:07 UTC (2.5: half a day after the 2nd's). */
+const day = (n: number) => new Date(Date.UTC(2026, 10, 1, 4, 0, 7) + (n - 1) * 86_400_000);
+const mode = (path: string) => statSync(path).mode & 0o777;
+/** What the folder holds, besides its own backups. */
+const others = [
+  'notes.txt',
+  // Taken by hand, as docs/deploying.md said before the timer: another name, never removed.
+  'enquiries-2026-11-01-0400.sqlite',
+  'enquiries-2026-11-01T040007Z.sqlite.partial',
+  'copy-of-enquiries-2026-11-01T040007Z.sqlite',
+];
+
+it('keeps the newest N of its own backups, named by the day, and nothing else is removed', async () => {
+  expect(backupName(day(1))).toBe('enquiries-2026-11-01T040007Z.sqlite');
+  const first = await backupIntoFolder(sqlite(), backups, 3, { now: day(1) });
+  expect(first).toMatchObject({
+    enquiries: 1,
+    file: join(backups, backupName(day(1))),
+    removed: [],
+  });
+  expect(mode(backups)).toBe(0o700);
+  expect(mode(first.file)).toBe(0o600);
+  for (const name of others) writeFileSync(join(backups, name), 'not a backup of the timer');
+  // A folder that happens to bear a backup's name is not a backup.
+  mkdirSync(join(backups, backupName(day(2))));
+
+  const removed: string[][] = [];
+  for (const n of [3, 4, 5, 6])
+    removed.push((await backupIntoFolder(sqlite(), backups, 3, { now: day(n) })).removed);
+  expect(removed).toEqual([[], [], [backupName(day(1))], [backupName(day(3))]]);
+  expect(readdirSync(backups).sort()).toEqual(
+    [...others, backupName(day(2)), ...[4, 5, 6].map((n) => backupName(day(n)))].sort(),
+  );
+
+  // A clock set back: the backup just taken is kept, whatever its name says.
+  const late = await backupIntoFolder(sqlite(), backups, 3, { now: day(2.5) });
+  expect(late.removed).toEqual([]);
+  expect(readdirSync(backups)).toContain(backupName(day(2.5)));
+  // Fewer kept from now on: the oldest go, the one just taken stays.
+  expect((await backupIntoFolder(sqlite(), backups, 1, { now: day(7) })).removed).toEqual([
+    backupName(day(6)),
+    backupName(day(5)),
+    backupName(day(4)),
+    backupName(day(2.5)),
+  ]);
+  await expect(backupIntoFolder(sqlite(), backups, 0, { now: day(8) })).rejects.toThrow(
+    BackupError,
+  );
+});
+
+it('narrows a folder others could read to its owner', async () => {
+  mkdirSync(backups, { mode: 0o755 });
+  chmodSync(backups, 0o755);
+  await backupIntoFolder(sqlite(), backups, 2, { now: day(1) });
+  expect(mode(backups)).toBe(0o700);
+});
+
+it('npm run backup -- --dir DIR keeps BACKUP_KEEP of them, or --keep N', async () => {
+  const npmBackup = (args: string[], env: Record<string, string> = {}) =>
+    run('npm', ['run', '--silent', 'backup', '--', '--dir', backups, ...args], {
+      env: { ...process.env, ENQUIRY_DB: store, DATABASE_URL: '', ...env },
+    });
+  mkdirSync(backups);
+  for (const n of [1, 2, 3]) writeFileSync(join(backups, backupName(day(n))), '');
+  writeFileSync(join(backups, 'notes.txt'), '');
+
+  const kept2 = await npmBackup([], { BACKUP_KEEP: '2' });
+  expect(kept2.stdout).toMatch(
+    new RegExp(
+      `^Backed up .* to .*enquiries-\\d{4}-\\d{2}-\\d{2}T\\d{6}Z\\.sqlite: 1 enquiry\\. Removed ${backupName(day(2))}, ${backupName(day(1))} \\(keeping 2\\)\\.\\n$`,
+    ),
+  );
+  // The backup just made, renamed as of a day before, so that the next one (maybe within the same
+  // second) takes a name of its own.
+  const older = [backupName(day(3)), 'notes.txt'];
+  const made = readdirSync(backups).find((name) => !older.includes(name))!;
+  renameSync(join(backups, made), join(backups, backupName(day(4))));
+  const kept1 = await npmBackup(['--keep', '1']);
+  expect(kept1.stdout).toContain(
+    `Removed ${backupName(day(4))}, ${backupName(day(3))} (keeping 1).`,
+  );
+  expect(readdirSync(backups)).toHaveLength(2);
+  expect(readdirSync(backups)).toContain('notes.txt');
+
+  await expect(npmBackup(['--keep', 'none'])).rejects.toMatchObject({
+    stderr: expect.stringContaining('Keep at least one backup'),
+  });
+  await expect(npmBackup(['extra.sqlite'])).rejects.toMatchObject({
+    stderr: expect.stringContaining('--dir DIR [--keep N]'),
+  });
+}, 30_000);
+
+describe('with DATABASE_URL, a dump by pg_dump', () => {
+  /** A pg_dump that writes its arguments and PGPASSWORD into the file asked for, or fails. */
+  const fakePgDump = (fails = false) => {
+    const path = join(dir, 'pg_dump');
+    writeFileSync(
+      path,
+      fails
+        ? `#!/bin/sh\necho 'pg_dump: error: connection to server at "db" failed' >&2\nexit 1\n`
+        : `#!/bin/sh\nfor a; do case "$a" in --file=*) f="\${a#--file=}";; esac; done\nprintf '%s\\n' "$@" "PGPASSWORD=$PGPASSWORD" > "$f"\n`,
+    );
+    chmodSync(path, 0o755);
+    return path;
+  };
+  const databaseUrl = 'postgres://agency:p%40ss%20word@db.internal:5432/agency?sslmode=require';
+  const postgres = { databaseUrl, databasePath: 'unused.sqlite' };
+
+  it('passes the password in its environment, never on its command line, and keeps the newest N', async () => {
+    const pgDump = fakePgDump();
+    const made = [];
+    for (const n of [1, 2, 3])
+      made.push(await backupIntoFolder(postgres, backups, 2, { now: day(n), pgDump }));
+    // SQLite's backups are another engine's: never counted with the dumps, never removed.
+    await backupIntoFolder(sqlite(), backups, 1, { now: day(4) });
+    expect(made.map((m) => m.removed)).toEqual([[], [], [backupName(day(1), 'postgres')]]);
+    expect(readdirSync(backups).sort()).toEqual(
+      [backupName(day(2), 'postgres'), backupName(day(3), 'postgres'), backupName(day(4))].sort(),
+    );
+    const file = made[2]!.file;
+    expect(file).toMatch(/enquiries-2026-11-03T040007Z\.dump$/);
+    expect(mode(file)).toBe(0o600);
+    const [format, target, url, password] = readFileSync(file, 'utf8').trim().split('\n');
+    expect([format, target, password]).toEqual([
+      '--format=custom',
+      `--file=${file}.partial`,
+      'PGPASSWORD=p@ss word',
+    ]);
+    expect(url).toBe('--dbname=postgres://agency@db.internal:5432/agency?sslmode=require');
+  });
+
+  it('says why when pg_dump fails or is missing, and leaves no file', async () => {
+    await expect(
+      backupIntoFolder(postgres, backups, 2, { now: day(1), pgDump: fakePgDump(true) }),
+    ).rejects.toThrow(
+      new BackupError('pg_dump failed: pg_dump: error: connection to server at "db" failed'),
+    );
+    await expect(
+      backupIntoFolder(postgres, backups, 2, { now: day(1), pgDump: join(dir, 'no-pg_dump') }),
+    ).rejects.toThrow(/^There is no .*no-pg_dump: install PostgreSQL's client/);
+    expect(readdirSync(backups)).toEqual([]);
+  });
+});
