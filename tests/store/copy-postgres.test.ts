@@ -88,10 +88,23 @@ async function fill(store: EnquiryStore) {
     now,
   );
   await store.claimAlert('booking-pace', now, undefined);
-  await Promise.all([store.bookingSecret(), store.vitalsSecret(), store.staffSecret()]);
+  await store.vitalsSecret();
   await store.isWritable();
-  await store.staff.addLink('link-1', 'anna@a.example', now, 15 * minute);
-  await store.staff.useLink('link-1', now + minute);
+  const link = { ref: 'ref-1', email: 'anna@a.example', seq: 1, createdAt: now };
+  await store.staff.addLink({ ...link, expiresAt: now + 15 * minute }, now);
+  await store.staff.armLink('ref-1', 'link-hash-1', now);
+  await store.staff.useLink('link-hash-1', now + minute);
+  await store.staff.addChallenge(
+    {
+      hash: 'challenge-hash-1',
+      purpose: 'register',
+      email: 'anna@a.example',
+      network: '203.0.113.0/24',
+      expiresAt: now + 5 * minute,
+    },
+    now,
+    20,
+  );
   await store.staff.startSession('hash-1', 'anna@a.example', now);
   await store.staff.addPasskey({ ...passkey, counter: 0 }, now);
   await store.staff.usePasskey(passkey.id, passkey.counter, now + minute);
@@ -114,10 +127,11 @@ const readAll = async (store: EnquiryStore) => ({
   feeds: await store.calendarCopies.states(),
   feedBody: await store.calendarCopies.body('feed-1'),
   alert: await store.lastAlert('booking-pace'),
-  secrets: [await store.bookingSecret(), await store.vitalsSecret(), await store.staffSecret()],
+  secret: await store.vitalsSecret(),
   audit: await store.staff.recentAudit(10),
   passkeys: await store.staff.passkeysOf(passkey.email),
-  link: await store.staff.checkLink('link-1', now + 2 * minute),
+  link: await store.staff.checkLink('link-hash-1', now + 2 * minute),
+  challenges: await store.staff.challengesOf('203.0.113.0/24'),
   undeliverable: await store.countUndeliverable(),
 });
 
@@ -195,9 +209,8 @@ describe('a SQLite store copied into PostgreSQL', () => {
 
   it('works: a call moved by its link, jobs claimed, a staff session and passkey valid, field data reported', async () => {
     const { moving } = await filledSqlite();
-    const sqlite = new SqliteStore(sqlitePath);
-    const secret = await sqlite.bookingSecret();
-    await sqlite.close();
+    // The key that signs calls' links is kept beside the store, never in it: the copy leaves it be.
+    const secret = 'the-booking-key-of-the-key-file-0123456789';
     // The change link the prospect's e-mail carries, signed before the move.
     const token = signCallToken(
       'change',
@@ -210,7 +223,7 @@ describe('a SQLite store copied into PostgreSQL', () => {
     await copyToPostgres(sqlitePath, url);
     const store = await open(url);
 
-    const link = checkCallToken('change', token, await store.bookingSecret(), now);
+    const link = checkCallToken('change', token, secret, now);
     expect(link).toEqual({ ok: true, id: moving.id, sequence: 0 });
     const bookings = new Bookings(store, { bookingCap: Infinity });
     const start = '2027-01-05T11:00:00Z';
@@ -239,7 +252,12 @@ describe('a SQLite store copied into PostgreSQL', () => {
       createdAt: now,
     });
     expect(await store.staff.passkey(passkey.id)).toEqual(passkey);
-    expect(await store.staff.useLink('link-1', now + 2 * minute)).toEqual({ refused: 'used' });
+    expect(await store.staff.useLink('link-hash-1', now + 2 * minute)).toEqual({
+      refused: 'used',
+    });
+    expect(await store.staff.useChallenge('challenge-hash-1', 'register', now + minute)).toEqual({
+      email: 'anna@a.example',
+    });
 
     const report = formatReport(
       await store.vitalsSince('2026-11-01'),
