@@ -1,8 +1,9 @@
 /**
  * Field data of honest networks, as /speed's tests model it (tests/unit/speed.test.ts,
  * tests/integration/speed.test.ts): the site's median LCP, each network's own median spread around
- * it (lognormal, `between`), each network's visits (3 to 60) spread around its own median
- * (lognormal, `within`); drawn from a seed, so that a test gets the same networks every run.
+ * it (lognormal, `between`), each network's visits (3 to 60, or as many as `visits` says) spread
+ * around its own median (lognormal, `within`); drawn from a seed, so that a test gets the same
+ * networks every run.
  */
 import type { NetworkValue } from '../../src/server/vitals/figure';
 
@@ -12,6 +13,8 @@ export interface HonestPopulation {
   between: number;
   within: number;
   seed: number;
+  /** The fewest and the most visits a network brings. */
+  visits?: [number, number];
 }
 
 /** A seeded source of uniform (mulberry32) and normal (Box–Muller) draws. */
@@ -35,11 +38,12 @@ export function honestVisits({
   between,
   within,
   seed,
+  visits: [fewest, most] = [3, 60],
 }: HonestPopulation): NetworkValue[] {
   const { uniform, normal } = draws(seed);
   return Array.from({ length: networks }, (_, n) => {
     const own = median * Math.exp(between * normal());
-    const visits = 3 + Math.floor(uniform() * 58);
+    const visits = fewest + Math.floor(uniform() * (most - fewest + 1));
     return Array.from({ length: visits }, () => ({
       value: Math.min(60_000, own * Math.exp(within * normal())),
       network: `h${n}`,
