@@ -79,18 +79,17 @@ export class Bookings {
    * stored first. Spam is stored without its call. A booking over a cap rejects with
    * BookingCapReached; one whose every candidate host has a call then, with SlotTaken.
    */
-  commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
+  async commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
     const kept = storedForm(enquiry);
     const mail = queueMail && !kept.spam;
     if (!kept.call)
       return this.store.commit(kept, mail ? mailsOnCommit(kept, null, Date.now()) : []);
-    const booked = this.#bookings.then(() => this.#book(kept, mail));
-    this.#bookings = booked.catch(() => {});
-    return booked.then(({ enquiry, isNew }) => {
-      // Once committed, and once: a repeat of the post is answered with the call it booked.
-      if (isNew) this.#onBooked?.(enquiry);
-      return enquiry;
-    });
+    const booking = this.#bookings.then(() => this.#book(kept, mail));
+    this.#bookings = booking.catch(() => {});
+    const { enquiry: booked, isNew } = await booking;
+    // Once committed, and once: a repeat of the post is answered with the call it booked.
+    if (isNew) this.#onBooked?.(booked);
+    return booked;
   }
 
   /**
