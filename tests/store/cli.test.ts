@@ -66,6 +66,15 @@ describe('npm run enquiries', () => {
         stderr: `Cannot write ${out}: ${why}\n`,
       });
     }
+    // A name with a line break and a terminal's escape: said on one line, the escape made harmless.
+    const odd = join(dir, 'gone', 'a\nb\u001b[31m.csv');
+    const export_ = run('npm', ['run', '--silent', 'enquiries', '--', '--csv', '--out', odd], {
+      env,
+    });
+    await expect(export_).rejects.toMatchObject({
+      code: 1,
+      stderr: `Cannot write ${join(dir, 'gone')}/a b\uFFFD[31m.csv: ENOENT: no such file or directory\n`,
+    });
   }, 30_000);
 
   it('says the store cannot be read with the store’s own reason', async () => {
