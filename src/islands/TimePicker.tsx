@@ -54,14 +54,26 @@ const zoneLabel = (timeZone: string, locale: string) => {
   return name === city(timeZone) ? name : `${name} (${city(timeZone)})`;
 };
 
+/** The constructed stylesheet of its styles, once a picker has shown (see useStyles). */
+let sheet: CSSStyleSheet | undefined;
+
 /**
  * Its styles, added once when it first shows: they come with its code, not in every page's
  * first response, and as text, so that loading it needs no stylesheet request (nor the helper
- * that would wait for one).
+ * that would wait for one). As a constructed stylesheet, not a <style> element: the pages' CSP
+ * allows no inline style but the page's own, and CSSOM is not inline style. A browser without
+ * constructed stylesheets (Safari before 16.4) gets the element, which such a policy refuses: the
+ * picker then works unstyled.
  */
 function useStyles() {
   useEffect(() => {
-    if (document.getElementById('time-choice-styles')) return;
+    if (sheet || document.getElementById('time-choice-styles')) return;
+    if ('adoptedStyleSheets' in document && 'replaceSync' in CSSStyleSheet.prototype) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      return;
+    }
     const style = document.createElement('style');
     style.id = 'time-choice-styles';
     style.textContent = css;

@@ -24,7 +24,8 @@ export interface QueuedEnquiry {
   refused?: string;
   /**
    * Why it was kept: no network (or no answer in time), or a server that could not take it just
-   * then (503: its database was down). Either way it is sent again by itself.
+   * then (503: its database was down; or a proxy's 502 or 504: it was restarting). Either way it is
+   * sent again by itself.
    */
   why?: 'offline' | 'busy';
 }

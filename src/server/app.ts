@@ -29,6 +29,7 @@ import type { MailContent } from './mail/templates.ts';
 import { onShutdown } from './shutdown.ts';
 import { prefixed, RateLimiter } from './requests/rate-limit.ts';
 import { CalendarService } from './calendars/service.ts';
+import { callLog } from './booking/call-log.ts';
 import { openStore } from './store/index.ts';
 import type { EnquiryStore } from './store/types.ts';
 import { startVitals, type VitalsService } from './vitals/service.ts';
@@ -102,6 +103,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
   const bookings = new Bookings(store, {
     bookingCap: config.bookingCap,
     networkCap: config.networkCap,
+    onBooked: callLog.booked,
   });
   const { max, windowMs, staffMax } = config.rateLimit;
   const limiter = config.rateLimit.enabled
@@ -155,6 +157,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
       retryMaxMs: config.outboxRetryMaxMs,
       leaseMs: config.outboxLeaseMs,
       log: log.warn,
+      info: log.info,
     });
     outbox.start();
     // A restart (a deploy) finishes what is being sent, and gives back what it cannot finish in

@@ -28,7 +28,7 @@ import {
   type EnquiryStore,
   type StoredEnquiry,
 } from './store/types.ts';
-import { headerText } from './safe-text.ts';
+import { headerText, terminalText } from './safe-text.ts';
 import { callZones, formatCallTime } from '../domain/call-times.ts';
 
 const { values, positionals } = parseArgs({
@@ -165,15 +165,13 @@ try {
   // A database that is down, or one no server has set up yet (the server runs the migrations).
   fail(`Cannot read the enquiries: ${reason(error)}`);
 }
+let listing: string | undefined;
 try {
   if (values.cancel) await cancel(store!, values.cancel, change);
   else if (values.move) await move(store!, values.move, positionals[0], change);
   else {
     const enquiries = (await store!.all()).filter((e) => values.spam || !e.spam);
-    const text = values.csv ? formatCsv(enquiries) : `${formatListing(enquiries)}\n`;
-    // A file of its own: only what was asked for, whatever npm prints around the command.
-    if (values.out) writeFileSync(values.out, text);
-    else process.stdout.write(text);
+    listing = values.csv ? formatCsv(enquiries) : `${formatListing(enquiries)}\n`;
   }
 } catch (error) {
   fail(
@@ -182,3 +180,14 @@ try {
 } finally {
   await store!.close();
 }
+
+if (listing !== undefined && values.out) {
+  // A file of its own: only what was asked for, whatever npm prints around the command.
+  try {
+    writeFileSync(values.out, listing);
+  } catch (error) {
+    // Node's message names the file again ("EACCES: permission denied, open '…'"): once is enough.
+    const why = reason(error).replace(/, open '.*'$/s, '');
+    fail(`Cannot write ${terminalText(values.out)}: ${why}`);
+  }
+} else if (listing !== undefined) process.stdout.write(listing);

@@ -49,7 +49,28 @@ const server = createSiteServer({
   limits: config.connections,
 });
 
+/** Why the server cannot listen at `address`, as an operator reads it: one line, no stack trace. */
+function listenProblem(error: NodeJS.ErrnoException, address: string) {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `Cannot serve the site: another process listens on ${address}: is the site already running? (Stop it, or set PORT.)`;
+    case 'EACCES':
+      return `Cannot serve the site: this user may not listen on ${address} (ports under 1024 need root or CAP_NET_BIND_SERVICE): set PORT to 1024 or above, behind a proxy.`;
+    case 'EADDRNOTAVAIL':
+      return `Cannot serve the site: ${address} is not an address of this machine (HOST).`;
+    default:
+      return `Cannot serve the site on ${address}: ${error.message}`;
+  }
+}
+
+const listening = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+const cannotListen = (error: NodeJS.ErrnoException) => {
+  log.error(listenProblem(error, listening));
+  process.exit(1);
+};
+server.once('error', cannotListen);
 server.listen(port, host, () => {
+  server.off('error', cannotListen);
   const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
   log.info(`Serving the site at http://${shown}:${port}`);
   if (!config.siteUrl)

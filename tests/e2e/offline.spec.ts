@@ -365,6 +365,38 @@ test.describe('enquiries without a connection', () => {
     await expect.poll(() => storedWith(email)).toBe(1);
   });
 
+  test('a post a proxy answers 502 (the server restarting, not the site) is kept, and sent later', async ({
+    page,
+    context,
+  }) => {
+    const email = uniqueEmail('radia');
+    await page.goto('/iphone');
+    await offlineReady(page);
+    // As Caddy answers while the only process restarts: a page of its own, not the site's JSON.
+    let restarting = true;
+    await context.route('**/send-mail.php', (route) =>
+      restarting
+        ? route.fulfill({
+            status: 502,
+            contentType: 'text/html',
+            body: '<html><body><h1>502 Bad Gateway</h1></body></html>',
+          })
+        : route.fallback(),
+    );
+    const dialog = await openCallRequest(page, { email });
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Saved on this phone');
+    expect(await keptOnDevice(page)).toBe(1);
+    expect(await storedWith(email)).toBe(0);
+
+    // The server is back: the page's next try (every 30 s) gets it there, once.
+    restarting = false;
+    await page.clock.runFor(30_000);
+    await expect(dialog.getByRole('status')).toContainText('Sent. We have your call request');
+    await expect.poll(() => storedWith(email)).toBe(1);
+    expect(await keptOnDevice(page)).toBe(0);
+  });
+
   for (const [status, body, shown] of [
     [429, { error: 'Too many submissions from your address. Please try again later.' }, 'Too many'],
     [422, { errors: { email: 'Valid email is required.' } }, 'Valid email is required.'],

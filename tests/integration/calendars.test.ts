@@ -114,6 +114,35 @@ describe('a host with a calendar', () => {
   });
 });
 
+describe('a new server, its store holding no copy of a calendar yet', () => {
+  it('waits for the first read of a feed that answers in a second: its first answer offers the host’s times', async () => {
+    feeds.set('/anna-slow.ics', (_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/calendar' }).end(feedOf()), 1000);
+    });
+    const server = await start({ CALENDAR_FEEDS: `anna=${feedsUrl}/anna-slow.ics` });
+    // Wednesdays are Anna's alone (Ben has no hours then): offered only once her calendar is read.
+    expect(oneHostSlot((await freeSlots(server)).slots)).toBeDefined();
+  });
+
+  it('gives a feed that never answers 5 s from the start at most, then offers its host nothing', async () => {
+    // The feed's own limit is longer: the wait is the server's bound, not the read's.
+    feeds.set('/anna-silent.ics', () => {});
+    const server = await start({
+      CALENDAR_FEEDS: `anna=${feedsUrl}/anna-silent.ics`,
+      CALENDAR_TIMEOUT_SECONDS: '30',
+    });
+    const begun = performance.now();
+    const { slots } = await freeSlots(server);
+    expect(performance.now() - begun).toBeLessThan(6_500);
+    expect(slots.length).toBeGreaterThan(0);
+    expect(onWeekday(slots, 'Wednesday')).toEqual([]);
+    // The wait is over for good: the next answer comes at once.
+    const again = performance.now();
+    await freeSlots(server);
+    expect(performance.now() - again).toBeLessThan(1_000);
+  });
+});
+
 describe('calendars that cannot be read', () => {
   it('refuse a booking as times that cannot be offered now, never as a time taken', async () => {
     const open = await start();

@@ -2,14 +2,20 @@
  * The server's log, readable (the default) and LOG_FORMAT=json: one JSON object a line with its
  * time, level, message and request id; and in neither format a secret (the SMTP password, a
  * calendar feed's address, the booking secret, a signed link's token) nor a visitor's data (their
- * e-mail, name, message, address), even when mail and calendars fail and say so in the log.
+ * e-mail, name, message, address), even when mail and calendars fail and say so in the log. A
+ * call's life (booked, moved, its reminders sent, cancelled, an e-mail given up) is a line each, by
+ * the call's reference, in both formats, with none of its prospect's data either.
  */
+import { DatabaseSync } from 'node:sqlite';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_FIELD } from '../../src/domain/forms';
-import { freePort } from '../support/server';
+import type { Received } from '../../scripts/smtp';
+import { decoded } from '../support/mime';
+import { freePort, type RunningServer } from '../support/server';
 import { rawRequest } from '../support/raw-http';
+import { freeSlots, onWeekday } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const servers = stoppedAfterEach();
@@ -114,4 +120,131 @@ it('logs no secret and no visitor data in either format', () => {
       expect(output, `${name} in the ${format} log`).not.toContain(value);
     expect(output, `an e-mail address in the ${format} log`).not.toMatch(/[\w.+-]+@[\w-]+\.[\w.]+/);
   }
+});
+
+/** A post as the visitor's browser sends it, from the visitor's address; its answer. */
+function postAsVisitor(server: RunningServer, path: string, fields: Record<string, string>) {
+  const body = new URLSearchParams(fields).toString();
+  return rawRequest(
+    server.url,
+    `POST ${path} HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nOrigin: ${server.url}\r\n` +
+      `Content-Type: application/x-www-form-urlencoded\r\nAccept: application/json\r\n` +
+      `Content-Length: ${body.length}`,
+    { body, localAddress: visitor.address },
+  );
+}
+
+/** Waits until `check` holds, 10 s at most (in a beforeAll, where expect.poll is not). */
+async function until(check: () => boolean, what: string) {
+  for (const end = Date.now() + 10_000; !check(); await new Promise((r) => setTimeout(r, 50)))
+    if (Date.now() > end) throw new Error(`Waited 10 s for ${what}`);
+}
+
+/** Waits until the server's log has a line matching `pattern`. */
+const logged = (server: RunningServer, pattern: RegExp) =>
+  until(() => pattern.test(server.output()), String(pattern));
+
+/**
+ * A call's life on a server of its own: booked from the visitor's address, moved and cancelled
+ * with the links of its e-mail, its reminders sent (made due by the test), and the agency's
+ * e-mails refused for good by the mail server. Its log, and the call's reference.
+ */
+async function callsLife(format: 'json' | 'text') {
+  const { server, mails } = await servers.startWithMail(
+    { ...(format === 'json' && { LOG_FORMAT: 'json' }), BOOKING_SECRET: secrets.bookingSecret },
+    { refuses: (address) => address === 'sales@agency.example' },
+  );
+  // Wednesdays are Anna's alone.
+  const wednesdays = onWeekday((await freeSlots(server)).slots, 'Wednesday');
+  const booked = await postAsVisitor(server, '/send-mail.php', {
+    name: `${visitor.name} ${visitor.surname}`,
+    email: visitor.email,
+    message: visitor.message,
+    slot: wednesdays[0]!.start,
+    [IDEMPOTENCY_FIELD]: `call-life-${format}`,
+  });
+  expect(booked.status).toBe(200);
+  // The answer's JSON (its body may come in chunks): the call's reference.
+  const ref = /"id":"([^"]+)"/.exec(booked.body)![1]!;
+  await until(() => mails.some((m) => m.to.includes(visitor.email)), 'the prospect’s e-mail');
+  const mail = mails.find((m) => m.to.includes(visitor.email))!;
+  const token = (purpose: string, received: Received) =>
+    new RegExp(`/schedule/${purpose}\\?token=([\\w.-]+)`).exec(decoded(received.raw))![1]!;
+  const moved = await postAsVisitor(server, '/schedule/change', {
+    token: token('change', mail),
+    slot: wednesdays[4]!.start,
+  });
+  expect(moved.status).toBe(200);
+  // The day before the call has come (and the hour before): its reminders are due.
+  const db = new DatabaseSync(server.database);
+  db.exec(`UPDATE outbox SET next_attempt_at = 0 WHERE mail LIKE '%-reminder' AND sent_at IS NULL`);
+  db.close();
+  await logged(server, /reminder to the host of enquiry \S+ was sent/);
+  await logged(server, /reminder to the prospect of enquiry \S+ was sent/);
+  const cancelled = await postAsVisitor(server, '/schedule/cancel', {
+    token: token('cancel', mail),
+  });
+  expect(cancelled.status).toBe(200);
+  await logged(server, /The cancellation to the agency of enquiry \S+ failed for good/);
+  await server.stop();
+  return { output: server.output(), ref, slots: [wednesdays[0]!.start, wednesdays[4]!.start] };
+}
+
+describe('a call’s life in the log', () => {
+  let lives: { format: string; output: string; ref: string; slots: string[] }[];
+  beforeAll(async () => {
+    lives = await Promise.all(
+      (['json', 'text'] as const).map(async (format) => ({ format, ...(await callsLife(format)) })),
+    );
+  }, 60_000);
+
+  /** The log's messages, whichever the format. */
+  const messages = (format: string, output: string) =>
+    output
+      .trim()
+      .split('\n')
+      .map((line) => (format === 'json' ? String(JSON.parse(line).msg) : line));
+
+  it('is a line each: booked, moved, each reminder sent, cancelled, each e-mail given up, by its reference', () => {
+    for (const { format, output, ref, slots } of lives) {
+      const lines = messages(format, output);
+      const about = lines.filter((line) => line.includes(ref));
+      const utc = (slot: string) => slot.replace(/\.000Z$/, 'Z');
+      expect(
+        about.filter((line) => line.startsWith(`Call ${ref}:`)),
+        format,
+      ).toEqual([
+        `Call ${ref}: booked for ${utc(slots[0]!)}, with anna.`,
+        `Call ${ref}: moved by its prospect from ${utc(slots[0]!)} to ${utc(slots[1]!)}, with anna.`,
+        `Call ${ref}: cancelled by its prospect (it was for ${utc(slots[1]!)}).`,
+      ]);
+      const reminders = about.filter((line) => / reminder .* was sent\.$/.test(line));
+      expect(reminders.sort(), format).toEqual([
+        `The reminder to the host of enquiry ${ref} was sent.`,
+        `The reminder to the host of enquiry ${ref} was sent.`,
+        `The reminder to the prospect of enquiry ${ref} was sent.`,
+        `The reminder to the prospect of enquiry ${ref} was sent.`,
+      ]);
+      // The agency's e-mails, refused for good: the booking's, the move's, the cancellation's.
+      const givenUp = about.filter((line) => line.includes('failed for good'));
+      expect(
+        givenUp.map((line) => line.split(' of enquiry')[0]),
+        format,
+      ).toEqual([
+        'The e-mail to the agency',
+        'The move to the agency',
+        'The cancellation to the agency',
+      ]);
+    }
+  });
+
+  it('names no visitor, their address or what they wrote, in either format', () => {
+    for (const { format, output } of lives) {
+      for (const [name, value] of Object.entries({ ...secrets, ...visitor }))
+        expect(output, `${name} in the ${format} log`).not.toContain(value);
+      expect(output, `an e-mail address in the ${format} log`).not.toMatch(
+        /[\w.+-]+@[\w-]+\.[\w.]+/,
+      );
+    }
+  });
 });

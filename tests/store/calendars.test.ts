@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CalendarService } from '../../src/server/calendars/service';
+import { CalendarService, type CalendarServiceOptions } from '../../src/server/calendars/service';
 import { busyTimes, parseCalendar } from '../../src/server/calendars/busy-times';
 import { FeedError, type FeedRead } from '../../src/server/calendars/fetch-feed';
 import { FeedReaders, type ReadLimits } from '../../src/server/calendars/workers';
@@ -42,6 +42,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
     answers: (() => Promise<FeedRead>)[],
     clock: { now: number },
     env: Record<string, string> = {},
+    options: Pick<CalendarServiceOptions, 'firstReadWaitMs'> = {},
   ) => {
     const logged: string[] = [];
     const asked: { etag?: string | undefined }[] = [];
@@ -60,6 +61,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
         return answer();
       },
       log: (line) => logged.push(line),
+      ...options,
     });
     return { service, logged, asked };
   };
@@ -101,6 +103,72 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
       'The calendar of host "anna" (https://calendar.google.com/…) is read again.',
     );
     expect(logged.join('\n')).not.toContain('5ecret');
+  });
+
+  const meetingFeed = feedOf('UID:a\nDTSTART:20261201T100000Z\nDTEND:20261201T110000Z');
+  const theMeeting = [
+    { start: Date.parse('2026-12-01T10:00:00Z'), end: Date.parse('2026-12-01T11:00:00Z') },
+  ];
+  /** A feed's answer that comes when the test says, and says when it was asked for. */
+  const held = () => {
+    let give!: () => void;
+    let asked!: () => void;
+    const given = new Promise<void>((resolve) => (give = resolve));
+    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+    const answer = async () => {
+      asked();
+      await given;
+      return ok(meetingFeed)();
+    };
+    return { answer, wasAsked, give };
+  };
+
+  it('a new process, no copy in its store: the booking pages wait for the first read and offer its host', async () => {
+    const clock = { now: start };
+    const feed = held();
+    const { service } = process([feed.answer], clock);
+    const started = service.start();
+    let answered = false;
+    const ready = service.ready(availability).then(() => (answered = true));
+    await feed.wasAsked;
+    expect(answered).toBe(false);
+    feed.give();
+    await ready;
+    expect(service.busy(availability).get('anna')).toEqual(theMeeting);
+    await started;
+    await service.stop();
+  });
+
+  it('a new process whose feed never answers: the pages wait FIRST_READ_WAIT_MS at most, then offer its host nothing', async () => {
+    const clock = { now: start };
+    const never = () => new Promise<FeedRead>(() => {});
+    const { service } = process([never], clock, {}, { firstReadWaitMs: 300 });
+    void service.start();
+    const begun = performance.now();
+    await service.ready(availability);
+    expect(performance.now() - begun).toBeGreaterThanOrEqual(250);
+    expect(performance.now() - begun).toBeLessThan(3000);
+    expect(service.busy(availability).get('anna')).toBe('unknown');
+    // The next page does not wait again.
+    const again = performance.now();
+    await service.ready(availability);
+    expect(performance.now() - again).toBeLessThan(250);
+    await service.stop();
+  });
+
+  it('a restarted process with a fresh copy answers from it at once, however slow its feed', async () => {
+    const clock = { now: start };
+    await process([ok(meetingFeed)], clock).service.tick();
+    clock.now += 10 * minute;
+    // Were the pages to wait for this read, the test would run out of time.
+    const slow = held();
+    const { service } = process([slow.answer], clock, {}, { firstReadWaitMs: 60_000 });
+    const started = service.start();
+    await service.ready(availability);
+    expect(service.busy(availability).get('anna')).toEqual(theMeeting);
+    slow.give();
+    await started;
+    await service.stop();
   });
 
   it('reads a feed every CALENDAR_REFRESH_MINUTES, however long each read takes', async () => {

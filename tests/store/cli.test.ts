@@ -4,7 +4,7 @@
  * queues e-mails that say the staff made it, and why.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -49,6 +49,46 @@ describe('npm run enquiries', () => {
     const out = join(dir, 'enquiries.txt');
     await run('npm', ['run', 'enquiries', '--', '--out', out], { env });
     expect(readFileSync(out, 'utf8')).toMatch(/ada@example\.com[^]*\n$/);
+  }, 30_000);
+
+  it('says which file it cannot write, and why, and fails', async () => {
+    const cases = [
+      [join(dir, 'no-such-folder', 'enquiries.csv'), 'ENOENT: no such file or directory'],
+      [dir, 'EISDIR: illegal operation on a directory'],
+    ];
+    for (const [out, why] of cases) {
+      const export_ = run('npm', ['run', '--silent', 'enquiries', '--', '--csv', '--out', out!], {
+        env,
+      });
+      await expect(export_).rejects.toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: `Cannot write ${out}: ${why}\n`,
+      });
+    }
+    // A name with a line break and a terminal's escape: said on one line, the escape made harmless.
+    const odd = join(dir, 'gone', 'a\nb\u001b[31m.csv');
+    const export_ = run('npm', ['run', '--silent', 'enquiries', '--', '--csv', '--out', odd], {
+      env,
+    });
+    await expect(export_).rejects.toMatchObject({
+      code: 1,
+      stderr: `Cannot write ${join(dir, 'gone')}/a b\uFFFD[31m.csv: ENOENT: no such file or directory\n`,
+    });
+  }, 30_000);
+
+  it('says the store cannot be read with the store’s own reason', async () => {
+    const notADatabase = join(dir, 'notes.txt');
+    writeFileSync(notADatabase, 'These are not enquiries.'.repeat(100));
+    const out = join(dir, 'enquiries.csv');
+    const export_ = run('npm', ['run', '--silent', 'enquiries', '--', '--csv', '--out', out], {
+      env: { ...env, ENQUIRY_DB: notADatabase },
+    });
+    await expect(export_).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^Cannot read the enquiries: file is not a database\b/),
+    });
+    expect(existsSync(out)).toBe(false);
   }, 30_000);
 
   it('writes clean CSV to stdout when npm is silent', async () => {

@@ -4,7 +4,7 @@
  */
 import type { MetricName } from '../../src/domain/vitals';
 import type { VitalRecord } from '../../src/server/store/types';
-import { MIN_NETWORKS, MIN_VISITS } from '../../src/server/vitals/speed';
+import { MIN_NETWORKS, MIN_VISITS } from '../../src/server/vitals/figure';
 import { vitalRecord } from './records';
 
 const daysBefore = (today: string, days: number) =>
@@ -28,14 +28,14 @@ const series = (n: number, step: number) =>
 const inTurn = (count: number) => (i: number) => (i % count).toString(16).padStart(4, '0');
 
 /**
- * Phones: 120 visits from 20 networks, LCP 100..12000 ms (nearest-rank p75: the 90th value, 9000
- * ms, poor), INP 2..240 ms (180 ms, good), CLS 0.001..0.120 (0.090, good), and FCP (not shown). 50
- * very slow phone visits 28 days before `today`, outside the window. Tablets: 99 LCP visits, one
- * short of a figure; 150 INP visits from 4 networks, one network short of one. Desktops: exactly
- * 100 LCP visits from 20 networks, 27 days before `today` (in the window): 20..2000 ms, p75 1500
- * ms; and 100 INP visits from 20 networks, 2..200 ms (p75 150 ms), with a flood of 400 at 1000 ms
- * from one network, which weighs 100 / 9 (10% of all the weight): p75 168 ms, good (the 84th
- * honest value), where the plain p75 of all 500 would be 1000 ms, poor.
+ * Phones: 120 visits from 20 networks, 6 each, LCP 100..12000 ms (the mean of the middle 10 of the
+ * networks' own p75s: 9060 ms, poor), INP 2..240 ms (181 ms, good), CLS 0.001..0.120 (0.0884, good),
+ * and FCP (not shown). 50 very slow phone visits 28 days before `today`, outside the window.
+ * Tablets: 99 LCP visits, one short of a figure; 150 INP visits from 4 networks, one network short
+ * of one. Desktops: exactly 100 LCP visits from 20 networks, 27 days before `today` (in the
+ * window): 20..2000 ms, 1500 ms; and 100 INP visits from 20 networks, 2..200 ms (139.6 ms), with a
+ * flood of 400 at 1000 ms from one network, which is one network's say, left out with the four
+ * next highest: 140.7 ms (1548 / 11), good, where the plain p75 of all 500 would be 1000 ms, poor.
  */
 export function speedFixture(today: string): VitalRecord[] {
   const twenty = inTurn(20);

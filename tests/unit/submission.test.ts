@@ -47,6 +47,32 @@ describe('what a form does with the answer to its post', () => {
     });
   });
 
+  it('keeps a post a proxy answered 502 or 504 (the server restarting), not the site', () => {
+    // Caddy's empty answer, a proxy's HTML page (no JSON: {}), or JSON of the proxy's own.
+    for (const status of [502, 504])
+      for (const body of [undefined, {}, '<html>Bad Gateway</html>', { message: 'upstream' }])
+        expect(submissionOutcome(status, body)).toEqual({
+          type: 'busy',
+          message: `The server answered ${status}`,
+        });
+  });
+
+  it('does not keep the site’s own answer, whatever its status, nor other 5xx', () => {
+    expect(submissionOutcome(502, { error: 'Refused.' })).toEqual({
+      type: 'failed',
+      message: 'Refused.',
+    });
+    expect(submissionOutcome(504, { ok: false })).toEqual({
+      type: 'failed',
+      message: 'The server answered 504',
+    });
+    for (const status of [500, 501, 505])
+      expect(submissionOutcome(status, {})).toEqual({
+        type: 'failed',
+        message: `The server answered ${status}`,
+      });
+  });
+
   it('fails with the server’s reason, or its status, on anything else', () => {
     expect(submissionOutcome(429, { error: 'Please try again in 1 minute.' })).toEqual({
       type: 'failed',

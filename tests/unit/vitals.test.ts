@@ -15,10 +15,10 @@ import {
   formatHtmlReport,
   formatReport,
   formatVitalsCsv,
-  p75,
   summarise,
   windowStart,
 } from '../../src/server/vitals/report';
+import { p75 } from '../../src/server/vitals/figure';
 import { BATCH, MAX_QUEUED, networkKey, VitalsRecorder } from '../../src/server/vitals/recorder';
 import { Pacer } from '../../src/server/vitals/pacer';
 import type { NewVitalRecord, VitalsDayCounts, VitalsStore } from '../../src/server/store/types';
@@ -129,7 +129,7 @@ describe('the p75', () => {
     expect(report).toMatch(/\/\s+LCP\s+3250 ms\s+needs improvement\s+13/);
     expect(report).toMatch(/\/iphone\s+CLS\s+0\.300\s+poor\s+2/);
     expect(report).toContain('19 measurements');
-    // Not /speed's weighted figures, and it says so.
+    // Not /speed's figures (one say per network), and it says so.
     expect(report).toContain('Plain figures: every measurement counts alike');
   });
 

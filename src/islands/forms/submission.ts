@@ -9,7 +9,11 @@ import type { FieldErrors } from '../../domain/forms';
 export type SubmissionOutcome<Field extends string> =
   /** Stored: go to `location` (a path of this site). */
   | { type: 'sent'; location: string }
-  /** The server could not take it just now (503): nothing was stored, it can wait on the device. */
+  /**
+   * The server could not take it just now (503), or it was not reached (a proxy's 502 or 504 while
+   * it restarts): nothing was stored, it can wait on the device (its idempotency key makes sending
+   * it again safe).
+   */
   | { type: 'busy'; message: string }
   /** Refused for its fields (422, or 409 for a time just taken): show them. */
   | { type: 'refused'; answer: RefusalAnswer<Field> & { errors: FieldErrors<Field> } }
@@ -19,6 +23,13 @@ export type SubmissionOutcome<Field extends string> =
 /** A path of this site only: an answer must not send the visitor elsewhere. */
 const isSitePath = (location: unknown): location is string =>
   typeof location === 'string' && /^\/(?!\/)/.test(location);
+
+/**
+ * A gateway's answer, not the site's: the site never answers 502 or 504 itself, and its JSON always
+ * says something (`ok`, `error` or `errors`); a proxy's page while the server restarts says none.
+ */
+const fromGateway = (status: number, answer: object) =>
+  (status === 502 || status === 504) && !['ok', 'error', 'errors'].some((key) => key in answer);
 
 /** The outcome of an answer; `body` is its parsed JSON, or anything else when it had none. */
 export function submissionOutcome<Field extends string>(
@@ -35,7 +46,7 @@ export function submissionOutcome<Field extends string>(
     };
   }
   const message = answer.error ?? `The server answered ${status}`;
-  if (status === 503) return { type: 'busy', message };
+  if (status === 503 || fromGateway(status, answer)) return { type: 'busy', message };
   if ((status === 422 || status === 409) && answer.errors)
     return { type: 'refused', answer: { ...answer, errors: answer.errors } };
   return { type: 'failed', message };

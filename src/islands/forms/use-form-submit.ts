@@ -3,7 +3,8 @@
  * posts, and does what submission.ts decides from the answer: go where the server's `location`
  * says (a booked call's confirmation, else /thankyou); show the server's field errors (422, or
  * 409 for a time just taken); when the post cannot reach the server (no network, or no answer in
- * time) or the server cannot take it just then (503), keep it on the device to be sent again by
+ * time) or the server cannot take it just then (503, or a proxy's 502 or 504 while it restarts),
+ * keep it on the device to be sent again by
  * itself (src/stores/device-queue.ts) and say so; on anything else show a message, log 'Error
  * submitting form' and leave the fields as they are. After each failed attempt focus moves to
  * what says why, so it is read out and visible.
@@ -126,8 +127,8 @@ export function useFormSubmit<Field extends string>({
         window.location.assign(outcome.location);
         return;
       }
-      // The server could not take it just now (its database is down): nothing was stored, so it
-      // waits on the device like an enquiry written without a connection.
+      // The server could not take it just now (its database is down, or it is restarting behind its
+      // proxy): nothing was stored, so it waits on the device like one written without a connection.
       if (outcome.type === 'busy' && (await keepForLater(form, data, 'busy'))) return;
       if (outcome.type !== 'refused') throw new Error(outcome.message);
       setErrors(outcome.answer.errors);

@@ -51,22 +51,26 @@ async function firstFree<Host extends string | null>(
 export class Bookings {
   readonly store: EnquiryStore;
   readonly #caps: BookingCaps;
+  readonly #onBooked: ((enquiry: StoredEnquiry) => void) | undefined;
   /** This process's bookings, one after another: they wait for one lock anyway. */
   #bookings: Promise<unknown> = Promise.resolve();
 
   /**
    * `bookingCap`: future bookings allowed per e-mail address and per client (BOOKING_CAP);
-   * `networkCap`: per wider network (BOOKING_NETWORK_CAP), none when there is no booking cap.
+   * `networkCap`: per wider network (BOOKING_NETWORK_CAP), none when there is no booking cap;
+   * `onBooked`: told of each call booked, once committed (the server's log: ./call-log.ts).
    */
   constructor(
     store: EnquiryStore,
     {
       bookingCap = DEFAULT_BOOKING_CAP,
       networkCap = bookingCap === Infinity ? Infinity : DEFAULT_NETWORK_CAP,
-    }: Partial<BookingCaps> = {},
+      onBooked,
+    }: Partial<BookingCaps> & { onBooked?: (enquiry: StoredEnquiry) => void } = {},
   ) {
     this.store = store;
     this.#caps = { bookingCap, networkCap };
+    this.#onBooked = onBooked;
   }
 
   /**
@@ -75,13 +79,16 @@ export class Bookings {
    * stored first. Spam is stored without its call. A booking over a cap rejects with
    * BookingCapReached; one whose every candidate host has a call then, with SlotTaken.
    */
-  commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
+  async commit(enquiry: NewEnquiry, queueMail: boolean): Promise<StoredEnquiry> {
     const kept = storedForm(enquiry);
     const mail = queueMail && !kept.spam;
     if (!kept.call)
       return this.store.commit(kept, mail ? mailsOnCommit(kept, null, Date.now()) : []);
-    const booked = this.#bookings.then(() => this.#book(kept, mail));
-    this.#bookings = booked.catch(() => {});
+    const booking = this.#bookings.then(() => this.#book(kept, mail));
+    this.#bookings = booking.catch(() => {});
+    const { enquiry: booked, isNew } = await booking;
+    // Once committed, and once: a repeat of the post is answered with the call it booked.
+    if (isNew) this.#onBooked?.(booked);
     return booked;
   }
 
@@ -89,13 +96,13 @@ export class Bookings {
    * Under the booking lock, so that the calls ahead of its address and client are counted, and
    * its hosts looked at, with no other booking coming in between; the first free host takes it.
    */
-  #book(enquiry: NewEnquiry, mail: boolean): Promise<StoredEnquiry> {
+  #book(enquiry: NewEnquiry, mail: boolean): Promise<{ enquiry: StoredEnquiry; isNew: boolean }> {
     const key = enquiry.idempotencyKey;
     return this.store.transaction(
       async (tx) => {
         // A repeat of a booking is answered with the one stored, not counted against the cap.
         const earlier = key && (await tx.enquiryByKey(key));
-        if (earlier) return earlier;
+        if (earlier) return { enquiry: earlier, isNew: false };
         const now = Date.now();
         const reached = bookingCapReached(await tx.callsAhead(now), enquiry, this.#caps);
         if (reached) throw reached;
@@ -103,7 +110,9 @@ export class Bookings {
         if (host === undefined) throw new SlotTaken();
         const jobs = mail ? mailsOnCommit(enquiry, host, now) : [];
         const stored = await tx.insertEnquiry(enquiry, host, now, jobs);
-        return stored ?? (await tx.enquiryByKey(key!))!;
+        return stored
+          ? { enquiry: stored, isNew: true }
+          : { enquiry: (await tx.enquiryByKey(key!))!, isNew: false };
       },
       { lock: 'booking' },
     );

@@ -9,6 +9,7 @@ import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.
 import type { PageAnswer } from '../http/answer.ts';
 import type { OpenServices, Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
+import { callLog } from './call-log.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 
 /**
@@ -91,7 +92,10 @@ async function cancelCall(
     return { status, enquiry };
   }
   const result = await bookings.cancelCall(linked.id, outbox !== undefined, now);
-  if (result.status === 'cancelled') outbox?.kick();
+  if (result.status === 'cancelled') {
+    callLog.cancelled(result.enquiry);
+    outbox?.kick();
+  }
   if (result.status === 'already' && result.enquiry.call?.lapsedAt)
     return { status: 'lapsed', enquiry: result.enquiry };
   return result;

@@ -22,6 +22,7 @@ import type { PageAnswer } from '../http/answer.ts';
 import type { Holds } from './queries.ts';
 import type { OpenServices, Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
+import { callLog } from './call-log.ts';
 import { SlotTaken, type CallChange, type StoredEnquiry } from '../store/types.ts';
 import {
   availabilityRanges,
@@ -237,6 +238,7 @@ async function changeCall(
       if (moved.status === 'cancelled' && moved.enquiry.call?.lapsedAt)
         return { status: 'lapsed', enquiry: moved.enquiry };
       if (moved.status !== 'moved') return { status: moved.status, enquiry: moved.enquiry };
+      callLog.moved(moved.enquiry, moved.previous);
       return answerMoved(moved.enquiry, { start: moved.previous.start, end: moved.previous.end });
     } catch (error) {
       if (error instanceof CalendarsUnreadable)

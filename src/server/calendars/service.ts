@@ -3,7 +3,9 @@
  * then every CALENDAR_REFRESH_MINUTES (conditionally, by one process when several share
  * PostgreSQL), its text kept in the store, and its busy times read from that copy. A host whose
  * calendar has not been read for CALENDAR_MAX_STALE_MINUTES, or never was, is offered nothing
- * (fail closed); the log says which host and why, never the feed's address.
+ * (fail closed); the log says which host and why, never the feed's address. A new server (no fresh
+ * copy in its store) has the booking pages wait for a feed's first read, FIRST_READ_WAIT_MS at most,
+ * so that its first visitors are offered times; with fresh copies, they are answered from them at once.
  *
  * A feed's text is parsed and its recurrences expanded in a worker thread (./workers.ts), once for
  * each new text, and again only when the host's zone or the day (the offered window) changes: the
@@ -25,6 +27,11 @@ const DAY = 86_400_000;
 const MOST_DAYS = 90 + 3;
 /** How long a booking page waits for busy times not worked out ahead (a zone it had not asked). */
 const READY_WAIT_MS = 3_000;
+/**
+ * How long after it starts a service with no fresh copy of a feed has the booking pages wait for
+ * that feed's first read, rather than offer its host nothing: a new server's first visitor.
+ */
+export const FIRST_READ_WAIT_MS = 5_000;
 
 /** A feed's id in the store: a hash of its address, which is a secret. */
 export const feedId = (url: URL) =>
@@ -48,6 +55,8 @@ export interface CalendarServiceOptions {
    * busy-times.ts's step budget.
    */
   readers?: Pick<FeedReaders, 'read' | 'stop'>;
+  /** FIRST_READ_WAIT_MS (tests give a shorter one). */
+  firstReadWaitMs?: number;
 }
 
 /** A worker's heap for a feed of `maxBytes`: a feed's parsed events take up to some 25 times its text. */
@@ -116,6 +125,9 @@ export class CalendarService {
   readonly #timeZones: ReadonlyMap<string, string>;
   #reported = new Map<string, string>();
   #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #firstReadWaitMs: number;
+  /** What ready() waits for while the service starts (#waitable): the copies loaded, the first reads. */
+  #starting: { loaded: Promise<unknown>; read: Promise<unknown> } | undefined;
 
   constructor(options: CalendarServiceOptions) {
     this.#config = options.config;
@@ -125,6 +137,7 @@ export class CalendarService {
     this.#log = options.log ?? ((line) => log.warn(line));
     this.#feeds = options.config.feeds.map((feed) => ({ ...feed, id: feedId(feed.url) }));
     this.#timeZones = options.timeZones ?? new Map();
+    this.#firstReadWaitMs = options.firstReadWaitMs ?? FIRST_READ_WAIT_MS;
     this.#readers =
       options.readers ??
       new FeedReaders({
@@ -142,14 +155,40 @@ export class CalendarService {
     return new Set([...this.#feeds.map((feed) => feed.host), ...this.#config.refusedHosts]);
   }
 
-  /** Reads the feeds due now and then the copies; again every minute (not holding the process). */
+  /**
+   * Loads the copies the store keeps, then reads the feeds due now and the copies again; again
+   * every minute (not holding the process). Meanwhile, for FIRST_READ_WAIT_MS at most, ready()
+   * waits for what a host without a fresh copy needs (see #firstReads).
+   */
   async start() {
-    await this.tick();
+    const loaded = this.#reload();
+    const read = loaded.then(() => this.tick());
+    this.#starting = this.#waitable(loaded, read);
+    await read;
     this.#timer = setInterval(
       () => void this.tick().catch((error) => this.#log(`Calendars: ${String(error)}`)),
       Math.min(this.#config.refreshMs, 60_000),
     );
     this.#timer.unref();
+  }
+
+  /**
+   * The start's load of the copies and its first reads as ready() waits for them: until they are
+   * done or FIRST_READ_WAIT_MS have passed, never failing (a failure is start()'s to report).
+   */
+  #waitable(loaded: Promise<unknown>, read: Promise<unknown>) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise((resolve) => {
+      timer = setTimeout(resolve, this.#firstReadWaitMs);
+      timer.unref();
+    });
+    const until = (work: Promise<unknown>) => Promise.race([work.catch(() => {}), bound]);
+    const starting = { loaded: until(loaded), read: until(read) };
+    void starting.read.then(() => {
+      clearTimeout(timer);
+      if (this.#starting === starting) this.#starting = undefined;
+    });
+    return starting;
   }
 
   /** Stops reading, and the workers (a test's end). */
@@ -322,6 +361,7 @@ export class CalendarService {
    */
   async ready(availability: Availability, now = this.#now()): Promise<void> {
     this.#want(availability);
+    await this.#firstReads(now);
     const needed = this.#work(now).filter((work) => work.needed);
     if (needed.length === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -330,6 +370,24 @@ export class CalendarService {
       new Promise((resolve) => (timer = setTimeout(resolve, READY_WAIT_MS))),
     ]);
     clearTimeout(timer);
+  }
+
+  /**
+   * While the service starts: waits for the first reads (FIRST_READ_WAIT_MS after start at most)
+   * if a feed has no fresh copy in the store, whose host would otherwise be offered nothing; with
+   * every copy fresh, the pages answer from the copies at once.
+   */
+  async #firstReads(now: number) {
+    const starting = this.#starting;
+    if (!starting) return;
+    await starting.loaded;
+    if (this.#feeds.some((feed) => !this.#fresh(this.#states.get(feed.id), now)))
+      await starting.read;
+  }
+
+  /** Whether a feed's copy was read within CALENDAR_MAX_STALE_MINUTES: its busy times count. */
+  #fresh(state: FeedState | undefined, now: number) {
+    return !!state?.fetchedAt && now - state.fetchedAt <= this.#config.maxStaleMs;
   }
 
   /**
@@ -348,8 +406,7 @@ export class CalendarService {
     let missing = false;
     for (const feed of this.#feeds) {
       if (result.get(feed.host) === 'unknown') continue;
-      const state = this.#states.get(feed.id);
-      if (!state?.fetchedAt || now - state.fetchedAt > this.#config.maxStaleMs) {
+      if (!this.#fresh(this.#states.get(feed.id), now)) {
         result.set(feed.host, 'unknown');
         continue;
       }

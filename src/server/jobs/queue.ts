@@ -31,7 +31,8 @@ export function backoffMs(
  * says why, and the line the log gets.
  */
 export type JobOutcome =
-  | { done: true }
+  /** `log`: a line to say it was done (a reminder sent), for the log's info. */
+  | { done: true; log?: string }
   | { skipped: string; log: string }
   | { retry: string; log: string }
   | { failed: string; log: string };
@@ -50,6 +51,8 @@ export interface JobQueueOptions {
   leaseMs?: number;
   /** Where a line about one job goes (one not done yet, one given up). */
   log?: (message: string) => void;
+  /** Where a line about a job done goes, when its handler has one. */
+  info?: (message: string) => void;
   /**
    * Where a failing store is reported: ../log.ts's reportStoreFailure (throttled, since the queue
    * polls every second) unless given.
@@ -148,6 +151,7 @@ export class JobQueue {
     }));
     if ('done' in outcome) {
       await store.markSent(job.id, this.#now());
+      if (outcome.log) this.#options.info?.(outcome.log);
       return true;
     }
     log?.(outcome.log);

@@ -29,7 +29,11 @@ function mailHandler(options: MailDeliveryOptions): JobHandler {
     // A reminder of a call moved or cancelled since it was queued, say: dropped, not sent.
     const stale = staleReason(item, options.now?.() ?? Date.now());
     if (stale) return { skipped: stale, log: `${what} was not sent: ${stale}` };
-    return deliver(options.sender, what, attempts, () => formatMail(item, options));
+    const outcome = await deliver(options.sender, what, attempts, () => formatMail(item, options));
+    // A reminder sent is worth a line (the others are the booking's, a move's or a cancel's).
+    return 'done' in outcome && mail.endsWith('-reminder')
+      ? { done: true, log: `${what} was sent.` }
+      : outcome;
   };
 }
 

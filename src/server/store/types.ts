@@ -349,8 +349,8 @@ export interface VitalRecord {
   phases: [number, number, number] | null;
   /**
    * The network it came from (an IPv4 /24, an IPv6 /48) as a key of 4 hex digits, a keyed hash
-   * (../vitals/recorder.ts networkKey): enough for /speed to give each network at most its share of
-   * a figure, while each key stands for some 256 IPv4 networks and countless IPv6 ones, so it names
+   * (../vitals/recorder.ts networkKey): enough for /speed to give each network one say in a figure
+   * (../vitals/figure.ts), while each key stands for some 256 IPv4 networks and countless IPv6 ones, so it names
    * none. Null for a measurement stored before keys were kept: a network of its own.
    */
   network: string | null;

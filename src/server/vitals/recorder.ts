@@ -16,8 +16,8 @@
  * Each day's counts (received, dropped) go to the store with the batches, for `npm run vitals` and
  * /speed to say how many were sampled out or dropped.
  *
- * Each measurement keeps its network's key (networkKey), so that /speed can give no network more
- * than its share of a figure (./speed.ts), however many of the day's measurements it sent.
+ * Each measurement keeps its network's key (networkKey), so that /speed can give each network one
+ * say in a figure (./figure.ts), however many of the day's measurements it sent.
  */
 import { createHmac } from 'node:crypto';
 import { rate, type Beacon } from '../../domain/vitals.ts';

@@ -4,7 +4,8 @@
  * measurements, rated good / needs improvement / poor by the same thresholds (src/domain/vitals.ts).
  * The percentile is the nearest-rank one: the smallest value that at least 75% of the measurements
  * are at or below, so that it is always a value a visitor really had. The staff's figures count
- * every measurement alike; /speed's (./speed.ts) weigh each network's (weightedP75, networkWeights). */
+ * every measurement alike; by device class, /speed's figure (./figure.ts, one say per network) is
+ * given beside them, over the same window. */
 import {
   formatValue,
   metricNames,
@@ -17,69 +18,7 @@ import {
 } from '../../domain/vitals.ts';
 import { csvCell, htmlText, terminalText } from '../safe-text.ts';
 import type { VitalRecord, VitalsDay } from '../store/types.ts';
-
-/** The nearest-rank 75th percentile of some values (undefined for none). */
-export function p75(values: readonly number[]): number | undefined {
-  if (!values.length) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.ceil(sorted.length * 0.75) - 1];
-}
-
-/**
- * The weighted nearest-rank 75th percentile: the smallest value whose weight and that of the
- * values below it come to at least 75% of all the weight. With every weight 1 it is p75's.
- */
-export function weightedP75(
-  values: readonly number[],
-  weights: readonly number[],
-): number | undefined {
-  if (!values.length) return undefined;
-  const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]!);
-  const total = weights.reduce((sum, w) => sum + w, 0);
-  // Fractions of a weight add up with rounding errors: a hair under 75% counts as 75%.
-  const target = total * 0.75 * (1 - 1e-12);
-  let sum = 0;
-  for (const i of order) {
-    sum += weights[i]!;
-    if (sum >= target) return values[i];
-  }
-  return values[order.at(-1)!];
-}
-
-/**
- * Each measurement's weight, so that no network holds more than `maxShare` of the weight of all
- * (or, with fewer than 1/maxShare networks, more than an equal share, the least there can be): a
- * network of n measurements weighs min(n, cap) in all, each of its measurements min(1, cap / n), for
- * the largest cap at which every network's min(n, cap) is at most its share of their sum. A network
- * under the cap keeps weight 1 a measurement; one over it is weighed down to the cap, however many
- * it sent. `networks[i]` is measurement i's network; null, unknown: a network of its own.
- */
-export function networkWeights(networks: readonly (string | null)[], maxShare: number): number[] {
-  const keys = networks.map((network, i) => network ?? i);
-  const counts = new Map<string | number, number>();
-  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-  const sizes = [...counts.values()].sort((a, b) => a - b);
-  const k = sizes.length;
-  // The sum of all weights is at least cap / share: m networks' worth of the cap.
-  const m = Math.min(1 / maxShare, k);
-  // With the j smallest networks under the cap and the other k - j at it, the weights add up to
-  // below(j) + (k - j) * cap, which is m * cap at cap = below(j) / (m - (k - j)); the cap sought
-  // is the one that falls between the j-th and (j+1)-th sizes, the largest such.
-  let below = sizes.reduce((sum, n) => sum + n, 0);
-  let cap = Infinity;
-  for (let j = k; j >= 0; j--) {
-    if (j < k) below -= sizes[j]!;
-    const room = m - (k - j);
-    if (room <= 0) break;
-    const at = below / room;
-    const [low, high] = [j > 0 ? sizes[j - 1]! : 0, j < k ? sizes[j]! : Infinity];
-    if (at >= low * (1 - 1e-12) && at <= high * (1 + 1e-12)) {
-      cap = at;
-      break;
-    }
-  }
-  return keys.map((key) => Math.min(1, cap / counts.get(key)!));
-}
+import { networkFigure, p75 } from './figure.ts';
 
 export interface Summary {
   /** What the rows are split by: a page path, a connection type, a device class. */
@@ -88,32 +27,45 @@ export interface Summary {
   p75: number;
   rating: Rating;
   samples: number;
+  /** With `perNetwork`: /speed's figure of the same measurements, null when too few for one. */
+  perNetwork?: number | null;
 }
 
-/** p75 per group and metric, groups in order of their samples (most first), metrics in their order. */
+/**
+ * p75 per group and metric, groups in order of their samples (most first), metrics in their order;
+ * with `perNetwork`, /speed's figure of each beside it.
+ */
 export function summarise(
   records: readonly VitalRecord[],
   groupOf: (record: VitalRecord) => string,
+  { perNetwork = false }: { perNetwork?: boolean } = {},
 ): Summary[] {
-  const groups = new Map<string, Map<MetricName, number[]>>();
+  const groups = new Map<string, Map<MetricName, VitalRecord[]>>();
   for (const record of records) {
     const group = groupOf(record);
     let metrics = groups.get(group);
     if (!metrics) groups.set(group, (metrics = new Map()));
-    const values = metrics.get(record.metric);
-    if (values) values.push(record.value);
-    else metrics.set(record.metric, [record.value]);
+    const list = metrics.get(record.metric);
+    if (list) list.push(record);
+    else metrics.set(record.metric, [record]);
   }
-  const size = (metrics: Map<MetricName, number[]>) =>
-    [...metrics.values()].reduce((sum, values) => sum + values.length, 0);
+  const size = (metrics: Map<MetricName, VitalRecord[]>) =>
+    [...metrics.values()].reduce((sum, list) => sum + list.length, 0);
   const ordered = [...groups].sort(([a, ma], [b, mb]) => size(mb) - size(ma) || a.localeCompare(b));
   const rows: Summary[] = [];
   for (const [group, metrics] of ordered) {
     for (const metric of metricNames) {
-      const values = metrics.get(metric);
-      if (!values) continue;
-      const value = p75(values)!;
-      rows.push({ group, metric, p75: value, rating: rate(metric, value), samples: values.length });
+      const list = metrics.get(metric);
+      if (!list) continue;
+      const value = p75(list.map((r) => r.value))!;
+      rows.push({
+        group,
+        metric,
+        p75: value,
+        rating: rate(metric, value),
+        samples: list.length,
+        ...(perNetwork && { perNetwork: networkFigure(list) ?? null }),
+      });
     }
   }
   return rows;
@@ -123,16 +75,29 @@ export function summarise(
 export const windowStart = (today: string, days: number) =>
   new Date(Date.parse(`${today}T00:00:00Z`) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
 
+/** /speed's figure of a row, as the tables show it: '-' when too few for one. */
+const perNetworkCell = (r: Summary) =>
+  r.perNetwork == null ? '-' : formatValue(r.metric, r.perNetwork);
+
 function table(title: string, heading: string, rows: readonly Summary[]): string {
   if (!rows.length) return `${title}\n  (no measurements)\n`;
+  const withNetworks = 'perNetwork' in rows[0]!;
   const cells = rows.map((r) => [
     terminalText(r.group, 60),
     r.metric,
     formatValue(r.metric, r.p75),
     ratingLabel[r.rating],
     String(r.samples),
+    ...(withNetworks ? [perNetworkCell(r)] : []),
   ]);
-  const header = [heading, 'metric', 'p75', 'rating', 'samples'];
+  const header = [
+    heading,
+    'metric',
+    'p75',
+    'rating',
+    'samples',
+    ...(withNetworks ? ['/speed (per network)'] : []),
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) =>
     `  ${c.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`.trimEnd();
@@ -179,7 +144,7 @@ function intake(days: readonly VitalsDay[]): string {
  * or a day's figure is what its measurements say, a flood included, for staff to see.
  */
 const PLAIN =
-  "Plain figures: every measurement counts alike (/speed's give no network more than a tenth of a figure).";
+  "Plain figures: every measurement counts alike. By device class, '/speed (per network)' is the figure /speed shows for the same measurements: each network's own p75, then the mean of the middle half of those (none below 100 measurements or 5 networks).";
 
 /** The terminal report: per page and metric, then per connection type and per device class. */
 export function formatReport(
@@ -206,7 +171,7 @@ export function formatReport(
     table(
       'By device class',
       'device',
-      summarise(records, (r) => r.device),
+      summarise(records, (r) => r.device, { perNetwork: true }),
     ),
   ].join('\n');
 }
@@ -295,13 +260,14 @@ function chart(metric: MetricName, records: readonly VitalRecord[], days: readon
 
 function htmlTable(heading: string, rows: readonly Summary[]) {
   if (!rows.length) return '<p>No measurements.</p>';
+  const withNetworks = 'perNetwork' in rows[0]!;
   const body = rows
     .map(
       (r) =>
-        `<tr><td>${htmlText(r.group)}</td><td>${r.metric}</td><td>${htmlText(formatValue(r.metric, r.p75))}</td><td style="color:${ratingColour[r.rating]}">${ratingLabel[r.rating]}</td><td>${r.samples}</td></tr>`,
+        `<tr><td>${htmlText(r.group)}</td><td>${r.metric}</td><td>${htmlText(formatValue(r.metric, r.p75))}</td><td style="color:${ratingColour[r.rating]}">${ratingLabel[r.rating]}</td><td>${r.samples}</td>${withNetworks ? `<td>${htmlText(perNetworkCell(r))}</td>` : ''}</tr>`,
     )
     .join('');
-  return `<table><thead><tr><th scope="col">${heading}</th><th scope="col">Metric</th><th scope="col">p75</th><th scope="col">Rating</th><th scope="col">Samples</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<table><thead><tr><th scope="col">${heading}</th><th scope="col">Metric</th><th scope="col">p75</th><th scope="col">Rating</th><th scope="col">Samples</th>${withNetworks ? '<th scope="col">/speed (per network)</th>' : ''}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
 /**
@@ -337,7 +303,7 @@ export function formatHtmlReport(
   )}
 <h2>By device class</h2>${htmlTable(
     'Device',
-    summarise(records, (r) => r.device),
+    summarise(records, (r) => r.device, { perNetwork: true }),
   )}
 </body></html>
 `;

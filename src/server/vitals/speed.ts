@@ -2,11 +2,11 @@
  * What the /speed page is to show of the field data ("How fast is this site?"): the 75th percentile
  * of LCP, INP and CLS over the last 28 days, per device class, with the visits behind each figure and
  * Google's rating; a class with fewer than 100 visits, or with visits from fewer than 5 networks,
- * gets no figure, only its count. Each network (an IPv4 /24, an IPv6 /48, by its key: the records'
- * `network`) has at most an equal say: its measurements are weighed so that it holds at most 10% of
- * a figure's weight (./report.ts networkWeights), so that one network's flood of beacons cannot set
- * a figure. Pure, and a cache in front of the store: a burst of visits to the page reads the store
- * at most once a minute per process. Nothing in it names a visitor (the records hold none).
+ * gets no figure, only its count. Each network has one say (./figure.ts networkFigure: its own
+ * p75, then the middle half of the networks' mean), so that neither one network's flood of beacons
+ * nor a few networks' fakes can set a figure. Pure, and a cache in front of the store: a burst of
+ * visits to the page reads the store at most once a minute per process. Nothing in it names a
+ * visitor (the records hold none).
  */
 import {
   deviceClasses,
@@ -18,15 +18,10 @@ import {
   type SpeedMetric,
 } from '../../domain/vitals.ts';
 import type { VitalRecord, VitalsDay } from '../store/types.ts';
-import { dayTotals, networkWeights, weightedP75, windowStart } from './report.ts';
+import { networkFigure } from './figure.ts';
+import { dayTotals, windowStart } from './report.ts';
 
 export const SPEED_WINDOW_DAYS = 28;
-/** Fewer visits than this in a class: too few for a figure that means anything. */
-export const MIN_VISITS = 100;
-/** Visits from fewer networks than this: one or two networks' figure, not the site's. */
-export const MIN_NETWORKS = 5;
-/** The most of a figure's weight one network holds (with fewer than 10 networks, an equal share). */
-export const MAX_NETWORK_SHARE = 0.1;
 /** How long one read of the store is shown for. */
 export const SPEED_MAX_AGE_MS = 60_000;
 
@@ -74,17 +69,8 @@ export function speedFigures(
       device,
       figures: SPEED_METRICS.map((metric) => {
         const list = classes.get(`${device} ${metric}`) ?? [];
-        const networks = list.map((r) => r.network);
-        // A measurement without a key (stored before keys were) is a network of its own.
-        const count =
-          new Set(networks.filter((n) => n !== null)).size +
-          networks.filter((n) => n === null).length;
-        if (list.length < MIN_VISITS || count < MIN_NETWORKS)
-          return { metric, visits: list.length };
-        const value = weightedP75(
-          list.map((r) => r.value),
-          networkWeights(networks, MAX_NETWORK_SHARE),
-        )!;
+        const value = networkFigure(list);
+        if (value === undefined) return { metric, visits: list.length };
         return { metric, visits: list.length, p75: value, rating: rate(metric, value) };
       }),
     })),
