@@ -64,8 +64,8 @@ const others: Record<string, number> = {
   '/send-mail.php': 405,
   '/php/email.php': 405,
   '/vitals': 405,
-  // Signed out: the sign-in page.
-  '/staff/enquiries.csv': 200,
+  // The export is a post (no other site can start it), as are sign-out and the passkey steps.
+  '/staff/enquiries.csv': 405,
   '/staff/passkey': 405,
   '/staff/sign-out': 405,
 };
