@@ -9,7 +9,8 @@ import { imageUploadPath } from '../domain/images.ts';
 export const editorPreviewPath = '/api/editor/preview/[...entry]';
 
 /** The editor's History pages (./dev-server/history/route.ts), under the editor's own address. */
-export const editorHistoryPath = '/keystatic/history/[...path]';
+export const HISTORY_BASE = '/keystatic/history';
+export const editorHistoryPath = `${HISTORY_BASE}/[...path]`;
 
 export const EDITOR_ROUTES: ReadonlySet<string> = new Set([
   '/keystatic/[...params]',

@@ -14,8 +14,7 @@
  * `data-editor-history`, and is added again whenever Keystatic renders a part anew.
  */
 import { PAGE_MOVED_EVENT } from '../events.ts';
-
-const BASE = '/keystatic/history';
+import { HISTORY_BASE as BASE } from '../routes.ts';
 const MARK = 'data-editor-history';
 
 interface Links {

@@ -17,6 +17,7 @@
 
 import { RESET_EVENT, SAVED_EVENT, SAVE_REFUSED_EVENT } from '../events.ts';
 import { KEYSTATIC_CONTEXTS } from '../keystatic-contexts.ts';
+import { HISTORY_BASE } from '../routes.ts';
 
 const refused = (previewProps: string) =>
   `document.dispatchEvent(new CustomEvent(${JSON.stringify(SAVE_REFUSED_EVENT)}, { detail: ${previewProps} }));`;
@@ -26,7 +27,7 @@ const saved = (name: string) =>
   `{ toastQueue.positive(\`Saved “\${${name}}”\`, { timeout: 5000 }); document.dispatchEvent(new CustomEvent(${JSON.stringify(SAVED_EVENT)})); }`;
 
 /** An entry's History: its address in the editor, under /keystatic/history. */
-const HISTORY_HREF = '"/keystatic/history" + location.pathname.slice("/keystatic".length)';
+const HISTORY_HREF = `${JSON.stringify(HISTORY_BASE)} + location.pathname.slice("/keystatic".length)`;
 
 /** [what Keystatic has, what it becomes]: each must be found, once per module that has the first. */
 type Rewrite = { module: string; from: string; to: string };

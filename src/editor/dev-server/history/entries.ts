@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import editorConfig from '../../../../keystatic.config.ts';
+import { HISTORY_BASE } from '../../routes.ts';
 import type { ContentHistory, Version } from './content-history.ts';
 
-export const HISTORY_BASE = '/keystatic/history';
 const EXTENSIONS = ['.mdx', '.mdoc', '.md', '.yaml', '.yml', '.json'];
 
 type Config = {

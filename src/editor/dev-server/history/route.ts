@@ -18,8 +18,8 @@ import type { ComponentProps } from 'astro/types';
 import { addressProblem } from '../../../domain/redirects.ts';
 import { historyOf } from './content-history.ts';
 import { contentFiles, filesLinkingTo, moveLinks } from './content-links.ts';
+import { HISTORY_BASE } from '../../routes.ts';
 import {
-  HISTORY_BASE,
   adjustFor,
   collections,
   describeNote,
