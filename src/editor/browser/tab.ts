@@ -13,9 +13,13 @@ import './tab-history.ts';
 import './save-message.ts';
 import { divertErrorOverlays, type ErrorPayload } from './error-overlays.ts';
 
-/** Whether an error comes from the editor's own code (its schema, its fields, Keystatic). */
+/**
+ * Whether an error comes from the editor's own code (its schema, its fields, Keystatic). Not its dev
+ * server's (../dev-server/): every page of the dev site passes through its middleware, whose
+ * frames are in a page's error too.
+ */
 const concernsEditor = ({ err }: ErrorPayload) =>
-  /keystatic|\/src\/editor\//.test(`${err.loc?.file ?? ''}\n${err.stack ?? ''}`);
+  /keystatic|\/src\/editor\/(?!dev-server\/)/.test(`${err.loc?.file ?? ''}\n${err.stack ?? ''}`);
 
 if (import.meta.hot)
   divertErrorOverlays(
