@@ -7,8 +7,8 @@
  * tab links here (../../browser/tab-history.ts) and asks `links.json` for its Delete dialog.
  *
  * This endpoint reads and decides; the pages are Astro components it renders with Astro's
- * container, so that each address keeps exactly the methods it takes (a page of src/pages would
- * answer any method) and no script of the site's pages comes with them.
+ * container, so that each address keeps exactly the methods it takes (an .astro page answers any
+ * method) and none of the scripts Astro adds to a page comes with them.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,9 +16,9 @@ import type { APIContext, APIRoute } from 'astro';
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import type { ComponentProps } from 'astro/types';
 import { addressProblem } from '../../../domain/redirects.ts';
+import { HISTORY_BASE } from '../../routes.ts';
 import { historyOf } from './content-history.ts';
 import { contentFiles, filesLinkingTo, moveLinks } from './content-links.ts';
-import { HISTORY_BASE } from '../../routes.ts';
 import {
   adjustFor,
   collections,
