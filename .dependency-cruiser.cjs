@@ -3,7 +3,7 @@
  * part of `npm test`; it reads .astro files too (their frontmatter and scripts), which dependency-cruiser
  * alone cannot parse.
  */
-const browser = '^src/(islands|stores|offline|client)/';
+const browser = '^src/(islands|stores|offline|client|editor/browser)/';
 
 /**
  * src/server/'s folders by floor, lowest first. A folder imports only from the floors below its own
@@ -68,10 +68,49 @@ module.exports = {
       to: { couldNotResolve: true },
     },
     {
+      name: 'shared-stands-on-domain-only',
+      severity: 'error',
+      comment:
+        'src/shared/ holds the Node-side helpers that the build, the editor in `astro dev` and the server stand on: it imports only src/domain/.',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/', pathNot: '^src/(shared|domain)/' },
+    },
+    {
+      name: 'shared-uses-no-astro-module',
+      severity: 'error',
+      comment: 'src/shared/ is loaded by plain Node (npm start) too: no astro:* virtual module.',
+      from: { path: '^src/shared/' },
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'build-code-never-imports-the-server',
+      severity: 'error',
+      comment:
+        "The build's integrations and the visual editor run in `astro build` and `astro dev`, never in the server: what they share with it lives in src/domain/ or src/shared/.",
+      from: { path: '^src/(integrations|editor|shared)/' },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'only-the-editor-imports-its-dev-server',
+      severity: 'error',
+      comment:
+        "src/editor/dev-server/ runs in `astro dev` only, loaded by astro.config.mjs: the site, the server and the editor's browser code never import it (names both halves use are in src/editor/events.ts and routes.ts).",
+      from: { pathNot: '^src/editor/dev-server/' },
+      to: { path: '^src/editor/dev-server/' },
+    },
+    {
+      name: 'content-schema-imports-no-site-code',
+      severity: 'error',
+      comment:
+        'src/content.config.ts stands below src/lib/, which reads the content it defines: what it needs lives in src/domain/ or src/shared/.',
+      from: { path: '^src/content\\.config\\.ts$' },
+      to: { path: '^src/(lib|islands|stores|components|layouts|pages|integrations|editor)/' },
+    },
+    {
       name: 'browser-code-never-imports-the-server',
       severity: 'error',
       comment:
-        'Islands, stores, the service worker and browser helpers run on the phone: what they share with the server lives in src/domain/.',
+        "Islands, stores, the service worker, browser helpers and the editor's scripts run in the browser: what they share with the server lives in src/domain/.",
       from: { path: browser },
       to: { path: '^src/server/' },
     },
@@ -100,7 +139,7 @@ module.exports = {
         'src/server/ runs under plain Node (npm start): it cannot load Astro-side or browser code. Pages and the middleware call the server, not the other way round.',
       from: { path: '^src/server/' },
       to: {
-        path: '^src/(lib|islands|components|layouts|pages|stores|offline|client|integrations)/|^src/(middleware|content\\.config)\\.ts$',
+        path: '^src/(lib|islands|components|layouts|pages|stores|offline|client|integrations|editor)/|^src/(middleware|content\\.config)\\.ts$',
       },
     },
     ...serverFloorRules,

@@ -13,7 +13,7 @@ import serviceWorker from './src/integrations/service-worker.ts';
 import buildIdentity from './src/integrations/build-identity.ts';
 import standaloneScript from './src/integrations/standalone-script.ts';
 import { FIRST_TIMES_SCRIPT } from './src/domain/api.ts';
-import editor from './src/integrations/editor.ts';
+import editor from './src/editor/dev-server/editor.ts';
 
 // reCAPTCHA, when its site key (a public value) is given at build time: both forms show the widget, and
 // every page's CSP allows its hosts, since every page has the Schedule a Call form. Without a key,

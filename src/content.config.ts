@@ -7,7 +7,7 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { parse as parseYaml } from 'yaml';
-import { currentAssetNames, type AssetFolder } from './lib/asset-names';
+import { currentAssetNames, type AssetFolder } from './shared/asset-names';
 import { availabilityFields } from './domain/booking';
 import { portfolioTags } from './domain/portfolio';
 import { addressProblem, type RedirectField } from './domain/redirects';

@@ -11,13 +11,13 @@ import { gateAnswer, gatePost, refusal } from './server/requests/post-gate';
 import { reportStoreFailure } from './server/log';
 import { NOT_A_PAGE, allowHeader, astroRoutes, onDemandRoutes } from './server/http/routes';
 import { serverConfig } from './server/config';
-import { EDITOR_ROUTES } from './integrations/editor-routes';
+import { EDITOR_ROUTES } from './editor/routes';
 
 /** What Astro renders for an address it has no route for. */
 const ERROR_ROUTES = new Set(['/404', '/500']);
 
 /**
- * Routes of `astro dev` only: the visual editor's (./integrations/editor-routes.ts), and Astro's image
+ * Routes of `astro dev` only: the visual editor's (./editor/routes.ts), and Astro's image
  * endpoint, through which the dev server makes every image of the pages (the build writes files).
  */
 const DEV_ROUTES: ReadonlySet<string> = new Set([...EDITOR_ROUTES, '/_image']);

@@ -166,7 +166,7 @@ export const countMessages = {
 /**
  * The first line of a page's error for a content mistake (src/lib/content-checks.ts): in `astro
  * dev`, the pages that rendered know by it that the error is another page's
- * (src/integrations/editor-reload.ts).
+ * (src/editor/browser/site-reload.ts).
  */
 export const contentMistakeHeadings = {
   page: 'This page shows content with a mistake. Correct it in the editor, then reload:',

@@ -2,7 +2,7 @@
  * The content's images: the src/assets folders content names images from, the files each takes,
  * and the check of an image added through the visual editor, which its upload field runs in the
  * browser (an answer at once) and its dev-only endpoint runs again before writing the file
- * (src/integrations/editor-images.ts), which also cleans an SVG (./svg-clean.ts).
+ * (src/editor/dev-server/images.ts), which also cleans an SVG (./svg-clean.ts).
  */
 
 /** Where the visual editor uploads an image to, in `astro dev` only. */

@@ -1,6 +1,6 @@
 /**
  * An SVG uploaded through the visual editor, rewritten with an allow-list by DOMPurify before it is
- * written into src/assets (src/integrations/editor-images.ts): a home-made deny-list of "<script",
+ * written into src/assets (src/editor/dev-server/images.ts): a home-made deny-list of "<script",
  * "on…=", "javascript:" let through an entity-encoded javascript: link, `<set attributeName="onclick">`
  * and an XHTML `<iframe>`. What is not drawing is taken out; what was taken out is named in words a
  * marketer reads at the upload field ("a script", "the onclick attribute of <svg>").

@@ -18,7 +18,6 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AstroIntegration } from 'astro';
-import { compressible } from '../server/http/static-files.ts';
 import { PRERENDERED_PAGE, type PageTaker } from './precompress-pages.ts';
 import {
   WORKER_DATA,
@@ -28,6 +27,22 @@ import {
 } from './precompress-worker.ts';
 
 export { NEAR_ROUND_TRIP } from './precompress-worker.ts';
+
+/**
+ * The text formats worth compressing: a .br and a .gz are written beside each, which the server
+ * (src/server/http/static-files.ts) sends whenever it finds them.
+ */
+const compressible = new Set([
+  '.html',
+  '.css',
+  '.js',
+  '.mjs',
+  '.json',
+  '.svg',
+  '.xml',
+  '.txt',
+  '.webmanifest',
+]);
 
 interface Waiting {
   job: CompressJob;

@@ -1,7 +1,8 @@
 /**
  * Builds the service worker (src/offline/worker.ts) into /sw.js after the site: Workbox's
  * `getManifest` lists what to precache with a revision for each file, esbuild bundles the worker
- * with Workbox's runtime, and the list and the build's pages are written into it. Runs before
+ * with Workbox's runtime, and the list, the build's pages and its on-demand routes (as Astro
+ * resolved them: the files of src/pages with `prerender = false`) are written into it. Runs before
  * precompress, so /sw.js is served compressed like every other file.
  */
 import { createHash } from 'node:crypto';
@@ -11,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { parse as parseYaml } from 'yaml';
 import type { Redirect } from '../domain/redirects.ts';
-import { onDemandRoutes } from '../server/http/routes.ts';
 
 const workerSource = fileURLToPath(new URL('../offline/worker.ts', import.meta.url));
 
@@ -44,7 +44,11 @@ async function builtRedirects(root: URL): Promise<Redirect[]> {
   return (entries ?? []).map(({ from, to }) => ({ from, to }));
 }
 
-export async function buildServiceWorker(clientDir: string, redirects: Redirect[] = []) {
+export async function buildServiceWorker(
+  clientDir: string,
+  redirects: Redirect[] = [],
+  onDemand: string[] = [],
+) {
   // Loaded here, not with the config: workbox-build takes half a second to import.
   const [{ build }, { getManifest }] = await Promise.all([
     import('esbuild'),
@@ -84,7 +88,7 @@ export async function buildServiceWorker(clientDir: string, redirects: Redirect[
       'process.env.NODE_ENV': '"production"',
       __BUILD_ID__: JSON.stringify(buildId),
       __PAGES__: JSON.stringify(pages),
-      __ON_DEMAND__: JSON.stringify(Object.keys(onDemandRoutes)),
+      __ON_DEMAND__: JSON.stringify(onDemand),
       __REDIRECTS__: JSON.stringify(redirects),
       'self.__WB_MANIFEST': manifest,
     },
@@ -96,17 +100,25 @@ export async function buildServiceWorker(clientDir: string, redirects: Redirect[
 
 export default function serviceWorker(): AstroIntegration {
   let root: URL;
+  /** The site's own routes rendered on demand, by pattern ('/schedule', '/[...redirect]'). */
+  let onDemand: string[] = [];
   return {
     name: 'service-worker',
     hooks: {
       'astro:config:done': ({ config }) => {
         root = config.root;
       },
+      'astro:routes:resolved': ({ routes }) => {
+        onDemand = routes
+          .filter((route) => route.origin === 'project' && !route.isPrerendered)
+          .map((route) => route.pattern);
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
         const { entries, bytes, warnings } = await buildServiceWorker(
           fileURLToPath(dir),
           await builtRedirects(root),
+          onDemand,
         );
         for (const warning of warnings) logger.warn(warning);
         logger.info(

@@ -1,6 +1,6 @@
 /** Resolves the image names used in content to the images of astro:assets. */
 import type { ImageMetadata } from 'astro';
-import type { AssetFolder } from './asset-names';
+import type { AssetFolder } from '../shared/asset-names';
 
 type Modules = Record<string, { default: ImageMetadata }>;
 

@@ -66,6 +66,23 @@ describe('the import rules', () => {
       'src/server/app.ts': 'export const app = 1;\n',
       'src/server/log.ts':
         "import { outbox } from './mail/outbox.ts';\nexport const log = outbox;\n",
+      // The build and the editor reaching into the server; shared/ reaching up or into Astro.
+      'src/integrations/worker.ts':
+        "import { config } from '../server/config.ts';\nexport const worker = config;\n",
+      'src/editor/dev-server/route.ts':
+        "import { config } from '../../server/config.ts';\nexport const route = config;\n",
+      'src/shared/names.ts':
+        "import { shown } from '../lib/shown.ts';\nexport const names = shown;\n",
+      'src/shared/entries.ts':
+        "import { getCollection } from 'astro:content';\nexport const entries = getCollection;\n",
+      // The editor's dev server, imported by its browser code and by the site.
+      'src/editor/browser/tab.ts':
+        "import { route } from '../dev-server/route.ts';\nexport const tab = route;\n",
+      'src/middleware.ts':
+        "import { route } from './editor/dev-server/route.ts';\nexport const onRequest = route;\n",
+      // The content schema reaching up to what reads the content.
+      'src/content.config.ts':
+        "import { shown } from './lib/shown.ts';\nexport const collections = shown;\n",
     });
   }, 60_000);
 
@@ -95,6 +112,25 @@ describe('the import rules', () => {
     expect(lines).toMatch(
       /server-root-files-import-no-folder: src\/server\/log\.ts → src\/server\/mail\/outbox\.ts/,
     );
+    expect(lines).toMatch(
+      /build-code-never-imports-the-server: src\/integrations\/worker\.ts → src\/server\/config\.ts/,
+    );
+    expect(lines).toMatch(
+      /build-code-never-imports-the-server: src\/editor\/dev-server\/route\.ts → src\/server\/config\.ts/,
+    );
+    expect(lines).toMatch(
+      /shared-stands-on-domain-only: src\/shared\/names\.ts → src\/lib\/shown\.ts/,
+    );
+    expect(lines).toMatch(/shared-uses-no-astro-module: src\/shared\/entries\.ts → astro:content/);
+    expect(lines).toMatch(
+      /only-the-editor-imports-its-dev-server: src\/editor\/browser\/tab\.ts → src\/editor\/dev-server\/route\.ts/,
+    );
+    expect(lines).toMatch(
+      /only-the-editor-imports-its-dev-server: src\/middleware\.ts → src\/editor\/dev-server\/route\.ts/,
+    );
+    expect(lines).toMatch(
+      /content-schema-imports-no-site-code: src\/content\.config\.ts → src\/lib\/shown\.ts/,
+    );
   });
 
   it('pass a tree that keeps them', async () => {
@@ -112,6 +148,24 @@ describe('the import rules', () => {
         "import { outbox } from '../mail/outbox.ts';\nexport const hosts = outbox;\n",
       'src/server/app.ts':
         "import { hosts } from './booking/hosts.ts';\nexport const app = hosts;\n",
+      // What the build, the editor and the server share, below them all.
+      'src/shared/read.ts':
+        "import { rule } from '../domain/rule.ts';\nexport const read = rule;\n",
+      'src/server/requests/body.ts':
+        "import { read } from '../../shared/read.ts';\nexport const body = read;\n",
+      'src/integrations/worker.ts':
+        "import { read } from '../shared/read.ts';\nexport const worker = read;\n",
+      'src/content.config.ts':
+        "import { read } from './shared/read.ts';\nexport const collections = read;\n",
+      // The editor's halves meet in the names they share; the site knows only its routes.
+      'src/editor/events.ts': "export const SAVED = 'editor:saved';\n",
+      'src/editor/routes.ts': "export const EDITOR_ROUTES = new Set(['/keystatic']);\n",
+      'src/editor/dev-server/editor.ts':
+        "import { SAVED } from '../events.ts';\nimport { read } from '../../shared/read.ts';\nexport const editor = [SAVED, read];\n",
+      'src/editor/browser/tab.ts':
+        "import { SAVED } from '../events.ts';\nexport const tab = SAVED;\n",
+      'src/middleware.ts':
+        "import { EDITOR_ROUTES } from './editor/routes.ts';\nexport const onRequest = EDITOR_ROUTES;\n",
     });
     expect(kept.output).toContain('hold');
     expect(kept.code).toBe(0);

@@ -294,8 +294,9 @@ test('every page renders with no server error, console error or broken image', a
 /**
  * A dependency Vite bundled anew while a page was open (`npm run edit` finds one it had not seen):
  * the page's island then asks for the old bundle, which Vite answers "504 Outdated Optimize Dep",
- * and the island's code does not load. The page reloads itself once (src/integrations/editor-reload.ts),
- * and the island then works; a second failure soon after is left to the console, not reloaded again.
+ * and the island's code does not load. The page reloads itself once
+ * (src/editor/browser/site-reload.ts), and the island then works; a second failure soon after is
+ * left to the console, not reloaded again.
  */
 test("a page whose island's code is outdated reloads once, and the island then works", async ({
   page,

@@ -240,7 +240,7 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   const previewTab = await opened;
   await expect(previewTab).toHaveURL(/\/about$/);
   // The dev server reads the saved file a moment after the save: a tab opened before that shows the
-  // old heading, then reloads by itself once it has (src/integrations/editor-reload.ts).
+  // old heading, then reloads by itself once it has (src/editor/browser/site-reload.ts).
   await expect(previewTab.getByRole('heading', { level: 1 })).toHaveText('About Northgate', {
     timeout: 30_000,
   });
@@ -687,7 +687,7 @@ async function buildOf(files: string[], read: string[]) {
 
 /**
  * Saves the entry open in the editor and waits until its file holds the change and Keystatic says
- * it is saved. The editor's tab is not reloaded by the save (src/integrations/editor.ts).
+ * it is saved. The editor's tab is not reloaded by the save (src/editor/dev-server/editor.ts).
  */
 async function save(browser: Page, path: string) {
   // Keystatic answers the save once its files are written (fs.writeFile empties a file first, so a

@@ -1,16 +1,19 @@
 /**
- * The content's history (src/integrations/content-history.ts) and the links that follow a page
- * (src/integrations/content-links.ts), with real git in temporary projects: what the editor's
- * History pages show and restore, and that a developer's branch, staging area and files are never
- * touched.
+ * The content's history (src/editor/dev-server/history/content-history.ts) and the links that
+ * follow a page (src/editor/dev-server/history/content-links.ts), with real git in temporary
+ * projects: what the editor's History pages show and restore, and that a developer's branch,
+ * staging area and files are never touched.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContentHistory, checkContentPath } from '../../src/integrations/content-history.ts';
-import { filesLinkingTo, moveLinks } from '../../src/integrations/content-links.ts';
+import {
+  ContentHistory,
+  checkContentPath,
+} from '../../src/editor/dev-server/history/content-history.ts';
+import { filesLinkingTo, moveLinks } from '../../src/editor/dev-server/history/content-links.ts';
 
 const projects: string[] = [];
 afterEach(() => {

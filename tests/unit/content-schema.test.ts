@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { collections } from '../../src/content.config';
-import { assetNames } from '../../src/lib/asset-names';
+import { assetNames } from '../../src/shared/asset-names';
 
 type Schema = {
   safeParse(data: unknown): { success: boolean; error?: { issues: { path: PropertyKey[] }[] } };

@@ -1,12 +1,15 @@
 /**
- * The rewrites of Keystatic's browser code (src/integrations/editor-keystatic.ts) all apply to the
- * Keystatic installed: an update of Keystatic that changes the code they rewrite fails here, before
- * the editor's browser tests show it.
+ * The rewrites of Keystatic's browser code (src/editor/dev-server/keystatic-rewrites.ts) all apply
+ * to the Keystatic installed: an update of Keystatic that changes the code they rewrite fails here,
+ * before the editor's browser tests show it.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { keystaticRewrites, rewriteKeystatic } from '../../src/integrations/editor-keystatic';
+import {
+  keystaticRewrites,
+  rewriteKeystatic,
+} from '../../src/editor/dev-server/keystatic-rewrites';
 
 /** The browser builds of Keystatic and Keystar UI, as Vite pre-bundles them. */
 const browserFiles = ['node_modules/@keystatic/core/dist', 'node_modules/@keystar/ui/dist'].flatMap(

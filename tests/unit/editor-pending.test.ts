@@ -1,5 +1,5 @@
 /**
- * The editor's pending uploads (src/integrations/editor-pending.ts): an upload no Save named goes
+ * The editor's pending uploads (src/editor/dev-server/pending.ts): an upload no Save named goes
  * once it is older than the time kept; a newer one stays; a file not named as an upload is ignored.
  */
 import { utimes } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import {
   pendingIn,
   pendingPath,
   sweep,
-} from '../../src/integrations/editor-pending';
+} from '../../src/editor/dev-server/pending';
 
 const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>\n');
 const names = ['unit-test-old.svg', 'unit-test-new.svg', 'Unit Test Odd.svg'];

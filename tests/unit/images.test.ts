@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imageNameFrom, imageProblem, maxImageBytes } from '../../src/domain/images';
-import { currentAssetNames } from '../../src/lib/asset-names';
+import { currentAssetNames } from '../../src/shared/asset-names';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const svg = bytes(

@@ -1,7 +1,8 @@
-// An SVG uploaded through the visual editor, as its endpoint takes it (src/integrations/editor-images.ts):
-// checked by `imageProblem`, then rewritten by DOMPurify with src/domain/svg-clean.ts's rule. Every
-// attack below must come out with nothing that could run a script, judged on the file as a browser
-// reads it (an XML parser), or be refused with a sentence; the site's own drawings must come out the same.
+// An SVG uploaded through the visual editor, as its endpoint takes it
+// (src/editor/dev-server/images.ts): checked by `imageProblem`, then rewritten by DOMPurify with
+// src/domain/svg-clean.ts's rule. Every attack below must come out with nothing that could run a
+// script, judged on the file as a browser reads it (an XML parser), or be refused with a sentence;
+// the site's own drawings must come out the same.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import createDOMPurify from 'dompurify';

@@ -26,19 +26,6 @@ const types: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** The text formats worth compressing; the build writes a .br and a .gz beside each. */
-export const compressible = new Set([
-  '.html',
-  '.css',
-  '.js',
-  '.mjs',
-  '.json',
-  '.svg',
-  '.xml',
-  '.txt',
-  '.webmanifest',
-]);
-
 interface Variant {
   file: string;
   size: number;

@@ -4,6 +4,8 @@
  * UTF-8. The result maps each field name to all of its values.
  */
 
+import { readLimited } from '../../shared/read-limited.ts';
+
 export type Fields = Map<string, string[]>;
 
 export type BodyResult =
@@ -15,35 +17,6 @@ const MULTIPART = 'multipart/form-data';
 /** The media type of a Content-Type header, lower-cased, without parameters. */
 export const mediaType = (header: string | null) =>
   (header ?? '').split(';')[0]!.trim().toLowerCase();
-
-/** The body's bytes, or null once it is larger than `limit` (declared or sent): never read past it. */
-export async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) return null;
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      // Not cancelled: that would destroy the connection before the 413 is written. The HTTP
-      // server closes it soon after the answer (see lingering in ./http.ts).
-      reader.releaseLock();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -1,21 +1,20 @@
 /**
- * In the editor's own tab (./editor-tab.ts imports it): the ways into the content's history
- * (./editor-history-route.ts), and the help around a page's address.
+ * In the editor's own tab (./tab.ts imports it): the ways into the content's history
+ * (../dev-server/history/route.ts), and the help around a page's address.
  *
  * - "History and deleted entries" in the navigation (an entry's own History is in its toolbar:
- *   ./editor-keystatic.ts).
+ *   ../dev-server/keystatic-rewrites.ts).
  * - Keystatic's Delete dialog for a service page lists the links to the page and asks where its
  *   visitors should be sent; the dev server adds that redirect once the file is gone
- *   (./editor-history.ts). It no longer says "This action cannot be undone".
+ *   (../dev-server/history/recorder.ts). It no longer says "This action cannot be undone".
  * - When a save moved a page to another address, the dev server has added the redirect and says
  *   so here: the marketer is offered to point the links to the old address at the new one.
  *
  * Keystatic renders these parts with React: what is added here lives beside its elements, marked
  * `data-editor-history`, and is added again whenever Keystatic renders a part anew.
  */
-import { PAGE_MOVED_EVENT } from './editor-history-events.ts';
-
-const BASE = '/keystatic/history';
+import { PAGE_MOVED_EVENT } from '../events.ts';
+import { HISTORY_BASE as BASE } from '../routes.ts';
 const MARK = 'data-editor-history';
 
 interface Links {

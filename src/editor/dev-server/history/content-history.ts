@@ -7,8 +7,8 @@
  * project that is not a git repository (a downloaded copy, the editor's tests' copies) keeps the
  * same history in a repository of its own, `.editor-history/` beside src/.
  *
- * The dev server's watcher (./editor-history.ts) records, and the editor's history pages
- * (./editor-history-route.ts) read and record restores, through one instance (`historyOf`).
+ * The dev server's watcher (./recorder.ts) records, and the editor's history pages (./route.ts)
+ * read and record restores, through one instance (`historyOf`).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';

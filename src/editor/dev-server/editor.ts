@@ -1,8 +1,9 @@
 /**
  * The visual editor (Keystatic, local mode) in `astro dev` only: /keystatic and /api/keystatic are
- * added with their own Content-Security-Policy (./editor-csp.ts) when the command is `dev`, and
- * nothing of Keystatic is loaded otherwise, so `astro build` and `npm start` have no editor route
- * and no editor code. The editor's schema is keystatic.config.ts (src/editor/).
+ * added with their own Content-Security-Policy (./csp.ts) when the command is `dev`, and nothing of
+ * Keystatic is loaded otherwise, so `astro build` and `npm start` have no editor route and no editor
+ * code. The editor's schema is keystatic.config.ts (src/editor/schema.ts); what runs in the browser
+ * is in src/editor/browser/.
  */
 import { realpathSync } from 'node:fs';
 import { dirname, posix } from 'node:path';
@@ -16,14 +17,14 @@ import {
   type Plugin,
   type ViteDevServer,
 } from 'vite';
-import { imageUploadPath } from '../domain/images.ts';
-import { assetHeaders } from './editor-asset-headers.ts';
-import { keystaticFriction } from './editor-keystatic.ts';
-import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from './editor-reload.ts';
-import { editorHistory } from './editor-history.ts';
-import { editorHistoryPath, editorPreviewPath } from './editor-routes.ts';
+import { imageUploadPath } from '../../domain/images.ts';
+import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from '../events.ts';
+import { editorHistoryPath, editorPreviewPath } from '../routes.ts';
+import { assetHeaders } from './asset-headers.ts';
+import { editorHistory } from './history/recorder.ts';
+import { keystaticFriction } from './keystatic-rewrites.ts';
 
-const assetsFolder = fileURLToPath(new URL('../assets/', import.meta.url));
+const assetsFolder = fileURLToPath(new URL('../../assets/', import.meta.url));
 
 /**
  * An image uploaded through the editor lands in src/assets, which both the editor's schema and the
@@ -197,7 +198,8 @@ function interceptSends(server: ViteDevServer, intercept: (payload: object) => o
  * A Save writes into src/content, and Astro then reloads every open tab. The editor's own tab must
  * not be: a reload cut Keystatic short before it had put its draft away ("Restored draft" after
  * every save) and closed what was open. A reload goes out as a custom event instead, which the dev
- * site's pages (./editor-reload.ts) answer by reloading, so the preview still follows each Save.
+ * site's pages (../browser/site-reload.ts) answer by reloading, so the preview still follows each
+ * Save.
  */
 function keepEditorOpenOnSave(): Plugin {
   // How many reloads have been sent: each page is told the count it was served at (read as the
@@ -344,7 +346,7 @@ function productionReactWhenEditing(): Plugin {
 
 /** The folder the project's packages are really in, through any link. */
 const packagesFolder = () =>
-  dirname(realpathSync(fileURLToPath(new URL('../../node_modules/astro', import.meta.url))));
+  dirname(realpathSync(fileURLToPath(new URL('../../../node_modules/astro', import.meta.url))));
 
 export default function editor(): AstroIntegration {
   return {
@@ -389,34 +391,34 @@ export default function editor(): AstroIntegration {
         });
         injectScript(
           'page',
-          `import ${JSON.stringify(fileURLToPath(new URL('./editor-reload.ts', import.meta.url)))};`,
+          `import ${JSON.stringify(fileURLToPath(new URL('../browser/site-reload.ts', import.meta.url)))};`,
         );
         injectRoute({
           pattern: editorPreviewPath,
-          entrypoint: new URL('./editor-preview.ts', import.meta.url),
+          entrypoint: new URL('./preview.ts', import.meta.url),
           prerender: false,
         });
         injectRoute({
           pattern: editorHistoryPath,
-          entrypoint: new URL('./editor-history-route.ts', import.meta.url),
+          entrypoint: new URL('./history/route.ts', import.meta.url),
           prerender: false,
         });
         injectRoute({
           pattern: imageUploadPath,
-          entrypoint: new URL('./editor-images.ts', import.meta.url),
+          entrypoint: new URL('./images.ts', import.meta.url),
           prerender: false,
         });
         addMiddleware({
           order: 'pre',
-          entrypoint: new URL('./editor-csp.ts', import.meta.url),
+          entrypoint: new URL('./csp.ts', import.meta.url),
         });
         addMiddleware({
           order: 'post',
-          entrypoint: new URL('./dev-whole-pages.ts', import.meta.url),
+          entrypoint: new URL('./whole-pages.ts', import.meta.url),
         });
         addMiddleware({
           order: 'pre',
-          entrypoint: new URL('./editor-uploads-commit.ts', import.meta.url),
+          entrypoint: new URL('./uploads-commit.ts', import.meta.url),
         });
       },
       'astro:server:start': ({ address, logger }) => {

@@ -7,7 +7,7 @@
  * - Save tells: after a Save that wrote the entry, Keystatic's own toast says "Saved" with the
  *   entry's name (a toast is announced to screen readers); a Save Keystatic refuses on a mistake it
  *   found sends `SAVE_REFUSED_EVENT` with the entry's values, which the editor's tab turns into a
- *   message that names the item and field (./editor-tab.ts, src/editor/problems.ts).
+ *   message that names the item and field (../browser/save-message.ts, src/editor/problems.ts).
  * - Toolbar words: the entry's toolbar (reset, delete, copy, paste, duplicate, preview, and the
  *   entry's History) shows each action's word beside its icon, not the icon alone, and its menu of the actions that do not fit
  *   (at 375 px, all of them) is a button that says "Actions".
@@ -15,14 +15,9 @@
  *   other items' ids from Keystatic's own context, which Keystatic does not export.
  */
 
-import { KEYSTATIC_CONTEXTS } from '../editor/keystatic-contexts.ts';
-
-/** What a refused Save sends on `document`: its `detail` is the entry's values (Keystatic's). */
-export const SAVE_REFUSED_EVENT = 'editor:save-refused';
-/** What Reset changes sends on `document`. */
-export const RESET_EVENT = 'editor:reset';
-/** What a Save that wrote the entry sends on `document`. */
-export const SAVED_EVENT = 'editor:saved';
+import { RESET_EVENT, SAVED_EVENT, SAVE_REFUSED_EVENT } from '../events.ts';
+import { KEYSTATIC_CONTEXTS } from '../keystatic-contexts.ts';
+import { HISTORY_BASE } from '../routes.ts';
 
 const refused = (previewProps: string) =>
   `document.dispatchEvent(new CustomEvent(${JSON.stringify(SAVE_REFUSED_EVENT)}, { detail: ${previewProps} }));`;
@@ -32,7 +27,7 @@ const saved = (name: string) =>
   `{ toastQueue.positive(\`Saved “\${${name}}”\`, { timeout: 5000 }); document.dispatchEvent(new CustomEvent(${JSON.stringify(SAVED_EVENT)})); }`;
 
 /** An entry's History: its address in the editor, under /keystatic/history. */
-const HISTORY_HREF = '"/keystatic/history" + location.pathname.slice("/keystatic".length)';
+const HISTORY_HREF = `${JSON.stringify(HISTORY_BASE)} + location.pathname.slice("/keystatic".length)`;
 
 /** [what Keystatic has, what it becomes]: each must be found, once per module that has the first. */
 type Rewrite = { module: string; from: string; to: string };
@@ -111,7 +106,7 @@ export const keystaticRewrites: Rewrite[] = [
     from: 'isBelowDesktop ? "element.regular" : undefined',
     to: 'undefined',
   })),
-  // The entry's History (src/integrations/editor-history-route.ts), a page of its own: "_top", so
+  // The entry's History (./history/route.ts), a page of its own: "_top", so
   // that the link loads it rather than Keystatic's router, which has no such page. Then the actions
   // that stay in view when the others go into the menu: first, Preview, History and those that
   // change the entry; copying and pasting an entry's text last.

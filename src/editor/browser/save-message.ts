@@ -1,13 +1,14 @@
 /**
- * In the editor's own tab (./editor-tab.ts imports it): what a refused Save says. Keystatic marks a
+ * In the editor's own tab (./tab.ts imports it): what a refused Save says. Keystatic marks a
  * mistake at its field, but one inside a list item whose dialog is closed is nowhere in view, and
- * Save then seemed to do nothing. Keystatic now tells of each refused Save (./editor-keystatic.ts);
- * this says, under Save and to a screen reader, which item and field stop it: "Not saved: Tiles →
- * 3rd tile → Title: must be 3-40 characters". It goes when a Save succeeds (Keystatic's toast then
- * says "Saved"), when anything is changed or the entry reset, and when another entry is opened.
+ * Save then seemed to do nothing. Keystatic now tells of each refused Save
+ * (../dev-server/keystatic-rewrites.ts); this says, under Save and to a screen reader, which item
+ * and field stop it: "Not saved: Tiles → 3rd tile → Title: must be 3-40 characters". It goes when
+ * a Save succeeds (Keystatic's toast then says "Saved"), when anything is changed or the entry
+ * reset, and when another entry is opened.
  */
-import { describeProblem, firstProblem, type Preview } from '../editor/problems.ts';
-import { RESET_EVENT, SAVED_EVENT, SAVE_REFUSED_EVENT } from './editor-keystatic.ts';
+import { RESET_EVENT, SAVED_EVENT, SAVE_REFUSED_EVENT } from '../events.ts';
+import { describeProblem, firstProblem, type Preview } from '../problems.ts';
 
 const message = document.createElement('p');
 message.id = 'editor-save-problem';

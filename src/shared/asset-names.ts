@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import { imageExtensions, type AssetFolder } from '../domain/images';
+import { imageExtensions, type AssetFolder } from '../domain/images.ts';
 
 export type { AssetFolder };
 

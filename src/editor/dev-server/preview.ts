@@ -9,7 +9,7 @@ import type { APIRoute } from 'astro';
 
 export const prerender = false;
 
-const services = new URL('../content/services/', import.meta.url);
+const services = new URL('../../content/services/', import.meta.url);
 
 /** The page copy whose address is not its name. */
 const pageAddresses: Record<string, string> = {

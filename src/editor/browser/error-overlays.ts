@@ -2,8 +2,8 @@
  * In `astro dev`, in the browser: Astro sends a page's server error to every open tab, where Vite
  * shows it in its overlay over the whole page (and Vite keeps one sent while no tab was connected
  * for the next tab that connects). A tab that is not the page that failed sends such an error to
- * its console instead, where `belongsHere` says it is not its own (./editor-tab.ts, the editor's
- * tab; ./editor-reload.ts, a page of the site that rendered).
+ * its console instead, where `belongsHere` says it is not its own (./tab.ts, the editor's tab;
+ * ./site-reload.ts, a page of the site that rendered).
  */
 
 /** What Vite's client hands its `vite:error` listeners (Astro's payload). */

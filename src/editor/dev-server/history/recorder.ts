@@ -1,5 +1,5 @@
 /**
- * The visual editor's history, as the dev server keeps it (`astro dev` only; ./editor.ts adds it):
+ * The visual editor's history, as the dev server keeps it (`astro dev` only; ../editor.ts adds it):
  * every change of src/content or src/assets, a Save of the editor or a file edited by hand, is
  * recorded in git (./content-history.ts) once the writes of that save have settled, and so is the
  * content as it is found when the dev server starts. A service page that moved to another address
@@ -12,9 +12,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { dump, load } from 'js-yaml';
 import type { Plugin, ViteDevServer } from 'vite';
-import { withMove, type Redirect } from '../domain/redirects.ts';
+import { withMove, type Redirect } from '../../../domain/redirects.ts';
+import { PAGE_MOVED_EVENT } from '../../events.ts';
 import { historyOf, OWN_REPOSITORY, type ContentHistory } from './content-history.ts';
-import { PAGE_MOVED_EVENT } from './editor-history-events.ts';
 
 export const REDIRECTS_FILE = 'src/content/data/redirects.yaml';
 const SERVICES = 'src/content/services';

@@ -1,6 +1,6 @@
 /**
  * What the dev server sends with a file of src/assets (./editor.ts), and with an upload the editor
- * shows before it is saved (./editor-images.ts): a policy under which it runs nothing when it
+ * shows before it is saved (./images.ts): a policy under which it runs nothing when it
  * is opened as a page (an SVG is a document of the dev server's origin, the editor's), whatever it
  * holds: an upload is cleaned (src/domain/svg-clean.ts), but a file copied into the folder by hand is
  * not. No script, no plugin, no request but its own embedded pictures and styles, and `sandbox` gives

@@ -1,15 +1,16 @@
 /**
  * The visual editor's routes, as Astro names them (`context.routePattern`). The site's middleware
  * (src/middleware.ts) reads them in the production server too, so they are in a file of their
- * own: ./editor.ts loads Vite, which the production server has no use for.
+ * own: ./dev-server/editor.ts loads Vite, which the production server has no use for.
  */
 import { imageUploadPath } from '../domain/images.ts';
 
-/** The editor's "Preview" links go through this (./editor-preview.ts). */
+/** The editor's "Preview" links go through this (./dev-server/preview.ts). */
 export const editorPreviewPath = '/api/editor/preview/[...entry]';
 
-/** The editor's History pages (./editor-history-route.ts), under the editor's own address. */
-export const editorHistoryPath = '/keystatic/history/[...path]';
+/** The editor's History pages (./dev-server/history/route.ts), under the editor's own address. */
+export const HISTORY_BASE = '/keystatic/history';
+export const editorHistoryPath = `${HISTORY_BASE}/[...path]`;
 
 export const EDITOR_ROUTES: ReadonlySet<string> = new Set([
   '/keystatic/[...params]',

@@ -1,11 +1,11 @@
 /**
  * In `astro dev` only (./editor.ts adds this middleware): a Save of the editor moves the pending
- * uploads its files name into src/assets (./editor-pending.ts) before Keystatic writes them, so that
+ * uploads its files name into src/assets (./pending.ts) before Keystatic writes them, so that
  * the dev server never reads content that names a picture it has not got; if Keystatic then fails,
  * they go back to pending. Keystatic's local Save is one POST of the files it writes, each as base64.
  */
 import { defineMiddleware } from 'astro:middleware';
-import { commitNamedIn, uncommit } from './editor-pending';
+import { commitNamedIn, uncommit } from './pending.ts';
 
 const SAVE_PATH = '/api/keystatic/update';
 

@@ -1,8 +1,8 @@
 /**
  * The visual editor's uploads until the entry that uses them is saved, in `astro dev` only. An
- * upload (./editor-images.ts) is kept here, outside src/, where no page and no glob of the dev
+ * upload (./images.ts) is kept here, outside src/, where no page and no glob of the dev
  * server sees it; the editor's field shows it from here meanwhile. A Save whose files name it
- * moves it into its src/assets folder just before Keystatic writes them (./editor-uploads-commit.ts),
+ * moves it into its src/assets folder just before Keystatic writes them (./uploads-commit.ts),
  * and back if Keystatic then fails. One that no Save names (the entry reset, left, the editor
  * closed) stays here until swept: `sweep` removes what is older than a day, on each upload and on
  * the dev server's first use of the endpoint. A day, not less: Keystatic keeps an unsaved entry as
@@ -12,15 +12,15 @@ import { copyFile, mkdir, readFile, readdir, rm, stat, unlink, writeFile } from 
 import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { imageExtensions, imageFolders, imageName, type AssetFolder } from '../domain/images';
+import { imageExtensions, imageFolders, imageName, type AssetFolder } from '../../domain/images.ts';
 
-const assets = fileURLToPath(new URL('../assets/', import.meta.url));
+const assets = fileURLToPath(new URL('../../assets/', import.meta.url));
 
 /**
  * In the project's .astro (Astro's own generated files, which git and `npm run build` leave
  * alone): a copy of the project (the editor's tests) starts without any.
  */
-const pendingRoot = fileURLToPath(new URL('../../.astro/editor-uploads/', import.meta.url));
+const pendingRoot = fileURLToPath(new URL('../../../.astro/editor-uploads/', import.meta.url));
 
 /** How long an upload no Save has named is kept. */
 export const PENDING_DAYS = 1;

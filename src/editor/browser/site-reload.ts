@@ -1,25 +1,16 @@
 /**
- * In `astro dev` only, on every page (./editor.ts injects it): the dev site's pages reload when the
- * site changes, as they would without the editor; the editor's own tab does not (see
- * keepEditorOpenOnSave in ./editor.ts, which sends reloads as this event, Vite's own after it has
- * bundled the dependencies anew included). A page whose island's code could not load (a dependency
- * bundled anew meanwhile: Vite answers the old one "504 Outdated Optimize Dep") reloads once.
+ * In `astro dev` only, on every page (../dev-server/editor.ts injects it): the dev site's pages
+ * reload when the site changes, as they would without the editor; the editor's own tab does not
+ * (see keepEditorOpenOnSave in ../dev-server/editor.ts, which sends reloads as SITE_RELOAD_EVENT,
+ * Vite's own after it has bundled the dependencies anew included). A page whose island's code could
+ * not load (a dependency bundled anew meanwhile: Vite answers the old one "504 Outdated Optimize
+ * Dep") reloads once.
  */
-import { contentMistakeHeadings } from '../domain/content-rules.ts';
+import { contentMistakeHeadings } from '../../domain/content-rules.ts';
+import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from '../events.ts';
 import { divertErrorOverlays, messageText } from './error-overlays.ts';
 
-export const SITE_RELOAD_EVENT = 'editor:site-reload';
-/** A page asks, once its connection is up, whether the site changed since the page was served. */
-export const SITE_CHANGED_EVENT = 'editor:site-changed?';
-/** The Server-Timing entry that tells a page which change of the site it was served after. */
-export const SITE_VERSION_TIMING = 'editor-site-version';
-
-// Also imported on the server (for the names): there, nothing runs.
-if (
-  typeof window !== 'undefined' &&
-  import.meta.hot &&
-  !location.pathname.startsWith('/keystatic')
-) {
+if (import.meta.hot && !location.pathname.startsWith('/keystatic')) {
   import.meta.hot.on(SITE_RELOAD_EVENT, () => location.reload());
   // A page asked for just after a Save may have been served before the dev server had read the
   // saved file, and a reload sent before the page's connection was up never reaches it: the page
@@ -66,11 +57,7 @@ function reloadForStaleCode(): boolean {
   return true;
 }
 
-if (
-  typeof window !== 'undefined' &&
-  import.meta.hot &&
-  !location.pathname.startsWith('/keystatic')
-) {
+if (import.meta.hot && !location.pathname.startsWith('/keystatic')) {
   // An island whose code failed to load: Astro tells it with this event (and would leave the island
   // as it was, a dialog on "loading…" for good).
   document.addEventListener('astro:hydration-error', (event) => {

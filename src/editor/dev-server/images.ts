@@ -6,7 +6,7 @@
  *   an application/octet-stream body). The editor's field checks the file first
  *   (src/editor/image-field.tsx); this checks it again, since anything on this machine can post here,
  *   and keeps an SVG as DOMPurify rewrote it (src/domain/svg-clean.ts), answering what it took out
- *   (`removed`, in words the field shows). The file is kept pending (./editor-pending.ts) until a
+ *   (`removed`, in words the field shows). The file is kept pending (./pending.ts) until a
  *   Save names it, which moves it into its src/assets folder; its `url` shows it meanwhile. It never
  *   replaces a file: the same file sent again is a no-op (a retry after a lost answer);
  * - GET with `&preview=<name>` shows a pending upload (or, once saved, sends to its file);
@@ -30,18 +30,18 @@ import {
   tooLarge,
   type AssetFolder,
   type FolderImage,
-} from '../domain/images';
-import { cleanSvg, type Purifier, type SvgWindow } from '../domain/svg-clean';
-import { readLimited } from '../server/requests/body';
-import { assetHeaders } from './editor-asset-headers';
-import { dropPending, keepPending, pendingIn, readPending, sweep } from './editor-pending';
+} from '../../domain/images.ts';
+import { cleanSvg, type Purifier, type SvgWindow } from '../../domain/svg-clean.ts';
+import { readLimited } from '../../shared/read-limited.ts';
+import { assetHeaders } from './asset-headers.ts';
+import { dropPending, keepPending, pendingIn, readPending, sweep } from './pending.ts';
 
 export const prerender = false;
 
-// Uploads left unsaved since an earlier run of the dev server go (see ./editor-pending.ts).
+// Uploads left unsaved since an earlier run of the dev server go (see ./pending.ts).
 void sweep();
 
-const src = new URL('../', import.meta.url);
+const src = new URL('../../', import.meta.url);
 const assets = new URL('assets/', src);
 
 const answer = (status: number, body?: Record<string, unknown>) =>

@@ -3,12 +3,12 @@
  * then). The site's policy (astro.config.mjs `security.csp`) allows scripts by hash, which the
  * editor's React app and its inline styles cannot meet; its routes get this one instead, still
  * same-origin only. Every other route keeps the site's policy. Keystatic's page also gets the
- * site's icon and the editor tab's script (./editor-tab.ts).
+ * site's icon and the editor tab's script (../browser/tab.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { defineMiddleware } from 'astro:middleware';
-import { assetHeaders } from './editor-asset-headers';
-import { EDITOR_ROUTES } from './editor-routes';
+import { EDITOR_ROUTES } from '../routes.ts';
+import { assetHeaders } from './asset-headers.ts';
 
 export const EDITOR_CSP = [
   "default-src 'self'",
@@ -24,7 +24,7 @@ export const EDITOR_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const editorTabScript = `/@fs${fileURLToPath(new URL('./editor-tab.ts', import.meta.url))}`;
+const editorTabScript = `/@fs${fileURLToPath(new URL('../browser/tab.ts', import.meta.url))}`;
 
 export const onRequest = defineMiddleware(async (context, next) => {
   if (!EDITOR_ROUTES.has(context.routePattern)) return next();
@@ -35,7 +35,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     headers.set('Content-Security-Policy', EDITOR_CSP);
   // Keystatic's page names no icon: the browser then asked for /favicon.ico, which the site has not
   // (a 404 in the console and a warning in the log on every visit). The site's own icon instead,
-  // and the editor tab's own script (./editor-tab.ts), which Vite serves from its file.
+  // and the editor tab's own script (../browser/tab.ts), which Vite serves from its file.
   if (headers.get('content-type')?.startsWith('text/html')) {
     const head = `<link rel="icon" href="/favicon.svg" type="image/svg+xml"><script type="module" src="${editorTabScript}"></script>`;
     const page = await response.text();
