@@ -113,6 +113,22 @@ module.exports = {
       to: { path: ['^src/server/[^/]+/', top] },
     },
     {
+      name: 'content-model-stands-on-the-domain-alone',
+      severity: 'error',
+      comment:
+        'src/content-model/ declares the content once for the build, the editor in the browser and plain Node (npm run docs:content): it imports only src/domain/ and zod.',
+      from: { path: '^src/content-model/' },
+      to: { pathNot: ['^src/(content-model|domain)/', 'node_modules/astro/dist/zod\\.js$'] },
+    },
+    {
+      name: 'the-build-never-loads-the-editor',
+      severity: 'error',
+      comment:
+        "The site's schema is made from the content model without the editor's fields: a build never loads Keystatic or React for it.",
+      from: { path: ['^src/content\\.config\\.ts$', '^src/content-model/'] },
+      to: { path: '^src/editor/' },
+    },
+    {
       name: 'lib-never-imports-islands',
       severity: 'error',
       comment:

@@ -66,6 +66,12 @@ describe('the import rules', () => {
       'src/server/app.ts': 'export const app = 1;\n',
       'src/server/log.ts':
         "import { outbox } from './mail/outbox.ts';\nexport const log = outbox;\n",
+      // The content model reaching into the editor, and the site's schema loading the editor.
+      'src/content-model/services.ts':
+        "import { flagged } from '../editor/problems.ts';\nexport const services = flagged;\n",
+      'src/editor/problems.ts': 'export const flagged = 1;\n',
+      'src/content.config.ts':
+        "import { flagged } from './editor/problems.ts';\nexport const collections = flagged;\n",
     });
   }, 60_000);
 
@@ -95,6 +101,12 @@ describe('the import rules', () => {
     expect(lines).toMatch(
       /server-root-files-import-no-folder: src\/server\/log\.ts → src\/server\/mail\/outbox\.ts/,
     );
+    expect(lines).toMatch(
+      /content-model-stands-on-the-domain-alone: src\/content-model\/services\.ts → src\/editor\/problems\.ts/,
+    );
+    expect(lines).toMatch(
+      /the-build-never-loads-the-editor: src\/content\.config\.ts → src\/editor\/problems\.ts/,
+    );
   });
 
   it('pass a tree that keeps them', async () => {
@@ -112,6 +124,12 @@ describe('the import rules', () => {
         "import { outbox } from '../mail/outbox.ts';\nexport const hosts = outbox;\n",
       'src/server/app.ts':
         "import { hosts } from './booking/hosts.ts';\nexport const app = hosts;\n",
+      'src/content-model/services.ts':
+        "import { rule } from '../domain/rule.ts';\nexport const services = rule;\n",
+      'src/content.config.ts':
+        "import { services } from './content-model/services.ts';\nexport const collections = services;\n",
+      'src/editor/schema.ts':
+        "import { services } from '../content-model/services.ts';\nexport default services;\n",
     });
     expect(kept.output).toContain('hold');
     expect(kept.code).toBe(0);
