@@ -39,52 +39,40 @@ function lengthOf(span: Span | undefined) {
   return span.min === 0 ? `text, up to ${span.max}` : `text, ${span.min}-${span.max}`;
 }
 
-/** What a field takes, in a marketer's words. */
-function takes(field: Field): string {
-  switch (field.kind) {
-    case 'text':
-      return lengthOf(field.span);
-    case 'pattern':
-    case 'pageAddress':
-      return shapeOf(field.rule.message);
-    case 'integer':
-      return `whole number, ${field.range.min}-${field.range.max}`;
-    case 'checkbox':
-      return '`true` or `false`';
-    case 'select':
-    case 'oneOf':
-      return `one of ${either(field.options)}`;
-    case 'someOf':
-      return `a list of one or more of ${either(field.options)}`;
-    case 'image':
-      return `the name of ${article(imageKinds[field.folder].one)} of \`src/assets/${field.folder}\``;
-    case 'illustration':
-      return '`{ image, alt }`';
-    case 'button':
-      return '`inquire`, `none`, or `{ text, href }`';
-    case 'email':
-      return 'an e-mail address';
-    case 'url':
-      return 'a full web address, `https://…`';
-    case 'checked':
-      return field.expects;
-    case 'date':
-      return "a date, `'YYYY-MM-DD'`";
-    case 'line':
-      return `a list of ${countOf(field.count)}${field.item}`;
-    case 'week':
-      return `${field.days.map(code).join(', ')}, each a list of up to 6 \`'HH:MM-HH:MM'\`, or \`[]\` for none`;
-    case 'uniqueId':
-      return `${shapeOf(field.rule.message)}, ${field.span.min}-${field.span.max} characters, each one's own`;
-    case 'group':
-    case 'body':
-      return '';
-    case 'list': {
-      const list = `a list of ${countOf(field.count)}${field.label.toLowerCase()}`;
-      return field.of.kind === 'group' ? list : `${list}, each ${takes(field.of)}`;
-    }
-  }
-}
+type Takes<K extends Field['kind']> = (field: Extract<Field, { kind: K }>) => string;
+
+/** What a field of each kind takes, in a marketer's words. */
+const kinds: { [K in Field['kind']]: Takes<K> } = {
+  text: ({ span }) => lengthOf(span),
+  pattern: ({ rule }) => shapeOf(rule.message),
+  pageAddress: ({ rule }) => shapeOf(rule.message),
+  integer: ({ range }) => `whole number, ${range.min}-${range.max}`,
+  checkbox: () => '`true` or `false`',
+  select: ({ options }) => `one of ${either(options)}`,
+  oneOf: ({ options }) => `one of ${either(options)}`,
+  someOf: ({ options }) => `a list of one or more of ${either(options)}`,
+  image: ({ folder }) =>
+    `the name of ${article(imageKinds[folder].one)} of \`src/assets/${folder}\``,
+  illustration: () => '`{ image, alt }`',
+  button: () => '`inquire`, `none`, or `{ text, href }`',
+  email: () => 'an e-mail address',
+  url: () => 'a full web address, `https://…`',
+  checked: ({ expects }) => expects,
+  date: () => "a date, `'YYYY-MM-DD'`",
+  line: ({ count, item }) => `a list of ${countOf(count)}${item}`,
+  week: ({ days }) =>
+    `${days.map(code).join(', ')}, each a list of up to 6 \`'HH:MM-HH:MM'\`, or \`[]\` for none`,
+  uniqueId: ({ rule, span }) =>
+    `${shapeOf(rule.message)}, ${span.min}-${span.max} characters, each one's own`,
+  group: () => '',
+  body: () => '',
+  list: ({ count, label, of }) => {
+    const list = `a list of ${countOf(count)}${label.toLowerCase()}`;
+    return of.kind === 'group' ? list : `${list}, each ${takes(of)}`;
+  },
+};
+
+const takes = (field: Field): string => (kinds[field.kind] as Takes<Field['kind']>)(field as never);
 
 /** Whether the file may leave the field out, and what the site then takes (a default), if anything. */
 function leftOut(field: Field): { optional: boolean; value?: unknown } {

@@ -4,7 +4,13 @@
  * naming the file and the field; a declaration's `schema` (the domain's rule) is taken as it is.
  */
 import { z } from 'astro/zod';
-import { heroButtonKinds, lengths, patterns, type Span } from '../domain/content-rules.ts';
+import {
+  heroButtonKinds,
+  lengths,
+  patterns,
+  type Rule,
+  type Span,
+} from '../domain/content-rules.ts';
 import type { AssetFolder } from '../domain/images.ts';
 import type { CollectionModel, Entry } from './collections.ts';
 import type { Field, Fields } from './fields.ts';
@@ -71,69 +77,61 @@ function counted(items: z.ZodArray, count: Span | undefined, message: string | u
   return items.min(count.min).max(count.max);
 }
 
-function kindSchema(field: Field, checks: SiteChecks): z.ZodType {
-  switch (field.kind) {
-    case 'text':
-      return text(field.span);
-    case 'pattern':
-    case 'pageAddress': {
-      const matching = z.string().regex(field.rule.regex, field.rule.message);
-      return 'default' in field && field.default !== undefined
-        ? matching.default(field.default)
-        : matching;
-    }
-    case 'integer': {
-      const whole = z.number().int().min(field.range.min).max(field.range.max);
-      return field.default === undefined ? whole : whole.default(field.default);
-    }
-    case 'checkbox':
-      return z.boolean().default(field.default);
-    case 'select':
-    case 'oneOf':
-      return z.enum(field.options);
-    case 'someOf':
-      return z.array(z.enum(field.options)).min(1);
-    case 'image':
-      return image(field.folder, checks);
-    case 'illustration':
-      return z.strictObject({
-        image: image('illustrations', checks),
-        alt: fieldSchema(alt, checks),
-      });
-    case 'button':
-      return z
-        .union([
-          z.literal(heroButtonKinds[0]),
-          z.literal(heroButtonKinds[1]),
-          z.strictObject({ text: text(lengths.buttonText), href: internalPath() }),
-        ])
-        .default(heroButtonKinds[0]);
-    case 'email':
-      return z.email();
-    case 'url':
-      return z.url();
-    case 'checked':
-      return z.string().superRefine((value, context) => {
-        const problem = field.problem(value);
-        if (problem) context.addIssue({ code: 'custom', message: problem });
-      });
-    case 'uniqueId':
-      return text(field.span).regex(field.rule.regex, { message: field.rule.message });
-    case 'date':
-    case 'line':
-    case 'week':
-      return field.schema;
-    case 'group':
-      return z.strictObject(shapeOf(field.fields, checks));
-    case 'list': {
-      const items = counted(
-        z.array(fieldSchema(field.of, checks)),
-        field.count,
-        field.countMessage,
-      );
-      return field.default ? items.default([]) : items;
-    }
-    case 'body':
-      throw new Error('the MDX text is not in the front matter');
-  }
-}
+type Made<K extends Field['kind']> = (
+  field: Extract<Field, { kind: K }>,
+  checks: SiteChecks,
+) => z.ZodType;
+
+const matching = ({ rule, ...field }: { rule: Rule; default?: string }) => {
+  const schema = z.string().regex(rule.regex, rule.message);
+  return field.default === undefined ? schema : schema.default(field.default);
+};
+
+/** Each kind's schema, before its words and whether it may be left out. */
+const kinds: { [K in Field['kind']]: Made<K> } = {
+  text: ({ span }) => text(span),
+  pattern: matching,
+  pageAddress: matching,
+  integer: ({ range, default: value }) => {
+    const whole = z.number().int().min(range.min).max(range.max);
+    return value === undefined ? whole : whole.default(value);
+  },
+  checkbox: ({ default: value }) => z.boolean().default(value),
+  select: ({ options }) => z.enum(options),
+  oneOf: ({ options }) => z.enum(options),
+  someOf: ({ options }) => z.array(z.enum(options)).min(1),
+  image: ({ folder }, checks) => image(folder, checks),
+  illustration: (_, checks) =>
+    z.strictObject({ image: image('illustrations', checks), alt: fieldSchema(alt, checks) }),
+  button: () =>
+    z
+      .union([
+        z.literal(heroButtonKinds[0]),
+        z.literal(heroButtonKinds[1]),
+        z.strictObject({ text: text(lengths.buttonText), href: internalPath() }),
+      ])
+      .default(heroButtonKinds[0]),
+  email: () => z.email(),
+  url: () => z.url(),
+  checked: ({ problem }) =>
+    z.string().superRefine((value, context) => {
+      const found = problem(value);
+      if (found) context.addIssue({ code: 'custom', message: found });
+    }),
+  uniqueId: ({ span, rule }) => text(span).regex(rule.regex, { message: rule.message }),
+  // The domain's rule is the schema (`fieldSchema` takes it before it comes here).
+  date: ({ schema }) => schema,
+  line: ({ schema }) => schema,
+  week: ({ schema }) => schema,
+  group: ({ fields }, checks) => z.strictObject(shapeOf(fields, checks)),
+  list: (field, checks) => {
+    const items = counted(z.array(fieldSchema(field.of, checks)), field.count, field.countMessage);
+    return field.default ? items.default([]) : items;
+  },
+  body: () => {
+    throw new Error('the MDX text is not in the front matter');
+  },
+};
+
+const kindSchema = (field: Field, checks: SiteChecks) =>
+  (kinds[field.kind] as Made<Field['kind']>)(field as never, checks);

@@ -86,82 +86,73 @@ function whenLeftOut(schema: { safeParse(value: unknown): { success: boolean; da
   return parsed.success ? (parsed.data as string[]) : [];
 }
 
-export function editorField(field: Field, context: EditorContext): ComponentSchema {
-  const { label, hint } = field as { label: string; hint?: string };
-  switch (field.kind) {
-    case 'text':
-      return field.heading
-        ? headingField(label, hint, field.span!, field.heading)
-        : textField(label, field.span, { ...field, description: hint });
-    case 'pattern':
-      return patternField(field);
-    case 'integer':
-      return fields.integer({
-        label,
-        description: hint,
-        validation: { min: field.range.min, max: field.range.max },
-      });
-    case 'checkbox':
-      return fields.checkbox({ label, description: hint, defaultValue: field.default });
-    case 'select':
-      return fields.select({
-        label,
-        description: hint,
-        options: field.options.map((value) => ({ label: value, value })),
-        defaultValue: field.options[0]!,
-      });
-    case 'oneOf': {
-      const name = field.optionsNamedBy ? context.optionNames[field.optionsNamedBy] : undefined;
-      const options = field.options.map((value) => ({ value, label: name?.(value) ?? value }));
-      return oneOf(label, options, hint);
-    }
-    case 'someOf':
-      return someOf(label, field.options, hint);
-    case 'image':
-      return imageField(field.folder, label, context.pictures[field.folder], {
-        description: hint,
-        optional: field.optional,
-      });
-    case 'illustration':
-      return optionalIllustration(label, context.pictures.illustrations, hint);
-    case 'button':
-      return heroButton(label, hint);
-    case 'email':
-      return fields.text({
-        label,
-        description: hint,
-        validation: {
-          pattern: { regex: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, message: 'an e-mail address' },
-        },
-      });
-    case 'url':
-      return fields.url({ label, description: hint, validation: { isRequired: true } });
-    case 'pageAddress': {
-      const { taken, existing } = context.pageAddresses;
-      return pageAddressField(label, hint, field.rule, taken, existing);
-    }
-    case 'checked':
-      return checkedField(label, hint, field.problem, field.expects, field);
-    case 'date':
-      return calendarDateField(label, hint, field.schema);
-    case 'line':
-      return listLineField(label, hint, field.schema, field.expects, whenLeftOut(field.schema));
-    case 'week':
-      return field.optional
-        ? optionalWeekField(label, hint, field.days, field.day)
-        : weekField(label, field.days, field.day);
-    case 'uniqueId':
-      return uniqueIdField(label, hint, field.rule, field.span);
-    case 'body':
-      // Keystatic keeps an MDX field's label to itself: it is repeated for the editor's place of
-      // a mistake (../labels.ts).
-      return Object.assign(fields.mdx({ label, extension: 'mdx' }), { label });
-    case 'group':
-      return fields.object(
-        editorFields(field.fields, context),
-        field.label === undefined ? undefined : { label: field.label, description: hint },
-      );
-    case 'list':
-      return listField(field, context);
-  }
-}
+type Made<K extends Field['kind']> = (
+  field: Extract<Field, { kind: K }>,
+  context: EditorContext,
+) => ComponentSchema;
+
+/** Each kind's editor field: Keystatic's own, or the kind's folder's. */
+const kinds: { [K in Field['kind']]: Made<K> } = {
+  text: ({ label, hint, span, heading, ...field }) =>
+    heading
+      ? headingField(label, hint, span!, heading)
+      : textField(label, span, { ...field, description: hint }),
+  pattern: patternField,
+  integer: ({ label, hint, range }) =>
+    fields.integer({ label, description: hint, validation: { min: range.min, max: range.max } }),
+  checkbox: ({ label, hint, default: value }) =>
+    fields.checkbox({ label, description: hint, defaultValue: value }),
+  select: ({ label, hint, options }) =>
+    fields.select({
+      label,
+      description: hint,
+      options: options.map((value) => ({ label: value, value })),
+      defaultValue: options[0]!,
+    }),
+  oneOf: ({ label, hint, options, optionsNamedBy }, context) => {
+    const name = optionsNamedBy ? context.optionNames[optionsNamedBy] : undefined;
+    return oneOf(
+      label,
+      options.map((value) => ({ value, label: name?.(value) ?? value })),
+      hint,
+    );
+  },
+  someOf: ({ label, hint, options }) => someOf(label, options, hint),
+  image: ({ label, hint, folder, optional }, context) =>
+    imageField(folder, label, context.pictures[folder], { description: hint, optional }),
+  illustration: ({ label, hint }, context) =>
+    optionalIllustration(label, context.pictures.illustrations, hint),
+  button: ({ label, hint }) => heroButton(label, hint),
+  email: ({ label, hint }) =>
+    fields.text({
+      label,
+      description: hint,
+      validation: {
+        pattern: { regex: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, message: 'an e-mail address' },
+      },
+    }),
+  url: ({ label, hint }) =>
+    fields.url({ label, description: hint, validation: { isRequired: true } }),
+  pageAddress: ({ label, hint, rule }, { pageAddresses: { taken, existing } }) =>
+    pageAddressField(label, hint, rule, taken, existing),
+  checked: ({ label, hint, problem, expects, optional }) =>
+    checkedField(label, hint, problem, expects, { optional }),
+  date: ({ label, hint, schema }) => calendarDateField(label, hint, schema),
+  line: ({ label, hint, schema, expects }) =>
+    listLineField(label, hint, schema, expects, whenLeftOut(schema)),
+  week: ({ label, hint, optional, days, day }) =>
+    optional ? optionalWeekField(label, hint, days, day) : weekField(label, days, day),
+  uniqueId: ({ label, hint, rule, span }) => uniqueIdField(label, hint, rule, span),
+  // Keystatic keeps an MDX field's label to itself: it is repeated for the editor's place of a
+  // mistake (../labels.ts).
+  body: ({ label }) => Object.assign(fields.mdx({ label, extension: 'mdx' }), { label }),
+  group: ({ label, hint, fields: of }, context) =>
+    fields.object(
+      editorFields(of, context),
+      label === undefined ? undefined : { label, description: hint },
+    ),
+  list: listField,
+};
+
+export const editorField = (field: Field, context: EditorContext): ComponentSchema =>
+  (kinds[field.kind] as Made<Field['kind']>)(field as never, context);
