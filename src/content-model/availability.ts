@@ -132,7 +132,7 @@ export const availability = listFile({
       label: 'Opening hours',
       schema: availabilityFields.hours,
       about:
-        "The opening hours for calls on each weekday, on a 24-hour clock, e.g. `['09:30-12:30', '13:30-17:00']` (quote them when you write them this way by hand). Each must open before it closes; they must not overlap. In the editor a day's hours are one line: `09:30-12:30, 13:30-17:00`.",
+        "The opening hours for calls on each weekday, on a 24-hour clock, up to 6 a day, e.g. `['09:30-12:30', '13:30-17:00']` (quote them when you write them this way by hand). Each must open before it closes; they must not overlap. In the editor a day's hours are one line: `09:30-12:30, 13:30-17:00`.",
     }),
     closed: list({
       label: 'Closed dates',

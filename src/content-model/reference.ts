@@ -61,7 +61,7 @@ const kinds: { [K in Field['kind']]: Takes<K> } = {
   date: () => "a date, `'YYYY-MM-DD'`",
   line: ({ count, item }) => `a list of ${countOf(count)}${item}`,
   week: ({ days }) =>
-    `${days.map(code).join(', ')}, each a list of up to 6 \`'HH:MM-HH:MM'\`, or \`[]\` for none`,
+    `${days.map(code).join(', ')}, each a list of \`'HH:MM-HH:MM'\`, or \`[]\` for none`,
   uniqueId: ({ rule, span }) =>
     `${shapeOf(rule.message)}, ${span.min}-${span.max} characters, each one's own`,
   group: () => '',
