@@ -102,7 +102,7 @@ module.exports = {
       name: 'content-schema-imports-no-site-code',
       severity: 'error',
       comment:
-        'src/content.config.ts stands below src/lib/, which reads the content it defines: what it needs lives in src/domain/ or src/shared/.',
+        'src/content.config.ts stands below src/lib/, which reads the content it defines: what it needs lives in src/domain/, src/shared/ or the content model (src/content-model/).',
       from: { path: '^src/content\\.config\\.ts$' },
       to: { path: '^src/(lib|islands|stores|components|layouts|pages|integrations|editor)/' },
     },
@@ -150,6 +150,22 @@ module.exports = {
         "The files at src/server/'s root (config, log, safe-text, networks, shutdown, json, call-token) are the ground every folder stands on.",
       from: { path: '^src/server/[^/]+\\.ts$', pathNot: top },
       to: { path: ['^src/server/[^/]+/', top] },
+    },
+    {
+      name: 'content-model-stands-on-the-domain-alone',
+      severity: 'error',
+      comment:
+        'src/content-model/ declares the content once for the build, the editor in the browser and plain Node (npm run docs:content): it imports only src/domain/ and zod.',
+      from: { path: '^src/content-model/' },
+      to: { pathNot: ['^src/(content-model|domain)/', 'node_modules/astro/dist/zod\\.js$'] },
+    },
+    {
+      name: 'the-build-never-loads-the-editor',
+      severity: 'error',
+      comment:
+        "The site's schema is made from the content model without the editor's fields: a build never loads Keystatic or React for it.",
+      from: { path: ['^src/content\\.config\\.ts$', '^src/content-model/'] },
+      to: { path: '^src/editor/' },
     },
     {
       name: 'lib-never-imports-islands',

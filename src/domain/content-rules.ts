@@ -1,8 +1,7 @@
 /**
- * The content's rules that both the site's schema (src/content.config.ts, zod) and the visual
- * editor's schema (src/editor/schema.ts, Keystatic) state: counts, enums, lengths, patterns and the
- * hints staff read. Each is written once here; tests/unit/editor-schema.test.ts checks that the two
- * schemas agree field by field (names, lengths, counts, choices) wherever a value is not from here.
+ * The content's rules that the content model (src/content-model/) declares its fields with, and that
+ * other code needs too (the editor's own fields, the redirects and the bookings of src/domain/):
+ * counts, enums, lengths and patterns. The fields' words are the model's.
  */
 
 /** The service page groups, in the order the /service page lists them. */
@@ -129,34 +128,6 @@ export const patterns = {
   color: { regex: /^#[0-9a-f]{6}$/i, message: 'a hex colour such as "#2563eb"' },
   sectionId: { regex: /^[a-z-]+$/, message: 'lowercase letters and dashes only' },
 } as const satisfies Record<string, Rule>;
-
-/** The hints shown beside a field, in the editor and in content-schema.md. */
-export const hints = {
-  icon: 'Name of a line icon in src/assets/icons, without ".svg", e.g. "database".',
-  illustration: 'Name of an illustration in src/assets/illustrations, without ".svg".',
-  alt: 'What the image shows, for people who cannot see it. Do not start with "Image of".',
-  linkLabel: 'The link text.',
-  linkHref: 'Where the link goes, a path on this site such as "/reactjs".',
-  seoTitle: 'Browser tab and search result title. 5-70 characters; the brand name is added.',
-  seoDescription: 'Search result snippet. 50-160 characters, one or two plain sentences.',
-  seo: 'How the page appears in search engines and when shared.',
-  id: 'A unique name for the entry.',
-  serviceSlug: 'The page address without the slash: "iphone" is served at /iphone.',
-  serviceTitle:
-    'The technology or service, e.g. "iPhone App". The hero heading adds " Development".',
-  category: 'Which group of the /service page lists this page.',
-  order: 'Position inside its group on the /service page; lower comes first.',
-  heroDescription: 'Two or three sentences under the heading.',
-  heroButton:
-    '"inquire" shows "Inquire Now" linking to the external contact page of the site settings; "none" shows no button; or give { text, href } for a link on this site.',
-  tagLines: 'One to three short labels shown above the title, e.g. "Native iOS".',
-  introParagraphs: 'One to four paragraphs, each 40-700 characters.',
-  intro: "The 'We Help You Win' block.",
-  tileSummary: 'One sentence under the tile title.',
-  tiles: "The 8 tiles of the 'We Provide' grid.",
-  stats: "The 4 counters of 'Numbers That Speak Our Power'.",
-  testimonials: 'Whether the shared testimonial carousel is shown on this page.',
-} as const;
 
 export const countMessages = {
   tiles: `the services grid needs exactly ${SERVICE_TILES} tiles`,

@@ -2,7 +2,7 @@
  * A mistake inside an entry, told in the editor's words. Keystatic 0.6.9 refuses to save an entry
  * with a mistake inside a list item (a tile, a closed day, a data file's entry) but, once the item's
  * dialog is closed, says so nowhere: the item's row now carries the problem, after its label, and a
- * refused Save names the item and the field (src/integrations/editor-tab.ts shows `describeProblem`).
+ * refused Save names the item and the field (src/editor/browser/tab.ts shows `describeProblem`).
  */
 import type { ComponentSchema } from '@keystatic/core';
 

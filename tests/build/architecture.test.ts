@@ -82,7 +82,11 @@ describe('the import rules', () => {
         "import { route } from './editor/dev-server/route.ts';\nexport const onRequest = route;\n",
       // The content schema reaching up to what reads the content.
       'src/content.config.ts':
-        "import { shown } from './lib/shown.ts';\nexport const collections = shown;\n",
+        "import { shown } from './lib/shown.ts';\nimport { flagged } from './editor/problems.ts';\nexport const collections = [shown, flagged];\n",
+      // The content model reaching into the editor, and the site's schema loading the editor.
+      'src/content-model/services.ts':
+        "import { flagged } from '../editor/problems.ts';\nexport const services = flagged;\n",
+      'src/editor/problems.ts': 'export const flagged = 1;\n',
     });
   }, 60_000);
 
@@ -131,6 +135,12 @@ describe('the import rules', () => {
     expect(lines).toMatch(
       /content-schema-imports-no-site-code: src\/content\.config\.ts → src\/lib\/shown\.ts/,
     );
+    expect(lines).toMatch(
+      /content-model-stands-on-the-domain-alone: src\/content-model\/services\.ts → src\/editor\/problems\.ts/,
+    );
+    expect(lines).toMatch(
+      /the-build-never-loads-the-editor: src\/content\.config\.ts → src\/editor\/problems\.ts/,
+    );
   });
 
   it('pass a tree that keeps them', async () => {
@@ -156,7 +166,7 @@ describe('the import rules', () => {
       'src/integrations/worker.ts':
         "import { read } from '../shared/read.ts';\nexport const worker = read;\n",
       'src/content.config.ts':
-        "import { read } from './shared/read.ts';\nexport const collections = read;\n",
+        "import { read } from './shared/read.ts';\nimport { services } from './content-model/services.ts';\nexport const collections = [read, services];\n",
       // The editor's halves meet in the names they share; the site knows only its routes.
       'src/editor/events.ts': "export const SAVED = 'editor:saved';\n",
       'src/editor/routes.ts': "export const EDITOR_ROUTES = new Set(['/keystatic']);\n",
@@ -166,6 +176,10 @@ describe('the import rules', () => {
         "import { SAVED } from '../events.ts';\nexport const tab = SAVED;\n",
       'src/middleware.ts':
         "import { EDITOR_ROUTES } from './editor/routes.ts';\nexport const onRequest = EDITOR_ROUTES;\n",
+      'src/content-model/services.ts':
+        "import { rule } from '../domain/rule.ts';\nexport const services = rule;\n",
+      'src/editor/schema.ts':
+        "import { services } from '../content-model/services.ts';\nexport default services;\n",
     });
     expect(kept.output).toContain('hold');
     expect(kept.code).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * Nothing a marketer saves is lost (src/integrations/editor-history*.ts): a change is undone from the
+ * Nothing a marketer saves is lost (src/editor/dev-server/history/): a change is undone from the
  * entry's History, a deleted page is brought back, and a page whose address changes keeps its old
  * address working, with its links offered to follow. In Chromium against `astro dev --mode edit`,
  * as staff do it, in the copy of the project whose content every test puts back (./content.ts).

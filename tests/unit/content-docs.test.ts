@@ -1,8 +1,13 @@
-/** content-schema.md stays complete: every field of every collection is named in it. */
+/**
+ * content-schema.md stays complete and true: its field reference is the one the content model makes
+ * (`npm run docs:content`), and every field of every collection is named in it.
+ */
 import { readFileSync } from 'node:fs';
 import { z } from 'astro/zod';
 import { describe, expect, it } from 'vitest';
+import { currentReference } from '../../scripts/content-docs.mjs';
 import { collections } from '../../src/content.config';
+import { withReference } from '../../src/content-model/reference';
 
 /** A JSON Schema, as far as this walk reads it. */
 type JsonSchema = {
@@ -35,6 +40,20 @@ function fieldNames(schema: z.ZodType): Set<string> {
 }
 
 const doc = readFileSync('content-schema.md', 'utf8');
+
+describe("content-schema.md's field reference", () => {
+  it('is the one the content model makes: run npm run docs:content', async () => {
+    expect(await currentReference(doc)).toBe(doc);
+  });
+
+  it('is told from a list edited by hand, and its place from a lost marker', async () => {
+    const edited = doc.replace('`title` (**Service name**) — text, 2-40.', '`title` — text, 2-50.');
+    expect(edited).not.toBe(doc);
+    expect(await currentReference(edited)).toBe(doc);
+    const lost = doc.replace(/<!-- End of the fields of pricing\. -->/, '');
+    expect(() => withReference(lost)).toThrow(/no place for the fields of pricing/);
+  });
+});
 
 describe('content-schema.md', () => {
   it('reads the nested fields of the service pages', () => {

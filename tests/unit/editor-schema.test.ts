@@ -99,7 +99,7 @@ function editorFieldPaths(field: ComponentSchema, prefix: string): string[] {
   return [];
 }
 
-/** The custom fields (src/editor/fields.tsx) hold the whole sub-object: its keys are theirs. */
+/** The editor's own fields (src/editor/fields/) hold the whole sub-object: its keys are theirs. */
 const customLeaves = ['hero.button', 'hero.illustration', 'hosts.[].hours'];
 const underCustom = (path: string) => customLeaves.some((leaf) => path.startsWith(`${leaf}.`));
 

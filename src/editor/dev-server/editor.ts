@@ -30,7 +30,7 @@ const assetsFolder = fileURLToPath(new URL('../../assets/', import.meta.url));
  * An image uploaded through the editor lands in src/assets, which both the editor's schema and the
  * site's pages list with `import.meta.glob`: Vite, then Astro, would reload every open page for it,
  * closing the editor's item half-edited. The editor's field adds the new name itself
- * (src/editor/image-field.tsx), so browsers are not told; every environment forgets the modules that
+ * (src/editor/fields/image/), so browsers are not told; every environment forgets the modules that
  * list the folder, as Astro would, so that the site's pages and the editor loaded from the next request
  * on list the image.
  */

@@ -4,7 +4,7 @@
  * - GET lists the folder's images and whether any content or code uses each;
  * - POST adds one file, named as content will name it (`&file=<the file's own name>`, the bytes as
  *   an application/octet-stream body). The editor's field checks the file first
- *   (src/editor/image-field.tsx); this checks it again, since anything on this machine can post here,
+ *   (src/editor/fields/image/); this checks it again, since anything on this machine can post here,
  *   and keeps an SVG as DOMPurify rewrote it (src/domain/svg-clean.ts), answering what it took out
  *   (`removed`, in words the field shows). The file is kept pending (./pending.ts) until a
  *   Save names it, which moves it into its src/assets folder; its `url` shows it meanwhile. It never

@@ -11,7 +11,7 @@
  * - Toolbar words: the entry's toolbar (reset, delete, copy, paste, duplicate, preview, and the
  *   entry's History) shows each action's word beside its icon, not the icon alone, and its menu of the actions that do not fit
  *   (at 375 px, all of them) is a button that says "Actions".
- * - A field's siblings: a list item's id field (src/editor/fields.tsx, `uniqueIdField`) reads the
+ * - A field's siblings: a list item's id field (src/editor/fields/unique-id/) reads the
  *   other items' ids from Keystatic's own context, which Keystatic does not export.
  */
 

@@ -1,15 +1,4 @@
-/**
- * An image named as content names it (a file of one src/assets folder, without its extension),
- * chosen from the folder's pictures or uploaded into it. The upload is kept pending by the editor's
- * endpoint (src/integrations/editor-images.ts), shown from there, and chosen for the field; saving
- * the entry then names it, and the Save moves it into the folder itself, where every page can use
- * it (src/integrations/editor-pending.ts); unsaved, it never reaches the folder. The file is checked here
- * first, with the rule the endpoint checks it with again (src/domain/images.ts); the endpoint then
- * rewrites an SVG without what could run a script (src/domain/svg-clean.ts), and what it took out is
- * said beside the upload. The endpoint also lists which images nothing uses, which the field offers
- * to remove.
- */
-import type { BasicFormField, FormFieldStoredValue } from '@keystatic/core';
+/** The image field's widget: a picker of the folder's pictures, an upload, the unused pictures. */
 import { ActionButton, Button } from '@keystar/ui/button';
 import { FileTrigger } from '@keystar/ui/drag-and-drop';
 import { Flex } from '@keystar/ui/layout';
@@ -20,87 +9,11 @@ import {
   imageExtensions,
   imageKinds,
   imageProblem,
-  imageUploadPath,
   type AssetFolder,
   type FolderImage,
-} from '../domain/images.ts';
-
-class FieldError extends Error {}
-
-/** A folder's pictures by name: where the dev server shows each (the editor's schema globs them). */
-export type FolderPictures = Readonly<Record<string, string>>;
-
-/**
- * What changed in each folder since the editor was opened: pictures uploaded, and removed. Every
- * field of the folder reads it; a page loaded later reads the folder itself again.
- */
-const changes: Record<AssetFolder, { added: FolderPictures; removed: ReadonlySet<string> }> = {
-  icons: { added: {}, removed: new Set() },
-  illustrations: { added: {}, removed: new Set() },
-  portfolio: { added: {}, removed: new Set() },
-  logos: { added: {}, removed: new Set() },
-};
-const listeners = new Set<() => void>();
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
-function change(folder: AssetFolder, name: string, url?: string) {
-  const { added, removed } = changes[folder];
-  const left = new Set(removed);
-  const now = { ...added };
-  if (url) {
-    now[name] = url;
-    left.delete(name);
-  } else {
-    delete now[name];
-    left.add(name);
-  }
-  changes[folder] = { added: now, removed: left };
-  for (const listener of listeners) listener();
-}
-
-/** The folder's pictures as they are now: those of the schema, plus uploads, less removals. */
-function current(folder: AssetFolder, pictures: FolderPictures): FolderPictures {
-  const { added, removed } = changes[folder];
-  return Object.fromEntries(
-    Object.entries({ ...pictures, ...added })
-      .filter(([name]) => !removed.has(name))
-      .sort(([a], [b]) => a.localeCompare(b)),
-  );
-}
-
-/** Whether a name is one of the folder's pictures, those uploaded since the editor was opened included. */
-export const isKnownImage = (folder: AssetFolder, pictures: FolderPictures, name: string) =>
-  name in current(folder, pictures);
-
-type Answer = {
-  name?: string;
-  url?: string;
-  /** What the endpoint took out of an uploaded SVG, in words ("a script"). */
-  removed?: string[];
-  images?: FolderImage[];
-  error?: string;
-};
-
-/** A request to the editor's image endpoint: its JSON, or the reason it failed. */
-async function ask(
-  method: 'GET' | 'POST' | 'DELETE',
-  query: Record<string, string>,
-  body?: File,
-): Promise<Answer> {
-  try {
-    const response = await fetch(`${imageUploadPath}?${new URLSearchParams(query)}`, {
-      method,
-      ...(body && { headers: { 'content-type': 'application/octet-stream' }, body }),
-    });
-    const answer = (await response.json().catch(() => ({}))) as Answer;
-    if (response.ok) return answer;
-    return { error: answer.error ?? `That did not work (${response.status}).` };
-  } catch {
-    return { error: 'The editor could not reach `npm run edit`: is it still running?' };
-  }
-}
+} from '../../../domain/images.ts';
+import { ask } from './endpoint.ts';
+import { change, changes, current, subscribe, type FolderPictures } from './pictures.ts';
 
 const capitalised = (text: string) => text[0]!.toUpperCase() + text.slice(1);
 
@@ -267,54 +180,4 @@ export function ImageChooser(props: {
       <UnusedImages folder={folder} chosen={props.value} />
     </Flex>
   );
-}
-
-/**
- * A required or optional image of one folder, as the site's schema takes it. A required one starts
- * empty: no picture is a sensible default for a new tile or logo.
- */
-export function imageField(
-  folder: AssetFolder,
-  label: string,
-  pictures: FolderPictures,
-  options: { description?: string; optional?: boolean } = {},
-): BasicFormField<string> {
-  const known = (value: string) => isKnownImage(folder, pictures, value);
-  const kind = imageKinds[folder];
-  const problem = (value: string) => {
-    if (value === '') return options.optional ? undefined : `Choose ${label.toLowerCase()}`;
-    if (!known(value)) return `There is no ${kind.one} named "${value}" any more: choose another`;
-    return undefined;
-  };
-  const validate = (value: string) => {
-    const found = problem(value);
-    if (found) throw new FieldError(`${label}: ${found[0]!.toLowerCase()}${found.slice(1)}`);
-    return value;
-  };
-  const parse = (value: FormFieldStoredValue) => {
-    if (value === undefined) return '';
-    if (typeof value !== 'string') throw new FieldError(`must be the name of ${kind.one}`);
-    return value;
-  };
-  return {
-    kind: 'form',
-    label,
-    Input: ({ value, onChange, forceValidation }) => (
-      <ImageChooser
-        folder={folder}
-        pictures={pictures}
-        label={label}
-        description={options.description}
-        value={value}
-        onChange={onChange}
-        optional={options.optional}
-        errorMessage={forceValidation ? problem(value) : undefined}
-      />
-    ),
-    defaultValue: () => '',
-    parse,
-    serialize: (value) => ({ value: value === '' && options.optional ? undefined : value }),
-    validate,
-    reader: { parse: (value) => validate(parse(value)) },
-  };
 }
