@@ -155,16 +155,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
       `Enquiries are stored in ${store.description}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
     );
   }
-  if (bookingSecret) {
-    // Calls not confirmed in time are released, by whichever process sweeps first.
-    const sweep = startLapseSweep({
-      bookings,
-      confirmMs: config.confirmMs,
-      outbox,
-      log: log.info,
-    });
-    onShutdown(async () => sweep.stop());
-  }
+  if (bookingSecret) startSweep(config, bookings, outbox);
   const services: Services = {
     config,
     store,
@@ -177,6 +168,12 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     bookingAlert: bookingSecret ? paceAlertOf(config, bookings, alertMail) : undefined,
   };
   return { services, staff: staffDeskOf(config, content, services, staffSecret, siteUrl) };
+}
+
+/** Calls not confirmed in time are released, by whichever process sweeps first. */
+function startSweep(config: ServerConfig, bookings: Bookings, outbox: JobQueue | undefined) {
+  const sweep = startLapseSweep({ bookings, confirmMs: config.confirmMs, outbox, log: log.info });
+  onShutdown(async () => sweep.stop());
 }
 
 /** The rate limits of posts and of the staff's sign-in: in the database when it counts them. */
