@@ -1,6 +1,7 @@
 /**
  * The import rules (.dependency-cruiser.cjs, checked by scripts/check-architecture.mjs in `npm test`) catch
- * what they promise to, in .ts and .astro files alike: a tree of a few files breaks each rule once.
+ * what they promise to, in .ts and .astro files alike: a tree of a few files breaks each rule once
+ * (and has a function too long, which the same check fails on).
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -66,6 +67,8 @@ describe('the import rules', () => {
       'src/server/app.ts': 'export const app = 1;\n',
       'src/server/log.ts':
         "import { outbox } from './mail/outbox.ts';\nexport const log = outbox;\n",
+      // A function longer than the check allows (scripts/function-lengths.mjs).
+      'src/server/long.ts': `export function long() {\n${'  void 0;\n'.repeat(80)}}\n`,
     });
   }, 60_000);
 
@@ -95,6 +98,7 @@ describe('the import rules', () => {
     expect(lines).toMatch(
       /server-root-files-import-no-folder: src\/server\/log\.ts → src\/server\/mail\/outbox\.ts/,
     );
+    expect(lines).toContain('src/server/long.ts:1 long: 82 lines, over 80');
   });
 
   it('pass a tree that keeps them', async () => {
