@@ -283,6 +283,7 @@ interface Occurrences {
   inWindow: number;
 }
 
+/** What a series' occurrences are measured against: its start, their length, the starts that hold nothing. */
 function occurrencesOf(
   clock: FeedClock,
   master: ICAL.Component,
