@@ -1,6 +1,7 @@
 // Checks the import rules of .dependency-cruiser.cjs over src/, .astro files included: dependency-cruiser
 // cannot parse .astro, so each is read into a TypeScript file of its imports (frontmatter and <script>s)
 // in a mirror of the tree, named X.astro.ts so that an import of './X.astro' still resolves to it.
+// Then the length of every function of the server and src/lib (./function-lengths.mjs).
 import {
   cpSync,
   mkdtempSync,
@@ -14,6 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cruise } from 'dependency-cruiser';
+import { EXCEPTIONS, FOLDERS, MAX_LINES, lengthProblems } from './function-lengths.mjs';
 
 // The tree to check: this project, or another given as the first argument (the rules' own test).
 const root = process.argv[2] ?? new URL('..', import.meta.url).pathname;
@@ -56,3 +58,10 @@ try {
 } finally {
   rmSync(mirror, { recursive: true, force: true });
 }
+
+const problems = lengthProblems(root);
+for (const problem of problems) console.log(problem);
+const left = EXCEPTIONS.size ? ` (but ${[...EXCEPTIONS.keys()].join(', ')}, for now)` : '';
+if (problems.length > 0) process.exitCode = 1;
+else
+  console.log(`Every function in ${FOLDERS.join(' and ')} is ${MAX_LINES} lines or fewer${left}.`);

@@ -105,23 +105,8 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     networkCap: config.networkCap,
     onBooked: callLog.booked,
   });
-  const { max, windowMs, staffMax } = config.rateLimit;
-  const limiter = config.rateLimit.enabled
-    ? (store.sharedRateLimit(max, windowMs) ?? new RateLimiter(max, windowMs))
-    : undefined;
-  const sharedStaffLimit = config.rateLimit.enabled && store.sharedRateLimit(staffMax, windowMs);
-  const staffLimiter = !config.rateLimit.enabled
-    ? undefined
-    : sharedStaffLimit
-      ? prefixed(sharedStaffLimit, 'staff ')
-      : new RateLimiter(staffMax, windowMs);
-  const bookingOff = bookingOffReason(config.bookingSecret);
-  const bookingSecret = bookingOff ? undefined : keys.booking;
-  if (bookingOff) {
-    log.warn(
-      `Booking a time for a call is off: ${bookingOff}. Prospects can still ask for a call. Set BOOKING_SECRET to a random string of 32 characters or more (e.g. openssl rand -hex 32), or unset it to use the key file in ${config.keysDir}.`,
-    );
-  }
+  const { limiter, staffLimiter } = limitersOf(config, store);
+  const bookingSecret = bookingSecretOf(config, keys.booking);
   const siteUrl = config.siteUrl ?? import.meta.env.SITE;
   let outbox: JobQueue | undefined;
   let alertMail: ConstructorParameters<typeof BookingPaceAlert>[0]['mail'];
@@ -170,17 +155,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
       `Enquiries are stored in ${store.description}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
     );
   }
-  if (bookingSecret) {
-    // Calls not confirmed in time are released, by whichever process sweeps first.
-    const sweep = startLapseSweep({
-      bookings,
-      confirmMs: config.confirmMs,
-      outbox,
-      log: log.info,
-    });
-    onShutdown(async () => sweep.stop());
-  }
-  const perHour = config.bookingAlertPerHour;
+  if (bookingSecret) startSweep(config, bookings, outbox);
   const services: Services = {
     config,
     store,
@@ -190,29 +165,75 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     outbox,
     bookingSecret,
     calendars: startCalendars(config, store, content),
-    bookingAlert:
-      perHour === undefined || !bookingSecret
-        ? undefined
-        : new BookingPaceAlert({
-            bookings,
-            rule: { perHour, quietMs: BOOKING_ALERT_QUIET_MS },
-            ...(alertMail && { mail: alertMail }),
-            log: log.warn,
-          }),
+    bookingAlert: bookingSecret ? paceAlertOf(config, bookings, alertMail) : undefined,
   };
-  const staff: StaffDesk = {
-    store,
+  return { services, staff: staffDeskOf(config, content, services, staffSecret, siteUrl) };
+}
+
+/** Calls not confirmed in time are released, by whichever process sweeps first. */
+function startSweep(config: ServerConfig, bookings: Bookings, outbox: JobQueue | undefined) {
+  const sweep = startLapseSweep({ bookings, confirmMs: config.confirmMs, outbox, log: log.info });
+  onShutdown(async () => sweep.stop());
+}
+
+/** The rate limits of posts and of the staff's sign-in: in the database when it counts them. */
+function limitersOf(config: ServerConfig, store: EnquiryStore) {
+  const { enabled, max, windowMs, staffMax } = config.rateLimit;
+  if (!enabled) return { limiter: undefined, staffLimiter: undefined };
+  const limiter = store.sharedRateLimit(max, windowMs) ?? new RateLimiter(max, windowMs);
+  const sharedStaffLimit = store.sharedRateLimit(staffMax, windowMs);
+  const staffLimiter = sharedStaffLimit
+    ? prefixed(sharedStaffLimit, 'staff ')
+    : new RateLimiter(staffMax, windowMs);
+  return { limiter, staffLimiter };
+}
+
+/** The key of the calls' links; none, and booking a time is off, when BOOKING_SECRET is unfit. */
+function bookingSecretOf(config: ServerConfig, key: string) {
+  const bookingOff = bookingOffReason(config.bookingSecret);
+  if (!bookingOff) return key;
+  log.warn(
+    `Booking a time for a call is off: ${bookingOff}. Prospects can still ask for a call. Set BOOKING_SECRET to a random string of 32 characters or more (e.g. openssl rand -hex 32), or unset it to use the key file in ${config.keysDir}.`,
+  );
+  return undefined;
+}
+
+/** The alert when calls are booked faster than BOOKING_ALERT_PER_HOUR; none when it is unset. */
+function paceAlertOf(
+  config: ServerConfig,
+  bookings: Bookings,
+  mail: ConstructorParameters<typeof BookingPaceAlert>[0]['mail'],
+) {
+  const perHour = config.bookingAlertPerHour;
+  if (perHour === undefined) return undefined;
+  return new BookingPaceAlert({
+    bookings,
+    rule: { perHour, quietMs: BOOKING_ALERT_QUIET_MS },
+    ...(mail && { mail }),
+    log: log.warn,
+  });
+}
+
+/** The staff desk: the members (the hosts and STAFF_EMAILS), over the same services. */
+function staffDeskOf(
+  config: ServerConfig,
+  content: MailContent,
+  services: Services,
+  secret: string,
+  siteUrl: string,
+): StaffDesk {
+  return {
+    store: services.store,
     services,
-    outbox,
+    outbox: services.outbox,
     members: staffMembers(content.hosts, config.staffEmails, content.timeZone ?? 'UTC'),
-    secret: staffSecret,
+    secret,
     idleMs: config.staffIdleMs,
     secure: siteUrl.startsWith('https:'),
     siteUrl,
     brand: content.brand,
     where: (hostId) => meetingPlace(hostId, content),
   };
-  return { services, staff };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The import rules (.dependency-cruiser.cjs, checked by scripts/check-architecture.mjs in `npm test`) catch
- * what they promise to, in .ts and .astro files alike: a tree of a few files breaks each rule once.
+ * what they promise to, in .ts and .astro files alike: a tree of a few files breaks each rule once
+ * (and has a function too long, which the same check fails on).
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -87,6 +88,8 @@ describe('the import rules', () => {
       'src/content-model/services.ts':
         "import { flagged } from '../editor/problems.ts';\nexport const services = flagged;\n",
       'src/editor/problems.ts': 'export const flagged = 1;\n',
+      // A function longer than the check allows (scripts/function-lengths.mjs).
+      'src/server/long.ts': `export function long() {\n${'  void 0;\n'.repeat(80)}}\n`,
     });
   }, 60_000);
 
@@ -141,6 +144,7 @@ describe('the import rules', () => {
     expect(lines).toMatch(
       /the-build-never-loads-the-editor: src\/content\.config\.ts → src\/editor\/problems\.ts/,
     );
+    expect(lines).toContain('src/server/long.ts:1 long: 82 lines, over 80');
   });
 
   it('pass a tree that keeps them', async () => {

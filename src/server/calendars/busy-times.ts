@@ -10,8 +10,8 @@
  * EXDATEs are matched by instant, so that a feed writing them in UTC against a local DTSTART still
  * frees the old time.
  *
- * A rule is stepped from near the window, not from its start (planOf): a series begun in 1900, or
- * one of every second, costs what its occurrences near the window cost. The steps a read may take
+ * A rule is stepped from near the window, not from its start (./recurrence.ts): a series begun in
+ * 1900, or one of every second, costs what its occurrences near the window cost. The steps a read may take
  * are counted all the same (maxSteps), and a series holds the rest of the window past its cap there.
  */
 import ICAL from 'ical.js';
@@ -19,6 +19,7 @@ import { Temporal as Polyfill } from 'temporal-polyfill';
 import { findIana } from 'windows-iana';
 import { isTimeZone } from '../../domain/time-zone.ts';
 import { merge, type Busy } from './busy.ts';
+import { DAY, planOf, wallMs } from './recurrence.ts';
 
 const Temporal = ((globalThis as { Temporal?: typeof Polyfill }).Temporal ??
   Polyfill) as typeof Polyfill;
@@ -52,9 +53,6 @@ export class CalendarTooLarge extends Error {}
 
 export const DEFAULT_MAX_OCCURRENCES = 2_000;
 export const DEFAULT_MAX_STEPS = 50_000;
-/** A COUNT up to this is stepped from the start as written when it cannot be skipped exactly. */
-const STEPPED_COUNT = 1_000;
-const DAY = 86_400_000;
 /**
  * What a change of the clocks can move a wall-clock time by, with room to spare, twice: once
  * between an instant and its wall-clock time, once between two occurrences' lengths.
@@ -89,29 +87,53 @@ export function readBusyTimes(text: string, options: ReadOptions): ReadCalendar 
 }
 
 export function busyTimes(calendar: ICAL.Component, options: ReadOptions): ReadCalendar {
-  const cap = options.maxOccurrencesPerSeries ?? DEFAULT_MAX_OCCURRENCES;
-  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
-  let steps = 0;
-  const warnings = new Set<string>();
-  const vtimezones = new Map<string, ICAL.Timezone>();
-  for (const component of calendar.getAllSubcomponents('vtimezone')) {
-    const tzid = component.getFirstPropertyValue('tzid');
-    if (typeof tzid === 'string') vtimezones.set(tzid, new ICAL.Timezone(component));
-  }
-  const hostZone: Zone = { kind: 'iana', name: options.timeZone };
+  const read = new FeedRead(calendar, options);
+  const { series, singles } = eventsByUid(calendar.getAllSubcomponents('vevent'));
+  for (const component of singles) read.holdEvent(component);
+  for (const entry of series.values()) holdSeries(read, entry);
+  return {
+    busy: merge(read.busy),
+    events: series.size + singles.length,
+    warnings: [...read.warnings],
+  };
+}
 
-  const zoneOf = (property: ICAL.Property | null): Zone => {
+/** [start, end) as instants (epoch ms). */
+interface Span {
+  from: number;
+  to: number;
+}
+
+/** How a feed's times read as instants: its zones by TZID, the host's for floating times and dates. */
+class FeedClock {
+  readonly hostZone: Zone;
+  readonly #timeZone: string;
+  readonly #vtimezones = new Map<string, ICAL.Timezone>();
+  readonly #warnings: Set<string>;
+
+  constructor(calendar: ICAL.Component, timeZone: string, warnings: Set<string>) {
+    this.#timeZone = timeZone;
+    this.#warnings = warnings;
+    this.hostZone = { kind: 'iana', name: timeZone };
+    for (const component of calendar.getAllSubcomponents('vtimezone')) {
+      const tzid = component.getFirstPropertyValue('tzid');
+      if (typeof tzid === 'string') this.#vtimezones.set(tzid, new ICAL.Timezone(component));
+    }
+  }
+
+  /** The zone a property's time is written in: UTC, its TZID's, or (a floating time) the host's. */
+  zoneOf(property: ICAL.Property | null): Zone {
     const value = property?.getFirstValue() as ICAL.Time | undefined;
     if (value && !value.isDate && value.zone === ICAL.Timezone.utcTimezone)
       return { kind: 'instant' };
     const tzid = property?.getParameter('tzid');
-    if (typeof tzid !== 'string' || tzid === '') return hostZone;
-    return resolveZone(tzid, vtimezones, options.timeZone, warnings);
-  };
+    if (typeof tzid !== 'string' || tzid === '') return this.hostZone;
+    return resolveZone(tzid, this.#vtimezones, this.#timeZone, this.#warnings);
+  }
 
   /** A wall-clock (or UTC) time read from the feed, as an instant. */
-  const instantOf = (time: ICAL.Time, zone: Zone): number => {
-    if (time.isDate) return startOfDay(time, options.timeZone);
+  instantOf(time: ICAL.Time, zone: Zone): number {
+    if (time.isDate) return startOfDay(time, this.#timeZone);
     if (zone.kind === 'instant') return time.toUnixTime() * 1000;
     if (zone.kind === 'vtimezone') {
       const local = time.clone();
@@ -119,24 +141,78 @@ export function busyTimes(calendar: ICAL.Component, options: ReadOptions): ReadC
       return local.toUnixTime() * 1000;
     }
     return instantOfWall(wallOf(time), zone);
-  };
+  }
 
-  /** A wall-clock time in an IANA zone or UTC (a feed's own VTIMEZONE is ical.js's business). */
-  const instantOfWall = (wall: Temporal.PlainDateTime, zone: Zone): number =>
-    wall.toZonedDateTime(zone.kind === 'iana' ? zone.name : 'UTC', { disambiguation: 'compatible' })
-      .epochMilliseconds;
+  /** [start, end) of an event as written (its DTSTART and DTEND or DURATION), as instants. */
+  spanOf(component: ICAL.Component): Span | undefined {
+    const startProperty = component.getFirstProperty('dtstart');
+    const start = startProperty?.getFirstValue() as ICAL.Time | undefined;
+    if (!start) return undefined;
+    const startZone = this.zoneOf(startProperty);
+    const from = this.instantOf(start, startZone);
+    const endProperty = component.getFirstProperty('dtend');
+    const endValue = endProperty?.getFirstValue() as ICAL.Time | undefined;
+    if (endValue) return { from, to: this.instantOf(endValue, this.zoneOf(endProperty)) };
+    const duration = component.getFirstPropertyValue('duration') as ICAL.Duration | null;
+    const end = start.clone();
+    if (duration) end.addDuration(duration);
+    // RFC 5545: no DTEND or DURATION is one day for a date, no length for a time.
+    else if (start.isDate) end.day += 1;
+    return { from, to: this.instantOf(end, startZone) };
+  }
+}
 
-  const busy: Busy[] = [];
-  const add = (start: number, end: number) => {
+/** One read of a feed over a window: what it holds so far, and the steps it may still take. */
+class FeedRead {
+  readonly busy: Busy[] = [];
+  readonly warnings = new Set<string>();
+  readonly clock: FeedClock;
+  readonly from: number;
+  readonly to: number;
+  /** The most occurrences one series may hold in the window. */
+  readonly cap: number;
+  readonly #maxSteps: number;
+  #steps = 0;
+
+  constructor(calendar: ICAL.Component, options: ReadOptions) {
+    this.from = options.from;
+    this.to = options.to;
+    this.cap = options.maxOccurrencesPerSeries ?? DEFAULT_MAX_OCCURRENCES;
+    this.#maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.clock = new FeedClock(calendar, options.timeZone, this.warnings);
+  }
+
+  /** Holds [start, end) if it reaches into the window. */
+  hold(start: number, end: number) {
     // An event with no length (a reminder at 10:00) still holds that minute.
     const until = end > start ? end : start + 60_000;
-    if (until > options.from && start < options.to) busy.push({ start, end: until });
-  };
+    if (until > this.from && start < this.to) this.busy.push({ start, end: until });
+  }
 
-  // Events by UID: a series, its moved or cancelled occurrences (RECURRENCE-ID), or single events.
-  const series = new Map<string, { master?: ICAL.Component; exceptions: ICAL.Component[] }>();
+  /** An event at its time as written (a single one, a moved occurrence), unless it stops no call. */
+  holdEvent(component: ICAL.Component) {
+    if (!blocks(component)) return;
+    const span = this.clock.spanOf(component);
+    if (span) this.hold(span.from, span.to);
+  }
+
+  /** Counts one step of a recurrence: past the read's budget, the feed is too large to read. */
+  step() {
+    if (++this.#steps > this.#maxSteps)
+      throw new CalendarTooLarge(`more than ${this.#maxSteps} occurrences to expand`);
+  }
+}
+
+/** The events of one UID: the series, and its moved or cancelled occurrences (RECURRENCE-ID). */
+interface Series {
+  master?: ICAL.Component;
+  exceptions: ICAL.Component[];
+}
+
+/** Events by UID: a series with its exceptions, or single events (no UID, or a UID's second). */
+function eventsByUid(vevents: ICAL.Component[]) {
+  const series = new Map<string, Series>();
   const singles: ICAL.Component[] = [];
-  const vevents = calendar.getAllSubcomponents('vevent');
   for (const component of vevents) {
     const uid = component.getFirstPropertyValue('uid');
     if (typeof uid !== 'string') {
@@ -149,360 +225,181 @@ export function busyTimes(calendar: ICAL.Component, options: ReadOptions): ReadC
     else singles.push(component);
     series.set(uid, entry);
   }
+  return { series, singles };
+}
 
-  /** [start, end) of an event as written (its DTSTART and DTEND or DURATION), as instants. */
-  const spanOf = (component: ICAL.Component) => {
-    const startProperty = component.getFirstProperty('dtstart');
-    const start = startProperty?.getFirstValue() as ICAL.Time | undefined;
-    if (!start) return undefined;
-    const startZone = zoneOf(startProperty);
-    const from = instantOf(start, startZone);
-    const endProperty = component.getFirstProperty('dtend');
-    const endValue = endProperty?.getFirstValue() as ICAL.Time | undefined;
-    if (endValue) return { from, to: instantOf(endValue, zoneOf(endProperty)) };
-    const duration = component.getFirstPropertyValue('duration') as ICAL.Duration | null;
-    const end = start.clone();
-    if (duration) end.addDuration(duration);
-    // RFC 5545: no DTEND or DURATION is one day for a date, no length for a time.
-    else if (start.isDate) end.day += 1;
-    return { from, to: instantOf(end, startZone) };
-  };
+/** Whether an event stops a call: not free time (TRANSPARENT), not cancelled. */
+function blocks(component: ICAL.Component) {
+  const transparency = String(component.getFirstPropertyValue('transp') ?? '').toUpperCase();
+  const status = String(component.getFirstPropertyValue('status') ?? '').toUpperCase();
+  return transparency !== 'TRANSPARENT' && status !== 'CANCELLED';
+}
 
-  const blocks = (component: ICAL.Component) => {
-    const transparency = String(component.getFirstPropertyValue('transp') ?? '').toUpperCase();
-    const status = String(component.getFirstPropertyValue('status') ?? '').toUpperCase();
-    return transparency !== 'TRANSPARENT' && status !== 'CANCELLED';
-  };
-
-  for (const component of singles) {
-    if (!blocks(component)) continue;
-    const span = spanOf(component);
-    if (span) add(span.from, span.to);
+/** A series: its moved occurrences at their new times, and its own but those moved or excluded. */
+function holdSeries(read: FeedRead, { master, exceptions }: Series) {
+  // A moved occurrence holds its new time only (unless it is cancelled or free).
+  const moved = new Set<number>();
+  for (const exception of exceptions) {
+    const idProperty = exception.getFirstProperty('recurrence-id');
+    const id = idProperty?.getFirstValue() as ICAL.Time | undefined;
+    if (id) moved.add(read.clock.instantOf(id, read.clock.zoneOf(idProperty)));
+    read.holdEvent(exception);
   }
-
-  for (const [, { master, exceptions }] of series) {
-    // A moved occurrence holds its new time only (unless it is cancelled or free).
-    const moved = new Set<number>();
-    for (const exception of exceptions) {
-      const idProperty = exception.getFirstProperty('recurrence-id');
-      const id = idProperty?.getFirstValue() as ICAL.Time | undefined;
-      if (id) moved.add(instantOf(id, zoneOf(idProperty)));
-      if (!blocks(exception)) continue;
-      const span = spanOf(exception);
-      if (span) add(span.from, span.to);
-    }
-    if (!master || !blocks(master)) continue;
-    const span = spanOf(master);
-    if (!span) continue;
-    const rules = master
-      .getAllProperties('rrule')
-      .map((property) => property.getFirstValue() as ICAL.Recur);
-    const rdates = master.getAllProperties('rdate');
-    if (rules.length === 0 && rdates.length === 0) {
-      if (!moved.has(span.from)) add(span.from, span.to);
-      continue;
-    }
-    const startProperty = master.getFirstProperty('dtstart')!;
-    const startZone = zoneOf(startProperty);
-    const first = startProperty.getFirstValue() as ICAL.Time;
-    // The length of each occurrence: in wall-clock time when start and end are read in one zone (a
-    // 09:00-10:00 meeting stays so on a day the clocks change), else as elapsed time.
-    const endProperty = master.getFirstProperty('dtend');
-    const sameZone =
-      !endProperty ||
-      first.isDate ||
-      endProperty.getParameter('tzid') === startProperty.getParameter('tzid');
-    const elapsed = span.to - span.from;
-    // (A feed's own VTIMEZONE is read by ical.js, and keeps elapsed time.)
-    const wallLength =
-      sameZone && startZone.kind !== 'vtimezone' ? wallDuration(master, first) : undefined;
-    // EXDATEs are matched by instant: ical.js would compare a UTC one with a local start as if both
-    // were UTC, and free the wrong hour.
-    const excluded = new Set<number>();
-    for (const property of master.getAllProperties('exdate'))
-      for (const value of property.getValues() as ICAL.Time[])
-        excluded.add(instantOf(value, zoneOf(property)));
-
-    // Only the window is converted and counted. Steps before it are skipped on the wall clock read
-    // as UTC, which is within a day of the real instant in any zone.
-    const slack = DAY + Math.max(elapsed, 0);
-    // The start is the first instance of the set (RFC 5545), which ical.js leaves out when the
-    // set is only RDATEs.
-    if (!moved.has(span.from) && !excluded.has(span.from)) add(span.from, span.to);
-    let inWindow = 0;
-    /** One occurrence, held unless excluded; false once its stream is past the window. */
-    const occurrence = (next: ICAL.Time, zone: Zone): boolean => {
-      if (++steps > maxSteps)
-        throw new CalendarTooLarge(`more than ${maxSteps} occurrences to expand`);
-      const rough = wallMs(next);
-      if (rough - DAY >= options.to) return false;
-      if (rough + slack <= options.from) return true;
-      const from = instantOf(next, zone);
-      if (from >= options.to) return false;
-      if (from === span.from || moved.has(from) || excluded.has(from)) return true;
-      const to = wallLength ? instantOfWall(wallOf(next).add(wallLength), zone) : from + elapsed;
-      if (to <= options.from) return true;
-      // Past its cap, a series holds the rest of the window: a time it might hold is never offered.
-      if (++inWindow > cap) {
-        warnings.add(
-          `a series holds the rest of the window past ${cap} occurrences (${summaryOf(master)})`,
-        );
-        add(from, options.to);
-        return false;
-      }
-      add(from, to);
-      return true;
-    };
-
-    // No occurrence that reaches into the window starts before this, on the series' wall clock: its
-    // length, and the hours a change of the clocks can move a wall-clock time by, before the window.
-    const target =
-      wallAt(
-        options.from - Math.max(elapsed, 0) - CLOCK_MARGIN,
-        first.isDate ? hostZone : startZone,
-      ) - CLOCK_MARGIN;
-    for (const rule of rules) {
-      const plan = planOf(rule, first, target);
-      if (!plan) continue;
-      const iterator = plan.rule.iterator(plan.start);
-      for (let next = iterator.next(); next; next = iterator.next()) {
-        if (plan.before !== undefined && wallMs(next) >= plan.before) break;
-        if (!occurrence(next, startZone)) break;
-      }
-    }
-    for (const property of rdates) {
-      const tzid = property.getParameter('tzid');
-      for (const value of property.getValues() as (ICAL.Time | ICAL.Period)[]) {
-        const time = value instanceof ICAL.Period ? value.start : value;
-        // An RDATE may be written in UTC, or in a zone of its own, whatever the start's zone.
-        const zone: Zone =
-          time.zone === ICAL.Timezone.utcTimezone
-            ? { kind: 'instant' }
-            : typeof tzid === 'string' && tzid !== ''
-              ? zoneOf(property)
-              : startZone;
-        occurrence(time, zone);
-      }
-    }
+  if (!master || !blocks(master)) return;
+  const span = read.clock.spanOf(master);
+  if (!span) return;
+  const rules = master
+    .getAllProperties('rrule')
+    .map((property) => property.getFirstValue() as ICAL.Recur);
+  const rdates = master.getAllProperties('rdate');
+  if (rules.length === 0 && rdates.length === 0) {
+    if (!moved.has(span.from)) read.hold(span.from, span.to);
+    return;
   }
+  const occurrences = occurrencesOf(read.clock, master, span, moved);
+  // The start is the first instance of the set (RFC 5545), which ical.js leaves out when the
+  // set is only RDATEs.
+  if (!moved.has(span.from) && !occurrences.excluded.has(span.from)) read.hold(span.from, span.to);
+  stepRules(read, occurrences, rules);
+  stepRdates(read, occurrences, rdates);
+}
 
-  return { busy: merge(busy), events: series.size + singles.length, warnings: [...warnings] };
+/** What each occurrence of a series is measured against. */
+interface Occurrences {
+  master: ICAL.Component;
+  /** DTSTART as written, and the zone it is read in. */
+  first: ICAL.Time;
+  zone: Zone;
+  /** The first occurrence. */
+  span: Span;
+  /** An occurrence's length on the wall clock, when both its ends are read in one zone. */
+  wallLength: Temporal.Duration | undefined;
+  /** Its length as elapsed time, else. */
+  elapsed: number;
+  /** Starts that hold nothing: moved (RECURRENCE-ID) or excluded (EXDATE), as instants. */
+  moved: ReadonlySet<number>;
+  excluded: ReadonlySet<number>;
+  /** The occurrences held in the window so far, against the read's cap. */
+  inWindow: number;
+}
+
+/** What a series' occurrences are measured against: its start, their length, the starts that hold nothing. */
+function occurrencesOf(
+  clock: FeedClock,
+  master: ICAL.Component,
+  span: Span,
+  moved: ReadonlySet<number>,
+): Occurrences {
+  const startProperty = master.getFirstProperty('dtstart')!;
+  const zone = clock.zoneOf(startProperty);
+  const first = startProperty.getFirstValue() as ICAL.Time;
+  // The length of each occurrence: in wall-clock time when start and end are read in one zone (a
+  // 09:00-10:00 meeting stays so on a day the clocks change), else as elapsed time.
+  const endProperty = master.getFirstProperty('dtend');
+  const sameZone =
+    !endProperty ||
+    first.isDate ||
+    endProperty.getParameter('tzid') === startProperty.getParameter('tzid');
+  // (A feed's own VTIMEZONE is read by ical.js, and keeps elapsed time.)
+  const wallLength =
+    sameZone && zone.kind !== 'vtimezone' ? wallDuration(master, first) : undefined;
+  const excluded = excludedStarts(clock, master);
+  return {
+    master,
+    first,
+    zone,
+    span,
+    wallLength,
+    elapsed: span.to - span.from,
+    moved,
+    excluded,
+    inWindow: 0,
+  };
 }
 
 /**
- * Where to step a rule from, so that the occurrences near and in the window are those of the
- * series as written, and few are stepped through before it; undefined: it has none there.
- *
- * The start is moved forward by whole periods (FREQ × INTERVAL on the wall clock: seconds to weeks,
- * months, years) to the last one not after `target`, less what ical.js takes to settle (settling).
- * Every BYxxx part repeats each period, and ical.js takes what a rule leaves out (the day, the
- * weekday, the time) from the start, which the move keeps: the same time of day, weekday (whole
- * weeks), day of the month (a month that has it) and date (a year that has it). With COUNT, the
- * occurrences skipped must be known: one a period (no BYxxx part) counts them; when every period
- * holds one at least, the series is over COUNT periods after its start at the latest; else a
- * small COUNT is stepped from the start as written, and a larger one is read as if there were no
- * COUNT: it may hold times the host is free, never the reverse.
+ * A series' EXDATEs, as instants: ical.js would compare a UTC one with a local start as if both
+ * were UTC, and free the wrong hour.
  */
-function planOf(
-  rule: ICAL.Recur,
-  first: ICAL.Time,
-  target: number,
-): { rule: ICAL.Recur; start: ICAL.Time; before?: number } | undefined {
-  if (!repeatsEachPeriod(rule)) return { rule, start: first };
-  const skip = periodsBefore(rule, first, target - settling(rule));
-  if (!rule.count) return { rule, start: moveBy(first, rule, skip) };
-  if (onePerPeriod(rule, first)) {
-    if (skip >= rule.count) return undefined;
-    const rest = rule.clone();
-    rest.count = rule.count - skip;
-    return { rule: rest, start: moveBy(first, rule, skip) };
-  }
-  // Every period holds one occurrence at least: all are over before this.
-  const before = atLeastOnePerPeriod(rule, first)
-    ? wallMs(first) + (rule.count + 1) * longestPeriod(rule)
-    : undefined;
-  if (before !== undefined && before <= target) return undefined;
-  if (rule.count <= STEPPED_COUNT) return { rule, start: first };
-  const open = rule.clone();
-  open.count = null;
-  return { rule: open, start: moveBy(first, rule, skip), ...(before !== undefined && { before }) };
+function excludedStarts(clock: FeedClock, master: ICAL.Component): Set<number> {
+  const excluded = new Set<number>();
+  for (const property of master.getAllProperties('exdate'))
+    for (const value of property.getValues() as ICAL.Time[])
+      excluded.add(clock.instantOf(value, clock.zoneOf(property)));
+  return excluded;
 }
 
-const fixedPeriods: Partial<Record<string, number>> = {
-  SECONDLY: 1000,
-  MINUTELY: 60_000,
-  HOURLY: 3_600_000,
-  DAILY: DAY,
-  WEEKLY: 7 * DAY,
-};
-
-const intervalOf = (rule: ICAL.Recur) => rule.interval;
-
-/** The whole periods of `rule` from `first` to the last start not after `target` (wall clock). */
-function periodsBefore(rule: ICAL.Recur, first: ICAL.Time, target: number): number {
-  const start = wallMs(first);
-  if (!(target > start)) return 0;
-  const interval = intervalOf(rule);
-  const fixed = fixedPeriods[rule.freq];
-  if (fixed) return Math.floor((target - start) / (fixed * interval));
-  const at = new Date(target);
-  const [year, month, day] = [at.getUTCFullYear(), at.getUTCMonth() + 1, at.getUTCDate()];
-  const clock = (hour: number, minute: number, second: number) =>
-    (hour * 60 + minute) * 60 + second;
-  const targetClock = clock(at.getUTCHours(), at.getUTCMinutes(), at.getUTCSeconds());
-  const firstClock = first.isDate ? 0 : clock(first.hour, first.minute, first.second);
-  if (rule.freq === 'MONTHLY') {
-    let months = (year - first.year) * 12 + month - first.month;
-    if (day * 86_400 + targetClock < first.day * 86_400 + firstClock) months -= 1;
-    let k = Math.floor(months / interval);
-    while (k > 0 && first.day > daysInMonthAt(first, k * interval)) k -= 1;
-    return Math.max(0, k);
+/** A series' RRULEs, each stepped from near the window (./recurrence.ts) until past it. */
+function stepRules(read: FeedRead, series: Occurrences, rules: ICAL.Recur[]) {
+  // No occurrence that reaches into the window starts before this, on the series' wall clock: its
+  // length, and the hours a change of the clocks can move a wall-clock time by, before the window.
+  const target =
+    wallAt(
+      read.from - Math.max(series.elapsed, 0) - CLOCK_MARGIN,
+      series.first.isDate ? read.clock.hostZone : series.zone,
+    ) - CLOCK_MARGIN;
+  for (const rule of rules) {
+    const plan = planOf(rule, series.first, target);
+    if (!plan) continue;
+    const iterator = plan.rule.iterator(plan.start);
+    for (let next = iterator.next(); next; next = iterator.next()) {
+      if (plan.before !== undefined && wallMs(next) >= plan.before) break;
+      if (!holdOccurrence(read, series, next, series.zone)) break;
+    }
   }
-  if (rule.freq === 'YEARLY') {
-    let years = year - first.year;
-    if (
-      (month * 32 + day) * 86_400 + targetClock <
-      (first.month * 32 + first.day) * 86_400 + firstClock
-    )
-      years -= 1;
-    let k = Math.floor(years / interval);
-    const leapDay = first.month === 2 && first.day === 29;
-    while (k > 0 && leapDay && !ICAL.Time.isLeapYear(first.year + k * interval)) k -= 1;
-    return Math.max(0, k);
-  }
-  return 0;
 }
 
-const daysInMonthAt = (first: ICAL.Time, months: number) => {
-  const index = first.year * 12 + first.month - 1 + months;
-  return ICAL.Time.daysInMonth((index % 12) + 1, Math.floor(index / 12));
-};
-
-/** `first` moved forward by `periods` periods of `rule`, on the wall clock, in its zone. */
-function moveBy(first: ICAL.Time, rule: ICAL.Recur, periods: number): ICAL.Time {
-  if (periods <= 0) return first;
-  const steps = periods * intervalOf(rule);
-  const fixed = fixedPeriods[rule.freq];
-  let fields: {
-    year: number;
-    month: number;
-    day: number;
-    hour: number;
-    minute: number;
-    second: number;
-  };
-  if (fixed) {
-    const at = new Date(wallMs(first) + steps * fixed);
-    fields = {
-      year: at.getUTCFullYear(),
-      month: at.getUTCMonth() + 1,
-      day: at.getUTCDate(),
-      hour: at.getUTCHours(),
-      minute: at.getUTCMinutes(),
-      second: at.getUTCSeconds(),
-    };
-  } else {
-    const months = rule.freq === 'MONTHLY' ? steps : steps * 12;
-    const index = first.year * 12 + first.month - 1 + months;
-    fields = {
-      year: Math.floor(index / 12),
-      month: (index % 12) + 1,
-      day: first.day,
-      hour: first.hour,
-      minute: first.minute,
-      second: first.second,
-    };
+/** A series' RDATEs: each written in UTC, in a zone of its own, or in the start's zone. */
+function stepRdates(read: FeedRead, series: Occurrences, rdates: ICAL.Property[]) {
+  for (const property of rdates) {
+    const tzid = property.getParameter('tzid');
+    for (const value of property.getValues() as (ICAL.Time | ICAL.Period)[]) {
+      const time = value instanceof ICAL.Period ? value.start : value;
+      const zone: Zone =
+        time.zone === ICAL.Timezone.utcTimezone
+          ? { kind: 'instant' }
+          : typeof tzid === 'string' && tzid !== ''
+            ? read.clock.zoneOf(property)
+            : series.zone;
+      holdOccurrence(read, series, time, zone);
+    }
   }
-  return ICAL.Time.fromData({ ...fields, isDate: first.isDate }, first.zone);
 }
 
 /**
- * Whether ical.js steps `rule` the same from any of its periods. Not so for what it reads by weeks
- * or days of the year (BYWEEKNO, BYYEARDAY), BYSETPOS but within a month or year, or BYMONTH in a
- * monthly rule (it jumps to the next month named, whatever the INTERVAL): those are stepped from
- * their start, within the steps a read may take.
+ * Whether an occurrence of a series holds its time, held if so (not when moved, excluded or outside
+ * the window); false once the series' stream is past the window, or past its cap there.
  */
-function repeatsEachPeriod(rule: ICAL.Recur): boolean {
-  if (!Number.isInteger(rule.interval) || rule.interval < 1) return false;
-  const has = (part: keyof ICAL.Recur['parts']) => (rule.parts[part]?.length ?? 0) > 0;
-  if (has('BYWEEKNO') || has('BYYEARDAY')) return false;
-  if (has('BYSETPOS') && rule.freq !== 'MONTHLY' && rule.freq !== 'YEARLY') return false;
-  if (has('BYMONTH') && rule.freq === 'MONTHLY') return false;
-  return rule.freq in fixedPeriods || rule.freq === 'MONTHLY' || rule.freq === 'YEARLY';
-}
-
-/**
- * How long before the window a moved start must be for ical.js to step as it would have from the
- * series' own start: from a time that does not match a part (an hour not in BYHOUR, say), it
- * passes over the rest of what holds that time (the day). Twice the longest of those, and of the
- * period.
- */
-function settling(rule: ICAL.Recur): number {
-  const spans: Partial<Record<string, number>> = {
-    BYSECOND: 60_000,
-    BYMINUTE: 3_600_000,
-    BYHOUR: DAY,
-    BYDAY: rule.freq === 'YEARLY' ? 366 * DAY : rule.freq === 'MONTHLY' ? 31 * DAY : 7 * DAY,
-    BYMONTHDAY: rule.freq === 'YEARLY' ? 366 * DAY : 31 * DAY,
-    BYMONTH: 366 * DAY,
-  };
-  let longest = longestPeriod(rule);
-  for (const [part, values] of Object.entries(rule.parts))
-    if (Array.isArray(values) && values.length > 0) longest = Math.max(longest, spans[part] ?? 0);
-  return 2 * longest;
-}
-
-const hasParts = (rule: ICAL.Recur) =>
-  Object.values(rule.parts).some((values) => Array.isArray(values) && values.length > 0);
-
-/** Whether each period holds exactly one occurrence, so that periods skipped count occurrences. */
-function onePerPeriod(rule: ICAL.Recur, first: ICAL.Time): boolean {
-  if (hasParts(rule)) return false;
-  // A day a month or year may lack (the 31st, 29 February) is skipped there, and counts nothing.
-  if (rule.freq === 'MONTHLY') return first.day <= 28;
-  if (rule.freq === 'YEARLY') return !(first.month === 2 && first.day === 29);
-  return rule.freq in fixedPeriods;
-}
-
-const coarser = ['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'];
-
-/**
- * Whether every period holds one occurrence at least: parts that only add times of day, or
- * weekdays to a week or month, each of which every such period has.
- */
-function atLeastOnePerPeriod(rule: ICAL.Recur, first: ICAL.Time): boolean {
-  const rank = coarser.indexOf(rule.freq);
-  const within = (values: unknown, top: number) =>
-    Array.isArray(values) && values.every((v) => Number.isInteger(v) && v >= 0 && v <= top);
-  for (const [part, values] of Object.entries(rule.parts)) {
-    if (!Array.isArray(values) || values.length === 0) continue;
-    if (part === 'BYSECOND' && rank >= 1 && within(values, 59)) continue;
-    if (part === 'BYMINUTE' && rank >= 2 && within(values, 59)) continue;
-    if (part === 'BYHOUR' && rank >= 3 && within(values, 23)) continue;
-    if (
-      part === 'BYDAY' &&
-      (rule.freq === 'WEEKLY' || rule.freq === 'MONTHLY') &&
-      values.every((v) => /^(MO|TU|WE|TH|FR|SA|SU)$/.test(String(v)))
-    )
-      continue;
+function holdOccurrence(read: FeedRead, series: Occurrences, next: ICAL.Time, zone: Zone) {
+  read.step();
+  // Only the window is converted and counted. Steps before it are skipped on the wall clock read
+  // as UTC, which is within a day of the real instant in any zone.
+  const rough = wallMs(next);
+  if (rough - DAY >= read.to) return false;
+  if (rough + DAY + Math.max(series.elapsed, 0) <= read.from) return true;
+  const from = read.clock.instantOf(next, zone);
+  if (from >= read.to) return false;
+  if (from === series.span.from || series.moved.has(from) || series.excluded.has(from)) return true;
+  const to = series.wallLength
+    ? instantOfWall(wallOf(next).add(series.wallLength), zone)
+    : from + series.elapsed;
+  if (to <= read.from) return true;
+  // Past its cap, a series holds the rest of the window: a time it might hold is never offered.
+  if (++series.inWindow > read.cap) {
+    read.warnings.add(
+      `a series holds the rest of the window past ${read.cap} occurrences (${summaryOf(series.master)})`,
+    );
+    read.hold(from, read.to);
     return false;
   }
-  if (rule.freq === 'MONTHLY' && !rule.parts.BYDAY?.length) return first.day <= 28;
-  if (rule.freq === 'YEARLY') return !(first.month === 2 && first.day === 29);
-  return rank >= 0;
+  read.hold(from, to);
+  return true;
 }
 
-/** The longest a period of `rule` lasts on the wall clock. */
-const longestPeriod = (rule: ICAL.Recur) =>
-  intervalOf(rule) * (fixedPeriods[rule.freq] ?? (rule.freq === 'MONTHLY' ? 31 * DAY : 366 * DAY));
-
-/** A feed's date or date-time as a number: its wall clock read as UTC, in ms. */
-function wallMs(time: ICAL.Time): number {
-  const at = new Date(0);
-  at.setUTCFullYear(time.year, time.month - 1, time.day);
-  if (!time.isDate) at.setUTCHours(time.hour, time.minute, time.second);
-  return at.getTime();
-}
+/** A wall-clock time in an IANA zone or UTC (a feed's own VTIMEZONE is ical.js's business). */
+const instantOfWall = (wall: Temporal.PlainDateTime, zone: Zone): number =>
+  wall.toZonedDateTime(zone.kind === 'iana' ? zone.name : 'UTC', { disambiguation: 'compatible' })
+    .epochMilliseconds;
 
 /** The wall clock of a zone at an instant, read as UTC, in ms. */
 function wallAt(instant: number, zone: Zone): number {

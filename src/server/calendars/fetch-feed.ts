@@ -6,7 +6,7 @@
  * the feed's secret address.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { createGunzip } from 'node:zlib';
@@ -146,93 +146,111 @@ function request(
     const remaining = deadline - Date.now();
     if (remaining <= 0)
       return reject(new FeedError(`no answer within ${options.timeoutMs / 1000} s`));
-    const headers: Record<string, string> = {
-      Accept: 'text/calendar, */*;q=0.5',
-      'Accept-Encoding': 'gzip',
-      'User-Agent': 'Northgate-site calendar reader',
-    };
-    if (options.etag) headers['If-None-Match'] = options.etag;
-    if (options.lastModified) headers['If-Modified-Since'] = options.lastModified;
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(url, {
       method: 'GET',
-      headers,
+      headers: requestHeaders(options),
       lookup: guardedLookup(allowLoopback),
       agent: false,
     });
-    const fail = (error: FeedError) => {
-      req.destroy();
-      reject(error);
-    };
     const timer = setTimeout(
-      () => fail(new FeedError(`no answer within ${options.timeoutMs / 1000} s`)),
+      () => settle.fail(new FeedError(`no answer within ${options.timeoutMs / 1000} s`)),
       remaining,
     );
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(
-        error instanceof FeedError
-          ? error
-          : new FeedError(
-              error.code === 'EFEEDADDRESS'
-                ? error.message
-                : `it could not be reached (${error.code ?? error.message})`,
-            ),
-      );
-    });
-    req.on('response', (res) => {
-      const status = res.statusCode ?? 0;
-      if ([301, 302, 303, 307, 308].includes(status) && res.headers.location) {
+    const settle: Settle = {
+      resolve(answer) {
         clearTimeout(timer);
-        res.resume();
-        return resolve({ location: res.headers.location });
-      }
-      if (status === 304) {
+        resolve(answer);
+      },
+      reject(error) {
         clearTimeout(timer);
-        res.resume();
-        return resolve({ status: 'not-modified' });
-      }
-      if (status !== 200) {
+        reject(error);
+      },
+      fail(error) {
         clearTimeout(timer);
-        res.resume();
-        return reject(new FeedError(`it answered ${status}`));
-      }
-      const declared = Number(res.headers['content-length']);
-      if (declared > options.maxBytes) {
-        clearTimeout(timer);
-        return fail(new FeedError(`it is larger than ${options.maxBytes} bytes`));
-      }
-      const stream = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > options.maxBytes) {
-          clearTimeout(timer);
-          res.destroy();
-          fail(new FeedError(`it is larger than ${options.maxBytes} bytes`));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      stream.on('error', () => {
-        clearTimeout(timer);
-        fail(new FeedError('its answer could not be read'));
-      });
-      stream.on('end', () => {
-        clearTimeout(timer);
-        const header = (name: string) => {
-          const value = res.headers[name];
-          return typeof value === 'string' && value.length <= 200 ? value : undefined;
-        };
-        resolve({
-          status: 'modified',
-          body: Buffer.concat(chunks).toString('utf8'),
-          etag: header('etag'),
-          lastModified: header('last-modified'),
-        });
-      });
-    });
+        req.destroy();
+        reject(error);
+      },
+    };
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      settle.reject(error instanceof FeedError ? error : new FeedError(unreachable(error))),
+    );
+    req.on('response', (res) => answerOf(res, options.maxBytes, settle));
     req.end();
+  });
+}
+
+/** How a read ends, its time limit stopped: with an answer, an error, or an error that ends it. */
+interface Settle {
+  resolve(answer: FeedRead | { location: string }): void;
+  reject(error: FeedError): void;
+  /** Ends the request too. */
+  fail(error: FeedError): void;
+}
+
+/** A conditional GET when a copy is held (its ETag, its Last-Modified), of a feed, gzipped or not. */
+function requestHeaders(options: FetchOptions) {
+  const headers: Record<string, string> = {
+    Accept: 'text/calendar, */*;q=0.5',
+    'Accept-Encoding': 'gzip',
+    'User-Agent': 'Northgate-site calendar reader',
+  };
+  if (options.etag) headers['If-None-Match'] = options.etag;
+  if (options.lastModified) headers['If-Modified-Since'] = options.lastModified;
+  return headers;
+}
+
+/** Why a feed's server could not be reached, naming no address. */
+const unreachable = (error: NodeJS.ErrnoException) =>
+  error.code === 'EFEEDADDRESS'
+    ? error.message
+    : `it could not be reached (${error.code ?? error.message})`;
+
+/** What the server answered: a redirect, not modified, a refusal, or a feed of its size at most. */
+function answerOf(res: IncomingMessage, maxBytes: number, settle: Settle) {
+  const status = res.statusCode ?? 0;
+  if ([301, 302, 303, 307, 308].includes(status) && res.headers.location) {
+    res.resume();
+    return settle.resolve({ location: res.headers.location });
+  }
+  if (status === 304) {
+    res.resume();
+    return settle.resolve({ status: 'not-modified' });
+  }
+  if (status !== 200) {
+    res.resume();
+    return settle.reject(new FeedError(`it answered ${status}`));
+  }
+  const declared = Number(res.headers['content-length']);
+  if (declared > maxBytes) return settle.fail(new FeedError(`it is larger than ${maxBytes} bytes`));
+  readFeed(res, maxBytes, settle);
+}
+
+/** The feed's text, decompressed, cut off past `maxBytes`; with its validators for the next read. */
+function readFeed(res: IncomingMessage, maxBytes: number, settle: Settle) {
+  const stream = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  stream.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      res.destroy();
+      settle.fail(new FeedError(`it is larger than ${maxBytes} bytes`));
+      return;
+    }
+    chunks.push(chunk);
+  });
+  stream.on('error', () => settle.fail(new FeedError('its answer could not be read')));
+  stream.on('end', () => {
+    const header = (name: string) => {
+      const value = res.headers[name];
+      return typeof value === 'string' && value.length <= 200 ? value : undefined;
+    };
+    settle.resolve({
+      status: 'modified',
+      body: Buffer.concat(chunks).toString('utf8'),
+      etag: header('etag'),
+      lastModified: header('last-modified'),
+    });
   });
 }

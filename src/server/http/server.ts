@@ -14,7 +14,13 @@
 import compression from 'compression';
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  STATUS_CODES,
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from '../config.ts';
@@ -23,7 +29,7 @@ import { clientNetwork } from '../networks.ts';
 import { log as serverLog, withRequestId } from '../log.ts';
 import { isTrustedProxy } from '../requests/client.ts';
 import { terminalText } from '../safe-text.ts';
-import { indexStaticFiles, lookup, serveStatic } from './static-files.ts';
+import { indexStaticFiles, lookup, serveStatic, type StaticFile } from './static-files.ts';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -185,7 +191,7 @@ function withCharset(headers: unknown) {
   }
 }
 
-/** How long a connection whose request was answered unread stays open (see respond). */
+/** How long a connection whose request was answered unread stays open (see lingerIfUnread). */
 const LINGER_MS = 1_000;
 
 export function createSiteServer({
@@ -196,14 +202,41 @@ export function createSiteServer({
   limits,
   log = serverLog.error,
 }: SiteServerOptions) {
-  const compress = compression();
-  const csps = loadPageCsps(distDir);
-  const notFoundCsp = csps.get('/404');
-  const files = indexStaticFiles(join(distDir, 'client'));
-  const httpsSite = siteUrl?.startsWith('https:') ?? false;
+  const fail = failure(log);
+  const respond = responder({ handler, distDir, trustedProxies, siteUrl, fail });
+  const server = createServer({
+    // Node refuses a head timeout longer than the whole request's.
+    headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+    requestTimeout: limits.requestTimeoutMs,
+    // Node looks for expired requests this often; at its default (30 s) a 10 s limit meant 10-40 s.
+    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs / 2),
+    keepAliveTimeout: 5_000,
+  });
+  const inHand = stopGently(server);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // Every line logged while this request is answered (Astro's too) carries its id.
+    const id = requestId(req, trustedProxies);
+    inHand(res);
+    withRequestId(id, () => {
+      try {
+        respond(req, res);
+      } catch (error) {
+        fail(req, res, error);
+      }
+    });
+  });
+  server.maxConnections = limits.maxConnections;
+  limitPerClient(server, limits.maxConnectionsPerClient, trustedProxies);
+  refuseWhatNodeRefuses(server);
+  return server;
+}
 
-  /** Whatever went wrong while handling a request: a 500 with a short page, one line in the log. */
-  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+type Fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => void;
+
+/** Whatever went wrong while handling a request: a 500 with a short page, one line in the log. */
+const failure =
+  (log: (line: string) => void): Fail =>
+  (req, res, error) => {
     const reason = error instanceof Error ? error.message : String(error);
     log(`500 ${req.method} ${loggablePath(req.url ?? '/')}: ${loggable(reason)}`);
     if (res.headersSent) {
@@ -219,134 +252,153 @@ export function createSiteServer({
     res.end(req.method === 'HEAD' ? undefined : errorPage);
   };
 
-  const respond = (req: IncomingMessage, res: ServerResponse) => {
-    // Answered before its body was read (refused for its size, its method, its origin): Node reads
-    // the rest and drops it, and the connection is closed a moment later if the body is still
-    // coming. Not at once: closing while the client still sends resets the connection, and the
-    // client may lose the answer it was given. Once the body has all come, the connection is kept:
-    // the answer said keep-alive, so the client may already be sending its next request on it,
-    // which closing it then would cut off (a refused post's next one, often a valid enquiry).
-    res.once('finish', () => {
-      if (req.complete) return;
-      const linger = setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
-      req.once('end', () => clearTimeout(linger));
-    });
-    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
-    if (httpsSite || isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
-    res.setHeader('Content-Security-Policy', fallbackCsp);
+/** A request's id: the one a trusted proxy gave, so that both logs name it alike, or our own. */
+function requestId(req: IncomingMessage, trustedProxies: string[]) {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' &&
+    PROXY_REQUEST_ID.test(given) &&
+    isTrustedProxy(req.socket.remoteAddress ?? '', trustedProxies)
+    ? given
+    : randomUUID();
+}
 
-    const method = req.method ?? 'GET';
-    if (!KNOWN_METHODS.has(method)) {
-      answer(req, res, 501, `This server does not take ${method} requests.`);
-      return;
+/** Each request: its headers, then a refusal, the build's file, or Astro's page. */
+function responder({
+  handler,
+  distDir,
+  trustedProxies,
+  siteUrl,
+  fail,
+}: Pick<SiteServerOptions, 'handler' | 'distDir' | 'siteUrl'> & {
+  trustedProxies: string[];
+  fail: Fail;
+}) {
+  const compress = compression();
+  const csps = loadPageCsps(distDir);
+  const notFoundCsp = csps.get('/404');
+  const files = indexStaticFiles(join(distDir, 'client'));
+  const httpsSite = siteUrl?.startsWith('https:') ?? false;
+  const render = (req: IncomingMessage, res: ServerResponse) => {
+    // A throw inside the handler, before or after its first await, is this request's failure only.
+    try {
+      Promise.resolve(handler(req, res)).catch((error: unknown) => fail(req, res, error));
+    } catch (error) {
+      fail(req, res, error);
     }
-    const path = routePath(req.url ?? '/');
-    if (path === undefined) {
-      answer(req, res, 400, 'The address is malformed.');
-      return;
-    }
-    const file = lookup(files, req.url ?? '/');
-    const policy = file ? staticFiles : onDemandRoutes[path];
-    // An address the site does not have: its not-found page, for any method that reads one.
-    const allowed = policy ?? staticFiles;
-    if (method === 'OPTIONS') {
-      res.writeHead(204, { Allow: allowHeader(allowed), 'Cache-Control': 'no-store' });
-      res.end();
-      return;
-    }
-    if (!(allowed.methods as readonly string[]).includes(method)) {
-      answer(
-        req,
-        res,
-        policy ? 405 : 404,
-        policy ? `Use ${allowHeader(policy)} here.` : 'There is nothing at this address.',
-        policy ? { Allow: allowHeader(policy) } : {},
-      );
-      return;
-    }
-
-    if (file) {
-      const pageCsp = file.type.startsWith('text/html')
-        ? csps.get(pagePath(req.url ?? '/'))
-        : undefined;
-      const worker = req.url?.split('?')[0] === '/sw.js';
-      res.setHeader('Content-Security-Policy', pageCsp ?? (worker ? workerCsp : fallbackCsp));
-      serveStatic(req, res, file);
-      return;
-    }
-
-    // The not-found page is served for any unknown path: it needs its own CSP, not the fallback.
-    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-    res.writeHead = ((status: number, ...rest: unknown[]) => {
-      for (const headers of rest) withCharset(headers);
-      const type = String(res.getHeader('content-type') ?? '');
-      if (/^text\/html\s*$/i.test(type)) res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      if (status === 404 && notFoundCsp && (type.includes('text/html') || type === '')) {
-        res.setHeader('Content-Security-Policy', notFoundCsp);
-      }
-      return writeHead(status, ...rest);
-    }) as typeof res.writeHead;
-
+  };
+  const toAstro = (req: IncomingMessage, res: ServerResponse) => {
+    withPageHeaders(res, notFoundCsp);
     // HEAD is GET without the body, for every address that takes GET: the route's GET runs, and
     // Node, which made this response for a HEAD, sends its head alone.
-    if (method === 'HEAD') req.method = 'GET';
-
-    // A throw inside the handler, before or after its first await, is this request's failure only.
-    const render = () => {
-      try {
-        Promise.resolve(handler(req, res)).catch((error: unknown) => fail(req, res, error));
-      } catch (error) {
-        fail(req, res, error);
-      }
-    };
+    if (req.method === 'HEAD') req.method = 'GET';
     // Pages are compressed; a form's fetch gets a few hundred bytes of JSON, not worth the wrapping
     // of every enquiry's answer. (compression's types are Express's; it uses Node's own objects.)
     if (req.method === 'GET' || String(req.headers.accept ?? '').includes('text/html')) {
-      compress(req as never, res as never, render);
+      compress(req as never, res as never, () => render(req, res));
     } else {
-      render();
+      render(req, res);
     }
   };
+  return (req: IncomingMessage, res: ServerResponse) => {
+    lingerIfUnread(req, res);
+    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
+    if (httpsSite || isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
+    res.setHeader('Content-Security-Policy', fallbackCsp);
+    const route = routeOf(req.method ?? 'GET', req.url ?? '/', files);
+    if ('status' in route) return answer(req, res, route.status, route.text, route.headers);
+    if ('allow' in route) {
+      res.writeHead(204, { Allow: route.allow, 'Cache-Control': 'no-store' });
+      res.end();
+      return;
+    }
+    if ('file' in route) return serveFile(req, res, route.file, csps);
+    toAstro(req, res);
+  };
+}
 
-  const server = createServer(
-    {
-      // Node refuses a head timeout longer than the whole request's.
-      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
-      requestTimeout: limits.requestTimeoutMs,
-      // Node looks for expired requests this often; at its default (30 s) a 10 s limit meant 10-40 s.
-      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs / 2),
-      keepAliveTimeout: 5_000,
-    },
-    (req, res) => {
-      // Every line logged while this request is answered (Astro's too) carries its id: the proxy's,
-      // so that both logs name it alike, or one of our own.
-      const given = req.headers['x-request-id'];
-      const id =
-        typeof given === 'string' &&
-        PROXY_REQUEST_ID.test(given) &&
-        isTrustedProxy(req.socket.remoteAddress ?? '', trustedProxies)
-          ? given
-          : randomUUID();
-      if (stopping) res.setHeader('Connection', 'close');
-      inHand.add(res);
-      res.once('close', () => {
-        inHand.delete(res);
-        if (stopping) server.closeIdleConnections();
-      });
-      withRequestId(id, () => {
-        try {
-          respond(req, res);
-        } catch (error) {
-          fail(req, res, error);
+/**
+ * Answered before its body was read (refused for its size, its method, its origin): Node reads
+ * the rest and drops it, and the connection is closed a moment later if the body is still
+ * coming. Not at once: closing while the client still sends resets the connection, and the
+ * client may lose the answer it was given. Once the body has all come, the connection is kept:
+ * the answer said keep-alive, so the client may already be sending its next request on it,
+ * which closing it then would cut off (a refused post's next one, often a valid enquiry).
+ */
+function lingerIfUnread(req: IncomingMessage, res: ServerResponse) {
+  res.once('finish', () => {
+    if (req.complete) return;
+    const linger = setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+    req.once('end', () => clearTimeout(linger));
+  });
+}
+
+/** What a request gets, by its method and address: a refusal, OPTIONS' answer, a file, or Astro. */
+type Route =
+  | { status: number; text: string; headers?: Record<string, string> }
+  | { allow: string }
+  | { file: StaticFile }
+  | { astro: true };
+
+function routeOf(method: string, url: string, files: Map<string, StaticFile>): Route {
+  if (!KNOWN_METHODS.has(method))
+    return { status: 501, text: `This server does not take ${method} requests.` };
+  const path = routePath(url);
+  if (path === undefined) return { status: 400, text: 'The address is malformed.' };
+  const file = lookup(files, url);
+  const policy = file ? staticFiles : onDemandRoutes[path];
+  // An address the site does not have: its not-found page, for any method that reads one.
+  const allowed = policy ?? staticFiles;
+  if (method === 'OPTIONS') return { allow: allowHeader(allowed) };
+  if (!(allowed.methods as readonly string[]).includes(method))
+    return policy
+      ? {
+          status: 405,
+          text: `Use ${allowHeader(policy)} here.`,
+          headers: { Allow: allowHeader(policy) },
         }
-      });
-    },
-  );
-  server.maxConnections = limits.maxConnections;
+      : { status: 404, text: 'There is nothing at this address.' };
+  return file ? { file } : { astro: true };
+}
 
-  // A server that is stopping (`close()`, on SIGTERM: ../main.ts) answers the requests in hand, each
-  // with `Connection: close`, and closes each connection as its answer ends rather than at its
-  // keep-alive timeout; Node's own close() would keep them open for the next request.
+/** A file of the build, with its page's CSP (a page), the worker's (/sw.js) or the fallback. */
+function serveFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  file: StaticFile,
+  csps: ReadonlyMap<string, string>,
+) {
+  const pageCsp = file.type.startsWith('text/html')
+    ? csps.get(pagePath(req.url ?? '/'))
+    : undefined;
+  const worker = req.url?.split('?')[0] === '/sw.js';
+  res.setHeader('Content-Security-Policy', pageCsp ?? (worker ? workerCsp : fallbackCsp));
+  serveStatic(req, res, file);
+}
+
+/**
+ * Astro's HTML with its charset, and the not-found page (served for any unknown path) with its own
+ * CSP, not the fallback.
+ */
+function withPageHeaders(res: ServerResponse, notFoundCsp: string | undefined) {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    for (const headers of rest) withCharset(headers);
+    const type = String(res.getHeader('content-type') ?? '');
+    if (/^text\/html\s*$/i.test(type)) res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    if (status === 404 && notFoundCsp && (type.includes('text/html') || type === '')) {
+      res.setHeader('Content-Security-Policy', notFoundCsp);
+    }
+    return writeHead(status, ...rest);
+  }) as typeof res.writeHead;
+}
+
+/**
+ * A server that is stopping (`close()`, on SIGTERM: ../main.ts) answers the requests in hand, each
+ * with `Connection: close`, and closes each connection as its answer ends rather than at its
+ * keep-alive timeout; Node's own close() would keep them open for the next request. What each
+ * response is handed to, as its request arrives.
+ */
+function stopGently(server: Server): (res: ServerResponse) => void {
   let stopping = false;
   const inHand = new Set<ServerResponse>();
   const close = server.close.bind(server);
@@ -355,15 +407,25 @@ export function createSiteServer({
     for (const res of inHand) if (!res.headersSent) res.setHeader('Connection', 'close');
     return close(callback);
   }) as typeof server.close;
+  return (res) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    inHand.add(res);
+    res.once('close', () => {
+      inHand.delete(res);
+      if (stopping) server.closeIdleConnections();
+    });
+  };
+}
 
-  // One client (an IPv6 /64 counts as one, ../networks.ts) cannot hold every connection the server has.
+/** One client (an IPv6 /64 counts as one, ../networks.ts) cannot hold every connection the server has. */
+function limitPerClient(server: Server, most: number, trustedProxies: string[]) {
   const perClient = new Map<string, number>();
   server.on('connection', (socket) => {
     const socketAddress = socket.remoteAddress ?? '';
     if (isTrustedProxy(socketAddress, trustedProxies)) return;
     const address = clientNetwork(socketAddress);
     const open = (perClient.get(address) ?? 0) + 1;
-    if (open > limits.maxConnectionsPerClient) {
+    if (open > most) {
       socket.destroy();
       return;
     }
@@ -374,9 +436,14 @@ export function createSiteServer({
       else perClient.delete(address);
     });
   });
+}
 
-  // Requests Node's parser refuses never reach the handler: a method it does not know (TRACK, a
-  // made-up one) gets 501, a head too large 431, one too slow 408, anything else 400.
+/**
+ * Requests Node's parser refuses never reach the handler: a method it does not know (TRACK, a
+ * made-up one) gets 501, a head too large 431, one too slow 408, anything else 400. CONNECT asks
+ * the server to be a proxy, which it is not.
+ */
+function refuseWhatNodeRefuses(server: Server) {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
@@ -394,11 +461,9 @@ export function createSiteServer({
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
     );
   });
-  // CONNECT asks the server to be a proxy, which it is not.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     socket.end(
       `HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
     );
   });
-  return server;
 }

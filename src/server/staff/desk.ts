@@ -176,14 +176,7 @@ export async function handleSignOut(
   open: OpenDesk,
 ) {
   const refused = post && refusalOf(post);
-  if (refused)
-    return {
-      type: 'response' as const,
-      response: new Response(refused.message, {
-        status: refused.status,
-        headers: deskHeaders(refused.headers),
-      }),
-    };
+  if (refused) return refusal(refused);
   const desk = await open().catch(() => undefined);
   if (desk) {
     const now = desk.now?.() ?? Date.now();
@@ -257,16 +250,35 @@ export async function handleDesk(
   post: PostVerdict | undefined,
   open: OpenDesk,
   availability: Availability,
-): Promise<DeskView | { type: 'response'; response: Response }> {
+): Promise<DeskView | Answered> {
+  const visit = await signedInVisit(request, post, open);
+  if ('type' in visit) return visit;
+  const { desk, member, now } = visit;
+  const url = new URL(request.url);
+  if (request.method === 'POST' && post?.ok)
+    return deskPost(desk, member, post.fields, url, availability, now);
+  return deskView(desk, member, url, availability, now);
+}
+
+type Answered = { type: 'response'; response: Response };
+
+/** A post the gate refused, answered in words. */
+const refusal = (refused: NonNullable<ReturnType<typeof refusalOf>>): Answered => ({
+  type: 'response',
+  response: new Response(refused.message, {
+    status: refused.status,
+    headers: deskHeaders(refused.headers),
+  }),
+});
+
+/** Who is at the desk: a member signed in; else a refused post, a desk that cannot open, or sign-in. */
+async function signedInVisit(
+  request: Request,
+  post: PostVerdict | undefined,
+  open: OpenDesk,
+): Promise<Answered | { desk: StaffDesk; member: StaffMember; now: number }> {
   const refused = post && refusalOf(post);
-  if (refused)
-    return {
-      type: 'response',
-      response: new Response(refused.message, {
-        status: refused.status,
-        headers: deskHeaders(refused.headers),
-      }),
-    };
+  if (refused) return refusal(refused);
   const desk = await open().catch(() => undefined);
   if (!desk)
     return {
@@ -279,59 +291,51 @@ export async function handleDesk(
   const now = desk.now?.() ?? Date.now();
   const current = await signedIn(request, { ...desk, now });
   if (!current) return redirect('/staff/sign-in');
-  const { member } = current;
-  const url = new URL(request.url);
-  if (request.method === 'POST' && post?.ok) {
-    const action = first(post.fields, 'action');
-    const id = first(post.fields, 'id').slice(0, 64);
-    if (action === 'cancel' || action === 'move')
-      return redirect(
-        `${DESK}?done=${await changeCall(desk, member, action, id, post.fields, availability, now)}`,
-      );
-    if ((action === 'handled' || action === 'new') && id) {
-      const done = await desk.store.staff.markHandled(
-        id,
-        action === 'handled' ? member.email : null,
-        now,
-      );
-      if (done)
-        await record(desk, member, now, {
-          action: action === 'handled' ? 'marked handled' : 'marked new',
-          subject: id,
-        });
-    }
-    return redirect(`${DESK}${url.search}#enquiries`);
+  return { desk, member: current.member, now };
+}
+
+/** What a member's post does (a call moved or cancelled, an enquiry marked), and where they go next. */
+async function deskPost(
+  desk: StaffDesk,
+  member: StaffMember,
+  fields: Map<string, string[]>,
+  url: URL,
+  availability: Availability,
+  now: number,
+): Promise<Answered> {
+  const action = first(fields, 'action');
+  const id = first(fields, 'id').slice(0, 64);
+  if (action === 'cancel' || action === 'move')
+    return redirect(
+      `${DESK}?done=${await changeCall(desk, member, action, id, fields, availability, now)}`,
+    );
+  if ((action === 'handled' || action === 'new') && id) {
+    const done = await desk.store.staff.markHandled(
+      id,
+      action === 'handled' ? member.email : null,
+      now,
+    );
+    if (done)
+      await record(desk, member, now, {
+        action: action === 'handled' ? 'marked handled' : 'marked new',
+        subject: id,
+      });
   }
+  return redirect(`${DESK}${url.search}#enquiries`);
+}
+
+/** The desk as the member asked for it: whose calls, which enquiries, the call chosen, what was done. */
+async function deskView(
+  desk: StaffDesk,
+  member: StaffMember,
+  url: URL,
+  availability: Availability,
+  now: number,
+): Promise<DeskView> {
   const mine = url.searchParams.get('calls') === 'mine';
   const filterParam = url.searchParams.get('enquiries');
   const filter = filterParam === 'new' || filterParam === 'handled' ? filterParam : 'all';
-  const booked = await desk.store.bookedBetween(
-    new Date(now).toISOString(),
-    new Date(now + CALLS_AHEAD_MS).toISOString(),
-  );
-  const hostNames = new Map(
-    [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
-  );
-  const calls: DeskCall[] = [];
-  for (const call of booked) {
-    const isMine = call.host !== null && call.host === member.hostId;
-    if (mine && !isMine) continue;
-    const enquiry = await desk.store.findById(call.id);
-    if (enquiry?.call)
-      calls.push({
-        id: enquiry.id,
-        name: shown(enquiry.name),
-        email: shown(enquiry.email),
-        message: typeof enquiry.data.message === 'string' ? shown(enquiry.data.message) : undefined,
-        start: enquiry.call.start,
-        end: enquiry.call.end,
-        host: call.host && (hostNames.get(call.host) ?? call.host),
-        where: desk.where(call.host),
-        confirmed: enquiry.call.confirmedAt !== null,
-        moves: enquiry.call.moves,
-        mine: isMine,
-      });
-  }
+  const calls = await callsAhead(desk, member, mine, now);
   const enquiries = (await desk.store.all())
     .filter((e) => !e.spam && (filter === 'all' || (filter === 'handled') === Boolean(e.handled)))
     .reverse()
@@ -365,6 +369,43 @@ export async function handleDesk(
       (record) => record.path,
     ),
   };
+}
+
+/** The calls of the next CALLS_AHEAD_MS, soonest first: every host's, or with `mine` the member's. */
+async function callsAhead(
+  desk: StaffDesk,
+  member: StaffMember,
+  mine: boolean,
+  now: number,
+): Promise<DeskCall[]> {
+  const booked = await desk.store.bookedBetween(
+    new Date(now).toISOString(),
+    new Date(now + CALLS_AHEAD_MS).toISOString(),
+  );
+  const hostNames = new Map(
+    [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
+  );
+  const calls: DeskCall[] = [];
+  for (const call of booked) {
+    const isMine = call.host !== null && call.host === member.hostId;
+    if (mine && !isMine) continue;
+    const enquiry = await desk.store.findById(call.id);
+    if (enquiry?.call)
+      calls.push({
+        id: enquiry.id,
+        name: shown(enquiry.name),
+        email: shown(enquiry.email),
+        message: typeof enquiry.data.message === 'string' ? shown(enquiry.data.message) : undefined,
+        start: enquiry.call.start,
+        end: enquiry.call.end,
+        host: call.host && (hostNames.get(call.host) ?? call.host),
+        where: desk.where(call.host),
+        confirmed: enquiry.call.confirmedAt !== null,
+        moves: enquiry.call.moves,
+        mine: isMine,
+      });
+  }
+  return calls;
 }
 
 /** What a move or a cancel from the desk came to, said on the desk after it (`?done=`). */

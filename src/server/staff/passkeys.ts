@@ -68,123 +68,157 @@ export async function handlePasskey(
   if (refused) return answer(refused.status, { error: refused.message }, refused.headers);
   const desk = await open().catch(() => undefined);
   if (!desk) return refuse('Passkeys cannot be used right now.', 503);
-  const now = desk.now?.() ?? Date.now();
   const body = (post?.ok ? post.json : undefined) as PasskeyPost | undefined;
-  const { rpID, origin } = party(desk);
-  const staff = desk.store.staff;
-  const challenge = typeof body?.challenge === 'string' ? body.challenge.slice(0, 200) : '';
-  /** Keeps a new ceremony's challenge, within its network's bound; its options, or a 429. */
-  const begin = async (
-    options: { challenge: string },
-    purpose: ChallengePurpose,
-    email: string | null,
-  ) => {
-    const kept = await staff.addChallenge(
-      {
-        hash: storedHash(options.challenge),
-        purpose,
-        email,
-        network: wideNetwork(post?.ok ? post.client : ''),
-        expiresAt: now + CEREMONY_MS,
-      },
-      now,
-      CHALLENGES_PER_NETWORK,
-    );
-    return kept
-      ? answer(200, options)
-      : refuse(
-          'Too many passkeys are being used from your network just now. Sign in with a link, or try again in a few minutes.',
-          429,
-        );
+  const step: Step = {
+    desk,
+    request,
+    now: desk.now?.() ?? Date.now(),
+    ...party(desk),
+    client: post?.ok ? post.client : '',
+    challenge: typeof body?.challenge === 'string' ? body.challenge.slice(0, 200) : '',
+    response: body?.response,
   };
-  const used = (purpose: ChallengePurpose) =>
-    staff.useChallenge(storedHash(challenge), purpose, now);
-
   switch (body?.step) {
-    case 'register-options': {
-      const current = await signedIn(request, { ...desk, now });
-      if (!current) return refuse('Sign in first.', 401);
-      const { member } = current;
-      const options = await generateRegistrationOptions({
-        rpName: desk.brand,
-        rpID,
-        userName: member.email,
-        userDisplayName: member.name,
-        attestationType: 'none',
-        excludeCredentials: (await staff.passkeysOf(member.email)).map(({ id, transports }) => ({
-          id,
-          transports,
-        })),
-        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
-        supportedAlgorithmIDs: ALGORITHMS,
-      });
-      return begin(options, 'register', member.email);
-    }
-    case 'register': {
-      const current = await signedIn(request, { ...desk, now });
-      if (!current) return refuse('Sign in first.', 401);
-      const ceremony = await used('register');
-      if (ceremony?.email !== current.member.email)
-        return refuse('That took too long, or was done already. Try again.');
-      const verified = await verifyRegistrationResponse({
-        response: body.response as RegistrationResponseJSON,
-        expectedChallenge: challenge,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: false,
-        supportedAlgorithmIDs: ALGORITHMS,
-      }).catch(() => ({ verified: false as const }));
-      if (!verified.verified) return refuse('The passkey could not be checked. Try again.');
-      const { credential } = verified.registrationInfo;
-      await staff.addPasskey(
-        {
-          id: credential.id,
-          email: current.member.email,
-          publicKey: isoBase64URL.fromBuffer(credential.publicKey),
-          counter: credential.counter,
-          transports: credential.transports ?? [],
-        },
-        now,
-      );
-      await record(desk, current.member, now, { action: 'added a passkey' });
-      return answer(200, { added: true });
-    }
+    case 'register-options':
+      return registerOptions(step);
+    case 'register':
+      return register(step);
     case 'sign-in-options':
       return begin(
-        await generateAuthenticationOptions({ rpID, userVerification: 'preferred' }),
+        step,
+        await generateAuthenticationOptions({ rpID: step.rpID, userVerification: 'preferred' }),
         'sign-in',
         null,
       );
-    case 'sign-in': {
-      const response = body.response as AuthenticationResponseJSON | undefined;
-      const ceremony = await used('sign-in');
-      const passkey =
-        typeof response?.id === 'string' ? await staff.passkey(response.id) : undefined;
-      const member = passkey && desk.members.get(passkey.email);
-      if (!ceremony || !passkey || !member)
-        return refuse(
-          'That passkey does not sign anyone in here. Sign in with a link instead.',
-          401,
-        );
-      const verified = await verifyAuthenticationResponse({
-        response: response!,
-        expectedChallenge: challenge,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        credential: {
-          id: passkey.id,
-          publicKey: isoBase64URL.toBuffer(passkey.publicKey),
-          counter: passkey.counter,
-          transports: passkey.transports as never,
-        },
-        requireUserVerification: false,
-      }).catch(() => ({ verified: false as const }));
-      if (!verified.verified) return refuse('The passkey could not be checked. Try again.', 401);
-      await staff.usePasskey(passkey.id, verified.authenticationInfo.newCounter, now);
-      const cookie = await startSession(desk, member, 'with a passkey', now);
-      return answer(200, { location: '/staff' }, { 'Set-Cookie': cookie });
-    }
+    case 'sign-in':
+      return signIn(step);
     default:
       return refuse('Not a step of a passkey.');
   }
+}
+
+/** A step of a ceremony: who posted it, from where, and what it answers. */
+interface Step {
+  desk: StaffDesk;
+  request: Request;
+  now: number;
+  rpID: string;
+  origin: string;
+  /** The client's address, whose network's challenges are bounded. */
+  client: string;
+  /** The challenge the response answers (second steps), as the browser sent it back. */
+  challenge: string;
+  response: unknown;
+}
+
+/** Keeps a new ceremony's challenge, within its network's bound; its options, or a 429. */
+async function begin(
+  step: Step,
+  options: { challenge: string },
+  purpose: ChallengePurpose,
+  email: string | null,
+) {
+  const kept = await step.desk.store.staff.addChallenge(
+    {
+      hash: storedHash(options.challenge),
+      purpose,
+      email,
+      network: wideNetwork(step.client),
+      expiresAt: step.now + CEREMONY_MS,
+    },
+    step.now,
+    CHALLENGES_PER_NETWORK,
+  );
+  return kept
+    ? answer(200, options)
+    : refuse(
+        'Too many passkeys are being used from your network just now. Sign in with a link, or try again in a few minutes.',
+        429,
+      );
+}
+
+/** The challenge a second step answers, used up: whose it was, if it is one of `purpose`. */
+const used = (step: Step, purpose: ChallengePurpose) =>
+  step.desk.store.staff.useChallenge(storedHash(step.challenge), purpose, step.now);
+
+/** A signed-in member's options to add a passkey (not one of those they have). */
+async function registerOptions(step: Step) {
+  const { desk, rpID } = step;
+  const current = await signedIn(step.request, { ...desk, now: step.now });
+  if (!current) return refuse('Sign in first.', 401);
+  const { member } = current;
+  const options = await generateRegistrationOptions({
+    rpName: desk.brand,
+    rpID,
+    userName: member.email,
+    userDisplayName: member.name,
+    attestationType: 'none',
+    excludeCredentials: (await desk.store.staff.passkeysOf(member.email)).map(
+      ({ id, transports }) => ({ id, transports }),
+    ),
+    authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    supportedAlgorithmIDs: ALGORITHMS,
+  });
+  return begin(step, options, 'register', member.email);
+}
+
+/** A passkey added: by the member whose ceremony it is, verified against its challenge. */
+async function register(step: Step) {
+  const { desk, now } = step;
+  const current = await signedIn(step.request, { ...desk, now });
+  if (!current) return refuse('Sign in first.', 401);
+  const ceremony = await used(step, 'register');
+  if (ceremony?.email !== current.member.email)
+    return refuse('That took too long, or was done already. Try again.');
+  const verified = await verifyRegistrationResponse({
+    response: step.response as RegistrationResponseJSON,
+    expectedChallenge: step.challenge,
+    expectedOrigin: step.origin,
+    expectedRPID: step.rpID,
+    requireUserVerification: false,
+    supportedAlgorithmIDs: ALGORITHMS,
+  }).catch(() => ({ verified: false as const }));
+  if (!verified.verified) return refuse('The passkey could not be checked. Try again.');
+  const { credential } = verified.registrationInfo;
+  await desk.store.staff.addPasskey(
+    {
+      id: credential.id,
+      email: current.member.email,
+      publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+    },
+    now,
+  );
+  await record(desk, current.member, now, { action: 'added a passkey' });
+  return answer(200, { added: true });
+}
+
+/** Signed in by a member's passkey, verified against a sign-in challenge: a session. */
+async function signIn(step: Step) {
+  const { desk, now } = step;
+  const response = step.response as AuthenticationResponseJSON | undefined;
+  const ceremony = await used(step, 'sign-in');
+  const passkey =
+    typeof response?.id === 'string' ? await desk.store.staff.passkey(response.id) : undefined;
+  const member = passkey && desk.members.get(passkey.email);
+  if (!ceremony || !passkey || !member)
+    return refuse('That passkey does not sign anyone in here. Sign in with a link instead.', 401);
+  const verified = await verifyAuthenticationResponse({
+    response: response!,
+    expectedChallenge: step.challenge,
+    expectedOrigin: step.origin,
+    expectedRPID: step.rpID,
+    credential: {
+      id: passkey.id,
+      publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+      counter: passkey.counter,
+      transports: passkey.transports as never,
+    },
+    requireUserVerification: false,
+  }).catch(() => ({ verified: false as const }));
+  if (!verified.verified) return refuse('The passkey could not be checked. Try again.', 401);
+  await desk.store.staff.usePasskey(passkey.id, verified.authenticationInfo.newCounter, now);
+  const cookie = await startSession(desk, member, 'with a passkey', now);
+  return answer(200, { location: '/staff' }, { 'Set-Cookie': cookie });
 }

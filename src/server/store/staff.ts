@@ -115,6 +115,21 @@ export interface StaffRecords {
 const LINKS_KEPT_MS = 86_400_000;
 
 export function staffRecords(db: Db): StaffRecords {
+  return {
+    ...linkRecords(db),
+    ...challengeRecords(db),
+    ...sessionRecords(db),
+    ...auditRecords(db),
+    ...passkeyRecords(db),
+  };
+}
+
+type Records<K extends keyof StaffRecords> = Pick<StaffRecords, K>;
+
+/** Sign-in links: kept to send, armed as their e-mail is made, checked, used once. */
+function linkRecords(
+  db: Db,
+): Records<'recentLinks' | 'addLink' | 'armLink' | 'checkLink' | 'useLink'> {
   const linkState = async (idHash: string, now: number): Promise<LinkUse> => {
     const [row] = await db.all(
       `SELECT email, expires_at, used_at FROM staff_links WHERE id_hash = ?`,
@@ -166,6 +181,12 @@ export function staffRecords(db: Db): StaffRecords {
       );
       return used[0] ? { email: used[0].email as string } : linkState(idHash, now);
     },
+  };
+}
+
+/** Passkey ceremonies' challenges: a network's bounded, each used once for its purpose. */
+function challengeRecords(db: Db): Records<'addChallenge' | 'useChallenge' | 'challengesOf'> {
+  return {
     async addChallenge({ hash, purpose, email, network, expiresAt }, now, perNetwork) {
       await db.run(`DELETE FROM staff_challenges WHERE expires_at <= ?`, [now]);
       // Each live challenge holds one of its network's slots: the bound is the unique index's,
@@ -199,6 +220,12 @@ export function staffRecords(db: Db): StaffRecords {
       );
       return Number(row!.n);
     },
+  };
+}
+
+/** Sessions: begun, seen (at most once a minute), ended. */
+function sessionRecords(db: Db): Records<'startSession' | 'session' | 'endSession'> {
+  return {
     async startSession(hash, email, now) {
       await db.run(
         `INSERT INTO staff_sessions (id, email, created_at, seen_at) VALUES (?, ?, ?, ?)`,
@@ -222,6 +249,12 @@ export function staffRecords(db: Db): StaffRecords {
         hash,
       ]);
     },
+  };
+}
+
+/** What members did: the audit log, and the enquiries they marked handled. */
+function auditRecords(db: Db): Records<'audit' | 'recentAudit' | 'markHandled'> {
+  return {
     async audit({ at, actor, action, subject, detail }) {
       await db.run(
         `INSERT INTO staff_audit (at, actor, action, subject, detail) VALUES (?, ?, ?, ?, ?)`,
@@ -241,6 +274,19 @@ export function staffRecords(db: Db): StaffRecords {
         detail: row.detail as string | null,
       }));
     },
+    async markHandled(enquiryId, email, now) {
+      const changed = await db.run(
+        `UPDATE enquiries SET handled_at = ?, handled_by = ? WHERE id = ?`,
+        [email === null ? null : now, email, enquiryId],
+      );
+      return changed > 0;
+    },
+  };
+}
+
+/** Members' passkeys: added, found by id or member, their counter kept as used. */
+function passkeyRecords(db: Db): Records<'addPasskey' | 'passkey' | 'passkeysOf' | 'usePasskey'> {
+  return {
     async addPasskey({ id, email, publicKey, counter, transports }, now) {
       await db.run(
         `INSERT INTO staff_passkeys (id, email, public_key, counter, transports, created_at)
@@ -261,13 +307,6 @@ export function staffRecords(db: Db): StaffRecords {
         now,
         id,
       ]);
-    },
-    async markHandled(enquiryId, email, now) {
-      const changed = await db.run(
-        `UPDATE enquiries SET handled_at = ?, handled_by = ? WHERE id = ?`,
-        [email === null ? null : now, email, enquiryId],
-      );
-      return changed > 0;
     },
   };
 }

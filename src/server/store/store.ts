@@ -128,75 +128,12 @@ export class Store implements EnquiryStore {
 
   /** The StoreTx over a transaction's connection. */
   #tx(db: Db): StoreTx {
-    const dialect = this.#dialect;
-    const enquiryWhere = async (where: string, params: unknown[]) => {
-      const [row] = await db.all(`${SELECT_ENQUIRIES} WHERE ${where}`, params);
-      return row && fromRow(row);
-    };
     const staff = staffRecords(db);
     const tx: StoreTx = {
       recentStaffLinks: staff.recentLinks,
       addStaffLink: staff.addLink,
-      enquiry: (id) => enquiryWhere(`e.id = ?${dialect.forUpdate('e')}`, [id]),
-      enquiryByKey: (key) => enquiryWhere('e.idempotency_key = ?', [key]),
-      async callsAhead(now) {
-        // Served by the unique index of booked starts: the calls ahead are few, however many are stored.
-        const rows = await db.all(
-          `SELECT email, client_ip, call_confirmed_at FROM enquiries
-           WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start > ?`,
-          [instant(now)],
-        );
-        return rows.map((row) => ({
-          email: row.email as string,
-          clientIp: row.client_ip as string,
-          confirmed: row.call_confirmed_at !== null,
-        }));
-      },
-      async hostIsFree(host, start, end, except = '') {
-        return (await db.all(HOST_HAS_CALL, [end, start, host, host, except])).length === 0;
-      },
-      async insertEnquiry(enquiry, host, now, jobs) {
-        return (await insertAll(db, [{ enquiry, host, jobs }], now))[0];
-      },
-      async moveCall(id, start, end, host) {
-        await db.run(
-          `UPDATE enquiries SET call_start = ?, call_end = ?, call_host = ?,
-             call_sequence = call_sequence + 1, call_moves = call_moves + 1
-           WHERE id = ?`,
-          [start, end, host, id],
-        );
-      },
-      async cancelCall(id, at, lapsed = false) {
-        const when = new Date(at).toISOString();
-        await db.run(
-          `UPDATE enquiries SET call_cancelled_at = ?, call_lapsed_at = ?,
-             call_sequence = call_sequence + 1
-           WHERE id = ? AND call_cancelled_at IS NULL`,
-          [when, lapsed ? when : null, id],
-        );
-      },
-      async confirmCall(id, at) {
-        const changed = await db.run(
-          `UPDATE enquiries SET call_confirmed_at = ?
-           WHERE id = ? AND call_start IS NOT NULL AND call_confirmed_at IS NULL
-             AND call_cancelled_at IS NULL AND call_start > ?`,
-          [new Date(at).toISOString(), id, instant(at)],
-        );
-        return changed > 0;
-      },
-      async unconfirmedDue(cutoff, now, limit) {
-        // Served by the partial index of calls waiting for confirmation.
-        const due = await db.all(
-          `SELECT id FROM enquiries
-           WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_confirmed_at IS NULL
-             AND created_at <= ? AND call_start > ?
-           ORDER BY created_at LIMIT ?${dialect.skipLocked('enquiries')}`,
-          [new Date(cutoff).toISOString(), instant(now), limit],
-        );
-        const found: StoredEnquiry[] = [];
-        for (const { id } of due) found.push((await enquiryWhere('e.id = ?', [id]))!);
-        return found;
-      },
+      ...txReads(db, this.#dialect),
+      ...txCallWrites(db),
       async dropJobs(id, kinds, reason, now) {
         await db.run(
           `UPDATE outbox SET skipped_at = ?, last_error = ?, leased_until = NULL
@@ -525,6 +462,87 @@ export class Store implements EnquiryStore {
   close() {
     return this.#driver.close();
   }
+}
+
+/** What a transaction reads: an enquiry (locked, for the rules to decide on), the calls ahead. */
+function txReads(
+  db: Db,
+  dialect: Dialect,
+): Pick<StoreTx, 'enquiry' | 'enquiryByKey' | 'callsAhead' | 'hostIsFree' | 'unconfirmedDue'> {
+  const enquiryWhere = async (where: string, params: unknown[]) => {
+    const [row] = await db.all(`${SELECT_ENQUIRIES} WHERE ${where}`, params);
+    return row && fromRow(row);
+  };
+  return {
+    enquiry: (id) => enquiryWhere(`e.id = ?${dialect.forUpdate('e')}`, [id]),
+    enquiryByKey: (key) => enquiryWhere('e.idempotency_key = ?', [key]),
+    async callsAhead(now) {
+      // Served by the unique index of booked starts: the calls ahead are few, however many are stored.
+      const rows = await db.all(
+        `SELECT email, client_ip, call_confirmed_at FROM enquiries
+         WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start > ?`,
+        [instant(now)],
+      );
+      return rows.map((row) => ({
+        email: row.email as string,
+        clientIp: row.client_ip as string,
+        confirmed: row.call_confirmed_at !== null,
+      }));
+    },
+    async hostIsFree(host, start, end, except = '') {
+      return (await db.all(HOST_HAS_CALL, [end, start, host, host, except])).length === 0;
+    },
+    async unconfirmedDue(cutoff, now, limit) {
+      // Served by the partial index of calls waiting for confirmation.
+      const due = await db.all(
+        `SELECT id FROM enquiries
+         WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_confirmed_at IS NULL
+           AND created_at <= ? AND call_start > ?
+         ORDER BY created_at LIMIT ?${dialect.skipLocked('enquiries')}`,
+        [new Date(cutoff).toISOString(), instant(now), limit],
+      );
+      const found: StoredEnquiry[] = [];
+      for (const { id } of due) found.push((await enquiryWhere('e.id = ?', [id]))!);
+      return found;
+    },
+  };
+}
+
+/** What a transaction writes of an enquiry and its call. */
+function txCallWrites(
+  db: Db,
+): Pick<StoreTx, 'insertEnquiry' | 'moveCall' | 'cancelCall' | 'confirmCall'> {
+  return {
+    async insertEnquiry(enquiry, host, now, jobs) {
+      return (await insertAll(db, [{ enquiry, host, jobs }], now))[0];
+    },
+    async moveCall(id, start, end, host) {
+      await db.run(
+        `UPDATE enquiries SET call_start = ?, call_end = ?, call_host = ?,
+           call_sequence = call_sequence + 1, call_moves = call_moves + 1
+         WHERE id = ?`,
+        [start, end, host, id],
+      );
+    },
+    async cancelCall(id, at, lapsed = false) {
+      const when = new Date(at).toISOString();
+      await db.run(
+        `UPDATE enquiries SET call_cancelled_at = ?, call_lapsed_at = ?,
+           call_sequence = call_sequence + 1
+         WHERE id = ? AND call_cancelled_at IS NULL`,
+        [when, lapsed ? when : null, id],
+      );
+    },
+    async confirmCall(id, at) {
+      const changed = await db.run(
+        `UPDATE enquiries SET call_confirmed_at = ?
+         WHERE id = ? AND call_start IS NOT NULL AND call_confirmed_at IS NULL
+           AND call_cancelled_at IS NULL AND call_start > ?`,
+        [new Date(at).toISOString(), id, instant(at)],
+      );
+      return changed > 0;
+    },
+  };
 }
 
 /** Trims a day to its `cap` measurements of smallest sample key; the largest key it keeps. */
