@@ -70,7 +70,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
       `The e-mail to the agency of enquiry ${refused.id} failed for good: Can't send mail - all recipients were rejected: 550 5.1.1 <nobody@example.com>: mailbox unavailable; it will not be retried`,
     ]);
     expect(await store.claimDue(tomorrow(), 100, 0)).toEqual([]);
-    expect(await store.countUndeliverable()).toBe(1);
+    expect(await store.countFailed()).toBe(1);
     expect(await store.findById(refused.id)).toMatchObject({
       mailedAt: null,
       mailAttempts: 1,
@@ -92,7 +92,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
     expect(logged).toEqual([
       `The e-mail to the agency of enquiry ${stored.id} failed for good: the SMTP server answered 550; it will not be retried`,
     ]);
-    expect(await store.countUndeliverable()).toBe(1);
+    expect(await store.countFailed()).toBe(1);
   });
 
   it('retries, with its backoff, what may pass: a connection refused, a wrong password', async () => {
@@ -111,7 +111,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
     expect(await store.claimDue(tomorrow(), 100, 0)).toMatchObject([
       { kind: 'agency', attempts: 1, enquiry: { id: first.id, mailFailure: null } },
     ]);
-    expect(await store.countUndeliverable()).toBe(0);
+    expect(await store.countFailed()).toBe(0);
 
     // A 535 is the configuration's fault, not the e-mail's: it waits for the password to be put right.
     const { worker: misconfigured } = outbox(async () => {
@@ -121,7 +121,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
       });
     });
     await misconfigured.drain();
-    expect(await store.countUndeliverable()).toBe(0);
+    expect(await store.countFailed()).toBe(0);
   });
 
   it('gives up an e-mail that cannot even be made, before anything is sent', async () => {
@@ -138,7 +138,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the outbox on
     );
     expect(logged[0]).not.toContain('[object');
     expect(await store.claimDue(tomorrow(), 100, 0)).toEqual([]);
-    expect(await store.countUndeliverable()).toBe(1);
+    expect(await store.countFailed()).toBe(1);
     // The agency's e-mail went; the enquiry names the one that did not.
     expect((await store.findById(booking.id))?.mailFailure).toMatch(
       /^prospect: the e-mail could not be made: /,

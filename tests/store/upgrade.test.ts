@@ -18,7 +18,7 @@ import { stepsOf } from '../../src/server/store/migrations';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import type { EnquiryStore } from '../../src/server/store/types';
-import { call } from '../support/records';
+import { call, mailCallOf } from '../support/records';
 import { backends, newPostgresDatabase } from '../support/store-backends';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
@@ -69,7 +69,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       const store = await open[engine]();
       expect(plain(await store.all())).toEqual(read('all'));
       expect(await store.count()).toBe(expected.count);
-      expect(await store.countUndeliverable()).toBe(expected.countUndeliverable);
+      expect(await store.countFailed()).toBe(expected.countUndeliverable);
       expect(
         plain(await store.bookedBetween('2027-01-01T00:00:00Z', '2028-01-01T00:00:00Z')),
       ).toEqual(expected.bookedBetween);
@@ -84,7 +84,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
             mail: job.kind,
             enquiryId: job.enquiry?.id,
             attempts: job.attempts,
-            ...(job.call && { call: job.call }),
+            ...(mailCallOf(job) && { call: mailCallOf(job) }),
           })),
         ),
       ).toEqual(read('due'));

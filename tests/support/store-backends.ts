@@ -125,8 +125,8 @@ export async function expectUpgraded(store: EnquiryStore) {
   const now = Date.parse('2027-01-01T12:00:00Z');
   const [item] = await store.claimDue(now, 100, 0);
   expect(item).toMatchObject({ kind: 'agency', attempts: 3, enquiry: { id: 'real-1' } });
-  await store.markUndeliverable(item!.id, '550 no such user', now);
+  await store.markFailed(item!.id, '550 no such user', now);
   expect(await store.claimDue(now + 3_600_000, 100, 0)).toEqual([]);
-  expect(await store.countUndeliverable()).toBe(1);
+  expect(await store.countFailed()).toBe(1);
   expect(await store.vitalsSecret()).toHaveLength(64);
 }

@@ -13,12 +13,8 @@ import {
   UnmailableAddress,
   type MailContent,
 } from '../../src/server/mail/templates';
-import {
-  MAIL_KINDS,
-  type CallChange,
-  type MailKind,
-  type StoredEnquiry,
-} from '../../src/server/store/types';
+import { MAIL_KINDS, type MailKind } from '../../src/server/mail/mail-jobs';
+import type { CallChange, StoredEnquiry } from '../../src/server/store/types';
 import { enquiry, mailItem } from '../support/records';
 
 const { call: _none, ...fields } = enquiry();
