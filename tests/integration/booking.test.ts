@@ -498,7 +498,7 @@ describe('confirming a call, and the share of calls waiting for it', () => {
     expect(list).toMatch(/<p2@example\.com>\n {2}call: [^\n]*, not confirmed yet, with anna/);
 
     // The second, not confirmed in time (swept here with no time allowed, on the real clock, so
-    // that its e-mails are due for the server's outbox now): its time is offered again, its
+    // that its e-mails are due for the server's queue of jobs now): its time is offered again, its
     // prospect told once, and its links say so.
     const sweeper = new SqliteStore(server.database);
     try {

@@ -300,9 +300,9 @@ describe('the staff desk', () => {
     const queued = () =>
       Number(
         (
-          store.db
-            .prepare(`SELECT count(*) AS n FROM outbox WHERE mail = 'staff-sign-in'`)
-            .get() as { n: number }
+          store.db.prepare(`SELECT count(*) AS n FROM jobs WHERE kind = 'staff-sign-in'`).get() as {
+            n: number;
+          }
         ).n,
       );
     /** 120 requests for Anna's address, each from a network of its own, 20 at a time. */

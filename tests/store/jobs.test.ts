@@ -95,7 +95,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('jobs on %s', 
   });
 
   it('refuses a kind that is not a short name, and stores nothing of its transaction', async () => {
-    for (const bad of ['', 'Calendar', 'mail; DROP TABLE outbox', 'x'.repeat(41), 'café'])
+    for (const bad of ['', 'Calendar', 'mail; DROP TABLE jobs', 'x'.repeat(41), 'café'])
       await expect(store.transaction((tx) => tx.queue([{ kind: bad, dueAt: 0 }]))).rejects.toThrow(
         /Not a kind of job/,
       );

@@ -634,7 +634,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
   });
 
-  describe('a claim on the outbox', () => {
+  describe('a claim on jobs', () => {
     it('holds an entry for its lease: no one else gets it until then, or until it is given back', async () => {
       const a = await bookings.commit(enquiry(), true);
       const b = await bookings.commit(enquiry(), true);
@@ -709,7 +709,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
   });
 
-  describe('the outbox', () => {
+  describe('the queue of jobs', () => {
     it('retries while the SMTP server is down and sends each e-mail once when it is back', async () => {
       const ids = [
         (await bookings.commit(enquiry(), true)).id,
@@ -717,7 +717,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       ];
       let up = false;
       const sent: Mail[] = [];
-      const outbox = mailQueue({
+      const jobs = mailQueue({
         store,
         from: 'a@b.co',
         to: 'c@d.co',
@@ -731,14 +731,14 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
           },
         },
       });
-      await outbox.drain();
+      await jobs.drain();
       expect(sent).toHaveLength(0);
       expect((await store.all())[0]!.mailAttempts).toBe(1);
       up = true;
-      outbox.start();
+      jobs.start();
       await expect.poll(() => sent.length, { timeout: 5000 }).toBe(2);
       await new Promise((r) => setTimeout(r, 100));
-      await outbox.stop();
+      await jobs.stop();
       expect(sent.map((m) => m.messageId).sort()).toEqual(
         ids.map((id) => `<${id}@enquiries.invalid>`).sort(),
       );
@@ -749,7 +749,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const { id } = await bookings.commit(enquiry(), true);
       let sending!: () => void;
       const started = new Promise<void>((resolve) => (sending = resolve));
-      const outbox = mailQueue({
+      const jobs = mailQueue({
         store,
         from: 'a@b.co',
         to: 'c@d.co',
@@ -758,11 +758,11 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         // An SMTP server that never answers.
         sender: { send: () => (sending(), new Promise(() => {})) },
       });
-      outbox.start();
+      jobs.start();
       await started;
       // Claimed under a lease of minutes: nobody else may take it meanwhile.
       expect(await store.claimDue(Date.now(), 100)).toEqual([]);
-      await outbox.stop(50);
+      await jobs.stop(50);
       const [item] = await (await backend.open()).claimDue(Date.now(), 100);
       expect(item?.enquiry!.id).toBe(id);
     });
@@ -772,7 +772,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       for (let i = 0; i < 30; i++)
         ids.add((await bookings.commit(enquiry({ name: `n${i}` }), true)).id);
       const sent: string[] = [];
-      const outboxes = [store, await backend.open()].map((shared) =>
+      const queues = [store, await backend.open()].map((shared) =>
         mailQueue({
           store: shared,
           from: 'a@b.co',
@@ -787,10 +787,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
           },
         }),
       );
-      for (const outbox of outboxes) outbox.start();
+      for (const queue of queues) queue.start();
       await expect.poll(() => sent.length, { timeout: 10_000 }).toBe(30);
       await new Promise((r) => setTimeout(r, 100));
-      for (const outbox of outboxes) await outbox.stop();
+      for (const queue of queues) await queue.stop();
       expect(new Set(sent).size).toBe(30);
       expect(sent).toHaveLength(30);
     });
