@@ -297,19 +297,11 @@ async function fillStep18(run: Run) {
       call_confirmed_at, call_lapsed_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
   const { name, email, data, clientIp, userAgent } = call();
-  const booked = (id: string, start: string, sequence: number, moves: number) =>
-    [
-      id,
-      'call',
-      MADE,
-      name,
-      email,
-      JSON.stringify(data),
-      clientIp,
-      userAgent,
-      start,
-      plus(start, 30),
-    ].concat([start === START.moved ? 'ben' : 'ana', sequence, moves]);
+  /** A booked call's row but its cancellation, confirmation and lapse (ana's, but the moved one). */
+  const booked = (id: string, start: string, sequence: number, moves: number): SQLInputValue[] => [
+    ...[id, 'call', MADE, name, email, JSON.stringify(data), clientIp, userAgent],
+    ...[start, plus(start, 30), start === START.moved ? 'ben' : 'ana', sequence, moves],
+  ];
   const notice = enquiry();
   await run(insert, [
     ...[ID.enquiry, 'enquiry', MADE, notice.name, notice.email, JSON.stringify(notice.data)],

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   isRefusal,
   refusalMessage,
-  refused,
+  refusedCall,
   type CallRefusal,
 } from '../../src/server/booking/refusals';
 import type { StoredEnquiry } from '../../src/server/store/types';
@@ -72,8 +72,8 @@ describe('a refusal', () => {
     for (const refusal of ALL) expect(isRefusal(refusal)).toBe(true);
     for (const word of ['cancelled', 'moved', 'toString', '__proto__', 'refused', ''])
       expect(isRefusal(word), word).toBe(false);
-    expect(refused('unknown', enquiry)).toEqual({ status: 'unknown' });
-    expect(refused('lapsed', undefined)).toEqual({ status: 'unknown' });
-    expect(refused('limit', enquiry)).toEqual({ status: 'limit', enquiry });
+    expect(refusedCall('unknown', enquiry)).toEqual({ status: 'unknown' });
+    expect(refusedCall('lapsed', undefined)).toEqual({ status: 'unknown' });
+    expect(refusedCall('limit', enquiry)).toEqual({ status: 'limit', enquiry });
   });
 });

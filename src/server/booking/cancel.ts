@@ -10,7 +10,7 @@ import type { PageAnswer } from '../http/answer.ts';
 import type { OpenServices, Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
 import { callLog } from './call-log.ts';
-import { refused, type CancelRefusal, type Refused } from './refusals.ts';
+import { refusedCall, type CancelRefusal, type Refused } from './refusals.ts';
 import { cancelRefusal } from './rules.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 
@@ -84,7 +84,7 @@ async function cancelCall(
   if (!confirm) {
     const enquiry = await store.findById(linked.id);
     const refusal = cancelRefusal(enquiry, now);
-    return refusal ? refused(refusal, enquiry) : { status: 'confirm', enquiry: enquiry! };
+    return refusal ? refusedCall(refusal, enquiry) : { status: 'confirm', enquiry: enquiry! };
   }
   const result = await bookings.cancelCall(linked.id, jobs !== undefined, now);
   if (result.status === 'cancelled') {

@@ -16,7 +16,7 @@ import {
 } from './messages.ts';
 import { currentFreeHosts, currentFreeSlots } from './queries.ts';
 import { linkedCall, linkPage, linkRequest } from './cancel.ts';
-import { refused, type MoveRefusal, type Refused } from './refusals.ts';
+import { refusedCall, type MoveRefusal, type Refused } from './refusals.ts';
 import { moveRefusal, type MoveResult } from './rules.ts';
 import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
@@ -253,7 +253,7 @@ async function changeCall(
     const stop = moveRefusal(enquiry, asked, now);
     if (stop === 'used' && isRepeat(enquiry.call, move.sequence, wanted))
       return answerMoved(move.service, enquiry, undefined);
-    if (stop) return await refusedAnswer(refused(stop, enquiry), move);
+    if (stop) return await refusedAnswer(refusedCall(stop, enquiry), move);
     if (wanted === undefined) return await choice(move);
     if (!wanted) return await choice(move, 'Choose a new time for the call.');
     return await moveTo(move, wanted);

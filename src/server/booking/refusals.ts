@@ -38,7 +38,7 @@ export type Refused<R extends CallRefusal = CallRefusal> =
   { status: 'unknown' } | { status: Exclude<R, 'unknown'>; enquiry: StoredEnquiry };
 
 /** The answer of `refusal` about `enquiry` (none: unknown). */
-export const refused = <R extends CallRefusal>(
+export const refusedCall = <R extends CallRefusal>(
   refusal: R,
   enquiry: StoredEnquiry | undefined,
 ): Refused<R> =>

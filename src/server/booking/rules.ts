@@ -18,7 +18,7 @@ import {
   type StoredEnquiry,
 } from '../store/types.ts';
 import { dueReminders, insideNotice } from '../../domain/reminders.ts';
-import { refused, type CancelRefusal, type MoveRefusal, type Refused } from './refusals.ts';
+import { refusedCall, type CancelRefusal, type MoveRefusal, type Refused } from './refusals.ts';
 
 /** A booked call to move to a new time, and who may take it there, in order. */
 export interface CallMove {
@@ -101,7 +101,7 @@ export function confirmResult(
 ): ConfirmResult {
   if (changed && enquiry?.call) return { status: 'confirmed', enquiry };
   const refusal = cancelRefusal(enquiry, now);
-  if (refusal) return refused(refusal, enquiry);
+  if (refusal) return refusedCall(refusal, enquiry);
   return { status: 'already-confirmed', enquiry: enquiry! };
 }
 
@@ -281,7 +281,7 @@ export function checkCancel(
   now: number,
 ): { refused: Refused<CancelRefusal> } | { enquiry: StoredEnquiry; before: StoredCall } {
   const refusal = cancelRefusal(enquiry, now);
-  if (refusal) return { refused: refused(refusal, enquiry) };
+  if (refusal) return { refused: refusedCall(refusal, enquiry) };
   return { enquiry: enquiry!, before: enquiry!.call! };
 }
 
@@ -354,7 +354,7 @@ export function checkMove(
   now: number,
 ): { refused: Refused<MoveRefusal> } | { enquiry: StoredEnquiry; before: StoredCall } {
   const refusal = moveRefusal(enquiry, move, now);
-  if (refusal) return { refused: refused(refusal, enquiry) };
+  if (refusal) return { refused: refusedCall(refusal, enquiry) };
   return { enquiry: enquiry!, before: enquiry!.call! };
 }
 
