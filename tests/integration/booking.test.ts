@@ -342,6 +342,13 @@ describe('invitation and cancellation', () => {
     const reused = await cancel();
     expect(reused.status).toBe(200);
     expect(await reused.text()).toContain('This call was already cancelled');
+    // Its change and confirm links say the same refusal in their own words.
+    for (const purpose of ['change', 'confirm']) {
+      const other = new RegExp(`http://127\\.0\\.0\\.1:\\d+/schedule/${purpose}\\?token=[\\w.-]+`);
+      const page = await fetch(other.exec(prospectText)![0]);
+      expect(page.status, purpose).toBe(200);
+      expect(await page.text(), purpose).toContain('This call was cancelled');
+    }
     await new Promise((r) => setTimeout(r, 500));
     expect(mails).toHaveLength(6);
   });
