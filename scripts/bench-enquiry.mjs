@@ -51,9 +51,9 @@ const env = {
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
     ENQUIRY_TO: 'sales@agency.example',
     ENQUIRY_FROM: 'website@agency.example',
-    OUTBOX_POLL_MS: '200',
+    JOBS_POLL_MS: '200',
     // Mail claimed by the process killed with --kill is taken over after this.
-    OUTBOX_LEASE_MS: '10000',
+    JOBS_LEASE_MS: '10000',
   }),
 };
 const servers = [];
@@ -104,7 +104,7 @@ const lost = acknowledged.filter((id) => !storedIds.has(id));
 
 let mailed;
 if (smtp) {
-  // Every stored enquiry's e-mail, once: wait for the outbox (of the processes still running).
+  // Every stored enquiry's e-mail, once: wait for the queue of jobs (of the processes still running).
   const deadline = Date.now() + 180_000;
   while (smtp.received.length < storedIds.size && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 250));

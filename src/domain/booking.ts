@@ -6,6 +6,7 @@
 import { z } from 'astro/zod';
 import { patterns } from './content-rules.ts';
 import { isValidEmail } from './forms.ts';
+import { reminderMinutes } from './reminders.ts';
 import { isTimeZone } from './time-zone.ts';
 
 export const weekdays = [
@@ -186,13 +187,6 @@ export function meetingUrlProblem(text: string): string | undefined {
   if (url.username || url.password) return 'must not hold a user name or password';
   if (/[\s<>"\\^`{|}]/.test(text)) return 'must not hold spaces or any of < > " \\ ^ ` { | }';
   return undefined;
-}
-
-/** "24h", "90m", "2d": a reminder's lead time as availability.yaml writes it, in minutes. */
-export function reminderMinutes(text: string): number | undefined {
-  const match = /^(\d{1,5})(m|h|d)$/.exec(text);
-  if (!match) return undefined;
-  return Number(match[1]) * { m: 1, h: 60, d: 24 * 60 }[match[2] as 'm' | 'h' | 'd'];
 }
 
 export const hostSchema = z.strictObject(hostFields);

@@ -9,8 +9,9 @@ export const prerender = false;
 /**
  * 200 while the enquiry store accepts writes, 503 otherwise (a full disk, a database gone), with
  * which store it is; the server reconnects by itself, and this answers 200 again once it has. It
- * also counts the e-mails that failed for good (an address refused by the mail server), which
- * someone must see to: `npm run enquiries` says which and why; and how fresh each host's calendar is.
+ * also counts the jobs that failed for good (an e-mail whose address the mail server refused),
+ * which someone must see to: `npm run enquiries` says which and why (`mail.undeliverable`, the same
+ * count by its older name, for monitors that read it); and how fresh each host's calendar is.
  * 503 `stopping` once the process has been told to stop (../server/main.ts).
  */
 export const GET: APIRoute = async ({ locals }) => {
@@ -23,14 +24,14 @@ export const GET: APIRoute = async ({ locals }) => {
     });
   const kind = serverConfig().databaseUrl ? 'postgresql' : 'sqlite';
   let writable = false;
-  let undeliverable: number | undefined;
+  let failed: number | undefined;
   let calendars: HostCalendarHealth[] | undefined;
   try {
     const service = await locals.app.services();
     const { store } = service;
     calendars = service.calendars?.health();
     writable = await store.isWritable();
-    undeliverable = await store.countUndeliverable();
+    failed = await store.countFailed();
   } catch (error) {
     // Said in the server's log; the answer names no host or file.
     reportStoreFailure(error);
@@ -39,7 +40,7 @@ export const GET: APIRoute = async ({ locals }) => {
     JSON.stringify({
       status: writable ? 'ok' : 'store not writable',
       store: { kind, state: writable ? 'writable' : 'unavailable' },
-      ...(undeliverable !== undefined && { mail: { undeliverable } }),
+      ...(failed !== undefined && { jobs: { failed }, mail: { undeliverable: failed } }),
       // How fresh each host's calendar is (never its address): a host not fresh is offered nothing.
       ...(calendars && { calendars }),
     }),

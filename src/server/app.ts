@@ -18,14 +18,14 @@ import { Bookings } from './booking/calls.ts';
 import { startLapseSweep } from './booking/lapse.ts';
 import { BookingPaceAlert } from './booking/pace-alert.ts';
 import type { Services } from './booking/services.ts';
-import { JobQueue } from './jobs/queue.ts';
+import { jobHandler, JobQueue } from './jobs/queue.ts';
 import { mailHandlers } from './mail/delivery.ts';
 import { meetingPlace } from './mail/templates.ts';
 import { staffMembers } from './staff/access.ts';
 import type { StaffDesk } from './staff/desk.ts';
 import { SIGN_IN_JOB, signInMailHandler } from './staff/links.ts';
 import { smtpSender } from './mail/smtp.ts';
-import type { MailContent } from './mail/templates.ts';
+import type { Mail, MailContent } from './mail/templates.ts';
 import { onShutdown } from './shutdown.ts';
 import { prefixed, RateLimiter } from './requests/rate-limit.ts';
 import { CalendarService } from './calendars/service.ts';
@@ -37,7 +37,7 @@ import { SpeedFiguresCache, type SpeedFigures } from './vitals/speed.ts';
 import { log } from './log.ts';
 
 export interface App {
-  /** The store, outbox, calendars and the rest: what the forms and the booking pages use. */
+  /** The store, the queue of jobs, calendars and the rest: what the forms and the booking pages use. */
   services(): Promise<Services>;
   /** Field data's recorder and its limits (the beacons' route), opened on the first beacon. */
   vitals(): Promise<VitalsService>;
@@ -108,61 +108,20 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
   const { limiter, staffLimiter } = limitersOf(config, store);
   const bookingSecret = bookingSecretOf(config, keys.booking);
   const siteUrl = config.siteUrl ?? import.meta.env.SITE;
-  let outbox: JobQueue | undefined;
-  let alertMail: ConstructorParameters<typeof BookingPaceAlert>[0]['mail'];
-  if (config.smtpUrl && config.mailTo && config.mailFrom) {
-    const { smtpUrl, mailTo, mailFrom } = config;
-    const sender = smtpSender(smtpUrl);
-    alertMail = { send: (mail) => sender.send(mail), from: mailFrom, to: mailTo };
-    outbox = new JobQueue({
-      store,
-      handlers: new Map([
-        ...mailHandlers({
-          sender,
-          from: mailFrom,
-          to: mailTo,
-          content,
-          ...(bookingSecret && {
-            booking: { secret: bookingSecret, siteUrl },
-          }),
-        }),
-        [
-          SIGN_IN_JOB,
-          signInMailHandler({
-            store,
-            secret: staffSecret,
-            sender,
-            siteUrl,
-            setup: { from: mailFrom, to: mailTo, content },
-          }),
-        ],
-      ]),
-      pollMs: config.outboxPollMs,
-      retryBaseMs: config.outboxRetryBaseMs,
-      retryMaxMs: config.outboxRetryMaxMs,
-      leaseMs: config.outboxLeaseMs,
-      log: log.warn,
-      info: log.info,
-    });
-    outbox.start();
-    // A restart (a deploy) finishes what is being sent, and gives back what it cannot finish in
-    // time, rather than leave it claimed until its lease ends.
-    const stopping = outbox;
-    onShutdown(() => stopping.stop(1000));
-    log.info(`Enquiries are stored in ${store.description} and mailed to ${mailTo}.`);
-  } else {
-    log.warn(
-      `Enquiries are stored in ${store.description}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
-    );
-  }
-  if (bookingSecret) startSweep(config, bookings, outbox);
+  const { jobs, alertMail } = startJobs(config, store, {
+    content,
+    siteUrl,
+    bookingSecret,
+    staffSecret,
+  });
+  if (bookingSecret) startSweep(config, bookings, jobs);
   const services: Services = {
     config,
     store,
     bookings,
     limiter,
     staffLimiter,
-    outbox,
+    jobs,
     bookingSecret,
     calendars: startCalendars(config, store, content),
     bookingAlert: bookingSecret ? paceAlertOf(config, bookings, alertMail) : undefined,
@@ -171,8 +130,8 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
 }
 
 /** Calls not confirmed in time are released, by whichever process sweeps first. */
-function startSweep(config: ServerConfig, bookings: Bookings, outbox: JobQueue | undefined) {
-  const sweep = startLapseSweep({ bookings, confirmMs: config.confirmMs, outbox, log: log.info });
+function startSweep(config: ServerConfig, bookings: Bookings, jobs: JobQueue | undefined) {
+  const sweep = startLapseSweep({ bookings, confirmMs: config.confirmMs, jobs, log: log.info });
   onShutdown(async () => sweep.stop());
 }
 
@@ -225,7 +184,7 @@ function staffDeskOf(
   return {
     store: services.store,
     services,
-    outbox: services.outbox,
+    jobs: services.jobs,
     members: staffMembers(content.hosts, config.staffEmails, content.timeZone ?? 'UTC'),
     secret,
     idleMs: config.staffIdleMs,
@@ -234,6 +193,56 @@ function staffDeskOf(
     brand: content.brand,
     where: (hostId) => meetingPlace(hostId, content),
   };
+}
+
+/** What the jobs' handlers need besides the configuration and the store. */
+interface JobsSetup {
+  content: MailContent;
+  siteUrl: string;
+  /** Undefined when booking is off: a booked call's e-mails cannot be made then. */
+  bookingSecret: string | undefined;
+  staffSecret: string;
+}
+
+/**
+ * The queue of jobs, with every kind's handler registered (the e-mails of enquiries and calls, the
+ * staff's sign-in links), started, and stopped with the process; none when e-mail is off, since
+ * every kind sends one. With it, how the pace alert mails the agency.
+ */
+function startJobs(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) {
+  const { smtpUrl, mailTo, mailFrom } = config;
+  if (!smtpUrl || !mailTo || !mailFrom) {
+    log.warn(
+      `Enquiries are stored in ${store.description}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
+    );
+    return { jobs: undefined, alertMail: undefined };
+  }
+  const { content, siteUrl, bookingSecret, staffSecret } = setup;
+  const sender = smtpSender(smtpUrl);
+  const mails = { sender, from: mailFrom, to: mailTo, content };
+  const jobs = new JobQueue({
+    store,
+    handlers: new Map([
+      ...mailHandlers({
+        ...mails,
+        ...(bookingSecret && { booking: { secret: bookingSecret, siteUrl } }),
+      }),
+      jobHandler(
+        SIGN_IN_JOB,
+        signInMailHandler({ store, secret: staffSecret, sender, siteUrl, setup: mails }),
+      ),
+    ]),
+    ...config.jobs,
+    log: log.warn,
+    info: log.info,
+  });
+  jobs.start();
+  // A restart (a deploy) finishes what is being run, and gives back what it cannot finish in time,
+  // rather than leave it claimed until its lease ends.
+  onShutdown(() => jobs.stop(1000));
+  log.info(`Enquiries are stored in ${store.description} and mailed to ${mailTo}.`);
+  const alertMail = { send: (mail: Mail) => sender.send(mail), from: mailFrom, to: mailTo };
+  return { jobs, alertMail };
 }
 
 /**

@@ -20,6 +20,7 @@ import { readAvailability } from './booking/availability-file.ts';
 import { Bookings } from './booking/calls.ts';
 import { moveBookedCall } from './booking/change.ts';
 import { CalendarsUnreadable } from './booking/messages.ts';
+import { refusalMessage } from './booking/refusals.ts';
 import { CalendarService } from './calendars/service.ts';
 import { openStore } from './store/index.ts';
 import {
@@ -80,10 +81,6 @@ const when = (enquiry: StoredEnquiry, start: string) => {
   return formatCallTime(start, agency, agencyLocale);
 };
 
-/** Why a call released unconfirmed cannot be cancelled or moved. */
-const lapsedMessage = (enquiry: StoredEnquiry) =>
-  `That call is no longer booked: it was not confirmed in time and its time was released at ${enquiry.call!.lapsedAt}.`;
-
 /** The booked call of reference `ref`, or why there is none to act on. */
 async function bookedCall(store: EnquiryStore, ref: string) {
   const enquiry = await store.findById(ref.trim());
@@ -94,13 +91,8 @@ async function bookedCall(store: EnquiryStore, ref: string) {
 async function cancel(store: EnquiryStore, ref: string, change: CallChange) {
   const enquiry = await bookedCall(store, ref);
   const result = await new Bookings(store).cancelCall(enquiry.id, mailIsOn, Date.now(), change);
-  if (result.status === 'already' && result.enquiry.call?.lapsedAt)
-    return fail(lapsedMessage(result.enquiry));
-  if (result.status === 'already') return fail('That call was cancelled already.');
-  if (result.status === 'past')
-    return fail(
-      `That call has taken place (${when(enquiry, enquiry.call!.start)}): it cannot be cancelled now, and nothing was sent.`,
-    );
+  if (result.status !== 'cancelled')
+    return fail(refusalMessage(result.status, 'enquiry' in result ? result.enquiry : enquiry));
   console.log(
     `Cancelled the call of ${when(enquiry, enquiry.call!.start)}${mailIsOn ? '; the cancellations are queued.' : ' (e-mail is off: tell the prospect yourself).'}`,
   );
@@ -124,7 +116,7 @@ async function move(
   let result;
   try {
     result = await moveBookedCall(
-      { store, bookings: new Bookings(store), outbox: undefined, calendars },
+      { store, bookings: new Bookings(store), jobs: undefined, calendars },
       availability,
       enquiry,
       start,
@@ -142,12 +134,9 @@ async function move(
       );
     throw error;
   }
-  if (result.status === 'refused') return fail(result.message);
-  if (result.status === 'same')
-    return fail('That call is already at that time: nothing was changed or sent.');
-  if (result.status === 'cancelled' && result.enquiry.call?.lapsedAt)
-    return fail(lapsedMessage(result.enquiry));
-  if (result.status !== 'moved') return fail(`That call cannot be moved: it is ${result.status}.`);
+  if (result.status === 'not-offered') return fail(result.message);
+  if (result.status !== 'moved')
+    return fail(refusalMessage(result.status, 'enquiry' in result ? result.enquiry : enquiry));
   const call = result.enquiry.call!;
   console.log(
     `Moved the call from ${when(enquiry, result.previous.start)} to ${when(enquiry, call.start)}, with ${call.host ?? 'no host'}${mailIsOn ? '; the updates are queued.' : ' (e-mail is off: tell the prospect yourself).'}`,

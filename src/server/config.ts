@@ -47,21 +47,40 @@ export const DEFAULT_BOOKING_ALERT_PER_HOUR = 10;
 export const BOOKING_ALERT_QUIET_MS = 6 * 3_600_000;
 
 /**
- * How long a process's claim on outbox entries holds (OUTBOX_LEASE_MS): longer than sending a batch
- * can take (the SMTP timeouts in ./mail/smtp.ts bound each message), short enough that mail a
- * process had claimed when it died is taken over by another within minutes.
+ * How long a process's claim on jobs holds (JOBS_LEASE_MS): longer than running a batch can take
+ * (the SMTP timeouts in ./mail/smtp.ts bound each e-mail), short enough that jobs a process had
+ * claimed when it died are taken over by another within minutes.
  */
-export const OUTBOX_LEASE_MS = 5 * 60_000;
+export const JOBS_LEASE_MS = 5 * 60_000;
 
-/** Outbox entries claimed at a time, sent together over the SMTP connections of the pool. */
-export const OUTBOX_CLAIM_BATCH = 10;
+/** Jobs claimed at a time, run together (e-mails over the SMTP connections of the pool). */
+export const JOBS_CLAIM_BATCH = 10;
 
-/** How often the outbox looks for mail to send or retry (OUTBOX_POLL_MS). */
-export const OUTBOX_POLL_MS = 1000;
+/** How often the queue of jobs looks for work due, new or to retry (JOBS_POLL_MS). */
+export const JOBS_POLL_MS = 1000;
 
-/** The first retry's delay after a failed send (OUTBOX_RETRY_BASE_MS), doubling up to OUTBOX_RETRY_MAX_MS. */
-export const OUTBOX_RETRY_BASE_MS = 5000;
-export const OUTBOX_RETRY_MAX_MS = 15 * 60_000;
+/** The first retry's delay after a failed attempt (JOBS_RETRY_BASE_MS), doubling up to JOBS_RETRY_MAX_MS. */
+export const JOBS_RETRY_BASE_MS = 5000;
+export const JOBS_RETRY_MAX_MS = 15 * 60_000;
+
+/** The queue of jobs' settings (./jobs/queue.ts), in ms. */
+export interface JobsConfig {
+  /** JOBS_POLL_MS: how often it looks for jobs due, new or to retry. */
+  pollMs: number;
+  /** JOBS_RETRY_BASE_MS: the first retry's delay after a failed attempt, doubling up to JOBS_RETRY_MAX_MS. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** JOBS_LEASE_MS: how long a process's claim on jobs holds, should it die while running them. */
+  leaseMs: number;
+}
+
+/** The queue's settings by their names before the outbox was called the queue of jobs: still read. */
+const OLD_JOBS_NAMES = {
+  JOBS_POLL_MS: 'OUTBOX_POLL_MS',
+  JOBS_RETRY_BASE_MS: 'OUTBOX_RETRY_BASE_MS',
+  JOBS_RETRY_MAX_MS: 'OUTBOX_RETRY_MAX_MS',
+  JOBS_LEASE_MS: 'OUTBOX_LEASE_MS',
+} as const;
 
 export interface ServerConfig {
   /** Where `npm start` listens (HOST, PORT) and the build it serves (DIST_DIR): ./main.ts. */
@@ -77,13 +96,8 @@ export interface ServerConfig {
   smtpUrl: string | undefined;
   mailTo: string | undefined;
   mailFrom: string | undefined;
-  /** How often the outbox looks for mail to send or retry, in ms. */
-  outboxPollMs: number;
-  /** The first retry's delay after a failed send, doubling up to 15 minutes. */
-  outboxRetryBaseMs: number;
-  outboxRetryMaxMs: number;
-  /** How long a process's claim on outbox entries holds, should it die while sending them. */
-  outboxLeaseMs: number;
+  /** The queue of jobs that sends the e-mails (and runs any other durable work). */
+  jobs: JobsConfig;
   /** The forms' limit per network (`max`), and the staff desk's (`staffMax`), in `windowMs`. */
   rateLimit: { enabled: boolean; max: number; staffMax: number; windowMs: number };
   /** Socket addresses of proxies whose X-Forwarded-For and X-Forwarded-Proto are believed. */
@@ -162,6 +176,11 @@ export interface ServerConfig {
   stopDrainMs: number;
   vitals: VitalsConfig;
   calendars: CalendarsConfig;
+  /**
+   * What the environment says that the server should say back when it starts, a line each: a
+   * setting given by its old name (OUTBOX_POLL_MS for JOBS_POLL_MS, …), which still works.
+   */
+  warnings: string[];
 }
 
 /** The hosts' calendars (src/server/calendars/): their feeds' secret addresses and how they are read. */
@@ -303,6 +322,30 @@ const list = (value: string | undefined) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/**
+ * The JOBS_* settings; each read under its old name (OUTBOX_*) too, when only that is set, with a
+ * warning that names the new one.
+ */
+function readJobs(env: NodeJS.ProcessEnv, warnings: string[]): JobsConfig {
+  const read = (name: keyof typeof OLD_JOBS_NAMES, fallback: number) => {
+    const oldName = OLD_JOBS_NAMES[name];
+    const given = (key: string) => env[key] !== undefined && env[key] !== '';
+    if (!given(oldName)) return number(env[name], fallback);
+    if (given(name)) {
+      warnings.push(`${oldName} is set beside ${name}, which is used: remove ${oldName}.`);
+      return number(env[name], fallback);
+    }
+    warnings.push(`${oldName} is now called ${name}: it is still read, but rename it.`);
+    return number(env[oldName], fallback);
+  };
+  return {
+    pollMs: read('JOBS_POLL_MS', JOBS_POLL_MS),
+    retryBaseMs: read('JOBS_RETRY_BASE_MS', JOBS_RETRY_BASE_MS),
+    retryMaxMs: read('JOBS_RETRY_MAX_MS', JOBS_RETRY_MAX_MS),
+    leaseMs: read('JOBS_LEASE_MS', JOBS_LEASE_MS),
+  };
+}
+
 let current: ServerConfig | undefined;
 
 /**
@@ -314,6 +357,7 @@ export const serverConfig = (): ServerConfig => (current ??= readConfig(process.
 /** The configuration an environment gives: every unset or invalid variable takes its default. */
 export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
   const databasePath = env.ENQUIRY_DB || './data/enquiries.sqlite';
+  const warnings: string[] = [];
   return {
     listen: { host: env.HOST || '127.0.0.1', port: Number(env.PORT || 4321) },
     distDir: env.DIST_DIR ?? 'dist',
@@ -323,10 +367,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     smtpUrl: env.SMTP_URL || undefined,
     mailTo: env.ENQUIRY_TO || undefined,
     mailFrom: env.ENQUIRY_FROM || undefined,
-    outboxPollMs: number(env.OUTBOX_POLL_MS, OUTBOX_POLL_MS),
-    outboxRetryBaseMs: number(env.OUTBOX_RETRY_BASE_MS, OUTBOX_RETRY_BASE_MS),
-    outboxRetryMaxMs: number(env.OUTBOX_RETRY_MAX_MS, OUTBOX_RETRY_MAX_MS),
-    outboxLeaseMs: number(env.OUTBOX_LEASE_MS, OUTBOX_LEASE_MS),
+    jobs: readJobs(env, warnings),
     rateLimit: {
       enabled: env.RATE_LIMIT !== 'off',
       max: number(env.RATE_LIMIT_MAX, 5),
@@ -388,5 +429,6 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       dailyCap: Math.floor(number(env.VITALS_DAILY_CAP, 50_000)),
       perNetwork: Math.floor(number(env.VITALS_PER_NETWORK_PER_DAY, 500)),
     },
+    warnings,
   };
 }

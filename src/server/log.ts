@@ -107,7 +107,7 @@ let unreported = 0;
 /**
  * Says in the server's log that the store failed (a database that is down): one line, and at most
  * one every 10 s while it keeps failing, since a load balancer asks /healthz every few seconds and
- * the outbox polls every second.
+ * the queue of jobs polls every second.
  */
 export function reportStoreFailure(error: unknown, now = Date.now()) {
   if (now - lastReport < 10_000) {

@@ -23,6 +23,8 @@ const config = serverConfig();
 // Every line of this process, Astro's included, in the one format (LOG_FORMAT).
 setLogFormat(config.logFormat === 'json');
 routeConsole();
+// A setting given by its old name still works: said once, with the name to use.
+for (const warning of config.warnings) log.warn(warning);
 // Not a server whose store or keys other users of the machine can read, nor one whose links a
 // short key signs: one line saying what to do, and no start.
 const refusal =
@@ -78,7 +80,7 @@ server.listen(port, host, () => {
       'SITE_URL is not set: the forms take posts only from pages opened at this machine (localhost, 127.0.0.1). ' +
         'In production, set SITE_URL to the public address, e.g. SITE_URL=https://www.example.com (README, Configuration).',
     );
-  // Opens the enquiry store and starts the outbox now, not at the first enquiry.
+  // Opens the enquiry store and starts the queue of jobs now, not at the first enquiry.
   const local =
     host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   // node:http, which the server has loaded already, rather than fetch, whose client (undici) is a

@@ -303,7 +303,7 @@ test('a booking reaches the mailbox with its invitation, and its link cancels it
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
     ENQUIRY_TO: 'sales@agency.example',
     ENQUIRY_FROM: 'website@agency.example',
-    OUTBOX_POLL_MS: '100',
+    JOBS_POLL_MS: '100',
   });
   try {
     const dialog = await openDialog(page, `${server.url}/`);

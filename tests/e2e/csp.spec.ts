@@ -219,7 +219,7 @@ test('the staff desk breaks none of it', async ({ page }) => {
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
     ENQUIRY_TO: 'sales@agency.example',
     ENQUIRY_FROM: 'website@agency.example',
-    OUTBOX_POLL_MS: '100',
+    JOBS_POLL_MS: '100',
   });
   try {
     const { slots } = (await (await fetch(`${server.url}/schedule/slots.json`)).json()) as {

@@ -41,7 +41,7 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
     ENQUIRY_TO: 'sales@agency.example',
     ENQUIRY_FROM: 'website@agency.example',
-    OUTBOX_POLL_MS: '100',
+    JOBS_POLL_MS: '100',
     LOG_FORMAT: 'json',
   });
   const site = `http://localhost:${port}`;
@@ -152,7 +152,7 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
     ENQUIRY_TO: 'sales@agency.example',
     ENQUIRY_FROM: 'website@agency.example',
-    OUTBOX_POLL_MS: '100',
+    JOBS_POLL_MS: '100',
   });
   const context = await browser.newContext({
     javaScriptEnabled: false,
@@ -244,7 +244,7 @@ test('a right-to-left override or a Hebrew name in an enquiry reorders nothing o
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
     ENQUIRY_TO: 'sales@agency.example',
     ENQUIRY_FROM: 'website@agency.example',
-    OUTBOX_POLL_MS: '100',
+    JOBS_POLL_MS: '100',
   });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();

@@ -342,6 +342,13 @@ describe('invitation and cancellation', () => {
     const reused = await cancel();
     expect(reused.status).toBe(200);
     expect(await reused.text()).toContain('This call was already cancelled');
+    // Its change and confirm links say the same refusal in their own words.
+    for (const purpose of ['change', 'confirm']) {
+      const other = new RegExp(`http://127\\.0\\.0\\.1:\\d+/schedule/${purpose}\\?token=[\\w.-]+`);
+      const page = await fetch(other.exec(prospectText)![0]);
+      expect(page.status, purpose).toBe(200);
+      expect(await page.text(), purpose).toContain('This call was cancelled');
+    }
     await new Promise((r) => setTimeout(r, 500));
     expect(mails).toHaveLength(6);
   });
@@ -498,7 +505,7 @@ describe('confirming a call, and the share of calls waiting for it', () => {
     expect(list).toMatch(/<p2@example\.com>\n {2}call: [^\n]*, not confirmed yet, with anna/);
 
     // The second, not confirmed in time (swept here with no time allowed, on the real clock, so
-    // that its e-mails are due for the server's outbox now): its time is offered again, its
+    // that its e-mails are due for the server's queue of jobs now): its time is offered again, its
     // prospect told once, and its links say so.
     const sweeper = new SqliteStore(server.database);
     try {

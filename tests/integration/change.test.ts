@@ -260,7 +260,7 @@ describe('the staff', () => {
       env: {
         ...process.env,
         ENQUIRY_DB: server.database,
-        // E-mail set up as on the server: the command queues, the server's outbox sends.
+        // E-mail set up as on the server: the command queues, the server's queue of jobs sends.
         SMTP_URL: 'smtp://127.0.0.1:9?ignoreTLS=true',
         ENQUIRY_TO: 'sales@agency.example',
         ENQUIRY_FROM: 'website@agency.example',

@@ -58,11 +58,11 @@ describe('delivery by e-mail', () => {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
       ENQUIRY_TO: 'sales@agency.example',
       ENQUIRY_FROM: 'website@agency.example',
-      OUTBOX_POLL_MS: '100',
+      JOBS_POLL_MS: '100',
       // Retries 0.2 s apart, doubling to at most 1 s: however long the attempts while SMTP is down
       // take on a busy machine, the next one comes within about a second of its return.
-      OUTBOX_RETRY_BASE_MS: '200',
-      OUTBOX_RETRY_MAX_MS: '1000',
+      JOBS_RETRY_BASE_MS: '200',
+      JOBS_RETRY_MAX_MS: '1000',
     };
     const first = await start(env);
     const ids: string[] = [];
@@ -73,7 +73,7 @@ describe('delivery by e-mail', () => {
       });
       ids.push(((await response.json()) as { id: string }).id);
     }
-    // Nothing listens on the SMTP port: the outbox keeps the mail and counts its attempts.
+    // Nothing listens on the SMTP port: the queue of jobs keeps the mail and counts its attempts.
     await expect
       .poll(async () => (await readStore(database)).every((e) => e.mailAttempts >= 1), {
         timeout: 5000,
@@ -122,7 +122,7 @@ describe('delivery by e-mail', () => {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
       ENQUIRY_TO: 'sales@agency.example',
       ENQUIRY_FROM: 'website@agency.example',
-      OUTBOX_POLL_MS: '100',
+      JOBS_POLL_MS: '100',
     });
     const key = crypto.randomUUID();
     const responses = await Promise.all(
@@ -163,7 +163,7 @@ describe('delivery by e-mail', () => {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
       ENQUIRY_TO: 'sales@agency.example',
       ENQUIRY_FROM: 'website@agency.example',
-      OUTBOX_POLL_MS: '100',
+      JOBS_POLL_MS: '100',
     });
     const injected = await postForm(`${server.url}/php/email.php`, {
       ...validEnquiry,

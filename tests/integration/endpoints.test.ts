@@ -303,6 +303,7 @@ describe('health and headers', () => {
     expect(await response.json()).toEqual({
       status: 'ok',
       store: { kind: 'sqlite', state: 'writable' },
+      jobs: { failed: 0 },
       mail: { undeliverable: 0 },
     });
   });

@@ -4,7 +4,8 @@
  * calendar feed's address, the booking secret, a signed link's token) nor a visitor's data (their
  * e-mail, name, message, address), even when mail and calendars fail and say so in the log. A
  * call's life (booked, moved, its reminders sent, cancelled, an e-mail given up) is a line each, by
- * the call's reference, in both formats, with none of its prospect's data either.
+ * the call's reference, in both formats, with none of its prospect's data either. A setting given
+ * by its older name (OUTBOX_POLL_MS for JOBS_POLL_MS) is said once, at start, with its new name.
  */
 import { DatabaseSync } from 'node:sqlite';
 import { createServer, type Server } from 'node:http';
@@ -44,7 +45,7 @@ afterAll(() => new Promise((resolve) => feeds.close(resolve)));
 
 async function runServer(format: 'json' | 'text') {
   const smtpPort = await freePort();
-  // A mail server that refuses every recipient: the outbox logs each failure.
+  // A mail server that refuses every recipient: the queue of jobs logs each failure.
   await servers.startSmtp(smtpPort, { refuses: () => true });
   const feedPort = (feeds.address() as AddressInfo).port;
   const server = await servers.start({
@@ -52,8 +53,10 @@ async function runServer(format: 'json' | 'text') {
     SMTP_URL: `smtp://agency:${secrets.smtpPassword}@127.0.0.1:${smtpPort}?ignoreTLS=true`,
     ENQUIRY_TO: 'sales@agency.example',
     ENQUIRY_FROM: 'website@agency.example',
-    OUTBOX_POLL_MS: '100',
-    OUTBOX_RETRY_BASE_MS: '100',
+    // The queue's settings by their new names, and (the JSON run) by the old ones, still read.
+    ...(format === 'json'
+      ? { OUTBOX_POLL_MS: '100', OUTBOX_RETRY_BASE_MS: '100' }
+      : { JOBS_POLL_MS: '100', JOBS_RETRY_BASE_MS: '100' }),
     CALENDAR_FEEDS: `anna=http://127.0.0.1:${feedPort}/${secrets.feedPath}/basic.ics`,
     BOOKING_SECRET: secrets.bookingSecret,
   });
@@ -112,6 +115,26 @@ it('keeps the readable lines by default', () => {
   expect(text).toMatch(/^Serving the site at http:\/\/localhost:\d+$/m);
   expect(text).toMatch(/could not be read/);
   expect(text).not.toMatch(/^\{/m);
+});
+
+it('says at start, once each, that a setting goes by an older name, and the name to use', () => {
+  const records = json
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(records.filter((r) => String(r.msg).includes('OUTBOX_'))).toEqual([
+    expect.objectContaining({
+      level: 'warn',
+      msg: 'OUTBOX_POLL_MS is now called JOBS_POLL_MS: it is still read, but rename it.',
+    }),
+    expect.objectContaining({
+      level: 'warn',
+      msg: 'OUTBOX_RETRY_BASE_MS is now called JOBS_RETRY_BASE_MS: it is still read, but rename it.',
+    }),
+  ]);
+  // Said before the server serves: the first lines of its log.
+  expect(String(records[0]!.msg)).toMatch(/^OUTBOX_POLL_MS/);
+  expect(text).not.toMatch(/OUTBOX_|JOBS_/);
 });
 
 it('logs no secret and no visitor data in either format', () => {
@@ -177,7 +200,7 @@ async function callsLife(format: 'json' | 'text') {
   expect(moved.status).toBe(200);
   // The day before the call has come (and the hour before): its reminders are due.
   const db = new DatabaseSync(server.database);
-  db.exec(`UPDATE outbox SET next_attempt_at = 0 WHERE mail LIKE '%-reminder' AND sent_at IS NULL`);
+  db.exec(`UPDATE jobs SET next_attempt_at = 0 WHERE kind LIKE '%-reminder' AND done_at IS NULL`);
   db.close();
   await logged(server, /reminder to the host of enquiry \S+ was sent/);
   await logged(server, /reminder to the prospect of enquiry \S+ was sent/);

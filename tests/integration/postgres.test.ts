@@ -1,5 +1,5 @@
 /**
- * More than one server process on one PostgreSQL database (DATABASE_URL): one store, one outbox
+ * More than one server process on one PostgreSQL database (DATABASE_URL): one store, one queue of jobs
  * and one rate limit for all of them; a database that goes away gets 503s, never a false success,
  * and the servers recover by themselves when it is back.
  */
@@ -90,7 +90,7 @@ describe('two server processes on one database', () => {
     expect(await readStore(DATABASE_URL)).toHaveLength(3);
   });
 
-  it('deliver the outbox together: every e-mail sent once', async () => {
+  it('run the queue of jobs together: every e-mail sent once', async () => {
     const DATABASE_URL = await newPostgresDatabase();
     const smtpPort = await freePort();
     const smtp = await servers.startSmtp(smtpPort);
@@ -99,7 +99,7 @@ describe('two server processes on one database', () => {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
       ENQUIRY_TO: 'sales@agency.example',
       ENQUIRY_FROM: 'website@agency.example',
-      OUTBOX_POLL_MS: '50',
+      JOBS_POLL_MS: '50',
     };
     const [a, b] = await Promise.all([servers.start(env), servers.start(env)]);
     const ids = await Promise.all(
@@ -136,9 +136,9 @@ describe('reminders, with two server processes', () => {
       SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
       ENQUIRY_TO: 'sales@agency.example',
       ENQUIRY_FROM: 'website@agency.example',
-      OUTBOX_POLL_MS: '50',
+      JOBS_POLL_MS: '50',
       // A claim of a process that died is taken over this long after it was made.
-      OUTBOX_LEASE_MS: '1500',
+      JOBS_LEASE_MS: '1500',
     });
     const first = await servers.start(env(hangingPort));
     const { slots } = await freeSlots(first);
@@ -149,16 +149,14 @@ describe('reminders, with two server processes', () => {
     const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();
-    const reminders = `SELECT mail, sent_at FROM outbox
-      WHERE mail LIKE '%-reminder' AND remind_minutes = 1440 ORDER BY mail`;
+    const dayBefore = `kind LIKE '%-reminder' AND (payload::jsonb -> 'call' ->> 'remindMinutes') = '1440'`;
+    const reminders = `SELECT kind, done_at FROM jobs WHERE ${dayBefore} ORDER BY kind`;
     try {
-      expect((await client.query(reminders)).rows.map((r) => r.mail)).toEqual([
+      expect((await client.query(reminders)).rows.map((r) => r.kind)).toEqual([
         'host-reminder',
         'prospect-reminder',
       ]);
-      await client.query(
-        `UPDATE outbox SET next_attempt_at = 0 WHERE mail LIKE '%-reminder' AND remind_minutes = 1440`,
-      );
+      await client.query(`UPDATE jobs SET next_attempt_at = 0 WHERE ${dayBefore}`);
       // The first process has claimed both and is sending them: it dies before they are taken.
       await expect.poll(() => stalled.length, { timeout: 10_000 }).toBe(2);
       await first.kill9();
@@ -166,7 +164,7 @@ describe('reminders, with two server processes', () => {
       // over sends it.
       await Promise.all([servers.start(env(smtpPort)), servers.start(env(smtpPort))]);
       await expect
-        .poll(async () => (await client.query(reminders)).rows.every((r) => r.sent_at !== null), {
+        .poll(async () => (await client.query(reminders)).rows.every((r) => r.done_at !== null), {
           timeout: 15_000,
         })
         .toBe(true);
@@ -200,6 +198,7 @@ describe('a database that goes away', () => {
       body: {
         status: 'ok',
         store: { kind: 'postgresql', state: 'writable' },
+        jobs: { failed: 0 },
         mail: { undeliverable: 0 },
       },
     });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OUTBOX_LEASE_MS, readConfig } from '../../src/server/config';
+import { JOBS_LEASE_MS, readConfig } from '../../src/server/config';
 import { createSiteServer, type NodeHandler } from '../../src/server/http/server';
 
 const running: ReturnType<typeof createSiteServer>[] = [];
@@ -76,14 +76,14 @@ describe('the configuration', () => {
     expect(readConfig({})).toMatchObject({
       listen: { host: '127.0.0.1', port: 4321 },
       distDir: 'dist',
-      outboxLeaseMs: OUTBOX_LEASE_MS,
+      jobs: { leaseMs: JOBS_LEASE_MS },
     });
     expect(
-      readConfig({ HOST: '0.0.0.0', PORT: '8080', DIST_DIR: '/srv/site', OUTBOX_LEASE_MS: '900' }),
+      readConfig({ HOST: '0.0.0.0', PORT: '8080', DIST_DIR: '/srv/site', JOBS_LEASE_MS: '900' }),
     ).toMatchObject({
       listen: { host: '0.0.0.0', port: 8080 },
       distDir: '/srv/site',
-      outboxLeaseMs: 900,
+      jobs: { leaseMs: 900 },
     });
   });
 });

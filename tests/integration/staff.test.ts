@@ -186,6 +186,20 @@ describe('the staff desk', () => {
     // The reason may name the prospect: the audit log keeps it, the server's log does not.
     expect(server.output()).not.toContain('Anna is ill');
     expect(desk).not.toContain(`/staff?call=${id}`);
+    // Cancelled again (a second tab's button): refused, in the words the CLI uses, nothing sent.
+    const again = await post(`${server.url}/staff`, { id, action: 'cancel' }, as);
+    expect(again.headers.get('location')).toBe('/staff?done=already-cancelled');
+    const refused = await (
+      await fetch(`${server.url}${again.headers.get('location')}`, { headers: as })
+    ).text();
+    expect(refused).toContain('That call was cancelled already.');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(toZelda('CANCEL')).toHaveLength(1);
+    // A `done` that is no outcome says nothing.
+    const odd = await (await fetch(`${server.url}/staff?done=__proto__`, { headers: as })).text();
+    const said = /<p[^>]*staff-done[^>]*>/;
+    expect(refused).toMatch(said);
+    expect(odd).not.toMatch(said);
   });
 
   it('counts a member’s posts apart from the forms’ rate limit: a morning of actions is not throttled', async () => {
@@ -300,9 +314,9 @@ describe('the staff desk', () => {
     const queued = () =>
       Number(
         (
-          store.db
-            .prepare(`SELECT count(*) AS n FROM outbox WHERE mail = 'staff-sign-in'`)
-            .get() as { n: number }
+          store.db.prepare(`SELECT count(*) AS n FROM jobs WHERE kind = 'staff-sign-in'`).get() as {
+            n: number;
+          }
         ).n,
       );
     /** 120 requests for Anna's address, each from a network of its own, 20 at a time. */

@@ -33,7 +33,7 @@ export function stoppedAfterEach(defaults: Record<string, string> = {}) {
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
         ENQUIRY_TO: 'sales@agency.example',
         ENQUIRY_FROM: 'website@agency.example',
-        OUTBOX_POLL_MS: '100',
+        JOBS_POLL_MS: '100',
         ...env,
       });
       return { server, mails: smtp.received };

@@ -3,7 +3,7 @@
  * skipped when booked inside it, dropped when it moves or is cancelled), a move (one transaction:
  * the old time free, the new one taken by its host or another, the e-mails of the old time dropped
  * and the move's queued; none to the time it has), no cancel once it has begun, its release when
- * not confirmed in time (BOOKING_CONFIRM_MINUTES), and the outbox sending them by a clock the test
+ * not confirmed in time (BOOKING_CONFIRM_MINUTES), and the queue of jobs sending them by a clock the test
  * controls.
  */
 import type { Bookings } from '../../src/server/booking/calls';
@@ -11,14 +11,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sweepUnconfirmed } from '../../src/server/booking/lapse';
 import { mailQueue } from '../support/mail-queue';
 import type { Mail } from '../../src/server/mail/templates';
+import type { CallMove } from '../../src/server/booking/rules';
 import {
   BookingCapReached,
   SlotTaken,
-  type CallMove,
   type EnquiryStore,
   type NewEnquiry,
 } from '../../src/server/store/types';
-import { call, plus } from '../support/records';
+import { call, mailCallOf, plus } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
 
 const minute = 60_000;
@@ -65,12 +65,12 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
   /** What is due at `now`: [kind, sequence, start, reminder lead], and each claimed is marked sent. */
   const sendDue = async (now: number) => {
     const items = await store.claimDue(now, 100, noLease);
-    for (const item of items) await store.markSent(item.id, now);
+    for (const item of items) await store.markDone(item.id, now);
     return items.map((item) => [
       item.kind,
-      item.call?.sequence,
-      item.call?.start,
-      item.call?.remindMinutes,
+      mailCallOf(item)?.sequence,
+      mailCallOf(item)?.start,
+      mailCallOf(item)?.remindMinutes,
     ]);
   };
 
@@ -168,8 +168,8 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const { id } = await bookings.commit(booking(slot), true);
       // The booking's confirmation went; its invitation to the host and the reminders did not.
       const [agency, prospect] = await store.claimDue(booked, 2, noLease);
-      await store.markSent(agency!.id, booked);
-      await store.markSent(prospect!.id, booked);
+      await store.markDone(agency!.id, booked);
+      await store.markDone(prospect!.id, booked);
       await bookings.moveCall(id, to(later), true, booked + minute);
       expect(await sendDue(at(later))).toEqual([
         ['agency-move', 1, later, undefined],
@@ -189,7 +189,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       await sendDue(booked);
       await bookings.moveCall(id, to(later), true, booked + minute);
       const items = await store.claimDue(booked + minute, 100, noLease);
-      expect(items.find((item) => item.kind === 'prospect-move')?.call).toEqual({
+      expect(mailCallOf(items.find((item) => item.kind === 'prospect-move'))).toEqual({
         sequence: 1,
         host: 'anna',
         start: later,
@@ -210,20 +210,20 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         'host-move',
         'prospect-move',
       ]);
-      for (const item of moves) expect(item.call?.change).toEqual(change);
+      for (const item of moves) expect(mailCallOf(item)?.change).toEqual(change);
       // The new time's reminders are no one's change.
       for (const item of staffs.filter((item) => item.kind.endsWith('-reminder')))
-        expect(item.call?.change).toBeUndefined();
-      for (const item of staffs) await store.markSent(item.id, booked + minute);
+        expect(mailCallOf(item)?.change).toBeUndefined();
+      for (const item of staffs) await store.markDone(item.id, booked + minute);
 
       // The prospect's own move (their link), and the staff's without a reason.
       await bookings.moveCall(id, to(slot), true, booked + 2 * minute);
       const own = await store.claimDue(booked + 2 * minute, 100, noLease);
-      expect(own.find((item) => item.kind === 'agency-move')?.call?.change).toBeUndefined();
-      for (const item of own) await store.markSent(item.id, booked + 2 * minute);
+      expect(mailCallOf(own.find((item) => item.kind === 'agency-move'))?.change).toBeUndefined();
+      for (const item of own) await store.markDone(item.id, booked + 2 * minute);
       await bookings.cancelCall(id, true, booked + 3 * minute, { by: 'staff' });
       const cancels = await store.claimDue(booked + 3 * minute, 100, noLease);
-      expect(cancels.map((item) => [item.kind, item.call?.change]).sort()).toEqual([
+      expect(cancels.map((item) => [item.kind, mailCallOf(item)?.change]).sort()).toEqual([
         ['agency-cancel', { by: 'staff' }],
         ['host-cancel', { by: 'staff' }],
         ['prospect-cancel', { by: 'staff' }],
@@ -237,7 +237,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const moved = await bookings.moveCall(id, to(later, ['anna', 'ben']), true, booked + minute);
       expect(moved.status === 'moved' && moved.enquiry.call?.host).toBe('ben');
       const items = await store.claimDue(booked + minute, 100, noLease);
-      expect(items.map((item) => [item.kind, item.call?.host, item.call?.start])).toEqual([
+      expect(
+        items.map((item) => [item.kind, mailCallOf(item)?.host, mailCallOf(item)?.start]),
+      ).toEqual([
         ['agency-move', 'ben', later],
         ['prospect-move', 'ben', later],
         ['host-cancel', 'anna', slot],
@@ -291,12 +293,12 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       // The same link again: the call has moved since.
       expect(
         (await bookings.moveCall(id, to(times[1]!, ['anna'], { sequence: 0 }), false)).status,
-      ).toBe('stale');
+      ).toBe('used');
       expect((await bookings.moveCall(id, to(times[1]!), false)).status).toBe('moved');
       expect((await bookings.moveCall(id, to(times[2]!), false)).status).toBe('moved');
       expect((await bookings.moveCall(id, to(slot), false)).status).toBe('limit');
       await bookings.cancelCall(id, false);
-      expect((await bookings.moveCall(id, to(slot), false)).status).toBe('cancelled');
+      expect((await bookings.moveCall(id, to(slot), false)).status).toBe('already-cancelled');
       expect(await bookings.moveCall(crypto.randomUUID(), to(slot), false)).toEqual({
         status: 'unknown',
       });
@@ -416,13 +418,11 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       // Lapsed, it is not confirmed, cancelled or moved.
       const later = releasedAt + 2 * minute;
       expect(await bookings.confirmCall(id, later)).toMatchObject({
-        status: 'cancelled',
+        status: 'lapsed',
         enquiry: { call: { confirmedAt: null, lapsedAt: new Date(releasedAt).toISOString() } },
       });
-      expect((await bookings.cancelCall(id, true, later)).status).toBe('already');
-      expect((await bookings.moveCall(id, to(plus(slot, 120)), true, later)).status).toBe(
-        'cancelled',
-      );
+      expect((await bookings.cancelCall(id, true, later)).status).toBe('lapsed');
+      expect((await bookings.moveCall(id, to(plus(slot, 120)), true, later)).status).toBe('lapsed');
       expect(await store.claimDue(at(slot), 100, noLease)).toEqual([]);
       // Its time, and its place in the share, are anyone's again.
       await bookWaiting(slot, 'bea@example.com');
@@ -468,8 +468,8 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
   });
 
-  /** An outbox on the clock `clock`, whose sender keeps what it sends in `sent`. */
-  const outboxOn = (clock: { now: number }, sent: Mail[]) =>
+  /** A queue of jobs on the clock `clock`, whose sender keeps what it sends in `sent`. */
+  const jobsOn = (clock: { now: number }, sent: Mail[]) =>
     mailQueue({
       store,
       from: 'website@agency.example',
@@ -485,22 +485,22 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       sender: { send: async (mail) => void sent.push(mail) },
     });
 
-  it('the sweep, on the tests’ clock, releases a call not confirmed within 120 minutes once, and the outbox sends its release', async () => {
+  it('the sweep, on the tests’ clock, releases a call not confirmed within 120 minutes once, and the queue of jobs sends its release', async () => {
     const stored = await bookings.commit(booking(slot), true);
     const clock = { now: at(stored.createdAt) };
     const sent: Mail[] = [];
-    const outbox = outboxOn(clock, sent);
+    const jobs = jobsOn(clock, sent);
     const sweep = () =>
-      sweepUnconfirmed({ bookings, confirmMs: 120 * minute, outbox, now: () => clock.now });
-    await outbox.drain();
+      sweepUnconfirmed({ bookings, confirmMs: 120 * minute, jobs, now: () => clock.now });
+    await jobs.drain();
     expect(sent).toHaveLength(3);
     clock.now += 119 * minute;
     expect(await sweep()).toBe(0);
     clock.now += 2 * minute;
     expect(await sweep()).toBe(1);
-    await outbox.drain();
+    await jobs.drain();
     expect(await sweep()).toBe(0);
-    await outbox.drain();
+    await jobs.drain();
     const released = sent.slice(3);
     expect(released.map((mail) => [mail.to, mail.icalEvent?.method])).toEqual([
       ['sales@agency.example', 'CANCEL'],
@@ -511,23 +511,23 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     expect(released[1]!.text).toContain('https://agency.example/schedule\n');
   });
 
-  it('the outbox, on the tests’ clock, sends each reminder once when it is due, and skips one whose call has begun', async () => {
+  it('the queue of jobs, on the tests’ clock, sends each reminder once when it is due, and skips one whose call has begun', async () => {
     const { id } = await bookings.commit(booking(slot, ['anna'], [60]), true);
     const clock = { now: booked };
     const sent: Mail[] = [];
-    const outbox = outboxOn(clock, sent);
-    await outbox.drain();
+    const jobs = jobsOn(clock, sent);
+    await jobs.drain();
     expect(sent.map((mail) => mail.to)).toEqual([
       'sales@agency.example',
       'ada@example.com',
       'anna@agency.example',
     ]);
     clock.now = at(slot) - 61 * minute;
-    await outbox.drain();
+    await jobs.drain();
     expect(sent).toHaveLength(3);
     clock.now = at(slot) - 60 * minute;
-    await outbox.drain();
-    await outbox.drain();
+    await jobs.drain();
+    await jobs.drain();
     expect(sent.slice(3).map((mail) => [mail.to, mail.subject.split(',')[0]])).toEqual([
       ['ada@example.com', 'Reminder: your call with Agency in 1 hour'],
       ['anna@agency.example', 'Reminder: your call with Ada Lovelace in 1 hour'],
@@ -535,7 +535,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     // A reminder found due only once the call has begun (the server was down) is not sent.
     const other = await bookings.commit(booking(plus(slot, 120), ['anna'], [60]), true);
     clock.now = at(plus(slot, 120)) + minute;
-    await outbox.drain();
+    await jobs.drain();
     expect(sent.slice(5).map((mail) => mail.subject.split(':')[0])).toEqual([
       'Call booked',
       'Your call with Agency',

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Bookings } from '../../src/server/booking/calls';
 import { SqliteStore } from '../../src/server/store/sqlite';
-import { call, enquiry } from '../support/records';
+import { call, enquiry, mailCallOf } from '../support/records';
 
 const run = promisify(execFile);
 let dir: string;
@@ -118,7 +118,7 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
     const after = new SqliteStore(database);
     const due = await after.claimDue(Date.now() + 60_000, 100, 0);
     await after.close();
-    expect(due.map((item) => [item.kind, item.call?.change]).sort()).toEqual([
+    expect(due.map((item) => [item.kind, mailCallOf(item)?.change]).sort()).toEqual([
       ['agency-cancel', { by: 'staff', reason: 'Anna is ill. Bcc: someone@evil.example' }],
       ['prospect-cancel', { by: 'staff', reason: 'Anna is ill. Bcc: someone@evil.example' }],
     ]);

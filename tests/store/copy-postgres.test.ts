@@ -67,7 +67,7 @@ async function fill(store: EnquiryStore) {
   // The agency's e-mail about the enquiry went; the other jobs wait.
   const claimed = await store.claimDue(Date.now() + minute, 100, 0);
   const sent = claimed.find((job) => job.kind === 'agency' && job.enquiry?.id === asked.id)!;
-  await store.markSent(sent.id, now);
+  await store.markDone(sent.id, now);
   await store.release(claimed.filter((job) => job !== sent).map((job) => job.id));
   await store.addVitals(
     [
@@ -132,7 +132,7 @@ const readAll = async (store: EnquiryStore) => ({
   passkeys: await store.staff.passkeysOf(passkey.email),
   link: await store.staff.checkLink('link-hash-1', now + 2 * minute),
   challenges: await store.staff.challengesOf('203.0.113.0/24'),
-  undeliverable: await store.countUndeliverable(),
+  failed: await store.countFailed(),
 });
 
 let dir: string;
@@ -232,7 +232,7 @@ describe('a SQLite store copied into PostgreSQL', () => {
     expect(moved).toMatchObject({ status: 'moved', enquiry: { call: { start, sequence: 1 } } });
     // The link is used up, as it would have been on SQLite.
     expect(await bookings.moveCall(moving.id, { ...move, sequence: 0 }, true, now)).toMatchObject({
-      status: 'stale',
+      status: 'used',
     });
 
     // The queued jobs are claimed (the one sent before the copy is not), each once.
@@ -274,7 +274,7 @@ describe('a SQLite store copied into PostgreSQL', () => {
     const { before } = await filledSqlite();
     const url = await newPostgresDatabase();
     await copyToPostgres(sqlitePath, url);
-    const copied = (await query(url, 'SELECT max(id) AS id FROM outbox'))[0]!.id;
+    const copied = (await query(url, 'SELECT max(id) AS id FROM jobs'))[0]!.id;
     const store = await open(url);
 
     const added = await new Bookings(store).commit(enquiry({ name: 'After the copy' }), true);
@@ -291,7 +291,7 @@ describe('a SQLite store copied into PostgreSQL', () => {
       ...before.enquiries.map((e) => e.id),
       added.id,
     ]);
-    const [job] = await query(url, `SELECT id FROM outbox WHERE enquiry_id = '${added.id}'`);
+    const [job] = await query(url, `SELECT id FROM jobs WHERE enquiry_id = '${added.id}'`);
     expect(Number(job!.id)).toBeGreaterThan(Number(copied));
     expect((await store.staff.recentAudit(1))[0]?.actor).toBe('ben@a.example');
     expect((await store.vitalsSince('2026-11-20')).at(-1)?.path).toBe('/after');
@@ -393,7 +393,7 @@ describe('a SQLite store copied into PostgreSQL', () => {
     expect(written).toBeGreaterThan(0);
     expect(count('enquiries')).toBeGreaterThanOrEqual(50);
     // Each enquiry copied has its e-mail job: nothing of a write half in the snapshot.
-    expect(count('outbox')).toBe(count('enquiries'));
+    expect(count('jobs')).toBe(count('enquiries'));
     expect(await writer.count()).toBe(50 + written);
     await writer.close();
   });

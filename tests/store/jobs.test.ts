@@ -74,7 +74,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('jobs on %s', 
     expect(attempts).toContainEqual(['ana', 1]);
     expect(attempts).toHaveLength(3);
     expect(lines).toEqual(expect.arrayContaining(['ana: calendar down', 'ben: no such calendar']));
-    expect(await store.countUndeliverable()).toBe(1);
+    expect(await store.countFailed()).toBe(1);
     expect(await store.claimDue(clock.now + 86_400_000, 100, 0)).toEqual([]);
   });
 
@@ -89,13 +89,13 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('jobs on %s', 
     await queueOf(store, async (job) => (ran.push(job.payload), { done: true })).drain();
     expect(ran).toEqual([{ host: 'ana' }]);
     // Not given up: a process with its handler runs it once its wait is over.
-    expect(await store.countUndeliverable()).toBe(0);
+    expect(await store.countFailed()).toBe(0);
     const [waiting] = await store.claimDue(clock.now + 86_400_000, 100, 0);
     expect(waiting).toMatchObject({ kind: 'publish', payload: { page: '/services/web' } });
   });
 
   it('refuses a kind that is not a short name, and stores nothing of its transaction', async () => {
-    for (const bad of ['', 'Calendar', 'mail; DROP TABLE outbox', 'x'.repeat(41), 'café'])
+    for (const bad of ['', 'Calendar', 'mail; DROP TABLE jobs', 'x'.repeat(41), 'café'])
       await expect(store.transaction((tx) => tx.queue([{ kind: bad, dueAt: 0 }]))).rejects.toThrow(
         /Not a kind of job/,
       );

@@ -9,7 +9,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { linkId, storedHash } from '../../src/server/staff/access';
 import type { StaffDesk } from '../../src/server/staff/desk';
-import { sendLink, signInMailHandler } from '../../src/server/staff/links';
+import { jobHandler, type JobHandler } from '../../src/server/jobs/queue';
+import { SIGN_IN_JOB, sendLink, signInMailHandler } from '../../src/server/staff/links';
 import { CHALLENGES_PER_NETWORK, handlePasskey } from '../../src/server/staff/passkeys';
 import type { ChallengePurpose } from '../../src/server/store/staff';
 import type { EnquiryStore } from '../../src/server/store/types';
@@ -34,33 +35,37 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('staff records
   /** The sign-in e-mails sent, as the queue would send them at `at`: each one's link token. */
   const mailed: { to: string; token: string; messageId: string; minutes: number; at: number }[] =
     [];
-  const handler = (over: EnquiryStore, at: () => number) =>
-    signInMailHandler({
-      store: over,
-      secret: SECRET,
-      sender: {
-        async send(mail) {
-          const [, token, minutes] =
-            /sign-in\?token=(\S+)[^]*for (\d+) minutes/.exec(mail.text) ?? [];
-          mailed.push({
-            at: at(),
-            to: String(mail.to),
-            token: token!,
-            minutes: Number(minutes),
-            messageId: mail.messageId!,
-          });
+  /** The sign-in jobs' handler, as the queue runs it: on any job it claimed. */
+  const handler = (over: EnquiryStore, at: () => number): JobHandler =>
+    jobHandler(
+      SIGN_IN_JOB,
+      signInMailHandler({
+        store: over,
+        secret: SECRET,
+        sender: {
+          async send(mail) {
+            const [, token, minutes] =
+              /sign-in\?token=(\S+)[^]*for (\d+) minutes/.exec(mail.text) ?? [];
+            mailed.push({
+              at: at(),
+              to: String(mail.to),
+              token: token!,
+              minutes: Number(minutes),
+              messageId: mail.messageId!,
+            });
+          },
         },
-      },
-      siteUrl: 'https://www.agency.example',
-      setup: { from: 'web@agency.example', to: 'sales@agency.example', content },
-      now: at,
-    });
+        siteUrl: 'https://www.agency.example',
+        setup: { from: 'web@agency.example', to: 'sales@agency.example', content },
+        now: at,
+      }),
+    )[1];
   /** Runs the sign-in jobs due at `at`. */
   async function deliver(over: EnquiryStore, at: number) {
     const run = handler(over, () => at);
     for (const job of await over.claimDue(at, 100, 60_000)) {
       expect(await run(job)).toMatchObject({ done: true });
-      await over.markSent(job.id, at);
+      await over.markDone(job.id, at);
     }
   }
   /** Uses a mailed link's token as its page's post does. */

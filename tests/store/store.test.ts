@@ -434,7 +434,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect(first).toMatchObject({ status: 'confirmed', enquiry: { call: { confirmedAt: at } } });
       // Again (a double tap): it says so, and keeps the first time.
       expect(await bookings.confirmCall(booking.id, now + 1000)).toMatchObject({
-        status: 'already',
+        status: 'already-confirmed',
         enquiry: { call: { confirmedAt: at } },
       });
       const moved = await bookings.moveCall(
@@ -456,7 +456,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect((await store.findById(at.id))?.call?.confirmedAt).toBe(at.createdAt);
       const cancelled = await bookings.commit(call(plus(slot, 60)), false);
       await bookings.cancelCall(cancelled.id, false, now);
-      expect(await bookings.confirmCall(cancelled.id, now)).toMatchObject({ status: 'cancelled' });
+      expect(await bookings.confirmCall(cancelled.id, now)).toMatchObject({
+        status: 'already-cancelled',
+      });
       expect((await store.findById(cancelled.id))?.call?.confirmedAt).toBeNull();
       const plain = await bookings.commit(enquiry(), false);
       expect(await bookings.confirmCall(plain.id, now)).toEqual({ status: 'unknown' });
@@ -568,7 +570,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const [agency, prospect] = await store.claimDue(later, 100, noLease);
       expect([agency!.kind, prospect!.kind]).toEqual(['agency', 'prospect']);
 
-      await store.markSent(prospect!.id, later + 1000);
+      await store.markDone(prospect!.id, later + 1000);
       expect((await due(later + 2000)).map(([, mail]) => mail)).toEqual(['agency']);
       expect((await store.all())[0]).toMatchObject({
         id: booking.id,
@@ -576,7 +578,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         mailAttempts: 0,
       });
 
-      await store.markSent(agency!.id, later + 3000);
+      await store.markDone(agency!.id, later + 3000);
       expect(await due(later + 4000)).toEqual([]);
       expect((await store.all())[0]).toMatchObject({
         mailedAt: new Date(later + 3000).toISOString(),
@@ -587,7 +589,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('that failed is due again at its next attempt, not before', async () => {
       await bookings.commit(enquiry(), true);
       const [item] = await store.claimDue(later, 100, noLease);
-      await store.markFailed(item!.id, later + 60_000, 'ECONNREFUSED');
+      await store.markRetry(item!.id, later + 60_000, 'ECONNREFUSED');
       expect(await due(later + 59_000)).toEqual([]);
       const [again] = await store.claimDue(later + 60_000, 100, noLease);
       expect(again).toMatchObject({ id: item!.id, attempts: 1 });
@@ -598,14 +600,14 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('is never claimed again, is counted, and its reason is the enquiry’s mailFailure', async () => {
       const booking = await bookings.commit(call(slot), true);
       const plain = await bookings.commit(enquiry(), true);
-      expect(await store.countUndeliverable()).toBe(0);
+      expect(await store.countFailed()).toBe(0);
       const [agency, prospect, other] = await store.claimDue(later, 100, 60_000);
-      await store.markUndeliverable(agency!.id, '550 5.1.1 mailbox unavailable', later);
-      await store.markUndeliverable(prospect!.id, 'the e-mail could not be made', later);
+      await store.markFailed(agency!.id, '550 5.1.1 mailbox unavailable', later);
+      await store.markFailed(prospect!.id, 'the e-mail could not be made', later);
       // Neither when its claim would have ended, nor when given back.
       await store.release([agency!.id, prospect!.id, other!.id]);
       expect(await due(later + 3_600_000)).toEqual([[plain.id, 'agency']]);
-      expect(await store.countUndeliverable()).toBe(2);
+      expect(await store.countFailed()).toBe(2);
       const failed = await store.findById(booking.id);
       expect(failed).toMatchObject({
         mailedAt: null,
@@ -617,22 +619,22 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         null,
       ]);
       // A failure worth a retry is no mailFailure.
-      await store.markFailed(other!.id, later, 'ECONNREFUSED');
+      await store.markRetry(other!.id, later, 'ECONNREFUSED');
       expect((await store.findById(plain.id))?.mailFailure).toBeNull();
-      expect(await store.countUndeliverable()).toBe(2);
+      expect(await store.countFailed()).toBe(2);
     });
 
     it('of any kind is the enquiry’s mailFailure, named by its kind', async () => {
       const booking = await bookings.commit(call(slot), true);
       expect(booking.mailFailure).toBeNull();
       const [, prospect] = await store.claimDue(later, 100, noLease);
-      await store.markUndeliverable(prospect!.id, '550 no such user', later);
+      await store.markFailed(prospect!.id, '550 no such user', later);
       expect((await store.findById(booking.id))?.mailFailure).toBe('prospect: 550 no such user');
-      expect(await store.countUndeliverable()).toBe(1);
+      expect(await store.countFailed()).toBe(1);
     });
   });
 
-  describe('a claim on the outbox', () => {
+  describe('a claim on jobs', () => {
     it('holds an entry for its lease: no one else gets it until then, or until it is given back', async () => {
       const a = await bookings.commit(enquiry(), true);
       const b = await bookings.commit(enquiry(), true);
@@ -664,9 +666,11 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect((await store.findById(booking.id))?.call?.cancelledAt).toBe(cancelledAt);
 
       const second = await bookings.cancelCall(booking.id, false, now + 120_000);
-      expect(second.status).toBe('already');
+      expect(second.status).toBe('already-cancelled');
       // The first cancellation's time is kept.
-      expect(second.status === 'already' && second.enquiry.call?.cancelledAt).toBe(cancelledAt);
+      expect(second.status === 'already-cancelled' && second.enquiry.call?.cancelledAt).toBe(
+        cancelledAt,
+      );
     });
 
     it('frees the slot for a new booking, which then holds it', async () => {
@@ -684,7 +688,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('queues a cancellation to the agency and to the prospect, once', async () => {
       const booking = await bookings.commit(call(slot), true);
       for (const item of await store.claimDue(later, 100, noLease)) {
-        await store.markSent(item.id, later);
+        await store.markDone(item.id, later);
       }
       await bookings.cancelCall(booking.id, true, now);
       expect(await due()).toEqual([
@@ -705,7 +709,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
   });
 
-  describe('the outbox', () => {
+  describe('the queue of jobs', () => {
     it('retries while the SMTP server is down and sends each e-mail once when it is back', async () => {
       const ids = [
         (await bookings.commit(enquiry(), true)).id,
@@ -713,7 +717,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       ];
       let up = false;
       const sent: Mail[] = [];
-      const outbox = mailQueue({
+      const jobs = mailQueue({
         store,
         from: 'a@b.co',
         to: 'c@d.co',
@@ -727,14 +731,14 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
           },
         },
       });
-      await outbox.drain();
+      await jobs.drain();
       expect(sent).toHaveLength(0);
       expect((await store.all())[0]!.mailAttempts).toBe(1);
       up = true;
-      outbox.start();
+      jobs.start();
       await expect.poll(() => sent.length, { timeout: 5000 }).toBe(2);
       await new Promise((r) => setTimeout(r, 100));
-      await outbox.stop();
+      await jobs.stop();
       expect(sent.map((m) => m.messageId).sort()).toEqual(
         ids.map((id) => `<${id}@enquiries.invalid>`).sort(),
       );
@@ -745,7 +749,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const { id } = await bookings.commit(enquiry(), true);
       let sending!: () => void;
       const started = new Promise<void>((resolve) => (sending = resolve));
-      const outbox = mailQueue({
+      const jobs = mailQueue({
         store,
         from: 'a@b.co',
         to: 'c@d.co',
@@ -754,11 +758,11 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         // An SMTP server that never answers.
         sender: { send: () => (sending(), new Promise(() => {})) },
       });
-      outbox.start();
+      jobs.start();
       await started;
       // Claimed under a lease of minutes: nobody else may take it meanwhile.
       expect(await store.claimDue(Date.now(), 100)).toEqual([]);
-      await outbox.stop(50);
+      await jobs.stop(50);
       const [item] = await (await backend.open()).claimDue(Date.now(), 100);
       expect(item?.enquiry!.id).toBe(id);
     });
@@ -768,7 +772,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       for (let i = 0; i < 30; i++)
         ids.add((await bookings.commit(enquiry({ name: `n${i}` }), true)).id);
       const sent: string[] = [];
-      const outboxes = [store, await backend.open()].map((shared) =>
+      const queues = [store, await backend.open()].map((shared) =>
         mailQueue({
           store: shared,
           from: 'a@b.co',
@@ -783,10 +787,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
           },
         }),
       );
-      for (const outbox of outboxes) outbox.start();
+      for (const queue of queues) queue.start();
       await expect.poll(() => sent.length, { timeout: 10_000 }).toBe(30);
       await new Promise((r) => setTimeout(r, 100));
-      for (const outbox of outboxes) await outbox.stop();
+      for (const queue of queues) await queue.stop();
       expect(new Set(sent).size).toBe(30);
       expect(sent).toHaveLength(30);
     });

@@ -3,22 +3,28 @@
  * today's code: it upgrades in place, reads back as df3d24c read it, and takes new work. The
  * databases are in ./fixtures/, made by that commit's own code (./fixtures/make-fixtures.mts).
  * And a store of step 17 (the staff's first tables, their rows in it), upgraded to links and
- * challenges apart.
+ * challenges apart; and one of step 18 holding a job of every kind queued as the code of then
+ * queued it, which each run after the upgrade as the same job queued by today's code does.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bookings } from '../../src/server/booking/calls';
+import { jobHandler } from '../../src/server/jobs/queue';
+import { mailHandlers } from '../../src/server/mail/delivery';
+import { MAIL_KINDS, type MailCall } from '../../src/server/mail/mail-jobs';
+import type { Mail } from '../../src/server/mail/templates';
 import { storedHash } from '../../src/server/staff/access';
-import { sendLink } from '../../src/server/staff/links';
+import { SIGN_IN_JOB, sendLink, signInMailHandler } from '../../src/server/staff/links';
 import { stepsOf } from '../../src/server/store/migrations';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { SqliteStore } from '../../src/server/store/sqlite';
+import { numbered } from '../../src/server/store/sql';
 import type { EnquiryStore } from '../../src/server/store/types';
-import { call } from '../support/records';
+import { call, enquiry, mailCallOf, plus } from '../support/records';
 import { backends, newPostgresDatabase } from '../support/store-backends';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
@@ -69,7 +75,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       const store = await open[engine]();
       expect(plain(await store.all())).toEqual(read('all'));
       expect(await store.count()).toBe(expected.count);
-      expect(await store.countUndeliverable()).toBe(expected.countUndeliverable);
+      expect(await store.countFailed()).toBe(expected.countUndeliverable);
       expect(
         plain(await store.bookedBetween('2027-01-01T00:00:00Z', '2028-01-01T00:00:00Z')),
       ).toEqual(expected.bookedBetween);
@@ -84,7 +90,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
             mail: job.kind,
             enquiryId: job.enquiry?.id,
             attempts: job.attempts,
-            ...(job.call && { call: job.call }),
+            ...(mailCallOf(job) && { call: mailCallOf(job) }),
           })),
         ),
       ).toEqual(read('due'));
@@ -129,32 +135,47 @@ const STAFF_ROWS = `
   INSERT INTO staff_passkeys (id, email, public_key, counter, created_at) VALUES ('cred-1', 'anna@a.example', 'pQECAyYgASFYIA', 3, 0);
   INSERT INTO staff_audit (at, actor, action) VALUES (1, 'anna@a.example', 'signed in');`;
 
-/** A store that the code of step 17 made (the staff's first tables), with staff rows in it. */
-const openStep17: Record<keyof typeof backends, () => Promise<EnquiryStore>> = {
-  async sqlite() {
+/** SQL run on a store being made: statements as they are, or one with its `?` parameters. */
+type Run = (sql: string, params?: readonly SQLInputValue[]) => Promise<unknown>;
+
+/**
+ * A store that the code of an earlier step made: the first `steps` of each engine's migrations,
+ * with rows `fill` puts in with the SQL of that schema; then opened (and so upgraded) by today's code.
+ */
+const openMadeAt: Record<
+  keyof typeof backends,
+  (
+    steps: { sqlite: number; postgresql: number },
+    fill: (run: Run) => Promise<unknown>,
+  ) => Promise<EnquiryStore>
+> = {
+  async sqlite(steps, fill) {
     const dir = mkdtempSync(join(tmpdir(), 'store-upgrade-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'enquiries.sqlite');
-    const steps = stepsOf('sqlite').slice(0, 17);
+    const made = stepsOf('sqlite').slice(0, steps.sqlite);
     const db = new DatabaseSync(path);
-    for (const step of steps) db.exec(step);
-    db.exec(`PRAGMA user_version = ${steps.length}; ${STAFF_ROWS}`);
+    for (const step of made) db.exec(step);
+    db.exec(`PRAGMA user_version = ${made.length}`);
+    await fill(async (sql, params) => (params ? db.prepare(sql).run(...params) : db.exec(sql)));
     db.close();
     const store = new SqliteStore(path);
     cleanups.push(() => store.close());
     return store;
   },
-  async postgresql() {
+  async postgresql(steps, fill) {
     const url = await newPostgresDatabase();
-    const steps = stepsOf('postgres').slice(0, 14);
+    const made = stepsOf('postgres').slice(0, steps.postgresql);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      await client.query(`${steps.join(';\n')};
+      await client.query(`${made.join(';\n')};
         CREATE TABLE schema_migrations (
           version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
-        INSERT INTO schema_migrations (version) SELECT generate_series(1, ${steps.length});
-        ${STAFF_ROWS}`);
+        INSERT INTO schema_migrations (version) SELECT generate_series(1, ${made.length});`);
+      await fill((sql, params) =>
+        params ? client.query(numbered(sql), [...params]) : client.query(sql),
+      );
     } finally {
       await client.end();
     }
@@ -164,11 +185,15 @@ const openStep17: Record<keyof typeof backends, () => Promise<EnquiryStore>> = {
   },
 };
 
+/** A store that the code of step 17 made (the staff's first tables), with staff rows in it. */
+const openStep17 = (engine: keyof typeof backends) =>
+  openMadeAt[engine]({ sqlite: 17, postgresql: 14 }, (run) => run(STAFF_ROWS));
+
 describe.each(Object.keys(backends) as (keyof typeof backends)[])(
   'a %s store made when links and challenges shared a table (step 17)',
   (engine) => {
     it('keeps sessions, passkeys and the audit log; its links, kept by id, no longer sign in; new ones work', async () => {
-      const store = await openStep17[engine]();
+      const store = await openStep17(engine);
       const at = Date.parse('2027-01-05T09:00:00Z');
       expect(await store.staff.session('session-hash', at, 7_200_000, 43_200_000)).toMatchObject({
         email: 'anna@a.example',
@@ -195,6 +220,209 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
           1,
         ),
       ).toBe(true);
+    });
+  },
+);
+
+/** Ids of the step-18 store's enquiries, fixed (uuid v4 in form). */
+const fixedId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const ID = {
+  enquiry: fixedId(11),
+  moved: fixedId(12),
+  cancelled: fixedId(13),
+  lapsed: fixedId(14),
+};
+/** When the step-18 store's rows were written, and when its jobs are run. */
+const MADE = '2027-03-01T09:00:00.000Z';
+const RUN_AT = Date.parse('2027-03-02T09:00:00Z');
+const START = {
+  from: '2027-03-10T10:00:00Z',
+  moved: '2027-03-11T14:00:00Z',
+  cancelled: '2027-03-15T10:00:00Z',
+  lapsed: '2027-03-20T10:00:00Z',
+};
+/** Each call of the store as its e-mails saw it: its time, host and sequence. */
+const about = (start: string, host: string, sequence = 1): MailCall => ({
+  sequence,
+  host,
+  start,
+  end: plus(start, 30),
+});
+const movedCall: MailCall = {
+  ...about(START.moved, 'ben'),
+  previous: { start: START.from, end: plus(START.from, 30) },
+  change: { by: 'staff', reason: 'Ana is ill; Ben takes it.' },
+};
+
+/**
+ * A job of every kind, as the code of step 18 queued it (about which enquiry, and what it carried):
+ * a booked call's e-mails with the call as it was (which that code kept in columns of the job), the
+ * notice of an enquiry with no call, a staff member's sign-in link, and a kind with no handler.
+ */
+const JOBS_OF_STEP_18: { id: string | null; kind: string; call?: MailCall; payload?: unknown }[] = [
+  { id: ID.enquiry, kind: 'agency' },
+  { id: ID.moved, kind: 'agency', call: about(START.from, 'ana', 0) },
+  { id: ID.moved, kind: 'prospect', call: about(START.moved, 'ben') },
+  { id: ID.moved, kind: 'host', call: movedCall },
+  { id: ID.moved, kind: 'agency-move', call: movedCall },
+  { id: ID.moved, kind: 'prospect-move', call: movedCall },
+  { id: ID.moved, kind: 'host-move', call: { ...movedCall, change: { by: 'staff' } } },
+  { id: ID.moved, kind: 'host-cancel', call: { ...movedCall, ...about(START.from, 'ana') } },
+  {
+    id: ID.moved,
+    kind: 'prospect-reminder',
+    call: { ...about(START.moved, 'ben'), remindMinutes: 1440 },
+  },
+  {
+    id: ID.moved,
+    kind: 'host-reminder',
+    call: { ...about(START.moved, 'ben'), remindMinutes: 60 },
+  },
+  ...(['agency', 'prospect', 'host'] as const).flatMap((who) => [
+    {
+      id: ID.cancelled,
+      kind: `${who}-cancel`,
+      call: { ...about(START.cancelled, 'ana'), change: { by: 'staff' as const } },
+    },
+    { id: ID.lapsed, kind: `${who}-lapse`, call: about(START.lapsed, 'ana') },
+  ]),
+  { id: null, kind: SIGN_IN_JOB, payload: { ref: 'ref-18' } },
+  { id: null, kind: 'calendar-write', payload: { host: 'ana' } },
+];
+
+/** The enquiries of the step-18 store, as that schema kept them (a call moved by the staff, …). */
+async function fillStep18(run: Run) {
+  const insert = `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip,
+      user_agent, call_start, call_end, call_host, call_sequence, call_moves, call_cancelled_at,
+      call_confirmed_at, call_lapsed_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  const { name, email, data, clientIp, userAgent } = call();
+  /** A booked call's row but its cancellation, confirmation and lapse (ana's, but the moved one). */
+  const booked = (id: string, start: string, sequence: number, moves: number): SQLInputValue[] => [
+    ...[id, 'call', MADE, name, email, JSON.stringify(data), clientIp, userAgent],
+    ...[start, plus(start, 30), start === START.moved ? 'ben' : 'ana', sequence, moves],
+  ];
+  const notice = enquiry();
+  await run(insert, [
+    ...[ID.enquiry, 'enquiry', MADE, notice.name, notice.email, JSON.stringify(notice.data)],
+    ...[notice.clientIp, notice.userAgent, null, null, null, 0, 0, null, null, null],
+  ]);
+  await run(insert, [...booked(ID.moved, START.moved, 1, 1), null, MADE, null]);
+  await run(insert, [...booked(ID.cancelled, START.cancelled, 1, 0), MADE, MADE, null]);
+  await run(insert, [...booked(ID.lapsed, START.lapsed, 1, 0), MADE, null, MADE]);
+  await run(
+    `INSERT INTO staff_links (ref, email, seq, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
+    ['ref-18', 'anna@a.example', 1, RUN_AT, RUN_AT + 15 * 60_000],
+  );
+  // Each job as step 18's store.ts queued it: the call's snapshot in columns of the job.
+  for (const { id, kind, call: c, payload } of JOBS_OF_STEP_18)
+    await run(
+      `INSERT INTO outbox (enquiry_id, mail, payload, next_attempt_at, sequence, remind_minutes,
+         host, start_at, end_at, previous_start_at, previous_end_at, changed_by, change_reason)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        ...[id, kind, payload === undefined ? null : JSON.stringify(payload), 0],
+        ...[c?.sequence ?? 0, c?.remindMinutes ?? 0, c?.host ?? null, c?.start ?? null],
+        ...[c?.end ?? null, c?.previous?.start ?? null, c?.previous?.end ?? null],
+        ...[c?.change?.by ?? null, c?.change?.reason ?? null],
+      ],
+    );
+}
+
+/** The e-mails the jobs send, by the handlers the server registers, on the tests' clock. */
+function runner(store: EnquiryStore) {
+  const sent: Mail[] = [];
+  const sender = { send: async (mail: Mail) => void sent.push(mail) };
+  const content = {
+    brand: 'Agency',
+    email: 'hello@agency.example',
+    hosts: [
+      { id: 'ana', name: 'Ana Ruiz', email: 'ana@agency.example' },
+      { id: 'ben', name: 'Ben Okafor', email: 'ben@agency.example' },
+    ],
+  };
+  const setup = { from: 'website@agency.example', to: 'sales@agency.example', content };
+  const siteUrl = 'https://www.agency.example';
+  const handlers = new Map([
+    ...mailHandlers({
+      ...setup,
+      sender,
+      booking: { secret: 'b'.repeat(40), siteUrl },
+      now: () => RUN_AT,
+    }),
+    jobHandler(
+      SIGN_IN_JOB,
+      signInMailHandler({
+        store,
+        secret: 's'.repeat(64),
+        sender,
+        siteUrl,
+        setup,
+        now: () => RUN_AT,
+      }),
+    ),
+  ]);
+  /** Each job due run by its kind's handler: what it came to, and the e-mail it sent. */
+  return async () => {
+    const ran = [];
+    for (const job of await store.claimDue(RUN_AT, 100, 60_000)) {
+      const handler = handlers.get(job.kind);
+      const outcome = handler ? await handler(job) : 'no handler';
+      if (handler) await store.markDone(job.id, RUN_AT);
+      ran.push({
+        kind: job.kind,
+        enquiry: job.enquiry?.id,
+        outcome,
+        mail: sent.splice(0).map(comparable),
+      });
+    }
+    return ran;
+  };
+}
+
+/** An e-mail as two runs of one job make it alike: but its calendar stamp and a sign-in's secrets. */
+const comparable = (mail: Mail) => ({
+  ...mail,
+  ...(mail.messageId.includes('@staff-sign-in.') && {
+    messageId: '<…@staff-sign-in.invalid>',
+    text: mail.text.replace(/token=\S+/, 'token=…'),
+  }),
+  ...(mail.icalEvent && {
+    icalEvent: {
+      ...mail.icalEvent,
+      content: mail.icalEvent.content.replace(/DTSTAMP:\d{8}T\d{6}Z/, 'DTSTAMP:…'),
+    },
+  }),
+});
+
+describe.each(Object.keys(backends) as (keyof typeof backends)[])(
+  'a %s store of step 18 holding a job of every kind',
+  (engine) => {
+    it('runs each after the upgrade as the same job queued by today’s code: the same e-mail, once', async () => {
+      const store = await openMadeAt[engine]({ sqlite: 18, postgresql: 15 }, fillStep18);
+      const runDue = runner(store);
+      const before = await runDue();
+      // Every job was claimed (a job of every kind), and every e-mail sent.
+      const kinds = JOBS_OF_STEP_18.map(({ kind }) => kind);
+      expect(new Set(kinds)).toEqual(new Set([...MAIL_KINDS, SIGN_IN_JOB, 'calendar-write']));
+      expect(before.map(({ kind }) => kind).sort()).toEqual(kinds.sort());
+      for (const { kind, outcome, mail } of before)
+        if (kind !== 'calendar-write') {
+          expect(outcome).toMatchObject({ done: true });
+          expect(mail).toHaveLength(1);
+        }
+      // A kind this process has no handler for keeps its payload, and waits.
+      const [waiting] = await store.claimDue(RUN_AT + 86_400_000, 100, 0);
+      expect(waiting).toMatchObject({ kind: 'calendar-write', payload: { host: 'ana' } });
+
+      // The same jobs, queued by today's code (each kind's own payload), run alike.
+      for (const { id, kind, call: c, payload } of JOBS_OF_STEP_18.slice(0, -1))
+        await store.transaction((tx) =>
+          tx.queue([{ kind, dueAt: 0, payload: c ? { call: c } : payload }], id ?? undefined),
+        );
+      const after = await runDue();
+      expect(after).toEqual(before.filter(({ kind }) => kind !== 'calendar-write'));
+      expect(await store.claimDue(RUN_AT + 86_400_000, 100, 0)).toHaveLength(1);
     });
   },
 );

@@ -1,11 +1,7 @@
 /** The store's records as the tests build them: an enquiry, a call request, a booking, a measurement. */
+import type { MailKind, MailPayload } from '../../src/server/mail/mail-jobs';
 import type { MailItem } from '../../src/server/mail/templates';
-import type {
-  MailKind,
-  NewEnquiry,
-  StoredEnquiry,
-  VitalRecord,
-} from '../../src/server/store/types';
+import type { Job, NewEnquiry, StoredEnquiry, VitalRecord } from '../../src/server/store/types';
 
 /** An enquiry of the contact form. */
 export const enquiry = (overrides: Partial<NewEnquiry> = {}): NewEnquiry => ({
@@ -42,8 +38,11 @@ export const call = (start?: string, overrides: Partial<NewEnquiry> = {}): NewEn
   ...overrides,
 });
 
+/** The call an e-mail job is about, as its payload carries it (none: not a booked call's). */
+export const mailCallOf = (job: Job | undefined) => (job?.payload as MailPayload | undefined)?.call;
+
 /**
- * An outbox entry's e-mail of kind `mail` about a booked call, as the store queues it: an update
+ * An e-mail job's e-mail of kind `mail` about a booked call, as the store queues it: an update
  * moves the call from an hour earlier (sequence 1), a cancellation or a release (lapse) is
  * sequence 1, a reminder goes 24 hours ahead.
  */

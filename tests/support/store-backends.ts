@@ -111,7 +111,7 @@ export const backends = Object.fromEntries(
 /**
  * A store opened over one that migration 5 (SQLite) or 2 (PostgreSQL) upgraded, which held a spam
  * booking of 09:30 and a real one of 11:00 on 5 January 2027 with an agency e-mail tried 3 times:
- * the spam no longer holds its time, the outbox is as it was, and undeliverable mail and the
+ * the spam no longer holds its time, its queued e-mail is as it was, a job failed for good and the
  * stored secret work, and the call booked then counts as confirmed.
  */
 export async function expectUpgraded(store: EnquiryStore) {
@@ -125,8 +125,8 @@ export async function expectUpgraded(store: EnquiryStore) {
   const now = Date.parse('2027-01-01T12:00:00Z');
   const [item] = await store.claimDue(now, 100, 0);
   expect(item).toMatchObject({ kind: 'agency', attempts: 3, enquiry: { id: 'real-1' } });
-  await store.markUndeliverable(item!.id, '550 no such user', now);
+  await store.markFailed(item!.id, '550 no such user', now);
   expect(await store.claimDue(now + 3_600_000, 100, 0)).toEqual([]);
-  expect(await store.countUndeliverable()).toBe(1);
+  expect(await store.countFailed()).toBe(1);
   expect(await store.vitalsSecret()).toHaveLength(64);
 }

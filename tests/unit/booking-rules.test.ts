@@ -1,6 +1,7 @@
 /**
  * What booking decides, without a database (src/server/booking/rules.ts): the caps, the hosts a
- * booking or a move may go to, the refusals of a move and a cancel, and the e-mails each queues.
+ * booking or a move may go to, the refusals of a move, a cancel and a confirmation (one vocabulary,
+ * src/server/booking/refusals.ts), and the e-mails each queues.
  * The store's tests (tests/store/) check that they are kept, on both engines.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,10 +16,11 @@ import {
   mailsOnLapse,
   mailsOnMove,
   moveCandidates,
+  moveRefusal,
   movedCall,
-  REMINDER_MIN_GAP_MS,
   storedForm,
 } from '../../src/server/booking/rules';
+import { REMINDER_MIN_GAP_MS } from '../../src/domain/reminders';
 import type { CallAhead, StoredCall, StoredEnquiry } from '../../src/server/store/types';
 import { call, plus } from '../support/records';
 
@@ -139,7 +141,7 @@ describe('the e-mails of a booking', () => {
     ]);
     expect(mails[3]).toMatchObject({
       dueAt: Date.parse(start) - 1440 * 60_000,
-      call: { remindMinutes: 1440, host: 'anna', sequence: 0 },
+      payload: { call: { remindMinutes: 1440, host: 'anna', sequence: 0 } },
     });
   });
 
@@ -153,17 +155,30 @@ describe('the e-mails of a booking', () => {
 describe('a move', () => {
   const move = { start: plus(start, 60), end: plus(start, 90), hosts: ['anna'], maxMoves: 3 };
 
-  it('is refused when there is no call, it is cancelled, stale, the same time or over the limit', () => {
-    expect(checkMove(undefined, move)).toEqual({ refused: { status: 'unknown' } });
-    const refusal = (over: Partial<StoredCall>, asked = move) =>
-      'refused' in checkMove(stored(over), asked)
-        ? (checkMove(stored(over), asked) as { refused: { status: string } }).refused.status
-        : 'allowed';
-    expect(refusal({ cancelledAt: '2027-01-01T00:00:00.000Z' })).toBe('cancelled');
-    expect(refusal({ sequence: 2 }, { ...move, sequence: 1 } as typeof move)).toBe('stale');
+  it('is refused when there is no call, it lapsed, it is cancelled, the link is used, the same time or over the limit', () => {
+    expect(checkMove(undefined, move, now)).toEqual({ refused: { status: 'unknown' } });
+    const refusal = (over: Partial<StoredCall>, asked = move) => {
+      const checked = checkMove(stored(over), asked, now);
+      return 'refused' in checked ? checked.refused.status : 'allowed';
+    };
+    const at = '2027-01-01T00:00:00.000Z';
+    expect(refusal({ cancelledAt: at, lapsedAt: at })).toBe('lapsed');
+    expect(refusal({ cancelledAt: at })).toBe('already-cancelled');
+    expect(refusal({ sequence: 2 }, { ...move, sequence: 1 } as typeof move)).toBe('used');
     expect(refusal({}, { ...move, start })).toBe('same');
     expect(refusal({ moves: 3 })).toBe('limit');
     expect(refusal({ moves: 2 })).toBe('allowed');
+    expect(checkMove(stored({ moves: 3 }), move, now)).toMatchObject({
+      refused: { status: 'limit', enquiry: { id: 'e-1' } },
+    });
+  });
+
+  it('with a link respects the notice period; the staff’s move does not', () => {
+    const hour = 3_600_000;
+    const link = { sequence: 0, maxMoves: 3, noticeHours: 24 };
+    expect(moveRefusal(stored(), link, Date.parse(start) - 24 * hour)).toBeUndefined();
+    expect(moveRefusal(stored(), link, Date.parse(start) - 24 * hour + 1)).toBe('too-late');
+    expect(moveRefusal(stored(), move, Date.parse(start) - hour)).toBeUndefined();
   });
 
   it('to its own host updates the host’s event; to another, cancels one and invites the other', () => {
@@ -178,21 +193,26 @@ describe('a move', () => {
     ]);
     const other = movedCall(enquiry, booked, move, 'ben').call;
     const mails = mailsOnMove(booked, other, [], now, { by: 'staff', reason: 'Ill' });
-    expect(mails.map(({ kind, call: about }) => [kind, about?.host, about?.start])).toEqual([
+    expect(
+      mails.map(({ kind, payload }) => [kind, payload?.call?.host, payload?.call?.start]),
+    ).toEqual([
       ['agency-move', 'ben', move.start],
       ['prospect-move', 'ben', move.start],
       ['host-cancel', 'anna', start],
       ['host', 'ben', move.start],
     ]);
-    expect(mails[0]!.call?.change).toEqual({ by: 'staff', reason: 'Ill' });
+    expect(mails[0]!.payload?.call?.change).toEqual({ by: 'staff', reason: 'Ill' });
   });
 });
 
 describe('a cancel, a lapse and a confirmation', () => {
-  it('cancel is refused when there is no call, it is cancelled already, or it has begun', () => {
+  it('cancel is refused when there is no call, it lapsed, it is cancelled already, or it has begun', () => {
     expect(checkCancel(undefined, now)).toEqual({ refused: { status: 'unknown' } });
     expect(checkCancel(stored({ cancelledAt: 'x' }), now)).toMatchObject({
-      refused: { status: 'already' },
+      refused: { status: 'already-cancelled' },
+    });
+    expect(checkCancel(stored({ cancelledAt: 'x', lapsedAt: 'x' }), now)).toMatchObject({
+      refused: { status: 'lapsed' },
     });
     expect(checkCancel(stored(), Date.parse(start))).toMatchObject({ refused: { status: 'past' } });
     expect(checkCancel(stored(), now)).toMatchObject({ before: booked });
@@ -209,12 +229,12 @@ describe('a cancel, a lapse and a confirmation', () => {
       {
         kind: 'agency-lapse',
         dueAt: now,
-        call: { sequence: 1, host: null, start, end: booked.end },
+        payload: { call: { sequence: 1, host: null, start, end: booked.end } },
       },
       {
         kind: 'prospect-lapse',
         dueAt: now,
-        call: { sequence: 1, host: null, start, end: booked.end },
+        payload: { call: { sequence: 1, host: null, start, end: booked.end } },
       },
     ]);
   });
@@ -222,8 +242,15 @@ describe('a cancel, a lapse and a confirmation', () => {
   it('a confirmation says what it came to', () => {
     expect(confirmResult(undefined, false, now)).toEqual({ status: 'unknown' });
     expect(confirmResult(stored(), true, now).status).toBe('confirmed');
-    expect(confirmResult(stored({ cancelledAt: 'x' }), false, now).status).toBe('cancelled');
+    expect(confirmResult(stored({ cancelledAt: 'x' }), false, now).status).toBe(
+      'already-cancelled',
+    );
+    expect(confirmResult(stored({ cancelledAt: 'x', lapsedAt: 'x' }), false, now).status).toBe(
+      'lapsed',
+    );
     expect(confirmResult(stored(), false, Date.parse(start)).status).toBe('past');
-    expect(confirmResult(stored({ confirmedAt: 'x' }), false, now).status).toBe('already');
+    expect(confirmResult(stored({ confirmedAt: 'x' }), false, now).status).toBe(
+      'already-confirmed',
+    );
   });
 });

@@ -17,7 +17,8 @@ import {
   type Mail,
 } from '../../src/server/mail/templates';
 import { bodyText, headerText } from '../../src/server/safe-text';
-import { MAIL_KINDS, type MailKind, type StoredEnquiry } from '../../src/server/store/types';
+import { MAIL_KINDS, type MailKind } from '../../src/server/mail/mail-jobs';
+import type { StoredEnquiry } from '../../src/server/store/types';
 import { booking, CONTROL, encodedWords, nasty, numRuns } from '../support/hostile-text';
 import { mailItem } from '../support/records';
 

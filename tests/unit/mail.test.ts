@@ -1,4 +1,4 @@
-/** The e-mails the outbox sends: their text, their headers, and the back-off between attempts. */
+/** The e-mails the queue of jobs sends: their text, their headers, and the back-off between attempts. */
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { checkCallToken } from '../../src/server/call-token';
@@ -13,12 +13,8 @@ import {
   UnmailableAddress,
   type MailContent,
 } from '../../src/server/mail/templates';
-import {
-  MAIL_KINDS,
-  type CallChange,
-  type MailKind,
-  type StoredEnquiry,
-} from '../../src/server/store/types';
+import { MAIL_KINDS, type MailKind } from '../../src/server/mail/mail-jobs';
+import type { CallChange, StoredEnquiry } from '../../src/server/store/types';
 import { enquiry, mailItem } from '../support/records';
 
 const { call: _none, ...fields } = enquiry();
@@ -56,7 +52,7 @@ describe('the e-mail', () => {
     expect(oneLine('a\r\nb\u0000c')).toBe('a b c');
   });
 
-  it('backs off from 5 s, doubling, to at most 15 minutes (OUTBOX_RETRY_MAX_MS)', () => {
+  it('backs off from 5 s, doubling, to at most 15 minutes (JOBS_RETRY_MAX_MS)', () => {
     const mid = () => 0.5;
     const max = 15 * 60_000;
     expect(backoffMs(0, 5000, max, mid)).toBe(5000);

@@ -28,6 +28,7 @@ const shipped = {
     'ab6fd204b9f2925a',
     '087cee3f2ac95f0e',
     '0faa10f22a6aa563',
+    '9eacf6ec4dbce01a',
   ],
   postgresql: [
     '64ba7b9b06f00990',
@@ -45,6 +46,7 @@ const shipped = {
     '2d4b26e5bae2dca4',
     '087cee3f2ac95f0e',
     '0faa10f22a6aa563',
+    '83bc9497b81c393d',
   ],
 };
 

@@ -29,7 +29,7 @@ export async function handleBooked(request: Request, open: OpenServices): Promis
   try {
     const service = await open();
     booking = /^[0-9a-f-]{36}$/.test(ref) ? await service.store.findById(ref) : undefined;
-    mailed = service.outbox !== undefined;
+    mailed = service.jobs !== undefined;
     // No e-mail will carry the links: this page is where the prospect can keep them.
     if (booking?.call && !booking.call.cancelledAt && !mailed && service.bookingSecret)
       links = callLinks(booking, service.bookingSecret);

@@ -8,11 +8,7 @@ import {
   SlotTaken,
   type BookingAlertRule,
   type CallChange,
-  type CallMove,
-  type CancelResult,
-  type ConfirmResult,
   type EnquiryStore,
-  type MoveResult,
   type NewEnquiry,
   type StoreTx,
   type StoredEnquiry,
@@ -35,6 +31,10 @@ import {
   storedForm,
   SUPERSEDED_MAILS,
   type BookingCaps,
+  type CallMove,
+  type CancelResult,
+  type ConfirmResult,
+  type MoveResult,
 } from './rules.ts';
 
 /** The first of `candidates` free over [start, end) (besides enquiry `except`'s call); none: undefined. */
@@ -148,7 +148,7 @@ export class Bookings {
   moveCall(id: string, move: CallMove, queueMail: boolean, now = Date.now()): Promise<MoveResult> {
     return this.store.transaction(
       async (tx) => {
-        const checked = checkMove(await tx.enquiry(id), move);
+        const checked = checkMove(await tx.enquiry(id), move, now);
         if ('refused' in checked) return checked.refused;
         const { enquiry, before } = checked;
         const host = await firstFree(tx, moveCandidates(before.host, move.hosts), move, id);

@@ -10,28 +10,31 @@ import type { PageAnswer } from '../http/answer.ts';
 import type { OpenServices, Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
 import { callLog } from './call-log.ts';
+import { refusedCall, type CancelRefusal, type Refused } from './refusals.ts';
+import { cancelRefusal } from './rules.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 
 /**
- * What became of the link: the call to confirm, cancelled now or before, or why nothing was done
- * (released unconfirmed: lapsed; begun: past).
+ * What became of the link: the call to confirm, cancelled now, or why nothing was done
+ * (./refusals.ts: no such call, released unconfirmed, cancelled already, begun).
  */
-export type CancelResult =
-  | { status: 'invalid' | 'expired' | 'unavailable' | 'unknown' }
-  | { status: 'confirm' | 'cancelled' | 'already' | 'lapsed' | 'past'; enquiry: StoredEnquiry }
+export type CancelLinkResult =
+  | { status: 'invalid' | 'expired' | 'unavailable' }
+  | { status: 'confirm' | 'cancelled'; enquiry: StoredEnquiry }
+  | Refused<CancelRefusal>
   /** The gate refused the post (another site's, too many at once): nothing was cancelled. */
   | { status: 'refused'; message: string };
 
 export interface CancelOutcome extends PageAnswer {
-  result: CancelResult;
+  result: CancelLinkResult;
   /** The link's token, for the confirm button's post. */
   token: string;
 }
 
-const statuses: Record<Exclude<CancelResult['status'], 'refused'>, number> = {
+const statuses: Record<Exclude<CancelLinkResult['status'], 'refused'>, number> = {
   confirm: 200,
   cancelled: 200,
-  already: 200,
+  'already-cancelled': 200,
   lapsed: 200,
   past: 410,
   invalid: 400,
@@ -67,37 +70,27 @@ export async function linkedCall(
 
 /**
  * What the link's token leads to: the call to confirm, or (confirmed) the call cancelled; a call
- * released unconfirmed, cancelled before or begun at `now` is not (the store's rule for the post).
+ * released unconfirmed, cancelled before or begun at `now` is not (the same rule as the post's).
  */
 async function cancelCall(
   token: string,
   confirm: boolean,
   open: OpenServices,
   now = Date.now(),
-): Promise<Exclude<CancelResult, { status: 'refused' }>> {
+): Promise<Exclude<CancelLinkResult, { status: 'refused' }>> {
   const linked = await linkedCall('cancel', token, open, now);
   if (linked.status !== 'ok') return linked;
-  const { store, bookings, outbox } = linked.service;
+  const { store, bookings, jobs } = linked.service;
   if (!confirm) {
     const enquiry = await store.findById(linked.id);
-    if (!enquiry?.call) return { status: 'unknown' };
-    const { lapsedAt, cancelledAt, start } = enquiry.call;
-    const status = lapsedAt
-      ? 'lapsed'
-      : cancelledAt
-        ? 'already'
-        : Date.parse(start) <= now
-          ? 'past'
-          : 'confirm';
-    return { status, enquiry };
+    const refusal = cancelRefusal(enquiry, now);
+    return refusal ? refusedCall(refusal, enquiry) : { status: 'confirm', enquiry: enquiry! };
   }
-  const result = await bookings.cancelCall(linked.id, outbox !== undefined, now);
+  const result = await bookings.cancelCall(linked.id, jobs !== undefined, now);
   if (result.status === 'cancelled') {
     callLog.cancelled(result.enquiry);
-    outbox?.kick();
+    jobs?.kick();
   }
-  if (result.status === 'already' && result.enquiry.call?.lapsedAt)
-    return { status: 'lapsed', enquiry: result.enquiry };
   return result;
 }
 

@@ -7,7 +7,7 @@
  * and nothing changes. The page renders what this decides, with the status given here.
  */
 import { callLinkPaths, type CallLinks } from '../call-token.ts';
-import { nearest, offeredSlot, refusal } from './free-times.ts';
+import { nearest, offeredSlot, refusal as timeRefusal } from './free-times.ts';
 import {
   CalendarsUnreadable,
   calendarsUnreadableMoveMessage,
@@ -16,6 +16,8 @@ import {
 } from './messages.ts';
 import { currentFreeHosts, currentFreeSlots } from './queries.ts';
 import { linkedCall, linkPage, linkRequest } from './cancel.ts';
+import { refusedCall, type MoveRefusal, type Refused } from './refusals.ts';
+import { moveRefusal, type MoveResult } from './rules.ts';
 import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
@@ -23,15 +25,11 @@ import type { Holds } from './queries.ts';
 import type { OpenServices, Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
 import { callLog } from './call-log.ts';
-import { SlotTaken, type CallChange, type StoredEnquiry } from '../store/types.ts';
-import {
-  availabilityRanges,
-  reminderMinutes,
-  type Availability,
-  type Slot,
-} from '../../domain/booking.ts';
+import { SlotTaken, type CallChange, type StoredCall, type StoredEnquiry } from '../store/types.ts';
+import { availabilityRanges, type Availability, type Slot } from '../../domain/booking.ts';
+import { reminderLeads } from '../../domain/reminders.ts';
 
-/** How many times one call may be moved. */
+/** How many times one call may be moved with its links. */
 export const MAX_MOVES = availabilityRanges.moves.max;
 
 export type ChangeResult =
@@ -54,10 +52,11 @@ export type ChangeResult =
       links?: CallLinks;
     }
   /**
-   * Nothing to move: cancelled; released unconfirmed (lapsed); the link was used (the call has
-   * moved since); moved MAX_MOVES times; too close to its time (the notice period).
+   * Nothing to move (./refusals.ts): released unconfirmed, cancelled, the link used (the call has
+   * moved since), moved MAX_MOVES times, too close to its time (the notice period). An unknown
+   * call is answered as a bad link; a move to its own time, with the times to choose from.
    */
-  | { status: 'cancelled' | 'lapsed' | 'used' | 'limit' | 'too-late'; enquiry: StoredEnquiry }
+  | { status: Exclude<MoveRefusal, 'unknown' | 'same'>; enquiry: StoredEnquiry }
   /** The gate refused the post (another site's, too many at once): nothing was moved. */
   | { status: 'refused'; message: string };
 
@@ -70,7 +69,7 @@ export interface ChangeOutcome extends PageAnswer {
 const statuses: Record<Exclude<ChangeResult['status'], 'refused'>, number> = {
   choose: 200,
   moved: 200,
-  cancelled: 200,
+  'already-cancelled': 200,
   lapsed: 200,
   used: 410,
   limit: 200,
@@ -80,36 +79,9 @@ const statuses: Record<Exclude<ChangeResult['status'], 'refused'>, number> = {
   unavailable: 503,
 };
 
-/** The reminders of availability.yaml, in minutes before the call. */
-export const reminderLeads = (availability: Availability) =>
-  availability.reminders.map((text) => reminderMinutes(text)!);
-
 /** The change and cancel links of the call as it is now (its sequence, its start), for its pages. */
 export const callLinks = (enquiry: StoredEnquiry, secret: string): CallLinks =>
   callLinkPaths(enquiry.id, enquiry.call!.sequence, enquiry.call!.start, secret);
-
-/**
- * Why the call cannot be moved with a link made at `sequence` at the time `now`, if it cannot:
- * released unconfirmed, cancelled, moved since, moved MAX_MOVES times, or closer than the notice
- * period.
- */
-export function whyNotMovable(
-  enquiry: StoredEnquiry,
-  availability: Availability,
-  sequence: number | undefined,
-  now: number,
-):
-  | Extract<ChangeResult, { status: 'cancelled' | 'lapsed' | 'used' | 'limit' | 'too-late' }>
-  | undefined {
-  const call = enquiry.call!;
-  if (call.lapsedAt) return { status: 'lapsed', enquiry };
-  if (call.cancelledAt) return { status: 'cancelled', enquiry };
-  if (sequence !== call.sequence) return { status: 'used', enquiry };
-  if (call.moves >= MAX_MOVES) return { status: 'limit', enquiry };
-  if (Date.parse(call.start) - now < availability.noticeHours * 3_600_000)
-    return { status: 'too-late', enquiry };
-  return undefined;
-}
 
 /** The times the call can move to: the free ones, its own time left out. */
 async function movesOf(
@@ -122,13 +94,16 @@ async function movesOf(
   return slots.filter((slot) => slot.start !== enquiry.call!.start);
 }
 
+/** What moveBookedCall came to: the store's answer, or the new time is not one offered (why). */
+export type MoveOutcome = MoveResult | { status: 'not-offered'; message: string };
+
 /**
  * Moves the call of enquiry `id` to `wanted` (a start offered now), as the change link's POST and
  * the staff's command do: the free hosts then (the call's own time set aside), the store's
- * transaction, the outbox nudged. `sequence`: the link's (undefined: the staff's, any).
+ * transaction, the queue of jobs nudged. `sequence`: the link's (undefined: the staff's, any).
  */
 export async function moveBookedCall(
-  service: Pick<Services, 'store' | 'bookings' | 'outbox' | 'calendars'>,
+  service: Pick<Services, 'store' | 'bookings' | 'jobs' | 'calendars'>,
   availability: Availability,
   enquiry: StoredEnquiry,
   wanted: string,
@@ -136,7 +111,7 @@ export async function moveBookedCall(
     sequence,
     now = Date.now(),
     maxMoves = MAX_MOVES,
-    queueMail = service.outbox !== undefined,
+    queueMail = service.jobs !== undefined,
     change,
   }: {
     sequence?: number;
@@ -146,11 +121,11 @@ export async function moveBookedCall(
     /** The staff's move (the CLI's): its e-mails say so. */
     change?: CallChange;
   } = {},
-) {
-  const refused = refusal(availability, wanted, now);
-  const slot = refused ? undefined : offeredSlot(availability, wanted);
+): Promise<MoveOutcome> {
+  const notOffered = timeRefusal(availability, wanted, now);
+  const slot = notOffered ? undefined : offeredSlot(availability, wanted);
   if (!slot)
-    return { status: 'refused' as const, message: refused ?? 'Choose one of the times offered.' };
+    return { status: 'not-offered', message: notOffered ?? 'Choose one of the times offered.' };
   const hosts = await currentFreeHosts(availability, slot, service, now, enquiry.id);
   const result = await service.bookings.moveCall(
     enquiry.id,
@@ -165,101 +140,123 @@ export async function moveBookedCall(
     queueMail,
     now,
   );
-  if (result.status === 'moved') service.outbox?.kick();
+  if (result.status === 'moved') service.jobs?.kick();
   return result;
 }
 
+/** A move asked with a change link: the call as read, and what the link and the page give. */
+interface LinkMove {
+  service: Services;
+  availability: Availability;
+  enquiry: StoredEnquiry;
+  /** The link's sequence: the call's when the link was made. */
+  sequence: number;
+  now: number;
+}
+
+type PageResult = Exclude<ChangeResult, { status: 'refused' }>;
+
+/** The answer of a moved call: it is e-mailed, or here are its links. */
+const answerMoved = (
+  service: Services,
+  enquiry: StoredEnquiry,
+  previous: Slot | undefined,
+): PageResult => ({
+  status: 'moved',
+  enquiry,
+  ...(previous && { previous }),
+  mailed: service.jobs !== undefined,
+  ...(!service.jobs && { links: callLinks(enquiry, service.bookingSecret!) }),
+});
+
+/** The times the call can move to, with why the last choice was refused (if it was). */
+const choice = async (
+  { service, availability, enquiry, now }: LinkMove,
+  error?: string,
+): Promise<PageResult> => ({
+  status: 'choose',
+  enquiry,
+  slots: await movesOf(availability, service, enquiry, now),
+  ...(error && { error }),
+});
+
+/** A refusal as the page says it: an unknown call as a bad link, its own time as a choice to redo. */
+const refusedAnswer = (
+  result: Refused<MoveRefusal>,
+  move: LinkMove,
+): PageResult | Promise<PageResult> => {
+  if (result.status === 'unknown') return { status: 'invalid' };
+  if (result.status === 'same') return choice(move, sameTimeMessage);
+  return { status: result.status, enquiry: result.enquiry };
+};
+
+/**
+ * Whether a post of a used link is the same post again (a double tap, a retry after a lost
+ * answer): the move it made is then the answer, not "this link has been used".
+ */
+const isRepeat = (call: StoredCall, sequence: number, wanted: string | undefined) =>
+  Boolean(wanted) &&
+  sequence === call.sequence - 1 &&
+  Date.parse(wanted!) === Date.parse(call.start);
+
+/** The move to `wanted` tried: moved, refused, or the time taken or unreadable meanwhile. */
+async function moveTo(move: LinkMove, wanted: string): Promise<PageResult> {
+  const { service, availability, enquiry, sequence, now } = move;
+  try {
+    const moved = await moveBookedCall(service, availability, enquiry, wanted, { sequence, now });
+    if (moved.status === 'not-offered') return choice(move, moved.message);
+    if (moved.status !== 'moved') return refusedAnswer(moved, move);
+    callLog.moved(moved.enquiry, moved.previous);
+    const { start, end } = moved.previous;
+    return answerMoved(service, moved.enquiry, { start, end });
+  } catch (error) {
+    if (error instanceof CalendarsUnreadable) return choice(move, calendarsUnreadableMoveMessage);
+    if (!(error instanceof SlotTaken)) throw error;
+    // Taken meanwhile (another booking or move won it): the nearest free times, as a booking gets.
+    const slots = await movesOf(availability, service, enquiry, now);
+    const alternatives = nearest(slots, wanted);
+    return {
+      status: 'choose',
+      enquiry,
+      slots,
+      error: slotTakenMessage(alternatives),
+      alternatives,
+    };
+  }
+}
+
+/**
+ * What a change link leads to at `now`: the call and its times, or the call moved to `wanted` (a
+ * post's choice; empty: none chosen), or why not.
+ */
 async function changeCall(
   token: string,
   wanted: string | undefined,
   availability: Availability,
   open: OpenServices,
   now = Date.now(),
-): Promise<Exclude<ChangeResult, { status: 'refused' }>> {
-  const check = await linkedCall('change', token, open, now);
-  if (check.status !== 'ok') return check;
-  const { service } = check;
-  const bookingSecret = service.bookingSecret!;
-  const mailed = service.outbox !== undefined;
-  /** The answer of a moved call: it is e-mailed, or here are its links. */
-  const answerMoved = (
-    enquiry: StoredEnquiry,
-    previous: Slot | undefined,
-  ): Extract<ChangeResult, { status: 'moved' }> => ({
-    status: 'moved',
-    enquiry,
-    ...(previous && { previous }),
-    mailed,
-    ...(!mailed && { links: callLinks(enquiry, bookingSecret) }),
-  });
+): Promise<PageResult> {
+  const linked = await linkedCall('change', token, open, now);
+  if (linked.status !== 'ok') return linked;
+  // A change link always carries the call's sequence (../call-token.ts): one without is no change link.
+  if (linked.sequence === undefined) return { status: 'invalid' };
   try {
-    const enquiry = await service.store.findById(check.id);
+    const enquiry = await linked.service.store.findById(linked.id);
     // An unknown booking under a valid signature is not expected: the same answer as a bad link.
     if (!enquiry?.call) return { status: 'invalid' };
-    const stop = whyNotMovable(enquiry, availability, check.sequence, now);
-    // The same post again (a double tap, a retry after a lost answer): the move it made is the
-    // answer, not "this link has been used".
-    if (
-      stop?.status === 'used' &&
-      wanted &&
-      check.sequence === enquiry.call.sequence - 1 &&
-      Date.parse(wanted) === Date.parse(enquiry.call.start)
-    )
-      return answerMoved(enquiry, undefined);
-    if (stop) return stop;
-    if (wanted === undefined)
-      return {
-        status: 'choose',
-        enquiry,
-        slots: await movesOf(availability, service, enquiry, now),
-      };
-    if (!wanted)
-      return {
-        status: 'choose',
-        enquiry,
-        slots: await movesOf(availability, service, enquiry, now),
-        error: 'Choose a new time for the call.',
-      };
-    try {
-      const moved = await moveBookedCall(service, availability, enquiry, wanted, {
-        sequence: check.sequence!,
-        now,
-      });
-      if (moved.status === 'refused' || moved.status === 'same')
-        return {
-          status: 'choose',
-          enquiry,
-          slots: await movesOf(availability, service, enquiry, now),
-          error: moved.status === 'refused' ? moved.message : sameTimeMessage,
-        };
-      if (moved.status === 'unknown') return { status: 'invalid' };
-      if (moved.status === 'stale') return { status: 'used', enquiry: moved.enquiry };
-      // Released unconfirmed since the page was read: the store's 'cancelled', said as it is.
-      if (moved.status === 'cancelled' && moved.enquiry.call?.lapsedAt)
-        return { status: 'lapsed', enquiry: moved.enquiry };
-      if (moved.status !== 'moved') return { status: moved.status, enquiry: moved.enquiry };
-      callLog.moved(moved.enquiry, moved.previous);
-      return answerMoved(moved.enquiry, { start: moved.previous.start, end: moved.previous.end });
-    } catch (error) {
-      if (error instanceof CalendarsUnreadable)
-        return {
-          status: 'choose',
-          enquiry,
-          slots: await movesOf(availability, service, enquiry, now),
-          error: calendarsUnreadableMoveMessage,
-        };
-      if (!(error instanceof SlotTaken)) throw error;
-      // Taken meanwhile (another booking or move won it): the nearest free times, as a booking gets.
-      const slots = await movesOf(availability, service, enquiry, now);
-      const alternatives = nearest(slots, wanted);
-      return {
-        status: 'choose',
-        enquiry,
-        slots,
-        error: slotTakenMessage(alternatives),
-        alternatives,
-      };
-    }
+    const move = { service: linked.service, availability, enquiry, sequence: linked.sequence, now };
+    const asked = {
+      sequence: move.sequence,
+      maxMoves: MAX_MOVES,
+      noticeHours: availability.noticeHours,
+    };
+    const stop = moveRefusal(enquiry, asked, now);
+    if (stop === 'used' && isRepeat(enquiry.call, move.sequence, wanted))
+      return answerMoved(move.service, enquiry, undefined);
+    if (stop) return await refusedAnswer(refusedCall(stop, enquiry), move);
+    if (wanted === undefined) return await choice(move);
+    if (!wanted) return await choice(move, 'Choose a new time for the call.');
+    return await moveTo(move, wanted);
   } catch (error) {
     reportStoreFailure(error);
     return { status: 'unavailable' };

@@ -10,13 +10,17 @@ import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
 import { reportStoreFailure } from '../log.ts';
 import type { StoredEnquiry } from '../store/types.ts';
+import type { CancelRefusal } from './refusals.ts';
+import { cancelRefusal } from './rules.ts';
 
-/** What became of the link: the call to confirm, confirmed now or before, or why nothing was done. */
+/**
+ * What became of the link: the call to confirm, confirmed now or before, or why nothing was done
+ * (./refusals.ts, as for a cancellation: released unconfirmed, cancelled already, begun).
+ */
 export type ConfirmLinkResult =
   | { status: 'invalid' | 'expired' | 'unavailable' }
-  /** Lapsed: released because it was not confirmed in time; past: it has begun. */
   | {
-      status: 'ask' | 'confirmed' | 'already' | 'cancelled' | 'lapsed' | 'past';
+      status: 'ask' | 'confirmed' | 'already-confirmed' | Exclude<CancelRefusal, 'unknown'>;
       enquiry: StoredEnquiry;
     }
   /** The gate refused the post (another site's, too many at once): nothing was confirmed. */
@@ -31,8 +35,8 @@ export interface ConfirmOutcome extends PageAnswer {
 const statuses: Record<Exclude<ConfirmLinkResult['status'], 'refused'>, number> = {
   ask: 200,
   confirmed: 200,
-  already: 200,
-  cancelled: 200,
+  'already-confirmed': 200,
+  'already-cancelled': 200,
   lapsed: 200,
   past: 410,
   invalid: 400,
@@ -52,20 +56,16 @@ async function confirmCall(
   const { store, bookings } = linked.service;
   try {
     const enquiry = await store.findById(linked.id);
+    // A link of a call moved earlier since is valid until its old time, but the call has begun.
+    const refusal = cancelRefusal(enquiry, now);
     // An unknown booking under a valid signature is not expected: the same answer as a bad link.
-    if (!enquiry?.call) return { status: 'invalid' };
-    if (enquiry.call.lapsedAt) return { status: 'lapsed', enquiry };
-    if (enquiry.call.cancelledAt) return { status: 'cancelled', enquiry };
-    // A link of a call moved earlier since: valid until its old time, but the call has begun.
-    if (Date.parse(enquiry.call.start) <= now) return { status: 'past', enquiry };
-    if (enquiry.call.confirmedAt) return { status: 'already', enquiry };
+    if (!enquiry || refusal === 'unknown') return { status: 'invalid' };
+    if (refusal) return { status: refusal, enquiry };
+    if (enquiry.call!.confirmedAt) return { status: 'already-confirmed', enquiry };
     if (!post) return { status: 'ask', enquiry };
+    // Released by the sweep between the look above and this post: said as it is.
     const result = await bookings.confirmCall(linked.id, now);
-    if (result.status === 'unknown') return { status: 'invalid' };
-    // Released by the sweep between the look above and this post.
-    if (result.status === 'cancelled' && result.enquiry.call?.lapsedAt)
-      return { status: 'lapsed', enquiry: result.enquiry };
-    return result;
+    return result.status === 'unknown' ? { status: 'invalid' } : result;
   } catch (error) {
     reportStoreFailure(error);
     return { status: 'unavailable' };

@@ -18,7 +18,7 @@ export interface LapseSweepOptions {
   /** BOOKING_CONFIRM_MINUTES, in ms. */
   confirmMs: number;
   /** Present when e-mail is on: the releases are queued, and it is nudged to send them. */
-  outbox: Pick<JobQueue, 'kick'> | undefined;
+  jobs: Pick<JobQueue, 'kick'> | undefined;
   /** The time now (the tests' own clock). */
   now?: () => number;
   /** Where the count of calls released goes (never who booked them). */
@@ -29,24 +29,19 @@ export interface LapseSweepOptions {
 export async function sweepUnconfirmed({
   bookings,
   confirmMs,
-  outbox,
+  jobs,
   now = Date.now,
   log,
 }: LapseSweepOptions): Promise<number> {
   const at = now();
   let total = 0;
   for (;;) {
-    const lapsed = await bookings.lapseUnconfirmed(
-      confirmMs,
-      outbox !== undefined,
-      at,
-      LAPSE_BATCH,
-    );
+    const lapsed = await bookings.lapseUnconfirmed(confirmMs, jobs !== undefined, at, LAPSE_BATCH);
     total += lapsed;
     if (lapsed < LAPSE_BATCH) break;
   }
   if (total > 0) {
-    outbox?.kick();
+    jobs?.kick();
     log?.(
       `${total} call${total === 1 ? '' : 's'} not confirmed within ${confirmMs / 60_000} minutes of booking released; their times are offered again.`,
     );

@@ -1,26 +1,56 @@
 /**
  * What booking decides, as pure code: the caps a booking may not go over, which host takes a call,
- * which refusals a move or a cancel meets, and which e-mails each queues (with the reminders
- * still ahead). ./calls.ts runs these inside the store's transactions, which only persist what
- * they decided; tests/unit/booking-rules.test.ts tries them without a database.
+ * which refusals a move, a cancel or a confirmation meets (./refusals.ts), and which e-mails each
+ * queues (with the reminders still ahead, ../../domain/reminders.ts). ./calls.ts runs these inside
+ * the store's transactions, which only persist what they decided; tests/unit/booking-rules.test.ts
+ * tries them without a database.
  */
 import { clientNetwork, wideNetwork } from '../networks.ts';
+import type { MailCall, MailKind, MailPayload } from '../mail/mail-jobs.ts';
 import {
   BookingCapReached,
   type CallAhead,
   type CallChange,
-  type CallMove,
-  type CancelResult,
-  type ConfirmResult,
-  type MailCall,
-  type MailKind,
-  type MoveResult,
   type BookingAlertRule,
   type NewEnquiry,
   type QueuedJob,
   type StoredCall,
   type StoredEnquiry,
 } from '../store/types.ts';
+import { dueReminders, insideNotice } from '../../domain/reminders.ts';
+import { refusedCall, type CancelRefusal, type MoveRefusal, type Refused } from './refusals.ts';
+
+/** A booked call to move to a new time, and who may take it there, in order. */
+export interface CallMove {
+  start: string;
+  end: string;
+  /** Free then (hours, calendars, other calls); the call's own host, if among them, keeps it. */
+  hosts: readonly string[];
+  /** The reminders of the new time, in minutes before it (availability.yaml's `reminders`). */
+  reminders?: readonly number[];
+  /** The sequence the move was asked for at (the change link's): another move since refuses it. */
+  sequence?: number;
+  /** At most this many moves per call. */
+  maxMoves: number;
+  /** The staff's move: its e-mails say so. */
+  change?: CallChange;
+}
+
+/** What became of a move: moved (from `previous`), or why not. */
+export type MoveResult =
+  | {
+      status: 'moved';
+      enquiry: StoredEnquiry;
+      previous: { start: string; end: string; host: string | null };
+    }
+  | Refused<MoveRefusal>;
+
+/** What became of a call to cancel: cancelled now, or why not. */
+export type CancelResult = { status: 'cancelled'; enquiry: StoredEnquiry } | Refused<CancelRefusal>;
+
+/** What became of a confirmation: confirmed now or before, or why not (a cancel's refusals). */
+export type ConfirmResult =
+  { status: 'confirmed' | 'already-confirmed'; enquiry: StoredEnquiry } | Refused<CancelRefusal>;
 
 /** The caps on calls booked ahead: per e-mail address and per client, and per wider network. */
 export interface BookingCaps {
@@ -60,18 +90,19 @@ export function bookingCapReached(
   return undefined;
 }
 
-/** What a confirmation came to, given the call as it is after the store confirmed it (`changed`) or not. */
+/**
+ * What a confirmation came to, given the call as it is after the store confirmed it (`changed`) or
+ * not: refused as a cancellation would be, else confirmed before.
+ */
 export function confirmResult(
   enquiry: StoredEnquiry | undefined,
   changed: boolean,
   now: number,
 ): ConfirmResult {
-  const call = enquiry?.call;
-  if (!enquiry || !call) return { status: 'unknown' };
-  if (changed) return { status: 'confirmed', enquiry };
-  if (call.cancelledAt) return { status: 'cancelled', enquiry };
-  if (!call.confirmedAt && Date.parse(call.start) <= now) return { status: 'past', enquiry };
-  return { status: 'already', enquiry };
+  if (changed && enquiry?.call) return { status: 'confirmed', enquiry };
+  const refusal = cancelRefusal(enquiry, now);
+  if (refusal) return refusedCall(refusal, enquiry);
+  return { status: 'already-confirmed', enquiry: enquiry! };
 }
 
 /**
@@ -98,30 +129,25 @@ export const candidateHosts = (call: NonNullable<NewEnquiry['call']>): (string |
   call.hosts && call.hosts.length > 0 ? [...call.hosts] : [null];
 
 /** One e-mail to queue: its kind, when it is due, and (a booked call's) what it is about. */
-export interface QueuedMail extends QueuedJob {
+export interface QueuedMail extends QueuedJob<MailPayload> {
   kind: MailKind;
-  dueAt: number;
-  call?: MailCall;
 }
 
-/**
- * How soon after a booking (or a move) a reminder must fall to be sent: one that would come sooner
- * is skipped, as the confirmation has just said the same.
- */
-export const REMINDER_MIN_GAP_MS = 15 * 60_000;
+/** An e-mail of `kind` due at `dueAt`, about `call` as it is now. */
+const mailAbout = (kind: MailKind, dueAt: number, call: MailCall): QueuedMail => ({
+  kind,
+  dueAt,
+  payload: { call },
+});
 
-/** The reminders of a call at its time now, each to the prospect and (if any) its host. */
+/** The reminders still ahead of a call at its time now, each to the prospect and (if any) its host. */
 function reminderMails(call: MailCall, reminders: readonly number[], now: number): QueuedMail[] {
-  const start = Date.parse(call.start);
-  return reminders.flatMap((minutes) => {
-    const dueAt = start - minutes * 60_000;
-    // A call booked (or moved) inside a reminder's window skips it: it is not sent late.
-    if (dueAt < now + REMINDER_MIN_GAP_MS) return [];
+  return dueReminders(call.start, reminders, now).flatMap(({ minutes, dueAt }) => {
     const kinds: MailKind[] = [
       'prospect-reminder',
       ...(call.host ? (['host-reminder'] as const) : []),
     ];
-    return kinds.map((kind) => ({ kind, dueAt, call: { ...call, remindMinutes: minutes } }));
+    return kinds.map((kind) => mailAbout(kind, dueAt, { ...call, remindMinutes: minutes }));
   });
 }
 
@@ -134,11 +160,9 @@ export function mailsOnCommit(enquiry: NewEnquiry, host: string | null, now: num
   if (!call) return [{ kind: 'agency', dueAt: now }];
   const about: MailCall = { sequence: 0, host, start: call.start, end: call.end };
   return [
-    ...(['agency', 'prospect', ...(host ? (['host'] as const) : [])] as const).map((kind) => ({
-      kind,
-      dueAt: now,
-      call: about,
-    })),
+    ...(['agency', 'prospect', ...(host ? (['host'] as const) : [])] as const).map((kind) =>
+      mailAbout(kind, now, about),
+    ),
     ...reminderMails(about, call.reminders ?? [], now),
   ];
 }
@@ -167,23 +191,17 @@ export function mailsOnMove(
   const hostMails: QueuedMail[] =
     before.host === moved.host
       ? moved.host
-        ? [{ kind: 'host-move', dueAt: now, call: about }]
+        ? [mailAbout('host-move', now, about)]
         : []
       : [
           ...(before.host
-            ? [
-                {
-                  kind: 'host-cancel' as const,
-                  dueAt: now,
-                  call: { ...about, host: before.host, ...previous },
-                },
-              ]
+            ? [mailAbout('host-cancel', now, { ...about, host: before.host, ...previous })]
             : []),
-          ...(moved.host ? [{ kind: 'host' as const, dueAt: now, call: about }] : []),
+          ...(moved.host ? [mailAbout('host', now, about)] : []),
         ];
   return [
-    { kind: 'agency-move', dueAt: now, call: about },
-    { kind: 'prospect-move', dueAt: now, call: about },
+    mailAbout('agency-move', now, about),
+    mailAbout('prospect-move', now, about),
     ...hostMails,
     ...reminderMails(
       { sequence: moved.sequence, host: moved.host, start: moved.start, end: moved.end },
@@ -210,8 +228,8 @@ const withdrawals = (
     end: call.end,
     ...(change && { change }),
   };
-  return (['agency', 'prospect', ...(call.host ? (['host'] as const) : [])] as const).map(
-    (who) => ({ kind: `${who}-${why}` as const, dueAt: now, call: about }),
+  return (['agency', 'prospect', ...(call.host ? (['host'] as const) : [])] as const).map((who) =>
+    mailAbout(`${who}-${why}`, now, about),
   );
 };
 
@@ -238,19 +256,33 @@ export const SUPERSEDED_MAILS: readonly MailKind[] = [
 ];
 
 /**
- * Whether a call may be cancelled at `now`, checked in the store's transaction: refused when there
- * is no such call, it is cancelled (or lapsed) already, or it has begun (an old link of a call
- * moved earlier is still signed until its old time); else the enquiry and its call as they are.
+ * Why a call cannot be cancelled (or confirmed) at `now`, if it cannot: there is no such call, it
+ * was released unconfirmed, it is cancelled already, or it has begun (an old link of a call moved
+ * earlier is still signed until its old time).
+ */
+export function cancelRefusal(
+  enquiry: StoredEnquiry | undefined,
+  now: number,
+): CancelRefusal | undefined {
+  const call = enquiry?.call;
+  if (!call) return 'unknown';
+  if (call.lapsedAt) return 'lapsed';
+  if (call.cancelledAt) return 'already-cancelled';
+  if (Date.parse(call.start) <= now) return 'past';
+  return undefined;
+}
+
+/**
+ * Whether a call may be cancelled at `now`, checked in the store's transaction: its refusal, or
+ * the enquiry and its call as they are.
  */
 export function checkCancel(
   enquiry: StoredEnquiry | undefined,
   now: number,
-): { refused: CancelResult } | { enquiry: StoredEnquiry; before: StoredCall } {
-  const before = enquiry?.call;
-  if (!enquiry || !before) return { refused: { status: 'unknown' } };
-  if (before.cancelledAt) return { refused: { status: 'already', enquiry } };
-  if (Date.parse(before.start) <= now) return { refused: { status: 'past', enquiry } };
-  return { enquiry, before };
+): { refused: Refused<CancelRefusal> } | { enquiry: StoredEnquiry; before: StoredCall } {
+  const refusal = cancelRefusal(enquiry, now);
+  if (refusal) return { refused: refusedCall(refusal, enquiry) };
+  return { enquiry: enquiry!, before: enquiry!.call! };
 }
 
 /** A call cancelled at `now`, as the store writes it (StoreTx.cancelCall). */
@@ -276,28 +308,54 @@ export function moveCandidates(current: string | null, offered: readonly string[
     : [...offered];
 }
 
+/** A move as asked: its new start (once chosen), the link's sequence and notice, the most moves. */
+export interface MoveAsked {
+  /** The new start; none while the change page only shows the times. */
+  start?: string;
+  /** The change link's sequence (none: the staff's move, at any sequence). */
+  sequence?: number;
+  maxMoves: number;
+  /** A change link's: the notice period (availability.yaml's noticeHours) its moves respect. */
+  noticeHours?: number;
+}
+
 /**
- * Whether a call may be moved, checked under the store's lock before any host is looked at: refused
- * when there is no such call, it is cancelled (or lapsed), it was moved since the link was made
- * (`sequence`), the new time is the one it has, or it was moved `maxMoves` times already; else the
- * enquiry and its call as they are.
+ * Why a call cannot be moved at `now`, if it cannot: there is no such call, it was released
+ * unconfirmed, it is cancelled, it was moved since the link was made, the new time is the one it
+ * has, it was moved `maxMoves` times already, or (a link's move) it is inside the notice period.
+ * The change page asks before it offers times; the store's transaction again before any host is
+ * looked at.
+ */
+export function moveRefusal(
+  enquiry: StoredEnquiry | undefined,
+  { start, sequence, maxMoves, noticeHours }: MoveAsked,
+  now: number,
+): MoveRefusal | undefined {
+  const call = enquiry?.call;
+  if (!call) return 'unknown';
+  if (call.lapsedAt) return 'lapsed';
+  if (call.cancelledAt) return 'already-cancelled';
+  if (sequence !== undefined && sequence !== call.sequence) return 'used';
+  // Accepted, it would send every calendar an update of nothing and use up one of the moves.
+  if (start !== undefined && Date.parse(start) === Date.parse(call.start)) return 'same';
+  if (call.moves >= maxMoves) return 'limit';
+  if (noticeHours !== undefined && insideNotice(Date.parse(call.start) - now, noticeHours))
+    return 'too-late';
+  return undefined;
+}
+
+/**
+ * Whether a call may be moved, checked under the store's lock before any host is looked at: its
+ * refusal, or the enquiry and its call as they are.
  */
 export function checkMove(
   enquiry: StoredEnquiry | undefined,
   move: CallMove,
-):
-  | { refused: Exclude<MoveResult, { status: 'moved' }> }
-  | { enquiry: StoredEnquiry; before: StoredCall } {
-  const before = enquiry?.call;
-  if (!enquiry || !before) return { refused: { status: 'unknown' } };
-  if (before.cancelledAt) return { refused: { status: 'cancelled', enquiry } };
-  if (move.sequence !== undefined && move.sequence !== before.sequence)
-    return { refused: { status: 'stale', enquiry } };
-  // Accepted, it would send every calendar an update of nothing and use up one of the moves.
-  if (Date.parse(move.start) === Date.parse(before.start))
-    return { refused: { status: 'same', enquiry } };
-  if (before.moves >= move.maxMoves) return { refused: { status: 'limit', enquiry } };
-  return { enquiry, before };
+  now: number,
+): { refused: Refused<MoveRefusal> } | { enquiry: StoredEnquiry; before: StoredCall } {
+  const refusal = moveRefusal(enquiry, move, now);
+  if (refusal) return { refused: refusedCall(refusal, enquiry) };
+  return { enquiry: enquiry!, before: enquiry!.call! };
 }
 
 /** A call moved to `host`, as the store writes it (StoreTx.moveCall), and the answer. */

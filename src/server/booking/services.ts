@@ -1,6 +1,6 @@
 /**
- * What the booking and enquiry handlers are handed: the store, the bookings, the outbox (the queue
- * of jobs), the calendars and the rest, each built once, from the configuration, by
+ * What the booking and enquiry handlers are handed: the store, the bookings, the queue of jobs,
+ * the calendars and the rest, each built once, from the configuration, by
  * src/server/app.ts (the server's front door). A handler asks for them with the `open` it is given:
  * the first ask opens the store, and an ask while the database is down is refused (the next tries
  * again).
@@ -22,7 +22,7 @@ export interface Services {
   /** The staff desk's posts' own limit per network (more than the forms'): undefined when off. */
   staffLimiter: RateLimit | undefined;
   /** The queue of jobs that sends the e-mails; undefined when e-mail is off (none is queued then). */
-  outbox: JobQueue | undefined;
+  jobs: JobQueue | undefined;
   /**
    * The secret of the call links, when prospects can book a time: BOOKING_SECRET, or the one the
    * store keeps; undefined when a BOOKING_SECRET too short turned booking off.

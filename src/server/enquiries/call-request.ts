@@ -8,7 +8,7 @@ import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import { nearest, offeredSlot, offeredTimes, refusal } from '../booking/free-times.ts';
 import { bookingClosedMessage } from '../booking/messages.ts';
-import { reminderLeads } from '../booking/change.ts';
+import { reminderLeads } from '../../domain/reminders.ts';
 import { currentFreeHosts, currentFreeSlots } from '../booking/queries.ts';
 import type { OpenServices } from '../booking/services.ts';
 import { isTimeZone, type Availability } from '../../domain/booking.ts';

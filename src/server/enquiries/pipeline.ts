@@ -2,7 +2,7 @@
  * What happens to a post of either form once the gate (src/server/requests/post-gate.ts: origin,
  * type, size, parsing, rate limit) has let it through, as named steps in order: guard, parse,
  * validate, throttle, verify, commit. The answer comes only after the store's commit; then the
- * outbox is nudged. A form plugs in as a FormAdapter (./enquiry.ts, ./call-request.ts).
+ * queue of jobs is nudged. A form plugs in as a FormAdapter (./enquiry.ts, ./call-request.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { first, type Fields } from '../requests/body.ts';
@@ -206,10 +206,10 @@ async function commit<Field extends string>(
         ...(key && { idempotencyKey: key }),
         // Without e-mail no confirm link can reach the prospect: the call stands confirmed.
         ...(call && {
-          call: { ...call, confirmed: service.outbox === undefined, ...(hosts && { hosts }) },
+          call: { ...call, confirmed: service.jobs === undefined, ...(hosts && { hosts }) },
         }),
       },
-      service.outbox !== undefined,
+      service.jobs !== undefined,
     );
   } catch (error) {
     const { taken } = form;
@@ -229,7 +229,7 @@ async function commit<Field extends string>(
       refused(request, 409, { message, errors, values: { ...values, slot: '' }, alternatives }),
     );
   }
-  if (!spam) service.outbox?.kick();
+  if (!spam) service.jobs?.kick();
   // After the answer's commit, and not in its way: the pace of bookings, counted in the store.
   if (enquiry.call && !spam) void service.bookingAlert?.check();
   return stored(request, enquiry);

@@ -3,13 +3,14 @@
  * event to write or a page to publish tomorrow), each by the handler of its kind, retrying with
  * backoff while it fails for now, and marking each done once it is, so a restart runs again only
  * what was never done. Jobs are claimed with a lease, so that processes sharing a store never run
- * one twice; a new kind needs a handler here, and nothing of the schema.
+ * one twice. A kind is its name, the payload its jobs carry and its handler, registered with the
+ * queue (../app.ts): nothing of the schema.
  */
 import {
-  OUTBOX_CLAIM_BATCH,
-  OUTBOX_LEASE_MS,
-  OUTBOX_RETRY_BASE_MS,
-  OUTBOX_RETRY_MAX_MS,
+  JOBS_CLAIM_BATCH,
+  JOBS_LEASE_MS,
+  JOBS_RETRY_BASE_MS,
+  JOBS_RETRY_MAX_MS,
 } from '../config.ts';
 import { reportStoreFailure } from '../log.ts';
 import type { EnquiryStore, Job, JobKind } from '../store/types.ts';
@@ -17,8 +18,8 @@ import type { EnquiryStore, Job, JobKind } from '../store/types.ts';
 /** How long to wait before attempt n + 1: `baseMs` doubling to at most `maxMs` (15 minutes), with ±20% jitter. */
 export function backoffMs(
   attempts: number,
-  baseMs = OUTBOX_RETRY_BASE_MS,
-  maxMs = OUTBOX_RETRY_MAX_MS,
+  baseMs = JOBS_RETRY_BASE_MS,
+  maxMs = JOBS_RETRY_MAX_MS,
   random = Math.random,
 ): number {
   const delay = Math.min(baseMs * 2 ** attempts, maxMs);
@@ -37,8 +38,17 @@ export type JobOutcome =
   | { retry: string; log: string }
   | { failed: string; log: string };
 
-/** Runs a claimed job of its kinds. */
-export type JobHandler = (job: Job) => Promise<JobOutcome>;
+/** Runs a claimed job of its kind (or kinds), whose jobs carry a `Payload`. */
+export type JobHandler<Payload = unknown> = (job: Job<Payload>) => Promise<JobOutcome>;
+
+/**
+ * A kind's handler, registered under the kind's name: the payload it reads is the one its kind
+ * queues, typed where the kind queues it and where the handler reads it (the store keeps JSON).
+ */
+export const jobHandler = <Payload>(
+  kind: JobKind,
+  handle: JobHandler<Payload>,
+): [JobKind, JobHandler] => [kind, handle as JobHandler];
 
 export interface JobQueueOptions {
   store: EnquiryStore;
@@ -47,7 +57,7 @@ export interface JobQueueOptions {
   pollMs: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
-  /** How long a claim on jobs holds (OUTBOX_LEASE_MS by default). */
+  /** How long a claim on jobs holds (JOBS_LEASE_MS by default). */
   leaseMs?: number;
   /** Where a line about one job goes (one not done yet, one given up). */
   log?: (message: string) => void;
@@ -105,10 +115,10 @@ export class JobQueue {
   }
 
   async #round() {
-    const { store, leaseMs = OUTBOX_LEASE_MS } = this.#options;
+    const { store, leaseMs = JOBS_LEASE_MS } = this.#options;
     try {
       for (;;) {
-        const due = await store.claimDue(this.#now(), OUTBOX_CLAIM_BATCH, leaseMs);
+        const due = await store.claimDue(this.#now(), JOBS_CLAIM_BATCH, leaseMs);
         if (due.length === 0) return;
         for (const job of due) this.#claimed.add(job.id);
         if (!(await this.#runAll(due))) return;
@@ -141,7 +151,7 @@ export class JobQueue {
       // A kind this process has no handler for (one a newer process queued, say): left for later,
       // without holding up the rest.
       const reason = `no handler for "${job.kind}" here`;
-      await store.markFailed(job.id, this.#now() + backoffMs(job.attempts), reason);
+      await store.markRetry(job.id, this.#now() + backoffMs(job.attempts), reason);
       log?.(`Job ${job.id} waits: ${reason}`);
       return true;
     }
@@ -150,7 +160,7 @@ export class JobQueue {
       log: `Job ${job.id} (${job.kind}) failed: ${String(error)}`,
     }));
     if ('done' in outcome) {
-      await store.markSent(job.id, this.#now());
+      await store.markDone(job.id, this.#now());
       if (outcome.log) this.#options.info?.(outcome.log);
       return true;
     }
@@ -160,11 +170,11 @@ export class JobQueue {
       return true;
     }
     if ('failed' in outcome) {
-      await store.markUndeliverable(job.id, outcome.failed, this.#now());
+      await store.markFailed(job.id, outcome.failed, this.#now());
       return true;
     }
     const { retryBaseMs, retryMaxMs } = this.#options;
-    await store.markFailed(
+    await store.markRetry(
       job.id,
       this.#now() + backoffMs(job.attempts, retryBaseMs, retryMaxMs),
       outcome.retry,
@@ -175,7 +185,7 @@ export class JobQueue {
   /**
    * Stops polling and waits for the round under way, at most `waitMs`; what it still holds claimed
    * then (a send the SMTP server has not answered yet) is given back, so that a restart, or another
-   * process, runs it at once rather than when its lease ends (OUTBOX_LEASE_MS, minutes).
+   * process, runs it at once rather than when its lease ends (JOBS_LEASE_MS, minutes).
    */
   async stop(waitMs = Infinity) {
     this.#stopped = true;

@@ -4,8 +4,8 @@
  * an e-mail the SMTP server refuses for good, or that cannot be made, is given up; any other
  * failure is tried again, with backoff, by the queue.
  */
-import type { JobHandler, JobOutcome } from '../jobs/queue.ts';
-import { MAIL_KINDS, type Job, type MailKind } from '../store/types.ts';
+import { jobHandler, type JobHandler, type JobOutcome } from '../jobs/queue.ts';
+import { MAIL_KINDS, type MailKind, type MailPayload } from './mail-jobs.ts';
 import { refusedForGood, type MailSender } from './smtp.ts';
 import { formatMail, staleReason, type Mail, type MailSetup } from './templates.ts';
 
@@ -15,17 +15,17 @@ export interface MailDeliveryOptions extends MailSetup {
   now?: () => number;
 }
 
-/** The handler of every kind of e-mail job, by kind. */
-export function mailHandlers(options: MailDeliveryOptions): Map<MailKind, JobHandler> {
+/** The handler of every kind of e-mail job, registered under each kind (../app.ts). */
+export function mailHandlers(options: MailDeliveryOptions): Map<string, JobHandler> {
   const handler = mailHandler(options);
-  return new Map(MAIL_KINDS.map((kind) => [kind, handler]));
+  return new Map(MAIL_KINDS.map((kind) => jobHandler(kind, handler)));
 }
 
-function mailHandler(options: MailDeliveryOptions): JobHandler {
-  return async ({ kind, enquiry, attempts, call }) => {
+function mailHandler(options: MailDeliveryOptions): JobHandler<MailPayload> {
+  return async ({ kind, enquiry, attempts, payload }) => {
     const mail = kind as MailKind;
     const what = `${describe(mail)} of enquiry ${enquiry!.id}`;
-    const item = { mail, enquiry: enquiry!, ...(call && { call }) };
+    const item = { mail, enquiry: enquiry!, ...(payload?.call && { call: payload.call }) };
     // A reminder of a call moved or cancelled since it was queued, say: dropped, not sent.
     const stale = staleReason(item, options.now?.() ?? Date.now());
     if (stale) return { skipped: stale, log: `${what} was not sent: ${stale}` };
@@ -38,22 +38,11 @@ function mailHandler(options: MailDeliveryOptions): JobHandler {
 }
 
 /**
- * The handler of a job whose e-mail `make` writes from it (a staff member's sign-in link, say),
- * sent as every e-mail is; `what` names it in the log.
+ * Makes an e-mail and sends it, for a job of any kind that sends one (a staff member's sign-in
+ * link, say): one that cannot be made, or that the SMTP server refuses for good, is given up; any
+ * other failure is tried again. `what` names it in the log; `attempts`: the job's so far.
  */
-export function mailJobHandler(
-  sender: MailSender,
-  what: (job: Job) => string,
-  make: (job: Job) => Mail,
-): JobHandler {
-  return async (job) => deliver(sender, what(job), job.attempts, () => make(job));
-}
-
-/**
- * Makes an e-mail and sends it: one that cannot be made, or that the SMTP server refuses for good,
- * is given up; any other failure is tried again.
- */
-async function deliver(
+export async function deliver(
   sender: MailSender,
   what: string,
   attempts: number,

@@ -1,7 +1,7 @@
 /** The SMTP transport (nodemailer): how a Mail goes out, and which of its failures are for good. */
 import type { Mail } from './templates.ts';
 
-/** What the outbox sends through: SMTP here, a fake in tests. */
+/** What the e-mail jobs send through: SMTP here, a fake in tests. */
 export interface MailSender {
   send(mail: Mail): Promise<void>;
 }
@@ -29,9 +29,8 @@ export function refusedForGood(error: unknown): boolean {
 
 /** Sends through nodemailer's SMTP transport; `url` is SMTP_URL, e.g. smtp://user:pass@mail.example.com:587. */
 export function smtpSender(url: string): MailSender {
-  // Bounded, so that a batch is sent (or given up) well within its claim on the outbox
-  // (OUTBOX_LEASE_MS); a few
-  // connections kept open, over which a batch's messages go together.
+  // Bounded, so that a batch is sent (or given up) well within its claim on the jobs
+  // (JOBS_LEASE_MS); a few connections kept open, over which a batch's messages go together.
   // Loaded once there is mail to send: a server with delivery off (and each start) does without
   // its hundred modules.
   let transport: Promise<import('nodemailer').Transporter> | undefined;

@@ -13,7 +13,9 @@ import { callLinkPaths, confirmLinkPath } from '../call-token.ts';
 import { bodyText, headerText } from '../safe-text.ts';
 import { asciiEmail } from '../../domain/forms.ts';
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
-import type { MailCall, MailKind, StoredEnquiry } from '../store/types.ts';
+import { callHasBegun, insideNotice } from '../../domain/reminders.ts';
+import type { StoredEnquiry } from '../store/types.ts';
+import type { MailCall, MailKind } from './mail-jobs.ts';
 
 export interface Mail {
   from: string;
@@ -204,8 +206,8 @@ const forAgency = (mail: MailKind) => mail.startsWith('agency');
 const forHost = (mail: MailKind) => mail.startsWith('host');
 
 /**
- * What a call's e-mail is about: as queued (the job's `call`); for one made without it (a test,
- * an entry queued before e-mails kept it), the call as stored.
+ * What a call's e-mail is about: as queued (its job's payload's `call`); for one made without it
+ * (a test, a job queued before e-mails kept it), the call as stored.
  */
 export function aboutOf({ mail, enquiry, call }: MailItem): MailCall {
   if (call) return call;
@@ -419,7 +421,9 @@ function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
   // A reminder inside the notice period: the change page would only say it is too late.
   const notice = setup.content.noticeHours;
   const tooLate =
-    about.remindMinutes !== undefined && notice !== undefined && about.remindMinutes < notice * 60;
+    about.remindMinutes !== undefined &&
+    notice !== undefined &&
+    insideNotice(about.remindMinutes * 60_000, notice);
   const confirm = item.enquiry.call && !item.enquiry.call.confirmedAt;
   return [
     ...(confirm
@@ -711,6 +715,6 @@ export function staleReason(item: MailItem, now: number): string | undefined {
   if (call.lapsedAt) return 'the call lapsed unconfirmed';
   if (call.cancelledAt) return 'the call was cancelled';
   if (about.sequence < call.sequence) return 'the call was moved since';
-  if (isReminder(mail) && Date.parse(call.start) <= now) return 'the call has begun';
+  if (isReminder(mail) && callHasBegun(call.start, now)) return 'the call has begun';
   return undefined;
 }

@@ -18,6 +18,7 @@ import { summarise, windowStart } from '../vitals/report.ts';
 import type { AuditLine, DeskCall, DeskEnquiry, VitalsRow } from '../../domain/staff.ts';
 import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
+import { isRefusal, refusalMessage, type CallRefusal } from '../booking/refusals.ts';
 import {
   addressKey,
   linkId,
@@ -34,9 +35,9 @@ import { sendLink } from './links.ts';
 export interface StaffDesk {
   store: EnquiryStore;
   /** The bookings, calendars and queue a move or a cancel from the desk goes through. */
-  services: Pick<Services, 'store' | 'bookings' | 'outbox' | 'calendars'>;
-  /** The queue that sends e-mail; undefined when e-mail is off (no link can be sent then). */
-  outbox: JobQueue | undefined;
+  services: Pick<Services, 'store' | 'bookings' | 'jobs' | 'calendars'>;
+  /** The queue of jobs that sends e-mail; undefined when e-mail is off (no link can be sent then). */
+  jobs: JobQueue | undefined;
   members: ReadonlyMap<string, StaffMember>;
   /** Signs the links (the staff secret). */
   secret: string;
@@ -132,9 +133,9 @@ export async function handleSignIn(
   const email = addressKey(post?.ok ? first(post.fields, 'email') : '').slice(0, 254);
   const member = desk.members.get(email);
   // The same answer for every address, sent or not: the page never says who is staff.
-  if (member && desk.outbox && (await sendLink(desk.store, member.email, now))) {
+  if (member && desk.jobs && (await sendLink(desk.store, member.email, now))) {
     log.info(`Staff ${memberLabel(member)} is sent a sign-in link`);
-    desk.outbox.kick();
+    desk.jobs.kick();
   }
   return page({ status: 'sent' });
 }
@@ -357,7 +358,7 @@ async function deskView(
         ).filter((slot) => slot.start !== selectedCall.start),
       },
     }),
-    ...(done && DONE[done] && { done: DONE[done] }),
+    ...(done && doneMessage(done) && { done: doneMessage(done) }),
     calls,
     mine,
     enquiries,
@@ -408,15 +409,25 @@ async function callsAhead(
   return calls;
 }
 
-/** What a move or a cancel from the desk came to, said on the desk after it (`?done=`). */
-const DONE: Record<string, string> = {
+/**
+ * What a move or a cancel from the desk came to, said on the desk after it (`?done=`): done, the
+ * time taken or not offered, or a refusal of ../booking/refusals.ts in its words.
+ */
+const DONE = {
   cancelled:
     'The call is cancelled; the prospect and the host are told, and their calendars updated.',
   moved: 'The call is moved; the prospect and the host are told, and their calendars updated.',
   taken: 'That time was just taken: nothing changed. Choose another.',
-  refused:
-    'That call cannot be changed now (cancelled, begun, or no longer offered that time): nothing changed.',
+  'not-offered': 'That time is no longer offered: nothing changed. Choose another.',
 };
+type Done = keyof typeof DONE | CallRefusal;
+
+const doneMessage = (done: string) =>
+  Object.hasOwn(DONE, done)
+    ? DONE[done as keyof typeof DONE]
+    : isRefusal(done)
+      ? refusalMessage(done)
+      : undefined;
 
 /**
  * Cancels or moves a call for the member, as the CLI's --cancel and --move do (the e-mails say the
@@ -430,17 +441,16 @@ async function changeCall(
   fields: Map<string, string[]>,
   availability: Availability,
   now: number,
-): Promise<keyof typeof DONE> {
+): Promise<Done> {
   const { services } = desk;
   const reason = headerText(first(fields, 'reason')).slice(0, 300);
   const change = { by: 'staff' as const, ...(reason && { reason }) };
-  const mail = services.outbox !== undefined;
+  const mail = services.jobs !== undefined;
   const enquiry = await services.store.findById(id);
-  if (!enquiry?.call) return 'refused';
-  let outcome: keyof typeof DONE;
+  if (!enquiry?.call) return 'unknown';
+  let outcome: Done;
   if (action === 'cancel') {
-    const result = await services.bookings.cancelCall(id, mail, now, change);
-    outcome = result.status === 'cancelled' ? 'cancelled' : 'refused';
+    outcome = (await services.bookings.cancelCall(id, mail, now, change)).status;
   } else {
     const result = await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
       now,
@@ -452,10 +462,10 @@ async function changeCall(
         return { status: 'taken' as const };
       throw error;
     });
-    outcome = result.status === 'moved' ? 'moved' : result.status === 'taken' ? 'taken' : 'refused';
+    outcome = result.status;
   }
   if (outcome === 'cancelled' || outcome === 'moved') {
-    services.outbox?.kick();
+    services.jobs?.kick();
     await record(desk, member, now, {
       action: outcome === 'cancelled' ? 'cancelled the call' : 'moved the call',
       subject: id,

@@ -7,15 +7,20 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { JobHandler } from '../jobs/queue.ts';
-import { mailJobHandler } from '../mail/delivery.ts';
+import { deliver } from '../mail/delivery.ts';
 import type { MailSender } from '../mail/smtp.ts';
 import { formatSignInMail, type MailSetup } from '../mail/templates.ts';
-import type { EnquiryStore } from '../store/types.ts';
+import type { EnquiryStore, QueuedJob } from '../store/types.ts';
 import type { SentLink } from '../store/staff.ts';
 import { newLink, storedHash } from './access.ts';
 
 /** The job that e-mails a sign-in link. */
 export const SIGN_IN_JOB = 'staff-sign-in';
+
+/** What a sign-in job carries: the link it sends, by its `ref` (which signs nothing). */
+export interface SignInPayload {
+  ref: string;
+}
 
 /** How long a link works (the last of an hour's, longer: nextLinkExpiry). */
 export const LINK_TTL_MS = 15 * 60_000;
@@ -51,7 +56,8 @@ export async function sendLink(store: EnquiryStore, email: string, now: number) 
     const ref = randomBytes(16).toString('base64url');
     const link = { ref, email, seq: (recent[0]?.seq ?? 0) + 1, createdAt: now, expiresAt };
     if (!(await tx.addStaffLink(link, now))) return false;
-    await tx.queue([{ kind: SIGN_IN_JOB, dueAt: now, payload: { ref } }]);
+    const job: QueuedJob<SignInPayload> = { kind: SIGN_IN_JOB, dueAt: now, payload: { ref } };
+    await tx.queue([job]);
     return true;
   });
 }
@@ -72,14 +78,10 @@ export interface SignInMailOptions {
  * attempt's), then the e-mail, whose Message-ID is random. A link used or expired before it
  * could be sent is not sent.
  */
-export function signInMailHandler(options: SignInMailOptions): JobHandler {
+export function signInMailHandler(options: SignInMailOptions): JobHandler<SignInPayload> {
   const { store, secret, sender, siteUrl, setup, now = Date.now } = options;
-  const what = () => 'A staff sign-in link';
-  const send = mailJobHandler(sender, what, ({ payload }) =>
-    formatSignInMail(payload as Parameters<typeof formatSignInMail>[0], setup),
-  );
   return async (job) => {
-    const { ref } = (job.payload ?? {}) as { ref?: unknown };
+    const ref: unknown = job.payload?.ref;
     const at = now();
     const { id, token } = newLink(secret);
     const armed =
@@ -94,6 +96,8 @@ export function signInMailHandler(options: SignInMailOptions): JobHandler {
       minutes: Math.max(1, Math.floor((armed.expiresAt - at) / 60_000)),
       messageId: `<${randomUUID()}@staff-sign-in.invalid>`,
     };
-    return send({ ...job, payload: mail });
+    return deliver(sender, 'A staff sign-in link', job.attempts, () =>
+      formatSignInMail(mail, setup),
+    );
   };
 }

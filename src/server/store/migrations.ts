@@ -13,7 +13,7 @@ export type Engine = 'sqlite' | 'postgres';
 /** One step: SQL of both engines, or each engine's own (none: the engine has nothing to do). */
 export type Migration = string | Partial<Record<Engine, string>>;
 
-/** The kinds of e-mail the outbox took while a CHECK listed them (steps 9, 10 and 13; see 16). */
+/** The kinds of e-mail the outbox (now `jobs`) took while a CHECK listed them (steps 9, 10 and 13; see 16). */
 const MAIL_KINDS_CHECK = `mail IN ('agency', 'prospect', 'host', 'agency-cancel', 'prospect-cancel', 'host-cancel')`;
 const MAIL_KINDS_CHECK_MOVES = `mail IN ('agency', 'prospect', 'host', 'agency-cancel',
   'prospect-cancel', 'host-cancel', 'agency-move', 'prospect-move', 'host-move',
@@ -467,6 +467,73 @@ export const migrations: Migration[] = [
      UNIQUE (network, slot)
    );
    CREATE INDEX staff_challenges_expiry ON staff_challenges (expires_at);`,
+  // 19: the outbox named as what it is, the queue of jobs (../jobs/): `jobs`, whose `kind` says
+  // which handler runs one, done or failed for good (`done_at`, `failed_at`). What a job is about
+  // is its kind's payload alone: the call an e-mail was queued about, kept in columns of every job
+  // since 10 (and who changed it, since 15), moves into its payload ({"call": …},
+  // ../mail/mail-jobs.ts), so that a new kind needs no column. Jobs are found by their enquiry.
+  {
+    sqlite: `CREATE TABLE jobs (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT REFERENCES enquiries (id),
+     kind TEXT NOT NULL,
+     payload TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     done_at INTEGER,
+     last_error TEXT,
+     leased_until INTEGER,
+     failed_at INTEGER,
+     skipped_at INTEGER
+   );
+   INSERT INTO jobs (id, enquiry_id, kind, payload, attempts, next_attempt_at, done_at, last_error,
+       leased_until, failed_at, skipped_at)
+     SELECT id, enquiry_id, mail,
+       CASE WHEN start_at IS NULL OR end_at IS NULL THEN payload
+       ELSE json_object('call', json_patch(
+         json_object('sequence', sequence, 'host', host, 'start', start_at, 'end', end_at),
+         json_object(
+           'previous', CASE WHEN previous_start_at IS NOT NULL AND previous_end_at IS NOT NULL
+             THEN json_object('start', previous_start_at, 'end', previous_end_at) END,
+           'remindMinutes', CASE WHEN remind_minutes > 0 THEN remind_minutes END,
+           'change', CASE WHEN changed_by = 'staff' THEN json_patch(json_object('by', 'staff'),
+             json_object('reason', nullif(change_reason, ''))) END))) END,
+       attempts, next_attempt_at, sent_at, last_error, leased_until, undeliverable_at, skipped_at
+     FROM outbox;
+   DROP TABLE outbox;
+   CREATE INDEX jobs_due ON jobs (next_attempt_at)
+     WHERE done_at IS NULL AND failed_at IS NULL AND skipped_at IS NULL;
+   CREATE INDEX jobs_enquiry ON jobs (enquiry_id, kind);`,
+    postgres: `ALTER TABLE outbox RENAME TO jobs;
+   ALTER TABLE jobs RENAME COLUMN mail TO kind;
+   ALTER TABLE jobs RENAME COLUMN sent_at TO done_at;
+   ALTER TABLE jobs RENAME COLUMN undeliverable_at TO failed_at;
+   UPDATE jobs SET payload = jsonb_build_object('call',
+       jsonb_build_object('sequence', sequence, 'host', host, 'start', start_at, 'end', end_at)
+       || CASE WHEN previous_start_at IS NOT NULL AND previous_end_at IS NOT NULL
+         THEN jsonb_build_object('previous',
+           jsonb_build_object('start', previous_start_at, 'end', previous_end_at))
+         ELSE '{}'::jsonb END
+       || CASE WHEN remind_minutes > 0 THEN jsonb_build_object('remindMinutes', remind_minutes)
+         ELSE '{}'::jsonb END
+       || CASE WHEN changed_by = 'staff' THEN jsonb_build_object('change',
+           jsonb_build_object('by', 'staff')
+           || CASE WHEN change_reason <> '' THEN jsonb_build_object('reason', change_reason)
+             ELSE '{}'::jsonb END)
+         ELSE '{}'::jsonb END)::text
+     WHERE start_at IS NOT NULL AND end_at IS NOT NULL;
+   ALTER TABLE jobs DROP CONSTRAINT outbox_one_mail;
+   ALTER TABLE jobs DROP COLUMN sequence, DROP COLUMN remind_minutes, DROP COLUMN host,
+     DROP COLUMN start_at, DROP COLUMN end_at, DROP COLUMN previous_start_at,
+     DROP COLUMN previous_end_at, DROP COLUMN changed_by, DROP COLUMN change_reason;
+   ALTER SEQUENCE outbox_id_seq RENAME TO jobs_id_seq;
+   ALTER INDEX outbox_pkey RENAME TO jobs_pkey;
+   ALTER TABLE jobs RENAME CONSTRAINT outbox_enquiry_id_fkey TO jobs_enquiry_id_fkey;
+   DROP INDEX outbox_due;
+   CREATE INDEX jobs_due ON jobs (next_attempt_at, id)
+     WHERE done_at IS NULL AND failed_at IS NULL AND skipped_at IS NULL;
+   CREATE INDEX jobs_enquiry ON jobs (enquiry_id, kind);`,
+  },
 ];
 
 /** The steps `engine` runs, in order: its version counts these. */

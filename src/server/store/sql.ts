@@ -3,26 +3,26 @@
  * turned into the site's records (SQLite's text, numbers and 0/1; PostgreSQL's Dates, booleans,
  * JSON and BIGINT strings).
  */
-import type { EnquiryKind, MailCall, NewEnquiry, StoredEnquiry } from './types.ts';
+import type { EnquiryKind, NewEnquiry, StoredEnquiry } from './types.ts';
 
 /**
- * Both stores' query for enquiries, with the delivery of the agency's e-mail about each, the first
- * e-mail that failed for good, and how many of its e-mails went, wait (reminders ahead included) or
- * failed (SQL of both).
+ * Both stores' query for enquiries, with the delivery of the agency's e-mail about each (its job of
+ * kind 'agency'), the first of its jobs that failed for good, and how many of its jobs (its e-mails)
+ * are done, wait (reminders ahead included) or failed (SQL of both).
  */
-export const SELECT_ENQUIRIES = `SELECT e.*, o.sent_at, o.attempts,
-    (SELECT f.mail || ': ' || coalesce(f.last_error, '') FROM outbox f
-      WHERE f.enquiry_id = e.id AND f.undeliverable_at IS NOT NULL ORDER BY f.id LIMIT 1)
+export const SELECT_ENQUIRIES = `SELECT e.*, j.done_at, j.attempts,
+    (SELECT f.kind || ': ' || coalesce(f.last_error, '') FROM jobs f
+      WHERE f.enquiry_id = e.id AND f.failed_at IS NOT NULL ORDER BY f.id LIMIT 1)
       AS mail_failure,
-    (SELECT CAST(count(*) AS INTEGER) FROM outbox m
-      WHERE m.enquiry_id = e.id AND m.sent_at IS NOT NULL) AS mails_sent,
-    (SELECT CAST(count(*) AS INTEGER) FROM outbox m
-      WHERE m.enquiry_id = e.id AND m.sent_at IS NULL AND m.undeliverable_at IS NULL
+    (SELECT CAST(count(*) AS INTEGER) FROM jobs m
+      WHERE m.enquiry_id = e.id AND m.done_at IS NOT NULL) AS mails_sent,
+    (SELECT CAST(count(*) AS INTEGER) FROM jobs m
+      WHERE m.enquiry_id = e.id AND m.done_at IS NULL AND m.failed_at IS NULL
         AND m.skipped_at IS NULL) AS mails_waiting,
-    (SELECT CAST(count(*) AS INTEGER) FROM outbox m
-      WHERE m.enquiry_id = e.id AND m.undeliverable_at IS NOT NULL) AS mails_failed
+    (SELECT CAST(count(*) AS INTEGER) FROM jobs m
+      WHERE m.enquiry_id = e.id AND m.failed_at IS NOT NULL) AS mails_failed
   FROM enquiries e
-  LEFT JOIN outbox o ON o.enquiry_id = e.id AND o.mail = 'agency'`;
+  LEFT JOIN jobs j ON j.enquiry_id = e.id AND j.kind = 'agency'`;
 
 /** SELECT_ENQUIRIES's counts of e-mails, read back (absent from queries without them). */
 export interface MailCountColumns {
@@ -87,7 +87,7 @@ export function fromRow(read: EnquiryRow): StoredEnquiry {
         lapsedAt: isoOrNull(row.call_lapsed_at),
       },
     }),
-    mailedAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
+    mailedAt: row.done_at === null ? null : new Date(Number(row.done_at)).toISOString(),
     mailAttempts: Number(row.attempts ?? 0),
     mailFailure: (row.mail_failure as string | null | undefined) ?? null,
     ...mailCountsOf(row),
@@ -139,35 +139,3 @@ export const numbered = (sql: string) => {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 };
-
-/** A job's snapshot columns (QueuedJob's call), read back. */
-export interface MailCallColumns {
-  sequence: number;
-  remind_minutes: number;
-  host: string | null;
-  start_at: string | null;
-  end_at: string | null;
-  previous_start_at: string | null;
-  previous_end_at: string | null;
-  changed_by: string | null;
-  change_reason: string | null;
-}
-
-/** What a job's e-mail is about; none for an enquiry's notice (no call then). */
-export function mailCallOf(row: MailCallColumns): MailCall | undefined {
-  if (row.start_at === null || row.end_at === null) return undefined;
-  return {
-    sequence: Number(row.sequence),
-    host: row.host,
-    start: row.start_at,
-    end: row.end_at,
-    ...(row.previous_start_at !== null &&
-      row.previous_end_at !== null && {
-        previous: { start: row.previous_start_at, end: row.previous_end_at },
-      }),
-    ...(Number(row.remind_minutes) > 0 && { remindMinutes: Number(row.remind_minutes) }),
-    ...(row.changed_by === 'staff' && {
-      change: { by: 'staff', ...(row.change_reason && { reason: row.change_reason }) },
-    }),
-  };
-}

@@ -7,18 +7,11 @@
  * engine has.
  */
 import { randomBytes } from 'node:crypto';
-import { OUTBOX_CLAIM_BATCH, OUTBOX_LEASE_MS } from '../config.ts';
+import { JOBS_CLAIM_BATCH, JOBS_LEASE_MS } from '../config.ts';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import { staffRecords, type StaffRecords } from './staff.ts';
 import type { Db, Dialect, Driver } from './db.ts';
-import {
-  callInstant,
-  fromRow,
-  justStored,
-  mailCallOf,
-  SELECT_ENQUIRIES,
-  type MailCallColumns,
-} from './sql.ts';
+import { callInstant, fromRow, justStored, SELECT_ENQUIRIES } from './sql.ts';
 import {
   SlotTaken,
   type BookedCall,
@@ -58,12 +51,8 @@ const insertEnquiries = (rows: number) => `INSERT INTO enquiries (id, kind, crea
   ON CONFLICT (idempotency_key) DO NOTHING
   RETURNING id`;
 
-const insertJobs = (
-  rows: number,
-) => `INSERT INTO outbox (enquiry_id, mail, payload, next_attempt_at,
-    sequence, remind_minutes, host, start_at, end_at, previous_start_at, previous_end_at,
-    changed_by, change_reason)
-  VALUES ${placeholders(rows, 13)}`;
+const insertJobs = (rows: number) => `INSERT INTO jobs (enquiry_id, kind, payload, next_attempt_at)
+  VALUES ${placeholders(rows, 4)}`;
 
 /** `items` in runs of ROWS_PER_INSERT. */
 const runs = <T>(items: readonly T[]) =>
@@ -89,13 +78,11 @@ const HOST_HAS_CALL = `SELECT 1 FROM enquiries
   LIMIT 1`;
 
 /** Jobs due and not leased, with their enquiries. Parameters: now, now, limit. */
-const DUE_JOBS = `SELECT e.*, o.id AS job_id, o.mail AS job_kind, o.payload, o.sent_at, o.attempts,
-    o.sequence, o.remind_minutes, o.host, o.start_at, o.end_at, o.previous_start_at,
-    o.previous_end_at, o.changed_by, o.change_reason
-  FROM outbox o LEFT JOIN enquiries e ON e.id = o.enquiry_id
-  WHERE o.sent_at IS NULL AND o.undeliverable_at IS NULL AND o.skipped_at IS NULL
-    AND o.next_attempt_at <= ? AND (o.leased_until IS NULL OR o.leased_until <= ?)
-  ORDER BY o.next_attempt_at, o.id LIMIT ?`;
+const DUE_JOBS = `SELECT e.*, j.id AS job_id, j.kind AS job_kind, j.payload, j.done_at, j.attempts
+  FROM jobs j LEFT JOIN enquiries e ON e.id = j.enquiry_id
+  WHERE j.done_at IS NULL AND j.failed_at IS NULL AND j.skipped_at IS NULL
+    AND j.next_attempt_at <= ? AND (j.leased_until IS NULL OR j.leased_until <= ?)
+  ORDER BY j.next_attempt_at, j.id LIMIT ?`;
 
 export class Store implements EnquiryStore {
   readonly description: string;
@@ -134,20 +121,7 @@ export class Store implements EnquiryStore {
       addStaffLink: staff.addLink,
       ...txReads(db, this.#dialect),
       ...txCallWrites(db),
-      async dropJobs(id, kinds, reason, now) {
-        await db.run(
-          `UPDATE outbox SET skipped_at = ?, last_error = ?, leased_until = NULL
-           WHERE enquiry_id = ? AND sent_at IS NULL AND undeliverable_at IS NULL
-             AND skipped_at IS NULL AND mail IN (${kinds.map(() => '?').join(', ')})`,
-          [now, reason, id, ...kinds],
-        );
-      },
-      async queue(jobs, id) {
-        await queueAll(
-          db,
-          jobs.map((job) => ({ job, id })),
-        );
-      },
+      ...jobWrites(db),
     };
     return tx;
   }
@@ -260,35 +234,29 @@ export class Store implements EnquiryStore {
 
   async claimDue(
     now = Date.now(),
-    limit = OUTBOX_CLAIM_BATCH,
-    leaseMs = OUTBOX_LEASE_MS,
+    limit = JOBS_CLAIM_BATCH,
+    leaseMs = JOBS_LEASE_MS,
   ): Promise<Job[]> {
     return this.#db.transaction(async (db) => {
-      const rows = await db.all(`${DUE_JOBS}${this.#dialect.skipLocked('o')}`, [now, now, limit]);
+      const rows = await db.all(`${DUE_JOBS}${this.#dialect.skipLocked('j')}`, [now, now, limit]);
       if (rows.length > 0)
         await db.run(
-          `UPDATE outbox SET leased_until = ? WHERE id IN (${Array(rows.length).fill('?').join(', ')})`,
+          `UPDATE jobs SET leased_until = ? WHERE id IN (${Array(rows.length).fill('?').join(', ')})`,
           [now + leaseMs, ...rows.map((row) => row.job_id)],
         );
-      const jobs: Job[] = [];
-      for (const row of rows) {
-        const call = mailCallOf(row as unknown as MailCallColumns);
-        jobs.push({
-          id: Number(row.job_id),
-          kind: row.job_kind as string,
-          attempts: Number(row.attempts ?? 0),
-          ...(row.id !== null && { enquiry: fromRow(row) }),
-          ...(call && { call }),
-          ...(row.payload !== null && { payload: JSON.parse(row.payload as string) }),
-        });
-      }
-      return jobs;
+      return rows.map((row) => ({
+        id: Number(row.job_id),
+        kind: row.job_kind as string,
+        attempts: Number(row.attempts ?? 0),
+        ...(row.id !== null && { enquiry: fromRow(row) }),
+        ...(row.payload !== null && { payload: JSON.parse(row.payload as string) as unknown }),
+      }));
     });
   }
 
   async markSkipped(jobId: number, reason: string, now = Date.now()) {
     await this.#db.run(
-      `UPDATE outbox SET skipped_at = ?, last_error = ?, leased_until = NULL WHERE id = ?`,
+      `UPDATE jobs SET skipped_at = ?, last_error = ?, leased_until = NULL WHERE id = ?`,
       [now, reason.slice(0, longest), jobId],
     );
   }
@@ -296,38 +264,38 @@ export class Store implements EnquiryStore {
   /** Gives back jobs claimed and not run (a process that stops): another may take them now. */
   async release(jobIds: number[]) {
     for (const id of jobIds)
-      await this.#db.run(`UPDATE outbox SET leased_until = NULL WHERE id = ? AND sent_at IS NULL`, [
+      await this.#db.run(`UPDATE jobs SET leased_until = NULL WHERE id = ? AND done_at IS NULL`, [
         id,
       ]);
   }
 
-  async markSent(jobId: number, now = Date.now()) {
+  async markDone(jobId: number, now = Date.now()) {
     await this.#db.run(
-      `UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL,
+      `UPDATE jobs SET done_at = ?, attempts = attempts + 1, last_error = NULL,
          leased_until = NULL WHERE id = ?`,
       [now, jobId],
     );
   }
 
-  async markFailed(jobId: number, nextAttemptAt: number, error: string) {
+  async markRetry(jobId: number, nextAttemptAt: number, error: string) {
     await this.#db.run(
-      `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
+      `UPDATE jobs SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
          leased_until = NULL WHERE id = ?`,
       [nextAttemptAt, error.slice(0, longest), jobId],
     );
   }
 
-  async markUndeliverable(jobId: number, reason: string, now = Date.now()) {
+  async markFailed(jobId: number, reason: string, now = Date.now()) {
     await this.#db.run(
-      `UPDATE outbox SET attempts = attempts + 1, undeliverable_at = ?, last_error = ?,
+      `UPDATE jobs SET attempts = attempts + 1, failed_at = ?, last_error = ?,
          leased_until = NULL WHERE id = ?`,
       [now, reason.slice(0, longest), jobId],
     );
   }
 
-  async countUndeliverable(): Promise<number> {
-    return this.#count(`SELECT CAST(count(*) AS INTEGER) AS n FROM outbox
-      WHERE undeliverable_at IS NOT NULL`);
+  async countFailed(): Promise<number> {
+    return this.#count(`SELECT CAST(count(*) AS INTEGER) AS n FROM jobs
+      WHERE failed_at IS NOT NULL`);
   }
 
   async count(): Promise<number> {
@@ -600,6 +568,24 @@ async function insertAll(db: Db, rows: readonly NewRow[], now: number) {
   );
 }
 
+/** What a transaction writes of the queue of jobs: jobs queued, and jobs dropped unrun. */
+const jobWrites = (db: Db): Pick<StoreTx, 'dropJobs' | 'queue'> => ({
+  async dropJobs(id, kinds, reason, now) {
+    await db.run(
+      `UPDATE jobs SET skipped_at = ?, last_error = ?, leased_until = NULL
+       WHERE enquiry_id = ? AND done_at IS NULL AND failed_at IS NULL
+         AND skipped_at IS NULL AND kind IN (${kinds.map(() => '?').join(', ')})`,
+      [now, reason, id, ...kinds],
+    );
+  },
+  async queue(jobs, id) {
+    await queueAll(
+      db,
+      jobs.map((job) => ({ job, id })),
+    );
+  },
+});
+
 /** Queues jobs (each about its enquiry `id`, if any), a statement per ROWS_PER_INSERT. */
 async function queueAll(db: Db, jobs: readonly { job: QueuedJob; id: string | undefined }[]) {
   for (const { job } of jobs)
@@ -607,20 +593,11 @@ async function queueAll(db: Db, jobs: readonly { job: QueuedJob; id: string | un
   for (const run of runs(jobs))
     await db.run(
       insertJobs(run.length),
-      run.flatMap(({ job: { kind, dueAt, call, payload }, id }) => [
+      run.flatMap(({ job: { kind, dueAt, payload }, id }) => [
         id ?? null,
         kind,
         payload === undefined ? null : JSON.stringify(payload),
         dueAt,
-        call?.sequence ?? 0,
-        call?.remindMinutes ?? 0,
-        call?.host ?? null,
-        call?.start ?? null,
-        call?.end ?? null,
-        call?.previous?.start ?? null,
-        call?.previous?.end ?? null,
-        call?.change?.by ?? null,
-        call?.change?.reason ?? null,
       ]),
     );
 }

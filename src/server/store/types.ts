@@ -107,48 +107,6 @@ export interface StoredCall {
   lapsedAt: string | null;
 }
 
-/**
- * The e-mails an enquiry causes: the agency's notice of it; for a booked call, the prospect's
- * confirmation and the host's invitation too; when it is cancelled, a cancellation to each; when it
- * lapses unconfirmed, a release (a cancellation that says why) to each.
- */
-export const MAIL_KINDS = [
-  'agency',
-  'prospect',
-  'host',
-  'agency-cancel',
-  'prospect-cancel',
-  'host-cancel',
-  'agency-move',
-  'prospect-move',
-  'host-move',
-  'prospect-reminder',
-  'host-reminder',
-  'agency-lapse',
-  'prospect-lapse',
-  'host-lapse',
-] as const;
-export type MailKind = (typeof MAIL_KINDS)[number];
-
-/**
- * What one e-mail of a booked call is about, as it was when the e-mail was queued: a later move
- * or cancellation queues e-mails of its own and never rewrites this one.
- */
-export interface MailCall {
-  /** The calendar event's SEQUENCE this e-mail carries. */
-  sequence: number;
-  /** The host it goes to (a host's e-mail), or the call's host then. */
-  host: string | null;
-  start: string;
-  end: string;
-  /** A move's e-mail: the time it was moved from. */
-  previous?: { start: string; end: string };
-  /** A reminder: how long before the call, in minutes. */
-  remindMinutes?: number;
-  /** A move's or a cancellation's e-mail: who made it, when the staff did (else the prospect). */
-  change?: CallChange;
-}
-
 /** A move or cancellation the staff made (`npm run enquiries -- --move/--cancel`), and why if said. */
 export interface CallChange {
   by: 'staff';
@@ -157,32 +115,31 @@ export interface CallChange {
 }
 
 /**
- * A job's kind: which handler runs it (../jobs/queue.ts). A mail kind sends that e-mail; any
- * other kind needs only its handler, and no change of the schema.
+ * A job's kind: which handler runs it (../jobs/queue.ts). Checked in code, a short name when queued
+ * and a handler when run, so that a new kind needs no change of the schema.
  */
 export type JobKind = string;
 
-/** Durable work to queue in a store transaction: its kind, when it is due, and what it needs. */
-export interface QueuedJob {
+/**
+ * Durable work to queue in a store transaction: its kind, when it is due, and what its kind needs
+ * (`payload`, kept as JSON; each kind types its own, e.g. ../mail/mail-jobs.ts's MailPayload).
+ */
+export interface QueuedJob<Payload = unknown> {
   kind: JobKind;
   dueAt: number;
-  /** A booked call's e-mail: what it is about, as it is now. */
-  call?: MailCall;
-  /** What a job of another kind needs, as JSON. */
-  payload?: unknown;
+  payload?: Payload;
 }
 
 /** A job claimed from the queue. */
-export interface Job {
+export interface Job<Payload = unknown> {
   /** One per job (per e-mail of an enquiry). */
   id: number;
   kind: JobKind;
   /** The enquiry it is about, if any. */
   enquiry?: StoredEnquiry;
   attempts: number;
-  /** A booked call's e-mail: what it is about (an enquiry's notice has none). */
-  call?: MailCall;
-  payload?: unknown;
+  /** What its kind needs, as queued (none if it was queued without). */
+  payload?: Payload;
 }
 
 /** A call booked ahead, as the caps count it. */
@@ -274,21 +231,6 @@ export class BookingCapReached extends Error {
   }
 }
 
-/**
- * What became of a call to cancel: cancelled now; cancelled before (or lapsed: its call's
- * `lapsedAt`); or begun already (`past`), which nothing cancels.
- */
-export type CancelResult =
-  { status: 'cancelled' | 'already' | 'past'; enquiry: StoredEnquiry } | { status: 'unknown' };
-
-/**
- * What became of a call its prospect confirmed: confirmed now, before, cancelled (or lapsed)
- * meanwhile, or begun already (`past`).
- */
-export type ConfirmResult =
-  | { status: 'confirmed' | 'already' | 'cancelled' | 'past'; enquiry: StoredEnquiry }
-  | { status: 'unknown' };
-
 /** When the agency is told that bookings come in faster than people book (BOOKING_ALERT_PER_HOUR). */
 export interface BookingAlertRule {
   /** More calls than this booked within the last hour call for the alert. */
@@ -296,35 +238,6 @@ export interface BookingAlertRule {
   /** At most one alert within this long (6 hours), across every process sharing the store. */
   quietMs: number;
 }
-
-/** A booked call to move to a new time, and who may take it there, in order. */
-export interface CallMove {
-  start: string;
-  end: string;
-  /** Free then (hours, calendars, other calls); the call's own host, if among them, keeps it. */
-  hosts: readonly string[];
-  /** The reminders of the new time, in minutes before it (availability.yaml's `reminders`). */
-  reminders?: readonly number[];
-  /** The sequence the move was asked for at (the change link's): another move since refuses it. */
-  sequence?: number;
-  /** At most this many moves per call. */
-  maxMoves: number;
-  /** The staff's move: its e-mails say so. */
-  change?: CallChange;
-}
-
-export type MoveResult =
-  | {
-      status: 'moved';
-      enquiry: StoredEnquiry;
-      previous: { start: string; end: string; host: string | null };
-    }
-  /**
-   * Cancelled (or lapsed), moved since the link was made (`sequence`), moved `maxMoves` times
-   * already, or asked to move to the time it has (`same`).
-   */
-  | { status: 'cancelled' | 'stale' | 'limit' | 'same'; enquiry: StoredEnquiry }
-  | { status: 'unknown' };
 
 /**
  * One Core Web Vitals measurement of a real visit, as kept: nothing that names the visitor (no
@@ -451,18 +364,19 @@ export interface EnquiryStore extends VitalsStore {
   claimDue(now?: number, limit?: number, leaseMs?: number): Promise<Job[]>;
   /** Gives back claimed jobs this process will not run now. */
   release(jobIds: number[]): Promise<void>;
-  markSent(jobId: number, now?: number): Promise<void>;
+  /** A job done (an e-mail accepted by the SMTP server): never claimed again. */
+  markDone(jobId: number, now?: number): Promise<void>;
   /** A failed attempt worth retrying (the SMTP server is down, say): due again at `nextAttemptAt`. */
-  markFailed(jobId: number, nextAttemptAt: number, error: string): Promise<void>;
+  markRetry(jobId: number, nextAttemptAt: number, error: string): Promise<void>;
   /**
    * A failure no retry can mend (the SMTP server refused the address for good, the e-mail could
    * not be made): the job is never claimed again, and `reason` is kept for the staff.
    */
-  markUndeliverable(jobId: number, reason: string, now?: number): Promise<void>;
+  markFailed(jobId: number, reason: string, now?: number): Promise<void>;
   /** A job that is not to run after all (a reminder of a call since moved): never claimed again. */
   markSkipped(jobId: number, reason: string, now?: number): Promise<void>;
   /** How many jobs failed for good: work someone must see to (for /healthz). */
-  countUndeliverable(): Promise<number>;
+  countFailed(): Promise<number>;
   /** Every enquiry, oldest first. */
   all(): Promise<StoredEnquiry[]>;
   count(): Promise<number>;

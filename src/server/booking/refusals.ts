@@ -1,0 +1,78 @@
+/**
+ * Why a booked call's move, cancellation or confirmation is refused, in one vocabulary: ./rules.ts
+ * decides them, the pages show them (/schedule/change, cancel and confirm: the section of their
+ * content named as the refusal, in the prospect's words), and the staff's desk and CLI say them in
+ * the words of this file's one table.
+ */
+import { callZones, formatCallTime } from '../../domain/call-times.ts';
+import type { StoredEnquiry } from '../store/types.ts';
+
+export type CallRefusal =
+  /** No booked call has that reference. */
+  | 'unknown'
+  /** Released because its prospect did not confirm it in time (BOOKING_CONFIRM_MINUTES). */
+  | 'lapsed'
+  /** Cancelled before. */
+  | 'already-cancelled'
+  /** It has begun: nothing cancels or confirms it now. */
+  | 'past'
+  /** The change link was used: the call has moved since the link was made. */
+  | 'used'
+  /** A move to the time it has: it would send every calendar an update of nothing. */
+  | 'same'
+  /** Moved as often as a call may be (MAX_MOVES; the staff have no limit). */
+  | 'limit'
+  /** Inside its notice period: too close to its time to be moved with its link. */
+  | 'too-late';
+
+/** What a move may meet (./rules.ts moveRefusal). */
+export type MoveRefusal = Exclude<CallRefusal, 'past'>;
+/** What a cancellation, or a confirmation, may meet (./rules.ts cancelRefusal). */
+export type CancelRefusal = Extract<
+  CallRefusal,
+  'unknown' | 'lapsed' | 'already-cancelled' | 'past'
+>;
+
+/** A refusal as an answer: with the call as it is, unless there is none. */
+export type Refused<R extends CallRefusal = CallRefusal> =
+  { status: 'unknown' } | { status: Exclude<R, 'unknown'>; enquiry: StoredEnquiry };
+
+/** The answer of `refusal` about `enquiry` (none: unknown). */
+export const refusedCall = <R extends CallRefusal>(
+  refusal: R,
+  enquiry: StoredEnquiry | undefined,
+): Refused<R> =>
+  refusal === 'unknown' || !enquiry
+    ? { status: 'unknown' }
+    : { status: refusal as Exclude<R, 'unknown'>, enquiry };
+
+/** When the call starts, in the agency's zone, as the staff read it. */
+const startOf = (enquiry: StoredEnquiry) => {
+  const { agency, agencyLocale } = callZones(enquiry.data);
+  return formatCallTime(enquiry.call!.start, agency, agencyLocale);
+};
+
+/**
+ * What each refusal tells the staff, with what the call adds when it is given (the CLI has it; the
+ * desk, which says it after a redirect, does not).
+ */
+const MESSAGES: Record<CallRefusal, (enquiry?: StoredEnquiry) => string> = {
+  unknown: () => 'No booked call has that reference.',
+  lapsed: (enquiry) =>
+    `That call is no longer booked: it was not confirmed in time and its time was released${enquiry?.call?.lapsedAt ? ` at ${enquiry.call.lapsedAt}` : ''}.`,
+  'already-cancelled': () => 'That call was cancelled already.',
+  past: (enquiry) =>
+    `That call has taken place${enquiry?.call ? ` (${startOf(enquiry)})` : ''}: it cannot be cancelled now, and nothing was sent.`,
+  used: () => 'That call has been moved since that link was made: nothing was changed.',
+  same: () => 'That call is already at that time: nothing was changed or sent.',
+  limit: () => 'That call has been moved as often as it may be: nothing was changed.',
+  'too-late': () =>
+    'That call is too close to its time to be moved with its link: nothing was changed.',
+};
+
+/** What `refusal` tells the staff (the desk, the CLI); with `enquiry`, its time or release too. */
+export const refusalMessage = (refusal: CallRefusal, enquiry?: StoredEnquiry) =>
+  MESSAGES[refusal](enquiry);
+
+/** Whether a word (a desk's `?done=`, say) is a refusal of this vocabulary. */
+export const isRefusal = (word: string): word is CallRefusal => Object.hasOwn(MESSAGES, word);
