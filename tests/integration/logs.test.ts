@@ -199,7 +199,8 @@ async function callsLife(format: 'json' | 'text') {
   });
   expect(moved.status).toBe(200);
   // The day before the call has come (and the hour before): its reminders are due.
-  const db = new DatabaseSync(server.database);
+  // The server may be writing (its jobs, its health): wait for its lock, as its own CLI does.
+  const db = new DatabaseSync(server.database, { timeout: 5000 });
   db.exec(`UPDATE jobs SET next_attempt_at = 0 WHERE kind LIKE '%-reminder' AND done_at IS NULL`);
   db.close();
   await logged(server, /reminder to the host of enquiry \S+ was sent/);
