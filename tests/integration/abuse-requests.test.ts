@@ -218,7 +218,10 @@ describe('every route that takes a post, through one gate', () => {
   });
 
   it('answers a body that arrives too slowly with 408, and serves others meanwhile', async () => {
-    const server = await servers.start({ REQUEST_TIMEOUT_MS: '2000' });
+    const server = await servers.start({ REQUEST_TIMEOUT_MS: '3000' });
+    // A first page costs a cold server more than the rest (seen above 2 s on a loaded machine): not
+    // what this test is about, which is whether slow posts hold up other requests.
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
     const slow = POST_ROUTES.map(async (path) => {
       const started = performance.now();
       const socket = await openSocket(server.url);
@@ -239,7 +242,7 @@ describe('every route that takes a post, through one gate', () => {
     for (const { path, text, closedAt, seconds } of await Promise.all(slow)) {
       expect(text, path).toMatch(/^HTTP\/1\.1 408 /);
       expect(servedAt, path).toBeLessThan(closedAt);
-      expect(seconds, path).toBeLessThan(4);
+      expect(seconds, path).toBeLessThan(6);
     }
     await alive(server);
   });
