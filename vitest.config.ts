@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { resolve } from 'node:path';
 import { getViteConfig } from 'astro/config';
 import { configDefaults } from 'vitest/config';
 import { VitestFileTimes } from './scripts/test-timings.mjs';
@@ -7,6 +8,10 @@ import { selectedStoreBackends } from './tests/support/store-selection.ts';
 // `npm test` (scripts/test.mjs) asks each run for its files' times, written to this file beside
 // the usual output.
 const timesFile = process.env.TEST_JSON_REPORT;
+
+// The workers, and the servers and CLIs the tests start, keep Node's compiled code here and start on
+// it the next time (tests/support/server.ts sets the same folder for the servers it starts).
+process.env.NODE_COMPILE_CACHE ??= resolve('node_modules/.cache/node-compile');
 
 // One project per test folder, by what its tests need: `vitest run --project unit` runs only that
 // folder, and only the store project pays for a PostgreSQL server.
@@ -49,6 +54,7 @@ export default getViteConfig({
       // Each file's databases are removed when it ends (tests/support/test-databases.ts).
       project('integration', {
         maxWorkers: 2,
+        isolate: false,
         setupFiles: ['tests/support/test-databases.ts'],
       }),
       // A production install in a clean copy (install, build, prune): `npm run test:deploy`, not in

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { freePort } from '../../scripts/local.mjs';
 import { openStore } from '../../src/server/store/index';
 import type { StoredEnquiry } from '../../src/server/store/types';
@@ -35,6 +35,8 @@ function databasesFolder() {
 export const newDatabasePath = () =>
   join(mkdtempSync(join(databasesFolder(), 'database-')), 'enquiries.sqlite');
 
+const compileCache = process.env.NODE_COMPILE_CACHE ?? resolve('node_modules/.cache/node-compile');
+
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   // A port of the test's choosing (a site's address, to reopen the same origin), or a free one.
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -48,13 +50,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       RATE_LIMIT: 'off',
       // The tests book many calls from one address; the cap has tests of its own.
       BOOKING_CAP: 'off',
+      // Node keeps each module's compiled code here: the next servers (and the CLI they run) start
+      // on it, about a quarter less processor time than compiling the build's modules anew.
+      NODE_COMPILE_CACHE: compileCache,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  child.stdout!.on('data', (chunk) => (log += chunk));
-  child.stderr!.on('data', (chunk) => (log += chunk));
   const url = `http://127.0.0.1:${port}`;
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   const stopWith = async (signal: NodeJS.Signals) => {
@@ -63,20 +66,29 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     child.kill(signal);
     await done;
   };
-  for (let i = 0; ; i++) {
-    if (exited()) throw new Error(`The server exited while starting:\n${log}`);
-    try {
-      const response = await fetch(`${url}/`);
-      if (response.ok && log.includes('Serving the site')) break;
-    } catch {
-      // not listening yet
-    }
-    if (i > 200) {
-      await stopWith('SIGKILL');
-      throw new Error(`The server did not start:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  // Started when it says so (it logs the line once it listens), or gone: no polling.
+  const started = new Promise<boolean>((resolve) => {
+    const read = (chunk: Buffer) => {
+      log += chunk;
+      if (log.includes('Serving the site')) resolve(true);
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    // 'close': after its last output, which says why it stopped.
+    child.once('close', () => resolve(false));
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), 20_000);
+  });
+  const outcome = await Promise.race([started, timedOut]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') {
+    await stopWith('SIGKILL');
+    throw new Error(`The server did not start:\n${log}`);
   }
+  if (!outcome || !(await fetch(`${url}/`)).ok)
+    throw new Error(`The server exited while starting:\n${log}`);
   return {
     url,
     database,
