@@ -24,17 +24,20 @@ const boxes = async (page: Page) => ({
   image: (await page.locator('.page-hero__image').boundingBox())!,
 });
 
-for (const raster of [false, true])
-  test(`the hero's ${raster ? 'raster picture' : 'SVG'} sits beside the text on a laptop, below it on a phone`, async ({
-    page,
-  }) => {
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto('/');
-    if (raster) await asPicture(page);
-    const wide = await boxes(page);
-    expect(wide.image.x).toBeGreaterThan(wide.text.x + wide.text.width - 1);
-    expect(wide.image.y).toBeLessThan(wide.text.y + wide.text.height);
-    await page.setViewportSize({ width: 375, height: 800 });
-    const narrow = await boxes(page);
-    expect(narrow.image.y).toBeGreaterThan(narrow.text.y + narrow.text.height - 1);
-  });
+test("the hero's picture, SVG or raster, sits beside the text on a laptop, below it on a phone", async ({
+  page,
+}) => {
+  for (const raster of [false, true]) {
+    await test.step(raster ? 'raster picture' : 'SVG', async () => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto('/');
+      if (raster) await asPicture(page);
+      const wide = await boxes(page);
+      expect(wide.image.x).toBeGreaterThan(wide.text.x + wide.text.width - 1);
+      expect(wide.image.y).toBeLessThan(wide.text.y + wide.text.height);
+      await page.setViewportSize({ width: 375, height: 800 });
+      const narrow = await boxes(page);
+      expect(narrow.image.y).toBeGreaterThan(narrow.text.y + narrow.text.height - 1);
+    });
+  }
+});
