@@ -123,7 +123,7 @@ test.describe('Schedule a Call modal', () => {
 test.describe('portfolio', () => {
   const visible = (page: Page) => page.locator('.gallery__item:visible');
 
-  test('filters, keeps the filter in the address, and follows the back button', async ({
+  test('filters, keeps the filter in the address, follows the back button, and a shared filtered address opens filtered', async ({
     page,
   }) => {
     await page.goto('/portfolio');
@@ -147,9 +147,8 @@ test.describe('portfolio', () => {
     await page.getByRole('radio', { name: 'All projects' }).check();
     await expect(page).toHaveURL(/\/portfolio$/);
     await expect(visible(page)).toHaveCount(10);
-  });
 
-  test('a shared filtered address opens filtered', async ({ page }) => {
+    // A shared filtered address opens filtered (in the same page: a context of its own cost more).
     await page.goto('/portfolio?filter=social-media');
     await expect(page.getByRole('radio', { name: 'Social-media' })).toBeChecked();
     await expect(visible(page)).toHaveCount(4);
