@@ -6,7 +6,8 @@
  * elements: every page, prerendered and on demand (the booking pages, the staff desk), and the
  * widgets in use, report no violation.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import { startSmtp } from '../../scripts/smtp';
 import { textOf } from '../support/mime';
 import { freePort, postForm, startServer } from '../support/server';

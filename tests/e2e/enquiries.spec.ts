@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import { islandHydrated, openCallRequest } from './helpers';
 
 async function fillEnquiry(page: Page) {

@@ -3,7 +3,8 @@
  * (/_astro/*.js) are held back until the test releases them, the visible change must already be
  * there, and the widget must work fully once React has taken over, from the state left by the tap.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import { HYDRATED, LIGHTBOX_STEP } from '../../src/domain/hand-over';
 import { leadingSlide, scrollIntoViewToStay, violations } from './helpers';
 

@@ -3,7 +3,8 @@
  * an <img>) and with its image made a raster image's <picture> of AVIF and WebP sources, as
  * ContentImage renders a PNG or JPEG. At 1280 px the image is beside the text; at 375 px below it.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './shared-page';
 
 /** The hero's image as a raster image's markup: <picture><source>…<img></picture>. */
 const asPicture = (page: Page) =>

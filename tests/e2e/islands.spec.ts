@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import { PROJECT_TAGS } from '../../src/domain/hand-over';
 import { islandHydrated } from './helpers';
 

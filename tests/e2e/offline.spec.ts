@@ -5,7 +5,8 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import { readStore, startServer } from '../support/server';
 import { islandHydrated, openCallRequest, violations } from './helpers';
 import { e2eDatabase } from '../support/site';

@@ -5,7 +5,8 @@
  * the same figures, and the rest of the budgets.
  */
 import { gzipSync } from 'node:zlib';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import {
   BEFORE_IDLE_BUDGET,
   BUDGET_ROUTES,
