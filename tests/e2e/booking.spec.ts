@@ -3,7 +3,8 @@
  * the time is taken meanwhile, without JavaScript on /schedule, and the whole way to the
  * invitation in a mailbox and its cancel link. axe finds nothing at any step.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import { freePort, readStore, startServer } from '../support/server';
 import { startSmtp } from '../../scripts/smtp';
 import { decoded } from '../support/mime';

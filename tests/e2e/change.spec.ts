@@ -4,7 +4,8 @@
  * times, in the prospect's zone). The test server sends no e-mail, so the booked page shows the
  * call's links itself. axe finds nothing on the way.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import { violations } from './helpers';
 
 /**

@@ -3,7 +3,8 @@
  * (/_astro/*.js) are held back until the test releases them, the visible change must already be
  * there, and the widget must work fully once React has taken over, from the state left by the tap.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import { HYDRATED, LIGHTBOX_STEP } from '../../src/domain/hand-over';
 import { leadingSlide, scrollIntoViewToStay, violations } from './helpers';
 
@@ -285,24 +286,30 @@ test.describe('a tap while React takes over is applied once', () => {
   // The tap lands at different moments of the hand-over: before the code, while it is evaluated
   // and hydrates, or just after. Whichever of the two answers it, it is applied once: the carousel
   // ends up one slide on. (The menu has no hand-over: it is one inline script, SiteHeader.astro.)
-  for (const delay of [0, 20, 60, 150, 400]) {
-    test(`a carousel, ${delay} ms after the code is released`, async ({ page }) => {
-      const code = await holdIslandCode(page);
-      await page.goto('/');
-      const carousel = page.getByRole('region', { name: 'Portfolio' });
-      // Scrolled into view, it starts hydrating (held until released).
-      await scrollIntoViewToStay(carousel);
-      code.release();
-      await page.waitForTimeout(delay);
-      await carousel.getByRole('button', { name: 'Next slide' }).tap();
-      await hydrated(carousel);
-      await expect(carousel).toHaveClass(/carousel--ready/);
-      // One slide on, however the tap was answered (the tap's focus keeps autoplay still).
-      await expect.poll(() => leadingSlide(carousel)).toBe(1);
-      await page.waitForTimeout(700);
-      expect(await leadingSlide(carousel)).toBe(1);
-    });
-  }
+  // One page loaded for each moment in turn (a context for each cost more than the check); each
+  // moment a step, on a fresh load whose code is held again (routing keeps the HTTP cache off).
+  test('a carousel, 0, 20, 60, 150 and 400 ms after the code is released', async ({ page }) => {
+    test.setTimeout(120_000);
+    for (const delay of [0, 20, 60, 150, 400]) {
+      await test.step(`a carousel, ${delay} ms after the code is released`, async () => {
+        await page.unrouteAll({ behavior: 'ignoreErrors' });
+        const code = await holdIslandCode(page);
+        await page.goto('/');
+        const carousel = page.getByRole('region', { name: 'Portfolio' });
+        // Scrolled into view, it starts hydrating (held until released).
+        await scrollIntoViewToStay(carousel);
+        code.release();
+        await page.waitForTimeout(delay);
+        await carousel.getByRole('button', { name: 'Next slide' }).tap();
+        await hydrated(carousel);
+        await expect(carousel).toHaveClass(/carousel--ready/);
+        // One slide on, however the tap was answered (the tap's focus keeps autoplay still).
+        await expect.poll(() => leadingSlide(carousel), `${delay} ms`).toBe(1);
+        await page.waitForTimeout(700);
+        expect(await leadingSlide(carousel), `${delay} ms`).toBe(1);
+      });
+    }
+  });
 
   // The moment right after the commit in which React takes the gallery over, before the page runs
   // anything else: a busy phone's tap waits there. The island's handlers must already know the
@@ -390,21 +397,25 @@ test.describe('scroll to top', () => {
     return { start, samples };
   }
 
-  test('moves smoothly through the positions between', async ({ page }) => {
-    const { start, samples } = await scrollPositions(page);
-    expect(start).toBeGreaterThan(1000);
-    const between = samples.filter((y) => y > 0 && y < start);
-    expect(between.length).toBeGreaterThan(3);
-    // Upwards all the way, never back down.
-    expect(samples).toEqual([...samples].sort((a, b) => b - a));
-    // Focus goes to the top of the page with it, as the #top link would take it.
-    await expect(page.locator('.skip-link')).toBeFocused();
-  });
-
-  test('jumps at once under reduced motion', async ({ page }) => {
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    const { start, samples } = await scrollPositions(page);
-    expect(start).toBeGreaterThan(1000);
-    expect(samples).toEqual([0]);
+  // One page for both (a context for each cost more than the check), each a step on a fresh load.
+  test('moves smoothly through the positions between, and jumps at once under reduced motion', async ({
+    page,
+  }) => {
+    await test.step('moves smoothly through the positions between', async () => {
+      const { start, samples } = await scrollPositions(page);
+      expect(start).toBeGreaterThan(1000);
+      const between = samples.filter((y) => y > 0 && y < start);
+      expect(between.length).toBeGreaterThan(3);
+      // Upwards all the way, never back down.
+      expect(samples).toEqual([...samples].sort((a, b) => b - a));
+      // Focus goes to the top of the page with it, as the #top link would take it.
+      await expect(page.locator('.skip-link')).toBeFocused();
+    });
+    await test.step('jumps at once under reduced motion', async () => {
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      const { start, samples } = await scrollPositions(page);
+      expect(start).toBeGreaterThan(1000);
+      expect(samples).toEqual([0]);
+    });
   });
 });

@@ -104,3 +104,35 @@ export async function openCallRequest(
   await islandHydrated(dialog.getByRole('button', { name: 'Request a call' }));
   return dialog;
 }
+
+/** Records, from before the page's first byte is read, every CSP violation it reports. */
+export async function watchViolations(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sample}`.trim()),
+    );
+  });
+}
+export const violationsOf = (page: Page) =>
+  page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+
+/** Scrolls a page to its end, so that what loads or starts on the way (images, carousels) has. */
+export const scrollThrough = (page: Page) =>
+  page.evaluate(async () => {
+    for (let y = 0; y < document.body.scrollHeight; y += innerHeight) {
+      scrollTo(0, y);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+  });
+
+/**
+ * The page, scrolled to its end, has reported no CSP violation since it was loaded (its page records
+ * them: watchViolations, as sharedPage does). Run where a test has loaded a route for its content
+ * (routes.spec), so that each route is loaded once for that and for csp.spec's walk.
+ */
+export async function expectNoCspViolation(page: Page) {
+  await scrollThrough(page);
+  expect(await violationsOf(page)).toEqual([]);
+}

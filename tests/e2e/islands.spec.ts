@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import { PROJECT_TAGS } from '../../src/domain/hand-over';
 import { islandHydrated } from './helpers';
 
@@ -123,7 +124,7 @@ test.describe('Schedule a Call modal', () => {
 test.describe('portfolio', () => {
   const visible = (page: Page) => page.locator('.gallery__item:visible');
 
-  test('filters, keeps the filter in the address, and follows the back button', async ({
+  test('filters, keeps the filter in the address, follows the back button, and a shared filtered address opens filtered', async ({
     page,
   }) => {
     await page.goto('/portfolio');
@@ -147,9 +148,8 @@ test.describe('portfolio', () => {
     await page.getByRole('radio', { name: 'All projects' }).check();
     await expect(page).toHaveURL(/\/portfolio$/);
     await expect(visible(page)).toHaveCount(10);
-  });
 
-  test('a shared filtered address opens filtered', async ({ page }) => {
+    // A shared filtered address opens filtered (in the same page: a context of its own cost more).
     await page.goto('/portfolio?filter=social-media');
     await expect(page.getByRole('radio', { name: 'Social-media' })).toBeChecked();
     await expect(visible(page)).toHaveCount(4);

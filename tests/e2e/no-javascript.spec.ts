@@ -1,79 +1,79 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './shared-page';
 
 test.use({ javaScriptEnabled: false });
 
 test.describe('without JavaScript', () => {
-  test('the menu links can be reached on a phone', async ({ page }) => {
-    await page.setViewportSize({ width: 375, height: 800 });
-    await page.goto('/iphone');
-    await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
-    const nav = page.getByRole('navigation', { name: 'Main' });
-    for (const name of ['Home', 'About', 'Services', 'Portfolio', 'Contact']) {
-      await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
-    }
-    await nav.getByRole('link', { name: 'Services' }).click();
-    await expect(page).toHaveURL(/\/service$/);
-  });
-
-  test("'Schedule a Call' is a link to /schedule, which lists the free times", async ({ page }) => {
-    await page.goto('/reactjs');
-    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
-    await expect(page).toHaveURL(/\/schedule$/);
-    await expect(page.getByRole('group', { name: 'Time for the call' })).toBeVisible();
-  });
-
-  test('the portfolio shows every project, links each image to its full size, and still filters', async ({
+  // The pages as they are looked at, in one page in turn (a context for each cost more than the
+  // checks): each check is a step of its own, with its own load; the phone's width comes last.
+  test('the menu, Schedule a Call, the portfolio, the carousels, the stack and the enquiry form', async ({
     page,
     request,
   }) => {
-    await page.goto('/portfolio');
-    const items = page.locator('.gallery__item:visible');
-    await expect(items).toHaveCount(10);
-    for (const link of await items.getByRole('link').all()) {
-      // A drawing as it is; a screenshot at its widest.
-      const href = await link.getAttribute('href');
-      expect(href).toMatch(/\.(svg|webp)$/);
-      const image = await request.get(href!);
-      expect(image.status()).toBe(200);
-      if (href!.endsWith('.webp')) {
-        const srcset = await link.locator('img').getAttribute('srcset');
-        expect(srcset).toMatch(new RegExp(`${href!.replaceAll('.', '\\.')} 1280w$`));
+    await test.step("'Schedule a Call' is a link to /schedule, which lists the free times", async () => {
+      await page.goto('/reactjs');
+      await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
+      await expect(page).toHaveURL(/\/schedule$/);
+      await expect(page.getByRole('group', { name: 'Time for the call' })).toBeVisible();
+    });
+    await test.step('the portfolio shows every project, links each image to its full size, and still filters', async () => {
+      await page.goto('/portfolio');
+      const items = page.locator('.gallery__item:visible');
+      await expect(items).toHaveCount(10);
+      for (const link of await items.getByRole('link').all()) {
+        // A drawing as it is; a screenshot at its widest.
+        const href = await link.getAttribute('href');
+        expect(href).toMatch(/\.(svg|webp)$/);
+        const image = await request.get(href!);
+        expect(image.status()).toBe(200);
+        if (href!.endsWith('.webp')) {
+          const srcset = await link.locator('img').getAttribute('srcset');
+          expect(srcset).toMatch(new RegExp(`${href!.replaceAll('.', '\\.')} 1280w$`));
+        }
       }
-    }
-    await page.getByRole('radio', { name: 'Apps' }).check();
-    await expect(items).toHaveCount(4);
-  });
-
-  test('carousels are horizontally scrollable lists of every slide', async ({ page }) => {
-    await page.goto('/');
-    for (const name of ['Portfolio', 'Customer feedback']) {
-      const carousel = page.getByRole('region', { name });
-      const viewport = carousel.locator('.carousel__viewport');
-      await carousel.scrollIntoViewIfNeeded();
-      await expect(carousel.getByRole('group')).toHaveCount(4);
-      expect(await viewport.evaluate((v) => getComputedStyle(v).overflowX)).toBe('auto');
-      expect(await viewport.evaluate((v) => v.scrollWidth > v.clientWidth)).toBe(true);
-      await viewport.evaluate((v) => v.scrollBy(10_000, 0));
-      await expect(carousel.getByRole('group').last()).toBeInViewport();
-      // No controls that could not work.
-      await expect(carousel.getByRole('button')).toHaveCount(0);
-    }
-  });
-
-  test('the technology stack shows all three groups', async ({ page }) => {
-    await page.goto('/about');
-    for (const name of ['Mobile', 'Backend', 'Frontend']) {
-      await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
-    }
-    await expect(page.getByRole('tablist')).toBeHidden();
-    await expect(page.locator('.stack-tabs a[href="/laravel"]')).toBeVisible();
-  });
-
-  test('the enquiry form posts natively', async ({ page }) => {
-    await page.goto('/contact');
-    const form = page.locator('form.enquiry-form');
-    await expect(form).toHaveAttribute('method', 'post');
-    await expect(form).toHaveAttribute('action', '/php/email.php');
+      await page.getByRole('radio', { name: 'Apps' }).check();
+      await expect(items).toHaveCount(4);
+    });
+    await test.step('carousels are horizontally scrollable lists of every slide', async () => {
+      await page.goto('/');
+      for (const name of ['Portfolio', 'Customer feedback']) {
+        const carousel = page.getByRole('region', { name });
+        const viewport = carousel.locator('.carousel__viewport');
+        await carousel.scrollIntoViewIfNeeded();
+        await expect(carousel.getByRole('group')).toHaveCount(4);
+        expect(await viewport.evaluate((v) => getComputedStyle(v).overflowX)).toBe('auto');
+        expect(await viewport.evaluate((v) => v.scrollWidth > v.clientWidth)).toBe(true);
+        await viewport.evaluate((v) => v.scrollBy(10_000, 0));
+        await expect(carousel.getByRole('group').last()).toBeInViewport();
+        // No controls that could not work.
+        await expect(carousel.getByRole('button')).toHaveCount(0);
+      }
+    });
+    await test.step('the technology stack shows all three groups', async () => {
+      await page.goto('/about');
+      for (const name of ['Mobile', 'Backend', 'Frontend']) {
+        await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
+      }
+      await expect(page.getByRole('tablist')).toBeHidden();
+      await expect(page.locator('.stack-tabs a[href="/laravel"]')).toBeVisible();
+    });
+    await test.step('the enquiry form posts natively', async () => {
+      await page.goto('/contact');
+      const form = page.locator('form.enquiry-form');
+      await expect(form).toHaveAttribute('method', 'post');
+      await expect(form).toHaveAttribute('action', '/php/email.php');
+    });
+    await test.step('the menu links can be reached on a phone', async () => {
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.goto('/iphone');
+      await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      for (const name of ['Home', 'About', 'Services', 'Portfolio', 'Contact']) {
+        await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+      }
+      await nav.getByRole('link', { name: 'Services' }).click();
+      await expect(page).toHaveURL(/\/service$/);
+    });
   });
 
   test('a form shown again after a mistake carries an idempotency key for its next post', async ({

@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { expectAccessible } from './helpers';
+import { expectAccessible, expectNoCspViolation } from './helpers';
 import { test } from './shared-page';
 import { allRoutes, mainRoutes, servicePages, specServiceRoutes } from '../support/site';
 
@@ -66,7 +66,7 @@ test.describe('shared pieces', () => {
 
 test.describe('service pages', () => {
   for (const service of servicePages) {
-    test(`/${service.slug}: its content; no axe violation, every image with alt text and dimensions`, async ({
+    test(`/${service.slug}: its content; no axe violation, every image with alt text and dimensions; no CSP violation`, async ({
       sharedPage: page,
     }) => {
       await page.goto(`/${service.slug}`);
@@ -106,11 +106,12 @@ test.describe('service pages', () => {
       const carousel = page.getByRole('region', { name: 'Testimonials' });
       await expect(carousel).toHaveCount(service.testimonials === false ? 0 : 1);
       await expectAccessible(page);
+      await expectNoCspViolation(page);
     });
   }
 
   test('the iPhone page shows Get in Touch to /contact, the others Inquire Now', async ({
-    page,
+    sharedPage: page,
   }) => {
     await page.goto('/iphone');
     await expect(
@@ -144,7 +145,12 @@ async function columns(page: import('@playwright/test').Page, selector: string) 
   });
 }
 
-test.describe('grid columns', () => {
+// One page at each width in turn (a context for each width cost more than the check), each width a
+// step of its own and a fresh load of the page at that width.
+test('grid columns: 4 tiles and 4 stats from 992 px, 3 and 2 from 768, 2 and 2 from 576, 1 and 1 below', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
   for (const [width, tiles, stats] of [
     [1280, 4, 4],
     [992, 4, 4],
@@ -155,11 +161,11 @@ test.describe('grid columns', () => {
     [575, 1, 1],
     [375, 1, 1],
   ] as const) {
-    test(`at ${width} px: ${tiles} tile columns and ${stats} stat columns`, async ({ page }) => {
+    await test.step(`at ${width} px: ${tiles} tile columns and ${stats} stat columns`, async () => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto('/laravel');
-      expect(await columns(page, '[data-testid="service-grid"]')).toBe(tiles);
-      expect(await columns(page, '[data-testid="stats"]')).toBe(stats);
+      expect(await columns(page, '[data-testid="service-grid"]'), `${width} px`).toBe(tiles);
+      expect(await columns(page, '[data-testid="stats"]'), `${width} px`).toBe(stats);
     });
   }
 });
@@ -295,12 +301,13 @@ test.describe('main pages', () => {
   });
 
   for (const route of mainRoutes) {
-    test(`${route} has exactly one h1, no axe violation, every image with alt text and dimensions`, async ({
+    test(`${route} has exactly one h1, no axe violation, every image with alt text and dimensions, no CSP violation`, async ({
       sharedPage: page,
     }) => {
       await page.goto(route);
       await expect(page.locator('h1')).toHaveCount(1);
       await expectAccessible(page);
+      await expectNoCspViolation(page);
     });
   }
 });

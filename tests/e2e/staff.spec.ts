@@ -4,7 +4,8 @@
  * calls seen, one moved and one cancelled, an enquiry marked handled; axe finds nothing on each
  * page. The site runs at http://localhost (a passkey is bound to a host name, never an address).
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import { freePort, postForm, startServer } from '../support/server';
 import { startSmtp } from '../../scripts/smtp';
 import { textOf } from '../support/mime';

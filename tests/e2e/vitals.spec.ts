@@ -5,7 +5,8 @@
  * them; a browser that sends Global Privacy Control sends nothing, and loads nothing for it.
  */
 import { execFileSync } from 'node:child_process';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { test } from './shared-page';
 import { openStore } from '../../src/server/store/index';
 import { startServer, type RunningServer } from '../support/server';
 
