@@ -3,13 +3,15 @@ import { chromiumArgs, chromiumShellPath } from './scripts/local.mjs';
 
 // The visual editor's browser tests (tests/editor/), against `astro dev --mode edit` as `npm run
 // edit` runs it, the only place the editor runs: `npm run test:editor`. One dev server, in a copy of
-// the project of its own (scripts/editor-project.mjs), which compiles the editor's ~190 modules and
-// each page once for all the tests (a second server in a second copy did all of that again). First
-// the tests that only read (every page of the dev site, every entry in the editor: two files side
-// by side), which no save may reload; then, one at a time in one worker, the tests that save: a
-// marketer's afternoon first, whose build of a copy runs beside the next tests
-// (tests/editor/editor.spec.ts), then History's. Each test that saves puts every file back
-// afterwards (tests/editor/content.ts, which finds the copy by its project's `metadata.copy`).
+// the project of its own (scripts/editor-project.mjs), whose Vite warms the editor's ~190 modules
+// once (a second server in a second copy cost its own start, its own bundling of the editor's
+// dependencies and its own compiling of every module: a third of the phase's processor time). First
+// the tests that only read (every page of the dev site, every entry in the editor), which no save
+// may reload; then, one at a time in one worker (one browser context, whose cache keeps the editor's
+// compiled code), the tests that save: a marketer's afternoon first, whose build of a copy runs
+// beside the next tests (tests/editor/editor.spec.ts), then History's. Each test that saves puts
+// every file back afterwards (tests/editor/content.ts, which finds the copy by its project's
+// `metadata.copy`).
 const port = Number(process.env.EDITOR_TEST_PORT ?? 4485);
 const origin = `http://127.0.0.1:${port}`;
 const copy = 'editing';
