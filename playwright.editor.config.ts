@@ -2,19 +2,17 @@ import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumShellPath } from './scripts/local.mjs';
 
 // The visual editor's browser tests (tests/editor/), against `astro dev --mode edit` as `npm run
-// edit` runs it, the only place the editor runs: `npm run test:editor`. One dev server, in a copy of
-// the project of its own (scripts/editor-project.mjs), whose Vite warms the editor's ~190 modules
-// once (a second server in a second copy cost its own start, its own bundling of the editor's
-// dependencies and its own compiling of every module: a third of the phase's processor time). First
-// the tests that only read (every page of the dev site, every entry in the editor), which no save
-// may reload; then, one at a time in one worker (one browser context, whose cache keeps the editor's
-// compiled code), the tests that save: a marketer's afternoon first, whose build of a copy runs
-// beside the next tests (tests/editor/editor.spec.ts), then History's. Each test that saves puts
-// every file back afterwards (tests/editor/content.ts, which finds the copy by its project's
+// edit` runs it, the only place the editor runs: `npm run test:editor`. Two dev servers, each in a
+// copy of the project of its own (scripts/editor-project.mjs), one per worker: in the first, a
+// marketer's afternoon (the longest test, which saves); in the second, first the tests that only
+// read (every page of the dev site, every entry in the editor), which no save may reload, then the
+// other tests that save. The tests that save run one at a time in their copy and put every file
+// back afterwards (tests/editor/content.ts, which finds a test's copy by its project's
 // `metadata.copy`).
 const port = Number(process.env.EDITOR_TEST_PORT ?? 4485);
-const origin = `http://127.0.0.1:${port}`;
-const copy = 'editing';
+const ports = { first: port, second: port + 1 };
+const origin = (copy: keyof typeof ports) => `http://127.0.0.1:${ports[copy]}`;
+const afternoon = /a marketer's afternoon/;
 
 export default defineConfig({
   testDir: 'tests/editor',
@@ -36,34 +34,54 @@ export default defineConfig({
   },
   projects: [
     // Vite bundles the editor's dependencies on the first visit and reloads the page once it has:
-    // one visit first, so that no test is reloaded half-way.
-    { name: 'warm-up', testMatch: /warm-up\.setup\.ts/, use: { baseURL: origin } },
+    // one visit to each server first, so that no test is reloaded half-way.
+    {
+      name: 'warm-up',
+      testMatch: /warm-up\.setup\.ts/,
+      use: { baseURL: origin('first') },
+      metadata: { origins: [origin('first'), origin('second')] },
+    },
+    {
+      name: 'afternoon',
+      testMatch: /editor\.spec\.ts/,
+      grep: afternoon,
+      dependencies: ['warm-up'],
+      use: { baseURL: origin('first') },
+      metadata: { copy: 'first' },
+    },
+    // After the afternoon, in its copy: a save undone, a page deleted and brought back, a page moved.
+    {
+      name: 'history',
+      testMatch: /history\.spec\.ts/,
+      dependencies: ['afternoon'],
+      use: { baseURL: origin('first') },
+      metadata: { copy: 'first' },
+    },
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,
       dependencies: ['warm-up'],
-      use: { baseURL: origin },
-      metadata: { copy },
+      use: { baseURL: origin('second') },
+      metadata: { copy: 'second' },
     },
-    // In file order, in one worker: editor.spec.ts (the afternoon first), then history.spec.ts.
     {
       name: 'saving',
-      testMatch: /(editor|history)\.spec\.ts/,
+      testMatch: /editor\.spec\.ts/,
+      grepInvert: afternoon,
       dependencies: ['reading'],
-      workers: 1,
-      use: { baseURL: origin },
-      metadata: { copy },
+      use: { baseURL: origin('second') },
+      metadata: { copy: 'second' },
     },
   ],
   // Node 24 from node_modules, not the system's Node (which Astro refuses).
-  webServer: {
-    command: `./node_modules/.bin/node scripts/editor-project.mjs --copy ${copy} -- --mode edit --host 127.0.0.1 --port ${port}`,
-    url: `${origin}/keystatic`,
+  webServer: (['first', 'second'] as const).map((copy) => ({
+    command: `./node_modules/.bin/node scripts/editor-project.mjs --copy ${copy} -- --mode edit --host 127.0.0.1 --port ${ports[copy]}`,
+    url: `${origin(copy)}/keystatic`,
     env: { ASTRO_TELEMETRY_DISABLED: '1' },
     reuseExistingServer: false,
     timeout: 120_000,
     // SIGINT first, so that editor-project.mjs stops `astro dev` and removes its copy and log
     // (without it, Playwright kills the process group, and the copies stayed in the temporary folder).
     gracefulShutdown: { signal: 'SIGINT', timeout: 10_000 },
-  },
+  })),
 });

@@ -4,8 +4,8 @@
 // src/content (./project-copy.mjs makes it).
 //
 // Usage: node scripts/editor-project.mjs [--copy NAME] -- <astro dev arguments>   makes a fresh copy
-// and runs `astro dev` in it until stopped (playwright.editor.config.ts's web server, in the copy
-// `editing`). The tests find a copy with `editorProject(NAME)`.
+// and runs `astro dev` in it until stopped (playwright.editor.config.ts's two web servers, `first`
+// and `second`, each in its copy). The tests find a copy with `editorProject(NAME)`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, rmSync } from 'node:fs';
