@@ -5,10 +5,9 @@
  */
 import { expect, type Page } from '@playwright/test';
 import { test } from './shared-page';
-import { freePort, readStore, startServer } from '../support/server';
-import { startSmtp } from '../../scripts/smtp';
+import { readStore } from '../support/server';
 import { decoded } from '../support/mime';
-import { openCallRequest, violations } from './helpers';
+import { openCallRequest, startMailingSite, violations } from './helpers';
 import { e2eDatabase } from '../support/site';
 import { FIRST_TIMES } from '../../src/domain/hand-over';
 
@@ -295,16 +294,8 @@ test('a booking reaches the mailbox with its invitation, and its link cancels it
   page,
 }) => {
   test.setTimeout(60_000);
-  const [port, smtpPort] = [await freePort(), await freePort()];
-  const smtp = await startSmtp(smtpPort);
-  const server = await startServer({
-    PORT: String(port),
-    SITE_URL: `http://127.0.0.1:${port}`,
+  const { server, smtp } = await startMailingSite({
     BOOKING_SECRET: 'e2e-mail-secret-0123456789abcdef0123',
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
-    ENQUIRY_TO: 'sales@agency.example',
-    ENQUIRY_FROM: 'website@agency.example',
-    JOBS_POLL_MS: '100',
   });
   try {
     const dialog = await openDialog(page, `${server.url}/`);

@@ -8,10 +8,15 @@
  */
 import { expect, type Page } from '@playwright/test';
 import { test } from './shared-page';
-import { startSmtp } from '../../scripts/smtp';
 import { textOf } from '../support/mime';
-import { freePort, postForm, startServer } from '../support/server';
-import { openCallRequest, scrollThrough, violationsOf, watchViolations } from './helpers';
+import { postForm } from '../support/server';
+import {
+  openCallRequest,
+  scrollThrough,
+  startMailingSite,
+  violationsOf,
+  watchViolations,
+} from './helpers';
 
 const pages = ['/', '/iphone', '/contact', '/no-such-page'];
 const notPages = ['/favicon.svg', '/healthz', '/robots.txt'];
@@ -205,16 +210,8 @@ test('the widgets in use break none of it: the menu, the dialog and its times, a
 
 test('the staff desk breaks none of it', async ({ page }) => {
   test.setTimeout(60_000);
-  const [port, smtpPort] = [await freePort(), await freePort()];
-  const smtp = await startSmtp(smtpPort);
-  const server = await startServer({
-    PORT: String(port),
-    SITE_URL: `http://127.0.0.1:${port}`,
+  const { server, smtp } = await startMailingSite({
     BOOKING_SECRET: 'e2e-csp-secret-0123456789abcdef0123456',
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
-    ENQUIRY_TO: 'sales@agency.example',
-    ENQUIRY_FROM: 'website@agency.example',
-    JOBS_POLL_MS: '100',
   });
   try {
     const { slots } = (await (await fetch(`${server.url}/schedule/slots.json`)).json()) as {

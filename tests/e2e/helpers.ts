@@ -1,6 +1,8 @@
 /** What several browser tests look at the same way. */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
+import { startSmtp } from '../../scripts/smtp';
+import { freePort, startServer } from '../support/server';
 
 /**
  * axe's violations on the page as it is now, one line each: rule and elements. Every rule runs; only
@@ -135,4 +137,24 @@ export const scrollThrough = (page: Page) =>
 export async function expectNoCspViolation(page: Page) {
   await scrollThrough(page);
   expect(await violationsOf(page)).toEqual([]);
+}
+
+/**
+ * A production server of the test's own that mails through an SMTP catcher (its `mails`), on free
+ * ports: for the tests that follow an e-mail (a booking's, a sign-in link's). `host` is the name
+ * its SITE_URL gives the links; `env` adds to or overrides the server's settings.
+ */
+export async function startMailingSite(env: Record<string, string> = {}, host = '127.0.0.1') {
+  const [port, smtpPort] = [await freePort(), await freePort()];
+  const smtp = await startSmtp(smtpPort);
+  const server = await startServer({
+    PORT: String(port),
+    SITE_URL: `http://${host}:${port}`,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+    ENQUIRY_TO: 'sales@agency.example',
+    ENQUIRY_FROM: 'website@agency.example',
+    JOBS_POLL_MS: '100',
+    ...env,
+  });
+  return { server, smtp, site: `http://${host}:${port}` };
 }

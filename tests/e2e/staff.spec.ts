@@ -6,10 +6,9 @@
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { test } from './shared-page';
-import { freePort, postForm, startServer } from '../support/server';
-import { startSmtp } from '../../scripts/smtp';
+import { postForm } from '../support/server';
 import { textOf } from '../support/mime';
-import { violations } from './helpers';
+import { startMailingSite, violations } from './helpers';
 
 test.use({ viewport: { width: 375, height: 800 } });
 
@@ -33,19 +32,13 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
   page,
 }) => {
   test.setTimeout(90_000);
-  const [port, smtpPort] = [await freePort(), await freePort()];
-  const smtp = await startSmtp(smtpPort);
-  const server = await startServer({
-    PORT: String(port),
-    SITE_URL: `http://localhost:${port}`,
-    BOOKING_SECRET: 'e2e-staff-secret-0123456789abcdef0123',
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
-    ENQUIRY_TO: 'sales@agency.example',
-    ENQUIRY_FROM: 'website@agency.example',
-    JOBS_POLL_MS: '100',
-    LOG_FORMAT: 'json',
-  });
-  const site = `http://localhost:${port}`;
+  const { server, smtp, site } = await startMailingSite(
+    {
+      BOOKING_SECRET: 'e2e-staff-secret-0123456789abcdef0123',
+      LOG_FORMAT: 'json',
+    },
+    'localhost',
+  );
   try {
     // The morning's calls (the first free times) and an enquiry.
     const { slots } = (await (await fetch(`${server.url}/schedule/slots.json`)).json()) as {
@@ -144,16 +137,8 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
   browser,
 }) => {
   test.setTimeout(60_000);
-  const [port, smtpPort] = [await freePort(), await freePort()];
-  const smtp = await startSmtp(smtpPort);
-  const server = await startServer({
-    PORT: String(port),
-    SITE_URL: `http://127.0.0.1:${port}`,
+  const { server, smtp } = await startMailingSite({
     BOOKING_SECRET: 'e2e-staff-secret-0123456789abcdef0123',
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
-    ENQUIRY_TO: 'sales@agency.example',
-    ENQUIRY_FROM: 'website@agency.example',
-    JOBS_POLL_MS: '100',
   });
   const context = await browser.newContext({
     javaScriptEnabled: false,
@@ -237,16 +222,7 @@ test('a right-to-left override or a Hebrew name in an enquiry reorders nothing o
   browser,
 }) => {
   test.setTimeout(60_000);
-  const [port, smtpPort] = [await freePort(), await freePort()];
-  const smtp = await startSmtp(smtpPort);
-  const server = await startServer({
-    PORT: String(port),
-    SITE_URL: `http://127.0.0.1:${port}`,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
-    ENQUIRY_TO: 'sales@agency.example',
-    ENQUIRY_FROM: 'website@agency.example',
-    JOBS_POLL_MS: '100',
-  });
+  const { server, smtp } = await startMailingSite();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   try {
