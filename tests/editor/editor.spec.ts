@@ -612,9 +612,10 @@ test('an upload is kept pending, shown in the field, and never written if the en
   expect(existsSync(inProject(`src/assets/icons/${upload.name}.svg`))).toBe(false);
   const thumbnail = dialog.locator(`img[src*="preview=${upload.name}"]`).last();
   await expect(thumbnail).toBeVisible();
-  expect(await thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(
-    0,
-  );
+  // Shown as soon as it is in the page; drawn once the browser has fetched and decoded it.
+  await expect
+    .poll(() => thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth))
+    .toBeGreaterThan(0);
   const shown = await browser.request.get((await thumbnail.getAttribute('src'))!);
   expect((await shown.body()).equals(upload.bytes)).toBe(true);
   // Changed my mind: the entry is reset, and nothing was written.
