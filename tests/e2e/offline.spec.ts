@@ -462,9 +462,13 @@ test('a new build’s page replaces the copy on the device once the network answ
 
     await page.goto(`${server.url}/about`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Meet the new company');
-    // The new worker takes over and drops the old build's caches.
+    // The new worker takes over and drops the old build's caches: found by the browser's own check
+    // after the navigation or, at the latest, by the page's registration 5 s after load (skipped
+    // here as in offlineReady; on a loaded machine the browser's check alone took over 15 s).
+    await page.waitForLoadState('load');
+    await page.clock.fastForward(5000);
     await expect
-      .poll(() => page.evaluate(() => caches.keys()), { timeout: 15_000 })
+      .poll(() => page.evaluate(() => caches.keys()), { timeout: 30_000 })
       .toContain('pages-sw-000000000000');
     const now = await page.evaluate(() => caches.keys());
     expect(now.filter((name) => oldCaches.includes(name) && name.includes(buildId))).toEqual([]);
