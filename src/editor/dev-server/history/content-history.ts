@@ -10,10 +10,10 @@
  * The dev server's watcher (./recorder.ts) records, and the editor's history pages (./route.ts)
  * read and record restores, through one instance (`historyOf`).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
+import { runGit } from './git-runner.ts';
 
 export const HISTORY_REF = 'refs/editor/history';
 /** Where a project that has no git repository of its own keeps its history. */
@@ -79,24 +79,18 @@ export class ContentHistory {
     for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE']) delete this.#env[name];
   }
 
-  #git(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<string> {
-    return new Promise((done, fail) => {
-      const child = execFile(
-        'git',
-        args,
-        {
-          cwd: this.root,
-          env: { ...this.#env, ...options.env },
-          maxBuffer: 64 * 1024 * 1024,
-          encoding: 'utf8',
-        },
-        (error, stdout, stderr) =>
-          error
-            ? fail(new Error(`git ${args[0]}: ${stderr.trim() || error.message}`))
-            : done(stdout),
-      );
-      if (options.input !== undefined) child.stdin?.end(options.input);
+  async #git(
+    args: string[],
+    options: { env?: NodeJS.ProcessEnv; input?: string } = {},
+  ): Promise<string> {
+    const answer = await runGit({
+      args,
+      cwd: this.root,
+      env: { ...this.#env, ...options.env },
+      input: options.input,
     });
+    if (answer.error) throw new Error(`git ${args[0]}: ${answer.stderr.trim() || answer.error}`);
+    return answer.stdout;
   }
 
   /** Whether history can be kept: git is installed; the repository it uses exists once this resolves. */
