@@ -57,6 +57,14 @@ export default defineConfig({
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
     },
+    // After them, in the same copy: History in a marketer's words.
+    {
+      name: 'history-words',
+      testMatch: /history-words\.spec\.ts/,
+      dependencies: ['history'],
+      use: { baseURL: origin('first') },
+      metadata: { copy: 'first' },
+    },
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,
