@@ -109,10 +109,16 @@ export function editorHistory(): Plugin {
   let editorSavedAt = 0;
   /** Who made that Save, if the editor knows. */
   let editorSaveBy: Saver | undefined;
+  /**
+   * Keystatic's Saves not answered yet: a change heard meanwhile is theirs (a second Save right
+   * after a first was recorded as a change outside the editor, by the first's late watcher).
+   */
+  let savesUnderWay = 0;
   const recordSave = async () => {
     // A change recorded soon after the editor answered a Save is that Save's (Keystatic may still
-    // be writing when it answers, and the watcher hears of its files later).
-    const fromEditor = Date.now() - editorSavedAt < EDITOR_SAVE_MS;
+    // be writing when it answers, and the watcher hears of its files later), and so is one heard
+    // while a Save is being written.
+    const fromEditor = savesUnderWay > 0 || Date.now() - editorSavedAt < EDITOR_SAVE_MS;
     try {
       const commit = fromEditor
         ? await history.record('Saved in the editor', editorSaveBy)
@@ -155,7 +161,11 @@ export function editorHistory(): Plugin {
       });
       // Keystatic's Save (local mode): its files are written when it answers.
       server.middlewares.use((req, res, next) => {
-        if (req.method === 'POST' && req.url?.split('?')[0] === '/api/keystatic/update')
+        if (req.method === 'POST' && req.url?.split('?')[0] === '/api/keystatic/update') {
+          savesUnderWay++;
+          editorSaveBy = savedBy(req.headers);
+          // After 'finish' when it answered, alone when the connection went first.
+          res.once('close', () => savesUnderWay--);
           res.once('finish', () => {
             if (res.statusCode >= 300) return;
             // Its files are written by now: recorded at once, so that the History a marketer
@@ -165,6 +175,7 @@ export function editorHistory(): Plugin {
             editorSaveBy = savedBy(req.headers);
             void recordSave();
           });
+        }
         next();
       });
     },
