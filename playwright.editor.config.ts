@@ -48,7 +48,8 @@ export default defineConfig({
       metadata: { copy: 'first' },
     },
     // In the second copy: first the tests that only read (every page of the dev site, every entry
-    // in the editor), which no save may reload, then the other tests that save.
+    // in the editor), which no save may reload, then the other tests that save, History in a
+    // marketer's words last.
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,
@@ -58,7 +59,7 @@ export default defineConfig({
     },
     {
       name: 'saving',
-      testMatch: /editor\.spec\.ts/,
+      testMatch: /(editor|history-words)\.spec\.ts/,
       grepInvert: afternoon,
       dependencies: ['reading'],
       workers: 1,

@@ -9,6 +9,9 @@
  */
 import './tab-history.ts';
 
+// The marketer's time zone, for History's times.
+import './tab-times.ts';
+
 // What a refused Save says, under Save.
 import './save-message.ts';
 import { divertErrorOverlays, type ErrorPayload } from './error-overlays.ts';
