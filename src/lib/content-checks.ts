@@ -8,7 +8,7 @@
  * a slug's error on /service and on the service pages.
  */
 import { contentMistakeHeadings } from '../domain/content-rules';
-import { pageOf, redirectProblems, type Redirect } from '../domain/redirects';
+import { linkProblem, redirectProblems, type Redirect } from '../domain/redirects';
 
 export interface CheckedEntry {
   /** The file the entry comes from, as the editor knows it: 'src/content/data/technologies.yaml'. */
@@ -109,18 +109,16 @@ export function checkContent(
   redirects: readonly Redirect[] = [],
 ): ContentProblem[] {
   const problems = checkServiceSlugs(services, fixedRoutes);
-  const routes = new Set([
-    ...livePages(fixedRoutes, services),
-    ...redirects.map(({ from }) => from),
-  ]);
+  const pages = new Set(livePages(fixedRoutes, services));
   for (const entry of entries) {
     const links = [...internalLinks(entry.data), ...(entry.body ? bodyLinks(entry.body) : [])];
     for (const [field, href] of links) {
-      if (routes.has(pageOf(href))) continue;
+      const message = linkProblem(href, pages, redirects);
+      if (!message) continue;
       problems.push({
         file: entry.file,
         field: entry.id ? `entry "${entry.id}", ${field}` : field,
-        message: `"${href}" is not a page of the site (a service page renamed or removed?)`,
+        message,
         ...(entry.index !== undefined && { path: `entries.${entry.index}.${field}` }),
       });
     }

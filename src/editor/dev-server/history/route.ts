@@ -10,6 +10,7 @@
  * container, so that each address keeps exactly the methods it takes (an .astro page answers any
  * method) and none of the scripts Astro adds to a page comes with them.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { APIContext, APIRoute } from 'astro';
@@ -35,6 +36,8 @@ import EntryVersion from './pages/EntryVersion.astro';
 import NoGit from './pages/NoGit.astro';
 import NotFound from './pages/NotFound.astro';
 import Overview from './pages/Overview.astro';
+import RestoreCheck from './pages/RestoreCheck.astro';
+import { restoreConsequences } from '../site-checks.ts';
 import { DELETE_PLANS, addressOf, readRedirects, writeRedirects } from './recorder.ts';
 
 export const prerender = false;
@@ -236,13 +239,34 @@ async function bringBack(file: string, commit: string, seeOther: SeeOther) {
   return seeOther(`${HISTORY_BASE}?restored=${encodeURIComponent(file)}`, 303);
 }
 
-/** Writes a saved version of an entry back, as a new save. */
-async function restoreVersion(path: string, commit: string, seeOther: SeeOther) {
+/**
+ * Writes a saved version of an entry back, as a new save. One that would break a page, or leave an
+ * old address unanswered, says which first, and is written once `confirmed`.
+ */
+async function restoreVersion(
+  path: string,
+  commit: string,
+  confirmed: boolean,
+  seeOther: SeeOther,
+) {
   const entry = entryOfPath(path);
   const file = entry && (await fileOf(entry, history));
   if (!entry || !file) return notFound();
   const version = (await history.versions(file)).find((v) => v.commit === commit);
   if (!version) return notFound();
+  if (!confirmed) {
+    const older = (await history.textAt(version.commit, version.file)) ?? '';
+    const now = existsSync(join(root, file)) ? await readFile(join(root, file), 'utf8') : '';
+    const text = adjustFor(file)?.(older, now) ?? older;
+    const consequences = await restoreConsequences(root, file, text);
+    if (consequences.broken.length || consequences.unanswered.length)
+      return page(RestoreCheck, {
+        entry,
+        commit: version.commit,
+        savedAt: version.savedAt,
+        ...consequences,
+      });
+  }
   await history.restore(version.commit, version.file, file, adjustFor(file));
   await history.record(`Restored the version of ${new Date(version.savedAt).toISOString()}`);
   return seeOther(`${entry.historyUrl}?restored=${version.savedAt}`, 303);
@@ -261,5 +285,5 @@ export const POST: APIRoute = async (context) => {
   };
   if (path === 'links') return pointLinks(field('from'), field('to').split('#')[0]!, redirect);
   if (path === 'deleted') return bringBack(field('file'), field('commit'), redirect);
-  return restoreVersion(path, field('version'), redirect);
+  return restoreVersion(path, field('version'), field('confirmed') === 'yes', redirect);
 };

@@ -88,6 +88,10 @@ function UnusedImages(props: { folder: AssetFolder; chosen: string }) {
 
 const NONE = '(none)';
 
+/** What a picture chosen in place of another asks of its Alt text. */
+export const altPrompt = (kind: string) =>
+  `A new ${kind}: check that its Alt text below still says what this one shows.`;
+
 export function ImageChooser(props: {
   folder: AssetFolder;
   pictures: FolderPictures;
@@ -97,10 +101,15 @@ export function ImageChooser(props: {
   onChange(value: string): void;
   optional?: boolean;
   errorMessage?: string;
+  /** An Alt text follows the field: a picture that replaces another asks for it to be checked. */
+  altBeside?: boolean;
 }) {
   const { folder, onChange } = props;
   const kind = imageKinds[folder];
   useSyncExternalStore(subscribe, () => changes[folder]);
+  // The picture the entry had when the field was opened: another one chosen since replaces it.
+  const [first] = useState(props.value);
+  const replaced = props.altBeside && first !== '' && props.value !== '' && props.value !== first;
   const pictures = current(folder, props.pictures);
   const [state, setState] = useState<{
     busy?: boolean;
@@ -177,6 +186,11 @@ export function ImageChooser(props: {
               : `${kinds}; named after the file.`}
         </Text>
       </Flex>
+      {replaced && (
+        <Text size="small" weight="semibold" color="accent" role="status">
+          {altPrompt(kind.one)}
+        </Text>
+      )}
       <UnusedImages folder={folder} chosen={props.value} />
     </Flex>
   );
