@@ -57,6 +57,15 @@ export default defineConfig({
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
     },
+    // After History, in its copy: what the build refuses refused at Save (a link, a redirect, a
+    // restore), an upload kept with its draft, and the editor's words (issue 55).
+    {
+      name: 'checks',
+      testMatch: /(save-checks|pending-drafts|words)\.spec\.ts/,
+      dependencies: ['history'],
+      use: { baseURL: origin('first') },
+      metadata: { copy: 'first' },
+    },
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,

@@ -71,6 +71,12 @@ export const refusal = (problems: readonly string[]) =>
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.request.method !== 'POST' || context.url.pathname !== SAVE_PATH) return next();
   const { additions, deletions } = await saved(context.request);
-  const problems = await saveProblems(root, additions, deletions);
+  let problems: string[] = [];
+  try {
+    problems = await saveProblems(root, additions, deletions);
+  } catch (error) {
+    // A check that could not run stops no Save: the build still checks.
+    console.warn(`[editor] The Save's files could not be checked: ${error}`);
+  }
   return problems.length ? refusal(problems) : next();
 });

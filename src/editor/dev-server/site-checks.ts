@@ -10,7 +10,7 @@
  * be checked without writing it.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { withMove, type Redirect } from '../../domain/redirects.ts';
 import {
@@ -40,9 +40,7 @@ export async function readContent(root: string): Promise<ContentFiles> {
   const entries = await readdir(join(root, CONTENT), { recursive: true, withFileTypes: true });
   for (const entry of entries) {
     if (!entry.isFile() || !TEXT_FILES.test(entry.name)) continue;
-    const path = join(entry.parentPath, entry.name)
-      .slice(root.length + 1)
-      .replaceAll('\\', '/');
+    const path = relative(root, join(entry.parentPath, entry.name)).replaceAll('\\', '/');
     files.set(path, await readFile(join(root, path), 'utf8'));
   }
   return files;
