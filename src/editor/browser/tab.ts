@@ -11,6 +11,8 @@ import './tab-history.ts';
 
 // What a refused Save says, under Save.
 import './save-message.ts';
+// Drafts: marked in the lists, asked about on leaving, their uploads kept.
+import './drafts.ts';
 import { divertErrorOverlays, type ErrorPayload } from './error-overlays.ts';
 
 /**

@@ -12,7 +12,7 @@ import {
   type AssetFolder,
   type FolderImage,
 } from '../../../domain/images.ts';
-import { ask } from './endpoint.ts';
+import { ask, browserId } from './endpoint.ts';
 import { change, changes, current, subscribe, type FolderPictures } from './pictures.ts';
 
 const capitalised = (text: string) => text[0]!.toUpperCase() + text.slice(1);
@@ -129,7 +129,12 @@ export function ImageChooser(props: {
     const problem = imageProblem(folder, file.name, bytes, []);
     if (problem) return setState({ error: problem });
     setState({ busy: true });
-    const { name, url, removed, error } = await ask('POST', { folder, file: file.name }, file);
+    const browser = browserId();
+    const { name, url, removed, error } = await ask(
+      'POST',
+      { folder, file: file.name, ...(browser && { browser }) },
+      file,
+    );
     if (!name || !url) return setState({ error });
     change(folder, name, url);
     onChange(name);
