@@ -93,12 +93,27 @@ export function editorPlace(
   config: typeof editorConfig = editorConfig,
   data?: unknown,
 ): string | undefined {
+  return editorPlaceParts(file, fieldPath, config, data)?.join(' → ');
+}
+
+/**
+ * The place of `editorPlace`, part by part: the collection's label and the entry, or the list
+ * file's label, then the field's labels and items (`within`, how many parts name the entry).
+ */
+export function editorPlaceParts(
+  file: string,
+  fieldPath: string,
+  config: typeof editorConfig = editorConfig,
+  data?: unknown,
+): (string[] & { within: number }) | undefined {
   const path = fieldPath.split('.').filter(Boolean);
+  const parts = (entry: string[], rest: string[]) =>
+    Object.assign([...entry, ...rest], { within: entry.length });
   for (const place of places(config)) {
     if (place.many && file.startsWith(place.path)) {
       const entry = file.slice(place.path.length).replace(/\.[^./]+$/, '');
       if (entry.includes('/')) continue;
-      return [place.label, entry, ...walkFields(place.schema, path, data)].join(' → ');
+      return parts([place.label, entry], walkFields(place.schema, path, data));
     }
     if (!place.many && file.replace(/\.[^./]+$/, '') === place.path) {
       // A list file: its one list, `entries`, has the file's label; said once.
@@ -107,7 +122,7 @@ export function editorPlace(
       const within = entries
         ? walk(entries, rest, partOf(data, list!))
         : walkFields(place.schema, path, data);
-      return [place.label, ...within].join(' → ');
+      return parts([place.label], within);
     }
   }
   return undefined;

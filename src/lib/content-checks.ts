@@ -33,7 +33,7 @@ export interface ContentProblem {
 }
 
 /** Every internal link of a value: strings under an `href` key that start with '/', with their path. */
-function* internalLinks(value: unknown, path: string[] = []): Generator<[string, string]> {
+export function* internalLinks(value: unknown, path: string[] = []): Generator<[string, string]> {
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) yield* internalLinks(item, [...path, String(i)]);
   } else if (value && typeof value === 'object') {
@@ -48,7 +48,7 @@ function* internalLinks(value: unknown, path: string[] = []): Generator<[string,
 }
 
 /** Links in Markdown (`[text](/path)`) and in HTML (`href="/path"`) of an MDX body. */
-function* bodyLinks(body: string): Generator<[string, string]> {
+export function* bodyLinks(body: string): Generator<[string, string]> {
   for (const match of body.matchAll(/\]\((\/[^)\s]*)\)|href=["'](\/[^"']*)["']/g)) {
     const line = body.slice(0, match.index).split('\n').length;
     yield [`body, line ${line}`, (match[1] ?? match[2])!];

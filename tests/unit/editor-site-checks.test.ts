@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveProblems } from '../../src/editor/dev-server/save-checks';
 import {
   fixedRoutes,
+  linksTo,
   pagesOf,
   readContent,
   restoreConsequences,
@@ -127,5 +128,22 @@ describe("the site's pages, as the editor's fields name them", () => {
     expect(byAddress.get('/about')).toBe('About Us');
     expect(byAddress.get('/laravel')).toBe('Laravel');
     expect(byAddress.has('/schedule/booked')).toBe(true);
+  });
+});
+
+describe('the links to a page, where they are on the site', () => {
+  it('by the place a marketer knows, not the file: the footer, a list by its item, a page by its name', async () => {
+    const places = async (address: string) =>
+      [...(await linksTo(root, address)).found.values()].flat();
+    expect(await places('/laravel')).toEqual([
+      "the footer's Popular services: Laravel",
+      "the About page's technologies: Laravel",
+    ]);
+    expect(await places('/php')).toEqual([
+      'Home (/): Sections → One team for the whole product → Items → Web Development → Links → PHP → Link',
+      "the About page's technologies: PHP",
+    ]);
+    expect(await places('/contact')).toEqual(['iPhone App (/iphone): Hero → Button']);
+    expect((await linksTo(root, '/laravel')).names.get('/laravel')).toBe('Laravel');
   });
 });

@@ -12,10 +12,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { withMove, type Redirect } from '../../domain/redirects.ts';
+import { pageOf, withMove, type Redirect } from '../../domain/redirects.ts';
+import type { Fields } from '../../content-model/fields.ts';
+import { contentModel } from '../../content-model/index.ts';
 import {
+  bodyLinks,
   checkContent,
   checkRedirects,
+  internalLinks,
   livePages,
   REDIRECTS_FILE,
   routeOfPageFile,
@@ -23,7 +27,7 @@ import {
   type ContentProblem,
   type ServiceSlug,
 } from '../../lib/content-checks.ts';
-import { editorPlace } from '../labels.ts';
+import { editorPlace, editorPlaceParts } from '../labels.ts';
 
 /** The content's text files by their path from the project's folder ('src/content/pages/home.yaml'). */
 export type ContentFiles = Map<string, string>;
@@ -268,4 +272,75 @@ export async function restoreConsequences(
   const kept = new Set(redirectsOf(after).map(({ from }) => from));
   const unanswered = redirectsOf(before).filter(({ from }) => !kept.has(from) && !live.has(from));
   return { broken, unanswered };
+}
+
+/**
+ * The deepest list along a field's path that the content model says where the site shows
+ * (`shownAt`: "the footer's Popular services"), and the path's segment of its items.
+ */
+function shownAtAlong(file: string, path: readonly string[]) {
+  const model = Object.values(contentModel).find((each) =>
+    each.kind === 'listFile' ? each.file === file : file.startsWith(`${each.folder}/`),
+  );
+  if (!model) return undefined;
+  const inList = model.kind === 'listFile';
+  let found = inList && model.shownAt ? { shownAt: model.shownAt, at: 0 } : undefined;
+  let fields: Fields | undefined = model.fields;
+  for (let i = inList ? 2 : 0; i < path.length && fields; i++) {
+    const field: Fields[string] | undefined = fields[path[i]!];
+    if (field?.kind === 'list') {
+      if (field.shownAt) found = { shownAt: field.shownAt, at: i };
+      fields = field.of.kind === 'group' ? field.of.fields : undefined;
+      i++;
+    } else fields = field?.kind === 'group' ? field.fields : undefined;
+  }
+  return found && { ...found, inList };
+}
+
+/**
+ * Where a field of a content file is on the site, in a marketer's words: "the footer's Popular
+ * services: Laravel", "the About page's technologies: Symfony"; a page's own field by its page and
+ * its place in the editor: "Home (/): Sections → … → Links → PHP".
+ */
+export function sitePlace(
+  file: string,
+  fieldPath: string,
+  files: ContentFiles,
+  fixed: readonly string[],
+): string {
+  const text = files.get(file);
+  // A link of an MDX body is 'body, line 3': the editor shows the body whole.
+  const field = fieldPath.split(',')[0]!;
+  const path = field.split('.').filter(Boolean);
+  const values = text === undefined ? undefined : valuesOf(file, text);
+  const parts = editorPlaceParts(file, field, undefined, values);
+  const shown = shownAtAlong(file, path);
+  if (shown && parts) {
+    // The list's item: its part among the editor's (a list file's `entries` has none of its own).
+    const item = parts[parts.within + shown.at + (shown.inList ? 0 : 1)];
+    return item ? `${shown.shownAt}: ${item}` : shown.shownAt;
+  }
+  if (file.startsWith(SERVICES) || file.startsWith(PAGES)) {
+    const detail = parts?.slice(parts.within) ?? [];
+    return [shownOn(file, files, fixed), detail.join(' → ')].filter(Boolean).join(': ');
+  }
+  return parts?.join(' → ') ?? file;
+}
+
+/**
+ * The content's links to a page (`address`, '/ipad'), file by file, each where it is on the site:
+ * what the editor's dialogs list before a page moves or goes.
+ */
+export async function linksTo(root: string, address: string) {
+  const [files, fixed] = await Promise.all([readContent(root), fixedRoutes(root)]);
+  const found = new Map<string, string[]>();
+  for (const [file, text] of files) {
+    const { data, body } = file.endsWith('.mdx') ? mdx(text) : { data: yaml(text), body: '' };
+    const links = [...internalLinks(data), ...(body ? bodyLinks(body) : [])];
+    const places = links
+      .filter(([, href]) => pageOf(href) === address)
+      .map(([path]) => sitePlace(file, path, files, fixed));
+    if (places.length) found.set(file, places);
+  }
+  return { found, names: new Map(pagesOf(files, fixed).map(({ address: a, name }) => [a, name])) };
 }

@@ -37,7 +37,7 @@ import NoGit from './pages/NoGit.astro';
 import NotFound from './pages/NotFound.astro';
 import Overview from './pages/Overview.astro';
 import RestoreCheck from './pages/RestoreCheck.astro';
-import { restoreConsequences } from '../site-checks.ts';
+import { linksTo, restoreConsequences } from '../site-checks.ts';
 import { DELETE_PLANS, addressOf, readRedirects, writeRedirects } from './recorder.ts';
 
 export const prerender = false;
@@ -171,9 +171,15 @@ async function linksJson(url: URL) {
     .filter((f) => f.startsWith('src/content/services/'))
     .map(async (f) => addressOf(await readFile(join(root, f), 'utf8')));
   const addresses = (await Promise.all(pages)).filter((a): a is string => !!a && a !== to);
+  // Each link where it is on the site, and each page by its name: not files and bare addresses.
+  const { found, names } = await linksTo(root, to);
+  const listed = ['/', '/service', '/portfolio', '/about', '/contact', ...addresses.sort()];
   return Response.json({
-    links: files.map((f) => ({ ...f, label: labelOf(f.file) })),
-    pages: ['/', '/service', '/portfolio', '/about', '/contact', ...addresses.sort()],
+    links: files.map((f) => ({ ...f, label: labelOf(f.file), places: found.get(f.file) ?? [] })),
+    pages: listed,
+    names: Object.fromEntries(
+      listed.flatMap((page) => (names.get(page) ? [[page, names.get(page)]] : [])),
+    ),
   });
 }
 

@@ -9,9 +9,12 @@ import {
   imageExtensions,
   imageKinds,
   imageProblem,
+  maxImageBytes,
+  sizeInWords,
   type AssetFolder,
   type FolderImage,
 } from '../../../domain/images.ts';
+import { shrink } from './shrink.ts';
 import { ask, browserId } from './endpoint.ts';
 import { change, changes, current, subscribe, type FolderPictures } from './pictures.ts';
 
@@ -116,6 +119,8 @@ export function ImageChooser(props: {
     error?: string;
     added?: string;
     removed?: string[];
+    /** What was done to a photo too large for the folder. */
+    shrunk?: string;
   }>({});
   const items = [
     ...(props.optional ? [{ name: NONE, url: undefined }] : []),
@@ -123,8 +128,27 @@ export function ImageChooser(props: {
   ];
   const kinds = imageExtensions[folder].join(', ');
 
-  async function chosen(file: File) {
-    const bytes = new Uint8Array(await file.arrayBuffer());
+  /** A photo over the folder's size, made smaller to fit: the file, and what was done, in words. */
+  async function smallEnough(file: File, bytes: Uint8Array) {
+    const limit = maxImageBytes[folder];
+    if (bytes.length <= limit || !imageExtensions[folder].includes('.webp')) return undefined;
+    setState({ busy: true });
+    const shrunk = await shrink(file, limit);
+    if (!shrunk) return undefined;
+    return {
+      file: shrunk.file,
+      said: `It was ${sizeInWords(file.size)}, more than ${kind.many} can be: made smaller to fit (${shrunk.width} × ${shrunk.height} pixels, ${sizeInWords(shrunk.file.size)}).`,
+    };
+  }
+
+  async function chosen(chosenFile: File) {
+    let file = chosenFile;
+    let bytes = new Uint8Array(await file.arrayBuffer());
+    const smaller = await smallEnough(file, bytes);
+    if (smaller) {
+      file = smaller.file;
+      bytes = new Uint8Array(await file.arrayBuffer());
+    }
     // A name the folder holds already is the endpoint's to judge: the same file again is taken.
     const problem = imageProblem(folder, file.name, bytes, []);
     if (problem) return setState({ error: problem });
@@ -138,7 +162,7 @@ export function ImageChooser(props: {
     if (!name || !url) return setState({ error });
     change(folder, name, url);
     onChange(name);
-    setState({ added: name, removed });
+    setState({ added: name, removed, shrunk: smaller?.said });
   }
 
   return (
@@ -187,7 +211,7 @@ export function ImageChooser(props: {
                   state.removed?.length
                     ? ` Removed from the file: ${state.removed.join(', ')}.`
                     : ''
-                }`
+                }${state.shrunk ? ` ${state.shrunk}` : ''}`
               : `${kinds}; named after the file.`}
         </Text>
       </Flex>
