@@ -125,9 +125,8 @@ const unsaved = () =>
 
 addEventListener('beforeunload', (event) => {
   if (!unsaved()) return;
+  // The browser asks in its own words (none lets a page choose them any more).
   event.preventDefault();
-  // Older browsers ask only when a text is set; they show their own words.
-  event.returnValue = '';
 });
 
 void readDrafts();
