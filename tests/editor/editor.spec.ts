@@ -889,7 +889,8 @@ test('a redirect added in the editor: addresses the site refuses are refused at 
     await expect(from).not.toHaveAttribute('aria-invalid', 'true');
     await expect(to).not.toHaveAttribute('aria-invalid', 'true');
   });
-  await expect(list.getByRole('row', { name: '/old-zend → /zend' })).toBeVisible();
+  // The new address with its page's name.
+  await expect(list.getByRole('row', { name: '/old-zend → Zend Framework (/zend)' })).toBeVisible();
   await save(browser, redirects);
   expect(parseYaml(readFileSync(inProject(redirects), 'utf8'))).toEqual({
     entries: [{ from: '/old-zend', to: '/zend' }],

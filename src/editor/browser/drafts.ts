@@ -10,7 +10,7 @@
  *   (../dev-server/pending.ts): each time the editor opens, and when the tab is hidden, it says
  *   which of the pending uploads its drafts name.
  */
-import { createStore, entries } from 'idb-keyval';
+import { createStore, del, entries } from 'idb-keyval';
 import { RESET_EVENT, SAVED_EVENT } from '../events.ts';
 import { browserId, pendingUploads } from '../fields/image/endpoint.ts';
 import { imageUploadPath } from '../../domain/images.ts';
@@ -19,10 +19,13 @@ const MARK = 'data-editor-draft';
 /** What the lists say beside an entry that holds a draft. */
 export const DRAFT_WORDS = 'Draft (not saved)';
 
+/** Where Keystatic keeps its drafts. */
+const draftStore = () => createStore('keystatic', 'items');
+
 /** Keystatic's drafts: their keys (['collection', name, slug], ['singleton', name] …) and texts. */
 async function drafts(): Promise<{ key: unknown[]; texts: string[] }[]> {
   try {
-    const all = await entries(createStore('keystatic', 'items'));
+    const all = await entries(draftStore());
     const decoder = new TextDecoder();
     return all.map(([key, value]) => {
       const files = (value as { files?: unknown } | undefined)?.files;
@@ -92,8 +95,10 @@ function badge() {
 /** Puts the badge where a draft is, and takes it from where none is any more. */
 function mark() {
   const wanted = new Set<Element>();
-  // The navigation: a collection with a draft among its entries, a singleton with one.
+  // The navigation: a collection with a draft among its entries, a singleton with one (not the
+  // breadcrumbs, whose room is the entry's name's).
   for (const link of document.querySelectorAll<HTMLAnchorElement>('nav a[href^="/keystatic/"]')) {
+    if (link.closest('nav[aria-label="Breadcrumbs"]')) continue;
     const [, kind, name] = /^\/keystatic\/(collection|singleton)\/([^/]+)$/.exec(
       link.getAttribute('href') ?? '',
     ) ?? [undefined, undefined, undefined];
@@ -129,15 +134,37 @@ addEventListener('beforeunload', (event) => {
   event.preventDefault();
 });
 
+/**
+ * A Save that gave an entry another address: Keystatic then opens it there, and leaves the draft
+ * kept under the old address behind, which no entry has any more (and a page given that address
+ * later would be offered it). It goes.
+ */
+let saved: { at: number; path: string } | undefined;
+const ITEM = /^\/keystatic\/collection\/([^/]+)\/item\/([^/]+)$/;
+function movedBySave() {
+  const before = saved && Date.now() - saved.at < 5_000 ? ITEM.exec(saved.path) : null;
+  const now = ITEM.exec(location.pathname);
+  if (!before || !now || before[1] !== now[1] || before[2] === now[2]) return;
+  saved = undefined;
+  void del(['collection', before[1]!, decodeURIComponent(before[2]!)], draftStore()).catch(
+    () => {},
+  );
+}
+
 void readDrafts();
 // Keystatic puts a draft away (or removes it) just after a change, a Save or a reset.
 const soon = () => setTimeout(() => void readDrafts(), 300);
-for (const type of [SAVED_EVENT, RESET_EVENT]) document.addEventListener(type, soon);
+document.addEventListener(SAVED_EVENT, () => {
+  saved = { at: Date.now(), path: location.pathname };
+  soon();
+});
+document.addEventListener(RESET_EVENT, soon);
 addEventListener('popstate', soon);
 for (const method of ['pushState', 'replaceState'] as const) {
   const original = history[method].bind(history);
   history[method] = (...args: Parameters<History['pushState']>) => {
     original(...args);
+    movedBySave();
     soon();
   };
 }
