@@ -62,6 +62,10 @@ export function currentSite(): Site | undefined {
   return site;
 }
 
+// Asked for as the editor loads (this module comes with its schema), so that the first lists drawn
+// (a redirect's row names its page) have it already.
+currentSite();
+
 /** Tells `listener` each time the site has been read anew; returns how to stop. */
 export function subscribeSite(listener: () => void) {
   listeners.add(listener);
@@ -71,7 +75,7 @@ export function subscribeSite(listener: () => void) {
 }
 
 /** An address with its page's name, for a person: "Laravel (/laravel)"; the address alone if none. */
-export function named(address: string, known: Site | undefined = site): string {
+export function named(address: string, known: Site | undefined = currentSite()): string {
   const page = address.split(/[?#]/)[0]!.replace(/(.)\/+$/, '$1');
   const name = known?.names.get(page);
   return name ? `${name} (${address})` : address;

@@ -65,10 +65,73 @@ async function noisyPhoto(page: Page, width: number, height: number) {
   return Buffer.from(base64, 'base64');
 }
 
-test("a service page's words: the list's column and drafts, the address's hint, a required alt text, a new picture's prompt, a photo made to fit, an icon's refusal, and leaving with unsaved changes", async ({
+test("the editor's words: where a link is on the site and each page by its name, a content mistake's plain page, the list's column and drafts, the address's hint, a required alt text, a new picture's prompt, a photo made to fit, an icon's refusal, and leaving with unsaved changes", async ({
   page,
 }) => {
+  test.setTimeout(240_000);
   const service = 'src/content/services/iphone.mdx';
+
+  await test.step('the Delete dialog says where each link to the page is on the site, and offers each page by its name', async () => {
+    await visit(page, '/keystatic/collection/services/item/laravel');
+    await page.getByRole('button', { name: 'Delete entry…' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete entry' });
+    await expect(dialog.getByRole('listitem')).toHaveText([
+      "the footer's Popular services: Laravel",
+      "the About page's technologies: Laravel",
+    ]);
+    await expect(dialog).not.toContainText('.yaml');
+    const where = dialog.getByRole('combobox', { name: /Send visitors of \/laravel/ });
+    await expect(where.locator('option:checked')).toHaveText(
+      'Technologies and Services (/service)',
+    );
+    await expect(where.locator('option[value="/ipad"]')).toHaveText('iPad App (/ipad)');
+    expect(await violations(page, '[role="alertdialog"]')).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+  });
+
+  await test.step("a content mistake's page on the dev site is plain: each mistake where the editor shows it, its item by name, a way to the editor, the stack trace folded away", async () => {
+    const technologies = inProject('src/content/data/technologies.yaml');
+    writeFileSync(
+      technologies,
+      readFileSync(technologies, 'utf8').replace('href: /ipad\n', 'href: /ipad-pro\n'),
+    );
+    await expect
+      .poll(async () => (await page.request.get('/about')).status(), { timeout: 20_000 })
+      .toBe(500);
+    // In a tab of its own, as a preview: the editor's tab is not reloaded by the site's changes.
+    const site = await page.context().newPage();
+    await visit(site, '/about');
+    await expect(
+      site.getByRole('heading', { level: 1, name: 'A content mistake stops this page' }),
+    ).toBeVisible();
+    await expect(site.getByRole('listitem').first()).toContainText(
+      'Technologies → iPad → Link: "/ipad-pro" is not a page of the site (a service page renamed or removed?)',
+    );
+    await expect(site.getByRole('link', { name: 'Open it in the editor' })).toHaveAttribute(
+      'href',
+      '/keystatic/singleton/technologies',
+    );
+    // For a developer, folded: the file and field, and the stack trace, only once opened.
+    const developer = site.locator('details');
+    await expect(developer).not.toHaveAttribute('open');
+    await expect(
+      site.getByText('(src/content/data/technologies.yaml: entry "ipad", href)'),
+    ).toBeHidden();
+    expect(await violations(site)).toEqual([]);
+    await developer.locator('summary').click();
+    await expect(developer).toContainText('src/content/data/technologies.yaml: entry "ipad", href');
+    await expect(developer).toContainText(/\bat .+\.(ts|js|astro)/);
+    // Mended (as the editor would save it), the page shows again by itself.
+    restore(before);
+    await expect(
+      site.getByRole('heading', { level: 1, name: 'A content mistake stops this page' }),
+    ).toBeHidden({
+      timeout: 20_000,
+    });
+    await expect(site.getByRole('heading', { level: 1, name: 'Meet the company' })).toBeVisible();
+    await site.close();
+  });
 
   await test.step('the list of service pages: its address column says "Page address"', async () => {
     await visit(page, '/keystatic/collection/services');
@@ -193,65 +256,5 @@ test("a service page's words: the list's column and drafts, the address's hint, 
     await page.close({ runBeforeUnload: true });
     await expect.poll(() => page.isClosed()).toBe(true);
     expect(questions).toBe(0);
-  });
-});
-
-test('the Delete dialog says where each link to the page is on the site, and offers each page by its name', async ({
-  page,
-}) => {
-  await visit(page, '/keystatic/collection/services/item/laravel');
-  await page.getByRole('button', { name: 'Delete entry…' }).click();
-  const dialog = page.getByRole('alertdialog', { name: 'Delete entry' });
-  await expect(dialog.getByRole('listitem')).toHaveText([
-    "the footer's Popular services: Laravel",
-    "the About page's technologies: Laravel",
-  ]);
-  await expect(dialog).not.toContainText('.yaml');
-  const where = dialog.getByRole('combobox', { name: /Send visitors of \/laravel/ });
-  await expect(where.locator('option:checked')).toHaveText('Technologies and Services (/service)');
-  await expect(where.locator('option[value="/ipad"]')).toHaveText('iPad App (/ipad)');
-  expect(await violations(page, '[role="alertdialog"]')).toEqual([]);
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(dialog).toBeHidden();
-});
-
-test("a content mistake's page on the dev site is plain: each mistake where the editor shows it, its item by name, a way to the editor, the stack trace folded away", async ({
-  page,
-}) => {
-  const technologies = inProject('src/content/data/technologies.yaml');
-  writeFileSync(
-    technologies,
-    readFileSync(technologies, 'utf8').replace('href: /ipad\n', 'href: /ipad-pro\n'),
-  );
-  await expect
-    .poll(async () => (await page.request.get('/about')).status(), { timeout: 20_000 })
-    .toBe(500);
-  await visit(page, '/about');
-  await expect(
-    page.getByRole('heading', { level: 1, name: 'A content mistake stops this page' }),
-  ).toBeVisible();
-  await expect(page.getByRole('listitem').first()).toContainText(
-    'Technologies → iPad → Link: "/ipad-pro" is not a page of the site (a service page renamed or removed?)',
-  );
-  await expect(page.getByRole('link', { name: 'Open it in the editor' })).toHaveAttribute(
-    'href',
-    '/keystatic/singleton/technologies',
-  );
-  // For a developer, folded: the file and field, and the stack trace, only once opened.
-  const developer = page.locator('details');
-  await expect(developer).not.toHaveAttribute('open');
-  await expect(
-    page.getByText('(src/content/data/technologies.yaml: entry "ipad", href)'),
-  ).toBeHidden();
-  expect(await violations(page)).toEqual([]);
-  await developer.locator('summary').click();
-  await expect(developer).toContainText('src/content/data/technologies.yaml: entry "ipad", href');
-  await expect(developer).toContainText(/\bat .+\.(ts|js|astro)/);
-  // Mended (as the editor would save it), the page shows again by itself.
-  restore(before);
-  await expect(
-    page.getByRole('heading', { level: 1, name: 'A content mistake stops this page' }),
-  ).toBeHidden({
-    timeout: 20_000,
   });
 });
