@@ -12,7 +12,11 @@
  *   entry's History) shows each action's word beside its icon, not the icon alone, and its menu of the actions that do not fit
  *   (at 375 px, all of them) is a button that says "Actions".
  * - A field's siblings: a list item's id field (src/editor/fields/unique-id/) reads the
- *   other items' ids from Keystatic's own context, which Keystatic does not export.
+ *   other items' ids from Keystatic's own context, which Keystatic does not export; a redirect's
+ *   addresses (src/editor/fields/redirect/) read the other redirects from the singleton's state,
+ *   kept for them as its page is drawn.
+ * - Words: a collection's list names its address column by the field's label ("Page address", not
+ *   "Slug"); an emptied text that must be given is "required", not "at least 3 characters long".
  */
 
 import { RESET_EVENT, SAVED_EVENT, SAVE_REFUSED_EVENT } from '../events.ts';
