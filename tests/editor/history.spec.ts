@@ -81,7 +81,7 @@ test('a page deleted in the editor: its links are listed, its address sent on, a
   await expect(dialog).not.toContainText('cannot be undone');
   // technologies.yaml links to /ipad.
   await expect(dialog.getByRole('listitem')).toContainText(["the About page's technologies: iPad"]);
-  const where = dialog.getByRole('combobox', { name: /Send visitors of \/ipad/ });
+  const where = dialog.getByRole('combobox', { name: /Send visitors of iPad App \(\/ipad\)/ });
   await expect(where).toHaveValue('/service');
   const planned = page.waitForResponse(
     (r) =>

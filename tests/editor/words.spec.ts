@@ -80,7 +80,7 @@ test("the editor's words: where a link is on the site and each page by its name,
       "the About page's technologies: Laravel",
     ]);
     await expect(dialog).not.toContainText('.yaml');
-    const where = dialog.getByRole('combobox', { name: /Send visitors of \/laravel/ });
+    const where = dialog.getByRole('combobox', { name: /Send visitors of Laravel \(\/laravel\)/ });
     await expect(where.locator('option:checked')).toHaveText(
       'Technologies and Services (/service)',
     );

@@ -150,7 +150,7 @@ function helpDelete() {
     const label = element(
       'label',
       { htmlFor: select.id },
-      `Send visitors of ${address} (and ${links.length ? 'these links' : 'links from other sites'}) to:`,
+      `Send visitors of ${describePage(address, names)} (and ${links.length ? 'these links' : 'links from other sites'}) to:`,
     );
     help.append(element('div', { style: 'display:grid;gap:.25rem' }, label, select));
     void plan(select.value);

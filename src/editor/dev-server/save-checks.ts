@@ -23,7 +23,8 @@ import {
 
 const SAVE_PATH = '/api/keystatic/update';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const CONTENT_FILE = /^src\/content\/[^\0]*\.(ya?ml|mdx?)$/;
+/** A content file as Keystatic names it: under src/content, never out of it. */
+const CONTENT_FILE = /^src\/content\/(?:[\w-]+\/)*[\w-]+\.(?:ya?ml|mdx?)$/;
 
 /** The content files a Save writes and removes, or none if the body is not Keystatic's. */
 async function saved(request: Request) {

@@ -178,7 +178,7 @@ async function linksJson(url: URL) {
     links: files.map((f) => ({ ...f, label: labelOf(f.file), places: found.get(f.file) ?? [] })),
     pages: listed,
     names: Object.fromEntries(
-      listed.flatMap((page) => (names.get(page) ? [[page, names.get(page)]] : [])),
+      [to, ...listed].flatMap((page) => (names.get(page) ? [[page, names.get(page)]] : [])),
     ),
   });
 }
