@@ -46,7 +46,7 @@ async function load() {
 
 function start() {
   started = true;
-  void load();
+  const first = load();
   document.addEventListener(SAVED_EVENT, () => void load());
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') void load();
@@ -54,6 +54,7 @@ function start() {
   // A page moved (its redirect added), any content changed on disk (a Save elsewhere, a restore).
   import.meta.hot?.on(PAGE_MOVED_EVENT, () => void load());
   import.meta.hot?.on(SITE_RELOAD_EVENT, () => void load());
+  return first;
 }
 
 /** The site as last read, or undefined (not yet, or not in a browser). */
@@ -62,9 +63,12 @@ export function currentSite(): Site | undefined {
   return site;
 }
 
-// Asked for as the editor loads (this module comes with its schema), so that the first lists drawn
-// (a redirect's row names its page) have it already.
-currentSite();
+// Read before the editor draws anything (this module comes with its schema, which Keystatic awaits),
+// so that the first lists drawn have it (a redirect's row names its page: a row is drawn anew only
+// when its entry changes). At most two seconds: a dev server that does not answer leaves the fields
+// to check one value at a time until it does.
+if (typeof document !== 'undefined')
+  await Promise.race([start(), new Promise((wait) => setTimeout(wait, 2_000))]);
 
 /** Tells `listener` each time the site has been read anew; returns how to stop. */
 export function subscribeSite(listener: () => void) {
