@@ -38,18 +38,19 @@ export default defineConfig({
   // its dependencies on the first visit and reloads the page, which no test must see half-way).
   projects: [
     // In the first copy: a marketer's afternoon, then History's tests (a save undone, a page deleted
-    // and brought back, a page moved).
+    // and brought back, a page moved), then what the build refuses refused at Save (a link, a
+    // redirect, a restore) and an upload kept with its draft.
     {
       name: 'afternoon',
-      testMatch: /(editor|history)\.spec\.ts/,
-      grep: [afternoon, /history\.spec\.ts/],
+      testMatch: /(editor|history|pending-drafts|save-checks)\.spec\.ts/,
+      grep: [afternoon, /(history|pending-drafts|save-checks)\.spec\.ts/],
       workers: 1,
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
     },
     // In the second copy: first the tests that only read (every page of the dev site, every entry
     // in the editor), which no save may reload, then the other tests that save, History in a
-    // marketer's words last.
+    // marketer's words and the editor's words last.
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,
@@ -59,7 +60,7 @@ export default defineConfig({
     },
     {
       name: 'saving',
-      testMatch: /(editor|history-words)\.spec\.ts/,
+      testMatch: /(editor|history-words|words)\.spec\.ts/,
       grepInvert: afternoon,
       dependencies: ['reading'],
       workers: 1,

@@ -34,6 +34,11 @@ export interface ListFileModel<Of extends Fields = Fields, Ids extends boolean =
   ids: Ids;
   /** Whether a page of the site shows the file (the editor's Preview opens it). */
   preview: boolean;
+  /**
+   * Where the site shows the entries, in a marketer's words ("the About page's technologies"): how
+   * the editor's dialogs name a link in them, rather than by the file.
+   */
+  shownAt?: string;
   fields: Of;
   /** An entry's row in the editor. (A method, so that a list file is a list file.) */
   itemLabel(entry: Shape<Of>): string;

@@ -180,6 +180,8 @@ export interface ListField<Of extends Field = Field> extends Base {
   countMessage?: string;
   /** The site takes no items when the file leaves the list out. */
   default?: readonly [];
+  /** Where the site shows the items, in a marketer's words ("the footer's Popular services"). */
+  shownAt?: string;
   /**
    * An item's row in the editor: words made of its fields, or of its text. (A method, so that a
    * list of texts is a list of fields.)

@@ -11,6 +11,7 @@ const sizes = fileLengths;
 export const testimonials = listFile({
   label: 'Testimonials',
   file: data('testimonials'),
+  shownAt: "the service pages' testimonials",
   itemLabel: (entry) => entry.company,
   fields: {
     company: text({
@@ -37,6 +38,7 @@ export const testimonials = listFile({
 export const portfolio = listFile({
   label: 'Portfolio',
   file: data('portfolio'),
+  shownAt: 'the Portfolio page',
   itemLabel: (entry) => entry.title,
   fields: {
     title: text({
@@ -69,6 +71,7 @@ export const portfolio = listFile({
 export const homePortfolio = listFile({
   label: 'Home carousel: portfolio',
   file: data('home-portfolio'),
+  shownAt: "the home page's portfolio carousel",
   itemLabel: (entry) => entry.title,
   fields: {
     title: text({ label: 'Title', span: sizes.portfolio.title, about: 'Shown under the image.' }),
@@ -86,6 +89,7 @@ export const homePortfolio = listFile({
 export const feedback = listFile({
   label: 'Home carousel: feedback',
   file: data('feedback'),
+  shownAt: "the home page's feedback carousel",
   itemLabel: (entry) => entry.name,
   fields: {
     quote: text({
@@ -102,6 +106,7 @@ export const feedback = listFile({
 export const pricing = listFile({
   label: 'Pricing',
   file: data('pricing'),
+  shownAt: "the home page's pricing plans",
   itemLabel: (entry) => entry.name,
   fields: {
     name: text({ label: 'Name', span: sizes.pricing.name, about: 'The plan name.' }),
@@ -135,6 +140,7 @@ export const pricing = listFile({
 export const enquiryServices = listFile({
   label: 'Enquiry services',
   file: data('enquiry-services'),
+  shownAt: "the enquiry form's services",
   itemLabel: (entry) => entry.label,
   fields: {
     label: text({
@@ -149,6 +155,7 @@ export const enquiryServices = listFile({
 export const technologies = listFile({
   label: 'Technologies',
   file: data('technologies'),
+  shownAt: "the About page's technologies",
   itemLabel: (entry) => entry.name,
   fields: {
     name: text({ label: 'Name', span: sizes.technologies.name, about: 'Shown under the badge.' }),

@@ -32,7 +32,7 @@ export const services = folder({
     slug: pageAddress({
       label: 'Page address',
       rule: patterns.serviceSlug,
-      hint: 'Lowercase letters only, after the slash: "laravel" is the page /laravel.',
+      hint: 'The end of the page\'s address, after the slash: lowercase letters and digits, words joined by hyphens. "react-native" is the page /react-native.',
       about:
         "Must be unique, not the address of one of the site's own pages (`about`, `contact`, `schedule` …), and the same as the file's name (`iphone.mdx` for `/iphone`), as the editor writes it.",
     }),

@@ -9,6 +9,7 @@ const sizes = fileLengths.settings;
 export const settings = listFile({
   label: 'Settings',
   file: 'src/content/data/settings.yaml',
+  shownAt: 'the header and footer of every page',
   itemLabel: (entry) => entry.brand,
   fields: {
     brand: text({
@@ -71,6 +72,7 @@ export const settings = listFile({
       count: sizes.popularServices,
       itemLabel: (link) => link.label,
       about: "The footer's 'Popular services' links, e.g. `{ label: Laravel, href: /laravel }`.",
+      shownAt: "the footer's Popular services",
     }),
     copyrightYear: integer({
       label: 'Copyright year',

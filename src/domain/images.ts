@@ -98,9 +98,37 @@ const kindOfExtension: Record<string, ReturnType<typeof sniff>> = {
   '.webp': 'webp',
 };
 
-/** The largest file a folder takes, as a sentence: "Icons can be at most 64 KB." */
-export const tooLarge = (folder: AssetFolder, fileName: string, size?: number) =>
-  `${size === undefined ? `"${fileName}" is too large` : `"${fileName}" is ${Math.ceil(size / 1024)} KB`}: ${capitalised(imageKinds[folder].many)} can be at most ${maxImageBytes[folder] / 1024} KB`;
+/** The longest side, in pixels, a photo needs: twice the widest any page shows one at. */
+export const largestSide = 2400;
+
+/** A size for a person: "5,120 KB", "1.8 MB". */
+export const sizeInWords = (bytes: number) =>
+  bytes < 1024 * 1024
+    ? `${Math.ceil(bytes / 1024).toLocaleString('en-GB')} KB`
+    : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/**
+ * A file larger than its folder takes, as a sentence with the way to make it fit: "Icons can be at
+ * most 64 KB". A photo (PNG, JPEG, WebP) the editor makes smaller itself where the browser can
+ * (src/editor/fields/image/shrink.ts); this is what is said where it cannot.
+ */
+export const tooLarge = (folder: AssetFolder, fileName: string, size?: number) => {
+  const limit = `${imageKinds[folder].many} can be at most ${sizeInWords(maxImageBytes[folder])}`;
+  const what =
+    size === undefined ? `"${fileName}" is too large` : `"${fileName}" is ${sizeInWords(size)}`;
+  const how = /\.svg$/i.test(fileName)
+    ? 'export it again as a plain SVG, without pictures embedded in it'
+    : `save it at most ${largestSide.toLocaleString('en-GB')} pixels on its longest side, as JPEG or WebP (quality 80 is plenty), in any image program or an online compressor such as squoosh.app`;
+  return `${what}: ${limit}. To make it smaller, ${how}.`;
+};
+
+/** What a file of the wrong kind says, with what to do instead. */
+function wrongKind(folder: AssetFolder, fileName: string, extension: string) {
+  const what = extension ? `a ${extension.slice(1).toUpperCase()} file` : 'not a picture';
+  if (folder === 'icons')
+    return `Icons are line drawings in SVG, and "${fileName}" is ${what}. Export the icon as SVG from your design tool (in Figma: Export, then SVG), or choose one of the icons in the list.`;
+  return `${capitalised(imageKinds[folder].many)} can be SVG, PNG, JPEG or WebP files, and "${fileName}" is ${what}. Save it as PNG or JPEG first (any image program can), then upload that.`;
+}
 
 const capitalised = (text: string) => text[0]!.toUpperCase() + text.slice(1);
 
@@ -118,8 +146,7 @@ export function imageProblem(
   const extension = extensionOf(fileName);
   const allowed = imageExtensions[folder];
   const kind = imageKinds[folder];
-  if (!allowed.includes(extension))
-    return `${capitalised(kind.many)} can be ${allowed.join(', ')} files, not "${fileName}"`;
+  if (!allowed.includes(extension)) return wrongKind(folder, fileName, extension);
   const name = imageNameFrom(fileName);
   if (!imageName.regex.test(name))
     return `"${fileName}" leaves no name to use: rename the file with ${imageName.message}`;

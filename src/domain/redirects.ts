@@ -66,17 +66,25 @@ export function addressProblem(value: string, field: RedirectField): string | un
   return undefined;
 }
 
-/** The 1st, 2nd, 3rd … redirect, as staff count them. */
-const nth = (index: number) => {
-  const n = index + 1;
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `the ${n}${suffix} redirect`;
-};
+/**
+ * What is wrong with a link of the content (`href`, a path of this site), or undefined: the build's
+ * check (src/lib/content-checks.ts) and the editor's link fields say it in these words. A link to
+ * an old address of `redirects` is a link to a page: it is answered with a 301 to its new one.
+ */
+export function linkProblem(
+  href: string,
+  livePages: ReadonlySet<string>,
+  redirects: readonly Redirect[],
+): string | undefined {
+  const page = pageOf(href);
+  if (livePages.has(page) || redirects.some(({ from }) => from === page)) return undefined;
+  return `"${href}" is not a page of the site (a service page renamed or removed?)`;
+}
 
 /**
  * The problems of a list of redirects, each with the entry's index and field: an address one entry
  * gets wrong; an old address that is a page of the site (the redirect would hide it) or that
- * another entry redirects already; a new address that is no page of the site, or is itself
+ * another entry redirects too (said at each); a new address that is no page of the site, or is itself
  * redirected (a chain, or a loop back to where it started). `livePages` are the site's pages: '/',
  * '/about', '/iphone' ….
  */
@@ -87,8 +95,11 @@ export function redirectProblems(
   const pages = new Set(livePages);
   const problems: RedirectProblem[] = [];
   const firstFrom = new Map<string, number>();
-  redirects.forEach(({ from }, index) => {
+  /** Where each old address leads, by each entry that has it. */
+  const targets = new Map<string, string[]>();
+  redirects.forEach(({ from, to }, index) => {
     if (!firstFrom.has(from)) firstFrom.set(from, index);
+    targets.set(from, [...(targets.get(from) ?? []), to]);
   });
   const next = (page: string) => {
     const at = firstFrom.get(page);
@@ -102,8 +113,15 @@ export function redirectProblems(
     if (fromProblem) add('from', fromProblem);
     else if (pages.has(from))
       add('from', `${from} is a page of the site: a redirect would hide it`);
-    else if (firstFrom.get(from) !== index)
-      add('from', `${from} is redirected already, by ${nth(firstFrom.get(from)!)}: keep one`);
+    else if (targets.get(from)!.length > 1)
+      // Said at each of them, naming where each leads: which to keep is the person's choice.
+      add(
+        'from',
+        `${from} is redirected more than once (${targets
+          .get(from)!
+          .map((to) => `to ${to}`)
+          .join(', ')}): keep one`,
+      );
 
     const toProblem = addressProblem(to, 'to');
     if (toProblem) {

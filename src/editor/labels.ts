@@ -1,7 +1,8 @@
 /**
  * Where a field of a content file is in the editor, in the words staff see there:
  * `src/content/pages/home.yaml` and `sections.0.items.0.links.1.href` are "Page copy → home →
- * Sections → 1st section → Items → 1st item → Links → 2nd link → Link". Read from the editor's own
+ * Sections → Our services → Items → Web apps → Links → Laravel → Link" (each item by its name, or
+ * "1st section" when the file's values are not known or it has none). Read from the editor's own
  * schema (./schema.ts), so it stays true when a label changes.
  *
  * Only the error path loads this file (src/lib/content.ts imports it lazily, in `astro dev` and in a
@@ -11,7 +12,7 @@
  */
 import type { ComponentSchema } from '@keystatic/core';
 import editorConfig from './schema.ts';
-import { oneOf, ordinal } from './problems.ts';
+import { itemName } from './problems.ts';
 
 type Fields = Record<string, ComponentSchema>;
 interface Place {
@@ -42,55 +43,86 @@ const places = (config: typeof editorConfig): Place[] => [
 const fieldLabel = (field: ComponentSchema | undefined, key: string) =>
   (field && 'label' in field && typeof field.label === 'string' && field.label) || key;
 
-/** The labels along a field path inside one field. */
-function walk(field: ComponentSchema | undefined, path: readonly string[]): string[] {
+/** A value's part by its key, if the value has it. */
+const partOf = (value: unknown, key: string): unknown =>
+  value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+
+/**
+ * The labels along a field path inside one field; `value`, the field's value when known, names a
+ * list's items ("Symfony" rather than "12th technology").
+ */
+function walk(
+  field: ComponentSchema | undefined,
+  path: readonly string[],
+  value?: unknown,
+): string[] {
   const [key, ...rest] = path;
   if (key === undefined || !field) return path.length ? [...path] : [];
   if (field.kind === 'array') {
     const index = Number(key);
     if (!Number.isInteger(index) || index < 0) return [...path];
-    const item = `${ordinal(index + 1)} ${oneOf(field.label)}`;
-    return [item, ...walkInto(field.element, rest)];
+    const item = partOf(value, key);
+    return [itemName(field, index, item), ...walkInto(field.element, rest, item)];
   }
-  if (field.kind === 'object') return walkFields(field.fields, path);
+  if (field.kind === 'object') return walkFields(field.fields, path, value);
   // A custom field (a hero's button, opening hours) holds its parts itself: it is the place.
   return [];
 }
 
 /** An array's item: its own label is the item's name, said already; only its fields follow. */
-const walkInto = (element: ComponentSchema, path: readonly string[]) =>
-  element.kind === 'object' ? walkFields(element.fields, path) : walk(element, path);
+const walkInto = (element: ComponentSchema, path: readonly string[], value: unknown) =>
+  element.kind === 'object' ? walkFields(element.fields, path, value) : walk(element, path, value);
 
-function walkFields(fields: Fields, path: readonly string[]): string[] {
+function walkFields(fields: Fields, path: readonly string[], value?: unknown): string[] {
   const [key, ...rest] = path;
   if (key === undefined) return [];
   const field = fields[key];
-  return [fieldLabel(field, key), ...walk(field, rest)];
+  return [fieldLabel(field, key), ...walk(field, rest, partOf(value, key))];
 }
 
 /**
  * The place of a field in the editor, as staff find it: the collection or the list file, the entry,
- * then each label and list position, from 1. `fieldPath` is the file's ('sections.0.title'; a list
- * file's 'entries.3.href'); undefined for a file the editor does not show.
+ * then each label, and each list item by its name (its place, from 1, when it has none). `fieldPath`
+ * is the file's ('sections.0.title'; a list file's 'entries.3.href'); `data`, the file's values as
+ * far as known (a list file's `{ entries }`), which name the items; undefined for a file the editor
+ * does not show.
  */
 export function editorPlace(
   file: string,
   fieldPath: string,
   config: typeof editorConfig = editorConfig,
+  data?: unknown,
 ): string | undefined {
+  return editorPlaceParts(file, fieldPath, config, data)?.join(' → ');
+}
+
+/**
+ * The place of `editorPlace`, part by part: the collection's label and the entry, or the list
+ * file's label, then the field's labels and items (`within`, how many parts name the entry).
+ */
+export function editorPlaceParts(
+  file: string,
+  fieldPath: string,
+  config: typeof editorConfig = editorConfig,
+  data?: unknown,
+): (string[] & { within: number }) | undefined {
   const path = fieldPath.split('.').filter(Boolean);
+  const parts = (entry: string[], rest: string[]) =>
+    Object.assign([...entry, ...rest], { within: entry.length });
   for (const place of places(config)) {
     if (place.many && file.startsWith(place.path)) {
       const entry = file.slice(place.path.length).replace(/\.[^./]+$/, '');
       if (entry.includes('/')) continue;
-      return [place.label, entry, ...walkFields(place.schema, path)].join(' → ');
+      return parts([place.label, entry], walkFields(place.schema, path, data));
     }
     if (!place.many && file.replace(/\.[^./]+$/, '') === place.path) {
       // A list file: its one list, `entries`, has the file's label; said once.
       const [list, ...rest] = path;
       const entries = list ? place.schema[list] : undefined;
-      const within = entries ? walk(entries, rest) : walkFields(place.schema, path);
-      return [place.label, ...within].join(' → ');
+      const within = entries
+        ? walk(entries, rest, partOf(data, list!))
+        : walkFields(place.schema, path, data);
+      return parts([place.label], within);
     }
   }
   return undefined;

@@ -15,8 +15,8 @@ export type Preview = {
 };
 
 /**
- * A problem that stops Save: `path`, the labels from the entry down to the field ("Tiles", "3rd
- * tile", "Title"), and `message`, what the field's check says.
+ * A problem that stops Save: `path`, the labels from the entry down to the field ("Tiles", "Cloud
+ * backups", the tile's name, "Title"), and `message`, what the field's check says.
  */
 export interface Problem {
   path: string[];
@@ -42,6 +42,41 @@ export function oneOf(listLabel: string): string {
   if (/(?:ss|sh|ch|x)es$/.test(words)) return words.slice(0, -2);
   if (/[^s]s$/.test(words)) return words.slice(0, -1);
   return 'item';
+}
+
+/** The values of an item as its row is told them: a text, or its fields' values. */
+export const itemValue = (item: Preview): any =>
+  item.fields
+    ? Object.fromEntries(Object.entries(item.fields).map(([key, field]) => [key, field.value]))
+    : item.value;
+
+/** What a list's `itemLabel` carries besides its row's words: the item's name alone (./fields/). */
+type Named = { nameOf?: (values: any) => unknown };
+
+/** A name shortened to what a line of a message can hold: "Cloud hosting and backups for…". */
+const short = (name: string, max = 40) => {
+  const line = name.replace(/\s+/g, ' ').trim();
+  if (line.length <= max) return line;
+  const cut = line.slice(0, max);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > max / 2 ? cut.lastIndexOf(' ') : max).trimEnd()}…`;
+};
+
+/**
+ * An item of a list as staff know it: a group of fields by its name, the words its row shows
+ * ("Symfony", a technology; "Cloud backups", a tile), else by its place ("12th technology"); an item
+ * that is a text alone (a paragraph, a tag line) by its place. `values`, the item's values.
+ */
+export function itemName(list: ComponentSchema, index: number, values: unknown): string {
+  const place = `${ordinal(index + 1)} ${oneOf(labelOf(list) ?? '')}`;
+  if (list.kind !== 'array' || list.element.kind !== 'object' || values === undefined) return place;
+  const nameOf = ((list as { itemLabel?: Named }).itemLabel as Named | undefined)?.nameOf;
+  let name = '';
+  try {
+    name = nameOf ? String(nameOf(values) ?? '') : '';
+  } catch {
+    name = ''; // values this list's words cannot read: its place, then
+  }
+  return short(name) || place;
 }
 
 /** The first problem that would stop Save, as Keystatic's own check finds it, or undefined. */
@@ -70,7 +105,10 @@ export function firstProblem(preview: Preview, path: readonly string[] = []): Pr
     const { min, max } = schema.validation?.length ?? {};
     if (min !== undefined && elements.length < min) return problem(`${label}: at least ${min}`);
     if (max !== undefined && elements.length > max) return problem(`${label}: at most ${max}`);
-    const item = (index: number) => [...here, `${ordinal(index + 1)} ${oneOf(label ?? '')}`];
+    const item = (index: number) => [
+      ...here,
+      itemName(schema, index, elements[index] && itemValue(elements[index])),
+    ];
     for (const [index, element] of elements.entries()) {
       // An item is an object whose own label is the list's: its fields' labels follow its place.
       const found = firstProblem({ ...element, schema: withoutLabel(element.schema) }, item(index));

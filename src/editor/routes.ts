@@ -8,6 +8,9 @@ import { imageUploadPath } from '../domain/images.ts';
 /** The editor's "Preview" links go through this (./dev-server/preview.ts). */
 export const editorPreviewPath = '/api/editor/preview/[...entry]';
 
+/** The site's pages and redirects, as the editor's fields check links against them (./dev-server/site.ts). */
+export const editorSitePath = '/api/editor/site';
+
 /** The editor's History pages (./dev-server/history/route.ts), under the editor's own address. */
 export const HISTORY_BASE = '/keystatic/history';
 export const editorHistoryPath = `${HISTORY_BASE}/[...path]`;
@@ -18,4 +21,5 @@ export const EDITOR_ROUTES: ReadonlySet<string> = new Set([
   imageUploadPath,
   editorPreviewPath,
   editorHistoryPath,
+  editorSitePath,
 ]);

@@ -11,7 +11,10 @@ import { collection, config, fields, singleton, type ComponentSchema } from '@ke
 import { contentModel, type ContentModel } from '../content-model/index.ts';
 import type { FolderModel, ListFileModel } from '../content-model/collections.ts';
 import { entryId } from '../content-model/shared.ts';
+import type { CheckedField } from '../content-model/fields.ts';
 import { editorField, editorFields, rowLabel, type EditorContext } from './fields/index.ts';
+import { redirectAddressField } from './fields/redirect/index.tsx';
+import { named } from './site.ts';
 
 /** A folder's pictures by the name content gives them (no extension), with where the dev server shows each. */
 const pictures = (files: Record<string, string>) =>
@@ -111,11 +114,24 @@ function folderCollection(model: FolderModel, previewUrl: string) {
   });
 }
 
+/**
+ * The redirects' two addresses: each checked against the other redirects and the site's pages, as
+ * the build checks the whole list; a row names the page it leads to.
+ */
+const redirectEntry = (model: ListFileModel) => ({
+  fields: {
+    from: redirectAddressField('from', model.fields.from as CheckedField),
+    to: redirectAddressField('to', model.fields.to as CheckedField),
+  },
+  itemLabel: ({ from, to }: { from: string; to: string }) => `${from} → ${named(to)}`,
+});
+
 /** A list file: one singleton whose `entries` are the file's entries, each with its `id`. */
 function listFile(key: string, model: ListFileModel) {
+  const redirects = key === 'redirects' ? redirectEntry(model) : undefined;
   const entry: Record<string, ComponentSchema> = {
     ...(model.ids && { id: editorField(entryId, context) }),
-    ...editorFields(model.fields, context),
+    ...(redirects?.fields ?? editorFields(model.fields, context)),
   };
   return singleton({
     label: model.label,
@@ -126,7 +142,7 @@ function listFile(key: string, model: ListFileModel) {
       entries: fields.array(fields.object(entry), {
         label: model.label,
         ...(model.hint !== undefined && { description: model.hint }),
-        itemLabel: rowLabel((values) => model.itemLabel(values)),
+        itemLabel: rowLabel((values) => (redirects?.itemLabel ?? model.itemLabel)(values)),
       }),
     },
   });

@@ -8,7 +8,7 @@
  * a slug's error on /service and on the service pages.
  */
 import { contentMistakeHeadings } from '../domain/content-rules';
-import { pageOf, redirectProblems, type Redirect } from '../domain/redirects';
+import { linkProblem, redirectProblems, type Redirect } from '../domain/redirects';
 
 export interface CheckedEntry {
   /** The file the entry comes from, as the editor knows it: 'src/content/data/technologies.yaml'. */
@@ -33,7 +33,7 @@ export interface ContentProblem {
 }
 
 /** Every internal link of a value: strings under an `href` key that start with '/', with their path. */
-function* internalLinks(value: unknown, path: string[] = []): Generator<[string, string]> {
+export function* internalLinks(value: unknown, path: string[] = []): Generator<[string, string]> {
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) yield* internalLinks(item, [...path, String(i)]);
   } else if (value && typeof value === 'object') {
@@ -48,7 +48,7 @@ function* internalLinks(value: unknown, path: string[] = []): Generator<[string,
 }
 
 /** Links in Markdown (`[text](/path)`) and in HTML (`href="/path"`) of an MDX body. */
-function* bodyLinks(body: string): Generator<[string, string]> {
+export function* bodyLinks(body: string): Generator<[string, string]> {
   for (const match of body.matchAll(/\]\((\/[^)\s]*)\)|href=["'](\/[^"']*)["']/g)) {
     const line = body.slice(0, match.index).split('\n').length;
     yield [`body, line ${line}`, (match[1] ?? match[2])!];
@@ -109,18 +109,16 @@ export function checkContent(
   redirects: readonly Redirect[] = [],
 ): ContentProblem[] {
   const problems = checkServiceSlugs(services, fixedRoutes);
-  const routes = new Set([
-    ...livePages(fixedRoutes, services),
-    ...redirects.map(({ from }) => from),
-  ]);
+  const pages = new Set(livePages(fixedRoutes, services));
   for (const entry of entries) {
     const links = [...internalLinks(entry.data), ...(entry.body ? bodyLinks(entry.body) : [])];
     for (const [field, href] of links) {
-      if (routes.has(pageOf(href))) continue;
+      const message = linkProblem(href, pages, redirects);
+      if (!message) continue;
       problems.push({
         file: entry.file,
         field: entry.id ? `entry "${entry.id}", ${field}` : field,
-        message: `"${href}" is not a page of the site (a service page renamed or removed?)`,
+        message,
         ...(entry.index !== undefined && { path: `entries.${entry.index}.${field}` }),
       });
     }

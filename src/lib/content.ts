@@ -15,6 +15,7 @@ import {
   describeForStaff,
   describeProblems,
   livePages,
+  REDIRECTS_FILE,
   routeOfPageFile,
   type CheckedEntry,
   type ContentProblem,
@@ -225,14 +226,37 @@ function schemaProblems({ file, id, index, data }: CheckedEntry): ContentProblem
  * Each problem's place in the editor. The editor's schema is loaded only here, when there is a
  * problem to tell (src/editor/labels.ts says why).
  */
-async function placed(problems: ContentProblem[]): Promise<ContentProblem[]> {
+async function placed(
+  problems: ContentProblem[],
+  entries: readonly CheckedEntry[] = [],
+): Promise<ContentProblem[]> {
   if (problems.length === 0) return problems;
   const { editorPlace } = await import('../editor/labels.ts');
+  const values = valuesByFile(entries);
   return problems.map((problem) => {
     // A link of an MDX body is 'body, line 3': the editor shows the body whole.
-    const place = editorPlace(problem.file, (problem.path ?? problem.field).split(',')[0]!);
+    const path = (problem.path ?? problem.field).split(',')[0]!;
+    const place = editorPlace(problem.file, path, undefined, values.get(problem.file));
     return place ? { ...problem, place } : problem;
   });
+}
+
+/**
+ * The values of each file the checked entries come from, as the editor's places read them (a list
+ * file's entries at their places, `{ entries }`), so that a place names a list's items.
+ */
+function valuesByFile(entries: readonly CheckedEntry[]) {
+  const values = new Map<string, unknown>();
+  for (const { file, index, data } of entries) {
+    if (index === undefined) {
+      values.set(file, data);
+      continue;
+    }
+    const list = (values.get(file) as { entries: unknown[] } | undefined) ?? { entries: [] };
+    list.entries[index] = data;
+    values.set(file, list);
+  }
+  return values;
 }
 
 /**
@@ -265,7 +289,7 @@ async function assertShown(entries: CheckedEntry[]) {
       ? { ...entry, index: idsInFile(entry.file).indexOf(entry.id) }
       : entry,
   );
-  throw new Error(describeForStaff(await placed(problemsOf(placedInFile))));
+  throw new Error(describeForStaff(await placed(problemsOf(placedInFile), placedInFile)));
 }
 
 /**
@@ -290,5 +314,10 @@ export async function assertContentLinks() {
     ...checkContent(entries, fixedRoutes(), services, redirects),
     ...checkRedirects(redirects, livePages(fixedRoutes(), services)),
   ];
-  if (problems.length > 0) throw new Error(describeProblems(await placed(problems)));
+  // The redirects too, so that a place names each by its addresses.
+  const named = [
+    ...entries,
+    ...redirects.map((data, index) => ({ file: REDIRECTS_FILE, index, data })),
+  ];
+  if (problems.length > 0) throw new Error(describeProblems(await placed(problems, named)));
 }

@@ -177,8 +177,9 @@ describe('a content mistake fails the build, naming the file and the field', () 
       const result = await build();
       expect(result.failed).toBe(true);
       for (const line of [
-        'src/content/data/technologies.yaml: entry "zend", href (Technologies → 14th technology → Link): "/zend" is not a page of the site',
-        'src/content/pages/home.yaml: sections.0.items.0.links.1.href (Page copy → home → Sections → 1st section → Items → 1st item → Links → 2nd link → Link): "/nope" is not a page of the site',
+        // Each list item by its name, as its row in the editor shows it.
+        'src/content/data/technologies.yaml: entry "zend", href (Technologies → Zend → Link): "/zend" is not a page of the site',
+        'src/content/pages/home.yaml: sections.0.items.0.links.1.href (Page copy → home → Sections → One team for the whole product → Items → Web Development → Links → Responsive Web Design → Link): "/nope" is not a page of the site',
         'src/content/services/yii.mdx: slug (Service pages → yii → Page address): "contact" is the address of a fixed page (/contact)',
         'src/content/services/laravel.mdx: slug (Service pages → laravel → Page address): "laravel" is also the slug of src/content/services/laravel-copy.mdx',
         'src/content/services/laravel-copy.mdx: slug (Service pages → laravel-copy → Page address): "laravel" is also the slug of src/content/services/laravel.mdx',
@@ -186,7 +187,7 @@ describe('a content mistake fails the build, naming the file and the field', () 
         expect(result.output).toContain(line);
       // Redirects' lines, their place in the editor between the field and the message.
       for (const line of [
-        /redirects\.yaml: entry "\/laravel", from \(.*Redirects.*\): \/laravel is a page of the site: a redirect would hide it/,
+        /redirects\.yaml: entry "\/laravel", from \(Redirects \(old addresses\) → \/laravel → \/about → From \(old address\)\): \/laravel is a page of the site: a redirect would hide it/,
         /redirects\.yaml: entry "\/old-php", to \(.*\): \/nope is not a page of the site/,
         /redirects\.yaml: entry "\/old-a", to \(.*\): \/old-php is itself redirected, and \/nope is not a page of the site/,
       ])

@@ -48,6 +48,46 @@ describe('editorPlace', () => {
     );
   });
 
+  it("names a list's items by their names when the file's values are known; a text alone by its place", () => {
+    const technologies = { entries: [{ name: 'Laravel' }, { name: 'Symfony', href: '/x' }] };
+    expect(
+      editorPlace('src/content/data/technologies.yaml', 'entries.1.href', undefined, technologies),
+    ).toBe('Technologies → Symfony → Link');
+    const home = {
+      sections: [
+        {
+          title: 'What we build',
+          items: [{ title: 'Web apps', links: [{ label: 'Laravel' }, { label: 'Symfony' }] }],
+        },
+      ],
+    };
+    expect(
+      editorPlace(
+        'src/content/pages/home.yaml',
+        'sections.0.items.0.links.1.href',
+        undefined,
+        home,
+      ),
+    ).toBe(
+      'Page copy → home → Sections → What we build → Items → Web apps → Links → Symfony → Link',
+    );
+    const iphone = { services: [{}, {}, { title: '' }], intro: { tagLines: ['a', 'b'] } };
+    // An item with no name yet, and a text alone: their places.
+    expect(
+      editorPlace('src/content/services/iphone.mdx', 'services.2.title', undefined, iphone),
+    ).toBe('Service pages → iphone → Tiles → 3rd tile → Title');
+    expect(
+      editorPlace('src/content/services/iphone.mdx', 'intro.tagLines.1', undefined, iphone),
+    ).toBe('Service pages → iphone → Intro → Tag lines → 2nd tag line');
+    // A long name, shortened.
+    const long = {
+      entries: [{ company: 'A company whose name runs on far beyond a line of a message' }],
+    };
+    expect(
+      editorPlace('src/content/data/testimonials.yaml', 'entries.0.content', undefined, long),
+    ).toBe('Testimonials → A company whose name runs on far beyond… → Quote');
+  });
+
   it('a file the editor does not show', () => {
     expect(editorPlace('src/content/other/x.yaml', 'a')).toBeUndefined();
     expect(editorPlace('src/content/pages/sub/x.yaml', 'a')).toBeUndefined();

@@ -1,12 +1,14 @@
 /**
  * The editor's pending uploads (src/editor/dev-server/pending.ts): an upload no Save named goes
- * once it is older than the time kept; a newer one stays; a file not named as an upload is ignored.
+ * once it is older than the time kept; a newer one stays; a file not named as an upload is ignored;
+ * one a browser's drafts still name stays however old, and goes a day after they no longer do.
  */
 import { utimes } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   PENDING_DAYS,
   dropPending,
+  holdFor,
   keepPending,
   pendingIn,
   pendingPath,
@@ -41,5 +43,48 @@ describe('pending uploads', () => {
     await expect(keepPending('icons', 'unit-test-new.svg', svg)).rejects.toMatchObject({
       code: 'EEXIST',
     });
+  });
+});
+
+describe('pending uploads a draft names', () => {
+  const browser = 'unit-test-browser-a';
+  const other = 'unit-test-browser-b';
+  const aged = async (file: string) => {
+    const old = (Date.now() - (PENDING_DAYS + 1) * 86_400_000) / 1000;
+    await utimes(pendingPath('icons', file), old, old);
+  };
+  afterEach(async () => {
+    await holdFor(browser, []);
+    await holdFor(other, []);
+    for (const file of names) await dropPending('icons', file);
+  });
+
+  it('stay while the browser that sent them holds them, however old; let go, a day more', async () => {
+    await keepPending('icons', 'unit-test-old.svg', svg, browser);
+    await aged('unit-test-old.svg');
+    await sweep();
+    expect((await pendingIn('icons')).has('unit-test-old')).toBe(true);
+    // Its drafts still name it: it stays.
+    await holdFor(browser, [{ folder: 'icons', file: 'unit-test-old.svg' }]);
+    await sweep();
+    expect((await pendingIn('icons')).has('unit-test-old')).toBe(true);
+    // No draft names it any more (the entry saved elsewhere, or reset): a day from now.
+    await holdFor(browser, []);
+    await sweep();
+    expect((await pendingIn('icons')).has('unit-test-old')).toBe(true);
+    await sweep(Date.now() + (PENDING_DAYS + 0.1) * 86_400_000);
+    expect((await pendingIn('icons')).has('unit-test-old')).toBe(false);
+  });
+
+  it("one browser's drafts do not let go of what another's hold", async () => {
+    await keepPending('icons', 'unit-test-old.svg', svg, browser);
+    await holdFor(other, [{ folder: 'icons', file: 'unit-test-old.svg' }]);
+    await holdFor(browser, []);
+    await aged('unit-test-old.svg');
+    await sweep();
+    expect((await pendingIn('icons')).has('unit-test-old')).toBe(true);
+    await holdFor(other, []);
+    await sweep(Date.now() + (PENDING_DAYS + 0.1) * 86_400_000);
+    expect((await pendingIn('icons')).has('unit-test-old')).toBe(false);
   });
 });

@@ -344,8 +344,13 @@ describe("a list item's problem is named in its row", () => {
     const eight = Array.from({ length: 8 }, () => tile);
     eight[2] = { ...tile, title: 'x' };
     const problem = firstProblem(preview(tiles, eight))!;
-    expect(problem.path).toEqual(['Tiles', '3rd tile', 'Title']);
-    expect(describeProblem(problem)).toMatch(/^Tiles → 3rd tile → Title: must be \S/);
+    // The tile by its name, as its row shows it; one with no name yet by its place.
+    expect(problem.path).toEqual(['Tiles', 'x', 'Title']);
+    expect(describeProblem(problem)).toMatch(/^Tiles → x → Title: must be \S/);
+    eight[2] = { ...tile, title: '' };
+    const unnamed = firstProblem(preview(tiles, eight))!;
+    expect(unnamed.path).toEqual(['Tiles', '3rd tile', 'Title']);
+    expect(describeProblem(unnamed)).toMatch(/^Tiles → 3rd tile → Title: \S/);
     expect(describeProblem({ path: ['Tiles'], message: 'Tiles: at least 8' })).toBe(
       'Tiles: at least 8',
     );
@@ -386,7 +391,7 @@ describe("a list item's problem is named in its row", () => {
     const problem = firstProblem(two({ name: 'Anna Other' }))!;
     expect(problem.message).toBe('"anna" is the id of another item: each needs its own');
     expect(describeProblem(problem)).toBe(
-      'Hosts → 1st host → Id: "anna" is the id of another item: each needs its own',
+      'Hosts → Anna Reid → Id: "anna" is the id of another item: each needs its own',
     );
   });
 });

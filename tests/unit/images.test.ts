@@ -38,9 +38,12 @@ describe('what an upload may be', () => {
     expect(imageProblem('logos', 'brand.svg', svg, [])).toBeUndefined();
   });
 
-  it('refuses a picture for an icon: icons are SVG only', () => {
+  it('refuses a picture for an icon, saying what to do instead: icons are SVG only', () => {
     expect(imageProblem('icons', 'ring.png', png, [])).toBe(
-      'Icons can be .svg files, not "ring.png"',
+      'Icons are line drawings in SVG, and "ring.png" is a PNG file. Export the icon as SVG from your design tool (in Figma: Export, then SVG), or choose one of the icons in the list.',
+    );
+    expect(imageProblem('portfolio', 'shot.gif', png, [])).toBe(
+      'Portfolio images can be SVG, PNG, JPEG or WebP files, and "shot.gif" is a GIF file. Save it as PNG or JPEG first (any image program can), then upload that.',
     );
   });
 
@@ -65,7 +68,14 @@ describe('what an upload may be', () => {
   it('refuses a file larger than its folder takes', () => {
     const big = new Uint8Array(maxImageBytes.icons + 1);
     big.set(svg);
-    expect(imageProblem('icons', 'ring.svg', big, [])).toMatch(/Icons can be at most 64 KB/);
+    expect(imageProblem('icons', 'ring.svg', big, [])).toBe(
+      '"ring.svg" is 65 KB: icons can be at most 64 KB. To make it smaller, export it again as a plain SVG, without pictures embedded in it.',
+    );
+    const photo = new Uint8Array(5 * 1024 * 1024);
+    photo.set(png);
+    expect(imageProblem('illustrations', 'team.png', photo, [])).toBe(
+      '"team.png" is 5.0 MB: illustrations can be at most 2.0 MB. To make it smaller, save it at most 2,400 pixels on its longest side, as JPEG or WebP (quality 80 is plenty), in any image program or an online compressor such as squoosh.app.',
+    );
   });
 
   it.each([

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addressProblem,
+  linkProblem,
   redirectProblems,
   resolveRedirect,
   withMove,
@@ -81,6 +82,11 @@ describe('redirectProblems', () => {
         field: 'from',
         message: '/iphone is a page of the site: a redirect would hide it',
       },
+      {
+        index: 1,
+        field: 'from',
+        message: '/old is redirected more than once (to /nope, to /about): keep one',
+      },
       { index: 1, field: 'to', message: '/nope is not a page of the site' },
       {
         index: 2,
@@ -90,7 +96,7 @@ describe('redirectProblems', () => {
       {
         index: 4,
         field: 'from',
-        message: '/old is redirected already, by the 2nd redirect: keep one',
+        message: '/old is redirected more than once (to /nope, to /about): keep one',
       },
       { index: 5, field: 'to', message: 'a loop: /x → /y → /x' },
       { index: 6, field: 'to', message: 'a loop: /y → /x → /y' },
@@ -114,6 +120,24 @@ describe('redirectProblems', () => {
       [1, '/c is itself redirected, and /gone is not a page of the site'],
       [2, '/gone is not a page of the site'],
     ]);
+  });
+});
+
+describe('linkProblem: a link of the content, as the build and the editor check it', () => {
+  const pages = new Set(live);
+  const redirects = [{ from: '/old-zend', to: '/laravel' }];
+
+  it('takes a page, with a section, a query or a trailing slash, and an old address of a redirect', () => {
+    for (const href of ['/', '/laravel', '/contact#form', '/iphone/', '/service?x=1', '/old-zend'])
+      expect(linkProblem(href, pages, redirects), href).toBeUndefined();
+  });
+
+  it('says what the build says of a link to no page, the link as written', () => {
+    expect(linkProblem('/zend#top', pages, redirects)).toBe(
+      '"/zend#top" is not a page of the site (a service page renamed or removed?)',
+    );
+    // A redirect's new address is no page of its own.
+    expect(linkProblem('/old-zend/x', pages, redirects)).toMatch(/is not a page of the site/);
   });
 });
 

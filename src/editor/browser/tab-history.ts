@@ -18,13 +18,22 @@ import { HISTORY_BASE as BASE } from '../routes.ts';
 const MARK = 'data-editor-history';
 
 interface Links {
-  links: { file: string; links: number; label: string }[];
+  links: { file: string; links: number; label: string; places?: string[] }[];
   pages: string[];
+  /** Each page's name, by its address, where it has one. */
+  names?: Record<string, string>;
 }
 
-/** An entry that links to a page, as the dialogs list it: its name, its file, how many links. */
+/**
+ * An entry that links to a page, as the dialogs list it: where its links are on the site ("the
+ * footer's Popular services: Laravel"), else its name in the editor.
+ */
 const describeLink = (l: Links['links'][number]) =>
-  `${l.label}: ${l.file}, ${l.links} link${l.links === 1 ? '' : 's'}`;
+  l.places?.length ? l.places.join('; ') : `${l.label}, ${l.links} link${l.links === 1 ? '' : 's'}`;
+
+/** A page as the dialogs offer it: its name beside its address. */
+const describePage = (page: string, names: Links['names']) =>
+  names?.[page] ? `${names[page]} (${page})` : page;
 
 const linksTo = async (address: string): Promise<Links> => {
   const response = await fetch(`${BASE}/links.json?to=${encodeURIComponent(address)}`);
@@ -110,7 +119,7 @@ function helpDelete() {
         body: JSON.stringify({ file, to }),
       }),
     ));
-  void linksTo(address).then(({ links, pages }) => {
+  void linksTo(address).then(({ links, pages, names }) => {
     if (links.length)
       help.append(
         element(
@@ -130,14 +139,18 @@ function helpDelete() {
     });
     select.append(
       ...pages.map((page) =>
-        element('option', { value: page, selected: page === '/service' }, page),
+        element(
+          'option',
+          { value: page, selected: page === '/service' },
+          describePage(page, names),
+        ),
       ),
       element('option', { value: '' }, "Nowhere: the address answers 'page not found'"),
     );
     const label = element(
       'label',
       { htmlFor: select.id },
-      `Send visitors of ${address} (and ${links.length ? 'these links' : 'links from other sites'}) to:`,
+      `Send visitors of ${describePage(address, names)} (and ${links.length ? 'these links' : 'links from other sites'}) to:`,
     );
     help.append(element('div', { style: 'display:grid;gap:.25rem' }, label, select));
     void plan(select.value);

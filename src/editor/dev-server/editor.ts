@@ -19,7 +19,7 @@ import {
 } from 'vite';
 import { imageUploadPath } from '../../domain/images.ts';
 import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from '../events.ts';
-import { editorHistoryPath, editorPreviewPath } from '../routes.ts';
+import { editorHistoryPath, editorPreviewPath, editorSitePath } from '../routes.ts';
 import { assetHeaders } from './asset-headers.ts';
 import { editorHistory } from './history/recorder.ts';
 import { keystaticFriction } from './keystatic-rewrites.ts';
@@ -404,6 +404,11 @@ export default function editor(): AstroIntegration {
           prerender: false,
         });
         injectRoute({
+          pattern: editorSitePath,
+          entrypoint: new URL('./site.ts', import.meta.url),
+          prerender: false,
+        });
+        injectRoute({
           pattern: imageUploadPath,
           entrypoint: new URL('./images.ts', import.meta.url),
           prerender: false,
@@ -415,6 +420,11 @@ export default function editor(): AstroIntegration {
         addMiddleware({
           order: 'post',
           entrypoint: new URL('./whole-pages.ts', import.meta.url),
+        });
+        // A Save the build would refuse is refused before anything is written.
+        addMiddleware({
+          order: 'pre',
+          entrypoint: new URL('./save-checks.ts', import.meta.url),
         });
         addMiddleware({
           order: 'pre',

@@ -10,6 +10,11 @@
  *   Save names it, which moves it into its src/assets folder; its `url` shows it meanwhile. It never
  *   replaces a file: the same file sent again is a no-op (a retry after a lost answer);
  * - GET with `&preview=<name>` shows a pending upload (or, once saved, sends to its file);
+ * - GET `?pending`, without a folder, lists every pending upload, `{ uploads: [{ folder, name,
+ *   url }] }`: an editor opened again offers those its drafts name;
+ * - POST `?held`, a JSON body `{ browser, uploads: [{ folder, name }] }`: the pending uploads that
+ *   browser's drafts name now, which stay while they do (./pending.ts); an upload is held for the
+ *   browser that sent it (`&browser=<id>`) from the start;
  * - DELETE removes an image nothing uses (`&name=<name>`), or a pending upload.
  * Keystatic would store a service page's upload in a folder of its own (src/assets/icons/<page>/),
  * where the site's images are not; this writes where they are.
@@ -34,7 +39,17 @@ import {
 import { cleanSvg, type Purifier, type SvgWindow } from '../../domain/svg-clean.ts';
 import { readLimited } from '../../shared/read-limited.ts';
 import { assetHeaders } from './asset-headers.ts';
-import { dropPending, keepPending, pendingIn, readPending, sweep } from './pending.ts';
+import {
+  BROWSER_ID,
+  allPending,
+  dropPending,
+  holdFor,
+  keepPending,
+  pendingIn,
+  readPending,
+  sweep,
+  type Upload,
+} from './pending.ts';
 
 export const prerender = false;
 
@@ -152,6 +167,14 @@ async function preview(folder: AssetFolder, name: string) {
 }
 
 export const GET: APIRoute = async ({ url }) => {
+  if (url.searchParams.has('pending') && !url.searchParams.has('folder'))
+    return answer(200, {
+      uploads: (await allPending()).map(({ folder, name }) => ({
+        folder,
+        name,
+        url: previewUrl(folder, name),
+      })),
+    });
   const folder = folderOf(url);
   if (!folder) return badFolder();
   const shown = url.searchParams.get('preview');
@@ -165,9 +188,45 @@ export const GET: APIRoute = async ({ url }) => {
   return answer(200, { images });
 };
 
+/** The most a browser says its drafts hold: far more names than any editor's drafts would. */
+const HELD_BYTES = 64 * 1024;
+
+/** What a browser's drafts name now, of the pending uploads: those stay, the others may go. */
+async function held(request: Request) {
+  if (request.headers.get('content-type') !== 'application/json')
+    return answer(415, { error: 'Send the uploads as application/json.' });
+  const body = await readLimited(request, HELD_BYTES);
+  if (!body) return answer(413, { error: 'Too many uploads named.' });
+  let said: { browser?: unknown; uploads?: unknown };
+  try {
+    said = JSON.parse(new TextDecoder().decode(body)) as typeof said;
+  } catch {
+    return answer(400, { error: 'Send { browser, uploads }.' });
+  }
+  if (
+    typeof said.browser !== 'string' ||
+    !BROWSER_ID.test(said.browser) ||
+    !Array.isArray(said.uploads)
+  )
+    return answer(400, { error: 'Send { browser, uploads }.' });
+  const pending = await allPending();
+  const named: Upload[] = pending.filter(({ folder, name }) =>
+    (said.uploads as unknown[]).some(
+      (upload) =>
+        !!upload &&
+        typeof upload === 'object' &&
+        (upload as Record<string, unknown>).folder === folder &&
+        (upload as Record<string, unknown>).name === name,
+    ),
+  );
+  await holdFor(said.browser, named);
+  return answer(204);
+}
+
 export const POST: APIRoute = async ({ request, url }) => {
   if (foreign(request, url))
     return answer(403, { error: 'Uploads come from the editor on this server only.' });
+  if (url.searchParams.has('held')) return held(request);
   if (request.headers.get('content-type') !== 'application/octet-stream')
     return answer(415, { error: 'Send the file as application/octet-stream.' });
   const folder = folderOf(url);
@@ -208,7 +267,8 @@ export const POST: APIRoute = async ({ request, url }) => {
   }
   try {
     // Pending until a Save names it; 'wx': never over an upload that appeared since the check.
-    await keepPending(folder, file, written);
+    const browser = url.searchParams.get('browser') ?? '';
+    await keepPending(folder, file, written, BROWSER_ID.test(browser) ? browser : undefined);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
       return answer(409, {

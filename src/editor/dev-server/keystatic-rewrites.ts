@@ -12,11 +12,15 @@
  *   entry's History) shows each action's word beside its icon, not the icon alone, and its menu of the actions that do not fit
  *   (at 375 px, all of them) is a button that says "Actions".
  * - A field's siblings: a list item's id field (src/editor/fields/unique-id/) reads the
- *   other items' ids from Keystatic's own context, which Keystatic does not export.
+ *   other items' ids from Keystatic's own context, which Keystatic does not export; a redirect's
+ *   addresses (src/editor/fields/redirect/) read the other redirects from the singleton's state,
+ *   kept for them as its page is drawn.
+ * - Words: a collection's list names its address column by the field's label ("Page address", not
+ *   "Slug"); an emptied text that must be given is "required", not "at least 3 characters long".
  */
 
 import { RESET_EVENT, SAVED_EVENT, SAVE_REFUSED_EVENT } from '../events.ts';
-import { KEYSTATIC_CONTEXTS } from '../keystatic-contexts.ts';
+import { EDITED_ENTRY, KEYSTATIC_CONTEXTS } from '../keystatic-contexts.ts';
 import { HISTORY_BASE } from '../routes.ts';
 
 const refused = (previewProps: string) =>
@@ -185,6 +189,35 @@ export const keystaticRewrites: Rewrite[] = [
     to: `            children: summaryIcon || (hideButtonText ? /*#__PURE__*/jsx(Icon, {
               src: moreHorizontalIcon
             }) : [/*#__PURE__*/jsx(Icon, { src: moreHorizontalIcon }, "icon"), /*#__PURE__*/jsx(Text, { children: "Actions" }, "text")])`,
+  },
+  // A singleton's entry as it is edited, for the fields that check an item against its list's
+  // others (a redirect against the other redirects): kept as the page is drawn, before its fields.
+  {
+    module: 'function SingletonPageInner(',
+    from: `function SingletonPageInner(props) {
+  const $ = c(96);`,
+    to: `function SingletonPageInner(props) {
+  const $ = c(96);
+  globalThis[Symbol.for(${JSON.stringify(EDITED_ENTRY)})] = { singleton: props.singleton, state: props.state };`,
+  },
+  // The list of a collection's entries names its address column by the field's own label ("Page
+  // address"), not "Slug".
+  {
+    module: 'function CollectionTable(',
+    from: `        name: 'Slug',
+        key: SLUG`,
+    to: `        name: collection.schema[collection.slugField] && collection.schema[collection.slugField].label || 'Slug',
+        key: SLUG`,
+  },
+  // An emptied text that must be given says so ("Alt text is required"), not "must be at least 3
+  // characters long".
+  {
+    module: 'function validateText(',
+    from: `function validateText(val, min, max, fieldLabel, slugInfo, pattern) {
+  if (val.length < min) {`,
+    to: `function validateText(val, min, max, fieldLabel, slugInfo, pattern) {
+  if (val.length < min && val.trim() === '') return \`\${fieldLabel} is required\`;
+  if (val.length < min) {`,
   },
   // Keystatic's contexts of a field, for the editor's own fields.
   {

@@ -7,12 +7,13 @@
 import { fields, type ComponentSchema } from '@keystatic/core';
 import type { Field, Fields, ListField, PatternField } from '../../content-model/fields.ts';
 import type { AssetFolder } from '../../domain/images.ts';
-import { flagged, type Preview } from '../problems.ts';
+import { flagged, itemValue, type Preview } from '../problems.ts';
 import { heroButton } from './button/index.tsx';
 import { checkedField } from './checked/index.tsx';
 import { calendarDateField } from './date/index.ts';
 import { optionalIllustration } from './illustration/index.tsx';
 import { imageField } from './image/index.tsx';
+import { linkField } from './link/index.tsx';
 import type { FolderPictures } from './image/pictures.ts';
 import { listLineField } from './line/index.ts';
 import { oneOf } from './one-of/index.tsx';
@@ -32,10 +33,37 @@ export interface EditorContext {
   pageAddresses: { taken(address: string): string | undefined; existing: readonly string[] };
 }
 
+/**
+ * A group's fields. Two kinds depend on their place in it: a text of a fixed form under the key
+ * `href` is a link, checked against the site's pages as the build checks every `href`
+ * (src/lib/content-checks.ts); an image beside an `alt` text asks for it anew when replaced.
+ */
 export const editorFields = (of: Fields, context: EditorContext) =>
   Object.fromEntries(
-    Object.entries(of).map(([key, field]) => [key, editorField(field, context)]),
+    Object.entries(of).map(([key, field]) => {
+      if (key === 'href' && field.kind === 'pattern')
+        return [
+          key,
+          linkField(field.label, field.hint ?? defaultHint(field), field.rule, {
+            optional: field.default !== undefined,
+          }),
+        ];
+      if (field.kind === 'image' && 'alt' in of)
+        return [
+          key,
+          imageField(field.folder, field.label, context.pictures[field.folder], {
+            description: field.hint,
+            optional: field.optional,
+            altBeside: true,
+          }),
+        ];
+      return [key, editorField(field, context)];
+    }),
   ) as Record<string, ComponentSchema>;
+
+/** What an empty text of a fixed form with a default says: the site takes the default. */
+const defaultHint = ({ default: fallback }: PatternField) =>
+  fallback === undefined ? undefined : `Leave empty for ${fallback}.`;
 
 /** A text of a fixed form; one with a default may be left empty (the site then takes it). */
 function patternField({ label, hint, rule, default: fallback }: PatternField) {
@@ -53,15 +81,15 @@ function patternField({ label, hint, rule, default: fallback }: PatternField) {
   });
 }
 
-/** The values of an item as its row is told them: a text, or its fields' values. */
-const itemValue = (item: Preview): any =>
-  item.fields
-    ? Object.fromEntries(Object.entries(item.fields).map(([key, field]) => [key, field.value]))
-    : item.value;
-
-/** An item's row: the list's words for it, and its first problem, if any. */
+/**
+ * An item's row: the list's words for it, and its first problem, if any; `nameOf`, the words alone,
+ * by which a message names the item (../problems.ts `itemName`, ../labels.ts).
+ */
 export const rowLabel = (label: (item: any) => string) =>
-  flagged((props: Preview) => String(label(itemValue(props)) ?? ''));
+  Object.assign(
+    flagged((props: Preview) => String(label(itemValue(props)) ?? '')),
+    { nameOf: label },
+  );
 
 function listField(field: ListField, context: EditorContext) {
   const { label, hint, of, count, itemLabel } = field;

@@ -10,6 +10,7 @@
  * container, so that each address keeps exactly the methods it takes (an .astro page answers any
  * method) and none of the scripts Astro adds to a page comes with them.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { APIContext, APIRoute } from 'astro';
@@ -45,6 +46,8 @@ import {
   versionWords,
   type Clock,
 } from './version-words.ts';
+import RestoreCheck from './pages/RestoreCheck.astro';
+import { linksTo, restoreConsequences } from '../site-checks.ts';
 
 export const prerender = false;
 
@@ -190,9 +193,15 @@ async function linksJson(url: URL) {
     .filter((f) => f.startsWith('src/content/services/'))
     .map(async (f) => addressOf(await readFile(join(root, f), 'utf8')));
   const addresses = (await Promise.all(pages)).filter((a): a is string => !!a && a !== to);
+  // Each link where it is on the site, and each page by its name: not files and bare addresses.
+  const { found, names } = await linksTo(root, to);
+  const listed = ['/', '/service', '/portfolio', '/about', '/contact', ...addresses.sort()];
   return Response.json({
-    links: files.map((f) => ({ ...f, label: labelOf(f.file) })),
-    pages: ['/', '/service', '/portfolio', '/about', '/contact', ...addresses.sort()],
+    links: files.map((f) => ({ ...f, label: labelOf(f.file), places: found.get(f.file) ?? [] })),
+    pages: listed,
+    names: Object.fromEntries(
+      [to, ...listed].flatMap((page) => (names.get(page) ? [[page, names.get(page)]] : [])),
+    ),
   });
 }
 
@@ -260,13 +269,35 @@ async function bringBack(file: string, commit: string, seeOther: SeeOther, by?: 
   return seeOther(`${HISTORY_BASE}?restored=${encodeURIComponent(file)}`, 303);
 }
 
-/** Writes a saved version of an entry back, as a new save. */
-async function restoreVersion(path: string, commit: string, seeOther: SeeOther, by?: Saver) {
+/**
+ * Writes a saved version of an entry back, as a new save. One that would break a page, or leave an
+ * old address unanswered, says which first, and is written once `confirmed`.
+ */
+async function restoreVersion(
+  path: string,
+  commit: string,
+  confirmed: boolean,
+  { seeOther, clock, by }: { seeOther: SeeOther; clock: Clock; by?: Saver },
+) {
   const entry = entryOfPath(path);
   const file = entry && (await fileOf(entry, history));
   if (!entry || !file) return notFound();
   const version = (await history.versions(file)).find((v) => v.commit === commit);
   if (!version) return notFound();
+  if (!confirmed) {
+    const older = (await history.textAt(version.commit, version.file)) ?? '';
+    const now = existsSync(join(root, file)) ? await readFile(join(root, file), 'utf8') : '';
+    const text = adjustFor(file)?.(older, now) ?? older;
+    const consequences = await restoreConsequences(root, file, text);
+    if (consequences.broken.length || consequences.unanswered.length)
+      return page(RestoreCheck, {
+        entry,
+        clock,
+        commit: version.commit,
+        savedAt: version.savedAt,
+        ...consequences,
+      });
+  }
   await history.restore(version.commit, version.file, file, adjustFor(file));
   await history.record(`Restored the version of ${new Date(version.savedAt).toISOString()}`, by);
   return seeOther(`${entry.historyUrl}?restored=${version.savedAt}`, 303);
@@ -275,9 +306,10 @@ async function restoreVersion(path: string, commit: string, seeOther: SeeOther, 
 export const POST: APIRoute = async (context) => {
   if (!sameOrigin(context)) return new Response('Forbidden', { status: 403 });
   if (!(await history.ready())) return new Response('No history', { status: 503 });
-  const { params, request, redirect } = context;
+  const { params, request, redirect, cookies } = context;
   const path = params.path ?? '';
   if (path === 'plan') return plan(request);
+  const clock = clockOf(cookies.get(TIME_ZONE_COOKIE)?.value);
   const form = await request.formData().catch(() => undefined);
   const field = (name: string) => {
     const value = form?.get(name);
@@ -287,5 +319,9 @@ export const POST: APIRoute = async (context) => {
   const by = savedBy(request.headers);
   if (path === 'links') return pointLinks(field('from'), field('to').split('#')[0]!, redirect, by);
   if (path === 'deleted') return bringBack(field('file'), field('commit'), redirect, by);
-  return restoreVersion(path, field('version'), redirect, by);
+  return restoreVersion(path, field('version'), field('confirmed') === 'yes', {
+    seeOther: redirect,
+    clock,
+    by,
+  });
 };

@@ -3,6 +3,7 @@
  * either a word or an object, which Keystatic's own fields would write differently.
  */
 import type { BasicFormField } from '@keystatic/core';
+import { currentSite } from '../../site.ts';
 import { FieldError } from '../check.ts';
 import { ButtonInput } from './ui.tsx';
 import { buttonProblem, parseButton, type Button } from './validate.ts';
@@ -16,7 +17,7 @@ export function heroButton(label: string, description: string | undefined): Basi
     parse: parseButton,
     serialize: (value) => ({ value: typeof value === 'string' ? value : { ...value } }),
     validate(value) {
-      const problem = buttonProblem(value);
+      const problem = buttonProblem(value, currentSite());
       if (problem) throw new FieldError(problem);
       return value;
     },

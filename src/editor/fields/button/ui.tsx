@@ -1,7 +1,10 @@
 import { FieldMessage } from '@keystar/ui/field';
 import { Item, Picker } from '@keystar/ui/picker';
 import { TextField } from '@keystar/ui/text-field';
+import { useSyncExternalStore } from 'react';
+import { currentSite, subscribeSite } from '../../site.ts';
 import { Group } from '../group.tsx';
+import { leadsTo } from '../link/validate.ts';
 import { buttonProblem, type Button } from './validate.ts';
 
 /** The kind of button, and, for a link of its own, its text and link. */
@@ -14,7 +17,8 @@ export function ButtonInput(props: {
 }) {
   const { value, onChange } = props;
   const kind = typeof value === 'string' ? value : 'link';
-  const problem = props.forceValidation ? buttonProblem(value) : undefined;
+  const site = useSyncExternalStore(subscribeSite, currentSite, () => undefined);
+  const problem = props.forceValidation ? buttonProblem(value, site) : undefined;
   const kinds = [
     { key: 'inquire', label: 'Inquire Now (external contact page)' },
     { key: 'none', label: 'No button' },
@@ -44,6 +48,7 @@ export function ButtonInput(props: {
           <TextField
             label="Link"
             value={value.href}
+            description={leadsTo(value.href, site)}
             onChange={(href) => onChange({ ...value, href })}
           />
         </>

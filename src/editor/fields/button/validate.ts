@@ -1,17 +1,23 @@
 import type { FormFieldStoredValue } from '@keystatic/core';
 import { heroButtonKinds, lengths, patterns } from '../../../domain/content-rules.ts';
+import type { Site } from '../../site.ts';
 import { FieldError } from '../check.ts';
+import { linkProblem } from '../link/validate.ts';
 
 export type Button = (typeof heroButtonKinds)[number] | { text: string; href: string };
 
-/** What is wrong with a link of its own: its text's length, or a link off the site. */
-export const buttonProblem = (value: Button): string | undefined => {
+const hrefProblem = linkProblem('Link', patterns.internalPath);
+
+/**
+ * What is wrong with a link of its own: its text's length, a link off the site, or (`site`, once
+ * the editor knows its pages) a link to no page of it, in the build's words.
+ */
+export const buttonProblem = (value: Button, site?: Site): string | undefined => {
   if (typeof value === 'string') return undefined;
   const { min, max } = lengths.buttonText;
   if (value.text.length < min || value.text.length > max)
     return `Button text must be ${min}-${max} characters`;
-  if (!patterns.internalPath.regex.test(value.href)) return `Link ${patterns.internalPath.message}`;
-  return undefined;
+  return hrefProblem(value.href, site);
 };
 
 /** The button as the file holds it; left out, "inquire", as the site reads it. */

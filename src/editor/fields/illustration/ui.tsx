@@ -1,7 +1,8 @@
 import { FieldMessage } from '@keystar/ui/field';
 import { TextField } from '@keystar/ui/text-field';
+import { useState } from 'react';
 import { Group } from '../group.tsx';
-import { ImageChooser } from '../image/ui.tsx';
+import { ImageChooser, altPrompt } from '../image/ui.tsx';
 import type { FolderPictures } from '../image/pictures.ts';
 import type { Illustration } from './validate.ts';
 
@@ -15,6 +16,9 @@ export function IllustrationInput(props: {
   problem?: string;
 }) {
   const { value, onChange } = props;
+  // The picture the page had when opened: another one chosen since asks for its Alt text anew.
+  const [first] = useState(value?.image ?? '');
+  const replaced = !!value && first !== '' && value.image !== first;
   return (
     <Group label={props.label} description={props.description}>
       <ImageChooser
@@ -29,6 +33,7 @@ export function IllustrationInput(props: {
         <TextField
           label="Alt text"
           value={value.alt}
+          description={replaced ? altPrompt('illustration').replace(' below', '') : undefined}
           onChange={(alt) => onChange({ ...value, alt })}
         />
       )}

@@ -18,13 +18,14 @@ import { imageNameProblem } from './validate.ts';
 
 /**
  * A required or optional image of one folder, as the site's schema takes it. A required one starts
- * empty: no picture is a sensible default for a new tile or logo.
+ * empty: no picture is a sensible default for a new tile or logo. `altBeside`: an Alt text follows
+ * it, which a new picture asks to be checked.
  */
 export function imageField(
   folder: AssetFolder,
   label: string,
   pictures: FolderPictures,
-  options: { description?: string; optional?: boolean } = {},
+  options: { description?: string; optional?: boolean; altBeside?: boolean } = {},
 ): BasicFormField<string> {
   const kind = imageKinds[folder];
   const problem = imageNameProblem(folder, pictures, label, options.optional);
@@ -50,6 +51,7 @@ export function imageField(
         value={value}
         onChange={onChange}
         optional={options.optional}
+        altBeside={options.altBeside}
         errorMessage={forceValidation ? problem(value) : undefined}
       />
     ),

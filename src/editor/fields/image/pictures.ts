@@ -2,8 +2,11 @@
  * Each image folder's pictures as the editor's fields know them: those the editor's schema found
  * (src/editor/schema.ts globs them), plus those uploaded, less those removed since the editor was
  * opened. Every field of a folder reads them; a page loaded later reads the folder itself again.
+ * The uploads no Save has named yet are asked of the dev server as the editor opens: a draft
+ * restored from an earlier visit (a tab closed before Save) may name one.
  */
 import type { AssetFolder } from '../../../domain/images.ts';
+import { pendingUploads } from './endpoint.ts';
 
 /** A folder's pictures by name: where the dev server shows each. */
 export type FolderPictures = Readonly<Record<string, string>>;
@@ -38,8 +41,18 @@ export function change(folder: AssetFolder, name: string, url?: string) {
   for (const listener of listeners) listener();
 }
 
+let askedForPending = false;
+/** The uploads still pending, from an earlier visit or another tab: offered as this tab's own. */
+async function addPending() {
+  askedForPending = true;
+  for (const { folder, name, url } of await pendingUploads())
+    if (!(name in changes[folder].added) && !changes[folder].removed.has(name))
+      change(folder, name, url);
+}
+
 /** The folder's pictures as they are now: those of the schema, plus uploads, less removals. */
 export function current(folder: AssetFolder, pictures: FolderPictures): FolderPictures {
+  if (!askedForPending && typeof document !== 'undefined') void addPending();
   const { added, removed } = changes[folder];
   return Object.fromEntries(
     Object.entries({ ...pictures, ...added })

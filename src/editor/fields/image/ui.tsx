@@ -9,10 +9,13 @@ import {
   imageExtensions,
   imageKinds,
   imageProblem,
+  maxImageBytes,
+  sizeInWords,
   type AssetFolder,
   type FolderImage,
 } from '../../../domain/images.ts';
-import { ask } from './endpoint.ts';
+import { shrink } from './shrink.ts';
+import { ask, browserId } from './endpoint.ts';
 import { change, changes, current, subscribe, type FolderPictures } from './pictures.ts';
 
 const capitalised = (text: string) => text[0]!.toUpperCase() + text.slice(1);
@@ -88,6 +91,10 @@ function UnusedImages(props: { folder: AssetFolder; chosen: string }) {
 
 const NONE = '(none)';
 
+/** What a picture chosen in place of another asks of its Alt text. */
+export const altPrompt = (kind: string) =>
+  `A new ${kind}: check that its Alt text below still says what this one shows.`;
+
 export function ImageChooser(props: {
   folder: AssetFolder;
   pictures: FolderPictures;
@@ -97,16 +104,23 @@ export function ImageChooser(props: {
   onChange(value: string): void;
   optional?: boolean;
   errorMessage?: string;
+  /** An Alt text follows the field: a picture that replaces another asks for it to be checked. */
+  altBeside?: boolean;
 }) {
   const { folder, onChange } = props;
   const kind = imageKinds[folder];
   useSyncExternalStore(subscribe, () => changes[folder]);
+  // The picture the entry had when the field was opened: another one chosen since replaces it.
+  const [first] = useState(props.value);
+  const replaced = props.altBeside && first !== '' && props.value !== '' && props.value !== first;
   const pictures = current(folder, props.pictures);
   const [state, setState] = useState<{
     busy?: boolean;
     error?: string;
     added?: string;
     removed?: string[];
+    /** What was done to a photo too large for the folder. */
+    shrunk?: string;
   }>({});
   const items = [
     ...(props.optional ? [{ name: NONE, url: undefined }] : []),
@@ -114,17 +128,41 @@ export function ImageChooser(props: {
   ];
   const kinds = imageExtensions[folder].join(', ');
 
-  async function chosen(file: File) {
-    const bytes = new Uint8Array(await file.arrayBuffer());
+  /** A photo over the folder's size, made smaller to fit: the file, and what was done, in words. */
+  async function smallEnough(file: File, bytes: Uint8Array) {
+    const limit = maxImageBytes[folder];
+    if (bytes.length <= limit || !imageExtensions[folder].includes('.webp')) return undefined;
+    setState({ busy: true });
+    const shrunk = await shrink(file, limit);
+    if (!shrunk) return undefined;
+    return {
+      file: shrunk.file,
+      said: `It was ${sizeInWords(file.size)}, more than ${kind.many} can be: made smaller to fit (${shrunk.width} × ${shrunk.height} pixels, ${sizeInWords(shrunk.file.size)}).`,
+    };
+  }
+
+  async function chosen(chosenFile: File) {
+    let file = chosenFile;
+    let bytes = new Uint8Array(await file.arrayBuffer());
+    const smaller = await smallEnough(file, bytes);
+    if (smaller) {
+      file = smaller.file;
+      bytes = new Uint8Array(await file.arrayBuffer());
+    }
     // A name the folder holds already is the endpoint's to judge: the same file again is taken.
     const problem = imageProblem(folder, file.name, bytes, []);
     if (problem) return setState({ error: problem });
     setState({ busy: true });
-    const { name, url, removed, error } = await ask('POST', { folder, file: file.name }, file);
+    const browser = browserId();
+    const { name, url, removed, error } = await ask(
+      'POST',
+      { folder, file: file.name, ...(browser && { browser }) },
+      file,
+    );
     if (!name || !url) return setState({ error });
     change(folder, name, url);
     onChange(name);
-    setState({ added: name, removed });
+    setState({ added: name, removed, shrunk: smaller?.said });
   }
 
   return (
@@ -173,10 +211,15 @@ export function ImageChooser(props: {
                   state.removed?.length
                     ? ` Removed from the file: ${state.removed.join(', ')}.`
                     : ''
-                }`
+                }${state.shrunk ? ` ${state.shrunk}` : ''}`
               : `${kinds}; named after the file.`}
         </Text>
       </Flex>
+      {replaced && (
+        <Text size="small" weight="semibold" color="accent" role="status">
+          {altPrompt(kind.one)}
+        </Text>
+      )}
       <UnusedImages folder={folder} chosen={props.value} />
     </Flex>
   );

@@ -1,0 +1,184 @@
+/**
+ * In the editor's own tab (./tab.ts imports it): what the tab does with Keystatic's drafts, the
+ * unsaved changes it keeps in this browser (IndexedDB) until they are saved or reset.
+ *
+ * - The lists show which entries hold a draft: "Draft (not saved)" beside the entry's row in a
+ *   collection's list, and beside the collection or the singleton in the navigation.
+ * - Leaving the editor (closing the tab, another address) with changes not yet saved asks first,
+ *   as the browser asks for any page (the draft is kept all the same).
+ * - The uploads a draft names stay on the dev server as long as a draft names them
+ *   (../dev-server/pending.ts): each time the editor opens, and when the tab is hidden, it says
+ *   which of the pending uploads its drafts name.
+ */
+import { createStore, del, entries } from 'idb-keyval';
+import { RESET_EVENT, SAVED_EVENT } from '../events.ts';
+import { browserId, pendingUploads } from '../fields/image/endpoint.ts';
+import { imageUploadPath } from '../../domain/images.ts';
+
+const MARK = 'data-editor-draft';
+/** What the lists say beside an entry that holds a draft. */
+export const DRAFT_WORDS = 'Draft (not saved)';
+
+/** Where Keystatic keeps its drafts. */
+const draftStore = () => createStore('keystatic', 'items');
+
+/** Keystatic's drafts: their keys (['collection', name, slug], ['singleton', name] …) and texts. */
+async function drafts(): Promise<{ key: unknown[]; texts: string[] }[]> {
+  try {
+    const all = await entries(draftStore());
+    const decoder = new TextDecoder();
+    return all.map(([key, value]) => {
+      const files = (value as { files?: unknown } | undefined)?.files;
+      const texts =
+        files instanceof Map
+          ? [...files.values()].flatMap((bytes) =>
+              bytes instanceof Uint8Array ? [decoder.decode(bytes)] : [],
+            )
+          : [];
+      return { key: Array.isArray(key) ? key : [key], texts };
+    });
+  } catch {
+    return []; // no IndexedDB (a private window that refuses it): no drafts kept either
+  }
+}
+
+/** The pending uploads the drafts name, said to the dev server: those stay, the others may go. */
+async function holdNamedUploads(texts: readonly string[], keepalive = false) {
+  const browser = browserId();
+  if (!browser) return;
+  const named = (await pendingUploads()).filter(({ name }) => {
+    const word = new RegExp(`(?<![a-z0-9-])${name}(?![a-z0-9-])`);
+    return texts.some((text) => word.test(text));
+  });
+  await fetch(`${imageUploadPath}?held`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ browser, uploads: named.map(({ folder, name }) => ({ folder, name })) }),
+    keepalive,
+  }).catch(() => {});
+}
+
+/** Where each draft shows in the lists: entries by their collection, and the singletons. */
+let marked = { entries: new Map<string, Set<string>>(), singletons: new Set<string>() };
+
+async function readDrafts(keepalive = false) {
+  const all = await drafts();
+  const next = { entries: new Map<string, Set<string>>(), singletons: new Set<string>() };
+  for (const { key } of all) {
+    const [kind, name, slug] = key.map(String);
+    if (kind === 'singleton' && name) next.singletons.add(name);
+    if ((kind === 'collection' || kind === 'collection-create') && name) {
+      const slugs = next.entries.get(name) ?? new Set();
+      if (kind === 'collection' && slug) slugs.add(slug);
+      next.entries.set(name, slugs);
+    }
+  }
+  marked = next;
+  mark();
+  await holdNamedUploads(
+    all.flatMap(({ texts }) => texts),
+    keepalive,
+  );
+}
+
+function badge() {
+  const span = document.createElement('span');
+  span.setAttribute(MARK, '');
+  span.textContent = DRAFT_WORDS;
+  span.setAttribute(
+    'style',
+    'margin-inline-start:.5rem;padding:0 .4rem;border-radius:.6rem;font-size:.75rem;font-weight:600;background:#fff4ce;color:#6b4a00;white-space:nowrap',
+  );
+  return span;
+}
+
+/** Puts the badge where a draft is, and takes it from where none is any more. */
+function mark() {
+  const wanted = new Set<Element>();
+  // The navigation: a collection with a draft among its entries, a singleton with one (not the
+  // breadcrumbs, whose room is the entry's name's).
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('nav a[href^="/keystatic/"]')) {
+    if (link.closest('nav[aria-label="Breadcrumbs"]')) continue;
+    const [, kind, name] = /^\/keystatic\/(collection|singleton)\/([^/]+)$/.exec(
+      link.getAttribute('href') ?? '',
+    ) ?? [undefined, undefined, undefined];
+    const has =
+      (kind === 'singleton' && marked.singletons.has(name!)) ||
+      (kind === 'collection' && marked.entries.has(name!));
+    const label = link.querySelector('[title]')?.parentElement ?? link;
+    if (has) wanted.add(label);
+  }
+  // A collection's list: the rows of entries with a draft.
+  const [, collection] = /^\/keystatic\/collection\/([^/]+)\/?$/.exec(location.pathname) ?? [];
+  const slugs = collection ? marked.entries.get(collection) : undefined;
+  for (const row of document.querySelectorAll<HTMLElement>('[role="row"][data-key^="key:"]')) {
+    const slug = row.dataset.key!.slice('key:'.length);
+    const cell = row.querySelector('[role="rowheader"], [role="gridcell"]');
+    const text = cell?.querySelector('[title]')?.parentElement ?? cell;
+    if (slugs?.has(slug) && text) wanted.add(text);
+  }
+  for (const badged of document.querySelectorAll(`[${MARK}]`))
+    if (!wanted.has(badged.parentElement!)) badged.remove();
+  for (const place of wanted) if (!place.querySelector(`:scope > [${MARK}]`)) place.append(badge());
+}
+
+/** Whether the entry open has changes not saved yet: Keystatic's "Unsaved" in its top bar. */
+const unsaved = () =>
+  [...document.querySelectorAll('header span, [role="banner"] span')].some(
+    (span) => span.textContent === 'Unsaved' && span.childElementCount === 0,
+  );
+
+addEventListener('beforeunload', (event) => {
+  if (!unsaved()) return;
+  // The browser asks in its own words (none lets a page choose them any more).
+  event.preventDefault();
+});
+
+/**
+ * A Save that gave an entry another address: Keystatic then opens it there, and leaves the draft
+ * kept under the old address behind, which no entry has any more (and a page given that address
+ * later would be offered it). It goes.
+ */
+let saved: { at: number; path: string } | undefined;
+const ITEM = /^\/keystatic\/collection\/([^/]+)\/item\/([^/]+)$/;
+function movedBySave() {
+  const before = saved && Date.now() - saved.at < 5_000 ? ITEM.exec(saved.path) : null;
+  const now = ITEM.exec(location.pathname);
+  if (!before || !now || before[1] !== now[1] || before[2] === now[2]) return;
+  saved = undefined;
+  void del(['collection', before[1]!, decodeURIComponent(before[2]!)], draftStore()).catch(
+    () => {},
+  );
+}
+
+void readDrafts();
+// Keystatic puts a draft away (or removes it) just after a change, a Save or a reset.
+const soon = () => setTimeout(() => void readDrafts(), 300);
+document.addEventListener(SAVED_EVENT, () => {
+  saved = { at: Date.now(), path: location.pathname };
+  soon();
+});
+document.addEventListener(RESET_EVENT, soon);
+addEventListener('popstate', soon);
+for (const method of ['pushState', 'replaceState'] as const) {
+  const original = history[method].bind(history);
+  history[method] = (...args: Parameters<History['pushState']>) => {
+    original(...args);
+    movedBySave();
+    soon();
+  };
+}
+document.addEventListener('visibilitychange', () => {
+  // Hidden (a tab closed, another one chosen): the drafts as they are then, told on the way out.
+  void readDrafts(document.visibilityState === 'hidden');
+});
+
+let scheduled = false;
+new MutationObserver(() => {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(() => {
+    scheduled = false;
+    mark();
+  });
+}).observe(document.documentElement, { childList: true, subtree: true });

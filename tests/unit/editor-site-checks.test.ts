@@ -1,0 +1,149 @@
+/**
+ * The build's checks across files, run by the editor's dev server before a Save or a restore
+ * writes anything (src/editor/dev-server/site-checks.ts, save-checks.ts): what the build would
+ * refuse is refused, in the build's words and at the editor's place of the field, each list item by
+ * its name; a rename is not refused for the links its redirect keeps; a restore says which pages it
+ * would break and which old addresses it would leave unanswered. On a copy of the project's
+ * content, which each test changes as it needs.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveProblems } from '../../src/editor/dev-server/save-checks';
+import {
+  fixedRoutes,
+  linksTo,
+  pagesOf,
+  readContent,
+  restoreConsequences,
+} from '../../src/editor/dev-server/site-checks';
+
+let root: string;
+const file = (path: string) => join(root, path);
+const read = (path: string) => readFileSync(file(path), 'utf8');
+const technologies = 'src/content/data/technologies.yaml';
+const redirects = 'src/content/data/redirects.yaml';
+const home = 'src/content/pages/home.yaml';
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'site-checks-'));
+  for (const folder of ['src/content', 'src/pages'])
+    cpSync(folder, file(folder), { recursive: true });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const save = (additions: Record<string, string>, deletions: string[] = []) =>
+  saveProblems(root, new Map(Object.entries(additions)), deletions);
+
+describe('a Save the build would refuse', () => {
+  it('a link to no page: said at its place, the item by its name, in the build words', async () => {
+    const text = read(technologies).replace('href: /ipad\n', 'href: /nope\n');
+    expect(await save({ [technologies]: text })).toEqual([
+      'Technologies → iPad → Link: "/nope" is not a page of the site (a service page renamed or removed?)',
+    ]);
+    // The file as it is: nothing to refuse.
+    expect(await save({ [technologies]: read(technologies) })).toEqual([]);
+  });
+
+  it('a redirect to itself, from a live page, and one old address twice', async () => {
+    const list = (entries: [string, string][]) =>
+      `entries:\n${entries.map(([from, to]) => `  - from: ${from}\n    to: ${to}\n`).join('')}`;
+    expect(await save({ [redirects]: list([['/spring-offer', '/spring-offer']]) })).toEqual([
+      'Redirects (old addresses) → /spring-offer → /spring-offer → To (new address): /spring-offer leads to itself: a loop',
+    ]);
+    expect(await save({ [redirects]: list([['/laravel', '/php']]) })).toEqual([
+      'Redirects (old addresses) → /laravel → /php → From (old address): /laravel is a page of the site: a redirect would hide it',
+    ]);
+    expect(
+      await save({
+        [redirects]: list([
+          ['/old', '/php'],
+          ['/old', '/laravel'],
+        ]),
+      }),
+    ).toEqual([
+      'Redirects (old addresses) → /old → /php → From (old address): /old is redirected more than once (to /php, to /laravel): keep one',
+      'Redirects (old addresses) → /old → /laravel → From (old address): /old is redirected more than once (to /php, to /laravel): keep one',
+    ]);
+  });
+
+  it("a Save that removes a redirect another page's link needs: that page's link is named", async () => {
+    writeFileSync(file(redirects), 'entries:\n  - from: /old-php\n    to: /php\n');
+    writeFileSync(file(home), read(home).replace('href: /php\n', 'href: /old-php\n'));
+    try {
+      const [problem, ...more] = await save({ [redirects]: 'entries: []\n' });
+      expect(more).toEqual([]);
+      expect(problem).toMatch(
+        /^Page copy → home → Sections → .+ → Link: "\/old-php" is not a page of the site/,
+      );
+    } finally {
+      cpSync('src/content', file('src/content'), { recursive: true });
+    }
+  });
+
+  it("a page renamed is not refused for its links: its old address is sent on; a delete is the Delete dialog's", async () => {
+    const laravel = 'src/content/services/laravel.mdx';
+    const renamed = read(laravel).replace(/^slug: laravel$/m, 'slug: laravel-php');
+    expect(await save({ 'src/content/services/laravel-php.mdx': renamed }, [laravel])).toEqual([]);
+    expect(await save({}, [laravel])).toEqual([]);
+  });
+});
+
+describe('a restore, before it is written', () => {
+  it('names the pages it would break and the old addresses it would leave unanswered', async () => {
+    writeFileSync(
+      file(redirects),
+      'entries:\n  - from: /old-php\n    to: /php\n  - from: /gone\n    to: /\n',
+    );
+    writeFileSync(file(home), read(home).replace('href: /php\n', 'href: /old-php\n'));
+    try {
+      const { broken, unanswered } = await restoreConsequences(root, redirects, 'entries: []\n');
+      expect(broken).toEqual([
+        {
+          shownOn: 'Home (/)',
+          problem: expect.stringMatching(/"\/old-php" is not a page of the site/),
+        },
+      ]);
+      expect(unanswered).toEqual([
+        { from: '/old-php', to: '/php' },
+        { from: '/gone', to: '/' },
+      ]);
+      // Restoring what is there already breaks nothing.
+      expect(await restoreConsequences(root, redirects, read(redirects))).toEqual({
+        broken: [],
+        unanswered: [],
+      });
+    } finally {
+      cpSync('src/content', file('src/content'), { recursive: true });
+    }
+  });
+});
+
+describe("the site's pages, as the editor's fields name them", () => {
+  it('the own pages by their titles, the service pages by their names', async () => {
+    const pages = pagesOf(await readContent(root), await fixedRoutes(root));
+    const byAddress = new Map(pages.map(({ address, name }) => [address, name]));
+    expect(byAddress.get('/')).toBe('Home');
+    expect(byAddress.get('/about')).toBe('About Us');
+    expect(byAddress.get('/laravel')).toBe('Laravel');
+    expect(byAddress.has('/schedule/booked')).toBe(true);
+  });
+});
+
+describe('the links to a page, where they are on the site', () => {
+  it('by the place a marketer knows, not the file: the footer, a list by its item, a page by its name', async () => {
+    const places = async (address: string) =>
+      [...(await linksTo(root, address)).found.values()].flat();
+    expect(await places('/laravel')).toEqual([
+      "the footer's Popular services: Laravel",
+      "the About page's technologies: Laravel",
+    ]);
+    expect(await places('/php')).toEqual([
+      'Home (/): Sections → One team for the whole product → Items → Web Development → Links → PHP → Link',
+      "the About page's technologies: PHP",
+    ]);
+    expect(await places('/contact')).toEqual(['iPhone App (/iphone): Hero → Button']);
+    expect((await linksTo(root, '/laravel')).names.get('/laravel')).toBe('Laravel');
+  });
+});
