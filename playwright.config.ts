@@ -25,7 +25,16 @@ export default defineConfig({
     {
       name: 'shell',
       grepInvert: /@whole-browser/,
-      use: { launchOptions: { executablePath: chromiumShellPath, args: chromiumArgs } },
+      use: {
+        launchOptions: {
+          executablePath: chromiumShellPath,
+          // V8's optimizing compilers off: each page here runs its few KB of script for a moment,
+          // and compiling it optimized cost more than it saved (the renderers' CPU in this run, 66 s
+          // with them, 62 s without). The editor's tests keep them: without, its megabytes of
+          // script, run for minutes, cost 10 s more.
+          args: [...chromiumArgs, '--js-flags=--no-opt --no-maglev'],
+        },
+      },
     },
     {
       name: 'whole-browser',

@@ -32,52 +32,38 @@ export default defineConfig({
     // pass in it), and Chromium did 100 s of CPU for this phase instead of 116 in the whole browser.
     launchOptions: { executablePath: chromiumShellPath, args: chromiumArgs },
   },
+  // One worker a project (`workers: 1`: one test at a time in each copy, its files in alphabetical
+  // order), each worker one browser whose context keeps the editor's compiled code from test to test
+  // (./tests/editor/fixtures.ts, which also loads the editor once as the worker starts: Vite bundles
+  // its dependencies on the first visit and reloads the page, which no test must see half-way).
   projects: [
-    // Vite bundles the editor's dependencies on the first visit and reloads the page once it has:
-    // one visit to each server first, so that no test is reloaded half-way.
-    {
-      name: 'warm-up',
-      testMatch: /warm-up\.setup\.ts/,
-      use: { baseURL: origin('first') },
-      metadata: { origins: [origin('first'), origin('second')] },
-    },
+    // In the first copy: a marketer's afternoon, then History's tests (a save undone, a page deleted
+    // and brought back, a page moved), then what the build refuses refused at Save (a link, a
+    // redirect, a restore) and an upload kept with its draft.
     {
       name: 'afternoon',
-      testMatch: /editor\.spec\.ts/,
-      grep: afternoon,
-      dependencies: ['warm-up'],
+      testMatch: /(editor|history|pending-drafts|save-checks)\.spec\.ts/,
+      grep: [afternoon, /(history|pending-drafts|save-checks)\.spec\.ts/],
+      workers: 1,
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
     },
-    // After the afternoon, in its copy: a save undone, a page deleted and brought back, a page moved.
-    {
-      name: 'history',
-      testMatch: /history\.spec\.ts/,
-      dependencies: ['afternoon'],
-      use: { baseURL: origin('first') },
-      metadata: { copy: 'first' },
-    },
-    // After History, in its copy: what the build refuses refused at Save (a link, a redirect, a
-    // restore), an upload kept with its draft, and the editor's words (issue 55).
-    {
-      name: 'checks',
-      testMatch: /(save-checks|pending-drafts|words)\.spec\.ts/,
-      dependencies: ['history'],
-      use: { baseURL: origin('first') },
-      metadata: { copy: 'first' },
-    },
+    // In the second copy: first the tests that only read (every page of the dev site, every entry
+    // in the editor), which no save may reload, then the other tests that save, History in a
+    // marketer's words and the editor's words last.
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,
-      dependencies: ['warm-up'],
+      workers: 1,
       use: { baseURL: origin('second') },
       metadata: { copy: 'second' },
     },
     {
       name: 'saving',
-      testMatch: /editor\.spec\.ts/,
+      testMatch: /(editor|history-words|words)\.spec\.ts/,
       grepInvert: afternoon,
       dependencies: ['reading'],
+      workers: 1,
       use: { baseURL: origin('second') },
       metadata: { copy: 'second' },
     },

@@ -6,10 +6,23 @@
  * Pages a test opened are closed when it ends; what the editor kept (its drafts of unsaved entries in
  * IndexedDB, its settings in localStorage) is removed, so that no test sees another's.
  */
-import { test as base, type BrowserContext } from '@playwright/test';
+import { expect, test as base, type BrowserContext } from '@playwright/test';
 
 // Everything else as Playwright has it (a name exported here, `test`, wins over the same one below).
 export * from '@playwright/test';
+
+/**
+ * Loads the editor once in the worker's context before its first test: on a dev server's first
+ * visit, Vite bundles the editor's dependencies and reloads the page once it has, which no test must
+ * see half-way; and the context then holds the editor's compiled code for every test after.
+ */
+async function warmUp(context: BrowserContext) {
+  const page = await context.newPage();
+  await page.goto('/keystatic/collection/services/item/iphone');
+  await expect(page.getByRole('button', { name: 'Save' })).toBeVisible({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  await page.close();
+}
 
 export const test = base.extend<object, { workerContext: BrowserContext }>({
   workerContext: [
@@ -35,10 +48,11 @@ export const test = base.extend<object, { workerContext: BrowserContext }>({
               .then((cdp) => cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown }))
               .catch(() => {}),
         );
+      await warmUp(context);
       await use(context);
       await context.close();
     },
-    { scope: 'worker' },
+    { scope: 'worker', timeout: 120_000 },
   ],
   context: async ({ workerContext }, use) => {
     await use(workerContext);

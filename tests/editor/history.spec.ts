@@ -51,19 +51,20 @@ test('a saved change is undone from History, after seeing what comes back', asyn
   ).toBeVisible();
   const versions = page.getByRole('list', { name: 'Saved versions, newest first' });
   // The newest first, the current one marked; the save before it can be restored.
-  await expect(versions.getByRole('listitem').first()).toContainText('Saved in the editor');
+  await expect(versions.getByRole('listitem').first()).toContainText('saved by you');
   await expect(versions.getByRole('listitem').first()).toContainText('Current version');
   await versions
     .getByRole('link', { name: /See the changes and restore/ })
     .first()
     .click();
-  await expect(page.getByRole('deletion').filter({ hasText: `title: ${old} Pro` })).toHaveCount(1);
-  await expect(page.getByRole('insertion').filter({ hasText: `title: ${old}` })).toHaveCount(1);
+  // Field by field: the name now struck, the name that comes back.
+  await expect(page.getByRole('deletion')).toHaveText([`Now: ${old} Pro`]);
+  await expect(page.getByRole('insertion')).toHaveText([`Comes back: ${old}`]);
   await page.getByRole('button', { name: 'Restore this version' }).click();
   await expect(page.getByRole('status')).toContainText('Restored');
   expect(read(service)).toBe(before.get(service)!.toString('utf8'));
   // The restore is itself a version: it can be undone the same way.
-  await expect(versions.getByRole('listitem').first()).toContainText('Restored the version of');
+  await expect(versions.getByRole('listitem').first()).toContainText('restored by you');
 
   // The editor, opened again, shows the restored text.
   await visit(page, '/keystatic/collection/services/item/ipad');

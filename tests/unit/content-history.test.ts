@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ContentHistory,
+  EDITOR_AUTHOR,
   checkContentPath,
 } from '../../src/editor/dev-server/history/content-history.ts';
 import { filesLinkingTo, moveLinks } from '../../src/editor/dev-server/history/content-links.ts';
@@ -116,14 +117,34 @@ describe('the content history', () => {
     write(root, page, 'slug: ipad\ntitle: x\n');
     await history.record('Saved in the editor');
 
-    expect((await history.versions(page)).map((v) => v.note)).toEqual([
-      'Saved in the editor',
-      'First page',
+    const versions = await history.versions(page);
+    expect(versions.map((v) => v.note)).toEqual(['Saved in the editor', 'First page']);
+    // Who: the editor's own save, and the developer's commit (History says "a developer").
+    expect(versions.map(({ by, editor }) => ({ by, editor }))).toEqual([
+      { by: EDITOR_AUTHOR, editor: true },
+      { by: { name: 'Dev', email: 'dev@example.com' }, editor: false },
     ]);
     expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
     // The staged README is still staged; the page is still an unstaged change.
     expect(git(root, 'diff', '--cached', '--name-only')).toBe('README.md\n');
     expect(git(root, 'diff', '--name-only')).toBe(`${page}\n`);
+  });
+
+  it('records who made a save, once the editor knows: its author', async () => {
+    const root = project({ [page]: 'slug: ipad\n' });
+    const history = new ContentHistory(root);
+    await history.record('As found');
+    write(root, page, 'slug: ipad\ntitle: x\n');
+    await history.record('Saved in the editor', {
+      name: 'Anna Reid',
+      email: 'anna@agency.example',
+    });
+    const [saved, found] = await history.versions(page);
+    expect(saved).toMatchObject({
+      by: { name: 'Anna Reid', email: 'anna@agency.example' },
+      editor: true,
+    });
+    expect(found).toMatchObject({ by: EDITOR_AUTHOR, editor: true });
   });
 
   it('reads and writes nothing outside the content', () => {

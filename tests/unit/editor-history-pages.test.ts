@@ -1,13 +1,15 @@
 /**
  * The editor's History pages (src/editor/dev-server/history/pages/), rendered as the dev server
  * renders them (Astro's container): whatever a content file or a version holds is shown as text, as
- * it is, never as markup; the forms post back exactly the values shown; a diff reads as the text now
- * (−) and the text that comes back (+), near its line.
+ * it is, never as markup; the forms post back exactly the values shown; what a restore would change
+ * reads field by field, the text now struck and the text that comes back; versions say who saved
+ * them and when, in the reader's time zone, never as an ISO stamp.
  */
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import { JSDOM } from 'jsdom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import DeletedEntry from '../../src/editor/dev-server/history/pages/DeletedEntry.astro';
+import EntryHistory from '../../src/editor/dev-server/history/pages/EntryHistory.astro';
 import EntryVersion from '../../src/editor/dev-server/history/pages/EntryVersion.astro';
 import Overview from '../../src/editor/dev-server/history/pages/Overview.astro';
 
@@ -23,6 +25,9 @@ async function render(component: unknown, props: Record<string, unknown>) {
 }
 
 const hostile = `</pre><script>alert(1)</script><img src=x onerror="alert(2)">'"&amp;`;
+/** The reader's clock: 13:00 in Berlin on 1 November 2026. */
+const clock = { timeZone: 'Europe/Berlin', now: Date.UTC(2026, 10, 1, 12) };
+const iso = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
 const entry = {
   label: `Service pages → <b>ipad</b>`,
   editorUrl: '/keystatic/collection/services/item/ipad',
@@ -39,6 +44,7 @@ describe("the editor's History pages", () => {
       deletedAt: Date.UTC(2026, 10, 1, 12),
       text: `title: ${hostile}\n  indented\n`,
       redirect: { from: '/ipad', to: '/android' },
+      clock,
     });
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(document.querySelectorAll('script, img, b')).toHaveLength(0);
@@ -46,6 +52,7 @@ describe("the editor's History pages", () => {
     expect(document.querySelector('h1')?.textContent).toBe(`Bring back ${entry.label}`);
     expect(document.title).toBe(`Bring back ${entry.label} · Site content`);
     expect(document.body.textContent).toContain('Its address /ipad now sends visitors to /android');
+    expect(document.body.textContent).toContain('Deleted today 13:00.');
     const form = document.querySelector('form')!;
     expect(form.method).toBe('post');
     expect(Object.fromEntries(new document.defaultView!.FormData(form))).toEqual({
@@ -54,33 +61,36 @@ describe("the editor's History pages", () => {
     });
   });
 
-  it('show what restoring a version would change, line by line, as text', async () => {
-    const changes = [
-      '@@ -3,3 +3,3 @@',
-      ' slug: ipad',
-      `-title: ${hostile}`,
-      '+title: iPad',
-      '\\ No newline at end of file',
-      ' ',
-      '',
-    ].join('\n');
+  it('show what restoring a version would change, field by field, as text', async () => {
     const { document } = await render(EntryVersion, {
       entry,
+      clock,
       commit: 'b'.repeat(40),
-      savedAt: Date.UTC(2026, 10, 1, 12),
-      changes,
+      savedAt: Date.UTC(2026, 10, 1, 11, 5, 9),
+      action: 'saved by you',
+      apart: { seconds: true },
+      changes: [
+        { place: ['Service name'], kind: 'changed', before: hostile, after: 'iPad' },
+        { place: ['Tiles', 'Pencil'], kind: 'added', before: '', after: 'Title: Pencil' },
+      ],
     });
     expect(document.querySelectorAll('script, img, b')).toHaveLength(0);
-    const lines = [...document.querySelectorAll('.diff p')].map((p) => p.textContent);
-    expect(lines).toEqual([
-      'Near line 3',
-      '  slug: ipad',
-      `Now: − title: ${hostile}`,
-      'Restored: + title: iPad',
-      '   ',
+    expect(document.querySelector('h1')?.textContent).toBe(
+      `${entry.label}: the version of today 12:05:09`,
+    );
+    expect(document.body.textContent).toContain('Who and how: saved by you.');
+    const fields = [...document.querySelectorAll('.change')];
+    expect(fields.map((f) => f.querySelector('h2')?.textContent)).toEqual([
+      'Service name',
+      'Tiles → Pencil',
     ]);
-    expect(document.querySelector('del')?.textContent).toBe(`Now: − title: ${hostile}`);
-    expect(document.querySelector('ins')?.textContent).toBe('Restored: + title: iPad');
+    // The text now struck, the text that comes back shown; no YAML, no line numbers.
+    expect(fields[0]!.querySelector('del')?.textContent).toBe(`Now: ${hostile}`);
+    expect(fields[0]!.querySelector('ins')?.textContent).toBe('Comes back: iPad');
+    expect(fields[1]!.querySelector('del')).toBeNull();
+    expect(fields[1]!.textContent).toContain('not there');
+    expect(fields[1]!.querySelector('ins')?.textContent).toBe('Comes back: Title: Pencil');
+    expect(document.body.textContent).not.toMatch(/Near line|title:/);
     const form = document.querySelector('form')!;
     expect(Object.fromEntries(new document.defaultView!.FormData(form))).toEqual({
       version: 'b'.repeat(40),
@@ -88,12 +98,75 @@ describe("the editor's History pages", () => {
     expect(form.querySelector('a')?.getAttribute('href')).toBe(entry.historyUrl);
   });
 
+  it('list versions by who saved them, when, and the fields they changed', async () => {
+    const base = { apart: { seconds: false }, fields: '' };
+    const { document } = await render(EntryHistory, {
+      entry,
+      clock,
+      versions: [
+        {
+          ...base,
+          commit: 'c'.repeat(40),
+          savedAt: Date.UTC(2026, 10, 1, 11, 5, 9),
+          apart: { seconds: true },
+          action: 'saved by you',
+          fields: 'Service name, Hero → Hero text',
+          current: 'Current version',
+        },
+        {
+          ...base,
+          commit: 'd'.repeat(40),
+          savedAt: Date.UTC(2026, 10, 1, 11, 5, 2),
+          apart: { seconds: true },
+          action: 'saved by you',
+          fields: 'Service name',
+        },
+        {
+          ...base,
+          commit: 'e'.repeat(40),
+          savedAt: Date.UTC(2026, 9, 31, 16, 2),
+          action: 'changed by a developer',
+          detail: `js-yaml: 80 columns ${hostile}`,
+          first: 'oldest',
+        },
+      ],
+    });
+    expect(document.querySelectorAll('script, img, b')).toHaveLength(0);
+    const items = [...document.querySelectorAll('ol.versions > li')];
+    expect(items.map((li) => li.querySelector('time')?.textContent)).toEqual([
+      'today 12:05:09',
+      'today 12:05:02',
+      'yesterday 17:02',
+    ]);
+    expect(items[0]!.querySelector('p')?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'today 12:05:09, saved by you',
+    );
+    expect(items[0]!.textContent).toContain('Changed: Service name, Hero → Hero text');
+    expect(items[0]!.querySelector('.tag')?.textContent).toBe('Current version');
+    expect(items[1]!.querySelector('a')?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'See the changes and restore the version of today 12:05:02',
+    );
+    // A developer's commit: its subject folded away, as text.
+    expect(items[2]!.querySelector('p')?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'yesterday 17:02, changed by a developer',
+    );
+    expect(items[2]!.querySelector('details summary')?.textContent).toBe("The developer's note");
+    expect(items[2]!.querySelector('details p')?.textContent).toBe(
+      `js-yaml: 80 columns ${hostile}`,
+    );
+    expect(document.body.textContent).not.toMatch(iso);
+    expect(document.documentElement.dataset.timeZone).toBe('Europe/Berlin');
+  });
+
   it('say there is nothing to restore for a version that is the text now', async () => {
     const { document } = await render(EntryVersion, {
       entry,
+      clock,
       commit: 'b'.repeat(40),
       savedAt: Date.UTC(2026, 10, 1, 12),
-      changes: '',
+      action: 'saved by you',
+      apart: { seconds: false },
+      changes: [],
     });
     expect(document.querySelector('form')).toBeNull();
     expect(document.body.textContent).toContain('there is nothing to restore');
@@ -112,6 +185,7 @@ describe("the editor's History pages", () => {
         },
       ],
       recent: [],
+      clock,
     });
     expect(document.querySelectorAll('script, img, i')).toHaveLength(0);
     expect(document.querySelector('[role="status"]')?.textContent).toBe(

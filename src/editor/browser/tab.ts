@@ -9,6 +9,9 @@
  */
 import './tab-history.ts';
 
+// The marketer's time zone, for History's times.
+import './tab-times.ts';
+
 // What a refused Save says, under Save.
 import './save-message.ts';
 // Drafts: marked in the lists, asked about on leaving, their uploads kept.

@@ -11,13 +11,15 @@ export const prerender = false;
 
 const services = new URL('../../content/services/', import.meta.url);
 
-/** The page copy whose address is not its name. */
-const pageAddresses: Record<string, string> = {
-  home: '/',
-  'not-found': '/404',
-  'schedule-booked': '/schedule/booked',
-  'schedule-cancel': '/schedule/cancel',
-};
+/**
+ * The address of a page copy's page: its name, but for the home page, the not-found page, and the
+ * booking's pages, each copy named `schedule-<page>` for /schedule/<page>.
+ */
+function pageAddress(name: string) {
+  if (name === 'home') return '/';
+  if (name === 'not-found') return '/404';
+  return `/${name.replace(/^schedule-/, 'schedule/')}`;
+}
 
 /** Where each list file is shown; the testimonials, on a service page that shows them. */
 const listAddresses: Record<string, string> = {
@@ -43,8 +45,7 @@ async function pageWithTestimonials() {
 export const GET: APIRoute = async ({ params, redirect }) => {
   const [kind, name = ''] = (params.entry ?? '').split('/');
   let address: string | undefined;
-  if (kind === 'pages' && /^[a-z0-9-]+$/.test(name))
-    address = Object.hasOwn(pageAddresses, name) ? pageAddresses[name] : `/${name}`;
+  if (kind === 'pages' && /^[a-z0-9-]+$/.test(name)) address = pageAddress(name);
   else if (kind === 'testimonials') address = await pageWithTestimonials();
   else if (kind && Object.hasOwn(listAddresses, kind)) address = listAddresses[kind];
   return address ? redirect(address, 302) : new Response('No such entry.', { status: 404 });

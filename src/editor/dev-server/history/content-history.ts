@@ -10,10 +10,10 @@
  * The dev server's watcher (./recorder.ts) records, and the editor's history pages (./route.ts)
  * read and record restores, through one instance (`historyOf`).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
+import { runGit } from './git-runner.ts';
 
 export const HISTORY_REF = 'refs/editor/history';
 /** Where a project that has no git repository of its own keeps its history. */
@@ -22,6 +22,16 @@ export const OWN_REPOSITORY = '.editor-history';
 const RECORDED = ['src/content', 'src/assets'];
 /** The editor's name on its commits: a save is the marketer's, whatever git's configuration says. */
 const AUTHOR = { name: 'Visual editor', email: 'editor@localhost' };
+export const EDITOR_AUTHOR: Readonly<Saver> = AUTHOR;
+
+/**
+ * Who made a save, as its commit names them (its author): the editor's own name while editors do
+ * not sign in, a staff member's once they do (`record`'s `by`), a developer's for their commits.
+ */
+export interface Saver {
+  name: string;
+  email: string;
+}
 
 export interface Version {
   commit: string;
@@ -31,6 +41,10 @@ export interface Version {
   file: string;
   /** What the save said: "Saved", "Restored …", or a developer's commit message. */
   note: string;
+  /** Who saved it: its commit's author. */
+  by: Saver;
+  /** Whether the editor recorded it (else it is a commit of the project's own git history). */
+  editor: boolean;
   /** The text of the file at that version. */
   blob: string;
 }
@@ -79,24 +93,18 @@ export class ContentHistory {
     for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE']) delete this.#env[name];
   }
 
-  #git(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<string> {
-    return new Promise((done, fail) => {
-      const child = execFile(
-        'git',
-        args,
-        {
-          cwd: this.root,
-          env: { ...this.#env, ...options.env },
-          maxBuffer: 64 * 1024 * 1024,
-          encoding: 'utf8',
-        },
-        (error, stdout, stderr) =>
-          error
-            ? fail(new Error(`git ${args[0]}: ${stderr.trim() || error.message}`))
-            : done(stdout),
-      );
-      if (options.input !== undefined) child.stdin?.end(options.input);
+  async #git(
+    args: string[],
+    options: { env?: NodeJS.ProcessEnv; input?: string } = {},
+  ): Promise<string> {
+    const answer = await runGit({
+      args,
+      cwd: this.root,
+      env: { ...this.#env, ...options.env },
+      input: options.input,
     });
+    if (answer.error) throw new Error(`git ${args[0]}: ${answer.stderr.trim() || answer.error}`);
+    return answer.stdout;
   }
 
   /** Whether history can be kept: git is installed; the repository it uses exists once this resolves. */
@@ -135,11 +143,11 @@ export class ContentHistory {
    * Records the content as it is now, if it differs from the last state recorded; `note` says why.
    * Saves are recorded one at a time, in order.
    */
-  record(note: string): Promise<string | undefined> {
+  record(note: string, by?: Saver): Promise<string | undefined> {
     // A developer's git command may hold the repository's lock a moment: tried again.
     const attempt = async (left: number): Promise<string | undefined> => {
       try {
-        return await this.#record(note);
+        return await this.#record(note, by);
       } catch (error) {
         if (left === 0) throw error;
         await new Promise((done) => setTimeout(done, 100));
@@ -158,7 +166,7 @@ export class ContentHistory {
    */
   flush: () => Promise<unknown> = () => this.#queue;
 
-  async #record(note: string): Promise<string | undefined> {
+  async #record(note: string, by?: Saver): Promise<string | undefined> {
     if (!(await this.ready())) return undefined;
     const gitDir = (await this.#git(['rev-parse', '--absolute-git-dir'])).trim();
     const env = { GIT_INDEX_FILE: join(gitDir, 'editor-history-index') };
@@ -174,8 +182,12 @@ export class ContentHistory {
     const parents = base ? [base] : [];
     // The developer committed or pulled since: their commits join the history too.
     if (tip && head && !(await this.#isAncestor(head, tip))) parents.push(head);
+    // The save's author, if someone signed in made it; the editor commits it either way.
+    const author = by && { GIT_AUTHOR_NAME: by.name, GIT_AUTHOR_EMAIL: by.email };
     const commit = (
-      await this.#git(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', note])
+      await this.#git(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', note], {
+        ...(author && { env: author }),
+      })
     ).trim();
     await this.#git(['update-ref', HISTORY_REF, commit, ...(tip ? [tip] : [])]);
     return commit;
@@ -205,7 +217,7 @@ export class ContentHistory {
     const start = await this.#start();
     if (!start) return [];
     const versions: Version[] = [];
-    for (const { commit, savedAt, note, lines } of await this.#log(start, file, [
+    for (const { commit, savedAt, note, by, editor, lines } of await this.#log(start, file, [
       '--follow',
       `--max-count=${limit}`,
       '--name-only',
@@ -214,7 +226,7 @@ export class ContentHistory {
       const blob = await this.blobOf(commit, path);
       // A commit that deleted the file: not a version of it.
       if (blob === undefined) continue;
-      versions.push({ commit, savedAt, file: path, note, blob });
+      versions.push({ commit, savedAt, file: path, note, by, editor, blob });
     }
     return versions;
   }
@@ -291,7 +303,7 @@ export class ContentHistory {
     const out = await this.#git([
       'log',
       ...options,
-      '--format=%x1e%H%x1f%ct%x1f%s',
+      '--format=%x1e%H%x1f%ct%x1f%an%x1f%ae%x1f%ce%x1f%s',
       '--relative',
       start,
       '--',
@@ -302,11 +314,14 @@ export class ContentHistory {
       .slice(1)
       .map((record) => {
         const [head = '', ...lines] = record.split('\n');
-        const [commit = '', time = '0', note = ''] = head.split('\x1f');
+        const [commit = '', time = '0', name = '', email = '', committer = '', note = ''] =
+          head.split('\x1f');
         return {
           commit,
           savedAt: Number(time) * 1000,
           note,
+          by: { name, email },
+          editor: committer === AUTHOR.email,
           lines: lines.map((line) => line.trim()).filter(Boolean),
         };
       });

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import editorConfig from '../../../../keystatic.config.ts';
 import { HISTORY_BASE } from '../../routes.ts';
-import type { ContentHistory, Version } from './content-history.ts';
+import type { ContentHistory } from './content-history.ts';
 
 const EXTENSIONS = ['.mdx', '.mdoc', '.md', '.yaml', '.yml', '.json'];
 
@@ -87,11 +87,3 @@ const keepAddress = (older: string, now: string) => {
 };
 export const adjustFor = (file: string) =>
   file.startsWith('src/content/services/') ? keepAddress : undefined;
-
-/** A version's note as staff read it: the editor's words, or "Committed: …" for a developer's. */
-export function describeNote(version: Pick<Version, 'note'>) {
-  if (version.note === 'Saved') return 'Its file was changed outside the editor';
-  if (/^(Saved in the editor|As found|Restored|Visitors of|Links to)/.test(version.note))
-    return version.note;
-  return `Committed: ${version.note}`;
-}

@@ -9,12 +9,13 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import { join, relative, sep } from 'node:path';
 import { dump, load } from 'js-yaml';
 import type { Plugin, ViteDevServer } from 'vite';
 import { withMove, type Redirect } from '../../../domain/redirects.ts';
 import { PAGE_MOVED_EVENT } from '../../events.ts';
-import { historyOf, OWN_REPOSITORY, type ContentHistory } from './content-history.ts';
+import { historyOf, OWN_REPOSITORY, type ContentHistory, type Saver } from './content-history.ts';
 
 export const REDIRECTS_FILE = 'src/content/data/redirects.yaml';
 const SERVICES = 'src/content/services';
@@ -42,6 +43,16 @@ export async function readRedirects(root: string): Promise<Redirect[]> {
 export async function writeRedirects(root: string, redirects: readonly Redirect[]) {
   const entries = redirects.map(({ from, to }) => ({ from, to }));
   await writeFile(join(root, REDIRECTS_FILE), dump({ entries }));
+}
+
+/**
+ * Who is saving, from the request of a Save or of a History page's post: no one named while the
+ * editor has no sign-in (the save is then "you", ./save-words.ts). Once editors sign in, their
+ * session names the staff member here, the history records them as the save's author, and History
+ * says their name.
+ */
+export function savedBy(_headers: IncomingHttpHeaders | Headers): Saver | undefined {
+  return undefined;
 }
 
 export function editorHistory(): Plugin {
@@ -96,12 +107,22 @@ export function editorHistory(): Plugin {
 
   /** Whether the changes to record include a Save of the editor (not only files changed by hand). */
   let editorSavedAt = 0;
+  /** Who made that Save, if the editor knows. */
+  let editorSaveBy: Saver | undefined;
+  /**
+   * Keystatic's Saves not answered yet: a change heard meanwhile is theirs (a second Save right
+   * after a first was recorded as a change outside the editor, by the first's late watcher).
+   */
+  let savesUnderWay = 0;
   const recordSave = async () => {
     // A change recorded soon after the editor answered a Save is that Save's (Keystatic may still
-    // be writing when it answers, and the watcher hears of its files later).
-    const fromEditor = Date.now() - editorSavedAt < EDITOR_SAVE_MS;
+    // be writing when it answers, and the watcher hears of its files later), and so is one heard
+    // while a Save is being written.
+    const fromEditor = savesUnderWay > 0 || Date.now() - editorSavedAt < EDITOR_SAVE_MS;
     try {
-      const commit = await history.record(fromEditor ? 'Saved in the editor' : 'Saved');
+      const commit = fromEditor
+        ? await history.record('Saved in the editor', editorSaveBy)
+        : await history.record('Saved');
       if (commit && fromEditor) editorSavedAt = 0;
       // Only the editor's own moves leave a redirect: a file renamed by hand or by git (a checkout,
       // a test putting its files back) is a developer's business.
@@ -140,15 +161,21 @@ export function editorHistory(): Plugin {
       });
       // Keystatic's Save (local mode): its files are written when it answers.
       server.middlewares.use((req, res, next) => {
-        if (req.method === 'POST' && req.url?.split('?')[0] === '/api/keystatic/update')
+        if (req.method === 'POST' && req.url?.split('?')[0] === '/api/keystatic/update') {
+          savesUnderWay++;
+          editorSaveBy = savedBy(req.headers);
+          // After 'finish' when it answered, alone when the connection went first.
+          res.once('close', () => savesUnderWay--);
           res.once('finish', () => {
             if (res.statusCode >= 300) return;
             // Its files are written by now: recorded at once, so that the History a marketer
             // opens next shows the save (its pages wait for the records under way).
             clearTimeout(timer);
             editorSavedAt = Date.now();
+            editorSaveBy = savedBy(req.headers);
             void recordSave();
           });
+        }
         next();
       });
     },

@@ -18,12 +18,12 @@ import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import type { ComponentProps } from 'astro/types';
 import { addressProblem } from '../../../domain/redirects.ts';
 import { HISTORY_BASE } from '../../routes.ts';
-import { historyOf } from './content-history.ts';
+import { apart } from '../../time-words.ts';
+import { historyOf, type Saver } from './content-history.ts';
 import { contentFiles, filesLinkingTo, moveLinks } from './content-links.ts';
 import {
   adjustFor,
   collections,
-  describeNote,
   entryOfFile,
   entryOfPath,
   fileOf,
@@ -36,9 +36,18 @@ import EntryVersion from './pages/EntryVersion.astro';
 import NoGit from './pages/NoGit.astro';
 import NotFound from './pages/NotFound.astro';
 import Overview from './pages/Overview.astro';
+import { DELETE_PLANS, addressOf, readRedirects, savedBy, writeRedirects } from './recorder.ts';
+import {
+  clockOf,
+  describeRecent,
+  describeVersions,
+  restoreChanges,
+  TIME_ZONE_COOKIE,
+  versionWords,
+  type Clock,
+} from './version-words.ts';
 import RestoreCheck from './pages/RestoreCheck.astro';
 import { linksTo, restoreConsequences } from '../site-checks.ts';
-import { DELETE_PLANS, addressOf, readRedirects, writeRedirects } from './recorder.ts';
 
 export const prerender = false;
 
@@ -65,26 +74,40 @@ async function page<Page extends (props: any) => unknown>(
 
 const notFound = () => page(NotFound, {}, 404);
 
-async function entryPage(entry: Entry, url: URL) {
+async function entryPage(entry: Entry, url: URL, clock: Clock) {
   const file = await fileOf(entry, history);
   if (!file) return notFound();
   const versions = await history.versions(file);
   const chosen = url.searchParams.get('version');
   if (chosen) {
-    const version = versions.find((v) => v.commit === chosen);
+    const index = versions.findIndex((v) => v.commit === chosen);
+    const version = versions[index];
     if (!version) return notFound();
-    const changes = await history.changesTo(version.commit, version.file, file, adjustFor(file));
-    return page(EntryVersion, { entry, commit: version.commit, savedAt: version.savedAt, changes });
+    const { action, detail } = await versionWords(history, version);
+    return page(EntryVersion, {
+      entry,
+      clock,
+      commit: version.commit,
+      savedAt: version.savedAt,
+      action,
+      ...(detail && { detail }),
+      // Its time told apart from the versions listed beside it, as the list tells it.
+      apart: apart(
+        versions.map((v) => v.savedAt),
+        clock.timeZone,
+      )[index]!,
+      changes: await restoreChanges(history, version, file, adjustFor(file)),
+    });
   }
+  const shown = await describeVersions(history, versions, clock);
   const current = await history.currentBlob(file);
   const restored = Number(url.searchParams.get('restored'));
   return page(EntryHistory, {
     entry,
+    clock,
     restored: restored > 0 && restored < 8.64e15 ? restored : undefined,
     versions: versions.map((version, index) => ({
-      commit: version.commit,
-      savedAt: version.savedAt,
-      note: describeNote(version),
+      ...shown[index]!,
       current:
         version.blob !== current
           ? undefined
@@ -115,17 +138,15 @@ async function staleLinks() {
   return linked.filter((r) => r.files.length);
 }
 
-async function overview(url: URL) {
+async function overview(url: URL, clock: Clock) {
   // What a post just did, from its redirect's query: only names the site knows are shown.
   const restored = entryOfFile(url.searchParams.get('restored') ?? '');
   const moved = (await readRedirects(root)).find((r) => r.from === url.searchParams.get('moved'));
-  const recent = (await history.recentSaves(15)).map((save) => ({
-    file: save.file,
-    savedAt: save.savedAt,
-    note: describeNote(save),
-    entry: entryOfFile(save.file),
-  }));
+  const recent = (await describeRecent(history, await history.recentSaves(15), clock)).map(
+    (save) => ({ ...save, ...(save.file && { entry: entryOfFile(save.file) }) }),
+  );
   return page(Overview, {
+    clock,
     restored,
     moved: moved && { from: moved.from, to: moved.to },
     deleted: await deletedEntries(),
@@ -140,7 +161,7 @@ async function findDeleted(file: string, commit: string) {
   return deleted.find((d) => d.file === file && d.commit === commit);
 }
 
-async function deletedPage(url: URL) {
+async function deletedPage(url: URL, clock: Clock) {
   const file = url.searchParams.get('file') ?? '';
   const commit = url.searchParams.get('commit') ?? '';
   const found = await findDeleted(file, commit);
@@ -152,6 +173,7 @@ async function deletedPage(url: URL) {
     ? (await readRedirects(root)).find((r) => r.from === address)
     : undefined;
   return page(DeletedEntry, {
+    clock,
     file,
     commit,
     label: labelOf(file),
@@ -190,16 +212,18 @@ function sameOrigin({ request, url }: APIContext) {
   return request.headers.get('origin') === url.origin;
 }
 
-export const GET: APIRoute = async ({ params, url }) => {
+export const GET: APIRoute = async ({ params, url, cookies }) => {
   // A save whose files have just been written is recorded first.
   await history.flush();
   if (!(await history.ready())) return page(NoGit, {}, 503);
+  // Times in the zone of the marketer's tab, which the editor's tab tells in a cookie.
+  const clock = clockOf(cookies.get(TIME_ZONE_COOKIE)?.value);
   const path = params.path ?? '';
-  if (path === '') return overview(url);
-  if (path === 'deleted') return deletedPage(url);
+  if (path === '') return overview(url, clock);
+  if (path === 'deleted') return deletedPage(url, clock);
   if (path === 'links.json') return linksJson(url);
   const entry = entryOfPath(path);
-  return entry ? entryPage(entry, url) : notFound();
+  return entry ? entryPage(entry, url, clock) : notFound();
 };
 
 /** The Delete dialog's choice: where a page about to be deleted sends its visitors. */
@@ -219,16 +243,16 @@ async function plan(request: Request) {
 type SeeOther = APIContext['redirect'];
 
 /** Points the links to an old address of redirects.yaml at another address of the site. */
-async function pointLinks(from: string, to: string, seeOther: SeeOther) {
+async function pointLinks(from: string, to: string, seeOther: SeeOther, by?: Saver) {
   const known = (await readRedirects(root)).some((r) => r.from === from);
   if (!known || addressProblem(to, 'to')) return new Response('Bad request', { status: 400 });
   await moveLinks(root, from, to);
-  await history.record(`Links to ${from} now lead to ${to}`);
+  await history.record(`Links to ${from} now lead to ${to}`, by);
   return seeOther(`${HISTORY_BASE}?moved=${encodeURIComponent(from)}`, 303);
 }
 
 /** Brings a deleted entry back, and with it its address (a redirect that took it over goes). */
-async function bringBack(file: string, commit: string, seeOther: SeeOther) {
+async function bringBack(file: string, commit: string, seeOther: SeeOther, by?: Saver) {
   const found = await findDeleted(file, commit);
   if (!found) return notFound();
   await history.restore(`${commit}^`, file);
@@ -241,7 +265,7 @@ async function bringBack(file: string, commit: string, seeOther: SeeOther) {
       root,
       redirects.filter((r) => r.from !== address),
     );
-  await history.record(`Restored ${file}, deleted ${new Date(found.deletedAt).toISOString()}`);
+  await history.record(`Restored ${file}, deleted ${new Date(found.deletedAt).toISOString()}`, by);
   return seeOther(`${HISTORY_BASE}?restored=${encodeURIComponent(file)}`, 303);
 }
 
@@ -253,7 +277,7 @@ async function restoreVersion(
   path: string,
   commit: string,
   confirmed: boolean,
-  seeOther: SeeOther,
+  { seeOther, clock, by }: { seeOther: SeeOther; clock: Clock; by?: Saver },
 ) {
   const entry = entryOfPath(path);
   const file = entry && (await fileOf(entry, history));
@@ -268,28 +292,36 @@ async function restoreVersion(
     if (consequences.broken.length || consequences.unanswered.length)
       return page(RestoreCheck, {
         entry,
+        clock,
         commit: version.commit,
         savedAt: version.savedAt,
         ...consequences,
       });
   }
   await history.restore(version.commit, version.file, file, adjustFor(file));
-  await history.record(`Restored the version of ${new Date(version.savedAt).toISOString()}`);
+  await history.record(`Restored the version of ${new Date(version.savedAt).toISOString()}`, by);
   return seeOther(`${entry.historyUrl}?restored=${version.savedAt}`, 303);
 }
 
 export const POST: APIRoute = async (context) => {
   if (!sameOrigin(context)) return new Response('Forbidden', { status: 403 });
   if (!(await history.ready())) return new Response('No history', { status: 503 });
-  const { params, request, redirect } = context;
+  const { params, request, redirect, cookies } = context;
   const path = params.path ?? '';
   if (path === 'plan') return plan(request);
+  const clock = clockOf(cookies.get(TIME_ZONE_COOKIE)?.value);
   const form = await request.formData().catch(() => undefined);
   const field = (name: string) => {
     const value = form?.get(name);
     return typeof value === 'string' ? value : '';
   };
-  if (path === 'links') return pointLinks(field('from'), field('to').split('#')[0]!, redirect);
-  if (path === 'deleted') return bringBack(field('file'), field('commit'), redirect);
-  return restoreVersion(path, field('version'), field('confirmed') === 'yes', redirect);
+  // Who posts, once editors sign in: the history records them as the save's author.
+  const by = savedBy(request.headers);
+  if (path === 'links') return pointLinks(field('from'), field('to').split('#')[0]!, redirect, by);
+  if (path === 'deleted') return bringBack(field('file'), field('commit'), redirect, by);
+  return restoreVersion(path, field('version'), field('confirmed') === 'yes', {
+    seeOther: redirect,
+    clock,
+    by,
+  });
 };
