@@ -57,6 +57,14 @@ export default defineConfig({
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
     },
+    // After History, in its copy: two tabs on one entry, a restored draft, a rename's link move.
+    {
+      name: 'conflicts',
+      testMatch: /conflicts\.spec\.ts/,
+      dependencies: ['history'],
+      use: { baseURL: origin('first') },
+      metadata: { copy: 'first' },
+    },
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,

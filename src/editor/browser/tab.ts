@@ -11,6 +11,8 @@ import './tab-history.ts';
 
 // What a refused Save says, under Save.
 import './save-message.ts';
+// Saves made on the version opened, and the files as the dev server has them.
+import './saves.ts';
 import { divertErrorOverlays, type ErrorPayload } from './error-overlays.ts';
 
 /**

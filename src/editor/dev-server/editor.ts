@@ -22,7 +22,9 @@ import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from '../e
 import { editorHistoryPath, editorPreviewPath } from '../routes.ts';
 import { assetHeaders } from './asset-headers.ts';
 import { editorHistory } from './history/recorder.ts';
+import { tabsFollowWrites } from './content-written.ts';
 import { keystaticFriction } from './keystatic-rewrites.ts';
+import { keystaticSaves } from './keystatic-saves.ts';
 
 const assetsFolder = fileURLToPath(new URL('../../assets/', import.meta.url));
 
@@ -385,8 +387,11 @@ export default function editor(): AstroIntegration {
               dependenciesWithoutSourceMaps(),
               productionReactWhenEditing(),
               editorHistory(),
+              tabsFollowWrites(),
             ],
-            optimizeDeps: { rolldownOptions: { plugins: [exactListLength, keystaticFriction] } },
+            optimizeDeps: {
+              rolldownOptions: { plugins: [exactListLength, keystaticFriction, keystaticSaves] },
+            },
           },
         });
         injectScript(
@@ -415,6 +420,11 @@ export default function editor(): AstroIntegration {
         addMiddleware({
           order: 'post',
           entrypoint: new URL('./whole-pages.ts', import.meta.url),
+        });
+        // A Save is checked against the version it was made on before its uploads move.
+        addMiddleware({
+          order: 'pre',
+          entrypoint: new URL('./save-check.ts', import.meta.url),
         });
         addMiddleware({
           order: 'pre',

@@ -1,0 +1,476 @@
+/**
+ * In the editor's tab, loaded by ./saves.ts when the dev server refuses a Save because a file
+ * changed since the entry was opened (../dev-server/save-check.ts). Nothing is lost silently: a
+ * dialog says who or what changed it and when, shows the marketer's version and the other one
+ * field by field (../merge.ts), and the marketer keeps theirs, takes the other, or keeps each field
+ * from either side. Their choice is saved in place of the refused Save, checked against the file as
+ * it is now (and asked again if it changed once more meanwhile). "Not now" leaves their changes in
+ * the editor, unsaved, with a line under Save that says why.
+ */
+import { SAVE_BASE_HEADER, type SaveRefusal, type StaleFile } from '../events.ts';
+import {
+  differences,
+  editorAddress,
+  keyOf,
+  merged,
+  suggested,
+  type Difference,
+  type Side,
+  type Version,
+} from '../merge.ts';
+import { editorPlace } from '../labels.ts';
+
+type Send = typeof fetch;
+interface Body {
+  additions: { path: string; contents: string }[];
+  deletions: { path: string }[];
+}
+type Base = Record<string, string | null>;
+/** What the marketer chose: a side for every file, or each field's side, or nothing now. */
+type Choice = { keep: Side } | { fields: Map<string, Side> } | 'later';
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+const textOf = (base64: string) =>
+  decoder.decode(
+    Uint8Array.from(atob(base64.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)),
+  );
+const base64Of = (text: string) => {
+  let binary = '';
+  for (const byte of encoder.encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+};
+
+/** "today 09:23", "yesterday 17:02", "3 Nov 09:23": when, in the marketer's own time. */
+export function when(at: number, now = Date.now()): string {
+  const date = new Date(at);
+  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const day = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const days = Math.round((day(new Date(now)) - day(date)) / 86_400_000);
+  if (days === 0) return `today ${time}`;
+  if (days === 1) return `yesterday ${time}`;
+  const sameYear = date.getFullYear() === new Date(now).getFullYear();
+  const on = date.toLocaleDateString([], {
+    day: 'numeric',
+    month: 'short',
+    ...(!sameYear && { year: 'numeric' }),
+  });
+  return `${on} ${time}`;
+}
+
+/** Who or what changed a file, in plain words, from what the history recorded. */
+export function whoChanged({ kind, note = '' }: StaleFile['change']): string {
+  const move = /^(?:Links to|Visitors of) (\S+) (?:now lead|are sent) to (\S+?)(?:;|$)/.exec(note);
+  switch (kind) {
+    case 'editor':
+      return 'Someone saved it in the editor (in another tab, or a colleague)';
+    case 'restore':
+      return 'An older version of it was restored from History';
+    case 'bring-back':
+      return 'It was brought back from Deleted entries';
+    case 'links':
+      return move
+        ? `Its links to ${move[1]} were pointed at ${move[2]} (“Point them at ${move[2]}”), after that page moved`
+        : 'Its links were pointed at the new address of a page that moved';
+    case 'redirect':
+      return move
+        ? `A redirect from ${move[1]} to ${move[2]} was added to it, when that page moved`
+        : 'A redirect was added to it, when a page moved';
+    case 'outside':
+      return 'Its file was changed outside the editor';
+    default:
+      return `A developer changed it${note ? ` (“${note}”)` : ''}`;
+  }
+}
+
+/** The entry a file is, as the editor names it: "Service pages → ipad", "Technologies". */
+const entryName = (path: string) => editorPlace(path, '') ?? path;
+
+/** What the marketer's Save does to one stale file, and their version of it, if they wrote one. */
+function caseOf(stale: StaleFile, body: Body, base: Base) {
+  const own = body.additions.find((a) => a.path === stale.path);
+  const deleting = body.deletions.some((d) => d.path === stale.path);
+  // A rename: the entry's old file goes, its new one (not in the base) comes.
+  const renamed = deleting
+    ? body.additions.filter((a) => !Object.hasOwn(base, a.path) || base[a.path] === null)
+    : [];
+  const addition = own ?? (renamed.length === 1 ? renamed[0] : undefined);
+  const mine: Version | undefined = addition && {
+    path: addition.path,
+    text: textOf(addition.contents),
+  };
+  if (stale.expected === null && stale.current !== null) return { kind: 'taken' as const, mine };
+  if (stale.current === null) return { kind: 'gone' as const, mine };
+  if (!mine) return { kind: 'deleting' as const, mine };
+  return { kind: 'edit' as const, mine };
+}
+
+type Case = ReturnType<typeof caseOf> & { stale: StaleFile; found?: Difference[] };
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  name: K,
+  properties: Partial<HTMLElementTagNameMap[K]> & { className?: string } = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node = Object.assign(document.createElement(name), properties);
+  node.append(...children);
+  return node;
+}
+
+const STYLE = `
+.editor-conflict { box-sizing: border-box; width: min(46rem, calc(100vw - 1rem)); max-width: none;
+  max-height: calc(100dvh - 1rem); overflow: auto; border: 0; border-radius: .75rem;
+  padding: 1.25rem; box-shadow: 0 8px 32px #0004; font: 15px/1.5 system-ui, sans-serif;
+  color: #1d1d1f; background: #fff; }
+.editor-conflict::backdrop { background: #0006; }
+.editor-conflict h2 { margin: 0 0 .5rem; font-size: 1.25rem; line-height: 1.3; }
+.editor-conflict h3 { margin: 1rem 0 .25rem; font-size: 1rem; }
+.editor-conflict p { margin: .25rem 0 .75rem; }
+.editor-conflict fieldset { margin: 0 0 .75rem; padding: .5rem .75rem .75rem; border: 1px solid #c8c8cc;
+  border-radius: .5rem; min-width: 0; }
+.editor-conflict legend { font-weight: 600; padding: 0 .25rem; }
+.editor-conflict legend small { font-weight: 400; color: #4a4a4f; }
+.editor-conflict label { display: grid; grid-template-columns: auto 1fr; gap: .125rem .5rem;
+  align-items: start; padding: .375rem .25rem; border-radius: .375rem; cursor: pointer; }
+.editor-conflict label:has(input:checked) { background: #eef3ff; }
+.editor-conflict input { margin: .3rem 0 0; }
+.editor-conflict .side { font-weight: 600; }
+.editor-conflict .value { grid-column: 2; white-space: pre-wrap; overflow-wrap: anywhere; }
+.editor-conflict .value ul { margin: 0; padding-left: 1.25rem; }
+.editor-conflict mark { background: #fde68a; color: inherit; border-radius: 2px; }
+.editor-conflict .empty { font-style: italic; color: #4a4a4f; }
+.editor-conflict .buttons { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: 1rem; }
+.editor-conflict button { font: inherit; font-size: .9375rem; min-height: 2.25rem; padding: 0 .875rem;
+  border-radius: .375rem; border: 1px solid #6e6e73; background: #fff; color: #1d1d1f; cursor: pointer; }
+.editor-conflict button.primary { background: #2548b8; border-color: #2548b8; color: #fff; }
+.editor-conflict button:focus-visible, .editor-conflict input:focus-visible { outline: 2px solid #2548b8;
+  outline-offset: 2px; }
+`;
+
+/**
+ * A text beside another: the words this one has that the other has not are marked, so that a
+ * sentence added to a long text stands out (the words in common: their longest common run).
+ */
+function marked(text: string, other: string): Node {
+  const ours = text.split(/(\s+)/);
+  const a = ours.filter((_, i) => i % 2 === 0);
+  const b = other.split(/\s+/);
+  if (a.length * b.length > 250_000) return document.createTextNode(text);
+  // run[i][j]: the longest common run of a's words from i and b's from j.
+  const run = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      run[i]![j] =
+        a[i] === b[j] ? run[i + 1]![j + 1]! + 1 : Math.max(run[i + 1]![j]!, run[i]![j + 1]!);
+  const common = new Set<number>();
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i] === b[j]) {
+      common.add(i);
+      i++;
+      j++;
+    } else if (run[i + 1]![j]! >= run[i]![j + 1]!) i++;
+    else j++;
+  }
+  const out = document.createDocumentFragment();
+  ours.forEach((token, k) =>
+    out.append(k % 2 || !token || common.has(k / 2) ? token : element('mark', {}, token)),
+  );
+  return out;
+}
+
+/**
+ * A value as the marketer reads it: text as it is (a long one with what differs from the other
+ * marked), a list as a list, nothing as "(empty)".
+ */
+function shown(value: unknown, other?: unknown): Node {
+  if (typeof value === 'string' && typeof other === 'string' && value.length > 40)
+    return marked(value, other);
+  if (value === undefined || value === null || value === '')
+    return element('span', { className: 'empty' }, '(empty)');
+  if (typeof value === 'boolean') return document.createTextNode(value ? 'Yes' : 'No');
+  if (Array.isArray(value))
+    return element('ul', {}, ...value.map((v) => element('li', {}, line(v))));
+  if (typeof value === 'object')
+    return element(
+      'ul',
+      {},
+      ...Object.entries(value).map(([k, v]) => element('li', {}, `${k}: `, line(v))),
+    );
+  return document.createTextNode(String(value));
+}
+
+/** An item of a list in one line: its name, else its values. */
+function line(value: unknown): string {
+  if (value === null || typeof value !== 'object') return String(value ?? '');
+  const record = value as Record<string, unknown>;
+  const name = ['name', 'title', 'label', 'from', 'id'].find(
+    (key) => typeof record[key] === 'string',
+  );
+  if (name) {
+    const rest = Object.entries(record).filter(([key]) => key !== name);
+    return `${record[name]}${rest.length ? ` (${rest.map(([k, v]) => `${k}: ${line(v)}`).join(', ')})` : ''}`;
+  }
+  return Object.entries(record)
+    .map(([k, v]) => `${k}: ${line(v)}`)
+    .join(', ');
+}
+
+const changedWords = {
+  mine: 'changed by you',
+  theirs: 'changed in the other version',
+  both: 'changed in both',
+};
+
+/** One field: the marketer's value and the other, one to choose. */
+function fieldChoice(difference: Difference, index: number, at: string): HTMLFieldSetElement {
+  const name = `editor-conflict-field-${index}`;
+  const option = (side: Side, title: string, value: unknown, other: unknown) =>
+    element(
+      'label',
+      {},
+      element('input', {
+        type: 'radio',
+        name,
+        value: side,
+        checked: suggested(difference) === side,
+      }),
+      element('span', { className: 'side' }, title),
+      element('span', { className: 'value' }, shown(value, other)),
+    );
+  const fieldset = element(
+    'fieldset',
+    {},
+    element(
+      'legend',
+      {},
+      `${difference.label} `,
+      element('small', {}, `(${changedWords[difference.changedBy]})`),
+    ),
+    option('mine', 'Yours', difference.mine, difference.theirs),
+    option('theirs', `The other version (${at})`, difference.theirs, difference.mine),
+  );
+  fieldset.dataset.key = keyOf(difference.path);
+  return fieldset;
+}
+
+/** What the dialog says of one stale file and, for an entry both changed, its fields. */
+function section(entry: Case, id: string): HTMLElement {
+  const { stale } = entry;
+  const at = when(stale.change.at);
+  const who = `${whoChanged(stale.change)}, ${at}.`;
+  const parts: (Node | string)[] = [element('p', { id }, who)];
+  if (entry.kind === 'edit' && entry.found?.length)
+    parts.push(
+      element(
+        'p',
+        {},
+        'Your changes are still here, not saved yet. Choose which version to keep, field by field:',
+      ),
+      ...entry.found.map((d, i) => fieldChoice(d, i, at)),
+    );
+  else if (entry.kind === 'edit')
+    parts.push(
+      element(
+        'p',
+        {},
+        'Your changes are still here, not saved yet. Keep your version or take the other one.',
+      ),
+    );
+  else if (entry.kind === 'gone')
+    parts.push(
+      element(
+        'p',
+        {},
+        stale.change.movedTo
+          ? `It is now ${entryName(stale.change.movedTo)}. Keep your version to save it again where it was, or leave it.`
+          : 'It is no longer there. Keep your version to bring it back with your changes, or leave it deleted.',
+      ),
+    );
+  else if (entry.kind === 'deleting')
+    parts.push(
+      element('p', {}, 'Delete it anyway, or keep it (open it again to see the other version).'),
+    );
+  else
+    parts.push(
+      element(
+        'p',
+        {},
+        'Another entry has this address now. Choose another address and save again.',
+      ),
+    );
+  return element('section', {}, ...parts);
+}
+
+/** Asks the marketer; resolves with their choice. */
+function ask(cases: Case[]): Promise<Choice> {
+  const style = element('style', {}, STYLE);
+  const dialog = element('dialog', { className: 'editor-conflict' });
+  const titleId = 'editor-conflict-title';
+  dialog.setAttribute('aria-labelledby', titleId);
+  dialog.setAttribute('aria-describedby', 'editor-conflict-who-0');
+  const names = [...new Set(cases.map((c) => entryName(c.mine?.path ?? c.stale.path)))];
+  const title = cases.some((c) => c.kind === 'deleting')
+    ? `Not deleted: ${names.join(', ')} changed since you opened it`
+    : `Not saved yet: ${names.join(', ')} changed since you opened it`;
+  const form = element('form', { method: 'dialog' });
+  form.append(element('h2', { id: titleId }, title));
+  cases.forEach((c, i) => {
+    if (cases.length > 1) form.append(element('h3', {}, entryName(c.stale.path)));
+    form.append(section(c, `editor-conflict-who-${i}`));
+  });
+  const taken = cases.some((c) => c.kind === 'taken');
+  const fields = cases.every((c) => c.kind === 'edit' && c.found?.length);
+  const deleting = cases.some((c) => c.kind === 'deleting');
+  const buttons = element('div', { className: 'buttons' });
+  const button = (label: string, choice: () => Choice, primary = false) => {
+    const b = element('button', { type: 'button', className: primary ? 'primary' : '' }, label);
+    b.addEventListener('click', () => done(choice()));
+    buttons.append(b);
+  };
+  let done: (choice: Choice) => void = () => {};
+  const chosen = new Promise<Choice>((resolve) => (done = resolve));
+  if (fields) button('Save with these choices', () => ({ fields: choicesIn(form) }), true);
+  if (!taken) {
+    button(deleting ? 'Delete it anyway' : 'Keep my version', () => ({ keep: 'mine' }), !fields);
+    button(deleting ? 'Keep it' : 'Take the other version', () => ({ keep: 'theirs' }));
+  }
+  button('Not now', () => 'later', taken);
+  form.append(buttons);
+  dialog.append(form);
+  dialog.addEventListener('cancel', () => done('later'));
+  document.head.append(style);
+  document.body.append(dialog);
+  dialog.showModal();
+  return chosen.finally(() => {
+    dialog.close();
+    dialog.remove();
+    style.remove();
+  });
+}
+
+const choicesIn = (form: HTMLFormElement) =>
+  new Map(
+    [...form.querySelectorAll<HTMLFieldSetElement>('fieldset[data-key]')].map((fieldset) => [
+      fieldset.dataset.key!,
+      (fieldset.querySelector<HTMLInputElement>('input:checked')?.value ?? 'mine') as Side,
+    ]),
+  );
+
+/**
+ * The Save the marketer's choice makes of the refused one: each stale file written as chosen, and
+ * named at the version it is now. Also the file of the entry as saved, to follow it there.
+ */
+function resave(body: Body, base: Base, cases: Case[], choice: Exclude<Choice, 'later'>) {
+  let { additions, deletions } = body;
+  const next: Base = { ...base };
+  let entryFile: string | undefined;
+  for (const { stale, mine, found } of cases) {
+    next[stale.path] = stale.current;
+    const theirs: Version | undefined =
+      stale.theirs === undefined ? undefined : { path: stale.path, text: stale.theirs };
+    const side = 'keep' in choice ? choice.keep : undefined;
+    const keep =
+      side === 'mine'
+        ? mine
+        : side === 'theirs'
+          ? theirs
+          : mine &&
+            theirs &&
+            merged(mine, theirs, found ?? [], (choice as { fields: Map<string, Side> }).fields);
+    // This file as the refused Save had it goes; what is kept comes in its place.
+    const own = additions.find((a) => a.path === mine?.path);
+    additions = additions.filter((a) => a !== own && a.path !== stale.path);
+    deletions = deletions.filter((d) => d.path !== stale.path);
+    const write =
+      keep === mine
+        ? own
+        : keep && keep !== theirs
+          ? { path: keep.path, contents: base64Of(keep.text) }
+          : undefined;
+    if (write) additions = [...additions, write];
+    // Kept under another name (a rename kept), or a deletion kept: the file there now goes.
+    const goes = write ? write.path !== stale.path : side === 'mine' && !mine;
+    if (goes && stale.current !== null) deletions = [...deletions, { path: stale.path }];
+    entryFile = keep?.path ?? entryFile;
+  }
+  return { body: { additions, deletions }, base: next, entryFile };
+}
+
+/** A refusal whose text Keystatic shows under Save (or Delete), the marketer's changes kept. */
+const notSaved = (text: string) =>
+  new Response(text, { status: 409, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+
+/** What is said under Save when the marketer chose "Not now". */
+function later([first]: Case[]): Response {
+  const who = whoChanged(first!.stale.change);
+  return notSaved(
+    `Not saved: ${entryName(first!.stale.path)} changed since you opened it (${who[0]!.toLowerCase()}${who.slice(1)}, ${when(first!.stale.change.at)}). Your changes are still here: save again to compare the two versions and choose.`,
+  );
+}
+
+function casesOf(refusal: SaveRefusal, body: Body, base: Base): Case[] {
+  return refusal.stale.map((stale) => {
+    const c: Case = { ...caseOf(stale, body, base), stale };
+    if (c.kind !== 'edit' || !c.mine || stale.theirs === undefined) return c;
+    try {
+      const start = stale.base === undefined ? undefined : { path: stale.path, text: stale.base };
+      c.found = differences(c.mine, { path: stale.path, text: stale.theirs }, start);
+    } catch {
+      c.found = undefined; // a file the editor cannot read field by field: whole versions only
+    }
+    return c;
+  });
+}
+
+/** Keystatic opens the entry where it saved it; if the file kept is another, the editor goes there. */
+function followEntry(intended: string | undefined, saved: string | undefined) {
+  const address = saved && saved !== intended ? editorAddress(saved) : undefined;
+  if (!address) return;
+  setTimeout(() => {
+    history.replaceState(null, '', address);
+    dispatchEvent(new PopStateEvent('popstate'));
+  });
+}
+
+/**
+ * Answers Keystatic's refused Save: asks the marketer, sends what they chose (asked again if the
+ * file changed once more meanwhile), and resolves with the dev server's answer to it, or, for "Not
+ * now", with a refusal whose text Keystatic shows under Save.
+ */
+export async function resolveRefusal(
+  send: Send,
+  url: string,
+  init: RequestInit,
+  refusal: SaveRefusal,
+): Promise<Response> {
+  const headers = new Headers(init.headers);
+  let body = JSON.parse(String(init.body)) as Body;
+  let base = JSON.parse(headers.get(SAVE_BASE_HEADER) ?? '{}') as Base;
+  let stale = refusal;
+  for (;;) {
+    const cases = casesOf(stale, body, base);
+    const choice = await ask(cases);
+    if (choice === 'later') return later(cases);
+    // A deletion not made: nothing to send, and Keystatic stays on the entry, which shows the other
+    // version (./saves.ts follows the files).
+    if (cases.every((c) => c.kind === 'deleting') && 'keep' in choice && choice.keep === 'theirs')
+      return notSaved(`Not deleted: ${entryName(cases[0]!.stale.path)} is kept as it is now.`);
+    const intended = cases.find((c) => c.mine)?.mine?.path;
+    let again;
+    try {
+      again = resave(body, base, cases, choice);
+    } catch (error) {
+      return notSaved(
+        `Not saved: the fields chosen do not make an entry the editor can save (${(error as Error).message}). Your changes are still here: save again to choose otherwise.`,
+      );
+    }
+    ({ body, base } = again);
+    headers.set(SAVE_BASE_HEADER, JSON.stringify(base));
+    const response = await send(url, { ...init, headers, body: JSON.stringify(body) });
+    if (response.status !== 409) {
+      if (response.ok) followEntry(intended, again.entryFile);
+      return response;
+    }
+    stale = (await response.json()) as SaveRefusal;
+  }
+}
