@@ -193,6 +193,39 @@ test('the marketer keeps their version, or takes the other, after seeing both', 
   expect(read(service)).toMatch(/^order: 20$/m);
 });
 
+test('the second tab renamed the page: merged, the page moves with both changes, and its old address redirects', async ({
+  page: first,
+  context,
+}) => {
+  const second = await context.newPage();
+  for (const tab of [first, second]) await visit(tab, ipad);
+  const hero = first.getByRole('textbox', { name: 'Hero text' });
+  await hero.fill(`${await hero.inputValue()} Works offline too.`);
+  expect(await save(first)).toBe(200);
+  await changed(before, service);
+  await second.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
+  expect(await save(second)).toBe(409);
+  const conflict = conflictOf(second, 'Service pages → ipad');
+  await expect(field(conflict, 'Page address (changed by you)').yours).toBeChecked();
+  await expect(
+    field(conflict, 'Hero → Hero text (changed in the other version)').other,
+  ).toBeChecked();
+  const merge = conflict.getByRole('button', { name: 'Save with these choices' });
+  expect(await saved(second, () => merge.click())).toBe(200);
+  const moved = 'src/content/services/ipad-apps.mdx';
+  await fileState(
+    moved,
+    (text) => text.includes('slug: ipad-apps\n') && text.includes('Works offline too.'),
+  );
+  await fileState('src/content/data/redirects.yaml', (text) =>
+    /from: \/ipad\n\s+to: \/ipad-apps/.test(text),
+  );
+  await expect(second).toHaveURL(/\/item\/ipad-apps$/);
+  await expect(
+    second.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' }),
+  ).toBeVisible();
+});
+
 test("a draft restored after a rename's link move is checked too, at 375 px", async ({
   page,
   context,

@@ -308,7 +308,7 @@ function ask(cases: Case[]): Promise<Choice> {
   const titleId = 'editor-conflict-title';
   dialog.setAttribute('aria-labelledby', titleId);
   dialog.setAttribute('aria-describedby', 'editor-conflict-who-0');
-  const names = [...new Set(cases.map((c) => entryName(c.mine?.path ?? c.stale.path)))];
+  const names = [...new Set(cases.map((c) => entryName(c.stale.path)))];
   const title = cases.some((c) => c.kind === 'deleting')
     ? `Not deleted: ${names.join(', ')} changed since you opened it`
     : `Not saved yet: ${names.join(', ')} changed since you opened it`;
@@ -422,14 +422,22 @@ function casesOf(refusal: SaveRefusal, body: Body, base: Base): Case[] {
   });
 }
 
-/** Keystatic opens the entry where it saved it; if the file kept is another, the editor goes there. */
+/**
+ * After a Save, Keystatic opens the entry under the address the marketer gave it (a rename); if the
+ * file kept is another (the other version's address kept), the editor goes there once Keystatic has
+ * moved.
+ */
 function followEntry(intended: string | undefined, saved: string | undefined) {
   const address = saved && saved !== intended ? editorAddress(saved) : undefined;
   if (!address) return;
-  setTimeout(() => {
+  const moved = intended && editorAddress(intended);
+  const until = Date.now() + 5_000;
+  const go = () => {
+    if (moved && location.pathname !== moved && Date.now() < until) return void setTimeout(go, 50);
     history.replaceState(null, '', address);
     dispatchEvent(new PopStateEvent('popstate'));
-  });
+  };
+  go();
 }
 
 /**

@@ -390,6 +390,10 @@ export default function editor(): AstroIntegration {
               tabsFollowWrites(),
             ],
             optimizeDeps: {
+              // The conflict view's (../browser/conflict-view.ts, loaded on a refused Save) writes
+              // an entry as the editor does: bundled with the rest, else Vite bundled it at the
+              // first conflict and reloaded every page.
+              include: ['js-yaml'],
               rolldownOptions: { plugins: [exactListLength, keystaticFriction, keystaticSaves] },
             },
           },
