@@ -312,7 +312,9 @@ function ask(cases: Case[]): Promise<Choice> {
   const title = cases.some((c) => c.kind === 'deleting')
     ? `Not deleted: ${names.join(', ')} changed since you opened it`
     : `Not saved yet: ${names.join(', ')} changed since you opened it`;
-  const form = element('form', { method: 'dialog' });
+  const form = element('form');
+  // Nothing here submits: the buttons say what to do.
+  form.addEventListener('submit', (event) => event.preventDefault());
   form.append(element('h2', { id: titleId }, title));
   cases.forEach((c, i) => {
     if (cases.length > 1) form.append(element('h3', {}, entryName(c.stale.path)));
@@ -337,7 +339,8 @@ function ask(cases: Case[]): Promise<Choice> {
   button('Not now', () => 'later', taken);
   form.append(buttons);
   dialog.append(form);
-  dialog.addEventListener('cancel', () => done('later'));
+  // Escape, or the dialog closed any other way: not now (a choice made first stays made).
+  dialog.addEventListener('close', () => done('later'));
   document.head.append(style);
   document.body.append(dialog);
   dialog.showModal();
@@ -402,9 +405,9 @@ const notSaved = (text: string) =>
 
 /** What is said under Save when the marketer chose "Not now". */
 function later([first]: Case[]): Response {
-  const who = whoChanged(first!.stale.change);
+  const { path, change } = first!.stale;
   return notSaved(
-    `Not saved: ${entryName(first!.stale.path)} changed since you opened it (${who[0]!.toLowerCase()}${who.slice(1)}, ${when(first!.stale.change.at)}). Your changes are still here: save again to compare the two versions and choose.`,
+    `Not saved: ${entryName(path)} changed since you opened it. ${whoChanged(change)}, ${when(change.at)}. Your changes are still here: save again to compare the two versions and choose.`,
   );
 }
 
