@@ -166,11 +166,13 @@ export async function checkedSave<T>(
   base: Base,
   write: () => Promise<T>,
 ): Promise<{ written: T } | { refused: SaveRefusal }> {
-  const outcome = await history.exclusive(async () => {
-    const stale = await staleFiles(history.root, save, base);
-    return stale.length ? { stale } : { written: await write() };
+  let written: { value: T } | undefined;
+  const stale = await history.exclusive(async () => {
+    const found = await staleFiles(history.root, save, base);
+    if (!found.length) written = { value: await write() };
+    return found;
   });
-  if ('written' in outcome) return outcome;
+  if (written) return { written: written.value };
   // Described once the step is over: the history may record meanwhile.
-  return { refused: { stale: await describeStale(history, outcome.stale) } };
+  return { refused: { stale: await describeStale(history, stale) } };
 }
