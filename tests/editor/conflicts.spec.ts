@@ -1,6 +1,6 @@
 /**
  * Nothing a marketer saves is lost silently (src/editor/dev-server/save-check.ts,
- * src/editor/browser/conflict-view.ts): a Save made on a version of an entry that changed since is
+ * src/editor/browser/conflicts.ts): a Save made on a version of an entry that changed since is
  * refused, the editor says who changed it and when, shows both versions field by field, and saves
  * what the marketer keeps of each; a draft restored in the browser is checked the same way; and the
  * editor's tab follows the files the dev server writes (src/editor/browser/saves.ts), so that an

@@ -3,7 +3,7 @@
  *
  * - A Save the dev server refuses because a file changed since the entry was opened (409,
  *   ../dev-server/save-check.ts) is not Keystatic's error: the marketer sees both versions, field
- *   by field (./conflict-view.ts, loaded then), and what they choose is saved in its place. Keystatic
+ *   by field (./conflicts.ts, loaded then), and what they choose is saved in its place. Keystatic
  *   waits for the answer meanwhile, as for any Save.
  * - The tab's copy of the files follows the dev server's writes: when it says a content file was
  *   written (CONTENT_WRITTEN_EVENT: another tab's Save, a rename's redirect, a restore), after the
@@ -57,7 +57,7 @@ async function save(input: RequestInfo | URL, init: RequestInit): Promise<Respon
     if (response.status !== 409) return response;
     const refusal = (await response.clone().json()) as SaveRefusal;
     if (!Array.isArray(refusal?.stale)) return response;
-    const { resolveRefusal } = await import('./conflict-view.ts');
+    const { resolveRefusal } = await import('./conflicts.ts');
     return await resolveRefusal(send, String(pathOf(input)), init, refusal);
   } finally {
     saving--;

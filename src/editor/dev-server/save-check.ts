@@ -5,7 +5,7 @@
  * - A Save (`POST /api/keystatic/update`) is written only if each file it writes or deletes is
  *   still the version the editor opened (./stale-files.ts). Else it is refused (409) with both
  *   texts and who changed the file when, which the editor's tab shows field by field
- *   (../browser/conflict-view.ts); nothing is written, and no pending upload moves. The check and
+ *   (../browser/conflicts.ts); nothing is written, and no pending upload moves. The check and
  *   Keystatic's write are one step for the content's history (`exclusive`): two Saves, or a Save
  *   and a restore, never both pass the check on the same version.
  * - A version of a file the tab asks for (`GET /api/keystatic/blob/SHA/PATH`) that is no longer the
