@@ -38,8 +38,12 @@ async function follow(): Promise<void> {
   const response = await send(TREE, { headers: { 'no-cors': '1' } }).catch(() => undefined);
   if (!response?.ok) return;
   const entries: unknown = await response.json();
-  // A Save of this tab began or ended meanwhile: its own copy of the files is newer.
-  if (began !== saves || saving) return void (followAgain = true);
+  // A Save of this tab began or ended meanwhile: fetched again once none is under way.
+  if (began !== saves || saving) {
+    followAgain = true;
+    if (!saving) void follow();
+    return;
+  }
   await take(entries);
 }
 
@@ -55,10 +59,13 @@ async function save(input: RequestInfo | URL, init: RequestInit): Promise<Respon
   try {
     const response = await send(input, init);
     if (response.status !== 409) return response;
-    const refusal = (await response.clone().json()) as SaveRefusal;
+    const refusal = (await response
+      .clone()
+      .json()
+      .catch(() => undefined)) as SaveRefusal | undefined;
     if (!Array.isArray(refusal?.stale)) return response;
     const { resolveRefusal } = await import('./conflicts.ts');
-    return await resolveRefusal(send, String(pathOf(input)), init, refusal);
+    return await resolveRefusal(send, String(pathOf(input)), init, refusal!);
   } finally {
     saving--;
     saves++;
