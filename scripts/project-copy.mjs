@@ -6,8 +6,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
-/** The project's files a build or `astro dev` reads. */
+/**
+ * The project's files a build or `astro dev` reads; and .gitignore, which the editor's listing of
+ * the files reads (Keystatic's tree skips what git ignores: without it, the history's own repository
+ * was listed, its lock files vanishing as they were read, a 500).
+ */
 const projectFiles = [
+  '.gitignore',
   'src',
   'public',
   'astro.config.mjs',

@@ -20,3 +20,44 @@ export const SAVE_REFUSED_EVENT = 'editor:save-refused';
 export const RESET_EVENT = 'editor:reset';
 /** What a Save that wrote the entry sends on `document`. */
 export const SAVED_EVENT = 'editor:saved';
+
+/**
+ * The header of Keystatic's Save (as ./dev-server/keystatic-saves.ts rewrites it) that names the
+ * version of each file the entry was opened at: JSON, a path → its git blob sha, or null for a
+ * file that was not there. The dev server refuses a Save whose files have changed since
+ * (./dev-server/save-check.ts).
+ */
+export const SAVE_BASE_HEADER = 'x-editor-base';
+
+/** Who or what made a file what it is now, as the content's history recorded it. */
+export type ChangeKind =
+  'editor' | 'restore' | 'bring-back' | 'links' | 'redirect' | 'outside' | 'developer';
+
+/** A file a refused Save would have overwritten or deleted, though it changed since it was opened. */
+export interface StaleFile {
+  path: string;
+  /** The version the editor opened (null: the file was not there). */
+  expected: string | null;
+  /** The version there now (null: there is none). */
+  current: string | null;
+  /** The text the editor opened, if the history has it. */
+  base?: string;
+  /** The text now. */
+  theirs?: string;
+  /** Who or what changed it last, when (ms since the epoch), and what the history's note says. */
+  change: { kind: ChangeKind; at: number; note?: string; movedTo?: string };
+}
+
+/** The dev server's answer (409) to a Save made on a version of a file that is no longer there. */
+export interface SaveRefusal {
+  stale: StaleFile[];
+}
+
+/** A content file was written (a Save, a restore, links moved): the editor's tab follows. */
+export const CONTENT_WRITTEN_EVENT = 'editor:content-written';
+
+/**
+ * Where Keystatic's shell, as rewritten, leaves the function that takes a tree of files the tab
+ * fetched itself, so that the editor shows the files as the dev server has them now.
+ */
+export const KEYSTATIC_TREE = 'editor:keystatic-tree';

@@ -34,17 +34,20 @@ export async function visit(browser: Page, address: string) {
     }
   }
   if (!inEditor(address)) return;
-  await expect(editorLoaded(browser)).toBeVisible({ timeout: EDITOR_LOAD_MS });
+  await expect(editorLoaded(browser)).toBeAttached({ timeout: EDITOR_LOAD_MS });
   await expect(await shownIn(browser, address)).toBeVisible({ timeout: EDITOR_LOAD_MS });
 }
 
 /**
- * The editor has loaded in a tab: its sidebar is drawn, and with it the editor's router, which
- * follows the tab's history from then on (it reads the address once as it is drawn, and only then
- * listens for history changes: a change in between is lost, and the tab stays where it was).
+ * The editor has loaded in a tab: its sidebar is drawn (folded away at a phone's width, but there),
+ * and with it the editor's router, which follows the tab's history from then on (it reads the
+ * address once as it is drawn, and only then listens for history changes: a change in between is
+ * lost, and the tab stays where it was).
  */
 const editorLoaded = (tab: Page) =>
-  tab.getByRole('navigation').getByRole('link', { name: 'Dashboard', exact: true });
+  tab
+    .getByRole('navigation', { includeHidden: true })
+    .getByRole('link', { name: 'Dashboard', exact: true, includeHidden: true });
 
 /**
  * What shows that the editor shows an address: a collection item's breadcrumb names the item; a
@@ -60,7 +63,7 @@ async function shownIn(tab: Page, address: string): Promise<Locator> {
   if (path.startsWith('/keystatic/singleton/'))
     return tab.getByRole('heading', {
       level: 1,
-      name: (await tab.locator(`a[href="${path}"]`).first().innerText()).trim(),
+      name: ((await tab.locator(`a[href="${path}"]`).first().textContent()) ?? '').trim(),
       exact: true,
     });
   return editorLoaded(tab);
@@ -74,7 +77,7 @@ async function shownIn(tab: Page, address: string): Promise<Locator> {
  */
 export async function open(tab: Page, address: string) {
   if (!inEditor(tab.url())) return visit(tab, address);
-  await expect(editorLoaded(tab)).toBeVisible({ timeout: EDITOR_LOAD_MS });
+  await expect(editorLoaded(tab)).toBeAttached({ timeout: EDITOR_LOAD_MS });
   const shown = await shownIn(tab, address);
   await tab.evaluate((to) => {
     history.pushState(null, '', to);

@@ -10,6 +10,7 @@ import {
   keystaticRewrites,
   rewriteKeystatic,
 } from '../../src/editor/dev-server/keystatic-rewrites';
+import { saveRewrites } from '../../src/editor/dev-server/keystatic-saves';
 
 /** The browser builds of Keystatic and Keystar UI, as Vite pre-bundles them. */
 const browserFiles = ['node_modules/@keystatic/core/dist', 'node_modules/@keystar/ui/dist'].flatMap(
@@ -33,6 +34,21 @@ describe("Keystatic's code as the editor rewrites it", () => {
     expect(warn).not.toHaveBeenCalled();
     for (const { to } of keystaticRewrites) expect(rewritten).toContain(to);
     expect(rewritten).not.toContain('buttonLabelBehavior: "hide"');
+  });
+
+  it('the rewrites for Saves on the version opened find their text, each once, after the others', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let rewritten = '';
+    for (const path of browserFiles) {
+      const code = readFileSync(path, 'utf8');
+      const concerned = saveRewrites.filter(({ module }) => code.includes(module));
+      if (!concerned.length) continue;
+      // Each text once in its file, so that the rewrite lands in the function it names.
+      for (const { from } of concerned) expect(code.split(from).length - 1, from).toBe(1);
+      rewritten += rewriteKeystatic(rewriteKeystatic(code, path) ?? code, path, saveRewrites) ?? '';
+    }
+    expect(warn).not.toHaveBeenCalled();
+    for (const { to } of saveRewrites) expect(rewritten).toContain(to);
   });
 
   it("leaves other packages' code alone", () => {

@@ -16,6 +16,8 @@ import './tab-times.ts';
 import './save-message.ts';
 // Drafts: marked in the lists, asked about on leaving, their uploads kept.
 import './drafts.ts';
+// Saves made on the version opened, and the files as the dev server has them.
+import './saves.ts';
 import { divertErrorOverlays, type ErrorPayload } from './error-overlays.ts';
 
 // Keystatic's red button (the Delete dialog's "Yes, delete") in a red dark enough for its white

@@ -22,7 +22,9 @@ import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from '../e
 import { editorHistoryPath, editorPreviewPath, editorSitePath } from '../routes.ts';
 import { assetHeaders } from './asset-headers.ts';
 import { editorHistory } from './history/recorder.ts';
+import { tabsFollowWrites } from './content-written.ts';
 import { keystaticFriction } from './keystatic-rewrites.ts';
+import { keystaticSaves } from './keystatic-saves.ts';
 
 const assetsFolder = fileURLToPath(new URL('../../assets/', import.meta.url));
 
@@ -385,8 +387,15 @@ export default function editor(): AstroIntegration {
               dependenciesWithoutSourceMaps(),
               productionReactWhenEditing(),
               editorHistory(),
+              tabsFollowWrites(),
             ],
-            optimizeDeps: { rolldownOptions: { plugins: [exactListLength, keystaticFriction] } },
+            optimizeDeps: {
+              // The conflict view's (../browser/conflict-view.ts, loaded on a refused Save) writes
+              // an entry as the editor does: bundled with the rest, else Vite bundled it at the
+              // first conflict and reloaded every page.
+              include: ['js-yaml'],
+              rolldownOptions: { plugins: [exactListLength, keystaticFriction, keystaticSaves] },
+            },
           },
         });
         injectScript(
@@ -421,7 +430,12 @@ export default function editor(): AstroIntegration {
           order: 'post',
           entrypoint: new URL('./whole-pages.ts', import.meta.url),
         });
-        // A Save the build would refuse is refused before anything is written.
+        // A Save is checked against the version it was made on, then refused if the build would
+        // refuse it, before anything is written and before its uploads move.
+        addMiddleware({
+          order: 'pre',
+          entrypoint: new URL('./save-check.ts', import.meta.url),
+        });
         addMiddleware({
           order: 'pre',
           entrypoint: new URL('./save-checks.ts', import.meta.url),

@@ -34,7 +34,7 @@ const saved = (name: string) =>
 const HISTORY_HREF = `${JSON.stringify(HISTORY_BASE)} + location.pathname.slice("/keystatic".length)`;
 
 /** [what Keystatic has, what it becomes]: each must be found, once per module that has the first. */
-type Rewrite = { module: string; from: string; to: string };
+export type Rewrite = { module: string; from: string; to: string };
 
 export const keystaticRewrites: Rewrite[] = [
   // An existing entry of a collection: its Save.
@@ -233,10 +233,14 @@ globalThis[Symbol.for(${JSON.stringify(KEYSTATIC_CONTEXTS)})] = { get SlugFieldC
  * none concerns. A rewrite whose module is there but whose text is not is left out (Keystatic's own
  * behaviour stays), and said on the console of the dev server.
  */
-export function rewriteKeystatic(code: string, id: string): string | null {
+export function rewriteKeystatic(
+  code: string,
+  id: string,
+  rewrites: readonly Rewrite[] = keystaticRewrites,
+): string | null {
   if (!/@keystatic[\\/]core|@keystar[\\/]ui/.test(id)) return null;
   let rewritten = code;
-  for (const { module, from, to } of keystaticRewrites) {
+  for (const { module, from, to } of rewrites) {
     if (!code.includes(module)) continue;
     const at = rewritten.indexOf(from);
     if (at === -1) {
@@ -249,7 +253,7 @@ export function rewriteKeystatic(code: string, id: string): string | null {
 }
 
 /** FNV-1a of a text, in hexadecimal: short, and the same in Node and the browser. */
-function fingerprint(text: string): string {
+export function fingerprint(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return (hash >>> 0).toString(16);
@@ -263,5 +267,5 @@ function fingerprint(text: string): string {
  */
 export const keystaticFriction = {
   name: `editor:keystatic-friction-${fingerprint(JSON.stringify(keystaticRewrites))}`,
-  transform: rewriteKeystatic,
+  transform: (code: string, id: string) => rewriteKeystatic(code, id),
 };

@@ -421,6 +421,52 @@ export class ContentHistory {
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, adjust(text, now));
   }
+
+  #writes: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs `write` once no other write of the editor's is under way (a Save checked against the
+   * version it was made on, a restore, links moved, a redirect added), so that a check and the write
+   * it allows are one step, whoever else writes meanwhile.
+   */
+  exclusive<T>(write: () => Promise<T>): Promise<T> {
+    const run = this.#writes.then(write);
+    this.#writes = run.catch(() => {});
+    return run;
+  }
+
+  /** A blob's text, if the history's repository has that blob. */
+  async blobText(sha: string): Promise<string | undefined> {
+    if (!/^[0-9a-f]{40}$/.test(sha) || !(await this.ready())) return undefined;
+    try {
+      return await this.#git(['cat-file', 'blob', sha]);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Whether a blob was once the text of a file in the history. */
+  async wasVersionOf(sha: string, file: string): Promise<boolean> {
+    checkContentPath(file);
+    const start = await this.#start();
+    if (!start || !/^[0-9a-f]{40}$/.test(sha)) return false;
+    const found = await this.#log(start, file, ['-1', `--find-object=${sha}`]);
+    return found.length > 0;
+  }
+
+  /** The last recorded change of a file: when, what its save said, and the file then (none: gone). */
+  async lastChange(file: string) {
+    checkContentPath(file);
+    const start = await this.#start();
+    const [last] = start ? await this.#log(start, file, ['-1']) : [];
+    if (!last) return undefined;
+    return {
+      commit: last.commit,
+      savedAt: last.savedAt,
+      note: last.note,
+      blob: await this.blobOf(last.commit, file),
+    };
+  }
 }
 
 /**

@@ -96,9 +96,12 @@ export function editorHistory(): Plugin {
     }
     if (plansChanged) await history.writeState(DELETE_PLANS, plans);
     if (moved.length === 0) return;
-    let redirects = await readRedirects(root);
-    for (const { from, to } of moved) redirects = withMove(redirects, from, to);
-    await writeRedirects(root, redirects);
+    // Not between a Save's check and its write (../save-check.ts).
+    await history.exclusive(async () => {
+      let redirects = await readRedirects(root);
+      for (const { from, to } of moved) redirects = withMove(redirects, from, to);
+      await writeRedirects(root, redirects);
+    });
     await history.record(
       moved.map(({ from, to }) => `Visitors of ${from} are sent to ${to}`).join('; '),
     );

@@ -303,7 +303,10 @@ async function restoreVersion(
   return seeOther(`${entry.historyUrl}?restored=${version.savedAt}`, 303);
 }
 
-export const POST: APIRoute = async (context) => {
+// Each post writes content: not between a Save's check and its write (../save-check.ts).
+export const POST: APIRoute = (context) => history.exclusive(async () => post(context));
+
+const post: APIRoute = async (context) => {
   if (!sameOrigin(context)) return new Response('Forbidden', { status: 403 });
   if (!(await history.ready())) return new Response('No history', { status: 503 });
   const { params, request, redirect, cookies } = context;

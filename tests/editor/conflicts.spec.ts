@@ -1,0 +1,308 @@
+/**
+ * Nothing a marketer saves is lost silently (src/editor/dev-server/save-check.ts,
+ * src/editor/browser/conflicts.ts): a Save made on a version of an entry that changed since is
+ * refused, the editor says who changed it and when, shows both versions field by field, and saves
+ * what the marketer keeps of each; a draft restored in the browser is checked the same way; and the
+ * editor's tab follows the files the dev server writes (src/editor/browser/saves.ts), so that an
+ * entry opened after a rename's link move is the file as it is. In Chromium against `astro dev
+ * --mode edit`, in the copy of the project whose content every test puts back (./content.ts).
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+import { expect, test, type Locator, type Page } from './fixtures';
+import { changed, inProject, restore, snapshot, type Snapshot } from './content';
+import { open, visit } from './visit';
+
+let before: Snapshot;
+test.beforeEach(() => {
+  before = snapshot();
+});
+test.afterEach(async ({ request }) => {
+  // The last Save recorded first (History's pages wait for it): its record must not take the files
+  // put back for a move of the editor's.
+  await request.get('/keystatic/history');
+  restore(before);
+});
+
+const service = 'src/content/services/ipad.mdx';
+const technologies = 'src/content/data/technologies.yaml';
+const ipad = '/keystatic/collection/services/item/ipad';
+
+const read = (path: string) => readFileSync(inProject(path), 'utf8');
+
+/** Waits until a file of the copy reads as `expected` says. */
+const fileState = (path: string, expected: (text: string) => boolean) =>
+  expect.poll(() => expected(read(path)), { timeout: 15_000 }).toBe(true);
+
+/** What the dev server answered a Save of the tab (`click`, Save by default). */
+async function saved(tab: Page, click: () => Promise<void>) {
+  const answered = tab.waitForResponse(
+    (response) =>
+      new URL(response.url()).pathname === '/api/keystatic/update' &&
+      response.request().method() === 'POST',
+  );
+  await click();
+  return (await answered).status();
+}
+const save = (tab: Page) =>
+  saved(tab, () => tab.getByRole('button', { name: 'Save', exact: true }).click());
+
+/** axe's violations inside one part of the page. */
+async function violations(tab: Page, selector: string) {
+  const { violations } = await new AxeBuilder({ page: tab })
+    .include(selector)
+    .options({ resultTypes: ['violations'] })
+    .analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The conflict view of an entry, as the editor titles it. */
+const conflictOf = (tab: Page, entry: string) =>
+  tab.getByRole('dialog', { name: `Not saved yet: ${entry} changed since you opened it` });
+
+/** A field of the conflict view, and its two choices. */
+function field(conflict: Locator, legend: string) {
+  const group = conflict.getByRole('group', { name: legend });
+  return {
+    group,
+    yours: group.getByRole('radio', { name: /^Yours/ }),
+    other: group.getByRole('radio', { name: /^The other version/ }),
+  };
+}
+
+/** A list file's item, open in its dialog. */
+async function openItem(tab: Page, name: string) {
+  await tab.getByRole('row', { name, exact: true }).click();
+  const dialog = tab.getByRole('dialog', { name: 'Edit item' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** Until Keystatic has put the tab's unsaved changes of an entry away as a draft. */
+const draftKept = (tab: Page, key: string[]) =>
+  expect
+    .poll(() =>
+      tab.evaluate(
+        (key) =>
+          new Promise<boolean>((done) => {
+            const request = indexedDB.open('keystatic');
+            request.onerror = () => done(false);
+            request.onsuccess = () => {
+              try {
+                const get = request.result.transaction('items').objectStore('items').get(key);
+                get.onsuccess = () => done(get.result !== undefined);
+                get.onerror = () => done(false);
+              } catch {
+                done(false);
+              }
+            };
+          }),
+        key,
+      ),
+    )
+    .toBe(true);
+
+for (const width of [1280, 375])
+  test(`two tabs on one entry at ${width} px: the second Save is refused, says who and when, and both changes are kept field by field`, async ({
+    page: first,
+    context,
+  }) => {
+    const second = await context.newPage();
+    for (const tab of [first, second]) {
+      await tab.setViewportSize({ width, height: 800 });
+      await visit(tab, ipad);
+    }
+    const hero = first.getByRole('textbox', { name: 'Hero text' });
+    const heroText = `${await hero.inputValue()} Works offline too.`;
+    await hero.fill(heroText);
+    expect(await save(first)).toBe(200);
+    const theirs = await changed(before, service);
+
+    // The second tab still shows the old hero text, and changes the page's name.
+    await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
+    expect(await save(second)).toBe(409);
+    const conflict = conflictOf(second, 'Service pages → ipad');
+    await expect(conflict).toBeVisible();
+    await expect(conflict).toHaveAccessibleDescription(
+      /^Someone saved it in the editor \(in another tab, or a colleague\), today \d/,
+    );
+    // Nothing written: the first tab's save is there, whole.
+    expect(read(service)).toBe(theirs);
+    const name = field(conflict, 'Service name (changed by you)');
+    await expect(name.yours).toHaveAccessibleName(/iPad Apps$/);
+    await expect(name.yours).toBeChecked();
+    await expect(name.other).toHaveAccessibleName(/iPad App$/);
+    const heroField = field(conflict, 'Hero → Hero text (changed in the other version)');
+    await expect(heroField.other).toHaveAccessibleName(/Works offline too\.$/);
+    await expect(heroField.other).toBeChecked();
+    expect(await violations(second, '.editor-conflict')).toEqual([]);
+
+    const merge = conflict.getByRole('button', { name: 'Save with these choices' });
+    expect(await saved(second, () => merge.click())).toBe(200);
+    await expect(conflict).toBeHidden();
+    await fileState(
+      service,
+      (text) => text.includes('title: iPad Apps\n') && text.includes('Works offline too.'),
+    );
+    await expect(second.getByRole('textbox', { name: 'Hero text' })).toHaveValue(heroText);
+    await expect(second.getByText('Unsaved', { exact: true })).toHaveCount(0);
+    // The first tab follows the file without a reload.
+    await expect(first.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
+  });
+
+test('the marketer keeps their version, or takes the other, after seeing both', async ({
+  page: first,
+  context,
+}) => {
+  const second = await context.newPage();
+  for (const tab of [first, second]) await visit(tab, ipad);
+  const order = (tab: Page) => tab.getByLabel('Order', { exact: true });
+
+  // Keep my version: the second tab's file, though the first saved since.
+  await order(first).fill('21');
+  expect(await save(first)).toBe(200);
+  await changed(before, service);
+  await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
+  expect(await save(second)).toBe(409);
+  let conflict = conflictOf(second, 'Service pages → ipad');
+  await expect(field(conflict, 'Order (changed in the other version)').other).toBeChecked();
+  const keep = conflict.getByRole('button', { name: 'Keep my version' });
+  expect(await saved(second, () => keep.click())).toBe(200);
+  await fileState(
+    service,
+    (text) => text.includes('title: iPad Apps\n') && /^order: 20$/m.test(text),
+  );
+
+  // The first tab, which changed nothing since, shows that file; then it saves the name again.
+  await expect(first.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
+  await expect(order(first)).toHaveValue('20');
+  await first.getByRole('textbox', { name: 'Service name' }).fill('iPad for Business');
+  expect(await save(first)).toBe(200);
+  await fileState(service, (text) => text.includes('title: iPad for Business\n'));
+  await order(second).fill('22');
+  expect(await save(second)).toBe(409);
+  conflict = conflictOf(second, 'Service pages → ipad');
+  const take = conflict.getByRole('button', { name: 'Take the other version' });
+  expect(await saved(second, () => take.click())).toBe(200);
+  await expect(conflict).toBeHidden();
+  await expect(second.getByRole('textbox', { name: 'Service name' })).toHaveValue(
+    'iPad for Business',
+  );
+  await expect(order(second)).toHaveValue('20');
+  await fileState(service, (text) => text.includes('title: iPad for Business\n'));
+  expect(read(service)).toMatch(/^order: 20$/m);
+});
+
+test('the second tab renamed the page: merged, the page moves with both changes, and its old address redirects', async ({
+  page: first,
+  context,
+}) => {
+  const second = await context.newPage();
+  for (const tab of [first, second]) await visit(tab, ipad);
+  const hero = first.getByRole('textbox', { name: 'Hero text' });
+  await hero.fill(`${await hero.inputValue()} Works offline too.`);
+  expect(await save(first)).toBe(200);
+  await changed(before, service);
+  await second.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
+  expect(await save(second)).toBe(409);
+  const conflict = conflictOf(second, 'Service pages → ipad');
+  await expect(field(conflict, 'Page address (changed by you)').yours).toBeChecked();
+  await expect(
+    field(conflict, 'Hero → Hero text (changed in the other version)').other,
+  ).toBeChecked();
+  const merge = conflict.getByRole('button', { name: 'Save with these choices' });
+  expect(await saved(second, () => merge.click())).toBe(200);
+  const moved = 'src/content/services/ipad-apps.mdx';
+  await fileState(
+    moved,
+    (text) => text.includes('slug: ipad-apps\n') && text.includes('Works offline too.'),
+  );
+  await fileState('src/content/data/redirects.yaml', (text) =>
+    /from: \/ipad\n\s+to: \/ipad-apps/.test(text),
+  );
+  await expect(second).toHaveURL(/\/item\/ipad-apps$/);
+  await expect(
+    second.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' }),
+  ).toBeVisible();
+});
+
+test("a draft restored after a rename's link move is checked too, at 375 px", async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  // A change to a technology, left unsaved: Keystatic keeps it as a draft.
+  await visit(page, '/keystatic/singleton/technologies');
+  const item = await openItem(page, 'iPad');
+  await item.getByRole('textbox', { name: 'Name' }).fill('iPad and iPadOS');
+  await item.getByRole('button', { name: 'Done' }).click();
+  await draftKept(page, ['singleton', 'technologies']);
+  await page.close();
+
+  // Meanwhile the iPad page moves, and its links follow ("Point them at").
+  const colleague = await context.newPage();
+  await visit(colleague, ipad);
+  await colleague.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
+  expect(await save(colleague)).toBe(200);
+  const moved = colleague.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' });
+  await moved.getByRole('button', { name: 'Point them at /ipad-apps' }).click();
+  await expect(moved.getByRole('status')).toContainText('Done');
+  await fileState(technologies, (text) => text.includes('href: /ipad-apps'));
+  await colleague.close();
+
+  // The draft comes back, and says what Save will do.
+  const tab = await context.newPage();
+  await tab.setViewportSize({ width: 375, height: 800 });
+  await visit(tab, '/keystatic/singleton/technologies');
+  await expect(tab.getByText(/This entry was saved again after your draft/)).toBeVisible();
+  expect(await save(tab)).toBe(409);
+  const conflict = conflictOf(tab, 'Technologies');
+  await expect(conflict).toHaveAccessibleDescription(
+    /^Its links to \/ipad were pointed at \/ipad-apps \(“Point them at \/ipad-apps”\), after that page moved, today \d/,
+  );
+  await expect(field(conflict, '2nd technology → Name (changed by you)').yours).toBeChecked();
+  await expect(
+    field(conflict, '2nd technology → Link (changed in the other version)').other,
+  ).toBeChecked();
+  expect(await violations(tab, '.editor-conflict')).toEqual([]);
+  const merge = conflict.getByRole('button', { name: 'Save with these choices' });
+  expect(await saved(tab, () => merge.click())).toBe(200);
+  await fileState(
+    technologies,
+    (text) => text.includes('name: iPad and iPadOS\n') && text.includes('href: /ipad-apps\n'),
+  );
+  expect(read(technologies)).not.toMatch(/href: \/ipad\n/);
+});
+
+for (const width of [1280, 375])
+  test(`after a rename's link move at ${width} px, Redirects and Technologies open in the same tab as they are now`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    // Both opened first: the tab holds them as they were.
+    await visit(page, '/keystatic/singleton/redirects');
+    await open(page, '/keystatic/singleton/technologies');
+    await open(page, ipad);
+    await page.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
+    expect(await save(page)).toBe(200);
+    const moved = page.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' });
+    await moved.getByRole('button', { name: 'Point them at /ipad-apps' }).click();
+    await expect(moved.getByRole('status')).toContainText('Done');
+    await moved.getByRole('button', { name: 'Close' }).click();
+
+    await open(page, '/keystatic/singleton/redirects');
+    await expect(page.getByRole('row', { name: '/ipad → /ipad-apps', exact: true })).toBeVisible();
+    await open(page, '/keystatic/singleton/technologies');
+    await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
+    const item = await openItem(page, 'iPad');
+    await expect(item.getByRole('textbox', { name: 'Link' })).toHaveValue('/ipad-apps');
+    // Saved on the version it shows: no conflict with the move.
+    await item.getByRole('textbox', { name: 'Name' }).fill('iPad and iPadOS');
+    await item.getByRole('button', { name: 'Done' }).click();
+    expect(await save(page)).toBe(200);
+    await fileState(
+      technologies,
+      (text) => text.includes('name: iPad and iPadOS\n') && text.includes('href: /ipad-apps\n'),
+    );
+    await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
+  });
