@@ -57,6 +57,14 @@ export default defineConfig({
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
     },
+    // After it, in the same copy: a deleted page another page's address takes, brought back.
+    {
+      name: 'deleted',
+      testMatch: /deleted\.spec\.ts/,
+      dependencies: ['history'],
+      use: { baseURL: origin('first') },
+      metadata: { copy: 'first' },
+    },
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,

@@ -11,8 +11,11 @@ export interface PageMove {
   /** The page's address before, whose visitors are now sent to `to`. */
   from: string;
   to: string;
-  /** `moved`: the page is at `to` now; `deleted`: it went, and `to` is the page chosen for its visitors. */
-  kind: 'moved' | 'deleted';
+  /**
+   * `moved`: the page is at `to` now; `deleted`: it went, and `to` is the page chosen for its
+   * visitors; `created`: a new page at `to` (and `from`), told only if it took a redirect's place.
+   */
+  kind: 'moved' | 'deleted' | 'created';
   /** The page's name, as its entry has it. */
   title?: string;
   /** A redirect from `to` the move removed, as the page lives there now: where it sent visitors. */

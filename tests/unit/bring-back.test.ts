@@ -209,6 +209,22 @@ describe('a redirect changes only when a move says so', () => {
     ]);
     expect(trailers).toEqual([{ key: 'Sends-on', value: '/yii /yii-framework' }]);
   });
+
+  it('a new page at an old address takes its visitors, and says so; elsewhere it changes nothing', () => {
+    const list = [{ from: '/zend', to: '/php' }];
+    const created: PageMove = { from: '/zend', to: '/zend', kind: 'created' };
+    expect(redirectMoves(list, [created])).toEqual({
+      redirects: [],
+      note: '/zend no longer sends visitors to /php: a new page is there now',
+      trailers: [{ key: 'Replaced', value: '/zend /php' }],
+    });
+    expect(created.replaced).toEqual({ from: '/zend', to: '/php' });
+    expect(redirectMoves(list, [{ from: '/laminas', to: '/laminas', kind: 'created' }])).toEqual({
+      redirects: list,
+      note: '',
+      trailers: [],
+    });
+  });
 });
 
 describe('links pointed back', () => {

@@ -70,6 +70,8 @@ export interface RecordOptions {
    * between these writes and this record (the watcher's record of them waits).
    */
   write?: () => Promise<void>;
+  /** Whether, by its turn, the record is no longer wanted (another will take its files). */
+  unless?: () => boolean;
 }
 
 /** A commit, or its first parent (`…^`). */
@@ -170,6 +172,7 @@ export class ContentHistory {
       }
     };
     const run = this.#queue.then(async () => {
+      if (options.unless?.()) return undefined;
       await options.write?.();
       return attempt(3);
     });

@@ -23,14 +23,21 @@ import { collections, describeNote, entryOfFile, labelOf } from './entries.ts';
 import { valuesOf } from './lineages.ts';
 import DeletedEntry from './pages/DeletedEntry.astro';
 import { addressOf, readRedirects, titleOf } from './recorder.ts';
+import type {
+  BroughtNotice,
+  LinkedBackNotice,
+  ShownDeleted,
+  ShownEntry,
+  ShownLinks,
+} from './shown.ts';
 import { notFound, page } from './render.ts';
 
 type SeeOther = APIContext['redirect'];
 
 const isService = (file: string) => file.startsWith('src/content/services/');
 
-/** A deleted entry as the pages show it: its name, its label and address then, and its page. */
-async function describeDeleted(history: ContentHistory, deleted: Gone) {
+/** A deleted entry as the pages show it: its name, its label and address then. */
+async function describeDeleted(history: ContentHistory, deleted: Gone): Promise<ShownDeleted> {
   const text = await history.textAt(`${deleted.commit}^`, deleted.file);
   return {
     ...deleted,
@@ -40,7 +47,6 @@ async function describeDeleted(history: ContentHistory, deleted: Gone) {
     address: isService(deleted.file) ? addressOf(text) : undefined,
   };
 }
-export type DescribedDeleted = Awaited<ReturnType<typeof describeDeleted>>;
 
 const folders = () => Object.values(collections).flatMap((c) => c.path?.replace(/\/\*$/, '') ?? []);
 
@@ -61,14 +67,14 @@ async function findDeleted(history: ContentHistory, file: string, commit: string
 }
 
 /** The entry at a file now, named as the pages name it. */
-async function entryAt(history: ContentHistory, file: string) {
+async function entryAt(history: ContentHistory, file: string): Promise<ShownEntry | undefined> {
   const path = join(history.root, file);
   if (!existsSync(path)) return undefined;
   const text = await readFile(path, 'utf8');
   return { label: labelOf(file), title: titleOf(text), address: addressOf(text) };
 }
 
-const listed = (links: { file: string; links: number }[]) =>
+const listed = (links: { file: string; links: number }[]): ShownLinks =>
   links.map(({ file, links }) => ({ file, links, label: labelOf(file) }));
 
 /**
@@ -132,7 +138,10 @@ export async function bringBackPost(
 }
 
 /** After a bring-back: what came back, where, what it did to redirects, and the links to offer back. */
-export async function broughtNotice(history: ContentHistory, commit: string) {
+export async function broughtNotice(
+  history: ContentHistory,
+  commit: string,
+): Promise<BroughtNotice | undefined> {
   const save = await history.save(commit);
   const back = save && broughtBack(save);
   const now = back && (await entryAt(history, back.file));
@@ -155,7 +164,10 @@ export async function broughtNotice(history: ContentHistory, commit: string) {
 }
 
 /** After links were pointed back at a page brought back: where they lead, and from which entries. */
-export async function linkedBackNotice(history: ContentHistory, commit: string) {
+export async function linkedBackNotice(
+  history: ContentHistory,
+  commit: string,
+): Promise<LinkedBackNotice | undefined> {
   const save = await history.save(commit);
   const [back] = save ? valuesOf(save.trailers, LINKS_BACK) : [];
   if (!back?.[1]) return undefined;

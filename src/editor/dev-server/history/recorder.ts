@@ -57,9 +57,9 @@ export async function writeRedirects(root: string, redirects: readonly Redirect[
 }
 
 /**
- * The redirects once pages moved or went (`withMove`), with the save's note and trailers that say
- * so. A redirect from the address a page moved to is the only one removed (a page lives there
- * now): each move that removed one is told which (`replaced`), to say it.
+ * The redirects once pages moved, went or came (`withMove`), with the save's note and trailers that
+ * say so. A redirect from the address a page moved to or was created at is the only one removed (a
+ * page lives there now): each move that removed one is told which (`replaced`), to say it.
  */
 export function redirectMoves(list: readonly Redirect[], moves: PageMove[]) {
   let redirects = [...list];
@@ -70,6 +70,14 @@ export function redirectMoves(list: readonly Redirect[], moves: PageMove[]) {
     if (replaced) {
       move.replaced = { from: replaced.from, to: replaced.to };
       trailers.push({ key: REPLACED, value: `${replaced.from} ${replaced.to}` });
+    }
+    if (move.kind === 'created') {
+      if (!replaced) continue;
+      redirects = redirects.filter((r) => r !== replaced);
+      notes.push(
+        `${replaced.from} no longer sends visitors to ${replaced.to}: a new page is there now`,
+      );
+      continue;
     }
     redirects = withMove(redirects, move.from, move.to);
     trailers.push({ key: SENDS_ON, value: `${move.from} ${move.to}` });
@@ -102,7 +110,8 @@ export function editorHistory(): Plugin {
     };
     // A move git did not take for a rename (the page's text changed too much): one page went and
     // one came in the same save, and nothing was planned for the one that went.
-    if (added.length === 1 && deleted.length === 1 && !(deleted[0]!.file in plans)) {
+    const paired = added.length === 1 && deleted.length === 1 && !(deleted[0]!.file in plans);
+    if (paired) {
       const [from, to] = [
         await page(`${commit}^`, deleted[0]!.file),
         await page(commit, added[0]!.file),
@@ -111,7 +120,12 @@ export function editorHistory(): Plugin {
         moves.push({ from: from.address, to: to.address, kind: 'moved', title: to.title });
     }
     for (const change of changes) {
-      if (change.status === 'A') continue;
+      if (change.status === 'A') {
+        // A new page: told if its address sent visitors elsewhere until now.
+        const { address, title } = await page(commit, change.file);
+        if (address && !paired) moves.push({ from: address, to: address, kind: 'created', title });
+        continue;
+      }
       const before = await page(`${commit}^`, change.before);
       if (!before.address) continue;
       if (change.status === 'D') {
@@ -133,20 +147,31 @@ export function editorHistory(): Plugin {
   /** Redirects the addresses of the service pages that moved or went in a recorded save, and says so. */
   async function followMoves(commit: string) {
     const moves = await movesIn(commit);
-    if (moves.length === 0) return;
     const { redirects, note, trailers } = redirectMoves(await readRedirects(history.root), moves);
+    if (trailers.length === 0) return;
     await history.record(note, { trailers, write: () => writeRedirects(history.root, redirects) });
-    for (const move of moves) server.environments.client.hot.send(PAGE_MOVED_EVENT, move);
+    for (const move of moves)
+      if (move.kind !== 'created' || move.replaced)
+        server.environments.client.hot.send(PAGE_MOVED_EVENT, move);
   }
 
   /** Whether the changes to record include a Save of the editor (not only files changed by hand). */
   let editorSavedAt = 0;
+  /**
+   * The Saves of the editor under way: their files are their own, recorded once each answers, with
+   * its note, never by the watcher a moment before (a slow answer lost its redirect).
+   */
+  let saving = 0;
   const recordSave = async () => {
     // A change recorded soon after the editor answered a Save is that Save's (Keystatic may still
     // be writing when it answers, and the watcher hears of its files later).
     const fromEditor = Date.now() - editorSavedAt < EDITOR_SAVE_MS;
     try {
-      const commit = await history.record(fromEditor ? EDITOR_SAVE_NOTE : 'Saved');
+      // A change by hand waits its turn; if a Save of the editor has started by then, the files
+      // are that Save's, recorded when it answers.
+      const commit = await history.record(fromEditor ? EDITOR_SAVE_NOTE : 'Saved', {
+        unless: () => !fromEditor && saving > 0,
+      });
       if (commit && fromEditor) editorSavedAt = 0;
       // Only the editor's own moves leave a redirect: a file renamed by hand or by git (a checkout,
       // a test putting its files back) is a developer's business.
@@ -169,14 +194,15 @@ export function editorHistory(): Plugin {
       void history
         .record('As found when the editor started')
         .catch((error) => server.config.logger.warn(`The content's history is not kept: ${error}`));
+      const waiting: (() => void)[] = [];
       const settle = () => {
         clearTimeout(timer);
-        timer = setTimeout(() => void recordSave(), SETTLE_MS);
+        if (saving === 0) timer = setTimeout(() => void recordSave(), SETTLE_MS);
       };
       // The History pages record what is waiting before they read (`flush`).
       history.flush = () => {
         clearTimeout(timer);
-        return recordSave();
+        return saving ? new Promise<void>((done) => waiting.push(done)) : recordSave();
       };
       server.watcher.on('all', (_event, file) => {
         if (!recorded.some((folder) => file.startsWith(folder))) return;
@@ -185,15 +211,19 @@ export function editorHistory(): Plugin {
       });
       // Keystatic's Save (local mode): its files are written when it answers.
       server.middlewares.use((req, res, next) => {
-        if (req.method === 'POST' && req.url?.split('?')[0] === '/api/keystatic/update')
-          res.once('finish', () => {
-            if (res.statusCode >= 300) return;
+        if (req.method === 'POST' && req.url?.split('?')[0] === '/api/keystatic/update') {
+          saving++;
+          clearTimeout(timer);
+          res.once('close', () => {
+            saving--;
             // Its files are written by now: recorded at once, so that the History a marketer
-            // opens next shows the save (its pages wait for the records under way).
-            clearTimeout(timer);
-            editorSavedAt = Date.now();
-            void recordSave();
+            // opens next shows the save (its pages wait for the records under way). A Save
+            // refused or cut off: what changed, if anything, is recorded as any change.
+            if (res.writableFinished && res.statusCode < 300) editorSavedAt = Date.now();
+            const recorded = recordSave();
+            if (saving === 0) void recorded.finally(() => waiting.splice(0).forEach((go) => go()));
           });
+        }
         next();
       });
     },

@@ -148,14 +148,15 @@ function sameOrigin({ request, url }: APIContext) {
 }
 
 export const GET: APIRoute = async ({ params, url }) => {
+  const path = params.path ?? '';
+  // The files as they are now: nothing of the history (asked as an address is typed, during Saves).
+  if (path === 'links.json') return linksJson(url);
   // A save whose files have just been written is recorded first.
   await history.flush();
   if (!(await history.ready())) return page(NoGit, {}, 503);
-  const path = params.path ?? '';
   const query = (name: string) => url.searchParams.get(name) ?? '';
   if (path === '') return overview(url);
   if (path === 'deleted') return deletedPage(history, query('file'), query('commit'));
-  if (path === 'links.json') return linksJson(url);
   const entry = entryOfPath(path);
   return entry ? entryPage(entry, url) : notFound();
 };
