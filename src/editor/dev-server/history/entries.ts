@@ -91,7 +91,11 @@ export const adjustFor = (file: string) =>
 /** A version's note as staff read it: the editor's words, or "Committed: …" for a developer's. */
 export function describeNote(version: Pick<Version, 'note'>) {
   if (version.note === 'Saved') return 'Its file was changed outside the editor';
-  if (/^(Saved in the editor|As found|Restored|Visitors of|Links to)/.test(version.note))
+  if (
+    /^(Saved in the editor|As found|Restored|Visitors of|Links to|Links that led|Brought back|\/[a-z0-9-]+ no longer)/.test(
+      version.note,
+    )
+  )
     return version.note;
   return `Committed: ${version.note}`;
 }
