@@ -193,6 +193,30 @@ describe('bringing a deleted page back', () => {
   });
 });
 
+describe('what a bring-back did, read back from its save', () => {
+  const save = (value: string) => ({
+    commit: 'c'.repeat(40),
+    savedAt: 0,
+    note: 'Brought back',
+    trailers: [{ key: 'Brought-back', value }],
+  });
+
+  it('names only content files, whatever a commit says', () => {
+    const commit = 'a'.repeat(40);
+    expect(broughtBack(save(`${commit} ${file('zend')} ${file('zend-2')}`))?.file).toBe(
+      file('zend-2'),
+    );
+    for (const value of [
+      `${commit} ${file('zend')} ../../etc/passwd`,
+      `${commit} /etc/passwd`,
+      `${commit} src/content/services/../../../x.mdx`,
+      `HEAD ${file('zend')}`,
+      `--output=x ${file('zend')}`,
+    ])
+      expect(broughtBack(save(value)), value).toBeUndefined();
+  });
+});
+
 describe('a redirect changes only when a move says so', () => {
   it('a move keeps the other redirects, a wrong one too', () => {
     const list = [

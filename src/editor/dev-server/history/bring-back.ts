@@ -12,7 +12,7 @@ import { join, posix } from 'node:path';
 import { load } from 'js-yaml';
 import { patterns } from '../../../domain/content-rules.ts';
 import { pageOf, type Redirect } from '../../../domain/redirects.ts';
-import type { ContentHistory, Save } from './content-history.ts';
+import { checkContentPath, type ContentHistory, type Save } from './content-history.ts';
 import { linksBack } from './content-links.ts';
 import { BROUGHT_BACK, valuesOf, type Trailer } from './lineages.ts';
 import {
@@ -46,6 +46,15 @@ export interface RedirectChange {
   to?: string;
 }
 
+const isContentPath = (file: string) => {
+  try {
+    checkContentPath(file);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** The name an entry has: its page address for a service page, else its file's name. */
 export const nameOf = (file: string) => posix.basename(file).replace(/\.[^.]+$/, '');
 
@@ -60,12 +69,13 @@ async function ownPages(root: string) {
   );
 }
 
-/** The first name free for a deleted entry whose own is taken: "zend-2", "zend-3" … */
+/** The first name free for a deleted entry whose own is taken: "zend-2", "zend-3" … (else its own). */
 export async function freeName(root: string, file: string, redirects: readonly Redirect[]) {
-  for (let n = 2; ; n++) {
+  for (let n = 2; n < 100; n++) {
     const name = `${nameOf(file)}-${n}`;
     if (!(await nameProblem(root, file, name, redirects))) return name;
   }
+  return nameOf(file);
 }
 
 /**
@@ -193,6 +203,9 @@ export function broughtBack(save: Save) {
   const [back] = valuesOf(save.trailers, BROUGHT_BACK);
   if (!back) return undefined;
   const [commit = '', file = '', now = file] = back;
+  // Read back from a commit, which anyone's git could have made: only a content file is named.
+  if (!/^[0-9a-f]{40,64}$/.test(commit) || !isContentPath(file) || !isContentPath(now))
+    return undefined;
   return {
     deleted: { commit, file },
     file: now,
