@@ -249,8 +249,9 @@ async function offerToMoveLinks(move: PageMove) {
   });
   const status = element('p', { role: 'status' });
   let left = offers;
+  // The button pressed goes: the focus moves on to the next offer, else to Close.
   const done = () => {
-    if (--left > 0) return;
+    if (--left > 0) return buttons.querySelector('button')?.focus();
     close.textContent = 'Close';
     close.focus();
   };

@@ -96,7 +96,7 @@ export function editorHistory(): Plugin {
   let server: ViteDevServer;
   let timer: NodeJS.Timeout | undefined;
 
-  /** The service pages that moved or went (to a page chosen for their visitors) in a recorded save. */
+  /** The service pages that moved, went (to a page chosen for their visitors) or came in a recorded save. */
   async function movesIn(commit: string): Promise<PageMove[]> {
     const moves: PageMove[] = [];
     let planned = false;
