@@ -37,13 +37,14 @@ export default defineConfig({
   // (./tests/editor/fixtures.ts, which also loads the editor once as the worker starts: Vite bundles
   // its dependencies on the first visit and reloads the page, which no test must see half-way).
   projects: [
-    // In the first copy: a marketer's afternoon, then History's tests (a save undone, a page deleted
-    // and brought back, a page moved), then what the build refuses refused at Save (a link, a
-    // redirect, a restore) and an upload kept with its draft.
+    // In the first copy: a marketer's afternoon, History's tests (a save undone, a page deleted
+    // and brought back, a page moved), the deleted pages' (a deleted page another page's address
+    // takes, brought back), then what the build refuses refused at Save (a link, a redirect, a
+    // restore) and an upload kept with its draft.
     {
       name: 'afternoon',
-      testMatch: /(editor|history|pending-drafts|save-checks)\.spec\.ts/,
-      grep: [afternoon, /(history|pending-drafts|save-checks)\.spec\.ts/],
+      testMatch: /(deleted|editor|history|pending-drafts|save-checks)\.spec\.ts/,
+      grep: [afternoon, /(deleted|history|pending-drafts|save-checks)\.spec\.ts/],
       workers: 1,
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
