@@ -38,13 +38,14 @@ export default defineConfig({
   // its dependencies on the first visit and reloads the page, which no test must see half-way).
   projects: [
     // In the first copy, in the order of their files: two tabs on one entry, a restored draft and a
-    // rename's link move; a marketer's afternoon; History's tests (a save undone, a page deleted and
-    // brought back, a page moved); an upload kept with its draft; what the build refuses refused at
-    // Save (a link, a redirect, a restore).
+    // rename's link move; a deleted page another page's address takes, brought back; a marketer's
+    // afternoon; History's tests (a save undone, a page deleted and brought back, a page moved); an
+    // upload kept with its draft; what the build refuses refused at Save (a link, a redirect, a
+    // restore).
     {
       name: 'afternoon',
-      testMatch: /(conflicts|editor|history|pending-drafts|save-checks)\.spec\.ts/,
-      grep: [afternoon, /(conflicts|history|pending-drafts|save-checks)\.spec\.ts/],
+      testMatch: /(conflicts|deleted|editor|history|pending-drafts|save-checks)\.spec\.ts/,
+      grep: [afternoon, /(conflicts|deleted|history|pending-drafts|save-checks)\.spec\.ts/],
       workers: 1,
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },

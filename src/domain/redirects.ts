@@ -167,8 +167,9 @@ const retarget = (to: string, page: string) => {
 /**
  * The redirects once a page's address has moved from `from` to `to` (a page renamed in the
  * editor): `from` → `to` added; every redirect that led to `from` now leads to `to` (no chain);
- * a redirect from `to` dropped (a page lives there again); none left from an address to itself.
- * The list's order is kept, the new redirect last.
+ * a redirect from `to` dropped (a page lives there again: the editor says so). Nothing else
+ * changes, not even a redirect that is wrong (one to itself is the build's and the editor's to
+ * refuse, never a move's to drop unsaid). The list's order is kept, the new redirect last.
  */
 export function withMove(redirects: readonly Redirect[], from: string, to: string): Redirect[] {
   const oldPage = pageOf(from);
@@ -180,8 +181,7 @@ export function withMove(redirects: readonly Redirect[], from: string, to: strin
       pageOf(redirect.to) === oldPage
         ? { from: redirect.from, to: retarget(redirect.to, newPage) }
         : redirect,
-    )
-    .filter((redirect) => redirect.from !== pageOf(redirect.to));
+    );
   return [...moved, { from: oldPage, to: newPage }];
 }
 

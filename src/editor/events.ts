@@ -4,8 +4,23 @@
  * own, so that neither half imports the other.
  */
 
-/** A save moved a page to another address, and a redirect was added: `{ from, to }`. */
+/** A save moved a page to another address, or deleted it, and a redirect was added: a `PageMove`. */
 export const PAGE_MOVED_EVENT = 'editor:page-moved';
+
+export interface PageMove {
+  /** The page's address before, whose visitors are now sent to `to`. */
+  from: string;
+  to: string;
+  /**
+   * `moved`: the page is at `to` now; `deleted`: it went, and `to` is the page chosen for its
+   * visitors; `created`: a new page at `to` (and `from`), told only if it took a redirect's place.
+   */
+  kind: 'moved' | 'deleted' | 'created';
+  /** The page's name, as its entry has it. */
+  title?: string;
+  /** A redirect from `to` the move removed, as the page lives there now: where it sent visitors. */
+  replaced?: { from: string; to: string };
+}
 
 /** The dev server's reload of a page of the dev site (./browser/site-reload.ts reloads). */
 export const SITE_RELOAD_EVENT = 'editor:site-reload';

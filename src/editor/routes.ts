@@ -15,6 +15,10 @@ export const editorSitePath = '/api/editor/site';
 export const HISTORY_BASE = '/keystatic/history';
 export const editorHistoryPath = `${HISTORY_BASE}/[...path]`;
 
+/** The History's page of a deleted entry: its file and the save that deleted it. */
+export const deletedUrl = ({ file, commit }: { file: string; commit: string }) =>
+  `${HISTORY_BASE}/deleted?file=${encodeURIComponent(file)}&commit=${encodeURIComponent(commit)}`;
+
 export const EDITOR_ROUTES: ReadonlySet<string> = new Set([
   '/keystatic/[...params]',
   '/api/keystatic/[...params]',

@@ -136,8 +136,7 @@ describe('the content history', () => {
     await history.record('As found');
     write(root, page, 'slug: ipad\ntitle: x\n');
     await history.record('Saved in the editor', {
-      name: 'Anna Reid',
-      email: 'anna@agency.example',
+      by: { name: 'Anna Reid', email: 'anna@agency.example' },
     });
     const [saved, found] = await history.versions(page);
     expect(saved).toMatchObject({
@@ -189,5 +188,123 @@ describe("the links that follow a page's address", () => {
       '---\nhero:\n  href: \'/ipad-apps/?from=php\'\n---\nSee [our iPad work](/ipad-apps) or <a href="/ipad-apps">this</a>, not /ipad in text.\n',
     );
     expect(await filesLinkingTo(root, '/ipad')).toEqual([]);
+  });
+});
+
+/**
+ * Which file is which entry (src/editor/dev-server/history/lineages.ts): an entry is followed
+ * through its renames, stays deleted whatever takes its path later, and is the same entry when it
+ * comes back.
+ */
+describe('entries through the history', () => {
+  const services = 'src/content/services';
+  const file = (name: string) => `${services}/${name}.mdx`;
+  /** A service page's text: long enough that git tells a rename from a new file. */
+  const text = (slug: string, title: string) =>
+    `---\nslug: ${slug}\ntitle: ${title}\n---\n${`${title} is what we build with.\n`.repeat(8)}`;
+  const setUp = () => {
+    const root = project({
+      [file('zend')]: text('zend', 'Zend Framework'),
+      [file('yii')]: text('yii', 'Yii Framework'),
+      [file('php')]: text('php', 'PHP'),
+    });
+    return { root, history: new ContentHistory(root) };
+  };
+  /** A rename as the editor saves it: the new file written, the old one removed. */
+  const rename = (root: string, from: string, to: string) => {
+    const before = readFileSync(join(root, file(from)), 'utf8');
+    rmSync(join(root, file(from)));
+    write(root, file(to), before.replace(`slug: ${from}`, `slug: ${to}`));
+  };
+  const titles = async (history: ContentHistory, path: string) =>
+    Promise.all(
+      (await history.versions(path)).map(
+        async (v) => /title: (.+)/.exec((await history.textAt(v.commit, v.file))!)?.[1],
+      ),
+    );
+
+  it('keeps a deleted page listed once another page takes its address, and each History its own', async () => {
+    const { root, history } = setUp();
+    await history.record('As found');
+    write(root, file('zend'), text('zend', 'Zend Framework 2'));
+    await history.record('Saved in the editor');
+    rmSync(join(root, file('zend')));
+    await history.record('Saved in the editor');
+    rename(root, 'yii', 'zend');
+    await history.record('Saved in the editor');
+
+    const deleted = await history.deleted(services);
+    expect(deleted.map((d) => d.file)).toEqual([file('zend')]);
+    expect(await history.textAt(`${deleted[0]!.commit}^`, file('zend'))).toContain(
+      'Zend Framework 2',
+    );
+    // Its own versions, newest first: not Yii's.
+    expect(deleted[0]!.versions.map((v) => v.note)).toEqual(['Saved in the editor', 'As found']);
+    // The History of zend is Yii's, back to when it was yii.mdx.
+    expect(await titles(history, file('zend'))).toEqual(['Yii Framework', 'Yii Framework']);
+    expect((await history.versions(file('zend'))).map((v) => v.file)).toEqual([
+      file('zend'),
+      file('yii'),
+    ]);
+
+    // Yii moves away again: Zend is still deleted, once, and Yii's History follows Yii.
+    rename(root, 'zend', 'yii-framework');
+    await history.record('Saved in the editor');
+    expect((await history.deleted(services)).map((d) => d.commit)).toEqual([deleted[0]!.commit]);
+    expect(await titles(history, file('yii-framework'))).toEqual(Array(3).fill('Yii Framework'));
+    // The History of the empty path is the deleted page's again.
+    expect(await titles(history, file('zend'))).toEqual(['Zend Framework 2', 'Zend Framework']);
+  });
+
+  it('takes a file put back with the very text it had for the same entry, and another text for a new one', async () => {
+    const { root, history } = setUp();
+    await history.record('As found');
+    const zend = readFileSync(join(root, file('zend')), 'utf8');
+    rmSync(join(root, file('zend')));
+    rmSync(join(root, file('php')));
+    await history.record('Saved');
+    // A developer's checkout of zend; a new page where php was.
+    write(root, file('zend'), zend);
+    write(root, file('php'), text('php', 'Hypertext Preprocessor'));
+    await history.record('Saved');
+
+    expect((await history.deleted(services)).map((d) => d.file)).toEqual([file('php')]);
+    expect((await history.versions(file('zend'))).map((v) => v.note)).toEqual([
+      'Saved',
+      'As found',
+    ]);
+    expect(await titles(history, file('php'))).toEqual(['Hypertext Preprocessor']);
+  });
+
+  it('follows an entry brought back under another name, and reads a move the editor saved as one', async () => {
+    const { root, history } = setUp();
+    await history.record('As found');
+    rmSync(join(root, file('zend')));
+    const deletion = await history.record('Saved in the editor');
+    // Brought back as zend-2: the save names the entry it brings back.
+    write(root, file('zend-2'), text('zend-2', 'Zend Framework'));
+    await history.record('Brought back Zend Framework at /zend-2', {
+      trailers: [{ key: 'Brought-back', value: `${deletion} ${file('zend')} ${file('zend-2')}` }],
+    });
+    expect(await history.deleted(services)).toEqual([]);
+    expect((await history.versions(file('zend-2'))).map((v) => v.file)).toEqual([
+      file('zend-2'),
+      file('zend'),
+    ]);
+
+    // An editor's Save that moved a page and rewrote it (git sees no rename): the same entry.
+    rmSync(join(root, file('yii')));
+    write(root, file('yii-apps'), text('yii-apps', 'Something else entirely, rewritten'));
+    await history.record('Saved in the editor');
+    expect(await history.deleted(services)).toEqual([]);
+    expect((await history.versions(file('yii-apps'))).map((v) => v.file)).toEqual([
+      file('yii-apps'),
+      file('yii'),
+    ]);
+    // The same change made outside the editor: one page deleted, another added.
+    rmSync(join(root, file('php')));
+    write(root, file('php-apps'), text('php-apps', 'Rewritten by a developer'));
+    await history.record('Saved');
+    expect((await history.deleted(services)).map((d) => d.file)).toEqual([file('php')]);
   });
 });

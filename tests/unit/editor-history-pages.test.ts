@@ -36,29 +36,83 @@ const entry = {
 };
 
 describe("the editor's History pages", () => {
-  it('show a deleted entry’s text as it is, and post back its file and commit', async () => {
+  it('show a deleted entry’s text as it is, and post back its file, commit and the name it comes back under', async () => {
     const { html, document } = await render(DeletedEntry, {
-      file: 'src/content/services/ipad.mdx',
-      commit: 'a'.repeat(40),
-      label: entry.label,
-      deletedAt: Date.UTC(2026, 10, 1, 12),
+      deleted: {
+        file: 'src/content/services/ipad.mdx',
+        commit: 'a'.repeat(40),
+        label: entry.label,
+        title: hostile,
+        address: '/ipad',
+        deletedAt: Date.UTC(2026, 10, 1, 12),
+        versions: [
+          {
+            commit: 'b'.repeat(40),
+            savedAt: 0,
+            note: hostile,
+            file: 'x',
+            by: { name: 'Visual editor', email: 'editor@localhost' },
+            editor: true,
+          },
+        ],
+      },
       text: `title: ${hostile}\n  indented\n`,
-      redirect: { from: '/ipad', to: '/android' },
+      service: true,
+      name: 'ipad',
+      redirects: [{ from: '/ipad', was: '/android' }],
+      links: [{ file: 'src/content/data/technologies.yaml', label: hostile, links: 2 }],
       clock,
     });
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(document.querySelectorAll('script, img, b')).toHaveLength(0);
     expect(document.querySelector('pre')?.textContent).toBe(`title: ${hostile}\n  indented\n`);
-    expect(document.querySelector('h1')?.textContent).toBe(`Bring back ${entry.label}`);
-    expect(document.title).toBe(`Bring back ${entry.label} · Site content`);
+    expect(document.querySelector('h1')?.textContent).toBe(`Bring back ${hostile}`);
+    expect(document.title).toBe(`Bring back ${hostile} · Site content`);
     expect(document.body.textContent).toContain('Its address /ipad now sends visitors to /android');
     expect(document.body.textContent).toContain('Deleted today 13:00.');
+    expect(document.body.textContent).toContain(`${hostile} (2 links)`);
     const form = document.querySelector('form')!;
     expect(form.method).toBe('post');
     expect(Object.fromEntries(new document.defaultView!.FormData(form))).toEqual({
       file: 'src/content/services/ipad.mdx',
       commit: 'a'.repeat(40),
+      name: 'ipad',
     });
+    const versions = document.querySelector('ol[aria-labelledby="versions"]')!;
+    expect(versions.textContent).toContain(hostile);
+  });
+
+  it('say why a deleted entry cannot come back under the name asked, at its field', async () => {
+    const { document } = await render(DeletedEntry, {
+      deleted: {
+        file: 'src/content/services/zend.mdx',
+        commit: 'a'.repeat(40),
+        label: 'Service pages → zend',
+        title: 'Zend Framework',
+        address: '/zend',
+        deletedAt: Date.UTC(2026, 10, 1, 12),
+        versions: [],
+      },
+      text: 'slug: zend\n',
+      service: true,
+      name: 'php',
+      problem: 'Another page is at /php now: choose another address',
+      takenBy: { label: 'Service pages → zend', title: 'Yii Framework', address: '/zend' },
+      redirects: [],
+      links: [],
+      clock,
+    });
+    expect(document.querySelector('.problem')?.textContent).toMatch(
+      /\/zend is now the address of another page: Yii Framework/,
+    );
+    const input = document.querySelector<HTMLInputElement>('input[name="name"]')!;
+    expect(input.value).toBe('php');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    const described = input.getAttribute('aria-describedby')!.split(' ');
+    expect(described.map((id) => document.getElementById(id)?.textContent?.trim())).toContain(
+      'Another page is at /php now: choose another address',
+    );
+    expect(document.querySelector(`label[for="${input.id}"]`)?.textContent).toBe('Page address');
   });
 
   it('show what restoring a version would change, field by field, as text', async () => {
@@ -176,7 +230,15 @@ describe("the editor's History pages", () => {
     const file = `src/content/services/a&b<i>.mdx`;
     const { document } = await render(Overview, {
       moved: { from: '/old"x', to: '/new' },
-      deleted: [{ file, label: hostile, deletedAt: Date.UTC(2026, 10, 1), commit: 'c'.repeat(40) }],
+      deleted: [
+        {
+          file,
+          label: hostile,
+          deletedAt: Date.UTC(2026, 10, 1),
+          commit: 'c'.repeat(40),
+          versions: [],
+        },
+      ],
       stale: [
         {
           from: '/old"x',

@@ -136,6 +136,15 @@ describe('saveWords', () => {
         clock,
       ),
     ).toBe('It had been deleted yesterday 09:23.');
+    // A bring-back as ./bring-back.ts and ./deleted-pages.ts note it now.
+    const brought = editor('Brought back Zend Framework at /zend-2');
+    expect(saveWords(brought).action).toBe('brought back by you');
+    expect(saveNote(brought, clock)).toBe('Brought back Zend Framework at /zend-2.');
+    const linkedBack = editor('Links that led to /zend lead to /zend-2 again');
+    expect(saveWords(linkedBack).action).toBe('links moved by you');
+    expect(saveNote(linkedBack, clock)).toBe('The links that led to /zend lead to /zend-2 again.');
+    const replaced = editor('/zend no longer sends visitors to /php: a new page is there now');
+    expect(saveWords(replaced).action).toBe('redirect removed by the editor');
     expect(saveNote(editor('Saved in the editor'), clock)).toBeUndefined();
   });
 });

@@ -14,6 +14,14 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import { runGit } from './git-runner.ts';
+import {
+  trailersOf,
+  walkLineages,
+  type Lineage,
+  type LoggedChange,
+  type LoggedSave,
+  type Trailer,
+} from './lineages.ts';
 
 export const HISTORY_REF = 'refs/editor/history';
 /** Where a project that has no git repository of its own keeps its history. */
@@ -61,6 +69,25 @@ export interface DeletedEntry {
   deletedAt: number;
   /** The commit whose parent holds the last version. */
   commit: string;
+  /** Its saved versions, newest first. */
+  versions: Omit<Version, 'blob'>[];
+}
+
+/** A save as the editor reads it back: its note and what it says beyond (`Key: value` lines). */
+export type Save = Omit<LoggedSave, 'changes'>;
+
+/** What a save writes besides the content's files: `Key: value` lines after its note. */
+export interface RecordOptions {
+  trailers?: readonly Trailer[];
+  /** Who made it, if someone signed in did: its commit's author (else the editor's own name). */
+  by?: Saver;
+  /**
+   * Writes the save's files first, in turn with the other records: nothing else is recorded
+   * between these writes and this record (the watcher's record of them waits).
+   */
+  write?: () => Promise<void>;
+  /** Whether, by its turn, the record is no longer wanted (another will take its files). */
+  unless?: () => boolean;
 }
 
 /** A commit, or its first parent (`…^`). */
@@ -68,6 +95,9 @@ export interface DeletedEntry {
 const keep = (older: string, _now: string) => older;
 
 const COMMIT = /^[0-9a-f]{40,64}\^?$/;
+
+/** A save as `parseSave` reads it: commit, time, author, committer, note, then the body. */
+const SAVE_FORMAT = '%H%x1f%ct%x1f%an%x1f%ae%x1f%ce%x1f%s%x1f%b%x1d';
 
 export class ContentHistory {
   readonly root: string;
@@ -143,18 +173,22 @@ export class ContentHistory {
    * Records the content as it is now, if it differs from the last state recorded; `note` says why.
    * Saves are recorded one at a time, in order.
    */
-  record(note: string, by?: Saver): Promise<string | undefined> {
+  record(note: string, options: RecordOptions = {}): Promise<string | undefined> {
     // A developer's git command may hold the repository's lock a moment: tried again.
     const attempt = async (left: number): Promise<string | undefined> => {
       try {
-        return await this.#record(note, by);
+        return await this.#record(note, options.trailers ?? [], options.by);
       } catch (error) {
         if (left === 0) throw error;
         await new Promise((done) => setTimeout(done, 100));
         return attempt(left - 1);
       }
     };
-    const run = this.#queue.then(() => attempt(3));
+    const run = this.#queue.then(async () => {
+      if (options.unless?.()) return undefined;
+      await options.write?.();
+      return attempt(3);
+    });
     this.#queue = run.catch(() => {});
     return run;
   }
@@ -166,7 +200,11 @@ export class ContentHistory {
    */
   flush: () => Promise<unknown> = () => this.#queue;
 
-  async #record(note: string, by?: Saver): Promise<string | undefined> {
+  async #record(
+    note: string,
+    trailers: readonly Trailer[],
+    by?: Saver,
+  ): Promise<string | undefined> {
     if (!(await this.ready())) return undefined;
     const gitDir = (await this.#git(['rev-parse', '--absolute-git-dir'])).trim();
     const env = { GIT_INDEX_FILE: join(gitDir, 'editor-history-index') };
@@ -184,8 +222,10 @@ export class ContentHistory {
     if (tip && head && !(await this.#isAncestor(head, tip))) parents.push(head);
     // The save's author, if someone signed in made it; the editor commits it either way.
     const author = by && { GIT_AUTHOR_NAME: by.name, GIT_AUTHOR_EMAIL: by.email };
+    const body = trailers.map(({ key, value }) => `${key}: ${value}`).join('\n');
+    const message = ['-m', note, ...(body ? ['-m', body] : [])];
     const commit = (
-      await this.#git(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', note], {
+      await this.#git(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), ...message], {
         ...(author && { env: author }),
       })
     ).trim();
@@ -211,24 +251,79 @@ export class ContentHistory {
   /** A path of the project as git's pathspecs and `commit:path` take it, from the project's folder. */
   static #spec = (file: string) => `./${file}`;
 
-  /** The saved versions of a content file, newest first, following it through renames. */
+  /**
+   * The saved versions of the entry a content file is, newest first, following it through renames:
+   * the entry there now, else the last one deleted there (./lineages.ts tells entries apart).
+   */
   async versions(file: string, limit = 100): Promise<Version[]> {
     checkContentPath(file);
+    const { live, gone } = await this.lineages(posix.dirname(file));
+    const lineage = live.get(file) ?? gone.findLast((l) => l.file === file);
+    return newestFirst(lineage, limit);
+  }
+
+  /**
+   * Every entry of a folder through the history: those there now by their file, and those deleted
+   * and not back, in the order they went (./lineages.ts).
+   */
+  async lineages(folder: string): Promise<{ live: Map<string, Lineage>; gone: Lineage[] }> {
+    checkContentPath(folder);
+    const start = await this.#start();
+    if (!start) return { live: new Map(), gone: [] };
+    const out = await this.#git([
+      'log',
+      '--first-parent',
+      '--diff-merges=first-parent',
+      '--reverse',
+      '-M',
+      '--raw',
+      '--no-abbrev',
+      `--format=%x1e${SAVE_FORMAT}`,
+      '--relative',
+      start,
+      '--',
+      ContentHistory.#spec(folder),
+    ]);
+    return walkLineages(out.split('\x1e').slice(1).map(parseSave));
+  }
+
+  /** A recorded save, if `commit` is one. */
+  async save(commit: string): Promise<Save | undefined> {
+    if (!COMMIT.test(commit)) return undefined;
+    try {
+      const out = await this.#git(['log', '-1', `--format=${SAVE_FORMAT}`, commit]);
+      return parseSave(out);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The latest saves, newest first (the history's straight line: its first parents). */
+  async latestSaves(limit: number): Promise<Save[]> {
     const start = await this.#start();
     if (!start) return [];
-    const versions: Version[] = [];
-    for (const { commit, savedAt, note, by, editor, lines } of await this.#log(start, file, [
-      '--follow',
+    const out = await this.#git([
+      'log',
+      '--first-parent',
       `--max-count=${limit}`,
-      '--name-only',
-    ])) {
-      const path = lines[0] ?? file;
-      const blob = await this.blobOf(commit, path);
-      // A commit that deleted the file: not a version of it.
-      if (blob === undefined) continue;
-      versions.push({ commit, savedAt, file: path, note, by, editor, blob });
-    }
-    return versions;
+      `--format=%x1e${SAVE_FORMAT}`,
+      start,
+    ]);
+    return out.split('\x1e').slice(1).map(parseSave);
+  }
+
+  /** The saves after `commit`, oldest first (the history's straight line: its first parents). */
+  async savesAfter(commit: string, limit = 500): Promise<Save[]> {
+    const start = await this.#start();
+    if (!start || !COMMIT.test(commit)) return [];
+    const out = await this.#git([
+      'log',
+      '--first-parent',
+      `--max-count=${limit}`,
+      `--format=%x1e${SAVE_FORMAT}`,
+      `${commit}..${start}`,
+    ]);
+    return out.split('\x1e').slice(1).map(parseSave).reverse();
   }
 
   /** The latest saves of any content file, newest first: one line per file a save changed. */
@@ -267,35 +362,21 @@ export class ContentHistory {
 
   /**
    * The entries of a folder (src/content/services) deleted and not back since, newest deletion
-   * first. A rename is not a deletion (git's rename detection tells them apart).
+   * first: whatever file later took the path of one, it is still listed (./lineages.ts). A rename
+   * is not a deletion.
    */
   async deleted(folder: string): Promise<DeletedEntry[]> {
-    checkContentPath(folder);
-    const start = await this.#start();
-    if (!start) return [];
-    const deletions = await this.#log(start, folder, ['-M', '--diff-filter=D', '--name-only']);
-    // A file renamed away after it was last deleted (brought back, then renamed) lives on under
-    // its new name: not a deleted entry.
-    const renamedAt = new Map<string, number>();
-    for (const { savedAt, lines } of await this.#log(start, folder, [
-      '-M',
-      '--diff-filter=R',
-      '--name-status',
-    ]))
-      for (const line of lines) {
-        const [status, before] = line.split('\t');
-        if (status?.startsWith('R') && before && !renamedAt.has(before))
-          renamedAt.set(before, savedAt);
-      }
-    const found = new Map<string, DeletedEntry>();
-    for (const { commit, savedAt: deletedAt, lines } of deletions)
-      for (const name of lines) {
-        if (found.has(name) || existsSync(join(this.root, name))) continue;
-        found.set(name, { file: name, deletedAt, commit });
-      }
-    return [...found.values()].filter(
-      ({ file, deletedAt }) => (renamedAt.get(file) ?? 0) < deletedAt,
-    );
+    const { gone } = await this.lineages(folder);
+    return gone
+      .map(({ file, deletion, versions }, order) => ({
+        file,
+        deletedAt: deletion!.deletedAt,
+        commit: deletion!.commit,
+        versions: newestFirst({ versions }, 100).map(({ blob: _, ...version }) => version),
+        order,
+      }))
+      .sort((a, b) => b.deletedAt - a.deletedAt || b.order - a.order)
+      .map(({ order: _, ...entry }) => entry);
   }
 
   /** `git log` of the history under a path, newest first: each commit with the lines git adds. */
@@ -418,8 +499,7 @@ export class ContentHistory {
     checkContentPath(to);
     const target = join(this.root, to);
     const now = existsSync(target) ? await readFile(target, 'utf8') : '';
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, adjust(text, now));
+    await this.write(to, adjust(text, now));
   }
 
   #writes: Promise<unknown> = Promise.resolve();
@@ -467,6 +547,53 @@ export class ContentHistory {
       blob: await this.blobOf(last.commit, file),
     };
   }
+
+  /** Writes a content file (its folder made if need be); it is recorded as any other change. */
+  async write(file: string, text: string): Promise<void> {
+    checkContentPath(file);
+    const target = join(this.root, file);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, text);
+  }
+}
+
+const newestFirst = (lineage: Pick<Lineage, 'versions'> | undefined, limit: number) =>
+  (lineage?.versions ?? []).slice(-limit).reverse();
+
+/** One commit of `git log` in the format of `lineages` (its raw changes after the body, if any). */
+function parseSave(record: string): LoggedSave {
+  const end = record.indexOf('\x1d');
+  const [commit = '', time = '0', name = '', email = '', committer = '', note = '', body = ''] =
+    record.slice(0, end).split('\x1f');
+  const changes = record
+    .slice(end + 1)
+    .split('\n')
+    .flatMap((line): LoggedChange[] => {
+      // `:100644 100644 <old blob> <new blob> R086\told\tnew`
+      const raw = /^:\d+ \d+ ([0-9a-f]+) ([0-9a-f]+) ([AMDRT])\d*\t([^\t]+)(?:\t([^\t]+))?$/.exec(
+        line,
+      );
+      if (!raw) return [];
+      const [, oldBlob = '', blob = '', status, first = '', second] = raw;
+      return [
+        {
+          status: status as LoggedChange['status'],
+          before: first,
+          file: second ?? first,
+          blob,
+          oldBlob,
+        },
+      ];
+    });
+  return {
+    commit: commit.trim(),
+    savedAt: Number(time) * 1000,
+    note,
+    by: { name, email },
+    editor: committer === AUTHOR.email,
+    trailers: trailersOf(body),
+    changes,
+  };
 }
 
 /**

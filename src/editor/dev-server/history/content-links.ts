@@ -51,17 +51,68 @@ export async function filesLinkingTo(root: string, address: string): Promise<Lin
   return found;
 }
 
+/** `text` with its links to `from` pointed at `to`. */
+const pointed = (text: string, from: string, to: string) =>
+  // A function, so that `$` in an address is never read as a replacement pattern.
+  text.replace(linkPattern(from), (_, before: string) => `${before}${to}`);
+
+/**
+ * Undoes one "Point them at" in a file's text now: `before` and `after` are the file's text on
+ * each side of that move, which pointed its links to `from` elsewhere. Each line it changed that
+ * still reads as it left it (found by its neighbours, if the file changed around it since) gets its
+ * links to `from` back, pointed at `at`. Returns the text and how many links it pointed back.
+ */
+export function linksBack(before: string, after: string, now: string, from: string, at: string) {
+  const [old, moved, lines] = [before, after, now].map((text) => text.split('\n')) as [
+    string[],
+    string[],
+    string[],
+  ];
+  let links = 0;
+  // A move changes addresses within lines: the two texts' lines match one for one.
+  if (old.length !== moved.length) return { text: now, links };
+  const taken = new Set<number>();
+  old.forEach((line, i) => {
+    if (line === moved[i]) return;
+    const j = placeOf(moved, i, lines, taken);
+    if (j === undefined) return;
+    taken.add(j);
+    lines[j] = from === at ? line : pointed(line, from, at);
+    links += line.match(linkPattern(from))?.length ?? 0;
+  });
+  return { text: lines.join('\n'), links };
+}
+
+/**
+ * Where line `i` of `text` is in `lines`: the same line, with most of the same neighbours (three
+ * each side); none if no neighbour is the same, or two places are as likely.
+ */
+function placeOf(text: string[], i: number, lines: string[], taken: Set<number>) {
+  let best: { j: number; score: number } | undefined;
+  let tie = false;
+  lines.forEach((line, j) => {
+    if (line !== text[i] || taken.has(j)) return;
+    let score = 0;
+    for (let k = 1; k <= 3; k++) {
+      if (i - k >= 0 && lines[j - k] === text[i - k]) score++;
+      if (i + k < text.length && lines[j + k] === text[i + k]) score++;
+    }
+    // A line alone is no place: at least one neighbour must be the same.
+    if (score === 0) return;
+    // The same place wins a tie: a file unchanged since.
+    if (j === i) score += 0.5;
+    if (!best || score > best.score) [best, tie] = [{ j, score }, false];
+    else if (score === best.score) tie = true;
+  });
+  return best && !tie ? best.j : undefined;
+}
+
 /** Points every link to `from` at `to` instead; returns the files it changed. */
 export async function moveLinks(root: string, from: string, to: string): Promise<LinkingFile[]> {
   const changed: LinkingFile[] = [];
   for (const { file, links } of await filesLinkingTo(root, from)) {
     const path = join(root, file);
-    const text = await readFile(path, 'utf8');
-    // A function, so that `$` in an address is never read as a replacement pattern.
-    await writeFile(
-      path,
-      text.replace(linkPattern(from), (_, before: string) => `${before}${to}`),
-    );
+    await writeFile(path, pointed(await readFile(path, 'utf8'), from, to));
     changed.push({ file, links });
   }
   return changed;

@@ -13,14 +13,19 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { join, relative, sep } from 'node:path';
 import { dump, load } from 'js-yaml';
 import type { Plugin, ViteDevServer } from 'vite';
-import { withMove, type Redirect } from '../../../domain/redirects.ts';
-import { PAGE_MOVED_EVENT } from '../../events.ts';
+import { pageOf, withMove, type Redirect } from '../../../domain/redirects.ts';
+import { PAGE_MOVED_EVENT, type PageMove } from '../../events.ts';
 import { historyOf, OWN_REPOSITORY, type ContentHistory, type Saver } from './content-history.ts';
+import { EDITOR_SAVE_NOTE, type Trailer } from './lineages.ts';
 
 export const REDIRECTS_FILE = 'src/content/data/redirects.yaml';
 const SERVICES = 'src/content/services';
 /** Where a page to be deleted should send its visitors, chosen in the Delete dialog: file → address. */
 export const DELETE_PLANS = 'delete-plans';
+/** The trailer of the save that sends a page's visitors on: `<old address> <new address>`. */
+export const SENDS_ON = 'Sends-on';
+/** The trailer of a redirect a move removed, its page living there now: `<from> <to it had>`. */
+export const REPLACED = 'Replaced';
 /** How long after the last write of a save it is recorded: a Save writes an entry and its pictures. */
 const SETTLE_MS = 300;
 /** How long after Keystatic answers a Save the changes recorded are that Save's. */
@@ -30,6 +35,13 @@ const EDITOR_SAVE_MS = 3_000;
 export const addressOf = (text: string | undefined) => {
   const slug = text && /^slug:[ \t]*['"]?([a-z0-9-]+)/m.exec(text)?.[1];
   return slug ? `/${slug}` : undefined;
+};
+
+/** An entry's name, from its file's text (its `title`, as one line of YAML). */
+export const titleOf = (text: string | undefined) => {
+  const title = text && /^title:[ \t]*(.+)$/m.exec(text)?.[1]?.trim();
+  if (!title || /^[>|]/.test(title)) return undefined;
+  return /^(['"]).*\1$/.test(title) ? title.slice(1, -1).replace(/''/g, "'") : title;
 };
 
 export async function readRedirects(root: string): Promise<Redirect[]> {
@@ -55,77 +67,134 @@ export function savedBy(_headers: IncomingHttpHeaders | Headers): Saver | undefi
   return undefined;
 }
 
+/**
+ * The redirects once pages moved, went or came (`withMove`), with the save's note and trailers that
+ * say so. A redirect from the address a page moved to or was created at is the only one removed (a
+ * page lives there now): each move that removed one is told which (`replaced`), to say it.
+ */
+export function redirectMoves(list: readonly Redirect[], moves: PageMove[]) {
+  let redirects = [...list];
+  const trailers: Trailer[] = [];
+  const notes: string[] = [];
+  for (const move of moves) {
+    const replaced = redirects.find((r) => r.from === pageOf(move.to));
+    if (replaced) {
+      move.replaced = { from: replaced.from, to: replaced.to };
+      trailers.push({ key: REPLACED, value: `${replaced.from} ${replaced.to}` });
+    }
+    if (move.kind === 'created') {
+      if (!replaced) continue;
+      redirects = redirects.filter((r) => r !== replaced);
+      notes.push(
+        `${replaced.from} no longer sends visitors to ${replaced.to}: a new page is there now`,
+      );
+      continue;
+    }
+    redirects = withMove(redirects, move.from, move.to);
+    trailers.push({ key: SENDS_ON, value: `${move.from} ${move.to}` });
+    notes.push(
+      `Visitors of ${move.from} are sent to ${move.to}` +
+        (move.replaced
+          ? `; ${move.to} no longer sends visitors to ${move.replaced.to}: the page is there now`
+          : ''),
+    );
+  }
+  return { redirects, note: notes.join('; '), trailers };
+}
+
 export function editorHistory(): Plugin {
   let history: ContentHistory;
   let server: ViteDevServer;
   let timer: NodeJS.Timeout | undefined;
 
-  /** Redirects the addresses of the service pages that moved or went in a recorded save. */
-  async function followMoves(commit: string) {
-    const root = history.root;
-    const moved: { from: string; to: string }[] = [];
+  /** The service pages that moved, went (to a page chosen for their visitors) or came in a recorded save. */
+  async function movesIn(commit: string): Promise<PageMove[]> {
+    const moves: PageMove[] = [];
+    let planned = false;
     const plans = await history.readState<Record<string, string>>(DELETE_PLANS, {});
-    let plansChanged = false;
     const changes = await history.changesIn(commit, SERVICES);
     const added = changes.filter((change) => change.status === 'A');
     const deleted = changes.filter((change) => change.status === 'D');
+    const page = async (at: string, file: string) => {
+      const text = await history.textAt(at, file);
+      return { address: addressOf(text), title: titleOf(text) };
+    };
     // A move git did not take for a rename (the page's text changed too much): one page went and
     // one came in the same save, and nothing was planned for the one that went.
-    if (added.length === 1 && deleted.length === 1 && !(deleted[0]!.file in plans)) {
-      const [from, to] = await Promise.all([
-        history.textAt(`${commit}^`, deleted[0]!.file).then(addressOf),
-        history.textAt(commit, added[0]!.file).then(addressOf),
-      ]);
-      if (from && to && from !== to) moved.push({ from, to });
+    const paired = added.length === 1 && deleted.length === 1 && !(deleted[0]!.file in plans);
+    if (paired) {
+      const [from, to] = [
+        await page(`${commit}^`, deleted[0]!.file),
+        await page(commit, added[0]!.file),
+      ];
+      if (from.address && to.address && from.address !== to.address)
+        moves.push({ from: from.address, to: to.address, kind: 'moved', title: to.title });
     }
     for (const change of changes) {
-      if (change.status === 'A') continue;
-      const before = addressOf(await history.textAt(`${commit}^`, change.before));
-      if (!before) continue;
-      if (change.status === 'D') {
-        const target = plans[change.before];
-        if (target && target !== before) moved.push({ from: before, to: target });
-        if (change.before in plans) {
-          delete plans[change.before];
-          plansChanged = true;
-        }
+      if (change.status === 'A') {
+        // A new page: told if its address sent visitors elsewhere until now.
+        const { address, title } = await page(commit, change.file);
+        if (address && !paired) moves.push({ from: address, to: address, kind: 'created', title });
         continue;
       }
-      const after = addressOf(await history.textAt(commit, change.file));
-      if (after && after !== before) moved.push({ from: before, to: after });
+      const before = await page(`${commit}^`, change.before);
+      if (!before.address) continue;
+      if (change.status === 'D') {
+        const target = plans[change.before];
+        if (target && target !== before.address)
+          moves.push({ from: before.address, to: target, kind: 'deleted', title: before.title });
+        if (change.before in plans) planned = true;
+        delete plans[change.before];
+        continue;
+      }
+      const after = await page(commit, change.file);
+      if (after.address && after.address !== before.address)
+        moves.push({ from: before.address, to: after.address, kind: 'moved', title: after.title });
     }
-    if (plansChanged) await history.writeState(DELETE_PLANS, plans);
-    if (moved.length === 0) return;
-    // Not between a Save's check and its write (../save-check.ts).
-    await history.exclusive(async () => {
-      let redirects = await readRedirects(root);
-      for (const { from, to } of moved) redirects = withMove(redirects, from, to);
-      await writeRedirects(root, redirects);
+    if (planned) await history.writeState(DELETE_PLANS, plans);
+    return moves;
+  }
+
+  /** Redirects the addresses of the service pages that moved or went in a recorded save, and says so. */
+  async function followMoves(commit: string) {
+    const moves = await movesIn(commit);
+    const { note, trailers } = redirectMoves(await readRedirects(history.root), moves);
+    if (trailers.length === 0) return;
+    // Written under the editor's lock, never between a Save's check and its write (../save-check.ts),
+    // from the redirects as they are then.
+    await history.record(note, {
+      trailers,
+      write: () =>
+        history.exclusive(async () => {
+          const now = redirectMoves(await readRedirects(history.root), moves).redirects;
+          await writeRedirects(history.root, now);
+        }),
     });
-    await history.record(
-      moved.map(({ from, to }) => `Visitors of ${from} are sent to ${to}`).join('; '),
-    );
-    for (const move of moved) server.environments.client.hot.send(PAGE_MOVED_EVENT, move);
+    for (const move of moves)
+      if (move.kind !== 'created' || move.replaced)
+        server.environments.client.hot.send(PAGE_MOVED_EVENT, move);
   }
 
   /** Whether the changes to record include a Save of the editor (not only files changed by hand). */
   let editorSavedAt = 0;
-  /** Who made that Save, if the editor knows. */
+  /** Who made the latest of them, if the editor knows. */
   let editorSaveBy: Saver | undefined;
   /**
-   * Keystatic's Saves not answered yet: a change heard meanwhile is theirs (a second Save right
-   * after a first was recorded as a change outside the editor, by the first's late watcher).
+   * The Saves of the editor under way: their files are their own, recorded once each answers, with
+   * its note, never by the watcher a moment before (a slow answer lost its redirect).
    */
-  let savesUnderWay = 0;
+  let saving = 0;
   const recordSave = async () => {
     // A change recorded soon after the editor answered a Save is that Save's (Keystatic may still
-    // be writing when it answers, and the watcher hears of its files later), and so is one heard
-    // while a Save is being written.
-    const fromEditor = savesUnderWay > 0 || Date.now() - editorSavedAt < EDITOR_SAVE_MS;
+    // be writing when it answers, and the watcher hears of its files later).
+    const fromEditor = Date.now() - editorSavedAt < EDITOR_SAVE_MS;
     try {
-      const commit = fromEditor
-        ? await history.record('Saved in the editor', editorSaveBy)
-        : await history.record('Saved');
+      // A change by hand waits its turn; if a Save of the editor has started by then, the files
+      // are that Save's, recorded when it answers.
+      const commit = await history.record(fromEditor ? EDITOR_SAVE_NOTE : 'Saved', {
+        unless: () => !fromEditor && saving > 0,
+        ...(fromEditor && { by: editorSaveBy }),
+      });
       if (commit && fromEditor) editorSavedAt = 0;
       // Only the editor's own moves leave a redirect: a file renamed by hand or by git (a checkout,
       // a test putting its files back) is a developer's business.
@@ -148,14 +217,15 @@ export function editorHistory(): Plugin {
       void history
         .record('As found when the editor started')
         .catch((error) => server.config.logger.warn(`The content's history is not kept: ${error}`));
+      const waiting: (() => void)[] = [];
       const settle = () => {
         clearTimeout(timer);
-        timer = setTimeout(() => void recordSave(), SETTLE_MS);
+        if (saving === 0) timer = setTimeout(() => void recordSave(), SETTLE_MS);
       };
       // The History pages record what is waiting before they read (`flush`).
       history.flush = () => {
         clearTimeout(timer);
-        return recordSave();
+        return saving ? new Promise<void>((done) => waiting.push(done)) : recordSave();
       };
       server.watcher.on('all', (_event, file) => {
         if (!recorded.some((folder) => file.startsWith(folder))) return;
@@ -165,18 +235,17 @@ export function editorHistory(): Plugin {
       // Keystatic's Save (local mode): its files are written when it answers.
       server.middlewares.use((req, res, next) => {
         if (req.method === 'POST' && req.url?.split('?')[0] === '/api/keystatic/update') {
-          savesUnderWay++;
+          saving++;
           editorSaveBy = savedBy(req.headers);
-          // After 'finish' when it answered, alone when the connection went first.
-          res.once('close', () => savesUnderWay--);
-          res.once('finish', () => {
-            if (res.statusCode >= 300) return;
+          clearTimeout(timer);
+          res.once('close', () => {
+            saving--;
             // Its files are written by now: recorded at once, so that the History a marketer
-            // opens next shows the save (its pages wait for the records under way).
-            clearTimeout(timer);
-            editorSavedAt = Date.now();
-            editorSaveBy = savedBy(req.headers);
-            void recordSave();
+            // opens next shows the save (its pages wait for the records under way). A Save
+            // refused or cut off: what changed, if anything, is recorded as any change.
+            if (res.writableFinished && res.statusCode < 300) editorSavedAt = Date.now();
+            const recorded = recordSave();
+            if (saving === 0) void recorded.finally(() => waiting.splice(0).forEach((go) => go()));
           });
         }
         next();

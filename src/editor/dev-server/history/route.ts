@@ -4,7 +4,8 @@
  * would change, and Restore, which writes it back as a new save; the deleted entries, each with
  * Restore; and the links that still lead to an old address, with a button that points them at the
  * new one. Plain pages and forms (./pages/), which work without the editor's script; the editor's
- * tab links here (../../browser/tab-history.ts) and asks `links.json` for its Delete dialog.
+ * tab links here (../../browser/tab-history.ts) and asks `links.json` for its Delete dialog. The
+ * deleted entries' pages and posts are ./deleted-pages.ts's.
  *
  * This endpoint reads and decides; the pages are Astro components it renders with Astro's
  * container, so that each address keeps exactly the methods it takes (an .astro page answers any
@@ -12,31 +13,32 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { APIContext, APIRoute } from 'astro';
-import { experimental_AstroContainer as AstroContainer } from 'astro/container';
-import type { ComponentProps } from 'astro/types';
-import { addressProblem } from '../../../domain/redirects.ts';
+import { addressProblem, type Redirect } from '../../../domain/redirects.ts';
 import { HISTORY_BASE } from '../../routes.ts';
 import { apart } from '../../time-words.ts';
+import { linksTo, restoreConsequences } from '../site-checks.ts';
+import { LINKS_MOVED } from './bring-back.ts';
 import { historyOf, type Saver } from './content-history.ts';
 import { contentFiles, filesLinkingTo, moveLinks } from './content-links.ts';
 import {
-  adjustFor,
-  collections,
-  entryOfFile,
-  entryOfPath,
-  fileOf,
-  labelOf,
-  type Entry,
-} from './entries.ts';
-import DeletedEntry from './pages/DeletedEntry.astro';
+  bringBackPost,
+  broughtNotice,
+  deletedEntries,
+  deletedPage,
+  linkedBackNotice,
+  linksBackPost,
+} from './deleted-pages.ts';
+import { adjustFor, entryOfFile, entryOfPath, fileOf, labelOf, type Entry } from './entries.ts';
+import { valuesOf } from './lineages.ts';
 import EntryHistory from './pages/EntryHistory.astro';
 import EntryVersion from './pages/EntryVersion.astro';
 import NoGit from './pages/NoGit.astro';
-import NotFound from './pages/NotFound.astro';
 import Overview from './pages/Overview.astro';
-import { DELETE_PLANS, addressOf, readRedirects, savedBy, writeRedirects } from './recorder.ts';
+import RestoreCheck from './pages/RestoreCheck.astro';
+import { DELETE_PLANS, REPLACED, addressOf, readRedirects, savedBy } from './recorder.ts';
+import { notFound, page } from './render.ts';
 import {
   clockOf,
   describeRecent,
@@ -46,33 +48,11 @@ import {
   versionWords,
   type Clock,
 } from './version-words.ts';
-import RestoreCheck from './pages/RestoreCheck.astro';
-import { linksTo, restoreConsequences } from '../site-checks.ts';
 
 export const prerender = false;
 
 const root = process.cwd();
 const history = historyOf(root);
-
-let container: Promise<AstroContainer> | undefined;
-
-/** A History page as the answer: one of ./pages/, never kept by the browser. */
-async function page<Page extends (props: any) => unknown>(
-  component: Page,
-  props: ComponentProps<Page>,
-  status = 200,
-) {
-  container ??= AstroContainer.create();
-  const renderer = await container;
-  // A whole page (its doctype included), not a part of one.
-  const html = await renderer.renderToString(component as never, { props, partial: false });
-  return new Response(html, {
-    status,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
-  });
-}
-
-const notFound = () => page(NotFound, {}, 404);
 
 async function entryPage(entry: Entry, url: URL, clock: Clock) {
   const file = await fileOf(entry, history);
@@ -102,9 +82,14 @@ async function entryPage(entry: Entry, url: URL, clock: Clock) {
   const shown = await describeVersions(history, versions, clock);
   const current = await history.currentBlob(file);
   const restored = Number(url.searchParams.get('restored'));
+  // An entry deleted from this file before the one there now took it: its History is its own.
+  const before = existsSync(join(root, file))
+    ? (await deletedEntries(history, posix.dirname(file))).find((d) => d.file === file)
+    : undefined;
   return page(EntryHistory, {
     entry,
     clock,
+    before,
     restored: restored > 0 && restored < 8.64e15 ? restored : undefined,
     versions: versions.map((version, index) => ({
       ...shown[index]!,
@@ -116,13 +101,6 @@ async function entryPage(entry: Entry, url: URL, clock: Clock) {
             : 'Same as the current version',
     })),
   });
-}
-
-/** The deleted entries of the editor's collections, newest deletion first within each. */
-async function deletedEntries() {
-  const folders = Object.values(collections).map((c) => c.path?.replace(/\/\*$/, ''));
-  const deleted = await Promise.all(folders.map((f) => (f ? history.deleted(f) : [])));
-  return deleted.flat().map((d) => ({ ...d, label: labelOf(d.file) }));
 }
 
 /** The redirects whose old address the content still links to, with the files that do. */
@@ -148,47 +126,25 @@ async function overview(url: URL, clock: Clock) {
   return page(Overview, {
     clock,
     restored,
+    brought: await broughtNotice(history, url.searchParams.get('brought') ?? ''),
+    linkedBack: await linkedBackNotice(history, url.searchParams.get('linked-back') ?? ''),
     moved: moved && { from: moved.from, to: moved.to },
-    deleted: await deletedEntries(),
+    deleted: await deletedEntries(history),
     stale: await staleLinks(),
     recent,
   });
 }
 
-/** A deleted entry by its file and the commit that deleted it, if it is one. */
-async function findDeleted(file: string, commit: string) {
-  const deleted = await history.deleted(file.replace(/\/[^/]+$/, '')).catch(() => []);
-  return deleted.find((d) => d.file === file && d.commit === commit);
-}
-
-async function deletedPage(url: URL, clock: Clock) {
-  const file = url.searchParams.get('file') ?? '';
-  const commit = url.searchParams.get('commit') ?? '';
-  const found = await findDeleted(file, commit);
-  if (!found) return notFound();
-  const text = await history.textAt(`${commit}^`, file);
-  if (text === undefined) return notFound();
-  const address = file.startsWith('src/content/services/') ? addressOf(text) : undefined;
-  const redirect = address
-    ? (await readRedirects(root)).find((r) => r.from === address)
-    : undefined;
-  return page(DeletedEntry, {
-    clock,
-    file,
-    commit,
-    label: labelOf(file),
-    deletedAt: found.deletedAt,
-    text,
-    redirect: redirect && { from: redirect.from, to: redirect.to },
-  });
-}
-
-/** What the Delete dialog lists: the entries that link to an address, and the pages to send it to. */
+/**
+ * What the Delete dialog and the Page address field ask of an address: the entries that link to
+ * it, the redirect from it if there is one, and the pages to send it to.
+ */
 async function linksJson(url: URL) {
   const to = url.searchParams.get('to') ?? '';
   if (!/^\/[a-z0-9-]+$/.test(to))
     return Response.json({ error: 'no such address' }, { status: 400 });
   const files = await filesLinkingTo(root, to);
+  const redirect = (await readRedirects(root)).find((r) => r.from === to);
   const pages = (await contentFiles(root))
     .filter((f) => f.startsWith('src/content/services/'))
     .map(async (f) => addressOf(await readFile(join(root, f), 'utf8')));
@@ -198,6 +154,7 @@ async function linksJson(url: URL) {
   const listed = ['/', '/service', '/portfolio', '/about', '/contact', ...addresses.sort()];
   return Response.json({
     links: files.map((f) => ({ ...f, label: labelOf(f.file), places: found.get(f.file) ?? [] })),
+    redirect: redirect && { from: redirect.from, to: redirect.to },
     pages: listed,
     names: Object.fromEntries(
       [to, ...listed].flatMap((page) => (names.get(page) ? [[page, names.get(page)]] : [])),
@@ -213,15 +170,17 @@ function sameOrigin({ request, url }: APIContext) {
 }
 
 export const GET: APIRoute = async ({ params, url, cookies }) => {
+  const path = params.path ?? '';
+  // The files as they are now: nothing of the history (asked as an address is typed, during Saves).
+  if (path === 'links.json') return linksJson(url);
   // A save whose files have just been written is recorded first.
   await history.flush();
   if (!(await history.ready())) return page(NoGit, {}, 503);
   // Times in the zone of the marketer's tab, which the editor's tab tells in a cookie.
   const clock = clockOf(cookies.get(TIME_ZONE_COOKIE)?.value);
-  const path = params.path ?? '';
+  const query = (name: string) => url.searchParams.get(name) ?? '';
   if (path === '') return overview(url, clock);
-  if (path === 'deleted') return deletedPage(url, clock);
-  if (path === 'links.json') return linksJson(url);
+  if (path === 'deleted') return deletedPage(history, query('file'), query('commit'), clock);
   const entry = entryOfPath(path);
   return entry ? entryPage(entry, url, clock) : notFound();
 };
@@ -242,31 +201,28 @@ async function plan(request: Request) {
 /** How a post answers once done: 303 to a page that says what it did. */
 type SeeOther = APIContext['redirect'];
 
-/** Points the links to an old address of redirects.yaml at another address of the site. */
-async function pointLinks(from: string, to: string, seeOther: SeeOther, by?: Saver) {
-  const known = (await readRedirects(root)).some((r) => r.from === from);
-  if (!known || addressProblem(to, 'to')) return new Response('Bad request', { status: 400 });
-  await moveLinks(root, from, to);
-  await history.record(`Links to ${from} now lead to ${to}`, by);
-  return seeOther(`${HISTORY_BASE}?moved=${encodeURIComponent(from)}`, 303);
+/**
+ * Whether links to `from` may be pointed at `to`: `from` is an old address of redirects.yaml, or
+ * one a recent move took back from a redirect to `to` (its links led there until then).
+ */
+async function mayPoint(from: string, to: string, redirects: readonly Redirect[]) {
+  if (addressProblem(to, 'to')) return false;
+  if (redirects.some((r) => r.from === from)) return true;
+  return (await history.latestSaves(20)).some((save) =>
+    valuesOf(save.trailers, REPLACED).some(([was, sent]) => was === from && sent === to),
+  );
 }
 
-/** Brings a deleted entry back, and with it its address (a redirect that took it over goes). */
-async function bringBack(file: string, commit: string, seeOther: SeeOther, by?: Saver) {
-  const found = await findDeleted(file, commit);
-  if (!found) return notFound();
-  await history.restore(`${commit}^`, file);
-  const address = file.startsWith('src/content/services/')
-    ? addressOf(await readFile(join(root, file), 'utf8'))
-    : undefined;
-  const redirects = await readRedirects(root);
-  if (address && redirects.some((r) => r.from === address))
-    await writeRedirects(
-      root,
-      redirects.filter((r) => r.from !== address),
-    );
-  await history.record(`Restored ${file}, deleted ${new Date(found.deletedAt).toISOString()}`, by);
-  return seeOther(`${HISTORY_BASE}?restored=${encodeURIComponent(file)}`, 303);
+/** Points the links to an old address at another address of the site. */
+async function pointLinks(from: string, to: string, seeOther: SeeOther, by?: Saver) {
+  if (!(await mayPoint(from, to, await readRedirects(root))))
+    return new Response('Bad request', { status: 400 });
+  await history.record(`Links to ${from} now lead to ${to}`, {
+    trailers: [{ key: LINKS_MOVED, value: `${from} ${to}` }],
+    by,
+    write: async () => void (await moveLinks(root, from, to)),
+  });
+  return seeOther(`${HISTORY_BASE}?moved=${encodeURIComponent(from)}`, 303);
 }
 
 /**
@@ -299,7 +255,9 @@ async function restoreVersion(
       });
   }
   await history.restore(version.commit, version.file, file, adjustFor(file));
-  await history.record(`Restored the version of ${new Date(version.savedAt).toISOString()}`, by);
+  await history.record(`Restored the version of ${new Date(version.savedAt).toISOString()}`, {
+    by,
+  });
   return seeOther(`${entry.historyUrl}?restored=${version.savedAt}`, 303);
 }
 
@@ -321,7 +279,12 @@ const post: APIRoute = async (context) => {
   // Who posts, once editors sign in: the history records them as the save's author.
   const by = savedBy(request.headers);
   if (path === 'links') return pointLinks(field('from'), field('to').split('#')[0]!, redirect, by);
-  if (path === 'deleted') return bringBack(field('file'), field('commit'), redirect, by);
+  if (path === 'deleted') {
+    const asked = { file: field('file'), commit: field('commit'), name: field('name') };
+    return bringBackPost(history, asked, { seeOther: redirect, clock, headers: request.headers });
+  }
+  if (path === 'links-back')
+    return linksBackPost(history, field('save'), redirect, request.headers);
   return restoreVersion(path, field('version'), field('confirmed') === 'yes', {
     seeOther: redirect,
     clock,

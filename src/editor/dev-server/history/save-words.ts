@@ -45,13 +45,20 @@ export interface SaveWords {
   detail?: string;
 }
 
-/** The notes the editor writes (./recorder.ts, ./route.ts), by the kind of save each records. */
+/**
+ * The notes the editor writes (./recorder.ts, ./route.ts, ./bring-back.ts, ./deleted-pages.ts), by
+ * the kind of save each records; a bring-back of before deleted entries kept their identity read
+ * "Restored src/…, deleted <ISO time>".
+ */
 const NOTES: [RegExp, SaveKind][] = [
   [/^Saved in the editor$/, 'save'],
   [/^Restored the version of /, 'restore'],
+  [/^Brought back /, 'bring-back'],
   [/^Restored src\//, 'bring-back'],
   [/^Links to \S+ now lead to /, 'links'],
+  [/^Links that led to \S+ lead to \S+ again$/, 'links'],
   [/^Visitors of /, 'redirect'],
+  [/^\/[a-z0-9-]+ no longer sends visitors to /, 'redirect'],
   [/^As found when the editor started$/, 'found'],
   [/^Saved$/, 'outside'],
 ];
@@ -81,7 +88,14 @@ export function saveWords(save: SaveRecord): SaveWords {
     case 'links':
       return { kind, who: person, action: `links moved by ${person}` };
     case 'redirect':
-      return { kind, who: 'the editor', action: 'redirect added by the editor' };
+      return {
+        kind,
+        who: 'the editor',
+        // A redirect the editor took away: a new page lives at its address now.
+        action: /^\/[a-z0-9-]+ no longer/.test(save.note)
+          ? 'redirect removed by the editor'
+          : 'redirect added by the editor',
+      };
     case 'developer':
       return { kind, who: 'a developer', action: 'changed by a developer', detail: save.note };
     case 'found':
@@ -110,10 +124,14 @@ export function saveNote(save: SaveRecord, when: TimeWordsOptions = {}): string 
     return of ? `The version of ${of} came back.` : 'An earlier version came back.';
   }
   if (kind === 'bring-back') {
+    // "Brought back Zend Framework at /zend-2": what came back, and where.
+    if (save.note.startsWith('Brought back ')) return `${save.note}.`;
     const deleted = time(/, deleted (\S+)$/.exec(save.note)?.[1]);
     return deleted ? `It had been deleted ${deleted}.` : undefined;
   }
   if (kind === 'links') {
+    const [, back, again] = /^Links that led to (\S+) lead to (\S+) again$/.exec(save.note) ?? [];
+    if (back && again) return `The links that led to ${back} lead to ${again} again.`;
     const [, from, to] = /^Links to (\S+) now lead to (\S+)/.exec(save.note) ?? [];
     return from && to ? `The links to ${from} now lead to ${to}.` : undefined;
   }
