@@ -291,7 +291,9 @@ for (const width of [1280, 375])
     await moved.getByRole('button', { name: 'Close' }).click();
 
     await open(page, '/keystatic/singleton/redirects');
-    await expect(page.getByRole('row', { name: '/ipad → /ipad-apps', exact: true })).toBeVisible();
+    await expect(
+      page.getByRole('row', { name: '/ipad → iPad App (/ipad-apps)', exact: true }),
+    ).toBeVisible();
     await open(page, '/keystatic/singleton/technologies');
     await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
     const item = await openItem(page, 'iPad');

@@ -63,11 +63,28 @@ async function shownIn(tab: Page, address: string): Promise<Locator> {
   if (path.startsWith('/keystatic/singleton/'))
     return tab.getByRole('heading', {
       level: 1,
-      name: ((await tab.locator(`a[href="${path}"]`).first().textContent()) ?? '').trim(),
+      name: await singletonLabel(tab, path),
       exact: true,
     });
   return editorLoaded(tab);
 }
+
+/**
+ * A singleton's label, as the editor's link to it in the sidebar says it: without the mark of a
+ * draft kept for it ("Draft (not saved)", ../../src/editor/browser/drafts.ts), which its heading
+ * does not have.
+ */
+const singletonLabel = async (tab: Page, path: string) =>
+  (
+    await tab
+      .locator(`a[href="${path}"]`)
+      .first()
+      .evaluate((link) => {
+        const copy = link.cloneNode(true) as Element;
+        for (const mark of copy.querySelectorAll('[data-editor-draft]')) mark.remove();
+        return copy.textContent ?? '';
+      })
+  ).trim();
 
 /**
  * Opens an entry of the editor (`/keystatic/collection/NAME/item/ID`, `…/NAME/create`,

@@ -12,7 +12,7 @@
  *   began on, until they save or reset.
  * - A Save and a deletion name that version of each file (SAVE_BASE_HEADER), which the dev server
  *   checks (./save-check.ts); a Save that went through marks the page as up to date, so that it
- *   shows the files it wrote.
+ *   shows the files as saved (the other version's, when the marketer took it at a conflict).
  * - The tab's copy of the files can be replaced by one it fetched (KEYSTATIC_TREE): the editor then
  *   follows the dev server's own writes (a rename's redirect, links moved, a restore) without a
  *   reload (../browser/saves.ts).
@@ -93,7 +93,7 @@ export const saveRewrites: Rewrite[] = [
       baseKey: t2.baseKey,
       baseDirpath: getCollectionItemPath(config, collection, props.itemSlug),
       baseSlug: props.itemSlug,
-      onSaved: () => setState(s => ({ ...s, clean: true }))
+      onSaved: () => setState(s => ({ ...s, clean: true, localTreeKey: null }))
     };`,
   },
   {
@@ -171,7 +171,7 @@ export const saveRewrites: Rewrite[] = [
       slug: undefined,
       baseKey: t2.baseKey,
       baseDirpath: singletonPath,
-      onSaved: () => setState(s => ({ ...s, clean: true }))
+      onSaved: () => setState(s => ({ ...s, clean: true, localTreeKey: null }))
     };
     $[28] = state;`,
   },
@@ -216,7 +216,10 @@ export const saveRewrites: Rewrite[] = [
           body: JSON.stringify({
             additions: additions.map(addition_3 => ({`,
   },
-  // Marked up to date before the new files arrive, so that the page takes them.
+  // Marked up to date as the new files arrive (in one render), so that the page takes them: even
+  // when their version is the one the tab had (a refused Save resolved by taking the other
+  // version, whose files the tab had followed already), since what the page shows is then the
+  // marketer's values, not the files saved (its tree key in state is cleared for that).
   {
     module: 'function useUpsertItem(',
     from: `        const {
@@ -226,8 +229,9 @@ export const saveRewrites: Rewrite[] = [
     to: `        const {
           tree: tree_0
         } = await hydrateTreeCacheWithEntries(newTree);
+        const savedTreeSha = await treeSha(tree_0);
         args.onSaved?.();
-        setTreeSha(await treeSha(tree_0));`,
+        setTreeSha(savedTreeSha);`,
   },
   // A deletion names the version of the files the tab knows.
   {

@@ -126,8 +126,9 @@ export async function describeStale(
   history: ContentHistory,
   stale: Pick<StaleFile, 'path' | 'expected' | 'current'>[],
 ): Promise<StaleFile[]> {
-  // A save whose files were written a moment ago is recorded first.
-  await history.flush();
+  // A save whose files were written a moment ago is recorded first (from within the refused Save:
+  // not waiting for the Saves under way, this one among them).
+  await history.flush({ withinSave: true });
   return Promise.all(
     stale.map(async ({ path, expected, current }) => {
       const last = await history.lastChange(path);

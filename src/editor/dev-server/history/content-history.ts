@@ -196,9 +196,10 @@ export class ContentHistory {
   /**
    * Records what is waiting to be recorded, and resolves once it is: the dev server's watcher sets
    * its own (a save's writes are recorded a moment after they settle); by default, the records
-   * asked for so far.
+   * asked for so far. From within a Save (`withinSave`: its check, ../save-check.ts), it does not
+   * wait for the Saves under way, that one among them (it would wait for itself).
    */
-  flush: () => Promise<unknown> = () => this.#queue;
+  flush: (options?: { withinSave?: boolean }) => Promise<unknown> = () => this.#queue;
 
   async #record(
     note: string,

@@ -222,10 +222,14 @@ export function editorHistory(): Plugin {
         clearTimeout(timer);
         if (saving === 0) timer = setTimeout(() => void recordSave(), SETTLE_MS);
       };
-      // The History pages record what is waiting before they read (`flush`).
-      history.flush = () => {
+      // The History pages record what is waiting before they read (`flush`), once the Saves under
+      // way have answered; a Save's own check does not wait for them (its own among them: it would
+      // wait for itself), only for what is recorded or waiting to be.
+      history.flush = (options) => {
         clearTimeout(timer);
-        return saving ? new Promise<void>((done) => waiting.push(done)) : recordSave();
+        return saving && !options?.withinSave
+          ? new Promise<void>((done) => waiting.push(done))
+          : recordSave();
       };
       server.watcher.on('all', (_event, file) => {
         if (!recorded.some((folder) => file.startsWith(folder))) return;
