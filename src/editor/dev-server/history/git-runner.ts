@@ -46,6 +46,7 @@ function start(): ChildProcessWithoutNullStreams {
       buffered = buffered.slice(end + 1);
       waiting.get(answer.id)?.(answer);
       waiting.delete(answer.id);
+      if (waiting.size === 0) holdOpen(child, false);
     }
   });
   child.stderr.resume();
@@ -54,11 +55,20 @@ function start(): ChildProcessWithoutNullStreams {
     runner = undefined;
     failAll('the git runner stopped');
   });
-  // It never keeps the dev server (or a test) running: it ends when its input closes.
-  child.unref();
-  for (const stream of [child.stdin, child.stdout, child.stderr])
-    (stream as unknown as { unref?: () => void }).unref?.();
+  holdOpen(child, false);
   return child;
+}
+
+/**
+ * Keeps the process running while an answer is awaited, and never otherwise: the runner ends
+ * when its input closes, so it never holds up the dev server's (or a test's) exit.
+ */
+function holdOpen(child: ChildProcessWithoutNullStreams, hold: boolean) {
+  const handles = [child, child.stdin, child.stdout, child.stderr] as unknown as {
+    ref?: () => void;
+    unref?: () => void;
+  }[];
+  for (const handle of handles) (hold ? handle.ref : handle.unref)?.call(handle);
 }
 
 /** Runs `git args` in `cwd`: its output, or the answer saying why it failed. */
@@ -66,6 +76,7 @@ export function runGit(request: GitRequest): Promise<GitAnswer> {
   runner ??= start();
   const id = nextId++;
   const answer = new Promise<GitAnswer>((done) => waiting.set(id, done));
+  holdOpen(runner, true);
   runner.stdin.write(`${JSON.stringify({ id, ...request })}\n`);
   return answer;
 }
