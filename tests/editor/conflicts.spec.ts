@@ -112,14 +112,14 @@ for (const width of [1280, 375])
       await tab.setViewportSize({ width, height: 800 });
       await visit(tab, ipad);
     }
+    // Both at work on the entry at once: the second tab changes the page's name (unsaved, so its
+    // tab keeps it on the version it opened), the first the hero text, saved first.
+    await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
     const hero = first.getByRole('textbox', { name: 'Hero text' });
     const heroText = `${await hero.inputValue()} Works offline too.`;
     await hero.fill(heroText);
     expect(await save(first)).toBe(200);
     const theirs = await changed(before, service);
-
-    // The second tab still shows the old hero text, and changes the page's name.
-    await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
     expect(await save(second)).toBe(409);
     const conflict = conflictOf(second, 'Service pages → ipad');
     await expect(conflict).toBeVisible();
@@ -159,10 +159,10 @@ test('the marketer keeps their version, or takes the other, after seeing both', 
   const order = (tab: Page) => tab.getByLabel('Order', { exact: true });
 
   // Keep my version: the second tab's file, though the first saved since.
+  await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
   await order(first).fill('21');
   expect(await save(first)).toBe(200);
   await changed(before, service);
-  await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
   expect(await save(second)).toBe(409);
   let conflict = conflictOf(second, 'Service pages → ipad');
   await expect(field(conflict, 'Order (changed in the other version)').other).toBeChecked();
@@ -176,10 +176,10 @@ test('the marketer keeps their version, or takes the other, after seeing both', 
   // The first tab, which changed nothing since, shows that file; then it saves the name again.
   await expect(first.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
   await expect(order(first)).toHaveValue('20');
+  await order(second).fill('22');
   await first.getByRole('textbox', { name: 'Service name' }).fill('iPad for Business');
   expect(await save(first)).toBe(200);
   await fileState(service, (text) => text.includes('title: iPad for Business\n'));
-  await order(second).fill('22');
   expect(await save(second)).toBe(409);
   conflict = conflictOf(second, 'Service pages → ipad');
   const take = conflict.getByRole('button', { name: 'Take the other version' });
@@ -199,11 +199,11 @@ test('the second tab renamed the page: merged, the page moves with both changes,
 }) => {
   const second = await context.newPage();
   for (const tab of [first, second]) await visit(tab, ipad);
+  await second.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
   const hero = first.getByRole('textbox', { name: 'Hero text' });
   await hero.fill(`${await hero.inputValue()} Works offline too.`);
   expect(await save(first)).toBe(200);
   await changed(before, service);
-  await second.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
   expect(await save(second)).toBe(409);
   const conflict = conflictOf(second, 'Service pages → ipad');
   await expect(field(conflict, 'Page address (changed by you)').yours).toBeChecked();
