@@ -36,6 +36,25 @@ const astro = join(root, 'node_modules/astro/bin/astro.mjs');
 const { sync: astroSync } = (await import(
   /* @vite-ignore */ pathToFileURL(join(root, 'node_modules/astro/dist/core/index.js')).href
 )) as typeof import('astro');
+// The content stores that sync opens: a sync that fails leaves its store's debounced write to
+// come (Astro waits for it only on success), which must end before a build of the copy writes the
+// same file (it raced `astro build`'s own write: ENOENT on data-store.json.tmp).
+const { MutableDataStore } = (await import(
+  /* @vite-ignore */ pathToFileURL(
+    join(root, 'node_modules/astro/dist/content/mutable-data-store.js'),
+  ).href
+)) as {
+  MutableDataStore: {
+    fromFile(path: unknown): Promise<{ waitUntilSaveComplete(): Promise<void> }>;
+  };
+};
+const openedStores: { waitUntilSaveComplete(): Promise<void> }[] = [];
+const fromFile = MutableDataStore.fromFile.bind(MutableDataStore);
+MutableDataStore.fromFile = async (path) => {
+  const store = await fromFile(path);
+  openedStores.push(store);
+  return store;
+};
 // NODE_ENV as `npm run build` has it: under vitest's `test`, a build's import.meta.env.DEV is true.
 const astroEnv = {
   ...process.env,
@@ -71,6 +90,7 @@ async function sync() {
     return { failed: true, output: `${message.replaceAll('**', '')}\n${loc?.file ?? ''}` };
   } finally {
     process.env.NODE_ENV = mode;
+    await Promise.all(openedStores.splice(0).map((store) => store.waitUntilSaveComplete()));
   }
 }
 
