@@ -139,9 +139,10 @@ describe('the links to a page, where they are on the site', () => {
       "the footer's Popular services: Laravel",
       "the About page's technologies: Laravel",
     ]);
+    // In the order of their files' paths (src/content/data/, pages/, services/), whatever the disk's.
     expect(await places('/php')).toEqual([
-      'Home (/): Sections → One team for the whole product → Items → Web Development → Links → PHP → Link',
       "the About page's technologies: PHP",
+      'Home (/): Sections → One team for the whole product → Items → Web Development → Links → PHP → Link',
     ]);
     expect(await places('/contact')).toEqual(['iPhone App (/iphone): Hero → Button']);
     expect((await linksTo(root, '/laravel')).names.get('/laravel')).toBe('Laravel');

@@ -41,11 +41,24 @@ export interface LinkingFile {
   links: number;
 }
 
+/**
+ * A content file's text, or undefined if it is gone: a file listed a moment ago may have been
+ * renamed or deleted since, by a Save under way (a rename's answer asks for the links at once).
+ */
+export async function contentText(root: string, file: string): Promise<string | undefined> {
+  try {
+    return await readFile(join(root, file), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /** The files that link to `address` ('/iphone'), with how many links each holds. */
 export async function filesLinkingTo(root: string, address: string): Promise<LinkingFile[]> {
   const found: LinkingFile[] = [];
   for (const file of await contentFiles(root)) {
-    const links = (await readFile(join(root, file), 'utf8')).match(linkPattern(address))?.length;
+    const links = (await contentText(root, file))?.match(linkPattern(address))?.length;
     if (links) found.push({ file, links });
   }
   return found;
