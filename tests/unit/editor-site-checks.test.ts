@@ -148,3 +148,12 @@ describe('the links to a page, where they are on the site', () => {
     expect((await linksTo(root, '/laravel')).names.get('/laravel')).toBe('Laravel');
   });
 });
+
+describe('the content as the editor reads it', () => {
+  it('is the same files whether the folder is given with a trailing slash or without', async () => {
+    // The dev server's folder is a URL made a path ('…/project/'): its files were once cut short.
+    const files = [...(await readContent(root)).keys()];
+    expect(files).toContain('src/content/data/technologies.yaml');
+    expect([...(await readContent(`${root}/`)).keys()]).toEqual(files);
+  });
+});
