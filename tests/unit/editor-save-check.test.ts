@@ -220,6 +220,10 @@ describe('two Saves made on one version', () => {
     expect(changeKind('Restored src/content/services/zend.mdx, deleted 2026')).toBe('bring-back');
     expect(changeKind('Visitors of /a are sent to /b')).toBe('redirect');
     expect(changeKind('issue 47, part 2')).toBe('developer');
+    // Every note History reads, read alike here (once told apart by a list of their own).
+    expect(changeKind('Brought back src/content/services/zend.mdx')).toBe('bring-back');
+    expect(changeKind('Links that led to /a lead to /b again')).toBe('links');
+    expect(changeKind('/zend no longer sends visitors to /php')).toBe('redirect');
   });
 });
 

@@ -42,14 +42,22 @@ export function whoChanged({ kind, note = '' }: StaleFile['change']): string {
       return 'An older version of it was restored from History';
     case 'bring-back':
       return 'It was brought back from Deleted entries';
-    case 'links':
+    case 'links': {
+      const back = /^Links that led to (\S+) lead to (\S+) again/.exec(note);
+      if (back)
+        return `Its links to ${back[1]} were pointed back at ${back[2]}, when a deleted page came back`;
       return move
         ? `Its links to ${move[1]} were pointed at ${move[2]} (“Point them at ${move[2]}”), after that page moved`
         : 'Its links were pointed at the new address of a page that moved';
-    case 'redirect':
+    }
+    case 'redirect': {
+      const gone = /^(\/\S+) no longer sends visitors to (\S+?):/.exec(note);
+      if (gone)
+        return `The redirect from ${gone[1]} to ${gone[2]} was taken away, as a page took that address`;
       return move
         ? `A redirect from ${move[1]} to ${move[2]} was added to it, when that page moved`
         : 'A redirect was added to it, when a page moved';
+    }
     case 'outside':
       return 'Its file was changed outside the editor';
     default:

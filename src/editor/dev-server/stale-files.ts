@@ -13,6 +13,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChangeKind, SaveRefusal, StaleFile } from '../events.ts';
 import { checkContentPath, type ContentHistory } from './history/content-history.ts';
+import { noteKind } from './history/save-words.ts';
 
 /** Keystatic's local Save: the files it writes (their bytes) and those it deletes. */
 export interface Save {
@@ -106,15 +107,23 @@ export async function staleFiles(root: string, save: Save, base: Base) {
   return stale;
 }
 
-/** What changed a file, from the note its save left in the history (recorder.ts, route.ts). */
+/**
+ * What changed a file, from the note its save left in the history: History's own reading of the
+ * notes (./history/save-words.ts); a note that is none of the editor's is a developer's commit.
+ */
 export function changeKind(note: string): ChangeKind {
-  if (note === 'Saved in the editor') return 'editor';
-  if (note === 'Saved' || note.startsWith('As found')) return 'outside';
-  if (note.startsWith('Restored the version')) return 'restore';
-  if (note.startsWith('Restored ')) return 'bring-back';
-  if (note.startsWith('Links to ')) return 'links';
-  if (note.startsWith('Visitors of ')) return 'redirect';
-  return 'developer';
+  const kind = noteKind(note);
+  switch (kind) {
+    case 'save':
+      return 'editor';
+    case 'found':
+    case 'outside':
+      return 'outside';
+    case undefined:
+      return 'developer';
+    default:
+      return kind;
+  }
 }
 
 /**

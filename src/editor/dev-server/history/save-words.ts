@@ -63,9 +63,13 @@ const NOTES: [RegExp, SaveKind][] = [
   [/^Saved$/, 'outside'],
 ];
 
+/** The kind of save a note records, if it is one of the editor's notes. */
+export const noteKind = (note: string): SaveKind | undefined =>
+  NOTES.find(([pattern]) => pattern.test(note))?.[1];
+
 export function saveKind(save: SaveRecord): SaveKind {
   if (!save.editor) return 'developer';
-  return NOTES.find(([note]) => note.test(save.note))?.[1] ?? 'outside';
+  return noteKind(save.note) ?? 'outside';
 }
 
 /** A staff member's name on a save, if one signed in made it (not the editor's own name). */
