@@ -185,7 +185,12 @@ function staffDeskOf(
     store: services.store,
     services,
     jobs: services.jobs,
-    members: staffMembers(content.hosts, config.staffEmails, content.timeZone ?? 'UTC'),
+    members: staffMembers(
+      content.hosts,
+      config.staffEmails,
+      content.timeZone ?? 'UTC',
+      config.staffEditors,
+    ),
     secret,
     idleMs: config.staffIdleMs,
     secure: siteUrl.startsWith('https:'),
