@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { JOBS_CLAIM_BATCH, JOBS_LEASE_MS } from '../config.ts';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import { staffRecords, type StaffRecords } from './staff.ts';
+import { releaseRecords, type ReleaseRecords } from './releases.ts';
 import type { Db, Dialect, Driver } from './db.ts';
 import { callInstant, fromRow, justStored, SELECT_ENQUIRIES } from './sql.ts';
 import {
@@ -88,6 +89,7 @@ export class Store implements EnquiryStore {
   readonly description: string;
   readonly calendarCopies: CalendarCopies;
   readonly staff: StaffRecords;
+  readonly releases: ReleaseRecords;
   readonly #db: Db;
   readonly #dialect: Dialect;
   readonly #driver: Driver;
@@ -99,6 +101,7 @@ export class Store implements EnquiryStore {
     this.description = driver.description;
     this.calendarCopies = calendarCopies(driver.db);
     this.staff = staffRecords(driver.db);
+    this.releases = releaseRecords(driver.db);
   }
 
   async transaction<T>(

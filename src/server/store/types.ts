@@ -9,6 +9,7 @@
 import type { RateLimit } from '../requests/rate-limit.ts';
 import type { CalendarCopies } from './calendar-copies.ts';
 import type { StaffRecords } from './staff.ts';
+import type { ReleaseRecords } from './releases.ts';
 import type { ConnectionType, DeviceClass, MetricName, Rating } from '../../domain/vitals.ts';
 
 export type EnquiryKind = 'enquiry' | 'call';
@@ -321,6 +322,8 @@ export interface EnquiryStore extends VitalsStore {
   readonly calendarCopies: CalendarCopies;
   /** The staff desk's links, sessions, passkeys and audit log. */
   readonly staff: StaffRecords;
+  /** Publishing's publishes and releases (./releases.ts). */
+  readonly releases: ReleaseRecords;
   /**
    * The key a store of an older version kept to sign the staff's links (`staff`) or a booked
    * call's (`booking`), if it still holds it: now in key files (../private-files.ts signingKeys).
