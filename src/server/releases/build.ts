@@ -73,7 +73,9 @@ export const commandBuilder: Builder = ({ dir, command, onLine, signal }) =>
     };
     child.stdout.on('data', take);
     child.stderr.on('data', take);
-    child.once('error', (error) => reject(signal?.aborted ? error : new BuildFailed(failureWords([error.message]))));
+    child.once('error', (error) =>
+      reject(signal?.aborted ? error : new BuildFailed(failureWords([error.message]))),
+    );
     child.once('close', (code) => {
       if (partial) last.push(partial);
       if (code === 0) resolve();

@@ -56,7 +56,9 @@ async function draftTree(folders: Folders): Promise<string> {
   const cwd = folders.draftDir;
   try {
     await git(['read-tree', 'HEAD'], { cwd, env });
-    await git(['add', '-A', '--', ...CONTENT_PATHS], { cwd, env });
+    // git refuses a path that matches nothing: a site without images yet has no src/assets.
+    const present = CONTENT_PATHS.filter((path) => existsSync(join(cwd, path)));
+    if (present.length) await git(['add', '-A', '--', ...present], { cwd, env });
     return await git(['write-tree'], { cwd, env });
   } finally {
     await rm(index, { force: true });
@@ -72,12 +74,15 @@ export interface ChangedFile {
 
 /** The files `to` changes against `from` (commits or trees), within the content. */
 export async function changedFiles(cwd: string, from: string, to: string): Promise<ChangedFile[]> {
-  const out = await git(['diff-tree', '-r', '-M', '--name-status', '-z', from, to, '--', ...CONTENT_PATHS], {
-    cwd,
-  });
+  const out = await git(
+    ['diff-tree', '-r', '-M', '--name-status', '-z', from, to, '--', ...CONTENT_PATHS],
+    {
+      cwd,
+    },
+  );
   const parts = out.split('\0').filter(Boolean);
   const files: ChangedFile[] = [];
-  for (let i = 0; i < parts.length; ) {
+  for (let i = 0; i < parts.length;) {
     const status = parts[i++]![0] as ChangedFile['status'];
     if (status === 'R') files.push({ status, from: parts[i++]!, path: parts[i++]! });
     else files.push({ status: status === 'A' || status === 'D' ? status : 'M', path: parts[i++]! });
@@ -101,7 +106,13 @@ const authorEnv = (author: Author): Record<string, string> => ({
 });
 
 /** A commit of `tree` on `parents`, by `author`. */
-export const commitTree = (cwd: string, tree: string, parents: string[], author: Author, message: string) =>
+export const commitTree = (
+  cwd: string,
+  tree: string,
+  parents: string[],
+  author: Author,
+  message: string,
+) =>
   git(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'], {
     cwd,
     env: authorEnv(author),
@@ -124,7 +135,9 @@ async function mergedTree(cwd: string, ours: string, theirs: string, conflict: s
 export async function commitDraft(folders: Folders, author: Author, message: string) {
   const { base, tree, files } = await draftChanges(folders);
   if (files.length === 0)
-    throw new PublishRefused('There is nothing to publish: the draft is the same as the live site.');
+    throw new PublishRefused(
+      'There is nothing to publish: the draft is the same as the live site.',
+    );
   const cwd = folders.repoDir;
   const own = await commitTree(cwd, tree, [base], author, message);
   const tip = await publishedTip(folders);
@@ -176,6 +189,9 @@ export async function restartDraft(folders: Folders, commit: string, keep = fals
   if (keep) await git(['reset', '-q', commit], { cwd });
   else {
     await git(['reset', '-q', '--hard', commit], { cwd });
-    await git(['clean', '-q', '-fd', '--', ...CONTENT_PATHS], { cwd });
+    await git(
+      ['clean', '-q', '-fd', '--', ...CONTENT_PATHS.filter((p) => existsSync(join(cwd, p)))],
+      { cwd },
+    );
   }
 }

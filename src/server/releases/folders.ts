@@ -72,7 +72,9 @@ const run = (command: string, args: string[], input?: Uint8Array) =>
       args,
       { encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 },
       (error, stdout, stderr) =>
-        error ? reject(new Error(`${command}: ${String(stderr).trim() || error.message}`)) : resolve(stdout),
+        error
+          ? reject(new Error(`${command}: ${String(stderr).trim() || error.message}`))
+          : resolve(stdout),
     );
     if (input) child.stdin?.end(input);
   });
@@ -85,12 +87,17 @@ export const packRelease = (dir: string) =>
  * Puts a release's files (`tarball`) on this disk as release `folder`: unpacked beside, then
  * renamed into place, so that no one sees it half written.
  */
-export async function unpackRelease(paths: ReleasePaths, folder: number, tarball: Uint8Array) {
+export async function unpackRelease(
+  paths: ReleasePaths,
+  folder: number,
+  tarball: Uint8Array,
+  nodeModules: string,
+) {
   const incoming = join(paths.buildsDir, `incoming-${folder}-${randomBytes(6).toString('hex')}`);
   await mkdir(incoming, { recursive: true, mode: 0o700 });
   try {
     await run('tar', ['-xzf', '-', '-C', incoming], tarball);
-    await placeRelease(paths, incoming, folder);
+    await placeRelease(paths, incoming, folder, nodeModules);
   } finally {
     await rm(incoming, { recursive: true, force: true });
   }
@@ -104,7 +111,7 @@ export async function placeRelease(
   paths: ReleasePaths,
   built: string,
   folder: number,
-  nodeModules = join(process.cwd(), 'node_modules'),
+  nodeModules: string,
 ) {
   if (hasRelease(paths, folder)) return;
   await rm(join(built, 'node_modules'), { recursive: true, force: true });

@@ -26,7 +26,9 @@ export function git(args: readonly string[], { cwd, env, input }: GitOptions): P
       },
       (error, stdout, stderr) => {
         if (error)
-          reject(new GitError(`git ${args[0]}: ${String(stderr || stdout || error.message).trim()}`));
+          reject(
+            new GitError(`git ${args[0]}: ${String(stderr || stdout || error.message).trim()}`),
+          );
         else resolve(String(stdout).trim());
       },
     );

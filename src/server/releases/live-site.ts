@@ -31,6 +31,8 @@ const builtAt = (dir: string) => {
 
 export interface LiveSite {
   current: () => PreparedSite;
+  /** Looks at the link now (the timer does every `intervalMs`); resolves once switched, if it is. */
+  check: () => Promise<void>;
   /** Stops following the link. */
   stop: () => void;
 }
@@ -48,27 +50,32 @@ export async function liveSite(
   const distDir = config.distDir;
   const paths = releasePaths(config.editing);
   let folder = config.editing.enabled ? await currentFolder(paths) : undefined;
-  const release = folder !== undefined && hasRelease(paths, folder) ? releaseDir(paths, folder) : undefined;
+  const release =
+    folder !== undefined && hasRelease(paths, folder) ? releaseDir(paths, folder) : undefined;
   const start = release && builtAt(release) >= builtAt(distDir) ? release : distDir;
   if (release && start === distDir)
-    log.info(`Serving the build in ${distDir}, made after the live release ${folder}: the next publish builds on its code.`);
+    log.info(
+      `Serving the build in ${distDir}, made after the live release ${folder}: the next publish builds on its code.`,
+    );
   let site = await loadSite(start);
   if (start === release) log.info(`Serving release ${folder}.`);
-  if (!config.editing.enabled) return { current: () => site, stop: () => {} };
-  let loading = false;
-  const timer = setInterval(() => {
-    if (loading) return;
-    loading = true;
-    void (async () => {
+  if (!config.editing.enabled)
+    return { current: () => site, check: async () => {}, stop: () => {} };
+  let loading: Promise<void> | undefined;
+  // One look at the link at a time; a test calls it itself rather than wait for the timer.
+  const check = () =>
+    (loading ??= (async () => {
       const now = await currentFolder(paths);
       if (now === undefined || now === folder || !hasRelease(paths, now)) return;
       site = await loadSite(releaseDir(paths, now));
       folder = now;
       log.info(`Serving release ${now}.`);
     })()
-      .catch((error: unknown) => log.error(`Could not switch to the live release: ${String(error)}`))
-      .finally(() => (loading = false));
-  }, intervalMs);
+      .catch((error: unknown) =>
+        log.error(`Could not switch to the live release: ${String(error)}`),
+      )
+      .finally(() => (loading = undefined)));
+  const timer = setInterval(() => void check(), intervalMs);
   timer.unref();
-  return { current: () => site, stop: () => clearInterval(timer) };
+  return { current: () => site, check, stop: () => clearInterval(timer) };
 }

@@ -11,7 +11,13 @@ import { rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobHandler, JobOutcome } from '../jobs/queue.ts';
 import type { Publish } from '../store/releases.ts';
-import { advancePublished, commitDraft, draftChanges, PublishRefused, restartDraft } from './draft.ts';
+import {
+  advancePublished,
+  commitDraft,
+  draftChanges,
+  PublishRefused,
+  restartDraft,
+} from './draft.ts';
 import { makeEditingDirs, packRelease, placeRelease, releaseDir, switchTo } from './folders.ts';
 import { BuildFailed } from './build.ts';
 import { git } from './git.ts';
@@ -46,7 +52,10 @@ function expectedPages(publishing: Publishing, folder: number | undefined) {
 }
 
 /** The job's handler; `signal` ends a build when the process stops (its job is then given back). */
-export function publishHandler(publishing: Publishing, signal?: AbortSignal): JobHandler<PublishPayload> {
+export function publishHandler(
+  publishing: Publishing,
+  signal?: AbortSignal,
+): JobHandler<PublishPayload> {
   return async (job): Promise<JobOutcome> => {
     const id = job.payload?.publish;
     const publish = id === undefined ? undefined : await publishing.records.publish(id);
@@ -58,8 +67,15 @@ export function publishHandler(publishing: Publishing, signal?: AbortSignal): Jo
     } catch (error) {
       if (signal?.aborted) throw error;
       if (!(error instanceof PublishRefused || error instanceof BuildFailed)) throw error;
-      await publishing.records.updatePublish(publish.id, { state: 'failed', reason: error.message }, publishing.now());
-      return { skipped: 'the publish failed', log: `Publish ${publish.id} failed: ${error.message}` };
+      await publishing.records.updatePublish(
+        publish.id,
+        { state: 'failed', reason: error.message },
+        publishing.now(),
+      );
+      return {
+        skipped: 'the publish failed',
+        log: `Publish ${publish.id} failed: ${error.message}`,
+      };
     }
   };
 }
@@ -69,10 +85,16 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
   const { records } = publishing;
   const { config } = publishing.options;
   const step = (key: keyof typeof STEPS, progress: number = STEPS[key][1]) =>
-    records.updatePublish(publish.id, { state: 'building', step: STEPS[key][0], progress }, publishing.now());
+    records.updatePublish(
+      publish.id,
+      { state: 'building', step: STEPS[key][0], progress },
+      publishing.now(),
+    );
   await makeEditingDirs(publishing.paths);
   await step('saving');
-  const made = publish.commit ? { commit: publish.commit, message: await subjectOf(publishing, publish.commit) } : await commitOf(publishing, publish);
+  const made = publish.commit
+    ? { commit: publish.commit, message: await subjectOf(publishing, publish.commit) }
+    : await commitOf(publishing, publish);
   await records.updatePublish(publish.id, { commit: made.commit }, publishing.now());
   await step('preparing');
   const live = await records.live();
@@ -83,13 +105,29 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
     await step('live');
     const files = await packRelease(join(checkout, 'dist'));
     const releaseId = await records.addRelease(
-      { kind: 'publish', commit: made.commit, actor: publish.actor, actorName: publish.actorName, summary: made.message, files },
+      {
+        kind: 'publish',
+        commit: made.commit,
+        actor: publish.actor,
+        actorName: publish.actorName,
+        summary: made.message,
+        files,
+      },
       publishing.now(),
     );
-    await placeRelease(publishing.paths, join(checkout, 'dist'), releaseId);
+    await placeRelease(
+      publishing.paths,
+      join(checkout, 'dist'),
+      releaseId,
+      join(config.repoDir, 'node_modules'),
+    );
     await advancePublished(config, made.commit);
     await switchTo(publishing.paths, releaseId);
-    await records.updatePublish(publish.id, { state: 'live', step: STEPS.done[0], progress: 100, releaseId }, publishing.now());
+    await records.updatePublish(
+      publish.id,
+      { state: 'live', step: STEPS.done[0], progress: 100, releaseId },
+      publishing.now(),
+    );
     await followDraft(publishing, made.commit);
     await publishing.prune();
     return releaseId;
@@ -105,7 +143,11 @@ async function commitOf(publishing: Publishing, publish: Publish) {
   const { base, tree, files } = await draftChanges(config);
   const changes = await describeChanges(files, gitReader(config.draftDir, base, tree));
   const message = commitMessage(changes);
-  const { commit } = await commitDraft(config, { name: publish.actorName, email: publish.actor }, message);
+  const { commit } = await commitDraft(
+    config,
+    { name: publish.actorName, email: publish.actor },
+    message,
+  );
   return { commit, message: message.split('\n')[0]! };
 }
 
@@ -141,7 +183,10 @@ async function build(
     onLine(line) {
       if (!/\.html\b/.test(line)) return;
       pages++;
-      const progress = Math.min(live - 1, building + Math.floor(((live - building) * pages) / expected));
+      const progress = Math.min(
+        live - 1,
+        building + Math.floor(((live - building) * pages) / expected),
+      );
       // Written when it has moved, one write at a time: a page a few ms is many lines.
       if (progress > shown) {
         shown = progress;

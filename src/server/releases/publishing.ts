@@ -5,6 +5,7 @@
  * store when this machine lacks its folder, then the `current` link switched: ./folders.ts).
  */
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
 import type { EnquiryStore } from '../store/types.ts';
@@ -117,7 +118,8 @@ export class Publishing {
    */
   async rollBack(author: Author, id: number): Promise<Release> {
     const target = await this.records.release(id);
-    if (!target?.kept) throw new PublishRefused('That release is no longer kept: choose a newer one.');
+    if (!target?.kept)
+      throw new PublishRefused('That release is no longer kept: choose a newer one.');
     await makeEditingDirs(this.paths);
     await this.fetchRelease(target.folder);
     const { repoDir } = this.options.config;
@@ -125,9 +127,22 @@ export class Publishing {
     const tree = await git(['rev-parse', `${target.commit}^{tree}`], { cwd: repoDir });
     const when = new Date(target.createdAt).toISOString().slice(0, 16).replace('T', ' ');
     const summary = `Roll back to release ${target.id} (${target.actorName}, ${when} UTC)`;
-    const commit = await commitTree(repoDir, tree, [tip], author, `${summary}\n\n${target.summary}\n`);
+    const commit = await commitTree(
+      repoDir,
+      tree,
+      [tip],
+      author,
+      `${summary}\n\n${target.summary}\n`,
+    );
     const releaseId = await this.records.addRelease(
-      { kind: 'rollback', folder: target.folder, commit, actor: author.email, actorName: author.name, summary },
+      {
+        kind: 'rollback',
+        folder: target.folder,
+        commit,
+        actor: author.email,
+        actorName: author.name,
+        summary,
+      },
       this.now(),
     );
     await advancePublished(this.options.config, commit);
@@ -138,7 +153,10 @@ export class Publishing {
   /** Drops the draft's changes: it starts again from what is live. */
   async restartDraft() {
     const live = await this.records.live();
-    await restartDraft(this.options.config, live?.commit ?? (await publishedTip(this.options.config)));
+    await restartDraft(
+      this.options.config,
+      live?.commit ?? (await publishedTip(this.options.config)),
+    );
   }
 
   /** Release `folder` on this disk, from the store's copy if this machine lacks it. */
@@ -146,7 +164,12 @@ export class Publishing {
     if (hasRelease(this.paths, folder)) return;
     const files = await this.records.files(folder);
     if (!files) throw new PublishRefused(`Release ${folder} is no longer kept.`);
-    await unpackRelease(this.paths, folder, files);
+    await unpackRelease(
+      this.paths,
+      folder,
+      files,
+      join(this.options.config.repoDir, 'node_modules'),
+    );
   }
 
   /**

@@ -41,7 +41,10 @@ export const gitReader =
     git(['show', `${at === 'old' ? oldRev : newRev}:${path}`], { cwd }).catch(() => '');
 
 const titleOf = (text: string) =>
-  /^title:\s*(.+)$/m.exec(text)?.[1]?.trim().replace(/^(['"])(.*)\1$/, '$2');
+  /^title:\s*(.+)$/m
+    .exec(text)?.[1]
+    ?.trim()
+    .replace(/^(['"])(.*)\1$/, '$2');
 
 async function serviceChange(file: ChangedFile, read: Read): Promise<Change[]> {
   const slug = SERVICE.exec(file.path)![1]!;
@@ -87,12 +90,16 @@ async function fileChange(file: ChangedFile, read: Read): Promise<Change[]> {
     return [{ kind, what, ...(!PAGE_NAMES[page] && { address: pageAddress(page) }) }];
   }
   const data = DATA.exec(file.path)?.[1];
-  if (data) return [{ kind, what: `the list “${data.replace(/-/g, ' ')}” (shown on several pages)` }];
+  if (data)
+    return [{ kind, what: `the list “${data.replace(/-/g, ' ')}” (shown on several pages)` }];
   return [{ kind, what: `the image ${file.path.split('/').at(-1)}` }];
 }
 
 /** Every change of `files`, in the editor's words. */
-export async function describeChanges(files: readonly ChangedFile[], read: Read): Promise<Change[]> {
+export async function describeChanges(
+  files: readonly ChangedFile[],
+  read: Read,
+): Promise<Change[]> {
   const all: Change[] = [];
   for (const file of files) all.push(...(await fileChange(file, read)));
   return all;

@@ -60,7 +60,10 @@ export async function handlePublish(
   if (!desk.publishing)
     return answer(404, 'Publishing from the browser is off on this site (EDITING is not on).');
   if (!isEditor(member))
-    return answer(403, 'Only editors may publish. Ask whoever runs the site to add your address to STAFF_EDITORS.');
+    return answer(
+      403,
+      'Only editors may publish. Ask whoever runs the site to add your address to STAFF_EDITORS.',
+    );
   if (request.method === 'POST' && post?.ok) return publishPost(desk, member, post.fields, now);
   const view = await desk.publishing.view();
   const done = new URL(request.url).searchParams.get('done');
@@ -90,7 +93,8 @@ async function publishPost(
     if (view.changes.length === 0 && !view.latest?.state.match(/queued|building/))
       return redirect(`${PAGE}?done=nothing`);
     const { publish, started } = await publishing.start(author);
-    if (started) await record(desk, member, now, { action: 'published', subject: `publish ${publish.id}` });
+    if (started)
+      await record(desk, member, now, { action: 'published', subject: `publish ${publish.id}` });
     return redirect(`${PAGE}?done=${started ? 'queued' : 'already'}#progress`);
   }
   if (action === 'rollback') {

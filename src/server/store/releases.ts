@@ -71,7 +71,9 @@ export interface ReleaseRecords {
   /** A publish's step and progress, or its end (live or failed: another may start then). */
   updatePublish(
     id: number,
-    change: Partial<Pick<Publish, 'state' | 'step' | 'progress' | 'commit' | 'releaseId' | 'reason'>>,
+    change: Partial<
+      Pick<Publish, 'state' | 'step' | 'progress' | 'commit' | 'releaseId' | 'reason'>
+    >,
     now: number,
   ): Promise<void>;
   /** Keeps a release; it is live from now on (the newest is). Its id. */
@@ -195,7 +197,9 @@ export function releaseRecords(db: Db): ReleaseRecords {
       return Number(row!.id);
     },
     async live() {
-      const [row] = await db.all(`SELECT ${RELEASE_COLUMNS} FROM releases r ORDER BY id DESC LIMIT 1`);
+      const [row] = await db.all(
+        `SELECT ${RELEASE_COLUMNS} FROM releases r ORDER BY id DESC LIMIT 1`,
+      );
       return row && releaseOf(row);
     },
     async release(id) {
