@@ -6,6 +6,7 @@
  * it needs (./booking/services.ts). Opened on first use and held; a store that cannot be opened
  * (a database that is down) is tried again at the next use.
  */
+import { resolve } from 'node:path';
 import {
   BOOKING_ALERT_QUIET_MS,
   bookingOffReason,
@@ -292,7 +293,13 @@ function publishJobsOf(publishing: Publishing | undefined): [JobKind, JobHandler
 
 /** Publishing over the store, with the build of ./releases/build.ts (EDITING=on). */
 function publishingOf(config: ServerConfig, store: EnquiryStore) {
-  return new Publishing({ config: config.editing, store, builder: commandBuilder, log: log.info });
+  return new Publishing({
+    config: config.editing,
+    store,
+    builder: commandBuilder,
+    log: log.info,
+    distDir: resolve(config.distDir),
+  });
 }
 
 /**

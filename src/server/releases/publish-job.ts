@@ -97,6 +97,7 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
     : await commitOf(publishing, publish);
   await records.updatePublish(publish.id, { commit: made.commit }, publishing.now());
   await step('preparing');
+  await publishing.keepDeployed();
   const live = await records.live();
   const checkout = join(publishing.paths.buildsDir, `publish-${publish.id}`);
   await checkOut(config.repoDir, checkout, made.commit);

@@ -6,6 +6,7 @@
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
 import type { EnquiryStore } from '../store/types.ts';
@@ -14,6 +15,7 @@ import {
   currentFolder,
   hasRelease,
   makeEditingDirs,
+  packRelease,
   releasePaths,
   removeReleasesExcept,
   switchTo,
@@ -56,6 +58,8 @@ export interface PublishingOptions {
   now?: () => number;
   /** The job kind (this machine's, by default). */
   jobKind?: string;
+  /** The build deployed (dist/): kept as the first release, so that the first publish can be rolled back. */
+  distDir?: string;
 }
 
 /** What the publish page shows. */
@@ -148,6 +152,23 @@ export class Publishing {
     await advancePublished(this.options.config, commit);
     await switchTo(this.paths, target.folder);
     return (await this.records.release(releaseId))!;
+  }
+
+  /**
+   * Before the first publish: the build deployed until then (dist/) kept as a release, so that a
+   * roll back can bring it back.
+   */
+  async keepDeployed() {
+    const { distDir, config } = this.options;
+    if ((await this.records.live()) || !distDir || !existsSync(join(distDir, 'server', 'entry.mjs'))) return;
+    const files = await packRelease(distDir);
+    const commit = await git(['rev-parse', 'HEAD'], { cwd: config.repoDir });
+    const id = await this.records.addRelease(
+      { kind: 'deploy', commit, actor: '', actorName: 'the deploy', summary: 'The site as deployed before publishing', files },
+      this.now(),
+    );
+    await unpackRelease(this.paths, id, files, join(config.repoDir, 'node_modules'));
+    await switchTo(this.paths, id);
   }
 
   /** Drops the draft's changes: it starts again from what is live. */

@@ -537,7 +537,8 @@ export const migrations: Migration[] = [
   // 20: publishing from the browser (../releases/). A publish is queued or building while
   // `active` is 1: unique, so that two presses at once start one. A release is live from its
   // insert (the newest is); its files travel to every process as a gzipped tar (`files`, dropped
-  // once it is no longer among the releases kept); a roll back serves the files of `folder`.
+  // once it is no longer among the releases kept); a roll back serves the files of `folder`; the
+  // first publish keeps the build deployed before it as a release (`deploy`), to roll back to.
   {
     sqlite: `CREATE TABLE publishes (
      id INTEGER PRIMARY KEY,
@@ -556,7 +557,7 @@ export const migrations: Migration[] = [
    CREATE TABLE releases (
      id INTEGER PRIMARY KEY,
      folder INTEGER REFERENCES releases (id),
-     kind TEXT NOT NULL CHECK (kind IN ('publish', 'rollback')),
+     kind TEXT NOT NULL CHECK (kind IN ('deploy', 'publish', 'rollback')),
      commit_id TEXT NOT NULL,
      actor TEXT NOT NULL,
      actor_name TEXT NOT NULL,
@@ -581,7 +582,7 @@ export const migrations: Migration[] = [
    CREATE TABLE releases (
      id BIGSERIAL PRIMARY KEY,
      folder BIGINT REFERENCES releases (id),
-     kind TEXT NOT NULL CHECK (kind IN ('publish', 'rollback')),
+     kind TEXT NOT NULL CHECK (kind IN ('deploy', 'publish', 'rollback')),
      commit_id TEXT NOT NULL,
      actor TEXT NOT NULL,
      actor_name TEXT NOT NULL,

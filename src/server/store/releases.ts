@@ -26,7 +26,8 @@ export interface Publish {
   updatedAt: number;
 }
 
-export type ReleaseKind = 'publish' | 'rollback';
+/** A publish's build, a roll back to an earlier one, or the build deployed before the first publish. */
+export type ReleaseKind = 'deploy' | 'publish' | 'rollback';
 
 export interface Release {
   id: number;
