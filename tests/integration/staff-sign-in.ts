@@ -4,8 +4,11 @@ import { postForm } from '../support/server';
 import { textOf } from '../support/mime';
 
 /** A form post as the desk's own page sends it (no fetch: the answers are pages and redirects). */
-export const post = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  postForm(url, fields, { Accept: 'text/html', Origin: new URL(url).origin, ...headers });
+export const post = (
+  url: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) => postForm(url, fields, { Accept: 'text/html', Origin: new URL(url).origin, ...headers });
 
 /** A page's text as read, without its tags. */
 export const read = (html: string) => html.replace(/<[^>]*>/g, '');

@@ -24,7 +24,6 @@ const servers = stoppedAfterEach({
   STAFF_EMAILS: 'office@northgate-digital.example',
 });
 
-
 describe('the staff desk', () => {
   it('shows a signed-out visitor the sign-in page and nothing of a prospect', async () => {
     const { server } = await servers.startWithMail();
