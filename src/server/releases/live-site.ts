@@ -1,12 +1,13 @@
 /**
  * Which build this process serves, and the switch to a new one without a restart: the live
- * release (the `current` link of ./folders.ts) when editing is on, else dist/. The link is read
+ * release (the `current` link of ./folders.ts) when editing is on, else dist/ (and dist/ too
+ * when it was built after the link last switched: a deploy of new code). The link is read
  * every half second; a new target is loaded (its handler imported, its files indexed) before it
  * takes any request, then swapped in: a request is served by the build it started on, and none
  * waits or fails for the switch. Each build loaded stays in memory until the process restarts
  * (Node cannot unload a module): a few MB a publish.
  */
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerConfig } from '../config.ts';
@@ -24,6 +25,14 @@ export async function loadSite(distDir: string): Promise<PreparedSite> {
 const builtAt = (dir: string) => {
   try {
     return statSync(join(dir, 'server/entry.mjs')).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
+
+const switchedAt = (link: string) => {
+  try {
+    return lstatSync(link).mtimeMs;
   } catch {
     return 0;
   }
@@ -52,7 +61,8 @@ export async function liveSite(
   let folder = config.editing.enabled ? await currentFolder(paths) : undefined;
   const release =
     folder !== undefined && hasRelease(paths, folder) ? releaseDir(paths, folder) : undefined;
-  const start = release && builtAt(release) >= builtAt(distDir) ? release : distDir;
+  // The link's own time is when its release went live: a build of dist/ after it is a deploy.
+  const start = release && switchedAt(paths.current) >= builtAt(distDir) ? release : distDir;
   if (release && start === distDir)
     log.info(
       `Serving the build in ${distDir}, made after the live release ${folder}: the next publish builds on its code.`,

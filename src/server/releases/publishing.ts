@@ -160,11 +160,23 @@ export class Publishing {
    */
   async keepDeployed() {
     const { distDir, config } = this.options;
-    if ((await this.records.live()) || !distDir || !existsSync(join(distDir, 'server', 'entry.mjs'))) return;
+    if (
+      (await this.records.live()) ||
+      !distDir ||
+      !existsSync(join(distDir, 'server', 'entry.mjs'))
+    )
+      return;
     const files = await packRelease(distDir);
     const commit = await git(['rev-parse', 'HEAD'], { cwd: config.repoDir });
     const id = await this.records.addRelease(
-      { kind: 'deploy', commit, actor: '', actorName: 'the deploy', summary: 'The site as deployed before publishing', files },
+      {
+        kind: 'deploy',
+        commit,
+        actor: '',
+        actorName: 'the deploy',
+        summary: 'The site as deployed before publishing',
+        files,
+      },
       this.now(),
     );
     await unpackRelease(this.paths, id, files, join(config.repoDir, 'node_modules'));
