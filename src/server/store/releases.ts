@@ -131,12 +131,15 @@ const COLUMN_OF = {
   reason: 'reason',
 } as const;
 
-export function releaseRecords(db: Db): ReleaseRecords {
+/** The publishes: one queued or building at a time, its step and progress. */
+function publishRecords(
+  db: Db,
+): Pick<ReleaseRecords, 'startPublish' | 'publish' | 'latestPublish' | 'updatePublish'> {
   const publish = async (id: number) => {
     const [row] = await db.all(`SELECT * FROM publishes WHERE id = ?`, [id]);
     return row && publishOf(row);
   };
-  const records: ReleaseRecords = {
+  return {
     startPublish: (actor, job, now) =>
       db.transaction(async (tx) => {
         // `active` is unique: of two presses at once, one row is inserted, the other finds it.
@@ -180,6 +183,17 @@ export function releaseRecords(db: Db): ReleaseRecords {
         id,
       ]);
     },
+  };
+}
+
+/** The releases, newest live, with their files. */
+type ReleaseRows = Pick<
+  ReleaseRecords,
+  'addRelease' | 'live' | 'release' | 'recent' | 'files' | 'prune'
+>;
+
+function releaseRows(db: Db): ReleaseRows {
+  const records: ReleaseRows = {
     async addRelease(release, now) {
       const [row] = await db.all(
         `INSERT INTO releases (folder, kind, commit_id, actor, actor_name, summary, created_at, files)
@@ -236,3 +250,8 @@ export function releaseRecords(db: Db): ReleaseRecords {
   };
   return records;
 }
+
+export const releaseRecords = (db: Db): ReleaseRecords => ({
+  ...publishRecords(db),
+  ...releaseRows(db),
+});
