@@ -6,7 +6,15 @@
  * release of its own, at once; another machine, sharing only the store, follows the live release.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +23,7 @@ import { Publishing, type PublishPayload } from '../../src/server/releases/publi
 import { publishHandler } from '../../src/server/releases/publish-job';
 import { BuildFailed, failureWords, type Builder } from '../../src/server/releases/build';
 import { currentFolder, releaseDir } from '../../src/server/releases/folders';
+import { backupEditing, restoreEditing } from '../../src/server/releases/backup';
 import type { EnquiryStore, Job } from '../../src/server/store/types';
 import { backends, type Backend } from '../support/store-backends';
 
@@ -189,5 +198,54 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     ).toBe('<h1>Words for every machine</h1>');
     expect(existsSync(join(releaseDir(other.paths, folder!), 'node_modules'))).toBe(true);
     expect(await other.follow()).toBe(false);
+  });
+
+  it('backs up the draft and the published commits beside the store’s backup, and restores them', async () => {
+    await publish('Published words');
+    writeFileSync(draftFile(), service('Words in the draft'));
+    const published = git(repo, 'rev-parse', 'published');
+    const made = await backupEditing(publishing.options.config, join(root, 'backup.sqlite'));
+    expect(made).toBe(join(root, 'backup.sqlite.editing.tar.gz'));
+    expect(statSync(made!).mode & 0o777).toBe(0o600);
+
+    // The machine lost: the editing folder and the branch gone.
+    rmSync(publishing.options.config.editingDir, { recursive: true, force: true });
+    git(repo, 'worktree', 'prune');
+    git(repo, 'branch', '-D', 'published');
+    await restoreEditing(publishing.options.config, join(root, 'backup.sqlite'));
+    expect(git(repo, 'rev-parse', 'published')).toBe(published);
+    expect(readFileSync(draftFile(), 'utf8')).toBe(service('Words in the draft'));
+    expect((await publishing.view()).changes).toEqual([
+      { kind: 'changed', what: 'Words in the draft', address: '/android' },
+    ]);
+  });
+
+  it('builds a publish stopped mid-build again when its job is run again, from the same commit', async () => {
+    await publishing.view();
+    writeFileSync(draftFile(), service('Words after a restart'));
+    await publishing.start(editor);
+    clock.now += 1000;
+    const [job] = (await store.claimDue(clock.now, 10, 60_000)) as Job<PublishPayload>[];
+    const stopping = new AbortController();
+    const stopped = new Publishing({
+      ...publishing.options,
+      builder: ({ signal }) =>
+        new Promise((_, reject) => {
+          signal?.addEventListener('abort', () => reject(new Error('stopped')));
+          stopping.abort();
+        }),
+    });
+    await expect(publishHandler(stopped, stopping.signal)(job!)).rejects.toThrow('stopped');
+    const halfway = await store.releases.latestPublish();
+    expect(halfway).toMatchObject({ state: 'building', step: 'Building the pages' });
+    expect(await currentFolder(publishing.paths)).toBeUndefined();
+
+    expect(await publishHandler(publishing)(job!)).toMatchObject({ done: true });
+    expect(await store.releases.latestPublish()).toMatchObject({
+      state: 'live',
+      commit: halfway!.commit,
+    });
+    expect(await livePage()).toBe('<h1>Words after a restart</h1>');
+    expect(git(repo, 'rev-parse', 'published')).toBe(halfway!.commit);
   });
 });
