@@ -31,7 +31,8 @@ const refusal =
   staffSecretProblem(config.staffSecret) ??
   exposedFiles(
     [...(config.databaseUrl ? [] : sqliteFiles(config.databasePath)), ...keyFiles(config.keysDir)],
-    [config.keysDir],
+    // The drafts and releases (EDITING) are the site's user's alone, as the store is.
+    [config.keysDir, ...(config.editing.enabled ? [config.editing.editingDir] : [])],
   ) ??
   keyFileProblem(config.keysDir);
 if (refusal) {

@@ -180,6 +180,7 @@ async function build(
   await publishing.options.builder({
     dir,
     command: publishing.options.config.buildCommand,
+    cacheDir: join(publishing.paths.editingDir, 'cache'),
     signal,
     onLine(line) {
       if (!/\.html\b/.test(line)) return;
