@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { processWide } from '../process-wide.ts';
 
 export interface BuildRun {
   /** The checkout to build in; the build writes its `dist/`. */
@@ -24,7 +25,8 @@ export interface BuildRun {
 /** What a publish runs: a command, or a stand-in (the tests' quick build). */
 export type Builder = (run: BuildRun) => Promise<void>;
 
-export class BuildFailed extends Error {}
+export const BuildFailed = processWide('BuildFailed', () => class BuildFailed extends Error {});
+export type BuildFailed = InstanceType<typeof BuildFailed>;
 
 const onPath = (name: string) =>
   (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, name)));

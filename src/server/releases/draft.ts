@@ -10,6 +10,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
+import { processWide } from '../process-wide.ts';
 import { git, gitSucceeds } from './git.ts';
 
 /** What of the repository the draft holds: the content and its images. */
@@ -26,7 +27,11 @@ export interface Author {
 }
 
 /** Refused in the editor's words: the page says it as it is. */
-export class PublishRefused extends Error {}
+export const PublishRefused = processWide(
+  'PublishRefused',
+  () => class PublishRefused extends Error {},
+);
+export type PublishRefused = InstanceType<typeof PublishRefused>;
 
 /** The commit the site's content goes on from: the last published, else what the server runs. */
 export async function publishedTip({ repoDir }: Folders): Promise<string> {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
+import { processWide } from '../process-wide.ts';
 import type { EnquiryStore } from '../store/types.ts';
 import type { Publish, Release } from '../store/releases.ts';
 import {
@@ -32,16 +33,24 @@ import {
   restartDraft,
   type Author,
 } from './draft.ts';
-import { git } from './git.ts';
+import { git, gitSucceeds } from './git.ts';
 import { describeChanges, gitReader, type Change } from './words.ts';
 import type { Builder } from './build.ts';
 
 /**
- * The publish job's kind on this machine: the draft is a folder of this machine, so only its
- * processes can build it (another machine's queue leaves the job, having no handler for it).
+ * The publish job's kind of this machine's draft: the draft is a folder of one machine, so only the
+ * processes that share it (the same machine, the same EDITING_DIR) can build it; another machine's
+ * queue leaves the job, having no handler for its kind.
  */
-export const publishJobKind = (machine = hostname()) =>
-  `publish-${createHash('sha256').update(machine).digest('hex').slice(0, 12)}`;
+export const publishJobKind = (draftDir: string, machine = hostname()) =>
+  `publish-${createHash('sha256').update(`${machine}\0${draftDir}`).digest('hex').slice(0, 12)}`;
+
+/** Publishing asked of a machine other than the one whose repository holds the publishes. */
+export const PublishedElsewhere = processWide(
+  'PublishedElsewhere',
+  () => class PublishedElsewhere extends Error {},
+);
+export type PublishedElsewhere = InstanceType<typeof PublishedElsewhere>;
 
 export interface PublishPayload {
   publish: number;
@@ -80,7 +89,7 @@ export class Publishing {
   constructor(options: PublishingOptions) {
     this.options = options;
     this.paths = releasePaths(options.config);
-    this.jobKind = options.jobKind ?? publishJobKind();
+    this.jobKind = options.jobKind ?? publishJobKind(options.config.draftDir);
   }
 
   now = () => this.options.now?.() ?? Date.now();
@@ -89,10 +98,26 @@ export class Publishing {
     return this.options.store.releases;
   }
 
+  /**
+   * Refused where the site's repository lacks the live release's commit: another machine published
+   * it, whose repository and draft hold the history (route the editor to that machine).
+   */
+  async ensureHere(live: Release | undefined) {
+    if (!live) return;
+    const here = await gitSucceeds(['cat-file', '-e', `${live.commit}^{commit}`], {
+      cwd: this.options.config.repoDir,
+    });
+    if (!here)
+      throw new PublishedElsewhere(
+        'This machine serves what is live, but publishing is done on the machine that published it: its repository holds the site’s history and the draft. Open Publishing there.',
+      );
+  }
+
   /** What the page shows: the draft's changes in words, the publish under way, the releases. */
   async view(): Promise<PublishingView> {
     await makeEditingDirs(this.paths);
     const live = await this.records.live();
+    await this.ensureHere(live);
     await ensureDraft(this.options.config, live?.commit);
     const { base, tree, files } = await draftChanges(this.options.config);
     const cwd = this.options.config.draftDir;

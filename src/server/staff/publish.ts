@@ -7,7 +7,7 @@
 import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
-import type { PublishingView } from '../releases/publishing.ts';
+import { PublishedElsewhere, type PublishingView } from '../releases/publishing.ts';
 import { PublishRefused } from '../releases/draft.ts';
 import { isEditor, type StaffMember } from './access.ts';
 import {
@@ -64,8 +64,18 @@ export async function handlePublish(
       403,
       'Only editors may publish. Ask whoever runs the site to add your address to STAFF_EDITORS.',
     );
-  if (request.method === 'POST' && post?.ok) return publishPost(desk, member, post.fields, now);
-  const view = await desk.publishing.view();
+  try {
+    if (request.method === 'POST' && post?.ok)
+      return await publishPost(desk, member, post.fields, now);
+    return publishPage(await desk.publishing.view(), member, request);
+  } catch (error) {
+    if (error instanceof PublishedElsewhere) return answer(409, error.message);
+    throw error;
+  }
+}
+
+/** The page, with what the last action did. */
+function publishPage(view: PublishingView, member: StaffMember, request: Request): PublishPage {
   const done = new URL(request.url).searchParams.get('done');
   return {
     type: 'page',

@@ -6,6 +6,7 @@
  * Either way an enquiry and its jobs are written in one transaction, and the caller answers only
  * after it committed. ./index.ts opens one.
  */
+import { processWide } from '../process-wide.ts';
 import type { RateLimit } from '../requests/rate-limit.ts';
 import type { CalendarCopies } from './calendar-copies.ts';
 import type { StaffRecords } from './staff.ts';
@@ -198,11 +199,16 @@ export interface StoreTx {
 }
 
 /** Every host the booking could go to has a call then (or none was free); nothing was stored. */
-export class SlotTaken extends Error {
-  constructor() {
-    super('That time was just taken.');
-  }
-}
+export const SlotTaken = processWide(
+  'SlotTaken',
+  () =>
+    class SlotTaken extends Error {
+      constructor() {
+        super('That time was just taken.');
+      }
+    },
+);
+export type SlotTaken = InstanceType<typeof SlotTaken>;
 
 /** Which cap refused a booking. */
 export type BookingLimit = 'email' | 'client' | 'network' | 'unconfirmed';
@@ -213,24 +219,29 @@ export type BookingLimit = 'email' | 'client' | 'network' | 'unconfirmed';
  * an IPv6 /48) more than `cap` calls booked ahead, or the calls not yet confirmed more than their
  * share of the offered window's times (`'unconfirmed'`, `cap` of them); nothing was stored.
  */
-export class BookingCapReached extends Error {
-  readonly limit: BookingLimit;
-  readonly cap: number;
+export const BookingCapReached = processWide(
+  'BookingCapReached',
+  () =>
+    class BookingCapReached extends Error {
+      readonly limit: BookingLimit;
+      readonly cap: number;
 
-  constructor(limit: BookingLimit, cap: number) {
-    const who = {
-      email: 'This e-mail address',
-      client: 'This client',
-      network: 'This network',
-      unconfirmed: 'The site',
-    };
-    super(
-      `${who[limit]} has ${cap} call${cap === 1 ? '' : 's'}${limit === 'unconfirmed' ? ' waiting to be confirmed' : ''} booked already.`,
-    );
-    this.limit = limit;
-    this.cap = cap;
-  }
-}
+      constructor(limit: BookingLimit, cap: number) {
+        const who = {
+          email: 'This e-mail address',
+          client: 'This client',
+          network: 'This network',
+          unconfirmed: 'The site',
+        };
+        super(
+          `${who[limit]} has ${cap} call${cap === 1 ? '' : 's'}${limit === 'unconfirmed' ? ' waiting to be confirmed' : ''} booked already.`,
+        );
+        this.limit = limit;
+        this.cap = cap;
+      }
+    },
+);
+export type BookingCapReached = InstanceType<typeof BookingCapReached>;
 
 /** When the agency is told that bookings come in faster than people book (BOOKING_ALERT_PER_HOUR). */
 export interface BookingAlertRule {
