@@ -32,8 +32,8 @@ import { prefixed, RateLimiter } from './requests/rate-limit.ts';
 import { CalendarService } from './calendars/service.ts';
 import { callLog } from './booking/call-log.ts';
 import { openStore } from './store/index.ts';
-import type { EnquiryStore, JobKind } from './store/types.ts';
-import { Publishing } from './releases/publishing.ts';
+import type { EnquiryStore, JobKind, JobKinds } from './store/types.ts';
+import { PUBLISH_JOB_PREFIX, Publishing } from './releases/publishing.ts';
 import { publishHandler } from './releases/publish-job.ts';
 import { commandBuilder } from './releases/build.ts';
 import { startVitals, type VitalsService } from './vitals/service.ts';
@@ -126,9 +126,8 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     siteUrl,
     bookingSecret,
     staffSecret,
-    publishing,
   });
-  if (publishing) followReleases(config, publishing, jobs);
+  if (publishing) followReleases(config, publishing, startPublishing(config, store, publishing));
   if (bookingSecret) startSweep(config, bookings, jobs);
   const services: Services = {
     config,
@@ -223,8 +222,6 @@ interface JobsSetup {
   /** Undefined when booking is off: a booked call's e-mails cannot be made then. */
   bookingSecret: string | undefined;
   staffSecret: string;
-  /** Publishing from the browser, when EDITING is on: its job is run whatever SMTP says. */
-  publishing: Publishing | undefined;
 }
 
 /**
@@ -234,28 +231,31 @@ interface JobsSetup {
  */
 function startJobs(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) {
   const { smtpUrl, mailTo, mailFrom } = config;
-  const publishJobs = publishJobsOf(setup.publishing);
   if (!smtpUrl || !mailTo || !mailFrom) {
     log.warn(
       `Enquiries are stored in ${store.description}; e-mail delivery is off (set SMTP_URL, ENQUIRY_TO and ENQUIRY_FROM to turn it on).`,
     );
-    if (publishJobs.length === 0) return { jobs: undefined, alertMail: undefined };
-    return { jobs: startQueue(config, store, publishJobs), alertMail: undefined };
+    return { jobs: undefined, alertMail: undefined };
   }
   const { content, siteUrl, bookingSecret, staffSecret } = setup;
   const sender = smtpSender(smtpUrl);
   const mails = { sender, from: mailFrom, to: mailTo, content };
-  const jobs = startQueue(config, store, [
-    ...mailHandlers({
-      ...mails,
-      ...(bookingSecret && { booking: { secret: bookingSecret, siteUrl } }),
-    }),
-    jobHandler(
-      SIGN_IN_JOB,
-      signInMailHandler({ store, secret: staffSecret, sender, siteUrl, setup: mails }),
-    ),
-    ...publishJobs,
-  ]);
+  const jobs = startQueue(
+    config,
+    store,
+    [
+      ...mailHandlers({
+        ...mails,
+        ...(bookingSecret && { booking: { secret: bookingSecret, siteUrl } }),
+      }),
+      jobHandler(
+        SIGN_IN_JOB,
+        signInMailHandler({ store, secret: staffSecret, sender, siteUrl, setup: mails }),
+      ),
+    ],
+    // Publishes are their own queue's (startPublishing): a build never holds an e-mail up.
+    { exceptPrefix: PUBLISH_JOB_PREFIX },
+  );
   log.info(`Enquiries are stored in ${store.description} and mailed to ${mailTo}.`);
   const alertMail = { send: (mail: Mail) => sender.send(mail), from: mailFrom, to: mailTo };
   return { jobs, alertMail };
@@ -266,10 +266,12 @@ function startQueue(
   config: ServerConfig,
   store: EnquiryStore,
   handlers: readonly [JobKind, JobHandler][],
+  kinds: JobKinds,
 ) {
   const jobs = new JobQueue({
     store,
     handlers: new Map(handlers),
+    kinds,
     ...config.jobs,
     log: log.warn,
     info: log.info,
@@ -284,11 +286,21 @@ function startQueue(
 /** Stopped with the process: a build under way (its job is given back, and built again after). */
 const stopBuilds = new AbortController();
 
-/** Publishing's job, on the machine whose draft it builds. */
-function publishJobsOf(publishing: Publishing | undefined): [JobKind, JobHandler][] {
-  if (!publishing) return [];
+/**
+ * Publishing's queue: the jobs of this machine's draft only, built one at a time, the build
+ * stopped with the process (its job given back, built again after the restart).
+ */
+function startPublishing(config: ServerConfig, store: EnquiryStore, publishing: Publishing) {
   onShutdown(async () => stopBuilds.abort());
-  return [jobHandler(publishing.jobKind, publishHandler(publishing, stopBuilds.signal))];
+  const kind = publishing.jobKind;
+  return startQueue(
+    config,
+    store,
+    [jobHandler(kind, publishHandler(publishing, stopBuilds.signal))],
+    {
+      only: kind,
+    },
+  );
 }
 
 /** Publishing over the store, with the build of ./releases/build.ts (EDITING=on). */
@@ -307,8 +319,8 @@ function publishingOf(config: ServerConfig, store: EnquiryStore) {
  * from the store if this machine lacks it): how a publish or a roll back made by another process,
  * or on another machine, reaches this one. Once at start too, so a restart serves the live one.
  */
-function followReleases(config: ServerConfig, publishing: Publishing, jobs: JobQueue | undefined) {
-  publishing.options.kick = () => jobs?.kick();
+function followReleases(config: ServerConfig, publishing: Publishing, jobs: JobQueue) {
+  publishing.options.kick = () => jobs.kick();
   let timer: NodeJS.Timeout | undefined;
   const round = () =>
     void publishing

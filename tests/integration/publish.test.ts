@@ -146,6 +146,10 @@ it('publishes an editor’s change live, then rolls it back, with visitors serve
     new RegExp(`^${EDITOR}\\|Roll back to release ${deployed} `),
   );
   expect(read(await page())).toContain('The live site changed since your draft began');
+  // Both in the audit log, by the member.
+  const audit = read(await (await fetch(`${server.url}/staff`, { headers: as })).text());
+  expect(audit).toMatch(new RegExp(`${EDITOR} started publish \\d+`));
+  expect(audit).toContain(`${EDITOR} rolled back to release ${deployed}`);
 
   await server.stop();
   const again = await servers.start({ ...env, PORT: new URL(server.url).port });

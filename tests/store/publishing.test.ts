@@ -248,4 +248,15 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     expect(await livePage()).toBe('<h1>Words after a restart</h1>');
     expect(git(repo, 'rev-parse', 'published')).toBe(halfway!.commit);
   });
+
+  it('leaves publishes to their own queue, and a machine’s to its own processes', async () => {
+    await publishing.start(editor);
+    await store.transaction((tx) => tx.queue([{ kind: 'staff-sign-in', dueAt: clock.now }]));
+    clock.now += 1000;
+    const claim = (kinds: Parameters<EnquiryStore['claimDue']>[3]) =>
+      store.claimDue(clock.now, 10, 60_000, kinds).then((jobs) => jobs.map((job) => job.kind));
+    expect(await claim({ exceptPrefix: 'publish-' })).toEqual(['staff-sign-in']);
+    expect(await claim({ only: 'publish-another-machine' })).toEqual([]);
+    expect(await claim({ only: 'publish-test' })).toEqual(['publish-test']);
+  });
 });

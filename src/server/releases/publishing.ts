@@ -37,13 +37,16 @@ import { git, gitSucceeds } from './git.ts';
 import { describeChanges, gitReader, type Change } from './words.ts';
 import type { Builder } from './build.ts';
 
+/** What every publish job's kind starts with: the other queues leave them. */
+export const PUBLISH_JOB_PREFIX = 'publish-';
+
 /**
  * The publish job's kind of this machine's draft: the draft is a folder of one machine, so only the
  * processes that share it (the same machine, the same EDITING_DIR) can build it; another machine's
  * queue leaves the job, having no handler for its kind.
  */
 export const publishJobKind = (draftDir: string, machine = hostname()) =>
-  `publish-${createHash('sha256').update(`${machine}\0${draftDir}`).digest('hex').slice(0, 12)}`;
+  `${PUBLISH_JOB_PREFIX}${createHash('sha256').update(`${machine}\0${draftDir}`).digest('hex').slice(0, 12)}`;
 
 /** Publishing asked of a machine other than the one whose repository holds the publishes. */
 export const PublishedElsewhere = processWide(

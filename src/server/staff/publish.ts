@@ -104,7 +104,7 @@ async function publishPost(
       return redirect(`${PAGE}?done=nothing`);
     const { publish, started } = await publishing.start(author);
     if (started)
-      await record(desk, member, now, { action: 'published', subject: `publish ${publish.id}` });
+      await record(desk, member, now, { action: 'started publish', subject: String(publish.id) });
     return redirect(`${PAGE}?done=${started ? 'queued' : 'already'}#progress`);
   }
   if (action === 'rollback') {
@@ -112,7 +112,7 @@ async function publishPost(
     try {
       const release = await publishing.rollBack(author, id);
       await record(desk, member, now, {
-        action: 'rolled back',
+        action: 'rolled back to',
         subject: `release ${id}`,
         detail: `as release ${release.id}`,
       });

@@ -18,6 +18,7 @@ import {
   type BookedCall,
   type EnquiryStore,
   type Job,
+  type JobKinds,
   type NewEnquiry,
   type NewVitalRecord,
   type QueuedJob,
@@ -78,11 +79,17 @@ const HOST_HAS_CALL = `SELECT 1 FROM enquiries
     AND (call_host IS NULL OR call_host = ? OR CAST(? AS TEXT) IS NULL) AND id <> ?
   LIMIT 1`;
 
-/** Jobs due and not leased, with their enquiries. Parameters: now, now, limit. */
-const DUE_JOBS = `SELECT e.*, j.id AS job_id, j.kind AS job_kind, j.payload, j.done_at, j.attempts
+/**
+ * Jobs due and not leased, with their enquiries, of one kind or all but a prefix's (`kind`).
+ * Parameters: now, now, the kind or prefix if filtered, limit.
+ */
+const dueJobs = (
+  kind?: JobKinds,
+) => `SELECT e.*, j.id AS job_id, j.kind AS job_kind, j.payload, j.done_at, j.attempts
   FROM jobs j LEFT JOIN enquiries e ON e.id = j.enquiry_id
   WHERE j.done_at IS NULL AND j.failed_at IS NULL AND j.skipped_at IS NULL
     AND j.next_attempt_at <= ? AND (j.leased_until IS NULL OR j.leased_until <= ?)
+    ${kind?.only ? 'AND j.kind = ?' : kind?.exceptPrefix ? 'AND j.kind NOT LIKE ?' : ''}
   ORDER BY j.next_attempt_at, j.id LIMIT ?`;
 
 export class Store implements EnquiryStore {
@@ -239,9 +246,16 @@ export class Store implements EnquiryStore {
     now = Date.now(),
     limit = JOBS_CLAIM_BATCH,
     leaseMs = JOBS_LEASE_MS,
+    kind?: JobKinds,
   ): Promise<Job[]> {
     return this.#db.transaction(async (db) => {
-      const rows = await db.all(`${DUE_JOBS}${this.#dialect.skipLocked('j')}`, [now, now, limit]);
+      const filter = kind?.only ?? (kind?.exceptPrefix && `${kind.exceptPrefix}%`);
+      const rows = await db.all(`${dueJobs(kind)}${this.#dialect.skipLocked('j')}`, [
+        now,
+        now,
+        ...(filter === undefined ? [] : [filter]),
+        limit,
+      ]);
       if (rows.length > 0)
         await db.run(
           `UPDATE jobs SET leased_until = ? WHERE id IN (${Array(rows.length).fill('?').join(', ')})`,

@@ -123,6 +123,14 @@ export interface CallChange {
 export type JobKind = string;
 
 /**
+ * Which jobs a queue claims: of one kind only, or of every kind but those named `prefix…` (a
+ * publish's build, a minute long, runs in a queue of its own so that e-mails are not held up
+ * behind it, and only on the machine of its draft).
+ */
+export type JobKinds =
+  { only: JobKind; exceptPrefix?: undefined } | { exceptPrefix: string; only?: undefined };
+
+/**
  * Durable work to queue in a store transaction: its kind, when it is due, and what its kind needs
  * (`payload`, kept as JSON; each kind types its own, e.g. ../mail/mail-jobs.ts's MailPayload).
  */
@@ -375,7 +383,7 @@ export interface EnquiryStore extends VitalsStore {
    * marks them: no other process sharing the store gets them meanwhile, and if this one dies,
    * another takes them over once the lease ends. Never one done, failed for good or skipped.
    */
-  claimDue(now?: number, limit?: number, leaseMs?: number): Promise<Job[]>;
+  claimDue(now?: number, limit?: number, leaseMs?: number, kind?: JobKinds): Promise<Job[]>;
   /** Gives back claimed jobs this process will not run now. */
   release(jobIds: number[]): Promise<void>;
   /** A job done (an e-mail accepted by the SMTP server): never claimed again. */
