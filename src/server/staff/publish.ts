@@ -109,6 +109,7 @@ async function publishPost(
   }
   if (action === 'rollback') {
     const id = Number(first(fields, 'release'));
+    if (!Number.isSafeInteger(id) || id < 1) return redirect(`${PAGE}?done=not-kept`);
     try {
       const release = await publishing.rollBack(author, id);
       await record(desk, member, now, {
