@@ -259,4 +259,29 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     expect(await claim({ only: 'publish-another-machine' })).toEqual([]);
     expect(await claim({ only: 'publish-test' })).toEqual(['publish-test']);
   });
+
+  it('keeps a roll back made during a build on the branch, under the publish that goes live after it', async () => {
+    await publish('One');
+    const [one] = await store.releases.recent(1);
+    await publishing.view();
+    writeFileSync(draftFile(), service('Two'));
+    await publishing.start(editor);
+    const during = new Publishing({
+      ...publishing.options,
+      builder: async (run) => {
+        await publishing.rollBack({ name: 'Ben', email: 'ben@example.com' }, one!.id);
+        await fakeBuild(run);
+      },
+    });
+    clock.now += 1000;
+    const [job] = (await store.claimDue(clock.now, 10, 60_000)) as Job<PublishPayload>[];
+    await publishHandler(during)(job!);
+    expect(await livePage()).toBe('<h1>Two</h1>');
+    expect(git(repo, 'log', '-3', '--format=%an|%s', 'published').split('\n')).toEqual([
+      'Erin Editor|Publish: Changed Two (/android)',
+      `Ben|Roll back to release ${one!.id} (Erin Editor, 2027-01-05 09:00 UTC)`,
+      'Erin Editor|Publish: Changed One (/android)',
+    ]);
+    expect((await store.releases.live())?.commit).toBe(git(repo, 'rev-parse', 'published'));
+  });
 });

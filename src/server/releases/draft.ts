@@ -180,6 +180,22 @@ export async function commitDraft(folders: Folders, author: Author, message: str
   return { commit: merged, base, files };
 }
 
+/**
+ * The commit to put on the published branch once `commit` is live: itself, or, if the branch moved
+ * while it was built (a roll back meanwhile), the same content by the same author on the branch's
+ * new tip, so that the branch keeps every commit (the later one is live).
+ */
+export async function ontoPublished(folders: Folders, commit: string): Promise<string> {
+  const cwd = folders.repoDir;
+  const tip = await publishedTip(folders);
+  if (tip === commit || (await gitSucceeds(['merge-base', '--is-ancestor', tip, commit], { cwd })))
+    return commit;
+  const [name, email, tree, ...message] = (
+    await git(['log', '-1', '--format=%an%n%ae%n%T%n%B', commit], { cwd })
+  ).split('\n');
+  return commitTree(cwd, tree!, [tip], { name: name!, email: email! }, message.join('\n'));
+}
+
 /** Moves the published branch to `commit` (a publish gone live, or a roll back). */
 export const advancePublished = ({ repoDir }: Folders, commit: string) =>
   git(['update-ref', '-m', 'publish', `refs/heads/${PUBLISHED_BRANCH}`, commit], { cwd: repoDir });

@@ -13,6 +13,7 @@ import type { JobHandler, JobOutcome } from '../jobs/queue.ts';
 import type { Publish } from '../store/releases.ts';
 import {
   advancePublished,
+  ontoPublished,
   commitDraft,
   draftChanges,
   PublishRefused,
@@ -104,11 +105,12 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
   try {
     await build(publishing, checkout, expectedPages(publishing, live?.folder), step, signal);
     await step('live');
+    const commit = await ontoPublished(config, made.commit);
     const files = await packRelease(join(checkout, 'dist'));
     const releaseId = await records.addRelease(
       {
         kind: 'publish',
-        commit: made.commit,
+        commit,
         actor: publish.actor,
         actorName: publish.actorName,
         summary: made.message,
@@ -122,14 +124,14 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
       releaseId,
       join(config.repoDir, 'node_modules'),
     );
-    await advancePublished(config, made.commit);
+    await advancePublished(config, commit);
     await switchTo(publishing.paths, releaseId);
     await records.updatePublish(
       publish.id,
       { state: 'live', step: STEPS.done[0], progress: 100, releaseId },
       publishing.now(),
     );
-    await followDraft(publishing, made.commit);
+    await followDraft(publishing, commit);
     await publishing.prune();
     return releaseId;
   } finally {
