@@ -2,6 +2,7 @@
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { readConfig } from '../../src/server/config';
+import { buildProgress } from '../../src/server/releases/publish-job';
 
 it('keeps editing off unless EDITING=on, its folder beside the SQLite store’s by default', () => {
   const off = readConfig({ ENQUIRY_DB: '/var/lib/site/enquiries.sqlite' });
@@ -33,4 +34,18 @@ it('keeps editing off unless EDITING=on, its folder beside the SQLite store’s 
     buildCommand: ['node', 'build.mjs'],
   });
   expect(on.staffEditors).toEqual(['erin@a.example', 'ben@a.example']);
+});
+
+it('moves a publish’s progress bar forward with the build’s phases, pages and images', () => {
+  const progressOf = buildProgress(2);
+  const seen = [
+    '[build] Building server entrypoints...',
+    '  ├─ /about/index.html (+45ms)',
+    '  └─ /contact/index.html (+55ms)',
+    '  ▶ /_astro/a.avif (reused cache entry) (+0ms) (1/2)',
+    '  ▶ /_astro/b.avif (+8ms) (2/2)',
+    '[build] Server built in 21.72s',
+    '[content] Synced content',
+  ].map(progressOf);
+  expect(seen).toEqual([26, 53, 68, 78, 87, 91, undefined]);
 });

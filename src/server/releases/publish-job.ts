@@ -166,7 +166,25 @@ async function checkOut(repoDir: string, dir: string, commit: string) {
   await symlink(join(repoDir, 'node_modules'), join(dir, 'node_modules'));
 }
 
-/** The build, its progress counted by the pages it reports made; its output in `dir/dist`. */
+/**
+ * Where a build is, from a line it writes: its phases as Astro names them, then its pages and its
+ * images counted (`(12/138)`), each over its share of the bar between "building" and "live".
+ */
+export function buildProgress(expectedPages: number) {
+  const [from, to] = [STEPS.building[1], STEPS.live[1] - 1];
+  const at = (share: number) => Math.min(to, Math.round(from + (to - from) * share));
+  let pages = 0;
+  return (line: string): number | undefined => {
+    if (/Building server entrypoints/.test(line)) return at(0.15);
+    if (/\.html\b/.test(line)) return at(0.3 + (0.4 * ++pages) / expectedPages);
+    const image = /\((\d+)\/(\d+)\)\s*$/.exec(line);
+    if (image) return at(0.7 + (0.25 * Number(image[1])) / Number(image[2]));
+    if (/precompress|Server built in/.test(line)) return at(1);
+    return undefined;
+  };
+}
+
+/** The build, its progress from the lines it writes (buildProgress); its output in `dir/dist`. */
 async function build(
   publishing: Publishing,
   dir: string,
@@ -174,9 +192,8 @@ async function build(
   step: (key: 'building', progress?: number) => Promise<void>,
   signal?: AbortSignal,
 ) {
-  const { building, live } = { building: STEPS.building[1], live: STEPS.live[1] };
   await step('building');
-  let pages = 0;
+  const progressOf = buildProgress(expected);
   let shown = 0;
   let writing: Promise<void> = Promise.resolve();
   await publishing.options.builder({
@@ -185,17 +202,11 @@ async function build(
     cacheDir: join(publishing.paths.editingDir, 'cache'),
     signal,
     onLine(line) {
-      if (!/\.html\b/.test(line)) return;
-      pages++;
-      const progress = Math.min(
-        live - 1,
-        building + Math.floor(((live - building) * pages) / expected),
-      );
+      const progress = progressOf(line);
       // Written when it has moved, one write at a time: a page a few ms is many lines.
-      if (progress > shown) {
-        shown = progress;
-        writing = writing.then(() => step('building', progress)).catch(() => {});
-      }
+      if (progress === undefined || progress <= shown) return;
+      shown = progress;
+      writing = writing.then(() => step('building', progress)).catch(() => {});
     },
   });
   await writing;
