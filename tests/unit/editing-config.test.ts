@@ -1,4 +1,4 @@
-/** EDITING's settings as the environment gives them: off unless `on`, the folders beside the store. */
+/** EDITING's settings as the environment gives them (off unless `on`, the folders beside the store), and a publish's progress. */
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { readConfig } from '../../src/server/config';
