@@ -27,6 +27,7 @@ it('names pages added, removed, moved and redirected, and the lists, copy and im
       { status: 'M', path: 'src/content/pages/schedule-booked.yaml' },
       { status: 'M', path: 'src/content/pages/service.yaml' },
       { status: 'M', path: 'src/content/data/testimonials.yaml' },
+      { status: 'M', path: 'src/content/data/availability.yaml' },
       { status: 'A', path: 'src/assets/portfolio/new-shop.avif' },
     ],
     read,
@@ -40,9 +41,10 @@ it('names pages added, removed, moved and redirected, and the lists, copy and im
     'Changed the schedule booked page (/schedule/booked)',
     'Changed every service page (their shared copy)',
     'Changed the list “testimonials” (shown on several pages)',
+    'Changed the hosts and their hours (the e-mails and the staff desk take them when the server next restarts)',
     'Added the image new-shop.avif',
   ]);
   expect(commitMessage(changes).split('\n')[0]).toBe(
-    'Publish: Added Flutter Apps (/flutter); Removed PHP Sites (/php); Moved iOS Apps: from /iphone to /ios and 6 more',
+    'Publish: Added Flutter Apps (/flutter); Removed PHP Sites (/php); Moved iOS Apps: from /iphone to /ios and 7 more',
   );
 });

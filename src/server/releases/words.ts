@@ -90,6 +90,15 @@ async function fileChange(file: ChangedFile, read: Read): Promise<Change[]> {
     return [{ kind, what, ...(!PAGE_NAMES[page] && { address: pageAddress(page) }) }];
   }
   const data = DATA.exec(file.path)?.[1];
+  // The server's services read these once, as they start (the hosts, the agency's name and
+  // address in e-mails): the pages show the change at once, the e-mails after a restart.
+  if (data === 'availability' || data === 'settings')
+    return [
+      {
+        kind,
+        what: `the ${data === 'settings' ? 'site’s settings' : 'hosts and their hours'} (the e-mails and the staff desk take them when the server next restarts)`,
+      },
+    ];
   if (data)
     return [{ kind, what: `the list “${data.replace(/-/g, ' ')}” (shown on several pages)` }];
   return [{ kind, what: `the image ${file.path.split('/').at(-1)}` }];
