@@ -284,4 +284,41 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     ]);
     expect((await store.releases.live())?.commit).toBe(git(repo, 'rev-parse', 'published'));
   });
+
+  it('keeps the draft’s changes across a deploy of new code, and publishes onto that code', async () => {
+    await publish('Published before the deploy');
+    writeFileSync(draftFile(), service('Not yet published'));
+    // The deploy: a new clone of the code, with the publishes merged in, and a change of code.
+    const site2 = join(root, 'site2');
+    git(root, 'clone', '-q', repo, site2);
+    mkdirSync(join(site2, 'node_modules'));
+    git(site2, 'branch', 'published', 'origin/published');
+    git(site2, 'merge', '-q', 'published');
+    writeFileSync(join(site2, 'code.ts'), 'export const shipped = true;\n');
+    git(site2, 'add', 'code.ts');
+    git(
+      site2,
+      '-c',
+      'user.name=Dev',
+      '-c',
+      'user.email=dev@example.com',
+      'commit',
+      '-qm',
+      'New code',
+    );
+    const deployed = new Publishing({
+      ...publishing.options,
+      config: { ...publishing.options.config, repoDir: site2 },
+    });
+    expect((await deployed.view()).changes).toEqual([
+      { kind: 'changed', what: 'Not yet published', address: '/android' },
+    ]);
+    await deployed.start(editor);
+    clock.now += 1000;
+    for (const job of (await store.claimDue(clock.now, 10, 60_000)) as Job<PublishPayload>[])
+      await publishHandler(deployed)(job);
+    expect(await livePage()).toBe('<h1>Not yet published</h1>');
+    expect(git(site2, 'show', 'published:code.ts')).toBe('export const shipped = true;');
+    expect(git(site2, 'show', `published:${SERVICE}`)).toBe(service('Not yet published').trim());
+  });
 });

@@ -6,7 +6,7 @@
  * git's merge, and onto the code deployed since, so that neither side loses the other's work.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
@@ -41,14 +41,58 @@ export async function publishedTip({ repoDir }: Folders): Promise<string> {
   return tip || git(['rev-parse', 'HEAD'], { cwd: repoDir });
 }
 
-/** The draft's folder, made from `from` (the live release's commit) if it is not there yet. */
+const commonDir = (cwd: string) =>
+  git(['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd }).catch(() => '');
+
+/**
+ * The draft's folder, made from `from` (the live release's commit, else the last published) if it
+ * is not there yet; moved onto the site's repository if it was made from another (a deploy of new
+ * code is a new clone, whose `published` branch the deploy brought in), its changes kept.
+ */
 export async function ensureDraft(folders: Folders, from?: string): Promise<string> {
-  if (existsSync(join(folders.draftDir, '.git'))) return folders.draftDir;
+  const exists = existsSync(join(folders.draftDir, '.git'));
+  if (exists && (await commonDir(folders.draftDir)) === (await commonDir(folders.repoDir)))
+    return folders.draftDir;
   await mkdir(folders.editingDir, { recursive: true, mode: 0o700 });
-  const start = from ?? (await publishedTip(folders));
+  const here =
+    from && (await gitSucceeds(['cat-file', '-e', `${from}^{commit}`], { cwd: folders.repoDir }));
+  const start = here ? from : await publishedTip(folders);
+  if (exists) await moveDraft(folders, start);
+  else await addDraft(folders, start);
+  return folders.draftDir;
+}
+
+async function addDraft(folders: Folders, start: string) {
   await git(['worktree', 'prune'], { cwd: folders.repoDir });
   await git(['worktree', 'add', '--detach', folders.draftDir, start], { cwd: folders.repoDir });
-  return folders.draftDir;
+}
+
+/**
+ * A draft of another repository made again from `start` in this one, with the files it changed
+ * (against where it started, as its old repository says) written over it; every content file if
+ * that repository is gone.
+ */
+async function moveDraft(folders: Folders, start: string) {
+  const changed = await changesOf(folders).then(
+    ({ files }) => files,
+    () => undefined,
+  );
+  const kept = join(folders.editingDir, `moving-${randomBytes(6).toString('hex')}`);
+  await cp(folders.draftDir, kept, { recursive: true, filter: (path) => !path.endsWith('/.git') });
+  try {
+    await rm(folders.draftDir, { recursive: true, force: true });
+    await addDraft(folders, start);
+    const paths = changed
+      ? changed.flatMap((file) => [file.path, ...(file.from ? [file.from] : [])])
+      : CONTENT_PATHS.filter((path) => existsSync(join(kept, path)));
+    for (const path of paths) {
+      await rm(join(folders.draftDir, path), { recursive: true, force: true });
+      if (existsSync(join(kept, path)))
+        await cp(join(kept, path), join(folders.draftDir, path), { recursive: true });
+    }
+  } finally {
+    await rm(kept, { recursive: true, force: true });
+  }
 }
 
 /** The commit the draft started from. */
@@ -98,6 +142,11 @@ export async function changedFiles(cwd: string, from: string, to: string): Promi
 /** What the draft changes against where it started from, and that starting point. */
 export async function draftChanges(folders: Folders) {
   await ensureDraft(folders);
+  return changesOf(folders);
+}
+
+/** The draft's changes, by its own repository (which may be another than the site's). */
+async function changesOf(folders: Folders) {
   const base = await draftBase(folders);
   const tree = await draftTree(folders);
   return { base, tree, files: await changedFiles(folders.draftDir, base, tree) };

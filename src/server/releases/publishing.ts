@@ -112,7 +112,7 @@ export class Publishing {
     });
     if (!here)
       throw new PublishedElsewhere(
-        'This machine serves what is live, but publishing is done on the machine that published it: its repository holds the site’s history and the draft. Open Publishing there.',
+        'This machine serves what is live, but publishing is done on the machine that published it: its repository holds the site’s history and the draft. Open Publishing there. (On that machine, this means a deploy of new code left out the branch "published": docs/publishing.md.)',
       );
   }
 
