@@ -68,23 +68,34 @@ async function addDraft(folders: Folders, start: string) {
 }
 
 /**
- * A draft of another repository made again from `start` in this one, with the files it changed
- * (against where it started, as its old repository says) written over it; every content file if
+ * The paths the draft changed against where it started, by `git status`, which reads its old
+ * repository without writing to it (an older release's, read-only under systemd); undefined if
  * that repository is gone.
  */
+async function changedPaths(draftDir: string): Promise<string[] | undefined> {
+  const present = CONTENT_PATHS.filter((path) => existsSync(join(draftDir, path)));
+  const out = await git(
+    ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', ...present],
+    { cwd: draftDir, raw: true },
+  ).catch(() => undefined);
+  return out
+    ?.split('\0')
+    .filter(Boolean)
+    .map((entry) => entry.slice(3));
+}
+
+/**
+ * A draft of another repository made again from `start` in this one, with the files it changed
+ * written over it (added, changed or removed); every content file if its repository is gone.
+ */
 async function moveDraft(folders: Folders, start: string) {
-  const changed = await changesOf(folders).then(
-    ({ files }) => files,
-    () => undefined,
-  );
+  const changed = await changedPaths(folders.draftDir);
   const kept = join(folders.editingDir, `moving-${randomBytes(6).toString('hex')}`);
   await cp(folders.draftDir, kept, { recursive: true, filter: (path) => !path.endsWith('/.git') });
   try {
     await rm(folders.draftDir, { recursive: true, force: true });
     await addDraft(folders, start);
-    const paths = changed
-      ? changed.flatMap((file) => [file.path, ...(file.from ? [file.from] : [])])
-      : CONTENT_PATHS.filter((path) => existsSync(join(kept, path)));
+    const paths = changed ?? CONTENT_PATHS.filter((path) => existsSync(join(kept, path)));
     for (const path of paths) {
       await rm(join(folders.draftDir, path), { recursive: true, force: true });
       if (existsSync(join(kept, path)))
@@ -142,11 +153,6 @@ export async function changedFiles(cwd: string, from: string, to: string): Promi
 /** What the draft changes against where it started from, and that starting point. */
 export async function draftChanges(folders: Folders) {
   await ensureDraft(folders);
-  return changesOf(folders);
-}
-
-/** The draft's changes, by its own repository (which may be another than the site's). */
-async function changesOf(folders: Folders) {
   const base = await draftBase(folders);
   const tree = await draftTree(folders);
   return { base, tree, files: await changedFiles(folders.draftDir, base, tree) };

@@ -11,10 +11,15 @@ export interface GitOptions {
   /** More of the environment (an index file of its own, an author). */
   env?: Record<string, string>;
   input?: string;
+  /** The output as git wrote it, not trimmed (a status's leading blank is a column). */
+  raw?: boolean;
 }
 
 /** Runs `git args` in `cwd`; its output, trimmed. */
-export function git(args: readonly string[], { cwd, env, input }: GitOptions): Promise<string> {
+export function git(
+  args: readonly string[],
+  { cwd, env, input, raw = false }: GitOptions,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
@@ -29,7 +34,7 @@ export function git(args: readonly string[], { cwd, env, input }: GitOptions): P
           reject(
             new GitError(`git ${args[0]}: ${String(stderr || stdout || error.message).trim()}`),
           );
-        else resolve(String(stdout).trim());
+        else resolve(raw ? String(stdout) : String(stdout).trim());
       },
     );
     if (input !== undefined) child.stdin?.end(input);
