@@ -321,6 +321,9 @@ function publishingOf(config: ServerConfig, store: EnquiryStore) {
  */
 function followReleases(config: ServerConfig, publishing: Publishing, jobs: JobQueue) {
   publishing.options.kick = () => jobs.kick();
+  void publishing
+    .prepare()
+    .catch((error: unknown) => log.warn(`Could not prepare the draft: ${String(error)}`));
   let timer: NodeJS.Timeout | undefined;
   const round = () =>
     void publishing

@@ -50,6 +50,16 @@ const commonDir = (cwd: string) =>
  * code is a new clone, whose `published` branch the deploy brought in), its changes kept.
  */
 export async function ensureDraft(folders: Folders, from?: string): Promise<string> {
+  // One at a time: the start's preparation and a first visit of Publishing would both make it.
+  const previous = making;
+  const mine = previous.then(() => makeDraft(folders, from));
+  making = mine.catch(() => {});
+  return mine;
+}
+
+let making: Promise<unknown> = Promise.resolve();
+
+async function makeDraft(folders: Folders, from?: string): Promise<string> {
   const exists = existsSync(join(folders.draftDir, '.git'));
   if (exists && (await commonDir(folders.draftDir)) === (await commonDir(folders.repoDir)))
     return folders.draftDir;

@@ -102,6 +102,21 @@ export class Publishing {
   }
 
   /**
+   * The editing folder and the draft, made as the process starts rather than by the first visit of
+   * Publishing (a GET changes nothing); a draft of a former release's repository is moved over.
+   */
+  async prepare() {
+    await makeEditingDirs(this.paths);
+    const live = await this.records.live();
+    const here =
+      !live ||
+      (await gitSucceeds(['cat-file', '-e', `${live.commit}^{commit}`], {
+        cwd: this.options.config.repoDir,
+      }));
+    if (here) await ensureDraft(this.options.config, live?.commit);
+  }
+
+  /**
    * Refused where the site's repository lacks the live release's commit: another machine published
    * it, whose repository and draft hold the history (route the editor to that machine).
    */
