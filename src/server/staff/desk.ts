@@ -21,6 +21,7 @@ import { CalendarsUnreadable } from '../booking/messages.ts';
 import { isRefusal, refusalMessage, type CallRefusal } from '../booking/refusals.ts';
 import {
   addressKey,
+  isEditor,
   linkId,
   memberLabel,
   newSessionToken,
@@ -238,6 +239,8 @@ export interface DeskView extends PageAnswer {
   passkeys: number;
   /** Field data of the last 28 days: p75 per page and metric, as `npm run vitals` shows it. */
   vitals: VitalsRow[];
+  /** An editor, with editing on (EDITING): the desk links to the editor and to Publishing. */
+  edits: boolean;
 }
 
 /** How far ahead the desk lists calls. */
@@ -368,6 +371,7 @@ async function deskView(
     filter,
     audit: (await desk.store.staff.recentAudit(100)).map(deskAudit),
     passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
+    edits: desk.publishing !== undefined && isEditor(member),
     vitals: summarise(
       await desk.store.vitalsSince(windowStart(new Date(now).toISOString().slice(0, 10), 28)),
       (record) => record.path,
