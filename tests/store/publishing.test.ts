@@ -321,4 +321,29 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     expect(git(site2, 'show', 'published:code.ts')).toBe('export const shipped = true;');
     expect(git(site2, 'show', `published:${SERVICE}`)).toBe(service('Not yet published').trim());
   });
+
+  it('tries a publish that meets an error of the server again, then fails it in words', async () => {
+    await publishing.view();
+    writeFileSync(draftFile(), service('Never built'));
+    await publishing.start(editor);
+    clock.now += 1000;
+    const [job] = (await store.claimDue(clock.now, 10, 60_000)) as Job<PublishPayload>[];
+    const broken = new Publishing({
+      ...publishing.options,
+      builder: async () => {
+        throw new Error('ENOSPC: no space left on device');
+      },
+    });
+    const run = (attempts: number) => publishHandler(broken)({ ...job!, attempts });
+    expect(await run(0)).toMatchObject({ retry: expect.stringContaining('ENOSPC') });
+    expect(await run(1)).toMatchObject({ retry: expect.stringContaining('ENOSPC') });
+    expect(await run(2)).toMatchObject({ failed: expect.stringContaining('ENOSPC') });
+    expect(await store.releases.latestPublish()).toMatchObject({
+      state: 'failed',
+      reason: expect.stringMatching(
+        /^Publishing stopped on an error of the server, so nothing changed/,
+      ),
+    });
+    expect((await publishing.start(editor)).started).toBe(true);
+  });
 });

@@ -66,8 +66,10 @@ export function publishHandler(
       const release = await runPublish(publishing, publish, signal);
       return { done: true, log: `Published release ${release} (publish ${publish.id})` };
     } catch (error) {
+      // Stopping: the job is given back, and built again after the restart.
       if (signal?.aborted) throw error;
-      if (!(error instanceof PublishRefused || error instanceof BuildFailed)) throw error;
+      if (!(error instanceof PublishRefused || error instanceof BuildFailed))
+        return unexpected(publishing, publish, job.attempts, error);
       await publishing.records.updatePublish(
         publish.id,
         { state: 'failed', reason: error.message },
@@ -79,6 +81,28 @@ export function publishHandler(
       };
     }
   };
+}
+
+/** Tries of a publish that meets an error of the server (a disk full, git refusing) before it gives up. */
+const TRIES = 3;
+
+/**
+ * An error of the server's, not of the content: tried again (with the queue's backoff) a few
+ * times, then the publish fails in words, and frees its place for the next (the job failed for
+ * good, which /healthz counts, for the operator).
+ */
+async function unexpected(
+  publishing: Publishing,
+  publish: Publish,
+  attempts: number,
+  error: unknown,
+): Promise<JobOutcome> {
+  const log = `Publish ${publish.id} met an error: ${String(error)}`;
+  if (attempts + 1 < TRIES) return { retry: String(error), log };
+  const reason =
+    'Publishing stopped on an error of the server, so nothing changed on the live site. Try again; if it fails again, ask whoever runs the site (the server’s log says why).';
+  await publishing.records.updatePublish(publish.id, { state: 'failed', reason }, publishing.now());
+  return { failed: String(error), log };
 }
 
 /** A publish from its commit to its release live; the release's id. */
