@@ -105,7 +105,8 @@ export async function unpackRelease(
 
 /**
  * Moves a built folder into place as release `folder`, with a link to the project's node_modules
- * (the server's code imports its packages, wherever EDITING_DIR is). Kept if already there.
+ * (the server's code imports its packages, wherever EDITING_DIR is). Kept if already there; the
+ * caller removes `built` if it is left.
  */
 export async function placeRelease(
   paths: ReleasePaths,
@@ -117,8 +118,11 @@ export async function placeRelease(
   await rm(join(built, 'node_modules'), { recursive: true, force: true });
   await symlink(nodeModules, join(built, 'node_modules'));
   await chmod(built, 0o700);
-  await rm(releaseDir(paths, folder), { recursive: true, force: true });
-  await rename(built, releaseDir(paths, folder));
+  // Another process of the machine may have placed it meanwhile (each follows the store): the
+  // rename onto its folder fails, and that one, whole, is kept; never removed under a server.
+  await rename(built, releaseDir(paths, folder)).catch((error: unknown) => {
+    if (!hasRelease(paths, folder)) throw error;
+  });
 }
 
 /** Removes the releases' folders not in `kept` (nor the live one), and builds left by a stop. */
