@@ -259,6 +259,9 @@ export class Publishing {
     await this.fetchRelease(live.folder);
     await switchTo(this.paths, live.folder);
     this.options.log?.(`Release ${live.id} is live here (${live.summary.split('\n')[0]}).`);
+    // This machine's folders of releases no longer kept go too (the publishing one prunes the store).
+    const kept = await this.records.recent(this.options.config.releasesKept);
+    await removeReleasesExcept(this.paths, [...new Set(kept.map((release) => release.folder))]);
     return true;
   }
 
