@@ -346,4 +346,20 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     });
     expect((await publishing.start(editor)).started).toBe(true);
   });
+
+  it('keeps the last releases only, on the disk and in the store', async () => {
+    publishing = new Publishing({
+      ...publishing.options,
+      config: { ...publishing.options.config, releasesKept: 2 },
+    });
+    for (const words of ['First', 'Second', 'Third']) await publish(words);
+    const [third, second, first] = await store.releases.recent(3);
+    expect([first!.kept, second!.kept, third!.kept]).toEqual([false, true, true]);
+    expect(await store.releases.files(first!.id)).toBeUndefined();
+    expect(existsSync(releaseDir(publishing.paths, first!.id))).toBe(false);
+    expect(existsSync(releaseDir(publishing.paths, second!.id))).toBe(true);
+    await expect(publishing.rollBack(editor, first!.id)).rejects.toThrow('no longer kept');
+    await publishing.rollBack(editor, second!.id);
+    expect(await livePage()).toBe('<h1>Second</h1>');
+  });
 });
