@@ -14,7 +14,7 @@ const serverFloors = [
   ['requests'],
   ['store', 'http'],
   ['jobs'],
-  ['calendars', 'mail'],
+  ['calendars', 'mail', 'releases'],
   ['booking'],
   ['enquiries', 'vitals'],
   ['staff'],

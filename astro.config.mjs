@@ -46,6 +46,10 @@ export default defineConfig({
   site: 'https://www.northgate-digital.example',
   // Every page is prerendered; only the enquiry endpoints opt out with `prerender = false`.
   output: 'static',
+  // A publish from the browser builds with its cache (optimised images, the content's store) in
+  // the editing folder (src/server/releases/build.ts): node_modules may be read-only there, and
+  // the images made once are reused by the next publish.
+  ...(process.env.ASTRO_CACHE_DIR && { cacheDir: process.env.ASTRO_CACHE_DIR }),
   // Middleware mode: src/server/main.ts serves the files itself (compressed) and adds the security headers, and
   // hands Astro only what is not a file; the standalone handler looked for a file again on every request.
   // staticHeaders: the CSP of each prerendered page is sent as a header, not a <meta>. Off in `astro dev`,
@@ -120,6 +124,7 @@ export default defineConfig({
   // Scoped styles by class rather than by a data attribute on every element: smaller pages.
   scopedStyleStrategy: 'class',
   vite: {
+    ...(process.env.ASTRO_CACHE_DIR && { cacheDir: `${process.env.ASTRO_CACHE_DIR}/vite` }),
     define: {
       __RECAPTCHA_SITE_KEY__: JSON.stringify(recaptchaSiteKey),
       __VITALS__: JSON.stringify(vitals),

@@ -6,6 +6,7 @@
  * it needs (./booking/services.ts). Opened on first use and held; a store that cannot be opened
  * (a database that is down) is tried again at the next use.
  */
+import { resolve } from 'node:path';
 import {
   BOOKING_ALERT_QUIET_MS,
   bookingOffReason,
@@ -18,7 +19,7 @@ import { Bookings } from './booking/calls.ts';
 import { startLapseSweep } from './booking/lapse.ts';
 import { BookingPaceAlert } from './booking/pace-alert.ts';
 import type { Services } from './booking/services.ts';
-import { jobHandler, JobQueue } from './jobs/queue.ts';
+import { jobHandler, JobQueue, type JobHandler } from './jobs/queue.ts';
 import { mailHandlers } from './mail/delivery.ts';
 import { meetingPlace } from './mail/templates.ts';
 import { staffMembers } from './staff/access.ts';
@@ -31,7 +32,10 @@ import { prefixed, RateLimiter } from './requests/rate-limit.ts';
 import { CalendarService } from './calendars/service.ts';
 import { callLog } from './booking/call-log.ts';
 import { openStore } from './store/index.ts';
-import type { EnquiryStore } from './store/types.ts';
+import type { EnquiryStore, JobKind, JobKinds } from './store/types.ts';
+import { PUBLISH_JOB_PREFIX, Publishing } from './releases/publishing.ts';
+import { publishHandler } from './releases/publish-job.ts';
+import { commandBuilder } from './releases/build.ts';
 import { startVitals, type VitalsService } from './vitals/service.ts';
 import { SpeedFiguresCache, type SpeedFigures } from './vitals/speed.ts';
 import { log } from './log.ts';
@@ -72,8 +76,16 @@ let speed: SpeedFiguresCache | undefined;
 
 const started = once(start);
 
+/**
+ * This process's services, one whatever the number of builds loaded: a publish's release is a
+ * build of its own (../releases/live-site.ts) whose copy of this module finds the first one's
+ * services here, on `globalThis` under a registered symbol (as ./shutdown.ts's tasks), rather
+ * than open a second store and queue.
+ */
+const appKey = Symbol.for('agency-site.app');
+
 /** This process's services. */
-export const app: App = {
+export const app: App = ((globalThis as Record<symbol, App | undefined>)[appKey] ??= {
   services: async () => (await started()).services,
   staff: async () => (await started()).staff,
   vitals: once(async () => {
@@ -91,7 +103,7 @@ export const app: App = {
     });
     return speed.get();
   },
-};
+});
 
 async function start(): Promise<{ services: Services; staff: StaffDesk }> {
   if (!mailContent) throw new Error('The e-mails have no content: see provideMailContent.');
@@ -108,12 +120,14 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
   const { limiter, staffLimiter } = limitersOf(config, store);
   const bookingSecret = bookingSecretOf(config, keys.booking);
   const siteUrl = config.siteUrl ?? import.meta.env.SITE;
+  const publishing = config.editing.enabled ? publishingOf(config, store) : undefined;
   const { jobs, alertMail } = startJobs(config, store, {
     content,
     siteUrl,
     bookingSecret,
     staffSecret,
   });
+  if (publishing) followReleases(config, publishing, startPublishing(config, store, publishing));
   if (bookingSecret) startSweep(config, bookings, jobs);
   const services: Services = {
     config,
@@ -126,7 +140,8 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     calendars: startCalendars(config, store, content),
     bookingAlert: bookingSecret ? paceAlertOf(config, bookings, alertMail) : undefined,
   };
-  return { services, staff: staffDeskOf(config, content, services, staffSecret, siteUrl) };
+  const staff = staffDeskOf(config, content, services, staffSecret, siteUrl);
+  return { services, staff: { ...staff, ...(publishing && { publishing }) } };
 }
 
 /** Calls not confirmed in time are released, by whichever process sweeps first. */
@@ -185,7 +200,12 @@ function staffDeskOf(
     store: services.store,
     services,
     jobs: services.jobs,
-    members: staffMembers(content.hosts, config.staffEmails, content.timeZone ?? 'UTC'),
+    members: staffMembers(
+      content.hosts,
+      config.staffEmails,
+      content.timeZone ?? 'UTC',
+      config.staffEditors,
+    ),
     secret,
     idleMs: config.staffIdleMs,
     secure: siteUrl.startsWith('https:'),
@@ -220,9 +240,10 @@ function startJobs(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) 
   const { content, siteUrl, bookingSecret, staffSecret } = setup;
   const sender = smtpSender(smtpUrl);
   const mails = { sender, from: mailFrom, to: mailTo, content };
-  const jobs = new JobQueue({
+  const jobs = startQueue(
+    config,
     store,
-    handlers: new Map([
+    [
       ...mailHandlers({
         ...mails,
         ...(bookingSecret && { booking: { secret: bookingSecret, siteUrl } }),
@@ -231,7 +252,26 @@ function startJobs(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) 
         SIGN_IN_JOB,
         signInMailHandler({ store, secret: staffSecret, sender, siteUrl, setup: mails }),
       ),
-    ]),
+    ],
+    // Publishes are their own queue's (startPublishing): a build never holds an e-mail up.
+    { exceptPrefix: PUBLISH_JOB_PREFIX },
+  );
+  log.info(`Enquiries are stored in ${store.description} and mailed to ${mailTo}.`);
+  const alertMail = { send: (mail: Mail) => sender.send(mail), from: mailFrom, to: mailTo };
+  return { jobs, alertMail };
+}
+
+/** The queue of jobs with these kinds' handlers, started, and stopped with the process. */
+function startQueue(
+  config: ServerConfig,
+  store: EnquiryStore,
+  handlers: readonly [JobKind, JobHandler][],
+  kinds: JobKinds,
+) {
+  const jobs = new JobQueue({
+    store,
+    handlers: new Map(handlers),
+    kinds,
     ...config.jobs,
     log: log.warn,
     info: log.info,
@@ -240,9 +280,61 @@ function startJobs(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) 
   // A restart (a deploy) finishes what is being run, and gives back what it cannot finish in time,
   // rather than leave it claimed until its lease ends.
   onShutdown(() => jobs.stop(1000));
-  log.info(`Enquiries are stored in ${store.description} and mailed to ${mailTo}.`);
-  const alertMail = { send: (mail: Mail) => sender.send(mail), from: mailFrom, to: mailTo };
-  return { jobs, alertMail };
+  return jobs;
+}
+
+/** Stopped with the process: a build under way (its job is given back, and built again after). */
+const stopBuilds = new AbortController();
+
+/**
+ * Publishing's queue: the jobs of this machine's draft only, built one at a time, the build
+ * stopped with the process (its job given back, built again after the restart).
+ */
+function startPublishing(config: ServerConfig, store: EnquiryStore, publishing: Publishing) {
+  onShutdown(async () => stopBuilds.abort());
+  const kind = publishing.jobKind;
+  return startQueue(
+    config,
+    store,
+    [jobHandler(kind, publishHandler(publishing, stopBuilds.signal))],
+    {
+      only: kind,
+    },
+  );
+}
+
+/** Publishing over the store, with the build of ./releases/build.ts (EDITING=on). */
+function publishingOf(config: ServerConfig, store: EnquiryStore) {
+  return new Publishing({
+    config: config.editing,
+    store,
+    builder: commandBuilder,
+    log: log.info,
+    distDir: resolve(config.distDir),
+  });
+}
+
+/**
+ * Every EDITING_POLL_MS, this machine's `current` link follows the store's live release (fetched
+ * from the store if this machine lacks it): how a publish or a roll back made by another process,
+ * or on another machine, reaches this one. Once at start too, so a restart serves the live one.
+ */
+function followReleases(config: ServerConfig, publishing: Publishing, jobs: JobQueue) {
+  publishing.options.kick = () => jobs.kick();
+  void publishing
+    .prepare()
+    .catch((error: unknown) => log.warn(`Could not prepare the draft: ${String(error)}`));
+  let timer: NodeJS.Timeout | undefined;
+  const round = () =>
+    void publishing
+      .follow()
+      .catch((error: unknown) => log.warn(`Could not follow the live release: ${String(error)}`))
+      .finally(() => {
+        timer = setTimeout(round, config.editing.pollMs);
+        timer.unref();
+      });
+  round();
+  onShutdown(async () => clearTimeout(timer));
 }
 
 /**

@@ -8,10 +8,14 @@
  * The work is ./store/sqlite-backup.ts and ./store/backup-folder.ts; this file is the arguments and
  * the messages.
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serverConfig } from './config.ts';
 import { backupIntoFolder } from './store/backup-folder.ts';
 import { BackupError, backupStore, restoreStore } from './store/sqlite-backup.ts';
+import { backupEditing, editingBackupOf, restoreEditing } from './releases/backup.ts';
+import { PUBLISHED_BRANCH } from './releases/draft.ts';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -43,6 +47,12 @@ const file = positionals[0]!;
 const keep = values.keep === undefined ? config.backupKeep : Number(values.keep);
 const enquiriesIn = (n: number) => `${n} ${n === 1 ? 'enquiry' : 'enquiries'}`;
 
+/** The draft and the published commits beside a store backup (./releases/backup.ts), once there is a draft. */
+async function editingBackup(storeBackup: string) {
+  const made = await backupEditing(config.editing, storeBackup);
+  if (made) console.log(`Backed up the draft and the branch "${PUBLISHED_BRANCH}" to ${made}.`);
+}
+
 try {
   if (folder !== undefined) {
     const made = await backupIntoFolder(config, folder, keep);
@@ -52,15 +62,24 @@ try {
       `Backed up ${source} to ${made.file}${held}.` +
         (made.removed.length ? ` Removed ${made.removed.join(', ')} (keeping ${keep}).` : ''),
     );
+    for (const removed of made.removed)
+      rmSync(editingBackupOf(join(folder, removed)), { force: true });
+    await editingBackup(made.file);
   } else if (command === 'backup') {
     const { enquiries } = await backupStore(config.databasePath, file);
     console.log(`Backed up ${config.databasePath} to ${file}: ${enquiriesIn(enquiries)}.`);
+    await editingBackup(file);
   } else {
     const { enquiries, replaced } = await restoreStore(file, config.databasePath);
     console.log(
       `Restored ${file} to ${config.databasePath}: ${enquiriesIn(enquiries)}.` +
         (replaced ? ` The store it replaced is kept as ${replaced}.` : ''),
     );
+    const editing = await restoreEditing(config.editing, file);
+    if (editing)
+      console.log(
+        `Restored the draft and the branch "${PUBLISHED_BRANCH}" from ${editing}; the releases are in the store, fetched as the server starts.`,
+      );
   }
 } catch (error) {
   if (error instanceof BackupError) fail(error.message);

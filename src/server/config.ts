@@ -4,7 +4,7 @@
  * variable and its default is listed in the README's configuration section.
  */
 
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * How many calls one e-mail address, and one client, may have booked ahead (not cancelled) at a
@@ -62,6 +62,31 @@ export const JOBS_POLL_MS = 1000;
 /** The first retry's delay after a failed attempt (JOBS_RETRY_BASE_MS), doubling up to JOBS_RETRY_MAX_MS. */
 export const JOBS_RETRY_BASE_MS = 5000;
 export const JOBS_RETRY_MAX_MS = 15 * 60_000;
+
+/** Editing and publishing from the browser (EDITING, EDITING_DIR; docs/publishing.md). */
+export interface EditingConfig {
+  /** EDITING=on: the editor at /keystatic and /staff/publish are served. */
+  enabled: boolean;
+  /**
+   * EDITING_DIR: the folder of the draft (`draft/`, a working copy of the site's content that the
+   * editor writes), the releases (`releases/<id>/` and the `current` link) and the builds under
+   * way (`builds/`); a folder `editing` beside the SQLite store's by default. 0700.
+   */
+  editingDir: string;
+  /** `<editingDir>/draft`: the editor reads and writes `src/content/**` and `src/assets/**` there. */
+  draftDir: string;
+  /** The git repository `npm run serve` runs from (its working folder): each publish is a commit there. */
+  repoDir: string;
+  /** How many releases are kept for a roll back (EDITING_RELEASES_KEPT, 12; 10 at least). */
+  releasesKept: number;
+  /** How often a process looks in the store for a newer live release (EDITING_POLL_MS, 5000). */
+  pollMs: number;
+  /**
+   * The build a publish runs in its checkout (PUBLISH_BUILD_COMMAND, a command line): `astro build`
+   * unless set. Its output is the checkout's `dist/`.
+   */
+  buildCommand: string[] | undefined;
+}
 
 /** The queue of jobs' settings (./jobs/queue.ts), in ms. */
 export interface JobsConfig {
@@ -147,6 +172,13 @@ export interface ServerConfig {
   confirmMs: number;
   /** Who may use the staff desk besides the hosts (STAFF_EMAILS, comma-separated). */
   staffEmails: string[];
+  /**
+   * STAFF_EDITORS (comma-separated addresses): the members who may edit the content and publish
+   * it (/keystatic, /staff/publish). Each is a member of staff, listed in STAFF_EMAILS or not.
+   */
+  staffEditors: string[];
+  /** Editing and publishing from the browser (EDITING=on): ./releases/, docs/publishing.md. */
+  editing: EditingConfig;
   /** A staff session ends after this long idle (STAFF_SESSION_IDLE_MINUTES, default 120), in ms. */
   staffIdleMs: number;
   /**
@@ -346,6 +378,21 @@ function readJobs(env: NodeJS.ProcessEnv, warnings: string[]): JobsConfig {
   };
 }
 
+/** EDITING and the folders of drafts and releases, KEYS_DIR's way: beside the SQLite store by default. */
+function readEditing(env: NodeJS.ProcessEnv, databasePath: string): EditingConfig {
+  const editingDir = resolve(env.EDITING_DIR || join(dirname(databasePath), 'editing'));
+  const build = env.PUBLISH_BUILD_COMMAND?.trim();
+  return {
+    enabled: env.EDITING === 'on',
+    editingDir,
+    draftDir: join(editingDir, 'draft'),
+    repoDir: resolve(env.SITE_REPO_DIR || '.'),
+    releasesKept: Math.max(10, Math.floor(number(env.EDITING_RELEASES_KEPT, 12)) || 12),
+    pollMs: number(env.EDITING_POLL_MS, 5000),
+    buildCommand: build ? build.split(/\s+/) : undefined,
+  };
+}
+
 let current: ServerConfig | undefined;
 
 /**
@@ -398,6 +445,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
         : Math.min(1, number(env.BOOKING_UNCONFIRMED_SHARE, DEFAULT_UNCONFIRMED_SHARE)),
     confirmMs: number(env.BOOKING_CONFIRM_MINUTES, DEFAULT_CONFIRM_MINUTES) * 60_000,
     staffEmails: list(env.STAFF_EMAILS),
+    staffEditors: list(env.STAFF_EDITORS),
+    editing: readEditing(env, databasePath),
     staffIdleMs: number(env.STAFF_SESSION_IDLE_MINUTES, 120) * 60_000,
     bookingAlertPerHour:
       env.BOOKING_ALERT_PER_HOUR === 'off'

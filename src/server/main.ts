@@ -4,10 +4,10 @@
  * directly (type stripping), after `astro build` has produced dist/server/entry.mjs.
  */
 import { get } from 'node:http';
-import { resolve, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { serverConfig, staffSecretProblem } from './config.ts';
-import { createSiteServer, type NodeHandler } from './http/server.ts';
+import { createSiteServer } from './http/server.ts';
+import { liveSite } from './releases/live-site.ts';
 import { finishBeforeExit, markStopping } from './shutdown.ts';
 import { log, routeConsole, setLogFormat } from './log.ts';
 import { exposedFiles, keyFileProblem, keyFiles, sqliteFiles } from './private-files.ts';
@@ -31,21 +31,19 @@ const refusal =
   staffSecretProblem(config.staffSecret) ??
   exposedFiles(
     [...(config.databaseUrl ? [] : sqliteFiles(config.databasePath)), ...keyFiles(config.keysDir)],
-    [config.keysDir],
+    // The drafts and releases (EDITING) are the site's user's alone, as the store is.
+    [config.keysDir, ...(config.editing.enabled ? [config.editing.editingDir] : [])],
   ) ??
   keyFileProblem(config.keysDir);
 if (refusal) {
   log.error(refusal);
   process.exit(1);
 }
-const distDir = resolve(config.distDir);
-const { handler } = (await import(pathToFileURL(join(distDir, 'server/entry.mjs')).href)) as {
-  handler: NodeHandler;
-};
+// The live release when editing is on (switched by a publish while serving), else dist/.
+const live = await liveSite({ ...config, distDir: resolve(config.distDir) }, log);
 const { host, port } = config.listen;
 const server = createSiteServer({
-  handler,
-  distDir,
+  site: live.current,
   trustedProxies: config.trustedProxies,
   siteUrl: config.siteUrl,
   limits: config.connections,

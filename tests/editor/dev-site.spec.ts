@@ -54,6 +54,7 @@ const pages: Record<string, number> = {
   // Signed out, the desk is its sign-in page.
   '/staff': 200,
   '/staff/sign-in': 200,
+  '/staff/publish': 200,
 };
 
 /** The addresses that are not pages, with what a GET gets (405: a form's or the beacon's). */

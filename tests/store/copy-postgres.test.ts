@@ -116,7 +116,49 @@ async function fill(store: EnquiryStore) {
     detail: 'déjà vu, "quoted", 100%',
   });
   await store.staff.markHandled(asked.id, 'anna@a.example', now);
+  await fillReleases(store);
   return { moving: (await store.findById(moving.id))! };
+}
+
+/** A publish gone live, the build deployed before it (its files), and a roll back to that. */
+async function fillReleases(store: EnquiryStore) {
+  const author = { email: 'erin@a.example', name: 'Erin' };
+  const kind = 'publish-copy';
+  const { publish } = await store.releases.startPublish(
+    author,
+    { kind, payload: (id) => ({ publish: id }) },
+    now,
+  );
+  for (const job of await store.claimDue(now, 10, 0, { only: kind }))
+    await store.markDone(job.id, now);
+  const files = new Uint8Array([31, 139, 8, 0, 255, 0]);
+  const deployed = await store.releases.addRelease(
+    {
+      kind: 'deploy',
+      commit: 'abc1',
+      actor: '',
+      actorName: 'the deploy',
+      summary: 'As deployed',
+      files,
+    },
+    now,
+  );
+  await store.releases.updatePublish(
+    publish.id,
+    { state: 'live', step: 'Live', progress: 100, commit: 'abc2', releaseId: deployed },
+    now,
+  );
+  await store.releases.addRelease(
+    {
+      kind: 'rollback',
+      folder: deployed,
+      commit: 'abc3',
+      actor: author.email,
+      actorName: 'Erin',
+      summary: 'Roll back',
+    },
+    now + minute,
+  );
 }
 
 /** What the site reads of a store, to compare the copy with its source. */
@@ -133,6 +175,9 @@ const readAll = async (store: EnquiryStore) => ({
   link: await store.staff.checkLink('link-hash-1', now + 2 * minute),
   challenges: await store.staff.challengesOf('203.0.113.0/24'),
   failed: await store.countFailed(),
+  releases: await store.releases.recent(10),
+  releaseFiles: Buffer.from((await store.releases.files(1)) ?? []),
+  publish: await store.releases.latestPublish(),
 });
 
 let dir: string;

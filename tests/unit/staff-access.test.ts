@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   cookieToken,
+  isEditor,
   linkId,
   linkToken,
   newLink,
@@ -27,6 +28,21 @@ describe('staff access', () => {
       timeZone: 'Europe/Paris',
     });
     expect(members.get('office@a.example')).toMatchObject({ timeZone: 'Europe/London' });
+  });
+
+  it('editors are STAFF_EDITORS alone, members whether or not STAFF_EMAILS lists them', () => {
+    const members = staffMembers(
+      [{ id: 'anna', name: 'Anna Reid', email: 'anna@a.example' }],
+      ['office@a.example'],
+      'Europe/London',
+      [' Erin@A.example', 'anna@a.example'],
+    );
+    expect([...members.keys()]).toEqual(['anna@a.example', 'office@a.example', 'erin@a.example']);
+    expect(isEditor(members.get('erin@a.example'))).toBe(true);
+    expect(members.get('anna@a.example')).toMatchObject({ hostId: 'anna', name: 'Anna Reid' });
+    expect(isEditor(members.get('anna@a.example'))).toBe(true);
+    expect(isEditor(members.get('office@a.example'))).toBe(false);
+    expect(isEditor(undefined)).toBe(false);
   });
 
   it('a link’s token is its id signed: changed in any part, it names no link', () => {

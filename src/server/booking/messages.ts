@@ -1,4 +1,5 @@
 /** What a visitor is told when a time cannot be booked, and what they can do instead. */
+import { processWide } from '../process-wide.ts';
 import type { Slot } from '../../domain/booking.ts';
 import type { BookingCapReached } from '../store/types.ts';
 
@@ -32,11 +33,16 @@ export const bookingCapMessage = ({ limit, cap }: BookingCapReached) => {
  * No calendar of the hosts at a time can be read now (a feed down): the time may well be free, but
  * it cannot be offered; the prospect is not told it was taken.
  */
-export class CalendarsUnreadable extends Error {
-  constructor() {
-    super('No calendar of the hosts at that time can be read now.');
-  }
-}
+export const CalendarsUnreadable = processWide(
+  'CalendarsUnreadable',
+  () =>
+    class CalendarsUnreadable extends Error {
+      constructor() {
+        super('No calendar of the hosts at that time can be read now.');
+      }
+    },
+);
+export type CalendarsUnreadable = InstanceType<typeof CalendarsUnreadable>;
 
 /** A booking refused because no calendar could be read: what the prospect can do instead. */
 export const calendarsUnreadableMessage =

@@ -47,6 +47,7 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/schedule/slots.json': page,
   '/speed': page,
   '/staff': { methods: ['GET', 'HEAD', 'POST'], staff: true },
+  '/staff/publish': { methods: ['GET', 'HEAD', 'POST'], staff: true },
   '/staff/sign-in': { methods: ['GET', 'HEAD', 'POST'], staff: true },
   '/staff/sign-out': { methods: ['POST'], staff: true },
   // A post (the desk's button), never a GET: another site could make a member's browser GET it.

@@ -131,9 +131,35 @@ export const pagePath = (url: string) => {
   return path.length > 1 ? path.replace(/\/+$/, '') : '/';
 };
 
-export interface SiteServerOptions {
+/** A build as the server serves it: Astro's handler, its files indexed, its pages' CSPs. */
+export interface PreparedSite {
   handler: NodeHandler;
   distDir: string;
+  csps: ReadonlyMap<string, string>;
+  notFoundCsp: string | undefined;
+  files: Map<string, StaticFile>;
+}
+
+/** A build (`distDir`, with its loaded `handler`) made ready to serve: read once, before it serves. */
+export function prepareSite(handler: NodeHandler, distDir: string): PreparedSite {
+  const csps = loadPageCsps(distDir);
+  return {
+    handler,
+    distDir,
+    csps,
+    notFoundCsp: csps.get('/404'),
+    files: indexStaticFiles(join(distDir, 'client')),
+  };
+}
+
+export interface SiteServerOptions {
+  handler?: NodeHandler;
+  distDir?: string;
+  /**
+   * The build to serve, asked at each request: the live release, which a publish switches while
+   * the server serves (../releases/live-site.ts). `handler` and `distDir` otherwise.
+   */
+  site?: () => PreparedSite;
   trustedProxies?: string[];
   /** SITE_URL's origin: when it is https, every response carries HSTS. */
   siteUrl?: string | undefined;
@@ -197,13 +223,15 @@ const LINGER_MS = 1_000;
 export function createSiteServer({
   handler,
   distDir,
+  site,
   trustedProxies = [],
   siteUrl,
   limits,
   log = serverLog.error,
 }: SiteServerOptions) {
   const fail = failure(log);
-  const respond = responder({ handler, distDir, trustedProxies, siteUrl, fail });
+  const fixed = site ? undefined : prepareSite(handler!, distDir!);
+  const respond = responder({ site: site ?? (() => fixed!), trustedProxies, siteUrl, fail });
   const server = createServer({
     // Node refuses a head timeout longer than the whole request's.
     headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
@@ -264,21 +292,18 @@ function requestId(req: IncomingMessage, trustedProxies: string[]) {
 
 /** Each request: its headers, then a refusal, the build's file, or Astro's page. */
 function responder({
-  handler,
-  distDir,
+  site,
   trustedProxies,
   siteUrl,
   fail,
-}: Pick<SiteServerOptions, 'handler' | 'distDir' | 'siteUrl'> & {
+}: Pick<SiteServerOptions, 'siteUrl'> & {
+  site: () => PreparedSite;
   trustedProxies: string[];
   fail: Fail;
 }) {
   const compress = compression();
-  const csps = loadPageCsps(distDir);
-  const notFoundCsp = csps.get('/404');
-  const files = indexStaticFiles(join(distDir, 'client'));
   const httpsSite = siteUrl?.startsWith('https:') ?? false;
-  const render = (req: IncomingMessage, res: ServerResponse) => {
+  const render = (handler: NodeHandler, req: IncomingMessage, res: ServerResponse) => {
     // A throw inside the handler, before or after its first await, is this request's failure only.
     try {
       Promise.resolve(handler(req, res)).catch((error: unknown) => fail(req, res, error));
@@ -286,17 +311,17 @@ function responder({
       fail(req, res, error);
     }
   };
-  const toAstro = (req: IncomingMessage, res: ServerResponse) => {
-    withPageHeaders(res, notFoundCsp);
+  const toAstro = (built: PreparedSite, req: IncomingMessage, res: ServerResponse) => {
+    withPageHeaders(res, built.notFoundCsp);
     // HEAD is GET without the body, for every address that takes GET: the route's GET runs, and
     // Node, which made this response for a HEAD, sends its head alone.
     if (req.method === 'HEAD') req.method = 'GET';
     // Pages are compressed; a form's fetch gets a few hundred bytes of JSON, not worth the wrapping
     // of every enquiry's answer. (compression's types are Express's; it uses Node's own objects.)
     if (req.method === 'GET' || String(req.headers.accept ?? '').includes('text/html')) {
-      compress(req as never, res as never, () => render(req, res));
+      compress(req as never, res as never, () => render(built.handler, req, res));
     } else {
-      render(req, res);
+      render(built.handler, req, res);
     }
   };
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -304,15 +329,17 @@ function responder({
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     if (httpsSite || isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
     res.setHeader('Content-Security-Policy', fallbackCsp);
-    const route = routeOf(req.method ?? 'GET', req.url ?? '/', files);
+    // One build for the whole request, whichever is switched live meanwhile.
+    const built = site();
+    const route = routeOf(req.method ?? 'GET', req.url ?? '/', built.files);
     if ('status' in route) return answer(req, res, route.status, route.text, route.headers);
     if ('allow' in route) {
       res.writeHead(204, { Allow: route.allow, 'Cache-Control': 'no-store' });
       res.end();
       return;
     }
-    if ('file' in route) return serveFile(req, res, route.file, csps);
-    toAstro(req, res);
+    if ('file' in route) return serveFile(req, res, route.file, built.csps);
+    toAstro(built, req, res);
   };
 }
 

@@ -13,7 +13,7 @@ import {
   JOBS_RETRY_MAX_MS,
 } from '../config.ts';
 import { reportStoreFailure } from '../log.ts';
-import type { EnquiryStore, Job, JobKind } from '../store/types.ts';
+import type { EnquiryStore, Job, JobKind, JobKinds } from '../store/types.ts';
 
 /** How long to wait before attempt n + 1: `baseMs` doubling to at most `maxMs` (15 minutes), with ±20% jitter. */
 export function backoffMs(
@@ -70,6 +70,8 @@ export interface JobQueueOptions {
   reportStoreFailure?: (error: unknown) => void;
   /** The time now (the tests' own clock): what is due. */
   now?: () => number;
+  /** Which kinds it claims (all by default). */
+  kinds?: JobKinds;
 }
 
 /** The worker that drains the queue. One per process; it never runs one job twice at once. */
@@ -118,7 +120,12 @@ export class JobQueue {
     const { store, leaseMs = JOBS_LEASE_MS } = this.#options;
     try {
       for (;;) {
-        const due = await store.claimDue(this.#now(), JOBS_CLAIM_BATCH, leaseMs);
+        const due = await store.claimDue(
+          this.#now(),
+          JOBS_CLAIM_BATCH,
+          leaseMs,
+          this.#options.kinds,
+        );
         if (due.length === 0) return;
         for (const job of due) this.#claimed.add(job.id);
         if (!(await this.#runAll(due))) return;

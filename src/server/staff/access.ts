@@ -15,7 +15,15 @@ export interface StaffMember {
   timeZone: string;
   /** Their host id in availability.yaml, if they take calls. */
   hostId?: string;
+  /** Listed in STAFF_EDITORS: they may edit the content and publish it. */
+  editor?: boolean;
 }
+
+/**
+ * Whether a member signed in may edit and publish (/keystatic, /staff/publish): only those that
+ * STAFF_EDITORS names. Every write of the editor and of Publishing asks this first.
+ */
+export const isEditor = (member: StaffMember | undefined): boolean => member?.editor === true;
 
 /** A session's longest life, however active. */
 export const SESSION_MAX_MS = 12 * 3_600_000;
@@ -23,11 +31,15 @@ export const SESSION_MAX_MS = 12 * 3_600_000;
 /** An address as members are kept: trimmed, lower case. */
 export const addressKey = (email: string) => email.trim().toLowerCase();
 
-/** The members, by address: the hosts first (they take calls), then STAFF_EMAILS. */
+/**
+ * The members, by address: the hosts first (they take calls), then STAFF_EMAILS, then
+ * STAFF_EDITORS (members whether or not listed before, and the only editors).
+ */
 export function staffMembers(
   hosts: readonly { id: string; name: string; email: string; timeZone?: string }[],
   staffEmails: readonly string[],
   agencyZone: string,
+  staffEditors: readonly string[] = [],
 ): ReadonlyMap<string, StaffMember> {
   const members = new Map<string, StaffMember>();
   for (const host of hosts)
@@ -37,9 +49,13 @@ export function staffMembers(
       timeZone: host.timeZone ?? agencyZone,
       hostId: host.id,
     });
-  for (const email of staffEmails.map(addressKey))
+  for (const email of [...staffEmails, ...staffEditors].map(addressKey))
     if (email && !members.has(email))
       members.set(email, { email, name: email, timeZone: agencyZone });
+  for (const email of staffEditors.map(addressKey)) {
+    const member = members.get(email);
+    if (member) members.set(email, { ...member, editor: true });
+  }
   return members;
 }
 

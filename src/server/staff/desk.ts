@@ -21,6 +21,7 @@ import { CalendarsUnreadable } from '../booking/messages.ts';
 import { isRefusal, refusalMessage, type CallRefusal } from '../booking/refusals.ts';
 import {
   addressKey,
+  isEditor,
   linkId,
   memberLabel,
   newSessionToken,
@@ -30,6 +31,7 @@ import {
   type StaffMember,
 } from './access.ts';
 import { sendLink } from './links.ts';
+import type { Publishing } from '../releases/publishing.ts';
 
 /** What the desk needs, built once by ../app.ts. */
 export interface StaffDesk {
@@ -51,6 +53,8 @@ export interface StaffDesk {
   brand: string;
   /** Where a call of a host takes place, in words (their video room, or the agency's place). */
   where: (hostId: string | null) => string | undefined;
+  /** Publishing from the browser (EDITING=on): /staff/publish, for editors. */
+  publishing?: Publishing;
   now?: () => number;
 }
 
@@ -58,10 +62,10 @@ export interface StaffDesk {
 export type OpenDesk = () => Promise<StaffDesk>;
 
 /** How an answer of the desk's pages is kept: by no cache, and out of search engines. */
-const deskHeaders = (extra: Record<string, string> = {}) =>
+export const deskHeaders = (extra: Record<string, string> = {}) =>
   postHeaders({ 'X-Robots-Tag': 'noindex', ...extra });
 
-const redirect = (location: string, headers: Record<string, string> = {}) => ({
+export const redirect = (location: string, headers: Record<string, string> = {}) => ({
   type: 'response' as const,
   response: new Response(null, {
     status: 303,
@@ -235,6 +239,8 @@ export interface DeskView extends PageAnswer {
   passkeys: number;
   /** Field data of the last 28 days: p75 per page and metric, as `npm run vitals` shows it. */
   vitals: VitalsRow[];
+  /** An editor, with editing on (EDITING): the desk links to the editor and to Publishing. */
+  edits: boolean;
 }
 
 /** How far ahead the desk lists calls. */
@@ -261,7 +267,7 @@ export async function handleDesk(
   return deskView(desk, member, url, availability, now);
 }
 
-type Answered = { type: 'response'; response: Response };
+export type Answered = { type: 'response'; response: Response };
 
 /** A post the gate refused, answered in words. */
 const refusal = (refused: NonNullable<ReturnType<typeof refusalOf>>): Answered => ({
@@ -273,7 +279,7 @@ const refusal = (refused: NonNullable<ReturnType<typeof refusalOf>>): Answered =
 });
 
 /** Who is at the desk: a member signed in; else a refused post, a desk that cannot open, or sign-in. */
-async function signedInVisit(
+export async function signedInVisit(
   request: Request,
   post: PostVerdict | undefined,
   open: OpenDesk,
@@ -365,6 +371,7 @@ async function deskView(
     filter,
     audit: (await desk.store.staff.recentAudit(100)).map(deskAudit),
     passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
+    edits: desk.publishing !== undefined && isEditor(member),
     vitals: summarise(
       await desk.store.vitalsSince(windowStart(new Date(now).toISOString().slice(0, 10), 28)),
       (record) => record.path,

@@ -534,6 +534,63 @@ export const migrations: Migration[] = [
      WHERE done_at IS NULL AND failed_at IS NULL AND skipped_at IS NULL;
    CREATE INDEX jobs_enquiry ON jobs (enquiry_id, kind);`,
   },
+  // 20: publishing from the browser (../releases/). A publish is queued or building while
+  // `active` is 1: unique, so that two presses at once start one. A release is live from its
+  // insert (the newest is); its files travel to every process as a gzipped tar (`files`, dropped
+  // once it is no longer among the releases kept); a roll back serves the files of `folder`; the
+  // first publish keeps the build deployed before it as a release (`deploy`), to roll back to.
+  {
+    sqlite: `CREATE TABLE publishes (
+     id INTEGER PRIMARY KEY,
+     active INTEGER UNIQUE,
+     state TEXT NOT NULL CHECK (state IN ('queued', 'building', 'live', 'failed')),
+     step TEXT NOT NULL,
+     progress INTEGER NOT NULL DEFAULT 0,
+     actor TEXT NOT NULL,
+     actor_name TEXT NOT NULL,
+     commit_id TEXT,
+     release_id INTEGER,
+     reason TEXT,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE releases (
+     id INTEGER PRIMARY KEY,
+     folder INTEGER REFERENCES releases (id),
+     kind TEXT NOT NULL CHECK (kind IN ('deploy', 'publish', 'rollback')),
+     commit_id TEXT NOT NULL,
+     actor TEXT NOT NULL,
+     actor_name TEXT NOT NULL,
+     summary TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     files BLOB
+   );`,
+    postgres: `CREATE TABLE publishes (
+     id BIGSERIAL PRIMARY KEY,
+     active INTEGER UNIQUE,
+     state TEXT NOT NULL CHECK (state IN ('queued', 'building', 'live', 'failed')),
+     step TEXT NOT NULL,
+     progress INTEGER NOT NULL DEFAULT 0,
+     actor TEXT NOT NULL,
+     actor_name TEXT NOT NULL,
+     commit_id TEXT,
+     release_id BIGINT,
+     reason TEXT,
+     created_at BIGINT NOT NULL,
+     updated_at BIGINT NOT NULL
+   );
+   CREATE TABLE releases (
+     id BIGSERIAL PRIMARY KEY,
+     folder BIGINT REFERENCES releases (id),
+     kind TEXT NOT NULL CHECK (kind IN ('deploy', 'publish', 'rollback')),
+     commit_id TEXT NOT NULL,
+     actor TEXT NOT NULL,
+     actor_name TEXT NOT NULL,
+     summary TEXT NOT NULL,
+     created_at BIGINT NOT NULL,
+     files BYTEA
+   );`,
+  },
 ];
 
 /** The steps `engine` runs, in order: its version counts these. */

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { JOBS_CLAIM_BATCH, JOBS_LEASE_MS } from '../config.ts';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import { staffRecords, type StaffRecords } from './staff.ts';
+import { releaseRecords, type ReleaseRecords } from './releases.ts';
 import type { Db, Dialect, Driver } from './db.ts';
 import { callInstant, fromRow, justStored, SELECT_ENQUIRIES } from './sql.ts';
 import {
@@ -17,6 +18,7 @@ import {
   type BookedCall,
   type EnquiryStore,
   type Job,
+  type JobKinds,
   type NewEnquiry,
   type NewVitalRecord,
   type QueuedJob,
@@ -77,17 +79,24 @@ const HOST_HAS_CALL = `SELECT 1 FROM enquiries
     AND (call_host IS NULL OR call_host = ? OR CAST(? AS TEXT) IS NULL) AND id <> ?
   LIMIT 1`;
 
-/** Jobs due and not leased, with their enquiries. Parameters: now, now, limit. */
-const DUE_JOBS = `SELECT e.*, j.id AS job_id, j.kind AS job_kind, j.payload, j.done_at, j.attempts
+/**
+ * Jobs due and not leased, with their enquiries, of one kind or all but a prefix's (`kind`).
+ * Parameters: now, now, the kind or prefix if filtered, limit.
+ */
+const dueJobs = (
+  kind?: JobKinds,
+) => `SELECT e.*, j.id AS job_id, j.kind AS job_kind, j.payload, j.done_at, j.attempts
   FROM jobs j LEFT JOIN enquiries e ON e.id = j.enquiry_id
   WHERE j.done_at IS NULL AND j.failed_at IS NULL AND j.skipped_at IS NULL
     AND j.next_attempt_at <= ? AND (j.leased_until IS NULL OR j.leased_until <= ?)
+    ${kind?.only ? 'AND j.kind = ?' : kind?.exceptPrefix ? 'AND j.kind NOT LIKE ?' : ''}
   ORDER BY j.next_attempt_at, j.id LIMIT ?`;
 
 export class Store implements EnquiryStore {
   readonly description: string;
   readonly calendarCopies: CalendarCopies;
   readonly staff: StaffRecords;
+  readonly releases: ReleaseRecords;
   readonly #db: Db;
   readonly #dialect: Dialect;
   readonly #driver: Driver;
@@ -99,6 +108,7 @@ export class Store implements EnquiryStore {
     this.description = driver.description;
     this.calendarCopies = calendarCopies(driver.db);
     this.staff = staffRecords(driver.db);
+    this.releases = releaseRecords(driver.db);
   }
 
   async transaction<T>(
@@ -236,9 +246,16 @@ export class Store implements EnquiryStore {
     now = Date.now(),
     limit = JOBS_CLAIM_BATCH,
     leaseMs = JOBS_LEASE_MS,
+    kind?: JobKinds,
   ): Promise<Job[]> {
     return this.#db.transaction(async (db) => {
-      const rows = await db.all(`${DUE_JOBS}${this.#dialect.skipLocked('j')}`, [now, now, limit]);
+      const filter = kind?.only ?? (kind?.exceptPrefix && `${kind.exceptPrefix}%`);
+      const rows = await db.all(`${dueJobs(kind)}${this.#dialect.skipLocked('j')}`, [
+        now,
+        now,
+        ...(filter === undefined ? [] : [filter]),
+        limit,
+      ]);
       if (rows.length > 0)
         await db.run(
           `UPDATE jobs SET leased_until = ? WHERE id IN (${Array(rows.length).fill('?').join(', ')})`,

@@ -6,9 +6,11 @@
  * Either way an enquiry and its jobs are written in one transaction, and the caller answers only
  * after it committed. ./index.ts opens one.
  */
+import { processWide } from '../process-wide.ts';
 import type { RateLimit } from '../requests/rate-limit.ts';
 import type { CalendarCopies } from './calendar-copies.ts';
 import type { StaffRecords } from './staff.ts';
+import type { ReleaseRecords } from './releases.ts';
 import type { ConnectionType, DeviceClass, MetricName, Rating } from '../../domain/vitals.ts';
 
 export type EnquiryKind = 'enquiry' | 'call';
@@ -121,6 +123,14 @@ export interface CallChange {
 export type JobKind = string;
 
 /**
+ * Which jobs a queue claims: of one kind only, or of every kind but those named `prefix…` (a
+ * publish's build, a minute long, runs in a queue of its own so that e-mails are not held up
+ * behind it, and only on the machine of its draft).
+ */
+export type JobKinds =
+  { only: JobKind; exceptPrefix?: undefined } | { exceptPrefix: string; only?: undefined };
+
+/**
  * Durable work to queue in a store transaction: its kind, when it is due, and what its kind needs
  * (`payload`, kept as JSON; each kind types its own, e.g. ../mail/mail-jobs.ts's MailPayload).
  */
@@ -197,11 +207,16 @@ export interface StoreTx {
 }
 
 /** Every host the booking could go to has a call then (or none was free); nothing was stored. */
-export class SlotTaken extends Error {
-  constructor() {
-    super('That time was just taken.');
-  }
-}
+export const SlotTaken = processWide(
+  'SlotTaken',
+  () =>
+    class SlotTaken extends Error {
+      constructor() {
+        super('That time was just taken.');
+      }
+    },
+);
+export type SlotTaken = InstanceType<typeof SlotTaken>;
 
 /** Which cap refused a booking. */
 export type BookingLimit = 'email' | 'client' | 'network' | 'unconfirmed';
@@ -212,24 +227,29 @@ export type BookingLimit = 'email' | 'client' | 'network' | 'unconfirmed';
  * an IPv6 /48) more than `cap` calls booked ahead, or the calls not yet confirmed more than their
  * share of the offered window's times (`'unconfirmed'`, `cap` of them); nothing was stored.
  */
-export class BookingCapReached extends Error {
-  readonly limit: BookingLimit;
-  readonly cap: number;
+export const BookingCapReached = processWide(
+  'BookingCapReached',
+  () =>
+    class BookingCapReached extends Error {
+      readonly limit: BookingLimit;
+      readonly cap: number;
 
-  constructor(limit: BookingLimit, cap: number) {
-    const who = {
-      email: 'This e-mail address',
-      client: 'This client',
-      network: 'This network',
-      unconfirmed: 'The site',
-    };
-    super(
-      `${who[limit]} has ${cap} call${cap === 1 ? '' : 's'}${limit === 'unconfirmed' ? ' waiting to be confirmed' : ''} booked already.`,
-    );
-    this.limit = limit;
-    this.cap = cap;
-  }
-}
+      constructor(limit: BookingLimit, cap: number) {
+        const who = {
+          email: 'This e-mail address',
+          client: 'This client',
+          network: 'This network',
+          unconfirmed: 'The site',
+        };
+        super(
+          `${who[limit]} has ${cap} call${cap === 1 ? '' : 's'}${limit === 'unconfirmed' ? ' waiting to be confirmed' : ''} booked already.`,
+        );
+        this.limit = limit;
+        this.cap = cap;
+      }
+    },
+);
+export type BookingCapReached = InstanceType<typeof BookingCapReached>;
 
 /** When the agency is told that bookings come in faster than people book (BOOKING_ALERT_PER_HOUR). */
 export interface BookingAlertRule {
@@ -321,6 +341,8 @@ export interface EnquiryStore extends VitalsStore {
   readonly calendarCopies: CalendarCopies;
   /** The staff desk's links, sessions, passkeys and audit log. */
   readonly staff: StaffRecords;
+  /** Publishing's publishes and releases (./releases.ts). */
+  readonly releases: ReleaseRecords;
   /**
    * The key a store of an older version kept to sign the staff's links (`staff`) or a booked
    * call's (`booking`), if it still holds it: now in key files (../private-files.ts signingKeys).
@@ -361,7 +383,7 @@ export interface EnquiryStore extends VitalsStore {
    * marks them: no other process sharing the store gets them meanwhile, and if this one dies,
    * another takes them over once the lease ends. Never one done, failed for good or skipped.
    */
-  claimDue(now?: number, limit?: number, leaseMs?: number): Promise<Job[]>;
+  claimDue(now?: number, limit?: number, leaseMs?: number, kind?: JobKinds): Promise<Job[]>;
   /** Gives back claimed jobs this process will not run now. */
   release(jobIds: number[]): Promise<void>;
   /** A job done (an e-mail accepted by the SMTP server): never claimed again. */

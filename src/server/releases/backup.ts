@@ -1,0 +1,75 @@
+/**
+ * What `npm run backup` keeps of publishing, beside the store's backup (whose `releases` rows hold
+ * every kept release's files): `<backup>.editing.tar.gz`, with the draft's content as it is on disk
+ * (`draft/src/content`, `draft/src/assets`), the commit it started from (`draft-base`), and the
+ * branch `published` as a git bundle (every publish's commit, which lives only in the site's
+ * repository until a developer fetches it). `npm run restore` puts them back.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { EditingConfig } from '../config.ts';
+import { CONTENT_PATHS, PUBLISHED_BRANCH, ensureDraft, restartDraft } from './draft.ts';
+import { git, gitSucceeds } from './git.ts';
+
+const run = promisify(execFile);
+
+/** The editing backup's file beside a store backup's. */
+export const editingBackupOf = (storeBackup: string) => `${storeBackup}.editing.tar.gz`;
+
+/** Writes the editing backup beside `storeBackup`; its name, or undefined if there is no draft yet. */
+export async function backupEditing(config: EditingConfig, storeBackup: string) {
+  if (!existsSync(join(config.draftDir, '.git'))) return undefined;
+  const work = await mkdtemp(join(config.editingDir, 'backup-'));
+  try {
+    for (const path of CONTENT_PATHS)
+      if (existsSync(join(config.draftDir, path)))
+        await cp(join(config.draftDir, path), join(work, 'draft', path), { recursive: true });
+    await writeFile(
+      join(work, 'draft-base'),
+      await git(['rev-parse', 'HEAD'], { cwd: config.draftDir }),
+    );
+    const ref = `refs/heads/${PUBLISHED_BRANCH}`;
+    if (await gitSucceeds(['rev-parse', '--verify', '-q', ref], { cwd: config.repoDir }))
+      await git(['bundle', 'create', join(work, 'published.bundle'), ref], { cwd: config.repoDir });
+    const file = editingBackupOf(storeBackup);
+    await run('tar', ['-czf', file, '-C', work, '.']);
+    await chmod(file, 0o600);
+    return file;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Puts an editing backup back: the published branch fetched into the site's repository, the
+ * draft made again from its starting commit, with its content as it was backed up.
+ */
+export async function restoreEditing(config: EditingConfig, storeBackup: string) {
+  const file = editingBackupOf(storeBackup);
+  if (!existsSync(file)) return undefined;
+  await mkdir(config.editingDir, { recursive: true, mode: 0o700 });
+  const work = await mkdtemp(join(config.editingDir, 'restore-'));
+  try {
+    await run('tar', ['-xzf', file, '-C', work]);
+    const bundle = join(work, 'published.bundle');
+    const ref = `refs/heads/${PUBLISHED_BRANCH}`;
+    if (existsSync(bundle))
+      await git(['fetch', '-q', '--update-head-ok', bundle, `+${ref}:${ref}`], {
+        cwd: config.repoDir,
+      });
+    const base = (await readFile(join(work, 'draft-base'), 'utf8')).trim();
+    await ensureDraft(config, base);
+    await restartDraft(config, base);
+    for (const path of CONTENT_PATHS) {
+      if (!existsSync(join(work, 'draft', path))) continue;
+      await rm(join(config.draftDir, path), { recursive: true, force: true });
+      await cp(join(work, 'draft', path), join(config.draftDir, path), { recursive: true });
+    }
+    return file;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * The draft: `<editingDir>/draft`, a git worktree of the site's repository (the one `npm run serve`
+ * runs from), detached at the commit it was started from, whose `src/content/**` and
+ * `src/assets/**` the editor writes. Its changes are what Publish commits: as the draft's own
+ * commit on its starting point, brought onto the branch `published` (every publish, in order) by
+ * git's merge, and onto the code deployed since, so that neither side loses the other's work.
+ */
+import { existsSync } from 'node:fs';
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { EditingConfig } from '../config.ts';
+import { processWide } from '../process-wide.ts';
+import { git, gitSucceeds } from './git.ts';
+
+/** What of the repository the draft holds: the content and its images. */
+export const CONTENT_PATHS = ['src/content', 'src/assets'] as const;
+
+/** The branch every publish and roll back is committed to, in the site's repository. */
+export const PUBLISHED_BRANCH = 'published';
+
+type Folders = Pick<EditingConfig, 'draftDir' | 'repoDir' | 'editingDir'>;
+
+export interface Author {
+  name: string;
+  email: string;
+}
+
+/** Refused in the editor's words: the page says it as it is. */
+export const PublishRefused = processWide(
+  'PublishRefused',
+  () => class PublishRefused extends Error {},
+);
+export type PublishRefused = InstanceType<typeof PublishRefused>;
+
+/** The commit the site's content goes on from: the last published, else what the server runs. */
+export async function publishedTip({ repoDir }: Folders): Promise<string> {
+  const tip = await git(['rev-parse', '--verify', '-q', `refs/heads/${PUBLISHED_BRANCH}`], {
+    cwd: repoDir,
+  }).catch(() => '');
+  return tip || git(['rev-parse', 'HEAD'], { cwd: repoDir });
+}
+
+const commonDir = (cwd: string) =>
+  git(['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd }).catch(() => '');
+
+/**
+ * The draft's folder, made from `from` (the live release's commit, else the last published) if it
+ * is not there yet; moved onto the site's repository if it was made from another (a deploy of new
+ * code is a new clone, whose `published` branch the deploy brought in), its changes kept.
+ */
+export async function ensureDraft(folders: Folders, from?: string): Promise<string> {
+  // One at a time: the start's preparation and a first visit of Publishing would both make it.
+  const previous = making;
+  const mine = previous.then(() => makeDraft(folders, from));
+  making = mine.catch(() => {});
+  return mine;
+}
+
+let making: Promise<unknown> = Promise.resolve();
+
+async function makeDraft(folders: Folders, from?: string): Promise<string> {
+  const exists = existsSync(join(folders.draftDir, '.git'));
+  if (exists && (await commonDir(folders.draftDir)) === (await commonDir(folders.repoDir)))
+    return folders.draftDir;
+  await mkdir(folders.editingDir, { recursive: true, mode: 0o700 });
+  const here =
+    from && (await gitSucceeds(['cat-file', '-e', `${from}^{commit}`], { cwd: folders.repoDir }));
+  const start = here ? from : await publishedTip(folders);
+  if (exists) await moveDraft(folders, start);
+  else await addDraft(folders, start);
+  return folders.draftDir;
+}
+
+async function addDraft(folders: Folders, start: string) {
+  await git(['worktree', 'prune'], { cwd: folders.repoDir });
+  await git(['worktree', 'add', '--detach', folders.draftDir, start], { cwd: folders.repoDir });
+}
+
+/**
+ * The paths the draft changed against where it started, by `git status`, which reads its old
+ * repository without writing to it (an older release's, read-only under systemd); undefined if
+ * that repository is gone.
+ */
+async function changedPaths(draftDir: string): Promise<string[] | undefined> {
+  const present = CONTENT_PATHS.filter((path) => existsSync(join(draftDir, path)));
+  const out = await git(
+    ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', ...present],
+    { cwd: draftDir, raw: true },
+  ).catch(() => undefined);
+  return out
+    ?.split('\0')
+    .filter(Boolean)
+    .map((entry) => entry.slice(3));
+}
+
+/**
+ * A draft of another repository made again from `start` in this one, with the files it changed
+ * written over it (added, changed or removed); every content file if its repository is gone.
+ */
+async function moveDraft(folders: Folders, start: string) {
+  const changed = await changedPaths(folders.draftDir);
+  const kept = join(folders.editingDir, `moving-${randomBytes(6).toString('hex')}`);
+  await cp(folders.draftDir, kept, { recursive: true, filter: (path) => !path.endsWith('/.git') });
+  try {
+    await rm(folders.draftDir, { recursive: true, force: true });
+    await addDraft(folders, start);
+    const paths = changed ?? CONTENT_PATHS.filter((path) => existsSync(join(kept, path)));
+    for (const path of paths) {
+      await rm(join(folders.draftDir, path), { recursive: true, force: true });
+      if (existsSync(join(kept, path)))
+        await cp(join(kept, path), join(folders.draftDir, path), { recursive: true });
+    }
+  } finally {
+    await rm(kept, { recursive: true, force: true });
+  }
+}
+
+/** The commit the draft started from. */
+export const draftBase = ({ draftDir }: Folders) => git(['rev-parse', 'HEAD'], { cwd: draftDir });
+
+/** The draft as a tree of git's: its starting point with its content as it is on disk. */
+async function draftTree(folders: Folders): Promise<string> {
+  const index = join(folders.editingDir, `index-${randomBytes(6).toString('hex')}`);
+  const env = { GIT_INDEX_FILE: index };
+  const cwd = folders.draftDir;
+  try {
+    await git(['read-tree', 'HEAD'], { cwd, env });
+    // git refuses a path that matches nothing: a site without images yet has no src/assets.
+    const present = CONTENT_PATHS.filter((path) => existsSync(join(cwd, path)));
+    if (present.length) await git(['add', '-A', '--', ...present], { cwd, env });
+    return await git(['write-tree'], { cwd, env });
+  } finally {
+    await rm(index, { force: true });
+  }
+}
+
+/** A file the draft changes: git's status letter (A, M, D, R) and its path (and old path). */
+export interface ChangedFile {
+  status: 'A' | 'M' | 'D' | 'R';
+  path: string;
+  from?: string;
+}
+
+/** The files `to` changes against `from` (commits or trees), within the content. */
+export async function changedFiles(cwd: string, from: string, to: string): Promise<ChangedFile[]> {
+  const out = await git(
+    ['diff-tree', '-r', '-M', '--name-status', '-z', from, to, '--', ...CONTENT_PATHS],
+    {
+      cwd,
+    },
+  );
+  const parts = out.split('\0').filter(Boolean);
+  const files: ChangedFile[] = [];
+  for (let i = 0; i < parts.length;) {
+    const status = parts[i++]![0] as ChangedFile['status'];
+    if (status === 'R') files.push({ status, from: parts[i++]!, path: parts[i++]! });
+    else files.push({ status: status === 'A' || status === 'D' ? status : 'M', path: parts[i++]! });
+  }
+  return files;
+}
+
+/** What the draft changes against where it started from, and that starting point. */
+export async function draftChanges(folders: Folders) {
+  await ensureDraft(folders);
+  const base = await draftBase(folders);
+  const tree = await draftTree(folders);
+  return { base, tree, files: await changedFiles(folders.draftDir, base, tree) };
+}
+
+const authorEnv = (author: Author): Record<string, string> => ({
+  GIT_AUTHOR_NAME: author.name,
+  GIT_AUTHOR_EMAIL: author.email,
+  GIT_COMMITTER_NAME: author.name,
+  GIT_COMMITTER_EMAIL: author.email,
+});
+
+/** A commit of `tree` on `parents`, by `author`. */
+export const commitTree = (
+  cwd: string,
+  tree: string,
+  parents: string[],
+  author: Author,
+  message: string,
+) =>
+  git(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'], {
+    cwd,
+    env: authorEnv(author),
+    input: message,
+  });
+
+/** git's merge of two commits, as a tree; refused in words if both changed the same lines. */
+async function mergedTree(cwd: string, ours: string, theirs: string, conflict: string) {
+  const out = await git(['merge-tree', '--write-tree', ours, theirs], { cwd }).catch(() => {
+    throw new PublishRefused(conflict);
+  });
+  return out.split('\n')[0]!;
+}
+
+/**
+ * The publish's commit: the draft's changes, by the member, on the last published commit; merged
+ * with the code deployed since (the server's HEAD), if the published branch lacks it. Not yet on
+ * the branch: that moves once its build is live (`advancePublished`).
+ */
+export async function commitDraft(folders: Folders, author: Author, message: string) {
+  const { base, tree, files } = await draftChanges(folders);
+  if (files.length === 0)
+    throw new PublishRefused(
+      'There is nothing to publish: the draft is the same as the live site.',
+    );
+  const cwd = folders.repoDir;
+  const own = await commitTree(cwd, tree, [base], author, message);
+  const tip = await publishedTip(folders);
+  const onTip =
+    tip === base
+      ? own
+      : await commitTree(
+          cwd,
+          await mergedTree(
+            cwd,
+            tip,
+            own,
+            'Someone published a change to the same text since your draft began. Start again from the live site and make your change there.',
+          ),
+          [tip],
+          author,
+          message,
+        );
+  const head = await git(['rev-parse', 'HEAD'], { cwd });
+  if (await gitSucceeds(['merge-base', '--is-ancestor', head, onTip], { cwd }))
+    return { commit: onTip, base, files };
+  const tree2 = await mergedTree(
+    cwd,
+    onTip,
+    head,
+    'The code deployed since the last publish changes the same content: a developer must merge the branch "published" first (docs/publishing.md).',
+  );
+  const merged = await commitTree(
+    cwd,
+    tree2,
+    [onTip, head],
+    author,
+    `Bring the code deployed since into the published site\n\n${message}`,
+  );
+  return { commit: merged, base, files };
+}
+
+/**
+ * The commit to put on the published branch once `commit` is live: itself, or, if the branch moved
+ * while it was built (a roll back meanwhile), the same content by the same author on the branch's
+ * new tip, so that the branch keeps every commit (the later one is live).
+ */
+export async function ontoPublished(folders: Folders, commit: string): Promise<string> {
+  const cwd = folders.repoDir;
+  const tip = await publishedTip(folders);
+  if (tip === commit || (await gitSucceeds(['merge-base', '--is-ancestor', tip, commit], { cwd })))
+    return commit;
+  const [name, email, tree, ...message] = (
+    await git(['log', '-1', '--format=%an%n%ae%n%T%n%B', commit], { cwd })
+  ).split('\n');
+  return commitTree(cwd, tree!, [tip], { name: name!, email: email! }, message.join('\n'));
+}
+
+/** Moves the published branch to `commit` (a publish gone live, or a roll back). */
+export const advancePublished = ({ repoDir }: Folders, commit: string) =>
+  git(['update-ref', '-m', 'publish', `refs/heads/${PUBLISHED_BRANCH}`, commit], { cwd: repoDir });
+
+/**
+ * Starts the draft again from `commit` (what is live): its changes are dropped unless `keep`,
+ * where the draft moves onto `commit` with the files as they are (a publish of that very draft).
+ */
+export async function restartDraft(folders: Folders, commit: string, keep = false) {
+  await ensureDraft(folders, commit);
+  const cwd = folders.draftDir;
+  if (keep) await git(['reset', '-q', commit], { cwd });
+  else {
+    await git(['reset', '-q', '--hard', commit], { cwd });
+    await git(
+      ['clean', '-q', '-fd', '--', ...CONTENT_PATHS.filter((p) => existsSync(join(cwd, p)))],
+      { cwd },
+    );
+  }
+}

@@ -1,0 +1,273 @@
+/**
+ * Publishing from the browser: a publish (queued by /staff/publish, built by the job of
+ * ./publish-job.ts), a roll back (at once: a release already built, served again), and the
+ * following of the live release by every process (the store's newest release, fetched from the
+ * store when this machine lacks its folder, then the `current` link switched: ./folders.ts).
+ */
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import type { EditingConfig } from '../config.ts';
+import { processWide } from '../process-wide.ts';
+import type { EnquiryStore } from '../store/types.ts';
+import type { Publish, Release } from '../store/releases.ts';
+import {
+  currentFolder,
+  hasRelease,
+  makeEditingDirs,
+  packRelease,
+  releasePaths,
+  removeReleasesExcept,
+  switchTo,
+  unpackRelease,
+  type ReleasePaths,
+} from './folders.ts';
+import {
+  advancePublished,
+  commitTree,
+  draftChanges,
+  ensureDraft,
+  publishedTip,
+  PublishRefused,
+  restartDraft,
+  type Author,
+} from './draft.ts';
+import { git, gitSucceeds } from './git.ts';
+import { describeChanges, gitReader, type Change } from './words.ts';
+import type { Builder } from './build.ts';
+
+/** What every publish job's kind starts with: the other queues leave them. */
+export const PUBLISH_JOB_PREFIX = 'publish-';
+
+/**
+ * The publish job's kind of this machine's draft: the draft is a folder of one machine, so only the
+ * processes that share it (the same machine, the same EDITING_DIR) can build it; another machine's
+ * queue leaves the job, having no handler for its kind.
+ */
+export const publishJobKind = (draftDir: string, machine = hostname()) =>
+  `${PUBLISH_JOB_PREFIX}${createHash('sha256').update(`${machine}\0${draftDir}`).digest('hex').slice(0, 12)}`;
+
+/** Publishing asked of a machine other than the one whose repository holds the publishes. */
+export const PublishedElsewhere = processWide(
+  'PublishedElsewhere',
+  () => class PublishedElsewhere extends Error {},
+);
+export type PublishedElsewhere = InstanceType<typeof PublishedElsewhere>;
+
+export interface PublishPayload {
+  publish: number;
+}
+
+export interface PublishingOptions {
+  config: EditingConfig;
+  store: EnquiryStore;
+  /** The build a publish runs (./build.ts commandBuilder, or the tests' stand-in). */
+  builder: Builder;
+  /** The queue, told when a publish is queued. */
+  kick?: () => void;
+  log?: (line: string) => void;
+  now?: () => number;
+  /** The job kind (this machine's, by default). */
+  jobKind?: string;
+  /** The build deployed (dist/): kept as the first release, so that the first publish can be rolled back. */
+  distDir?: string;
+}
+
+/** What the publish page shows. */
+export interface PublishingView {
+  changes: Change[];
+  /** The draft started from a commit other than the live release's: offer to start again. */
+  behindLive: boolean;
+  latest: Publish | undefined;
+  releases: Release[];
+  live: Release | undefined;
+}
+
+export class Publishing {
+  readonly paths: ReleasePaths;
+  readonly options: PublishingOptions;
+  readonly jobKind: string;
+
+  constructor(options: PublishingOptions) {
+    this.options = options;
+    this.paths = releasePaths(options.config);
+    this.jobKind = options.jobKind ?? publishJobKind(options.config.draftDir);
+  }
+
+  now = () => this.options.now?.() ?? Date.now();
+
+  get records() {
+    return this.options.store.releases;
+  }
+
+  /**
+   * The editing folder and the draft, made as the process starts rather than by the first visit of
+   * Publishing (a GET changes nothing); a draft of a former release's repository is moved over.
+   */
+  async prepare() {
+    await makeEditingDirs(this.paths);
+    const live = await this.records.live();
+    const here =
+      !live ||
+      (await gitSucceeds(['cat-file', '-e', `${live.commit}^{commit}`], {
+        cwd: this.options.config.repoDir,
+      }));
+    if (here) await ensureDraft(this.options.config, live?.commit);
+  }
+
+  /**
+   * Refused where the site's repository lacks the live release's commit: another machine published
+   * it, whose repository and draft hold the history (route the editor to that machine).
+   */
+  async ensureHere(live: Release | undefined) {
+    if (!live) return;
+    const here = await gitSucceeds(['cat-file', '-e', `${live.commit}^{commit}`], {
+      cwd: this.options.config.repoDir,
+    });
+    if (!here)
+      throw new PublishedElsewhere(
+        'This machine serves what is live, but publishing is done on the machine that published it: its repository holds the site’s history and the draft. Open Publishing there. (On that machine, this means a deploy of new code left out the branch "published": docs/publishing.md.)',
+      );
+  }
+
+  /** What the page shows: the draft's changes in words, the publish under way, the releases. */
+  async view(): Promise<PublishingView> {
+    await makeEditingDirs(this.paths);
+    const live = await this.records.live();
+    await this.ensureHere(live);
+    await ensureDraft(this.options.config, live?.commit);
+    const { base, tree, files } = await draftChanges(this.options.config);
+    const cwd = this.options.config.draftDir;
+    return {
+      changes: await describeChanges(files, gitReader(cwd, base, tree)),
+      behindLive: live !== undefined && live.commit !== base,
+      latest: await this.records.latestPublish(),
+      releases: await this.records.recent(this.options.config.releasesKept),
+      live,
+    };
+  }
+
+  /** Queues a publish by `author`, unless one is under way: that one, then. */
+  async start(author: Author) {
+    const started = await this.records.startPublish(
+      author,
+      { kind: this.jobKind, payload: (id): PublishPayload => ({ publish: id }) },
+      this.now(),
+    );
+    if (started.started) this.options.kick?.();
+    return started;
+  }
+
+  /**
+   * Rolls back to release `id`: its files served again at once (no build), as a new release by
+   * `author`, and a commit of its content on the published branch.
+   */
+  async rollBack(author: Author, id: number): Promise<Release> {
+    const target = await this.records.release(id);
+    if (!target?.kept)
+      throw new PublishRefused('That release is no longer kept: choose a newer one.');
+    await makeEditingDirs(this.paths);
+    await this.fetchRelease(target.folder);
+    const { repoDir } = this.options.config;
+    const tip = await publishedTip(this.options.config);
+    const tree = await git(['rev-parse', `${target.commit}^{tree}`], { cwd: repoDir });
+    const when = new Date(target.createdAt).toISOString().slice(0, 16).replace('T', ' ');
+    const summary = `Roll back to release ${target.id} (${target.actorName}, ${when} UTC)`;
+    const commit = await commitTree(
+      repoDir,
+      tree,
+      [tip],
+      author,
+      `${summary}\n\n${target.summary}\n`,
+    );
+    const releaseId = await this.records.addRelease(
+      {
+        kind: 'rollback',
+        folder: target.folder,
+        commit,
+        actor: author.email,
+        actorName: author.name,
+        summary,
+      },
+      this.now(),
+    );
+    await advancePublished(this.options.config, commit);
+    await switchTo(this.paths, target.folder);
+    return (await this.records.release(releaseId))!;
+  }
+
+  /**
+   * Before the first publish: the build deployed until then (dist/) kept as a release, so that a
+   * roll back can bring it back.
+   */
+  async keepDeployed() {
+    const { distDir, config } = this.options;
+    if (
+      (await this.records.live()) ||
+      !distDir ||
+      !existsSync(join(distDir, 'server', 'entry.mjs'))
+    )
+      return;
+    const files = await packRelease(distDir);
+    const commit = await git(['rev-parse', 'HEAD'], { cwd: config.repoDir });
+    const id = await this.records.addRelease(
+      {
+        kind: 'deploy',
+        commit,
+        actor: '',
+        actorName: 'the deploy',
+        summary: 'The site as deployed before publishing',
+        files,
+      },
+      this.now(),
+    );
+    await unpackRelease(this.paths, id, files, join(config.repoDir, 'node_modules'));
+    await switchTo(this.paths, id);
+  }
+
+  /** Drops the draft's changes: it starts again from what is live. */
+  async restartDraft() {
+    const live = await this.records.live();
+    await restartDraft(
+      this.options.config,
+      live?.commit ?? (await publishedTip(this.options.config)),
+    );
+  }
+
+  /** Release `folder` on this disk, from the store's copy if this machine lacks it. */
+  async fetchRelease(folder: number) {
+    if (hasRelease(this.paths, folder)) return;
+    const files = await this.records.files(folder);
+    if (!files) throw new PublishRefused(`Release ${folder} is no longer kept.`);
+    await unpackRelease(
+      this.paths,
+      folder,
+      files,
+      join(this.options.config.repoDir, 'node_modules'),
+    );
+  }
+
+  /**
+   * Makes this machine's `current` link name the store's live release: what every process does
+   * every EDITING_POLL_MS, and once as it starts. Whether it switched.
+   */
+  async follow(): Promise<boolean> {
+    const live = await this.records.live();
+    if (!live || (await currentFolder(this.paths)) === live.folder) return false;
+    await makeEditingDirs(this.paths);
+    await this.fetchRelease(live.folder);
+    await switchTo(this.paths, live.folder);
+    this.options.log?.(`Release ${live.id} is live here (${live.summary.split('\n')[0]}).`);
+    // This machine's folders of releases no longer kept go too (the publishing one prunes the store).
+    const kept = await this.records.recent(this.options.config.releasesKept);
+    await removeReleasesExcept(this.paths, [...new Set(kept.map((release) => release.folder))]);
+    return true;
+  }
+
+  /** The releases beyond those kept: their files dropped from the store and this disk. */
+  async prune() {
+    const kept = await this.records.prune(this.options.config.releasesKept);
+    await removeReleasesExcept(this.paths, kept);
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * What a draft changes, in the editor's words: the pages added, changed, removed or moved, the
+ * redirects added or dropped, and the lists and images that several pages show, from the files git
+ * says changed (./draft.ts). The publish page lists them; a publish's commit message names them.
+ */
+import { parse } from 'yaml';
+import type { ChangedFile } from './draft.ts';
+import { git } from './git.ts';
+
+export type ChangeKind = 'added' | 'changed' | 'removed' | 'moved' | 'redirected';
+
+export interface Change {
+  kind: ChangeKind;
+  /** What it is, as the editor names it: a page's title, an image's name, a redirect. */
+  what: string;
+  /** The page's address, when it is a page. */
+  address?: string;
+}
+
+const SERVICE = /^src\/content\/services\/([a-z0-9-]+)\.mdx$/;
+const PAGE = /^src\/content\/pages\/([a-z0-9-]+)\.yaml$/;
+const DATA = /^src\/content\/data\/([a-z0-9-]+)\.yaml$/;
+const REDIRECTS = 'src/content/data/redirects.yaml';
+
+/** A page copy file's address: `schedule-booked` is /schedule/booked, `home` is /. */
+const pageAddress = (name: string) =>
+  name === 'home' ? '/' : `/${name.replace(/^schedule-/, 'schedule/')}`;
+
+const PAGE_NAMES: Record<string, string> = {
+  'not-found': 'the not-found page',
+  service: 'every service page (their shared copy)',
+  offline: 'the offline page',
+};
+
+/** A file's text at a commit or tree (`rev`), or on disk in `cwd` (rev undefined); '' if none. */
+type Read = (path: string, at: 'old' | 'new') => Promise<string>;
+
+export const gitReader =
+  (cwd: string, oldRev: string, newRev: string): Read =>
+  (path, at) =>
+    git(['show', `${at === 'old' ? oldRev : newRev}:${path}`], { cwd }).catch(() => '');
+
+const titleOf = (text: string) =>
+  /^title:\s*(.+)$/m
+    .exec(text)?.[1]
+    ?.trim()
+    .replace(/^(['"])(.*)\1$/, '$2');
+
+async function serviceChange(file: ChangedFile, read: Read): Promise<Change[]> {
+  const slug = SERVICE.exec(file.path)![1]!;
+  const title = titleOf(await read(file.path, file.status === 'D' ? 'old' : 'new')) ?? slug;
+  if (file.status === 'R' && file.from) {
+    const old = SERVICE.exec(file.from)?.[1];
+    return [{ kind: 'moved', what: `${title}: from /${old} to /${slug}`, address: `/${slug}` }];
+  }
+  const kind = file.status === 'A' ? 'added' : file.status === 'D' ? 'removed' : 'changed';
+  return [{ kind, what: title, address: `/${slug}` }];
+}
+
+const redirectsOf = (text: string) => {
+  try {
+    const entries = (parse(text) as { entries?: { from: string; to: string }[] } | null)?.entries;
+    return new Map((entries ?? []).map((e) => [e.from, e.to]));
+  } catch {
+    return new Map<string, string>();
+  }
+};
+
+async function redirectChanges(read: Read): Promise<Change[]> {
+  const before = redirectsOf(await read(REDIRECTS, 'old'));
+  const after = redirectsOf(await read(REDIRECTS, 'new'));
+  const changes: Change[] = [];
+  for (const [from, to] of after)
+    if (before.get(from) !== to)
+      changes.push({ kind: 'redirected', what: `${from} now leads to ${to}`, address: from });
+  for (const [from] of before)
+    if (!after.has(from))
+      changes.push({ kind: 'removed', what: `the redirect from ${from}`, address: from });
+  return changes;
+}
+
+/** One file's change, in words. */
+async function fileChange(file: ChangedFile, read: Read): Promise<Change[]> {
+  if (SERVICE.test(file.path)) return serviceChange(file, read);
+  if (file.path === REDIRECTS) return redirectChanges(read);
+  const kind = file.status === 'A' ? 'added' : file.status === 'D' ? 'removed' : 'changed';
+  const page = PAGE.exec(file.path)?.[1];
+  if (page) {
+    const what = PAGE_NAMES[page] ?? `the ${page.replace(/-/g, ' ')} page`;
+    return [{ kind, what, ...(!PAGE_NAMES[page] && { address: pageAddress(page) }) }];
+  }
+  const data = DATA.exec(file.path)?.[1];
+  // The server's services read these once, as they start (the hosts, the agency's name and
+  // address in e-mails): the pages show the change at once, the e-mails after a restart.
+  if (data === 'availability' || data === 'settings')
+    return [
+      {
+        kind,
+        what: `the ${data === 'settings' ? 'site’s settings' : 'hosts and their hours'} (the e-mails and the staff desk take them when the server next restarts)`,
+      },
+    ];
+  if (data)
+    return [{ kind, what: `the list “${data.replace(/-/g, ' ')}” (shown on several pages)` }];
+  return [{ kind, what: `the image ${file.path.split('/').at(-1)}` }];
+}
+
+/** Every change of `files`, in the editor's words. */
+export async function describeChanges(
+  files: readonly ChangedFile[],
+  read: Read,
+): Promise<Change[]> {
+  const all: Change[] = [];
+  for (const file of files) all.push(...(await fileChange(file, read)));
+  return all;
+}
+
+const VERB: Record<ChangeKind, string> = {
+  added: 'Added',
+  changed: 'Changed',
+  removed: 'Removed',
+  moved: 'Moved',
+  redirected: 'Redirected',
+};
+
+/** A change as a line: "Changed Android App (/android)". */
+export const changeLine = (change: Change) =>
+  `${VERB[change.kind]} ${change.what}${change.address && !change.what.includes(change.address) ? ` (${change.address})` : ''}`;
+
+/** A publish's commit message: a subject naming what changed, then every change on its line. */
+export function commitMessage(changes: readonly Change[]): string {
+  const named = changes.slice(0, 3).map(changeLine).join('; ');
+  const more = changes.length > 3 ? ` and ${changes.length - 3} more` : '';
+  const subject = `Publish: ${named || 'content'}${more}`;
+  return `${subject}\n\n${changes.map((c) => `- ${changeLine(c)}`).join('\n')}\n`;
+}

@@ -1,0 +1,132 @@
+/**
+ * /staff/publish, for editors (STAFF_EDITORS): what the draft changes against the live site, in
+ * the editor's words, with Publish; the publish under way, step by step (the page refreshes
+ * itself while it builds); the last releases, who published each and when, each with Roll back.
+ * Every post is through the gate (same origin), signed in, an editor's, and in the audit log.
+ */
+import { first } from '../requests/body.ts';
+import type { PostVerdict } from '../requests/post-gate.ts';
+import type { PageAnswer } from '../http/answer.ts';
+import { PublishedElsewhere, type PublishingView } from '../releases/publishing.ts';
+import { PublishRefused } from '../releases/draft.ts';
+import { isEditor, type StaffMember } from './access.ts';
+import {
+  deskHeaders,
+  record,
+  redirect,
+  signedInVisit,
+  type Answered,
+  type OpenDesk,
+  type StaffDesk,
+} from './desk.ts';
+
+const PAGE = '/staff/publish';
+
+export interface PublishPage extends PageAnswer, PublishingView {
+  member: StaffMember;
+  /** What the last action did, said once. */
+  done?: string;
+  /** A publish is queued or building: the page refreshes itself to show its progress. */
+  underWay: boolean;
+}
+
+/** What an action came to, said on the page after it (`?done=`). */
+const DONE = {
+  queued: 'Publishing has started. This page shows its progress; you may close it, it goes on.',
+  already: 'A publish is already under way: it is shown below. Publish again once it is live.',
+  'rolled-back': 'Rolled back: the site shows that release again, live within seconds.',
+  'not-kept': 'That release is no longer kept, so it cannot be brought back.',
+  restarted: 'Your draft starts again from what is live now.',
+  nothing: 'There is nothing to publish: the draft is the same as the live site.',
+};
+
+const answer = (status: number, text: string): Answered => ({
+  type: 'response',
+  response: new Response(text, {
+    status,
+    headers: deskHeaders({ 'Content-Type': 'text/plain; charset=utf-8' }),
+  }),
+});
+
+/** /staff/publish: GET shows it; POST publishes, rolls back or starts the draft again. */
+export async function handlePublish(
+  request: Request,
+  post: PostVerdict | undefined,
+  open: OpenDesk,
+): Promise<PublishPage | Answered> {
+  const visit = await signedInVisit(request, post, open);
+  if ('type' in visit) return visit;
+  const { desk, member, now } = visit;
+  if (!desk.publishing)
+    return answer(404, 'Publishing from the browser is off on this site (EDITING is not on).');
+  if (!isEditor(member))
+    return answer(
+      403,
+      'Only editors may publish. Ask whoever runs the site to add your address to STAFF_EDITORS.',
+    );
+  try {
+    if (request.method === 'POST' && post?.ok)
+      return await publishPost(desk, member, post.fields, now);
+    return publishPage(await desk.publishing.view(), member, request);
+  } catch (error) {
+    if (error instanceof PublishedElsewhere) return answer(409, error.message);
+    throw error;
+  }
+}
+
+/** The page, with what the last action did. */
+function publishPage(view: PublishingView, member: StaffMember, request: Request): PublishPage {
+  const done = new URL(request.url).searchParams.get('done');
+  return {
+    type: 'page',
+    status: 200,
+    headers: deskHeaders(),
+    member,
+    ...view,
+    ...(done && Object.hasOwn(DONE, done) && { done: DONE[done as keyof typeof DONE] }),
+    underWay: view.latest?.state === 'queued' || view.latest?.state === 'building',
+  };
+}
+
+/** An editor's post: Publish, Roll back, or Start again; recorded in the audit log. */
+async function publishPost(
+  desk: StaffDesk,
+  member: StaffMember,
+  fields: Map<string, string[]>,
+  now: number,
+): Promise<Answered> {
+  const publishing = desk.publishing!;
+  const action = first(fields, 'action');
+  const author = { name: member.name, email: member.email };
+  if (action === 'publish') {
+    const view = await publishing.view();
+    if (view.changes.length === 0 && !view.latest?.state.match(/queued|building/))
+      return redirect(`${PAGE}?done=nothing`);
+    const { publish, started } = await publishing.start(author);
+    if (started)
+      await record(desk, member, now, { action: 'started publish', subject: String(publish.id) });
+    return redirect(`${PAGE}?done=${started ? 'queued' : 'already'}#progress`);
+  }
+  if (action === 'rollback') {
+    const id = Number(first(fields, 'release'));
+    if (!Number.isSafeInteger(id) || id < 1) return redirect(`${PAGE}?done=not-kept`);
+    try {
+      const release = await publishing.rollBack(author, id);
+      await record(desk, member, now, {
+        action: 'rolled back to',
+        subject: `release ${id}`,
+        detail: `as release ${release.id}`,
+      });
+      return redirect(`${PAGE}?done=rolled-back`);
+    } catch (error) {
+      if (error instanceof PublishRefused) return redirect(`${PAGE}?done=not-kept`);
+      throw error;
+    }
+  }
+  if (action === 'restart-draft') {
+    await publishing.restartDraft();
+    await record(desk, member, now, { action: 'started the draft again' });
+    return redirect(`${PAGE}?done=restarted`);
+  }
+  return redirect(PAGE);
+}

@@ -1,0 +1,158 @@
+/**
+ * Publishing from the browser against the built server, with a real `astro build`: an editor signs
+ * in by the e-mailed link, changes a page in the draft (as the editor does: its file), sees the
+ * change listed in words, presses Publish (twice at once: one release), and the page is live
+ * within 90 s while visitors' pages and /healthz answer, none failed; the publish is a commit by
+ * the member; a roll back restores the page within 10 s and survives a restart. A member who is not
+ * an editor gets 403 at every write. The editor's own UI (/keystatic) has tests of its own.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { stoppedAfterEach } from './stopped-after-each';
+import { post, read, signIn } from './staff-sign-in';
+
+const root = join(import.meta.dirname, '../..');
+const work = mkdtempSync(join(tmpdir(), 'publish-e2e-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const EDITOR = 'erin@agency.example';
+const servers = stoppedAfterEach({
+  STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
+  STAFF_EMAILS: 'office@agency.example',
+  STAFF_EDITORS: EDITOR,
+  EDITING: 'on',
+  EDITING_DIR: join(work, 'editing'),
+  EDITING_POLL_MS: '500',
+  SITE_REPO_DIR: join(work, 'site'),
+});
+
+const git = (...args: string[]) =>
+  execFileSync('git', args, { cwd: join(work, 'site'), encoding: 'utf8' }).trim();
+
+/** The repository the server runs from: this project's committed files, its packages linked. */
+function siteRepository() {
+  execFileSync('git', ['clone', '-q', root, join(work, 'site')]);
+  symlinkSync(join(root, 'node_modules'), join(work, 'site', 'node_modules'));
+}
+
+/** Visitors asking a page and /healthz in turn until `done`: each answer's status and time. */
+async function visitors(url: string, done: () => boolean) {
+  const seen: { status: number; ms: number }[] = [];
+  const visitor = async () => {
+    while (!done()) {
+      for (const path of ['/android', '/healthz']) {
+        const started = performance.now();
+        const answer = await fetch(`${url}${path}`).catch(() => undefined);
+        await answer?.arrayBuffer();
+        seen.push({ status: answer?.status ?? 0, ms: performance.now() - started });
+      }
+    }
+  };
+  await Promise.all([visitor(), visitor()]);
+  return seen;
+}
+
+const p99 = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length * 0.99)]!;
+
+it('publishes an editor’s change live, then rolls it back, with visitors served throughout', async () => {
+  siteRepository();
+  const env = { ENQUIRY_DB: join(work, 'data', 'enquiries.sqlite') };
+  const { server, mails } = await servers.startWithMail(env);
+  const office = await signIn(server, mails, 'office@agency.example');
+  const asOffice = { Cookie: office.cookie };
+  expect(
+    read(await (await fetch(`${server.url}/staff`, { headers: asOffice })).text()),
+  ).not.toContain('Publishing');
+  expect((await fetch(`${server.url}/staff/publish`, { headers: asOffice })).status).toBe(403);
+  expect((await post(`${server.url}/staff/publish`, { action: 'publish' }, asOffice)).status).toBe(
+    403,
+  );
+
+  const { cookie } = await signIn(server, mails, EDITOR);
+  const as = { Cookie: cookie };
+  const desk = await (await fetch(`${server.url}/staff`, { headers: as })).text();
+  expect(desk).toContain('href="/staff/publish"');
+  expect(desk).toContain('href="/keystatic"');
+  const page = async () => (await fetch(`${server.url}/staff/publish`, { headers: as })).text();
+  expect(read(await page())).toContain('Nothing yet: the draft is the same as the live site.');
+
+  // The editor saves a new title for the Android page into the draft.
+  const file = join(work, 'editing', 'draft', 'src/content/services/android.mdx');
+  const before = /^title: (.*)$/m.exec(readFileSync(file, 'utf8'))![1]!;
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: Android Apps Built to Last'),
+  );
+  expect(read(await page())).toMatch(/Changed:\s*Android Apps Built to Last\s*\(\/android\)/);
+  expect(await (await fetch(`${server.url}/android`)).text()).not.toContain(
+    'Android Apps Built to Last',
+  );
+
+  const pressed = Date.now();
+  const presses = await Promise.all(
+    [1, 2].map(() => post(`${server.url}/staff/publish`, { action: 'publish' }, as)),
+  );
+  expect(presses.map((p) => p.status)).toEqual([303, 303]);
+  expect(presses.map((p) => p.headers.get('location')).sort()).toEqual([
+    '/staff/publish?done=already#progress',
+    '/staff/publish?done=queued#progress',
+  ]);
+  const progress = await page();
+  expect(progress).toMatch(/<meta http-equiv="refresh" content="3"/);
+  expect(progress).toMatch(/<progress id="publish-progress" max="100" value="\d+"/);
+
+  let live = false;
+  const seen = visitors(server.url, () => live || Date.now() - pressed > 150_000);
+  await expect
+    .poll(
+      async () =>
+        (await (await fetch(`${server.url}/android`)).text()).includes(
+          'Android Apps Built to Last',
+        ),
+      {
+        timeout: 150_000,
+        interval: 500,
+      },
+    )
+    .toBe(true);
+  live = true;
+  const served = await seen;
+  expect(Date.now() - pressed).toBeLessThan(90_000);
+  expect(served.filter((s) => s.status !== 200)).toEqual([]);
+  expect(p99(served.map((s) => s.ms))).toBeLessThan(250);
+  expect(git('log', '-1', '--format=%ae|%s', 'published')).toBe(
+    `${EDITOR}|Publish: Changed Android Apps Built to Last (/android)`,
+  );
+  expect(read(await page())).toMatch(/Live\s*\(100%\)/);
+
+  // Roll back to the site as deployed: live within 10 s, and after a restart still.
+  const deployed = /name="release" value="(\d+)"/.exec(await page())![1]!;
+  const rolled = Date.now();
+  expect(
+    (await post(`${server.url}/staff/publish`, { action: 'rollback', release: deployed }, as))
+      .status,
+  ).toBe(303);
+  await expect
+    .poll(async () => (await (await fetch(`${server.url}/android`)).text()).includes(before), {
+      timeout: 10_000,
+      interval: 200,
+    })
+    .toBe(true);
+  expect(Date.now() - rolled).toBeLessThan(10_000);
+  expect(git('log', '-1', '--format=%ae|%s', 'published')).toMatch(
+    new RegExp(`^${EDITOR}\\|Roll back to release ${deployed} `),
+  );
+  expect(read(await page())).toContain('The live site changed since your draft began');
+  // Both in the audit log, by the member.
+  const audit = read(await (await fetch(`${server.url}/staff`, { headers: as })).text());
+  expect(audit).toMatch(new RegExp(`${EDITOR} started publish \\d+`));
+  expect(audit).toContain(`${EDITOR} rolled back to release ${deployed}`);
+
+  await server.stop();
+  const again = await servers.start({ ...env, PORT: new URL(server.url).port });
+  expect(await (await fetch(`${again.url}/android`)).text()).toContain(before);
+  expect(again.output()).toMatch(/Serving release \d+\./);
+}, 300_000);

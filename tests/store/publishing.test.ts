@@ -1,0 +1,365 @@
+/**
+ * Publishing from the browser, on both engines, with a stand-in for `astro build` (a few files
+ * made from the checkout's content, in milliseconds; tests/deploy/publish.test.ts runs the real
+ * one): a draft's change is one release however many presses, a commit by the member naming it,
+ * live by the `current` link; a failed build changes nothing live and says why; a roll back is a
+ * release of its own, at once; another machine, sharing only the store, follows the live release.
+ */
+import { execFileSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EditingConfig } from '../../src/server/config';
+import { Publishing, type PublishPayload } from '../../src/server/releases/publishing';
+import { publishHandler } from '../../src/server/releases/publish-job';
+import { BuildFailed, failureWords, type Builder } from '../../src/server/releases/build';
+import { currentFolder, releaseDir } from '../../src/server/releases/folders';
+import { backupEditing, restoreEditing } from '../../src/server/releases/backup';
+import type { EnquiryStore, Job } from '../../src/server/store/types';
+import { backends, type Backend } from '../support/store-backends';
+
+const SERVICE = 'src/content/services/android.mdx';
+const service = (title: string) => `---\nslug: android\ntitle: ${title}\n---\n\nProse.\n`;
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }).trim();
+
+/** A site's repository: its content, and a node_modules the checkouts link to. */
+function siteRepo(root: string) {
+  const repo = join(root, 'site');
+  mkdirSync(join(repo, 'src/content/services'), { recursive: true });
+  mkdirSync(join(repo, 'src/content/data'), { recursive: true });
+  mkdirSync(join(repo, 'node_modules'));
+  writeFileSync(join(repo, SERVICE), service('Android App'));
+  writeFileSync(join(repo, 'src/content/data/redirects.yaml'), 'entries: []\n');
+  writeFileSync(join(repo, '.gitignore'), 'node_modules\n');
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', '-A');
+  git(repo, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '-qm', 'The site');
+  return repo;
+}
+
+/** The stand-in build: the service page's title into a page and a handler; "BREAK" fails it. */
+const fakeBuild: Builder = async ({ dir, onLine }) => {
+  const title = /^title: (.*)$/m.exec(readFileSync(join(dir, SERVICE), 'utf8'))![1]!;
+  if (title.includes('BREAK'))
+    throw new BuildFailed(
+      failureWords([
+        '[InvalidContentEntryDataError] services → android data does not match collection schema: title is too long.',
+      ]),
+    );
+  mkdirSync(join(dir, 'dist/client/android'), { recursive: true });
+  mkdirSync(join(dir, 'dist/server'), { recursive: true });
+  writeFileSync(join(dir, 'dist/client/android/index.html'), `<h1>${title}</h1>`);
+  onLine?.('  ├─ /android/index.html (+3ms)');
+  writeFileSync(
+    join(dir, 'dist/server/entry.mjs'),
+    `export const handler = (req, res) => res.end(${JSON.stringify(title)});\n`,
+  );
+};
+
+const editing = (root: string, repo: string, name = 'editing'): EditingConfig => ({
+  enabled: true,
+  editingDir: join(root, name),
+  draftDir: join(root, name, 'draft'),
+  repoDir: repo,
+  releasesKept: 10,
+  pollMs: 5000,
+  buildCommand: undefined,
+});
+
+const editor = { name: 'Erin Editor', email: 'erin@example.com' };
+
+describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on %s', (kind) => {
+  let backend: Backend;
+  let store: EnquiryStore;
+  let root: string;
+  let repo: string;
+  let publishing: Publishing;
+  const clock = { now: Date.parse('2027-01-05T09:00:00Z') };
+
+  beforeEach(async () => {
+    backend = await backends[kind]();
+    store = backend.store;
+    root = mkdtempSync(join(tmpdir(), 'publishing-'));
+    repo = siteRepo(root);
+    publishing = new Publishing({
+      config: editing(root, repo),
+      store,
+      builder: fakeBuild,
+      now: () => clock.now,
+      jobKind: 'publish-test',
+    });
+  });
+  afterEach(async () => {
+    await backend.cleanup();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const draftFile = () => join(publishing.options.config.draftDir, SERVICE);
+  /** Runs the publish jobs due, as the queue would. */
+  const runJobs = async () => {
+    clock.now += 1000;
+    const due = (await store.claimDue(clock.now, 10, 60_000)) as Job<PublishPayload>[];
+    for (const job of due) await publishHandler(publishing)(job);
+    return due.length;
+  };
+  const livePage = async () => {
+    const folder = await currentFolder(publishing.paths);
+    return readFileSync(
+      join(releaseDir(publishing.paths, folder!), 'client/android/index.html'),
+      'utf8',
+    );
+  };
+  const publish = async (title: string) => {
+    await publishing.view();
+    writeFileSync(draftFile(), service(title));
+    await publishing.start(editor);
+    await runJobs();
+  };
+
+  it('publishes a draft’s change once, however many presses, as a commit by the member', async () => {
+    expect((await publishing.view()).changes).toEqual([]);
+    writeFileSync(draftFile(), service('Android Apps That Last'));
+    expect((await publishing.view()).changes).toEqual([
+      { kind: 'changed', what: 'Android Apps That Last', address: '/android' },
+    ]);
+    const presses = await Promise.all([publishing.start(editor), publishing.start(editor)]);
+    expect(presses.filter((p) => p.started)).toHaveLength(1);
+    expect(presses[0]!.publish.id).toBe(presses[1]!.publish.id);
+    expect(await runJobs()).toBe(1);
+
+    const latest = await store.releases.latestPublish();
+    expect(latest).toMatchObject({ state: 'live', progress: 100, step: 'Live' });
+    expect(await livePage()).toBe('<h1>Android Apps That Last</h1>');
+    expect(git(repo, 'log', '-1', '--format=%an <%ae>|%s', 'published')).toBe(
+      'Erin Editor <erin@example.com>|Publish: Changed Android Apps That Last (/android)',
+    );
+    // The draft goes on from what is live: nothing left to publish, nothing behind.
+    expect(await publishing.view()).toMatchObject({ changes: [], behindLive: false });
+  });
+
+  it('changes nothing live when the build fails, and says why in words', async () => {
+    await publish('Android Apps');
+    const before = git(repo, 'rev-parse', 'published');
+    await publish('BREAK the page');
+    const latest = await store.releases.latestPublish();
+    expect(latest?.state).toBe('failed');
+    expect(latest?.reason).toMatch(
+      /could not be built, so nothing changed on the live site.*title is too long/,
+    );
+    expect(await livePage()).toBe('<h1>Android Apps</h1>');
+    expect(git(repo, 'rev-parse', 'published')).toBe(before);
+    // Another press may start once it has failed.
+    expect((await publishing.start(editor)).started).toBe(true);
+  });
+
+  it('rolls back at once, as a release of its own that can be rolled back, with the draft told', async () => {
+    await publish('First words');
+    await publish('Second words');
+    const [second, first] = await store.releases.recent(10);
+    const rolled = await publishing.rollBack(editor, first!.id);
+    expect(rolled).toMatchObject({ kind: 'rollback', folder: first!.id, actorName: 'Erin Editor' });
+    expect(await livePage()).toBe('<h1>First words</h1>');
+    expect(git(repo, 'log', '-1', '--format=%an|%s', 'published')).toBe(
+      `Erin Editor|Roll back to release ${first!.id} (Erin Editor, 2027-01-05 09:00 UTC)`,
+    );
+    expect(git(repo, 'show', `published:${SERVICE}`)).toBe(service('First words').trim());
+    expect((await publishing.view()).behindLive).toBe(true);
+    await publishing.restartDraft();
+    expect(readFileSync(draftFile(), 'utf8')).toBe(service('First words'));
+
+    await publishing.rollBack(editor, second!.id);
+    expect(await livePage()).toBe('<h1>Second words</h1>');
+  });
+
+  it('brings the live release to another machine that shares only the store', async () => {
+    const other = new Publishing({
+      config: editing(root, repo, 'other-machine'),
+      store: await backend.open(),
+      builder: fakeBuild,
+      jobKind: 'publish-test',
+    });
+    expect(await other.follow()).toBe(false);
+    await publish('Words for every machine');
+    expect(await other.follow()).toBe(true);
+    const folder = await currentFolder(other.paths);
+    expect(
+      readFileSync(join(releaseDir(other.paths, folder!), 'client/android/index.html'), 'utf8'),
+    ).toBe('<h1>Words for every machine</h1>');
+    expect(existsSync(join(releaseDir(other.paths, folder!), 'node_modules'))).toBe(true);
+    expect(await other.follow()).toBe(false);
+  });
+
+  it('backs up the draft and the published commits beside the store’s backup, and restores them', async () => {
+    await publish('Published words');
+    writeFileSync(draftFile(), service('Words in the draft'));
+    const published = git(repo, 'rev-parse', 'published');
+    const made = await backupEditing(publishing.options.config, join(root, 'backup.sqlite'));
+    expect(made).toBe(join(root, 'backup.sqlite.editing.tar.gz'));
+    expect(statSync(made!).mode & 0o777).toBe(0o600);
+
+    // The machine lost: the editing folder and the branch gone.
+    rmSync(publishing.options.config.editingDir, { recursive: true, force: true });
+    git(repo, 'worktree', 'prune');
+    git(repo, 'branch', '-D', 'published');
+    await restoreEditing(publishing.options.config, join(root, 'backup.sqlite'));
+    expect(git(repo, 'rev-parse', 'published')).toBe(published);
+    expect(readFileSync(draftFile(), 'utf8')).toBe(service('Words in the draft'));
+    expect((await publishing.view()).changes).toEqual([
+      { kind: 'changed', what: 'Words in the draft', address: '/android' },
+    ]);
+  });
+
+  it('builds a publish stopped mid-build again when its job is run again, from the same commit', async () => {
+    await publishing.view();
+    writeFileSync(draftFile(), service('Words after a restart'));
+    await publishing.start(editor);
+    clock.now += 1000;
+    const [job] = (await store.claimDue(clock.now, 10, 60_000)) as Job<PublishPayload>[];
+    const stopping = new AbortController();
+    const stopped = new Publishing({
+      ...publishing.options,
+      builder: ({ signal }) =>
+        new Promise((_, reject) => {
+          signal?.addEventListener('abort', () => reject(new Error('stopped')));
+          stopping.abort();
+        }),
+    });
+    await expect(publishHandler(stopped, stopping.signal)(job!)).rejects.toThrow('stopped');
+    const halfway = await store.releases.latestPublish();
+    expect(halfway).toMatchObject({ state: 'building', step: 'Building the pages' });
+    expect(await currentFolder(publishing.paths)).toBeUndefined();
+
+    expect(await publishHandler(publishing)(job!)).toMatchObject({ done: true });
+    expect(await store.releases.latestPublish()).toMatchObject({
+      state: 'live',
+      commit: halfway!.commit,
+    });
+    expect(await livePage()).toBe('<h1>Words after a restart</h1>');
+    expect(git(repo, 'rev-parse', 'published')).toBe(halfway!.commit);
+  });
+
+  it('leaves publishes to their own queue, and a machine’s to its own processes', async () => {
+    await publishing.start(editor);
+    await store.transaction((tx) => tx.queue([{ kind: 'staff-sign-in', dueAt: clock.now }]));
+    clock.now += 1000;
+    const claim = (kinds: Parameters<EnquiryStore['claimDue']>[3]) =>
+      store.claimDue(clock.now, 10, 60_000, kinds).then((jobs) => jobs.map((job) => job.kind));
+    expect(await claim({ exceptPrefix: 'publish-' })).toEqual(['staff-sign-in']);
+    expect(await claim({ only: 'publish-another-machine' })).toEqual([]);
+    expect(await claim({ only: 'publish-test' })).toEqual(['publish-test']);
+  });
+
+  it('keeps a roll back made during a build on the branch, under the publish that goes live after it', async () => {
+    await publish('One');
+    const [one] = await store.releases.recent(1);
+    await publishing.view();
+    writeFileSync(draftFile(), service('Two'));
+    await publishing.start(editor);
+    const during = new Publishing({
+      ...publishing.options,
+      builder: async (run) => {
+        await publishing.rollBack({ name: 'Ben', email: 'ben@example.com' }, one!.id);
+        await fakeBuild(run);
+      },
+    });
+    clock.now += 1000;
+    const [job] = (await store.claimDue(clock.now, 10, 60_000)) as Job<PublishPayload>[];
+    await publishHandler(during)(job!);
+    expect(await livePage()).toBe('<h1>Two</h1>');
+    expect(git(repo, 'log', '-3', '--format=%an|%s', 'published').split('\n')).toEqual([
+      'Erin Editor|Publish: Changed Two (/android)',
+      `Ben|Roll back to release ${one!.id} (Erin Editor, 2027-01-05 09:00 UTC)`,
+      'Erin Editor|Publish: Changed One (/android)',
+    ]);
+    expect((await store.releases.live())?.commit).toBe(git(repo, 'rev-parse', 'published'));
+  });
+
+  it('keeps the draft’s changes across a deploy of new code, and publishes onto that code', async () => {
+    await publish('Published before the deploy');
+    writeFileSync(draftFile(), service('Not yet published'));
+    // The deploy: a new clone of the code, with the publishes merged in, and a change of code.
+    const site2 = join(root, 'site2');
+    git(root, 'clone', '-q', repo, site2);
+    mkdirSync(join(site2, 'node_modules'));
+    git(site2, 'branch', 'published', 'origin/published');
+    git(site2, 'merge', '-q', 'published');
+    writeFileSync(join(site2, 'code.ts'), 'export const shipped = true;\n');
+    git(site2, 'add', 'code.ts');
+    git(
+      site2,
+      '-c',
+      'user.name=Dev',
+      '-c',
+      'user.email=dev@example.com',
+      'commit',
+      '-qm',
+      'New code',
+    );
+    const deployed = new Publishing({
+      ...publishing.options,
+      config: { ...publishing.options.config, repoDir: site2 },
+    });
+    expect((await deployed.view()).changes).toEqual([
+      { kind: 'changed', what: 'Not yet published', address: '/android' },
+    ]);
+    await deployed.start(editor);
+    clock.now += 1000;
+    for (const job of (await store.claimDue(clock.now, 10, 60_000)) as Job<PublishPayload>[])
+      await publishHandler(deployed)(job);
+    expect(await livePage()).toBe('<h1>Not yet published</h1>');
+    expect(git(site2, 'show', 'published:code.ts')).toBe('export const shipped = true;');
+    expect(git(site2, 'show', `published:${SERVICE}`)).toBe(service('Not yet published').trim());
+  });
+
+  it('tries a publish that meets an error of the server again, then fails it in words', async () => {
+    await publishing.view();
+    writeFileSync(draftFile(), service('Never built'));
+    await publishing.start(editor);
+    clock.now += 1000;
+    const [job] = (await store.claimDue(clock.now, 10, 60_000)) as Job<PublishPayload>[];
+    const broken = new Publishing({
+      ...publishing.options,
+      builder: async () => {
+        throw new Error('ENOSPC: no space left on device');
+      },
+    });
+    const run = (attempts: number) => publishHandler(broken)({ ...job!, attempts });
+    expect(await run(0)).toMatchObject({ retry: expect.stringContaining('ENOSPC') });
+    expect(await run(1)).toMatchObject({ retry: expect.stringContaining('ENOSPC') });
+    expect(await run(2)).toMatchObject({ failed: expect.stringContaining('ENOSPC') });
+    expect(await store.releases.latestPublish()).toMatchObject({
+      state: 'failed',
+      reason: expect.stringMatching(
+        /^Publishing stopped on an error of the server, so nothing changed/,
+      ),
+    });
+    expect((await publishing.start(editor)).started).toBe(true);
+  });
+
+  it('keeps the last releases only, on the disk and in the store', async () => {
+    publishing = new Publishing({
+      ...publishing.options,
+      config: { ...publishing.options.config, releasesKept: 2 },
+    });
+    for (const words of ['First', 'Second', 'Third']) await publish(words);
+    const [third, second, first] = await store.releases.recent(3);
+    expect([first!.kept, second!.kept, third!.kept]).toEqual([false, true, true]);
+    expect(await store.releases.files(first!.id)).toBeUndefined();
+    expect(existsSync(releaseDir(publishing.paths, first!.id))).toBe(false);
+    expect(existsSync(releaseDir(publishing.paths, second!.id))).toBe(true);
+    await expect(publishing.rollBack(editor, first!.id)).rejects.toThrow('no longer kept');
+    await publishing.rollBack(editor, second!.id);
+    expect(await livePage()).toBe('<h1>Second</h1>');
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * Stands in for `astro build` in a publish's checkout (PUBLISH_BUILD_COMMAND), where the build is
+ * not what is tested: the project's own build (FAKE_BUILD_FROM, its dist/) copied to the checkout's
+ * dist/, with the Android page's title from the checkout's content added to that page.
+ */
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
+cpSync(process.env.FAKE_BUILD_FROM, 'dist', { recursive: true });
+const title = /^title: (.*)$/m.exec(readFileSync('src/content/services/android.mdx', 'utf8'))[1];
+const page = 'dist/client/android/index.html';
+writeFileSync(
+  page,
+  readFileSync(page, 'utf8').replace('</main>', `<p id="published">${title}</p></main>`),
+);
+// The page as written, not its compressed copies of the real build.
+rmSync(`${page}.br`, { force: true });
+rmSync(`${page}.gz`, { force: true });
+console.log('  ├─ /android/index.html (+1ms)');
