@@ -147,6 +147,18 @@ export interface ServerConfig {
   confirmMs: number;
   /** Who may use the staff desk besides the hosts (STAFF_EMAILS, comma-separated). */
   staffEmails: string[];
+  /**
+   * Who may edit the site's content and publish it (STAFF_EDITORS, comma-separated addresses):
+   * staff members whether or not STAFF_EMAILS lists them.
+   */
+  staffEditors: string[];
+  /** EDITING=on: the server also serves the visual editor at /keystatic, to signed-in editors. */
+  editing: boolean;
+  /**
+   * EDITING_DIR (default `data/editing`, beside the store): the editor's own files; the draft
+   * the editor reads and writes is its `draft` folder (src/content, src/assets).
+   */
+  editingDir: string;
   /** A staff session ends after this long idle (STAFF_SESSION_IDLE_MINUTES, default 120), in ms. */
   staffIdleMs: number;
   /**
@@ -398,6 +410,9 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
         : Math.min(1, number(env.BOOKING_UNCONFIRMED_SHARE, DEFAULT_UNCONFIRMED_SHARE)),
     confirmMs: number(env.BOOKING_CONFIRM_MINUTES, DEFAULT_CONFIRM_MINUTES) * 60_000,
     staffEmails: list(env.STAFF_EMAILS),
+    staffEditors: list(env.STAFF_EDITORS),
+    editing: env.EDITING === 'on',
+    editingDir: env.EDITING_DIR || join(dirname(databasePath), 'editing'),
     staffIdleMs: number(env.STAFF_SESSION_IDLE_MINUTES, 120) * 60_000,
     bookingAlertPerHour:
       env.BOOKING_ALERT_PER_HOUR === 'off'

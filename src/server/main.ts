@@ -8,7 +8,8 @@ import { resolve, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serverConfig, staffSecretProblem } from './config.ts';
 import { createSiteServer, type NodeHandler } from './http/server.ts';
-import { finishBeforeExit, markStopping } from './shutdown.ts';
+import { finishBeforeExit, markStopping, onShutdown } from './shutdown.ts';
+import { startEditorHelper } from './staff/editing.ts';
 import { log, routeConsole, setLogFormat } from './log.ts';
 import { exposedFiles, keyFileProblem, keyFiles, sqliteFiles } from './private-files.ts';
 // Before the build: names the calendars' worker file (source, not dist/) for the build's copy.
@@ -49,7 +50,13 @@ const server = createSiteServer({
   trustedProxies: config.trustedProxies,
   siteUrl: config.siteUrl,
   limits: config.connections,
+  editing: config.editing,
 });
+// EDITING=on: the visual editor's helper process, stopped with the server.
+if (config.editing) {
+  const helper = startEditorHelper(config, resolve(import.meta.dirname, '../..'));
+  onShutdown(() => helper.stop());
+}
 
 /** Why the server cannot listen at `address`, as an operator reads it: one line, no stack trace. */
 function listenProblem(error: NodeJS.ErrnoException, address: string) {

@@ -22,6 +22,8 @@
  * or { error }.
  */
 import { readFile, readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { APIRoute } from 'astro';
 import {
   imageExtensions,
@@ -39,6 +41,7 @@ import {
 import { cleanSvg, type Purifier, type SvgWindow } from '../../domain/svg-clean.ts';
 import { readLimited } from '../../shared/read-limited.ts';
 import { assetHeaders } from './asset-headers.ts';
+import { contentPath, siteRoot } from './roots.ts';
 import {
   BROWSER_ID,
   allPending,
@@ -56,8 +59,11 @@ export const prerender = false;
 // Uploads left unsaved since an earlier run of the dev server go (see ./pending.ts).
 void sweep();
 
-const src = new URL('../../', import.meta.url);
+/** The content's folder: the project's src/ in `npm run edit`, the draft's in the helper (./roots.ts). */
+const src = pathToFileURL(contentPath('src/'));
 const assets = new URL('assets/', src);
+/** The site's code, which may name a picture too: the project's src/. */
+const code = () => pathToFileURL(join(siteRoot(), 'src/'));
 
 const answer = (status: number, body?: Record<string, unknown>) =>
   new Response(body && JSON.stringify(body), {
@@ -115,7 +121,7 @@ async function usedNames(folder: AssetFolder): Promise<Set<string>> {
     for (const match of text.matchAll(/(?:^|[:-])[ \t]*["']?([a-z0-9-]+)["']?[ \t]*$/gm))
       used.add(match[1]!);
   const inCode = new RegExp(`assets/${folder}/([a-z0-9-]+)\\.`, 'g');
-  const code = await textFiles(src, /^(?!content\/|assets\/).*\.(?:astro|[cm]?[jt]sx?|css)$/);
+  const code = await textFiles(code(), /^(?!content\/|assets\/).*\.(?:astro|[cm]?[jt]sx?|css)$/);
   for (const text of code) for (const match of text.matchAll(inCode)) used.add(match[1]!);
   return used;
 }

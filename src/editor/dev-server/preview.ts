@@ -5,11 +5,13 @@
  * some page of its own.
  */
 import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { APIRoute } from 'astro';
+import { contentPath } from './roots.ts';
 
 export const prerender = false;
 
-const services = new URL('../../content/services/', import.meta.url);
+const services = () => contentPath('src/content/services');
 
 /**
  * The address of a page copy's page: its name, but for the home page, the not-found page, and the
@@ -34,8 +36,8 @@ const listAddresses: Record<string, string> = {
 };
 
 async function pageWithTestimonials() {
-  for (const file of (await readdir(services)).sort()) {
-    const text = await readFile(new URL(file, services), 'utf8');
+  for (const file of (await readdir(services())).sort()) {
+    const text = await readFile(join(services(), file), 'utf8');
     const slug = /^slug:\s*(\S+)/m.exec(text)?.[1];
     if (slug && !/^testimonials:\s*false/m.test(text)) return `/${slug}`;
   }

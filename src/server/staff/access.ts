@@ -127,3 +127,7 @@ export async function signedIn(
   const member = session && members.get(session.email);
   return member && session && { member, session, hash };
 }
+
+/** Whether a member may edit the site's content and publish it: STAFF_EDITORS names them. */
+export const isEditor = (member: StaffMember, editors: readonly string[]) =>
+  editors.some((email) => addressKey(email) === member.email);

@@ -1,0 +1,20 @@
+/**
+ * The live site's visual editor (`EDITING=on`): the addresses the site's server hands to the
+ * editor's helper process, behind the staff sign-in. Named here because the editor's build
+ * (astro.editor.config.mjs: `build.assets`) and the server both use them.
+ */
+
+/** The editor's page; its History is under it (/keystatic/history/…). */
+export const EDITOR_PAGE = '/keystatic';
+
+/** The editor build's scripts and styles. */
+export const EDITOR_ASSETS = '_keystatic';
+
+const prefixes = [`${EDITOR_PAGE}/`, '/api/keystatic/', '/api/editor/', `/${EDITOR_ASSETS}/`];
+
+/** Whether a path (decoded, as routes are matched) is the editor's. */
+export const isEditorAddress = (path: string) =>
+  path === EDITOR_PAGE || prefixes.some((prefix) => path.startsWith(prefix));
+
+/** The methods the editor's addresses take: its pages, Keystatic's Save, History's posts, uploads. */
+export const EDITOR_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;

@@ -1,0 +1,48 @@
+/**
+ * The visual editor as a production build, for the live site's helper process: `npm run build`
+ * builds it with astro.editor.config.mjs into dist-editor/, and src/server/ runs it with
+ * `EDITING=on`, its working folder at the draft. The same Keystatic, schema, rewrites of
+ * Keystatic's code and server pieces (./server-pieces.ts) as `npm run edit` (./editor.ts), without
+ * what only a dev server has: no Vite client, no module graph, no /@fs/.
+ */
+import type { AstroIntegration } from 'astro';
+import { exactListLength } from './editor.ts';
+import { keystaticFriction } from './keystatic-rewrites.ts';
+import { keystaticSaves } from './keystatic-saves.ts';
+import { addEditorServer } from './server-pieces.ts';
+
+/** The rewrites `npm run edit` makes as Vite pre-bundles Keystatic, made here as the build reads it. */
+/** The editor's schema (keystatic.config.ts) as Keystatic's modules import it, as @keystatic/astro resolves it. */
+const keystaticConfig = {
+  name: 'editor:keystatic-config',
+  resolveId(this: { resolve: (id: string, importer: string) => unknown }, id: string) {
+    return id === 'virtual:keystatic-config' ? this.resolve('./keystatic.config', './a') : null;
+  },
+};
+
+const rewritten = [exactListLength, keystaticFriction, keystaticSaves].map(
+  ({ name, transform }) => ({ name, enforce: 'pre' as const, transform }),
+);
+
+export default function editorHelper(): AstroIntegration {
+  return {
+    name: 'editor-helper',
+    hooks: {
+      'astro:config:setup': ({ updateConfig, injectRoute, addMiddleware }) => {
+        updateConfig({ vite: { plugins: [keystaticConfig, ...rewritten] } });
+        // Keystatic's routes as @keystatic/astro adds them, its page with the editor tab's script.
+        injectRoute({
+          pattern: '/keystatic/[...params]',
+          entrypoint: new URL('./KeystaticPage.astro', import.meta.url),
+          prerender: false,
+        });
+        injectRoute({
+          pattern: '/api/keystatic/[...params]',
+          entrypoint: '@keystatic/astro/internal/keystatic-api.js',
+          prerender: false,
+        });
+        addEditorServer({ injectRoute, addMiddleware });
+      },
+    },
+  };
+}

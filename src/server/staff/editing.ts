@@ -1,0 +1,208 @@
+/**
+ * The visual editor on the live site (`EDITING=on`): a helper process serves it (../editor-helper.ts,
+ * the editor's production build, its working folder the draft), and this server hands it the
+ * editor's addresses (src/domain/editing.ts) over a unix socket, for signed-in editors only.
+ *
+ * - Signed out: the editor's page leads to the sign-in page; anything else is refused (403).
+ * - A member who is not an editor (STAFF_EDITORS): 403, for the page and for every write.
+ * - A write (any method but GET and HEAD) must come from the site's own pages (Origin, or
+ *   Sec-Fetch-Site: same-origin), and, once the editor has taken it, is a line of the staff audit
+ *   with the member's name.
+ * - The helper is told the public scheme and host (X-Forwarded-Proto, X-Forwarded-Host), to which
+ *   its own same-origin checks compare, and who saves (EDITOR_MEMBER_HEADER); it is never sent the
+ *   member's cookie.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { ServerConfig } from '../config.ts';
+import { log } from '../log.ts';
+import { privateFolder } from '../private-files.ts';
+import { isEditor, signedIn, type StaffMember } from './access.ts';
+import { record, type OpenDesk } from './desk.ts';
+
+/** The header that names who saves to the editor's helper (its History records them). */
+export const EDITOR_MEMBER_HEADER = 'x-editor-member';
+
+/** The draft the editor reads and writes: a working copy of src/content and src/assets. */
+export const draftFolder = (config: Pick<ServerConfig, 'editingDir'>) =>
+  resolve(config.editingDir, 'draft');
+
+/** The helper's socket, in a folder only the server's user may open. */
+export const helperSocket = (config: Pick<ServerConfig, 'editingDir'>) =>
+  resolve(config.editingDir, 'run', 'editor.sock');
+
+/** The editor's build, beside the site's (dist → dist-editor). */
+export const editorDist = (config: Pick<ServerConfig, 'distDir'>) =>
+  `${resolve(config.distDir)}-editor`;
+
+const answer = (status: number, text: string, headers: Record<string, string> = {}) =>
+  new Response(text, {
+    status,
+    headers: {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Robots-Tag': 'noindex',
+      ...headers,
+    },
+  });
+
+const READS = new Set(['GET', 'HEAD']);
+
+/** Whether a write comes from the site's own pages: as the staff desk's posts must. */
+function fromTheSite(request: Request, origin: string) {
+  const site = request.headers.get('sec-fetch-site');
+  if (site) return site === 'same-origin';
+  return request.headers.get('origin') === origin;
+}
+
+/** The editor's answer to `request`, for an address of the editor's; undefined with EDITING off. */
+export async function editorAnswer(
+  request: Request,
+  { open, config, now = Date.now }: { open: OpenDesk; config: ServerConfig; now?: () => number },
+): Promise<Response | undefined> {
+  if (!config.editing) return undefined;
+  const desk = await open().catch(() => undefined);
+  if (!desk) return answer(503, 'The editor is unavailable just now: try again in a minute.');
+  const url = new URL(request.url);
+  const origin = config.siteUrl ?? `${url.protocol}//${request.headers.get('host') ?? url.host}`;
+  const current = await signedIn(request, { ...desk, now: now() });
+  if (!current)
+    return READS.has(request.method)
+      ? answer(303, '', { Location: '/staff/sign-in' })
+      : answer(403, 'Sign in first.');
+  const { member } = current;
+  if (!isEditor(member, config.staffEditors))
+    return answer(403, 'Only the site’s editors may use the editor (STAFF_EDITORS).');
+  const write = !READS.has(request.method);
+  if (write && !fromTheSite(request, origin))
+    return answer(403, 'Only the editor’s own pages may change the draft.');
+  const response = await toHelper(request, url, member, new URL(origin), helperSocket(config));
+  if (write && response.status < 400)
+    await record(desk, member, now(), { action: 'changed the draft', subject: url.pathname });
+  return response;
+}
+
+/** Hop-by-hop headers, and what the helper must not be told by the browser. */
+const NOT_PASSED = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'cookie',
+  'authorization',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  EDITOR_MEMBER_HEADER,
+]);
+
+function helperHeaders(request: Request, member: StaffMember, origin: URL) {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of request.headers) if (!NOT_PASSED.has(name)) headers[name] = value;
+  headers.host = origin.host;
+  headers['x-forwarded-host'] = origin.host;
+  headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
+  headers[EDITOR_MEMBER_HEADER] = encodeURIComponent(member.name);
+  return headers;
+}
+
+/** The helper's answer, streamed; 503 while it is not there (starting, or restarting). */
+async function toHelper(
+  request: Request,
+  url: URL,
+  member: StaffMember,
+  origin: URL,
+  socketPath: string,
+): Promise<Response> {
+  const outgoing = httpRequest({
+    socketPath,
+    method: request.method,
+    path: url.pathname + url.search,
+    headers: helperHeaders(request, member, origin),
+  });
+  if (request.body) Readable.fromWeb(request.body as never).pipe(outgoing);
+  else outgoing.end();
+  try {
+    const [incoming] = (await once(outgoing, 'response')) as [IncomingMessage];
+    return new Response(
+      request.method === 'HEAD' || [204, 304].includes(incoming.statusCode ?? 0)
+        ? null
+        : (Readable.toWeb(incoming) as ReadableStream),
+      { status: incoming.statusCode ?? 502, headers: responseHeaders(incoming.headers) },
+    );
+  } catch {
+    return answer(503, 'The editor is starting: try again in a moment.', { 'Retry-After': '5' });
+  }
+}
+
+function responseHeaders(incoming: IncomingHttpHeaders) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined || NOT_PASSED.has(name)) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return headers;
+}
+
+/** How soon a helper that stopped on its own is started again. */
+const RESTART_MS = 1_000;
+
+/**
+ * Starts the editor's helper process, and starts it again if it stops; `stop` ends it. It gets no
+ * secret of the server's: only what it needs to find its build, its socket and the site's pages.
+ */
+export function startEditorHelper(config: ServerConfig, siteRoot: string) {
+  const draft = draftFolder(config);
+  const socket = helperSocket(config);
+  const dist = editorDist(config);
+  if (!existsSync(join(dist, 'server/entry.mjs')))
+    log.error(`EDITING=on, but there is no editor build in ${dist}: run \`npm run build\`.`);
+  if (!existsSync(draft))
+    log.error(`EDITING=on, but there is no draft in ${draft}: the editor has nothing to edit.`);
+  privateFolder(resolve(socket, '..'));
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  const start = () => {
+    child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../editor-helper.ts', import.meta.url))],
+      {
+        cwd: draft,
+        env: helperEnvironment({ socket, dist, siteRoot }),
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      },
+    );
+    child.once('message', () => log.info('The visual editor is served at /keystatic, to editors.'));
+    child.once('exit', (code, signal) => {
+      if (stopping) return;
+      log.error(`The editor's helper stopped (${signal ?? code}): starting it again.`);
+      setTimeout(start, RESTART_MS).unref();
+    });
+  };
+  if (existsSync(draft)) start();
+  return {
+    async stop() {
+      stopping = true;
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function helperEnvironment({ socket, dist, siteRoot }: Record<string, string>) {
+  const kept = ['PATH', 'HOME', 'LANG', 'TZ', 'NODE_COMPILE_CACHE'];
+  const env: NodeJS.ProcessEnv = { EDITOR_SOCKET: socket, EDITOR_DIST: dist };
+  for (const name of kept) if (process.env[name]) env[name] = process.env[name];
+  env.EDITOR_SITE_ROOT = siteRoot;
+  env.ASTRO_TELEMETRY_DISABLED = '1';
+  return env;
+}

@@ -1,0 +1,222 @@
+/**
+ * The visual editor on the live site (`EDITING=on`): the production server with its helper process
+ * (the editor's build, dist-editor/, its working folder a draft made here as a copy of the
+ * project's content). Signed out, the editor leads to the sign-in page; a member who is not an
+ * editor gets 403 at the page and at a Save; an editor changes a service page's title in Chromium
+ * and saves it, which changes the draft's file and not the live page, and is in the audit log
+ * with the member's name; another site's write is refused; none of a dev server's addresses
+ * answers; the editor's page has a policy of its own.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumArgs, chromiumShellPath } from '../../scripts/local.mjs';
+import { readConfig } from '../../src/server/config';
+import { storedHash } from '../../src/server/staff/access';
+import { openStore } from '../../src/server/store/index';
+import { freePort, startServer, type RunningServer } from '../support/server';
+
+const EDITOR = 'ed@northgate-digital.example';
+const OFFICE = 'office@northgate-digital.example';
+const SERVICE = 'src/content/services/ipad.mdx';
+
+let folder: string;
+let server: RunningServer;
+let browser: Browser | undefined;
+const draft = () => join(folder, 'editing', 'draft');
+
+const sessions = new Map<string, string>();
+
+/** A signed-in member's cookie: a session started in the store, as the sign-in does. */
+async function sessionOf(email: string) {
+  const started = sessions.get(email);
+  if (started) return started;
+  const token = `${email.split('@')[0]}-${'x'.repeat(40)}`;
+  sessions.set(email, token);
+  const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
+  try {
+    await store.staff.startSession(storedHash(token), email, Date.now());
+  } finally {
+    await store.close();
+  }
+  return token;
+}
+
+const get = (path: string, token?: string) =>
+  fetch(`${server.url}${path}`, {
+    redirect: 'manual',
+    headers: token ? { Cookie: `staff=${token}` } : {},
+  });
+
+/** A Save as Keystatic's tab posts it: a file's new text, base64. */
+const save = (token: string, text: string, origin = server.url) =>
+  fetch(`${server.url}/api/keystatic/update`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      Cookie: `staff=${token}`,
+      Origin: origin,
+      'Content-Type': 'application/json',
+      'no-cors': '1',
+    },
+    body: JSON.stringify({
+      additions: [{ path: SERVICE, contents: Buffer.from(text).toString('base64') }],
+      deletions: [],
+    }),
+  });
+
+beforeAll(async () => {
+  // Once per file, and only if `npm run build` has not built it.
+  if (!existsSync('dist-editor/server/entry.mjs'))
+    execFileSync('npx', ['astro', 'build', '--config', 'astro.editor.config.mjs'], {
+      stdio: 'ignore',
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+    });
+  folder = mkdtempSync(join(tmpdir(), 'live-editor-'));
+  for (const part of ['src/content', 'src/assets'])
+    cpSync(part, join(draft(), part), { recursive: true });
+  const port = await freePort();
+  server = await startServer({
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    EDITING: 'on',
+    EDITING_DIR: join(folder, 'editing'),
+    STAFF_EDITORS: EDITOR,
+    STAFF_EMAILS: OFFICE,
+    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
+  });
+  // The helper listens a moment after the server, and the server says so.
+  await said(server, 'The visual editor is served');
+}, 120_000);
+
+/** Resolves once the server has logged `text`. */
+function said(running: RunningServer, text: string) {
+  return new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (running.output().includes(text)) resolve();
+    };
+    running.child.stdout!.on('data', () => setImmediate(check));
+    running.child.once('exit', () => reject(new Error(running.output())));
+    check();
+  });
+}
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('the editor on the live site', () => {
+  it('leads a signed-out visitor to the sign-in page, and refuses their writes', async () => {
+    const page = await get('/keystatic');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/staff/sign-in');
+    expect((await get('/keystatic/collection/services/item/ipad')).status).toBe(303);
+    expect((await get('/api/editor/site')).status).not.toBe(200);
+    const before = readFileSync(join(draft(), SERVICE), 'utf8');
+    const refused = await fetch(`${server.url}/api/keystatic/update`, {
+      method: 'POST',
+      headers: { Origin: server.url, 'Content-Type': 'application/json', 'no-cors': '1' },
+      body: '{"additions":[],"deletions":[]}',
+    });
+    expect(refused.status).toBe(403);
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
+  });
+
+  it('refuses a member who is not an editor, at the page and at a Save', async () => {
+    const token = await sessionOf(OFFICE);
+    expect((await get('/staff', token)).status).toBe(200);
+    expect((await get('/keystatic', token)).status).toBe(403);
+    const before = readFileSync(join(draft(), SERVICE), 'utf8');
+    expect((await save(token, before.replace('title: iPad App', 'title: Not Yours'))).status).toBe(
+      403,
+    );
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
+  });
+
+  it("refuses an editor's write sent from another site", async () => {
+    const token = await sessionOf(EDITOR);
+    const before = readFileSync(join(draft(), SERVICE), 'utf8');
+    const forged = await save(token, before.replace('title: iPad App', 'title: Forged'), 'https://evil.example');
+    expect(forged.status).toBe(403);
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
+  });
+
+  it('serves the editor with a policy of its own, and none of a dev server', async () => {
+    const token = await sessionOf(EDITOR);
+    const page = await get('/keystatic', token);
+    expect(page.status).toBe(200);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    const html = await page.text();
+    expect(html).toContain('<astro-island');
+    expect(html).not.toContain('/@vite/');
+    const chunk = /\/_keystatic\/[\w.-]+\.js/.exec(html)![0];
+    expect((await get(chunk, token)).status).toBe(200);
+    for (const who of [undefined, token])
+      for (const path of [
+        '/@vite/client',
+        '/@fs/etc/passwd',
+        '/@fs' + join(process.cwd(), 'package.json'),
+        `${chunk}.map`,
+        '/server/entry.mjs.map',
+        '/dist-editor/server/entry.mjs',
+        '/src/content/services/ipad.mdx',
+      ]) {
+        const answer = await get(path, who);
+        expect([303, 403, 404], `${path} ${who ? 'signed in' : 'signed out'}`).toContain(
+          answer.status,
+        );
+        expect(await answer.text()).not.toMatch(/root:x:0|"dependencies"|sourceMappingURL|^slug:/m);
+      }
+    // Under the editor's own address, Keystatic's page (its router's), never Vite's client.
+    const underEditor = await get('/keystatic/@vite/client', token);
+    expect(await underEditor.text()).not.toMatch(/createHotContext|import\.meta\.hot|@vite\/env/);
+  });
+
+  it("saves an editor's change into the draft, not the live site, in the audit log", async () => {
+    const token = await sessionOf(EDITOR);
+    browser = await chromium.launch({ executablePath: chromiumShellPath, args: chromiumArgs });
+    const context = await browser.newContext();
+    await context.addCookies([{ name: 'staff', value: token, url: server.url }]);
+    const tab = await context.newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    await tab.goto(`${server.url}/keystatic/collection/services/item/ipad`);
+    const title = tab.getByRole('textbox', { name: 'Service name', exact: true });
+    await expect.poll(() => title.inputValue(), { timeout: 30_000 }).toBe('iPad App');
+    await title.fill('iPad Apps, Edited Live');
+    const answered = tab.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/keystatic/update' && r.request().method() === 'POST',
+    );
+    await tab.getByRole('button', { name: 'Save', exact: true }).click();
+    expect((await answered).status()).toBe(200);
+    const saved = readFileSync(join(draft(), SERVICE), 'utf8');
+    expect(saved).toMatch(/^title: iPad Apps, Edited Live$/m);
+    // Only that line changed.
+    const original = readFileSync(SERVICE, 'utf8');
+    expect(saved).toBe(original.replace(/^title: iPad App$/m, 'title: iPad Apps, Edited Live'));
+    // The live site is as it was.
+    const live = await (await get('/ipad')).text();
+    expect(live).not.toContain('Edited Live');
+    expect(errors).toEqual([]);
+    // The audit log names the member.
+    const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
+    try {
+      const audit = await store.staff.recentAudit(10);
+      expect(audit).toContainEqual(
+        expect.objectContaining({ actor: EDITOR, action: 'changed the draft', subject: '/api/keystatic/update' }),
+      );
+    } finally {
+      await store.close();
+    }
+  }, 90_000);
+});
