@@ -18,3 +18,10 @@ export const isEditorAddress = (path: string) =>
 
 /** The methods the editor's addresses take: its pages, Keystatic's Save, History's posts, uploads. */
 export const EDITOR_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
+
+/**
+ * The header in which the site's server names the signed-in editor to the helper (the History
+ * records them as a save's author): `encodeURIComponent` of `{"name","email"}` as JSON. The
+ * helper trusts it, since only the server reaches it; the server drops any a browser sends.
+ */
+export const EDITOR_MEMBER_HEADER = 'x-editor-member';

@@ -63,7 +63,7 @@ void sweep();
 const src = pathToFileURL(contentPath('src/'));
 const assets = new URL('assets/', src);
 /** The site's code, which may name a picture too: the project's src/. */
-const code = () => pathToFileURL(join(siteRoot(), 'src/'));
+const siteCode = () => pathToFileURL(join(siteRoot(), 'src/'));
 
 const answer = (status: number, body?: Record<string, unknown>) =>
   new Response(body && JSON.stringify(body), {
@@ -121,7 +121,7 @@ async function usedNames(folder: AssetFolder): Promise<Set<string>> {
     for (const match of text.matchAll(/(?:^|[:-])[ \t]*["']?([a-z0-9-]+)["']?[ \t]*$/gm))
       used.add(match[1]!);
   const inCode = new RegExp(`assets/${folder}/([a-z0-9-]+)\\.`, 'g');
-  const code = await textFiles(code(), /^(?!content\/|assets\/).*\.(?:astro|[cm]?[jt]sx?|css)$/);
+  const code = await textFiles(siteCode(), /^(?!content\/|assets\/).*\.(?:astro|[cm]?[jt]sx?|css)$/);
   for (const text of code) for (const match of text.matchAll(inCode)) used.add(match[1]!);
   return used;
 }

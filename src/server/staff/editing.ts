@@ -19,14 +19,12 @@ import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage 
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { EDITOR_MEMBER_HEADER } from '../../domain/editing.ts';
 import type { ServerConfig } from '../config.ts';
 import { log } from '../log.ts';
 import { privateFolder } from '../private-files.ts';
 import { isEditor, signedIn, type StaffMember } from './access.ts';
 import { record, type OpenDesk } from './desk.ts';
-
-/** The header that names who saves to the editor's helper (its History records them). */
-export const EDITOR_MEMBER_HEADER = 'x-editor-member';
 
 /** The draft the editor reads and writes: a working copy of src/content and src/assets. */
 export const draftFolder = (config: Pick<ServerConfig, 'editingDir'>) =>
@@ -109,7 +107,9 @@ function helperHeaders(request: Request, member: StaffMember, origin: URL) {
   headers.host = origin.host;
   headers['x-forwarded-host'] = origin.host;
   headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
-  headers[EDITOR_MEMBER_HEADER] = encodeURIComponent(member.name);
+  headers[EDITOR_MEMBER_HEADER] = encodeURIComponent(
+    JSON.stringify({ name: member.name, email: member.email }),
+  );
   return headers;
 }
 

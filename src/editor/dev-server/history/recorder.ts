@@ -14,6 +14,7 @@ import { join, relative, sep } from 'node:path';
 import { dump, load } from 'js-yaml';
 import type { Plugin, ViteDevServer } from 'vite';
 import { pageOf, withMove, type Redirect } from '../../../domain/redirects.ts';
+import { EDITOR_MEMBER_HEADER } from '../../../domain/editing.ts';
 import { PAGE_MOVED_EVENT, type PageMove } from '../../events.ts';
 import { historyOf, OWN_REPOSITORY, type ContentHistory, type Saver } from './content-history.ts';
 import { EDITOR_SAVE_NOTE, type Trailer } from './lineages.ts';
@@ -58,13 +59,24 @@ export async function writeRedirects(root: string, redirects: readonly Redirect[
 }
 
 /**
- * Who is saving, from the request of a Save or of a History page's post: no one named while the
- * editor has no sign-in (the save is then "you", ./save-words.ts). Once editors sign in, their
- * session names the staff member here, the history records them as the save's author, and History
- * says their name.
+ * Who is saving, from the request of a Save or of a History page's post: no one named in
+ * `npm run edit`, which has no sign-in (the save is then "you", ./save-words.ts). In the live
+ * site's helper (EDITOR_SOCKET set, reached only by the site's server), the server names the
+ * signed-in editor (EDITOR_MEMBER_HEADER): the history records them as the save's author.
  */
-export function savedBy(_headers: IncomingHttpHeaders | Headers): Saver | undefined {
-  return undefined;
+export function savedBy(headers: IncomingHttpHeaders | Headers): Saver | undefined {
+  if (!process.env.EDITOR_SOCKET) return undefined;
+  const given =
+    headers instanceof Headers
+      ? headers.get(EDITOR_MEMBER_HEADER)
+      : headers[EDITOR_MEMBER_HEADER];
+  if (typeof given !== 'string') return undefined;
+  try {
+    const { name, email } = JSON.parse(decodeURIComponent(given)) as Partial<Saver>;
+    return typeof name === 'string' && typeof email === 'string' ? { name, email } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
