@@ -19,6 +19,9 @@ export const editorHistoryPath = `${HISTORY_BASE}/[...path]`;
 export const deletedUrl = ({ file, commit }: { file: string; commit: string }) =>
   `${HISTORY_BASE}/deleted?file=${encodeURIComponent(file)}&commit=${encodeURIComponent(commit)}`;
 
+/** What the editor's server told its tab since, in the live site's helper (./server-events.ts). */
+export const editorEventsPath = '/api/editor/events';
+
 export const EDITOR_ROUTES: ReadonlySet<string> = new Set([
   '/keystatic/[...params]',
   '/api/keystatic/[...params]',
@@ -26,4 +29,5 @@ export const EDITOR_ROUTES: ReadonlySet<string> = new Set([
   editorPreviewPath,
   editorHistoryPath,
   editorSitePath,
+  editorEventsPath,
 ]);

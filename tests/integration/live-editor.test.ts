@@ -8,6 +8,7 @@
  * answers; the editor's page has a policy of its own.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,8 +52,12 @@ const get = (path: string, token?: string) =>
     headers: token ? { Cookie: `staff=${token}` } : {},
   });
 
-/** A Save as Keystatic's tab posts it: a file's new text, base64. */
-const save = (token: string, text: string, origin = server.url) =>
+/** A file's text as git names it (a blob's sha): the version a tab opened, as it tells a Save. */
+const blobSha = (text: string) =>
+  createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0${text}`).digest('hex');
+
+/** A Save as Keystatic's tab posts it: a file's new text, base64, made on the version `opened`. */
+const save = (token: string, text: string, origin = server.url, opened?: string) =>
   fetch(`${server.url}/api/keystatic/update`, {
     method: 'POST',
     redirect: 'manual',
@@ -61,6 +66,7 @@ const save = (token: string, text: string, origin = server.url) =>
       Origin: origin,
       'Content-Type': 'application/json',
       'no-cors': '1',
+      ...(opened !== undefined && { 'x-editor-base': JSON.stringify({ [SERVICE]: blobSha(opened) }) }),
     },
     body: JSON.stringify({
       additions: [{ path: SERVICE, contents: Buffer.from(text).toString('base64') }],
@@ -219,4 +225,26 @@ describe('the editor on the live site', () => {
       await store.close();
     }
   }, 90_000);
+
+  it('refuses a Save made on a version since changed, with both; History names the editor', async () => {
+    const token = await sessionOf(EDITOR);
+    // The version before the editor's Save above: what a second tab had opened.
+    const opened = readFileSync(SERVICE, 'utf8');
+    const now = readFileSync(join(draft(), SERVICE), 'utf8');
+    expect(now).not.toBe(opened);
+    const late = await save(token, opened.replace('title: iPad App', 'title: Too Late'), server.url, opened);
+    expect(late.status).toBe(409);
+    const { stale } = (await late.json()) as { stale: { path: string; theirs?: string }[] };
+    expect(JSON.stringify(stale)).toContain('Edited Live');
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(now);
+    // The same Save on the version it now is goes through.
+    const onNow = await save(token, now.replace('Edited Live', 'Edited Twice'), server.url, now);
+    expect(onNow.status).toBe(200);
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toContain('title: iPad Apps, Edited Twice');
+    // History: the entry's saves, by the member who made them.
+    const history = await get('/keystatic/history/collection/services/item/ipad', token);
+    expect(history.status).toBe(200);
+    expect(history.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(await history.text()).toContain(`saved by ${EDITOR}`);
+  }, 60_000);
 });

@@ -10,6 +10,7 @@ import { exactListLength } from './editor.ts';
 import { keystaticFriction } from './keystatic-rewrites.ts';
 import { keystaticSaves } from './keystatic-saves.ts';
 import { addEditorServer } from './server-pieces.ts';
+import { editorEventsPath } from '../routes.ts';
 
 /** The rewrites `npm run edit` makes as Vite pre-bundles Keystatic, made here as the build reads it. */
 /** The editor's schema (keystatic.config.ts) as Keystatic's modules import it, as @keystatic/astro resolves it. */
@@ -39,6 +40,16 @@ export default function editorHelper(): AstroIntegration {
         injectRoute({
           pattern: '/api/keystatic/[...params]',
           entrypoint: '@keystatic/astro/internal/keystatic-api.js',
+          prerender: false,
+        });
+        // The history recorded around every Save, first: as the dev server's plugin does.
+        addMiddleware({
+          order: 'pre',
+          entrypoint: new URL('./history/recording.ts', import.meta.url),
+        });
+        injectRoute({
+          pattern: editorEventsPath,
+          entrypoint: new URL('./server-events.ts', import.meta.url),
           prerender: false,
         });
         addEditorServer({ injectRoute, addMiddleware });
