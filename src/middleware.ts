@@ -35,7 +35,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // The visual editor on the live site (EDITING=on), for signed-in editors: its helper answers.
   if (!import.meta.env.DEV && isEditorAddress(routePath(context.url.pathname) ?? '')) {
     provideMailContent(getMailContent);
-    const editing = await editorAnswer(context.request, { open: app.staff, config: serverConfig() });
+    const editing = await editorAnswer(context.request, {
+      open: app.staff,
+      config: serverConfig(),
+    });
     if (editing) return editing;
   }
   // An address that is no page: a redirect or the not-found page, for any method, as before the

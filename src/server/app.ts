@@ -185,7 +185,11 @@ function staffDeskOf(
     store: services.store,
     services,
     jobs: services.jobs,
-    members: staffMembers(content.hosts, [...config.staffEmails, ...config.staffEditors], content.timeZone ?? 'UTC'),
+    members: staffMembers(
+      content.hosts,
+      [...config.staffEmails, ...config.staffEditors],
+      content.timeZone ?? 'UTC',
+    ),
     secret,
     idleMs: config.staffIdleMs,
     secure: siteUrl.startsWith('https:'),

@@ -30,7 +30,8 @@ const { handler } = (await import(pathToFileURL(join(built, 'server/entry.mjs'))
 const files = indexStaticFiles(join(built, 'client'));
 
 const server = createServer((req, res) => {
-  const file = req.method === 'GET' || req.method === 'HEAD' ? lookup(files, req.url ?? '/') : undefined;
+  const file =
+    req.method === 'GET' || req.method === 'HEAD' ? lookup(files, req.url ?? '/') : undefined;
   if (file) return serveStatic(req, res, file);
   Promise.resolve(handler(req, res)).catch((error: unknown) => {
     console.error(`The editor failed on ${req.method} ${req.url?.split('?')[0]}: ${String(error)}`);

@@ -54,7 +54,9 @@ const get = (path: string, token?: string) =>
 
 /** A file's text as git names it (a blob's sha): the version a tab opened, as it tells a Save. */
 const blobSha = (text: string) =>
-  createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0${text}`).digest('hex');
+  createHash('sha1')
+    .update(`blob ${Buffer.byteLength(text)}\0${text}`)
+    .digest('hex');
 
 /** A Save as Keystatic's tab posts it: a file's new text, base64, made on the version `opened`. */
 const save = (token: string, text: string, origin = server.url, opened?: string) =>
@@ -66,13 +68,23 @@ const save = (token: string, text: string, origin = server.url, opened?: string)
       Origin: origin,
       'Content-Type': 'application/json',
       'no-cors': '1',
-      ...(opened !== undefined && { 'x-editor-base': JSON.stringify({ [SERVICE]: blobSha(opened) }) }),
+      ...(opened !== undefined && {
+        'x-editor-base': JSON.stringify({ [SERVICE]: blobSha(opened) }),
+      }),
     },
     body: JSON.stringify({
       additions: [{ path: SERVICE, contents: Buffer.from(text).toString('base64') }],
       deletions: [],
     }),
   });
+
+/** A browser signed in with `token`'s session. */
+async function editorContext(token: string) {
+  browser ??= await chromium.launch({ executablePath: chromiumShellPath, args: chromiumArgs });
+  const context = await browser.newContext();
+  await context.addCookies([{ name: 'staff', value: token, url: server.url }]);
+  return context;
+}
 
 beforeAll(async () => {
   // Once per file, and only if `npm run build` has not built it.
@@ -147,7 +159,11 @@ describe('the editor on the live site', () => {
   it("refuses an editor's write sent from another site", async () => {
     const token = await sessionOf(EDITOR);
     const before = readFileSync(join(draft(), SERVICE), 'utf8');
-    const forged = await save(token, before.replace('title: iPad App', 'title: Forged'), 'https://evil.example');
+    const forged = await save(
+      token,
+      before.replace('title: iPad App', 'title: Forged'),
+      'https://evil.example',
+    );
     expect(forged.status).toBe(403);
     expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
   });
@@ -190,10 +206,7 @@ describe('the editor on the live site', () => {
 
   it("saves an editor's change into the draft, not the live site, in the audit log", async () => {
     const token = await sessionOf(EDITOR);
-    browser = await chromium.launch({ executablePath: chromiumShellPath, args: chromiumArgs });
-    const context = await browser.newContext();
-    await context.addCookies([{ name: 'staff', value: token, url: server.url }]);
-    const tab = await context.newPage();
+    const tab = await (await editorContext(token)).newPage();
     const errors: string[] = [];
     tab.on('pageerror', (error) => errors.push(error.message));
     await tab.goto(`${server.url}/keystatic/collection/services/item/ipad`);
@@ -201,7 +214,8 @@ describe('the editor on the live site', () => {
     await expect.poll(() => title.inputValue(), { timeout: 30_000 }).toBe('iPad App');
     await title.fill('iPad Apps, Edited Live');
     const answered = tab.waitForResponse(
-      (r) => new URL(r.url()).pathname === '/api/keystatic/update' && r.request().method() === 'POST',
+      (r) =>
+        new URL(r.url()).pathname === '/api/keystatic/update' && r.request().method() === 'POST',
     );
     await tab.getByRole('button', { name: 'Save', exact: true }).click();
     expect((await answered).status()).toBe(200);
@@ -219,7 +233,11 @@ describe('the editor on the live site', () => {
     try {
       const audit = await store.staff.recentAudit(10);
       expect(audit).toContainEqual(
-        expect.objectContaining({ actor: EDITOR, action: 'changed the draft', subject: '/api/keystatic/update' }),
+        expect.objectContaining({
+          actor: EDITOR,
+          action: 'saved in the editor',
+          subject: '/api/keystatic/update',
+        }),
       );
     } finally {
       await store.close();
@@ -232,15 +250,28 @@ describe('the editor on the live site', () => {
     const opened = readFileSync(SERVICE, 'utf8');
     const now = readFileSync(join(draft(), SERVICE), 'utf8');
     expect(now).not.toBe(opened);
-    const late = await save(token, opened.replace('title: iPad App', 'title: Too Late'), server.url, opened);
+    const late = await save(
+      token,
+      opened.replace('title: iPad App', 'title: Too Late'),
+      server.url,
+      opened,
+    );
     expect(late.status).toBe(409);
     const { stale } = (await late.json()) as { stale: { path: string; theirs?: string }[] };
     expect(JSON.stringify(stale)).toContain('Edited Live');
     expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(now);
+    // A tab open on the entry, with nothing unsaved, follows the next Save made elsewhere.
+    const tab = await (await editorContext(token)).newPage();
+    await tab.goto(`${server.url}/keystatic/collection/services/item/ipad`);
+    const name = tab.getByRole('textbox', { name: 'Service name', exact: true });
+    await expect.poll(() => name.inputValue(), { timeout: 30_000 }).toBe('iPad Apps, Edited Live');
     // The same Save on the version it now is goes through.
     const onNow = await save(token, now.replace('Edited Live', 'Edited Twice'), server.url, now);
     expect(onNow.status).toBe(200);
-    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toContain('title: iPad Apps, Edited Twice');
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toContain(
+      'title: iPad Apps, Edited Twice',
+    );
+    await expect.poll(() => name.inputValue(), { timeout: 15_000 }).toBe('iPad Apps, Edited Twice');
     // History: the entry's saves, by the member who made them.
     const history = await get('/keystatic/history/collection/services/item/ipad', token);
     expect(history.status).toBe(200);

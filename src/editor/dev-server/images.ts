@@ -121,7 +121,10 @@ async function usedNames(folder: AssetFolder): Promise<Set<string>> {
     for (const match of text.matchAll(/(?:^|[:-])[ \t]*["']?([a-z0-9-]+)["']?[ \t]*$/gm))
       used.add(match[1]!);
   const inCode = new RegExp(`assets/${folder}/([a-z0-9-]+)\\.`, 'g');
-  const code = await textFiles(siteCode(), /^(?!content\/|assets\/).*\.(?:astro|[cm]?[jt]sx?|css)$/);
+  const code = await textFiles(
+    siteCode(),
+    /^(?!content\/|assets\/).*\.(?:astro|[cm]?[jt]sx?|css)$/,
+  );
   for (const text of code) for (const match of text.matchAll(inCode)) used.add(match[1]!);
   return used;
 }
@@ -164,10 +167,20 @@ async function preview(folder: AssetFolder, name: string) {
       },
     });
   const saved = (await filesIn(folder)).get(name);
-  if (saved)
+  // The dev server serves src/assets itself; the live site's helper has no such address, and
+  // sends the draft's file from here, under the same policy.
+  if (saved && import.meta.env.DEV)
     return new Response(null, {
       status: 302,
       headers: { location: `/src/assets/${folder}/${saved}`, 'cache-control': 'no-store' },
+    });
+  if (saved)
+    return new Response(new Uint8Array(await readFile(new URL(`${folder}/${saved}`, assets))), {
+      headers: {
+        'content-type': mediaTypes[/\.[^.]*$/.exec(saved)![0]]!,
+        'cache-control': 'no-store',
+        ...assetHeaders,
+      },
     });
   return answer(404, { error: `There is no ${imageKinds[folder].one} named "${name}".` });
 }
@@ -188,7 +201,7 @@ export const GET: APIRoute = async ({ url }) => {
   const [files, used] = await Promise.all([filesIn(folder), usedNames(folder)]);
   const images: FolderImage[] = [...files].map(([name, file]) => ({
     name,
-    url: `/src/assets/${folder}/${file}`,
+    url: import.meta.env.DEV ? `/src/assets/${folder}/${file}` : previewUrl(folder, name),
     used: used.has(name),
   }));
   return answer(200, { images });

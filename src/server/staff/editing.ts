@@ -80,9 +80,24 @@ export async function editorAnswer(
   if (write && !fromTheSite(request, origin))
     return answer(403, 'Only the editor’s own pages may change the draft.');
   const response = await toHelper(request, url, member, new URL(origin), helperSocket(config));
-  if (write && response.status < 400)
-    await record(desk, member, now(), { action: 'changed the draft', subject: url.pathname });
+  const action = write && response.status < 400 ? auditedAs(request.method, url) : undefined;
+  if (action) await record(desk, member, now(), { action, subject: url.pathname });
   return response;
+}
+
+/**
+ * A write the editor took, as the staff audit says it; none for the tab's own bookkeeping (which
+ * pending uploads its drafts hold, told each time it is hidden).
+ */
+function auditedAs(method: string, url: URL): string | undefined {
+  if (url.pathname === '/api/keystatic/update') return 'saved in the editor';
+  if (url.pathname.startsWith('/api/editor/images')) {
+    if (url.searchParams.has('held')) return undefined;
+    return method === 'DELETE'
+      ? 'removed a picture in the editor'
+      : 'uploaded a picture in the editor';
+  }
+  return 'changed the draft in the editor';
 }
 
 /** Hop-by-hop headers, and what the helper must not be told by the browser. */
@@ -153,6 +168,8 @@ function responseHeaders(incoming: IncomingHttpHeaders) {
 
 /** How soon a helper that stopped on its own is started again. */
 const RESTART_MS = 1_000;
+/** How often a server whose draft is not there yet looks for it. */
+const DRAFT_WAIT_MS = 5_000;
 
 /**
  * Starts the editor's helper process, and starts it again if it stops; `stop` ends it. It gets no
@@ -164,12 +181,19 @@ export function startEditorHelper(config: ServerConfig, siteRoot: string) {
   const dist = editorDist(config);
   if (!existsSync(join(dist, 'server/entry.mjs')))
     log.error(`EDITING=on, but there is no editor build in ${dist}: run \`npm run build\`.`);
-  if (!existsSync(draft))
-    log.error(`EDITING=on, but there is no draft in ${draft}: the editor has nothing to edit.`);
   privateFolder(resolve(socket, '..'));
   let child: ChildProcess | undefined;
   let stopping = false;
+  let said = false;
   const start = () => {
+    if (stopping) return;
+    // No draft yet (it is made from the live content): the editor waits for it.
+    if (!existsSync(draft)) {
+      if (!said) log.warn(`EDITING=on: the editor starts once there is a draft in ${draft}.`);
+      said = true;
+      setTimeout(start, DRAFT_WAIT_MS).unref();
+      return;
+    }
     child = spawn(
       process.execPath,
       [fileURLToPath(new URL('../editor-helper.ts', import.meta.url))],
@@ -180,13 +204,16 @@ export function startEditorHelper(config: ServerConfig, siteRoot: string) {
       },
     );
     child.once('message', () => log.info('The visual editor is served at /keystatic, to editors.'));
+    child.once('error', (error) =>
+      log.error(`The editor's helper could not start: ${error.message}`),
+    );
     child.once('exit', (code, signal) => {
       if (stopping) return;
       log.error(`The editor's helper stopped (${signal ?? code}): starting it again.`);
       setTimeout(start, RESTART_MS).unref();
     });
   };
-  if (existsSync(draft)) start();
+  start();
   return {
     async stop() {
       stopping = true;

@@ -67,9 +67,7 @@ export async function writeRedirects(root: string, redirects: readonly Redirect[
 export function savedBy(headers: IncomingHttpHeaders | Headers): Saver | undefined {
   if (!process.env.EDITOR_SOCKET) return undefined;
   const given =
-    headers instanceof Headers
-      ? headers.get(EDITOR_MEMBER_HEADER)
-      : headers[EDITOR_MEMBER_HEADER];
+    headers instanceof Headers ? headers.get(EDITOR_MEMBER_HEADER) : headers[EDITOR_MEMBER_HEADER];
   if (typeof given !== 'string') return undefined;
   try {
     const { name, email } = JSON.parse(decodeURIComponent(given)) as Partial<Saver>;
@@ -197,9 +195,7 @@ export function historyRecorder(root: string, host: RecorderHost) {
           await writeRedirects(history.root, now);
         }),
     });
-    for (const move of moves)
-      if (move.kind !== 'created' || move.replaced)
-        host.tell(move);
+    for (const move of moves) if (move.kind !== 'created' || move.replaced) host.tell(move);
   }
 
   /** Whether the changes to record include a Save of the editor (not only files changed by hand). */

@@ -8,11 +8,7 @@
 import { existsSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { defineMiddleware } from 'astro:middleware';
-import {
-  CONTENT_WRITTEN_EVENT,
-  PAGE_MOVED_EVENT,
-  SITE_RELOAD_EVENT,
-} from '../../events.ts';
+import { CONTENT_WRITTEN_EVENT, PAGE_MOVED_EVENT, SITE_RELOAD_EVENT } from '../../events.ts';
 import { contentRoot } from '../roots.ts';
 import { announce } from '../server-events.ts';
 import { historyRecorder, recordedFolders } from './recorder.ts';
