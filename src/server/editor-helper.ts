@@ -44,7 +44,8 @@ rmSync(socket, { force: true });
 server.listen(socket, () => {
   // Only this user's processes (the site's server) may connect; its folder is 0700 too.
   chmodSync(socket, 0o600);
-  process.send?.('listening');
+  // Told once the site's server still listens for it (it may have stopped meanwhile).
+  if (process.connected) process.send?.('listening');
 });
 
 const stop = () => server.close(() => process.exit(0));

@@ -52,11 +52,7 @@ const server = createSiteServer({
   limits: config.connections,
   editing: config.editing,
 });
-// EDITING=on: the visual editor's helper process, stopped with the server.
-if (config.editing) {
-  const helper = startEditorHelper(config, resolve(import.meta.dirname, '../..'));
-  onShutdown(() => helper.stop());
-}
+
 
 /** Why the server cannot listen at `address`, as an operator reads it: one line, no stack trace. */
 function listenProblem(error: NodeJS.ErrnoException, address: string) {
@@ -80,6 +76,11 @@ const cannotListen = (error: NodeJS.ErrnoException) => {
 server.once('error', cannotListen);
 server.listen(port, host, () => {
   server.off('error', cannotListen);
+  // EDITING=on: the visual editor's helper process, once the site is served; stopped with it.
+  if (config.editing) {
+    const helper = startEditorHelper(config, resolve(import.meta.dirname, '../..'));
+    onShutdown(() => helper.stop());
+  }
   const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
   log.info(`Serving the site at http://${shown}:${port}`);
   if (!config.siteUrl)
