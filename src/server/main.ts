@@ -53,7 +53,6 @@ const server = createSiteServer({
   editing: config.editing,
 });
 
-
 /** Why the server cannot listen at `address`, as an operator reads it: one line, no stack trace. */
 function listenProblem(error: NodeJS.ErrnoException, address: string) {
   switch (error.code) {
