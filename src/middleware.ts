@@ -16,7 +16,7 @@ import {
   onDemandRoutes,
   routePath,
 } from './server/http/routes';
-import { editorAnswer } from './server/staff/editing';
+import { editorAnswer, previewAnswer } from './server/staff/editing';
 import { isEditorAddress } from './domain/editing';
 import { serverConfig } from './server/config';
 import { EDITOR_ROUTES } from './editor/routes';
@@ -32,14 +32,15 @@ const DEV_ROUTES: ReadonlySet<string> = new Set([...EDITOR_ROUTES, '/_image']);
 
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
-  // The visual editor on the live site (EDITING=on), for signed-in editors: its helper answers.
-  if (!import.meta.env.DEV && isEditorAddress(routePath(context.url.pathname) ?? '')) {
+  // The visual editor on the live site (EDITING=on), for signed-in editors: its helper answers,
+  // and the draft's preview answers an editor's browser in preview mode.
+  if (!import.meta.env.DEV) {
     provideMailContent(getMailContent);
-    const editing = await editorAnswer(context.request, {
-      open: app.staff,
-      config: serverConfig(),
-    });
-    if (editing) return editing;
+    const services = { open: app.staff, config: serverConfig() };
+    const answer = isEditorAddress(routePath(context.url.pathname) ?? '')
+      ? await editorAnswer(context.request, services)
+      : await previewAnswer(context.request, services);
+    if (answer) return answer;
   }
   // An address that is no page: a redirect or the not-found page, for any method, as before the
   // route was there (./pages/[...redirect].astro). It needs no services and takes no post.

@@ -25,3 +25,14 @@ export const EDITOR_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
  * helper trusts it, since only the server reaches it; the server drops any a browser sends.
  */
 export const EDITOR_MEMBER_HEADER = 'x-editor-member';
+
+/** The cookie of the draft's preview mode (src/server/staff/preview.ts); it holds only that it is on. */
+export const PREVIEW_COOKIE = 'editor-preview';
+
+/** Whether a request's Cookie header puts it in preview mode. */
+export const inPreview = (cookie: string | undefined | null) =>
+  (cookie ?? '').split(';').some((part) => part.trim().startsWith(`${PREVIEW_COOKIE}=`));
+
+/** Where the editor's Preview leads on the live site: `?page=/address`, the draft's build of it. */
+export const PREVIEW_PAGE = `${EDITOR_PAGE}/preview`;
+export const LEAVE_PREVIEW = `${PREVIEW_PAGE}/leave`;

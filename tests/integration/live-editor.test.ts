@@ -278,4 +278,73 @@ describe('the editor on the live site', () => {
     expect(history.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(await history.text()).toContain(`saved by ${EDITOR}`);
   }, 60_000);
+
+  it("shows an editor the site built with the draft, a new page's address included", async () => {
+    const token = await sessionOf(EDITOR);
+    // A new service page, saved in the draft only.
+    const text = readFileSync(join(draft(), SERVICE), 'utf8')
+      .replace(/^slug: ipad$/m, 'slug: ipad-kiosk')
+      .replace(/^title: .*$/m, 'title: iPad Kiosk');
+    const added = await fetch(`${server.url}/api/keystatic/update`, {
+      method: 'POST',
+      headers: {
+        Cookie: `staff=${token}`,
+        Origin: server.url,
+        'Content-Type': 'application/json',
+        'no-cors': '1',
+        'x-editor-base': JSON.stringify({ 'src/content/services/ipad-kiosk.mdx': null }),
+      },
+      body: JSON.stringify({
+        additions: [
+          {
+            path: 'src/content/services/ipad-kiosk.mdx',
+            contents: Buffer.from(text).toString('base64'),
+          },
+        ],
+        deletions: [],
+      }),
+    });
+    expect(added.status).toBe(200);
+    // The editor's Preview of an entry leads to the draft's preview of its page.
+    const link = await get('/api/editor/preview/services/ipad-kiosk', token);
+    expect(link.headers.get('location')).toBe('/keystatic/preview?page=%2Fipad-kiosk');
+    // Built in the background; the page asks again until it is ready.
+    let entered: Response | undefined;
+    await expect
+      .poll(
+        async () => {
+          entered = await get('/keystatic/preview?page=%2Fipad-kiosk', token);
+          return entered.status;
+        },
+        { timeout: 240_000, intervals: [3_000] },
+      )
+      .toBe(303);
+    expect(entered!.headers.get('location')).toBe('/ipad-kiosk');
+    const cookie = /^editor-preview=[^;]*/.exec(entered!.headers.get('set-cookie') ?? '')![0];
+    const inPreview = (path: string) =>
+      fetch(`${server.url}${path}`, {
+        redirect: 'manual',
+        headers: { Cookie: `staff=${token}; ${cookie}` },
+      });
+    const page = await inPreview('/ipad-kiosk');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await page.text();
+    expect(html).toContain('iPad Kiosk');
+    expect(html).toContain('Preview of your saved changes');
+    expect(await (await inPreview('/ipad')).text()).toContain('Edited Twice');
+    // The live site is as it was; the new address is no page there.
+    expect((await get('/ipad-kiosk')).status).toBe(404);
+    expect(await (await get('/ipad')).text()).not.toContain('Edited');
+    // Preview mode without an editor's session: out of it, at the same address.
+    const stranger = await fetch(`${server.url}/ipad-kiosk`, {
+      redirect: 'manual',
+      headers: { Cookie: cookie },
+    });
+    expect(stranger.status).toBe(303);
+    expect(stranger.headers.get('set-cookie')).toMatch(/^editor-preview=; Max-Age=0/);
+    // Leaving it.
+    const left = await inPreview('/keystatic/preview/leave');
+    expect(left.headers.get('set-cookie')).toMatch(/^editor-preview=; Max-Age=0/);
+  }, 300_000);
 });

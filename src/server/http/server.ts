@@ -30,7 +30,7 @@ import { log as serverLog, withRequestId } from '../log.ts';
 import { isTrustedProxy } from '../requests/client.ts';
 import { terminalText } from '../safe-text.ts';
 import { indexStaticFiles, lookup, serveStatic, type StaticFile } from './static-files.ts';
-import { EDITOR_METHODS, isEditorAddress } from '../../domain/editing.ts';
+import { EDITOR_METHODS, inPreview, isEditorAddress } from '../../domain/editing.ts';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -310,6 +310,9 @@ function responder({
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     if (httpsSite || isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
     res.setHeader('Content-Security-Policy', fallbackCsp);
+    // The draft's preview mode (EDITING=on): Astro's middleware answers from the preview's build.
+    if (editing && (req.method === 'GET' || req.method === 'HEAD') && inPreview(req.headers.cookie))
+      return toAstro(req, res);
     const route = routeOf(req.method ?? 'GET', req.url ?? '/', files, editing);
     if ('status' in route) return answer(req, res, route.status, route.text, route.headers);
     if ('allow' in route) {

@@ -19,12 +19,18 @@ import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage 
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { EDITOR_MEMBER_HEADER } from '../../domain/editing.ts';
+import {
+  EDITOR_MEMBER_HEADER,
+  LEAVE_PREVIEW,
+  PREVIEW_PAGE,
+  inPreview,
+} from '../../domain/editing.ts';
 import type { ServerConfig } from '../config.ts';
 import { log } from '../log.ts';
 import { privateFolder } from '../private-files.ts';
 import { isEditor, signedIn, type StaffMember } from './access.ts';
 import { record, type OpenDesk } from './desk.ts';
+import { leavePreview, previewEntry, previewFile } from './preview.ts';
 
 /** The draft the editor reads and writes: a working copy of src/content and src/assets. */
 export const draftFolder = (config: Pick<ServerConfig, 'editingDir'>) =>
@@ -76,6 +82,8 @@ export async function editorAnswer(
   const { member } = current;
   if (!isEditor(member, config.staffEditors))
     return answer(403, 'Only the site’s editors may use the editor (STAFF_EDITORS).');
+  if (url.pathname === PREVIEW_PAGE || url.pathname === LEAVE_PREVIEW)
+    return previewEntry(url, { config, siteRoot: process.cwd(), draft: draftFolder(config) });
   const write = !READS.has(request.method);
   if (write && !fromTheSite(request, origin))
     return answer(403, 'Only the editor’s own pages may change the draft.');
@@ -98,6 +106,24 @@ function auditedAs(method: string, url: URL): string | undefined {
       : 'uploaded a picture in the editor';
   }
   return 'changed the draft in the editor';
+}
+
+/**
+ * A read in the draft's preview mode (./preview.ts) of an address that is not the editor's: the
+ * preview's answer for a signed-in editor; out of preview mode for anyone else; undefined when the
+ * live site answers (an on-demand route the preview has no file for, no preview built).
+ */
+export async function previewAnswer(
+  request: Request,
+  { open, config, now = Date.now }: { open: OpenDesk; config: ServerConfig; now?: () => number },
+): Promise<Response | undefined> {
+  if (!config.editing || !READS.has(request.method) || !inPreview(request.headers.get('cookie')))
+    return undefined;
+  const url = new URL(request.url);
+  const desk = await open().catch(() => undefined);
+  const current = desk && (await signedIn(request, { ...desk, now: now() }));
+  if (!current || !isEditor(current.member, config.staffEditors)) return leavePreview(url);
+  return previewFile(url);
 }
 
 /** Hop-by-hop headers, and what the helper must not be told by the browser. */
