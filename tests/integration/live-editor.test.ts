@@ -305,6 +305,31 @@ describe('the editor on the live site', () => {
       }),
     });
     expect(added.status).toBe(200);
+    // And a redirect, saved as the Redirects page saves it.
+    const redirects = 'src/content/data/redirects.yaml';
+    const listed = readFileSync(join(draft(), redirects), 'utf8');
+    const redirected = await fetch(`${server.url}/api/keystatic/update`, {
+      method: 'POST',
+      headers: {
+        Cookie: `staff=${token}`,
+        Origin: server.url,
+        'Content-Type': 'application/json',
+        'no-cors': '1',
+        'x-editor-base': JSON.stringify({ [redirects]: blobSha(listed) }),
+      },
+      body: JSON.stringify({
+        additions: [
+          {
+            path: redirects,
+            contents: Buffer.from('entries:\n  - from: /tablet\n    to: /ipad-kiosk\n').toString(
+              'base64',
+            ),
+          },
+        ],
+        deletions: [],
+      }),
+    });
+    expect(redirected.status).toBe(200);
     // The editor's Preview of an entry leads to the draft's preview of its page.
     const link = await get('/api/editor/preview/services/ipad-kiosk', token);
     expect(link.headers.get('location')).toBe('/keystatic/preview?page=%2Fipad-kiosk');
@@ -333,6 +358,9 @@ describe('the editor on the live site', () => {
     expect(html).toContain('iPad Kiosk');
     expect(html).toContain('Preview of your saved changes');
     expect(await (await inPreview('/ipad')).text()).toContain('Edited Twice');
+    const moved = await inPreview('/tablet?from=ad');
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe('/ipad-kiosk?from=ad');
     // The live site is as it was; the new address is no page there.
     expect((await get('/ipad-kiosk')).status).toBe(404);
     expect(await (await get('/ipad')).text()).not.toContain('Edited');

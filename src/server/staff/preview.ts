@@ -16,7 +16,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
+import { parse } from 'yaml';
 import { LEAVE_PREVIEW, PREVIEW_COOKIE } from '../../domain/editing.ts';
+import { resolveRedirect, type Redirect } from '../../domain/redirects.ts';
 import type { ServerConfig } from '../config.ts';
 import { log } from '../log.ts';
 import { loadPageCsps, pagePath } from '../http/server.ts';
@@ -33,6 +35,8 @@ interface Built {
   madeFrom: number;
   files: Map<string, StaticFile>;
   csps: Map<string, string>;
+  /** The draft's redirects as built: an old address answers 301 as on the live site. */
+  redirects: Redirect[];
 }
 
 interface State {
@@ -109,6 +113,18 @@ function astroBuild(siteRoot: string, project: string): Promise<string | undefin
   });
 }
 
+/** The redirects of the content a build was made from (src/content/data/redirects.yaml). */
+async function builtRedirects(project: string): Promise<Redirect[]> {
+  try {
+    const data = parse(await readFile(join(project, REDIRECTS), 'utf8')) as {
+      entries?: Redirect[];
+    } | null;
+    return Array.isArray(data?.entries) ? data.entries : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Builds the draft as it is now; one build at a time. */
 function build(config: Pick<ServerConfig, 'editingDir'>, siteRoot: string, draft: string) {
   state.building ??= (async () => {
@@ -124,7 +140,13 @@ function build(config: Pick<ServerConfig, 'editingDir'>, siteRoot: string, draft
       }
       const dist = join(project, 'dist');
       const client = join(dist, 'client');
-      state.built = { client, madeFrom, files: indexStaticFiles(client), csps: loadPageCsps(dist) };
+      state.built = {
+        client,
+        madeFrom,
+        files: indexStaticFiles(client),
+        csps: loadPageCsps(dist),
+        redirects: await builtRedirects(project),
+      };
       state.failed = undefined;
     } catch (error) {
       state.failed = String(error);
@@ -132,6 +154,8 @@ function build(config: Pick<ServerConfig, 'editingDir'>, siteRoot: string, draft
   })().finally(() => (state.building = undefined));
   return state.building;
 }
+
+const REDIRECTS = 'src/content/data/redirects.yaml';
 
 const noStore = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
 
@@ -191,6 +215,8 @@ export async function previewFile(url: URL) {
   if (!built) return undefined;
   const file = lookup(built.files, url.pathname);
   if (!file && onDemandRoutes[routePath(url.pathname) ?? '']) return undefined;
+  const moved = !file && resolveRedirect(built.redirects, url.pathname, url.search);
+  if (moved) return new Response(null, { status: 301, headers: { ...noStore, Location: moved } });
   const path = file?.file ?? join(built.client, '404.html');
   if (!existsSync(path)) return undefined;
   const html = path.endsWith('.html');
