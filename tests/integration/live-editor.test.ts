@@ -236,7 +236,7 @@ describe('the editor on the live site', () => {
         expect.objectContaining({
           actor: EDITOR,
           action: 'saved in the editor',
-          subject: '/api/keystatic/update',
+          subject: SERVICE,
         }),
       );
     } finally {

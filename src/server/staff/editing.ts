@@ -87,10 +87,36 @@ export async function editorAnswer(
   const write = !READS.has(request.method);
   if (write && !fromTheSite(request, origin))
     return answer(403, 'Only the editor’s own pages may change the draft.');
+  const files = url.pathname === SAVE_PATH && write ? savedFiles(request.clone()) : undefined;
   const response = await toHelper(request, url, member, new URL(origin), helperSocket(config));
   const action = write && response.status < 400 ? auditedAs(request.method, url) : undefined;
-  if (action) await record(desk, member, now(), { action, subject: url.pathname });
+  if (action) {
+    const saved = (await files) ?? [];
+    await record(desk, member, now(), {
+      action,
+      subject: saved[0] ?? url.pathname,
+      detail: saved.length ? saved.join(', ') : null,
+    });
+  }
   return response;
+}
+
+const SAVE_PATH = '/api/keystatic/update';
+
+/** The files a Save of Keystatic's writes and deletes, as its body names them (for the audit). */
+async function savedFiles(request: Request): Promise<string[]> {
+  try {
+    const { additions = [], deletions = [] } = (await request.json()) as {
+      additions?: { path?: unknown }[];
+      deletions?: { path?: unknown }[];
+    };
+    return [...additions, ...deletions]
+      .map(({ path }) => path)
+      .filter((path): path is string => typeof path === 'string')
+      .map((path) => path.slice(0, 200));
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -98,7 +124,7 @@ export async function editorAnswer(
  * pending uploads its drafts hold, told each time it is hidden).
  */
 function auditedAs(method: string, url: URL): string | undefined {
-  if (url.pathname === '/api/keystatic/update') return 'saved in the editor';
+  if (url.pathname === SAVE_PATH) return 'saved in the editor';
   if (url.pathname.startsWith('/api/editor/images')) {
     if (url.searchParams.has('held')) return undefined;
     return method === 'DELETE'
