@@ -82,9 +82,12 @@ export async function editorAnswer(
   const { member } = current;
   if (!isEditor(member, config.staffEditors))
     return answer(403, 'Only the site’s editors may use the editor (STAFF_EDITORS).');
-  if (url.pathname === PREVIEW_PAGE || url.pathname === LEAVE_PREVIEW)
-    return previewEntry(url, { config, siteRoot: process.cwd(), draft: draftFolder(config) });
   const write = !READS.has(request.method);
+  // The preview is this server's own (./preview.ts), built from the project it runs in.
+  if (url.pathname === PREVIEW_PAGE || url.pathname === LEAVE_PREVIEW)
+    return write
+      ? answer(405, 'Use GET here.', { Allow: 'GET, HEAD' })
+      : previewEntry(url, { config, siteRoot: process.cwd(), draft: draftFolder(config) });
   if (write && !fromTheSite(request, origin))
     return answer(403, 'Only the editor’s own pages may change the draft.');
   const files = url.pathname === SAVE_PATH && write ? savedFiles(request.clone()) : undefined;

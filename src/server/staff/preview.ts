@@ -14,7 +14,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { cp, mkdir, readFile, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rename, rm, symlink } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
 import { LEAVE_PREVIEW, PREVIEW_COOKIE } from '../../domain/editing.ts';
@@ -76,8 +76,9 @@ const PROJECT_PARTS = [
 
 /** A folder to build the draft in: the project's code, the draft's content, the project's packages. */
 async function prepare(siteRoot: string, draft: string, project: string) {
-  await rm(project, { recursive: true, force: true });
   await mkdir(project, { recursive: true, mode: 0o700 });
+  for (const part of [...PROJECT_PARTS, 'dist', '.astro'])
+    await rm(join(project, part), { recursive: true, force: true });
   const content = ['src/content', 'src/assets'].map((part) => join(siteRoot, part) + sep);
   for (const part of PROJECT_PARTS)
     if (existsSync(join(siteRoot, part)))
@@ -87,7 +88,21 @@ async function prepare(siteRoot: string, draft: string, project: string) {
       });
   for (const part of ['src/content', 'src/assets'])
     await cp(join(draft, part), join(project, part), { recursive: true });
-  await symlink(join(siteRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
+  await linkPackages(siteRoot, project);
+}
+
+/**
+ * The project's packages, each linked, in a node_modules of the build's own: Astro's and Vite's
+ * caches there (.astro: the content store, the images made) are the preview's, never the site's
+ * own build's. Kept from one build to the next, with its caches.
+ */
+async function linkPackages(siteRoot: string, project: string) {
+  const modules = join(project, 'node_modules');
+  await mkdir(modules, { recursive: true });
+  const linked = new Set(await readdir(modules));
+  for (const name of await readdir(join(siteRoot, 'node_modules')))
+    if (!name.startsWith('.') && !linked.has(name))
+      await symlink(join(siteRoot, 'node_modules', name), join(modules, name), 'dir');
 }
 
 /** `astro build` in `project`, at low priority; its output's last lines if it fails. */
@@ -125,12 +140,21 @@ async function builtRedirects(project: string): Promise<Redirect[]> {
   }
 }
 
+/** Builds left by an earlier run of the server, or not shown any more: all but the one shown. */
+async function dropOldBuilds(folder: string) {
+  const shown = state.built && resolve(state.built.client, '..');
+  for (const name of await readdir(folder).catch(() => [] as string[]))
+    if (name.startsWith('build-') && join(folder, name) !== shown)
+      await rm(join(folder, name), { recursive: true, force: true });
+}
+
 /** Builds the draft as it is now; one build at a time. */
 function build(config: Pick<ServerConfig, 'editingDir'>, siteRoot: string, draft: string) {
   state.building ??= (async () => {
     const project = resolve(config.editingDir, 'preview', 'project');
     const madeFrom = newestChange(draft);
     try {
+      await dropOldBuilds(resolve(config.editingDir, 'preview'));
       await prepare(siteRoot, draft, project);
       const failed = await astroBuild(siteRoot, project);
       if (failed) {
@@ -138,8 +162,12 @@ function build(config: Pick<ServerConfig, 'editingDir'>, siteRoot: string, draft
         log.warn('The preview of the draft could not be built.');
         return;
       }
-      const dist = join(project, 'dist');
+      // Moved out of the project, which the next build empties: the preview being shown stays whole
+      // until this one takes its place, then goes.
+      const dist = resolve(config.editingDir, 'preview', `build-${Date.now()}`);
+      await rename(join(project, 'dist'), dist);
       const client = join(dist, 'client');
+      const before = state.built;
       state.built = {
         client,
         madeFrom,
@@ -148,6 +176,7 @@ function build(config: Pick<ServerConfig, 'editingDir'>, siteRoot: string, draft
         redirects: await builtRedirects(project),
       };
       state.failed = undefined;
+      if (before) await rm(resolve(before.client, '..'), { recursive: true, force: true });
     } catch (error) {
       state.failed = String(error);
     }
