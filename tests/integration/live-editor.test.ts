@@ -277,6 +277,14 @@ describe('the editor on the live site', () => {
     expect(history.status).toBe(200);
     expect(history.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(await history.text()).toContain(`saved by ${EDITOR}`);
+    // Opened in the tab, with the editor tab's script, and no error.
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    const script = tab.waitForResponse((r) => r.url().endsWith('/_keystatic/tab.js'));
+    await tab.goto(`${server.url}/keystatic/history/collection/services/item/ipad`);
+    expect([200, 304]).toContain((await script).status());
+    await expect.poll(() => tab.getByText(`saved by ${EDITOR}`).count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
   }, 60_000);
 
   it("shows an editor the site built with the draft, a new page's address included", async () => {

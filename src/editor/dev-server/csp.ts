@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { defineMiddleware } from 'astro:middleware';
-import { EDITOR_ROUTES } from '../routes.ts';
+import { BUILT_TAB_SCRIPT, EDITOR_ROUTES } from '../routes.ts';
 import { assetHeaders } from './asset-headers.ts';
 
 const policy = (scripts: string) =>
@@ -41,10 +41,12 @@ function builtPolicy(page: string) {
 }
 
 // In `npm run edit` the dev server serves the tab's script from its file; the helper's build
-// bundles it into the page (./helper-build.ts).
-const editorTabScript = import.meta.env.DEV
-  ? `<script type="module" src="/@fs${fileURLToPath(new URL('../browser/tab.ts', import.meta.url))}"></script>`
-  : '';
+// bundles it (./helper-build.ts), at a fixed address for the pages that are not Keystatic's.
+const editorTabScript = `<script type="module" src="${
+  import.meta.env.DEV
+    ? `/@fs${fileURLToPath(new URL('../browser/tab.ts', import.meta.url))}`
+    : BUILT_TAB_SCRIPT
+}"></script>`;
 
 export const onRequest = defineMiddleware(async (context, next) => {
   if (!EDITOR_ROUTES.has(context.routePattern)) return next();

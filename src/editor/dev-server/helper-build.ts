@@ -5,12 +5,15 @@
  * Keystatic's code and server pieces (./server-pieces.ts) as `npm run edit` (./editor.ts), without
  * what only a dev server has: no Vite client, no module graph, no /@fs/.
  */
+import { readdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { EDITOR_ASSETS } from '../../domain/editing.ts';
 import { exactListLength } from './editor.ts';
 import { keystaticFriction } from './keystatic-rewrites.ts';
 import { keystaticSaves } from './keystatic-saves.ts';
 import { addEditorServer } from './server-pieces.ts';
-import { editorEventsPath } from '../routes.ts';
+import { BUILT_TAB_SCRIPT, editorEventsPath } from '../routes.ts';
 
 /** The rewrites `npm run edit` makes as Vite pre-bundles Keystatic, made here as the build reads it. */
 /** The editor's schema (keystatic.config.ts) as Keystatic's modules import it, as @keystatic/astro resolves it. */
@@ -53,6 +56,18 @@ export default function editorHelper(): AstroIntegration {
           prerender: false,
         });
         addEditorServer({ injectRoute, addMiddleware });
+      },
+      // The tab's script at a fixed address (`BUILT_TAB_SCRIPT`), importing the page's bundle of it.
+      'astro:build:done': async ({ dir }) => {
+        const folder = new URL(`${EDITOR_ASSETS}/`, dir);
+        const bundled = (await readdir(folder)).find((name) =>
+          /^KeystaticPage\.astro_astro_type_script_index_0_lang\.[\w-]+\.js$/.test(name),
+        );
+        if (!bundled)
+          throw new Error(
+            `The editor tab's script is not in the build (${fileURLToPath(folder)}).`,
+          );
+        await writeFile(new URL(BUILT_TAB_SCRIPT.slice(1), dir), `import './${bundled}';\n`);
       },
     },
   };
