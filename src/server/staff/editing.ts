@@ -17,6 +17,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import {
@@ -255,9 +256,15 @@ export function startEditorHelper(config: ServerConfig, siteRoot: string) {
       {
         cwd: draft,
         env: helperEnvironment({ socket, dist, siteRoot }),
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       },
     );
+    // Its lines through this server's logger: one format (LOG_FORMAT), the same guard.
+    for (const [stream, write] of [
+      [child.stdout, log.info],
+      [child.stderr, log.warn],
+    ] as const)
+      if (stream) createInterface({ input: stream }).on('line', (line) => write(`editor: ${line}`));
     child.once('message', () => log.info('The visual editor is served at /keystatic, to editors.'));
     child.once('error', (error) =>
       log.error(`The editor's helper could not start: ${error.message}`),
