@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
@@ -243,6 +243,31 @@ describe('the editor on the live site', () => {
       await store.close();
     }
   }, 90_000);
+
+  it('opens every singleton and both collections of the editor without an error', async () => {
+    const token = await sessionOf(EDITOR);
+    const singletons = readdirSync('src/content/data').map((file) =>
+      file.replace(/\.yaml$/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+    );
+    const tab = await (await editorContext(token)).newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    for (const address of [
+      '/keystatic/collection/services',
+      '/keystatic/collection/pages',
+      '/keystatic/collection/pages/item/home',
+      ...singletons.map((name) => `/keystatic/singleton/${name}`),
+    ]) {
+      await tab.goto(`${server.url}${address}`);
+      const shown =
+        address.includes('/item/') || address.includes('/singleton/')
+          ? tab.getByRole('button', { name: 'Save', exact: true })
+          : tab.getByRole('row').nth(1);
+      await expect.poll(() => shown.isVisible(), { timeout: 30_000 }).toBe(true);
+      expect(await tab.getByRole('alert').count(), address).toBe(0);
+    }
+    expect(errors).toEqual([]);
+  }, 120_000);
 
   it('refuses a Save made on a version since changed, with both; History names the editor', async () => {
     const token = await sessionOf(EDITOR);
