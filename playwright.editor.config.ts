@@ -2,15 +2,14 @@ import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumShellPath } from './scripts/local.mjs';
 
 // The visual editor's browser tests (tests/editor/), against `astro dev --mode edit` as `npm run
-// edit` runs it, the only place the editor runs: `npm run test:editor`. Two dev servers, each in a
-// copy of the project of its own (scripts/editor-project.mjs), one per worker: in the first, a
-// marketer's afternoon (the longest test, which saves); in the second, first the tests that only
-// read (every page of the dev site, every entry in the editor), which no save may reload, then the
-// other tests that save. The tests that save run one at a time in their copy and put every file
-// back afterwards (tests/editor/content.ts, which finds a test's copy by its project's
-// `metadata.copy`).
+// edit` runs it, the only place the editor runs: `npm run test:editor`. Three dev servers, each in a
+// copy of the project of its own (scripts/editor-project.mjs), one worker each: most of a test's
+// time is waiting (for a Save to be written and recorded, the dev server to reload, the editor to
+// load), so three copies end the phase in about half the time of two, for one more dev server's
+// start. The tests that save run one at a time in their copy and put every file back afterwards
+// (tests/editor/content.ts, which finds a test's copy by its project's `metadata.copy`).
 const port = Number(process.env.EDITOR_TEST_PORT ?? 4485);
-const ports = { first: port, second: port + 1 };
+const ports = { first: port, second: port + 1, third: port + 2 };
 const origin = (copy: keyof typeof ports) => `http://127.0.0.1:${ports[copy]}`;
 const afternoon = /a marketer's afternoon/;
 
@@ -19,7 +18,7 @@ export default defineConfig({
   // Not test-results/ itself, which the site's Playwright run, going on beside this one in `npm test`,
   // owns: each run empties its output folder as it starts.
   outputDir: 'test-results/editor',
-  workers: 2,
+  workers: 3,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? 'list' : 'line',
@@ -37,15 +36,13 @@ export default defineConfig({
   // (./tests/editor/fixtures.ts, which also loads the editor once as the worker starts: Vite bundles
   // its dependencies on the first visit and reloads the page, which no test must see half-way).
   projects: [
-    // In the first copy, in the order of their files: two tabs on one entry, a restored draft and a
-    // rename's link move; a deleted page another page's address takes, brought back; a marketer's
-    // afternoon; History's tests (a save undone, a page deleted and brought back, a page moved); an
-    // upload kept with its draft; what the build refuses refused at Save (a link, a redirect, a
-    // restore).
+    // In the first copy, in the order of their files: a deleted page another page's address takes,
+    // brought back; a marketer's afternoon; History's tests (a save undone, a page deleted and
+    // brought back, a page moved).
     {
       name: 'afternoon',
-      testMatch: /(conflicts|deleted|editor|history|pending-drafts|save-checks)\.spec\.ts/,
-      grep: [afternoon, /(conflicts|deleted|history|pending-drafts|save-checks)\.spec\.ts/],
+      testMatch: /(deleted|editor|history)\.spec\.ts/,
+      grep: [afternoon, /(deleted|history)\.spec\.ts/],
       workers: 1,
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
@@ -69,9 +66,18 @@ export default defineConfig({
       use: { baseURL: origin('second') },
       metadata: { copy: 'second' },
     },
+    // In the third copy: two tabs on one entry, a restored draft and a rename's link move; an upload
+    // kept with its draft; what the build refuses refused at Save (a link, a redirect, a restore).
+    {
+      name: 'conflicts',
+      testMatch: /(conflicts|pending-drafts|save-checks)\.spec\.ts/,
+      workers: 1,
+      use: { baseURL: origin('third') },
+      metadata: { copy: 'third' },
+    },
   ],
   // Node 24 from node_modules, not the system's Node (which Astro refuses).
-  webServer: (['first', 'second'] as const).map((copy) => ({
+  webServer: (['first', 'second', 'third'] as const).map((copy) => ({
     command: `./node_modules/.bin/node scripts/editor-project.mjs --copy ${copy} -- --mode edit --host 127.0.0.1 --port ${ports[copy]}`,
     url: `${origin(copy)}/keystatic`,
     env: { ASTRO_TELEMETRY_DISABLED: '1' },

@@ -128,7 +128,7 @@ export const pricing = listFile({
       default: false,
       about: 'Shows the "Most popular" badge and highlights the plan.',
     }),
-    signUp: pattern({
+    href: pattern({
       label: 'Sign-up link',
       rule: patterns.internalPath,
       default: '/',

@@ -35,6 +35,12 @@ export const SAVE_REFUSED_EVENT = 'editor:save-refused';
 export const RESET_EVENT = 'editor:reset';
 /** What a Save that wrote the entry sends on `document`. */
 export const SAVED_EVENT = 'editor:saved';
+/**
+ * The words of the next Save's toast, when they are not "Saved “name”": a global function (of
+ * Symbol.for this) the conflict view sets for one Save that kept the other version, so that the
+ * toast does not say the marketer's changes were saved.
+ */
+export const SAVED_WORDS = 'editor:saved-words';
 
 /**
  * The header of Keystatic's Save (as ./dev-server/keystatic-saves.ts rewrites it) that names the

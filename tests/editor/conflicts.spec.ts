@@ -185,6 +185,12 @@ test('the marketer keeps their version, or takes the other, after seeing both', 
   const take = conflict.getByRole('button', { name: 'Take the other version' });
   expect(await saved(second, () => take.click())).toBe(200);
   await expect(conflict).toBeHidden();
+  // Keystatic's toast (a live region) says nothing of the marketer's was saved.
+  await expect(
+    second.locator('[aria-live], [role="alert"], [role="status"]').filter({
+      hasText: /Kept the other version of “[^”]+”: your changes were not saved/,
+    }),
+  ).toBeVisible();
   await expect(second.getByRole('textbox', { name: 'Service name' })).toHaveValue(
     'iPad for Business',
   );

@@ -17,6 +17,7 @@ import { readEntry, writeEntry } from '../../src/editor/format';
 import { editorPlace } from '../../src/editor/labels';
 import { editorConfig } from '../../src/editor/schema';
 import { currentAssetNames } from '../../src/shared/asset-names';
+import { patterns } from '../../src/domain/content-rules';
 
 const checks = { imageNames: currentAssetNames };
 const iphone = 'src/content/services/iphone.mdx';
@@ -97,5 +98,28 @@ describe('"Add a field": an optional field declared on the service page, and not
       '- `subtitle` (**Subtitle**) — text, 2-60, optional. A line under the page heading.',
     );
     expect(fieldReference(contentModel.services)).not.toContain('subtitle');
+  });
+});
+
+describe('links', () => {
+  // The build's and the editor's link checks (src/lib/content-checks.ts internalLinks) and the
+  // editor's "Point them at" read a link to a page of the site under an `href` key: a link field
+  // named otherwise went unchecked (pricing's sign-up link, once `signUp`).
+  it('every field holding a path of the site is named href', () => {
+    const misnamed: string[] = [];
+    const seen = new Set<unknown>();
+    const walk = (value: unknown, path: string[]) => {
+      if (!value || typeof value !== 'object' || seen.has(value)) return;
+      seen.add(value);
+      for (const [key, item] of Object.entries(value)) {
+        const rule = (item as { rule?: unknown } | null)?.rule;
+        if (rule === patterns.internalPath && key !== 'href')
+          misnamed.push([...path, key].join('.'));
+        walk(item, [...path, key]);
+      }
+    };
+    walk(contentModel, []);
+    expect(seen.size).toBeGreaterThan(50);
+    expect(misnamed).toEqual([]);
   });
 });

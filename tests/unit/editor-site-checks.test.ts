@@ -139,11 +139,21 @@ describe('the links to a page, where they are on the site', () => {
       "the footer's Popular services: Laravel",
       "the About page's technologies: Laravel",
     ]);
+    // In the order of their files' paths (src/content/data/, pages/, services/), whatever the disk's.
     expect(await places('/php')).toEqual([
-      'Home (/): Sections → One team for the whole product → Items → Web Development → Links → PHP → Link',
       "the About page's technologies: PHP",
+      'Home (/): Sections → One team for the whole product → Items → Web Development → Links → PHP → Link',
     ]);
     expect(await places('/contact')).toEqual(['iPhone App (/iphone): Hero → Button']);
     expect((await linksTo(root, '/laravel')).names.get('/laravel')).toBe('Laravel');
+  });
+});
+
+describe('the content as the editor reads it', () => {
+  it('is the same files whether the folder is given with a trailing slash or without', async () => {
+    // The dev server's folder is a URL made a path ('…/project/'): its files were once cut short.
+    const files = [...(await readContent(root)).keys()];
+    expect(files).toContain('src/content/data/technologies.yaml');
+    expect([...(await readContent(`${root}/`)).keys()]).toEqual(files);
   });
 });

@@ -8,6 +8,7 @@
 import type { StaleFile } from '../events.ts';
 import { editorPlace } from '../labels.ts';
 import { keyOf, suggested, type Difference, type Side, type Version } from '../merge.ts';
+import { timeWords } from '../time-words.ts';
 
 /** One file the refused Save would have written: what the Save did to it, and both versions. */
 export interface Case {
@@ -25,22 +26,11 @@ export interface Case {
 /** What the marketer chose: a side for every file, or each field's side, or nothing now. */
 export type Choice = { keep: Side } | { fields: Map<string, Side> } | 'later';
 
-/** "today 09:23", "yesterday 17:02", "3 Nov 09:23": when, in the marketer's own time. */
-export function when(at: number, now = Date.now()): string {
-  const date = new Date(at);
-  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  const day = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
-  const days = Math.round((day(new Date(now)) - day(date)) / 86_400_000);
-  if (days === 0) return `today ${time}`;
-  if (days === 1) return `yesterday ${time}`;
-  const sameYear = date.getFullYear() === new Date(now).getFullYear();
-  const on = date.toLocaleDateString([], {
-    day: 'numeric',
-    month: 'short',
-    ...(!sameYear && { year: 'numeric' }),
-  });
-  return `${on} ${time}`;
-}
+/**
+ * "today 09:23", "yesterday 17:02", "3 March, 09:23": when, in the tab's own time zone, in the words
+ * History uses (../time-words.ts).
+ */
+export const when = (at: number, now = Date.now()): string => timeWords(at, { now });
 
 /** Who or what changed a file, in plain words, from what the history recorded. */
 export function whoChanged({ kind, note = '' }: StaleFile['change']): string {

@@ -6,7 +6,7 @@
  * more meanwhile). "Not now" leaves their changes in the editor, unsaved, with a line under Save
  * that says why.
  */
-import { SAVE_BASE_HEADER, type SaveRefusal, type StaleFile } from '../events.ts';
+import { SAVED_WORDS, SAVE_BASE_HEADER, type SaveRefusal, type StaleFile } from '../events.ts';
 import { differences, editorAddress, merged, type Side, type Version } from '../merge.ts';
 import { ask, entryName, when, whoChanged, type Case, type Choice } from './conflict-view.ts';
 
@@ -168,6 +168,10 @@ export async function resolveRefusal(
     const response = await send(url, { ...init, headers, body: JSON.stringify(body) });
     if (response.status !== 409) {
       if (response.ok) followEntry(intended, again.entryFile);
+      // Nothing of the marketer's was written: Keystatic's toast must not say "Saved".
+      if (response.ok && 'keep' in choice && choice.keep === 'theirs')
+        (globalThis as Record<symbol, unknown>)[Symbol.for(SAVED_WORDS)] = (name: string) =>
+          `Kept the other version of “${name}”: your changes were not saved`;
       return response;
     }
     stale = (await response.json()) as SaveRefusal;

@@ -19,7 +19,7 @@
  *   "Slug"); an emptied text that must be given is "required", not "at least 3 characters long".
  */
 
-import { RESET_EVENT, SAVED_EVENT, SAVE_REFUSED_EVENT } from '../events.ts';
+import { RESET_EVENT, SAVED_EVENT, SAVED_WORDS, SAVE_REFUSED_EVENT } from '../events.ts';
 import { EDITED_ENTRY, KEYSTATIC_CONTEXTS } from '../keystatic-contexts.ts';
 import { HISTORY_BASE } from '../routes.ts';
 
@@ -28,7 +28,7 @@ const refused = (previewProps: string) =>
 
 /** The toast and the event of a Save that wrote `name` (a JavaScript expression of Keystatic's). */
 const saved = (name: string) =>
-  `{ toastQueue.positive(\`Saved “\${${name}}”\`, { timeout: 5000 }); document.dispatchEvent(new CustomEvent(${JSON.stringify(SAVED_EVENT)})); }`;
+  `{ const words = globalThis[Symbol.for(${JSON.stringify(SAVED_WORDS)})]; delete globalThis[Symbol.for(${JSON.stringify(SAVED_WORDS)})]; toastQueue.positive(words ? words(${name}) : \`Saved “\${${name}}”\`, { timeout: 5000 }); document.dispatchEvent(new CustomEvent(${JSON.stringify(SAVED_EVENT)})); }`;
 
 /** An entry's History: its address in the editor, under /keystatic/history. */
 const HISTORY_HREF = `${JSON.stringify(HISTORY_BASE)} + location.pathname.slice("/keystatic".length)`;

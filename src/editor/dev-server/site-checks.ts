@@ -10,8 +10,8 @@
  * be checked without writing it.
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { pageOf, withMove, type Redirect } from '../../domain/redirects.ts';
 import type { Fields } from '../../content-model/fields.ts';
@@ -29,25 +29,22 @@ import {
   type ServiceSlug,
 } from '../../lib/content-checks.ts';
 import { editorPlace, editorPlaceParts } from '../labels.ts';
+import { contentFiles, contentText } from './history/content-links.ts';
 import { siteRoot } from './roots.ts';
 
 /** The content's text files by their path from the project's folder ('src/content/pages/home.yaml'). */
 export type ContentFiles = Map<string, string>;
 
-const CONTENT = 'src/content';
 const SERVICES = 'src/content/services/';
 const PAGES = 'src/content/pages/';
 const DATA = 'src/content/data/';
-const TEXT_FILES = /\.(ya?ml|mdx?)$/;
 
 /** Every text file of src/content. */
 export async function readContent(root: string): Promise<ContentFiles> {
   const files: ContentFiles = new Map();
-  const entries = await readdir(join(root, CONTENT), { recursive: true, withFileTypes: true });
-  for (const entry of entries) {
-    if (!entry.isFile() || !TEXT_FILES.test(entry.name)) continue;
-    const path = relative(root, join(entry.parentPath, entry.name)).replaceAll('\\', '/');
-    files.set(path, await readFile(join(root, path), 'utf8'));
+  for (const path of await contentFiles(root)) {
+    const text = await contentText(root, path);
+    if (text !== undefined) files.set(path, text);
   }
   return files;
 }

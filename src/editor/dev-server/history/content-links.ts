@@ -7,7 +7,7 @@
  * trailing slash, a query or a fragment stays, and so does every other byte of the file.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const CONTENT = 'src/content';
 const TEXT_FILES = /\.(ya?ml|mdx?)$/;
@@ -25,14 +25,13 @@ const linkPattern = (address: string) =>
 /** Every content file, as a path from the project's folder ('src/content/pages/home.yaml'). */
 export async function contentFiles(root: string): Promise<string[]> {
   const entries = await readdir(join(root, CONTENT), { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && TEXT_FILES.test(entry.name))
-    .map((entry) =>
-      join(entry.parentPath, entry.name)
-        .slice(root.length + 1)
-        .replaceAll('\\', '/'),
-    )
-    .sort();
+  return (
+    entries
+      .filter((entry) => entry.isFile() && TEXT_FILES.test(entry.name))
+      // relative(), not a slice: a root may end with a slash (a folder's URL made a path).
+      .map((entry) => relative(root, join(entry.parentPath, entry.name)).replaceAll('\\', '/'))
+      .sort()
+  );
 }
 
 export interface LinkingFile {
@@ -41,11 +40,24 @@ export interface LinkingFile {
   links: number;
 }
 
+/**
+ * A content file's text, or undefined if it is gone: a file listed a moment ago may have been
+ * renamed or deleted since, by a Save under way (a rename's answer asks for the links at once).
+ */
+export async function contentText(root: string, file: string): Promise<string | undefined> {
+  try {
+    return await readFile(join(root, file), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /** The files that link to `address` ('/iphone'), with how many links each holds. */
 export async function filesLinkingTo(root: string, address: string): Promise<LinkingFile[]> {
   const found: LinkingFile[] = [];
   for (const file of await contentFiles(root)) {
-    const links = (await readFile(join(root, file), 'utf8')).match(linkPattern(address))?.length;
+    const links = (await contentText(root, file))?.match(linkPattern(address))?.length;
     if (links) found.push({ file, links });
   }
   return found;

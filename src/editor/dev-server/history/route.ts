@@ -21,7 +21,7 @@ import { apart } from '../../time-words.ts';
 import { linksTo, restoreConsequences } from '../site-checks.ts';
 import { LINKS_MOVED } from './bring-back.ts';
 import { historyOf, type Saver } from './content-history.ts';
-import { contentFiles, filesLinkingTo, moveLinks } from './content-links.ts';
+import { contentFiles, contentText, filesLinkingTo, moveLinks } from './content-links.ts';
 import {
   bringBackPost,
   broughtNotice,
@@ -147,7 +147,10 @@ async function linksJson(url: URL) {
   const redirect = (await readRedirects(root)).find((r) => r.from === to);
   const pages = (await contentFiles(root))
     .filter((f) => f.startsWith('src/content/services/'))
-    .map(async (f) => addressOf(await readFile(join(root, f), 'utf8')));
+    .map(async (f) => {
+      const text = await contentText(root, f);
+      return text === undefined ? undefined : addressOf(text);
+    });
   const addresses = (await Promise.all(pages)).filter((a): a is string => !!a && a !== to);
   // Each link where it is on the site, and each page by its name: not files and bare addresses.
   const { found, names } = await linksTo(root, to);
