@@ -377,7 +377,7 @@ describe('the editor on the live site', () => {
           entered = await get('/keystatic/preview?page=%2Fipad-kiosk', token);
           return entered.status;
         },
-        { timeout: 240_000, intervals: [3_000] },
+        { timeout: 240_000, interval: 3_000 },
       )
       .toBe(303);
     expect(entered!.headers.get('location')).toBe('/ipad-kiosk');
