@@ -300,6 +300,13 @@ describe('the editor on the live site', () => {
       'title: iPad Apps, Edited Twice',
     );
     await expect.poll(() => name.inputValue(), { timeout: 15_000 }).toBe('iPad Apps, Edited Twice');
+    // Keystatic's list of the files is the content's only: not the history's own repository.
+    const tree = await fetch(`${server.url}/api/keystatic/tree`, {
+      headers: { Cookie: `staff=${token}`, 'no-cors': '1' },
+    });
+    const paths = ((await tree.json()) as { path: string }[]).map(({ path }) => path);
+    expect(paths).toContain(SERVICE);
+    expect(paths.filter((path) => !/^(src(\/|$)|\.gitignore$)/.test(path))).toEqual([]);
     // History: the entry's saves, by the member who made them.
     const history = await get('/keystatic/history/collection/services/item/ipad', token);
     expect(history.status).toBe(200);

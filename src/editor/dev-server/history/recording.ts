@@ -5,19 +5,39 @@
  * Keystatic's Save; and the tabs told of each content write and each page moved
  * (../server-events.ts), as the dev server tells them (../content-written.ts).
  */
-import { existsSync, watch } from 'node:fs';
+import { existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineMiddleware } from 'astro:middleware';
 import { CONTENT_WRITTEN_EVENT, PAGE_MOVED_EVENT, SITE_RELOAD_EVENT } from '../../events.ts';
 import { contentRoot } from '../roots.ts';
 import { announce } from '../server-events.ts';
+import { OWN_REPOSITORY } from './content-history.ts';
 import { historyRecorder, recordedFolders } from './recorder.ts';
 
 const SAVE_PATH = '/api/keystatic/update';
 /** The writes of one moment are told once (a Save writes an entry, then its redirect). */
 const SETTLE_MS = 100;
 
+/**
+ * The draft's own files that are not content, out of Keystatic's list of the files (it leaves out
+ * what .gitignore names, as in the project): the history's repository, whose lock files vanish as
+ * they are read (a Save's 500), and the pending uploads (.astro/editor-uploads).
+ */
+function keepOwnFilesOutOfTree(root: string) {
+  const path = join(root, '.gitignore');
+  const listed = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const missing = [`${OWN_REPOSITORY}/`, '.astro/'].filter(
+    (line) => !listed.split('\n').includes(line),
+  );
+  if (missing.length)
+    writeFileSync(
+      path,
+      `${listed}${listed && !listed.endsWith('\n') ? '\n' : ''}${missing.join('\n')}\n`,
+    );
+}
+
 function startRecording() {
+  keepOwnFilesOutOfTree(contentRoot());
   const recorder = historyRecorder(contentRoot(), {
     tell: (move) => announce(PAGE_MOVED_EVENT, move),
     warn: (text) => console.warn(`[editor] ${text}`),
