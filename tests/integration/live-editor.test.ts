@@ -388,6 +388,13 @@ describe('the editor on the live site', () => {
       )
       .toBe(303);
     expect(entered!.headers.get('location')).toBe('/ipad-kiosk');
+    // Only to an address of this site.
+    for (const elsewhere of ['//evil.example/x', '/\\evil.example', 'https://evil.example'])
+      expect(
+        (await get(`/keystatic/preview?page=${encodeURIComponent(elsewhere)}`, token)).headers.get(
+          'location',
+        ),
+      ).toBe('/');
     const cookie = /^editor-preview=[^;]*/.exec(entered!.headers.get('set-cookie') ?? '')![0];
     const inPreview = (path: string) =>
       fetch(`${server.url}${path}`, {

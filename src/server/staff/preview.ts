@@ -203,7 +203,8 @@ export function previewEntry(
       headers: { ...noStore, Location: '/keystatic', 'Set-Cookie': previewCookie(false) },
     });
   const page = url.searchParams.get('page') ?? '/';
-  const target = page.startsWith('/') && !page.startsWith('//') ? page : '/';
+  // A path of this site only: never `//host` or `/\host`, which a browser takes for another site.
+  const target = /^\/(?![/\\])[^\s\\]*$/.test(page) ? page : '/';
   const current = state.built && state.built.madeFrom >= newestChange(draft);
   if (current)
     return new Response(null, {
