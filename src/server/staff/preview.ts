@@ -268,7 +268,7 @@ export const leavePreview = (url: URL) =>
     status: 303,
     headers: {
       ...noStore,
-      Location: url.pathname + url.search,
+      Location: `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`,
       'Set-Cookie': previewCookie(false),
     },
   });
