@@ -9,6 +9,7 @@
  * A Save made on a version since changed is refused (409) with both; an open tab follows a Save
  * made elsewhere; History names the editor. The preview shows the site built with the draft: a
  * new page's address, a changed page, a redirect; never to a browser without an editor's session.
+ * A helper that stops is started again.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -320,6 +321,19 @@ describe('the editor on the live site', () => {
     expect([200, 304]).toContain((await script).status());
     await expect.poll(() => tab.getByText(`saved by ${EDITOR}`).count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('starts the editor again when its helper stops', async () => {
+    const token = await sessionOf(EDITOR);
+    const served = () => server.output().split('The visual editor is served').length - 1;
+    const before = served();
+    const [helper] = execFileSync('pgrep', ['-P', String(server.child.pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    process.kill(Number(helper), 'SIGKILL');
+    await expect.poll(served, { timeout: 30_000 }).toBe(before + 1);
+    expect(server.output()).toContain("The editor's helper stopped (SIGKILL): starting it again.");
+    expect((await get('/keystatic', token)).status).toBe(200);
   }, 60_000);
 
   it("shows an editor the site built with the draft, a new page's address included", async () => {
