@@ -54,8 +54,9 @@ export default defineConfig({
   // hands Astro only what is not a file; the standalone handler looked for a file again on every request.
   // staticHeaders: the CSP of each prerendered page is sent as a header, not a <meta>. Off in `astro dev`,
   // which hashes no script: with it, Astro sent the policy there all the same, and it blocked every inline script.
-  // bodySizeLimit: a backstop; every post is read by the gate (src/server/requests/post-gate.ts) at 32 KB.
-  adapter: node({ mode: 'middleware', staticHeaders: !dev, bodySizeLimit: 1024 * 1024 }),
+  // bodySizeLimit: a backstop; every post is read by the gate (src/server/requests/post-gate.ts) at 32 KB,
+  // but the visual editor's (EDITING=on), whose largest is a portfolio photo of 4 MB, sent as base64.
+  adapter: node({ mode: 'middleware', staticHeaders: !dev, bodySizeLimit: 6 * 1024 * 1024 }),
   integrations: [
     mdx(),
     react(),

@@ -16,6 +16,8 @@ const projectFiles = [
   'src',
   'public',
   'astro.config.mjs',
+  // `npm run build` builds the live site's editor too.
+  'astro.editor.config.mjs',
   'keystatic.config.ts',
   'tsconfig.json',
   'package.json',

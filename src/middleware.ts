@@ -9,7 +9,15 @@ import { app, provideMailContent } from './server/app';
 import { storeUnavailableMessage } from './server/enquiries/pipeline';
 import { gateAnswer, gatePost, refusal } from './server/requests/post-gate';
 import { reportStoreFailure } from './server/log';
-import { NOT_A_PAGE, allowHeader, astroRoutes, onDemandRoutes } from './server/http/routes';
+import {
+  NOT_A_PAGE,
+  allowHeader,
+  astroRoutes,
+  onDemandRoutes,
+  routePath,
+} from './server/http/routes';
+import { editorAnswer, previewAnswer } from './server/staff/editing';
+import { isEditorAddress } from './domain/editing';
 import { serverConfig } from './server/config';
 import { EDITOR_ROUTES } from './editor/routes';
 
@@ -24,6 +32,16 @@ const DEV_ROUTES: ReadonlySet<string> = new Set([...EDITOR_ROUTES, '/_image']);
 
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
+  // The visual editor on the live site (EDITING=on), for signed-in editors: its helper answers,
+  // and the draft's preview answers an editor's browser in preview mode.
+  if (!import.meta.env.DEV) {
+    provideMailContent(getMailContent);
+    const services = { open: app.staff, config: serverConfig() };
+    const answer = isEditorAddress(routePath(context.url.pathname) ?? '')
+      ? await editorAnswer(context.request, services)
+      : await previewAnswer(context.request, services);
+    if (answer) return answer;
+  }
   // An address that is no page: a redirect or the not-found page, for any method, as before the
   // route was there (./pages/[...redirect].astro). It needs no services and takes no post.
   if (context.routePattern === NOT_A_PAGE) return next();

@@ -172,7 +172,7 @@ export function editorConfig(model: ContentModel = contentModel) {
     },
     collections: {
       services: {
-        ...folderCollection(services, '/{slug}'),
+        ...folderCollection(services, '/api/editor/preview/services/{slug}'),
         // The entry's list shows each page's name beside its address.
         columns: ['title'],
       },

@@ -12,6 +12,7 @@
 import type { Redirect } from '../domain/redirects.ts';
 import { PAGE_MOVED_EVENT, SAVED_EVENT, SITE_RELOAD_EVENT } from './events.ts';
 import { editorSitePath } from './routes.ts';
+import { onServerEvent } from './server-events.ts';
 
 export interface Site {
   /** The addresses of the site's pages: '/', '/about', '/laravel' …. */
@@ -52,8 +53,8 @@ function start() {
     if (document.visibilityState === 'visible') void load();
   });
   // A page moved (its redirect added), any content changed on disk (a Save elsewhere, a restore).
-  import.meta.hot?.on(PAGE_MOVED_EVENT, () => void load());
-  import.meta.hot?.on(SITE_RELOAD_EVENT, () => void load());
+  onServerEvent(PAGE_MOVED_EVENT, () => void load());
+  onServerEvent(SITE_RELOAD_EVENT, () => void load());
   return first;
 }
 

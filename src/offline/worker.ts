@@ -51,10 +51,17 @@ const listed = (path: string) => path.replace(/(.)\/$/, '$1');
 const keepable = (url: URL) =>
   url.origin === self.location.origin && pages.has(listed(url.pathname));
 
-/** Only whole, same-origin, successful answers are kept. */
+/**
+ * Only whole, same-origin, successful answers are kept, and none the server says not to store (an
+ * editor's preview of unpublished changes, src/server/staff/preview.ts, is never kept for later).
+ */
 const completeAnswers = {
   cacheWillUpdate: async ({ response }: { response: Response }) =>
-    response.status === 200 && response.type === 'basic' ? response : null,
+    response.status === 200 &&
+    response.type === 'basic' &&
+    !/\bno-store\b/.test(response.headers.get('cache-control') ?? '')
+      ? response
+      : null,
 };
 
 self.skipWaiting();

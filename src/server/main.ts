@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { serverConfig, staffSecretProblem } from './config.ts';
 import { createSiteServer } from './http/server.ts';
 import { liveSite } from './releases/live-site.ts';
-import { finishBeforeExit, markStopping } from './shutdown.ts';
+import { finishBeforeExit, markStopping, onShutdown } from './shutdown.ts';
+import { startEditorHelper } from './staff/editing.ts';
 import { log, routeConsole, setLogFormat } from './log.ts';
 import { exposedFiles, keyFileProblem, keyFiles, sqliteFiles } from './private-files.ts';
 // Before the build: names the calendars' worker file (source, not dist/) for the build's copy.
@@ -47,6 +48,7 @@ const server = createSiteServer({
   trustedProxies: config.trustedProxies,
   siteUrl: config.siteUrl,
   limits: config.connections,
+  editing: config.editing.enabled,
 });
 
 /** Why the server cannot listen at `address`, as an operator reads it: one line, no stack trace. */
@@ -71,6 +73,11 @@ const cannotListen = (error: NodeJS.ErrnoException) => {
 server.once('error', cannotListen);
 server.listen(port, host, () => {
   server.off('error', cannotListen);
+  // EDITING=on: the visual editor's helper process, once the site is served; stopped with it.
+  if (config.editing.enabled) {
+    const helper = startEditorHelper(config, resolve(import.meta.dirname, '../..'));
+    onShutdown(() => helper.stop());
+  }
   const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
   log.info(`Serving the site at http://${shown}:${port}`);
   if (!config.siteUrl)

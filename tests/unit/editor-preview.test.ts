@@ -1,6 +1,7 @@
 /**
- * The editor's Preview of an entry leads to the page that shows it: for every page copy of
- * src/content/pages, a page of src/pages.
+ * The editor's Preview of an entry leads to the page that shows it (in `npm run edit`; on the live
+ * site, to the draft's preview of it): for every page copy of src/content/pages, a page of
+ * src/pages; for a service page, its address.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -34,5 +35,10 @@ describe("the editor's Preview", () => {
     expect(await previewOf('pages/schedule-change')).toBe('/schedule/change');
     expect(await previewOf('pages/schedule-confirm')).toBe('/schedule/confirm');
     expect(await previewOf('pages/schedule')).toBe('/schedule');
+  });
+
+  it('of a service page leads to its address', async () => {
+    expect(await previewOf('services/ipad')).toBe('/ipad');
+    expect(await previewOf('services/../../etc')).toBeNull();
   });
 });

@@ -13,6 +13,7 @@
  */
 import { CONTENT_WRITTEN_EVENT, KEYSTATIC_TREE, type SaveRefusal } from '../events.ts';
 import { HISTORY_BASE } from '../routes.ts';
+import { onServerEvent } from '../server-events.ts';
 
 const SAVE = '/api/keystatic/update';
 const TREE = '/api/keystatic/tree';
@@ -84,7 +85,7 @@ window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
   return response;
 };
 
-import.meta.hot?.on(CONTENT_WRITTEN_EVENT, () => void follow());
+onServerEvent(CONTENT_WRITTEN_EVENT, () => void follow());
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') void follow();
 });

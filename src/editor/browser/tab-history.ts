@@ -18,6 +18,7 @@
  */
 import { PAGE_MOVED_EVENT, type PageMove } from '../events.ts';
 import { HISTORY_BASE as BASE } from '../routes.ts';
+import { onServerEvent } from '../server-events.ts';
 const MARK = 'data-editor-history';
 
 interface Links {
@@ -325,6 +326,6 @@ new MutationObserver(() => {
   });
 }).observe(document.documentElement, { childList: true, subtree: true });
 
-import.meta.hot?.on(PAGE_MOVED_EVENT, (move: PageMove) => {
+onServerEvent(PAGE_MOVED_EVENT, (move: PageMove) => {
   void offerToMoveLinks(move);
 });

@@ -17,14 +17,13 @@ import {
   type Plugin,
   type ViteDevServer,
 } from 'vite';
-import { imageUploadPath } from '../../domain/images.ts';
 import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from '../events.ts';
-import { editorHistoryPath, editorPreviewPath, editorSitePath } from '../routes.ts';
 import { assetHeaders } from './asset-headers.ts';
 import { editorHistory } from './history/recorder.ts';
 import { tabsFollowWrites } from './content-written.ts';
 import { keystaticFriction } from './keystatic-rewrites.ts';
 import { keystaticSaves } from './keystatic-saves.ts';
+import { addEditorServer } from './server-pieces.ts';
 
 const assetsFolder = fileURLToPath(new URL('../../assets/', import.meta.url));
 
@@ -278,7 +277,7 @@ function errorReachesLateTabs(): Plugin {
  * code as Vite pre-bundles it; if Keystatic changes that code, nothing matches and its own wording
  * stays (tests/editor/editor.spec.ts then fails on the message).
  */
-const exactListLength = {
+export const exactListLength = {
   name: 'editor:exact-list-length',
   transform(code: string, id: string) {
     if (
@@ -402,47 +401,10 @@ export default function editor(): AstroIntegration {
           'page',
           `import ${JSON.stringify(fileURLToPath(new URL('../browser/site-reload.ts', import.meta.url)))};`,
         );
-        injectRoute({
-          pattern: editorPreviewPath,
-          entrypoint: new URL('./preview.ts', import.meta.url),
-          prerender: false,
-        });
-        injectRoute({
-          pattern: editorHistoryPath,
-          entrypoint: new URL('./history/route.ts', import.meta.url),
-          prerender: false,
-        });
-        injectRoute({
-          pattern: editorSitePath,
-          entrypoint: new URL('./site.ts', import.meta.url),
-          prerender: false,
-        });
-        injectRoute({
-          pattern: imageUploadPath,
-          entrypoint: new URL('./images.ts', import.meta.url),
-          prerender: false,
-        });
-        addMiddleware({
-          order: 'pre',
-          entrypoint: new URL('./csp.ts', import.meta.url),
-        });
+        addEditorServer({ injectRoute, addMiddleware });
         addMiddleware({
           order: 'post',
           entrypoint: new URL('./whole-pages.ts', import.meta.url),
-        });
-        // A Save is checked against the version it was made on, then refused if the build would
-        // refuse it, before anything is written and before its uploads move.
-        addMiddleware({
-          order: 'pre',
-          entrypoint: new URL('./save-check.ts', import.meta.url),
-        });
-        addMiddleware({
-          order: 'pre',
-          entrypoint: new URL('./save-checks.ts', import.meta.url),
-        });
-        addMiddleware({
-          order: 'pre',
-          entrypoint: new URL('./uploads-commit.ts', import.meta.url),
         });
       },
       'astro:server:start': ({ address, logger }) => {

@@ -22,6 +22,8 @@
  * or { error }.
  */
 import { readFile, readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { APIRoute } from 'astro';
 import {
   imageExtensions,
@@ -39,6 +41,7 @@ import {
 import { cleanSvg, type Purifier, type SvgWindow } from '../../domain/svg-clean.ts';
 import { readLimited } from '../../shared/read-limited.ts';
 import { assetHeaders } from './asset-headers.ts';
+import { contentPath, siteRoot } from './roots.ts';
 import {
   BROWSER_ID,
   allPending,
@@ -56,8 +59,11 @@ export const prerender = false;
 // Uploads left unsaved since an earlier run of the dev server go (see ./pending.ts).
 void sweep();
 
-const src = new URL('../../', import.meta.url);
+/** The content's folder: the project's src/ in `npm run edit`, the draft's in the helper (./roots.ts). */
+const src = pathToFileURL(contentPath('src/'));
 const assets = new URL('assets/', src);
+/** The site's code, which may name a picture too: the project's src/. */
+const siteCode = () => pathToFileURL(join(siteRoot(), 'src/'));
 
 const answer = (status: number, body?: Record<string, unknown>) =>
   new Response(body && JSON.stringify(body), {
@@ -115,7 +121,10 @@ async function usedNames(folder: AssetFolder): Promise<Set<string>> {
     for (const match of text.matchAll(/(?:^|[:-])[ \t]*["']?([a-z0-9-]+)["']?[ \t]*$/gm))
       used.add(match[1]!);
   const inCode = new RegExp(`assets/${folder}/([a-z0-9-]+)\\.`, 'g');
-  const code = await textFiles(src, /^(?!content\/|assets\/).*\.(?:astro|[cm]?[jt]sx?|css)$/);
+  const code = await textFiles(
+    siteCode(),
+    /^(?!content\/|assets\/).*\.(?:astro|[cm]?[jt]sx?|css)$/,
+  );
   for (const text of code) for (const match of text.matchAll(inCode)) used.add(match[1]!);
   return used;
 }
@@ -158,10 +167,20 @@ async function preview(folder: AssetFolder, name: string) {
       },
     });
   const saved = (await filesIn(folder)).get(name);
-  if (saved)
+  // The dev server serves src/assets itself; the live site's helper has no such address, and
+  // sends the draft's file from here, under the same policy.
+  if (saved && import.meta.env.DEV)
     return new Response(null, {
       status: 302,
       headers: { location: `/src/assets/${folder}/${saved}`, 'cache-control': 'no-store' },
+    });
+  if (saved)
+    return new Response(new Uint8Array(await readFile(new URL(`${folder}/${saved}`, assets))), {
+      headers: {
+        'content-type': mediaTypes[/\.[^.]*$/.exec(saved)![0]]!,
+        'cache-control': 'no-store',
+        ...assetHeaders,
+      },
     });
   return answer(404, { error: `There is no ${imageKinds[folder].one} named "${name}".` });
 }
@@ -182,7 +201,7 @@ export const GET: APIRoute = async ({ url }) => {
   const [files, used] = await Promise.all([filesIn(folder), usedNames(folder)]);
   const images: FolderImage[] = [...files].map(([name, file]) => ({
     name,
-    url: `/src/assets/${folder}/${file}`,
+    url: import.meta.env.DEV ? `/src/assets/${folder}/${file}` : previewUrl(folder, name),
     used: used.has(name),
   }));
   return answer(200, { images });

@@ -26,16 +26,16 @@ import {
 } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { contentPath } from './roots.ts';
 import { imageExtensions, imageFolders, imageName, type AssetFolder } from '../../domain/images.ts';
 
-const assets = fileURLToPath(new URL('../../assets/', import.meta.url));
+const assets = contentPath('src/assets/');
 
 /**
  * In the project's .astro (Astro's own generated files, which git and `npm run build` leave
  * alone): a copy of the project (the editor's tests) starts without any.
  */
-const pendingRoot = fileURLToPath(new URL('../../../.astro/editor-uploads/', import.meta.url));
+const pendingRoot = contentPath('.astro/editor-uploads/');
 
 /** How long an upload no Save and no draft names is kept. */
 export const PENDING_DAYS = 1;

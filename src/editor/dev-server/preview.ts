@@ -1,15 +1,19 @@
 /**
- * The editor's "Preview" link of an entry, in `astro dev` only (./editor.ts injects it): sends the
- * browser to the dev site's page that shows the entry. Keystatic's `previewUrl` is one pattern per
+ * The editor's "Preview" link of an entry (./server-pieces.ts injects it): sends the browser to the
+ * page that shows the entry, on the dev site in `npm run edit`, in the draft's preview on the live
+ * site. Keystatic's `previewUrl` is one pattern per
  * collection; the page copy's names are not all addresses ("home" is /), and a list is shown on
  * some page of its own.
  */
 import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { APIRoute } from 'astro';
+import { PREVIEW_PAGE } from '../../domain/editing.ts';
+import { contentPath } from './roots.ts';
 
 export const prerender = false;
 
-const services = new URL('../../content/services/', import.meta.url);
+const services = () => contentPath('src/content/services');
 
 /**
  * The address of a page copy's page: its name, but for the home page, the not-found page, and the
@@ -34,8 +38,8 @@ const listAddresses: Record<string, string> = {
 };
 
 async function pageWithTestimonials() {
-  for (const file of (await readdir(services)).sort()) {
-    const text = await readFile(new URL(file, services), 'utf8');
+  for (const file of (await readdir(services())).sort()) {
+    const text = await readFile(join(services(), file), 'utf8');
     const slug = /^slug:\s*(\S+)/m.exec(text)?.[1];
     if (slug && !/^testimonials:\s*false/m.test(text)) return `/${slug}`;
   }
@@ -46,7 +50,14 @@ export const GET: APIRoute = async ({ params, redirect }) => {
   const [kind, name = ''] = (params.entry ?? '').split('/');
   let address: string | undefined;
   if (kind === 'pages' && /^[a-z0-9-]+$/.test(name)) address = pageAddress(name);
+  else if (kind === 'services' && /^[a-z0-9-]+$/.test(name)) address = `/${name}`;
   else if (kind === 'testimonials') address = await pageWithTestimonials();
   else if (kind && Object.hasOwn(listAddresses, kind)) address = listAddresses[kind];
-  return address ? redirect(address, 302) : new Response('No such entry.', { status: 404 });
+  if (!address) return new Response('No such entry.', { status: 404 });
+  // On the live site, the draft's own build of the page (src/server/staff/preview.ts); in
+  // `npm run edit`, the dev site's page.
+  return redirect(
+    import.meta.env.DEV ? address : `${PREVIEW_PAGE}?${new URLSearchParams({ page: address })}`,
+    302,
+  );
 };

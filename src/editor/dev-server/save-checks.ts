@@ -9,8 +9,8 @@
  * A Save that only deletes (Delete entry…) is the Delete dialog's: its redirect comes once the file
  * is gone (./history/recorder.ts).
  */
-import { fileURLToPath } from 'node:url';
 import { defineMiddleware } from 'astro:middleware';
+import { contentRoot } from './roots.ts';
 import {
   afterSave,
   contentProblems,
@@ -22,7 +22,6 @@ import {
 } from './site-checks.ts';
 
 const SAVE_PATH = '/api/keystatic/update';
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 /** A content file as Keystatic names it: under src/content, never out of it. */
 const CONTENT_FILE = /^src\/content\/(?:[\w-]+\/)*[\w-]+\.(?:ya?ml|mdx?)$/;
 
@@ -74,7 +73,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const { additions, deletions } = await saved(context.request);
   let problems: string[] = [];
   try {
-    problems = await saveProblems(root, additions, deletions);
+    problems = await saveProblems(contentRoot(), additions, deletions);
   } catch (error) {
     // A check that could not run stops no Save: the build still checks.
     console.warn(`[editor] The Save's files could not be checked: ${error}`);

@@ -9,6 +9,7 @@
  * The content is read from its files, as the build reads them, so that a file as it would be can
  * be checked without writing it.
  */
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -29,6 +30,7 @@ import {
 } from '../../lib/content-checks.ts';
 import { editorPlace, editorPlaceParts } from '../labels.ts';
 import { contentFiles, contentText } from './history/content-links.ts';
+import { siteRoot } from './roots.ts';
 
 /** The content's text files by their path from the project's folder ('src/content/pages/home.yaml'). */
 export type ContentFiles = Map<string, string>;
@@ -49,7 +51,11 @@ export async function readContent(root: string): Promise<ContentFiles> {
 
 /** The addresses of the site's own pages, from the files of src/pages ('/', '/about', …). */
 export async function fixedRoutes(root: string): Promise<string[]> {
-  const files = await readdir(join(root, 'src/pages'), { recursive: true });
+  // A draft folder (the live site's editor, ./roots.ts) holds the content only: the pages are the project's.
+  const own = join(root, 'src/pages');
+  const files = await readdir(existsSync(own) ? own : join(siteRoot(), 'src/pages'), {
+    recursive: true,
+  });
   return files.flatMap((file) => routeOfPageFile(`pages/${file.replaceAll('\\', '/')}`) ?? []);
 }
 

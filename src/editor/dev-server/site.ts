@@ -4,16 +4,14 @@
  * checked against them as it is typed, a redirect's addresses too, and each address is shown with
  * its page's name. GET only; JSON `{ pages: [{ address, name? }], redirects: [{ from, to }] }`.
  */
-import { fileURLToPath } from 'node:url';
 import type { APIRoute } from 'astro';
+import { contentRoot, siteRoot } from './roots.ts';
 import { fixedRoutes, pagesOf, readContent, redirectsOf } from './site-checks.ts';
 
 export const prerender = false;
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-
 export const GET: APIRoute = async () => {
-  const [files, fixed] = await Promise.all([readContent(root), fixedRoutes(root)]);
+  const [files, fixed] = await Promise.all([readContent(contentRoot()), fixedRoutes(siteRoot())]);
   return Response.json(
     { pages: pagesOf(files, fixed), redirects: redirectsOf(files) },
     { headers: { 'cache-control': 'no-store' } },

@@ -9,7 +9,8 @@
 import { BEACON_LIMIT } from '../../domain/vitals.ts';
 import type { PostBody } from '../requests/post-gate.ts';
 
-export type Method = 'GET' | 'HEAD' | 'POST';
+/** DELETE: the visual editor's removal of an unused picture only (src/domain/editing.ts). */
+export type Method = 'GET' | 'HEAD' | 'POST' | 'DELETE';
 
 export interface RoutePolicy {
   methods: readonly Method[];

@@ -30,6 +30,7 @@ import { log as serverLog, withRequestId } from '../log.ts';
 import { isTrustedProxy } from '../requests/client.ts';
 import { terminalText } from '../safe-text.ts';
 import { indexStaticFiles, lookup, serveStatic, type StaticFile } from './static-files.ts';
+import { EDITOR_METHODS, inPreview, isEditorAddress } from '../../domain/editing.ts';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -166,6 +167,8 @@ export interface SiteServerOptions {
   limits: ConnectionLimits;
   /** Where a request that failed is reported, one line each. */
   log?: (line: string) => void;
+  /** EDITING=on: the visual editor's addresses go to Astro, whose middleware hands them on. */
+  editing?: boolean;
 }
 
 export function isHttps(req: IncomingMessage, trustedProxies: string[]) {
@@ -228,10 +231,17 @@ export function createSiteServer({
   siteUrl,
   limits,
   log = serverLog.error,
+  editing = false,
 }: SiteServerOptions) {
   const fail = failure(log);
   const fixed = site ? undefined : prepareSite(handler!, distDir!);
-  const respond = responder({ site: site ?? (() => fixed!), trustedProxies, siteUrl, fail });
+  const respond = responder({
+    site: site ?? (() => fixed!),
+    trustedProxies,
+    siteUrl,
+    fail,
+    editing,
+  });
   const server = createServer({
     // Node refuses a head timeout longer than the whole request's.
     headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
@@ -296,10 +306,12 @@ function responder({
   trustedProxies,
   siteUrl,
   fail,
+  editing,
 }: Pick<SiteServerOptions, 'siteUrl'> & {
   site: () => PreparedSite;
   trustedProxies: string[];
   fail: Fail;
+  editing: boolean;
 }) {
   const compress = compression();
   const httpsSite = siteUrl?.startsWith('https:') ?? false;
@@ -331,7 +343,10 @@ function responder({
     res.setHeader('Content-Security-Policy', fallbackCsp);
     // One build for the whole request, whichever is switched live meanwhile.
     const built = site();
-    const route = routeOf(req.method ?? 'GET', req.url ?? '/', built.files);
+    // The draft's preview mode (EDITING=on): Astro's middleware answers from the preview's build.
+    if (editing && (req.method === 'GET' || req.method === 'HEAD') && inPreview(req.headers.cookie))
+      return toAstro(built, req, res);
+    const route = routeOf(req.method ?? 'GET', req.url ?? '/', built.files, editing);
     if ('status' in route) return answer(req, res, route.status, route.text, route.headers);
     if ('allow' in route) {
       res.writeHead(204, { Allow: route.allow, 'Cache-Control': 'no-store' });
@@ -359,6 +374,9 @@ function lingerIfUnread(req: IncomingMessage, res: ServerResponse) {
   });
 }
 
+/** The visual editor's addresses (EDITING=on), which src/server/staff/editing.ts gates. */
+const editorRoutes = { methods: EDITOR_METHODS };
+
 /** What a request gets, by its method and address: a refusal, OPTIONS' answer, a file, or Astro. */
 type Route =
   | { status: number; text: string; headers?: Record<string, string> }
@@ -366,13 +384,20 @@ type Route =
   | { file: StaticFile }
   | { astro: true };
 
-function routeOf(method: string, url: string, files: Map<string, StaticFile>): Route {
+function routeOf(
+  method: string,
+  url: string,
+  files: Map<string, StaticFile>,
+  editing: boolean,
+): Route {
   if (!KNOWN_METHODS.has(method))
     return { status: 501, text: `This server does not take ${method} requests.` };
   const path = routePath(url);
   if (path === undefined) return { status: 400, text: 'The address is malformed.' };
   const file = lookup(files, url);
-  const policy = file ? staticFiles : onDemandRoutes[path];
+  const policy = file
+    ? staticFiles
+    : (onDemandRoutes[path] ?? (editing && isEditorAddress(path) ? editorRoutes : undefined));
   // An address the site does not have: its not-found page, for any method that reads one.
   const allowed = policy ?? staticFiles;
   if (method === 'OPTIONS') return { allow: allowHeader(allowed) };

@@ -5,8 +5,10 @@
  * History), during which the editor's requests wait. From the small process it costs a few ms.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { siteRoot } from '../roots.ts';
 
 export interface GitRequest {
   args: string[];
@@ -23,8 +25,12 @@ export interface GitAnswer {
   error?: string;
 }
 
-// Joined by hand: Vite takes `new URL('./file', import.meta.url)` for an asset to bundle.
-const script = join(dirname(fileURLToPath(import.meta.url)), 'git-runner-process.ts');
+// Joined by hand: Vite takes `new URL('./file', import.meta.url)` for an asset to bundle. In the
+// live site's helper this module is a chunk of the editor's build: the script is the project's.
+const beside = join(dirname(fileURLToPath(import.meta.url)), 'git-runner-process.ts');
+const script = existsSync(beside)
+  ? beside
+  : join(siteRoot(), 'src/editor/dev-server/history/git-runner-process.ts');
 
 let runner: ChildProcessWithoutNullStreams | undefined;
 let nextId = 0;

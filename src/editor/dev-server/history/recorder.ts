@@ -12,8 +12,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join, relative, sep } from 'node:path';
 import { dump, load } from 'js-yaml';
-import type { Plugin, ViteDevServer } from 'vite';
+import type { Plugin } from 'vite';
 import { pageOf, withMove, type Redirect } from '../../../domain/redirects.ts';
+import { EDITOR_MEMBER_HEADER } from '../../../domain/editing.ts';
 import { PAGE_MOVED_EVENT, type PageMove } from '../../events.ts';
 import { historyOf, OWN_REPOSITORY, type ContentHistory, type Saver } from './content-history.ts';
 import { EDITOR_SAVE_NOTE, type Trailer } from './lineages.ts';
@@ -58,13 +59,22 @@ export async function writeRedirects(root: string, redirects: readonly Redirect[
 }
 
 /**
- * Who is saving, from the request of a Save or of a History page's post: no one named while the
- * editor has no sign-in (the save is then "you", ./save-words.ts). Once editors sign in, their
- * session names the staff member here, the history records them as the save's author, and History
- * says their name.
+ * Who is saving, from the request of a Save or of a History page's post: no one named in
+ * `npm run edit`, which has no sign-in (the save is then "you", ./save-words.ts). In the live
+ * site's helper (EDITOR_SOCKET set, reached only by the site's server), the server names the
+ * signed-in editor (EDITOR_MEMBER_HEADER): the history records them as the save's author.
  */
-export function savedBy(_headers: IncomingHttpHeaders | Headers): Saver | undefined {
-  return undefined;
+export function savedBy(headers: IncomingHttpHeaders | Headers): Saver | undefined {
+  if (!process.env.EDITOR_SOCKET) return undefined;
+  const given =
+    headers instanceof Headers ? headers.get(EDITOR_MEMBER_HEADER) : headers[EDITOR_MEMBER_HEADER];
+  if (typeof given !== 'string') return undefined;
+  try {
+    const { name, email } = JSON.parse(decodeURIComponent(given)) as Partial<Saver>;
+    return typeof name === 'string' && typeof email === 'string' ? { name, email } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -102,11 +112,26 @@ export function redirectMoves(list: readonly Redirect[], moves: PageMove[]) {
   return { redirects, note: notes.join('; '), trailers };
 }
 
-export function editorHistory(): Plugin {
-  let history: ContentHistory;
-  let server: ViteDevServer;
-  let timer: NodeJS.Timeout | undefined;
+/** What the recorder tells and warns of, wherever the editor runs. */
+export interface RecorderHost {
+  /** A service page moved, went or came in a recorded save: the editor's tabs are told. */
+  tell(move: PageMove): void;
+  warn(text: string): void;
+}
 
+/** The folders whose changes are recorded, as absolute paths with a trailing separator. */
+export const recordedFolders = (root: string) =>
+  ['src/content', 'src/assets'].map((folder) => join(root, folder + sep));
+
+/**
+ * The recorder of the content's history in `root`, wherever the editor runs: the dev server's
+ * plugin below (`npm run edit`), and the live site's helper (./recording.ts). It is told of each
+ * change of a file (`changed`) and of each Save of Keystatic's (`saveBegins`, whose answer says
+ * when it has been answered).
+ */
+export function historyRecorder(root: string, host: RecorderHost) {
+  const history = historyOf(root);
+  let timer: NodeJS.Timeout | undefined;
   /** The service pages that moved, went (to a page chosen for their visitors) or came in a recorded save. */
   async function movesIn(commit: string): Promise<PageMove[]> {
     const moves: PageMove[] = [];
@@ -170,9 +195,7 @@ export function editorHistory(): Plugin {
           await writeRedirects(history.root, now);
         }),
     });
-    for (const move of moves)
-      if (move.kind !== 'created' || move.replaced)
-        server.environments.client.hot.send(PAGE_MOVED_EVENT, move);
+    for (const move of moves) if (move.kind !== 'created' || move.replaced) host.tell(move);
   }
 
   /** Whether the changes to record include a Save of the editor (not only files changed by hand). */
@@ -200,57 +223,73 @@ export function editorHistory(): Plugin {
       // a test putting its files back) is a developer's business.
       if (commit && fromEditor) await followMoves(commit);
     } catch (error) {
-      server.config.logger.warn(`The content's history could not record a save: ${error}`);
+      host.warn(`The content's history could not record a save: ${error}`);
     }
   };
 
+  void history
+    .record('As found when the editor started')
+    .catch((error) => host.warn(`The content's history is not kept: ${error}`));
+  const waiting: (() => void)[] = [];
+  const settle = () => {
+    clearTimeout(timer);
+    if (saving === 0) timer = setTimeout(() => void recordSave(), SETTLE_MS);
+  };
+  // The History pages record what is waiting before they read (`flush`), once the Saves under
+  // way have answered; a Save's own check does not wait for them (its own among them: it would
+  // wait for itself), only for what is recorded or waiting to be.
+  history.flush = (options) => {
+    clearTimeout(timer);
+    return saving && !options?.withinSave
+      ? new Promise<void>((done) => waiting.push(done))
+      : recordSave();
+  };
+  const folders = recordedFolders(history.root);
+  return {
+    history,
+    /** A file changed (written, added or removed), by anyone. */
+    changed(file: string) {
+      if (!folders.some((folder) => file.startsWith(folder))) return;
+      if (relative(history.root, file).split(sep).includes(OWN_REPOSITORY)) return;
+      settle();
+    },
+    /**
+     * Keystatic's Save (local mode) has begun: its files are written when it answers. The
+     * function returned is called once it has answered, `ok` if it wrote.
+     */
+    saveBegins(headers: IncomingHttpHeaders | Headers) {
+      saving++;
+      editorSaveBy = savedBy(headers);
+      clearTimeout(timer);
+      return (ok: boolean) => {
+        saving--;
+        // Its files are written by now: recorded at once, so that the History a marketer
+        // opens next shows the save (its pages wait for the records under way). A Save
+        // refused or cut off: what changed, if anything, is recorded as any change.
+        if (ok) editorSavedAt = Date.now();
+        const recorded = recordSave();
+        if (saving === 0) void recorded.finally(() => waiting.splice(0).forEach((go) => go()));
+      };
+    },
+  };
+}
+
+export function editorHistory(): Plugin {
   return {
     name: 'editor:history',
     apply: 'serve',
     config: () => ({ server: { watch: { ignored: [`**/${OWN_REPOSITORY}/**`] } } }),
-    configureServer(devServer) {
-      server = devServer;
-      history = historyOf(server.config.root);
-      const recorded = ['src/content', 'src/assets'].map((folder) =>
-        join(history.root, folder + sep),
-      );
-      void history
-        .record('As found when the editor started')
-        .catch((error) => server.config.logger.warn(`The content's history is not kept: ${error}`));
-      const waiting: (() => void)[] = [];
-      const settle = () => {
-        clearTimeout(timer);
-        if (saving === 0) timer = setTimeout(() => void recordSave(), SETTLE_MS);
-      };
-      // The History pages record what is waiting before they read (`flush`), once the Saves under
-      // way have answered; a Save's own check does not wait for them (its own among them: it would
-      // wait for itself), only for what is recorded or waiting to be.
-      history.flush = (options) => {
-        clearTimeout(timer);
-        return saving && !options?.withinSave
-          ? new Promise<void>((done) => waiting.push(done))
-          : recordSave();
-      };
-      server.watcher.on('all', (_event, file) => {
-        if (!recorded.some((folder) => file.startsWith(folder))) return;
-        if (relative(history.root, file).split(sep).includes(OWN_REPOSITORY)) return;
-        settle();
+    configureServer(server) {
+      const recorder = historyRecorder(server.config.root, {
+        tell: (move) => server.environments.client.hot.send(PAGE_MOVED_EVENT, move),
+        warn: (text) => server.config.logger.warn(text),
       });
+      server.watcher.on('all', (_event, file) => recorder.changed(file));
       // Keystatic's Save (local mode): its files are written when it answers.
       server.middlewares.use((req, res, next) => {
         if (req.method === 'POST' && req.url?.split('?')[0] === '/api/keystatic/update') {
-          saving++;
-          editorSaveBy = savedBy(req.headers);
-          clearTimeout(timer);
-          res.once('close', () => {
-            saving--;
-            // Its files are written by now: recorded at once, so that the History a marketer
-            // opens next shows the save (its pages wait for the records under way). A Save
-            // refused or cut off: what changed, if anything, is recorded as any change.
-            if (res.writableFinished && res.statusCode < 300) editorSavedAt = Date.now();
-            const recorded = recordSave();
-            if (saving === 0) void recorded.finally(() => waiting.splice(0).forEach((go) => go()));
-          });
+          const answered = recorder.saveBegins(req.headers);
+          res.once('close', () => answered(res.writableFinished && res.statusCode < 300));
         }
         next();
       });

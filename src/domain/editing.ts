@@ -1,0 +1,38 @@
+/**
+ * The live site's visual editor (`EDITING=on`): the addresses the site's server hands to the
+ * editor's helper process, behind the staff sign-in. Named here because the editor's build
+ * (astro.editor.config.mjs: `build.assets`) and the server both use them.
+ */
+
+/** The editor's page; its History is under it (/keystatic/history/…). */
+export const EDITOR_PAGE = '/keystatic';
+
+/** The editor build's scripts and styles. */
+export const EDITOR_ASSETS = '_keystatic';
+
+const prefixes = [`${EDITOR_PAGE}/`, '/api/keystatic/', '/api/editor/', `/${EDITOR_ASSETS}/`];
+
+/** Whether a path (decoded, as routes are matched) is the editor's. */
+export const isEditorAddress = (path: string) =>
+  path === EDITOR_PAGE || prefixes.some((prefix) => path.startsWith(prefix));
+
+/** The methods the editor's addresses take: its pages, Keystatic's Save, History's posts, uploads. */
+export const EDITOR_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
+
+/**
+ * The header in which the site's server names the signed-in editor to the helper (the History
+ * records them as a save's author): `encodeURIComponent` of `{"name","email"}` as JSON. The
+ * helper trusts it, since only the server reaches it; the server drops any a browser sends.
+ */
+export const EDITOR_MEMBER_HEADER = 'x-editor-member';
+
+/** The cookie of the draft's preview mode (src/server/staff/preview.ts); it holds only that it is on. */
+export const PREVIEW_COOKIE = 'editor-preview';
+
+/** Whether a request's Cookie header puts it in preview mode. */
+export const inPreview = (cookie: string | undefined | null) =>
+  (cookie ?? '').split(';').some((part) => part.trim().startsWith(`${PREVIEW_COOKIE}=`));
+
+/** Where the editor's Preview leads on the live site: `?page=/address`, the draft's build of it. */
+export const PREVIEW_PAGE = `${EDITOR_PAGE}/preview`;
+export const LEAVE_PREVIEW = `${PREVIEW_PAGE}/leave`;

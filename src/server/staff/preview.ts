@@ -1,0 +1,274 @@
+/**
+ * The preview of the draft on the live site (`EDITING=on`): the site as it will be published, with
+ * the draft's content, for signed-in editors. A production build of the draft (the project's code
+ * with the draft's src/content and src/assets, `astro build` in a folder of its own, at low
+ * priority), never a dev server: nothing of Vite's is ever served.
+ *
+ * - `/keystatic/preview?page=/ipad` (the editor's Preview leads there): once a build of the draft
+ *   as it is now is ready, the browser is put in preview mode (a cookie) and sent to the page;
+ *   until then a page that says so and asks again every 3 s, or why the build failed.
+ * - In preview mode an editor's browser is answered from that build (pages, their files and its
+ *   not-found page, a line at the top of each page saying so); the on-demand routes stay live.
+ *   Anyone else's browser with the cookie has it taken away.
+ * - `/keystatic/preview/leave` leaves preview mode.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cp, mkdir, readFile, readdir, rename, rm, symlink } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { parse } from 'yaml';
+import { LEAVE_PREVIEW, PREVIEW_COOKIE } from '../../domain/editing.ts';
+import { resolveRedirect, type Redirect } from '../../domain/redirects.ts';
+import type { ServerConfig } from '../config.ts';
+import { log } from '../log.ts';
+import { loadPageCsps, pagePath } from '../http/server.ts';
+import { indexStaticFiles, lookup, type StaticFile } from '../http/static-files.ts';
+import { onDemandRoutes, routePath } from '../http/routes.ts';
+
+const previewCookie = (on: boolean) =>
+  `${PREVIEW_COOKIE}=${on ? '1; Max-Age=3600' : '; Max-Age=0'}; Path=/; HttpOnly; SameSite=Lax`;
+
+interface Built {
+  /** The build's client files (dist/client). */
+  client: string;
+  /** The draft's newest change the build includes (ms). */
+  madeFrom: number;
+  files: Map<string, StaticFile>;
+  csps: Map<string, string>;
+  /** The draft's redirects as built: an old address answers 301 as on the live site. */
+  redirects: Redirect[];
+}
+
+interface State {
+  built?: Built;
+  building?: Promise<void>;
+  failed?: string;
+}
+
+/** One state per process, whichever copy of this module (the server's, the build's) asks. */
+const state = ((globalThis as Record<symbol, State | undefined>)[
+  Symbol.for('agency-site.editor-preview')
+] ??= {});
+
+/** The newest change of the draft's content: a build older than it is out of date. */
+function newestChange(draft: string): number {
+  let newest = 0;
+  const visit = (path: string) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return;
+    newest = Math.max(newest, stat.mtimeMs, stat.ctimeMs);
+    if (stat.isDirectory())
+      for (const name of readdirSync(path)) if (!name.startsWith('.')) visit(join(path, name));
+  };
+  for (const part of ['src/content', 'src/assets']) visit(join(draft, part));
+  return newest;
+}
+
+/** What of the project a build reads, besides the content: its code, configuration and files. */
+const PROJECT_PARTS = [
+  'astro.config.mjs',
+  'keystatic.config.ts',
+  'package.json',
+  'tsconfig.json',
+  'public',
+  'src',
+];
+
+/** A folder to build the draft in: the project's code, the draft's content, the project's packages. */
+async function prepare(siteRoot: string, draft: string, project: string) {
+  await mkdir(project, { recursive: true, mode: 0o700 });
+  for (const part of [...PROJECT_PARTS, 'dist', '.astro'])
+    await rm(join(project, part), { recursive: true, force: true });
+  const content = ['src/content', 'src/assets'].map((part) => join(siteRoot, part) + sep);
+  for (const part of PROJECT_PARTS)
+    if (existsSync(join(siteRoot, part)))
+      await cp(join(siteRoot, part), join(project, part), {
+        recursive: true,
+        filter: (source) => !content.some((folder) => `${source}${sep}`.startsWith(folder)),
+      });
+  for (const part of ['src/content', 'src/assets'])
+    await cp(join(draft, part), join(project, part), { recursive: true });
+  await linkPackages(siteRoot, project);
+}
+
+/**
+ * The project's packages, each linked, in a node_modules of the build's own: Astro's and Vite's
+ * caches there (.astro: the content store, the images made) are the preview's, never the site's
+ * own build's. Kept from one build to the next, with its caches.
+ */
+async function linkPackages(siteRoot: string, project: string) {
+  const modules = join(project, 'node_modules');
+  await mkdir(modules, { recursive: true });
+  const linked = new Set(await readdir(modules));
+  for (const name of await readdir(join(siteRoot, 'node_modules')))
+    if (!name.startsWith('.') && !linked.has(name))
+      await symlink(join(siteRoot, 'node_modules', name), join(modules, name), 'dir');
+}
+
+/** `astro build` in `project`, at low priority; its output's last lines if it fails. */
+function astroBuild(siteRoot: string, project: string): Promise<string | undefined> {
+  const astro = join(siteRoot, 'node_modules/astro/bin/astro.mjs');
+  const env: NodeJS.ProcessEnv = { ASTRO_TELEMETRY_DISABLED: '1' };
+  for (const name of ['PATH', 'HOME', 'LANG', 'TZ', 'RECAPTCHA_SITE_KEY', 'VITALS'])
+    if (process.env[name]) env[name] = process.env[name];
+  const niced = existsSync('/usr/bin/nice');
+  const [command, args] = niced
+    ? ['/usr/bin/nice', ['-n', '10', process.execPath, astro, 'build']]
+    : [process.execPath, [astro, 'build']];
+  return new Promise((done) => {
+    let output = '';
+    const child = spawn(command, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.once('error', (error) => done(error.message));
+    child.once('close', (code) =>
+      done(code === 0 ? undefined : output.trim().split('\n').slice(-12).join('\n')),
+    );
+  });
+}
+
+/** The redirects of the content a build was made from (src/content/data/redirects.yaml). */
+async function builtRedirects(project: string): Promise<Redirect[]> {
+  try {
+    const data = parse(await readFile(join(project, REDIRECTS), 'utf8')) as {
+      entries?: Redirect[];
+    } | null;
+    return Array.isArray(data?.entries) ? data.entries : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Builds left by an earlier run of the server, or not shown any more: all but the one shown. */
+async function dropOldBuilds(folder: string) {
+  const shown = state.built && resolve(state.built.client, '..');
+  for (const name of await readdir(folder).catch(() => [] as string[]))
+    if (name.startsWith('build-') && join(folder, name) !== shown)
+      await rm(join(folder, name), { recursive: true, force: true });
+}
+
+/** Builds the draft as it is now; one build at a time. */
+function build(config: Pick<ServerConfig, 'editing'>, siteRoot: string, draft: string) {
+  state.building ??= (async () => {
+    const project = resolve(config.editing.editingDir, 'preview', 'project');
+    const madeFrom = newestChange(draft);
+    try {
+      await dropOldBuilds(resolve(config.editing.editingDir, 'preview'));
+      await prepare(siteRoot, draft, project);
+      const failed = await astroBuild(siteRoot, project);
+      if (failed) {
+        state.failed = failed;
+        log.warn('The preview of the draft could not be built.');
+        return;
+      }
+      // Moved out of the project, which the next build empties: the preview being shown stays whole
+      // until this one takes its place, then goes.
+      const dist = resolve(config.editing.editingDir, 'preview', `build-${Date.now()}`);
+      await rename(join(project, 'dist'), dist);
+      const client = join(dist, 'client');
+      const before = state.built;
+      state.built = {
+        client,
+        madeFrom,
+        files: indexStaticFiles(client),
+        csps: loadPageCsps(dist),
+        redirects: await builtRedirects(project),
+      };
+      state.failed = undefined;
+      if (before) await rm(resolve(before.client, '..'), { recursive: true, force: true });
+    } catch (error) {
+      state.failed = String(error);
+    }
+  })().finally(() => (state.building = undefined));
+  return state.building;
+}
+
+const REDIRECTS = 'src/content/data/redirects.yaml';
+
+const noStore = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
+
+/** `/keystatic/preview` and its leave, for a signed-in editor. */
+export function previewEntry(
+  url: URL,
+  {
+    config,
+    siteRoot,
+    draft,
+  }: { config: Pick<ServerConfig, 'editing'>; siteRoot: string; draft: string },
+): Response {
+  if (url.pathname === LEAVE_PREVIEW)
+    return new Response(null, {
+      status: 303,
+      headers: { ...noStore, Location: '/keystatic', 'Set-Cookie': previewCookie(false) },
+    });
+  const page = url.searchParams.get('page') ?? '/';
+  // A path of this site only: never `//host` or `/\host`, which a browser takes for another site.
+  const target = /^\/(?![/\\])[^\s\\]*$/.test(page) ? page : '/';
+  const current = state.built && state.built.madeFrom >= newestChange(draft);
+  if (current)
+    return new Response(null, {
+      status: 303,
+      headers: { ...noStore, Location: target, 'Set-Cookie': previewCookie(true) },
+    });
+  const failed = !state.building && state.failed;
+  if (!failed) void build(config, siteRoot, draft);
+  return waiting(failed || undefined);
+}
+
+/** The page shown while the preview builds, or why it could not be built (then it builds again on reload). */
+function waiting(failed: string | undefined) {
+  if (failed) state.failed = undefined;
+  const text = failed
+    ? `<h1>The preview could not be built</h1><p>The site would not build with the draft as it is: the last lines of the build say why. Reload this page to try again.</p><pre>${escape(failed)}</pre>`
+    : '<h1>Building the preview…</h1><p>Your saved changes are being built into the site as it will be published. This page goes on by itself in a moment.</p>';
+  const html = `<!doctype html><html lang="en"><meta charset="utf-8">${failed ? '' : '<meta http-equiv="refresh" content="3">'}<title>Preview</title>${text}<p><a href="/keystatic">Back to the editor</a></p></html>`;
+  return new Response(html, {
+    status: failed ? 500 : 202,
+    headers: { ...noStore, 'Content-Type': 'text/html; charset=utf-8' },
+  });
+}
+
+const escape = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+/** The line on top of every page of the preview. */
+const BANNER = `<p role="status">Preview of your saved changes: not published yet. <a href="${LEAVE_PREVIEW}">Leave the preview</a></p>`;
+
+/**
+ * A request in preview mode, from a signed-in editor: the preview build's file for its path, or its
+ * not-found page; undefined when the build has no such file and the path is one the server answers
+ * itself (an on-demand route), or when there is no build (then the live site answers).
+ */
+export async function previewFile(url: URL) {
+  const built = state.built;
+  if (!built) return undefined;
+  const file = lookup(built.files, url.pathname);
+  if (!file && onDemandRoutes[routePath(url.pathname) ?? '']) return undefined;
+  const moved = !file && resolveRedirect(built.redirects, url.pathname, url.search);
+  if (moved) return new Response(null, { status: 301, headers: { ...noStore, Location: moved } });
+  const path = file?.file ?? join(built.client, '404.html');
+  if (!existsSync(path)) return undefined;
+  const html = path.endsWith('.html');
+  const headers: Record<string, string> = {
+    ...noStore,
+    'Content-Type': file?.type ?? 'text/html; charset=utf-8',
+  };
+  const body = await readFile(path);
+  if (!html) return new Response(new Uint8Array(body), { headers });
+  const csp = built.csps.get(file ? pagePath(url.pathname) : '/404');
+  if (csp) headers['Content-Security-Policy'] = csp;
+  const page = body.toString('utf8').replace(/<body([^>]*)>/, (tag) => `${tag}${BANNER}`);
+  return new Response(page, { status: file ? 200 : 404, headers });
+}
+
+/** The answer to a browser in preview mode that is not a signed-in editor's: out of it, same address. */
+export const leavePreview = (url: URL) =>
+  new Response(null, {
+    status: 303,
+    headers: {
+      ...noStore,
+      Location: `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`,
+      'Set-Cookie': previewCookie(false),
+    },
+  });

@@ -1,0 +1,442 @@
+/**
+ * The visual editor on the live site (`EDITING=on`): the production server with its helper process
+ * (the editor's build, dist-editor/, its working folder a draft made here as a copy of the
+ * project's content). Signed out, the editor leads to the sign-in page; a member who is not an
+ * editor gets 403 at the page and at a Save; another site's write is refused; none of a dev
+ * server's addresses answers; the editor's page has a policy of its own. In Chromium, every
+ * singleton and both collections open; an editor changes a service page's name and saves it, which
+ * changes the draft's file and not the live page, and is in the audit log with the member's name.
+ * A Save made on a version since changed is refused (409) with both; an open tab follows a Save
+ * made elsewhere; History names the editor. The preview shows the site built with the draft: a
+ * new page's address, a changed page, a redirect; never to a browser without an editor's session.
+ * A helper that stops is started again.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumArgs, chromiumShellPath } from '../../scripts/local.mjs';
+import { readConfig } from '../../src/server/config';
+import { storedHash } from '../../src/server/staff/access';
+import { openStore } from '../../src/server/store/index';
+import { freePort, startServer, type RunningServer } from '../support/server';
+
+const EDITOR = 'ed@northgate-digital.example';
+const OFFICE = 'office@northgate-digital.example';
+const SERVICE = 'src/content/services/ipad.mdx';
+
+let folder: string;
+let server: RunningServer;
+let browser: Browser | undefined;
+const draft = () => join(folder, 'editing', 'draft');
+
+const sessions = new Map<string, string>();
+
+/** A signed-in member's cookie: a session started in the store, as the sign-in does. */
+async function sessionOf(email: string) {
+  const started = sessions.get(email);
+  if (started) return started;
+  const token = `${email.split('@')[0]}-${'x'.repeat(40)}`;
+  sessions.set(email, token);
+  const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
+  try {
+    await store.staff.startSession(storedHash(token), email, Date.now());
+  } finally {
+    await store.close();
+  }
+  return token;
+}
+
+const get = (path: string, token?: string) =>
+  fetch(`${server.url}${path}`, {
+    redirect: 'manual',
+    headers: token ? { Cookie: `staff=${token}` } : {},
+  });
+
+/** A file's text as git names it (a blob's sha): the version a tab opened, as it tells a Save. */
+const blobSha = (text: string) =>
+  createHash('sha1')
+    .update(`blob ${Buffer.byteLength(text)}\0${text}`)
+    .digest('hex');
+
+/** A Save as Keystatic's tab posts it: a file's new text, base64, made on the version `opened`. */
+const save = (token: string, text: string, origin = server.url, opened?: string) =>
+  fetch(`${server.url}/api/keystatic/update`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      Cookie: `staff=${token}`,
+      Origin: origin,
+      'Content-Type': 'application/json',
+      'no-cors': '1',
+      ...(opened !== undefined && {
+        'x-editor-base': JSON.stringify({ [SERVICE]: blobSha(opened) }),
+      }),
+    },
+    body: JSON.stringify({
+      additions: [{ path: SERVICE, contents: Buffer.from(text).toString('base64') }],
+      deletions: [],
+    }),
+  });
+
+/** A browser signed in with `token`'s session. */
+async function editorContext(token: string) {
+  browser ??= await chromium.launch({ executablePath: chromiumShellPath, args: chromiumArgs });
+  const context = await browser.newContext();
+  await context.addCookies([{ name: 'staff', value: token, url: server.url }]);
+  return context;
+}
+
+beforeAll(async () => {
+  // Once per file, and only if `npm run build` has not built it.
+  if (!existsSync('dist-editor/server/entry.mjs'))
+    execFileSync('npx', ['astro', 'build', '--config', 'astro.editor.config.mjs'], {
+      stdio: 'ignore',
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+    });
+  folder = mkdtempSync(join(tmpdir(), 'live-editor-'));
+  for (const part of ['src/content', 'src/assets'])
+    cpSync(part, join(draft(), part), { recursive: true });
+  const port = await freePort();
+  server = await startServer({
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    EDITING: 'on',
+    EDITING_DIR: join(folder, 'editing'),
+    STAFF_EDITORS: EDITOR,
+    STAFF_EMAILS: OFFICE,
+    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
+  });
+  // The helper listens a moment after the server, and the server says so.
+  await said(server, 'The visual editor is served');
+}, 120_000);
+
+/** Resolves once the server has logged `text`. */
+function said(running: RunningServer, text: string) {
+  return new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (running.output().includes(text)) resolve();
+    };
+    running.child.stdout!.on('data', () => setImmediate(check));
+    running.child.once('exit', () => reject(new Error(running.output())));
+    check();
+  });
+}
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('the editor on the live site', () => {
+  it('leads a signed-out visitor to the sign-in page, and refuses their writes', async () => {
+    const page = await get('/keystatic');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/staff/sign-in');
+    expect((await get('/keystatic/collection/services/item/ipad')).status).toBe(303);
+    expect((await get('/api/editor/site')).status).not.toBe(200);
+    const before = readFileSync(join(draft(), SERVICE), 'utf8');
+    const refused = await fetch(`${server.url}/api/keystatic/update`, {
+      method: 'POST',
+      headers: { Origin: server.url, 'Content-Type': 'application/json', 'no-cors': '1' },
+      body: '{"additions":[],"deletions":[]}',
+    });
+    expect(refused.status).toBe(403);
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
+  });
+
+  it('refuses a member who is not an editor, at the page and at a Save', async () => {
+    const token = await sessionOf(OFFICE);
+    expect((await get('/staff', token)).status).toBe(200);
+    expect((await get('/keystatic', token)).status).toBe(403);
+    const before = readFileSync(join(draft(), SERVICE), 'utf8');
+    expect((await save(token, before.replace('title: iPad App', 'title: Not Yours'))).status).toBe(
+      403,
+    );
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
+  });
+
+  it("refuses an editor's write sent from another site", async () => {
+    const token = await sessionOf(EDITOR);
+    const before = readFileSync(join(draft(), SERVICE), 'utf8');
+    const forged = await save(
+      token,
+      before.replace('title: iPad App', 'title: Forged'),
+      'https://evil.example',
+    );
+    expect(forged.status).toBe(403);
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
+  });
+
+  it('serves the editor with a policy of its own, and none of a dev server', async () => {
+    const token = await sessionOf(EDITOR);
+    const page = await get('/keystatic', token);
+    expect(page.status).toBe(200);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    const html = await page.text();
+    expect(html).toContain('<astro-island');
+    expect(html).not.toContain('/@vite/');
+    const chunk = /\/_keystatic\/[\w.-]+\.js/.exec(html)![0];
+    expect((await get(chunk, token)).status).toBe(200);
+    for (const who of [undefined, token])
+      for (const path of [
+        '/@vite/client',
+        '/@fs/etc/passwd',
+        '/@fs' + join(process.cwd(), 'package.json'),
+        `${chunk}.map`,
+        '/server/entry.mjs.map',
+        '/dist-editor/server/entry.mjs',
+        '/src/content/services/ipad.mdx',
+      ]) {
+        const answer = await get(path, who);
+        expect([303, 403, 404], `${path} ${who ? 'signed in' : 'signed out'}`).toContain(
+          answer.status,
+        );
+        expect(await answer.text()).not.toMatch(/root:x:0|"dependencies"|sourceMappingURL|^slug:/m);
+      }
+    // Under the editor's own address, Keystatic's page (its router's), never Vite's client.
+    const underEditor = await get('/keystatic/@vite/client', token);
+    expect(await underEditor.text()).not.toMatch(/createHotContext|import\.meta\.hot|@vite\/env/);
+  });
+
+  it("saves an editor's change into the draft, not the live site, in the audit log", async () => {
+    const token = await sessionOf(EDITOR);
+    const tab = await (await editorContext(token)).newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    await tab.goto(`${server.url}/keystatic/collection/services/item/ipad`);
+    const title = tab.getByRole('textbox', { name: 'Service name', exact: true });
+    await expect.poll(() => title.inputValue(), { timeout: 30_000 }).toBe('iPad App');
+    await title.fill('iPad Apps, Edited Live');
+    const answered = tab.waitForResponse(
+      (r) =>
+        new URL(r.url()).pathname === '/api/keystatic/update' && r.request().method() === 'POST',
+    );
+    await tab.getByRole('button', { name: 'Save', exact: true }).click();
+    expect((await answered).status()).toBe(200);
+    const saved = readFileSync(join(draft(), SERVICE), 'utf8');
+    expect(saved).toMatch(/^title: iPad Apps, Edited Live$/m);
+    // Only that line changed.
+    const original = readFileSync(SERVICE, 'utf8');
+    expect(saved).toBe(original.replace(/^title: iPad App$/m, 'title: iPad Apps, Edited Live'));
+    // The live site is as it was.
+    const live = await (await get('/ipad')).text();
+    expect(live).not.toContain('Edited Live');
+    expect(errors).toEqual([]);
+    // The audit log names the member.
+    const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
+    try {
+      const audit = await store.staff.recentAudit(10);
+      expect(audit).toContainEqual(
+        expect.objectContaining({
+          actor: EDITOR,
+          action: 'saved in the editor',
+          subject: SERVICE,
+        }),
+      );
+    } finally {
+      await store.close();
+    }
+  }, 90_000);
+
+  it('opens every singleton and both collections of the editor without an error', async () => {
+    const token = await sessionOf(EDITOR);
+    const singletons = readdirSync('src/content/data').map((file) =>
+      file.replace(/\.yaml$/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+    );
+    const tab = await (await editorContext(token)).newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    for (const address of [
+      '/keystatic/collection/services',
+      '/keystatic/collection/pages',
+      '/keystatic/collection/pages/item/home',
+      ...singletons.map((name) => `/keystatic/singleton/${name}`),
+    ]) {
+      await tab.goto(`${server.url}${address}`);
+      const shown =
+        address.includes('/item/') || address.includes('/singleton/')
+          ? tab.getByRole('button', { name: 'Save', exact: true })
+          : tab.getByRole('row').nth(1);
+      await expect.poll(() => shown.isVisible(), { timeout: 30_000 }).toBe(true);
+      expect(await tab.getByRole('alert').count(), address).toBe(0);
+    }
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('refuses a Save made on a version since changed, with both; History names the editor', async () => {
+    const token = await sessionOf(EDITOR);
+    // The version before the editor's Save above: what a second tab had opened.
+    const opened = readFileSync(SERVICE, 'utf8');
+    const now = readFileSync(join(draft(), SERVICE), 'utf8');
+    expect(now).not.toBe(opened);
+    const late = await save(
+      token,
+      opened.replace('title: iPad App', 'title: Too Late'),
+      server.url,
+      opened,
+    );
+    expect(late.status).toBe(409);
+    const { stale } = (await late.json()) as { stale: { path: string; theirs?: string }[] };
+    expect(JSON.stringify(stale)).toContain('Edited Live');
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(now);
+    // A tab open on the entry, with nothing unsaved, follows the next Save made elsewhere.
+    const tab = await (await editorContext(token)).newPage();
+    await tab.goto(`${server.url}/keystatic/collection/services/item/ipad`);
+    const name = tab.getByRole('textbox', { name: 'Service name', exact: true });
+    await expect.poll(() => name.inputValue(), { timeout: 30_000 }).toBe('iPad Apps, Edited Live');
+    // The same Save on the version it now is goes through.
+    const onNow = await save(token, now.replace('Edited Live', 'Edited Twice'), server.url, now);
+    expect(onNow.status).toBe(200);
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toContain(
+      'title: iPad Apps, Edited Twice',
+    );
+    await expect.poll(() => name.inputValue(), { timeout: 15_000 }).toBe('iPad Apps, Edited Twice');
+    // Keystatic's list of the files is the content's only: not the history's own repository.
+    const tree = await fetch(`${server.url}/api/keystatic/tree`, {
+      headers: { Cookie: `staff=${token}`, 'no-cors': '1' },
+    });
+    const paths = ((await tree.json()) as { path: string }[]).map(({ path }) => path);
+    expect(paths).toContain(SERVICE);
+    expect(paths.filter((path) => !/^(src(\/|$)|\.gitignore$)/.test(path))).toEqual([]);
+    // History: the entry's saves, by the member who made them.
+    const history = await get('/keystatic/history/collection/services/item/ipad', token);
+    expect(history.status).toBe(200);
+    expect(history.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(await history.text()).toContain(`saved by ${EDITOR}`);
+    // Opened in the tab, with the editor tab's script, and no error.
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    const script = tab.waitForResponse((r) => r.url().endsWith('/_keystatic/tab.js'));
+    await tab.goto(`${server.url}/keystatic/history/collection/services/item/ipad`);
+    expect([200, 304]).toContain((await script).status());
+    await expect.poll(() => tab.getByText(`saved by ${EDITOR}`).count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('starts the editor again when its helper stops', async () => {
+    const token = await sessionOf(EDITOR);
+    const served = () => server.output().split('The visual editor is served').length - 1;
+    const before = served();
+    const [helper] = execFileSync('pgrep', ['-P', String(server.child.pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    process.kill(Number(helper), 'SIGKILL');
+    await expect.poll(served, { timeout: 30_000 }).toBe(before + 1);
+    expect(server.output()).toContain("The editor's helper stopped (SIGKILL): starting it again.");
+    expect((await get('/keystatic', token)).status).toBe(200);
+  }, 60_000);
+
+  it("shows an editor the site built with the draft, a new page's address included", async () => {
+    const token = await sessionOf(EDITOR);
+    // A new service page, saved in the draft only.
+    const text = readFileSync(join(draft(), SERVICE), 'utf8')
+      .replace(/^slug: ipad$/m, 'slug: ipad-kiosk')
+      .replace(/^title: .*$/m, 'title: iPad Kiosk');
+    const added = await fetch(`${server.url}/api/keystatic/update`, {
+      method: 'POST',
+      headers: {
+        Cookie: `staff=${token}`,
+        Origin: server.url,
+        'Content-Type': 'application/json',
+        'no-cors': '1',
+        'x-editor-base': JSON.stringify({ 'src/content/services/ipad-kiosk.mdx': null }),
+      },
+      body: JSON.stringify({
+        additions: [
+          {
+            path: 'src/content/services/ipad-kiosk.mdx',
+            contents: Buffer.from(text).toString('base64'),
+          },
+        ],
+        deletions: [],
+      }),
+    });
+    expect(added.status).toBe(200);
+    // And a redirect, saved as the Redirects page saves it.
+    const redirects = 'src/content/data/redirects.yaml';
+    const listed = readFileSync(join(draft(), redirects), 'utf8');
+    const redirected = await fetch(`${server.url}/api/keystatic/update`, {
+      method: 'POST',
+      headers: {
+        Cookie: `staff=${token}`,
+        Origin: server.url,
+        'Content-Type': 'application/json',
+        'no-cors': '1',
+        'x-editor-base': JSON.stringify({ [redirects]: blobSha(listed) }),
+      },
+      body: JSON.stringify({
+        additions: [
+          {
+            path: redirects,
+            contents: Buffer.from('entries:\n  - from: /tablet\n    to: /ipad-kiosk\n').toString(
+              'base64',
+            ),
+          },
+        ],
+        deletions: [],
+      }),
+    });
+    expect(redirected.status).toBe(200);
+    // The editor's Preview of an entry leads to the draft's preview of its page.
+    const link = await get('/api/editor/preview/services/ipad-kiosk', token);
+    expect(link.headers.get('location')).toBe('/keystatic/preview?page=%2Fipad-kiosk');
+    // Built in the background; the page asks again until it is ready.
+    let entered: Response | undefined;
+    await expect
+      .poll(
+        async () => {
+          entered = await get('/keystatic/preview?page=%2Fipad-kiosk', token);
+          return entered.status;
+        },
+        { timeout: 240_000, interval: 3_000 },
+      )
+      .toBe(303);
+    expect(entered!.headers.get('location')).toBe('/ipad-kiosk');
+    // Only to an address of this site.
+    for (const elsewhere of ['//evil.example/x', '/\\evil.example', 'https://evil.example'])
+      expect(
+        (await get(`/keystatic/preview?page=${encodeURIComponent(elsewhere)}`, token)).headers.get(
+          'location',
+        ),
+      ).toBe('/');
+    const cookie = /^editor-preview=[^;]*/.exec(entered!.headers.get('set-cookie') ?? '')![0];
+    const inPreview = (path: string) =>
+      fetch(`${server.url}${path}`, {
+        redirect: 'manual',
+        headers: { Cookie: `staff=${token}; ${cookie}` },
+      });
+    const page = await inPreview('/ipad-kiosk');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await page.text();
+    expect(html).toContain('iPad Kiosk');
+    expect(html).toContain('Preview of your saved changes');
+    expect(await (await inPreview('/ipad')).text()).toContain('Edited Twice');
+    const moved = await inPreview('/tablet?from=ad');
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe('/ipad-kiosk?from=ad');
+    // The live site is as it was; the new address is no page there.
+    expect((await get('/ipad-kiosk')).status).toBe(404);
+    expect(await (await get('/ipad')).text()).not.toContain('Edited');
+    // Preview mode without an editor's session: out of it, at the same address.
+    const stranger = await fetch(`${server.url}/ipad-kiosk`, {
+      redirect: 'manual',
+      headers: { Cookie: cookie },
+    });
+    expect(stranger.status).toBe(303);
+    expect(stranger.headers.get('set-cookie')).toMatch(/^editor-preview=; Max-Age=0/);
+    // Leaving it.
+    const left = await inPreview('/keystatic/preview/leave');
+    expect(left.headers.get('set-cookie')).toMatch(/^editor-preview=; Max-Age=0/);
+  }, 300_000);
+});
