@@ -1,7 +1,7 @@
 /**
  * The visual editor on the live site (`EDITING=on`): the production server with its helper process
- * (the editor's build, dist-editor/, its working folder a draft made here as a copy of the
- * project's content). Signed out, the editor leads to the sign-in page; a member who is not an
+ * (the editor's build, dist-editor/, its working folder the draft: a worktree of a clone of the
+ * project, as the server makes it). Signed out, the editor leads to the sign-in page; a member who is not an
  * editor gets 403 at the page and at a Save; another site's write is refused; none of a dev
  * server's addresses answers; the editor's page has a policy of its own. In Chromium, every
  * singleton and both collections open; an editor changes a service page's name and saves it, which
@@ -13,7 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
@@ -98,14 +98,20 @@ beforeAll(async () => {
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
     });
   folder = mkdtempSync(join(tmpdir(), 'live-editor-'));
-  for (const part of ['src/content', 'src/assets'])
-    cpSync(part, join(draft(), part), { recursive: true });
+  // The repository the server runs from (this project's committed files), and its draft: a
+  // worktree of it in the editing folder, as the server makes it (src/server/releases/draft.ts).
+  execFileSync('git', ['clone', '-q', '.', join(folder, 'site')]);
+  mkdirSync(join(folder, 'editing'), { mode: 0o700 });
+  execFileSync('git', ['worktree', 'add', '-q', '--detach', draft(), 'HEAD'], {
+    cwd: join(folder, 'site'),
+  });
   const port = await freePort();
   server = await startServer({
     PORT: String(port),
     SITE_URL: `http://127.0.0.1:${port}`,
     EDITING: 'on',
     EDITING_DIR: join(folder, 'editing'),
+    SITE_REPO_DIR: join(folder, 'site'),
     STAFF_EDITORS: EDITOR,
     STAFF_EMAILS: OFFICE,
     STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
@@ -301,13 +307,14 @@ describe('the editor on the live site', () => {
       'title: iPad Apps, Edited Twice',
     );
     await expect.poll(() => name.inputValue(), { timeout: 15_000 }).toBe('iPad Apps, Edited Twice');
-    // Keystatic's list of the files is the content's only: not the history's own repository.
+    // Keystatic's list of the files (the draft's, a worktree of the whole site, as `npm run edit`
+    // lists the project's) leaves out the history's own files, git's and Astro's caches.
     const tree = await fetch(`${server.url}/api/keystatic/tree`, {
       headers: { Cookie: `staff=${token}`, 'no-cors': '1' },
     });
     const paths = ((await tree.json()) as { path: string }[]).map(({ path }) => path);
     expect(paths).toContain(SERVICE);
-    expect(paths.filter((path) => !/^(src(\/|$)|\.gitignore$)/.test(path))).toEqual([]);
+    expect(paths.filter((path) => /^(\.editor-history|\.astro|\.git)\//.test(path))).toEqual([]);
     // History: the entry's saves, by the member who made them.
     const history = await get('/keystatic/history/collection/services/item/ipad', token);
     expect(history.status).toBe(200);
