@@ -1,15 +1,15 @@
 /**
  * The visual editor on the live site (`EDITING=on`): the production server with its helper process
  * (the editor's build, dist-editor/, its working folder the draft: a worktree of a clone of the
- * project, as the server makes it). Signed out, the editor leads to the sign-in page; a member who is not an
- * editor gets 403 at the page and at a Save; another site's write is refused; none of a dev
- * server's addresses answers; the editor's page has a policy of its own. In Chromium, every
+ * project, as the server makes it). Signed out, the editor leads to the sign-in page; a member who
+ * is not an editor gets 403 at the page and at a Save; another site's write is refused; none of a
+ * dev server's addresses answers; the editor's page has a policy of its own. In Chromium, every
  * singleton and both collections open; an editor changes a service page's name and saves it, which
- * changes the draft's file and not the live page, and is in the audit log with the member's name.
- * A Save made on a version since changed is refused (409) with both; an open tab follows a Save
- * made elsewhere; History names the editor. The preview shows the site built with the draft: a
- * new page's address, a changed page, a redirect; never to a browser without an editor's session.
- * A helper that stops is started again.
+ * changes the draft's file and not the live page, and is in the audit log with the member's name. A
+ * Save made on a version since changed is refused (409) with both; an open tab follows a Save made
+ * elsewhere; History names the editor. The preview shows the site built with the draft: a new
+ * page's address, a changed page, a redirect; never to a browser without an editor's session. A
+ * helper that stops is started again.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
