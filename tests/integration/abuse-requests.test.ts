@@ -169,6 +169,7 @@ describe('every route that takes a post, through one gate', () => {
       '/staff',
       '/staff/enquiries.csv',
       '/staff/passkey',
+      '/staff/publish',
       '/staff/sign-in',
       '/staff/sign-out',
       '/vitals',
