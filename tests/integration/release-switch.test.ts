@@ -125,3 +125,22 @@ it('starts on the live release, or on dist/ when it was built after it', async (
   const withoutEditing = await serve(await liveSite(off, quiet, 3_600_000));
   expect(await (await fetch(`${withoutEditing}/dynamic`)).text()).toBe('deployed');
 });
+
+it('keeps serving the build it has when the live release will not load, and says so once', async () => {
+  const { config, paths } = site();
+  build(join(paths.releasesDir, '1'), 'release one', 2000);
+  await switchTo(paths, 1);
+  const errors: string[] = [];
+  const live = await liveSite(config, { info: () => {}, error: (l) => errors.push(l) }, 3_600_000);
+  const url = await serve(live);
+  // A release whose server imports a package its folder cannot find (its node_modules missing).
+  build(join(paths.releasesDir, '2'), 'release two', 3000);
+  writeFileSync(join(paths.releasesDir, '2/server/entry.mjs'), `import 'no-such-package';\n`);
+  await switchTo(paths, 2);
+  for (let i = 0; i < 3; i++) await live.check();
+  expect(await (await fetch(`${url}/dynamic`)).text()).toBe('release one');
+  expect(errors).toHaveLength(1);
+  expect(errors[0]).toMatch(
+    /^Could not switch to the live release 2 \(still serving the one before\)/,
+  );
+});

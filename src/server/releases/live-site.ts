@@ -72,18 +72,29 @@ export async function liveSite(
   if (!config.editing.enabled)
     return { current: () => site, check: async () => {}, stop: () => {} };
   let loading: Promise<void> | undefined;
+  // A release that would not load is said once (the link is looked at twice a second), and tried
+  // again quietly until it loads or another goes live; the build served meanwhile stays.
+  let failed: string | undefined;
   // One look at the link at a time; a test calls it itself rather than wait for the timer.
   const check = () =>
     (loading ??= (async () => {
       const now = await currentFolder(paths);
       if (now === undefined || now === folder || !hasRelease(paths, now)) return;
-      site = await loadSite(releaseDir(paths, now));
+      try {
+        site = await loadSite(releaseDir(paths, now));
+      } catch (error) {
+        if (failed !== now)
+          log.error(
+            `Could not switch to the live release ${now} (still serving the one before): ${String(error)}`,
+          );
+        failed = now;
+        return;
+      }
       folder = now;
+      failed = undefined;
       log.info(`Serving release ${now}.`);
     })()
-      .catch((error: unknown) =>
-        log.error(`Could not switch to the live release: ${String(error)}`),
-      )
+      .catch((error: unknown) => log.error(`Could not look for the live release: ${String(error)}`))
       .finally(() => (loading = undefined)));
   const timer = setInterval(() => void check(), intervalMs);
   timer.unref();
