@@ -247,6 +247,8 @@ describe('the editor on the live site', () => {
           actor: EDITOR,
           action: 'saved in the editor',
           subject: SERVICE,
+          // One file: its name once, not again as the detail.
+          detail: null,
         }),
       );
     } finally {

@@ -220,7 +220,7 @@ export async function commitDraft(folders: Folders, author: Author, message: str
             cwd,
             tip,
             own,
-            'Someone published a change to the same text since your draft began. Start again from the live site and make your change there.',
+            'The live site changed in the same text since your draft began (a publish, or a roll back). Press “Start again from the live site” on this page, then make your change in the editor again.',
           ),
           [tip],
           author,

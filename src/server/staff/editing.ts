@@ -98,7 +98,8 @@ export async function editorAnswer(
     await record(desk, member, now(), {
       action,
       subject: saved[0] ?? url.pathname,
-      detail: saved.length ? saved.join(', ') : null,
+      // Every file when a Save wrote several (a rename: the new file, the old one deleted).
+      detail: saved.length > 1 ? saved.join(', ') : null,
     });
   }
   return response;
