@@ -1,13 +1,16 @@
 /**
- * Publishing from the browser against the built server, with a real `astro build`: an editor signs
- * in by the e-mailed link, changes a page in the draft (as the editor does: its file), sees the
- * change listed in words, presses Publish (twice at once: one release), and the page is live
- * within 90 s while visitors' pages and /healthz answer, none failed; the publish is a commit by
- * the member; a roll back restores the page within 10 s and survives a restart. A member who is not
- * an editor gets 403 at every write. The editor's own UI (/keystatic) has tests of its own.
+ * Publishing from the browser against the built server, with a real `astro build`, as an editor's
+ * morning goes: the editor signs in by the e-mailed link, saves a change in the editor (its helper
+ * process, a Save as Keystatic's tab posts it), previews it (the site built with the draft, for
+ * their browser alone), sees the change listed in words, presses Publish (twice at once: one
+ * release), and the page is live within 90 s while visitors' pages and /healthz answer, none
+ * failed; the publish is a commit by the member; a roll back restores the page within 10 s and
+ * survives a restart. A member who is not an editor gets 403 at every write. The editor's own UI
+ * in Chromium: tests/integration/live-editor.test.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -28,6 +31,12 @@ const servers = stoppedAfterEach({
   EDITING_POLL_MS: '500',
   SITE_REPO_DIR: join(work, 'site'),
 });
+
+/** A file's git blob id: the version the editor's tab names when it saves. */
+const blobSha = (text: string) =>
+  createHash('sha1')
+    .update(`blob ${Buffer.byteLength(text)}\0${text}`)
+    .digest('hex');
 
 const git = (...args: string[]) =>
   execFileSync('git', args, { cwd: join(work, 'site'), encoding: 'utf8' }).trim();
@@ -79,13 +88,57 @@ it('publishes an editor’s change live, then rolls it back, with visitors serve
   const page = async () => (await fetch(`${server.url}/staff/publish`, { headers: as })).text();
   expect(read(await page())).toContain('Nothing yet: the draft is the same as the live site.');
 
-  // The editor saves a new title for the Android page into the draft.
-  const file = join(work, 'editing', 'draft', 'src/content/services/android.mdx');
-  const before = /^title: (.*)$/m.exec(readFileSync(file, 'utf8'))![1]!;
-  writeFileSync(
-    file,
-    readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: Android Apps Built to Last'),
-  );
+  // In the editor (its helper process, once it listens), the editor saves a new title for the
+  // Android page, on the version the tab opened, as Keystatic's tab posts a Save.
+  const service = 'src/content/services/android.mdx';
+  const file = join(work, 'editing', 'draft', service);
+  await expect
+    .poll(async () => (await fetch(`${server.url}/keystatic`, { headers: as })).status, {
+      timeout: 30_000,
+    })
+    .toBe(200);
+  const opened = readFileSync(file, 'utf8');
+  const before = /^title: (.*)$/m.exec(opened)![1]!;
+  const saved = await fetch(`${server.url}/api/keystatic/update`, {
+    method: 'POST',
+    headers: {
+      ...as,
+      Origin: server.url,
+      'Content-Type': 'application/json',
+      'no-cors': '1',
+      'x-editor-base': JSON.stringify({ [service]: blobSha(opened) }),
+    },
+    body: JSON.stringify({
+      additions: [
+        {
+          path: service,
+          contents: Buffer.from(
+            opened.replace(/^title: .*$/m, 'title: Android Apps Built to Last'),
+          ).toString('base64'),
+        },
+      ],
+      deletions: [],
+    }),
+  });
+  expect(saved.status).toBe(200);
+  // Its preview: the site built with the draft, for this editor's browser (built in the
+  // background; the editor's page asks again until it is ready).
+  let preview: Response | undefined;
+  await expect
+    .poll(
+      async () =>
+        (preview = await fetch(`${server.url}/keystatic/preview?page=%2Fandroid`, {
+          headers: as,
+          redirect: 'manual',
+        })).status,
+      { timeout: 120_000, interval: 2_000 },
+    )
+    .toBe(303);
+  const previewCookie = /^editor-preview=[^;]*/.exec(preview!.headers.get('set-cookie') ?? '')![0];
+  const previewed = await fetch(`${server.url}/android`, {
+    headers: { Cookie: `${cookie}; ${previewCookie}` },
+  });
+  expect(await previewed.text()).toContain('Android Apps Built to Last');
   expect(read(await page())).toMatch(/Changed:\s*Android Apps Built to Last\s*\(\/android\)/);
   expect(await (await fetch(`${server.url}/android`)).text()).not.toContain(
     'Android Apps Built to Last',
