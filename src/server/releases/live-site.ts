@@ -74,7 +74,7 @@ export async function liveSite(
   let loading: Promise<void> | undefined;
   // A release that would not load is said once (the link is looked at twice a second), and tried
   // again quietly until it loads or another goes live; the build served meanwhile stays.
-  let failed: string | undefined;
+  let failed: number | undefined;
   // One look at the link at a time; a test calls it itself rather than wait for the timer.
   const check = () =>
     (loading ??= (async () => {
