@@ -7,7 +7,7 @@ import { z } from 'astro/zod';
 import { patterns } from './content-rules.ts';
 import { isValidEmail } from './forms.ts';
 import { reminderMinutes } from './reminders.ts';
-import { isTimeZone } from './time-zone.ts';
+import { isTimeZone, MONTH_NAMES } from './time-zone.ts';
 
 export const weekdays = [
   'monday',
@@ -73,21 +73,6 @@ export const weeklyHours = z.strictObject({
   sunday: openingHours,
 });
 
-const monthNames = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
 /**
  * Why a 'YYYY-MM-DD' text is not a day: its form, or the day that does not exist, said as a person
  * reads a date ("30 February 2026 does not exist").
@@ -98,7 +83,7 @@ function dateProblem(text: string): string | undefined {
   const [year, month, day] = parts.slice(1).map(Number) as [number, number, number];
   if (month < 1 || month > 12) return `has no month ${month}: the month comes second, 01 to 12`;
   const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day < 1 || day > days) return `${day} ${monthNames[month - 1]} ${year} does not exist`;
+  if (day < 1 || day > days) return `${day} ${MONTH_NAMES[month - 1]} ${year} does not exist`;
   return undefined;
 }
 

@@ -8,3 +8,19 @@ export function isTimeZone(name: string): boolean {
     return false;
   }
 }
+
+/** The months' names, January first: dates in words, as the forms and the editor write them. */
+export const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;

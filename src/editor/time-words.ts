@@ -1,10 +1,12 @@
 /**
  * When something was saved, in a marketer's words and in their own time zone: "today 09:23",
- * "yesterday 17:02", "3 March, 14:05", "3 March 2025, 14:05". Never an ISO stamp. Plain code with
- * no import, so that both halves of the editor use it: the dev server renders the History pages in
- * the time zone the editor's tab reports (a cookie, `TIME_ZONE_COOKIE`), and the tab writes a page's
- * times again in its own zone when the page was rendered in another (../browser/tab-history.ts).
+ * "yesterday 17:02", "3 March, 14:05", "3 March 2025, 14:05". Never an ISO stamp. Plain code that
+ * imports only the domain's words, so that both halves of the editor use it: the dev server renders
+ * the History pages in the time zone the editor's tab reports (a cookie, `TIME_ZONE_COOKIE`), and
+ * the tab writes a page's times again in its own zone when the page was rendered in another
+ * (../browser/tab-history.ts).
  */
+import { MONTH_NAMES } from '../domain/time-zone.ts';
 
 /** The cookie in which the editor's tab tells the dev server its time zone ("Europe/London"). */
 export const TIME_ZONE_COOKIE = 'editor-time-zone';
@@ -19,21 +21,6 @@ export interface TimeWordsOptions {
   /** Which of several saves in the same second this is, from 1, oldest first. */
   order?: number;
 }
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 /** A time zone the platform knows, else undefined (this machine's zone is used). */
 export function knownTimeZone(name: string | null | undefined): string | undefined {
@@ -94,8 +81,8 @@ export function timeWords(at: number, options: TimeWordsOptions = {}): string {
       : daysAgo === 1
         ? 'yesterday'
         : then.year === today.year
-          ? `${then.day} ${MONTHS[then.month - 1]},`
-          : `${then.day} ${MONTHS[then.month - 1]} ${then.year},`;
+          ? `${then.day} ${MONTH_NAMES[then.month - 1]},`
+          : `${then.day} ${MONTH_NAMES[then.month - 1]} ${then.year},`;
   return `${day} ${time}${order ? ` (${ordinal(order)} save that second)` : ''}`;
 }
 

@@ -14,6 +14,7 @@ import { createStore, del, entries } from 'idb-keyval';
 import { RESET_EVENT, SAVED_EVENT } from '../events.ts';
 import { browserId, pendingUploads } from '../fields/image/endpoint.ts';
 import { imageUploadPath } from '../../domain/images.ts';
+import { afterEachRedraw } from './redraws.ts';
 
 const MARK = 'data-editor-draft';
 /** What the lists say beside an entry that holds a draft. */
@@ -173,12 +174,4 @@ document.addEventListener('visibilitychange', () => {
   void readDrafts(document.visibilityState === 'hidden');
 });
 
-let scheduled = false;
-new MutationObserver(() => {
-  if (scheduled) return;
-  scheduled = true;
-  requestAnimationFrame(() => {
-    scheduled = false;
-    mark();
-  });
-}).observe(document.documentElement, { childList: true, subtree: true });
+afterEachRedraw(mark);

@@ -19,6 +19,8 @@
 import { PAGE_MOVED_EVENT, type PageMove } from '../events.ts';
 import { HISTORY_BASE as BASE } from '../routes.ts';
 import { onServerEvent } from '../server-events.ts';
+import { afterEachRedraw } from './redraws.ts';
+
 const MARK = 'data-editor-history';
 
 interface Links {
@@ -315,16 +317,10 @@ button[data-tone='critical'][data-prominence='high']:is([data-hovered],[data-foc
   ),
 );
 
-let scheduled = false;
-new MutationObserver(() => {
-  if (scheduled) return;
-  scheduled = true;
-  requestAnimationFrame(() => {
-    scheduled = false;
-    addNavigationLink();
-    helpDelete();
-  });
-}).observe(document.documentElement, { childList: true, subtree: true });
+afterEachRedraw(() => {
+  addNavigationLink();
+  helpDelete();
+});
 
 onServerEvent(PAGE_MOVED_EVENT, (move: PageMove) => {
   void offerToMoveLinks(move);
