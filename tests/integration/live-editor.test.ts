@@ -430,6 +430,23 @@ describe('the editor on the live site', () => {
     const html = await page.text();
     expect(html).toContain('iPad Kiosk');
     expect(html).toContain('Preview of your saved changes');
+    // In a browser, the line is marked out from the page: its style allowed by the page's policy.
+    const context = await editorContext(token);
+    await context.addCookies([
+      { name: 'editor-preview', value: cookie.slice(cookie.indexOf('=') + 1), url: server.url },
+    ]);
+    const tab = await context.newPage();
+    const refused: string[] = [];
+    tab.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+    });
+    await tab.goto(`${server.url}/ipad-kiosk`);
+    const line = tab.getByRole('status').filter({ hasText: 'Preview of your saved changes' });
+    expect(await line.evaluate((p) => getComputedStyle(p).backgroundColor)).toBe(
+      'rgb(30, 58, 138)',
+    );
+    expect(refused).toEqual([]);
+    await context.close();
     expect(await (await inPreview('/ipad')).text()).toContain('Edited Twice');
     const moved = await inPreview('/tablet?from=ad');
     expect(moved.status).toBe(301);

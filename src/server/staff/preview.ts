@@ -13,6 +13,7 @@
  * - `/keystatic/preview/leave` leaves preview mode.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rename, rm, symlink } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
@@ -232,8 +233,18 @@ function waiting(failed: string | undefined) {
 const escape = (text: string) =>
   text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-/** The line on top of every page of the preview. */
-const BANNER = `<p role="status">Preview of your saved changes: not published yet. <a href="${LEAVE_PREVIEW}">Leave the preview</a></p>`;
+/**
+ * The line on top of every page of the preview: plain words, marked out from the page it sits on.
+ * Its style is allowed by its hash in the page's own policy, which allows no other inline style.
+ */
+const BANNER_STYLE =
+  '.editor-preview-line{margin:0;padding:.5rem 1rem;background:#1e3a8a;color:#fff;font:500 1rem/1.5 system-ui,sans-serif;text-align:center}.editor-preview-line a{color:#fff;text-decoration:underline}';
+const BANNER = `<style>${BANNER_STYLE}</style><p class="editor-preview-line" role="status">Preview of your saved changes: not published yet. <a href="${LEAVE_PREVIEW}">Leave the preview</a></p>`;
+const BANNER_HASH = `'sha256-${createHash('sha256').update(BANNER_STYLE).digest('base64')}'`;
+const withBannerStyle = (csp: string) =>
+  /(^|;)\s*style-src\b/.test(csp)
+    ? csp.replace(/((?:^|;)\s*style-src)\b/, `$1 ${BANNER_HASH}`)
+    : `${csp}; style-src 'self' ${BANNER_HASH}`;
 
 /**
  * A request in preview mode, from a signed-in editor: the preview build's file for its path, or its
@@ -257,7 +268,7 @@ export async function previewFile(url: URL) {
   const body = await readFile(path);
   if (!html) return new Response(new Uint8Array(body), { headers });
   const csp = built.csps.get(file ? pagePath(url.pathname) : '/404');
-  if (csp) headers['Content-Security-Policy'] = csp;
+  if (csp) headers['Content-Security-Policy'] = withBannerStyle(csp);
   const page = body.toString('utf8').replace(/<body([^>]*)>/, (tag) => `${tag}${BANNER}`);
   return new Response(page, { status: file ? 200 : 404, headers });
 }
