@@ -178,6 +178,16 @@ describe('the editor on the live site', () => {
     expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
   });
 
+  it("answers an editor's write over the size limit with 413, and serves on", async () => {
+    const token = await sessionOf(EDITOR);
+    const before = readFileSync(join(draft(), SERVICE), 'utf8');
+    // 7 MB, more than the site takes in one body: it once stopped the server (an unhandled error).
+    const huge = await save(token, 'x'.repeat(7 * 1024 * 1024));
+    expect(huge.status).toBe(413);
+    expect((await get('/healthz')).status).toBe(200);
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
+  });
+
   it('serves the editor with a policy of its own, and none of a dev server', async () => {
     const token = await sessionOf(EDITOR);
     const page = await get('/keystatic', token);

@@ -369,7 +369,8 @@ function responder({
 function lingerIfUnread(req: IncomingMessage, res: ServerResponse) {
   res.once('finish', () => {
     if (req.complete) return;
-    const linger = setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+    // The socket may be gone already (a body Astro's adapter cut off at its limit destroys it).
+    const linger = setTimeout(() => req.socket?.destroy(), LINGER_MS).unref();
     req.once('end', () => clearTimeout(linger));
   });
 }

@@ -196,14 +196,29 @@ async function toHelper(
   origin: URL,
   socketPath: string,
 ): Promise<Response> {
+  // The body whole before the helper hears of it (the site's adapter bounds it, at 6 MB): a body
+  // cut off half-way, sent on as it came, stopped this server (an unhandled error) or the helper.
+  let body: Buffer | undefined;
+  if (request.body) {
+    try {
+      body = Buffer.from(await request.arrayBuffer());
+    } catch (error) {
+      return /size limit/i.test(String(error))
+        ? // The rest of the body is not read: the connection ends with this answer.
+          answer(413, 'Too large: the editor takes at most 6 MB at once.', { Connection: 'close' })
+        : answer(400, 'The request was cut off before its end.');
+    }
+  }
   const outgoing = httpRequest({
     socketPath,
     method: request.method,
     path: url.pathname + url.search,
-    headers: helperHeaders(request, member, origin),
+    headers: {
+      ...helperHeaders(request, member, origin),
+      ...(body && { 'content-length': String(body.length) }),
+    },
   });
-  if (request.body) Readable.fromWeb(request.body as never).pipe(outgoing);
-  else outgoing.end();
+  outgoing.end(body);
   try {
     const [incoming] = (await once(outgoing, 'response')) as [IncomingMessage];
     return new Response(
