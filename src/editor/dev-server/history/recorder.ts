@@ -210,7 +210,8 @@ export function historyRecorder(root: string, host: RecorderHost) {
   const recordSave = async () => {
     // A change recorded soon after the editor answered a Save is that Save's (Keystatic may still
     // be writing when it answers, and the watcher hears of its files later).
-    const fromEditor = Date.now() - editorSavedAt < EDITOR_SAVE_MS;
+    const savedAt = editorSavedAt;
+    const fromEditor = Date.now() - savedAt < EDITOR_SAVE_MS;
     try {
       // A change by hand waits its turn; if a Save of the editor has started by then, the files
       // are that Save's, recorded when it answers.
@@ -218,7 +219,9 @@ export function historyRecorder(root: string, host: RecorderHost) {
         unless: () => !fromEditor && saving > 0,
         ...(fromEditor && { by: editorSaveBy }),
       });
-      if (commit && fromEditor) editorSavedAt = 0;
+      // Unless another Save answered meanwhile: its files, still to come, are its own (two Saves
+      // in one second: the second was once recorded as a change outside the editor).
+      if (commit && fromEditor && editorSavedAt === savedAt) editorSavedAt = 0;
       // Only the editor's own moves leave a redirect: a file renamed by hand or by git (a checkout,
       // a test putting its files back) is a developer's business.
       if (commit && fromEditor) await followMoves(commit);
