@@ -90,11 +90,11 @@ export function allowedFeedAddress(address: string, allowLoopback: boolean): boo
   return !blocked.check(address, family);
 }
 
-const isLoopbackUrl = (url: URL) =>
+export const isLoopbackUrl = (url: URL) =>
   url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\./.test(url.hostname);
 
 /** A DNS lookup that answers only the addresses a feed may use, so a host name cannot lead past them. */
-const guardedLookup =
+export const guardedLookup =
   (allowLoopback: boolean): LookupFunction =>
   (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {

@@ -57,6 +57,8 @@ export interface CalendarServiceOptions {
   readers?: Pick<FeedReaders, 'read' | 'stop'>;
   /** FIRST_READ_WAIT_MS (tests give a shorter one). */
   firstReadWaitMs?: number;
+  /** The end of the site's own calls' UIDs: their events in a feed are not read (busy-times.ts). */
+  ownUidSuffix?: string;
 }
 
 /** A worker's heap for a feed of `maxBytes`: a feed's parsed events take up to some 25 times its text. */
@@ -145,6 +147,7 @@ export class CalendarService {
           timeMs: options.config.timeoutMs,
           memoryMb: workerMemoryMb(options.config.maxBytes),
           maxSteps: undefined,
+          ownUidSuffix: options.ownUidSuffix,
         },
         log: this.#log,
       });
