@@ -11,7 +11,7 @@ import { busyTimes, parseCalendar } from '../../src/server/calendars/busy-times'
 import { caldav, type CalDav } from '../../src/server/calendars/caldav';
 import { calendarWriteHandler } from '../../src/server/calendars/caldav-job';
 import { readConfig } from '../../src/server/config';
-import { JobQueue } from '../../src/server/jobs/queue';
+import { jobHandler, JobQueue } from '../../src/server/jobs/queue';
 import {
   callUidSuffix,
   descriptionOf,
@@ -84,7 +84,7 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
     });
     const queue = new JobQueue({
       store,
-      handlers: new Map([[CALENDAR_WRITE_JOB, handler]]),
+      handlers: new Map([jobHandler(CALENDAR_WRITE_JOB, handler)]),
       kinds: { only: CALENDAR_WRITE_JOB },
       pollMs: 60_000,
       now: () => clock.now,

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Bookings } from '../../src/server/booking/calls';
 import { calendarWriteHandler } from '../../src/server/calendars/caldav-job';
 import { readConfig } from '../../src/server/config';
-import { JobQueue } from '../../src/server/jobs/queue';
+import { jobHandler, JobQueue } from '../../src/server/jobs/queue';
 import {
   descriptionOf,
   hostCalendarEvent,
@@ -76,7 +76,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       });
       const queue = new JobQueue({
         store: over,
-        handlers: new Map([[CALENDAR_WRITE_JOB, handler]]),
+        handlers: new Map([jobHandler(CALENDAR_WRITE_JOB, handler)]),
         kinds: { only: CALENDAR_WRITE_JOB },
         pollMs: 60_000,
         retryBaseMs: 1000,

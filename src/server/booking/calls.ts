@@ -98,9 +98,14 @@ export class Bookings {
     await tx.queue([calendarWrite(now)], id);
   }
 
-  /** Writes the call into its host's calendar again (the desk's Write again). */
-  writeAgain(id: string, now = Date.now()): Promise<void> {
-    return this.store.transaction((tx) => this.#queueWrite(tx, id, now));
+  /** Writes the call into its host's calendar again (the desk's Write again): whether it is one to write. */
+  writeAgain(id: string, now = Date.now()): Promise<boolean> {
+    return this.store.transaction(async (tx) => {
+      const enquiry = id ? await tx.enquiry(id) : undefined;
+      if (!this.#writeCalendars || !enquiry?.call || enquiry.spam) return false;
+      await this.#queueWrite(tx, id, now);
+      return true;
+    });
   }
 
   /**

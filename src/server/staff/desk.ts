@@ -16,6 +16,7 @@ import { log } from '../log.ts';
 import { formatCsv } from '../enquiries/listing.ts';
 import { summarise, windowStart } from '../vitals/report.ts';
 import type { AuditLine, DeskCall, DeskEnquiry, VitalsRow } from '../../domain/staff.ts';
+import type { CalendarWriteState } from '../store/calendar-writes.ts';
 import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
 import { isRefusal, refusalMessage, type CallRefusal } from '../booking/refusals.ts';
@@ -241,6 +242,8 @@ export interface DeskView extends PageAnswer {
   vitals: VitalsRow[];
   /** An editor, with editing on (EDITING): the desk links to the editor and to Publishing. */
   edits: boolean;
+  /** Each call's write into its host's calendar (CALENDAR_WRITE), by id. */
+  calendarWrites: Map<string, CalendarWriteState>;
 }
 
 /** How far ahead the desk lists calls. */
@@ -316,6 +319,14 @@ async function deskPost(
     return redirect(
       `${DESK}?done=${await changeCall(desk, member, action, id, fields, availability, now)}`,
     );
+  if (action === 'write-again') {
+    if (await desk.services.bookings.writeAgain(id, now))
+      await record(desk, member, now, {
+        action: 'asked to write the call into its host calendar again',
+        subject: id,
+      });
+    return redirect(`${DESK}#call-${encodeURIComponent(id)}`);
+  }
   if ((action === 'handled' || action === 'new') && id) {
     const done = await desk.store.staff.markHandled(
       id,
@@ -372,6 +383,7 @@ async function deskView(
     audit: (await desk.store.staff.recentAudit(100)).map(deskAudit),
     passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
     edits: desk.publishing !== undefined && isEditor(member),
+    calendarWrites: await desk.store.calendarWrites.states(calls.map((call) => call.id)),
     vitals: summarise(
       await desk.store.vitalsSince(windowStart(new Date(now).toISOString().slice(0, 10), 28)),
       (record) => record.path,
