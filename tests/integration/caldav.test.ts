@@ -24,6 +24,9 @@ import { SqliteStore } from '../../src/server/store/sqlite';
 import type { EnquiryStore } from '../../src/server/store/types';
 import { hasRadicale, propertiesOf, startRadicale } from '../support/caldav';
 import { call, plus } from '../support/records';
+import { book, freeSlots } from './calls';
+import { stoppedAfterEach } from './stopped-after-each';
+import { post, signIn } from './staff-sign-in';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +96,11 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
     });
     return { store, bookings: new Bookings(store, { writeCalendars: true }), queue, logged };
   };
+
+  const servers = stoppedAfterEach({
+    BOOKING_SECRET: 'test-secret-0123456789abcdef0123456789',
+    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
+  });
 
   const booking = (start: string) =>
     call(start, { call: { start, end: plus(start, 30), hosts: ['anna'] } });
@@ -213,5 +221,57 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
       { start: Date.parse('2027-02-04T13:00:00Z'), end: Date.parse('2027-02-04T14:00:00Z') },
     ]);
     expect(busyTimes(feed, window).busy).toHaveLength(2);
+  });
+
+  it('writes a prospect’s booking through the server within seconds; the desk shows a write waiting, and why, with Write again', async () => {
+    const ben = await radicale.calendar('anna', 'ben-calls');
+    const { server, mails } = await servers.startWithMail({
+      CALENDAR_WRITE: `anna=${url} ben=${ben}`,
+    });
+    const [first, , third] = (await freeSlots(server)).slots;
+    const booked = await book(server, first!.start, { name: 'Zelda Prospect' });
+    const id = new URL(
+      ((await booked.json()) as { location: string }).location,
+      server.url,
+    ).searchParams.get('ref')!;
+    const mine = () =>
+      [...stored(), ...radicale.stored('anna', 'ben-calls').map(propertiesOf)].filter((event) =>
+        event.get('UID')!.startsWith(id),
+      );
+    await expect.poll(() => mine().length, { timeout: 10_000 }).toBe(1);
+    expect(mine()[0]!.get('STATUS')).toBe('TENTATIVE');
+
+    await radicale.stop();
+    try {
+      const waiting = await book(server, third!.start, { name: 'Yusuf Prospect' });
+      const ref = new URL(
+        ((await waiting.json()) as { location: string }).location,
+        server.url,
+      ).searchParams.get('ref')!;
+      await expect
+        .poll(() => server.output(), { timeout: 10_000 })
+        .toContain(`call ${ref} is not written yet`);
+      const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
+      const desk = await (
+        await fetch(`${server.url}/staff`, { headers: { Cookie: cookie } })
+      ).text();
+      expect(desk).toContain('In the host&#39;s calendar.');
+      expect(desk).toMatch(
+        /Waiting to be written into the host&#39;s calendar \(the calendar: it could not be reached \(ECONNREFUSED\)\)/,
+      );
+      const again = await post(
+        `${server.url}/staff`,
+        { id: ref, action: 'write-again' },
+        { Cookie: cookie },
+      );
+      expect(again.status).toBe(303);
+      expect(again.headers.get('location')).toBe(`/staff#call-${ref}`);
+      expect(desk + (await (await fetch(`${server.url}/healthz`)).text())).not.toContain(PASSWORD);
+    } finally {
+      await radicale.start();
+    }
+    expect(server.output()).toContain('asked to write the call into its host calendar again');
+    expect(server.output()).not.toContain(PASSWORD);
+    expect(server.output()).not.toContain('Zelda');
   });
 });

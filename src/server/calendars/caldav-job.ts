@@ -76,7 +76,9 @@ export function calendarWriteHandler(
       await options.writes.save(enquiry.id, written, now());
       return {
         done: true,
-        log: `${what} is written (${written.host ? `host ${written.host}` : 'none held'}).`,
+        log: written.host
+          ? `${what} is in host ${written.host}'s calendar.`
+          : `${what} is in no host's calendar (${held.host ? 'deleted' : 'none to write'}).`,
       };
     } catch (error) {
       await options.writes.release(enquiry.id);
