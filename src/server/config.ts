@@ -222,7 +222,7 @@ export interface CalendarsConfig {
    * CALENDAR_FEEDS: `HOST_ID=URL` pairs, whitespace-separated (a host may have several). https only,
    * but for loopback addresses. Secrets: never logged, stored or shown (see describeFeed).
    */
-  feeds: { host: string; url: URL }[];
+  feeds: { host: string; url: URL; caldav?: boolean }[];
   /** What was wrong with CALENDAR_FEEDS, an entry at a time, without its address. */
   problems: string[];
   /** Hosts named by a refused entry: their calendar cannot be read, so they are offered nothing. */
@@ -247,7 +247,11 @@ export const describeFeed = (url: URL) => `${url.protocol}//${url.host}/…`;
  */
 export function readCalendarFeeds(
   value: string | undefined,
-  { name = 'CALENDAR_FEEDS', credentials = false } = {},
+  {
+    name = 'CALENDAR_FEEDS',
+    credentials = false,
+    caldav = [],
+  }: { name?: string; credentials?: boolean; caldav?: CalendarWriteConfig['calendars'] } = {},
 ) {
   const feeds: CalendarsConfig['feeds'] = [];
   const problems: string[] = [];
@@ -261,6 +265,16 @@ export function readCalendarFeeds(
       const place = `${name} entry ${index + 1}${host ? ` (host "${host.slice(0, 30)}")` : ''}`;
       if (!/^[a-z0-9-]{2,30}$/.test(host)) {
         problems.push(`${place}: must be HOST_ID=URL, with the host's id from availability.yaml`);
+        return;
+      }
+      // HOST=caldav: the host's calendar of CALENDAR_WRITE, read through CalDAV (./calendars/caldav-read.ts).
+      if (entry.slice(equals + 1) === 'caldav') {
+        const calendar = caldav.find((one) => one.host === host);
+        if (calendar) feeds.push({ host, url: calendar.url, caldav: true });
+        else {
+          problems.push(`${place}: caldav, but CALENDAR_WRITE gives no calendar of this host`);
+          refusedHosts.add(host);
+        }
         return;
       }
       let url: URL;
@@ -497,7 +511,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       maxConnectionsPerClient: number(env.MAX_CONNECTIONS_PER_CLIENT, 64),
     },
     calendars: {
-      ...readCalendarFeeds(env.CALENDAR_FEEDS),
+      ...readCalendarFeeds(env.CALENDAR_FEEDS, { caldav: readCalendarWrite(env).calendars }),
       refreshMs: number(env.CALENDAR_REFRESH_MINUTES, 5) * 60_000,
       maxStaleMs: number(env.CALENDAR_MAX_STALE_MINUTES, 60) * 60_000,
       timeoutMs: number(env.CALENDAR_TIMEOUT_SECONDS, 10) * 1000,

@@ -10,6 +10,7 @@ import { Bookings } from '../../src/server/booking/calls';
 import { busyTimes, parseCalendar } from '../../src/server/calendars/busy-times';
 import { caldav, type CalDav } from '../../src/server/calendars/caldav';
 import { calendarWriteHandler } from '../../src/server/calendars/caldav-job';
+import { reportCalendar } from '../../src/server/calendars/caldav-read';
 import { readConfig } from '../../src/server/config';
 import { jobHandler, JobQueue } from '../../src/server/jobs/queue';
 import {
@@ -221,6 +222,18 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
       { start: Date.parse('2027-02-04T13:00:00Z'), end: Date.parse('2027-02-04T14:00:00Z') },
     ]);
     expect(busyTimes(feed, window).busy).toHaveLength(2);
+    // Read through CalDAV itself (HOST=caldav in CALENDAR_FEEDS): a REPORT of the days offered.
+    const reported = await reportCalendar(
+      new URL(url),
+      { timeoutMs: 2000, maxBytes: 1e6 },
+      Date.parse('2027-02-01T00:00:00Z'),
+    );
+    expect(reported.status).toBe('modified');
+    const read = parseCalendar((reported as { body: string }).body);
+    expect(busyTimes(read, { ...window, ownUidSuffix: callUidSuffix(setup.content) }).busy).toEqual(
+      busy,
+    );
+    expect(busyTimes(read, window).busy).toHaveLength(2);
   });
 
   it('writes a prospect’s booking through the server within seconds; the desk shows a write waiting, and why, with Write again', async () => {

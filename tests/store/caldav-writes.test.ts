@@ -270,3 +270,17 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
     });
   },
 );
+
+describe('CALENDAR_FEEDS with HOST=caldav', () => {
+  it('reads a host through their CALENDAR_WRITE calendar, and refuses one who has none, naming no address', () => {
+    const { feeds, problems, refusedHosts } = readConfig({
+      CALENDAR_WRITE: `anna=${SECRET}`,
+      CALENDAR_FEEDS: 'anna=caldav ben=caldav',
+    }).calendars;
+    expect(feeds).toEqual([{ host: 'anna', url: new URL(SECRET), caldav: true }]);
+    expect(problems).toEqual([
+      'CALENDAR_FEEDS entry 2 (host "ben"): caldav, but CALENDAR_WRITE gives no calendar of this host',
+    ]);
+    expect(refusedHosts).toEqual(['ben']);
+  });
+});

@@ -22,7 +22,7 @@ export interface CalDavAnswer {
 }
 
 export interface CalDavRequest {
-  method: 'PUT' | 'GET' | 'DELETE';
+  method: 'PUT' | 'GET' | 'DELETE' | 'REPORT';
   /** The event's address: its calendar's, with the user name and password, and its own name. */
   url: URL;
   body?: string;
@@ -30,7 +30,11 @@ export interface CalDavRequest {
   ifMatch?: string;
   /** PUT only where no event is (If-None-Match: *). */
   ifAbsent?: boolean;
+  /** A REPORT's: its body is XML, asked of the collection's members (Depth: 1). */
+  report?: boolean;
   timeoutMs: number;
+  /** The largest answer read (1 MB by default). */
+  maxBytes?: number;
 }
 
 /** Sends one request (see CalDavRequest); the answer whatever its status. */
@@ -55,8 +59,9 @@ function headersOf(request: CalDavRequest): Record<string, string> {
   return {
     'User-Agent': 'Northgate-site calendar writer',
     ...authorization(request.url),
+    ...(request.report && { Depth: '1' }),
     ...(request.body !== undefined && {
-      'Content-Type': 'text/calendar; charset=utf-8',
+      'Content-Type': `${request.report ? 'application/xml' : 'text/calendar'}; charset=utf-8`,
       'Content-Length': String(Buffer.byteLength(request.body)),
     }),
     ...(request.ifMatch && { 'If-Match': request.ifMatch }),
@@ -96,20 +101,20 @@ export const caldav: CalDav = (request) => {
             ),
       ),
     );
-    req.on('response', (res) => void answerOf(res).then(resolve, reject));
+    req.on('response', (res) => void answerOf(res, request.maxBytes).then(resolve, reject));
     req.end(request.body);
   });
 };
 
-/** The answer's status, ETag and text (cut off at MAX_BYTES). */
-async function answerOf(res: IncomingMessage): Promise<CalDavAnswer> {
+/** The answer's status, ETag and text (at most `maxBytes`: larger, an error). */
+async function answerOf(res: IncomingMessage, maxBytes = MAX_BYTES): Promise<CalDavAnswer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of res as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BYTES) {
+    if (size > maxBytes) {
       res.destroy();
-      throw new CalDavError(`its answer is larger than ${MAX_BYTES} bytes`);
+      throw new CalDavError(`its answer is larger than ${maxBytes} bytes`);
     }
     chunks.push(chunk);
   }

@@ -20,6 +20,8 @@ export type FeedRead =
 export class FeedError extends Error {}
 
 export interface FetchOptions {
+  /** Read through CalDAV (a REPORT, ./caldav-read.ts), not a GET of a feed. */
+  caldav?: boolean;
   etag?: string | undefined;
   lastModified?: string | undefined;
   timeoutMs: number;
