@@ -113,5 +113,5 @@ export function withDescription(ours: string, description: string | undefined): 
 }
 
 /** The end of every call's UID, as callInvitation makes them (`ID@calls.DOMAIN`): the feeds skip them. */
-export const callUidSuffix = (content: MailSetup['content']) =>
+export const callUidSuffix = (content: Pick<MailSetup['content'], 'email'>) =>
   `@calls.${content.email.slice(content.email.lastIndexOf('@') + 1)}`;
