@@ -6,6 +6,7 @@
  * of its own; its time in the host's zone; TENTATIVE until the prospect confirms it.
  */
 import { foldLine } from './invitation.ts';
+import { vtimezone, wallTime } from './vtimezone.ts';
 import { callInvitation, type MailSetup } from './templates.ts';
 import type { MailKind } from './mail-jobs.ts';
 import type { StoredEnquiry } from '../store/types.ts';
@@ -18,49 +19,6 @@ const unfold = (text: string) =>
     .filter(Boolean);
 
 const fold = (lines: readonly string[]) => lines.map(foldLine).join('\r\n') + '\r\n';
-
-/** The UTC offset of `zone` at `instant`, as +HHMM. */
-function offsetAt(instant: Date, zone: string): string {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
-    .formatToParts(instant)
-    .find((part) => part.type === 'timeZoneName')!.value;
-  const [, sign = '+', hours = '00', minutes = '00'] = /([+-])(\d\d):?(\d\d)?/.exec(name) ?? [];
-  return `${sign}${hours}${minutes}`;
-}
-
-/** 20261201T103000: `instant` on `zone`'s clock (a DATE-TIME with TZID, RFC 5545 §3.3.5 form #3). */
-function wallTime(instant: Date, zone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(instant);
-  const part = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${part('year')}${part('month')}${part('day')}T${part('hour')}${part('minute')}${part('second')}`;
-}
-
-/**
- * The zone as the event needs it: one observance, the offset at the call's start (a calendar that
- * knows the zone by its name uses its own rules; one that reads the VTIMEZONE gets the call right).
- */
-const timeZoneOf = (zone: string, start: Date) => {
-  const offset = offsetAt(start, zone);
-  return [
-    'BEGIN:VTIMEZONE',
-    `TZID:${zone}`,
-    'BEGIN:STANDARD',
-    'DTSTART:19700101T000000',
-    `TZOFFSETFROM:${offset}`,
-    `TZOFFSETTO:${offset}`,
-    'END:STANDARD',
-    'END:VTIMEZONE',
-  ];
-};
 
 /** Which of the host's e-mails says what the event is now. */
 function mailOf(enquiry: StoredEnquiry): MailKind {
@@ -79,7 +37,7 @@ function calendarLine(line: string, zone: string | undefined, tentative: boolean
   const time = zone && UTC_TIME.exec(line);
   if (time) {
     const [, name, y, mo, d, h, mi, s] = time;
-    const instant = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}Z`);
+    const instant = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}Z`);
     return [`${name};TZID=${zone}:${wallTime(instant, zone!)}`];
   }
   return [line];
@@ -94,7 +52,7 @@ export function hostCalendarEvent(enquiry: StoredEnquiry, setup: MailSetup): str
   const tentative = !call.confirmedAt && !call.cancelledAt;
   const lines = unfold(invitation).flatMap((line) => calendarLine(line, zone, tentative));
   const event = lines.indexOf('BEGIN:VEVENT');
-  if (zone && event > 0) lines.splice(event, 0, ...timeZoneOf(zone, new Date(call.start)));
+  if (zone && event > 0) lines.splice(event, 0, ...vtimezone(zone, Date.parse(call.start)));
   return fold(lines);
 }
 
