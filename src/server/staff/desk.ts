@@ -13,10 +13,11 @@ import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { headerText, withoutBidiControls } from '../safe-text.ts';
 import { log } from '../log.ts';
-import { formatCsv } from '../enquiries/listing.ts';
+import { csvHeader, csvRows } from '../enquiries/listing.ts';
 import { summarise, windowStart } from '../vitals/report.ts';
-import type { AuditLine, DeskCall, DeskEnquiry, VitalsRow } from '../../domain/staff.ts';
-import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types.ts';
+import type { AuditLine, DeskCall, DeskItem, VitalsRow } from '../../domain/staff.ts';
+import { SlotTaken, type EnquiryStore } from '../store/types.ts';
+import type { ExportCursor } from '../store/staff-queries.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
 import { isRefusal, refusalMessage, type CallRefusal } from '../booking/refusals.ts';
 import {
@@ -31,6 +32,17 @@ import {
   type StaffMember,
 } from './access.ts';
 import { sendLink } from './links.ts';
+import {
+  deskAddress,
+  deskFilters,
+  deskItem,
+  deskQuery,
+  MAX_BULK,
+  noteText,
+  PAGE_SIZE,
+  whoIn,
+  type DeskFilters,
+} from './desk-view.ts';
 import type { Publishing } from '../releases/publishing.ts';
 
 /** What the desk needs, built once by ../app.ts. */
@@ -199,22 +211,6 @@ export async function handleSignOut(
 /** Visitor text as the desk shows it: no bidi control (each value is also in a <bdi> there). */
 const shown = withoutBidiControls;
 
-/** What the desk shows of an enquiry. */
-const deskEnquiry = (e: StoredEnquiry): DeskEnquiry => {
-  const about = [e.data.project, e.data.message].find(
-    (text): text is string => typeof text === 'string' && text !== '',
-  );
-  return {
-    id: e.id,
-    kind: e.kind,
-    name: shown(e.name),
-    email: shown(e.email),
-    createdAt: e.createdAt,
-    about: about === undefined ? undefined : shown(about),
-    handled: e.handled,
-  };
-};
-
 /** An audit line as the desk shows it: its subject and detail may hold what a visitor typed. */
 const deskAudit = (line: AuditLine): AuditLine => ({
   ...line,
@@ -228,12 +224,18 @@ export interface DeskView extends PageAnswer {
   selected?: { call: DeskCall; moves: Slot[] };
   /** What the last action did, said once (`?done=`). */
   done?: string;
-  /** The calls ahead, soonest first (all hosts', or the member's with `mine`). */
-  calls: DeskCall[];
-  mine: boolean;
-  /** Enquiries, newest first, of the filter. */
-  enquiries: DeskEnquiry[];
-  filter: 'all' | 'new' | 'handled';
+  /** The list asked for, narrowed (search, host, dates), and its page. */
+  filters: DeskFilters;
+  /** The page's items, in the list's order. */
+  items: DeskItem[];
+  /** The addresses of the pages before and after this one, if any. */
+  previous?: string;
+  next?: string;
+  /** This page's address: its forms post to it, and the member comes back to it. */
+  here: string;
+  /** The hosts, to filter by; the member's own host id, if they take calls. */
+  hosts: { id: string; name: string }[];
+  myHost: string | undefined;
   audit: AuditLine[];
   /** How many passkeys the member has: none, and the desk offers one first. */
   passkeys: number;
@@ -243,14 +245,10 @@ export interface DeskView extends PageAnswer {
   edits: boolean;
 }
 
-/** How far ahead the desk lists calls. */
-const CALLS_AHEAD_MS = 60 * 86_400_000;
-/** How many enquiries the desk lists at most. */
-const ENQUIRIES_SHOWN = 200;
-
 /**
- * /staff: signed out, to the sign-in page; a GET shows the desk; a POST marks an enquiry handled
- * (or new again), recorded in the audit log.
+ * /staff: signed out, to the sign-in page; a GET shows the desk; a POST moves or cancels a call,
+ * marks enquiries handled (or new again), a call held or a no-show, or adds a note, each recorded
+ * in the audit log.
  */
 export async function handleDesk(
   request: Request,
@@ -316,22 +314,72 @@ async function deskPost(
     return redirect(
       `${DESK}?done=${await changeCall(desk, member, action, id, fields, availability, now)}`,
     );
-  if ((action === 'handled' || action === 'new') && id) {
-    const done = await desk.store.staff.markHandled(
-      id,
-      action === 'handled' ? member.email : null,
-      now,
-    );
-    if (done)
-      await record(desk, member, now, {
-        action: action === 'handled' ? 'marked handled' : 'marked new',
-        subject: id,
-      });
+  if (action === 'bulk-handled') {
+    const ids = [...new Set((fields.get('ids') ?? []).map((one) => one.slice(0, 64)))];
+    return redirect(back(url, await markAll(desk, member, ids.slice(0, MAX_BULK), now)));
   }
-  return redirect(`${DESK}${url.search}#enquiries`);
+  const done = await markOne(desk, member, action, id, fields, now);
+  return redirect(back(url, done, id));
 }
 
-/** The desk as the member asked for it: whose calls, which enquiries, the call chosen, what was done. */
+/** Back to the page the member posted from (its address is the form's), saying what was done, at the item. */
+function back(url: URL, done: Done | undefined, id?: string) {
+  const params = new URLSearchParams(url.search);
+  params.delete('done');
+  params.delete('call');
+  if (done) params.set('done', done);
+  const query = params.size > 0 ? `?${params}` : '';
+  return `${DESK}${query}${id && /^[\w-]+$/.test(id) ? `#enquiry-${id}` : ''}`;
+}
+
+/** Enquiries marked handled in one post (the list's checkboxes), each in the audit log. */
+async function markAll(desk: StaffDesk, member: StaffMember, ids: string[], now: number) {
+  if (ids.length === 0) return 'none-chosen';
+  const marked = await desk.store.desk.markAllHandled(ids, member.email, now);
+  for (const id of marked)
+    await record(desk, member, now, { action: 'marked handled', subject: id });
+  return 'bulk';
+}
+
+/** One item marked: handled or new, its call held or a no-show (or neither), a note added. */
+async function markOne(
+  desk: StaffDesk,
+  member: StaffMember,
+  action: string,
+  id: string,
+  fields: Map<string, string[]>,
+  now: number,
+): Promise<Done | undefined> {
+  if (!id) return undefined;
+  if (action === 'handled' || action === 'new') {
+    const handledBy = action === 'handled' ? member.email : null;
+    if (!(await desk.store.staff.markHandled(id, handledBy, now))) return 'unknown';
+    await record(desk, member, now, { action: `marked ${action}`, subject: id });
+    return action;
+  }
+  if (action === 'held' || action === 'no-show' || action === 'unmark') {
+    const outcome = action === 'unmark' ? null : action;
+    if (!(await desk.store.desk.markOutcome(id, outcome, member.email, now))) return 'not-begun';
+    const said = { held: 'marked the call held', 'no-show': 'marked the call a no-show' };
+    await record(desk, member, now, {
+      action: outcome ? said[outcome] : 'unmarked the call',
+      subject: id,
+    });
+    return action;
+  }
+  if (action === 'note') {
+    const body = noteText(first(fields, 'note'));
+    if (!body) return 'note-empty';
+    if (!(await desk.store.desk.addNote({ enquiryId: id, author: member.email, at: now, body })))
+      return 'unknown';
+    // The note itself stays on the desk: it may say what a prospect told the member.
+    await record(desk, member, now, { action: 'added a note', subject: id });
+    return 'noted';
+  }
+  return undefined;
+}
+
+/** The desk as the member asked for it: the list, its page, the call chosen, what was done. */
 async function deskView(
   desk: StaffDesk,
   member: StaffMember,
@@ -339,36 +387,34 @@ async function deskView(
   availability: Availability,
   now: number,
 ): Promise<DeskView> {
-  const mine = url.searchParams.get('calls') === 'mine';
-  const filterParam = url.searchParams.get('enquiries');
-  const filter = filterParam === 'new' || filterParam === 'handled' ? filterParam : 'all';
-  const calls = await callsAhead(desk, member, mine, now);
-  const enquiries = (await desk.store.all())
-    .filter((e) => !e.spam && (filter === 'all' || (filter === 'handled') === Boolean(e.handled)))
-    .reverse()
-    .slice(0, ENQUIRIES_SHOWN)
-    .map(deskEnquiry);
-  const chosen = url.searchParams.get('call');
-  const selectedCall = chosen ? calls.find((c) => c.id === chosen) : undefined;
+  const hosts = [...desk.members.values()].flatMap((m) =>
+    m.hostId ? [{ id: m.hostId, name: m.name }] : [],
+  );
+  const filters = deskFilters(url, new Set(hosts.map((h) => h.id)));
+  const { items, more } = await deskPage(desk, filters, member.timeZone, hosts, now);
+  const selected = await chosenCall(desk, member, url.searchParams.get('call'), hosts, now);
   const done = url.searchParams.get('done');
   return {
     type: 'page',
     status: 200,
     headers: deskHeaders(),
     member,
-    ...(selectedCall && {
+    ...(selected && {
       selected: {
-        call: selectedCall,
-        moves: (
-          await currentFreeSlots(availability, desk.services, {}, now, selectedCall.id)
-        ).filter((slot) => slot.start !== selectedCall.start),
+        call: selected,
+        moves: (await currentFreeSlots(availability, desk.services, {}, now, selected.id)).filter(
+          (slot) => slot.start !== selected.start,
+        ),
       },
     }),
     ...(done && doneMessage(done) && { done: doneMessage(done) }),
-    calls,
-    mine,
-    enquiries,
-    filter,
+    filters,
+    items,
+    ...(filters.page > 1 && { previous: deskAddress(filters, filters.page - 1) }),
+    ...(more && { next: deskAddress(filters, filters.page + 1) }),
+    here: deskAddress(filters),
+    hosts,
+    myHost: member.hostId,
     audit: (await desk.store.staff.recentAudit(100)).map(deskAudit),
     passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
     edits: desk.publishing !== undefined && isEditor(member),
@@ -379,41 +425,54 @@ async function deskView(
   };
 }
 
-/** The calls of the next CALLS_AHEAD_MS, soonest first: every host's, or with `mine` the member's. */
-async function callsAhead(
+/** A page of the list `filters` asks for, read through the store's StaffQueries, with its notes. */
+export async function deskPage(
+  desk: Pick<StaffDesk, 'store' | 'members' | 'where'>,
+  filters: DeskFilters,
+  timeZone: string,
+  hosts: { id: string; name: string }[],
+  now: number,
+): Promise<{ items: DeskItem[]; more: boolean }> {
+  const rows = await desk.store.desk.list(deskQuery(filters, timeZone, now));
+  const page = rows.slice(0, PAGE_SIZE);
+  const notes = await desk.store.desk.notesOf(page.map((e) => e.id));
+  const names = new Map(hosts.map((h) => [h.id, h.name]));
+  const context = {
+    who: whoIn(desk.members),
+    hostName: (id: string) => names.get(id) ?? id,
+    where: desk.where,
+    now,
+  };
+  return {
+    items: page.map((e) => deskItem(e, notes.get(e.id) ?? [], context)),
+    more: rows.length > PAGE_SIZE,
+  };
+}
+
+/** The call chosen to move or cancel (`?call=ID`): booked, not cancelled, not begun. */
+async function chosenCall(
   desk: StaffDesk,
   member: StaffMember,
-  mine: boolean,
+  id: string | null,
+  hosts: { id: string; name: string }[],
   now: number,
-): Promise<DeskCall[]> {
-  const booked = await desk.store.bookedBetween(
-    new Date(now).toISOString(),
-    new Date(now + CALLS_AHEAD_MS).toISOString(),
-  );
-  const hostNames = new Map(
-    [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
-  );
-  const calls: DeskCall[] = [];
-  for (const call of booked) {
-    const isMine = call.host !== null && call.host === member.hostId;
-    if (mine && !isMine) continue;
-    const enquiry = await desk.store.findById(call.id);
-    if (enquiry?.call)
-      calls.push({
-        id: enquiry.id,
-        name: shown(enquiry.name),
-        email: shown(enquiry.email),
-        message: typeof enquiry.data.message === 'string' ? shown(enquiry.data.message) : undefined,
-        start: enquiry.call.start,
-        end: enquiry.call.end,
-        host: call.host && (hostNames.get(call.host) ?? call.host),
-        where: desk.where(call.host),
-        confirmed: enquiry.call.confirmedAt !== null,
-        moves: enquiry.call.moves,
-        mine: isMine,
-      });
-  }
-  return calls;
+): Promise<DeskCall | undefined> {
+  const enquiry = id ? await desk.store.findById(id.slice(0, 64)) : undefined;
+  const call = enquiry?.call;
+  if (!enquiry || !call || call.cancelledAt || Date.parse(call.start) <= now) return undefined;
+  return {
+    id: enquiry.id,
+    name: shown(enquiry.name),
+    email: shown(enquiry.email),
+    message: typeof enquiry.data.message === 'string' ? shown(enquiry.data.message) : undefined,
+    start: call.start,
+    end: call.end,
+    host: call.host && (hosts.find((h) => h.id === call.host)?.name ?? call.host),
+    where: desk.where(call.host),
+    confirmed: call.confirmedAt !== null,
+    moves: call.moves,
+    mine: call.host !== null && call.host === member.hostId,
+  };
 }
 
 /**
@@ -426,6 +485,16 @@ const DONE = {
   moved: 'The call is moved; the prospect and the host are told, and their calendars updated.',
   taken: 'That time was just taken: nothing changed. Choose another.',
   'not-offered': 'That time is no longer offered: nothing changed. Choose another.',
+  handled: 'Marked handled.',
+  new: 'Marked new again.',
+  bulk: 'The chosen enquiries are marked handled.',
+  'none-chosen': 'Nothing was chosen: tick the enquiries to mark handled first.',
+  held: 'The call is marked held.',
+  'no-show': 'The call is marked a no-show.',
+  unmark: 'The call is no longer marked held or a no-show.',
+  'not-begun': 'Only a call that has begun, and was not cancelled, can be marked: nothing changed.',
+  noted: 'The note is added.',
+  'note-empty': 'The note was empty: nothing was added.',
 };
 type Done = keyof typeof DONE | CallRefusal;
 
@@ -457,7 +526,7 @@ async function changeCall(
   if (!enquiry?.call) return 'unknown';
   let outcome: Done;
   if (action === 'cancel') {
-    outcome = (await services.bookings.cancelCall(id, mail, now, change)).status;
+    outcome = (await services.bookings.cancelCall(id, mail, now, change, member.email)).status;
   } else {
     const result = await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
       now,
@@ -507,10 +576,39 @@ export async function handleEnquiriesCsv(
   const current = await signedIn(request, { ...desk, now });
   if (!current) return redirect('/staff/sign-in').response;
   await record(desk, current.member, now, { action: 'exported the enquiries' });
-  return new Response(formatCsv(await desk.store.all()), {
+  return new Response(csvStream(desk.store), {
     headers: deskHeaders({
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': 'attachment; filename="enquiries.csv"',
     }),
+  });
+}
+
+/** Enquiries read for the CSV at a time. */
+const CSV_PAGE = 500;
+
+/**
+ * The CSV as it is read, a page of enquiries (with their notes) at a time, never whole in memory:
+ * a byte-order mark first, so that spreadsheets read it as UTF-8 ("£40k", not "Â£40k").
+ */
+export function csvStream(store: EnquiryStore): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cursor: ExportCursor | undefined;
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`\uFEFF${csvHeader()}`));
+        return;
+      }
+      const { rows, next } = await store.desk.exportPage(cursor, CSV_PAGE);
+      if (rows.length > 0) {
+        const notes = await store.desk.notesOf(rows.map((e) => e.id));
+        controller.enqueue(encoder.encode(csvRows(rows, notes)));
+      }
+      if (rows.length < CSV_PAGE) controller.close();
+      cursor = next;
+    },
   });
 }

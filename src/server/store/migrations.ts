@@ -591,6 +591,41 @@ export const migrations: Migration[] = [
      files BYTEA
    );`,
   },
+  // 21: every call's life on the desk (../staff/desk-queries.ts): who cancelled a call (a member's
+  // address, 'staff' from the CLI, or 'prospect') and why; a past call held or a no-show (by whom,
+  // when); the members' private notes; and the indexes the desk's paged lists read through.
+  {
+    sqlite: `ALTER TABLE enquiries ADD COLUMN call_cancelled_by TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_cancel_reason TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_outcome TEXT CHECK (call_outcome IN ('held', 'no-show'));
+   ALTER TABLE enquiries ADD COLUMN call_outcome_by TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_outcome_at BIGINT;
+   CREATE TABLE enquiry_notes (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     author TEXT NOT NULL,
+     at BIGINT NOT NULL,
+     body TEXT NOT NULL
+   );
+   CREATE INDEX enquiry_notes_enquiry ON enquiry_notes (enquiry_id, at);
+   CREATE INDEX enquiries_calls ON enquiries (call_start) WHERE call_start IS NOT NULL;
+   CREATE INDEX enquiries_handled ON enquiries (created_at) WHERE handled_at IS NOT NULL;`,
+    postgres: `ALTER TABLE enquiries ADD COLUMN call_cancelled_by TEXT,
+     ADD COLUMN call_cancel_reason TEXT,
+     ADD COLUMN call_outcome TEXT CHECK (call_outcome IN ('held', 'no-show')),
+     ADD COLUMN call_outcome_by TEXT,
+     ADD COLUMN call_outcome_at BIGINT;
+   CREATE TABLE enquiry_notes (
+     id BIGSERIAL PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     author TEXT NOT NULL,
+     at BIGINT NOT NULL,
+     body TEXT NOT NULL
+   );
+   CREATE INDEX enquiry_notes_enquiry ON enquiry_notes (enquiry_id, at);
+   CREATE INDEX enquiries_calls ON enquiries (call_start) WHERE call_start IS NOT NULL;
+   CREATE INDEX enquiries_handled ON enquiries (created_at, seq) WHERE handled_at IS NOT NULL;`,
+  },
 ];
 
 /** The steps `engine` runs, in order: its version counts these. */

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { JOBS_CLAIM_BATCH, JOBS_LEASE_MS } from '../config.ts';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import { staffRecords, type StaffRecords } from './staff.ts';
+import { staffQueries, type StaffQueries } from './staff-queries.ts';
 import { releaseRecords, type ReleaseRecords } from './releases.ts';
 import type { Db, Dialect, Driver } from './db.ts';
 import { callInstant, fromRow, justStored, SELECT_ENQUIRIES } from './sql.ts';
@@ -96,6 +97,7 @@ export class Store implements EnquiryStore {
   readonly description: string;
   readonly calendarCopies: CalendarCopies;
   readonly staff: StaffRecords;
+  readonly desk: StaffQueries;
   readonly releases: ReleaseRecords;
   readonly #db: Db;
   readonly #dialect: Dialect;
@@ -108,6 +110,7 @@ export class Store implements EnquiryStore {
     this.description = driver.description;
     this.calendarCopies = calendarCopies(driver.db);
     this.staff = staffRecords(driver.db);
+    this.desk = staffQueries(driver.db, driver.dialect);
     this.releases = releaseRecords(driver.db);
   }
 
@@ -509,13 +512,13 @@ function txCallWrites(
         [start, end, host, id],
       );
     },
-    async cancelCall(id, at, lapsed = false) {
+    async cancelCall(id, at, lapsed = false, who) {
       const when = new Date(at).toISOString();
       await db.run(
         `UPDATE enquiries SET call_cancelled_at = ?, call_lapsed_at = ?,
-           call_sequence = call_sequence + 1
+           call_sequence = call_sequence + 1, call_cancelled_by = ?, call_cancel_reason = ?
          WHERE id = ? AND call_cancelled_at IS NULL`,
-        [when, lapsed ? when : null, id],
+        [when, lapsed ? when : null, who?.by ?? null, who?.reason ?? null, id],
       );
     },
     async confirmCall(id, at) {

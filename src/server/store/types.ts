@@ -10,6 +10,7 @@ import { processWide } from '../process-wide.ts';
 import type { RateLimit } from '../requests/rate-limit.ts';
 import type { CalendarCopies } from './calendar-copies.ts';
 import type { StaffRecords } from './staff.ts';
+import type { StaffQueries } from './staff-queries.ts';
 import type { ReleaseRecords } from './releases.ts';
 import type { ConnectionType, DeviceClass, MetricName, Rating } from '../../domain/vitals.ts';
 
@@ -107,6 +108,24 @@ export interface StoredCall {
    * null otherwise.
    */
   lapsedAt: string | null;
+  /** Who cancelled it (a member's address, 'staff' from the CLI, 'prospect'), and why if said. */
+  cancelledBy?: string | null;
+  cancelReason?: string | null;
+  /** A past call marked held or a no-show on the desk: by whom (their address), when. */
+  outcome?: CallOutcome;
+}
+
+/** What became of a past call, as a member marked it. */
+export interface CallOutcome {
+  kind: 'held' | 'no-show';
+  by: string;
+  at: string;
+}
+
+/** Who cancels a call: a member's address, 'staff' (the CLI) or 'prospect'; why, if said. */
+export interface CancelledBy {
+  by: string;
+  reason?: string;
 }
 
 /** A move or cancellation the staff made (`npm run enquiries -- --move/--cancel`), and why if said. */
@@ -188,7 +207,7 @@ export interface StoreTx {
   /** A call's new time and host; its sequence and moves one up. */
   moveCall(id: string, start: string, end: string, host: string): Promise<void>;
   /** A call cancelled at `at` (and, `lapsed`, released unconfirmed); its sequence one up. */
-  cancelCall(id: string, at: number, lapsed?: boolean): Promise<void>;
+  cancelCall(id: string, at: number, lapsed?: boolean, who?: CancelledBy): Promise<void>;
   /** A call confirmed at `at`, if it waits, is not cancelled and has not begun: whether it was. */
   confirmCall(id: string, at: number): Promise<boolean>;
   /**
@@ -341,6 +360,8 @@ export interface EnquiryStore extends VitalsStore {
   readonly calendarCopies: CalendarCopies;
   /** The staff desk's links, sessions, passkeys and audit log. */
   readonly staff: StaffRecords;
+  /** The desk's paged lists, search, notes and marks (./staff-queries.ts). */
+  readonly desk: StaffQueries;
   /** Publishing's publishes and releases (./releases.ts). */
   readonly releases: ReleaseRecords;
   /**
