@@ -42,8 +42,9 @@ export interface VitalsRow {
 }
 
 /**
- * The desk's lists (`?state=`): a call's life (upcoming and confirmed, waiting for the prospect's
- * confirmation, past, held, no-show, cancelled), and the enquiries (all, new, handled).
+ * The desk's lists (`?state=`): a call's life (upcoming: every call ahead, confirmed or not; of
+ * those, the ones waiting for the prospect's confirmation; past, held, no-show; cancelled), and
+ * the enquiries (all, new, handled).
  */
 export const DESK_LISTS = [
   'upcoming',
@@ -70,7 +71,7 @@ export const CALL_LISTS: readonly DeskList[] = [
 
 /** A list's name on the desk. */
 export const LIST_NAMES: Record<DeskList, string> = {
-  upcoming: 'Upcoming',
+  upcoming: 'Calls ahead',
   unconfirmed: 'Waiting for confirmation',
   past: 'Past',
   held: 'Held',

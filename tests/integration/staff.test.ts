@@ -96,9 +96,9 @@ describe('the staff desk', () => {
     );
     expect(handled.status).toBe(303);
     const after = await (
-      await fetch(`${server.url}/staff?enquiries=handled`, { headers: { Cookie: cookie } })
+      await fetch(`${server.url}/staff?state=handled`, { headers: { Cookie: cookie } })
     ).text();
-    expect(after).toContain('Handled by anna@northgate-digital.example');
+    expect(read(after)).toContain('Handled by Anna Reid');
     expect(read(after)).toContain(`marked handled ${id}`);
     expect(read(after)).toContain('exported the enquiries');
     // The server's log: each sign-in and action, by the member's host id, never the prospect.
@@ -362,8 +362,7 @@ describe('the staff desk', () => {
     const desk = await (await fetch(`${server.url}/staff`, { headers: { Cookie: cookie } })).text();
     expect(desk).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     const shown = 'Zelda evil \u05e9\u05dc\u05d5\u05dd';
-    // The call's line and the enquiry's: the name and the address each isolated.
-    expect(desk).toContain(`<bdi>${shown}</bdi> &lt;<bdi>zelda@example.com</bdi>&gt;`);
+    // The call's card: the name and the address each isolated.
     expect(desk).toMatch(
       new RegExp(`<bdi>${shown}</bdi>\\s*</strong>\\s*&lt;<bdi>zelda@example.com</bdi>&gt;`),
     );

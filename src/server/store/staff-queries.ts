@@ -77,10 +77,7 @@ const BOOKED = `e.call_start IS NOT NULL AND e.call_cancelled_at IS NULL`;
 function listSql(list: DeskList, now: string): { where: string; params: unknown[] } {
   switch (list) {
     case 'upcoming':
-      return {
-        where: `${BOOKED} AND e.call_confirmed_at IS NOT NULL AND e.call_end > ?`,
-        params: [now],
-      };
+      return { where: `${BOOKED} AND e.call_end > ?`, params: [now] };
     case 'unconfirmed':
       return {
         where: `${BOOKED} AND e.call_confirmed_at IS NULL AND e.call_end > ?`,
