@@ -17,6 +17,7 @@ import { startPostgres } from './postgres.mjs';
 import { openStore } from '../src/server/store/index.ts';
 import { deskPage } from '../src/server/staff/desk.ts';
 import { deskFilters } from '../src/server/staff/desk-view.ts';
+import { SEARCH_WORDS_OF_ALL } from '../src/server/store/migrations.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,7 +43,9 @@ const hosts = [
  * `now`, the host by turns, 1 in 7 waiting for confirmation, 1 in 13 cancelled); a third handled.
  */
 const seedSql = {
-  sqlite: (at) => `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${ENQUIRIES})
+  sqlite: (
+    at,
+  ) => `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${ENQUIRIES})
     INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam,
       call_start, call_end, call_host, call_confirmed_at, call_cancelled_at, handled_at, handled_by)
     SELECT printf('%08x-0000-4000-8000-%012x', i, i),
@@ -96,9 +99,14 @@ const cases = [
   ['search by e-mail', '/staff?q=p77777%40company77'],
   ['search by reference', '/staff?q=0000d431'],
   ['search, no match', '/staff?q=nobody+at+all'],
+  ['search, a word in every name', '/staff?q=prospect'],
+  ['search, a word and a number', '/staff?q=prospect+54321'],
+  ['search, a common word, cancelled', '/staff?state=cancelled&q=prospect'],
+  ['the last page (all, page 4000)', '/staff?state=all&page=4000'],
 ];
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
 /** Times each case `runs` times (after 3 unmeasured), through deskPage as /staff calls it. */
 async function measure(store) {
@@ -128,6 +136,8 @@ async function sqlite() {
     const started = performance.now();
     const db = new DatabaseSync(path);
     db.exec(seedSql.sqlite(now));
+    // The search words, as the migration that made their table makes them for every enquiry.
+    db.exec(SEARCH_WORDS_OF_ALL.sqlite);
     db.close();
     const seeded = performance.now() - started;
     const store = await openStore({ databasePath: path });
@@ -150,7 +160,8 @@ async function postgres() {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     await client.query(seedSql.postgres(now));
-    await client.query('ANALYZE enquiries');
+    await client.query(SEARCH_WORDS_OF_ALL.postgres);
+    await client.query('ANALYZE enquiries, enquiry_words');
     await client.end();
     const seeded = performance.now() - started;
     const store = await openStore({ databaseUrl, databasePath: '' });
@@ -174,7 +185,7 @@ for (const engine of values.engines.split(',')) {
   for (const { name, shown, p50, p95 } of results) {
     over ||= p95 > 100;
     console.log(
-      `  ${name.padEnd(30)} ${String(shown).padStart(3)} shown  p50 ${p50.toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms${p95 > 100 ? '  over 100 ms' : ''}`,
+      `  ${name.padEnd(34)} ${String(shown).padStart(3)} shown  p50 ${p50.toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms${p95 > 100 ? '  over 100 ms' : ''}`,
     );
   }
 }

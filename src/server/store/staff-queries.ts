@@ -5,6 +5,7 @@
  * marked handled in bulk; and the CSV's rows in pages, by a cursor.
  */
 import { CALL_LISTS, type DeskList } from '../../domain/staff.ts';
+import { clip } from '../safe-text.ts';
 import type { Db, Dialect } from './db.ts';
 import { fromRow, SELECT_ENQUIRIES } from './sql.ts';
 import type { StoredEnquiry } from './types.ts';
@@ -12,7 +13,10 @@ import type { StoredEnquiry } from './types.ts';
 /** What the desk asks for: a list, narrowed, a page of it. */
 export interface DeskQuery {
   list: DeskList;
-  /** A name, an e-mail or a reference, found anywhere in them, whatever the case; as typed. */
+  /**
+   * Words typed: each found at the beginning of a word of the name, of the e-mail (whole, either
+   * half, or a part between its dots and dashes) or of the reference, whatever the case.
+   */
   text?: string;
   /** A host's id: their calls only. */
   host?: string;
@@ -68,8 +72,52 @@ export interface StaffQueries {
 /** An instant as the site writes a call's (to the second), so that SQLite compares them as text. */
 const callInstant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** Text typed to search for, as a LIKE pattern that matches it literally (`%`, `_` and `\` too). */
-export const likeLiterally = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** The longest word kept, and the most words of a search. */
+const WORD_LENGTH = 64;
+const MAX_TERMS = 6;
+
+/**
+ * An enquiry's search words, as migration 21 makes every stored one's: its name's words, its
+ * e-mail whole, its two halves and its parts, and its id, in lower case.
+ */
+export function searchWords({ id, name, email }: { id: string; name: string; email: string }) {
+  const address = email.toLowerCase();
+  const at = address.indexOf('@');
+  const text = [
+    name.toLowerCase(),
+    address,
+    at < 0 ? '' : address.slice(0, at),
+    address.slice(at + 1),
+    address.replace(/[@.+_-]/g, ' '),
+    id.toLowerCase(),
+  ]
+    .join(' ')
+    // Control and format characters (a NUL, a bidi override) part words: no one types them.
+    .replace(/[\p{Cc}\p{Cf}]/gu, ' ');
+  return [
+    ...new Set(
+      text
+        .split(/\s+/u)
+        .filter(Boolean)
+        .map((w) => clip(w, WORD_LENGTH)),
+    ),
+  ];
+}
+
+/** What was typed, as words to find the beginning of (lower case; `%` or `_` are letters like any). */
+export const searchTerms = (text: string) =>
+  [
+    ...new Set(
+      text
+        .toLowerCase()
+        .split(/\s+/u)
+        .filter(Boolean)
+        .map((w) => clip(w, WORD_LENGTH)),
+    ),
+  ].slice(0, MAX_TERMS);
+
+/** The words that begin with `term`: from it to it followed by the last character (byte order). */
+const range = (term: string) => [term, `${term}\u{10FFFF}`];
 
 const BOOKED = `e.call_start IS NOT NULL AND e.call_cancelled_at IS NULL`;
 
@@ -107,18 +155,14 @@ const orderOf = (list: DeskList, dialect: Dialect) =>
       ? 'e.call_start DESC, e.id DESC'
       : `e.created_at DESC, e.${dialect.insertOrder} DESC`;
 
-/** The narrowing of a query: its text, host and dates, as SQL and parameters. */
-function narrowing(query: DeskQuery): { where: string; params: unknown[] } {
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  const text = query.text?.trim().toLowerCase();
-  if (text) {
-    const pattern = likeLiterally(text);
-    parts.push(
-      `(lower(e.name) LIKE ? ESCAPE '\\' OR lower(e.email) LIKE ? ESCAPE '\\' OR e.id LIKE ? ESCAPE '\\')`,
-    );
-    params.push(`%${pattern}%`, `%${pattern}%`, `${pattern}%`);
-  }
+/** Each term found at the beginning of one of the enquiry's words (through their index). */
+const HAS_WORD = `EXISTS (SELECT 1 FROM enquiry_words w
+  WHERE w.enquiry_id = e.id AND w.word >= ? AND w.word < ?)`;
+
+/** The narrowing of a query: its words, host and dates, as SQL and parameters. */
+function narrowing(query: DeskQuery, terms: string[]): { where: string; params: unknown[] } {
+  const parts: string[] = terms.map(() => HAS_WORD);
+  const params: unknown[] = terms.flatMap(range);
   if (query.host) {
     parts.push('e.call_host = ?');
     params.push(query.host);
@@ -138,17 +182,47 @@ function narrowing(query: DeskQuery): { where: string; params: unknown[] } {
 }
 
 /** The columns of an enquiry the desk reads: no join and no count of its e-mails. */
-const DESK_COLUMNS = `SELECT e.*, NULL AS done_at, 0 AS attempts, NULL AS mail_failure FROM enquiries e`;
+const DESK_COLUMNS = `SELECT e.*, NULL AS done_at, 0 AS attempts, NULL AS mail_failure`;
+
+/** Matches counted at most, to find a search's rarest word: fewer, and the query starts from it. */
+const RARE = 500;
+
+/**
+ * Where a list's rows come from: every enquiry; or, when one of the words searched for begins
+ * fewer than RARE words, the enquiries with such a word, found through their index (the list's
+ * own order would otherwise walk every enquiry to find a few).
+ */
+async function rowsFrom(db: Db, terms: string[]): Promise<{ from: string; params: unknown[] }> {
+  let rarest: { term: string; n: number } | undefined;
+  for (const term of terms) {
+    const [row] = await db.all(
+      `SELECT CAST(count(*) AS INTEGER) AS n FROM (SELECT 1 FROM enquiry_words
+         WHERE word >= ? AND word < ? LIMIT ${RARE}) m`,
+      range(term),
+    );
+    const n = Number(row!.n);
+    if (n < RARE && (!rarest || n < rarest.n)) rarest = { term, n };
+  }
+  return rarest
+    ? {
+        from: `FROM (SELECT DISTINCT enquiry_id FROM enquiry_words WHERE word >= ? AND word < ?) m
+          JOIN enquiries e ON e.id = m.enquiry_id`,
+        params: range(rarest.term),
+      }
+    : { from: 'FROM enquiries e', params: [] };
+}
 
 export function staffQueries(db: Db, dialect: Dialect): StaffQueries {
   return {
     async list(query) {
+      const terms = searchTerms(query.text ?? '');
+      const source = await rowsFrom(db, terms);
       const list = listSql(query.list, callInstant(query.now));
-      const narrow = narrowing(query);
+      const narrow = narrowing(query, terms);
       const rows = await db.all(
-        `${DESK_COLUMNS} WHERE NOT e.spam AND ${list.where}${narrow.where}
+        `${DESK_COLUMNS} ${source.from} WHERE NOT e.spam AND ${list.where}${narrow.where}
          ORDER BY ${orderOf(query.list, dialect)} LIMIT ? OFFSET ?`,
-        [...list.params, ...narrow.params, query.limit, query.offset],
+        [...source.params, ...list.params, ...narrow.params, query.limit, query.offset],
       );
       return rows.map(fromRow);
     },

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { JOBS_CLAIM_BATCH, JOBS_LEASE_MS } from '../config.ts';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import { staffRecords, type StaffRecords } from './staff.ts';
-import { staffQueries, type StaffQueries } from './staff-queries.ts';
+import { searchWords, staffQueries, type StaffQueries } from './staff-queries.ts';
 import { releaseRecords, type ReleaseRecords } from './releases.ts';
 import type { Db, Dialect, Driver } from './db.ts';
 import { callInstant, fromRow, justStored, SELECT_ENQUIRIES } from './sql.ts';
@@ -577,6 +577,12 @@ async function insertAll(db: Db, rows: readonly NewRow[], now: number) {
     );
     for (const { id } of inserted) stored.add(id as string);
   }
+  await addSearchWords(
+    db,
+    rows.flatMap(({ enquiry }, i) =>
+      stored.has(ids[i]!) ? [{ id: ids[i]!, name: enquiry.name, email: enquiry.email }] : [],
+    ),
+  );
   await queueAll(
     db,
     rows.flatMap(({ jobs }, i) =>
@@ -586,6 +592,17 @@ async function insertAll(db: Db, rows: readonly NewRow[], now: number) {
   return rows.map(({ enquiry, host }, i) =>
     stored.has(ids[i]!) ? justStored(enquiry, ids[i]!, createdAt, host) : undefined,
   );
+}
+
+/** Enquiries' search words (./staff-queries.ts searchWords), a statement per ROWS_PER_INSERT. */
+async function addSearchWords(db: Db, enquiries: { id: string; name: string; email: string }[]) {
+  const words = enquiries.flatMap((e) => searchWords(e).map((word) => [word, e.id] as const));
+  for (const run of runs(words))
+    await db.run(
+      `INSERT INTO enquiry_words (word, enquiry_id) VALUES ${placeholders(run.length, 2)}
+       ON CONFLICT DO NOTHING`,
+      run.flat(),
+    );
 }
 
 /** What a transaction writes of the queue of jobs: jobs queued, and jobs dropped unrun. */
