@@ -6,7 +6,7 @@
  * a call and why.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeskQuery } from '../../src/server/store/staff-queries';
+import type { DeskQuery } from '../../src/server/store/types';
 import type { EnquiryStore, NewEnquiry } from '../../src/server/store/types';
 import { call, enquiry } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';

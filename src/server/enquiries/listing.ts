@@ -7,7 +7,7 @@
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
 import { csvCell, terminalText } from '../safe-text.ts';
 import type { StoredEnquiry } from '../store/types.ts';
-import type { StoredNote } from '../store/staff-queries.ts';
+import type { StoredNote } from '../store/types.ts';
 import { callState } from '../../domain/staff.ts';
 
 /**

@@ -15,7 +15,7 @@ import {
   type DeskList,
 } from '../../domain/staff.ts';
 import { bodyText, clip, headerText, withoutBidiControls } from '../safe-text.ts';
-import type { StoredNote } from '../store/staff-queries.ts';
+import type { StoredNote } from '../store/types.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 import type { StaffMember } from './access.ts';
 

@@ -17,7 +17,7 @@ import { csvHeader, csvRows } from '../enquiries/listing.ts';
 import { summarise, windowStart } from '../vitals/report.ts';
 import type { AuditLine, DeskCall, DeskItem, VitalsRow } from '../../domain/staff.ts';
 import { SlotTaken, type EnquiryStore } from '../store/types.ts';
-import type { ExportCursor } from '../store/staff-queries.ts';
+import type { ExportCursor } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
 import { isRefusal, refusalMessage, type CallRefusal } from '../booking/refusals.ts';
 import {

@@ -8,66 +8,7 @@ import { CALL_LISTS, type DeskList } from '../../domain/staff.ts';
 import { clip } from '../safe-text.ts';
 import type { Db, Dialect } from './db.ts';
 import { fromRow, SELECT_ENQUIRIES } from './sql.ts';
-import type { StoredEnquiry } from './types.ts';
-
-/** What the desk asks for: a list, narrowed, a page of it. */
-export interface DeskQuery {
-  list: DeskList;
-  /**
-   * Words typed: each found at the beginning of a word of the name, of the e-mail (whole, either
-   * half, or a part between its dots and dashes) or of the reference, whatever the case.
-   */
-  text?: string;
-  /** A host's id: their calls only. */
-  host?: string;
-  /** From this instant (inclusive) to that one (exclusive): the call's start, or the arrival. */
-  from?: string;
-  to?: string;
-  offset: number;
-  limit: number;
-  /** What is ahead and what is past, in epoch ms. */
-  now: number;
-}
-
-/** A member's note as stored: on enquiry `enquiryId`, by `author` (their address). */
-export interface StoredNote {
-  enquiryId: string;
-  author: string;
-  at: number;
-  body: string;
-}
-
-/** Where a page of the CSV ended: the next starts after it. */
-export interface ExportCursor {
-  createdAt: string;
-  order: number;
-}
-
-export interface StaffQueries {
-  /** A page of a list, in the list's order (calls by their time, enquiries newest first). */
-  list(query: DeskQuery): Promise<StoredEnquiry[]>;
-  /** The notes of these enquiries, oldest first each. */
-  notesOf(ids: readonly string[]): Promise<Map<string, StoredNote[]>>;
-  /** A note on an enquiry; false when there is no such enquiry. */
-  addNote(note: StoredNote): Promise<boolean>;
-  /**
-   * A call begun by `now` and not cancelled marked held or a no-show by `by` (or unmarked, null);
-   * false when there is no such call.
-   */
-  markOutcome(
-    id: string,
-    outcome: 'held' | 'no-show' | null,
-    by: string,
-    now: number,
-  ): Promise<boolean>;
-  /** Enquiries marked handled by `by` at `now`, those not handled yet: the ids it marked. */
-  markAllHandled(ids: readonly string[], by: string, now: number): Promise<string[]>;
-  /** Every enquiry (spam too), in the order stored, `limit` after `after`; where it ended. */
-  exportPage(
-    after: ExportCursor | undefined,
-    limit: number,
-  ): Promise<{ rows: StoredEnquiry[]; next: ExportCursor | undefined }>;
-}
+import type { DeskQuery, StaffQueries, StoredNote } from './types.ts';
 
 /** An instant as the site writes a call's (to the second), so that SQLite compares them as text. */
 const callInstant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

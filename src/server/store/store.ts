@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { JOBS_CLAIM_BATCH, JOBS_LEASE_MS } from '../config.ts';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import { staffRecords, type StaffRecords } from './staff.ts';
-import { searchWords, staffQueries, type StaffQueries } from './staff-queries.ts';
+import { searchWords, staffQueries } from './staff-queries.ts';
 import { releaseRecords, type ReleaseRecords } from './releases.ts';
 import type { Db, Dialect, Driver } from './db.ts';
 import { callInstant, fromRow, justStored, SELECT_ENQUIRIES } from './sql.ts';
@@ -23,6 +23,7 @@ import {
   type NewEnquiry,
   type NewVitalRecord,
   type QueuedJob,
+  type StaffQueries,
   type StoreTx,
   type StoredEnquiry,
   type VitalRecord,
