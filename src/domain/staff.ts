@@ -130,8 +130,8 @@ export interface DeskItem {
     confirmed: boolean;
     moves: number;
     state: CallState;
-    /** Cancelled (or lapsed) at, by whom in words, and why if said. */
-    cancelled?: { at: string; by: string; reason: string | undefined };
+    /** Cancelled (or lapsed) at, by whom in words (unknown: undefined), and why if said. */
+    cancelled?: { at: string; by: string | undefined; reason: string | undefined };
     outcome?: { kind: 'held' | 'no-show'; by: string; at: string };
     /** Not begun and not cancelled: it can still move or be cancelled. */
     ahead: boolean;

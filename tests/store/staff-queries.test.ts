@@ -84,6 +84,11 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %
   it('keep who cancelled a call and why, and who marked a no-show', async () => {
     const gone = await store.findById(ids.Gone!);
     expect(gone?.call).toMatchObject({ cancelledBy: ANNA, cancelReason: 'The host is ill' });
+    // Cancelled with the prospect's link: by the prospect, no reason.
+    await add('Linked', booking('Linked', '2027-01-20T09:00:00Z', true), now - hour);
+    expect((await backend.bookings.cancelCall(ids.Linked!, false, now)).status).toBe('cancelled');
+    const linked = (await store.findById(ids.Linked!))?.call;
+    expect([linked?.cancelledBy, linked?.cancelReason]).toEqual(['prospect', undefined]);
     const noShow = await store.findById(ids.Noshow!);
     expect(noShow?.call?.outcome).toEqual({
       kind: 'no-show',

@@ -166,9 +166,8 @@ function deskCallOf(call: NonNullable<StoredEnquiry['call']>, context: ItemConte
     ...(call.cancelledAt && {
       cancelled: {
         at: call.cancelledAt,
-        by: call.lapsedAt
-          ? 'no one: not confirmed in time'
-          : context.who(call.cancelledBy ?? 'staff'),
+        // Released unconfirmed, or cancelled before who cancelled was kept: no one to name.
+        by: call.lapsedAt || !call.cancelledBy ? undefined : context.who(call.cancelledBy),
         reason: call.cancelReason ? shown(call.cancelReason) : undefined,
       },
     }),
