@@ -114,6 +114,8 @@ export interface CallChange {
   by: 'staff';
   /** One line, as safe-text's headerText leaves it (the CLI's --reason). */
   reason?: string;
+  /** The member who made it, as the staff's e-mails name them: their name, else their address. */
+  who?: string;
 }
 
 /**
