@@ -84,8 +84,12 @@ describe('where a member lands after an action', () => {
       '/staff?call=c1&done=taken&at=change-title#change-title',
     );
     expect(landing(at(''), 'already-cancelled', 'c1')).toBe('/staff?done=already-cancelled#done');
-    expect(landing(at('?done=moved'), undefined, 'c 1&x', 'cancel')).toBe(
-      '/staff?call=c+1%26x&step=cancel#cancel-title',
+    // Whatever an id holds, the address stays one line of one address.
+    expect(landing(at('?done=moved'), undefined, 'c 1&x\r\n', 'cancel')).toBe(
+      '/staff?call=c+1%26x%0D%0A&step=cancel#cancel-title',
+    );
+    expect(landing(at(''), 'handled', 'e\r\nSet-Cookie: x')).toBe(
+      '/staff?done=handled&at=enquiry-e%0D%0ASet-Cookie%3A+x#enquiry-e%0D%0ASet-Cookie%3A%20x',
     );
   });
 

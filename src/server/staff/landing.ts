@@ -54,7 +54,7 @@ export function landing(url: URL, done: Done | undefined, id: string, step?: 'ca
   if (done) query.set('done', done);
   if (at) query.set('at', at);
   const anchor = step ? 'cancel-title' : (at ?? 'done');
-  return `${DESK}?${query}#${anchor}`;
+  return `${DESK}?${query}#${encodeURIComponent(anchor)}`;
 }
 
 /** The item a desk's page says its outcome at (`?at=`), if the page shows it; else none (the top). */
