@@ -284,6 +284,37 @@ describe('the staff desk', () => {
     expect(zeldaCancel()).toHaveLength(1);
   });
 
+  it('marks field data from fewer than 5 visits “too few visits”, not rated', async () => {
+    const { server, mails } = await servers.startWithMail({ VITALS_FLUSH_MS: '20' });
+    const visit = (path: string) =>
+      fetch(`${server.url}/vitals`, {
+        method: 'POST',
+        body: JSON.stringify({
+          path,
+          navigation: 'navigate',
+          connection: '4g',
+          device: 'phone',
+          metrics: [{ name: 'LCP', value: 800 }],
+        }),
+        headers: { Origin: server.url, 'Content-Type': 'text/plain;charset=UTF-8' },
+      });
+    for (let i = 0; i < 2; i++) expect((await visit('/iphone')).status).toBe(204);
+    for (let i = 0; i < 5; i++) expect((await visit('/')).status).toBe(204);
+    const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
+    const rating = async (path: string) => {
+      const desk = parse(
+        await (await fetch(`${server.url}/staff`, { headers: { Cookie: cookie } })).text(),
+      );
+      const row = [...desk.querySelectorAll('section[aria-labelledby="vitals-title"] tr')].find(
+        (tr) => tr.querySelector('td')?.textContent === path,
+      );
+      return row?.querySelectorAll('td')[3]?.textContent;
+    };
+    await expect
+      .poll(async () => [await rating('/'), await rating('/iphone')], { timeout: 5000 })
+      .toEqual(['good', 'too few visits']);
+  });
+
   it('counts a member’s posts apart from the forms’ rate limit: a morning of actions is not throttled', async () => {
     const { server, mails } = await servers.startWithMail({
       RATE_LIMIT: 'on',
