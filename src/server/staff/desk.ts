@@ -8,17 +8,16 @@ import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.
 import type { PageAnswer } from '../http/answer.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
 import { moveBookedCall } from '../booking/change.ts';
-import { currentFreeSlots } from '../booking/queries.ts';
+import { currentMoves } from '../booking/queries.ts';
 import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { headerText, withoutBidiControls } from '../safe-text.ts';
+import { withoutBidiControls } from '../safe-text.ts';
 import { log } from '../log.ts';
 import { formatCsv } from '../enquiries/listing.ts';
 import { summarise, windowStart } from '../vitals/report.ts';
 import type { AuditLine, DeskCall, DeskEnquiry, VitalsRow } from '../../domain/staff.ts';
 import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
-import { isRefusal, refusalMessage, type CallRefusal } from '../booking/refusals.ts';
 import {
   addressKey,
   isEditor,
@@ -31,6 +30,8 @@ import {
   type StaffMember,
 } from './access.ts';
 import { sendLink } from './links.ts';
+import { cancelDetail, deskChange, enquiryDetail, moveDetail } from './records.ts';
+import { doneAt, doneMessage, landing, type Done } from './landing.ts';
 import type { Publishing } from '../releases/publishing.ts';
 
 /** What the desk needs, built once by ../app.ts. */
@@ -215,19 +216,41 @@ const deskEnquiry = (e: StoredEnquiry): DeskEnquiry => {
   };
 };
 
-/** An audit line as the desk shows it: its subject and detail may hold what a visitor typed. */
-const deskAudit = (line: AuditLine): AuditLine => ({
+/**
+ * An audit line as the desk shows it: the member by name and address; its subject and detail may
+ * hold what a visitor typed.
+ */
+const deskAudit = (line: AuditLine, members: StaffDesk['members']): AuditLine => ({
   ...line,
+  actor: actorLabel(line.actor, members),
   subject: line.subject === null ? null : shown(line.subject),
   detail: line.detail === null ? null : shown(line.detail),
 });
 
+/** A member as the audit log names them: 'Anna Reid (anna@…)', or their address alone. */
+const actorLabel = (email: string, members: StaffDesk['members']) => {
+  const name = members.get(email)?.name;
+  return name && name !== email ? `${name} (${email})` : email;
+};
+
 export interface DeskView extends PageAnswer {
   member: StaffMember;
-  /** The call chosen to move or cancel (`?call=ID`), with the times it can move to. */
-  selected?: { call: DeskCall; moves: Slot[] };
+  /**
+   * The call chosen to move or cancel (`?call=ID`): the times it can move to, each with the host
+   * who would take it (by start), from date `from` (`?from=`); or (`&step=cancel`) the step that
+   * asks before a cancel.
+   */
+  selected?: {
+    call: DeskCall;
+    moves: Slot[];
+    hosts: Record<string, string>;
+    step: 'move' | 'cancel';
+    from: string;
+  };
   /** What the last action did, said once (`?done=`). */
   done?: string;
+  /** The item it is said at (`?at=`, an item's id shown on the page); none: at the top. */
+  doneAt?: string;
   /** The calls ahead, soonest first (all hosts', or the member's with `mine`). */
   calls: DeskCall[];
   mine: boolean;
@@ -312,23 +335,39 @@ async function deskPost(
 ): Promise<Answered> {
   const action = first(fields, 'action');
   const id = first(fields, 'id').slice(0, 64);
-  if (action === 'cancel' || action === 'move')
-    return redirect(
-      `${DESK}?done=${await changeCall(desk, member, action, id, fields, availability, now)}`,
-    );
-  if ((action === 'handled' || action === 'new') && id) {
-    const done = await desk.store.staff.markHandled(
-      id,
-      action === 'handled' ? member.email : null,
-      now,
-    );
-    if (done)
-      await record(desk, member, now, {
-        action: action === 'handled' ? 'marked handled' : 'marked new',
-        subject: id,
-      });
+  // A cancel asks first, on a step of its own: this post (the old form's) changes nothing.
+  if (action === 'cancel') return redirect(landing(url, undefined, id, 'cancel'));
+  if (action === 'cancel-confirmed' || action === 'move') {
+    const change = action === 'move' ? 'move' : 'cancel';
+    const done = await changeCall(desk, member, change, id, fields, availability, now);
+    return redirect(landing(url, done, id));
   }
+  if ((action === 'handled' || action === 'new') && id)
+    return redirect(landing(url, await markEnquiry(desk, member, action, id, now), id));
   return redirect(`${DESK}${url.search}#enquiries`);
+}
+
+/** An enquiry marked handled (or new again) by the member, in the audit log with its name. */
+async function markEnquiry(
+  desk: StaffDesk,
+  member: StaffMember,
+  action: 'handled' | 'new',
+  id: string,
+  now: number,
+): Promise<Done | undefined> {
+  const done = await desk.store.staff.markHandled(
+    id,
+    action === 'handled' ? member.email : null,
+    now,
+  );
+  if (!done) return undefined;
+  const enquiry = await desk.store.findById(id);
+  await record(desk, member, now, {
+    action: action === 'handled' ? 'marked handled' : 'marked new',
+    subject: id,
+    detail: enquiry ? enquiryDetail(enquiry.name) : null,
+  });
+  return action;
 }
 
 /** The desk as the member asked for it: whose calls, which enquiries, the call chosen, what was done. */
@@ -350,26 +389,26 @@ async function deskView(
     .map(deskEnquiry);
   const chosen = url.searchParams.get('call');
   const selectedCall = chosen ? calls.find((c) => c.id === chosen) : undefined;
-  const done = url.searchParams.get('done');
+  const selected = selectedCall && (await choice(desk, selectedCall, url, availability, now));
+  const done = doneMessage(url.searchParams.get('done') ?? '');
+  const shown = [
+    ...calls.map((c) => `call-${c.id}`),
+    ...enquiries.map((e) => `enquiry-${e.id}`),
+    ...(selected ? ['change-title'] : []),
+  ];
+  const at = doneAt(url, shown);
   return {
     type: 'page',
     status: 200,
     headers: deskHeaders(),
     member,
-    ...(selectedCall && {
-      selected: {
-        call: selectedCall,
-        moves: (
-          await currentFreeSlots(availability, desk.services, {}, now, selectedCall.id)
-        ).filter((slot) => slot.start !== selectedCall.start),
-      },
-    }),
-    ...(done && doneMessage(done) && { done: doneMessage(done) }),
+    ...(selected && { selected }),
+    ...(done && { done, ...(at && { doneAt: at }) }),
     calls,
     mine,
     enquiries,
     filter,
-    audit: (await desk.store.staff.recentAudit(100)).map(deskAudit),
+    audit: (await desk.store.staff.recentAudit(100)).map((line) => deskAudit(line, desk.members)),
     passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
     edits: desk.publishing !== undefined && isEditor(member),
     vitals: summarise(
@@ -378,6 +417,35 @@ async function deskView(
     ),
   };
 }
+
+/** A chosen call's times to move to, each with the host who would take it, or its cancel's step. */
+async function choice(
+  desk: StaffDesk,
+  call: DeskCall,
+  url: URL,
+  availability: Availability,
+  now: number,
+): Promise<NonNullable<DeskView['selected']>> {
+  const from = url.searchParams.get('from') ?? '';
+  const step = url.searchParams.get('step') === 'cancel' ? 'cancel' : 'move';
+  if (step === 'cancel') return { call, moves: [], hosts: {}, step, from };
+  const host = (await desk.store.findById(call.id))?.call?.host ?? null;
+  const moves = await currentMoves(availability, desk.services, { ...call, host }, now);
+  const names = hostNames(desk);
+  return {
+    call,
+    moves: moves.map(({ slot }) => slot),
+    hosts: Object.fromEntries(moves.map(({ slot, host }) => [slot.start, names.get(host) ?? host])),
+    step,
+    from,
+  };
+}
+
+/** The hosts' names, by host id: the members who take calls. */
+const hostNames = (desk: StaffDesk) =>
+  new Map(
+    [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
+  );
 
 /** The calls of the next CALLS_AHEAD_MS, soonest first: every host's, or with `mine` the member's. */
 async function callsAhead(
@@ -390,9 +458,7 @@ async function callsAhead(
     new Date(now).toISOString(),
     new Date(now + CALLS_AHEAD_MS).toISOString(),
   );
-  const hostNames = new Map(
-    [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
-  );
+  const names = hostNames(desk);
   const calls: DeskCall[] = [];
   for (const call of booked) {
     const isMine = call.host !== null && call.host === member.hostId;
@@ -406,7 +472,7 @@ async function callsAhead(
         message: typeof enquiry.data.message === 'string' ? shown(enquiry.data.message) : undefined,
         start: enquiry.call.start,
         end: enquiry.call.end,
-        host: call.host && (hostNames.get(call.host) ?? call.host),
+        host: call.host && (names.get(call.host) ?? call.host),
         where: desk.where(call.host),
         confirmed: enquiry.call.confirmedAt !== null,
         moves: enquiry.call.moves,
@@ -415,26 +481,6 @@ async function callsAhead(
   }
   return calls;
 }
-
-/**
- * What a move or a cancel from the desk came to, said on the desk after it (`?done=`): done, the
- * time taken or not offered, or a refusal of ../booking/refusals.ts in its words.
- */
-const DONE = {
-  cancelled:
-    'The call is cancelled; the prospect and the host are told, and their calendars updated.',
-  moved: 'The call is moved; the prospect and the host are told, and their calendars updated.',
-  taken: 'That time was just taken: nothing changed. Choose another.',
-  'not-offered': 'That time is no longer offered: nothing changed. Choose another.',
-};
-type Done = keyof typeof DONE | CallRefusal;
-
-const doneMessage = (done: string) =>
-  Object.hasOwn(DONE, done)
-    ? DONE[done as keyof typeof DONE]
-    : isRefusal(done)
-      ? refusalMessage(done)
-      : undefined;
 
 /**
  * Cancels or moves a call for the member, as the CLI's --cancel and --move do (the e-mails say the
@@ -450,36 +496,36 @@ async function changeCall(
   now: number,
 ): Promise<Done> {
   const { services } = desk;
-  const reason = headerText(first(fields, 'reason')).slice(0, 300);
-  const change = { by: 'staff' as const, ...(reason && { reason }) };
+  const change = deskChange(member, first(fields, 'reason'));
   const mail = services.jobs !== undefined;
   const enquiry = await services.store.findById(id);
   if (!enquiry?.call) return 'unknown';
-  let outcome: Done;
-  if (action === 'cancel') {
-    outcome = (await services.bookings.cancelCall(id, mail, now, change)).status;
-  } else {
-    const result = await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
-      now,
-      maxMoves: Infinity,
-      change,
-    }).catch((error: unknown) => {
-      // Another booking took the time (or every host's calendar is unreadable now).
-      if (error instanceof SlotTaken || error instanceof CalendarsUnreadable)
-        return { status: 'taken' as const };
-      throw error;
-    });
-    outcome = result.status;
-  }
-  if (outcome === 'cancelled' || outcome === 'moved') {
-    services.jobs?.kick();
-    await record(desk, member, now, {
-      action: outcome === 'cancelled' ? 'cancelled the call' : 'moved the call',
-      subject: id,
-      detail: reason || null,
-    });
-  }
-  return outcome;
+  const { call } = enquiry;
+  const result =
+    action === 'cancel'
+      ? await services.bookings.cancelCall(id, mail, now, change)
+      : await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
+          now,
+          maxMoves: Infinity,
+          change,
+        }).catch((error: unknown) => {
+          // Another booking took the time (or every host's calendar is unreadable now).
+          if (error instanceof SlotTaken || error instanceof CalendarsUnreadable)
+            return { status: 'taken' as const };
+          throw error;
+        });
+  if (result.status !== 'cancelled' && result.status !== 'moved') return result.status;
+  services.jobs?.kick();
+  const zone = member.timeZone;
+  await record(desk, member, now, {
+    action: result.status === 'cancelled' ? 'cancelled the call' : 'moved the call',
+    subject: id,
+    detail:
+      result.status === 'cancelled'
+        ? cancelDetail(enquiry.name, call, zone, change.reason)
+        : moveDetail(enquiry.name, call, result.enquiry.call!, zone, change.reason),
+  });
+  return result.status;
 }
 
 /**
