@@ -22,7 +22,7 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? 'list' : 'line',
-  timeout: 90_000,
+  timeout: 120_000,
   expect: { timeout: 15_000 },
   use: {
     ...devices['Desktop Chrome'],

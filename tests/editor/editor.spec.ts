@@ -498,6 +498,9 @@ test('a page file copied by hand onto the same address: the dev site shows an er
 test("a link to no page in one entry and a value the schema refuses in another: only the pages that show them fail, saying where in the editor's words; the rest renders", async ({
   page: browser,
 }) => {
+  // Some twenty first renders of the dev site's pages, each compiled on demand: on a loaded machine
+  // (CI, with every other phase beside it) that took more than 90 s.
+  test.setTimeout(180_000);
   const status = async (address: string) => (await browser.request.get(address)).status();
   const iphone = inProject('src/content/services/iphone.mdx');
   writeFileSync(
@@ -637,9 +640,10 @@ test('an upload is kept pending, shown in the field, and never written if the en
 const run = promisify(execFile);
 
 /**
- * `npm run build` in a copy of the editor's project (which holds the files the test saved): its log,
- * and the pages it wrote. Not in the editor's project itself, whose dev server would read the
- * build's content store as its own.
+ * The site's build (`astro build`, the half of `npm run build` that makes the pages; the other half,
+ * the live editor's, reads no content) in a copy of the editor's project (which holds the files the
+ * test saved): its log, and the pages it wrote. Not in the editor's project itself, whose dev server
+ * would read the build's content store as its own.
  */
 async function buildOf(files: string[], read: string[]) {
   const copy = mkdtempSync(join(tmpdir(), 'editor-build-'));
@@ -648,7 +652,8 @@ async function buildOf(files: string[], read: string[]) {
     for (const file of files) expect(existsSync(join(copy, file)), file).toBe(true);
     let log: string;
     try {
-      const { stdout, stderr } = await run('npm', ['run', '--silent', 'build'], {
+      const astro = join(copy, 'node_modules/astro/bin/astro.mjs');
+      const { stdout, stderr } = await run(process.execPath, [astro, 'build'], {
         cwd: copy,
         env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
         maxBuffer: 64 * 1024 * 1024,
@@ -656,7 +661,7 @@ async function buildOf(files: string[], read: string[]) {
       log = stdout + stderr;
     } catch (error) {
       const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-      throw new Error(`npm run build failed:\n${stdout}${stderr}`);
+      throw new Error(`astro build failed:\n${stdout}${stderr}`);
     }
     const pages = new Map<string, string>();
     for (const path of read) {

@@ -112,7 +112,7 @@ describe('the desk’s lists', () => {
     );
     const cancelled = await post(
       `${server.url}/staff`,
-      { id: ids['Carl Cancelled']!, action: 'cancel', reason: 'The host is ill' },
+      { id: ids['Carl Cancelled']!, action: 'cancel-confirmed', reason: 'The host is ill' },
       { Cookie: cookies.anna! },
     );
     expect(cancelled.status).toBe(303);
@@ -155,7 +155,7 @@ describe('the desk’s lists', () => {
     );
     expect(noted.status).toBe(303);
     expect(noted.headers.get('location')).toBe(
-      `/staff?state=past&done=noted#enquiry-${ids['Pia Past']}`,
+      `/staff?state=past&done=noted&at=enquiry-${ids['Pia Past']}#enquiry-${ids['Pia Past']}`,
     );
     const marked = await post(
       `${server.url}${at}`,
@@ -209,7 +209,7 @@ describe('the desk’s lists', () => {
       body,
     });
     expect(answer.status).toBe(303);
-    expect(answer.headers.get('location')).toBe('/staff?state=new&done=bulk');
+    expect(answer.headers.get('location')).toBe('/staff?state=new&done=bulk#done');
     const handled = await desk('/staff?state=handled');
     expect(handled.names.sort()).toEqual(['Prospect 1', 'Prospect 2']);
     expect(handled.card('Prospect 1')!.textContent).toContain('Handled by Anna Reid');

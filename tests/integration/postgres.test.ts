@@ -17,7 +17,7 @@ const servers = stoppedAfterEach();
 // its own for each test (a role and schema: scripts/postgres.mjs).
 let postgres: Awaited<ReturnType<typeof startPostgres>>;
 beforeAll(async () => {
-  postgres = await startPostgres();
+  postgres = await startPostgres({ durable: false });
 }, 60_000);
 afterAll(() => postgres.stop());
 const newPostgresDatabase = () => postgres.createStore();

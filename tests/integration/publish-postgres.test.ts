@@ -19,7 +19,7 @@ const root = join(import.meta.dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'publish-postgres-'));
 let postgres: Awaited<ReturnType<typeof startPostgres>>;
 beforeAll(async () => {
-  postgres = await startPostgres();
+  postgres = await startPostgres({ durable: false });
 }, 60_000);
 afterAll(async () => {
   await postgres.stop();

@@ -13,7 +13,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const postgres = await startPostgres();
+  const postgres = await startPostgres({ durable: false });
   project.provide('postgresUrl', postgres.url());
   return () => postgres.stop();
 }

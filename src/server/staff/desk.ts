@@ -8,10 +8,10 @@ import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.
 import type { PageAnswer } from '../http/answer.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
 import { moveBookedCall } from '../booking/change.ts';
-import { currentFreeSlots } from '../booking/queries.ts';
+import { currentMoves } from '../booking/queries.ts';
 import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { headerText, withoutBidiControls } from '../safe-text.ts';
+import { withoutBidiControls } from '../safe-text.ts';
 import { log } from '../log.ts';
 import { csvHeader, csvRows } from '../enquiries/listing.ts';
 import { summarise, windowStart } from '../vitals/report.ts';
@@ -19,7 +19,6 @@ import type { AuditLine, DeskCall, DeskItem, VitalsRow } from '../../domain/staf
 import { SlotTaken, type EnquiryStore } from '../store/types.ts';
 import type { ExportCursor } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
-import { isRefusal, refusalMessage, type CallRefusal } from '../booking/refusals.ts';
 import {
   addressKey,
   isEditor,
@@ -32,6 +31,8 @@ import {
   type StaffMember,
 } from './access.ts';
 import { sendLink } from './links.ts';
+import { cancelDetail, deskChange, enquiryDetail, moveDetail } from './records.ts';
+import { doneAt, doneMessage, landing, type Done } from './landing.ts';
 import {
   deskAddress,
   deskFilters,
@@ -211,19 +212,46 @@ export async function handleSignOut(
 /** Visitor text as the desk shows it: no bidi control (each value is also in a <bdi> there). */
 const shown = withoutBidiControls;
 
-/** An audit line as the desk shows it: its subject and detail may hold what a visitor typed. */
-const deskAudit = (line: AuditLine): AuditLine => ({
+/**
+ * An audit line as the desk shows it: the member by name and address; its subject and detail may
+ * hold what a visitor typed.
+ */
+const deskAudit = (line: AuditLine, members: StaffDesk['members']): AuditLine => ({
   ...line,
+  actor: actorLabel(line.actor, members),
   subject: line.subject === null ? null : shown(line.subject),
   detail: line.detail === null ? null : shown(line.detail),
 });
 
+/** A member as the audit log names them: 'Anna Reid (anna@…)', or their address alone. */
+const actorLabel = (email: string, members: StaffDesk['members']) => {
+  const name = members.get(email)?.name;
+  return name && name !== email ? `${name} (${email})` : email;
+};
+
 export interface DeskView extends PageAnswer {
   member: StaffMember;
-  /** The call chosen to move or cancel (`?call=ID`), with the times it can move to. */
-  selected?: { call: DeskCall; moves: Slot[] };
+  /**
+   * The call chosen to move or cancel (`?call=ID`): the times it can move to, each with the host
+   * who would take it (by start), from date `from` (`?day=`); or (`&step=cancel`) the step that
+   * asks before a cancel.
+   */
+  selected?: {
+    call: DeskCall;
+    moves: Slot[];
+    hosts: Record<string, string>;
+    step: 'move' | 'cancel';
+    from: string;
+  };
   /** What the last action did, said once (`?done=`). */
   done?: string;
+  /** The item it is said at (`?at=`, an item's id shown on the page); none: at the top. */
+  doneAt?: string;
+  /**
+   * The anchor of the line at the top when the item is not on this page (a call cancelled leaves
+   * the calls ahead): the item's own, so that the page still opens at what it says.
+   */
+  doneAnchor?: string;
   /** The list asked for, narrowed (search, host, dates), and its page. */
   filters: DeskFilters;
   /** The page's items, in the list's order. */
@@ -310,26 +338,19 @@ async function deskPost(
 ): Promise<Answered> {
   const action = first(fields, 'action');
   const id = first(fields, 'id').slice(0, 64);
-  if (action === 'cancel' || action === 'move')
-    return redirect(
-      `${DESK}?done=${await changeCall(desk, member, action, id, fields, availability, now)}`,
-    );
+  // A cancel asks first, on a step of its own: this post (the old form's) changes nothing.
+  if (action === 'cancel') return redirect(landing(url, undefined, id, 'cancel'));
+  if (action === 'cancel-confirmed' || action === 'move') {
+    const change = action === 'move' ? 'move' : 'cancel';
+    const done = await changeCall(desk, member, change, id, fields, availability, now);
+    return redirect(landing(url, done, id));
+  }
   if (action === 'bulk-handled') {
     const ids = [...new Set((fields.get('ids') ?? []).map((one) => one.slice(0, 64)))];
-    return redirect(back(url, await markAll(desk, member, ids.slice(0, MAX_BULK), now)));
+    return redirect(landing(url, await markAll(desk, member, ids.slice(0, MAX_BULK), now), ''));
   }
   const done = await markOne(desk, member, action, id, fields, now);
-  return redirect(back(url, done, id));
-}
-
-/** Back to the page the member posted from (its address is the form's), saying what was done, at the item. */
-function back(url: URL, done: Done | undefined, id?: string) {
-  const params = new URLSearchParams(url.search);
-  params.delete('done');
-  params.delete('call');
-  if (done) params.set('done', done);
-  const query = params.size > 0 ? `?${params}` : '';
-  return `${DESK}${query}${id && /^[\w-]+$/.test(id) ? `#enquiry-${id}` : ''}`;
+  return redirect(done ? landing(url, done, id) : `${DESK}${url.search}`);
 }
 
 /** Enquiries marked handled in one post (the list's checkboxes), each in the audit log. */
@@ -337,9 +358,19 @@ async function markAll(desk: StaffDesk, member: StaffMember, ids: string[], now:
   if (ids.length === 0) return 'none-chosen';
   const marked = await desk.store.desk.markAllHandled(ids, member.email, now);
   for (const id of marked)
-    await record(desk, member, now, { action: 'marked handled', subject: id });
+    await record(desk, member, now, {
+      action: 'marked handled',
+      subject: id,
+      detail: await nameOf(desk, id),
+    });
   return 'bulk';
 }
+
+/** An enquiry's prospect as an audit line names them (./records.ts). */
+const nameOf = async (desk: StaffDesk, id: string) => {
+  const enquiry = await desk.store.findById(id);
+  return enquiry ? enquiryDetail(enquiry.name) : null;
+};
 
 /** One item marked: handled or new, its call held or a no-show (or neither), a note added. */
 async function markOne(
@@ -354,7 +385,11 @@ async function markOne(
   if (action === 'handled' || action === 'new') {
     const handledBy = action === 'handled' ? member.email : null;
     if (!(await desk.store.staff.markHandled(id, handledBy, now))) return 'unknown';
-    await record(desk, member, now, { action: `marked ${action}`, subject: id });
+    await record(desk, member, now, {
+      action: `marked ${action}`,
+      subject: id,
+      detail: await nameOf(desk, id),
+    });
     return action;
   }
   if (action === 'held' || action === 'no-show' || action === 'unmark') {
@@ -364,6 +399,7 @@ async function markOne(
     await record(desk, member, now, {
       action: outcome ? said[outcome] : 'unmarked the call',
       subject: id,
+      detail: await nameOf(desk, id),
     });
     return action;
   }
@@ -373,7 +409,11 @@ async function markOne(
     if (!(await desk.store.desk.addNote({ enquiryId: id, author: member.email, at: now, body })))
       return 'unknown';
     // The note itself stays on the desk: it may say what a prospect told the member.
-    await record(desk, member, now, { action: 'added a note', subject: id });
+    await record(desk, member, now, {
+      action: 'added a note',
+      subject: id,
+      detail: await nameOf(desk, id),
+    });
     return 'noted';
   }
   return undefined;
@@ -392,22 +432,18 @@ async function deskView(
   );
   const filters = deskFilters(url, new Set(hosts.map((h) => h.id)));
   const { items, more } = await deskPage(desk, filters, member.timeZone, hosts, now);
-  const selected = await chosenCall(desk, member, url.searchParams.get('call'), hosts, now);
-  const done = url.searchParams.get('done');
+  const call = await chosenCall(desk, member, url.searchParams.get('call'), hosts, now);
+  const selected = call && (await choice(desk, call, url, availability, now));
+  const done = doneMessage(url.searchParams.get('done') ?? '');
+  const shown = [...items.map((e) => `enquiry-${e.id}`), ...(selected ? ['change-title'] : [])];
+  const at = doneAt(url, shown);
   return {
     type: 'page',
     status: 200,
     headers: deskHeaders(),
     member,
-    ...(selected && {
-      selected: {
-        call: selected,
-        moves: (await currentFreeSlots(availability, desk.services, {}, now, selected.id)).filter(
-          (slot) => slot.start !== selected.start,
-        ),
-      },
-    }),
-    ...(done && doneMessage(done) && { done: doneMessage(done) }),
+    ...(selected && { selected }),
+    ...(done && { done, ...(at ? { doneAt: at } : { doneAnchor: anchorOf(url) }) }),
     filters,
     items,
     ...(filters.page > 1 && { previous: deskAddress(filters, filters.page - 1) }),
@@ -415,7 +451,7 @@ async function deskView(
     here: deskAddress(filters),
     hosts,
     myHost: member.hostId,
-    audit: (await desk.store.staff.recentAudit(100)).map(deskAudit),
+    audit: (await desk.store.staff.recentAudit(100)).map((line) => deskAudit(line, desk.members)),
     passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
     edits: desk.publishing !== undefined && isEditor(member),
     vitals: summarise(
@@ -424,6 +460,12 @@ async function deskView(
     ),
   };
 }
+
+/** The anchor an outcome's address asked for (`?at=`), if it is an item's; else the top's. */
+const anchorOf = (url: URL) => {
+  const at = url.searchParams.get('at') ?? '';
+  return /^enquiry-[\w-]{1,64}$/.test(at) ? at : 'done';
+};
 
 /** A page of the list `filters` asks for, read through the store's StaffQueries, with its notes. */
 export async function deskPage(
@@ -448,6 +490,35 @@ export async function deskPage(
     more: rows.length > PAGE_SIZE,
   };
 }
+
+/** A chosen call's times to move to, each with the host who would take it, or its cancel's step. */
+async function choice(
+  desk: StaffDesk,
+  call: DeskCall,
+  url: URL,
+  availability: Availability,
+  now: number,
+): Promise<NonNullable<DeskView['selected']>> {
+  const from = url.searchParams.get('day') ?? '';
+  const step = url.searchParams.get('step') === 'cancel' ? 'cancel' : 'move';
+  if (step === 'cancel') return { call, moves: [], hosts: {}, step, from };
+  const host = (await desk.store.findById(call.id))?.call?.host ?? null;
+  const moves = await currentMoves(availability, desk.services, { ...call, host }, now);
+  const names = hostNames(desk);
+  return {
+    call,
+    moves: moves.map(({ slot }) => slot),
+    hosts: Object.fromEntries(moves.map(({ slot, host }) => [slot.start, names.get(host) ?? host])),
+    step,
+    from,
+  };
+}
+
+/** The hosts' names, by host id: the members who take calls. */
+const hostNames = (desk: StaffDesk) =>
+  new Map(
+    [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
+  );
 
 /** The call chosen to move or cancel (`?call=ID`): booked, not cancelled, not begun. */
 async function chosenCall(
@@ -476,36 +547,6 @@ async function chosenCall(
 }
 
 /**
- * What a move or a cancel from the desk came to, said on the desk after it (`?done=`): done, the
- * time taken or not offered, or a refusal of ../booking/refusals.ts in its words.
- */
-const DONE = {
-  cancelled:
-    'The call is cancelled; the prospect and the host are told, and their calendars updated.',
-  moved: 'The call is moved; the prospect and the host are told, and their calendars updated.',
-  taken: 'That time was just taken: nothing changed. Choose another.',
-  'not-offered': 'That time is no longer offered: nothing changed. Choose another.',
-  handled: 'Marked handled.',
-  new: 'Marked new again.',
-  bulk: 'The chosen enquiries are marked handled.',
-  'none-chosen': 'Nothing was chosen: tick the enquiries to mark handled first.',
-  held: 'The call is marked held.',
-  'no-show': 'The call is marked a no-show.',
-  unmark: 'The call is no longer marked held or a no-show.',
-  'not-begun': 'Only a call that has begun, and was not cancelled, can be marked: nothing changed.',
-  noted: 'The note is added.',
-  'note-empty': 'The note was empty: nothing was added.',
-};
-type Done = keyof typeof DONE | CallRefusal;
-
-const doneMessage = (done: string) =>
-  Object.hasOwn(DONE, done)
-    ? DONE[done as keyof typeof DONE]
-    : isRefusal(done)
-      ? refusalMessage(done)
-      : undefined;
-
-/**
  * Cancels or moves a call for the member, as the CLI's --cancel and --move do (the e-mails say the
  * staff did, with the reason if given), recorded in the audit log; what it came to (DONE's key).
  */
@@ -519,36 +560,36 @@ async function changeCall(
   now: number,
 ): Promise<Done> {
   const { services } = desk;
-  const reason = headerText(first(fields, 'reason')).slice(0, 300);
-  const change = { by: 'staff' as const, ...(reason && { reason }) };
+  const change = deskChange(member, first(fields, 'reason'));
   const mail = services.jobs !== undefined;
   const enquiry = await services.store.findById(id);
   if (!enquiry?.call) return 'unknown';
-  let outcome: Done;
-  if (action === 'cancel') {
-    outcome = (await services.bookings.cancelCall(id, mail, now, change, member.email)).status;
-  } else {
-    const result = await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
-      now,
-      maxMoves: Infinity,
-      change,
-    }).catch((error: unknown) => {
-      // Another booking took the time (or every host's calendar is unreadable now).
-      if (error instanceof SlotTaken || error instanceof CalendarsUnreadable)
-        return { status: 'taken' as const };
-      throw error;
-    });
-    outcome = result.status;
-  }
-  if (outcome === 'cancelled' || outcome === 'moved') {
-    services.jobs?.kick();
-    await record(desk, member, now, {
-      action: outcome === 'cancelled' ? 'cancelled the call' : 'moved the call',
-      subject: id,
-      detail: reason || null,
-    });
-  }
-  return outcome;
+  const { call } = enquiry;
+  const result =
+    action === 'cancel'
+      ? await services.bookings.cancelCall(id, mail, now, change, member.email)
+      : await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
+          now,
+          maxMoves: Infinity,
+          change,
+        }).catch((error: unknown) => {
+          // Another booking took the time (or every host's calendar is unreadable now).
+          if (error instanceof SlotTaken || error instanceof CalendarsUnreadable)
+            return { status: 'taken' as const };
+          throw error;
+        });
+  if (result.status !== 'cancelled' && result.status !== 'moved') return result.status;
+  services.jobs?.kick();
+  const zone = member.timeZone;
+  await record(desk, member, now, {
+    action: result.status === 'cancelled' ? 'cancelled the call' : 'moved the call',
+    subject: id,
+    detail:
+      result.status === 'cancelled'
+        ? cancelDetail(enquiry.name, call, zone, change.reason)
+        : moveDetail(enquiry.name, call, result.enquiry.call!, zone, change.reason),
+  });
+  return result.status;
 }
 
 /**

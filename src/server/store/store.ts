@@ -19,6 +19,7 @@ import {
   type BookedCall,
   type EnquiryStore,
   type Job,
+  type JobKind,
   type JobKinds,
   type NewEnquiry,
   type NewVitalRecord,
@@ -312,6 +313,14 @@ export class Store implements EnquiryStore {
          leased_until = NULL WHERE id = ?`,
       [now, reason.slice(0, longest), jobId],
     );
+  }
+
+  async lastJobPayload(id: string, kind: JobKind): Promise<string | undefined> {
+    const [row] = await this.#db.all(
+      `SELECT payload FROM jobs WHERE enquiry_id = ? AND kind = ? ORDER BY id DESC LIMIT 1`,
+      [id, kind],
+    );
+    return row?.payload == null ? undefined : String(row.payload);
   }
 
   async countFailed(): Promise<number> {

@@ -133,6 +133,8 @@ export interface CallChange {
   by: 'staff';
   /** One line, as safe-text's headerText leaves it (the CLI's --reason). */
   reason?: string;
+  /** The member who made it, as the staff's e-mails name them: their name, else their address. */
+  who?: string;
 }
 
 /**
@@ -418,6 +420,11 @@ export interface EnquiryStore extends VitalsStore {
   markFailed(jobId: number, reason: string, now?: number): Promise<void>;
   /** A job that is not to run after all (a reminder of a call since moved): never claimed again. */
   markSkipped(jobId: number, reason: string, now?: number): Promise<void>;
+  /**
+   * What the latest job of `kind` about enquiry `id` was queued with (its payload), done or not:
+   * who made a call's last move, say (a move's e-mail carries it).
+   */
+  lastJobPayload(id: string, kind: JobKind): Promise<string | undefined>;
   /** How many jobs failed for good: work someone must see to (for /healthz). */
   countFailed(): Promise<number>;
   /** Every enquiry, oldest first. */
