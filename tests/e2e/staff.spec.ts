@@ -137,14 +137,25 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     await expect(page.getByRole('status').first()).toContainText('The call is cancelled');
     await expect(page.locator(':focus')).toContainText('The call is cancelled');
 
-    // The enquiry, handled.
+    // The enquiry, found by name, handled, with a note.
+    await page.getByLabel('Name, e-mail or reference').fill('grace');
+    await page.getByRole('button', { name: 'Find' }).click();
     const grace = page.locator('li', { hasText: 'Grace Hopper' });
     await grace.getByRole('button', { name: 'Mark handled' }).click();
-    // Back at the enquiry (the audit log's line names her too), said there.
+    // Back at the enquiry, said there; then a note on it.
     await expect(page.locator('li.staff-card', { hasText: 'Grace Hopper' })).toContainText(
-      'Handled by anna@northgate-digital.example',
+      'Handled by Anna Reid',
     );
     await expect(page.locator(':focus')).toContainText('Marked handled.');
+    await page
+      .locator('li', { hasText: 'Grace Hopper' })
+      .getByLabel('Private note')
+      .fill('Quote sent.');
+    await page.getByRole('button', { name: 'Add the note' }).click();
+    await expect(
+      page.locator('li', { hasText: 'Grace Hopper' }).locator('.staff-notes'),
+    ).toContainText('Quote sent.');
+    await expect(page.locator(':focus')).toContainText('The note is added.');
     expect(await violations(page)).toEqual([]);
     await page.screenshot({ path: 'test-results/staff-desk-375.png', fullPage: true });
     // The same desk on a laptop.
@@ -207,7 +218,7 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     await page.getByRole('button', { name: 'Mark handled' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.locator('li.staff-card', { hasText: 'Zed Prospect' }).last()).toContainText(
-      'Handled by anna@northgate-digital.example',
+      'Handled by Anna Reid',
     );
   } finally {
     await context.close();
@@ -282,21 +293,22 @@ test('a right-to-left override or a Hebrew name in an enquiry reorders nothing o
     );
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/staff$/);
+    await page.getByRole('link', { name: 'All enquiries' }).click();
     for (const { email } of people) {
-      const line = page.locator('li', { hasText: email }).locator('.staff-card__head');
-      const text = (await line.textContent())!;
-      const date = /\d{1,2} \w{3} \d{4}, \d{2}:\d{2}/.exec(text)![0];
-      const [name, open, address, when] = await placesIn(line, [
+      const card = page.locator('li', { hasText: email });
+      const line = card.locator('.staff-card__head');
+      const [name, open, address] = await placesIn(line, [
         email === 'zelda@example.com' ? 'Zelda' : '\u05e9\u05dc\u05d5\u05dd',
         '<',
         email,
-        date,
       ]);
-      // Left to right, as written: the name, then <address>, then the date, each in its order.
+      // Left to right, as written: the name, then <address>, each in its order; then the date.
       expect(name!.right).toBeLessThanOrEqual(open!.left + 1);
       expect(open!.right).toBeLessThanOrEqual(address!.left + 1);
       expect(address!.first).toBeLessThan(address!.last);
-      expect(address!.right).toBeLessThan(when!.left);
+      const meta = card.locator('.staff-card__meta');
+      const date = /\d{1,2} \w{3} \d{4}, \d{2}:\d{2}/.exec((await meta.textContent())!)![0];
+      const [when] = await placesIn(meta, [date]);
       expect(when!.first).toBeLessThan(when!.last);
     }
   } finally {

@@ -71,11 +71,11 @@ describe('where a member lands after an action', () => {
   const at = (search: string) => new URL(`https://desk.example/staff${search}`);
 
   it('at the item, the desk’s view kept; a refused time back at the times; a cancel asked first', () => {
-    expect(landing(at('?calls=mine&call=c1&from=2026-12-01'), 'moved', 'c1')).toBe(
-      '/staff?calls=mine&done=moved&at=call-c1#call-c1',
+    expect(landing(at('?state=upcoming&call=c1&day=2026-12-01'), 'moved', 'c1')).toBe(
+      '/staff?state=upcoming&done=moved&at=enquiry-c1#enquiry-c1',
     );
-    expect(landing(at('?enquiries=new'), 'handled', 'e1')).toBe(
-      '/staff?enquiries=new&done=handled&at=enquiry-e1#enquiry-e1',
+    expect(landing(at('?state=new&q=grace&from=2026-12-01'), 'handled', 'e1')).toBe(
+      '/staff?state=new&q=grace&from=2026-12-01&done=handled&at=enquiry-e1#enquiry-e1',
     );
     expect(landing(at(''), 'cancelled', 'c1')).toBe(
       '/staff?done=cancelled&at=enquiry-c1#enquiry-c1',
@@ -94,8 +94,8 @@ describe('where a member lands after an action', () => {
   });
 
   it('says the outcome at an item only if the page shows it, and only in its own words', () => {
-    expect(doneAt(at('?at=call-c1'), ['call-c1'])).toBe('call-c1');
-    expect(doneAt(at('?at=call-c2'), ['call-c1'])).toBeUndefined();
+    expect(doneAt(at('?at=enquiry-c1'), ['enquiry-c1'])).toBe('enquiry-c1');
+    expect(doneAt(at('?at=enquiry-c2'), ['enquiry-c1'])).toBeUndefined();
     expect(doneMessage('handled')).toBe('Marked handled.');
     expect(doneMessage('__proto__')).toBeUndefined();
     expect(doneMessage('<b>')).toBeUndefined();

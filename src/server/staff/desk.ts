@@ -13,10 +13,11 @@ import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { withoutBidiControls } from '../safe-text.ts';
 import { log } from '../log.ts';
-import { formatCsv } from '../enquiries/listing.ts';
+import { csvHeader, csvRows } from '../enquiries/listing.ts';
 import { summarise, windowStart } from '../vitals/report.ts';
-import type { AuditLine, DeskCall, DeskEnquiry, VitalsRow } from '../../domain/staff.ts';
-import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types.ts';
+import type { AuditLine, DeskCall, DeskItem, VitalsRow } from '../../domain/staff.ts';
+import { SlotTaken, type EnquiryStore } from '../store/types.ts';
+import type { ExportCursor } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
 import {
   addressKey,
@@ -32,6 +33,17 @@ import {
 import { sendLink } from './links.ts';
 import { cancelDetail, deskChange, enquiryDetail, moveDetail } from './records.ts';
 import { doneAt, doneMessage, landing, type Done } from './landing.ts';
+import {
+  deskAddress,
+  deskFilters,
+  deskItem,
+  deskQuery,
+  MAX_BULK,
+  noteText,
+  PAGE_SIZE,
+  whoIn,
+  type DeskFilters,
+} from './desk-view.ts';
 import type { Publishing } from '../releases/publishing.ts';
 
 /** What the desk needs, built once by ../app.ts. */
@@ -200,22 +212,6 @@ export async function handleSignOut(
 /** Visitor text as the desk shows it: no bidi control (each value is also in a <bdi> there). */
 const shown = withoutBidiControls;
 
-/** What the desk shows of an enquiry. */
-const deskEnquiry = (e: StoredEnquiry): DeskEnquiry => {
-  const about = [e.data.project, e.data.message].find(
-    (text): text is string => typeof text === 'string' && text !== '',
-  );
-  return {
-    id: e.id,
-    kind: e.kind,
-    name: shown(e.name),
-    email: shown(e.email),
-    createdAt: e.createdAt,
-    about: about === undefined ? undefined : shown(about),
-    handled: e.handled,
-  };
-};
-
 /**
  * An audit line as the desk shows it: the member by name and address; its subject and detail may
  * hold what a visitor typed.
@@ -237,7 +233,7 @@ export interface DeskView extends PageAnswer {
   member: StaffMember;
   /**
    * The call chosen to move or cancel (`?call=ID`): the times it can move to, each with the host
-   * who would take it (by start), from date `from` (`?from=`); or (`&step=cancel`) the step that
+   * who would take it (by start), from date `from` (`?day=`); or (`&step=cancel`) the step that
    * asks before a cancel.
    */
   selected?: {
@@ -251,12 +247,23 @@ export interface DeskView extends PageAnswer {
   done?: string;
   /** The item it is said at (`?at=`, an item's id shown on the page); none: at the top. */
   doneAt?: string;
-  /** The calls ahead, soonest first (all hosts', or the member's with `mine`). */
-  calls: DeskCall[];
-  mine: boolean;
-  /** Enquiries, newest first, of the filter. */
-  enquiries: DeskEnquiry[];
-  filter: 'all' | 'new' | 'handled';
+  /**
+   * The anchor of the line at the top when the item is not on this page (a call cancelled leaves
+   * the calls ahead): the item's own, so that the page still opens at what it says.
+   */
+  doneAnchor?: string;
+  /** The list asked for, narrowed (search, host, dates), and its page. */
+  filters: DeskFilters;
+  /** The page's items, in the list's order. */
+  items: DeskItem[];
+  /** The addresses of the pages before and after this one, if any. */
+  previous?: string;
+  next?: string;
+  /** This page's address: its forms post to it, and the member comes back to it. */
+  here: string;
+  /** The hosts, to filter by; the member's own host id, if they take calls. */
+  hosts: { id: string; name: string }[];
+  myHost: string | undefined;
   audit: AuditLine[];
   /** How many passkeys the member has: none, and the desk offers one first. */
   passkeys: number;
@@ -266,14 +273,10 @@ export interface DeskView extends PageAnswer {
   edits: boolean;
 }
 
-/** How far ahead the desk lists calls. */
-const CALLS_AHEAD_MS = 60 * 86_400_000;
-/** How many enquiries the desk lists at most. */
-const ENQUIRIES_SHOWN = 200;
-
 /**
- * /staff: signed out, to the sign-in page; a GET shows the desk; a POST marks an enquiry handled
- * (or new again), recorded in the audit log.
+ * /staff: signed out, to the sign-in page; a GET shows the desk; a POST moves or cancels a call,
+ * marks enquiries handled (or new again), a call held or a no-show, or adds a note, each recorded
+ * in the audit log.
  */
 export async function handleDesk(
   request: Request,
@@ -342,35 +345,81 @@ async function deskPost(
     const done = await changeCall(desk, member, change, id, fields, availability, now);
     return redirect(landing(url, done, id));
   }
-  if ((action === 'handled' || action === 'new') && id)
-    return redirect(landing(url, await markEnquiry(desk, member, action, id, now), id));
-  return redirect(`${DESK}${url.search}#enquiries`);
+  if (action === 'bulk-handled') {
+    const ids = [...new Set((fields.get('ids') ?? []).map((one) => one.slice(0, 64)))];
+    return redirect(landing(url, await markAll(desk, member, ids.slice(0, MAX_BULK), now), ''));
+  }
+  const done = await markOne(desk, member, action, id, fields, now);
+  return redirect(done ? landing(url, done, id) : `${DESK}${url.search}`);
 }
 
-/** An enquiry marked handled (or new again) by the member, in the audit log with its name. */
-async function markEnquiry(
+/** Enquiries marked handled in one post (the list's checkboxes), each in the audit log. */
+async function markAll(desk: StaffDesk, member: StaffMember, ids: string[], now: number) {
+  if (ids.length === 0) return 'none-chosen';
+  const marked = await desk.store.desk.markAllHandled(ids, member.email, now);
+  for (const id of marked)
+    await record(desk, member, now, {
+      action: 'marked handled',
+      subject: id,
+      detail: await nameOf(desk, id),
+    });
+  return 'bulk';
+}
+
+/** An enquiry's prospect as an audit line names them (./records.ts). */
+const nameOf = async (desk: StaffDesk, id: string) => {
+  const enquiry = await desk.store.findById(id);
+  return enquiry ? enquiryDetail(enquiry.name) : null;
+};
+
+/** One item marked: handled or new, its call held or a no-show (or neither), a note added. */
+async function markOne(
   desk: StaffDesk,
   member: StaffMember,
-  action: 'handled' | 'new',
+  action: string,
   id: string,
+  fields: Map<string, string[]>,
   now: number,
 ): Promise<Done | undefined> {
-  const done = await desk.store.staff.markHandled(
-    id,
-    action === 'handled' ? member.email : null,
-    now,
-  );
-  if (!done) return undefined;
-  const enquiry = await desk.store.findById(id);
-  await record(desk, member, now, {
-    action: action === 'handled' ? 'marked handled' : 'marked new',
-    subject: id,
-    detail: enquiry ? enquiryDetail(enquiry.name) : null,
-  });
-  return action;
+  if (!id) return undefined;
+  if (action === 'handled' || action === 'new') {
+    const handledBy = action === 'handled' ? member.email : null;
+    if (!(await desk.store.staff.markHandled(id, handledBy, now))) return 'unknown';
+    await record(desk, member, now, {
+      action: `marked ${action}`,
+      subject: id,
+      detail: await nameOf(desk, id),
+    });
+    return action;
+  }
+  if (action === 'held' || action === 'no-show' || action === 'unmark') {
+    const outcome = action === 'unmark' ? null : action;
+    if (!(await desk.store.desk.markOutcome(id, outcome, member.email, now))) return 'not-begun';
+    const said = { held: 'marked the call held', 'no-show': 'marked the call a no-show' };
+    await record(desk, member, now, {
+      action: outcome ? said[outcome] : 'unmarked the call',
+      subject: id,
+      detail: await nameOf(desk, id),
+    });
+    return action;
+  }
+  if (action === 'note') {
+    const body = noteText(first(fields, 'note'));
+    if (!body) return 'note-empty';
+    if (!(await desk.store.desk.addNote({ enquiryId: id, author: member.email, at: now, body })))
+      return 'unknown';
+    // The note itself stays on the desk: it may say what a prospect told the member.
+    await record(desk, member, now, {
+      action: 'added a note',
+      subject: id,
+      detail: await nameOf(desk, id),
+    });
+    return 'noted';
+  }
+  return undefined;
 }
 
-/** The desk as the member asked for it: whose calls, which enquiries, the call chosen, what was done. */
+/** The desk as the member asked for it: the list, its page, the call chosen, what was done. */
 async function deskView(
   desk: StaffDesk,
   member: StaffMember,
@@ -378,24 +427,15 @@ async function deskView(
   availability: Availability,
   now: number,
 ): Promise<DeskView> {
-  const mine = url.searchParams.get('calls') === 'mine';
-  const filterParam = url.searchParams.get('enquiries');
-  const filter = filterParam === 'new' || filterParam === 'handled' ? filterParam : 'all';
-  const calls = await callsAhead(desk, member, mine, now);
-  const enquiries = (await desk.store.all())
-    .filter((e) => !e.spam && (filter === 'all' || (filter === 'handled') === Boolean(e.handled)))
-    .reverse()
-    .slice(0, ENQUIRIES_SHOWN)
-    .map(deskEnquiry);
-  const chosen = url.searchParams.get('call');
-  const selectedCall = chosen ? calls.find((c) => c.id === chosen) : undefined;
-  const selected = selectedCall && (await choice(desk, selectedCall, url, availability, now));
+  const hosts = [...desk.members.values()].flatMap((m) =>
+    m.hostId ? [{ id: m.hostId, name: m.name }] : [],
+  );
+  const filters = deskFilters(url, new Set(hosts.map((h) => h.id)));
+  const { items, more } = await deskPage(desk, filters, member.timeZone, hosts, now);
+  const call = await chosenCall(desk, member, url.searchParams.get('call'), hosts, now);
+  const selected = call && (await choice(desk, call, url, availability, now));
   const done = doneMessage(url.searchParams.get('done') ?? '');
-  const shown = [
-    ...calls.map((c) => `call-${c.id}`),
-    ...enquiries.map((e) => `enquiry-${e.id}`),
-    ...(selected ? ['change-title'] : []),
-  ];
+  const shown = [...items.map((e) => `enquiry-${e.id}`), ...(selected ? ['change-title'] : [])];
   const at = doneAt(url, shown);
   return {
     type: 'page',
@@ -403,11 +443,14 @@ async function deskView(
     headers: deskHeaders(),
     member,
     ...(selected && { selected }),
-    ...(done && { done, ...(at && { doneAt: at }) }),
-    calls,
-    mine,
-    enquiries,
-    filter,
+    ...(done && { done, ...(at ? { doneAt: at } : { doneAnchor: anchorOf(url) }) }),
+    filters,
+    items,
+    ...(filters.page > 1 && { previous: deskAddress(filters, filters.page - 1) }),
+    ...(more && { next: deskAddress(filters, filters.page + 1) }),
+    here: deskAddress(filters),
+    hosts,
+    myHost: member.hostId,
     audit: (await desk.store.staff.recentAudit(100)).map((line) => deskAudit(line, desk.members)),
     passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
     edits: desk.publishing !== undefined && isEditor(member),
@@ -415,6 +458,36 @@ async function deskView(
       await desk.store.vitalsSince(windowStart(new Date(now).toISOString().slice(0, 10), 28)),
       (record) => record.path,
     ),
+  };
+}
+
+/** The anchor an outcome's address asked for (`?at=`), if it is an item's; else the top's. */
+const anchorOf = (url: URL) => {
+  const at = url.searchParams.get('at') ?? '';
+  return /^enquiry-[\w-]{1,64}$/.test(at) ? at : 'done';
+};
+
+/** A page of the list `filters` asks for, read through the store's StaffQueries, with its notes. */
+export async function deskPage(
+  desk: Pick<StaffDesk, 'store' | 'members' | 'where'>,
+  filters: DeskFilters,
+  timeZone: string,
+  hosts: { id: string; name: string }[],
+  now: number,
+): Promise<{ items: DeskItem[]; more: boolean }> {
+  const rows = await desk.store.desk.list(deskQuery(filters, timeZone, now));
+  const page = rows.slice(0, PAGE_SIZE);
+  const notes = await desk.store.desk.notesOf(page.map((e) => e.id));
+  const names = new Map(hosts.map((h) => [h.id, h.name]));
+  const context = {
+    who: whoIn(desk.members),
+    hostName: (id: string) => names.get(id) ?? id,
+    where: desk.where,
+    now,
+  };
+  return {
+    items: page.map((e) => deskItem(e, notes.get(e.id) ?? [], context)),
+    more: rows.length > PAGE_SIZE,
   };
 }
 
@@ -426,7 +499,7 @@ async function choice(
   availability: Availability,
   now: number,
 ): Promise<NonNullable<DeskView['selected']>> {
-  const from = url.searchParams.get('from') ?? '';
+  const from = url.searchParams.get('day') ?? '';
   const step = url.searchParams.get('step') === 'cancel' ? 'cancel' : 'move';
   if (step === 'cancel') return { call, moves: [], hosts: {}, step, from };
   const host = (await desk.store.findById(call.id))?.call?.host ?? null;
@@ -447,39 +520,30 @@ const hostNames = (desk: StaffDesk) =>
     [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
   );
 
-/** The calls of the next CALLS_AHEAD_MS, soonest first: every host's, or with `mine` the member's. */
-async function callsAhead(
+/** The call chosen to move or cancel (`?call=ID`): booked, not cancelled, not begun. */
+async function chosenCall(
   desk: StaffDesk,
   member: StaffMember,
-  mine: boolean,
+  id: string | null,
+  hosts: { id: string; name: string }[],
   now: number,
-): Promise<DeskCall[]> {
-  const booked = await desk.store.bookedBetween(
-    new Date(now).toISOString(),
-    new Date(now + CALLS_AHEAD_MS).toISOString(),
-  );
-  const names = hostNames(desk);
-  const calls: DeskCall[] = [];
-  for (const call of booked) {
-    const isMine = call.host !== null && call.host === member.hostId;
-    if (mine && !isMine) continue;
-    const enquiry = await desk.store.findById(call.id);
-    if (enquiry?.call)
-      calls.push({
-        id: enquiry.id,
-        name: shown(enquiry.name),
-        email: shown(enquiry.email),
-        message: typeof enquiry.data.message === 'string' ? shown(enquiry.data.message) : undefined,
-        start: enquiry.call.start,
-        end: enquiry.call.end,
-        host: call.host && (names.get(call.host) ?? call.host),
-        where: desk.where(call.host),
-        confirmed: enquiry.call.confirmedAt !== null,
-        moves: enquiry.call.moves,
-        mine: isMine,
-      });
-  }
-  return calls;
+): Promise<DeskCall | undefined> {
+  const enquiry = id ? await desk.store.findById(id.slice(0, 64)) : undefined;
+  const call = enquiry?.call;
+  if (!enquiry || !call || call.cancelledAt || Date.parse(call.start) <= now) return undefined;
+  return {
+    id: enquiry.id,
+    name: shown(enquiry.name),
+    email: shown(enquiry.email),
+    message: typeof enquiry.data.message === 'string' ? shown(enquiry.data.message) : undefined,
+    start: call.start,
+    end: call.end,
+    host: call.host && (hosts.find((h) => h.id === call.host)?.name ?? call.host),
+    where: desk.where(call.host),
+    confirmed: call.confirmedAt !== null,
+    moves: call.moves,
+    mine: call.host !== null && call.host === member.hostId,
+  };
 }
 
 /**
@@ -503,7 +567,7 @@ async function changeCall(
   const { call } = enquiry;
   const result =
     action === 'cancel'
-      ? await services.bookings.cancelCall(id, mail, now, change)
+      ? await services.bookings.cancelCall(id, mail, now, change, member.email)
       : await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
           now,
           maxMoves: Infinity,
@@ -553,10 +617,39 @@ export async function handleEnquiriesCsv(
   const current = await signedIn(request, { ...desk, now });
   if (!current) return redirect('/staff/sign-in').response;
   await record(desk, current.member, now, { action: 'exported the enquiries' });
-  return new Response(formatCsv(await desk.store.all()), {
+  return new Response(csvStream(desk.store), {
     headers: deskHeaders({
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': 'attachment; filename="enquiries.csv"',
     }),
+  });
+}
+
+/** Enquiries read for the CSV at a time. */
+const CSV_PAGE = 500;
+
+/**
+ * The CSV as it is read, a page of enquiries (with their notes) at a time, never whole in memory:
+ * a byte-order mark first, so that spreadsheets read it as UTF-8 ("£40k", not "Â£40k").
+ */
+export function csvStream(store: EnquiryStore): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cursor: ExportCursor | undefined;
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`\uFEFF${csvHeader()}`));
+        return;
+      }
+      const { rows, next } = await store.desk.exportPage(cursor, CSV_PAGE);
+      if (rows.length > 0) {
+        const notes = await store.desk.notesOf(rows.map((e) => e.id));
+        controller.enqueue(encoder.encode(csvRows(rows, notes)));
+      }
+      if (rows.length < CSV_PAGE) controller.close();
+      cursor = next;
+    },
   });
 }

@@ -21,7 +21,29 @@ const DONE = {
   'not-offered': 'That time is no longer offered: nothing changed. Choose another.',
   handled: 'Marked handled.',
   new: 'Marked new again.',
+  bulk: 'The chosen enquiries are marked handled.',
+  'none-chosen': 'Nothing was chosen: tick the enquiries to mark handled first.',
+  held: 'The call is marked held.',
+  'no-show': 'The call is marked a no-show.',
+  unmark: 'The call is no longer marked held or a no-show.',
+  'not-begun': 'Only a call that has begun, and was not cancelled, can be marked: nothing changed.',
+  noted: 'The note is added.',
+  'note-empty': 'The note was empty: nothing was added.',
 };
+
+/** The outcomes said at the item acted on (every card of the desk's lists is `enquiry-ID`). */
+const AT_ITEM: readonly string[] = [
+  'moved',
+  'cancelled',
+  'handled',
+  'new',
+  'held',
+  'no-show',
+  'unmark',
+  'not-begun',
+  'noted',
+  'note-empty',
+];
 export type Done = keyof typeof DONE | CallRefusal;
 
 /** The words of an outcome (`?done=`); undefined for a word that is none. */
@@ -34,8 +56,7 @@ export const doneMessage = (done: string): string | undefined =>
 
 /** The item an outcome is said at: the call moved, the enquiry of a call cancelled or marked. */
 function itemOf(done: Done, id: string): string | undefined {
-  if (done === 'moved') return `call-${id}`;
-  if (done === 'cancelled' || done === 'handled' || done === 'new') return `enquiry-${id}`;
+  if (AT_ITEM.includes(done) && id) return `enquiry-${id}`;
   // A time refused: back to the times to choose another.
   if (done === 'taken' || done === 'not-offered') return 'change-title';
   return undefined;
@@ -47,7 +68,7 @@ function itemOf(done: Done, id: string): string | undefined {
  */
 export function landing(url: URL, done: Done | undefined, id: string, step?: 'cancel'): string {
   const query = new URLSearchParams(url.search);
-  for (const name of ['call', 'step', 'from', 'done', 'at']) query.delete(name);
+  for (const name of ['call', 'step', 'day', 'done', 'at']) query.delete(name);
   const at = done && itemOf(done, id);
   if (step || at === 'change-title') query.set('call', id);
   if (step) query.set('step', step);

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { JOBS_CLAIM_BATCH, JOBS_LEASE_MS } from '../config.ts';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import { staffRecords, type StaffRecords } from './staff.ts';
+import { searchWords, staffQueries } from './staff-queries.ts';
 import { releaseRecords, type ReleaseRecords } from './releases.ts';
 import type { Db, Dialect, Driver } from './db.ts';
 import { callInstant, fromRow, justStored, SELECT_ENQUIRIES } from './sql.ts';
@@ -23,6 +24,7 @@ import {
   type NewEnquiry,
   type NewVitalRecord,
   type QueuedJob,
+  type StaffQueries,
   type StoreTx,
   type StoredEnquiry,
   type VitalRecord,
@@ -97,6 +99,7 @@ export class Store implements EnquiryStore {
   readonly description: string;
   readonly calendarCopies: CalendarCopies;
   readonly staff: StaffRecords;
+  readonly desk: StaffQueries;
   readonly releases: ReleaseRecords;
   readonly #db: Db;
   readonly #dialect: Dialect;
@@ -109,6 +112,7 @@ export class Store implements EnquiryStore {
     this.description = driver.description;
     this.calendarCopies = calendarCopies(driver.db);
     this.staff = staffRecords(driver.db);
+    this.desk = staffQueries(driver.db, driver.dialect);
     this.releases = releaseRecords(driver.db);
   }
 
@@ -518,13 +522,13 @@ function txCallWrites(
         [start, end, host, id],
       );
     },
-    async cancelCall(id, at, lapsed = false) {
+    async cancelCall(id, at, lapsed = false, who) {
       const when = new Date(at).toISOString();
       await db.run(
         `UPDATE enquiries SET call_cancelled_at = ?, call_lapsed_at = ?,
-           call_sequence = call_sequence + 1
+           call_sequence = call_sequence + 1, call_cancelled_by = ?, call_cancel_reason = ?
          WHERE id = ? AND call_cancelled_at IS NULL`,
-        [when, lapsed ? when : null, id],
+        [when, lapsed ? when : null, who?.by ?? null, who?.reason ?? null, id],
       );
     },
     async confirmCall(id, at) {
@@ -583,6 +587,12 @@ async function insertAll(db: Db, rows: readonly NewRow[], now: number) {
     );
     for (const { id } of inserted) stored.add(id as string);
   }
+  await addSearchWords(
+    db,
+    rows.flatMap(({ enquiry }, i) =>
+      stored.has(ids[i]!) ? [{ id: ids[i]!, name: enquiry.name, email: enquiry.email }] : [],
+    ),
+  );
   await queueAll(
     db,
     rows.flatMap(({ jobs }, i) =>
@@ -592,6 +602,17 @@ async function insertAll(db: Db, rows: readonly NewRow[], now: number) {
   return rows.map(({ enquiry, host }, i) =>
     stored.has(ids[i]!) ? justStored(enquiry, ids[i]!, createdAt, host) : undefined,
   );
+}
+
+/** Enquiries' search words (./staff-queries.ts searchWords), a statement per ROWS_PER_INSERT. */
+async function addSearchWords(db: Db, enquiries: { id: string; name: string; email: string }[]) {
+  const words = enquiries.flatMap((e) => searchWords(e).map((word) => [word, e.id] as const));
+  for (const run of runs(words))
+    await db.run(
+      `INSERT INTO enquiry_words (word, enquiry_id) VALUES ${placeholders(run.length, 2)}
+       ON CONFLICT DO NOTHING`,
+      run.flat(),
+    );
 }
 
 /** What a transaction writes of the queue of jobs: jobs queued, and jobs dropped unrun. */
