@@ -23,18 +23,6 @@ export interface DeskCall {
   mine: boolean;
 }
 
-/** An enquiry (or a call request) on the desk. */
-export interface DeskEnquiry {
-  id: string;
-  kind: 'enquiry' | 'call';
-  name: string;
-  email: string;
-  createdAt: string;
-  /** What it is about: the project, or the message. */
-  about: string | undefined;
-  handled: { at: string; by: string } | undefined;
-}
-
 /** One line of the audit log: who did what, to what, when (epoch ms). */
 export interface AuditLine {
   at: number;
@@ -52,3 +40,106 @@ export interface VitalsRow {
   rating: Rating;
   samples: number;
 }
+
+/**
+ * The desk's lists (`?state=`): a call's life (upcoming: every call ahead, confirmed or not; of
+ * those, the ones waiting for the prospect's confirmation; past, held, no-show; cancelled), and
+ * the enquiries (all, new, handled).
+ */
+export const DESK_LISTS = [
+  'upcoming',
+  'unconfirmed',
+  'past',
+  'held',
+  'no-show',
+  'cancelled',
+  'all',
+  'new',
+  'handled',
+] as const;
+export type DeskList = (typeof DESK_LISTS)[number];
+
+/** The lists of calls, ordered by the call's time and grouped by its day; the rest by arrival. */
+export const CALL_LISTS: readonly DeskList[] = [
+  'upcoming',
+  'unconfirmed',
+  'past',
+  'held',
+  'no-show',
+  'cancelled',
+];
+
+/** A list's name on the desk. */
+export const LIST_NAMES: Record<DeskList, string> = {
+  upcoming: 'Calls ahead',
+  unconfirmed: 'Waiting for confirmation',
+  past: 'Past',
+  held: 'Held',
+  'no-show': 'No-show',
+  cancelled: 'Cancelled',
+  all: 'All enquiries',
+  new: 'New',
+  handled: 'Handled',
+};
+
+/** Where a call stands, as the desk and the CSV say it. */
+export type CallState = 'booked' | 'moved' | 'cancelled' | 'lapsed' | 'held' | 'no-show';
+
+/** A call's state from what is stored of it: held or a no-show first, then cancelled, moved, booked. */
+export const callState = (call: {
+  cancelledAt: string | null;
+  lapsedAt: string | null;
+  moves: number;
+  outcome?: { kind: 'held' | 'no-show' } | undefined;
+}): CallState =>
+  call.outcome
+    ? call.outcome.kind
+    : call.lapsedAt
+      ? 'lapsed'
+      : call.cancelledAt
+        ? 'cancelled'
+        : call.moves > 0
+          ? 'moved'
+          : 'booked';
+
+/** A member's private note on an enquiry or its call. */
+export interface DeskNote {
+  /** The member's name (or address). */
+  author: string;
+  /** Epoch ms. */
+  at: number;
+  body: string;
+}
+
+/** An enquiry on the desk's lists, with its call if it booked one, and its notes. */
+export interface DeskItem {
+  id: string;
+  /** Its short reference, as the desk shows it and search finds it: the id's first 8 characters. */
+  ref: string;
+  kind: 'enquiry' | 'call';
+  name: string;
+  email: string;
+  createdAt: string;
+  about: string | undefined;
+  handled: { at: string; by: string } | undefined;
+  call?: {
+    start: string;
+    end: string;
+    host: string | null;
+    where: string | undefined;
+    confirmed: boolean;
+    moves: number;
+    state: CallState;
+    /** Cancelled (or lapsed) at, by whom in words (unknown: undefined), and why if said. */
+    cancelled?: { at: string; by: string | undefined; reason: string | undefined };
+    outcome?: { kind: 'held' | 'no-show'; by: string; at: string };
+    /** Not begun and not cancelled: it can still move or be cancelled. */
+    ahead: boolean;
+    /** Begun and not cancelled: it can be marked held or a no-show. */
+    markable: boolean;
+  };
+  notes: DeskNote[];
+}
+
+/** How long a reference is shown: enough to tell apart, short enough to read out. */
+export const REF_LENGTH = 8;

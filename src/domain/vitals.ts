@@ -53,6 +53,13 @@ export const ratingLabel: Record<Rating, string> = {
   poor: 'poor',
 };
 
+/** Fewer visits than this for a page's metric: its p75 says too little to be rated. */
+export const MIN_RATED_VISITS = 5;
+
+/** A p75's rating as the staff read it: 'too few visits' below MIN_RATED_VISITS, else its rating. */
+export const ratingWords = (rating: Rating, visits: number) =>
+  visits < MIN_RATED_VISITS ? 'too few visits' : ratingLabel[rating];
+
 /** The Core Web Vitals /speed shows (src/pages/speed.astro, src/server/vitals/speed.ts). */
 export const SPEED_METRICS = ['LCP', 'INP', 'CLS'] as const;
 export type SpeedMetric = (typeof SPEED_METRICS)[number];

@@ -108,20 +108,54 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
 
     // Move the first call to another free time, then cancel the second.
     await page.getByRole('link', { name: 'Move or cancel' }).first().click();
+    // The prospect's picker: large time buttons by day, each with its host; the reason's field
+    // at 16 px or more (iOS zooms into a smaller one).
+    expect(await violations(page)).toEqual([]);
+    await page
+      .locator('section[aria-labelledby="change-title"]')
+      .screenshot({ path: 'test-results/staff-change-375.png' });
+    const reason = page.getByLabel('Reason for the move (optional, told to the prospect)');
+    expect(
+      await reason.evaluate((input) => parseFloat(getComputedStyle(input).fontSize)),
+    ).toBeGreaterThanOrEqual(16);
+    expect((await reason.boundingBox())!.width).toBeGreaterThan(300);
+    expect(
+      (await page.locator('.time-choice__time').first().boundingBox())!.height,
+    ).toBeGreaterThanOrEqual(44);
     await page.getByRole('radio').first().check();
     await page.getByRole('button', { name: 'Move the call' }).click();
     await expect(page.getByRole('status').first()).toContainText('The call is moved');
+    await expect(page.locator(':focus')).toContainText('The call is moved');
     await page.getByRole('link', { name: 'Move or cancel' }).nth(1).click();
+    // Cancelling asks first, on a step of its own, with its own reason.
+    await page.getByRole('link', { name: /^Cancel .*’s call…$/ }).click();
+    await expect(page.getByRole('heading', { name: /^Cancel .*’s call\?$/ })).toBeFocused();
+    expect(await violations(page)).toEqual([]);
+    await page.screenshot({ path: 'test-results/staff-cancel-375.png' });
     await page.getByLabel('Reason (optional, told to the prospect)').fill('Anna is away.');
-    await page.getByRole('button', { name: 'Cancel the call' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel the call' }).click();
     await expect(page.getByRole('status').first()).toContainText('The call is cancelled');
+    await expect(page.locator(':focus')).toContainText('The call is cancelled');
 
-    // The enquiry, handled.
+    // The enquiry, found by name, handled, with a note.
+    await page.getByLabel('Name, e-mail or reference').fill('grace');
+    await page.getByRole('button', { name: 'Find' }).click();
     const grace = page.locator('li', { hasText: 'Grace Hopper' });
     await grace.getByRole('button', { name: 'Mark handled' }).click();
-    await expect(page.locator('li', { hasText: 'Grace Hopper' })).toContainText(
-      'Handled by anna@northgate-digital.example',
+    // Back at the enquiry, said there; then a note on it.
+    await expect(page.locator('li.staff-card', { hasText: 'Grace Hopper' })).toContainText(
+      'Handled by Anna Reid',
     );
+    await expect(page.locator(':focus')).toContainText('Marked handled.');
+    await page
+      .locator('li', { hasText: 'Grace Hopper' })
+      .getByLabel('Private note')
+      .fill('Quote sent.');
+    await page.getByRole('button', { name: 'Add the note' }).click();
+    await expect(
+      page.locator('li', { hasText: 'Grace Hopper' }).locator('.staff-notes'),
+    ).toContainText('Quote sent.');
+    await expect(page.locator(':focus')).toContainText('The note is added.');
     expect(await violations(page)).toEqual([]);
     await page.screenshot({ path: 'test-results/staff-desk-375.png', fullPage: true });
     // The same desk on a laptop.
@@ -183,8 +217,8 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     await expect(page.getByRole('status').first()).toContainText('The call is moved');
     await page.getByRole('button', { name: 'Mark handled' }).focus();
     await page.keyboard.press('Enter');
-    await expect(page.locator('li', { hasText: 'Zed Prospect' }).last()).toContainText(
-      'Handled by anna@northgate-digital.example',
+    await expect(page.locator('li.staff-card', { hasText: 'Zed Prospect' }).last()).toContainText(
+      'Handled by Anna Reid',
     );
   } finally {
     await context.close();
@@ -259,21 +293,22 @@ test('a right-to-left override or a Hebrew name in an enquiry reorders nothing o
     );
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/staff$/);
+    await page.getByRole('link', { name: 'All enquiries' }).click();
     for (const { email } of people) {
-      const line = page.locator('li', { hasText: email }).locator('.staff-card__head');
-      const text = (await line.textContent())!;
-      const date = /\d{1,2} \w{3} \d{4}, \d{2}:\d{2}/.exec(text)![0];
-      const [name, open, address, when] = await placesIn(line, [
+      const card = page.locator('li', { hasText: email });
+      const line = card.locator('.staff-card__head');
+      const [name, open, address] = await placesIn(line, [
         email === 'zelda@example.com' ? 'Zelda' : '\u05e9\u05dc\u05d5\u05dd',
         '<',
         email,
-        date,
       ]);
-      // Left to right, as written: the name, then <address>, then the date, each in its order.
+      // Left to right, as written: the name, then <address>, each in its order; then the date.
       expect(name!.right).toBeLessThanOrEqual(open!.left + 1);
       expect(open!.right).toBeLessThanOrEqual(address!.left + 1);
       expect(address!.first).toBeLessThan(address!.last);
-      expect(address!.right).toBeLessThan(when!.left);
+      const meta = card.locator('.staff-card__meta');
+      const date = /\d{1,2} \w{3} \d{4}, \d{2}:\d{2}/.exec((await meta.textContent())!)![0];
+      const [when] = await placesIn(meta, [date]);
       expect(when!.first).toBeLessThan(when!.last);
     }
   } finally {

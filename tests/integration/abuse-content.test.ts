@@ -62,10 +62,16 @@ describe('text a visitor writes', () => {
     }
     // The agency reads the message, line breaks and all, as text of its one event.
     const [agencyEvent] = events(calendarOf(agency.raw)!);
-    // (then where to meet, from availability.yaml)
+    // (then where to meet, from availability.yaml, and the desk's page of the call)
     const agencyDescription = String(agencyEvent!.getFirstPropertyValue('description'));
     expect(agencyDescription.slice(0, attack.length)).toBe(attack.replaceAll('\r', '\n'));
-    expect(agencyDescription.slice(attack.length)).toMatch(/^\n\nWhere: [^\n]+$/);
+    expect(agencyDescription.slice(attack.length)).toMatch(
+      /^\n\nWhere: [^\n]+\n\nMove or cancel the call on the desk: http:\/\/[^\s]+\/staff\?call=[\w-]+$/,
+    );
+    // Its title names the prospect, on one line.
+    expect(agencyEvent!.getFirstPropertyValue('summary')).toBe(
+      'Call with Ada Bcc: victim@example.com',
+    );
     expect(textOf(agency.raw)).toContain('URL:https://evil.example/meet');
     // The prospect's copy carries no free text but their name (its description is where to meet,
     // the agency's own words): the form relays nothing.

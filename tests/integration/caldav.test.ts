@@ -278,7 +278,9 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
         { Cookie: cookie },
       );
       expect(again.status).toBe(303);
-      expect(again.headers.get('location')).toBe(`/staff#call-${ref}`);
+      expect(again.headers.get('location')).toBe(
+        `/staff?done=write-again&at=enquiry-${ref}#enquiry-${ref}`,
+      );
       expect(desk + (await (await fetch(`${server.url}/healthz`)).text())).not.toContain(PASSWORD);
     } finally {
       await radicale.start();

@@ -1,12 +1,13 @@
 /**
  * Publishing from the browser against the built server, with a real `astro build`, as an editor's
  * morning goes: the editor signs in by the e-mailed link, saves a change in the editor (its helper
- * process, a Save as Keystatic's tab posts it), previews it (the site built with the draft, for
- * their browser alone), sees the change listed in words, presses Publish (twice at once: one
- * release), and the page is live within 90 s while visitors' pages and /healthz answer, none
- * failed; the publish is a commit by the member; a roll back restores the page within 10 s and
+ * process, a Save as Keystatic's tab posts it), sees the change listed in words, presses Publish
+ * (twice at once: one release), and the page is live within 90 s while visitors' pages and
+ * /healthz answer, none failed; the publish is a commit by the member; a roll back restores the page within 10 s and
  * survives a restart. A member who is not an editor gets 403 at every write. The editor's own UI
- * in Chromium: tests/integration/live-editor.test.ts.
+ * in Chromium, and its preview (a real build of the draft, shown to editors alone; not done here
+ * too, where it was a second build of the same site beside the publish's):
+ * tests/integration/live-editor.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -121,24 +122,6 @@ it('publishes an editor’s change live, then rolls it back, with visitors serve
     }),
   });
   expect(saved.status).toBe(200);
-  // Its preview: the site built with the draft, for this editor's browser (built in the
-  // background; the editor's page asks again until it is ready).
-  let preview: Response | undefined;
-  await expect
-    .poll(
-      async () =>
-        (preview = await fetch(`${server.url}/keystatic/preview?page=%2Fandroid`, {
-          headers: as,
-          redirect: 'manual',
-        })).status,
-      { timeout: 120_000, interval: 2_000 },
-    )
-    .toBe(303);
-  const previewCookie = /^editor-preview=[^;]*/.exec(preview!.headers.get('set-cookie') ?? '')![0];
-  const previewed = await fetch(`${server.url}/android`, {
-    headers: { Cookie: `${cookie}; ${previewCookie}` },
-  });
-  expect(await previewed.text()).toContain('Android Apps Built to Last');
   expect(read(await page())).toMatch(/Changed:\s*Android Apps Built to Last\s*\(\/android\)/);
   expect(await (await fetch(`${server.url}/android`)).text()).not.toContain(
     'Android Apps Built to Last',

@@ -8,14 +8,26 @@
  * posts are refused; sign-out and an idle session end it.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import ICAL from 'ical.js';
+import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { linkToken, storedHash } from '../../src/server/staff/access';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { postForm, validEnquiry } from '../support/server';
-import { calendarOf, textOf } from '../support/mime';
-import { book, freeSlots } from './calls';
+import { calendarOf, decoded, textOf } from '../support/mime';
+import { book, freeSlots, oneHostSlot, onWeekday } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 import { mailsTo, post, read, signIn, signInBy, type Mails } from './staff-sign-in';
+
+/** A page as a browser reads it. */
+const parse = (html: string) => new JSDOM(html).window.document;
+
+/** The one event of an e-mail's calendar part, as a calendar program reads it. */
+function eventIn(raw: string) {
+  const events = new ICAL.Component(ICAL.parse(calendarOf(raw)!)).getAllSubcomponents('vevent');
+  expect(events).toHaveLength(1);
+  return events[0]!;
+}
 
 const STAFF_SECRET = 'staff-test-secret-0123456789abcdef0123';
 const servers = stoppedAfterEach({
@@ -96,9 +108,9 @@ describe('the staff desk', () => {
     );
     expect(handled.status).toBe(303);
     const after = await (
-      await fetch(`${server.url}/staff?enquiries=handled`, { headers: { Cookie: cookie } })
+      await fetch(`${server.url}/staff?state=handled`, { headers: { Cookie: cookie } })
     ).text();
-    expect(after).toContain('Handled by anna@northgate-digital.example');
+    expect(read(after)).toContain('Handled by Anna Reid');
     expect(read(after)).toContain(`marked handled ${id}`);
     expect(read(after)).toContain('exported the enquiries');
     // The server's log: each sign-in and action, by the member's host id, never the prospect.
@@ -109,63 +121,200 @@ describe('the staff desk', () => {
     expect(logged).not.toContain('Zelda');
   });
 
-  it('moves a call from the desk, then cancels it: the prospect’s calendar gets the update, then the cancellation', async () => {
+  it('moves a call from the desk with the phone picker, then cancels it only once confirmed: each time back at the item, said there; the records name the prospect and the member', async () => {
     const { server, mails } = await servers.startWithMail();
-    const [slot] = (await freeSlots(server)).slots;
-    const booked = await book(server, slot!.start, {
+    // Anna has a call at the first time Ben works too (she comes first); then Zelda books a
+    // Wednesday time, when only Anna works: the call is Anna's. Moved to the first, Ben takes it.
+    const { slots } = await freeSlots(server);
+    const busy = slots.find((s) => !onWeekday([s], 'Wednesday').length)!;
+    expect((await book(server, busy.start, { name: 'Other Prospect' })).status).toBe(200);
+    const slot = oneHostSlot(slots);
+    const booked = await book(server, slot.start, {
       name: 'Zelda Prospect',
       email: 'zelda@example.com',
+      message: 'Budget: £40k; start, in March.',
     });
     const { location } = (await booked.json()) as { location: string };
     const id = new URL(location, server.url).searchParams.get('ref')!;
+    await expect.poll(() => mails.filter((m) => m.to.includes('zelda@example.com')).length).toBe(1);
+    const oldLink = /http:\/\/\S+\/schedule\/change\?token=[\w.-]+/.exec(
+      decoded(mails.find((m) => m.to.includes('zelda@example.com'))!.raw),
+    )![0];
     const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
     const as = { Cookie: cookie };
-    expect(await (await fetch(`${server.url}/staff`, { headers: as })).text()).toContain(
-      `/staff?call=${id}`,
-    );
-    const chosen = await (await fetch(`${server.url}/staff?call=${id}`, { headers: as })).text();
-    const to = /name="slot" value="([^"]+)"/.exec(chosen)![1]!;
-    const moved = await post(`${server.url}/staff`, { id, action: 'move', slot: to }, as);
-    expect(moved.headers.get('location')).toBe('/staff?done=moved');
-    const toZelda = (method: string) =>
-      mails.filter(
-        (m) =>
-          m.to.includes('zelda@example.com') && calendarOf(m.raw)?.includes(`METHOD:${method}`),
-      );
-    await expect.poll(() => toZelda('REQUEST').length, { timeout: 5000 }).toBe(2);
-    const update = calendarOf(toZelda('REQUEST')[1]!.raw)!;
-    expect(update).toContain('SEQUENCE:1');
-    expect(update).toContain(`DTSTART:${to.replace(/[-:]/g, '').replace('.000', '')}`);
-    const cancelled = await post(
+    const page = async (path: string) =>
+      parse(await (await fetch(`${server.url}${path}`, { headers: as })).text());
+    expect(
+      (await page('/staff')).querySelector(`a[href="/staff?call=${id}#change-title"]`),
+    ).not.toBeNull();
+
+    // The picker: a group a day, large time buttons each saying who would take it; a reason field.
+    const chosen = await page(`/staff?call=${id}`);
+    const picker = chosen.querySelector('section[aria-labelledby="change-title"]')!;
+    const days = picker.querySelectorAll('fieldset.time-choice__day');
+    expect(days.length).toBeGreaterThan(0);
+    expect(days.length).toBeLessThanOrEqual(5);
+    const times = [...picker.querySelectorAll('label.time-choice__time')];
+    const hosts = new Set(times.map((t) => t.querySelector('small')?.textContent?.trim()));
+    expect([...hosts].every((h) => h === 'with Anna Reid' || h === 'with Ben Okafor')).toBe(true);
+    expect(hosts.size).toBe(2);
+    expect(picker.querySelector('a[href*="&day="]')?.textContent?.trim()).toBe('Later days');
+    expect(picker.querySelector('.field input[name="reason"]')).not.toBeNull();
+    // Move and cancel are apart: no cancel button in the move's form, only a link to ask first.
+    expect(picker.querySelector('form button[value="cancel"]')).toBeNull();
+    const ask = picker.querySelector(`a[href="/staff?call=${id}&step=cancel#cancel-title"]`);
+    expect(ask).not.toBeNull();
+    // A time Ben would take: the move hands the call to him.
+    const toBen = times.find(
+      (t) => t.querySelector('small')?.textContent?.trim() === 'with Ben Okafor',
+    )!;
+    const to = toBen.querySelector('input')!.getAttribute('value')!;
+
+    const moved = await post(
       `${server.url}/staff`,
-      { id, action: 'cancel', reason: 'Anna is ill\r\nBcc: x@evil.example' },
+      { id, action: 'move', slot: to, reason: 'Anna is away' },
       as,
     );
-    expect(cancelled.headers.get('location')).toBe('/staff?done=cancelled');
-    await expect.poll(() => toZelda('CANCEL').length, { timeout: 5000 }).toBe(1);
-    expect(calendarOf(toZelda('CANCEL')[0]!.raw)).toContain('SEQUENCE:2');
-    const desk = await (await fetch(`${server.url}/staff?done=cancelled`, { headers: as })).text();
-    expect(desk).toContain('The call is cancelled');
-    expect(read(desk)).toContain(`cancelled the call ${id} (Anna is ill Bcc: x@evil.example)`);
+    expect(moved.headers.get('location')).toBe(`/staff?done=moved&at=enquiry-${id}#enquiry-${id}`);
+    const landed = await page(moved.headers.get('location')!);
+    const item = landed.querySelector(`li#enquiry-${id}`)!;
+    expect(item.getAttribute('tabindex')).toBe('-1');
+    expect(item.querySelector('[role="status"]')?.textContent?.trim()).toContain(
+      'The call is moved',
+    );
+    expect(item.textContent!.replace(/\s+/g, ' ')).toContain('host Ben Okafor');
+    // The host's e-mails name the colleague; Ben's event names the prospect and holds the message.
+    const toBen_ = () => mails.filter((m) => m.to.includes('ben@northgate-digital.example'));
+    await expect.poll(() => toBen_().length, { timeout: 5000 }).toBe(1);
+    expect(decoded(toBen_()[0]!.raw)).toContain('Moved by: Anna Reid');
+    const event = eventIn(toBen_()[0]!.raw);
+    expect(event.getFirstPropertyValue('summary')).toBe('Call with Zelda Prospect');
+    expect(String(event.getFirstPropertyValue('description'))).toMatch(
+      /^Budget: £40k; start, in March\.\n\n[^]*Move or cancel the call on the desk: http:\/\/\S+\/staff\?call=/,
+    );
+    // Anna, who had it, is told it went (her invitations of both calls came before).
+    const awayFromAnna = () =>
+      mails.filter(
+        (m) =>
+          m.to.includes('anna@northgate-digital.example') &&
+          calendarOf(m.raw)?.includes('METHOD:CANCEL'),
+      );
+    await expect.poll(() => awayFromAnna().length, { timeout: 5000 }).toBe(1);
+    expect(decoded(awayFromAnna()[0]!.raw)).toContain('Anna Reid moved the call of Zelda Prospect');
+
+    // The prospect's old link: the agency moved it, here is the time and how to reach us.
+    const old = await fetch(oldLink);
+    expect(old.status).toBe(410);
+    const oldPage = parse(await old.text());
+    expect(oldPage.querySelector('h1')?.textContent?.trim()).toBe('We have moved your call');
+    expect(oldPage.querySelector('main')!.textContent!.replace(/\s+/g, ' ')).toContain(
+      'Our latest e-mail has the new time',
+    );
+    expect(oldPage.querySelector('main a[href="/contact"]')).not.toBeNull();
+
+    // The old form's cancel (one post): nothing is cancelled, the step that asks is next.
+    const unasked = await post(`${server.url}/staff`, { id, action: 'cancel' }, as);
+    expect(unasked.headers.get('location')).toBe(`/staff?call=${id}&step=cancel#cancel-title`);
+    const step = await page(unasked.headers.get('location')!);
+    const asking = step.querySelector('section[aria-labelledby="cancel-title"]')!;
+    expect(asking.querySelector('h2')?.textContent?.trim()).toContain(
+      'Cancel Zelda Prospect’s call?',
+    );
+    expect(asking.querySelector('input[name="reason"]')).not.toBeNull();
+    expect(asking.querySelector('button[value="cancel-confirmed"]')?.textContent?.trim()).toContain(
+      'Yes, cancel the call',
+    );
+    expect(step.querySelector(`li#enquiry-${id}`)).not.toBeNull();
+    const cancels = () => mails.filter((m) => calendarOf(m.raw)?.includes('METHOD:CANCEL'));
+    // Ben's cancel of Anna's time went with the move; no other yet.
+    expect(cancels().filter((m) => m.to.includes('zelda@example.com'))).toHaveLength(0);
+
+    const cancelled = await post(
+      `${server.url}/staff`,
+      { id, action: 'cancel-confirmed', reason: 'Budget gone;\r\nBcc: x@evil.example' },
+      as,
+    );
+    expect(cancelled.headers.get('location')).toBe(
+      `/staff?done=cancelled&at=enquiry-${id}#enquiry-${id}`,
+    );
+    const after = await page(cancelled.headers.get('location')!);
+    // Gone from the calls ahead: said at the top, the line itself the item's anchor.
+    expect(after.querySelector(`li#enquiry-${id}`)).toBeNull();
+    expect(after.querySelector(`#enquiry-${id}[role="status"]`)?.textContent?.trim()).toContain(
+      'The call is cancelled',
+    );
+    const zeldaCancel = () => cancels().filter((m) => m.to.includes('zelda@example.com'));
+    await expect.poll(() => zeldaCancel().length, { timeout: 5000 }).toBe(1);
+    expect(eventIn(zeldaCancel()[0]!.raw).getFirstPropertyValue('comment')).toBe(
+      'Budget gone; Bcc: x@evil.example',
+    );
+    // The audit log: the member, the action, the prospect, the times, the reason.
+    const audit = after.querySelector('.staff-audit')!.textContent!.replace(/\s+/g, ' ');
+    expect(audit).toMatch(
+      new RegExp(
+        `Anna Reid \\(anna@northgate-digital\\.example\\) moved the call ${id} \\(Zelda Prospect, from \\w+, .+ to \\w+, .+; reason: Anna is away\\)`,
+      ),
+    );
+    expect(audit).toContain(`cancelled the call ${id} (Zelda Prospect, `);
+    expect(audit).toContain('; reason: Budget gone; Bcc: x@evil.example)');
     expect(server.output()).toContain(`Staff anna moved the call ${id}`);
-    expect(server.output()).toContain(`Staff anna cancelled the call ${id}`);
-    // The reason may name the prospect: the audit log keeps it, the server's log does not.
-    expect(server.output()).not.toContain('Anna is ill');
-    expect(desk).not.toContain(`/staff?call=${id}`);
-    // Cancelled again (a second tab's button): refused, in the words the CLI uses, nothing sent.
-    const again = await post(`${server.url}/staff`, { id, action: 'cancel' }, as);
-    expect(again.headers.get('location')).toBe('/staff?done=already-cancelled');
-    const refused = await (
-      await fetch(`${server.url}${again.headers.get('location')}`, { headers: as })
-    ).text();
-    expect(refused).toContain('That call was cancelled already.');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(toZelda('CANCEL')).toHaveLength(1);
+    // The audit's words name the prospect: the server's log does not.
+    expect(server.output()).not.toMatch(/Zelda|Budget gone|Anna is away/);
+
+    // Cancelled again (a second tab's button): refused, said at the top, nothing sent.
+    const again = await post(`${server.url}/staff`, { id, action: 'cancel-confirmed' }, as);
+    expect(again.headers.get('location')).toBe('/staff?done=already-cancelled#done');
+    const refused = await page(again.headers.get('location')!);
+    expect(refused.querySelector('#done[role="status"]')?.textContent?.trim()).toContain(
+      'That call was cancelled already.',
+    );
+    // Marked handled: back at the enquiry, said there, its name in the audit log.
+    const handled = await post(`${server.url}/staff`, { id, action: 'handled' }, as);
+    expect(handled.headers.get('location')).toBe(
+      `/staff?done=handled&at=enquiry-${id}#enquiry-${id}`,
+    );
+    // The call is no longer ahead: said at the top, the line itself the item's anchor.
+    const marked = await page(handled.headers.get('location')!);
+    expect(marked.querySelector(`#enquiry-${id}[role="status"]`)?.textContent?.trim()).toBe(
+      'Marked handled.',
+    );
+    expect(marked.querySelector('.staff-audit')!.textContent!.replace(/\s+/g, ' ')).toContain(
+      `marked handled ${id} (Zelda Prospect)`,
+    );
     // A `done` that is no outcome says nothing.
-    const odd = await (await fetch(`${server.url}/staff?done=__proto__`, { headers: as })).text();
-    const said = /<p[^>]*staff-done[^>]*>/;
-    expect(refused).toMatch(said);
-    expect(odd).not.toMatch(said);
+    expect((await page('/staff?done=__proto__')).querySelector('.staff-done')).toBeNull();
+    expect(zeldaCancel()).toHaveLength(1);
+  });
+
+  it('marks field data from fewer than 5 visits “too few visits”, not rated', async () => {
+    const { server, mails } = await servers.startWithMail({ VITALS_FLUSH_MS: '20' });
+    const visit = (path: string) =>
+      fetch(`${server.url}/vitals`, {
+        method: 'POST',
+        body: JSON.stringify({
+          path,
+          navigation: 'navigate',
+          connection: '4g',
+          device: 'phone',
+          metrics: [{ name: 'LCP', value: 800 }],
+        }),
+        headers: { Origin: server.url, 'Content-Type': 'text/plain;charset=UTF-8' },
+      });
+    for (let i = 0; i < 2; i++) expect((await visit('/iphone')).status).toBe(204);
+    for (let i = 0; i < 5; i++) expect((await visit('/')).status).toBe(204);
+    const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
+    const rating = async (path: string) => {
+      const desk = parse(
+        await (await fetch(`${server.url}/staff`, { headers: { Cookie: cookie } })).text(),
+      );
+      const row = [...desk.querySelectorAll('section[aria-labelledby="vitals-title"] tr')].find(
+        (tr) => tr.querySelector('td')?.textContent === path,
+      );
+      return row?.querySelectorAll('td')[3]?.textContent;
+    };
+    await expect
+      .poll(async () => [await rating('/'), await rating('/iphone')], { timeout: 5000 })
+      .toEqual(['good', 'too few visits']);
   });
 
   it('counts a member’s posts apart from the forms’ rate limit: a morning of actions is not throttled', async () => {
@@ -362,10 +511,11 @@ describe('the staff desk', () => {
     const desk = await (await fetch(`${server.url}/staff`, { headers: { Cookie: cookie } })).text();
     expect(desk).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     const shown = 'Zelda evil \u05e9\u05dc\u05d5\u05dd';
-    // The call's line and the enquiry's: the name and the address each isolated.
-    expect(desk).toContain(`<bdi>${shown}</bdi> &lt;<bdi>zelda@example.com</bdi>&gt;`);
+    // The call's card: the name and the address each isolated.
     expect(desk).toMatch(
-      new RegExp(`<bdi>${shown}</bdi>\\s*</strong>\\s*&lt;<bdi>zelda@example.com</bdi>&gt;`),
+      new RegExp(
+        `<bdi[^>]*>${shown}</bdi>\\s*</strong>\\s*&lt;<bdi[^>]*>zelda@example.com</bdi>&gt;`,
+      ),
     );
     const csv = await (
       await post(`${server.url}/staff/enquiries.csv`, {}, { Cookie: cookie })

@@ -211,6 +211,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         'prospect-move',
       ]);
       for (const item of moves) expect(mailCallOf(item)?.change).toEqual(change);
+      // Asked later (an old change link opened), the last move's e-mail says who made it.
+      const last = async () =>
+        JSON.parse((await store.lastJobPayload(id, 'prospect-move')) ?? '{}').call?.change;
+      expect(await last()).toEqual(change);
       // The new time's reminders are no one's change.
       for (const item of staffs.filter((item) => item.kind.endsWith('-reminder')))
         expect(mailCallOf(item)?.change).toBeUndefined();
@@ -221,6 +225,8 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const own = await store.claimDue(booked + 2 * minute, 100, noLease);
       expect(mailCallOf(own.find((item) => item.kind === 'agency-move'))?.change).toBeUndefined();
       for (const item of own) await store.markDone(item.id, booked + 2 * minute);
+      expect(await last()).toBeUndefined();
+      expect(await store.lastJobPayload('no-such-enquiry', 'prospect-move')).toBeUndefined();
       await bookings.cancelCall(id, true, booked + 3 * minute, { by: 'staff' });
       const cancels = await store.claimDue(booked + 3 * minute, 100, noLease);
       expect(cancels.map((item) => [item.kind, mailCallOf(item)?.change]).sort()).toEqual([

@@ -21,7 +21,8 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cli-'));
   database = join(dir, 'e.sqlite');
   const store = new SqliteStore(database);
-  await new Bookings(store).commit(enquiry({ email: 'ada@example.com' }), false);
+  const ada = await new Bookings(store).commit(enquiry({ email: 'ada@example.com' }), false);
+  await store.desk.addNote({ enquiryId: ada.id, author: 'anna@a.example', at: 0, body: 'Rang.' });
   await store.close();
   // The store's variables only: no DATABASE_URL from the shell may send it elsewhere. And npm as
   // staff run it, printing its banner: `npm test` runs this with npm's log level silent, which the
@@ -42,6 +43,8 @@ describe('npm run enquiries', () => {
     const rows = csv.split('\r\n');
     expect(rows).toHaveLength(3);
     expect(rows[1]).toContain('ada@example.com');
+    // The members' notes too, as the desk's export has them.
+    expect(rows[1]).toContain('1970-01-01T00:00:00.000Z anna@a.example: Rang.');
     expect(rows[2]).toBe('');
   }, 30_000);
 

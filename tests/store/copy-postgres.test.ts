@@ -116,6 +116,7 @@ async function fill(store: EnquiryStore) {
     detail: 'déjà vu, "quoted", 100%',
   });
   await store.staff.markHandled(asked.id, 'anna@a.example', now);
+  await store.desk.addNote({ enquiryId: asked.id, author: 'anna@a.example', at: now, body: 'Hi' });
   await fillReleases(store);
   return { moving: (await store.findById(moving.id))! };
 }

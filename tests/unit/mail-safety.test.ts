@@ -89,7 +89,7 @@ async function expectHeaders(mail: Mail, subject: string) {
 }
 
 describe('a booking, whatever the name and message', () => {
-  it('gives each invitation exactly one event; only the agency’s carries the message', () => {
+  it('gives each invitation exactly one event; only the staff’s carry the message and name the prospect', () => {
     fc.assert(
       fc.property(nasty, nasty, (name, message) => {
         const enquiry = booking(name, message);
@@ -105,10 +105,17 @@ describe('a booking, whatever the name and message', () => {
           const found = events(content);
           expect(found).toHaveLength(1);
           const [event] = found;
+          const withdrawn = mail.endsWith('-cancel') || mail.endsWith('-lapse');
+          const desk = `\n\nMove or cancel the call on the desk: ${BOOKING.siteUrl}/staff?call=${enquiry.id}`;
           expect(event!.getFirstPropertyValue('description')).toBe(
-            forAgency(mail) ? bodyText(message) : null,
+            // One text made safe whole: a message ending in CR joins the line break after it.
+            forStaff(mail) ? bodyText(message + (withdrawn ? '' : desk)) : null,
           );
-          expect(event!.getFirstPropertyValue('summary')).toBe('Introductory call');
+          expect(event!.getFirstPropertyValue('summary')).toBe(
+            forStaff(mail)
+              ? `Call with ${headerText(name, 100) || 'a prospect'}`
+              : 'Introductory call',
+          );
           const attendee = event!.getFirstProperty('attendee')!;
           // The CN is the name on one line, without the DQUOTE and backslash a parameter cannot hold.
           expect(attendee.getParameter('cn')).toBe(headerText(name.replace(/["\\]/g, '')));

@@ -210,9 +210,11 @@ describe('the mails of a booked call', () => {
       expect(found[0]!.getFirstPropertyValue('url')).toBeNull();
       expect(ics).not.toMatch(/\r(?!\n)|(?<!\r)\n/);
     }
-    // The agency reads the message, its line breaks as line breaks.
+    // The agency reads the message, its line breaks as line breaks (then the desk's link).
     const [event] = events(mailOf('agency', call).icalEvent!.content);
-    expect(event!.getFirstPropertyValue('description')).toBe(attack.replaceAll('\r', '\n'));
+    expect(event!.getFirstPropertyValue('description')).toMatch(
+      new RegExp(`^${RegExp.escape(attack.replaceAll('\r', '\n'))}\n\nMove or cancel`),
+    );
   });
 
   it('give the prospect nothing they typed but their name: no message, no DESCRIPTION', () => {
@@ -503,5 +505,102 @@ describe('a call that moves', () => {
     const lapsed = { sequence: 1, cancelledAt: start, lapsedAt: start };
     expect(staleReason(item('prospect-reminder', lapsed), now)).toBe('the call lapsed unconfirmed');
     expect(staleReason(item('prospect-lapse', lapsed), now)).toBeUndefined();
+  });
+});
+
+describe("the staff's calendar event of a call", () => {
+  const hostile = 'Eve\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nSUMMARY:Pwned;x,y\\z\u202e\u0000';
+  /** The one event of an e-mail of `kind`, read as a calendar program reads it. */
+  const eventOf = (kind: MailKind, call: StoredEnquiry, change?: CallChange) => {
+    const item = mailItem(kind, call);
+    const ics = formatMail(
+      { ...item, call: { ...item.call!, ...(change && { change }) } },
+      setup(content),
+    ).icalEvent!.content;
+    const found = events(ics);
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+
+  it('names the prospect (and their company), and carries their message and the desk’s page of the call', () => {
+    const call = bookedCall({ message: 'Budget: £40k; start, in March.\nCall me.' });
+    for (const kind of ['host', 'agency', 'host-move'] as const) {
+      const event = eventOf(kind, call);
+      expect(event.getFirstPropertyValue('summary')).toBe('Call with Ada Lovelace');
+      expect(event.getFirstPropertyValue('description')).toBe(
+        `Budget: £40k; start, in March.\nCall me.\n\nMove or cancel the call on the desk: https://northgate-digital.example/staff?call=${call.id}`,
+      );
+    }
+    const withCompany = bookedCall({ company: 'Babbage & Co, Ltd' });
+    expect(eventOf('host', withCompany).getFirstPropertyValue('summary')).toBe(
+      'Call with Ada Lovelace (Babbage & Co, Ltd)',
+    );
+    // The prospect's own keeps its title, and nothing they typed.
+    const prospect = eventOf('prospect', call);
+    expect(prospect.getFirstPropertyValue('summary')).toBe('Introductory call');
+    expect(prospect.getFirstPropertyValue('description')).toBeNull();
+  });
+
+  it('carries a cancel’s reason as COMMENT, for every one told, and none without a reason', () => {
+    const reason = 'Anna is ill; sorry, truly.';
+    for (const kind of ['host-cancel', 'agency-cancel', 'prospect-cancel'] as const) {
+      const event = eventOf(kind, bookedCall(), { by: 'staff', who: 'Ben Ode', reason });
+      expect(event.getFirstPropertyValue('comment')).toBe(reason);
+      expect(eventOf(kind, bookedCall()).getFirstPropertyValue('comment')).toBeNull();
+    }
+    // A move's update has no COMMENT: the call goes on.
+    expect(
+      eventOf('host-move', bookedCall(), { by: 'staff', reason }).getFirstPropertyValue('comment'),
+    ).toBeNull();
+  });
+
+  it('cannot be given a property or an event by a name, a company, a message or a reason', () => {
+    const call = bookedCall({ name: hostile, company: hostile, message: hostile });
+    const event = eventOf(
+      'host-cancel',
+      { ...call, name: hostile },
+      { by: 'staff', reason: hostile },
+    );
+    const names = event.getAllProperties().map((p) => p.name);
+    expect(names.filter((name) => name === 'summary')).toHaveLength(1);
+    expect(names.filter((name) => name === 'comment')).toHaveLength(1);
+    expect(String(event.getFirstPropertyValue('summary'))).toMatch(/^Call with Eve END:VEVENT/);
+    expect(String(event.getFirstPropertyValue('comment'))).not.toMatch(/[\r\n\u202e\u0000]/);
+    const host = eventOf('host', { ...call, name: hostile });
+    expect(host.getAllProperties('summary')).toHaveLength(1);
+    expect(String(host.getFirstPropertyValue('description'))).toContain('SUMMARY:Pwned;x,y\\z');
+  });
+});
+
+describe('the staff’s e-mails of a change a member made on the desk', () => {
+  const changed = (kind: MailKind, change: CallChange) => {
+    const item = mailItem(kind, bookedCall({ locale: 'en-GB' }));
+    return formatMail({ ...item, call: { ...item.call!, change } }, setup(content)).text;
+  };
+  const byBen = { by: 'staff' as const, who: 'Ben Ode', reason: 'Double-booked.' };
+
+  it('name the colleague who moved or cancelled the call', () => {
+    expect(changed('host-move', byBen)).toContain('Ben Ode moved your call with Ada Lovelace.');
+    expect(changed('host-move', byBen)).toContain('Moved by: Ben Ode\nReason: Double-booked.');
+    expect(changed('agency-move', byBen)).toContain('was moved by Ben Ode.');
+    expect(changed('host-cancel', byBen)).toContain('Ben Ode cancelled the call of Ada Lovelace');
+    expect(changed('agency-cancel', byBen)).toContain('Cancelled by: Ben Ode');
+    // The host a move hands the call to is told who moved it there.
+    const handed = mailItem('host', bookedCall());
+    const previous = { start: '2026-12-01T09:00:00Z', end: '2026-12-01T09:30:00Z' };
+    expect(
+      formatMail({ ...handed, call: { ...handed.call!, previous, change: byBen } }, setup(content))
+        .text,
+    ).toContain('Moved by: Ben Ode');
+    // The prospect is told "we": the agency moved it, not a person they do not know.
+    expect(changed('prospect-move', byBen)).not.toContain('Ben Ode');
+    // The CLI's change names nobody: "staff", as before.
+    expect(changed('host-move', { by: 'staff' })).toContain('Our staff moved your call');
+  });
+
+  it('keep a hostile member name on one line', () => {
+    const text = changed('host-move', { by: 'staff', who: 'Ben\r\nBcc: x@evil.example' });
+    expect(text).toContain('Moved by: Ben Bcc: x@evil.example');
+    expect(text).not.toMatch(/^Bcc:/m);
   });
 });

@@ -278,7 +278,7 @@ describe('the staff CLI, whatever was stored', () => {
     );
   });
 
-  it('exports CSV whose every row parses back to its 19 cells, none a formula', () => {
+  it('exports CSV whose every row parses back to its 26 cells, none a formula', () => {
     fc.assert(
       fc.property(storedEnquiries, (enquiries) => {
         const rows = parseCsv(formatCsv(enquiries));
@@ -303,9 +303,16 @@ describe('the staff CLI, whatever was stored', () => {
           'mails_waiting',
           'mails_failed',
           'call_confirmed_at',
+          'handled',
+          'handled_by',
+          'handled_at',
+          'notes',
+          'call_state',
+          'cancelled_by',
+          'cancel_reason',
         ]);
         for (const [i, row] of rows.slice(1).entries()) {
-          expect(row).toHaveLength(19);
+          expect(row).toHaveLength(26);
           for (const cell of row) {
             expect(isFormula(cell)).toBe(false);
             expect(cell.replaceAll('\n', '')).not.toMatch(CONTROL);

@@ -127,7 +127,9 @@ describe('the p75', () => {
     ]);
     const report = formatReport([...lcp, ...inp, ...other], '2026-10-28', '2026-11-24');
     expect(report).toMatch(/\/\s+LCP\s+3250 ms\s+needs improvement\s+13/);
-    expect(report).toMatch(/\/iphone\s+CLS\s+0\.300\s+poor\s+2/);
+    // From fewer than 5 visits: not rated (2 CLS, 4 INP), as the desk's table says it too.
+    expect(report).toMatch(/\/iphone\s+CLS\s+0\.300\s+too few visits\s+2/);
+    expect(report).toMatch(/\/\s+INP\s+180 ms\s+too few visits\s+4/);
     expect(report).toContain('19 measurements');
     // Not /speed's figures (one say per network), and it says so.
     expect(report).toContain('Plain figures: every measurement counts alike');

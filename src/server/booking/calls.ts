@@ -158,24 +158,35 @@ export class Bookings {
 
   /**
    * Cancels a call (the link's or the staff's): its time free again, its e-mails not sent yet (the
-   * reminders) dropped, the cancellations queued; or why not.
+   * reminders) dropped, the cancellations queued; or why not. Stored with who cancelled it (the
+   * member `by`, else 'staff' for a staff change, else the prospect) and the reason.
    */
   cancelCall(
     id: string,
     queueMail: boolean,
     now = Date.now(),
     change?: CallChange,
+    by?: string,
   ): Promise<CancelResult> {
     return this.store.transaction(async (tx) => {
       const checked = checkCancel(await tx.enquiry(id), now);
       if ('refused' in checked) return checked.refused;
       const { enquiry, before } = checked;
+      const who = {
+        by: by ?? (change?.by === 'staff' ? 'staff' : 'prospect'),
+        ...(change?.reason && { reason: change.reason }),
+      };
       const call = cancelledCall(before, now);
-      await tx.cancelCall(id, now);
+      await tx.cancelCall(id, now, false, who);
       await tx.dropJobs(id, SUPERSEDED_MAILS, 'the call was cancelled', now);
       if (queueMail && !enquiry.spam) await tx.queue(mailsOnCancel(call, now, change), id);
       await this.#queueWrite(tx, id, now);
-      return { status: 'cancelled', enquiry: { ...enquiry, call } };
+      const stored = {
+        ...call,
+        cancelledBy: who.by,
+        ...(who.reason && { cancelReason: who.reason }),
+      };
+      return { status: 'cancelled', enquiry: { ...enquiry, call: stored } };
     });
   }
 

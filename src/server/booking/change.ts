@@ -28,6 +28,7 @@ import { callLog } from './call-log.ts';
 import { SlotTaken, type CallChange, type StoredCall, type StoredEnquiry } from '../store/types.ts';
 import { availabilityRanges, type Availability, type Slot } from '../../domain/booking.ts';
 import { reminderLeads } from '../../domain/reminders.ts';
+import type { MailPayload } from '../mail/mail-jobs.ts';
 
 /** How many times one call may be moved with its links. */
 export const MAX_MOVES = availabilityRanges.moves.max;
@@ -57,6 +58,8 @@ export type ChangeResult =
    * call is answered as a bad link; a move to its own time, with the times to choose from.
    */
   | { status: Exclude<MoveRefusal, 'unknown' | 'same'>; enquiry: StoredEnquiry }
+  /** The link's call was moved since by the staff (not with a link): the prospect never used it. */
+  | { status: 'moved-by-us'; enquiry: StoredEnquiry }
   /** The gate refused the post (another site's, too many at once): nothing was moved. */
   | { status: 'refused'; message: string };
 
@@ -72,6 +75,7 @@ const statuses: Record<Exclude<ChangeResult['status'], 'refused'>, number> = {
   'already-cancelled': 200,
   lapsed: 200,
   used: 410,
+  'moved-by-us': 410,
   limit: 200,
   'too-late': 200,
   invalid: 400,
@@ -82,6 +86,14 @@ const statuses: Record<Exclude<ChangeResult['status'], 'refused'>, number> = {
 /** The change and cancel links of the call as it is now (its sequence, its start), for its pages. */
 export const callLinks = (enquiry: StoredEnquiry, secret: string): CallLinks =>
   callLinkPaths(enquiry.id, enquiry.call!.sequence, enquiry.call!.start, secret);
+
+/** Whether the call's last move was the staff's (its e-mail to the prospect says who made it). */
+async function movedByStaff(service: Pick<Services, 'store'>, id: string) {
+  const payload = await service.store.lastJobPayload(id, 'prospect-move');
+  if (!payload) return false;
+  const { call } = JSON.parse(payload) as MailPayload;
+  return call?.change?.by === 'staff';
+}
 
 /** The times the call can move to: the free ones, its own time left out. */
 async function movesOf(
@@ -253,6 +265,8 @@ async function changeCall(
     const stop = moveRefusal(enquiry, asked, now);
     if (stop === 'used' && isRepeat(enquiry.call, move.sequence, wanted))
       return answerMoved(move.service, enquiry, undefined);
+    if (stop === 'used' && (await movedByStaff(move.service, enquiry.id)))
+      return { status: 'moved-by-us', enquiry };
     if (stop) return await refusedAnswer(refusedCall(stop, enquiry), move);
     if (wanted === undefined) return await choice(move);
     if (!wanted) return await choice(move, 'Choose a new time for the call.');

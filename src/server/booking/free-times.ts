@@ -264,6 +264,28 @@ export function freeHosts(
 }
 
 /**
+ * The free slots (as freeSlots has them), each with the hosts free then, ordered as freeHosts
+ * orders them (the fewest calls first, then the file's order): by start. A host's free slots are
+ * worked out once, over every date, not once a slot.
+ */
+export function freeSlotHosts(
+  availability: Availability,
+  booked: readonly Booked[],
+  now: number,
+  calendars: CalendarBusy = noCalendars,
+): Map<string, string[]> {
+  const calls = (host: Host) => booked.filter((call) => call.host === host.id).length;
+  const ordered = availability.hosts
+    .map((host, order) => ({ host, order, calls: calls(host) }))
+    .sort((a, b) => a.calls - b.calls || a.order - b.order);
+  const hosts = new Map<string, string[]>();
+  for (const { host } of ordered)
+    for (const slot of freeSlots({ ...availability, hosts: [host] }, booked, now, {}, calendars))
+      hosts.set(slot.start, [...(hosts.get(slot.start) ?? []), host.id]);
+  return hosts;
+}
+
+/**
  * Whether every host whose hours have `slot` has a calendar that cannot be read now (and there is
  * one): no one can be given it, and not because it was taken.
  */

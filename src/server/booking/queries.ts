@@ -1,7 +1,8 @@
 /** What the booking pages ask: whether prospects can book, and the free times as the store has them now. */
 import { bookingOffReason, serverConfig } from '../config.ts';
 import type { Services } from './services.ts';
-import { freeHosts, freeSlots, offeredDates, unreadableAt } from './free-times.ts';
+import { freeHosts, freeSlotHosts, freeSlots, offeredDates, unreadableAt } from './free-times.ts';
+import { moveCandidates } from './rules.ts';
 import { CalendarsUnreadable } from './messages.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
 
@@ -45,6 +46,25 @@ export async function currentFreeSlots(
 ): Promise<Slot[]> {
   const { booked, calendars } = await whatHolds(availability, holds, now, moving);
   return freeSlots(availability, booked, now, range, calendars);
+}
+
+/**
+ * The times the call of enquiry `moving` (its host `host`) can move to now, each with the host who
+ * would take it: its own host if free then, else the one the move would give it to (as the store's
+ * moveCall chooses). Its own time is left out.
+ */
+export async function currentMoves(
+  availability: Availability,
+  holds: Holds,
+  call: { id: string; start: string; host: string | null },
+  now = Date.now(),
+): Promise<{ slot: Slot; host: string }[]> {
+  const { booked, calendars } = await whatHolds(availability, holds, now, call.id);
+  const hosts = freeSlotHosts(availability, booked, now, calendars);
+  return freeSlots(availability, booked, now, {}, calendars).flatMap((slot) => {
+    const host = moveCandidates(call.host, hosts.get(slot.start) ?? [])[0];
+    return host && slot.start !== call.start ? [{ slot, host }] : [];
+  });
 }
 
 /**

@@ -7,6 +7,8 @@
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
 import { csvCell, terminalText } from '../safe-text.ts';
 import type { StoredEnquiry } from '../store/types.ts';
+import type { StoredNote } from '../store/types.ts';
+import { callState } from '../../domain/staff.ts';
 
 /**
  * A call's state: booked, moved (it stands, at another time than booked), lapsed (released, not
@@ -38,8 +40,12 @@ const callTime = (e: StoredEnquiry) =>
     ? `${formatCallTime(e.call.start, callZones(e.data).agency, callZones(e.data).agencyLocale)}${e.call.lapsedAt ? ' (lapsed: not confirmed in time)' : e.call.cancelledAt ? ' (cancelled)' : ''}`
     : '';
 
+/** An enquiry's notes in one cell: each on its own lines, after its time and author. */
+const notesCell = (notes: readonly StoredNote[] = []) =>
+  notes.map((n) => `${new Date(n.at).toISOString()} ${n.author}: ${n.body}`).join('\n\n');
+
 /** The CSV's columns, in their order; the listing shows phone to mailed (slice(5, 9)) too. */
-const columns: [string, (e: StoredEnquiry) => string][] = [
+const columns: [string, (e: StoredEnquiry, notes?: readonly StoredNote[]) => string][] = [
   ['id', (e) => e.id],
   ['received', (e) => e.createdAt],
   ['kind', (e) => e.kind],
@@ -64,13 +70,31 @@ const columns: [string, (e: StoredEnquiry) => string][] = [
   ['mails_failed', (e) => String(e.mails?.failed ?? '')],
   // Added with confirmation: when the prospect confirmed the call (empty while it waits).
   ['call_confirmed_at', (e) => e.call?.confirmedAt ?? ''],
+  // Added with the desk's lists: what the staff did with it, and how its call ended.
+  ['handled', (e) => (e.handled ? 'yes' : 'no')],
+  ['handled_by', (e) => e.handled?.by ?? ''],
+  ['handled_at', (e) => e.handled?.at ?? ''],
+  ['notes', (_, notes) => notesCell(notes)],
+  ['call_state', (e) => (e.call ? callState(e.call) : '')],
+  ['cancelled_by', (e) => (e.call?.cancelledAt ? (e.call.cancelledBy ?? '') : '')],
+  ['cancel_reason', (e) => e.call?.cancelReason ?? ''],
 ];
+
+/** The CSV's header row (RFC 4180: CRLF after it). */
+export const csvHeader = () => `${columns.map(([name]) => csvCell(name)).join(',')}\r\n`;
+
+/** Enquiries as rows of the CSV, each with its notes (by enquiry id). */
+export const csvRows = (
+  enquiries: readonly StoredEnquiry[],
+  notes: ReadonlyMap<string, readonly StoredNote[]> = new Map(),
+) =>
+  enquiries
+    .map((e) => `${columns.map(([, get]) => csvCell(get(e, notes.get(e.id)))).join(',')}\r\n`)
+    .join('');
 
 /** The enquiries as CSV (RFC 4180: CRLF after every row), a header row first. */
 export function formatCsv(enquiries: readonly StoredEnquiry[]): string {
-  const rows = [columns.map(([name]) => csvCell(name))];
-  for (const e of enquiries) rows.push(columns.map(([, get]) => csvCell(get(e))));
-  return rows.map((cells) => `${cells.join(',')}\r\n`).join('');
+  return csvHeader() + csvRows(enquiries);
 }
 
 /** The enquiries as the terminal shows them, oldest first, then how many; lines without a final `\n`. */

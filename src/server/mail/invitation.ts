@@ -22,6 +22,8 @@ export interface CalendarEvent {
   description?: string;
   /** Where to meet: a video room's address, a phone number, a room. */
   location?: string;
+  /** A note on the event (COMMENT): why a call was cancelled, when that was said. */
+  comment?: string;
   organizer: { name: string; email: string };
   /** The prospect, and the host who takes the call. */
   attendees: { name: string; email: string }[];
@@ -82,6 +84,7 @@ export function calendarEvent(event: CalendarEvent): string {
     `SUMMARY:${icsText(event.summary)}`,
     ...(event.description === undefined ? [] : [`DESCRIPTION:${icsText(event.description)}`]),
     ...(event.location === undefined ? [] : [`LOCATION:${icsText(event.location)}`]),
+    ...(event.comment === undefined ? [] : [`COMMENT:${icsText(event.comment)}`]),
     `ORGANIZER;CN=${icsParam(event.organizer.name)}:${mailtoUri(event.organizer.email)}`,
     ...event.attendees.map(
       (attendee) =>

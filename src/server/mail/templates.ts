@@ -239,15 +239,42 @@ function whereOf(host: MailHost | undefined, content: MailContent) {
   return location ? { text: location, location } : undefined;
 }
 
+/** The staff's title of a call (the agency's and the host's event): whom it is with. */
+export function staffSummary(enquiry: StoredEnquiry): string {
+  const name = headerText(enquiry.name, 100) || 'a prospect';
+  const company = headerText(String(enquiry.data.company ?? ''), 100);
+  return company ? `Call with ${name} (${company})` : `Call with ${name}`;
+}
+
+/**
+ * What the staff's event says (DESCRIPTION): the visitor's message, where to meet, and the desk's
+ * page of the call, to move or cancel it (a member signs in there; the prospect's own links are
+ * the prospect's alone).
+ */
+function staffDescription(
+  enquiry: StoredEnquiry,
+  whereLine: string | undefined,
+  siteUrl: string | undefined,
+) {
+  const desk = siteUrl && new URL(`/staff?call=${encodeURIComponent(enquiry.id)}`, siteUrl).href;
+  return [
+    String(enquiry.data.message ?? ''),
+    ...(whereLine ? [whereLine] : []),
+    ...(desk ? [`Move or cancel the call on the desk: ${desk}`] : []),
+  ].join('\n\n');
+}
+
 /**
  * The .ics of a booked call's e-mail: METHOD:REQUEST for an invitation or an update (the same UID,
- * the call's SEQUENCE then), METHOD:CANCEL for a cancellation. Only the agency's carries the
- * visitor's message (DESCRIPTION): the prospect's carries nothing they typed but their name, so
- * that the booking form cannot send anyone text. Reminders carry none.
+ * the call's SEQUENCE then), METHOD:CANCEL for a cancellation, with the staff's reason (COMMENT)
+ * if they gave one. The staff's (the agency's and the host's) name the prospect and carry the
+ * visitor's message and the desk's page of the call (DESCRIPTION): the prospect's keeps the call's
+ * title and carries nothing they typed but their name, so that the booking form cannot send
+ * anyone text. Reminders carry none.
  */
 export function callInvitation(
   item: MailItem,
-  { to, content }: Pick<MailSetup, 'to' | 'content'>,
+  { to, content, booking }: Pick<MailSetup, 'to' | 'content' | 'booking'>,
 ): NonNullable<Mail['icalEvent']> {
   const { enquiry, mail } = item;
   const about = aboutOf(item);
@@ -262,9 +289,11 @@ export function callInvitation(
   const where = whereOf(host, content);
   const domain = content.email.slice(content.email.lastIndexOf('@') + 1);
   const whereLine = where && !cancelled ? `Where: ${where.text}` : undefined;
-  const description = forAgency(mail)
-    ? [String(enquiry.data.message ?? ''), ...(whereLine ? [whereLine] : [])].join('\n\n')
+  const staff = forAgency(mail) || forHost(mail);
+  const description = staff
+    ? staffDescription(enquiry, whereLine, cancelled ? undefined : booking?.siteUrl)
     : whereLine;
+  const reason = cancelled ? headerText(about.change?.reason ?? '') : '';
   const body = calendarEvent({
     method,
     // The same UID and a higher SEQUENCE: calendars replace the event with its update or
@@ -274,9 +303,12 @@ export function callInvitation(
     status: cancelled ? 'CANCELLED' : 'CONFIRMED',
     start: about.start,
     end: about.end,
-    summary: headerText(String(enquiry.data.call_title ?? '')) || 'Call',
+    summary: staff
+      ? staffSummary(enquiry)
+      : headerText(String(enquiry.data.call_title ?? '')) || 'Call',
     ...(description !== undefined && { description }),
     ...(where && !cancelled && { location: where.location }),
+    ...(reason && { comment: reason }),
     organizer: { name: headerText(content.brand), email: asciiEmail(to) ?? to },
     attendees: [
       { name: enquiry.name, email: prospect },
@@ -452,9 +484,16 @@ const reasonLines = (about: MailCall) => {
   return reason ? [`Reason: ${reason}`] : [];
 };
 
+/** The member who made the staff's change, by name (else address); none named (the CLI's): ''. */
+const member = (about: MailCall) => headerText(about.change?.who ?? '', 200);
+/** The staff's change's maker, to start a sentence with. */
+const colleague = (about: MailCall) => member(about) || 'Our staff';
+/** The staff's change's maker, after "by". */
+const byWhom = (about: MailCall) => member(about) || 'staff';
+
 /** For the agency and the host: who moved or cancelled the call, and why (the staff's reason). */
 const whoLines = (about: MailCall, done: 'Moved' | 'Cancelled') => [
-  `${done} by: ${byStaff(about) ? 'staff' : 'the prospect'}`,
+  `${done} by: ${byStaff(about) ? byWhom(about) : 'the prospect'}`,
   ...reasonLines(about),
 ];
 
@@ -498,6 +537,7 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
       previous
         ? "A prospect's call was moved to a time you are free, and it is yours now."
         : 'A prospect booked an introductory call with you through the website.',
+      ...(previous ? whoLines(call.about, 'Moved') : []),
       'The invitation is attached: open it to add the call to your calendar.',
       '',
       ...hostWhen(call),
@@ -526,7 +566,9 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
     const { enquiry } = item;
     const { about, times, previous, name, mail, host, where } = bookedCall(item, setup);
     return callMail(enquiry, mail, `Call moved: ${name}, now ${times.agency}`, [
-      byStaff(about) ? `The call with ${name} was moved by staff.` : `${name} moved their call.`,
+      byStaff(about)
+        ? `The call with ${name} was moved by ${byWhom(about)}.`
+        : `${name} moved their call.`,
       ...whoLines(about, 'Moved'),
       '',
       ...(previous ? [`From: ${previous.agency}`] : []),
@@ -564,7 +606,7 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
     return callMail(enquiry, mail, `Call moved: ${name}, now ${times.host}`, [
       `Hello ${headerText(host!.name)},`,
       '',
-      `${byStaff(about) ? `Our staff moved your call with ${name}` : `${name} moved their call with you`}. The attached update moves it in your calendar.`,
+      `${byStaff(about) ? `${colleague(about)} moved your call with ${name}` : `${name} moved their call with you`}. The attached update moves it in your calendar.`,
       ...whoLines(about, 'Moved'),
       '',
       ...(previous ? [`From: ${previous.host}`] : []),
@@ -585,8 +627,8 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
       `Call ${moved ? 'moved away' : 'cancelled'}: ${name}, ${times.host}`,
       [
         moved
-          ? `${byStaff(about) ? `Our staff moved the call of ${name}` : `${name} moved their call`} with you of ${times.host} to a time another host takes. The`
-          : `${byStaff(about) ? `Our staff cancelled the call of ${name}` : `${name} cancelled their call`} with you of ${times.host}. The`,
+          ? `${byStaff(about) ? `${colleague(about)} moved the call of ${name}` : `${name} moved their call`} with you of ${times.host} to a time another host takes. The`
+          : `${byStaff(about) ? `${colleague(about)} cancelled the call of ${name}` : `${name} cancelled their call`} with you of ${times.host}. The`,
         'attached update removes it from your calendar, and the time is free again.',
         ...whoLines(about, moved ? 'Moved' : 'Cancelled'),
       ],
@@ -599,7 +641,7 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
     const withHost = host ? ` with ${headerText(host.name)}` : '';
     return callMail(enquiry, mail, `Call cancelled: ${name}, ${times.agency}`, [
       byStaff(about)
-        ? `The call of ${name} of ${times.agency}${withHost} was cancelled by staff. The time is free again.`
+        ? `The call of ${name} of ${times.agency}${withHost} was cancelled by ${byWhom(about)}. The time is free again.`
         : `${name} cancelled their call of ${times.agency}${withHost}. The time is free again.`,
       ...whoLines(about, 'Cancelled'),
       field('Email', enquiry.data.email),

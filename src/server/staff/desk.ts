@@ -8,18 +8,18 @@ import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.
 import type { PageAnswer } from '../http/answer.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
 import { moveBookedCall } from '../booking/change.ts';
-import { currentFreeSlots } from '../booking/queries.ts';
+import { currentMoves } from '../booking/queries.ts';
 import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { headerText, withoutBidiControls } from '../safe-text.ts';
+import { withoutBidiControls } from '../safe-text.ts';
 import { log } from '../log.ts';
-import { formatCsv } from '../enquiries/listing.ts';
+import { csvHeader, csvRows } from '../enquiries/listing.ts';
 import { summarise, windowStart } from '../vitals/report.ts';
-import type { AuditLine, DeskCall, DeskEnquiry, VitalsRow } from '../../domain/staff.ts';
+import type { AuditLine, DeskCall, DeskItem, VitalsRow } from '../../domain/staff.ts';
 import type { CalendarWriteState } from '../store/calendar-writes.ts';
-import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types.ts';
+import { SlotTaken, type EnquiryStore } from '../store/types.ts';
+import type { ExportCursor } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
-import { isRefusal, refusalMessage, type CallRefusal } from '../booking/refusals.ts';
 import {
   addressKey,
   isEditor,
@@ -32,6 +32,19 @@ import {
   type StaffMember,
 } from './access.ts';
 import { sendLink } from './links.ts';
+import { cancelDetail, deskChange, enquiryDetail, moveDetail } from './records.ts';
+import { doneAt, doneMessage, landing, type Done } from './landing.ts';
+import {
+  deskAddress,
+  deskFilters,
+  deskItem,
+  deskQuery,
+  MAX_BULK,
+  noteText,
+  PAGE_SIZE,
+  whoIn,
+  type DeskFilters,
+} from './desk-view.ts';
 import type { Publishing } from '../releases/publishing.ts';
 
 /** What the desk needs, built once by ../app.ts. */
@@ -200,41 +213,58 @@ export async function handleSignOut(
 /** Visitor text as the desk shows it: no bidi control (each value is also in a <bdi> there). */
 const shown = withoutBidiControls;
 
-/** What the desk shows of an enquiry. */
-const deskEnquiry = (e: StoredEnquiry): DeskEnquiry => {
-  const about = [e.data.project, e.data.message].find(
-    (text): text is string => typeof text === 'string' && text !== '',
-  );
-  return {
-    id: e.id,
-    kind: e.kind,
-    name: shown(e.name),
-    email: shown(e.email),
-    createdAt: e.createdAt,
-    about: about === undefined ? undefined : shown(about),
-    handled: e.handled,
-  };
-};
-
-/** An audit line as the desk shows it: its subject and detail may hold what a visitor typed. */
-const deskAudit = (line: AuditLine): AuditLine => ({
+/**
+ * An audit line as the desk shows it: the member by name and address; its subject and detail may
+ * hold what a visitor typed.
+ */
+const deskAudit = (line: AuditLine, members: StaffDesk['members']): AuditLine => ({
   ...line,
+  actor: actorLabel(line.actor, members),
   subject: line.subject === null ? null : shown(line.subject),
   detail: line.detail === null ? null : shown(line.detail),
 });
 
+/** A member as the audit log names them: 'Anna Reid (anna@…)', or their address alone. */
+const actorLabel = (email: string, members: StaffDesk['members']) => {
+  const name = members.get(email)?.name;
+  return name && name !== email ? `${name} (${email})` : email;
+};
+
 export interface DeskView extends PageAnswer {
   member: StaffMember;
-  /** The call chosen to move or cancel (`?call=ID`), with the times it can move to. */
-  selected?: { call: DeskCall; moves: Slot[] };
+  /**
+   * The call chosen to move or cancel (`?call=ID`): the times it can move to, each with the host
+   * who would take it (by start), from date `from` (`?day=`); or (`&step=cancel`) the step that
+   * asks before a cancel.
+   */
+  selected?: {
+    call: DeskCall;
+    moves: Slot[];
+    hosts: Record<string, string>;
+    step: 'move' | 'cancel';
+    from: string;
+  };
   /** What the last action did, said once (`?done=`). */
   done?: string;
-  /** The calls ahead, soonest first (all hosts', or the member's with `mine`). */
-  calls: DeskCall[];
-  mine: boolean;
-  /** Enquiries, newest first, of the filter. */
-  enquiries: DeskEnquiry[];
-  filter: 'all' | 'new' | 'handled';
+  /** The item it is said at (`?at=`, an item's id shown on the page); none: at the top. */
+  doneAt?: string;
+  /**
+   * The anchor of the line at the top when the item is not on this page (a call cancelled leaves
+   * the calls ahead): the item's own, so that the page still opens at what it says.
+   */
+  doneAnchor?: string;
+  /** The list asked for, narrowed (search, host, dates), and its page. */
+  filters: DeskFilters;
+  /** The page's items, in the list's order. */
+  items: DeskItem[];
+  /** The addresses of the pages before and after this one, if any. */
+  previous?: string;
+  next?: string;
+  /** This page's address: its forms post to it, and the member comes back to it. */
+  here: string;
+  /** The hosts, to filter by; the member's own host id, if they take calls. */
+  hosts: { id: string; name: string }[];
+  myHost: string | undefined;
   audit: AuditLine[];
   /** How many passkeys the member has: none, and the desk offers one first. */
   passkeys: number;
@@ -246,14 +276,10 @@ export interface DeskView extends PageAnswer {
   calendarWrites: Map<string, CalendarWriteState>;
 }
 
-/** How far ahead the desk lists calls. */
-const CALLS_AHEAD_MS = 60 * 86_400_000;
-/** How many enquiries the desk lists at most. */
-const ENQUIRIES_SHOWN = 200;
-
 /**
- * /staff: signed out, to the sign-in page; a GET shows the desk; a POST marks an enquiry handled
- * (or new again), recorded in the audit log.
+ * /staff: signed out, to the sign-in page; a GET shows the desk; a POST moves or cancels a call,
+ * marks enquiries handled (or new again), a call held or a no-show, or adds a note, each recorded
+ * in the audit log.
  */
 export async function handleDesk(
   request: Request,
@@ -315,34 +341,100 @@ async function deskPost(
 ): Promise<Answered> {
   const action = first(fields, 'action');
   const id = first(fields, 'id').slice(0, 64);
-  if (action === 'cancel' || action === 'move')
-    return redirect(
-      `${DESK}?done=${await changeCall(desk, member, action, id, fields, availability, now)}`,
-    );
-  if (action === 'write-again') {
-    if (await desk.services.bookings.writeAgain(id, now))
-      await record(desk, member, now, {
-        action: 'asked to write the call into its host calendar again',
-        subject: id,
-      });
-    return redirect(`${DESK}#call-${encodeURIComponent(id)}`);
+  // A cancel asks first, on a step of its own: this post (the old form's) changes nothing.
+  if (action === 'cancel') return redirect(landing(url, undefined, id, 'cancel'));
+  if (action === 'cancel-confirmed' || action === 'move') {
+    const change = action === 'move' ? 'move' : 'cancel';
+    const done = await changeCall(desk, member, change, id, fields, availability, now);
+    return redirect(landing(url, done, id));
   }
-  if ((action === 'handled' || action === 'new') && id) {
-    const done = await desk.store.staff.markHandled(
-      id,
-      action === 'handled' ? member.email : null,
-      now,
-    );
-    if (done)
-      await record(desk, member, now, {
-        action: action === 'handled' ? 'marked handled' : 'marked new',
-        subject: id,
-      });
+  if (action === 'write-again')
+    return redirect(landing(url, await writeAgain(desk, member, id, now), id));
+  if (action === 'bulk-handled') {
+    const ids = [...new Set((fields.get('ids') ?? []).map((one) => one.slice(0, 64)))];
+    return redirect(landing(url, await markAll(desk, member, ids.slice(0, MAX_BULK), now), ''));
   }
-  return redirect(`${DESK}${url.search}#enquiries`);
+  const done = await markOne(desk, member, action, id, fields, now);
+  return redirect(done ? landing(url, done, id) : `${DESK}${url.search}`);
 }
 
-/** The desk as the member asked for it: whose calls, which enquiries, the call chosen, what was done. */
+/** A call written into its host's calendar again (CALENDAR_WRITE), in the audit log. */
+async function writeAgain(desk: StaffDesk, member: StaffMember, id: string, now: number) {
+  if (!(await desk.services.bookings.writeAgain(id, now))) return 'unknown';
+  await record(desk, member, now, {
+    action: 'asked to write the call into its host calendar again',
+    subject: id,
+  });
+  return 'write-again';
+}
+
+/** Enquiries marked handled in one post (the list's checkboxes), each in the audit log. */
+async function markAll(desk: StaffDesk, member: StaffMember, ids: string[], now: number) {
+  if (ids.length === 0) return 'none-chosen';
+  const marked = await desk.store.desk.markAllHandled(ids, member.email, now);
+  for (const id of marked)
+    await record(desk, member, now, {
+      action: 'marked handled',
+      subject: id,
+      detail: await nameOf(desk, id),
+    });
+  return 'bulk';
+}
+
+/** An enquiry's prospect as an audit line names them (./records.ts). */
+const nameOf = async (desk: StaffDesk, id: string) => {
+  const enquiry = await desk.store.findById(id);
+  return enquiry ? enquiryDetail(enquiry.name) : null;
+};
+
+/** One item marked: handled or new, its call held or a no-show (or neither), a note added. */
+async function markOne(
+  desk: StaffDesk,
+  member: StaffMember,
+  action: string,
+  id: string,
+  fields: Map<string, string[]>,
+  now: number,
+): Promise<Done | undefined> {
+  if (!id) return undefined;
+  if (action === 'handled' || action === 'new') {
+    const handledBy = action === 'handled' ? member.email : null;
+    if (!(await desk.store.staff.markHandled(id, handledBy, now))) return 'unknown';
+    await record(desk, member, now, {
+      action: `marked ${action}`,
+      subject: id,
+      detail: await nameOf(desk, id),
+    });
+    return action;
+  }
+  if (action === 'held' || action === 'no-show' || action === 'unmark') {
+    const outcome = action === 'unmark' ? null : action;
+    if (!(await desk.store.desk.markOutcome(id, outcome, member.email, now))) return 'not-begun';
+    const said = { held: 'marked the call held', 'no-show': 'marked the call a no-show' };
+    await record(desk, member, now, {
+      action: outcome ? said[outcome] : 'unmarked the call',
+      subject: id,
+      detail: await nameOf(desk, id),
+    });
+    return action;
+  }
+  if (action === 'note') {
+    const body = noteText(first(fields, 'note'));
+    if (!body) return 'note-empty';
+    if (!(await desk.store.desk.addNote({ enquiryId: id, author: member.email, at: now, body })))
+      return 'unknown';
+    // The note itself stays on the desk: it may say what a prospect told the member.
+    await record(desk, member, now, {
+      action: 'added a note',
+      subject: id,
+      detail: await nameOf(desk, id),
+    });
+    return 'noted';
+  }
+  return undefined;
+}
+
+/** The desk as the member asked for it: the list, its page, the call chosen, what was done. */
 async function deskView(
   desk: StaffDesk,
   member: StaffMember,
@@ -350,40 +442,34 @@ async function deskView(
   availability: Availability,
   now: number,
 ): Promise<DeskView> {
-  const mine = url.searchParams.get('calls') === 'mine';
-  const filterParam = url.searchParams.get('enquiries');
-  const filter = filterParam === 'new' || filterParam === 'handled' ? filterParam : 'all';
-  const calls = await callsAhead(desk, member, mine, now);
-  const enquiries = (await desk.store.all())
-    .filter((e) => !e.spam && (filter === 'all' || (filter === 'handled') === Boolean(e.handled)))
-    .reverse()
-    .slice(0, ENQUIRIES_SHOWN)
-    .map(deskEnquiry);
-  const chosen = url.searchParams.get('call');
-  const selectedCall = chosen ? calls.find((c) => c.id === chosen) : undefined;
-  const done = url.searchParams.get('done');
+  const hosts = [...desk.members.values()].flatMap((m) =>
+    m.hostId ? [{ id: m.hostId, name: m.name }] : [],
+  );
+  const filters = deskFilters(url, new Set(hosts.map((h) => h.id)));
+  const { items, more } = await deskPage(desk, filters, member.timeZone, hosts, now);
+  const call = await chosenCall(desk, member, url.searchParams.get('call'), hosts, now);
+  const selected = call && (await choice(desk, call, url, availability, now));
+  const done = doneMessage(url.searchParams.get('done') ?? '');
+  const shown = [...items.map((e) => `enquiry-${e.id}`), ...(selected ? ['change-title'] : [])];
+  const at = doneAt(url, shown);
   return {
     type: 'page',
     status: 200,
     headers: deskHeaders(),
     member,
-    ...(selectedCall && {
-      selected: {
-        call: selectedCall,
-        moves: (
-          await currentFreeSlots(availability, desk.services, {}, now, selectedCall.id)
-        ).filter((slot) => slot.start !== selectedCall.start),
-      },
-    }),
-    ...(done && doneMessage(done) && { done: doneMessage(done) }),
-    calls,
-    mine,
-    enquiries,
-    filter,
-    audit: (await desk.store.staff.recentAudit(100)).map(deskAudit),
+    ...(selected && { selected }),
+    ...(done && { done, ...(at ? { doneAt: at } : { doneAnchor: anchorOf(url) }) }),
+    filters,
+    items,
+    ...(filters.page > 1 && { previous: deskAddress(filters, filters.page - 1) }),
+    ...(more && { next: deskAddress(filters, filters.page + 1) }),
+    here: deskAddress(filters),
+    hosts,
+    myHost: member.hostId,
+    audit: (await desk.store.staff.recentAudit(100)).map((line) => deskAudit(line, desk.members)),
     passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
     edits: desk.publishing !== undefined && isEditor(member),
-    calendarWrites: await desk.store.calendarWrites.states(calls.map((call) => call.id)),
+    calendarWrites: await desk.store.calendarWrites.states(items.map((item) => item.id)),
     vitals: summarise(
       await desk.store.vitalsSince(windowStart(new Date(now).toISOString().slice(0, 10), 28)),
       (record) => record.path,
@@ -391,62 +477,90 @@ async function deskView(
   };
 }
 
-/** The calls of the next CALLS_AHEAD_MS, soonest first: every host's, or with `mine` the member's. */
-async function callsAhead(
-  desk: StaffDesk,
-  member: StaffMember,
-  mine: boolean,
+/** The anchor an outcome's address asked for (`?at=`), if it is an item's; else the top's. */
+const anchorOf = (url: URL) => {
+  const at = url.searchParams.get('at') ?? '';
+  return /^enquiry-[\w-]{1,64}$/.test(at) ? at : 'done';
+};
+
+/** A page of the list `filters` asks for, read through the store's StaffQueries, with its notes. */
+export async function deskPage(
+  desk: Pick<StaffDesk, 'store' | 'members' | 'where'>,
+  filters: DeskFilters,
+  timeZone: string,
+  hosts: { id: string; name: string }[],
   now: number,
-): Promise<DeskCall[]> {
-  const booked = await desk.store.bookedBetween(
-    new Date(now).toISOString(),
-    new Date(now + CALLS_AHEAD_MS).toISOString(),
-  );
-  const hostNames = new Map(
-    [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
-  );
-  const calls: DeskCall[] = [];
-  for (const call of booked) {
-    const isMine = call.host !== null && call.host === member.hostId;
-    if (mine && !isMine) continue;
-    const enquiry = await desk.store.findById(call.id);
-    if (enquiry?.call)
-      calls.push({
-        id: enquiry.id,
-        name: shown(enquiry.name),
-        email: shown(enquiry.email),
-        message: typeof enquiry.data.message === 'string' ? shown(enquiry.data.message) : undefined,
-        start: enquiry.call.start,
-        end: enquiry.call.end,
-        host: call.host && (hostNames.get(call.host) ?? call.host),
-        where: desk.where(call.host),
-        confirmed: enquiry.call.confirmedAt !== null,
-        moves: enquiry.call.moves,
-        mine: isMine,
-      });
-  }
-  return calls;
+): Promise<{ items: DeskItem[]; more: boolean }> {
+  const rows = await desk.store.desk.list(deskQuery(filters, timeZone, now));
+  const page = rows.slice(0, PAGE_SIZE);
+  const notes = await desk.store.desk.notesOf(page.map((e) => e.id));
+  const names = new Map(hosts.map((h) => [h.id, h.name]));
+  const context = {
+    who: whoIn(desk.members),
+    hostName: (id: string) => names.get(id) ?? id,
+    where: desk.where,
+    now,
+  };
+  return {
+    items: page.map((e) => deskItem(e, notes.get(e.id) ?? [], context)),
+    more: rows.length > PAGE_SIZE,
+  };
 }
 
-/**
- * What a move or a cancel from the desk came to, said on the desk after it (`?done=`): done, the
- * time taken or not offered, or a refusal of ../booking/refusals.ts in its words.
- */
-const DONE = {
-  cancelled:
-    'The call is cancelled; the prospect and the host are told, and their calendars updated.',
-  moved: 'The call is moved; the prospect and the host are told, and their calendars updated.',
-  taken: 'That time was just taken: nothing changed. Choose another.',
-  'not-offered': 'That time is no longer offered: nothing changed. Choose another.',
-};
-type Done = keyof typeof DONE | CallRefusal;
+/** A chosen call's times to move to, each with the host who would take it, or its cancel's step. */
+async function choice(
+  desk: StaffDesk,
+  call: DeskCall,
+  url: URL,
+  availability: Availability,
+  now: number,
+): Promise<NonNullable<DeskView['selected']>> {
+  const from = url.searchParams.get('day') ?? '';
+  const step = url.searchParams.get('step') === 'cancel' ? 'cancel' : 'move';
+  if (step === 'cancel') return { call, moves: [], hosts: {}, step, from };
+  const host = (await desk.store.findById(call.id))?.call?.host ?? null;
+  const moves = await currentMoves(availability, desk.services, { ...call, host }, now);
+  const names = hostNames(desk);
+  return {
+    call,
+    moves: moves.map(({ slot }) => slot),
+    hosts: Object.fromEntries(moves.map(({ slot, host }) => [slot.start, names.get(host) ?? host])),
+    step,
+    from,
+  };
+}
 
-const doneMessage = (done: string) =>
-  Object.hasOwn(DONE, done)
-    ? DONE[done as keyof typeof DONE]
-    : isRefusal(done)
-      ? refusalMessage(done)
-      : undefined;
+/** The hosts' names, by host id: the members who take calls. */
+const hostNames = (desk: StaffDesk) =>
+  new Map(
+    [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
+  );
+
+/** The call chosen to move or cancel (`?call=ID`): booked, not cancelled, not begun. */
+async function chosenCall(
+  desk: StaffDesk,
+  member: StaffMember,
+  id: string | null,
+  hosts: { id: string; name: string }[],
+  now: number,
+): Promise<DeskCall | undefined> {
+  const enquiry = id ? await desk.store.findById(id.slice(0, 64)) : undefined;
+  const call = enquiry?.call;
+  if (!enquiry || !call || call.cancelledAt || Date.parse(call.start) <= now) return undefined;
+  return {
+    id: enquiry.id,
+    name: shown(enquiry.name),
+    email: shown(enquiry.email),
+    message: typeof enquiry.data.message === 'string' ? shown(enquiry.data.message) : undefined,
+    start: call.start,
+    end: call.end,
+    host: call.host && (hosts.find((h) => h.id === call.host)?.name ?? call.host),
+    where: desk.where(call.host),
+    confirmed: call.confirmedAt !== null,
+    moves: call.moves,
+    mine: call.host !== null && call.host === member.hostId,
+  };
+}
 
 /**
  * Cancels or moves a call for the member, as the CLI's --cancel and --move do (the e-mails say the
@@ -462,36 +576,36 @@ async function changeCall(
   now: number,
 ): Promise<Done> {
   const { services } = desk;
-  const reason = headerText(first(fields, 'reason')).slice(0, 300);
-  const change = { by: 'staff' as const, ...(reason && { reason }) };
+  const change = deskChange(member, first(fields, 'reason'));
   const mail = services.jobs !== undefined;
   const enquiry = await services.store.findById(id);
   if (!enquiry?.call) return 'unknown';
-  let outcome: Done;
-  if (action === 'cancel') {
-    outcome = (await services.bookings.cancelCall(id, mail, now, change)).status;
-  } else {
-    const result = await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
-      now,
-      maxMoves: Infinity,
-      change,
-    }).catch((error: unknown) => {
-      // Another booking took the time (or every host's calendar is unreadable now).
-      if (error instanceof SlotTaken || error instanceof CalendarsUnreadable)
-        return { status: 'taken' as const };
-      throw error;
-    });
-    outcome = result.status;
-  }
-  if (outcome === 'cancelled' || outcome === 'moved') {
-    services.jobs?.kick();
-    await record(desk, member, now, {
-      action: outcome === 'cancelled' ? 'cancelled the call' : 'moved the call',
-      subject: id,
-      detail: reason || null,
-    });
-  }
-  return outcome;
+  const { call } = enquiry;
+  const result =
+    action === 'cancel'
+      ? await services.bookings.cancelCall(id, mail, now, change, member.email)
+      : await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
+          now,
+          maxMoves: Infinity,
+          change,
+        }).catch((error: unknown) => {
+          // Another booking took the time (or every host's calendar is unreadable now).
+          if (error instanceof SlotTaken || error instanceof CalendarsUnreadable)
+            return { status: 'taken' as const };
+          throw error;
+        });
+  if (result.status !== 'cancelled' && result.status !== 'moved') return result.status;
+  services.jobs?.kick();
+  const zone = member.timeZone;
+  await record(desk, member, now, {
+    action: result.status === 'cancelled' ? 'cancelled the call' : 'moved the call',
+    subject: id,
+    detail:
+      result.status === 'cancelled'
+        ? cancelDetail(enquiry.name, call, zone, change.reason)
+        : moveDetail(enquiry.name, call, result.enquiry.call!, zone, change.reason),
+  });
+  return result.status;
 }
 
 /**
@@ -519,10 +633,39 @@ export async function handleEnquiriesCsv(
   const current = await signedIn(request, { ...desk, now });
   if (!current) return redirect('/staff/sign-in').response;
   await record(desk, current.member, now, { action: 'exported the enquiries' });
-  return new Response(formatCsv(await desk.store.all()), {
+  return new Response(csvStream(desk.store), {
     headers: deskHeaders({
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': 'attachment; filename="enquiries.csv"',
     }),
+  });
+}
+
+/** Enquiries read for the CSV at a time. */
+const CSV_PAGE = 500;
+
+/**
+ * The CSV as it is read, a page of enquiries (with their notes) at a time, never whole in memory:
+ * a byte-order mark first, so that spreadsheets read it as UTF-8 ("£40k", not "Â£40k").
+ */
+export function csvStream(store: EnquiryStore): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cursor: ExportCursor | undefined;
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`\uFEFF${csvHeader()}`));
+        return;
+      }
+      const { rows, next } = await store.desk.exportPage(cursor, CSV_PAGE);
+      if (rows.length > 0) {
+        const notes = await store.desk.notesOf(rows.map((e) => e.id));
+        controller.enqueue(encoder.encode(csvRows(rows, notes)));
+      }
+      if (rows.length < CSV_PAGE) controller.close();
+      cursor = next;
+    },
   });
 }

@@ -29,6 +29,35 @@ const SITE_ALERTS_TABLE = `CREATE TABLE site_alerts (
      sent_at BIGINT NOT NULL
    );`;
 
+/**
+ * Every enquiry's search words (step 21; ./staff-queries.ts searchWords makes a new enquiry's the
+ * same way): its name's words, its e-mail whole, its two halves and its parts, and its id, in
+ * lower case. SQLite's lower() changes ASCII only; PostgreSQL's every letter.
+ */
+const EMAIL_PARTS = (lower: string) =>
+  `replace(replace(replace(replace(replace(${lower}, '@', ' '), '.', ' '), '+', ' '), '_', ' '), '-', ' ')`;
+export const SEARCH_WORDS_OF_ALL = {
+  sqlite: `WITH RECURSIVE split(id, word, rest) AS (
+       SELECT id, '', lower(name) || ' ' || lower(email) || ' '
+         || lower(substr(email, 1, instr(email, '@') - 1)) || ' '
+         || lower(substr(email, instr(email, '@') + 1)) || ' '
+         || ${EMAIL_PARTS('lower(email)')} || ' ' || lower(id) || ' '
+       FROM enquiries
+       UNION ALL
+       SELECT id, substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1)
+       FROM split WHERE rest <> ''
+     )
+     INSERT INTO enquiry_words (word, enquiry_id)
+     SELECT DISTINCT substr(word, 1, 64), id FROM split WHERE word <> ''
+     ON CONFLICT DO NOTHING;`,
+  postgres: `INSERT INTO enquiry_words (word, enquiry_id)
+     SELECT DISTINCT left(w, 64), id FROM enquiries,
+       regexp_split_to_table(lower(name || ' ' || email || ' ' || split_part(email, '@', 1) || ' '
+         || split_part(email, '@', 2) || ' ' || ${EMAIL_PARTS('email')} || ' ' || id), '\\s+') AS w
+     WHERE w <> ''
+     ON CONFLICT DO NOTHING;`,
+};
+
 export const migrations: Migration[] = [
   // 1: the enquiries, their outbox and the health check.
   {
@@ -592,7 +621,57 @@ export const migrations: Migration[] = [
      files BYTEA
    );`,
   },
-  // 21: each call's event as written into its host's calendar over CalDAV (CALENDAR_WRITE): which
+  // 21: every call's life on the desk (./staff-queries.ts): who cancelled a call (a member's
+  // address, 'staff' from the CLI, or 'prospect') and why; a past call held or a no-show (by whom,
+  // when); the members' private notes; the indexes the desk's paged lists read through; and each
+  // enquiry's search words (a word's beginning is found through an index, however many are stored).
+  {
+    sqlite: `ALTER TABLE enquiries ADD COLUMN call_cancelled_by TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_cancel_reason TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_outcome TEXT CHECK (call_outcome IN ('held', 'no-show'));
+   ALTER TABLE enquiries ADD COLUMN call_outcome_by TEXT;
+   ALTER TABLE enquiries ADD COLUMN call_outcome_at BIGINT;
+   CREATE TABLE enquiry_notes (
+     id INTEGER PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     author TEXT NOT NULL,
+     at BIGINT NOT NULL,
+     body TEXT NOT NULL
+   );
+   CREATE INDEX enquiry_notes_enquiry ON enquiry_notes (enquiry_id, at);
+   CREATE INDEX enquiries_calls ON enquiries (call_start) WHERE call_start IS NOT NULL;
+   CREATE INDEX enquiries_handled ON enquiries (created_at) WHERE handled_at IS NOT NULL;
+   CREATE TABLE enquiry_words (
+     word TEXT NOT NULL,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     PRIMARY KEY (word, enquiry_id)
+   );
+   CREATE INDEX enquiry_words_enquiry ON enquiry_words (enquiry_id, word);
+   ${SEARCH_WORDS_OF_ALL.sqlite}`,
+    postgres: `ALTER TABLE enquiries ADD COLUMN call_cancelled_by TEXT,
+     ADD COLUMN call_cancel_reason TEXT,
+     ADD COLUMN call_outcome TEXT CHECK (call_outcome IN ('held', 'no-show')),
+     ADD COLUMN call_outcome_by TEXT,
+     ADD COLUMN call_outcome_at BIGINT;
+   CREATE TABLE enquiry_notes (
+     id BIGSERIAL PRIMARY KEY,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     author TEXT NOT NULL,
+     at BIGINT NOT NULL,
+     body TEXT NOT NULL
+   );
+   CREATE INDEX enquiry_notes_enquiry ON enquiry_notes (enquiry_id, at);
+   CREATE INDEX enquiries_calls ON enquiries (call_start) WHERE call_start IS NOT NULL;
+   CREATE INDEX enquiries_handled ON enquiries (created_at, seq) WHERE handled_at IS NOT NULL;
+   CREATE TABLE enquiry_words (
+     word TEXT COLLATE "C" NOT NULL,
+     enquiry_id TEXT NOT NULL REFERENCES enquiries (id),
+     PRIMARY KEY (word, enquiry_id)
+   );
+   CREATE INDEX enquiry_words_enquiry ON enquiry_words (enquiry_id, word);
+   ${SEARCH_WORDS_OF_ALL.postgres}`,
+  },
+  // 22: each call's event as written into its host's calendar over CalDAV (CALENDAR_WRITE): which
   // host's, its ETag, and a lease so that one process writes a call at a time.
   CALENDAR_WRITES_TABLE,
 ];

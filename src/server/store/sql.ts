@@ -60,6 +60,20 @@ const isoOrNull = (value: unknown) =>
 export const callInstant = (value: unknown) =>
   value instanceof Date ? value.toISOString().replace(/\.000Z$/, 'Z') : String(value);
 
+/** How a call ended, as the desk recorded it: who cancelled it and why, held or a no-show. */
+const callEnd = (row: Record<string, unknown>) => ({
+  ...(typeof row.call_cancelled_by === 'string' && { cancelledBy: row.call_cancelled_by }),
+  ...(typeof row.call_cancel_reason === 'string' && { cancelReason: row.call_cancel_reason }),
+  ...(row.call_outcome !== null &&
+    row.call_outcome !== undefined && {
+      outcome: {
+        kind: row.call_outcome as 'held' | 'no-show',
+        by: row.call_outcome_by as string,
+        at: new Date(Number(row.call_outcome_at)).toISOString(),
+      },
+    }),
+});
+
 /** An enquiry read back, from either engine's row. */
 export function fromRow(read: EnquiryRow): StoredEnquiry {
   const row = read as Record<string, unknown> & MailCountColumns;
@@ -85,6 +99,7 @@ export function fromRow(read: EnquiryRow): StoredEnquiry {
         moves: Number(row.call_moves),
         confirmedAt: isoOrNull(row.call_confirmed_at),
         lapsedAt: isoOrNull(row.call_lapsed_at),
+        ...callEnd(row),
       },
     }),
     mailedAt: row.done_at === null ? null : new Date(Number(row.done_at)).toISOString(),

@@ -11,6 +11,7 @@ import { JOBS_CLAIM_BATCH, JOBS_LEASE_MS } from '../config.ts';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import { calendarWrites, type CalendarWrites } from './calendar-writes.ts';
 import { staffRecords, type StaffRecords } from './staff.ts';
+import { searchWords, staffQueries } from './staff-queries.ts';
 import { releaseRecords, type ReleaseRecords } from './releases.ts';
 import type { Db, Dialect, Driver } from './db.ts';
 import { callInstant, fromRow, justStored, SELECT_ENQUIRIES } from './sql.ts';
@@ -19,10 +20,12 @@ import {
   type BookedCall,
   type EnquiryStore,
   type Job,
+  type JobKind,
   type JobKinds,
   type NewEnquiry,
   type NewVitalRecord,
   type QueuedJob,
+  type StaffQueries,
   type StoreTx,
   type StoredEnquiry,
   type VitalRecord,
@@ -98,6 +101,7 @@ export class Store implements EnquiryStore {
   readonly calendarCopies: CalendarCopies;
   readonly calendarWrites: CalendarWrites;
   readonly staff: StaffRecords;
+  readonly desk: StaffQueries;
   readonly releases: ReleaseRecords;
   readonly #db: Db;
   readonly #dialect: Dialect;
@@ -111,6 +115,7 @@ export class Store implements EnquiryStore {
     this.calendarCopies = calendarCopies(driver.db);
     this.calendarWrites = calendarWrites(driver.db);
     this.staff = staffRecords(driver.db);
+    this.desk = staffQueries(driver.db, driver.dialect);
     this.releases = releaseRecords(driver.db);
   }
 
@@ -313,6 +318,14 @@ export class Store implements EnquiryStore {
     );
   }
 
+  async lastJobPayload(id: string, kind: JobKind): Promise<string | undefined> {
+    const [row] = await this.#db.all(
+      `SELECT payload FROM jobs WHERE enquiry_id = ? AND kind = ? ORDER BY id DESC LIMIT 1`,
+      [id, kind],
+    );
+    return row?.payload == null ? undefined : String(row.payload);
+  }
+
   async countFailed(): Promise<number> {
     return this.#count(`SELECT CAST(count(*) AS INTEGER) AS n FROM jobs
       WHERE failed_at IS NOT NULL`);
@@ -512,13 +525,13 @@ function txCallWrites(
         [start, end, host, id],
       );
     },
-    async cancelCall(id, at, lapsed = false) {
+    async cancelCall(id, at, lapsed = false, who) {
       const when = new Date(at).toISOString();
       await db.run(
         `UPDATE enquiries SET call_cancelled_at = ?, call_lapsed_at = ?,
-           call_sequence = call_sequence + 1
+           call_sequence = call_sequence + 1, call_cancelled_by = ?, call_cancel_reason = ?
          WHERE id = ? AND call_cancelled_at IS NULL`,
-        [when, lapsed ? when : null, id],
+        [when, lapsed ? when : null, who?.by ?? null, who?.reason ?? null, id],
       );
     },
     async confirmCall(id, at) {
@@ -577,6 +590,12 @@ async function insertAll(db: Db, rows: readonly NewRow[], now: number) {
     );
     for (const { id } of inserted) stored.add(id as string);
   }
+  await addSearchWords(
+    db,
+    rows.flatMap(({ enquiry }, i) =>
+      stored.has(ids[i]!) ? [{ id: ids[i]!, name: enquiry.name, email: enquiry.email }] : [],
+    ),
+  );
   await queueAll(
     db,
     rows.flatMap(({ jobs }, i) =>
@@ -586,6 +605,17 @@ async function insertAll(db: Db, rows: readonly NewRow[], now: number) {
   return rows.map(({ enquiry, host }, i) =>
     stored.has(ids[i]!) ? justStored(enquiry, ids[i]!, createdAt, host) : undefined,
   );
+}
+
+/** Enquiries' search words (./staff-queries.ts searchWords), a statement per ROWS_PER_INSERT. */
+async function addSearchWords(db: Db, enquiries: { id: string; name: string; email: string }[]) {
+  const words = enquiries.flatMap((e) => searchWords(e).map((word) => [word, e.id] as const));
+  for (const run of runs(words))
+    await db.run(
+      `INSERT INTO enquiry_words (word, enquiry_id) VALUES ${placeholders(run.length, 2)}
+       ON CONFLICT DO NOTHING`,
+      run.flat(),
+    );
 }
 
 /** What a transaction writes of the queue of jobs: jobs queued, and jobs dropped unrun. */

@@ -11,6 +11,7 @@ import type { RateLimit } from '../requests/rate-limit.ts';
 import type { CalendarCopies } from './calendar-copies.ts';
 import type { CalendarWrites } from './calendar-writes.ts';
 import type { StaffRecords } from './staff.ts';
+import type { DeskList } from '../../domain/staff.ts';
 import type { ReleaseRecords } from './releases.ts';
 import type { ConnectionType, DeviceClass, MetricName, Rating } from '../../domain/vitals.ts';
 
@@ -108,6 +109,24 @@ export interface StoredCall {
    * null otherwise.
    */
   lapsedAt: string | null;
+  /** Who cancelled it (a member's address, 'staff' from the CLI, 'prospect'), and why if said. */
+  cancelledBy?: string | null;
+  cancelReason?: string | null;
+  /** A past call marked held or a no-show on the desk: by whom (their address), when. */
+  outcome?: CallOutcome;
+}
+
+/** What became of a past call, as a member marked it. */
+export interface CallOutcome {
+  kind: 'held' | 'no-show';
+  by: string;
+  at: string;
+}
+
+/** Who cancels a call: a member's address, 'staff' (the CLI) or 'prospect'; why, if said. */
+export interface CancelledBy {
+  by: string;
+  reason?: string;
 }
 
 /** A move or cancellation the staff made (`npm run enquiries -- --move/--cancel`), and why if said. */
@@ -115,6 +134,8 @@ export interface CallChange {
   by: 'staff';
   /** One line, as safe-text's headerText leaves it (the CLI's --reason). */
   reason?: string;
+  /** The member who made it, as the staff's e-mails name them: their name, else their address. */
+  who?: string;
 }
 
 /**
@@ -189,7 +210,7 @@ export interface StoreTx {
   /** A call's new time and host; its sequence and moves one up. */
   moveCall(id: string, start: string, end: string, host: string): Promise<void>;
   /** A call cancelled at `at` (and, `lapsed`, released unconfirmed); its sequence one up. */
-  cancelCall(id: string, at: number, lapsed?: boolean): Promise<void>;
+  cancelCall(id: string, at: number, lapsed?: boolean, who?: CancelledBy): Promise<void>;
   /** A call confirmed at `at`, if it waits, is not cancelled and has not begun: whether it was. */
   confirmCall(id: string, at: number): Promise<boolean>;
   /**
@@ -344,6 +365,8 @@ export interface EnquiryStore extends VitalsStore {
   readonly calendarWrites: CalendarWrites;
   /** The staff desk's links, sessions, passkeys and audit log. */
   readonly staff: StaffRecords;
+  /** The desk's paged lists, search, notes and marks (./staff-queries.ts). */
+  readonly desk: StaffQueries;
   /** Publishing's publishes and releases (./releases.ts). */
   readonly releases: ReleaseRecords;
   /**
@@ -400,6 +423,11 @@ export interface EnquiryStore extends VitalsStore {
   markFailed(jobId: number, reason: string, now?: number): Promise<void>;
   /** A job that is not to run after all (a reminder of a call since moved): never claimed again. */
   markSkipped(jobId: number, reason: string, now?: number): Promise<void>;
+  /**
+   * What the latest job of `kind` about enquiry `id` was queued with (its payload), done or not:
+   * who made a call's last move, say (a move's e-mail carries it).
+   */
+  lastJobPayload(id: string, kind: JobKind): Promise<string | undefined>;
   /** How many jobs failed for good: work someone must see to (for /healthz). */
   countFailed(): Promise<number>;
   /** Every enquiry, oldest first. */
@@ -423,4 +451,65 @@ export interface StoreLocation {
 export interface StoreOptions {
   /** For the staff CLI: reads only, and runs no migrations. */
   readOnly?: boolean;
+}
+
+/* The staff desk's reads and marks (./staff-queries.ts). */
+
+/** What the desk asks for: a list, narrowed, a page of it. */
+export interface DeskQuery {
+  list: DeskList;
+  /**
+   * Words typed: each found at the beginning of a word of the name, of the e-mail (whole, either
+   * half, or a part between its dots and dashes) or of the reference, whatever the case.
+   */
+  text?: string;
+  /** A host's id: their calls only. */
+  host?: string;
+  /** From this instant (inclusive) to that one (exclusive): the call's start, or the arrival. */
+  from?: string;
+  to?: string;
+  offset: number;
+  limit: number;
+  /** What is ahead and what is past, in epoch ms. */
+  now: number;
+}
+
+/** A member's note as stored: on enquiry `enquiryId`, by `author` (their address). */
+export interface StoredNote {
+  enquiryId: string;
+  author: string;
+  at: number;
+  body: string;
+}
+
+/** Where a page of the CSV ended: the next starts after it. */
+export interface ExportCursor {
+  createdAt: string;
+  order: number;
+}
+
+export interface StaffQueries {
+  /** A page of a list, in the list's order (calls by their time, enquiries newest first). */
+  list(query: DeskQuery): Promise<StoredEnquiry[]>;
+  /** The notes of these enquiries, oldest first each. */
+  notesOf(ids: readonly string[]): Promise<Map<string, StoredNote[]>>;
+  /** A note on an enquiry; false when there is no such enquiry. */
+  addNote(note: StoredNote): Promise<boolean>;
+  /**
+   * A call begun by `now` and not cancelled marked held or a no-show by `by` (or unmarked, null);
+   * false when there is no such call.
+   */
+  markOutcome(
+    id: string,
+    outcome: 'held' | 'no-show' | null,
+    by: string,
+    now: number,
+  ): Promise<boolean>;
+  /** Enquiries marked handled by `by` at `now`, those not handled yet: the ids it marked. */
+  markAllHandled(ids: readonly string[], by: string, now: number): Promise<string[]>;
+  /** Every enquiry (spam too), in the order stored, `limit` after `after`; where it ended. */
+  exportPage(
+    after: ExportCursor | undefined,
+    limit: number,
+  ): Promise<{ rows: StoredEnquiry[]; next: ExportCursor | undefined }>;
 }

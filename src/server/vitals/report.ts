@@ -9,8 +9,9 @@
 import {
   formatValue,
   metricNames,
+  MIN_RATED_VISITS,
   rate,
-  ratingLabel,
+  ratingWords,
   thresholds,
   type MeasurementIntake,
   type MetricName,
@@ -86,7 +87,7 @@ function table(title: string, heading: string, rows: readonly Summary[]): string
     terminalText(r.group, 60),
     r.metric,
     formatValue(r.metric, r.p75),
-    ratingLabel[r.rating],
+    ratingWords(r.rating, r.samples),
     String(r.samples),
     ...(withNetworks ? [perNetworkCell(r)] : []),
   ]);
@@ -264,7 +265,7 @@ function htmlTable(heading: string, rows: readonly Summary[]) {
   const body = rows
     .map(
       (r) =>
-        `<tr><td>${htmlText(r.group)}</td><td>${r.metric}</td><td>${htmlText(formatValue(r.metric, r.p75))}</td><td style="color:${ratingColour[r.rating]}">${ratingLabel[r.rating]}</td><td>${r.samples}</td>${withNetworks ? `<td>${htmlText(perNetworkCell(r))}</td>` : ''}</tr>`,
+        `<tr><td>${htmlText(r.group)}</td><td>${r.metric}</td><td>${htmlText(formatValue(r.metric, r.p75))}</td><td style="color:${r.samples < MIN_RATED_VISITS ? '#555' : ratingColour[r.rating]}">${ratingWords(r.rating, r.samples)}</td><td>${r.samples}</td>${withNetworks ? `<td>${htmlText(perNetworkCell(r))}</td>` : ''}</tr>`,
     )
     .join('');
   return `<table><thead><tr><th scope="col">${heading}</th><th scope="col">Metric</th><th scope="col">p75</th><th scope="col">Rating</th><th scope="col">Samples</th>${withNetworks ? '<th scope="col">/speed (per network)</th>' : ''}</tr></thead><tbody>${body}</tbody></table>`;

@@ -1,0 +1,87 @@
+/**
+ * Where a member lands after an action on the desk, and what the desk then says of it: back at the
+ * item acted on (its anchor, which the browser scrolls to and focuses), with the desk's view kept
+ * (which calls, which enquiries), and the outcome in words said there (`?done=`, `?at=`), in a
+ * status line of the page itself, so that it is read without script.
+ */
+import { isRefusal, refusalMessage, type CallRefusal } from '../booking/refusals.ts';
+
+/** The desk's address. */
+const DESK = '/staff';
+
+/**
+ * What an action from the desk came to, in words: done, the time taken or not offered, or a
+ * refusal of ../booking/refusals.ts in its words.
+ */
+const DONE = {
+  cancelled:
+    'The call is cancelled; the prospect and the host are told, and their calendars updated.',
+  moved: 'The call is moved; the prospect and the host are told, and their calendars updated.',
+  taken: 'That time was just taken: nothing changed. Choose another.',
+  'not-offered': 'That time is no longer offered: nothing changed. Choose another.',
+  handled: 'Marked handled.',
+  new: 'Marked new again.',
+  bulk: 'The chosen enquiries are marked handled.',
+  'none-chosen': 'Nothing was chosen: tick the enquiries to mark handled first.',
+  held: 'The call is marked held.',
+  'no-show': 'The call is marked a no-show.',
+  unmark: 'The call is no longer marked held or a no-show.',
+  'not-begun': 'Only a call that has begun, and was not cancelled, can be marked: nothing changed.',
+  noted: 'The note is added.',
+  'note-empty': 'The note was empty: nothing was added.',
+  'write-again': "The call will be written into its host's calendar again.",
+};
+
+/** The outcomes said at the item acted on (every card of the desk's lists is `enquiry-ID`). */
+const AT_ITEM: readonly string[] = [
+  'moved',
+  'cancelled',
+  'handled',
+  'new',
+  'held',
+  'no-show',
+  'unmark',
+  'not-begun',
+  'noted',
+  'note-empty',
+  'write-again',
+];
+export type Done = keyof typeof DONE | CallRefusal;
+
+/** The words of an outcome (`?done=`); undefined for a word that is none. */
+export const doneMessage = (done: string): string | undefined =>
+  Object.hasOwn(DONE, done)
+    ? DONE[done as keyof typeof DONE]
+    : isRefusal(done)
+      ? refusalMessage(done)
+      : undefined;
+
+/** The item an outcome is said at: the call moved, the enquiry of a call cancelled or marked. */
+function itemOf(done: Done, id: string): string | undefined {
+  if (AT_ITEM.includes(done) && id) return `enquiry-${id}`;
+  // A time refused: back to the times to choose another.
+  if (done === 'taken' || done === 'not-offered') return 'change-title';
+  return undefined;
+}
+
+/**
+ * The address after an action on the call or enquiry `id`: the desk as the member had it, the
+ * outcome and the item it is said at; with no outcome, the step that asks before a cancel (`step`).
+ */
+export function landing(url: URL, done: Done | undefined, id: string, step?: 'cancel'): string {
+  const query = new URLSearchParams(url.search);
+  for (const name of ['call', 'step', 'day', 'done', 'at']) query.delete(name);
+  const at = done && itemOf(done, id);
+  if (step || at === 'change-title') query.set('call', id);
+  if (step) query.set('step', step);
+  if (done) query.set('done', done);
+  if (at) query.set('at', at);
+  const anchor = step ? 'cancel-title' : (at ?? 'done');
+  return `${DESK}?${query}#${encodeURIComponent(anchor)}`;
+}
+
+/** The item a desk's page says its outcome at (`?at=`), if the page shows it; else none (the top). */
+export function doneAt(url: URL, shown: readonly string[]): string | undefined {
+  const at = url.searchParams.get('at');
+  return at && shown.includes(at) ? at : undefined;
+}

@@ -1,0 +1,250 @@
+/**
+ * The staff desk's reads and its own writes (../staff/desk-view.ts), written once for both engines
+ * over ./db.ts: its lists a page at a time through indexes (migration 21), never every enquiry;
+ * search by name, e-mail or reference; members' notes; a past call held or a no-show; enquiries
+ * marked handled in bulk; and the CSV's rows in pages, by a cursor.
+ */
+import { CALL_LISTS, type DeskList } from '../../domain/staff.ts';
+import { clip } from '../safe-text.ts';
+import type { Db, Dialect } from './db.ts';
+import { fromRow, SELECT_ENQUIRIES } from './sql.ts';
+import type { DeskQuery, StaffQueries, StoredNote } from './types.ts';
+
+/** An instant as the site writes a call's (to the second), so that SQLite compares them as text. */
+const callInstant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** The longest word kept, and the most words of a search. */
+const WORD_LENGTH = 64;
+const MAX_TERMS = 6;
+
+/**
+ * An enquiry's search words, as migration 21 makes every stored one's: its name's words, its
+ * e-mail whole, its two halves and its parts, and its id, in lower case.
+ */
+export function searchWords({ id, name, email }: { id: string; name: string; email: string }) {
+  const address = email.toLowerCase();
+  const at = address.indexOf('@');
+  const text = [
+    name.toLowerCase(),
+    address,
+    at < 0 ? '' : address.slice(0, at),
+    address.slice(at + 1),
+    address.replace(/[@.+_-]/g, ' '),
+    id.toLowerCase(),
+  ]
+    .join(' ')
+    // Control and format characters (a NUL, a bidi override) part words: no one types them.
+    .replace(/[\p{Cc}\p{Cf}]/gu, ' ');
+  return [
+    ...new Set(
+      text
+        .split(/\s+/u)
+        .filter(Boolean)
+        .map((w) => clip(w, WORD_LENGTH)),
+    ),
+  ];
+}
+
+/** What was typed, as words to find the beginning of (lower case; `%` or `_` are letters like any). */
+export const searchTerms = (text: string) =>
+  [
+    ...new Set(
+      text
+        .toLowerCase()
+        .split(/\s+/u)
+        .filter(Boolean)
+        .map((w) => clip(w, WORD_LENGTH)),
+    ),
+  ].slice(0, MAX_TERMS);
+
+/** The words that begin with `term`: from it to it followed by the last character (byte order). */
+const range = (term: string) => [term, `${term}\u{10FFFF}`];
+
+const BOOKED = `e.call_start IS NOT NULL AND e.call_cancelled_at IS NULL`;
+
+/** Each list's condition (with `now` as its parameters) and order. */
+function listSql(list: DeskList, now: string): { where: string; params: unknown[] } {
+  switch (list) {
+    case 'upcoming':
+      return { where: `${BOOKED} AND e.call_end > ?`, params: [now] };
+    case 'unconfirmed':
+      return {
+        where: `${BOOKED} AND e.call_confirmed_at IS NULL AND e.call_end > ?`,
+        params: [now],
+      };
+    case 'past':
+      return { where: `${BOOKED} AND e.call_end <= ?`, params: [now] };
+    case 'held':
+    case 'no-show':
+      return { where: `${BOOKED} AND e.call_end <= ? AND e.call_outcome = ?`, params: [now, list] };
+    case 'cancelled':
+      return { where: `e.call_start IS NOT NULL AND e.call_cancelled_at IS NOT NULL`, params: [] };
+    case 'new':
+      return { where: `e.handled_at IS NULL`, params: [] };
+    case 'handled':
+      return { where: `e.handled_at IS NOT NULL`, params: [] };
+    case 'all':
+      return { where: `1 = 1`, params: [] };
+  }
+}
+
+/** The order of a list: calls ahead soonest first, past and cancelled latest first, enquiries newest. */
+const orderOf = (list: DeskList, dialect: Dialect) =>
+  list === 'upcoming' || list === 'unconfirmed'
+    ? 'e.call_start, e.id'
+    : CALL_LISTS.includes(list)
+      ? 'e.call_start DESC, e.id DESC'
+      : `e.created_at DESC, e.${dialect.insertOrder} DESC`;
+
+/** Each term found at the beginning of one of the enquiry's words (through their index). */
+const HAS_WORD = `EXISTS (SELECT 1 FROM enquiry_words w
+  WHERE w.enquiry_id = e.id AND w.word >= ? AND w.word < ?)`;
+
+/** The narrowing of a query: its words, host and dates, as SQL and parameters. */
+function narrowing(query: DeskQuery, terms: string[]): { where: string; params: unknown[] } {
+  const parts: string[] = terms.map(() => HAS_WORD);
+  const params: unknown[] = terms.flatMap(range);
+  if (query.host) {
+    parts.push('e.call_host = ?');
+    params.push(query.host);
+  }
+  const isCall = CALL_LISTS.includes(query.list);
+  const column = isCall ? 'e.call_start' : 'e.created_at';
+  const at = (iso: string) => (isCall ? callInstant(Date.parse(iso)) : new Date(iso).toISOString());
+  if (query.from) {
+    parts.push(`${column} >= ?`);
+    params.push(at(query.from));
+  }
+  if (query.to) {
+    parts.push(`${column} < ?`);
+    params.push(at(query.to));
+  }
+  return { where: parts.map((part) => ` AND ${part}`).join(''), params };
+}
+
+/** The columns of an enquiry the desk reads: no join and no count of its e-mails. */
+const DESK_COLUMNS = `SELECT e.*, NULL AS done_at, 0 AS attempts, NULL AS mail_failure`;
+
+/** Matches counted at most, to find a search's rarest word: fewer, and the query starts from it. */
+const RARE = 500;
+
+/**
+ * Where a list's rows come from: every enquiry; or, when one of the words searched for begins
+ * fewer than RARE words, the enquiries with such a word, found through their index (the list's
+ * own order would otherwise walk every enquiry to find a few).
+ */
+async function rowsFrom(db: Db, terms: string[]): Promise<{ from: string; params: unknown[] }> {
+  let rarest: { term: string; n: number } | undefined;
+  for (const term of terms) {
+    const [row] = await db.all(
+      `SELECT CAST(count(*) AS INTEGER) AS n FROM (SELECT 1 FROM enquiry_words
+         WHERE word >= ? AND word < ? LIMIT ${RARE}) m`,
+      range(term),
+    );
+    const n = Number(row!.n);
+    if (n < RARE && (!rarest || n < rarest.n)) rarest = { term, n };
+  }
+  return rarest
+    ? {
+        from: `FROM (SELECT DISTINCT enquiry_id FROM enquiry_words WHERE word >= ? AND word < ?) m
+          JOIN enquiries e ON e.id = m.enquiry_id`,
+        params: range(rarest.term),
+      }
+    : { from: 'FROM enquiries e', params: [] };
+}
+
+export function staffQueries(db: Db, dialect: Dialect): StaffQueries {
+  return {
+    async list(query) {
+      const terms = searchTerms(query.text ?? '');
+      const source = await rowsFrom(db, terms);
+      const list = listSql(query.list, callInstant(query.now));
+      const narrow = narrowing(query, terms);
+      const rows = await db.all(
+        `${DESK_COLUMNS} ${source.from} WHERE NOT e.spam AND ${list.where}${narrow.where}
+         ORDER BY ${orderOf(query.list, dialect)} LIMIT ? OFFSET ?`,
+        [...source.params, ...list.params, ...narrow.params, query.limit, query.offset],
+      );
+      return rows.map(fromRow);
+    },
+    ...noteQueries(db),
+    ...markQueries(db),
+    async exportPage(after, limit) {
+      const order = dialect.insertOrder;
+      const select = SELECT_ENQUIRIES.replace('SELECT e.*', `SELECT e.${order} AS row_order, e.*`);
+      const rows = await db.all(
+        `${select}
+         ${after ? `WHERE (e.created_at > ? OR (e.created_at = ? AND e.${order} > ?))` : ''}
+         ORDER BY e.created_at, e.${order} LIMIT ?`,
+        after ? [after.createdAt, after.createdAt, after.order, limit] : [limit],
+      );
+      const last = rows.at(-1);
+      return {
+        rows: rows.map(fromRow),
+        next: last && {
+          createdAt: fromRow(last).createdAt,
+          order: Number(last.row_order),
+        },
+      };
+    },
+  };
+}
+
+/** Members' notes: added to an enquiry that exists, read for a page's enquiries. */
+function noteQueries(db: Db): Pick<StaffQueries, 'notesOf' | 'addNote'> {
+  return {
+    async notesOf(ids) {
+      const notes = new Map<string, StoredNote[]>();
+      if (ids.length === 0) return notes;
+      const rows = await db.all(
+        `SELECT enquiry_id, author, at, body FROM enquiry_notes
+         WHERE enquiry_id IN (${ids.map(() => '?').join(', ')}) ORDER BY at, id`,
+        ids,
+      );
+      for (const row of rows) {
+        const id = row.enquiry_id as string;
+        notes.set(id, [
+          ...(notes.get(id) ?? []),
+          {
+            enquiryId: id,
+            author: row.author as string,
+            at: Number(row.at),
+            body: row.body as string,
+          },
+        ]);
+      }
+      return notes;
+    },
+    async addNote({ enquiryId, author, at, body }) {
+      const added = await db.run(
+        `INSERT INTO enquiry_notes (enquiry_id, author, at, body)
+         SELECT id, ?, ?, ? FROM enquiries WHERE id = ?`,
+        [author, at, body, enquiryId],
+      );
+      return added > 0;
+    },
+  };
+}
+
+/** What members mark: a past call's outcome, enquiries handled in bulk. */
+function markQueries(db: Db): Pick<StaffQueries, 'markOutcome' | 'markAllHandled'> {
+  return {
+    async markOutcome(id, outcome, by, now) {
+      const changed = await db.run(
+        `UPDATE enquiries SET call_outcome = ?, call_outcome_by = ?, call_outcome_at = ?
+         WHERE id = ? AND call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start <= ?`,
+        [outcome, outcome && by, outcome && now, id, callInstant(now)],
+      );
+      return changed > 0;
+    },
+    async markAllHandled(ids, by, now) {
+      if (ids.length === 0) return [];
+      const rows = await db.all(
+        `UPDATE enquiries SET handled_at = ?, handled_by = ?
+         WHERE id IN (${ids.map(() => '?').join(', ')}) AND handled_at IS NULL RETURNING id`,
+        [now, by, ...ids],
+      );
+      return rows.map((row) => row.id as string);
+    },
+  };
+}

@@ -1,0 +1,267 @@
+/**
+ * The desk's lists against the built server, read as a member reads the page (its HTML parsed):
+ * calls upcoming, waiting for confirmation, past and cancelled (by whom, why), each by day; a
+ * search by name that finds the one prospect among many; a page's own address; a note added and
+ * a no-show marked, each back at the item; many marked handled with one post; the CSV's byte-order
+ * mark and columns; a stranger's, a non-member's and another site's posts refused; and hostile
+ * text in a note and a search shown as text. One server, one store, seeded through the store.
+ */
+import { JSDOM } from 'jsdom';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../src/server/config';
+import { storedHash } from '../../src/server/staff/access';
+import { openStore } from '../../src/server/store/index';
+import type { EnquiryStore, NewEnquiry } from '../../src/server/store/types';
+import { call, enquiry } from '../support/records';
+import { freePort, startServer, type RunningServer } from '../support/server';
+import { post } from './staff-sign-in';
+
+const ANNA = 'anna@northgate-digital.example';
+const hour = 3_600_000;
+const HOSTILE = "<script>alert(1)</script>\"\u202e=cmd|' /C calc'!A0";
+
+let server: RunningServer;
+let store: EnquiryStore;
+const ids: Record<string, string> = {};
+const cookies: Record<string, string> = {};
+
+/** A session started in the store for `email`, as the sign-in does: its cookie. */
+async function sessionOf(email: string) {
+  const token = `${email.split('@')[0]}-${'y'.repeat(43)}`.slice(0, 43);
+  await store.staff.startSession(storedHash(token), email, Date.now());
+  return `staff=${token}`;
+}
+
+/** An enquiry stored as arrived `ago` ms before now, with its call's host. */
+async function add(name: string, record: NewEnquiry, ago: number, host: string | null = null) {
+  const stored = await store.transaction((tx) =>
+    tx.insertEnquiry(record, host, Date.now() - ago, []),
+  );
+  ids[name] = stored!.id;
+}
+
+/** A booking of `name` starting `inHours` from now. */
+const booking = (name: string, inHours: number, confirmed = true) => {
+  const start = new Date(Math.round((Date.now() + inHours * hour) / 60_000) * 60_000);
+  const iso = start.toISOString().replace('.000Z', 'Z');
+  return call(iso, {
+    name,
+    email: `${name.split(' ')[0]!.toLowerCase()}@prospect.example`,
+    call: { start: iso, end: new Date(start.getTime() + 1_800_000).toISOString(), confirmed },
+  });
+};
+
+/** The desk at `path`, parsed; its cards by name. */
+async function desk(path: string, cookie = cookies.anna!) {
+  const answer = await fetch(`${server.url}${path}`, { headers: { Cookie: cookie } });
+  expect(answer.status).toBe(200);
+  const html = await answer.text();
+  const document = new JSDOM(html).window.document;
+  const cards = [...document.querySelectorAll('li.staff-card')];
+  const nameOf = (card: Element) => card.querySelector('.staff-card__head bdi')?.textContent ?? '';
+  return {
+    html,
+    document,
+    cards,
+    names: cards.map(nameOf),
+    card: (name: string) => cards.find((c) => nameOf(c) === name),
+  };
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  server = await startServer({
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
+    BOOKING_SECRET: 'test-secret-0123456789abcdef0123456789',
+    STAFF_EMAILS: 'office@northgate-digital.example',
+  });
+  store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
+  await add('Ulla Upcoming', booking('Ulla Upcoming', 26), 3 * hour, 'anna');
+  await add('Wim Waiting', booking('Wim Waiting', 50, false), 2 * hour, 'ben');
+  await add('Pia Past', booking('Pia Past', -50), 80 * hour, 'anna');
+  await add('Carl Cancelled', booking('Carl Cancelled', 74), 90 * hour, 'ben');
+  await add('Quentin Blake', enquiry({ name: 'Quentin Blake', email: 'qb@example.com' }), 5 * hour);
+  for (let i = 0; i < 60; i++)
+    await add(
+      `Prospect ${i}`,
+      enquiry({ name: `Prospect ${i}`, email: `p${i}@x.example` }),
+      4 * hour - i * 1000,
+    );
+  cookies.anna = await sessionOf(ANNA);
+  cookies.eve = await sessionOf('eve@evil.example');
+});
+afterAll(async () => {
+  await store?.close();
+  await server?.stop();
+});
+
+describe('the desk’s lists', () => {
+  it('show the calls upcoming, waiting, past and cancelled, each under its day; a cancel says who and why', async () => {
+    expect((await desk('/staff')).names).toEqual([
+      'Ulla Upcoming',
+      'Wim Waiting',
+      'Carl Cancelled',
+    ]);
+    expect((await desk('/staff?state=unconfirmed')).names).toEqual(['Wim Waiting']);
+    const past = await desk('/staff?state=past');
+    expect(past.names).toEqual(['Pia Past']);
+    expect(past.document.querySelector('#list-title + p + h3')?.textContent).toMatch(
+      /day \d+ [A-Z]/,
+    );
+    const cancelled = await post(
+      `${server.url}/staff`,
+      { id: ids['Carl Cancelled']!, action: 'cancel-confirmed', reason: 'The host is ill' },
+      { Cookie: cookies.anna! },
+    );
+    expect(cancelled.status).toBe(303);
+    const list = await desk('/staff?state=cancelled');
+    expect(list.names).toEqual(['Carl Cancelled']);
+    const said = list.card('Carl Cancelled')!.textContent!.replace(/\s+/g, ' ');
+    expect(said).toContain('Cancelled by Anna Reid');
+    expect(said).toContain('The host is ill');
+    // Gone from the calls ahead.
+    expect((await desk('/staff')).names).not.toContain('Carl Cancelled');
+  });
+
+  it('find the one prospect by name among many, with a page of its own address; pages go on', async () => {
+    const found = await desk('/staff?q=QUENTIN');
+    expect(found.names).toEqual(['Quentin Blake']);
+    expect(found.card('Quentin Blake')!.textContent).toContain(ids['Quentin Blake']!.slice(0, 8));
+    const byRef = await desk(`/staff?q=${ids['Quentin Blake']!.slice(0, 8)}`);
+    expect(byRef.names).toEqual(['Quentin Blake']);
+    const first = await desk('/staff?state=all');
+    expect(first.names).toHaveLength(25);
+    const next = first.document.querySelector('a[rel=next]')!.getAttribute('href')!;
+    expect(next).toMatch(/^\/staff\?state=all&page=2#list-title$/);
+    const second = await desk(next.replace(/#.*/, ''));
+    expect(second.names).toHaveLength(25);
+    expect(second.names.some((name) => first.names.includes(name))).toBe(false);
+    const last = await desk('/staff?state=all&page=3');
+    expect(last.document.querySelector('a[rel=next]')).toBeNull();
+    expect(last.document.querySelector('a[rel=prev]')).not.toBeNull();
+    // The form that asks is a plain GET of the desk.
+    const form = first.document.querySelector('search form')!;
+    expect([form.getAttribute('method'), form.getAttribute('action')]).toEqual(['get', '/staff']);
+  });
+
+  it('take a note and a no-show on a past call, each back at the item with what was done said', async () => {
+    const at = '/staff?state=past';
+    const noted = await post(
+      `${server.url}${at}`,
+      { id: ids['Pia Past']!, action: 'note', note: `Budget £40k.\n${HOSTILE}` },
+      { Cookie: cookies.anna! },
+    );
+    expect(noted.status).toBe(303);
+    expect(noted.headers.get('location')).toBe(
+      `/staff?state=past&done=noted&at=enquiry-${ids['Pia Past']}#enquiry-${ids['Pia Past']}`,
+    );
+    const marked = await post(
+      `${server.url}${at}`,
+      { id: ids['Pia Past']!, action: 'no-show' },
+      { Cookie: cookies.anna! },
+    );
+    const back = await desk(marked.headers.get('location')!.replace(/#.*/, ''));
+    expect(back.document.querySelector('.staff-done')?.textContent).toContain('no-show');
+    const card = back.card('Pia Past')!;
+    expect(card.querySelector('.staff-notes')!.textContent).toContain('Budget £40k.');
+    // Hostile text is text: no element of it, and the note is the member's, named.
+    expect(card.querySelector('.staff-notes script')).toBeNull();
+    expect(card.querySelector('.staff-notes .staff-card__message')!.textContent).toContain(
+      '<script>alert(1)</script>',
+    );
+    expect(back.html).not.toContain('\u202e');
+    expect(card.textContent!.replace(/\s+/g, ' ')).toContain('Marked a no-show by Anna Reid');
+    expect((await desk('/staff?state=no-show')).names).toEqual(['Pia Past']);
+    // An upcoming call cannot be a no-show.
+    const early = await post(
+      `${server.url}/staff`,
+      { id: ids['Ulla Upcoming']!, action: 'no-show' },
+      { Cookie: cookies.anna! },
+    );
+    expect(early.headers.get('location')).toContain('done=not-begun');
+  });
+
+  it('shows a hostile search as text', async () => {
+    const found = await desk(`/staff?q=${encodeURIComponent(HOSTILE)}`);
+    expect(found.document.querySelector('#list-title script')).toBeNull();
+    expect(found.document.querySelector('#list-title bdi')!.textContent).toContain('<script>');
+    expect(found.document.querySelector<HTMLInputElement>('#find-q')!.value).toContain('<script>');
+    expect(found.html).not.toContain('\u202e');
+    expect(found.names).toEqual([]);
+  });
+
+  it('mark the chosen enquiries handled with one post, in the audit log', async () => {
+    const chosen = [ids['Prospect 1']!, ids['Prospect 2']!];
+    const body = new URLSearchParams([
+      ['action', 'bulk-handled'],
+      ...chosen.map((id) => ['ids', id]),
+    ]);
+    const answer = await fetch(`${server.url}/staff?state=new`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        Cookie: cookies.anna!,
+        Origin: server.url,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body,
+    });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('/staff?state=new&done=bulk#done');
+    const handled = await desk('/staff?state=handled');
+    expect(handled.names.sort()).toEqual(['Prospect 1', 'Prospect 2']);
+    expect(handled.card('Prospect 1')!.textContent).toContain('Handled by Anna Reid');
+    const audit = handled.document.querySelector('.staff-audit')!.textContent!;
+    for (const id of chosen) expect(audit).toContain(`marked handled ${id}`);
+  });
+
+  it('exports the CSV with a byte-order mark and the desk’s columns', async () => {
+    const answer = await post(`${server.url}/staff/enquiries.csv`, {}, { Cookie: cookies.anna! });
+    expect(answer.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const bytes = new Uint8Array(await answer.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1);
+    const header = text.split('\r\n')[0]!.split(',');
+    expect(header.slice(-7)).toEqual([
+      'handled',
+      'handled_by',
+      'handled_at',
+      'notes',
+      'call_state',
+      'cancelled_by',
+      'cancel_reason',
+    ]);
+    expect(text).toContain('Budget £40k.');
+    expect(text).toContain('no-show');
+    expect(text).toContain(ANNA);
+    // The hostile note's formula is inside a cell that begins with its time: never a formula.
+    expect(text).not.toMatch(/(^|,)=cmd/m);
+    expect(text.split('\r\n').filter((line) => line.startsWith(ids['Prospect 9']!))).toHaveLength(
+      1,
+    );
+  });
+
+  it('refuses a stranger’s, a non-member’s and another site’s posts, and changes nothing', async () => {
+    const id = ids['Prospect 3']!;
+    const stranger = await post(`${server.url}/staff`, { id, action: 'handled' });
+    expect(stranger.headers.get('location')).toBe('/staff/sign-in');
+    const eve = await post(
+      `${server.url}/staff`,
+      { id, action: 'note', note: 'x' },
+      { Cookie: cookies.eve! },
+    );
+    expect(eve.headers.get('location')).toBe('/staff/sign-in');
+    const otherSite = await post(
+      `${server.url}/staff`,
+      { id, action: 'handled' },
+      { Cookie: cookies.anna!, Origin: 'https://evil.example' },
+    );
+    expect(otherSite.status).toBe(403);
+    const csv = await post(`${server.url}/staff/enquiries.csv`, {}, { Cookie: cookies.eve! });
+    expect(csv.status).toBe(303);
+    expect((await store.findById(id))?.handled).toBeUndefined();
+    expect((await store.desk.notesOf([id])).size).toBe(0);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * The desk's queries (StaffQueries) on both engines, at a `now` the test holds: the four lists of
+ * calls (upcoming, waiting for confirmation, past, cancelled) and held/no-show; search by name,
+ * e-mail or reference, whatever the case, a `%` or `_` typed matched as itself; filters by host
+ * and dates; pages in a stable order; notes; marks; bulk handled; the CSV's pages; who cancelled
+ * a call and why.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeskQuery } from '../../src/server/store/types';
+import type { EnquiryStore, NewEnquiry } from '../../src/server/store/types';
+import { call, enquiry } from '../support/records';
+import { backends, type Backend } from '../support/store-backends';
+
+const now = Date.parse('2027-01-10T12:00:00Z');
+const hour = 3_600_000;
+const ANNA = 'anna@agency.example';
+
+describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %s', (kind) => {
+  let backend: Backend;
+  let store: EnquiryStore;
+  const ids: Record<string, string> = {};
+  const list = async (query: Partial<DeskQuery>) =>
+    (await store.desk.list({ list: 'all', offset: 0, limit: 100, now, ...query })).map(
+      (e) => e.name,
+    );
+
+  /** Stores an enquiry as arrived at `at`, with its call's host; its id under `name`. */
+  async function add(name: string, record: NewEnquiry, at: number, host: string | null = null) {
+    const stored = await store.transaction((tx) => tx.insertEnquiry(record, host, at, []));
+    ids[name] = stored!.id;
+  }
+  const booking = (name: string, start: string, confirmed: boolean) =>
+    call(start, {
+      name,
+      email: `${name.toLowerCase()}@prospect.example`,
+      call: { start, end: new Date(Date.parse(start) + 1_800_000).toISOString(), confirmed },
+    });
+
+  beforeAll(async () => {
+    backend = await backends[kind]();
+    store = backend.store;
+    const early = now - 72 * hour;
+    await add('Upcoming', booking('Upcoming', '2027-01-11T09:00:00Z', true), early, 'ana');
+    await add('Waiting', booking('Waiting', '2027-01-12T09:00:00Z', false), early + 1, 'ben');
+    await add('Pastone', booking('Pastone', '2027-01-08T09:00:00Z', true), early + 2, 'ana');
+    await add('Noshow', booking('Noshow', '2027-01-09T09:00:00Z', true), early + 3, 'ben');
+    await add('Gone', booking('Gone', '2027-01-13T09:00:00Z', true), early + 4, 'ana');
+    await add('Zoë', enquiry({ name: 'Zoë 100%_Off', email: 'ZOE@Shop.example' }), early + 5);
+    await add('Decoy', enquiry({ name: 'Zoe 1000 Off', email: 'decoy@shop.example' }), early + 6);
+    for (let i = 0; i < 30; i++)
+      await add(
+        `P${i}`,
+        enquiry({ name: `Prospect ${i}`, email: `p${i}@x.example` }),
+        early + 10 + i,
+      );
+    // Cancelled by a member, before it began, with a reason; another marked a no-show.
+    const cancelled = await backend.bookings.cancelCall(
+      ids.Gone!,
+      false,
+      now - hour,
+      { by: 'staff', reason: 'The host is ill' },
+      ANNA,
+    );
+    expect(cancelled.status).toBe('cancelled');
+    expect(await store.desk.markOutcome(ids.Noshow!, 'no-show', ANNA, now)).toBe(true);
+  });
+  afterAll(() => backend.cleanup());
+
+  it('list the calls upcoming (confirmed or not), waiting for confirmation, past, held or no-show, and cancelled at `now`', async () => {
+    expect(await list({ list: 'upcoming' })).toEqual(['Upcoming', 'Waiting']);
+    expect(await list({ list: 'unconfirmed' })).toEqual(['Waiting']);
+    expect(await list({ list: 'past' })).toEqual(['Noshow', 'Pastone']);
+    expect(await list({ list: 'no-show' })).toEqual(['Noshow']);
+    expect(await list({ list: 'held' })).toEqual([]);
+    expect(await list({ list: 'cancelled' })).toEqual(['Gone']);
+    // A day later the upcoming call is past too.
+    expect(await list({ list: 'past', now: now + 24 * hour })).toEqual([
+      'Upcoming',
+      'Noshow',
+      'Pastone',
+    ]);
+  });
+
+  it('keep who cancelled a call and why, and who marked a no-show', async () => {
+    const gone = await store.findById(ids.Gone!);
+    expect(gone?.call).toMatchObject({ cancelledBy: ANNA, cancelReason: 'The host is ill' });
+    // Cancelled with the prospect's link: by the prospect, no reason.
+    await add('Linked', booking('Linked', '2027-01-20T09:00:00Z', true), now - hour);
+    expect((await backend.bookings.cancelCall(ids.Linked!, false, now)).status).toBe('cancelled');
+    const linked = (await store.findById(ids.Linked!))?.call;
+    expect([linked?.cancelledBy, linked?.cancelReason]).toEqual(['prospect', undefined]);
+    const noShow = await store.findById(ids.Noshow!);
+    expect(noShow?.call?.outcome).toEqual({
+      kind: 'no-show',
+      by: ANNA,
+      at: new Date(now).toISOString(),
+    });
+  });
+
+  it('mark only a call that has begun and was not cancelled', async () => {
+    expect(await store.desk.markOutcome(ids.Upcoming!, 'held', ANNA, now)).toBe(false);
+    expect(await store.desk.markOutcome(ids.Gone!, 'held', ANNA, now)).toBe(false);
+    expect(await store.desk.markOutcome(ids.P1!, 'held', ANNA, now)).toBe(false);
+    expect(await store.desk.markOutcome(ids.Pastone!, 'held', ANNA, now)).toBe(true);
+    expect(await list({ list: 'held' })).toEqual(['Pastone']);
+    expect(await store.desk.markOutcome(ids.Pastone!, null, ANNA, now)).toBe(true);
+    expect(await list({ list: 'held' })).toEqual([]);
+    expect((await store.findById(ids.Pastone!))?.call?.outcome).toBeUndefined();
+  });
+
+  it('find by the beginning of a word of the name, e-mail or reference, whatever the case; `%` and `_` as typed', async () => {
+    expect(await list({ text: 'zoë' })).toEqual(['Zoë 100%_Off']);
+    expect(await list({ text: 'zoe@SHOP' })).toEqual(['Zoë 100%_Off']);
+    // Each word typed begins a word of the name, the e-mail or the reference; `%` and `_` are
+    // letters like any other (as wildcards, '100%' and '100_' would find 'Zoe 1000 Off' too).
+    expect(await list({ text: '100%' })).toEqual(['Zoë 100%_Off']);
+    expect(await list({ text: '100%_' })).toEqual(['Zoë 100%_Off']);
+    expect(await list({ text: '100_' })).toEqual([]);
+    expect(await list({ text: 'zo%' })).toEqual([]);
+    expect(await list({ text: 'zo' })).toEqual(['Zoe 1000 Off', 'Zoë 100%_Off']);
+    expect(await list({ text: 'zoë 100' })).toEqual(['Zoë 100%_Off']);
+    expect(await list({ text: 'zoë off' })).toEqual([]);
+    expect(await list({ text: 'shop.example' })).toEqual(['Zoe 1000 Off', 'Zoë 100%_Off']);
+    expect(await list({ text: ids.Decoy!.slice(0, 8) })).toEqual(['Zoe 1000 Off']);
+    expect(await list({ text: ids.Decoy!.toUpperCase() })).toEqual(['Zoe 1000 Off']);
+    expect(await list({ text: 'nobody at all' })).toEqual([]);
+    expect(await list({ list: 'past', text: 'noshow@' })).toEqual(['Noshow']);
+  });
+
+  it('narrow by host and dates: the call’s start for calls, the arrival for enquiries', async () => {
+    expect(await list({ list: 'past', host: 'ana' })).toEqual(['Pastone']);
+    expect(await list({ list: 'cancelled', host: 'ben' })).toEqual([]);
+    expect(
+      await list({ list: 'past', from: '2027-01-09T00:00:00Z', to: '2027-01-10T00:00:00Z' }),
+    ).toEqual(['Noshow']);
+    const arrived = now - 72 * hour + 10;
+    expect(
+      await list({
+        text: 'x.example',
+        from: new Date(arrived).toISOString(),
+        to: new Date(arrived + 2).toISOString(),
+      }),
+    ).toEqual(['Prospect 1', 'Prospect 0']);
+  });
+
+  it('page in a stable order, newest first: page 2 follows page 1, the last page is short', async () => {
+    const page = (n: number) => list({ text: 'x.example', offset: (n - 1) * 12, limit: 12 });
+    const [one, two, three] = [await page(1), await page(2), await page(3)];
+    expect(one[0]).toBe('Prospect 29');
+    expect(two[0]).toBe('Prospect 17');
+    expect(new Set([...one, ...two, ...three]).size).toBe(30);
+    expect(three).toHaveLength(6);
+    expect(await page(1)).toEqual(one);
+  });
+
+  it('keep notes by their author, oldest first, on an enquiry that exists only', async () => {
+    const note = { enquiryId: ids.P2!, author: ANNA, body: 'Call back on Monday.\nBudget £40k.' };
+    expect(await store.desk.addNote({ ...note, at: now })).toBe(true);
+    expect(await store.desk.addNote({ ...note, at: now + 1, body: 'Sent the quote.' })).toBe(true);
+    expect(await store.desk.addNote({ ...note, enquiryId: 'nope', at: now })).toBe(false);
+    const notes = await store.desk.notesOf([ids.P2!, ids.P3!]);
+    expect(notes.get(ids.P2!)?.map((n) => n.body)).toEqual([
+      'Call back on Monday.\nBudget £40k.',
+      'Sent the quote.',
+    ]);
+    expect(notes.get(ids.P3!)).toBeUndefined();
+  });
+
+  it('mark many handled at once, only those not handled yet', async () => {
+    await store.staff.markHandled(ids.P5!, 'ben@agency.example', now - hour);
+    const marked = await store.desk.markAllHandled([ids.P4!, ids.P5!, 'nope'], ANNA, now);
+    expect(marked).toEqual([ids.P4!]);
+    expect(await list({ list: 'handled' })).toEqual(['Prospect 5', 'Prospect 4']);
+    expect((await list({ list: 'new' })).includes('Prospect 4')).toBe(false);
+  });
+
+  it('read every enquiry for the CSV in pages, in the order stored, each once', async () => {
+    const seen: string[] = [];
+    let cursor;
+    for (;;) {
+      const { rows, next } = await store.desk.exportPage(cursor, 7);
+      seen.push(...rows.map((e) => e.id));
+      if (rows.length < 7) break;
+      cursor = next;
+    }
+    expect(seen).toEqual((await store.all()).map((e) => e.id));
+  });
+});
