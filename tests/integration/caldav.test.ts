@@ -42,6 +42,7 @@ const setup: MailSetup = {
     location: 'Room 4, 1 High Street',
     hosts: [{ id: 'anna', name: 'Anna', email: 'anna@agency.example', timeZone: 'Europe/London' }],
   },
+  booking: { secret: 'booking-secret-0123456789abcdef0123', siteUrl: 'https://agency.example' },
 };
 const START = '2027-02-01T10:00:00Z';
 const HOUR = 3_600_000;
@@ -119,6 +120,11 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
     expect(event!.get('STATUS')).toBe('TENTATIVE');
     expect(event!.get('SEQUENCE')).toBe('0');
     expect(event!.get('LOCATION')).toBe('Room 4\\, 1 High Street');
+    // The host's invitation's words: whom it is with, their message, where, and the desk's page.
+    expect(event!.get('SUMMARY')).toBe('Call with Ada Lovelace');
+    expect(event!.get('DESCRIPTION')).toBe(
+      `About an app.\\n\\nWhere: Room 4\\, 1 High Street\\n\\nMove or cancel the call on the desk: https://agency.example/staff?call=${booked.id}`,
+    );
     for (const [minutes, wall, sequence] of [
       [60, '20270201T110000', '1'],
       [90, '20270201T113000', '2'],
