@@ -278,7 +278,6 @@ const writesCalendars = ({ calendarWrite }: ServerConfig) =>
 
 /** The handler that writes the calls into the hosts' calendars (CALENDAR_WRITE), as the host's invitation has them. */
 function calendarWriterOf(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) {
-  for (const problem of config.calendarWrite.problems) log.warn(`${problem}; it is left out.`);
   const { content, siteUrl, bookingSecret } = setup;
   const mails = {
     from: config.mailFrom ?? content.email,
@@ -400,7 +399,8 @@ async function keysOf(config: ServerConfig, store: EnquiryStore) {
 
 /** The hosts' calendars, read in the background from now on: until read, a host is offered nothing. */
 function startCalendars(config: ServerConfig, store: EnquiryStore, content: MailContent) {
-  for (const problem of config.calendars.problems) log.warn(`${problem}; it is left out.`);
+  for (const problem of [...config.calendars.problems, ...config.calendarWrite.problems])
+    log.warn(`${problem}; it is left out.`);
   if (config.calendars.feeds.length === 0 && config.calendars.refusedHosts.length === 0)
     return undefined;
   const calendars = new CalendarService({
