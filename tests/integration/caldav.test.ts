@@ -245,7 +245,8 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
   it('writes a prospect’s booking through the server within seconds; the desk shows a write waiting, and why, with Write again', async () => {
     const ben = await radicale.calendar('anna', 'ben-calls');
     const { server, mails } = await servers.startWithMail({
-      CALENDAR_WRITE: `anna=${url} ben=${ben}`,
+      // A third entry refused (http to a host not on loopback): said, without its password.
+      CALENDAR_WRITE: `anna=${url} ben=${ben} carl=http://carl:pw-Carl-9@calendar.example/carl/`,
     });
     const [first, , third] = (await freeSlots(server)).slots;
     const booked = await book(server, first!.start, { name: 'Zelda Prospect' });
@@ -292,6 +293,10 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
       await radicale.start();
     }
     expect(server.output()).toContain('asked to write the call into its host calendar again');
+    expect(server.output()).toContain(
+      'CALENDAR_WRITE entry 3 (host "carl"): must be an https address (http: is not); it is left out.',
+    );
+    expect(server.output()).not.toMatch(/pw-Carl-9|calendar\.example/);
     expect(server.output()).not.toContain(PASSWORD);
     expect(server.output()).not.toContain('Zelda');
   });
