@@ -259,6 +259,18 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       });
     });
 
+    it('writes nothing for a host with no calendar, and the desk says nothing of it', async () => {
+      const calendar = fakeCalDav();
+      const clock = { now: Date.now() + 1000 };
+      const { bookings, queue } = processOf(store, calendar, clock, {
+        CALENDAR_WRITE: `anna=${SECRET}`,
+      });
+      const booked = await book(bookings, 'ben');
+      await queue.drain();
+      expect(calendar.requests).toHaveLength(0);
+      expect((await store.calendarWrites.states([booked.id])).has(booked.id)).toBe(false);
+    });
+
     it('writes once with two processes on one store', async () => {
       const calendar = fakeCalDav();
       const clock = { now: Date.now() + 1000 };

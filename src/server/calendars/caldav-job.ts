@@ -132,7 +132,11 @@ class Writer {
       await this.#delete(held.host, held.etag);
       this.#held = nothing;
     }
-    if (gone || !call.host) return this.#held;
+    // A host with no calendar in CALENDAR_WRITE has none written (a refused one's write fails, and says why).
+    const { calendars, refusedHosts } = this.#options.config;
+    const written = (host: string) =>
+      calendars.some((one) => one.host === host) || refusedHosts.includes(host);
+    if (gone || !call.host || !written(call.host)) return this.#held;
     return this.#put(call.host);
   }
 

@@ -108,14 +108,21 @@ export function calendarWrites(db: Pick<Db, 'all' | 'run'>): CalendarWrites {
       const states = new Map<string, CalendarWriteState>();
       if (enquiryIds.length === 0) return states;
       const rows = await db.all(
-        `SELECT enquiry_id, done_at, failed_at, last_error, attempts FROM jobs
-         WHERE kind = ? AND skipped_at IS NULL
-           AND enquiry_id IN (${enquiryIds.map(() => '?').join(', ')})
-         ORDER BY id`,
+        `SELECT j.enquiry_id, j.done_at, j.failed_at, j.last_error, j.attempts, w.href
+         FROM jobs j LEFT JOIN calendar_writes w ON w.enquiry_id = j.enquiry_id
+         WHERE j.kind = ? AND j.skipped_at IS NULL
+           AND j.enquiry_id IN (${enquiryIds.map(() => '?').join(', ')})
+         ORDER BY j.id`,
         [CALENDAR_WRITE_JOB, ...enquiryIds],
       );
-      // The last write queued of each call says where it stands (earlier ones were superseded).
-      for (const row of rows) states.set(row.enquiry_id as string, stateOf(row));
+      // The last write queued of each call says where it stands (earlier ones were superseded); a
+      // write done that left no event (a host with no calendar, a call cancelled) says nothing.
+      for (const row of rows) {
+        const state = stateOf(row);
+        if (state.state === 'written' && (row.href ?? null) === null)
+          states.delete(row.enquiry_id as string);
+        else states.set(row.enquiry_id as string, state);
+      }
       return states;
     },
   };
