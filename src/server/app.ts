@@ -30,6 +30,14 @@ import type { Mail, MailContent } from './mail/templates.ts';
 import { onShutdown } from './shutdown.ts';
 import { prefixed, RateLimiter } from './requests/rate-limit.ts';
 import { CalendarService } from './calendars/service.ts';
+import { calendarWriteHandler } from './calendars/caldav-job.ts';
+import {
+  callUidSuffix,
+  descriptionOf,
+  hostCalendarEvent,
+  withDescription,
+} from './mail/host-event.ts';
+import { CALENDAR_WRITE_JOB } from './store/calendar-writes.ts';
 import { callLog } from './booking/call-log.ts';
 import { openStore } from './store/index.ts';
 import type { EnquiryStore, JobKind, JobKinds } from './store/types.ts';
@@ -116,17 +124,19 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     bookingCap: config.bookingCap,
     networkCap: config.networkCap,
     onBooked: callLog.booked,
+    writeCalendars: writesCalendars(config),
   });
   const { limiter, staffLimiter } = limitersOf(config, store);
   const bookingSecret = bookingSecretOf(config, keys.booking);
   const siteUrl = config.siteUrl ?? import.meta.env.SITE;
   const publishing = config.editing.enabled ? publishingOf(config, store) : undefined;
-  const { jobs, alertMail } = startJobs(config, store, {
-    content,
-    siteUrl,
-    bookingSecret,
-    staffSecret,
-  });
+  const setup = { content, siteUrl, bookingSecret, staffSecret };
+  const { jobs, alertMail } = startJobs(config, store, setup);
+  // With e-mail off, the calls' writes into the hosts' calendars have a queue of their own.
+  if (!jobs && writesCalendars(config))
+    startQueue(config, store, [calendarWriterOf(config, store, setup)], {
+      only: CALENDAR_WRITE_JOB,
+    });
   if (publishing) followReleases(config, publishing, startPublishing(config, store, publishing));
   if (bookingSecret) startSweep(config, bookings, jobs);
   const services: Services = {
@@ -252,6 +262,7 @@ function startJobs(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) 
         SIGN_IN_JOB,
         signInMailHandler({ store, secret: staffSecret, sender, siteUrl, setup: mails }),
       ),
+      ...(writesCalendars(config) ? [calendarWriterOf(config, store, setup)] : []),
     ],
     // Publishes are their own queue's (startPublishing): a build never holds an e-mail up.
     { exceptPrefix: PUBLISH_JOB_PREFIX },
@@ -259,6 +270,34 @@ function startJobs(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) 
   log.info(`Enquiries are stored in ${store.description} and mailed to ${mailTo}.`);
   const alertMail = { send: (mail: Mail) => sender.send(mail), from: mailFrom, to: mailTo };
   return { jobs, alertMail };
+}
+
+/** Whether CALENDAR_WRITE names any calendar (one refused too: its writes fail, and say why). */
+const writesCalendars = ({ calendarWrite }: ServerConfig) =>
+  calendarWrite.calendars.length > 0 || calendarWrite.refusedHosts.length > 0;
+
+/** The handler that writes the calls into the hosts' calendars (CALENDAR_WRITE), as the host's invitation has them. */
+function calendarWriterOf(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) {
+  const { content, siteUrl, bookingSecret } = setup;
+  const mails = {
+    from: config.mailFrom ?? content.email,
+    to: config.mailTo ?? content.email,
+    content,
+    ...(bookingSecret && { booking: { secret: bookingSecret, siteUrl } }),
+  };
+  return jobHandler(
+    CALENDAR_WRITE_JOB,
+    calendarWriteHandler({
+      config: config.calendarWrite,
+      writes: store.calendarWrites,
+      events: {
+        eventOf: (enquiry) => hostCalendarEvent(enquiry, mails),
+        descriptionOf,
+        withDescription,
+      },
+      timeoutMs: config.calendars.timeoutMs,
+    }),
+  );
 }
 
 /** The queue of jobs with these kinds' handlers, started, and stopped with the process. */
@@ -360,12 +399,14 @@ async function keysOf(config: ServerConfig, store: EnquiryStore) {
 
 /** The hosts' calendars, read in the background from now on: until read, a host is offered nothing. */
 function startCalendars(config: ServerConfig, store: EnquiryStore, content: MailContent) {
-  for (const problem of config.calendars.problems) log.warn(`${problem}; it is left out.`);
+  for (const problem of [...config.calendars.problems, ...config.calendarWrite.problems])
+    log.warn(`${problem}; it is left out.`);
   if (config.calendars.feeds.length === 0 && config.calendars.refusedHosts.length === 0)
     return undefined;
   const calendars = new CalendarService({
     config: config.calendars,
     copies: store.calendarCopies,
+    ownUidSuffix: callUidSuffix(content),
     // Each feed is read in its host's zone from the first read.
     timeZones: new Map(
       content.hosts.flatMap((host) => (host.timeZone ? [[host.id, host.timeZone] as const] : [])),

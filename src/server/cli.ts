@@ -16,7 +16,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { serverConfig } from './config.ts';
 import { csvHeader, csvRows, formatListing } from './enquiries/listing.ts';
-import { readAvailability } from './booking/availability-file.ts';
+import { readAvailability, readSiteEmail } from './booking/availability-file.ts';
+import { callUidSuffix } from './mail/host-event.ts';
 import { Bookings } from './booking/calls.ts';
 import { moveBookedCall } from './booking/change.ts';
 import { CalendarsUnreadable } from './booking/messages.ts';
@@ -86,6 +87,13 @@ async function notesOf(store: EnquiryStore, enquiries: readonly StoredEnquiry[])
 /** Whether e-mail is set up: then the cancellation or move queues its e-mails, as the links do. */
 const mailIsOn = Boolean(config.smtpUrl && config.mailTo && config.mailFrom);
 
+/** The bookings: a cancel or a move is written into the host's calendar too (CALENDAR_WRITE), as the server's are. */
+const bookingsOf = (store: EnquiryStore) =>
+  new Bookings(store, {
+    writeCalendars:
+      config.calendarWrite.calendars.length > 0 || config.calendarWrite.refusedHosts.length > 0,
+  });
+
 const when = (enquiry: StoredEnquiry, start: string) => {
   const { agency, agencyLocale } = callZones(enquiry.data);
   return formatCallTime(start, agency, agencyLocale);
@@ -100,7 +108,7 @@ async function bookedCall(store: EnquiryStore, ref: string) {
 
 async function cancel(store: EnquiryStore, ref: string, change: CallChange) {
   const enquiry = await bookedCall(store, ref);
-  const result = await new Bookings(store).cancelCall(enquiry.id, mailIsOn, Date.now(), change);
+  const result = await bookingsOf(store).cancelCall(enquiry.id, mailIsOn, Date.now(), change);
   if (result.status !== 'cancelled')
     return fail(refusalMessage(result.status, 'enquiry' in result ? result.enquiry : enquiry));
   console.log(
@@ -119,14 +127,19 @@ async function move(
   const availability = readAvailability();
   const calendars =
     config.calendars.feeds.length || config.calendars.refusedHosts.length
-      ? new CalendarService({ config: config.calendars, copies: store.calendarCopies })
+      ? new CalendarService({
+          config: config.calendars,
+          copies: store.calendarCopies,
+          // The call's own event in its host's calendar does not hold its time against the move.
+          ownUidSuffix: callUidSuffix({ email: readSiteEmail() }),
+        })
       : undefined;
   // The copies the server keeps: this command reads no calendar itself.
   await calendars?.loadCopies();
   let result;
   try {
     result = await moveBookedCall(
-      { store, bookings: new Bookings(store), jobs: undefined, calendars },
+      { store, bookings: bookingsOf(store), jobs: undefined, calendars },
       availability,
       enquiry,
       start,

@@ -208,6 +208,7 @@ export interface ServerConfig {
   stopDrainMs: number;
   vitals: VitalsConfig;
   calendars: CalendarsConfig;
+  calendarWrite: CalendarWriteConfig;
   /**
    * What the environment says that the server should say back when it starts, a line each: a
    * setting given by its old name (OUTBOX_POLL_MS for JOBS_POLL_MS, …), which still works.
@@ -221,7 +222,7 @@ export interface CalendarsConfig {
    * CALENDAR_FEEDS: `HOST_ID=URL` pairs, whitespace-separated (a host may have several). https only,
    * but for loopback addresses. Secrets: never logged, stored or shown (see describeFeed).
    */
-  feeds: { host: string; url: URL }[];
+  feeds: { host: string; url: URL; caldav?: boolean }[];
   /** What was wrong with CALENDAR_FEEDS, an entry at a time, without its address. */
   problems: string[];
   /** Hosts named by a refused entry: their calendar cannot be read, so they are offered nothing. */
@@ -240,8 +241,18 @@ const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** A feed's address as logs and messages may show it: its scheme and host, never its path. */
 export const describeFeed = (url: URL) => `${url.protocol}//${url.host}/…`;
 
-/** CALENDAR_FEEDS read: the feeds, and what was refused (named by its place and host, not its URL). */
-export function readCalendarFeeds(value: string | undefined) {
+/**
+ * CALENDAR_FEEDS read: the feeds, and what was refused (named by its place and host, not its URL).
+ * CALENDAR_WRITE is read by the same rules (`name`), but may carry its user name and password.
+ */
+export function readCalendarFeeds(
+  value: string | undefined,
+  {
+    name = 'CALENDAR_FEEDS',
+    credentials = false,
+    caldav = [],
+  }: { name?: string; credentials?: boolean; caldav?: CalendarWriteConfig['calendars'] } = {},
+) {
   const feeds: CalendarsConfig['feeds'] = [];
   const problems: string[] = [];
   const refusedHosts = new Set<string>();
@@ -251,9 +262,19 @@ export function readCalendarFeeds(value: string | undefined) {
     .forEach((entry, index) => {
       const equals = entry.indexOf('=');
       const host = equals > 0 ? entry.slice(0, equals) : '';
-      const place = `CALENDAR_FEEDS entry ${index + 1}${host ? ` (host "${host.slice(0, 30)}")` : ''}`;
+      const place = `${name} entry ${index + 1}${host ? ` (host "${host.slice(0, 30)}")` : ''}`;
       if (!/^[a-z0-9-]{2,30}$/.test(host)) {
         problems.push(`${place}: must be HOST_ID=URL, with the host's id from availability.yaml`);
+        return;
+      }
+      // HOST=caldav: the host's calendar of CALENDAR_WRITE, read through CalDAV (./calendars/caldav-read.ts).
+      if (entry.slice(equals + 1) === 'caldav') {
+        const calendar = caldav.find((one) => one.host === host);
+        if (calendar) feeds.push({ host, url: calendar.url, caldav: true });
+        else {
+          problems.push(`${place}: caldav, but CALENDAR_WRITE gives no calendar of this host`);
+          refusedHosts.add(host);
+        }
         return;
       }
       let url: URL;
@@ -272,7 +293,7 @@ export function readCalendarFeeds(value: string | undefined) {
         refusedHosts.add(host);
         return;
       }
-      if (url.username || url.password) {
+      if (!credentials && (url.username || url.password)) {
         problems.push(`${place}: must not carry a user name or password`);
         refusedHosts.add(host);
         return;
@@ -281,6 +302,33 @@ export function readCalendarFeeds(value: string | undefined) {
     });
   return { feeds, problems, refusedHosts: [...refusedHosts] };
 }
+
+/** The hosts' calendars the calls are written into (src/server/calendars/caldav-*.ts). */
+export interface CalendarWriteConfig {
+  /**
+   * CALENDAR_WRITE: `HOST_ID=URL` pairs of CalDAV calendar collections, the same rules as
+   * CALENDAR_FEEDS's, with the user name and password in the URL. Secrets: never logged or shown.
+   */
+  calendars: { host: string; url: URL }[];
+  problems: string[];
+  refusedHosts: string[];
+  /** CALENDAR_WRITE_CANCEL: a cancelled call's event is deleted (`delete`, the default) or kept as CANCELLED. */
+  onCancel: 'delete' | 'cancel';
+  /** CALENDAR_WRITE_GIVE_UP_HOURS (24): a write still failing this long after it was queued is given up. */
+  giveUpMs: number;
+}
+
+/** CALENDAR_WRITE and its options read. */
+export const readCalendarWrite = (env: NodeJS.ProcessEnv): CalendarWriteConfig => {
+  const read = readCalendarFeeds(env.CALENDAR_WRITE, { name: 'CALENDAR_WRITE', credentials: true });
+  return {
+    calendars: read.feeds,
+    problems: read.problems,
+    refusedHosts: read.refusedHosts,
+    onCancel: env.CALENDAR_WRITE_CANCEL === 'cancel' ? 'cancel' : 'delete',
+    giveUpMs: number(env.CALENDAR_WRITE_GIVE_UP_HOURS, 24) * 3_600_000,
+  };
+};
 
 /** Field data (src/server/vitals/): the Core Web Vitals of real visits. */
 export interface VitalsConfig {
@@ -463,12 +511,13 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       maxConnectionsPerClient: number(env.MAX_CONNECTIONS_PER_CLIENT, 64),
     },
     calendars: {
-      ...readCalendarFeeds(env.CALENDAR_FEEDS),
+      ...readCalendarFeeds(env.CALENDAR_FEEDS, { caldav: readCalendarWrite(env).calendars }),
       refreshMs: number(env.CALENDAR_REFRESH_MINUTES, 5) * 60_000,
       maxStaleMs: number(env.CALENDAR_MAX_STALE_MINUTES, 60) * 60_000,
       timeoutMs: number(env.CALENDAR_TIMEOUT_SECONDS, 10) * 1000,
       maxBytes: number(env.CALENDAR_MAX_BYTES, 5 * 1024 * 1024),
     },
+    calendarWrite: readCalendarWrite(env),
     vitals: {
       enabled: env.VITALS !== 'off',
       retentionDays: Math.floor(number(env.VITALS_RETENTION_DAYS, 90)) || 90,

@@ -127,6 +127,19 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
     ]);
   }, 30_000);
 
+  it("queues the call's write into its host's calendar too, with CALENDAR_WRITE", async () => {
+    const store = new SqliteStore(database);
+    const { id } = await new Bookings(store).commit(call(inAWeek), false);
+    await store.close();
+    await run('npm', ['run', '--silent', 'enquiries', '--', '--cancel', id], {
+      env: { ...env, CALENDAR_WRITE: 'anna=https://anna:pw@caldav.example/anna/calls/' },
+    });
+    const after = new SqliteStore(database);
+    const due = await after.claimDue(Date.now() + 60_000, 100, 0);
+    await after.close();
+    expect(due.map((item) => [item.kind, item.enquiry?.id])).toEqual([['calendar-write', id]]);
+  }, 30_000);
+
   it('refuses a reason without a cancellation or a move, and one of no words', async () => {
     const listing = run('npm', ['run', '--silent', 'enquiries', '--', '--reason', 'Why'], { env });
     await expect(listing).rejects.toMatchObject({

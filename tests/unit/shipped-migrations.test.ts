@@ -31,6 +31,7 @@ const shipped = {
     '9eacf6ec4dbce01a',
     '60e3086912eef823',
     'db5674ecca01408c',
+    'b6d6c7cc68d15d57',
   ],
   postgresql: [
     '64ba7b9b06f00990',
@@ -51,6 +52,7 @@ const shipped = {
     '83bc9497b81c393d',
     '228cdcb29c4f3ffa',
     'bd1322d1a4511c9b',
+    'b6d6c7cc68d15d57',
   ],
 };
 

@@ -4,12 +4,15 @@
  * store transaction (../store/types.ts's StoreTx), which persists what they decided.
  */
 import { DEFAULT_BOOKING_CAP, DEFAULT_NETWORK_CAP } from '../config.ts';
+import type { CalendarWritePayload } from '../calendars/caldav-job.ts';
+import { CALENDAR_WRITE_JOB } from '../store/calendar-writes.ts';
 import {
   SlotTaken,
   type BookingAlertRule,
   type CallChange,
   type EnquiryStore,
   type NewEnquiry,
+  type QueuedJob,
   type StoreTx,
   type StoredEnquiry,
 } from '../store/types.ts';
@@ -48,17 +51,27 @@ async function firstFree<Host extends string | null>(
   return undefined;
 }
 
+/** The write of a call into its host's calendar, as it stands when the job runs. */
+const calendarWrite = (now: number): QueuedJob<CalendarWritePayload> => ({
+  kind: CALENDAR_WRITE_JOB,
+  dueAt: now,
+  payload: { queuedAt: now },
+});
+
 export class Bookings {
   readonly store: EnquiryStore;
   readonly #caps: BookingCaps;
   readonly #onBooked: ((enquiry: StoredEnquiry) => void) | undefined;
+  /** Whether calls are written into the hosts' calendars (CALENDAR_WRITE). */
+  readonly #writeCalendars: boolean;
   /** This process's bookings, one after another: they wait for one lock anyway. */
   #bookings: Promise<unknown> = Promise.resolve();
 
   /**
    * `bookingCap`: future bookings allowed per e-mail address and per client (BOOKING_CAP);
    * `networkCap`: per wider network (BOOKING_NETWORK_CAP), none when there is no booking cap;
-   * `onBooked`: told of each call booked, once committed (the server's log: ./call-log.ts).
+   * `onBooked`: told of each call booked, once committed (the server's log: ./call-log.ts);
+   * `writeCalendars`: each change of a call queues its write into its host's calendar.
    */
   constructor(
     store: EnquiryStore,
@@ -66,11 +79,33 @@ export class Bookings {
       bookingCap = DEFAULT_BOOKING_CAP,
       networkCap = bookingCap === Infinity ? Infinity : DEFAULT_NETWORK_CAP,
       onBooked,
-    }: Partial<BookingCaps> & { onBooked?: (enquiry: StoredEnquiry) => void } = {},
+      writeCalendars = false,
+    }: Partial<BookingCaps> & {
+      onBooked?: (enquiry: StoredEnquiry) => void;
+      writeCalendars?: boolean;
+    } = {},
   ) {
     this.store = store;
     this.#caps = { bookingCap, networkCap };
     this.#onBooked = onBooked;
+    this.#writeCalendars = writeCalendars;
+  }
+
+  /** Queues the call's write into its host's calendar (one not run yet is superseded by it). */
+  async #queueWrite(tx: StoreTx, id: string, now: number) {
+    if (!this.#writeCalendars) return;
+    await tx.dropJobs(id, [CALENDAR_WRITE_JOB], 'a later write of the call replaced it', now);
+    await tx.queue([calendarWrite(now)], id);
+  }
+
+  /** Writes the call into its host's calendar again (the desk's Write again): whether it is one to write. */
+  writeAgain(id: string, now = Date.now()): Promise<boolean> {
+    return this.store.transaction(async (tx) => {
+      const enquiry = id ? await tx.enquiry(id) : undefined;
+      if (!this.#writeCalendars || !enquiry?.call || enquiry.spam) return false;
+      await this.#queueWrite(tx, id, now);
+      return true;
+    });
   }
 
   /**
@@ -108,7 +143,10 @@ export class Bookings {
         if (reached) throw reached;
         const host = await firstFree(tx, candidateHosts(enquiry.call!), enquiry.call!);
         if (host === undefined) throw new SlotTaken();
-        const jobs = mail ? mailsOnCommit(enquiry, host, now) : [];
+        const jobs = [
+          ...(mail ? mailsOnCommit(enquiry, host, now) : []),
+          ...(this.#writeCalendars ? [calendarWrite(now)] : []),
+        ];
         const stored = await tx.insertEnquiry(enquiry, host, now, jobs);
         return stored
           ? { enquiry: stored, isNew: true }
@@ -142,6 +180,7 @@ export class Bookings {
       await tx.cancelCall(id, now, false, who);
       await tx.dropJobs(id, SUPERSEDED_MAILS, 'the call was cancelled', now);
       if (queueMail && !enquiry.spam) await tx.queue(mailsOnCancel(call, now, change), id);
+      await this.#queueWrite(tx, id, now);
       const stored = {
         ...call,
         cancelledBy: who.by,
@@ -169,6 +208,7 @@ export class Bookings {
         await tx.dropJobs(id, SUPERSEDED_MAILS, 'the call was moved', now);
         if (queueMail && !enquiry.spam)
           await tx.queue(mailsOnMove(before, call, move.reminders ?? [], now, move.change), id);
+        await this.#queueWrite(tx, id, now);
         return result;
       },
       { lock: 'booking' },
@@ -179,6 +219,7 @@ export class Bookings {
   confirmCall(id: string, now = Date.now()): Promise<ConfirmResult> {
     return this.store.transaction(async (tx) => {
       const changed = await tx.confirmCall(id, now);
+      if (changed) await this.#queueWrite(tx, id, now);
       return confirmResult(await tx.enquiry(id), changed, now);
     });
   }
@@ -196,6 +237,7 @@ export class Bookings {
         await tx.cancelCall(enquiry.id, now, true);
         await tx.dropJobs(enquiry.id, SUPERSEDED_MAILS, 'the call lapsed unconfirmed', now);
         if (queueMail && !enquiry.spam) await tx.queue(mailsOnLapse(call, now), enquiry.id);
+        await this.#queueWrite(tx, enquiry.id, now);
       }
       return due.length;
     });

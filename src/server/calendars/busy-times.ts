@@ -34,6 +34,11 @@ export interface ReadOptions {
   maxOccurrencesPerSeries?: number;
   /** The most recurrence steps the feed's read may take, those before the window included. */
   maxSteps?: number;
+  /**
+   * The end of the UIDs of the site's own calls (`@calls.example.com`): their events in the feed
+   * (written over CalDAV, or an invitation accepted) are not read, since the store holds their time.
+   */
+  ownUidSuffix?: string;
 }
 
 export interface ReadCalendar {
@@ -88,7 +93,9 @@ export function readBusyTimes(text: string, options: ReadOptions): ReadCalendar 
 
 export function busyTimes(calendar: ICAL.Component, options: ReadOptions): ReadCalendar {
   const read = new FeedRead(calendar, options);
-  const { series, singles } = eventsByUid(calendar.getAllSubcomponents('vevent'));
+  const { series, singles } = eventsByUid(
+    calendar.getAllSubcomponents('vevent').filter((event) => !isOwn(event, options.ownUidSuffix)),
+  );
   for (const component of singles) read.holdEvent(component);
   for (const entry of series.values()) holdSeries(read, entry);
   return {
@@ -202,6 +209,12 @@ class FeedRead {
       throw new CalendarTooLarge(`more than ${this.#maxSteps} occurrences to expand`);
   }
 }
+
+/** Whether an event is one of the site's own calls (by its UID's end). */
+const isOwn = (event: ICAL.Component, suffix: string | undefined) => {
+  const uid = event.getFirstPropertyValue('uid');
+  return !!suffix && typeof uid === 'string' && uid.toLowerCase().endsWith(suffix.toLowerCase());
+};
 
 /** The events of one UID: the series, and its moved or cancelled occurrences (RECURRENCE-ID). */
 interface Series {

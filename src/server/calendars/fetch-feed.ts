@@ -20,6 +20,8 @@ export type FeedRead =
 export class FeedError extends Error {}
 
 export interface FetchOptions {
+  /** Read through CalDAV (a REPORT, ./caldav-read.ts), not a GET of a feed. */
+  caldav?: boolean;
   etag?: string | undefined;
   lastModified?: string | undefined;
   timeoutMs: number;
@@ -90,11 +92,11 @@ export function allowedFeedAddress(address: string, allowLoopback: boolean): boo
   return !blocked.check(address, family);
 }
 
-const isLoopbackUrl = (url: URL) =>
+export const isLoopbackUrl = (url: URL) =>
   url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\./.test(url.hostname);
 
 /** A DNS lookup that answers only the addresses a feed may use, so a host name cannot lead past them. */
-const guardedLookup =
+export const guardedLookup =
   (allowLoopback: boolean): LookupFunction =>
   (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {

@@ -20,6 +20,7 @@ import { log } from '../log.ts';
 import type { CalendarCopies, FeedState } from '../store/calendar-copies.ts';
 import { merge, type Busy } from './busy.ts';
 import { fetchFeed, FeedError, type FeedRead, type FetchOptions } from './fetch-feed.ts';
+import { reportCalendar } from './caldav-read.ts';
 import { FeedReaders, type ReadJob } from './workers.ts';
 
 const DAY = 86_400_000;
@@ -57,6 +58,8 @@ export interface CalendarServiceOptions {
   readers?: Pick<FeedReaders, 'read' | 'stop'>;
   /** FIRST_READ_WAIT_MS (tests give a shorter one). */
   firstReadWaitMs?: number;
+  /** The end of the site's own calls' UIDs: their events in a feed are not read (busy-times.ts). */
+  ownUidSuffix?: string;
 }
 
 /** A worker's heap for a feed of `maxBytes`: a feed's parsed events take up to some 25 times its text. */
@@ -133,7 +136,9 @@ export class CalendarService {
     this.#config = options.config;
     this.#copies = options.copies;
     this.#now = options.now ?? Date.now;
-    this.#fetch = options.fetch ?? fetchFeed;
+    this.#fetch =
+      options.fetch ??
+      ((url, read) => (read.caldav ? reportCalendar(url, read) : fetchFeed(url, read)));
     this.#log = options.log ?? ((line) => log.warn(line));
     this.#feeds = options.config.feeds.map((feed) => ({ ...feed, id: feedId(feed.url) }));
     this.#timeZones = options.timeZones ?? new Map();
@@ -145,6 +150,7 @@ export class CalendarService {
           timeMs: options.config.timeoutMs,
           memoryMb: workerMemoryMb(options.config.maxBytes),
           maxSteps: undefined,
+          ownUidSuffix: options.ownUidSuffix,
         },
         log: this.#log,
       });
@@ -212,7 +218,7 @@ export class CalendarService {
     await Promise.all(this.#work(this.#now()).map(({ done }) => done));
   }
 
-  async #read(feed: { host: string; url: URL; id: string }) {
+  async #read(feed: { host: string; url: URL; id: string; caldav?: boolean }) {
     // A read counts from when it began: were it recorded when it ended, the next tick, a refresh
     // later, would find it not yet due, and the feed would be read a minute late each time.
     const now = this.#now();
@@ -224,6 +230,7 @@ export class CalendarService {
     if (!claim) return;
     try {
       const read = await this.#fetch(feed.url, {
+        ...(feed.caldav && { caldav: true }),
         etag: claim.etag ?? undefined,
         lastModified: claim.lastModified ?? undefined,
         timeoutMs,

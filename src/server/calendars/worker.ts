@@ -13,7 +13,8 @@ function answer(job: ReadJob): ReadAnswer {
     return {
       ok: true,
       windows: job.windows.map((window) => {
-        const read = busyTimes(calendar, { ...window, maxSteps: job.maxSteps });
+        const { maxSteps, ownUidSuffix } = job;
+        const read = busyTimes(calendar, { ...window, maxSteps, ownUidSuffix });
         return {
           busy: Float64Array.from(read.busy.flatMap(({ start, end }) => [start, end])),
           events: read.events,

@@ -18,6 +18,8 @@ export interface ReadJob {
   text: string;
   windows: { timeZone: string; from: number; to: number }[];
   maxSteps: number | undefined;
+  /** busy-times.ts's ownUidSuffix: the site's own calls, not read. */
+  ownUidSuffix?: string | undefined;
 }
 
 /** Each window's busy times as [start, end, start, end, …] (transferred, not copied), or why not. */
@@ -37,6 +39,8 @@ export interface ReadLimits {
   memoryMb: number;
   /** The most recurrence steps one window of a feed may take (undefined: ./busy-times.ts's). */
   maxSteps: number | undefined;
+  /** The site's own calls' UIDs' end: their events are not read (ReadJob). */
+  ownUidSuffix?: string | undefined;
 }
 
 /**
@@ -89,7 +93,8 @@ export class FeedReaders {
   /** Reads a feed's text over each window, in a worker. Never throws. */
   read(text: string, windows: ReadJob['windows']): Promise<FeedReading> {
     return new Promise((done) => {
-      this.#queue.push({ job: { text, windows, maxSteps: this.#limits.maxSteps }, done });
+      const { maxSteps, ownUidSuffix } = this.#limits;
+      this.#queue.push({ job: { text, windows, maxSteps, ownUidSuffix }, done });
       this.#dispatch();
     });
   }

@@ -16,6 +16,7 @@ import { log } from '../log.ts';
 import { csvHeader, csvRows } from '../enquiries/listing.ts';
 import { summarise, windowStart } from '../vitals/report.ts';
 import type { AuditLine, DeskCall, DeskItem, VitalsRow } from '../../domain/staff.ts';
+import type { CalendarWriteState } from '../store/calendar-writes.ts';
 import { SlotTaken, type EnquiryStore } from '../store/types.ts';
 import type { ExportCursor } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
@@ -271,6 +272,8 @@ export interface DeskView extends PageAnswer {
   vitals: VitalsRow[];
   /** An editor, with editing on (EDITING): the desk links to the editor and to Publishing. */
   edits: boolean;
+  /** Each call's write into its host's calendar (CALENDAR_WRITE), by id. */
+  calendarWrites: Map<string, CalendarWriteState>;
 }
 
 /**
@@ -345,12 +348,24 @@ async function deskPost(
     const done = await changeCall(desk, member, change, id, fields, availability, now);
     return redirect(landing(url, done, id));
   }
+  if (action === 'write-again')
+    return redirect(landing(url, await writeAgain(desk, member, id, now), id));
   if (action === 'bulk-handled') {
     const ids = [...new Set((fields.get('ids') ?? []).map((one) => one.slice(0, 64)))];
     return redirect(landing(url, await markAll(desk, member, ids.slice(0, MAX_BULK), now), ''));
   }
   const done = await markOne(desk, member, action, id, fields, now);
   return redirect(done ? landing(url, done, id) : `${DESK}${url.search}`);
+}
+
+/** A call written into its host's calendar again (CALENDAR_WRITE), in the audit log. */
+async function writeAgain(desk: StaffDesk, member: StaffMember, id: string, now: number) {
+  if (!(await desk.services.bookings.writeAgain(id, now))) return 'unknown';
+  await record(desk, member, now, {
+    action: 'asked to write the call into its host calendar again',
+    subject: id,
+  });
+  return 'write-again';
 }
 
 /** Enquiries marked handled in one post (the list's checkboxes), each in the audit log. */
@@ -454,6 +469,7 @@ async function deskView(
     audit: (await desk.store.staff.recentAudit(100)).map((line) => deskAudit(line, desk.members)),
     passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
     edits: desk.publishing !== undefined && isEditor(member),
+    calendarWrites: await desk.store.calendarWrites.states(items.map((item) => item.id)),
     vitals: summarise(
       await desk.store.vitalsSince(windowStart(new Date(now).toISOString().slice(0, 10), 28)),
       (record) => record.path,

@@ -29,6 +29,7 @@ const DONE = {
   'not-begun': 'Only a call that has begun, and was not cancelled, can be marked: nothing changed.',
   noted: 'The note is added.',
   'note-empty': 'The note was empty: nothing was added.',
+  'write-again': "The call will be written into its host's calendar again.",
 };
 
 /** The outcomes said at the item acted on (every card of the desk's lists is `enquiry-ID`). */
@@ -43,6 +44,7 @@ const AT_ITEM: readonly string[] = [
   'not-begun',
   'noted',
   'note-empty',
+  'write-again',
 ];
 export type Done = keyof typeof DONE | CallRefusal;
 

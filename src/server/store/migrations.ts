@@ -7,6 +7,7 @@
  * Append, never edit or reorder.
  */
 import { CALENDAR_FEEDS_TABLE } from './calendar-copies.ts';
+import { CALENDAR_WRITES_TABLE } from './calendar-writes.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -670,6 +671,9 @@ export const migrations: Migration[] = [
    CREATE INDEX enquiry_words_enquiry ON enquiry_words (enquiry_id, word);
    ${SEARCH_WORDS_OF_ALL.postgres}`,
   },
+  // 22: each call's event as written into its host's calendar over CalDAV (CALENDAR_WRITE): which
+  // host's, its ETag, and a lease so that one process writes a call at a time.
+  CALENDAR_WRITES_TABLE,
 ];
 
 /** The steps `engine` runs, in order: its version counts these. */

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { JOBS_CLAIM_BATCH, JOBS_LEASE_MS } from '../config.ts';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
+import { calendarWrites, type CalendarWrites } from './calendar-writes.ts';
 import { staffRecords, type StaffRecords } from './staff.ts';
 import { searchWords, staffQueries } from './staff-queries.ts';
 import { releaseRecords, type ReleaseRecords } from './releases.ts';
@@ -98,6 +99,7 @@ const dueJobs = (
 export class Store implements EnquiryStore {
   readonly description: string;
   readonly calendarCopies: CalendarCopies;
+  readonly calendarWrites: CalendarWrites;
   readonly staff: StaffRecords;
   readonly desk: StaffQueries;
   readonly releases: ReleaseRecords;
@@ -111,6 +113,7 @@ export class Store implements EnquiryStore {
     this.#dialect = driver.dialect;
     this.description = driver.description;
     this.calendarCopies = calendarCopies(driver.db);
+    this.calendarWrites = calendarWrites(driver.db);
     this.staff = staffRecords(driver.db);
     this.desk = staffQueries(driver.db, driver.dialect);
     this.releases = releaseRecords(driver.db);

@@ -9,6 +9,7 @@
 import { processWide } from '../process-wide.ts';
 import type { RateLimit } from '../requests/rate-limit.ts';
 import type { CalendarCopies } from './calendar-copies.ts';
+import type { CalendarWrites } from './calendar-writes.ts';
 import type { StaffRecords } from './staff.ts';
 import type { DeskList } from '../../domain/staff.ts';
 import type { ReleaseRecords } from './releases.ts';
@@ -360,6 +361,8 @@ export interface EnquiryStore extends VitalsStore {
   readonly description: string;
   /** The hosts' calendar feeds as last read. */
   readonly calendarCopies: CalendarCopies;
+  /** The calls' events as written into the hosts' calendars (CALENDAR_WRITE). */
+  readonly calendarWrites: CalendarWrites;
   /** The staff desk's links, sessions, passkeys and audit log. */
   readonly staff: StaffRecords;
   /** The desk's paged lists, search, notes and marks (./staff-queries.ts). */
