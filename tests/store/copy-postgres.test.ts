@@ -61,6 +61,20 @@ async function fill(store: EnquiryStore) {
   const cancelled = await bookings.commit(booking('2027-01-06T09:30:00Z'), true);
   await bookings.cancelCall(cancelled.id, true);
   await bookings.confirmCall(moving.id);
+  // The call as written into its host's calendar (CalDAV), with the host's own description kept.
+  await store.calendarWrites.claim(moving.id, now, minute);
+  await store.calendarWrites.save(
+    moving.id,
+    {
+      host: 'anna',
+      href: '/anna/calendar/call.ics',
+      etag: '"etag-1"',
+      sequence: 1,
+      description: 'An iPad app.',
+      hostDescription: 'Bring the roadmap.',
+    },
+    now,
+  );
   await store.transaction((tx) =>
     tx.queue([{ kind: 'calendar-write', dueAt: now, payload: { host: 'anna', n: [1, 2] } }]),
   );
@@ -169,6 +183,7 @@ const readAll = async (store: EnquiryStore) => ({
   days: await store.vitalsDaysSince('2000-01-01'),
   feeds: await store.calendarCopies.states(),
   feedBody: await store.calendarCopies.body('feed-1'),
+  written: await store.calendarWrites.states((await store.all()).map((enquiry) => enquiry.id)),
   alert: await store.lastAlert('booking-pace'),
   secret: await store.vitalsSecret(),
   audit: await store.staff.recentAudit(10),
