@@ -138,4 +138,26 @@ describe('the CalDAV fetch', () => {
       '<c:time-range start="20270109T000000Z" end="20270414T000000Z"/>',
     );
   });
+
+  it('reads an answer that is no multistatus as a failure, not as an empty calendar', async () => {
+    const answers = [
+      ['text/plain', 'BEGIN:VCALENDAR'],
+      ['application/xml', '<!DOCTYPE d [<!ENTITY a "aaaa">]><d>&a;</d>'],
+      ['application/xml', '<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"/>'],
+    ];
+    const { port } = await serve((res) => {
+      const [type, body] = answers.shift()!;
+      res.writeHead(207, { 'Content-Type': type! }).end(body);
+    });
+    const url = new URL(`http://127.0.0.1:${port}/anna/calls/`);
+    const read = () => reportCalendar(url, { timeoutMs: 2000, maxBytes: 1e6 });
+    for (let i = 0; i < 2; i++) expect(await refusal(read())).toBe('its answer could not be read');
+    // An empty multistatus is a calendar with no events in the days read.
+    expect(await read()).toMatchObject({
+      status: 'modified',
+      body: expect.stringMatching(
+        /^BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:caldav-report\r\nEND:VCALENDAR\r\n$/,
+      ),
+    });
+  });
 });

@@ -81,6 +81,9 @@ export async function reportCalendar(
     throw new FeedError(status === 207 ? 'its answer could not be read' : `it answered ${status}`);
   }
   if (status !== 207) throw new FeedError(`it answered ${status}`);
+  // An answer tsdav could not read as a multistatus comes back whole, with no props: not an empty calendar.
+  if (answers.some((answer) => answer.props === undefined))
+    throw new FeedError('its answer could not be read');
   const objects = answers.map((answer) => dataOf(answer.props?.calendarData));
   return {
     status: 'modified',
