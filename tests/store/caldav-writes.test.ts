@@ -102,7 +102,13 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       const booked = await book(bookings);
       await queue.drain();
       expect(calendar.writes()).toHaveLength(1);
-      expect(calendar.writes()[0]).toMatchObject({ method: 'PUT', ifAbsent: true });
+      // The password leaves the configured address only as an Authorization header.
+      expect(calendar.writes()[0]).toMatchObject({
+        method: 'PUT',
+        ifAbsent: true,
+        authorization: `Basic ${Buffer.from('anna:s3cret-pw').toString('base64')}`,
+      });
+      expect(calendar.writes()[0]!.url.href).not.toContain('s3cret');
       const [[url, event]] = [...calendar.events];
       expect(url).toBe(`caldav.example/dav/anna/calls/${booked.id}.ics`);
       const props = propertiesOf(event!.body);

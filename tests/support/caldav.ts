@@ -1,45 +1,66 @@
 /**
  * CalDAV for the tests of the calls written into the hosts' calendars: an in-memory calendar that
- * answers as a CalDAV server does (ETags, If-Match, If-None-Match: *), for the write job's logic;
- * and a real Radicale (Debian's), started on loopback with a user per host, for the integration.
+ * answers tsdav's requests as a CalDAV server does (ETags, If-Match, If-None-Match: *), for the
+ * write job's logic; and a real Radicale (Debian's), started on loopback with a user per host, for the integration.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CalDavError, type CalDav, type CalDavRequest } from '../../src/server/calendars/caldav';
+import { calDavOver, CalDavError } from '../../src/server/calendars/caldav';
 
-/** An in-memory calendar server: its events by URL (without credentials), the requests it got. */
+/** A request as the fake calendar server got it from tsdav's fetch. */
+export interface FakeRequest {
+  method: string;
+  /** Its address, as sent: with no user name nor password. */
+  url: URL;
+  body?: string;
+  ifMatch?: string;
+  ifAbsent: boolean;
+  authorization: string | null;
+}
+
+/**
+ * An in-memory calendar server behind a fetch: its events by URL (host and path), the requests
+ * it got. `send` is the write job's CalDAV over it, tsdav's requests and all.
+ */
 export function fakeCalDav() {
   const events = new Map<string, { body: string; etag: string }>();
-  const requests: CalDavRequest[] = [];
+  const requests: FakeRequest[] = [];
   let version = 0;
   let down = false;
-  const key = (url: URL) => `${url.host}${url.pathname}`;
-  const send: CalDav = async (request) => {
+  const answer = (status: number, etag: string | null = null, body = '') =>
+    new Response(status === 204 ? null : body, { status, headers: etag ? { ETag: etag } : {} });
+  const serve = async (input: string | URL | Request, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    const url = new URL(input instanceof Request ? input.url : input);
+    const request: FakeRequest = {
+      method: init.method ?? 'GET',
+      url,
+      ...(typeof init.body === 'string' && { body: init.body }),
+      ...(headers.has('if-match') && { ifMatch: headers.get('if-match')! }),
+      ifAbsent: headers.get('if-none-match') === '*',
+      authorization: headers.get('authorization'),
+    };
     requests.push(request);
     if (down) throw new CalDavError('it could not be reached (ECONNREFUSED)');
-    const held = events.get(key(request.url));
-    const answer = (status: number, etag: string | null = null, body = '') => ({
-      status,
-      etag,
-      body,
-    });
+    const key = `${url.host}${url.pathname}`;
+    const held = events.get(key);
     if (request.method === 'GET') return held ? answer(200, held.etag, held.body) : answer(404);
     if (request.ifMatch && held?.etag !== request.ifMatch) return answer(held ? 412 : 404);
     if (request.ifAbsent && held) return answer(412);
     if (request.method === 'DELETE') {
       if (!held) return answer(404);
-      events.delete(key(request.url));
+      events.delete(key);
       return answer(204);
     }
     const etag = `"v${++version}"`;
-    events.set(key(request.url), { body: request.body!, etag });
+    events.set(key, { body: request.body!, etag });
     return answer(held ? 204 : 201, etag);
   };
   return {
-    send,
+    send: calDavOver(() => serve),
     events,
     requests,
     /** The writes (PUT, DELETE) it was sent. */

@@ -6,7 +6,8 @@
  * feed (Google's, Microsoft's) may lag by hours; and Fastmail and iCloud publish none that carries
  * credentials. It costs a full answer at each read (no ETag to ask "changed?").
  */
-import { caldav as sendCalDav, CalDavError, type CalDav } from './caldav.ts';
+import { calendarQuery } from 'tsdav';
+import { CalDavError, guardedFetch, withoutCredentials, type FetchFor } from './caldav-fetch.ts';
 import { FeedError, type FeedRead, type FetchOptions } from './fetch-feed.ts';
 
 const DAY = 86_400_000;
@@ -19,28 +20,16 @@ const utc = (ms: number) =>
     .replace(/\.\d+Z$/, 'Z')
     .replace(/[-:]/g, '');
 
-const query = (from: number, to: number) =>
-  `<?xml version="1.0" encoding="utf-8"?>
-<C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
-  <D:prop><C:calendar-data/></D:prop>
-  <C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT">
-    <C:time-range start="${utc(from)}" end="${utc(to)}"/>
-  </C:comp-filter></C:comp-filter></C:filter>
-</C:calendar-query>`;
-
-const entities: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-/** An XML element's text: its CDATA as written, its entities read. */
-const xmlText = (text: string) =>
-  text.includes('<![CDATA[')
-    ? text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1')
-    : text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) =>
-        name.startsWith('#')
-          ? String.fromCodePoint(
-              Number(name[1]?.toLowerCase() === 'x' ? `0${name.slice(1)}` : name.slice(1)),
-            )
-          : (entities[name] ?? whole),
-      );
+/** The calendar-query's filter: the events that reach into [from, to). */
+const overlapping = (from: number, to: number) => ({
+  'comp-filter': {
+    _attributes: { name: 'VCALENDAR' },
+    'comp-filter': {
+      _attributes: { name: 'VEVENT' },
+      'time-range': { _attributes: { start: utc(from), end: utc(to) } },
+    },
+  },
+});
 
 /** The components of each calendar object (its VEVENTs, VTIMEZONEs), one VCALENDAR of them all. */
 export function joinCalendars(objects: readonly string[]): string {
@@ -55,37 +44,50 @@ export function joinCalendars(objects: readonly string[]): string {
   return `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:caldav-report\r\n${inner.join('')}END:VCALENDAR\r\n`;
 }
 
-/** The calendar-data of a REPORT's answer (a multistatus), each a calendar object's text. */
-export const calendarData = (xml: string): string[] =>
-  [
-    ...xml.matchAll(/<(?:[\w-]+:)?calendar-data\b[^>]*>([\s\S]*?)<\/(?:[\w-]+:)?calendar-data>/g),
-  ].map((match) => xmlText(match[1]!));
+/** A calendar object's text as tsdav reads it from the answer (text, or CDATA). */
+const dataOf = (data: unknown): string | undefined => {
+  const text = (data as { _cdata?: unknown } | undefined)?._cdata ?? data;
+  return typeof text === 'string' ? text : undefined;
+};
 
 /** Reads a calendar collection's events over the days offered; throws FeedError (no address in it). */
 export async function reportCalendar(
   url: URL,
   options: FetchOptions,
   now = Date.now(),
-  caldav: CalDav = sendCalDav,
+  fetchFor: FetchFor = guardedFetch,
 ): Promise<FeedRead> {
   const from = Math.floor(now / DAY) * DAY - DAY;
-  let answer;
+  const { url: bare, headers } = withoutCredentials(url);
+  const send = fetchFor(options);
+  let status = 0;
+  let answers;
   try {
-    answer = await caldav({
-      method: 'REPORT',
-      url,
-      report: true,
-      body: query(from, from + DAYS_AHEAD * DAY),
-      timeoutMs: options.timeoutMs,
-      maxBytes: options.maxBytes,
+    answers = await calendarQuery({
+      url: bare.href,
+      props: { 'c:calendar-data': {} },
+      filters: [overlapping(from, from + DAYS_AHEAD * DAY)],
+      depth: '1',
+      headers,
+      fetch: async (input, init) => {
+        const response = await send(input, init);
+        status = response.status;
+        return response;
+      },
     });
   } catch (error) {
-    throw new FeedError(error instanceof CalDavError ? error.message : 'it could not be read');
+    // Only our own messages, or the status: tsdav's quote the answer.
+    if (error instanceof CalDavError) throw new FeedError(error.message);
+    throw new FeedError(status === 207 ? 'its answer could not be read' : `it answered ${status}`);
   }
-  if (answer.status !== 207) throw new FeedError(`it answered ${answer.status}`);
+  if (status !== 207) throw new FeedError(`it answered ${status}`);
+  // An answer tsdav could not read as a multistatus comes back whole, with no props: not an empty calendar.
+  if (answers.some((answer) => answer.props === undefined))
+    throw new FeedError('its answer could not be read');
+  const objects = answers.map((answer) => dataOf(answer.props?.calendarData));
   return {
     status: 'modified',
-    body: joinCalendars(calendarData(answer.body)),
+    body: joinCalendars(objects.filter((text) => text !== undefined)),
     etag: undefined,
     lastModified: undefined,
   };

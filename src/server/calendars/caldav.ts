@@ -1,28 +1,30 @@
 /**
- * The few CalDAV requests a call's event needs (RFC 4791 over WebDAV): PUT an event resource (only
- * if absent, or only over the version we know, by its ETag), GET it, DELETE it. Sent through the
- * feeds' own guard (./fetch-feed.ts): never to a private, link-local or loopback address unless the
- * calendar is configured on loopback, so a host name cannot lead the server into its own network.
- * The user name and password ride in the configured URL and leave it only as an Authorization
- * header; errors name no address. (Why not tsdav: ARCHITECTURE.md, "CalDAV".)
+ * The few CalDAV requests a call's event needs (RFC 4791), made by tsdav (why: ARCHITECTURE.md,
+ * "CalDAV"): create an event resource only where none is (If-None-Match: *), replace it only over
+ * the version we know (If-Match: its ETag), delete it, GET it. Each is sent through a fetch made for
+ * it with its time limit: the guarded one of ./caldav-fetch.ts, unless a test hands another. The
+ * user name and password of the configured address reach tsdav only as an Authorization header.
  */
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
-import { isIP } from 'node:net';
-import { allowedFeedAddress, guardedLookup, isLoopbackUrl } from './fetch-feed.ts';
+import { createCalendarObject, deleteCalendarObject, updateCalendarObject } from 'tsdav';
+import {
+  CalDavError,
+  guardedFetch,
+  withoutCredentials,
+  type CalDavLimits,
+  type FetchFor,
+} from './caldav-fetch.ts';
 
-/** A request that got no answer (or one not to read); its message names no address. */
-export class CalDavError extends Error {}
+export { CalDavError, type FetchFor };
 
 export interface CalDavAnswer {
   status: number;
   etag: string | null;
-  /** A GET's text (at most MAX_BYTES). */
+  /** A GET's text (at most the answer's size limit). */
   body: string;
 }
 
-export interface CalDavRequest {
-  method: 'PUT' | 'GET' | 'DELETE' | 'REPORT';
+export interface CalDavRequest extends CalDavLimits {
+  method: 'PUT' | 'GET' | 'DELETE';
   /** The event's address: its calendar's, with the user name and password, and its own name. */
   url: URL;
   body?: string;
@@ -30,17 +32,10 @@ export interface CalDavRequest {
   ifMatch?: string;
   /** PUT only where no event is (If-None-Match: *). */
   ifAbsent?: boolean;
-  /** A REPORT's: its body is XML, asked of the collection's members (Depth: 1). */
-  report?: boolean;
-  timeoutMs: number;
-  /** The largest answer read (1 MB by default). */
-  maxBytes?: number;
 }
 
 /** Sends one request (see CalDavRequest); the answer whatever its status. */
 export type CalDav = (request: CalDavRequest) => Promise<CalDavAnswer>;
-
-const MAX_BYTES = 1024 * 1024;
 
 /** An event's address in a calendar collection: the collection's, and a name made of `name`. */
 export function eventUrl(collection: URL, name: string): URL {
@@ -48,80 +43,41 @@ export function eventUrl(collection: URL, name: string): URL {
   return new URL(`${encodeURIComponent(name.replace(/[^A-Za-z0-9._-]/g, '-'))}.ics`, base);
 }
 
-/** The Authorization header of a URL's user name and password, if it has them. */
-function authorization(url: URL): Record<string, string> {
-  if (!url.username && !url.password) return {};
-  const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-  return { Authorization: `Basic ${Buffer.from(pair).toString('base64')}` };
+interface Sending {
+  headers: Record<string, string>;
+  fetch: typeof fetch;
 }
 
-function headersOf(request: CalDavRequest): Record<string, string> {
-  return {
-    'User-Agent': 'Northgate-site calendar writer',
-    ...authorization(request.url),
-    ...(request.report && { Depth: '1' }),
-    ...(request.body !== undefined && {
-      'Content-Type': `${request.report ? 'application/xml' : 'text/calendar'}; charset=utf-8`,
-      'Content-Length': String(Buffer.byteLength(request.body)),
-    }),
-    ...(request.ifMatch && { 'If-Match': request.ifMatch }),
-    ...(request.ifAbsent && { 'If-None-Match': '*' }),
+/** The request made by tsdav, sent; a GET, which tsdav has no call for, sent as it is. */
+function send(request: CalDavRequest, url: string, sending: Sending): Promise<Response> {
+  const data = request.body ?? '';
+  const etag = request.ifMatch;
+  if (request.method === 'GET') return sending.fetch(url, { headers: sending.headers });
+  if (request.method === 'DELETE')
+    return deleteCalendarObject({ calendarObject: { url, etag }, ...sending });
+  if (request.ifAbsent)
+    return createCalendarObject({
+      calendar: { url: new URL('./', url).href },
+      filename: url.slice(url.lastIndexOf('/') + 1),
+      iCalString: data,
+      ...sending,
+    });
+  return updateCalendarObject({ calendarObject: { url, data, etag }, ...sending });
+}
+
+/** CalDAV's requests, each through the fetch `fetchFor` makes for it. */
+export function calDavOver(fetchFor: FetchFor): CalDav {
+  return async (request) => {
+    const { url, headers } = withoutCredentials(request.url);
+    const response = await send(request, url.href, { headers, fetch: fetchFor(request) });
+    const etag = response.headers.get('etag');
+    return {
+      status: response.status,
+      etag: etag !== null && etag.length <= 200 ? etag : null,
+      body: await response.text(),
+    };
   };
 }
 
 /** Sends a CalDAV request through the feeds' address guard. */
-export const caldav: CalDav = (request) => {
-  const allowLoopback = isLoopbackUrl(request.url);
-  const literal = request.url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal) && !allowedFeedAddress(literal, allowLoopback))
-    return Promise.reject(new CalDavError('it leads to an address that is not public'));
-  return new Promise((resolve, reject) => {
-    const target = new URL(request.url.href);
-    target.username = '';
-    target.password = '';
-    const client = target.protocol === 'https:' ? https : http;
-    const req = client.request(target, {
-      method: request.method,
-      headers: headersOf(request),
-      lookup: guardedLookup(allowLoopback),
-      agent: false,
-      timeout: request.timeoutMs,
-    });
-    req.on('timeout', () =>
-      req.destroy(new CalDavError(`no answer within ${request.timeoutMs / 1000} s`)),
-    );
-    req.on('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error instanceof CalDavError
-          ? error
-          : new CalDavError(
-              error.code === 'EFEEDADDRESS'
-                ? error.message
-                : `it could not be reached (${error.code ?? 'error'})`,
-            ),
-      ),
-    );
-    req.on('response', (res) => void answerOf(res, request.maxBytes).then(resolve, reject));
-    req.end(request.body);
-  });
-};
-
-/** The answer's status, ETag and text (at most `maxBytes`: larger, an error). */
-async function answerOf(res: IncomingMessage, maxBytes = MAX_BYTES): Promise<CalDavAnswer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      res.destroy();
-      throw new CalDavError(`its answer is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  const etag = res.headers.etag;
-  return {
-    status: res.statusCode ?? 0,
-    etag: typeof etag === 'string' && etag.length <= 200 ? etag : null,
-    body: Buffer.concat(chunks).toString('utf8'),
-  };
-}
+export const caldav: CalDav = calDavOver(guardedFetch);

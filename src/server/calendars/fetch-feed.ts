@@ -95,11 +95,14 @@ export function allowedFeedAddress(address: string, allowLoopback: boolean): boo
 export const isLoopbackUrl = (url: URL) =>
   url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\./.test(url.hostname);
 
-/** A DNS lookup that answers only the addresses a feed may use, so a host name cannot lead past them. */
+/**
+ * A DNS lookup that answers only the addresses a feed may use, so a host name cannot lead past them
+ * (`resolve`: Node's, or a test's own DNS).
+ */
 export const guardedLookup =
-  (allowLoopback: boolean): LookupFunction =>
+  (allowLoopback: boolean, resolve: typeof dnsLookup = dnsLookup): LookupFunction =>
   (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const ok = (addresses as LookupAddress[]).filter((a) =>
         allowedFeedAddress(a.address, allowLoopback),
