@@ -1,8 +1,8 @@
 /**
  * The Schedule a Call dialog's first days of free times as plain choices, before the time step's
- * island has come: the page's first move (src/layouts/BaseLayout.astro) loads this as the dialog's
- * opener is touched, beside its request for those days, and leaves here each "Choose a time" tapped
- * before then. The times show as radio buttons in the form (as /schedule offers them without
+ * island has come: the page's first move (src/layouts/BaseLayout.astro) loads this once the dialog
+ * has opened and painted, beside its request for those days, and leaves here each "Choose a time"
+ * tapped before then. The times show as radio buttons in the form (as /schedule offers them without
  * JavaScript), after the step's island, which takes them over with the choice made (CallTimeStep).
  * Built to a fixed address (src/integrations/standalone-scripts.ts); not in every page, where the
  * first response has no room for it.

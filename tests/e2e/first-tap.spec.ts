@@ -109,6 +109,41 @@ test.describe('first tap before the code arrives', () => {
     await expect(dialog.getByLabel('Name')).toHaveValue('Ada Lovelace');
   });
 
+  test("Schedule a Call's first times and their code are asked for once the open dialog has painted, not in the tap", async ({
+    page,
+  }) => {
+    await holdIslandCode(page);
+    // The time of the first frame drawn with the dialog open (its animation frame runs just before
+    // the paint), noted by the page itself.
+    await page.addInitScript(() => {
+      const w = window as unknown as { openFrame?: number };
+      new MutationObserver(() => {
+        if (w.openFrame === undefined && document.querySelector('dialog#schedule-call[open]'))
+          requestAnimationFrame(() => (w.openFrame ??= performance.now()));
+      }).observe(document, { subtree: true, attributeFilter: ['open'] });
+    });
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).tap();
+    await expect(page.getByRole('dialog', { name: 'Schedule a Call' })).toBeVisible();
+    const started = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((r) => /\/schedule\/slots\.json\?days=|\/first-times\.js/.test(r.name))
+          .map((r) => ({
+            name: new URL(r.name).pathname,
+            late: r.startTime > (window as unknown as { openFrame: number }).openFrame,
+          })),
+      );
+    await expect.poll(started).toEqual(
+      expect.arrayContaining([
+        { name: '/schedule/slots.json', late: true },
+        { name: '/first-times.js', late: true },
+      ]),
+    );
+    expect(await started()).toHaveLength(2);
+  });
+
   test('a call request sent before hydration is posted natively, once, with a key', async ({
     page,
   }) => {
