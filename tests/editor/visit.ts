@@ -8,6 +8,9 @@ import { expect, type Locator, type Page } from '@playwright/test';
  */
 const EDITOR_LOAD_MS = 60_000;
 
+/** How long a page of the dev site may take to load before it is asked for again. */
+const PAGE_LOAD_MS = 45_000;
+
 const inEditor = (address: string) =>
   new URL(address, 'http://x').pathname.startsWith('/keystatic');
 
@@ -21,7 +24,9 @@ const inEditor = (address: string) =>
 export async function visit(browser: Page, address: string) {
   for (let attempt = 1; ; attempt++) {
     try {
-      await browser.goto(address);
+      // A page of the dev site asked for as a changed file is read again went unanswered for
+      // minutes, twice in loaded full runs (editor.spec.ts's content mistakes): asked again.
+      await browser.goto(address, { timeout: inEditor(address) ? 0 : PAGE_LOAD_MS });
       break;
     } catch (error) {
       // The page's own reload, to the very address being opened: that is the visit.
@@ -29,7 +34,9 @@ export async function visit(browser: Page, address: string) {
         await browser.waitForLoadState('load').catch(() => {});
         if (new URL(browser.url()).pathname === new URL(address, browser.url()).pathname) break;
       }
-      const cut = /ERR_ABORTED|interrupted by another navigation/.test(String(error));
+      const cut = /ERR_ABORTED|interrupted by another navigation|Timeout .* exceeded/.test(
+        String(error),
+      );
       if (attempt === 3 || !cut) throw error;
     }
   }
