@@ -60,14 +60,7 @@ export const DESK_LISTS = [
 export type DeskList = (typeof DESK_LISTS)[number];
 
 /** The lists of calls, ordered by the call's time and grouped by its day; the rest by arrival. */
-export const CALL_LISTS: readonly DeskList[] = [
-  'upcoming',
-  'unconfirmed',
-  'past',
-  'held',
-  'no-show',
-  'cancelled',
-];
+export const CALL_LISTS: readonly DeskList[] = DESK_LISTS.slice(0, DESK_LISTS.indexOf('all'));
 
 /** A list's name on the desk. */
 export const LIST_NAMES: Record<DeskList, string> = {
