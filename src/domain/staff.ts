@@ -4,13 +4,8 @@
  */
 import type { MetricName, Rating } from './vitals.ts';
 
-/** A call ahead on the desk. */
-export interface DeskCall {
-  /** The enquiry it was booked with. */
-  id: string;
-  name: string;
-  email: string;
-  message: string | undefined;
+/** A call's time, host, place and standing, as every part of the desk shows it. */
+export interface DeskCallBasics {
   start: string;
   end: string;
   /** Its host's name (or id), null for a call of no host. */
@@ -19,6 +14,15 @@ export interface DeskCall {
   where: string | undefined;
   confirmed: boolean;
   moves: number;
+}
+
+/** A call ahead on the desk. */
+export interface DeskCall extends DeskCallBasics {
+  /** The enquiry it was booked with. */
+  id: string;
+  name: string;
+  email: string;
+  message: string | undefined;
   /** The member's own call. */
   mine: boolean;
 }
@@ -115,13 +119,7 @@ export interface DeskItem {
   createdAt: string;
   about: string | undefined;
   handled: { at: string; by: string } | undefined;
-  call?: {
-    start: string;
-    end: string;
-    host: string | null;
-    where: string | undefined;
-    confirmed: boolean;
-    moves: number;
+  call?: DeskCallBasics & {
     state: CallState;
     /** Cancelled (or lapsed) at, by whom in words (unknown: undefined), and why if said. */
     cancelled?: { at: string; by: string | undefined; reason: string | undefined };
