@@ -556,6 +556,10 @@ test("a link to no page in one entry and a value the schema refuses in another: 
   await expect(overlay).toContainText('Testimonials → 12345 → Company');
   restore(before);
   await expect.poll(() => status('/laravel'), { timeout: 20_000 }).toBe(200);
+  // The mistake's page, still open, shows the page again by itself.
+  await expect(browser.getByRole('heading', { level: 1 })).toHaveText('Laravel Development', {
+    timeout: 30_000,
+  });
 });
 
 /** The files of src/content and src/assets that differ from the test's snapshot. */
