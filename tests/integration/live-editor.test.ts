@@ -8,12 +8,21 @@
  * changes the draft's file and not the live page, and is in the audit log with the member's name. A
  * Save made on a version since changed is refused (409) with both; an open tab follows a Save made
  * elsewhere; History names the editor. The preview shows the site built with the draft: a new
- * page's address, a changed page, a redirect; never to a browser without an editor's session. A
- * helper that stops is started again.
+ * page's address, a changed page, a redirect; never to a browser without an editor's session; a
+ * publish of that draft then puts the preview's build live (one build in all). A helper that stops
+ * is started again.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
@@ -23,6 +32,7 @@ import { readConfig } from '../../src/server/config';
 import { storedHash } from '../../src/server/staff/access';
 import { openStore } from '../../src/server/store/index';
 import { freePort, startServer, type RunningServer } from '../support/server';
+import { post } from './staff-sign-in';
 
 const EDITOR = 'ed@northgate-digital.example';
 const OFFICE = 'office@northgate-digital.example';
@@ -101,6 +111,8 @@ beforeAll(async () => {
   // The repository the server runs from (this project's committed files), and its draft: a
   // worktree of it in the editing folder, as the server makes it (src/server/releases/draft.ts).
   execFileSync('git', ['clone', '-q', '.', join(folder, 'site')]);
+  // Its packages, which a publish's checkout links to.
+  symlinkSync(join(process.cwd(), 'node_modules'), join(folder, 'site', 'node_modules'));
   mkdirSync(join(folder, 'editing'), { mode: 0o700 });
   execFileSync('git', ['worktree', 'add', '-q', '--detach', draft(), 'HEAD'], {
     cwd: join(folder, 'site'),
@@ -475,4 +487,25 @@ describe('the editor on the live site', () => {
     const left = await inPreview('/keystatic/preview/leave');
     expect(left.headers.get('set-cookie')).toMatch(/^editor-preview=; Max-Age=0/);
   }, 300_000);
+
+  it('publishes the previewed draft with the preview’s build, not a build of its own', async () => {
+    const token = await sessionOf(EDITOR);
+    const pressed = await post(
+      `${server.url}/staff/publish`,
+      { action: 'publish' },
+      { Cookie: `staff=${token}` },
+    );
+    expect(pressed.status).toBe(303);
+    await expect
+      .poll(async () => (await get('/ipad-kiosk')).status, { timeout: 60_000, interval: 500 })
+      .toBe(200);
+    expect(await (await get('/ipad-kiosk')).text()).toContain('iPad Kiosk');
+    expect(await (await get('/ipad')).text()).toContain('Edited Twice');
+    expect((await get('/tablet')).headers.get('location')).toBe('/ipad-kiosk');
+    // One build in all: the job says it used the preview's, and no publish's checkout ever built.
+    expect(server.output()).toMatch(
+      /Published release \d+ \(publish \d+, with the preview’s build\)/,
+    );
+    expect(server.output()).not.toContain('built anew');
+  }, 90_000);
 });

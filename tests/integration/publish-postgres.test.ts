@@ -33,7 +33,6 @@ const servers = stoppedAfterEach({
   EDITING: 'on',
   EDITING_POLL_MS: '500',
   PUBLISH_BUILD_COMMAND: `${process.execPath} ${join(root, 'tests/support/fake-build.mjs')}`,
-  FAKE_BUILD_FROM: join(root, 'dist'),
 });
 
 /** A machine's own folders: a clone of the site (its packages linked) and its editing folder. */

@@ -1,13 +1,14 @@
 /**
  * Publishing from the browser against the built server, with a real `astro build`, as an editor's
  * morning goes: the editor signs in by the e-mailed link, saves a change in the editor (its helper
- * process, a Save as Keystatic's tab posts it), sees the change listed in words, presses Publish
- * (twice at once: one release), and the page is live within 90 s while visitors' pages and
- * /healthz answer, none failed; the publish is a commit by the member; a roll back restores the page within 10 s and
- * survives a restart. A member who is not an editor gets 403 at every write. The editor's own UI
- * in Chromium, and its preview (a real build of the draft, shown to editors alone; not done here
- * too, where it was a second build of the same site beside the publish's):
- * tests/integration/live-editor.test.ts.
+ * process, a Save as Keystatic's tab posts it), sees the change listed in words, previews it (the
+ * one real build, while visitors' pages and /healthz answer, none failed), presses Publish (twice
+ * at once: one release), which uses the preview's build of that same content, and the page is live
+ * within 90 s, visitors served throughout; the publish is a commit by the member; a roll back
+ * restores the page within 10 s and survives a restart. A member who is not an editor gets 403 at
+ * every write. The editor's own UI in Chromium, and the rest of its preview (a new page, a
+ * redirect, shown to editors alone): tests/integration/live-editor.test.ts. A publish of content
+ * other than the preview's builds anew: tests/store/publishing.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -127,6 +128,30 @@ it('publishes an editor’s change live, then rolls it back, with visitors serve
     'Android Apps Built to Last',
   );
 
+  // The editor previews the draft: built once, visitors served meanwhile.
+  let previewed = false;
+  const seenWhileBuilt = visitors(server.url, () => previewed);
+  await expect
+    .poll(
+      async () =>
+        (
+          await fetch(`${server.url}/keystatic/preview?page=%2Fandroid`, {
+            headers: as,
+            redirect: 'manual',
+          })
+        ).status,
+      { timeout: 150_000, interval: 1_000 },
+    )
+    .toBe(303);
+  previewed = true;
+  const servedWhileBuilt = await seenWhileBuilt;
+  expect(servedWhileBuilt.filter((s) => s.status !== 200)).toEqual([]);
+  expect(p99(servedWhileBuilt.map((s) => s.ms))).toBeLessThan(250);
+  const inPreview = await fetch(`${server.url}/android`, {
+    headers: { Cookie: `${cookie}; editor-preview=1` },
+  });
+  expect(await inPreview.text()).toContain('Android Apps Built to Last');
+
   const pressed = Date.now();
   const presses = await Promise.all(
     [1, 2].map(() => post(`${server.url}/staff/publish`, { action: 'publish' }, as)),
@@ -163,6 +188,10 @@ it('publishes an editor’s change live, then rolls it back, with visitors serve
     `${EDITOR}|Publish: Changed Android Apps Built to Last (/android)`,
   );
   expect(read(await page())).toMatch(/Live\s*\(100%\)/);
+  // Published with the preview's build: no second build.
+  expect(server.output()).toMatch(
+    /Published release \d+ \(publish \d+, with the preview’s build\)/,
+  );
 
   // Roll back to the site as deployed: live within 10 s, and after a restart still.
   const deployed = /name="release" value="(\d+)"/.exec(await page())![1]!;

@@ -4,6 +4,8 @@
  * one): a draft's change is one release however many presses, a commit by the member naming it,
  * live by the `current` link; a failed build changes nothing live and says why; a roll back is a
  * release of its own, at once; another machine, sharing only the store, follows the live release.
+ * A publish of exactly what the draft's preview built uses that build (one build in all); of
+ * anything else (a save after the preview, other code), it builds anew.
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -24,6 +26,7 @@ import { publishHandler } from '../../src/server/releases/publish-job';
 import { BuildFailed, failureWords, type Builder } from '../../src/server/releases/build';
 import { currentFolder, releaseDir } from '../../src/server/releases/folders';
 import { backupEditing, restoreEditing } from '../../src/server/releases/backup';
+import { buildPreview } from '../../src/server/staff/preview';
 import type { EnquiryStore, Job } from '../../src/server/store/types';
 import { backends, type Backend } from '../support/store-backends';
 
@@ -48,8 +51,12 @@ function siteRepo(root: string) {
   return repo;
 }
 
+/** The folders the stand-in build was run in, in order. */
+const built: string[] = [];
+
 /** The stand-in build: the service page's title into a page and a handler; "BREAK" fails it. */
 const fakeBuild: Builder = async ({ dir, onLine }) => {
+  built.push(dir);
   const title = /^title: (.*)$/m.exec(readFileSync(join(dir, SERVICE), 'utf8'))![1]!;
   if (title.includes('BREAK'))
     throw new BuildFailed(
@@ -91,6 +98,8 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     backend = await backends[kind]();
     store = backend.store;
     root = mkdtempSync(join(tmpdir(), 'publishing-'));
+    built.length = 0;
+    logs.length = 0;
     repo = siteRepo(root);
     publishing = new Publishing({
       config: editing(root, repo),
@@ -106,11 +115,13 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
   });
 
   const draftFile = () => join(publishing.options.config.draftDir, SERVICE);
+  /** The lines the publish jobs gave the log. */
+  const logs: string[] = [];
   /** Runs the publish jobs due, as the queue would. */
   const runJobs = async () => {
     clock.now += 1000;
     const due = (await store.claimDue(clock.now, 10, 60_000)) as Job<PublishPayload>[];
-    for (const job of due) await publishHandler(publishing)(job);
+    for (const job of due) logs.push((await publishHandler(publishing)(job)).log ?? '');
     return due.length;
   };
   const livePage = async () => {
@@ -361,5 +372,64 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     await expect(publishing.rollBack(editor, first!.id)).rejects.toThrow('no longer kept');
     await publishing.rollBack(editor, second!.id);
     expect(await livePage()).toBe('<h1>Second</h1>');
+  });
+
+  describe('after a preview of the draft', () => {
+    /** The draft's preview, as /keystatic/preview builds it, of the project in `siteRoot`. */
+    const preview = (siteRoot = repo) =>
+      buildPreview({
+        config: { editing: publishing.options.config },
+        siteRoot,
+        draft: publishing.options.config.draftDir,
+        builder: fakeBuild,
+      });
+    const press = async () => {
+      await publishing.start(editor);
+      expect(await runJobs()).toBe(1);
+    };
+
+    it('publishes the preview’s build of the same content: one build in all', async () => {
+      await publishing.view();
+      writeFileSync(draftFile(), service('Previewed words'));
+      await preview();
+      expect(built).toHaveLength(1);
+      await press();
+      expect(built).toHaveLength(1);
+      expect(logs).toEqual([expect.stringMatching(/, with the preview’s build\)$/)]);
+      expect(await store.releases.latestPublish()).toMatchObject({ state: 'live', progress: 100 });
+      expect(await livePage()).toBe('<h1>Previewed words</h1>');
+      expect(git(repo, 'show', `published:${SERVICE}`)).toBe(service('Previewed words').trim());
+      // The release is whole in the store too: another machine serves the same page.
+      const other = new Publishing({ ...publishing.options, config: editing(root, repo, 'other') });
+      expect(await other.follow()).toBe(true);
+      const folder = await currentFolder(other.paths);
+      expect(
+        readFileSync(join(releaseDir(other.paths, folder!), 'client/android/index.html'), 'utf8'),
+      ).toBe('<h1>Previewed words</h1>');
+    });
+
+    it('builds anew when the draft was saved after the preview, and publishes the newer words', async () => {
+      await publishing.view();
+      writeFileSync(draftFile(), service('Previewed words'));
+      await preview();
+      writeFileSync(draftFile(), service('Saved after the preview'));
+      await press();
+      expect(built).toHaveLength(2);
+      expect(built[1]).toContain('publish-');
+      expect(logs).toEqual([expect.stringMatching(/, built anew\)$/)]);
+      expect(await livePage()).toBe('<h1>Saved after the preview</h1>');
+    });
+
+    it('builds anew when the preview was built with code the publish’s commit lacks', async () => {
+      await publishing.view();
+      writeFileSync(draftFile(), service('Previewed words'));
+      // The server's project with a file of code not committed: the commit would build without it.
+      writeFileSync(join(repo, 'src/code.ts'), 'export const local = true;\n');
+      await preview();
+      await press();
+      expect(built).toHaveLength(2);
+      expect(logs).toEqual([expect.stringMatching(/, built anew\)$/)]);
+      expect(await livePage()).toBe('<h1>Previewed words</h1>');
+    });
   });
 });

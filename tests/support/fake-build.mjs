@@ -1,11 +1,12 @@
 /**
  * Stands in for `astro build` in a publish's checkout (PUBLISH_BUILD_COMMAND), where the build is
- * not what is tested: the project's own build (FAKE_BUILD_FROM, its dist/) copied to the checkout's
- * dist/, with the Android page's title from the checkout's content added to that page.
+ * not what is tested: the project's own build (the dist/ beside this file's project; a build is
+ * given none of the server's environment) copied to the checkout's dist/, with the Android page's
+ * title from the checkout's content added to that page.
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
-cpSync(process.env.FAKE_BUILD_FROM, 'dist', { recursive: true });
+cpSync(new URL('../../dist', import.meta.url), 'dist', { recursive: true });
 const title = /^title: (.*)$/m.exec(readFileSync('src/content/services/android.mdx', 'utf8'))[1];
 const page = 'dist/client/android/index.html';
 writeFileSync(

@@ -1,11 +1,16 @@
 /**
- * A publish's build: `astro build` of a checkout of the publish's commit, at the lowest priority
- * the machine offers (`nice -n 19`, and `ionice -c3` where it exists), so that visitors' requests
- * keep their CPU and disk. Its output lines give the progress (a line per page made); a failure is
- * told in the editor's words.
+ * The site's build, the one way to run it: `astro build` (or PUBLISH_BUILD_COMMAND) of a folder
+ * holding the project, for a publish (a checkout of its commit, ./publish-job.ts) and for the
+ * draft's preview (../staff/preview.ts), at the lowest priority the machine offers (`nice -n 19`,
+ * and `ionice -c3` where it exists), so that visitors' requests keep their CPU and disk. Its output
+ * lines give the progress (a line per page made); a failure is told in the editor's words. What a
+ * build read is hashed (`buildInputs`): a publish uses the preview's finished build of the same
+ * inputs rather than build them again.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { processWide } from '../process-wide.ts';
 
@@ -25,7 +30,18 @@ export interface BuildRun {
 /** What a publish runs: a command, or a stand-in (the tests' quick build). */
 export type Builder = (run: BuildRun) => Promise<void>;
 
-export const BuildFailed = processWide('BuildFailed', () => class BuildFailed extends Error {});
+export const BuildFailed = processWide(
+  'BuildFailed',
+  () =>
+    class BuildFailed extends Error {
+      /** The build's last lines (the preview's failure page shows them). */
+      readonly lines: readonly string[];
+      constructor(message: string, lines: readonly string[] = []) {
+        super(message);
+        this.lines = lines;
+      }
+    },
+);
 export type BuildFailed = InstanceType<typeof BuildFailed>;
 
 const onPath = (name: string) =>
@@ -36,6 +52,61 @@ export function lowPriority(command: readonly string[]): string[] {
   // -t: where the system call is refused (a seccomp filter), the build runs all the same.
   const io = onPath('ionice') ? ['ionice', '-c3', '-t'] : [];
   return onPath('nice') ? ['nice', '-n', '19', ...io, ...command] : [...io, ...command];
+}
+
+/** What of the project a build reads, besides its packages: its code, configuration, files, content. */
+export const BUILD_PARTS = [
+  'astro.config.mjs',
+  'keystatic.config.ts',
+  'package.json',
+  'tsconfig.json',
+  'public',
+  'src',
+] as const;
+
+/** The environment's settings a build reads (astro.config.mjs); nothing else of the server's reaches it. */
+const BUILD_SETTINGS = ['RECAPTCHA_SITE_KEY', 'VITALS'];
+const KEPT = ['PATH', 'HOME', 'LANG', 'TZ', ...BUILD_SETTINGS];
+
+/**
+ * The build's environment: the drafts' MDX runs in the build, so the server's secrets stay out of
+ * it; the same for every build, so that two builds of the same inputs make the same site.
+ */
+function buildEnvironment(cacheDir: string | undefined) {
+  const env: NodeJS.ProcessEnv = { ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' };
+  for (const name of KEPT) if (process.env[name] !== undefined) env[name] = process.env[name];
+  if (cacheDir) env.ASTRO_CACHE_DIR = cacheDir;
+  return env;
+}
+
+/**
+ * A hash of what a build of `dir` reads: every byte of BUILD_PARTS, the packages (`modules`: its
+ * real path, and npm's record of what is installed there), the command line and the build's
+ * settings. Equal hashes, the same site; a file the commit lacks (ignored by git, or not committed)
+ * but the preview copied makes them differ.
+ */
+export async function buildInputs(
+  dir: string,
+  modules: string,
+  command: readonly string[] | undefined,
+): Promise<string> {
+  const real = existsSync(modules) ? realpathSync(modules) : '';
+  const settings = BUILD_SETTINGS.map((name) => process.env[name] ?? null);
+  const hash = createHash('sha256').update(JSON.stringify([real, command ?? null, settings]));
+  if (real) await hashTree(hash, real, '.package-lock.json');
+  for (const part of BUILD_PARTS) await hashTree(hash, dir, part);
+  return hash.digest('hex').slice(0, 40);
+}
+
+/** Adds `path` (under `root`) to `hash`: a file's name and bytes, a link's target, a folder's files in order. */
+async function hashTree(hash: Hash, root: string, path: string): Promise<void> {
+  const full = join(root, path);
+  const stat = await lstat(full).catch(() => undefined);
+  if (!stat) return;
+  if (stat.isSymbolicLink()) hash.update(`L\0${path}\0${await readlink(full)}\0`);
+  else if (stat.isFile()) hash.update(`F\0${path}\0${stat.size}\0`).update(await readFile(full));
+  else if (stat.isDirectory())
+    for (const name of (await readdir(full)).sort()) await hashTree(hash, root, `${path}/${name}`);
 }
 
 const ANSI = /\x1b\[[0-9;]*m/g;
@@ -61,12 +132,7 @@ export const commandBuilder: Builder = ({ dir, command, onLine, signal, cacheDir
     const [program, ...args] = lowPriority(line);
     const child = spawn(program!, args, {
       cwd: dir,
-      env: {
-        ...process.env,
-        ASTRO_TELEMETRY_DISABLED: '1',
-        NODE_ENV: 'production',
-        ...(cacheDir && { ASTRO_CACHE_DIR: cacheDir }),
-      },
+      env: buildEnvironment(cacheDir),
       stdio: ['ignore', 'pipe', 'pipe'],
       signal,
     });
@@ -84,11 +150,13 @@ export const commandBuilder: Builder = ({ dir, command, onLine, signal, cacheDir
     child.stdout.on('data', take);
     child.stderr.on('data', take);
     child.once('error', (error) =>
-      reject(signal?.aborted ? error : new BuildFailed(failureWords([error.message]))),
+      reject(
+        signal?.aborted ? error : new BuildFailed(failureWords([error.message]), [error.message]),
+      ),
     );
     child.once('close', (code) => {
       if (partial) last.push(partial);
       if (code === 0) resolve();
-      else if (!signal?.aborted) reject(new BuildFailed(failureWords(last)));
+      else if (!signal?.aborted) reject(new BuildFailed(failureWords(last), last));
     });
   });

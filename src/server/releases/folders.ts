@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readlink, rename, rm, symlink, stat } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EditingConfig } from '../config.ts';
 
@@ -19,6 +19,8 @@ export interface ReleasePaths {
   current: string;
   /** Where publishes check out and build (one folder each, removed when done). */
   buildsDir: string;
+  /** The draft's preview (../staff/preview.ts): its project folders and its finished builds. */
+  previewDir: string;
 }
 
 export const releasePaths = ({ editingDir }: Pick<EditingConfig, 'editingDir'>): ReleasePaths => ({
@@ -26,7 +28,32 @@ export const releasePaths = ({ editingDir }: Pick<EditingConfig, 'editingDir'>):
   releasesDir: join(editingDir, 'releases'),
   current: join(editingDir, 'current'),
   buildsDir: join(editingDir, 'builds'),
+  previewDir: join(editingDir, 'preview'),
 });
+
+/**
+ * A finished build of the preview's, named by the hash of what it read (./build.ts buildInputs):
+ * a folder appears only whole (renamed from the build's dist/), and goes by a rename first
+ * (`retire`), so that a publish copying it can tell whether it stayed whole meanwhile.
+ */
+export const previewBuildName = (inputs: string) =>
+  `build-${inputs}-${randomBytes(4).toString('hex')}`;
+
+/** The preview's finished build of `inputs` on this disk, if any. */
+export function previewBuildOf(paths: ReleasePaths, inputs: string): string | undefined {
+  const names = existsSync(paths.previewDir) ? readdirSync(paths.previewDir) : [];
+  const name = names.find((one) => one.startsWith(`build-${inputs}-`) && !one.endsWith('.old'));
+  const dir = name && join(paths.previewDir, name);
+  return dir && existsSync(join(dir, 'server', 'entry.mjs')) ? dir : undefined;
+}
+
+/** Removes a folder another may be copying: renamed away at once (atomic), then removed. */
+export async function retire(dir: string) {
+  const old = `${dir}.old`;
+  await rename(dir, old).catch(() => {});
+  await rm(old, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
+}
 
 /** The folder of release `folder`. */
 export const releaseDir = (paths: ReleasePaths, folder: number) =>

@@ -2,12 +2,14 @@
  * The publish job (a kind of ../jobs/queue.ts): the draft committed by the member, that commit
  * checked out and built at low priority (./build.ts), its output kept as a release (the store's
  * copy and this disk's folder) and switched live; each step, with a progress from 0 to 100, in the
- * store for the page. A build that fails changes nothing live and says why; a process stopped
+ * store for the page. Where the draft's preview has a finished build of exactly what the checkout
+ * holds (the same hash of the build's inputs: code, content, packages), that build is used rather
+ * than built again. A build that fails changes nothing live and says why; a process stopped
  * mid-build gives the job back (its build is stopped too), and the next run builds again from the
  * commit already made.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { rm, symlink } from 'node:fs/promises';
+import { cp, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobHandler, JobOutcome } from '../jobs/queue.ts';
 import type { Publish } from '../store/releases.ts';
@@ -19,8 +21,15 @@ import {
   PublishRefused,
   restartDraft,
 } from './draft.ts';
-import { makeEditingDirs, packRelease, placeRelease, releaseDir, switchTo } from './folders.ts';
-import { BuildFailed } from './build.ts';
+import {
+  makeEditingDirs,
+  packRelease,
+  placeRelease,
+  previewBuildOf,
+  releaseDir,
+  switchTo,
+} from './folders.ts';
+import { BuildFailed, buildInputs } from './build.ts';
 import { git } from './git.ts';
 import { commitMessage, describeChanges, gitReader } from './words.ts';
 import type { Publishing, PublishPayload } from './publishing.ts';
@@ -30,6 +39,7 @@ export const STEPS = {
   saving: ['Saving your changes', 5],
   preparing: ['Preparing the new version of the site', 10],
   building: ['Building the pages', 15],
+  previewed: ['Using the preview’s build of the same content', 90],
   live: ['Putting it live', 92],
   done: ['Live', 100],
 } as const;
@@ -63,8 +73,9 @@ export function publishHandler(
     if (!publish || publish.state === 'live' || publish.state === 'failed')
       return { skipped: 'no publish under way', log: `Publish job ${job.id}: nothing to do` };
     try {
-      const release = await runPublish(publishing, publish, signal);
-      return { done: true, log: `Published release ${release} (publish ${publish.id})` };
+      const { releaseId, previewed } = await runPublish(publishing, publish, signal);
+      const how = previewed ? 'with the preview’s build' : 'built anew';
+      return { done: true, log: `Published release ${releaseId} (publish ${publish.id}, ${how})` };
     } catch (error) {
       // Stopping: the job is given back, and built again after the restart.
       if (signal?.aborted) throw error;
@@ -127,7 +138,9 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
   const checkout = join(publishing.paths.buildsDir, `publish-${publish.id}`);
   await checkOut(config.repoDir, checkout, made.commit);
   try {
-    await build(publishing, checkout, expectedPages(publishing, live?.folder), step, signal);
+    const previewed = await fromPreview(publishing, checkout);
+    if (previewed) await step('previewed');
+    else await build(publishing, checkout, expectedPages(publishing, live?.folder), step, signal);
     await step('live');
     const commit = await ontoPublished(config, made.commit);
     const files = await packRelease(join(checkout, 'dist'));
@@ -157,11 +170,32 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
     );
     await followDraft(publishing, commit);
     await publishing.prune();
-    return releaseId;
+    return { releaseId, previewed };
   } finally {
     await git(['worktree', 'remove', '--force', checkout], { cwd: config.repoDir }).catch(() => {});
     await rm(checkout, { recursive: true, force: true });
   }
+}
+
+/**
+ * The preview's finished build of what `checkout` holds, copied to its dist/, if there is one:
+ * decided by the hash of the build's inputs on both sides, never by time. Whether it was; any doubt
+ * (none, or the preview's build replaced while copied) and the publish builds as ever.
+ */
+async function fromPreview(publishing: Publishing, checkout: string) {
+  const modules = join(checkout, 'node_modules');
+  const inputs = await buildInputs(checkout, modules, publishing.options.config.buildCommand);
+  const kept = previewBuildOf(publishing.paths, inputs);
+  if (!kept) return false;
+  const dist = join(checkout, 'dist');
+  const copied = await cp(kept, dist, { recursive: true, verbatimSymlinks: true }).then(
+    () => true,
+    () => false,
+  );
+  // Replaced meanwhile: the folder is renamed away before it is removed (folders.ts retire).
+  if (copied && previewBuildOf(publishing.paths, inputs) === kept) return true;
+  await rm(dist, { recursive: true, force: true });
+  return false;
 }
 
 /** The publish's commit, made of the draft by the member, with its changes named. */

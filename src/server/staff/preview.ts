@@ -1,8 +1,9 @@
 /**
  * The preview of the draft on the live site (`EDITING=on`): the site as it will be published, with
  * the draft's content, for signed-in editors. A production build of the draft (the project's code
- * with the draft's src/content and src/assets, `astro build` in a folder of its own, at low
- * priority), never a dev server: nothing of Vite's is ever served.
+ * with the draft's src/content and src/assets, in a folder of the process's own, built by the
+ * publishes' builder, ../releases/build.ts), never a dev server: nothing of Vite's is ever served.
+ * A publish of the same content uses that build rather than build it again.
  *
  * - `/keystatic/preview?page=/ipad` (the editor's Preview leads there): once a build of the draft
  *   as it is now is ready, the browser is put in preview mode (a cookie) and sent to the page;
@@ -12,7 +13,6 @@
  *   Anyone else's browser with the cookie has it taken away.
  * - `/keystatic/preview/leave` leaves preview mode.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rename, rm, symlink } from 'node:fs/promises';
@@ -22,6 +22,15 @@ import { LEAVE_PREVIEW, PREVIEW_COOKIE } from '../../domain/editing.ts';
 import { resolveRedirect, type Redirect } from '../../domain/redirects.ts';
 import type { ServerConfig } from '../config.ts';
 import { log } from '../log.ts';
+import {
+  BUILD_PARTS,
+  BuildFailed,
+  buildInputs,
+  commandBuilder,
+  type Builder,
+} from '../releases/build.ts';
+import { CONTENT_PATHS } from '../releases/draft.ts';
+import { previewBuildName, releasePaths, retire } from '../releases/folders.ts';
 import { loadPageCsps, pagePath } from '../http/server.ts';
 import { indexStaticFiles, lookup, type StaticFile } from '../http/static-files.ts';
 import { onDemandRoutes, routePath } from '../http/routes.ts';
@@ -65,37 +74,28 @@ function newestChange(draft: string): number {
   return newest;
 }
 
-/** What of the project a build reads, besides the content: its code, configuration and files. */
-const PROJECT_PARTS = [
-  'astro.config.mjs',
-  'keystatic.config.ts',
-  'package.json',
-  'tsconfig.json',
-  'public',
-  'src',
-];
-
 /** A folder to build the draft in: the project's code, the draft's content, the project's packages. */
 async function prepare(siteRoot: string, draft: string, project: string) {
   await mkdir(project, { recursive: true, mode: 0o700 });
-  for (const part of [...PROJECT_PARTS, 'dist', '.astro'])
+  for (const part of [...BUILD_PARTS, 'dist', '.astro'])
     await rm(join(project, part), { recursive: true, force: true });
-  const content = ['src/content', 'src/assets'].map((part) => join(siteRoot, part) + sep);
-  for (const part of PROJECT_PARTS)
+  const content = CONTENT_PATHS.map((part) => join(siteRoot, part) + sep);
+  for (const part of BUILD_PARTS)
     if (existsSync(join(siteRoot, part)))
       await cp(join(siteRoot, part), join(project, part), {
         recursive: true,
         filter: (source) => !content.some((folder) => `${source}${sep}`.startsWith(folder)),
       });
-  for (const part of ['src/content', 'src/assets'])
-    await cp(join(draft, part), join(project, part), { recursive: true });
+  for (const part of CONTENT_PATHS)
+    if (existsSync(join(draft, part)))
+      await cp(join(draft, part), join(project, part), { recursive: true });
   await linkPackages(siteRoot, project);
 }
 
 /**
  * The project's packages, each linked, in a node_modules of the build's own: Astro's and Vite's
- * caches there (.astro: the content store, the images made) are the preview's, never the site's
- * own build's. Kept from one build to the next, with its caches.
+ * caches (the content store, the images made; the folder's `cache/`) are the preview's, never the
+ * site's own build's nor a publish's. Kept from one build to the next, with its caches.
  */
 async function linkPackages(siteRoot: string, project: string) {
   const modules = join(project, 'node_modules');
@@ -104,29 +104,6 @@ async function linkPackages(siteRoot: string, project: string) {
   for (const name of await readdir(join(siteRoot, 'node_modules')))
     if (!name.startsWith('.') && !linked.has(name))
       await symlink(join(siteRoot, 'node_modules', name), join(modules, name), 'dir');
-}
-
-/** `astro build` in `project`, at low priority; its output's last lines if it fails. */
-function astroBuild(siteRoot: string, project: string): Promise<string | undefined> {
-  const astro = join(siteRoot, 'node_modules/astro/bin/astro.mjs');
-  const env: NodeJS.ProcessEnv = { ASTRO_TELEMETRY_DISABLED: '1' };
-  for (const name of ['PATH', 'HOME', 'LANG', 'TZ', 'RECAPTCHA_SITE_KEY', 'VITALS'])
-    if (process.env[name]) env[name] = process.env[name];
-  const niced = existsSync('/usr/bin/nice');
-  const [command, args] = niced
-    ? ['/usr/bin/nice', ['-n', '10', process.execPath, astro, 'build']]
-    : [process.execPath, [astro, 'build']];
-  return new Promise((done) => {
-    let output = '';
-    const child = spawn(command, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.once('error', (error) => done(error.message));
-    child.once('close', (code) =>
-      done(code === 0 ? undefined : output.trim().split('\n').slice(-12).join('\n')),
-    );
-  });
 }
 
 /** The redirects of the content a build was made from (src/content/data/redirects.yaml). */
@@ -141,48 +118,90 @@ async function builtRedirects(project: string): Promise<Redirect[]> {
   }
 }
 
-/** Builds left by an earlier run of the server, or not shown any more: all but the one shown. */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Builds left by an earlier run of the server, or not shown any more: all but the one shown; and
+ * the project folders of processes gone (each process builds in a folder of its own).
+ */
 async function dropOldBuilds(folder: string) {
   const shown = state.built && resolve(state.built.client, '..');
-  for (const name of await readdir(folder).catch(() => [] as string[]))
-    if (name.startsWith('build-') && join(folder, name) !== shown)
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    const pid = /^project-(\d+)$/.exec(name)?.[1];
+    if (name.startsWith('build-') && join(folder, name) !== shown) await retire(join(folder, name));
+    else if (name === 'project' || (pid && !alive(Number(pid))))
       await rm(join(folder, name), { recursive: true, force: true });
+  }
 }
 
-/** Builds the draft as it is now; one build at a time. */
-function build(config: Pick<ServerConfig, 'editing'>, siteRoot: string, draft: string) {
+/** Why the build failed, as the preview's page says it: the build's last lines, else its words. */
+const failedWords = (error: unknown) =>
+  error instanceof BuildFailed
+    ? error.lines.slice(-12).join('\n').trim() || error.message
+    : String(error);
+
+export interface PreviewOptions {
+  config: Pick<ServerConfig, 'editing'>;
+  /** The project the server runs from: its code, with the draft's content, is what is built. */
+  siteRoot: string;
+  draft: string;
+  /** ../releases/build.ts's, as a publish's; the tests' stand-in. */
+  builder?: Builder;
+}
+
+/**
+ * Builds the draft as it is now, one build at a time, through the publishes' builder; the output
+ * is named by the hash of what the build read, so that a publish of the same finds it.
+ */
+export function buildPreview({
+  config,
+  siteRoot,
+  draft,
+  builder = commandBuilder,
+}: PreviewOptions) {
   state.building ??= (async () => {
-    const project = resolve(config.editing.editingDir, 'preview', 'project');
+    const { previewDir } = releasePaths(config.editing);
+    const project = join(previewDir, `project-${process.pid}`);
+    const command = config.editing.buildCommand;
     const madeFrom = newestChange(draft);
     try {
-      await dropOldBuilds(resolve(config.editing.editingDir, 'preview'));
+      await dropOldBuilds(previewDir);
       await prepare(siteRoot, draft, project);
-      const failed = await astroBuild(siteRoot, project);
-      if (failed) {
-        state.failed = failed;
-        log.warn('The preview of the draft could not be built.');
-        return;
-      }
+      const inputs = await buildInputs(project, join(siteRoot, 'node_modules'), command);
+      await builder({ dir: project, command, cacheDir: join(project, 'cache') });
       // Moved out of the project, which the next build empties: the preview being shown stays whole
       // until this one takes its place, then goes.
-      const dist = resolve(config.editing.editingDir, 'preview', `build-${Date.now()}`);
+      const dist = join(previewDir, previewBuildName(inputs));
       await rename(join(project, 'dist'), dist);
-      const client = join(dist, 'client');
-      const before = state.built;
-      state.built = {
-        client,
-        madeFrom,
-        files: indexStaticFiles(client),
-        csps: loadPageCsps(dist),
-        redirects: await builtRedirects(project),
-      };
-      state.failed = undefined;
-      if (before) await rm(resolve(before.client, '..'), { recursive: true, force: true });
+      await show(dist, madeFrom, project);
     } catch (error) {
-      state.failed = String(error);
+      state.failed = failedWords(error);
+      log.warn('The preview of the draft could not be built.');
     }
   })().finally(() => (state.building = undefined));
   return state.building;
+}
+
+/** The build in `dist` shown from now on; the one before goes. */
+async function show(dist: string, madeFrom: number, project: string) {
+  const client = join(dist, 'client');
+  const before = state.built;
+  state.built = {
+    client,
+    madeFrom,
+    files: indexStaticFiles(client),
+    csps: loadPageCsps(dist),
+    redirects: await builtRedirects(project),
+  };
+  state.failed = undefined;
+  if (before) await retire(resolve(before.client, '..'));
 }
 
 const REDIRECTS = 'src/content/data/redirects.yaml';
@@ -190,14 +209,7 @@ const REDIRECTS = 'src/content/data/redirects.yaml';
 const noStore = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
 
 /** `/keystatic/preview` and its leave, for a signed-in editor. */
-export function previewEntry(
-  url: URL,
-  {
-    config,
-    siteRoot,
-    draft,
-  }: { config: Pick<ServerConfig, 'editing'>; siteRoot: string; draft: string },
-): Response {
+export function previewEntry(url: URL, options: PreviewOptions): Response {
   if (url.pathname === LEAVE_PREVIEW)
     return new Response(null, {
       status: 303,
@@ -206,14 +218,14 @@ export function previewEntry(
   const page = url.searchParams.get('page') ?? '/';
   // A path of this site only: never `//host` or `/\host`, which a browser takes for another site.
   const target = /^\/(?![/\\])[^\s\\]*$/.test(page) ? page : '/';
-  const current = state.built && state.built.madeFrom >= newestChange(draft);
+  const current = state.built && state.built.madeFrom >= newestChange(options.draft);
   if (current)
     return new Response(null, {
       status: 303,
       headers: { ...noStore, Location: target, 'Set-Cookie': previewCookie(true) },
     });
   const failed = !state.building && state.failed;
-  if (!failed) void build(config, siteRoot, draft);
+  if (!failed) void buildPreview(options);
   return waiting(failed || undefined);
 }
 
