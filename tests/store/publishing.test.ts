@@ -26,7 +26,7 @@ import { publishHandler } from '../../src/server/releases/publish-job';
 import { BuildFailed, failureWords, type Builder } from '../../src/server/releases/build';
 import { currentFolder, releaseDir } from '../../src/server/releases/folders';
 import { backupEditing, restoreEditing } from '../../src/server/releases/backup';
-import { buildPreview } from '../../src/server/staff/preview';
+import { buildPreview, previewEntry } from '../../src/server/staff/preview';
 import type { EnquiryStore, Job } from '../../src/server/store/types';
 import { backends, type Backend } from '../support/store-backends';
 
@@ -375,14 +375,14 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
   });
 
   describe('after a preview of the draft', () => {
+    const options = (siteRoot = repo) => ({
+      config: { editing: publishing.options.config },
+      siteRoot,
+      draft: publishing.options.config.draftDir,
+      builder: fakeBuild,
+    });
     /** The draft's preview, as /keystatic/preview builds it, of the project in `siteRoot`. */
-    const preview = (siteRoot = repo) =>
-      buildPreview({
-        config: { editing: publishing.options.config },
-        siteRoot,
-        draft: publishing.options.config.draftDir,
-        builder: fakeBuild,
-      });
+    const preview = (siteRoot = repo) => buildPreview(options(siteRoot));
     const press = async () => {
       await publishing.start(editor);
       expect(await runJobs()).toBe(1);
@@ -430,6 +430,24 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
       expect(built).toHaveLength(2);
       expect(logs).toEqual([expect.stringMatching(/, built anew\)$/)]);
       expect(await livePage()).toBe('<h1>Previewed words</h1>');
+    });
+
+    it('says why the preview could not be built, and a publish then builds and fails alike', async () => {
+      await publishing.view();
+      writeFileSync(draftFile(), service('BREAK the page'));
+      await preview();
+      const page = previewEntry(
+        new URL('http://site.test/keystatic/preview?page=/android'),
+        options(),
+      );
+      expect(page.status).toBe(500);
+      expect(await page.text()).toMatch(/could not be built[\s\S]*title is too long/);
+      await press();
+      expect(built).toHaveLength(2);
+      expect(await store.releases.latestPublish()).toMatchObject({
+        state: 'failed',
+        reason: expect.stringContaining('title is too long'),
+      });
     });
   });
 });
