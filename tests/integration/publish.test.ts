@@ -130,7 +130,8 @@ it('publishes an editor’s change live, then rolls it back, with visitors serve
 
   // The editor previews the draft: built once, visitors served meanwhile.
   let previewed = false;
-  const seenWhileBuilt = visitors(server.url, () => previewed);
+  const asked = Date.now();
+  const seenWhileBuilt = visitors(server.url, () => previewed || Date.now() - asked > 150_000);
   await expect
     .poll(
       async () =>
