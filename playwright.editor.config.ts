@@ -49,7 +49,7 @@ export default defineConfig({
     },
     // In the second copy: first the tests that only read (every page of the dev site, every entry
     // in the editor), which no save may reload, then the other tests that save, History in a
-    // marketer's words and the editor's words last.
+    // marketer's words last.
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,
@@ -59,7 +59,7 @@ export default defineConfig({
     },
     {
       name: 'saving',
-      testMatch: /(editor|history-words|words)\.spec\.ts/,
+      testMatch: /(editor|history-words)\.spec\.ts/,
       grepInvert: afternoon,
       dependencies: ['reading'],
       workers: 1,
@@ -67,24 +67,31 @@ export default defineConfig({
       metadata: { copy: 'second' },
     },
     // In the third copy: two tabs on one entry, a restored draft and a rename's link move; an upload
-    // kept with its draft; what the build refuses refused at Save (a link, a redirect, a restore).
+    // kept with its draft; what the build refuses refused at Save (a link, a redirect, a restore);
+    // the editor's words (here since the second copy, which ran longest, by some four minutes
+    // under load, and this one shortest).
     {
       name: 'conflicts',
-      testMatch: /(conflicts|pending-drafts|save-checks)\.spec\.ts/,
+      testMatch: /[/\\](conflicts|pending-drafts|save-checks|words)\.spec\.ts$/,
       workers: 1,
       use: { baseURL: origin('third') },
       metadata: { copy: 'third' },
     },
   ],
-  // Node 24 from node_modules, not the system's Node (which Astro refuses).
-  webServer: (['first', 'second', 'third'] as const).map((copy) => ({
-    command: `./node_modules/.bin/node scripts/editor-project.mjs --copy ${copy} -- --mode edit --host 127.0.0.1 --port ${ports[copy]}`,
-    url: `${origin(copy)}/keystatic`,
+  // Node 24 from node_modules, not the system's Node (which Astro refuses). One command for the three
+  // copies: Playwright starts its web servers one after the other, each once the one before answers
+  // (a copy and its dev server's start took some 20 s each on a quiet machine, a minute under
+  // load); editor-project.mjs starts them together, refuses a port already in use, and says "Dev
+  // servers ready" once each answers /keystatic.
+  webServer: {
+    command: `./node_modules/.bin/node scripts/editor-project.mjs ${(['first', 'second', 'third'] as const).map((copy) => `--copy ${copy}=${ports[copy]}`).join(' ')} --ready /keystatic -- --mode edit --host 127.0.0.1`,
+    wait: { stdout: /Dev servers ready/ },
     env: { ASTRO_TELEMETRY_DISABLED: '1' },
     reuseExistingServer: false,
-    timeout: 120_000,
-    // SIGINT first, so that editor-project.mjs stops `astro dev` and removes its copy and log
+    // The three at once: some 120 s each, one after the other, had been given.
+    timeout: 240_000,
+    // SIGINT first, so that editor-project.mjs stops each `astro dev` and removes its copy and log
     // (without it, Playwright kills the process group, and the copies stayed in the temporary folder).
     gracefulShutdown: { signal: 'SIGINT', timeout: 10_000 },
-  })),
+  },
 });
