@@ -37,19 +37,19 @@ export default defineConfig({
   // its dependencies on the first visit and reloads the page, which no test must see half-way).
   projects: [
     // In the first copy, in the order of their files: a deleted page another page's address takes,
-    // brought back; a marketer's afternoon; History's tests (a save undone, a page deleted and
-    // brought back, a page moved).
+    // brought back; a marketer's afternoon.
     {
       name: 'afternoon',
-      testMatch: /(deleted|editor|history)\.spec\.ts/,
-      grep: [afternoon, /(deleted|history)\.spec\.ts/],
+      testMatch: /(deleted|editor)\.spec\.ts/,
+      grep: [afternoon, /deleted\.spec\.ts/],
       workers: 1,
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
     },
     // In the second copy: first the tests that only read (every page of the dev site, every entry
-    // in the editor), which no save may reload, then the other tests that save, History in a
-    // marketer's words last.
+    // in the editor), which no save may reload, then the other tests that save, History's (a save
+    // undone, a page deleted and brought back, a page moved; here since the first copy, the longest
+    // by some 15 s, these tests' time) and History in a marketer's words.
     {
       name: 'reading',
       testMatch: /(dev-site|entries)\.spec\.ts/,
@@ -59,7 +59,7 @@ export default defineConfig({
     },
     {
       name: 'saving',
-      testMatch: /(editor|history-words)\.spec\.ts/,
+      testMatch: /(editor|history|history-words)\.spec\.ts/,
       grepInvert: afternoon,
       dependencies: ['reading'],
       workers: 1,
@@ -68,8 +68,8 @@ export default defineConfig({
     },
     // In the third copy: two tabs on one entry, a restored draft and a rename's link move; an upload
     // kept with its draft; what the build refuses refused at Save (a link, a redirect, a restore);
-    // the editor's words (here since the second copy, which ran longest, by some four minutes
-    // under load, and this one shortest).
+    // the editor's words (here since the second copy, which ran longest, by minutes under load, and
+    // this one shortest).
     {
       name: 'conflicts',
       testMatch: /[/\\](conflicts|pending-drafts|save-checks|words)\.spec\.ts$/,
