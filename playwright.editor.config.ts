@@ -46,22 +46,17 @@ export default defineConfig({
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
     },
-    // In the second copy: first the tests that only read (every page of the dev site, every entry
-    // in the editor), which no save may reload, then the other tests that save, History's (a save
-    // undone, a page deleted and brought back, a page moved; here since the first copy, the longest
-    // by some 15 s, these tests' time) and History in a marketer's words.
+    // In the second copy, one worker, its files in alphabetical order: first the tests that only
+    // read (every page of the dev site, every entry in the editor: dev-site and editor-entries, named
+    // to come before the others), which no save may reload; then the other tests that save,
+    // History in a marketer's words and History's tests (a save undone, a page deleted and brought
+    // back, a page moved; here since the first copy, the longest by some 15 s, these tests' time).
+    // One project, not two one after the other: a project's worker is a browser of its own, whose
+    // start and first load of the editor cost some 20 s of CPU.
     {
-      name: 'reading',
-      testMatch: /(dev-site|entries)\.spec\.ts/,
-      workers: 1,
-      use: { baseURL: origin('second') },
-      metadata: { copy: 'second' },
-    },
-    {
-      name: 'saving',
-      testMatch: /(editor|history|history-words)\.spec\.ts/,
+      name: 'second',
+      testMatch: /[/\\](dev-site|editor-entries|editor|history-words|history)\.spec\.ts$/,
       grepInvert: afternoon,
-      dependencies: ['reading'],
       workers: 1,
       use: { baseURL: origin('second') },
       metadata: { copy: 'second' },
