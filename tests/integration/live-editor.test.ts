@@ -504,9 +504,10 @@ describe('the editor on the live site', () => {
     expect((await get('/tablet')).headers.get('location')).toBe('/ipad-kiosk');
     // One build in all: the job says it used the preview's, and no publish's checkout ever built.
     // (The job says so as it ends, a moment after the release is live.)
-    await expect
-      .poll(() => server.output(), { timeout: 30_000 })
-      .toMatch(/Published release \d+ \(publish \d+, with the preview’s build\)/);
+    await said(server, ', with the preview’s build)');
+    expect(server.output()).toMatch(
+      /Published release \d+ \(publish \d+, with the preview’s build\)/,
+    );
     expect(server.output()).not.toContain('built anew');
   }, 90_000);
 });
