@@ -48,13 +48,16 @@ const alive = async (server: RunningServer) => {
   expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
 };
 
-describe('every method on every address', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ BOOKING_SECRET: 'abuse-secret-0123456789abcdef0123456789' });
-  });
-  afterAll(() => server.stop());
+// One server for the tests that need no setting of their own: each sends what it tests and changes
+// nothing the next one reads (rate limits are off; nothing is booked), and the one that leaves
+// hundreds of sockets open is the last to use it.
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ BOOKING_SECRET: 'abuse-secret-0123456789abcdef0123456789' });
+});
+afterAll(() => server.stop());
 
+describe('every method on every address', () => {
   it('TRACE, TRACK, CONNECT, PUT, DELETE, PATCH, OPTIONS and made-up methods get an answer, never a crash', async () => {
     const { pages, files, onDemand, unknown } = everyAddress();
     expect(pages.length).toBeGreaterThan(30);
@@ -177,7 +180,6 @@ describe('every route that takes a post, through one gate', () => {
   });
 
   it('refuses a body over its limit (32 KB; 2 KB for /vitals) from its Content-Length, before reading it', async () => {
-    const server = await servers.start();
     for (const path of POST_ROUTES) {
       // 100 MB declared, 1 KB sent: the answer comes at once, without waiting for the rest.
       const started = performance.now();
@@ -193,7 +195,6 @@ describe('every route that takes a post, through one gate', () => {
   });
 
   it('stops reading a chunked body at its limit, and the server does not grow', async () => {
-    const server = await servers.start();
     const rss = () =>
       Number(/VmRSS:\s+(\d+)/.exec(readFileSyncSafe(`/proc/${server.child.pid}/status`))?.[1]);
     const before = rss();
@@ -249,7 +250,6 @@ describe('every route that takes a post, through one gate', () => {
   });
 
   it('refuses a cross-site post, and a post of another content type, on every route; the staff desk’s, one that says nothing of where it is from', async () => {
-    const server = await servers.start();
     for (const path of POST_ROUTES) {
       const crossSite = await postForm(`${server.url}${path}`, validEnquiry, {
         Origin: 'https://evil.example',
@@ -311,12 +311,17 @@ describe('the staff desk’s posts', () => {
 });
 
 describe('the same-origin check and HSTS come from SITE_URL', () => {
+  // A server with an http SITE_URL: the same-origin check's, and the one that sends no HSTS.
+  let port: number;
+  let plain: RunningServer;
+  beforeAll(async () => {
+    port = await freePort();
+    plain = await startServer({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` });
+  });
+  afterAll(() => plain.stop());
+
   it('a post whose Origin matches a forged Host is refused when SITE_URL is set', async () => {
-    const port = await freePort();
-    const server = await servers.start({
-      PORT: String(port),
-      SITE_URL: `http://127.0.0.1:${port}`,
-    });
+    const server = plain;
     // A rebound DNS name: the browser's Host and Origin both name the attacker's site.
     const rebound = await rawRequest(
       server.url,
@@ -346,7 +351,6 @@ describe('the same-origin check and HSTS come from SITE_URL', () => {
         /max-age=\d{8}/,
       );
     }
-    const plain = await servers.start({ SITE_URL: 'http://localhost:4321' });
     expect((await fetch(`${plain.url}/`)).headers.get('strict-transport-security')).toBeNull();
   });
 });
@@ -368,7 +372,6 @@ describe('slow and numerous connections', () => {
   });
 
   it('hundreds of slow sockets open: the server still answers others at once', async () => {
-    const server = await servers.start();
     const sockets = [];
     // 300 clients' worth of slow heads, from five other loopback addresses.
     for (let i = 0; i < 300; i++) {

@@ -7,13 +7,13 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCallToken } from '../../src/server/call-token';
 import { readAvailability } from '../../src/server/booking/availability-file';
 import { offeredTimes } from '../../src/server/booking/free-times';
 import { Bookings } from '../../src/server/booking/calls';
 import { SqliteStore } from '../../src/server/store/sqlite';
-import { postForm, readStore } from '../support/server';
+import { postForm, readStore, startServer, type RunningServer } from '../support/server';
 import { decoded } from '../support/mime';
 import { book, booking, freeSlots, oneHostSlot, onWeekday, type Slot } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
@@ -21,6 +21,14 @@ import { stoppedAfterEach } from './stopped-after-each';
 const SECRET = 'test-secret-0123456789abcdef0123456789';
 const servers = stoppedAfterEach({ BOOKING_SECRET: SECRET });
 const start = servers.start;
+
+// One server for the tests that only read the free times and are refused: none books a call, so
+// each sees the times a fresh server offers.
+let reader: RunningServer;
+beforeAll(async () => {
+  reader = await startServer({ BOOKING_SECRET: SECRET });
+});
+afterAll(() => reader.stop());
 
 const startWithMail = () => servers.startWithMail();
 
@@ -32,7 +40,7 @@ const formatted = (start: string, timeZone: string) =>
 
 describe('free times', () => {
   it('answers the free slots as JSON, cacheable for a minute, within notice and days ahead', async () => {
-    const server = await start();
+    const server = reader;
     const response = await fetch(`${server.url}/schedule/slots.json`);
     expect(response.headers.get('cache-control')).toBe('public, max-age=60');
     expect(response.headers.get('content-type')).toContain('application/json');
@@ -162,7 +170,7 @@ describe('booking', () => {
   });
 
   it('refuses with 422 and a clear message a time in the past, inside the notice, off the grid, on a day without calls or too far ahead', async () => {
-    const server = await start();
+    const server = reader;
     const { slots } = await freeSlots(server);
     const refusal = async (slot: string) => {
       const response = await book(server, slot);
@@ -191,7 +199,7 @@ describe('booking', () => {
   });
 
   it('/schedule lists a few days of free times, and links to the days after them and back', async () => {
-    const server = await start();
+    const server = reader;
     const html = await (await fetch(`${server.url}/schedule`)).text();
     const listed = [...html.matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]!);
     const { slots, timeZone } = await freeSlots(server);

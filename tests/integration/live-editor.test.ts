@@ -503,6 +503,8 @@ describe('the editor on the live site', () => {
     expect(await (await get('/ipad')).text()).toContain('Edited Twice');
     expect((await get('/tablet')).headers.get('location')).toBe('/ipad-kiosk');
     // One build in all: the job says it used the preview's, and no publish's checkout ever built.
+    // (The job says so as it ends, a moment after the release is live.)
+    await said(server, ', with the preview’s build)');
     expect(server.output()).toMatch(
       /Published release \d+ \(publish \d+, with the preview’s build\)/,
     );

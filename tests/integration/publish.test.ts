@@ -189,10 +189,10 @@ it('publishes an editor’s change live, then rolls it back, with visitors serve
     `${EDITOR}|Publish: Changed Android Apps Built to Last (/android)`,
   );
   expect(read(await page())).toMatch(/Live\s*\(100%\)/);
-  // Published with the preview's build: no second build.
-  expect(server.output()).toMatch(
-    /Published release \d+ \(publish \d+, with the preview’s build\)/,
-  );
+  // Published with the preview's build: no second build. (The job says so as it ends.)
+  await expect
+    .poll(() => server.output(), { timeout: 30_000 })
+    .toMatch(/Published release \d+ \(publish \d+, with the preview’s build\)/);
 
   // Roll back to the site as deployed: live within 10 s, and after a restart still.
   const deployed = /name="release" value="(\d+)"/.exec(await page())![1]!;

@@ -9,6 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import {
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -18,8 +19,8 @@ import {
   existsSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EditingConfig } from '../../src/server/config';
 import { Publishing, type PublishPayload } from '../../src/server/releases/publishing';
 import { publishHandler } from '../../src/server/releases/publish-job';
@@ -38,6 +39,16 @@ const git = (cwd: string, ...args: string[]) =>
 
 /** A site's repository: its content, and a node_modules the checkouts link to. */
 function siteRepo(root: string) {
+  const repo = join(root, 'site');
+  // Made once a run, then copied for each test: the same start without three git processes each.
+  template ??= makeSiteRepo(mkdtempSync(join(tmpdir(), 'publishing-template-')));
+  cpSync(template, repo, { recursive: true, preserveTimestamps: true });
+  return repo;
+}
+let template: string | undefined;
+afterAll(() => template && rmSync(dirname(template), { recursive: true, force: true }));
+
+function makeSiteRepo(root: string) {
   const repo = join(root, 'site');
   mkdirSync(join(repo, 'src/content/services'), { recursive: true });
   mkdirSync(join(repo, 'src/content/data'), { recursive: true });

@@ -222,6 +222,9 @@ export function historyRecorder(root: string, host: RecorderHost) {
       // Unless another Save answered meanwhile: its files, still to come, are its own (two Saves
       // in one second: the second was once recorded as a change outside the editor).
       if (commit && fromEditor && editorSavedAt === savedAt) editorSavedAt = 0;
+      // Nothing of it on disk yet (its files come after its answer): its claim lasts from now, not
+      // from its answer, which a slow record (git, on a loaded machine) may have used up.
+      if (!commit && fromEditor && editorSavedAt === savedAt) editorSavedAt = Date.now();
       // Only the editor's own moves leave a redirect: a file renamed by hand or by git (a checkout,
       // a test putting its files back) is a developer's business.
       if (commit && fromEditor) await followMoves(commit);
