@@ -9,7 +9,14 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type Locator, type Page } from './fixtures';
+import {
+  asBetweenTests,
+  expect,
+  test,
+  type APIRequestContext,
+  type Locator,
+  type Page,
+} from './fixtures';
 import { changed, inProject, restore, snapshot, type Snapshot } from './content';
 import { open, visit } from './visit';
 
@@ -31,11 +38,18 @@ test.afterEach(({ request }) => putBack(request));
  * A test's flow at 1280 px, then again at 375 px from the same content (the files put back between):
  * one test, the second width going on in the test's tabs rather than in a set-up of its own.
  */
-async function atBothWidths(request: APIRequestContext, flow: (width: number) => Promise<void>) {
+async function atBothWidths(
+  request: APIRequestContext,
+  tabs: Page[],
+  flow: (width: number) => Promise<void>,
+) {
   // Two widths' flows, each as long as the test was at one width.
   test.setTimeout(240_000);
   for (const width of [1280, 375]) {
-    if (width !== 1280) await putBack(request);
+    if (width !== 1280) {
+      await putBack(request);
+      await asBetweenTests(tabs);
+    }
     await test.step(`at ${width} px`, () => flow(width));
   }
 }
@@ -124,7 +138,7 @@ test('two tabs on one entry at 1280 and at 375 px: the second Save is refused, s
   request,
 }) => {
   const second = await context.newPage();
-  await atBothWidths(request, async (width) => {
+  await atBothWidths(request, [first, second], async (width) => {
     // Each width's flow starts from the entry loaded anew, as the file is.
     for (const tab of [first, second]) {
       await tab.setViewportSize({ width, height: 800 });
@@ -303,7 +317,7 @@ test("after a rename's link move at 1280 and at 375 px, Redirects and Technologi
   page,
   request,
 }) => {
-  await atBothWidths(request, async (width) => {
+  await atBothWidths(request, [page], async (width) => {
     await page.setViewportSize({ width, height: 800 });
     // Both opened first: the tab holds them as they were.
     await visit(page, '/keystatic/singleton/redirects');

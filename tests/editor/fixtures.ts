@@ -43,6 +43,33 @@ async function keeperOf(context: BrowserContext, page?: Page) {
   return keeper;
 }
 
+/**
+ * Empties the origin's storage from a tab of it: IndexedDB's databases (the editor's drafts),
+ * localStorage and sessionStorage. The HTTP cache, with the compiled code, stays. A database an
+ * open editor holds is deleted once that tab leaves it.
+ */
+export const emptyStorage = (tab: Page) =>
+  tab.evaluate(async () => {
+    localStorage.clear();
+    sessionStorage.clear();
+    for (const { name } of await indexedDB.databases())
+      if (name)
+        await new Promise((done) => {
+          const request = indexedDB.deleteDatabase(name);
+          request.onsuccess = request.onerror = request.onblocked = done;
+        });
+  });
+
+/**
+ * Between two widths of one test: its tabs leave the editor (whose drafts would otherwise be
+ * restored as the next width opens an entry, and whose open database would keep its drafts) and the
+ * storage is emptied, as between two tests.
+ */
+export async function asBetweenTests(tabs: Page[]) {
+  for (const tab of tabs) await tab.goto('/favicon.svg');
+  await emptyStorage(tabs[0]!);
+}
+
 /** How long closing a test's pages may take before the worker's context is replaced. */
 const CLOSE_MS = 10_000;
 
@@ -112,19 +139,8 @@ export const test = base.extend<object, { workerContext: Worker }>({
         return;
       }
       await box.current.clearCookies();
-      // Storage is emptied from the keeper's tab, of the origin: IndexedDB's databases,
-      // localStorage and sessionStorage. The HTTP cache, with the compiled code, stays.
       if (box.keeper.isClosed()) box.keeper = await keeperOf(box.current);
-      await box.keeper.evaluate(async () => {
-        localStorage.clear();
-        sessionStorage.clear();
-        for (const { name } of await indexedDB.databases())
-          if (name)
-            await new Promise((done) => {
-              const request = indexedDB.deleteDatabase(name);
-              request.onsuccess = request.onerror = request.onblocked = done;
-            });
-      });
+      await emptyStorage(box.keeper);
     },
     // Its own time, beyond the test's: a new context loads the editor again.
     { scope: 'test', timeout: 120_000 },
