@@ -41,54 +41,56 @@ export default defineConfig({
   // its dependencies on the first visit and reloads the page, which no test must see half-way).
   projects: [
     // In the first copy, in the order of their files: a deleted page another page's address takes,
-    // brought back; a marketer's afternoon; History's tests (a save undone, a page deleted and
-    // brought back, a page moved).
+    // brought back; a marketer's afternoon.
     {
       name: 'afternoon',
-      testMatch: /(deleted|editor|history)\.spec\.ts/,
-      grep: [afternoon, /(deleted|history)\.spec\.ts/],
+      testMatch: /(deleted|editor)\.spec\.ts/,
+      grep: [afternoon, /deleted\.spec\.ts/],
       workers: 1,
       use: { baseURL: origin('first') },
       metadata: { copy: 'first' },
     },
-    // In the second copy: first the tests that only read (every page of the dev site, every entry
-    // in the editor), which no save may reload, then the other tests that save, History in a
-    // marketer's words and the editor's words last.
+    // In the second copy, one worker, its files in alphabetical order: first the tests that only
+    // read (every page of the dev site, every entry in the editor: dev-site and editor-entries, named
+    // to come before the others), which no save may reload; then the other tests that save,
+    // History in a marketer's words and History's tests (a save undone, a page deleted and brought
+    // back, a page moved; here since the first copy, the longest by some 15 s, these tests' time).
+    // One project, not two one after the other: a project's worker is a browser of its own, whose
+    // start and first load of the editor cost some 20 s of CPU.
     {
-      name: 'reading',
-      testMatch: /(dev-site|entries)\.spec\.ts/,
-      workers: 1,
-      use: { baseURL: origin('second') },
-      metadata: { copy: 'second' },
-    },
-    {
-      name: 'saving',
-      testMatch: /(editor|history-words|words)\.spec\.ts/,
+      name: 'second',
+      testMatch: /[/\\](dev-site|editor-entries|editor|history-words|history)\.spec\.ts$/,
       grepInvert: afternoon,
-      dependencies: ['reading'],
       workers: 1,
       use: { baseURL: origin('second') },
       metadata: { copy: 'second' },
     },
     // In the third copy: two tabs on one entry, a restored draft and a rename's link move; an upload
-    // kept with its draft; what the build refuses refused at Save (a link, a redirect, a restore).
+    // kept with its draft; what the build refuses refused at Save (a link, a redirect, a restore);
+    // the editor's words (here since the second copy, which ran longest, by minutes under load, and
+    // this one shortest).
     {
       name: 'conflicts',
-      testMatch: /(conflicts|pending-drafts|save-checks)\.spec\.ts/,
+      testMatch: /[/\\](conflicts|pending-drafts|save-checks|words)\.spec\.ts$/,
       workers: 1,
       use: { baseURL: origin('third') },
       metadata: { copy: 'third' },
     },
   ],
-  // Node 24 from node_modules, not the system's Node (which Astro refuses).
-  webServer: (['first', 'second', 'third'] as const).map((copy) => ({
-    command: `./node_modules/.bin/node scripts/editor-project.mjs --copy ${copy} -- --mode edit --host 127.0.0.1 --port ${ports[copy]}`,
-    url: `${origin(copy)}/keystatic`,
+  // Node 24 from node_modules, not the system's Node (which Astro refuses). One command for the three
+  // copies: Playwright starts its web servers one after the other, each once the one before answers
+  // (a copy and its dev server's start took some 20 s each on a quiet machine, a minute under
+  // load); editor-project.mjs starts them together, refuses a port already in use, and says "Dev
+  // servers ready" once each answers /keystatic.
+  webServer: {
+    command: `./node_modules/.bin/node scripts/editor-project.mjs ${(['first', 'second', 'third'] as const).map((copy) => `--copy ${copy}=${ports[copy]}`).join(' ')} --ready /keystatic -- --mode edit --host 127.0.0.1`,
+    wait: { stdout: /Dev servers ready/ },
     env: { ASTRO_TELEMETRY_DISABLED: '1' },
     reuseExistingServer: false,
-    timeout: 120_000,
-    // SIGINT first, so that editor-project.mjs stops `astro dev` and removes its copy and log
+    // The three at once: some 120 s each, one after the other, had been given.
+    timeout: 240_000,
+    // SIGINT first, so that editor-project.mjs stops each `astro dev` and removes its copy and log
     // (without it, Playwright kills the process group, and the copies stayed in the temporary folder).
     gracefulShutdown: { signal: 'SIGINT', timeout: 10_000 },
-  })),
+  },
 });

@@ -9,7 +9,14 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from './fixtures';
+import {
+  asBetweenTests,
+  expect,
+  test,
+  type APIRequestContext,
+  type Locator,
+  type Page,
+} from './fixtures';
 import { changed, inProject, restore, snapshot, type Snapshot } from './content';
 import { open, visit } from './visit';
 
@@ -17,12 +24,35 @@ let before: Snapshot;
 test.beforeEach(() => {
   before = snapshot();
 });
-test.afterEach(async ({ request }) => {
-  // The last Save recorded first (History's pages wait for it): its record must not take the files
-  // put back for a move of the editor's.
+/**
+ * The copy's files put back. The last Save recorded first (History's pages wait for it): its record
+ * must not take the files put back for a move of the editor's.
+ */
+async function putBack(request: APIRequestContext) {
   await request.get('/keystatic/history');
   restore(before);
-});
+}
+test.afterEach(({ request }) => putBack(request));
+
+/**
+ * A test's flow at 1280 px, then again at 375 px from the same content (the files put back between):
+ * one test, the second width going on in the test's tabs rather than in a set-up of its own.
+ */
+async function atBothWidths(
+  request: APIRequestContext,
+  tabs: Page[],
+  flow: (width: number) => Promise<void>,
+) {
+  // Two widths' flows, each as long as the test was at one width.
+  test.setTimeout(240_000);
+  for (const width of [1280, 375]) {
+    if (width !== 1280) {
+      await putBack(request);
+      await asBetweenTests(tabs);
+    }
+    await test.step(`at ${width} px`, () => flow(width));
+  }
+}
 
 const service = 'src/content/services/ipad.mdx';
 const technologies = 'src/content/data/technologies.yaml';
@@ -102,12 +132,14 @@ const draftKept = (tab: Page, key: string[]) =>
     )
     .toBe(true);
 
-for (const width of [1280, 375])
-  test(`two tabs on one entry at ${width} px: the second Save is refused, says who and when, and both changes are kept field by field`, async ({
-    page: first,
-    context,
-  }) => {
-    const second = await context.newPage();
+test('two tabs on one entry at 1280 and at 375 px: the second Save is refused, says who and when, and both changes are kept field by field', async ({
+  page: first,
+  context,
+  request,
+}) => {
+  const second = await context.newPage();
+  await atBothWidths(request, [first, second], async (width) => {
+    // Each width's flow starts from the entry loaded anew, as the file is.
     for (const tab of [first, second]) {
       await tab.setViewportSize({ width, height: 800 });
       await visit(tab, ipad);
@@ -149,6 +181,7 @@ for (const width of [1280, 375])
     // The first tab follows the file without a reload.
     await expect(first.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
   });
+});
 
 test('the marketer keeps their version, or takes the other, after seeing both', async ({
   page: first,
@@ -280,10 +313,11 @@ test("a draft restored after a rename's link move is checked too, at 375 px", as
   expect(read(technologies)).not.toMatch(/href: \/ipad\n/);
 });
 
-for (const width of [1280, 375])
-  test(`after a rename's link move at ${width} px, Redirects and Technologies open in the same tab as they are now`, async ({
-    page,
-  }) => {
+test("after a rename's link move at 1280 and at 375 px, Redirects and Technologies open in the same tab as they are now", async ({
+  page,
+  request,
+}) => {
+  await atBothWidths(request, [page], async (width) => {
     await page.setViewportSize({ width, height: 800 });
     // Both opened first: the tab holds them as they were.
     await visit(page, '/keystatic/singleton/redirects');
@@ -314,3 +348,4 @@ for (const width of [1280, 375])
     );
     await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
   });
+});

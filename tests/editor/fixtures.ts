@@ -4,7 +4,8 @@
  * script: in a new context each load compiles all of it (2.4 s of CPU); in one that has loaded it
  * twice, Chromium keeps the compiled code with the cached files and a load costs a quarter of that.
  * Pages a test opened are closed when it ends; what the editor kept (its drafts of unsaved entries in
- * IndexedDB, its settings in localStorage) is removed, so that no test sees another's.
+ * IndexedDB, its settings in localStorage) is removed, so that no test sees another's (from a tab
+ * of the origin the worker keeps open, `keeper`).
  */
 import {
   expect,
@@ -12,6 +13,7 @@ import {
   type Browser,
   type BrowserContext,
   type FullProject,
+  type Page,
 } from '@playwright/test';
 
 // Everything else as Playwright has it (a name exported here, `test`, wins over the same one below).
@@ -27,13 +29,54 @@ async function warmUp(context: BrowserContext) {
   await page.goto('/keystatic/collection/services/item/iphone');
   await expect(page.getByRole('button', { name: 'Save' })).toBeVisible({ timeout: 60_000 });
   await page.waitForLoadState('networkidle');
-  await page.close();
+  return page;
+}
+
+/**
+ * A tab of the origin kept open from test to test (on a file with no script), where the storage
+ * is emptied after each test: a tab opened for that after every test had cost a renderer's start
+ * and a load each time.
+ */
+async function keeperOf(context: BrowserContext, page?: Page) {
+  const keeper = page && !page.isClosed() ? page : await context.newPage();
+  await keeper.goto('/favicon.svg');
+  return keeper;
+}
+
+/**
+ * Empties the origin's storage from a tab of it: IndexedDB's databases (the editor's drafts),
+ * localStorage and sessionStorage. The HTTP cache, with the compiled code, stays. A database an
+ * open editor holds is deleted once that tab leaves it.
+ */
+export const emptyStorage = (tab: Page) =>
+  tab.evaluate(async () => {
+    localStorage.clear();
+    sessionStorage.clear();
+    for (const { name } of await indexedDB.databases())
+      if (name)
+        await new Promise((done) => {
+          const request = indexedDB.deleteDatabase(name);
+          request.onsuccess = request.onerror = request.onblocked = done;
+        });
+  });
+
+/**
+ * Between two widths of one test: its tabs leave the editor (whose drafts would otherwise be
+ * restored as the next width opens an entry, and whose open database would keep its drafts) and the
+ * storage is emptied, as between two tests.
+ */
+export async function asBetweenTests(tabs: Page[]) {
+  for (const tab of tabs) await tab.goto('/favicon.svg');
+  await emptyStorage(tabs[0]!);
 }
 
 /** How long closing a test's pages may take before the worker's context is replaced. */
 const CLOSE_MS = 10_000;
 
-/** A browser context for a worker, as the project's settings make it, with the editor loaded once. */
+/**
+ * A browser context for a worker, as the project's settings make it, with the editor loaded once,
+ * and its keeper's tab.
+ */
 async function editorContext(browser: Browser, project: FullProject) {
   const { baseURL, viewport, userAgent, deviceScaleFactor, isMobile, hasTouch } = project.use;
   const context = await browser.newContext({
@@ -56,8 +99,7 @@ async function editorContext(browser: Browser, project: FullProject) {
           .then((cdp) => cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown }))
           .catch(() => {}),
     );
-  await warmUp(context);
-  return context;
+  return { current: context, keeper: await keeperOf(context, await warmUp(context)) };
 }
 
 /** Whether a promise settled within `ms`. */
@@ -70,11 +112,13 @@ const settles = (promise: Promise<unknown>, ms: number) =>
     );
   });
 
-export const test = base.extend<object, { workerContext: { current: BrowserContext } }>({
+type Worker = { current: BrowserContext; keeper: Page };
+
+export const test = base.extend<object, { workerContext: Worker }>({
   // The worker's context, in a box: a test's teardown replaces it when its pages do not close.
   workerContext: [
     async ({ browser }, use, { project }) => {
-      const box = { current: await editorContext(browser, project) };
+      const box = await editorContext(browser, project);
       await use(box);
       await box.current.close();
     },
@@ -86,30 +130,17 @@ export const test = base.extend<object, { workerContext: { current: BrowserConte
       // Closing a page of the dev site while it reloads itself (its content changed as the test
       // ended: ../../src/editor/browser/site-reload.ts) never returned in Chromium's headless shell,
       // and the test timed out in its teardown: such a context is left, and a new one made.
-      const closed = Promise.all(box.current.pages().map((page) => page.close()));
+      const pages = box.current.pages().filter((page) => page !== box.keeper);
+      const closed = Promise.all(pages.map((page) => page.close()));
       if (!(await settles(closed, CLOSE_MS))) {
         console.warn(`Its pages did not close in ${CLOSE_MS / 1000} s: a new browser context.`);
         void box.current.close().catch(() => {});
-        box.current = await editorContext(browser, project);
+        Object.assign(box, await editorContext(browser, project));
         return;
       }
-      const context = box.current;
-      await context.clearCookies();
-      // Storage is emptied from a page of the origin: IndexedDB's databases, localStorage and
-      // sessionStorage. The HTTP cache, with the compiled code, stays.
-      const page = await context.newPage();
-      await page.goto('/favicon.svg').catch(() => {});
-      await page.evaluate(async () => {
-        localStorage.clear();
-        sessionStorage.clear();
-        for (const { name } of await indexedDB.databases())
-          if (name)
-            await new Promise((done) => {
-              const request = indexedDB.deleteDatabase(name);
-              request.onsuccess = request.onerror = request.onblocked = done;
-            });
-      });
-      await page.close();
+      await box.current.clearCookies();
+      if (box.keeper.isClosed()) box.keeper = await keeperOf(box.current);
+      await emptyStorage(box.keeper);
     },
     // Its own time, beyond the test's: a new context loads the editor again.
     { scope: 'test', timeout: 120_000 },

@@ -137,7 +137,8 @@ test("the editor's words: where a link is on the site and each page by its name,
   });
 
   await test.step('the list of service pages: its address column says "Page address"', async () => {
-    await visit(page, '/keystatic/collection/services');
+    // In the editor's tab of the first step, still loaded: the site's changes do not reload it.
+    await open(page, '/keystatic/collection/services');
     await expect(page.getByRole('columnheader', { name: 'Page address' })).toBeVisible();
     await expect(page.getByRole('columnheader', { name: 'Slug' })).toHaveCount(0);
   });
