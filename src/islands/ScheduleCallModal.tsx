@@ -40,6 +40,8 @@ export default function ScheduleCallModal({ timeStep }: { timeStep?: ReactNode }
       <dialog
         {...dialog}
         id="schedule-call"
+        // Escape and a click outside close it while it is not yet modal (BaseLayout.astro's first move).
+        closedby="any"
         className="modal call-modal"
         aria-labelledby={`${id}-title`}
         aria-describedby={`${id}-intro`}

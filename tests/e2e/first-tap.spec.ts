@@ -70,6 +70,9 @@ test.describe('first tap before the code arrives', () => {
     await opener.tap();
     await expect(dialog).toBeVisible();
     expect(await inside()).toBe(true);
+    // Shown in the tap's frame, modal from the next: the page behind is then inert.
+    await expect.poll(() => dialog.evaluate((d) => d.matches(':modal'))).toBe(true);
+    expect(await inside()).toBe(true);
     expect(page.url()).toMatch(/\/laravel$/);
     expect(await violations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Close' }).tap();
