@@ -209,7 +209,11 @@ test('the marketer keeps their version, or takes the other, after seeing both', 
   // The first tab, which changed nothing since, shows that file; then it saves the name again.
   await expect(first.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
   await expect(order(first)).toHaveValue('20');
+  // A number field takes its value as it loses the focus: until then the tab has no unsaved
+  // change, and follows the first tab's Save (the number is then saved on that version, no conflict).
   await order(second).fill('22');
+  await order(second).blur();
+  await expect(second.getByText('Unsaved', { exact: true })).toBeVisible();
   await first.getByRole('textbox', { name: 'Service name' }).fill('iPad for Business');
   expect(await save(first)).toBe(200);
   await fileState(service, (text) => text.includes('title: iPad for Business\n'));
