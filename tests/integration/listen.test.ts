@@ -5,9 +5,11 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../support/server';
 
 const held: Server[] = [];
@@ -22,10 +24,32 @@ async function holdPort(port: number) {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
 }
 
+/**
+ * A store's path in a folder of its own, owned by the user the server runs as: not ./data, where a
+ * site started in this clone (`npm start`) leaves key files only its own user may read, which
+ * stopped the server as `nobody` before it tried the port.
+ */
+function storeOf(uid?: number, gid?: number) {
+  const folder = mkdtempSync(join(tmpdir(), 'listen-'));
+  folders.push(folder);
+  if (uid !== undefined) chownSync(folder, uid, gid ?? uid);
+  return join(folder, 'enquiries.sqlite');
+}
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
 /** Starts the server as `npm run serve` would (src/server/main.ts), until it exits. */
 async function serve(env: Record<string, string>, options: { uid?: number; gid?: number } = {}) {
   const child = spawn(process.execPath, ['src/server/main.ts'], {
-    env: { ...process.env, HOST: '127.0.0.1', LOG_FORMAT: '', ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      LOG_FORMAT: '',
+      ENQUIRY_DB: storeOf(options.uid, options.gid),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...options,
   });
