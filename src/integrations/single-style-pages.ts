@@ -15,14 +15,21 @@ const STYLE = /<style>([\s\S]*?)<\/style>/g;
  * hashes the page's own), and a page's first response, headers included, must fit one round trip.
  */
 export function singleStyle(html: string): string {
-  const rules = [...html.matchAll(STYLE)].map((match) => match[1]);
-  if (rules.length < 2) return html;
-  let first = true;
-  return html.replace(STYLE, () => {
-    if (!first) return '';
-    first = false;
-    return `<style>${rules.join('')}</style>`;
-  });
+  // Not one inside an inline SVG (an icon's own, which may hold what only an SVG parser reads).
+  const inSvg = (at: number) => {
+    const before = html.slice(0, at);
+    return before.lastIndexOf('<svg') > before.lastIndexOf('</svg>');
+  };
+  const styles = [...html.matchAll(STYLE)].filter((match) => !inSvg(match.index));
+  if (styles.length < 2) return html;
+  const merged = `<style>${styles.map((match) => match[1]).join('')}</style>`;
+  let out = '';
+  let from = 0;
+  for (const [index, match] of styles.entries()) {
+    out += html.slice(from, match.index) + (index === 0 ? merged : '');
+    from = match.index + match[0].length;
+  }
+  return out + html.slice(from);
 }
 
 export const onRequest: MiddlewareHandler = async (context, next) => {

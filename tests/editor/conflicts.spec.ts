@@ -10,7 +10,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import {
-  asBetweenTests,
+  atBothWidths,
   expect,
   test,
   type APIRequestContext,
@@ -38,26 +38,6 @@ async function putBack(request: APIRequestContext) {
   }
 }
 test.afterEach(({ request }) => putBack(request));
-
-/**
- * A test's flow at 1280 px, then again at 375 px from the same content (the files put back between):
- * one test, the second width going on in the test's tabs rather than in a set-up of its own.
- */
-async function atBothWidths(
-  request: APIRequestContext,
-  tabs: Page[],
-  flow: (width: number) => Promise<void>,
-) {
-  // Two widths' flows, each as long as the test was at one width.
-  test.setTimeout(240_000);
-  for (const width of [1280, 375]) {
-    if (width !== 1280) {
-      await putBack(request);
-      await asBetweenTests(tabs);
-    }
-    await test.step(`at ${width} px`, () => flow(width));
-  }
-}
 
 const service = 'src/content/services/ipad.mdx';
 const technologies = 'src/content/data/technologies.yaml';
@@ -143,49 +123,53 @@ test('two tabs on one entry at 1280 and at 375 px: the second Save is refused, s
   request,
 }) => {
   const second = await context.newPage();
-  await atBothWidths(request, [first, second], async (width) => {
-    // Each width's flow starts from the entry loaded anew, as the file is.
-    for (const tab of [first, second]) {
-      await tab.setViewportSize({ width, height: 800 });
-      await visit(tab, ipad);
-    }
-    // Both at work on the entry at once: the second tab changes the page's name (unsaved, so its
-    // tab keeps it on the version it opened), the first the hero text, saved first.
-    await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
-    const hero = first.getByRole('textbox', { name: 'Hero text' });
-    const heroText = `${await hero.inputValue()} Works offline too.`;
-    await hero.fill(heroText);
-    expect(await save(first)).toBe(200);
-    const theirs = await changed(before, service);
-    expect(await save(second)).toBe(409);
-    const conflict = conflictOf(second, 'Service pages → ipad');
-    await expect(conflict).toBeVisible();
-    await expect(conflict).toHaveAccessibleDescription(
-      /^Someone saved it in the editor \(in another tab, or a colleague\), today \d/,
-    );
-    // Nothing written: the first tab's save is there, whole.
-    expect(read(service)).toBe(theirs);
-    const name = field(conflict, 'Service name (changed by you)');
-    await expect(name.yours).toHaveAccessibleName(/iPad Apps$/);
-    await expect(name.yours).toBeChecked();
-    await expect(name.other).toHaveAccessibleName(/iPad App$/);
-    const heroField = field(conflict, 'Hero → Hero text (changed in the other version)');
-    await expect(heroField.other).toHaveAccessibleName(/Works offline too\.$/);
-    await expect(heroField.other).toBeChecked();
-    expect(await violations(second, '.editor-conflict')).toEqual([]);
+  await atBothWidths(
+    [first, second],
+    () => putBack(request),
+    async (width) => {
+      // Each width's flow starts from the entry loaded anew, as the file is.
+      for (const tab of [first, second]) {
+        await tab.setViewportSize({ width, height: 800 });
+        await visit(tab, ipad);
+      }
+      // Both at work on the entry at once: the second tab changes the page's name (unsaved, so its
+      // tab keeps it on the version it opened), the first the hero text, saved first.
+      await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
+      const hero = first.getByRole('textbox', { name: 'Hero text' });
+      const heroText = `${await hero.inputValue()} Works offline too.`;
+      await hero.fill(heroText);
+      expect(await save(first)).toBe(200);
+      const theirs = await changed(before, service);
+      expect(await save(second)).toBe(409);
+      const conflict = conflictOf(second, 'Service pages → ipad');
+      await expect(conflict).toBeVisible();
+      await expect(conflict).toHaveAccessibleDescription(
+        /^Someone saved it in the editor \(in another tab, or a colleague\), today \d/,
+      );
+      // Nothing written: the first tab's save is there, whole.
+      expect(read(service)).toBe(theirs);
+      const name = field(conflict, 'Service name (changed by you)');
+      await expect(name.yours).toHaveAccessibleName(/iPad Apps$/);
+      await expect(name.yours).toBeChecked();
+      await expect(name.other).toHaveAccessibleName(/iPad App$/);
+      const heroField = field(conflict, 'Hero → Hero text (changed in the other version)');
+      await expect(heroField.other).toHaveAccessibleName(/Works offline too\.$/);
+      await expect(heroField.other).toBeChecked();
+      expect(await violations(second, '.editor-conflict')).toEqual([]);
 
-    const merge = conflict.getByRole('button', { name: 'Save with these choices' });
-    expect(await saved(second, () => merge.click())).toBe(200);
-    await expect(conflict).toBeHidden();
-    await fileState(
-      service,
-      (text) => text.includes('title: iPad Apps\n') && text.includes('Works offline too.'),
-    );
-    await expect(second.getByRole('textbox', { name: 'Hero text' })).toHaveValue(heroText);
-    await expect(second.getByText('Unsaved', { exact: true })).toHaveCount(0);
-    // The first tab follows the file without a reload.
-    await expect(first.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
-  });
+      const merge = conflict.getByRole('button', { name: 'Save with these choices' });
+      expect(await saved(second, () => merge.click())).toBe(200);
+      await expect(conflict).toBeHidden();
+      await fileState(
+        service,
+        (text) => text.includes('title: iPad Apps\n') && text.includes('Works offline too.'),
+      );
+      await expect(second.getByRole('textbox', { name: 'Hero text' })).toHaveValue(heroText);
+      await expect(second.getByText('Unsaved', { exact: true })).toHaveCount(0);
+      // The first tab follows the file without a reload.
+      await expect(first.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
+    },
+  );
 });
 
 test('the marketer keeps their version, or takes the other, after seeing both', async ({
@@ -326,35 +310,39 @@ test("after a rename's link move at 1280 and at 375 px, Redirects and Technologi
   page,
   request,
 }) => {
-  await atBothWidths(request, [page], async (width) => {
-    await page.setViewportSize({ width, height: 800 });
-    // Both opened first: the tab holds them as they were.
-    await visit(page, '/keystatic/singleton/redirects');
-    await open(page, '/keystatic/singleton/technologies');
-    await open(page, ipad);
-    await page.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
-    expect(await save(page)).toBe(200);
-    const moved = page.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' });
-    await moved.getByRole('button', { name: 'Point them at /ipad-apps' }).click();
-    await expect(moved.getByRole('status')).toContainText('Done');
-    await moved.getByRole('button', { name: 'Close' }).click();
+  await atBothWidths(
+    [page],
+    () => putBack(request),
+    async (width) => {
+      await page.setViewportSize({ width, height: 800 });
+      // Both opened first: the tab holds them as they were.
+      await visit(page, '/keystatic/singleton/redirects');
+      await open(page, '/keystatic/singleton/technologies');
+      await open(page, ipad);
+      await page.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
+      expect(await save(page)).toBe(200);
+      const moved = page.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' });
+      await moved.getByRole('button', { name: 'Point them at /ipad-apps' }).click();
+      await expect(moved.getByRole('status')).toContainText('Done');
+      await moved.getByRole('button', { name: 'Close' }).click();
 
-    await open(page, '/keystatic/singleton/redirects');
-    await expect(
-      page.getByRole('row', { name: '/ipad → iPad App (/ipad-apps)', exact: true }),
-    ).toBeVisible();
-    await open(page, '/keystatic/singleton/technologies');
-    await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
-    const item = await openItem(page, 'iPad');
-    await expect(item.getByRole('textbox', { name: 'Link' })).toHaveValue('/ipad-apps');
-    // Saved on the version it shows: no conflict with the move.
-    await item.getByRole('textbox', { name: 'Name' }).fill('iPad and iPadOS');
-    await item.getByRole('button', { name: 'Done' }).click();
-    expect(await save(page)).toBe(200);
-    await fileState(
-      technologies,
-      (text) => text.includes('name: iPad and iPadOS\n') && text.includes('href: /ipad-apps\n'),
-    );
-    await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
-  });
+      await open(page, '/keystatic/singleton/redirects');
+      await expect(
+        page.getByRole('row', { name: '/ipad → iPad App (/ipad-apps)', exact: true }),
+      ).toBeVisible();
+      await open(page, '/keystatic/singleton/technologies');
+      await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
+      const item = await openItem(page, 'iPad');
+      await expect(item.getByRole('textbox', { name: 'Link' })).toHaveValue('/ipad-apps');
+      // Saved on the version it shows: no conflict with the move.
+      await item.getByRole('textbox', { name: 'Name' }).fill('iPad and iPadOS');
+      await item.getByRole('button', { name: 'Done' }).click();
+      expect(await save(page)).toBe(200);
+      await fileState(
+        technologies,
+        (text) => text.includes('name: iPad and iPadOS\n') && text.includes('href: /ipad-apps\n'),
+      );
+      await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
+    },
+  );
 });

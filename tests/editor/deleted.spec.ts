@@ -13,7 +13,7 @@ import { load } from 'js-yaml';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { inProject, restore, snapshot, type Snapshot } from './content';
 import {
-  asBetweenTests,
+  atBothWidths,
   expect,
   test,
   type APIRequestContext,
@@ -127,21 +127,15 @@ async function versionTexts(page: Page, versions: Locator) {
   return texts;
 }
 
-// At 1280 px, then again at 375 px from the same content (the first's files put back): one test,
-// so that the second width goes on in the same tab rather than in a set-up of its own.
 test('a deleted page whose address another page takes is still found, and comes back under another (1280 and 375 px)', async ({
   page,
   request,
 }) => {
-  // Two widths' flows, each as long as the test was at one width.
-  test.setTimeout(240_000);
-  for (const width of [1280, 375]) {
-    if (width !== 1280) {
-      restore(before);
-      await asBetweenTests([page]);
-    }
-    await test.step(`at ${width} px`, () => deletedAndTaken(page, request, width));
-  }
+  await atBothWidths(
+    [page],
+    () => restore(before),
+    (width) => deletedAndTaken(page, request, width),
+  );
 });
 
 async function deletedAndTaken(page: Page, request: APIRequestContext, width: number) {

@@ -61,13 +61,27 @@ export const emptyStorage = (tab: Page) =>
   });
 
 /**
- * Between two widths of one test: its tabs leave the editor (whose drafts would otherwise be
- * restored as the next width opens an entry, and whose open database would keep its drafts) and the
- * storage is emptied, as between two tests.
+ * A test's flow at 1280 px, then again at 375 px from the same content: one test, the second width
+ * going on in the test's tabs rather than in a set-up of its own. Between the two, the files are
+ * put back (`putBack`), and the tabs leave the editor (whose drafts would otherwise be restored as
+ * the next width opens an entry, and whose open database would keep them) while the storage is
+ * emptied, as between two tests.
  */
-export async function asBetweenTests(tabs: Page[]) {
-  for (const tab of tabs) await tab.goto('/favicon.svg');
-  await emptyStorage(tabs[0]!);
+export async function atBothWidths(
+  tabs: Page[],
+  putBack: () => unknown,
+  flow: (width: number) => Promise<void>,
+) {
+  // Two widths' flows, each as long as the test was at one width.
+  test.setTimeout(240_000);
+  for (const width of [1280, 375]) {
+    if (width !== 1280) {
+      await putBack();
+      for (const tab of tabs) await tab.goto('/favicon.svg');
+      await emptyStorage(tabs[0]!);
+    }
+    await test.step(`at ${width} px`, () => flow(width));
+  }
 }
 
 /** How long closing a test's pages may take before the worker's context is replaced. */

@@ -19,5 +19,7 @@ describe('singleStyle', () => {
     expect(singleStyle('<body></body>')).toBe('<body></body>');
     const media = '<style>a{}</style><style media="print">b{}</style>';
     expect(singleStyle(media)).toBe(media);
+    const icon = '<style>a{}</style><svg><style><![CDATA[.b{}]]></style></svg>';
+    expect(singleStyle(icon)).toBe(icon);
   });
 });
