@@ -32,6 +32,9 @@ const project = (
 export default getViteConfig({
   test: {
     testTimeout: 120_000,
+    // Vitest's 10 s is short for a hook that copies the project or starts a server while the
+    // other phases of `npm test` load the machine (CI failed on content-build's copy at 10 s).
+    hookTimeout: 60_000,
     ...(timesFile && { reporters: [...configDefaults.reporters, new VitestFileTimes(timesFile)] }),
     projects: [
       // Pure: rules, formats, schemas and content files; no server, no database, no build. So its
