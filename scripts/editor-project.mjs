@@ -6,9 +6,8 @@
 // Usage: node scripts/editor-project.mjs --copy NAME[=PORT] ... [--ready PATH] -- <astro dev arguments>
 // makes a fresh copy for each NAME and runs `astro dev` in each (with `--port PORT`) until stopped;
 // once each answers PATH (`/` by default), it says "Dev servers ready". playwright.editor.config.ts
-// runs its three copies, `first`, `second` and `third`, from one command: Playwright starts its web
-// servers one after the other, each once the one before answers, and three at once start in about
-// the time of one. The tests find a copy with `editorProject(NAME)`.
+// runs one copy, `editing`; several start together, in about the time of one (Playwright starts its
+// web servers one after the other). The tests find a copy with `editorProject(NAME)`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, rmSync } from 'node:fs';

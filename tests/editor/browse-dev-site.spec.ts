@@ -2,7 +2,9 @@
  * The site as `astro dev` serves it, the editor's preview (`npm run dev`, `npm run edit`): every
  * route of src/pages renders with no 5xx answer (the page's or of anything it loads), no error in
  * the browser's console, no broken image and no Vite error overlay; the addresses that are not
- * pages answer a GET without a server error.
+ * pages answer a GET without a server error. It only reads, and runs first (`browse-` puts its file
+ * before the others): a page asked for while the dev server takes in the files a test before it put
+ * back could meet the content store half-way between the two (a 500 for a second).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';

@@ -1,8 +1,7 @@
 /**
  * Every entry of the content opens in the editor without an error; the entry's toolbar says its
- * actions in words; a list item's id field says when another item has that id. It only reads: in the
- * second copy of the project (the `second` project of playwright.editor.config.ts), before the tests
- * there that save (its name puts it first), whose saves would reload its pages.
+ * actions in words; a list item's id field says when another item has that id. It only reads, and
+ * runs before the tests that save (`browse-` puts its file first), whose saves would reload its pages.
  */
 import { readdirSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from './fixtures';
