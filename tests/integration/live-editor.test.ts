@@ -7,10 +7,14 @@
  * singleton and both collections open; an editor changes a service page's name and saves it, which
  * changes the draft's file and not the live page, and is in the audit log with the member's name. A
  * Save made on a version since changed is refused (409) with both; an open tab follows a Save made
- * elsewhere; History names the editor. The preview shows the site built with the draft: a new
- * page's address, a changed page, a redirect; never to a browser without an editor's session; a
- * publish of that draft then puts the preview's build live (one build in all). A helper that stops
- * is started again.
+ * elsewhere; History names the editor. The publishing page lists the draft's changes in words,
+ * and only an editor sees it. The preview shows the site built with the draft (the one real build,
+ * visitors' pages answered meanwhile): a new page's address, a changed page, a redirect; never to a
+ * browser without an editor's session. Publish, pressed twice at once, is one release: the preview's
+ * build, live within 90 s, visitors served throughout, a commit by the member; a roll back restores
+ * the site as deployed within 10 s and survives a restart. A helper that stops is started again.
+ * (One file, one build: a publish of content other than the preview's builds anew, in
+ * tests/store/publishing.test.ts.)
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -32,7 +36,7 @@ import { readConfig } from '../../src/server/config';
 import { storedHash } from '../../src/server/staff/access';
 import { openStore } from '../../src/server/store/index';
 import { freePort, startServer, type RunningServer } from '../support/server';
-import { post } from './staff-sign-in';
+import { post, read } from './staff-sign-in';
 
 const EDITOR = 'ed@northgate-digital.example';
 const OFFICE = 'office@northgate-digital.example';
@@ -40,6 +44,7 @@ const SERVICE = 'src/content/services/ipad.mdx';
 
 let folder: string;
 let server: RunningServer;
+let serverEnv: Record<string, string>;
 let browser: Browser | undefined;
 const draft = () => join(folder, 'editing', 'draft');
 
@@ -118,7 +123,7 @@ beforeAll(async () => {
     cwd: join(folder, 'site'),
   });
   const port = await freePort();
-  server = await startServer({
+  serverEnv = {
     PORT: String(port),
     SITE_URL: `http://127.0.0.1:${port}`,
     EDITING: 'on',
@@ -127,7 +132,8 @@ beforeAll(async () => {
     STAFF_EDITORS: EDITOR,
     STAFF_EMAILS: OFFICE,
     STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
-  });
+  };
+  server = await startServer(serverEnv);
   // The helper listens a moment after the server, and the server says so.
   await said(server, 'The visual editor is served');
 }, 120_000);
@@ -142,6 +148,40 @@ function said(running: RunningServer, text: string) {
     running.child.once('exit', () => reject(new Error(running.output())));
     check();
   });
+}
+
+/** The publishing page as `token`'s member sees it, as text. */
+const publishing = async (token: string) => read(await (await get('/staff/publish', token)).text());
+
+/** The site repository's last commit on a branch: its author's address and its subject. */
+const lastCommit = (branch: string) =>
+  execFileSync('git', ['log', '-1', '--format=%ae|%s', branch], {
+    cwd: join(folder, 'site'),
+    encoding: 'utf8',
+  }).trim();
+
+/** Visitors asking a page and /healthz in turn until `done`: each answer's status and time. */
+async function visitors(done: () => boolean) {
+  const seen: { status: number; ms: number }[] = [];
+  const visitor = async () => {
+    while (!done()) {
+      for (const path of ['/android', '/healthz']) {
+        const started = performance.now();
+        const answer = await fetch(`${server.url}${path}`).catch(() => undefined);
+        await answer?.arrayBuffer();
+        seen.push({ status: answer?.status ?? 0, ms: performance.now() - started });
+      }
+    }
+  };
+  await Promise.all([visitor(), visitor()]);
+  return seen;
+}
+
+/** None failed, and 99 in 100 within 250 ms. */
+function servedWell(seen: { status: number; ms: number }[]) {
+  expect(seen.filter((s) => s.status !== 200)).toEqual([]);
+  const times = seen.map((s) => s.ms).sort((a, b) => a - b);
+  expect(times[Math.floor(times.length * 0.99)]).toBeLessThan(250);
 }
 
 afterAll(async () => {
@@ -176,6 +216,27 @@ describe('the editor on the live site', () => {
       403,
     );
     expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
+    // Nor may they publish.
+    expect(read(await (await get('/staff', token)).text())).not.toContain('Publishing');
+    expect((await get('/staff/publish', token)).status).toBe(403);
+    const pressed = await post(
+      `${server.url}/staff/publish`,
+      { action: 'publish' },
+      {
+        Cookie: `staff=${token}`,
+      },
+    );
+    expect(pressed.status).toBe(403);
+  });
+
+  it('shows an editor the editor and publishing on the desk, with nothing to publish yet', async () => {
+    const token = await sessionOf(EDITOR);
+    const desk = await (await get('/staff', token)).text();
+    expect(desk).toContain('href="/staff/publish"');
+    expect(desk).toContain('href="/keystatic"');
+    expect(await publishing(token)).toContain(
+      'Nothing yet: the draft is the same as the live site.',
+    );
   });
 
   it("refuses an editor's write sent from another site", async () => {
@@ -256,10 +317,11 @@ describe('the editor on the live site', () => {
     // Only that line changed.
     const original = readFileSync(SERVICE, 'utf8');
     expect(saved).toBe(original.replace(/^title: iPad App$/m, 'title: iPad Apps, Edited Live'));
-    // The live site is as it was.
+    // The live site is as it was; the publishing page lists the change, in words.
     const live = await (await get('/ipad')).text();
     expect(live).not.toContain('Edited Live');
     expect(errors).toEqual([]);
+    expect(await publishing(token)).toMatch(/Changed:\s*iPad Apps, Edited Live\s*\(\/ipad\)/);
     // The audit log names the member.
     const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
     try {
@@ -421,8 +483,11 @@ describe('the editor on the live site', () => {
     // The editor's Preview of an entry leads to the draft's preview of its page.
     const link = await get('/api/editor/preview/services/ipad-kiosk', token);
     expect(link.headers.get('location')).toBe('/keystatic/preview?page=%2Fipad-kiosk');
-    // Built in the background; the page asks again until it is ready.
+    // Built in the background, visitors served meanwhile; the page asks again until it is ready.
     let entered: Response | undefined;
+    let previewed = false;
+    const asked = Date.now();
+    const seenWhileBuilt = visitors(() => previewed || Date.now() - asked > 240_000);
     await expect
       .poll(
         async () => {
@@ -432,6 +497,8 @@ describe('the editor on the live site', () => {
         { timeout: 240_000, interval: 3_000 },
       )
       .toBe(303);
+    previewed = true;
+    servedWell(await seenWhileBuilt);
     expect(entered!.headers.get('location')).toBe('/ipad-kiosk');
     // Only to an address of this site.
     for (const elsewhere of ['//evil.example/x', '/\\evil.example', 'https://evil.example'])
@@ -488,20 +555,33 @@ describe('the editor on the live site', () => {
     expect(left.headers.get('set-cookie')).toMatch(/^editor-preview=; Max-Age=0/);
   }, 300_000);
 
-  it('publishes the previewed draft with the preview’s build, not a build of its own', async () => {
+  it('publishes the previewed draft once when pressed twice, with its build, visitors served throughout', async () => {
     const token = await sessionOf(EDITOR);
-    const pressed = await post(
-      `${server.url}/staff/publish`,
-      { action: 'publish' },
-      { Cookie: `staff=${token}` },
+    const as = { Cookie: `staff=${token}` };
+    const pressed = Date.now();
+    const presses = await Promise.all(
+      [1, 2].map(() => post(`${server.url}/staff/publish`, { action: 'publish' }, as)),
     );
-    expect(pressed.status).toBe(303);
+    expect(presses.map((p) => p.status)).toEqual([303, 303]);
+    expect(presses.map((p) => p.headers.get('location')).sort()).toEqual([
+      '/staff/publish?done=already#progress',
+      '/staff/publish?done=queued#progress',
+    ]);
+    const progress = await (await get('/staff/publish', token)).text();
+    expect(progress).toMatch(/<meta http-equiv="refresh" content="3"/);
+    expect(progress).toMatch(/<progress id="publish-progress" max="100" value="\d+"/);
+    let live = false;
+    const seen = visitors(() => live || Date.now() - pressed > 90_000);
     await expect
-      .poll(async () => (await get('/ipad-kiosk')).status, { timeout: 60_000, interval: 500 })
+      .poll(async () => (await get('/ipad-kiosk')).status, { timeout: 90_000, interval: 500 })
       .toBe(200);
+    live = true;
+    expect(Date.now() - pressed).toBeLessThan(90_000);
+    servedWell(await seen);
     expect(await (await get('/ipad-kiosk')).text()).toContain('iPad Kiosk');
     expect(await (await get('/ipad')).text()).toContain('Edited Twice');
     expect((await get('/tablet')).headers.get('location')).toBe('/ipad-kiosk');
+    expect(lastCommit('published')).toMatch(new RegExp(`^${EDITOR}\\|Publish: .*iPad Kiosk`));
     // One build in all: the job says it used the preview's, and no publish's checkout ever built.
     // (The job says so as it ends, a moment after the release is live.)
     await said(server, ', with the preview’s build)');
@@ -509,5 +589,39 @@ describe('the editor on the live site', () => {
       /Published release \d+ \(publish \d+, with the preview’s build\)/,
     );
     expect(server.output()).not.toContain('built anew');
+    expect(await publishing(token)).toMatch(/Live\s*\(100%\)/);
+  }, 120_000);
+
+  it('rolls back to the site as deployed within 10 s, and after a restart still', async () => {
+    const token = await sessionOf(EDITOR);
+    const deployed = /name="release" value="(\d+)"/.exec(
+      await (await get('/staff/publish', token)).text(),
+    )![1]!;
+    const rolled = Date.now();
+    const answer = await post(
+      `${server.url}/staff/publish`,
+      { action: 'rollback', release: deployed },
+      { Cookie: `staff=${token}` },
+    );
+    expect(answer.status).toBe(303);
+    await expect
+      .poll(async () => (await get('/ipad-kiosk')).status, { timeout: 10_000, interval: 200 })
+      .toBe(404);
+    expect(Date.now() - rolled).toBeLessThan(10_000);
+    expect(await (await get('/ipad')).text()).not.toContain('Edited');
+    expect(lastCommit('published')).toMatch(
+      new RegExp(`^${EDITOR}\\|Roll back to release ${deployed} `),
+    );
+    expect(await publishing(token)).toContain('The live site changed since your draft began');
+    // Both in the audit log, by the member.
+    const audit = read(await (await get('/staff', token)).text());
+    expect(audit).toMatch(new RegExp(`${EDITOR} started publish \\d+`));
+    expect(audit).toContain(`${EDITOR} rolled back to release ${deployed}`);
+
+    await server.stop();
+    server = await startServer({ ...serverEnv, ENQUIRY_DB: server.database });
+    expect((await get('/ipad-kiosk')).status).toBe(404);
+    expect(await (await get('/ipad')).text()).not.toContain('Edited');
+    expect(server.output()).toMatch(/Serving release \d+\./);
   }, 90_000);
 });

@@ -3,7 +3,7 @@
  * own EDITING_DIR and its own clone of the site): a publish made on one is served by the other
  * within 30 s, the release travelling through the store; a roll back too; the other, restarted,
  * starts on the live release; Publishing itself is the first machine's (the other says so). The build is a stand-in (tests/support/fake-build.mjs: this
- * project's dist/ with the page's new title); ./publish.test.ts runs the real one.
+ * project's dist/ with the page's new title); ./live-editor.test.ts runs the real one.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

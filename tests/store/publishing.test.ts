@@ -1,6 +1,6 @@
 /**
  * Publishing from the browser, on both engines, with a stand-in for `astro build` (a few files
- * made from the checkout's content, in milliseconds; tests/deploy/publish.test.ts runs the real
+ * made from the checkout's content, in milliseconds; tests/integration/live-editor.test.ts runs the real
  * one): a draft's change is one release however many presses, a commit by the member naming it,
  * live by the `current` link; a failed build changes nothing live and says why; a roll back is a
  * release of its own, at once; another machine, sharing only the store, follows the live release.
