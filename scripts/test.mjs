@@ -8,7 +8,7 @@
 //        npm test -- --skip test:editor --skip format:check   (leave phases out, to time the rest)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { reportEnv, slowestFiles } from './test-timings.mjs';
@@ -20,6 +20,8 @@ const { values } = parseArgs({
   },
 });
 const jobs = Number(values.jobs);
+/** The niceness of the phases off the longest path (their processes and every one they start). */
+const NICE = 5;
 
 /**
  * Each phase: the npm script, and the phases that must pass first. Listed in the order they are
@@ -27,11 +29,15 @@ const jobs = Number(values.jobs);
  * editor's browser tests, which work in copies of the project of their own), the short rest
  * beside them. A `light` phase takes no slot: it starts at once and runs beside the others, since
  * it mostly waits (the store's tests, on their databases' disk writes) or is short; kept for the
- * end, they left the processor half idle for the last ten seconds or so.
+ * end, they left the processor half idle for the last ten seconds or so. A `critical` phase is on
+ * the longest path (the editor's tests, one after the other, some 250 s alone; the build, which three
+ * phases wait for): the others run at a lower priority (`NICE`), so that they take the processor the
+ * critical ones leave, rather than stretching the longest path, which had ended the run some 40 s
+ * after everything else.
  */
 const allPhases = [
-  { script: 'build', after: [] },
-  { script: 'test:editor', after: [] },
+  { script: 'build', after: [], critical: true },
+  { script: 'test:editor', after: [], critical: true },
   // The browser tests run longest: they start as soon as the build is there.
   { script: 'test:e2e', after: ['build'] },
   // After the build: its copies of the project then start with the build's optimized images
@@ -81,6 +87,12 @@ function run(phase) {
     },
     detached: true,
   });
+  // At once, before npm starts anything: its processes inherit the niceness.
+  if (!phase.critical) {
+    try {
+      setPriority(child.pid, NICE);
+    } catch {}
+  }
   running.set(phase.script, child);
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
