@@ -26,7 +26,31 @@ let site: Site | undefined;
 let started = false;
 const listeners = new Set<() => void>();
 
-async function load() {
+/**
+ * Reads the site anew. Asked again while a read is under way (a restore writes many files, each told
+ * to the tab; a Save is told by the tab itself and by the dev server), it reads once more after that
+ * one, not once per ask: each read has the dev server read every content file (in two of the
+ * editor's test files, 193 reads and 25 s of the dev server's time before, 136 and 11 s after).
+ */
+let reading: Promise<void> | undefined;
+let readAgain = false;
+function load(): Promise<void> {
+  if (reading) {
+    readAgain = true;
+    return reading;
+  }
+  reading = (async () => {
+    do {
+      readAgain = false;
+      await read();
+    } while (readAgain);
+  })().finally(() => {
+    reading = undefined;
+  });
+  return reading;
+}
+
+async function read() {
   try {
     const response = await fetch(editorSitePath, { cache: 'no-store' });
     if (!response.ok) return;
