@@ -18,6 +18,7 @@ import {
   readContent,
   restoreConsequences,
 } from '../../src/editor/dev-server/site-checks';
+import { siteJson } from '../../src/editor/dev-server/site';
 
 let root: string;
 const file = (path: string) => join(root, path);
@@ -155,5 +156,29 @@ describe('the content as the editor reads it', () => {
     const files = [...(await readContent(root)).keys()];
     expect(files).toContain('src/content/data/technologies.yaml');
     expect([...(await readContent(`${root}/`)).keys()]).toEqual(files);
+  });
+});
+
+describe("the site's pages for the editor's fields", () => {
+  it('follow every change of the content, even one of the same length the next moment', async () => {
+    const pages = async () =>
+      (JSON.parse(await siteJson(root, root)) as { pages: { address: string; name?: string }[] })
+        .pages;
+    const laravel = 'src/content/services/laravel.mdx';
+    const before = read(laravel);
+    const named = async () => (await pages()).find((page) => page.address === '/laravel')?.name;
+    expect(await named()).toBe(/^title: (.*)$/m.exec(before)![1]);
+    try {
+      // Same length, written at once after a read: the answer is the file's, not the last one.
+      writeFileSync(file(laravel), before.replace(/^title: .*$/m, 'title: Laravel Apps X'));
+      expect(await named()).toBe('Laravel Apps X');
+      writeFileSync(file(laravel), before.replace(/^title: .*$/m, 'title: Laravel Apps Y'));
+      expect(await named()).toBe('Laravel Apps Y');
+      const again = await siteJson(root, root);
+      expect(await siteJson(root, root)).toBe(again);
+    } finally {
+      writeFileSync(file(laravel), before);
+    }
+    expect(await named()).toBe(/^title: (.*)$/m.exec(before)![1]);
   });
 });
