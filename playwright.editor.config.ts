@@ -6,9 +6,9 @@ import { chromiumArgs, chromiumShellPath } from './scripts/local.mjs';
 // (scripts/editor-project.mjs), each with its own dev server and one worker, one browser: in each,
 // the tests run one after the other, each putting back every file it changed (tests/editor/content.ts,
 // which finds its copy by the project's `metadata.copy`). The phase is the longest path of `npm
-// test`: one copy did the least work (a sixth less than three: each server compiles the site and the
-// editor anew, each browser starts and loads the editor) but took some 250 s alone and 440 s beside
-// the other phases; two halve that for some 20 s more of CPU (docs/testing.md).
+// test`. Three copies did a sixth more work than one (each server compiles the site and the editor
+// anew, each browser starts and loads the editor); one took some 250 s alone and 440 s beside the
+// other phases; two did the same work as one in 180 s alone (docs/testing.md).
 const port = Number(process.env.EDITOR_TEST_PORT ?? 4485);
 const copies = { first: port, second: port + 1 } as const;
 const origin = (copy: keyof typeof copies) => `http://127.0.0.1:${copies[copy]}`;

@@ -30,10 +30,10 @@ const NICE = 5;
  * beside them. A `light` phase takes no slot: it starts at once and runs beside the others, since
  * it mostly waits (the store's tests, on their databases' disk writes) or is short; kept for the
  * end, they left the processor half idle for the last ten seconds or so. A `critical` phase is on
- * the longest path (the editor's tests, one after the other, some 250 s alone; the build, which three
- * phases wait for): the others run at a lower priority (`NICE`), so that they take the processor the
- * critical ones leave, rather than stretching the longest path, which had ended the run some 40 s
- * after everything else.
+ * the longest path (the editor's tests, some 160 s alone; the build, which three phases wait for):
+ * the others run at a lower priority (`NICE`), so that they take the processor the critical ones
+ * leave, rather than stretching the longest path, which had ended the run some 40 s after
+ * everything else.
  */
 const allPhases = [
   { script: 'build', after: [], critical: true },
