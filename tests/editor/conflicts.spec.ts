@@ -93,6 +93,19 @@ async function openItem(tab: Page, name: string) {
   return dialog;
 }
 
+/**
+ * In a tab open at the iPad page: moves it to /ipad-apps, saved, and points the links to it at its
+ * new address ("Point them at"); the dialog that said so, still open.
+ */
+async function moveIpadWithItsLinks(tab: Page) {
+  await tab.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
+  expect(await save(tab)).toBe(200);
+  const moved = tab.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' });
+  await moved.getByRole('button', { name: 'Point them at /ipad-apps' }).click();
+  await expect(moved.getByRole('status')).toContainText('Done');
+  return moved;
+}
+
 /** Until Keystatic has put the tab's unsaved changes of an entry away as a draft. */
 const draftKept = (tab: Page, key: string[]) =>
   expect
@@ -274,11 +287,7 @@ test("a draft restored after a rename's link move is checked too, at 375 px", as
   // Meanwhile the iPad page moves, and its links follow ("Point them at").
   const colleague = await context.newPage();
   await visit(colleague, ipad);
-  await colleague.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
-  expect(await save(colleague)).toBe(200);
-  const moved = colleague.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' });
-  await moved.getByRole('button', { name: 'Point them at /ipad-apps' }).click();
-  await expect(moved.getByRole('status')).toContainText('Done');
+  await moveIpadWithItsLinks(colleague);
   await fileState(technologies, (text) => text.includes('href: /ipad-apps'));
   await colleague.close();
 
@@ -319,11 +328,7 @@ test("after a rename's link move at 1280 and at 375 px, Redirects and Technologi
       await visit(page, '/keystatic/singleton/redirects');
       await open(page, '/keystatic/singleton/technologies');
       await open(page, ipad);
-      await page.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
-      expect(await save(page)).toBe(200);
-      const moved = page.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' });
-      await moved.getByRole('button', { name: 'Point them at /ipad-apps' }).click();
-      await expect(moved.getByRole('status')).toContainText('Done');
+      const moved = await moveIpadWithItsLinks(page);
       await moved.getByRole('button', { name: 'Close' }).click();
 
       await open(page, '/keystatic/singleton/redirects');
