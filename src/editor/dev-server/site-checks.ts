@@ -59,13 +59,42 @@ export async function fixedRoutes(root: string): Promise<string[]> {
   return files.flatMap((file) => routeOfPageFile(`pages/${file.replaceAll('\\', '/')}`) ?? []);
 }
 
+/** Every value inside `value` made read-only: a parse kept for the next reader is never changed. */
+function frozen<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) frozen(inner);
+  }
+  return value;
+}
+
+/**
+ * The values of the texts parsed lately, by their text. The content is read whole for every check
+ * (each Save, each list of the site's pages, each "who links here"), and most of its files are as
+ * they were: parsing them again was a sixth of the dev server's time in the editor's tests.
+ */
+const parsed = new Map<string, unknown>();
+/** Some times the content's files: older texts go first. */
+const PARSED_KEPT = 400;
+
 /** A YAML text's values; an unreadable one, none (the build's schema says what is wrong with it). */
 function yaml(text: string): unknown {
-  try {
-    return parseYaml(text);
-  } catch {
-    return undefined;
+  if (parsed.has(text)) {
+    const values = parsed.get(text);
+    // Kept as the latest used.
+    parsed.delete(text);
+    parsed.set(text, values);
+    return values;
   }
+  let values: unknown;
+  try {
+    values = frozen(parseYaml(text));
+  } catch {
+    values = undefined;
+  }
+  if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+  parsed.set(text, values);
+  return values;
 }
 
 /** An MDX file's front matter's values and its text below. */

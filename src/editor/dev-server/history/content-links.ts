@@ -6,7 +6,8 @@
  * front matter, and a Markdown or HTML link of an MDX body. Only the address is rewritten: a
  * trailing slash, a query or a fragment stays, and so does every other byte of the file.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 const CONTENT = 'src/content';
@@ -46,7 +47,10 @@ export interface LinkingFile {
  */
 export async function contentText(root: string, file: string): Promise<string | undefined> {
   try {
-    return await readFile(join(root, file), 'utf8');
+    // At once, not through the thread pool: every check reads the whole content, some 60 small
+    // files, and each asynchronous read (open, stat, read, close, each a trip to the pool) cost the
+    // dev server several times the read itself.
+    return readFileSync(join(root, file), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -124,7 +128,7 @@ export async function moveLinks(root: string, from: string, to: string): Promise
   const changed: LinkingFile[] = [];
   for (const { file, links } of await filesLinkingTo(root, from)) {
     const path = join(root, file);
-    await writeFile(path, pointed(await readFile(path, 'utf8'), from, to));
+    await writeFile(path, pointed(readFileSync(path, 'utf8'), from, to));
     changed.push({ file, links });
   }
   return changed;
