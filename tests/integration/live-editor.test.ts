@@ -161,10 +161,11 @@ const lastCommit = (branch: string) =>
   }).trim();
 
 /**
- * Visitors asking a page and /healthz in turn until `done`, at a steady 20 asks a second each (as
+ * Visitors asking a page and /healthz in turn until `done`, each at a steady 100 asks a second (as
  * visitors arrive, whatever the server is doing): each answer's status and time. Not as fast as the
  * server answers, which kept a core busy with asks (some 45 s of the test's and the server's CPU
- * over a build) and measured a server under a flood, not one serving its visitors beside a build.
+ * over a build) and hid a stall among thousands of quick answers; nor much slower: at 20 asks a
+ * second, four half-second stalls of a machine busy with the rest of `npm test` were 1 % of them.
  */
 async function visitors(done: () => boolean) {
   const seen: { status: number; ms: number }[] = [];
@@ -176,7 +177,7 @@ async function visitors(done: () => boolean) {
         await answer?.arrayBuffer();
         const ms = performance.now() - started;
         seen.push({ status: answer?.status ?? 0, ms });
-        await new Promise((next) => setTimeout(next, Math.max(0, 50 - ms)));
+        await new Promise((next) => setTimeout(next, Math.max(0, 10 - ms)));
       }
     }
   };
@@ -186,8 +187,8 @@ async function visitors(done: () => boolean) {
 
 /** None failed, and 99 in 100 within 250 ms. */
 function servedWell(seen: { status: number; ms: number }[]) {
-  // Enough asks for a 99th percentile to say something (some 40 a second).
-  expect(seen.length).toBeGreaterThanOrEqual(20);
+  // Enough asks for a 99th percentile to say something (some 200 a second).
+  expect(seen.length).toBeGreaterThanOrEqual(100);
   expect(seen.filter((s) => s.status !== 200)).toEqual([]);
   const times = seen.map((s) => s.ms).sort((a, b) => a - b);
   expect(times[Math.floor(times.length * 0.99)]).toBeLessThan(250);
