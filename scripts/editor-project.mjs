@@ -6,8 +6,9 @@
 // Usage: node scripts/editor-project.mjs --copy NAME[=PORT] ... [--ready PATH] -- <astro dev arguments>
 // makes a fresh copy for each NAME and runs `astro dev` in each (with `--port PORT`) until stopped;
 // once each answers PATH (`/` by default), it says "Dev servers ready". playwright.editor.config.ts
-// runs one copy, `editing`; several start together, in about the time of one (Playwright starts its
-// web servers one after the other). The tests find a copy with `editorProject(NAME)`.
+// runs its two copies, `first` and `second`, from one command: they start together, in about the
+// time of one (Playwright starts its web servers one after the other). The tests find a copy with
+// `editorProject(NAME)`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, rmSync } from 'node:fs';

@@ -69,30 +69,24 @@ function frozen<T>(value: T): T {
 }
 
 /**
- * The values of the texts parsed lately, by their text. The content is read whole for every check
- * (each Save, each list of the site's pages, each "who links here"), and most of its files are as
- * they were: parsing them again was a sixth of the dev server's time in the editor's tests.
+ * The values of the texts parsed lately, by their text (so never stale). The content is read whole
+ * for every check (each Save, each list of the site's pages, each "who links here"), and most of
+ * its files are as they were: parsing them again was a sixth of the dev server's time in the
+ * editor's tests. Emptied when it holds some times the content's files.
  */
 const parsed = new Map<string, unknown>();
-/** Some times the content's files: older texts go first. */
 const PARSED_KEPT = 400;
 
 /** A YAML text's values; an unreadable one, none (the build's schema says what is wrong with it). */
 function yaml(text: string): unknown {
-  if (parsed.has(text)) {
-    const values = parsed.get(text);
-    // Kept as the latest used.
-    parsed.delete(text);
-    parsed.set(text, values);
-    return values;
-  }
+  if (parsed.has(text)) return parsed.get(text);
   let values: unknown;
   try {
     values = frozen(parseYaml(text));
   } catch {
     values = undefined;
   }
-  if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+  if (parsed.size >= PARSED_KEPT) parsed.clear();
   parsed.set(text, values);
   return values;
 }
