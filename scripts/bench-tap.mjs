@@ -46,15 +46,22 @@ const profiles = [
   { name: 'unthrottled', latency: 0, kbits: 0, cpu: 1 },
 ];
 
-// The reference: the same controls (by class) as the site's, so that the same states time them.
+// The reference: the same controls (by class) as the site's, so that the same states time them. Its
+// strip of slides moves by the browser's own smooth scroll, as the carousels' first move does: a
+// smooth scroll shows its first step a frame after an instant change (the menu's), so a carousel's
+// step is compared with this one, the least a page can do for a step that glides.
 const referencePage = `<!doctype html>
 <html lang="en"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Reference</title>
 <header><button class="menu-toggle" aria-expanded="false">Menu</button>
 <a class="site-header__cta" href="/schedule">Schedule a Call</a></header>
 <nav id="site-menu" hidden><a href="/">Home</a> <a href="/about">About</a></nav>
 <dialog class="call-modal"><button class="icon-button">Close</button> <input aria-label="Name"></dialog>
+<div class="carousel carousel--projects"><div class="carousel__viewport" style="display:flex;overflow-x:auto;scroll-snap-type:x mandatory">
+${'<div class="carousel__slide" style="flex:0 0 100%;height:200px;scroll-snap-align:start;background:#dde"></div>'.repeat(3)}
+</div><button class="carousel__next">Next slide</button></div>
 <script>document.querySelector('.menu-toggle').onclick = (e) => { document.getElementById('site-menu').hidden = e.currentTarget.ariaExpanded === 'true'; e.currentTarget.ariaExpanded = String(!document.getElementById('site-menu').hidden) };</script>
 <script>document.querySelector('.site-header__cta').onclick = (e) => { e.preventDefault(); document.querySelector('dialog').showModal() }; document.querySelector('dialog button').onclick = () => document.querySelector('dialog').close();</script>
+<script>document.querySelector('.carousel__next').onclick = () => { const v = document.querySelector('.carousel__viewport'); v.scrollTo({ left: v.scrollLeft + v.clientWidth, behavior: 'smooth' }) };</script>
 </html>`;
 const referenceVisit = {
   path: '/reference',
@@ -68,6 +75,7 @@ const referenceVisit = {
       state: 'dialog',
       control: (p) => p.locator('dialog.call-modal button'),
     },
+    { widget: 'carousel: next', state: 'carousel', control: (p) => p.locator('.carousel__next') },
   ],
 };
 
@@ -220,11 +228,13 @@ const visits = [
   },
 ];
 
-// Opening a dialog is compared with opening the bare <dialog>, closing one with closing it; every
-// other change (an attribute, an item shown, a scroll) with the bare menu's.
+// Opening a dialog is compared with opening the bare <dialog>, closing one with closing it; a
+// carousel's step with the bare strip's smooth step; every other change (an attribute, an item
+// shown, a scroll to the top) with the bare menu's.
 const referenceOf = ({ widget, state }) => {
   if (state === 'dialog' || (state === 'lightbox' && /open|close/.test(widget)))
     return /close|Escape/.test(widget) ? 'dialog: close' : 'dialog: open';
+  if (state === 'carousel' && /next|previous/.test(widget)) return 'carousel: next';
   return /^menu: close/.test(widget) ? 'menu: close' : 'menu: open';
 };
 

@@ -345,6 +345,22 @@ describe('health and headers', () => {
     expect(posted.headers.get('content-security-policy')).toBeTruthy();
   });
 
+  // Kept from other sites' windows where there is a session, a token or a visitor's answer; not on
+  // the prerendered pages, the same for everyone, where it cost a renderer process of their own.
+  it('keeps the opener policy for what is rendered on demand, not for the prerendered pages', async () => {
+    for (const path of ['/', '/iphone', '/contact'])
+      expect(
+        (await fetch(`${server.url}${path}`)).headers.get('cross-origin-opener-policy'),
+        path,
+      ).toBeNull();
+    for (const path of ['/schedule', '/schedule/change', '/staff', '/no-such-page', '/healthz']) {
+      const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      expect(response.headers.get('cross-origin-opener-policy'), path).toBe('same-origin');
+    }
+    const posted = await postForm(enquiry, { first_name: 'x' }, { Accept: 'text/html' });
+    expect(posted.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  });
+
   it('each page gets the CSP of its own inline scripts, / and the 404 page included', async () => {
     for (const path of ['/', '/about', '/no-such-page']) {
       const response = await fetch(`${server.url}${path}`);

@@ -425,6 +425,13 @@ function serveFile(
     : undefined;
   const worker = req.url?.split('?')[0] === '/sw.js';
   res.setHeader('Content-Security-Policy', pageCsp ?? (worker ? workerCsp : fallbackCsp));
+  // A prerendered page is the same for everyone and holds nothing of a visitor's, so the opener
+  // policy protects nothing there; but opened from a page without it (a new tab, a bookmark, most
+  // links), it made Chromium start a renderer process of its own for the page: some 150 ms of a
+  // phone's main thread before the first paint (docs/benchmarks.md). The pages that hold a session,
+  // a token or a visitor's answer are rendered on demand and keep it: the desk, the editor, a
+  // booking's pages, a form's answer.
+  if (pageCsp) res.removeHeader('Cross-Origin-Opener-Policy');
   serveStatic(req, res, file);
 }
 
