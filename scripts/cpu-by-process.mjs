@@ -88,9 +88,10 @@ function sample() {
     ours.add(pid);
     const now = counters(pid);
     if (!now) continue;
-    // Read each time: a shell or npm that execs its command becomes that command.
+    // Read each time: a shell or npm that execs its command becomes that command, and a child
+    // first seen between its fork and its exec has its parent's command line.
     const kind = kindOf(pid) ?? seen.get(pid)?.kind;
-    if (kind) seen.set(pid, { kind, command: seen.get(pid)?.command ?? commandLine(pid), ...now });
+    if (kind) seen.set(pid, { kind, command: commandLine(pid) || seen.get(pid)?.command, ...now });
   }
 }
 
