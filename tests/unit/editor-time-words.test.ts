@@ -70,6 +70,11 @@ describe('apart', () => {
       { seconds: false },
       { seconds: false },
     ]);
+    // A second apart, either side of a minute's turn (09:23:59 and 09:24:00): their minutes differ.
+    expect(apart([at + 19_000, at + 18_000], zone)).toEqual([
+      { seconds: false },
+      { seconds: false },
+    ]);
     // Two saves in the one second: the later (listed first) is the 2nd.
     expect(apart([at, at], zone)).toEqual([
       { seconds: true, order: 2 },

@@ -58,8 +58,11 @@ describe("History's words for versions", () => {
       },
       { action: 'kept as the editor first found it', fields: '', first: 'oldest' },
     ]);
-    // Two saves within a second or a minute: their times are told apart.
-    expect(shown[0]!.apart.seconds).toBe(shown[0]!.savedAt - shown[1]!.savedAt < 60_000);
+    // Two saves in the same minute: their times are told apart by their seconds. (The same minute
+    // of the clock, not within 60 s: two saves a second apart either side of a minute's turn are
+    // told apart by their minutes; the test had expected seconds then, and failed at such a turn.)
+    const minute = (at: number) => Math.floor(at / 60_000);
+    expect(shown[0]!.apart.seconds).toBe(minute(shown[0]!.savedAt) === minute(shown[1]!.savedAt));
 
     const recent = await describeRecent(history, await history.recentSaves(), clock);
     expect(recent.map(({ action, file, entries }) => ({ action, file, entries }))).toEqual([
