@@ -31,3 +31,44 @@ export function asset(folder: AssetFolder, name: string): ImageMetadata {
   }
   throw new Error(`No image named "${name}" in src/assets/${folder}`);
 }
+
+// The icons' own text, to be written into the page (`iconMarkup`).
+const iconSources = import.meta.glob<string>('../assets/icons/*.svg', {
+  eager: true,
+  query: '?raw',
+  import: 'default',
+});
+
+const attribute = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+
+/**
+ * An icon named in content as an `<svg>` element for the page, `size` CSS pixels square: named by
+ * `alt` (an image), or hidden from assistive technology when `alt` is empty (beside its own words).
+ * Written in rather than shown by an `<img>`, which makes each SVG a document of its own, parsed,
+ * laid out and drawn on the main thread: a service page's sixteen icons cost a fifth of its
+ * main-thread work that way (docs/benchmarks.md). Its ids are prefixed with its name, so that two
+ * icons on one page cannot take each other's shapes. The files are cleaned at upload
+ * (src/domain/svg-clean.ts, which reads them as a page's HTML parser does).
+ */
+export function iconMarkup(name: string, size: number, alt: string): string {
+  const source = iconSources[`../assets/icons/${name}.svg`];
+  if (source === undefined) throw new Error(`No image named "${name}" in src/assets/icons`);
+  return svgForPage(source, name, size, alt);
+}
+
+/** An SVG file's text as an element of a page: see `iconMarkup`. */
+export function svgForPage(source: string, name: string, size: number, alt: string): string {
+  const svg = source
+    .replace(/<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/g, '')
+    .trim()
+    .replace(/\sid="([^"]+)"/g, ` id="icon-${name}-$1"`)
+    .replace(/(href="#|url\(#)([^")]+)/g, `$1icon-${name}-$2`);
+  const open = /^<svg\b[^>]*>/.exec(svg);
+  if (!open) throw new Error(`The icon ${name} is not an SVG`);
+  const label = alt ? `role="img" aria-label="${attribute(alt)}"` : 'aria-hidden="true"';
+  const tag = open[0]
+    .replace(/\s(xmlns|width|height)="[^"]*"/g, '')
+    .replace(/^<svg/, `<svg width="${size}" height="${size}" ${label}`);
+  return tag + svg.slice(open[0].length);
+}

@@ -96,7 +96,7 @@ test.describe('service pages', () => {
       await expect(page.getByText('SERVICES', { exact: true })).toBeVisible();
       await expect(page.locator('[data-testid="service-grid"] > li')).toHaveCount(8);
       await expect(
-        page.locator('[data-testid="service-grid"] img[width="100"][height="100"]'),
+        page.locator('[data-testid="service-grid"] svg[width="100"][height="100"][role="img"]'),
       ).toHaveCount(8);
       await expect(
         page.getByRole('heading', { name: 'Numbers That Speak Our Power' }),
