@@ -49,16 +49,25 @@ const attribute = (text: string) =>
  * laid out and drawn on the main thread: a service page's sixteen icons cost a fifth of its
  * main-thread work that way (docs/benchmarks.md). Its ids are prefixed with its name, so that two
  * icons on one page cannot take each other's shapes. The files are cleaned at upload
- * (src/domain/svg-clean.ts, which reads them as a page's HTML parser does).
+ * (src/domain/svg-clean.ts, which reads them as a page's HTML parser does). An icon with styles of
+ * its own (a `<style>` element, `style` attributes: what design tools export) gives undefined, and is
+ * shown as an image: in the page, its style sheet would reach every element of it, other icons'
+ * too, and the page's policy allows no style attribute.
  */
-export function iconMarkup(name: string, size: number, alt: string): string {
+export function iconMarkup(name: string, size: number, alt: string): string | undefined {
   const source = iconSources[`../assets/icons/${name}.svg`];
   if (source === undefined) throw new Error(`No image named "${name}" in src/assets/icons`);
   return svgForPage(source, name, size, alt);
 }
 
-/** An SVG file's text as an element of a page: see `iconMarkup`. */
-export function svgForPage(source: string, name: string, size: number, alt: string): string {
+/** An SVG file's text as an element of a page, unless it has styles of its own: see `iconMarkup`. */
+export function svgForPage(
+  source: string,
+  name: string,
+  size: number,
+  alt: string,
+): string | undefined {
+  if (/<style[\s>]|\sstyle\s*=/i.test(source)) return undefined;
   const svg = source
     .replace(/<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/g, '')
     .trim()

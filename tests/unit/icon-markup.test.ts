@@ -4,7 +4,7 @@ import { iconMarkup, svgForPage } from '../../src/lib/assets';
 
 describe('an icon written into the page', () => {
   it('is the icon file’s drawing, at the size asked, named by its alt text', () => {
-    const cart = iconMarkup('cart', 100, 'A "cart" & <more>');
+    const cart = iconMarkup('cart', 100, 'A "cart" & <more>')!;
     expect(cart).toMatch(
       /^<svg width="100" height="100" role="img" aria-label="A &quot;cart&quot; &amp; &lt;more>" viewBox="0 0 48 48"/,
     );
@@ -25,6 +25,16 @@ describe('an icon written into the page', () => {
     expect(svg).toBe(
       '<svg width="24" height="24" aria-hidden="true" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 24 24"><defs><linearGradient id="icon-ring-g"/><path id="icon-ring-p" d="M0 0h2"/></defs><use href="#icon-ring-p"/><use xlink:href="#icon-ring-p"/><rect fill="url(#icon-ring-g)" width="4" height="4"/></svg>',
     );
+  });
+
+  it('is left an image when it has styles of its own, which in the page would reach beyond it', () => {
+    const drawing = '<path class="a" d="M0 0h2"/></svg>';
+    for (const styled of [
+      `<svg xmlns="http://www.w3.org/2000/svg"><style>.a{fill:red}</style>${drawing}`,
+      `<svg xmlns="http://www.w3.org/2000/svg" style="color:red">${drawing}`,
+      `<svg xmlns="http://www.w3.org/2000/svg"><path STYLE = "fill:red" d="M0 0h2"/></svg>`,
+    ])
+      expect(svgForPage(styled, 'styled', 56, '')).toBeUndefined();
   });
 
   it('names the icon a content file asks for and the folder does not have', () => {
