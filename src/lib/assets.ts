@@ -29,8 +29,11 @@ export function asset(folder: AssetFolder, name: string): ImageMetadata {
   for (const [path, module] of Object.entries(folders[folder])) {
     if (path.startsWith(prefix) && !path.slice(prefix.length).includes('.')) return module.default;
   }
-  throw new Error(`No image named "${name}" in src/assets/${folder}`);
+  throw noImage(folder, name);
 }
+
+const noImage = (folder: AssetFolder, name: string) =>
+  new Error(`No image named "${name}" in src/assets/${folder}`);
 
 // The icons' own text, to be written into the page (`iconMarkup`).
 const iconSources = import.meta.glob<string>('../assets/icons/*.svg', {
@@ -56,7 +59,7 @@ const attribute = (text: string) =>
  */
 export function iconMarkup(name: string, size: number, alt: string): string | undefined {
   const source = iconSources[`../assets/icons/${name}.svg`];
-  if (source === undefined) throw new Error(`No image named "${name}" in src/assets/icons`);
+  if (source === undefined) throw noImage('icons', name);
   return svgForPage(source, name, size, alt);
 }
 
