@@ -51,6 +51,14 @@ export default defineConfig({
   // the editing folder (src/server/releases/build.ts): node_modules may be read-only there, and
   // the images made once are reused by the next publish.
   ...(process.env.ASTRO_CACHE_DIR && { cacheDir: process.env.ASTRO_CACHE_DIR }),
+  // SVGs below the fold are sent as WebP (src/lib/images.ts), drawn at the width asked for
+  // (src/lib/image-service.ts). Astro asks for the flag because a crafted SVG can be costly to draw:
+  // these come from the repository and the editor's uploads, which only signed-in staff make and
+  // which are cleaned at upload (src/domain/svg-clean.ts).
+  image: {
+    service: { entrypoint: './src/lib/image-service.ts' },
+    dangerouslyProcessSVG: true,
+  },
   // Middleware mode: src/server/main.ts serves the files itself (compressed) and adds the security headers, and
   // hands Astro only what is not a file; the standalone handler looked for a file again on every request.
   // staticHeaders: the CSP of each prerendered page is sent as a header, not a <meta>. Off in `astro dev`,

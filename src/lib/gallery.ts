@@ -6,13 +6,17 @@ import { responsiveImage } from './images';
 
 export async function portfolioProjects(): Promise<Project[]> {
   return Promise.all(
-    (await getPortfolio()).map(async ({ id, data }) => ({
+    (await getPortfolio()).map(async ({ id, data }, index) => ({
       id,
       title: data.title,
       client: data.client,
       tags: data.tags,
-      // Shown up to 800 px wide in the grid and the lightbox; the widths offered go up to 1600.
-      image: { ...(await responsiveImage(asset('portfolio', data.image), 800)), alt: data.alt },
+      // Shown up to 800 px wide in the grid and the lightbox; the widths offered go up to 1600. The
+      // first is in view as the page opens, its largest paint.
+      image: {
+        ...(await responsiveImage(asset('portfolio', data.image), 800, index === 0)),
+        alt: data.alt,
+      },
     })),
   );
 }

@@ -1,8 +1,13 @@
 /**
- * How a content image is sent: an SVG as it is; a PNG, JPEG or WebP as AVIF with a WebP fallback,
- * each at a few widths around the size it is shown at, so that a 375 px phone and a 1280 px
- * screen (at 1x and 2x) each load about what they show. Processed images are cached by Astro in
- * node_modules/.astro between builds.
+ * How a content image is sent: a PNG, JPEG or WebP as AVIF with a WebP fallback, each at a few
+ * widths around the size it is shown at, so that a 375 px phone and a 1280 px screen (at 1x and 2x)
+ * each load about what they show. An SVG is sent as it is when it is the page's priority (a hero's
+ * illustration, the first project: a few KB of vector paint sooner than a raster), and otherwise as
+ * WebP at those widths: shown by an <img>, an SVG is a document of its own, parsed, laid out and
+ * drawn on the main thread, where a raster is decoded off it (a fifth of /portfolio's main-thread
+ * work, docs/benchmarks.md). WebP alone, not AVIF: flat vector art is as small in it, and it is
+ * quicker to make and to decode. `astro dev` sends SVGs as they are: it would draw them anew on every
+ * request. Processed images are cached by Astro in node_modules/.astro between builds.
  */
 import type { ImageMetadata } from 'astro';
 import { getImage } from 'astro:assets';
@@ -16,16 +21,29 @@ const widthFactors = [0.5, 1, 1.5, 2];
 
 /**
  * The image at `width` CSS pixels wide (its height follows the image's own shape), with the
- * widths a browser may pick from for a raster image.
+ * widths a browser may pick from for a raster image. `priority`: above the fold, likely the
+ * largest paint.
  */
 export async function responsiveImage(
   image: ImageMetadata,
   width: number,
+  priority = false,
 ): Promise<ResponsiveImage> {
   const height = Math.round((width * image.height) / image.width);
   if (vectorFormats.has(image.format)) {
-    const { src } = await getImage({ src: image, width, height });
-    return { src, full: src, width, height };
+    if (priority || import.meta.env.DEV) {
+      const { src } = await getImage({ src: image, width, height });
+      return { src, full: src, width, height };
+    }
+    const widths = widthFactors.map((factor) => Math.round(width * factor));
+    const webp = await getImage({ src: image, format: 'webp', width, widths });
+    return {
+      src: webp.src,
+      full: webp.srcSet.values.at(-1)?.url ?? webp.src,
+      width,
+      height,
+      srcset: webp.srcSet.attribute,
+    };
   }
   const shown = Math.min(width, image.width);
   const widths = [
