@@ -1,5 +1,6 @@
 /** Resolves the image names used in content to the images of astro:assets. */
 import type { ImageMetadata } from 'astro';
+import { htmlText } from '../domain/html-text';
 import type { AssetFolder } from '../shared/asset-names';
 
 type Modules = Record<string, { default: ImageMetadata }>;
@@ -42,9 +43,6 @@ const iconSources = import.meta.glob<string>('../assets/icons/*.svg', {
   import: 'default',
 });
 
-const attribute = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
-
 /**
  * An icon named in content as an `<svg>` element for the page, `size` CSS pixels square: named by
  * `alt` (an image), or hidden from assistive technology when `alt` is empty (beside its own words).
@@ -78,7 +76,7 @@ export function svgForPage(
     .replace(/(href="#|url\(#)([^")]+)/g, `$1icon-${name}-$2`);
   const open = /^<svg\b[^>]*>/.exec(svg);
   if (!open) throw new Error(`The icon ${name} is not an SVG`);
-  const label = alt ? `role="img" aria-label="${attribute(alt)}"` : 'aria-hidden="true"';
+  const label = alt ? `role="img" aria-label="${htmlText(alt)}"` : 'aria-hidden="true"';
   const tag = open[0]
     .replace(/\s(xmlns|width|height)="[^"]*"/g, '')
     .replace(/^<svg/, `<svg width="${size}" height="${size}" ${label}`);

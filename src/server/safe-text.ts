@@ -119,7 +119,3 @@ export function terminalText(value: string, maxLength = Infinity): string {
     .trim();
   return clip(line, maxLength).trimEnd();
 }
-
-/** Text in an HTML page written by hand (not by Astro, which escapes itself): no tag, no attribute's end. */
-export const htmlText = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

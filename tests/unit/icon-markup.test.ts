@@ -6,7 +6,7 @@ describe('an icon written into the page', () => {
   it('is the icon file’s drawing, at the size asked, named by its alt text', () => {
     const cart = iconMarkup('cart', 100, 'A "cart" & <more>')!;
     expect(cart).toMatch(
-      /^<svg width="100" height="100" role="img" aria-label="A &quot;cart&quot; &amp; &lt;more>" viewBox="0 0 48 48"/,
+      /^<svg width="100" height="100" role="img" aria-label="A &#34;cart&#34; &#38; &#60;more&#62;" viewBox="0 0 48 48"/,
     );
     expect(cart).not.toContain('xmlns');
     expect(cart).toContain('<circle cx="18" cy="37" r="2.5"/>');

@@ -16,18 +16,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineMiddleware } from 'astro:middleware';
 import { contentMistakeHeadings } from '../../domain/content-rules.ts';
+import { htmlText } from '../../domain/html-text.ts';
 
 const siteReload = `/@fs${fileURLToPath(new URL('../browser/site-reload.ts', import.meta.url))}`;
 
 /** Whether an error is a content mistake's, as lib/content.ts throws it in `astro dev`. */
 const isContentMistake = (error: unknown): error is Error =>
   error instanceof Error && error.message.startsWith(contentMistakeHeadings.page);
-
-const escape = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
-  );
 
 /** Each mistake of the message: its line in the editor's words, and the file it is in. */
 export function mistakesOf(message: string): { said: string; file?: string }[] {
@@ -46,7 +41,7 @@ export function mistakePage(error: Error, editorUrl: (file: string) => string | 
   const items = mistakesOf(error.message)
     .map(({ said, file }) => {
       const url = file && editorUrl(file);
-      return `<li><p>${escape(said)}</p>${url ? `<p><a href="${escape(url)}">Open it in the editor</a></p>` : ''}</li>`;
+      return `<li><p>${htmlText(said)}</p>${url ? `<p><a href="${htmlText(url)}">Open it in the editor</a></p>` : ''}</li>`;
     })
     .join('');
   return `<!doctype html>
@@ -55,12 +50,12 @@ export function mistakePage(error: Error, editorUrl: (file: string) => string | 
 <style>body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2328}main{max-width:48rem;margin:0 auto;padding:2rem 1.25rem}
 h1{font-size:1.5rem;margin:0 0 .75rem}ul{padding-left:1.25rem}li{margin:.75rem 0}li p{margin:0 0 .25rem}
 a{color:#2e5bd6}details{margin-top:2rem;color:#59636e}summary{cursor:pointer}pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem;background:#f6f8fa;padding:1rem;border-radius:.5rem}</style>
-<script type="module" src="/@vite/client"></script><script type="module" src="${escape(siteReload)}"></script>
+<script type="module" src="/@vite/client"></script><script type="module" src="${htmlText(siteReload)}"></script>
 </head><body><main>
 <h1>A content mistake stops this page</h1>
 <p>Correct it in the editor and save: this page then shows again by itself. The rest of the site works meanwhile.</p>
 <ul>${items}</ul>
-<details><summary>For a developer: the files, the fields and the stack trace</summary><pre>${escape(`${error.message}\n\n${error.stack ?? ''}`)}</pre></details>
+<details><summary>For a developer: the files, the fields and the stack trace</summary><pre>${htmlText(`${error.message}\n\n${error.stack ?? ''}`)}</pre></details>
 </main></body></html>`;
 }
 

@@ -13,7 +13,7 @@ import { jsonResponse } from '../json.ts';
 import type { ServerConfig } from '../config.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { clientNetwork } from '../networks.ts';
-import { htmlText } from '../safe-text.ts';
+import { htmlText } from '../../domain/html-text.ts';
 
 export type PostVerdict =
   | {

@@ -19,6 +19,7 @@ import { cp, mkdir, readFile, readdir, rename, rm, symlink } from 'node:fs/promi
 import { join, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
 import { LEAVE_PREVIEW, PREVIEW_COOKIE } from '../../domain/editing.ts';
+import { htmlText } from '../../domain/html-text.ts';
 import { resolveRedirect, type Redirect } from '../../domain/redirects.ts';
 import type { ServerConfig } from '../config.ts';
 import { log } from '../log.ts';
@@ -233,7 +234,7 @@ export function previewEntry(url: URL, options: PreviewOptions): Response {
 function waiting(failed: string | undefined) {
   if (failed) state.failed = undefined;
   const text = failed
-    ? `<h1>The preview could not be built</h1><p>The site would not build with the draft as it is: the last lines of the build say why. Reload this page to try again.</p><pre>${escape(failed)}</pre>`
+    ? `<h1>The preview could not be built</h1><p>The site would not build with the draft as it is: the last lines of the build say why. Reload this page to try again.</p><pre>${htmlText(failed)}</pre>`
     : '<h1>Building the preview…</h1><p>Your saved changes are being built into the site as it will be published. This page goes on by itself in a moment.</p>';
   const html = `<!doctype html><html lang="en"><meta charset="utf-8">${failed ? '' : '<meta http-equiv="refresh" content="3">'}<title>Preview</title>${text}<p><a href="/keystatic">Back to the editor</a></p></html>`;
   return new Response(html, {
@@ -241,9 +242,6 @@ function waiting(failed: string | undefined) {
     headers: { ...noStore, 'Content-Type': 'text/html; charset=utf-8' },
   });
 }
-
-const escape = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 /**
  * The line on top of every page of the preview: plain words, marked out from the page it sits on.

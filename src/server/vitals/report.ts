@@ -17,7 +17,8 @@ import {
   type MetricName,
   type Rating,
 } from '../../domain/vitals.ts';
-import { csvCell, htmlText, terminalText } from '../safe-text.ts';
+import { htmlText } from '../../domain/html-text.ts';
+import { csvCell, terminalText } from '../safe-text.ts';
 import type { VitalRecord, VitalsDay } from '../store/types.ts';
 import { networkFigure, p75 } from './figure.ts';
 
