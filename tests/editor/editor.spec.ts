@@ -206,15 +206,18 @@ async function devPage(browser: Page, address: string) {
 
 test("a marketer's afternoon: a heading, a page with its own icon, a testimonial with a logo, and a duplicate that cannot replace a page", async ({
   page: browser,
+  baseURL,
 }) => {
   test.setTimeout(240_000);
-  // The editor's console stays clean too. Keystatic loads its typeface from Google Fonts, which this
-  // machine cannot reach: an empty stylesheet stands in for it.
-  await browser
-    .context()
-    .route('https://fonts.googleapis.com/**', (route) =>
-      route.fulfill({ status: 200, contentType: 'text/css', body: '' }),
-    );
+  // The editor asks no other server for anything: Keystatic's typeface (Inter), which it would load
+  // from Google Fonts, comes from the dev server (src/editor/browser/tab.ts).
+  const elsewhere: string[] = [];
+  const onRequest = (request: { url(): string }) => {
+    const { protocol, origin } = new URL(request.url());
+    if (/^https?:$/.test(protocol) && origin !== new URL(baseURL!).origin)
+      elsewhere.push(request.url());
+  };
+  browser.context().on('request', onRequest);
   const editorErrors: string[] = [];
   browser.on('console', (message) => {
     // The new page's address, asked for below until it answers, answers with an error for a moment
@@ -229,6 +232,18 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   // 1. A heading: the About page's, in its page copy.
   const about = 'src/content/pages/about.yaml';
   await visit(browser, '/keystatic/collection/pages/item/about');
+  expect(
+    await browser.evaluate(
+      async () => (await document.fonts.load('500 16px Inter', 'Save')).length,
+    ),
+  ).toBeGreaterThan(0);
+  // The words of Save, as Keystatic sets them (the button itself keeps the browser's own font).
+  expect(
+    await browser.getByRole('button', { name: 'Save' }).evaluate((save) => {
+      const words = [...save.querySelectorAll('*')].find((e) => e.textContent === 'Save') ?? save;
+      return getComputedStyle(words).fontFamily;
+    }),
+  ).toMatch(/^"?Inter"?,/);
   const aboutHero = browser.getByRole('group', { name: 'Hero' });
   await textbox(aboutHero, 'Title').fill('About Northgate');
   await save(browser, about);
@@ -404,6 +419,8 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   ).toEqual([`${page.slug}.mdx`]);
 
   expect(editorErrors).toEqual([]);
+  browser.context().off('request', onRequest);
+  expect(elsewhere).toEqual([]);
 
   // Nothing else changed; and `npm run build` takes all of it, in a copy of the project.
   const written = [

@@ -19,6 +19,11 @@ import './drafts.ts';
 // Saves made on the version opened, and the files as the dev server has them.
 import './saves.ts';
 import { divertErrorOverlays, type ErrorPayload } from './error-overlays.ts';
+// Keystatic's typeface from this server rather than Google Fonts (../dev-server/keystatic-rewrites.ts).
+import '@fontsource/inter/400.css';
+import '@fontsource/inter/500.css';
+import '@fontsource/inter/600.css';
+import '@fontsource/inter/700.css';
 
 // Keystatic's red button (the Delete dialog's "Yes, delete") in a red dark enough for its white
 // words: its own (#e5484d) gives 3.9:1, under the 4.5:1 small text needs.

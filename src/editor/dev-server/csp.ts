@@ -15,10 +15,10 @@ const policy = (scripts: string) =>
   [
     "default-src 'self'",
     `script-src 'self'${scripts ? ` ${scripts}` : ''}`,
-    "style-src 'self' 'unsafe-inline' https://fonts.googleapis.com",
+    "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
-    // Keystatic's own typeface (Inter), which its interface loads from Google Fonts.
-    "font-src 'self' data: https://fonts.gstatic.com",
+    // Keystatic's typeface (Inter) comes from this server (../browser/tab.ts), not Google Fonts.
+    "font-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",

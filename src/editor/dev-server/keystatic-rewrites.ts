@@ -17,6 +17,9 @@
  *   kept for them as its page is drawn.
  * - Words: a collection's list names its address column by the field's label ("Page address", not
  *   "Slug"); an emptied text that must be given is "required", not "at least 3 characters long".
+ * - Its typeface: Keystatic links Google Fonts' Inter into the page, so that every marketer's
+ *   browser told Google each time the editor opened (and, offline, fell back to another font).
+ *   The link goes; the editor's tab loads Inter from this server (../browser/tab.ts).
  */
 
 import { RESET_EVENT, SAVED_EVENT, SAVED_WORDS, SAVE_REFUSED_EVENT } from '../events.ts';
@@ -225,6 +228,15 @@ export const keystaticRewrites: Rewrite[] = [
     from: 'const SlugFieldContext = /*#__PURE__*/createContext(undefined);',
     to: `const SlugFieldContext = /*#__PURE__*/createContext(undefined);
 globalThis[Symbol.for(${JSON.stringify(KEYSTATIC_CONTEXTS)})] = { get SlugFieldContext() { return SlugFieldContext; }, get PathContext() { return PathContext; } };`,
+  },
+  // Its typeface from Google Fonts: no link (the tab loads Inter from this server).
+  {
+    module: 'https://fonts.googleapis.com/css2?family=Inter',
+    from: `/*#__PURE__*/jsx("link", {
+        href: "https://fonts.googleapis.com/css2?family=Inter:wght@400;500;600;700&display=swap",
+        rel: "stylesheet"
+      }), `,
+    to: '',
   },
 ];
 
