@@ -2,8 +2,8 @@
  * How a content image is sent: a PNG, JPEG or WebP as AVIF with a WebP fallback, each at a few
  * widths around the size it is shown at, so that a 375 px phone and a 1280 px screen (at 1x and 2x)
  * each load about what they show. An SVG is sent as it is when it is the page's priority (a hero's
- * illustration, the first project: a few KB of vector paint sooner than a raster), and otherwise as
- * WebP at those widths: shown by an <img>, an SVG is a document of its own, parsed, laid out and
+ * illustration, the first project: a few KB of vector paint sooner than a raster) or small (a
+ * logo), and otherwise as WebP at a few widths: shown by an <img>, an SVG is a document of its own, parsed, laid out and
  * drawn on the main thread, where a raster is decoded off it (a fifth of /portfolio's main-thread
  * work, docs/benchmarks.md). WebP alone, not AVIF: flat vector art is as small in it, and it is
  * quicker to make and to decode. `astro dev` sends SVGs as they are: it would draw them anew on every
@@ -18,6 +18,17 @@ import type { ResponsiveImage } from '../domain/portfolio';
 const vectorFormats = new Set(['svg']);
 /** Multiples of the shown width to offer: small phones, 1x and 2x screens. */
 const widthFactors = [0.5, 1, 1.5, 2];
+/**
+ * A drawing's: one width fewer, since every width is an address in the page's first response
+ * (the home page's carousel is within 14 KB by a few dozen bytes), and a drawing's WebP is small
+ * enough that a 3x phone may take the 2x one.
+ */
+const drawingFactors = [0.5, 1, 2];
+/**
+ * A drawing shown narrower than this (a testimonial's logo) stays an SVG: its widths would cost
+ * every service page's first response, some of which are within 14 KB by a few dozen bytes.
+ */
+const SMALL_DRAWING = 400;
 
 /**
  * The image at `width` CSS pixels wide (its height follows the image's own shape), with the
@@ -31,11 +42,11 @@ export async function responsiveImage(
 ): Promise<ResponsiveImage> {
   const height = Math.round((width * image.height) / image.width);
   if (vectorFormats.has(image.format)) {
-    if (priority || import.meta.env.DEV) {
+    if (priority || width < SMALL_DRAWING || import.meta.env.DEV) {
       const { src } = await getImage({ src: image, width, height });
       return { src, full: src, width, height };
     }
-    const widths = widthFactors.map((factor) => Math.round(width * factor));
+    const widths = drawingFactors.map((factor) => Math.round(width * factor));
     const webp = await getImage({ src: image, format: 'webp', width, widths });
     return {
       src: webp.src,
