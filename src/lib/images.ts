@@ -1,13 +1,15 @@
 /**
  * How a content image is sent: a PNG, JPEG or WebP as AVIF with a WebP fallback, each at a few
  * widths around the size it is shown at, so that a 375 px phone and a 1280 px screen (at 1x and 2x)
- * each load about what they show. An SVG is sent as it is when it is the page's priority (a hero's
- * illustration, the first project: a few KB of vector paint sooner than a raster) or small (a
- * logo), and otherwise as WebP at a few widths: shown by an <img>, an SVG is a document of its own, parsed, laid out and
- * drawn on the main thread, where a raster is decoded off it (a fifth of /portfolio's main-thread
- * work, docs/benchmarks.md). WebP alone, not AVIF: flat vector art is as small in it, and it is
- * quicker to make and to decode. `astro dev` sends SVGs as they are: it would draw them anew on every
- * request. Processed images are cached by Astro in node_modules/.astro between builds.
+ * each load about what they show. An SVG is sent as it is, unless asked for `drawn`: then as WebP at
+ * those widths. Shown by an <img>, an SVG is a document of its own, parsed, laid out and drawn on the
+ * main thread, where a raster is decoded off it: the portfolio's grid asks it for every picture but
+ * the first (in view as the page opens, its largest paint, which a few KB of vector paint sooner),
+ * a fifth less of /portfolio's main-thread work (docs/benchmarks.md). Elsewhere (the home page's
+ * carousel, the logos) it measured no gain, and each width is an address in the page's first
+ * response, which must stay within 14 KB. WebP alone, not AVIF: flat drawings are as small in it,
+ * and it is quicker to make and to decode. `astro dev` sends SVGs as they are: it would draw them
+ * anew on every request. Processed images are cached by Astro in node_modules/.astro between builds.
  */
 import type { ImageMetadata } from 'astro';
 import { getImage } from 'astro:assets';
@@ -18,35 +20,23 @@ import type { ResponsiveImage } from '../domain/portfolio';
 const vectorFormats = new Set(['svg']);
 /** Multiples of the shown width to offer: small phones, 1x and 2x screens. */
 const widthFactors = [0.5, 1, 1.5, 2];
-/**
- * A drawing's: one width fewer, since every width is an address in the page's first response
- * (the home page's carousel is within 14 KB by a few dozen bytes), and a drawing's WebP is small
- * enough that a 3x phone may take the 2x one.
- */
-const drawingFactors = [0.5, 1, 2];
-/**
- * A drawing shown narrower than this (a testimonial's logo) stays an SVG: its widths would cost
- * every service page's first response, some of which are within 14 KB by a few dozen bytes.
- */
-const SMALL_DRAWING = 400;
 
 /**
  * The image at `width` CSS pixels wide (its height follows the image's own shape), with the
- * widths a browser may pick from for a raster image. `priority`: above the fold, likely the
- * largest paint.
+ * widths a browser may pick from for a raster image; `drawn`, an SVG too, as WebP.
  */
 export async function responsiveImage(
   image: ImageMetadata,
   width: number,
-  priority = false,
+  drawn = false,
 ): Promise<ResponsiveImage> {
   const height = Math.round((width * image.height) / image.width);
   if (vectorFormats.has(image.format)) {
-    if (priority || width < SMALL_DRAWING || import.meta.env.DEV) {
+    if (!drawn || import.meta.env.DEV) {
       const { src } = await getImage({ src: image, width, height });
       return { src, full: src, width, height };
     }
-    const widths = drawingFactors.map((factor) => Math.round(width * factor));
+    const widths = widthFactors.map((factor) => Math.round(width * factor));
     const webp = await getImage({ src: image, format: 'webp', width, widths });
     return {
       src: webp.src,
