@@ -156,6 +156,17 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
     await service.stop();
   });
 
+  it('a process stopped as it starts reads no feed and touches the store no more, which may close', async () => {
+    const clock = { now: start };
+    const { service, asked } = process([ok(meetingFeed)], clock);
+    const started = service.start();
+    // Its copies are still loading: stopped before its first reads are due.
+    await service.stop();
+    await started;
+    await service.tick();
+    expect(asked).toEqual([]);
+  });
+
   it('a restarted process with a fresh copy answers from it at once, however slow its feed', async () => {
     const clock = { now: start };
     await process([ok(meetingFeed)], clock).service.tick();

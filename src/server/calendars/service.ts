@@ -128,6 +128,7 @@ export class CalendarService {
   readonly #timeZones: ReadonlyMap<string, string>;
   #reported = new Map<string, string>();
   #timer: ReturnType<typeof setInterval> | undefined;
+  #stopped = false;
   readonly #firstReadWaitMs: number;
   /** What ready() waits for while the service starts (#waitable): the copies loaded, the first reads. */
   #starting: { loaded: Promise<unknown>; read: Promise<unknown> } | undefined;
@@ -171,6 +172,7 @@ export class CalendarService {
     const read = loaded.then(() => this.tick());
     this.#starting = this.#waitable(loaded, read);
     await read;
+    if (this.#stopped) return;
     this.#timer = setInterval(
       () => void this.tick().catch((error) => this.#log(`Calendars: ${String(error)}`)),
       Math.min(this.#config.refreshMs, 60_000),
@@ -197,8 +199,9 @@ export class CalendarService {
     return starting;
   }
 
-  /** Stops reading, and the workers (a test's end). */
+  /** Stops reading, and the workers (a test's end, the server's). */
   async stop() {
+    this.#stopped = true;
     clearInterval(this.#timer);
     await this.#readers.stop();
   }
@@ -213,6 +216,9 @@ export class CalendarService {
    * copy, and works out the busy times that a new text, zone or day calls for.
    */
   async tick() {
+    // Stopped, the store may be closed next: a start's first reads, due after its copies loaded,
+    // found it closed once (PostgreSQL's pool ended) and failed unhandled.
+    if (this.#stopped) return;
     await Promise.all(this.#feeds.map((feed) => this.#read(feed)));
     await this.#reload();
     await Promise.all(this.#work(this.#now()).map(({ done }) => done));
