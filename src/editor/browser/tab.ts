@@ -1,5 +1,6 @@
 /**
- * In `astro dev` only, in the editor's own tab (../dev-server/csp.ts adds it to Keystatic's page).
+ * In the editor's own tab: in `astro dev`, ../dev-server/csp.ts adds it to Keystatic's page; in the
+ * live site's helper, ../dev-server/KeystaticPage.astro bundles it.
  *
  * Astro shows a page's server error to every open tab, in Vite's overlay over the whole page: a
  * preview's passing error (a page asked for a moment before the dev server had read its new file)
