@@ -19,6 +19,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -28,7 +29,7 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumShellPath } from '../../scripts/local.mjs';
@@ -113,9 +114,10 @@ beforeAll(async () => {
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
     });
   folder = mkdtempSync(join(tmpdir(), 'live-editor-'));
-  // The repository the server runs from (this project's committed files), and its draft: a
-  // worktree of it in the editing folder, as the server makes it (src/server/releases/draft.ts).
+  // The repository the server runs from (this project's files), and its draft: a worktree of it in
+  // the editing folder, as the server makes it (src/server/releases/draft.ts).
   execFileSync('git', ['clone', '-q', '.', join(folder, 'site')]);
+  withWorkingTree(join(folder, 'site'));
   // Its packages, which a publish's checkout links to.
   symlinkSync(join(process.cwd(), 'node_modules'), join(folder, 'site', 'node_modules'));
   mkdirSync(join(folder, 'editing'), { mode: 0o700 });
@@ -137,6 +139,39 @@ beforeAll(async () => {
   // The helper listens a moment after the server, and the server says so.
   await said(server, 'The visual editor is served');
 }, 120_000);
+
+/**
+ * The clone given this project's files as they are, committed: a preview builds with the code the
+ * server runs (this working tree), a publish with the commit's, and the two would differ, the
+ * publish building anew, if a developer's change were not committed yet.
+ */
+function withWorkingTree(clone: string) {
+  const git = (args: string[], cwd = '.') => execFileSync('git', args, { cwd, encoding: 'utf8' });
+  const changed = git(['ls-files', '--modified', '--others', '--exclude-standard', '-z'])
+    .split('\0')
+    .filter(Boolean);
+  const gone = new Set(git(['ls-files', '--deleted', '-z']).split('\0').filter(Boolean));
+  if (changed.length === 0 && gone.size === 0) return;
+  for (const file of changed)
+    if (!gone.has(file)) {
+      mkdirSync(dirname(join(clone, file)), { recursive: true });
+      cpSync(file, join(clone, file));
+    }
+  for (const file of gone) rmSync(join(clone, file), { force: true });
+  git(['add', '-A'], clone);
+  git(
+    [
+      '-c',
+      'user.name=test',
+      '-c',
+      'user.email=test@example.com',
+      'commit',
+      '-qm',
+      'Not yet committed',
+    ],
+    clone,
+  );
+}
 
 /** Resolves once the server has logged `text`. */
 function said(running: RunningServer, text: string) {
