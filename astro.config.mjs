@@ -51,7 +51,7 @@ export default defineConfig({
   // the editing folder (src/server/releases/build.ts): node_modules may be read-only there, and
   // the images made once are reused by the next publish.
   ...(process.env.ASTRO_CACHE_DIR && { cacheDir: process.env.ASTRO_CACHE_DIR }),
-  // SVGs below the fold are sent as WebP (src/lib/images.ts), drawn at the width asked for
+  // The portfolio grid's drawings are sent as WebP (src/lib/images.ts), drawn at the width asked for
   // (src/lib/image-service.ts). Astro asks for the flag because a crafted SVG can be costly to draw:
   // these come from the repository and the editor's uploads, which only signed-in staff make and
   // which are cleaned at upload (src/domain/svg-clean.ts).
