@@ -35,6 +35,10 @@ export default getViteConfig({
     // Vitest's 10 s is short for a hook that copies the project or starts a server while the
     // other phases of `npm test` load the machine (CI failed on content-build's copy at 10 s).
     hookTimeout: 60_000,
+    // A mail or a log line the tests wait for arrives in milliseconds on a quiet machine, but took
+    // over vitest's 1 s while the other phases of `npm test` loaded CI's; a poll that succeeds ends
+    // at once, so a longer limit costs nothing.
+    expect: { poll: { timeout: 10_000 } },
     ...(timesFile && { reporters: [...configDefaults.reporters, new VitestFileTimes(timesFile)] }),
     projects: [
       // Pure: rules, formats, schemas and content files; no server, no database, no build. So its

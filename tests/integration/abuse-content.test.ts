@@ -46,7 +46,7 @@ describe('text a visitor writes', () => {
       name: 'Ada\r\nBcc: victim@example.com',
     });
     expect(response.status).toBe(200);
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => mails.length).toBe(3);
     const agency = mails.find((m) => m.to.includes('sales@agency.example'))!;
     const prospect = mails.find((m) => m.to.includes('ada@example.com'))!;
     for (const mail of [agency, prospect]) {
@@ -109,7 +109,7 @@ describe('spam', () => {
     expect((await freeTimes(server)).map((s) => s.start)).toContain(slot!.start);
     const real = await book(server, slot!.start, { email: 'grace@example.com' });
     expect(real.status).toBe(200);
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => mails.length).toBe(3);
     expect(mails.every((m) => !m.raw.includes('spam.example'))).toBe(true);
     // Kept for review as spam, without a time.
     const { stdout } = await enquiriesCli(server.database, '--spam', '--csv');
@@ -137,7 +137,7 @@ describe('e-mail addresses', () => {
     const { server, mails } = await startWithMail();
     const [slot] = await freeTimes(server);
     expect((await book(server, slot!.start, { email: 'user@bücher.de' })).status).toBe(200);
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => mails.length).toBe(3);
     // The test server shows the envelope's domain decoded; the message says what was sent.
     const prospect = mails.find((m) => m.to.includes('user@bücher.de'));
     expect(mimeParts(prospect!.raw).message.headers.to).toBe('user@xn--bcher-kva.de');
@@ -153,11 +153,9 @@ describe('e-mail addresses', () => {
     );
     const [slot] = await freeTimes(server);
     expect((await book(server, slot!.start, { email: 'nobody@example.com' })).status).toBe(200);
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => mails.length).toBe(2);
     await expect
-      .poll(async () => (await (await fetch(`${server.url}/healthz`)).json()).jobs, {
-        timeout: 10_000,
-      })
+      .poll(async () => (await (await fetch(`${server.url}/healthz`)).json()).jobs)
       .toEqual({ failed: 1 });
     // By its older name too, for a monitor that reads it.
     expect((await (await fetch(`${server.url}/healthz`)).json()).mail).toEqual({
@@ -198,7 +196,7 @@ describe('a fresh clone', () => {
     const { server, mails } = await startWithMail({ BOOKING_SECRET: '' });
     const [slot] = await freeTimes(server);
     expect((await book(server, slot!.start)).status).toBe(200);
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => mails.length).toBe(3);
     const prospect = mails.find((m) => m.to.includes('ada@example.com'))!;
     const link = /http:\/\/127\.0\.0\.1:\d+(\/schedule\/cancel\?token=[\w.-]+)/.exec(
       textOf(prospect.raw)!,

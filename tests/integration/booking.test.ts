@@ -272,7 +272,7 @@ describe('invitation and cancellation', () => {
       locale: 'en-US',
     });
     expect(response.status).toBe(200);
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => mails.length).toBe(3);
 
     const prospect = mails.find((m) => m.to.includes('ada@example.com'))!;
     const agency = mails.find((m) => m.to.includes('sales@agency.example'))!;
@@ -330,7 +330,7 @@ describe('invitation and cancellation', () => {
     const cancelled = await cancel();
     expect(cancelled.status).toBe(200);
     expect(await cancelled.text()).toContain('Your call is cancelled');
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(6);
+    await expect.poll(() => mails.length).toBe(6);
     for (const { raw: text } of mails.slice(3)) {
       expect(text).toContain('METHOD:CANCEL');
       expect(text).toContain('STATUS:CANCELLED');
@@ -428,7 +428,7 @@ describe('confirming a call, and the share of calls waiting for it', () => {
     expect(((await again.json()) as { id: string }).id).toBe(id);
 
     // The prospect's confirmation asks them to confirm, with its link.
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => mails.length).toBe(3);
     const text = decoded(mails.find((m) => m.to.includes('p1@example.com'))!.raw);
     expect(text).toContain('it tells us that the time suits you');
     const link = /http:\/\/127\.0\.0\.1:\d+\/schedule\/confirm\?token=([\w.-]+)/.exec(text)!;
@@ -495,9 +495,7 @@ describe('confirming a call, and the share of calls waiting for it', () => {
     expect(secondBooked.status).toBe(200);
     const { id: secondId } = (await secondBooked.json()) as { id: string };
     await expect
-      .poll(() => mails.filter((m) => decoded(m.raw).includes('Bookings are coming in fast')), {
-        timeout: 10_000,
-      })
+      .poll(() => mails.filter((m) => decoded(m.raw).includes('Bookings are coming in fast')))
       .toHaveLength(1);
     const alert = mails.find((m) => decoded(m.raw).includes('Bookings are coming in fast'))!;
     expect(alert.to).toEqual(['sales@agency.example']);
@@ -527,7 +525,7 @@ describe('confirming a call, and the share of calls waiting for it', () => {
           m.to.includes('p2@example.com') &&
           decoded(m.raw).includes('have released its time for others'),
       );
-    await expect.poll(() => told().length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => told().length).toBe(1);
     expect(decoded(told()[0]!.raw)).toMatch(/http:\/\/127\.0\.0\.1:\d+\/schedule\r?\n/);
     expect((await freeSlots(server)).slots.map((s) => s.start)).toContain(second.start);
     const open = (purpose: 'confirm' | 'cancel') =>

@@ -258,7 +258,7 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
       [...stored(), ...radicale.stored('anna', 'ben-calls').map(propertiesOf)].filter((event) =>
         event.get('UID')!.startsWith(id),
       );
-    await expect.poll(() => mine().length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => mine().length).toBe(1);
     expect(mine()[0]!.get('STATUS')).toBe('TENTATIVE');
 
     await radicale.stop();
@@ -268,9 +268,7 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
         ((await waiting.json()) as { location: string }).location,
         server.url,
       ).searchParams.get('ref')!;
-      await expect
-        .poll(() => server.output(), { timeout: 10_000 })
-        .toContain(`call ${ref} is not written yet`);
+      await expect.poll(() => server.output()).toContain(`call ${ref} is not written yet`);
       const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
       const desk = await (
         await fetch(`${server.url}/staff`, { headers: { Cookie: cookie } })

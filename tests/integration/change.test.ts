@@ -69,7 +69,7 @@ describe('the change link', () => {
     // Wednesday: only Anna works, so the call holds its time alone.
     const [from, to] = [onWeekday(slots, 'Wednesday')[0]!, onWeekday(slots, 'Wednesday')[4]!];
     expect((await book(server, from.start, { time_zone: 'America/New_York' })).status).toBe(200);
-    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => callMails(mails).length).toBe(3);
     const prospect = callMails(mails).find((m) => m.to.includes('ada@example.com'))!;
     const change = linkIn(prospect, 'change');
     linkIn(prospect, 'cancel');
@@ -98,7 +98,7 @@ describe('the change link', () => {
     const free = (await freeSlots(server)).slots.map((s) => s.start);
     expect(free).toContain(from.start);
     expect(free).not.toContain(to.start);
-    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(6);
+    await expect.poll(() => callMails(mails).length).toBeGreaterThanOrEqual(6);
     const updates = callMails(mails).slice(3);
     const to_ = (address: string) => updates.filter((m) => m.to.includes(address));
     // The prospect, the agency and a host: each one update, or the host who had it a cancellation
@@ -140,7 +140,7 @@ describe('the change link', () => {
       headers: { Origin: server.url },
     });
     expect(cancelled.status).toBe(200);
-    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(updates.length + 6);
+    await expect.poll(() => callMails(mails).length).toBe(updates.length + 6);
     for (const mail of callMails(mails).slice(3 + updates.length)) {
       expect(eventOf(mail)).toMatchObject({ method: 'CANCEL', uid: booked.uid, sequence: 2 });
     }
@@ -272,7 +272,7 @@ describe('the staff', () => {
     const { slots } = await freeSlots(server);
     const [from, to] = [onWeekday(slots, 'Wednesday')[1]!, onWeekday(slots, 'Wednesday')[6]!];
     const { id } = (await (await book(server, from.start)).json()) as { id: string };
-    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => callMails(mails).length).toBe(3);
     const { stdout: listed } = await cli(server, []);
     expect(listed).toContain(`ref: ${id}`);
     expect(listed).toMatch(/call: .*, with anna\n/);
@@ -285,7 +285,7 @@ describe('the staff', () => {
       'Anna is ill this week.',
     ]);
     expect(moved).toMatch(/^Moved the call from .* to .*, with anna; the updates are queued\.$/m);
-    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(6);
+    await expect.poll(() => callMails(mails).length).toBe(6);
     for (const mail of callMails(mails).slice(3))
       expect(eventOf(mail)).toMatchObject({
         method: 'REQUEST',
@@ -327,7 +327,7 @@ describe('the staff', () => {
 
     const { stdout: cancelled } = await cli(server, ['--cancel', id]);
     expect(cancelled).toMatch(/^Cancelled the call of .*; the cancellations are queued\.$/m);
-    await expect.poll(() => callMails(mails).length, { timeout: 10_000 }).toBe(9);
+    await expect.poll(() => callMails(mails).length).toBe(9);
     for (const mail of callMails(mails).slice(6))
       expect(eventOf(mail)).toMatchObject({ method: 'CANCEL', sequence: 2 });
     expect(textTo('ada@example.com', 6)).toContain('We have cancelled your call of ');

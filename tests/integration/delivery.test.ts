@@ -75,23 +75,19 @@ describe('delivery by e-mail', () => {
     }
     // Nothing listens on the SMTP port: the queue of jobs keeps the mail and counts its attempts.
     await expect
-      .poll(async () => (await readStore(database)).every((e) => e.mailAttempts >= 1), {
-        timeout: 5000,
-      })
+      .poll(async () => (await readStore(database)).every((e) => e.mailAttempts >= 1))
       .toBe(true);
     expect((await readStore(database)).every((e) => e.mailedAt === null)).toBe(true);
     // Logged after the attempt is recorded (and piped from another process): it may come a moment later.
-    await expect.poll(() => first.output(), { timeout: 5000 }).toMatch(/not mailed yet/);
+    await expect.poll(() => first.output()).toMatch(/not mailed yet/);
 
     // A restart while SMTP is still down, then SMTP comes up.
     await first.stop();
     const second = await start(env);
     const received = await startSmtp(smtpPort);
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => received.length).toBe(2);
     await expect
-      .poll(async () => (await readStore(database)).every((e) => e.mailedAt !== null), {
-        timeout: 5000,
-      })
+      .poll(async () => (await readStore(database)).every((e) => e.mailedAt !== null))
       .toBe(true);
 
     // Another restart sends nothing again.
@@ -149,7 +145,7 @@ describe('delivery by e-mail', () => {
     expect(native.status).toBe(303);
     expect(native.headers.get('location')).toBe('/thankyou');
 
-    await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => received.length).toBe(1);
     await new Promise((r) => setTimeout(r, 500));
     expect(received).toHaveLength(1);
     const stored = await readStore(database);
@@ -183,7 +179,7 @@ describe('delivery by e-mail', () => {
     });
     expect(spam.status).toBe(200);
 
-    await expect.poll(() => received.length, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => received.length).toBe(2);
     await new Promise((r) => setTimeout(r, 500));
     expect(received).toHaveLength(2);
     for (const mail of received) {

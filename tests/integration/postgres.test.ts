@@ -158,7 +158,7 @@ describe('reminders, with two server processes', () => {
       ]);
       await client.query(`UPDATE jobs SET next_attempt_at = 0 WHERE ${dayBefore}`);
       // The first process has claimed both and is sending them: it dies before they are taken.
-      await expect.poll(() => stalled.length, { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => stalled.length).toBe(2);
       await first.kill9();
       // Two processes share the store from now on; whichever claims a reminder once its lease is
       // over sends it.

@@ -169,9 +169,7 @@ describe('/speed', () => {
         await reader.close();
       }
     };
-    await expect
-      .poll(async () => (await stored()).length, { timeout: 10_000 })
-      .toBe(honest.length + 120);
+    await expect.poll(async () => (await stored()).length).toBe(honest.length + 120);
     // Stored as three networks (a network's key each): weighed down to a tenth of the figure each,
     // as before, they held 30% of it, and the figure was theirs: 60000 ms, poor.
     const fakes = (await stored()).filter((r) => r.value === 60_000);

@@ -69,9 +69,7 @@ describe('the staff desk', () => {
       return [answer.status, /<main[^]*<\/main>/.exec(await answer.text())![0]];
     };
     expect(await said('who@example.com')).toEqual(await said('Anna@Northgate-Digital.example '));
-    await expect
-      .poll(() => mailsTo(mails, 'anna@northgate-digital.example').length, { timeout: 5000 })
-      .toBe(1);
+    await expect.poll(() => mailsTo(mails, 'anna@northgate-digital.example').length).toBe(1);
     // Asked again while it works: the same page, and the link sent is the one to use.
     expect(await said('anna@northgate-digital.example')).toEqual(await said('who@example.com'));
     const { cookie, token } = await signInBy(
@@ -185,7 +183,7 @@ describe('the staff desk', () => {
     expect(item.textContent!.replace(/\s+/g, ' ')).toContain('host Ben Okafor');
     // The host's e-mails name the colleague; Ben's event names the prospect and holds the message.
     const toBen_ = () => mails.filter((m) => m.to.includes('ben@northgate-digital.example'));
-    await expect.poll(() => toBen_().length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => toBen_().length).toBe(1);
     expect(decoded(toBen_()[0]!.raw)).toContain('Moved by: Anna Reid');
     const event = eventIn(toBen_()[0]!.raw);
     expect(event.getFirstPropertyValue('summary')).toBe('Call with Zelda Prospect');
@@ -199,7 +197,7 @@ describe('the staff desk', () => {
           m.to.includes('anna@northgate-digital.example') &&
           calendarOf(m.raw)?.includes('METHOD:CANCEL'),
       );
-    await expect.poll(() => awayFromAnna().length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => awayFromAnna().length).toBe(1);
     expect(decoded(awayFromAnna()[0]!.raw)).toContain('Anna Reid moved the call of Zelda Prospect');
 
     // The prospect's old link: the agency moved it, here is the time and how to reach us.
@@ -244,7 +242,7 @@ describe('the staff desk', () => {
       'The call is cancelled',
     );
     const zeldaCancel = () => cancels().filter((m) => m.to.includes('zelda@example.com'));
-    await expect.poll(() => zeldaCancel().length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => zeldaCancel().length).toBe(1);
     expect(eventIn(zeldaCancel()[0]!.raw).getFirstPropertyValue('comment')).toBe(
       'Budget gone; Bcc: x@evil.example',
     );
@@ -313,7 +311,7 @@ describe('the staff desk', () => {
       return row?.querySelectorAll('td')[3]?.textContent;
     };
     await expect
-      .poll(async () => [await rating('/'), await rating('/iphone')], { timeout: 5000 })
+      .poll(async () => [await rating('/'), await rating('/iphone')])
       .toEqual(['good', 'too few visits']);
   });
 
@@ -462,7 +460,7 @@ describe('the staff desk', () => {
     try {
       await flood();
       expect(queued()).toBe(1);
-      await expect.poll(() => toAnna().length, { timeout: 5000 }).toBe(1);
+      await expect.poll(() => toAnna().length).toBe(1);
       // Some minutes on, the flood goes on: the link sent still works, and no other is sent.
       later(10);
       await flood();
@@ -472,7 +470,7 @@ describe('the staff desk', () => {
       // Used: the next request sends one, then one per 15 minutes, 4 in the hour.
       for (let mail = 2; mail <= 4; mail++) {
         await flood();
-        await expect.poll(() => toAnna().length, { timeout: 5000 }).toBe(mail);
+        await expect.poll(() => toAnna().length).toBe(mail);
         later(15);
       }
       // 40 minutes after the first: the hour's fourth still works; no fifth is sent.

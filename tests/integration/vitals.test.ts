@@ -52,9 +52,7 @@ async function read(server: RunningServer): Promise<VitalRecord[]> {
  * here, later on a busy machine), or as they are now.
  */
 async function stored(server: RunningServer, count = 0): Promise<VitalRecord[]> {
-  await expect
-    .poll(async () => (await read(server)).length, { timeout: 10_000 })
-    .toBeGreaterThanOrEqual(count);
+  await expect.poll(async () => (await read(server)).length).toBeGreaterThanOrEqual(count);
   return read(server);
 }
 

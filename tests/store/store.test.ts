@@ -736,7 +736,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect((await store.all())[0]!.mailAttempts).toBe(1);
       up = true;
       jobs.start();
-      await expect.poll(() => sent.length, { timeout: 5000 }).toBe(2);
+      await expect.poll(() => sent.length).toBe(2);
       await new Promise((r) => setTimeout(r, 100));
       await jobs.stop();
       expect(sent.map((m) => m.messageId).sort()).toEqual(
@@ -788,7 +788,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         }),
       );
       for (const queue of queues) queue.start();
-      await expect.poll(() => sent.length, { timeout: 10_000 }).toBe(30);
+      await expect.poll(() => sent.length).toBe(30);
       await new Promise((r) => setTimeout(r, 100));
       for (const queue of queues) await queue.stop();
       expect(new Set(sent).size).toBe(30);
