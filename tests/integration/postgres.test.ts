@@ -176,7 +176,7 @@ describe('reminders, with two server processes', () => {
       ['ada@example.com'],
       ['anna@northgate-digital.example'],
     ]);
-  }, 30_000);
+  });
 });
 
 describe('a database that goes away', () => {

@@ -133,7 +133,7 @@ it('npm run backup -- --dir DIR keeps BACKUP_KEEP of them, or --keep N', async (
   await expect(npmBackup(['extra.sqlite'])).rejects.toMatchObject({
     stderr: expect.stringContaining('--dir DIR [--keep N]'),
   });
-}, 30_000);
+});
 
 describe('with DATABASE_URL, a dump by pg_dump', () => {
   /** A pg_dump that writes its arguments and PGPASSWORD into the file asked for, or fails. */

@@ -46,13 +46,13 @@ describe('npm run enquiries', () => {
     // The members' notes too, as the desk's export has them.
     expect(rows[1]).toContain('1970-01-01T00:00:00.000Z anna@a.example: Rang.');
     expect(rows[2]).toBe('');
-  }, 30_000);
+  });
 
   it('writes the listing to the file given with --out', async () => {
     const out = join(dir, 'enquiries.txt');
     await run('npm', ['run', 'enquiries', '--', '--out', out], { env });
     expect(readFileSync(out, 'utf8')).toMatch(/ada@example\.com[^]*\n$/);
-  }, 30_000);
+  });
 
   it('says which file it cannot write, and why, and fails', async () => {
     const cases = [
@@ -78,7 +78,7 @@ describe('npm run enquiries', () => {
       code: 1,
       stderr: `Cannot write ${join(dir, 'gone')}/a b\uFFFD[31m.csv: ENOENT: no such file or directory\n`,
     });
-  }, 30_000);
+  });
 
   it('says the store cannot be read with the store’s own reason', async () => {
     const notADatabase = join(dir, 'notes.txt');
@@ -92,12 +92,12 @@ describe('npm run enquiries', () => {
       stderr: expect.stringMatching(/^Cannot read the enquiries: file is not a database\b/),
     });
     expect(existsSync(out)).toBe(false);
-  }, 30_000);
+  });
 
   it('writes clean CSV to stdout when npm is silent', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'enquiries', '--', '--csv'], { env });
     expect(stdout).toMatch(/^id,received,kind,name,email,[^]*ada@example\.com[^]*\r\n$/);
-  }, 30_000);
+  });
 });
 
 describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
@@ -125,7 +125,7 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
       ['agency-cancel', { by: 'staff', reason: 'Anna is ill. Bcc: someone@evil.example' }],
       ['prospect-cancel', { by: 'staff', reason: 'Anna is ill. Bcc: someone@evil.example' }],
     ]);
-  }, 30_000);
+  });
 
   it("queues the call's write into its host's calendar too, with CALENDAR_WRITE", async () => {
     const store = new SqliteStore(database);
@@ -138,7 +138,7 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
     const due = await after.claimDue(Date.now() + 60_000, 100, 0);
     await after.close();
     expect(due.map((item) => [item.kind, item.enquiry?.id])).toEqual([['calendar-write', id]]);
-  }, 30_000);
+  });
 
   it('refuses a reason without a cancellation or a move, and one of no words', async () => {
     const listing = run('npm', ['run', '--silent', 'enquiries', '--', '--reason', 'Why'], { env });
@@ -153,5 +153,5 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
     await expect(blank).rejects.toMatchObject({
       stderr: expect.stringContaining('Say the reason'),
     });
-  }, 30_000);
+  });
 });

@@ -583,5 +583,5 @@ describe('npm run store:copy', () => {
     for (const answer of [copied, refused, denied, spaced, differs, missing])
       expect(answer.stdout + answer.stderr).not.toContain(password);
     expect(denied.stdout + denied.stderr).not.toContain('not-the-password-4d8a');
-  }, 60_000);
+  });
 });
