@@ -42,7 +42,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
     answers: (() => Promise<FeedRead>)[],
     clock: { now: number },
     env: Record<string, string> = {},
-    options: Pick<CalendarServiceOptions, 'firstReadWaitMs'> = {},
+    options: Pick<CalendarServiceOptions, 'firstReadWaitMs' | 'readyWaitMs'> = {},
   ) => {
     const logged: string[] = [];
     const asked: { etag?: string | undefined }[] = [];
@@ -61,6 +61,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
         return answer();
       },
       log: (line) => logged.push(line),
+      // These tests say what the pages are given, not how long they wait for it: a worker working
+      // out busy times took over READY_WAIT_MS (3 s) on a loaded, slower machine.
+      readyWaitMs: 60_000,
       ...options,
     });
     return { service, logged, asked };
@@ -171,9 +174,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
     const clock = { now: start };
     await process([ok(meetingFeed)], clock).service.tick();
     clock.now += 10 * minute;
-    // Were the pages to wait for this read, the test would run out of time.
+    // Were the pages to wait for this read (10 minutes at most), the test would run out of time.
     const slow = held();
-    const { service } = process([slow.answer], clock, {}, { firstReadWaitMs: 60_000 });
+    const { service } = process([slow.answer], clock, {}, { firstReadWaitMs: 600_000 });
     const started = service.start();
     await service.ready(availability);
     expect(service.busy(availability).get('anna')).toEqual(theMeeting);
@@ -339,6 +342,7 @@ describe('feeds read in worker threads', () => {
       },
       log: (line) => logged.push(line),
       readers: { read, stop: () => workers.stop() },
+      readyWaitMs: 60_000,
     });
     return { service, logged, reads };
   };

@@ -58,6 +58,11 @@ export interface CalendarServiceOptions {
   readers?: Pick<FeedReaders, 'read' | 'stop'>;
   /** FIRST_READ_WAIT_MS (tests give a shorter one). */
   firstReadWaitMs?: number;
+  /**
+   * READY_WAIT_MS (a test of what the pages are given, not of how long they wait, gives a longer
+   * one: a worker working out busy times on a loaded, slow machine took over 3 s).
+   */
+  readyWaitMs?: number;
   /** The end of the site's own calls' UIDs: their events in a feed are not read (busy-times.ts). */
   ownUidSuffix?: string;
 }
@@ -130,6 +135,7 @@ export class CalendarService {
   #timer: ReturnType<typeof setInterval> | undefined;
   #stopped = false;
   readonly #firstReadWaitMs: number;
+  readonly #readyWaitMs: number;
   /** What ready() waits for while the service starts (#waitable): the copies loaded, the first reads. */
   #starting: { loaded: Promise<unknown>; read: Promise<unknown> } | undefined;
 
@@ -144,6 +150,7 @@ export class CalendarService {
     this.#feeds = options.config.feeds.map((feed) => ({ ...feed, id: feedId(feed.url) }));
     this.#timeZones = options.timeZones ?? new Map();
     this.#firstReadWaitMs = options.firstReadWaitMs ?? FIRST_READ_WAIT_MS;
+    this.#readyWaitMs = options.readyWaitMs ?? READY_WAIT_MS;
     this.#readers =
       options.readers ??
       new FeedReaders({
@@ -380,7 +387,7 @@ export class CalendarService {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       Promise.all(needed.map(({ done }) => done)),
-      new Promise((resolve) => (timer = setTimeout(resolve, READY_WAIT_MS))),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.#readyWaitMs))),
     ]);
     clearTimeout(timer);
   }
