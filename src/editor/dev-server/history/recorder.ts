@@ -16,7 +16,7 @@ import type { Plugin } from 'vite';
 import { pageOf, withMove, type Redirect } from '../../../domain/redirects.ts';
 import { EDITOR_MEMBER_HEADER } from '../../../domain/editing.ts';
 import { PAGE_MOVED_EVENT, type PageMove } from '../../events.ts';
-import { historyOf, OWN_REPOSITORY, type ContentHistory, type Saver } from './content-history.ts';
+import { historyOf, OWN_REPOSITORY, type Saver } from './content-history.ts';
 import { EDITOR_SAVE_NOTE, type Trailer } from './lineages.ts';
 
 export const REDIRECTS_FILE = 'src/content/data/redirects.yaml';
