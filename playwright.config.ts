@@ -10,6 +10,11 @@ export default defineConfig({
   workers: 2,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? 'list' : 'line',
+  // Twice Playwright's limits (30 s a test, 5 s an expectation): on a machine some three times
+  // slower than usual, beside the other phases of `npm test`, a booking and the portfolio's filters
+  // ran out of 30 s. A test that passes ends when it is done: the limits cost only a failure's time.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     ...devices['Desktop Chrome'],
