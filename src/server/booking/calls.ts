@@ -64,6 +64,7 @@ export class Bookings {
   readonly #onBooked: ((enquiry: StoredEnquiry) => void) | undefined;
   /** Whether calls are written into the hosts' calendars (CALENDAR_WRITE). */
   readonly #writeCalendars: boolean;
+  readonly #now: () => number;
   /** This process's bookings, one after another: they wait for one lock anyway. */
   #bookings: Promise<unknown> = Promise.resolve();
 
@@ -71,7 +72,8 @@ export class Bookings {
    * `bookingCap`: future bookings allowed per e-mail address and per client (BOOKING_CAP);
    * `networkCap`: per wider network (BOOKING_NETWORK_CAP), none when there is no booking cap;
    * `onBooked`: told of each call booked, once committed (the server's log: ./call-log.ts);
-   * `writeCalendars`: each change of a call queues its write into its host's calendar.
+   * `writeCalendars`: each change of a call queues its write into its host's calendar;
+   * `now`: the clock its changes are made at (tests give theirs), unless a method is given a time.
    */
   constructor(
     store: EnquiryStore,
@@ -80,15 +82,18 @@ export class Bookings {
       networkCap = bookingCap === Infinity ? Infinity : DEFAULT_NETWORK_CAP,
       onBooked,
       writeCalendars = false,
+      now = Date.now,
     }: Partial<BookingCaps> & {
       onBooked?: (enquiry: StoredEnquiry) => void;
       writeCalendars?: boolean;
+      now?: () => number;
     } = {},
   ) {
     this.store = store;
     this.#caps = { bookingCap, networkCap };
     this.#onBooked = onBooked;
     this.#writeCalendars = writeCalendars;
+    this.#now = now;
   }
 
   /** Queues the call's write into its host's calendar (one not run yet is superseded by it). */
@@ -99,7 +104,7 @@ export class Bookings {
   }
 
   /** Writes the call into its host's calendar again (the desk's Write again): whether it is one to write. */
-  writeAgain(id: string, now = Date.now()): Promise<boolean> {
+  writeAgain(id: string, now = this.#now()): Promise<boolean> {
     return this.store.transaction(async (tx) => {
       const enquiry = id ? await tx.enquiry(id) : undefined;
       if (!this.#writeCalendars || !enquiry?.call || enquiry.spam) return false;
@@ -118,7 +123,7 @@ export class Bookings {
     const kept = storedForm(enquiry);
     const mail = queueMail && !kept.spam;
     if (!kept.call)
-      return this.store.commit(kept, mail ? mailsOnCommit(kept, null, Date.now()) : []);
+      return this.store.commit(kept, mail ? mailsOnCommit(kept, null, this.#now()) : []);
     const booking = this.#bookings.then(() => this.#book(kept, mail));
     this.#bookings = booking.catch(() => {});
     const { enquiry: booked, isNew } = await booking;
@@ -138,7 +143,7 @@ export class Bookings {
         // A repeat of a booking is answered with the one stored, not counted against the cap.
         const earlier = key && (await tx.enquiryByKey(key));
         if (earlier) return { enquiry: earlier, isNew: false };
-        const now = Date.now();
+        const now = this.#now();
         const reached = bookingCapReached(await tx.callsAhead(now), enquiry, this.#caps);
         if (reached) throw reached;
         const host = await firstFree(tx, candidateHosts(enquiry.call!), enquiry.call!);
@@ -164,7 +169,7 @@ export class Bookings {
   cancelCall(
     id: string,
     queueMail: boolean,
-    now = Date.now(),
+    now = this.#now(),
     change?: CallChange,
     by?: string,
   ): Promise<CancelResult> {
@@ -195,7 +200,7 @@ export class Bookings {
    * and the update. Its host keeps it if free then, else the first free host offered; none:
    * SlotTaken, and nothing changes.
    */
-  moveCall(id: string, move: CallMove, queueMail: boolean, now = Date.now()): Promise<MoveResult> {
+  moveCall(id: string, move: CallMove, queueMail: boolean, now = this.#now()): Promise<MoveResult> {
     return this.store.transaction(
       async (tx) => {
         const checked = checkMove(await tx.enquiry(id), move, now);
@@ -216,7 +221,7 @@ export class Bookings {
   }
 
   /** Confirms a call waiting for it, not cancelled and not begun; what that came to. */
-  confirmCall(id: string, now = Date.now()): Promise<ConfirmResult> {
+  confirmCall(id: string, now = this.#now()): Promise<ConfirmResult> {
     return this.store.transaction(async (tx) => {
       const changed = await tx.confirmCall(id, now);
       if (changed) await this.#queueWrite(tx, id, now);
@@ -229,7 +234,7 @@ export class Bookings {
    * transaction: each lapses once, with its e-mails, however many processes sweep (a call another
    * sweep holds is left to it). How many lapsed.
    */
-  lapseUnconfirmed(confirmMs: number, queueMail: boolean, now = Date.now(), limit = 100) {
+  lapseUnconfirmed(confirmMs: number, queueMail: boolean, now = this.#now(), limit = 100) {
     return this.store.transaction(async (tx) => {
       const due = await tx.unconfirmedDue(now - confirmMs, now, limit);
       for (const enquiry of due) {
@@ -247,7 +252,7 @@ export class Bookings {
    * The calls booked in the last hour, when they call for an alert and this process claims it (of
    * processes that read the same last alert, one claims the next); else undefined.
    */
-  async claimBookingAlert(rule: BookingAlertRule, now = Date.now()) {
+  async claimBookingAlert(rule: BookingAlertRule, now = this.#now()) {
     const recent = await this.store.bookedSince(now - 3_600_000);
     const last = await this.store.lastAlert('bookings');
     if (!bookingAlertDue(recent, last, now, rule)) return undefined;
