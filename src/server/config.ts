@@ -86,6 +86,12 @@ export interface EditingConfig {
    * unless set. Its output is the checkout's `dist/`.
    */
   buildCommand: string[] | undefined;
+  /**
+   * PUBLISH_BUILD_PRIORITY: `low` (the default), the machine's lowest (`nice -n 19`, `ionice -c3`), so
+   * that visitors keep the CPU and the disk; `normal`, the server's own, where the machine is busy with
+   * other work of the same priority (a build machine, `npm test`) and the lowest would starve the build.
+   */
+  buildPriority: 'low' | 'normal';
 }
 
 /** The queue of jobs' settings (./jobs/queue.ts), in ms. */
@@ -438,6 +444,7 @@ function readEditing(env: NodeJS.ProcessEnv, databasePath: string): EditingConfi
     releasesKept: Math.max(10, Math.floor(number(env.EDITING_RELEASES_KEPT, 12)) || 12),
     pollMs: number(env.EDITING_POLL_MS, 5000),
     buildCommand: build ? build.split(/\s+/) : undefined,
+    buildPriority: env.PUBLISH_BUILD_PRIORITY?.trim() === 'normal' ? 'normal' : 'low',
   };
 }
 

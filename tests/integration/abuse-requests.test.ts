@@ -244,7 +244,9 @@ describe('every route that takes a post, through one gate', () => {
     for (const { path, text, closedAt, seconds } of await Promise.all(slow)) {
       expect(text, path).toMatch(/^HTTP\/1\.1 408 /);
       expect(servedAt, path).toBeLessThan(closedAt);
-      expect(seconds, path).toBeLessThan(6);
+      // Cut off at the limit, not read to its end: the whole body would take 30 s (some 3.5 s on a
+      // quiet machine, 7.6 s on a slower, busy one).
+      expect(seconds, path).toBeLessThan(15);
     }
     await alive(server);
   });

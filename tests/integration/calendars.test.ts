@@ -258,13 +258,14 @@ describe('a server reading hostile and large feeds', () => {
       expect(answers.length).toBeGreaterThan(10);
       // 50 ms at p99 is `npm run bench:feeds`'s measure, on a quiet machine (16 ms there). Here the
       // other phases of `npm test` keep both cores busy, and /healthz waits up to some 400 ms by
-      // itself, feeds or not; the reads held it 2.7-3.8 s at p99 before they moved to worker
-      // threads. Whether they hold the main thread at all, whatever the load, is the store test's
-      // ("leaves the main thread free", tests/store/calendars.test.ts).
+      // itself, feeds or not (1.2 s at p99 on a slower machine); the reads held it 2.7-3.8 s at p99
+      // on a quicker one before they moved to worker threads. Whether they hold the main thread at
+      // all, whatever the load, is the store test's ("leaves the main thread free",
+      // tests/store/calendars.test.ts).
       expect(
         percentile(reading, 99),
         `/healthz in ms while reading: ${answers.map(Math.round)}; idle, before: ${idleMs.map(Math.round)}`,
-      ).toBeLessThan(1_000);
+      ).toBeLessThan(2_000);
       expect(done).toBe(true);
       // Anna's every second holds all her time; Ben's daily 10:00 meeting since 1900 holds his.
       const { slots } = await freeSlots(server);

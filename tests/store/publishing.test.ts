@@ -93,6 +93,7 @@ const editing = (root: string, repo: string, name = 'editing'): EditingConfig =>
   releasesKept: 10,
   pollMs: 5000,
   buildCommand: undefined,
+  buildPriority: 'low',
 });
 
 const editor = { name: 'Erin Editor', email: 'erin@example.com' };

@@ -1,7 +1,9 @@
 /** EDITING's settings as the environment gives them (off unless `on`, the folders beside the store), and a publish's progress. */
+import os, { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { readConfig } from '../../src/server/config';
+import { commandBuilder } from '../../src/server/releases/build';
 import { buildProgress } from '../../src/server/releases/publish-job';
 
 it('keeps editing off unless EDITING=on, its folder beside the SQLite store’s by default', () => {
@@ -14,6 +16,7 @@ it('keeps editing off unless EDITING=on, its folder beside the SQLite store’s 
     releasesKept: 12,
     pollMs: 5000,
     buildCommand: undefined,
+    buildPriority: 'low',
   });
   expect(off.staffEditors).toEqual([]);
   const on = readConfig({
@@ -23,6 +26,7 @@ it('keeps editing off unless EDITING=on, its folder beside the SQLite store’s 
     EDITING_RELEASES_KEPT: '3',
     SITE_REPO_DIR: '/srv/site',
     PUBLISH_BUILD_COMMAND: ' node build.mjs ',
+    PUBLISH_BUILD_PRIORITY: 'normal',
   });
   expect(on.editing).toMatchObject({
     enabled: true,
@@ -32,6 +36,7 @@ it('keeps editing off unless EDITING=on, its folder beside the SQLite store’s 
     // Ten at least: the page offers that many to roll back to.
     releasesKept: 10,
     buildCommand: ['node', 'build.mjs'],
+    buildPriority: 'normal',
   });
   expect(on.staffEditors).toEqual(['erin@a.example', 'ben@a.example']);
 });
@@ -48,4 +53,22 @@ it('moves a publish’s progress bar forward with the build’s phases, pages an
     '[content] Synced content',
   ].map(progressOf);
   expect(seen).toEqual([26, 53, 68, 78, 87, 91, undefined]);
+});
+
+it('builds at the lowest CPU priority unless PUBLISH_BUILD_PRIORITY=normal', async () => {
+  // `nice` alone prints the niceness it runs at.
+  const niceness = async (priority?: 'low' | 'normal') => {
+    const lines: string[] = [];
+    await commandBuilder({
+      dir: tmpdir(),
+      command: ['nice'],
+      priority,
+      onLine: (l) => lines.push(l),
+    });
+    return Number(lines[0]);
+  };
+  const own = os.getPriority();
+  expect(await niceness()).toBe(19);
+  expect(await niceness('low')).toBe(19);
+  expect(await niceness('normal')).toBe(own);
 });

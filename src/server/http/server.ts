@@ -248,7 +248,10 @@ export function createSiteServer({
     requestTimeout: limits.requestTimeoutMs,
     // Node looks for expired requests this often; at its default (30 s) a 10 s limit meant 10-40 s.
     connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs / 2),
-    keepAliveTimeout: 5_000,
+    // Longer than a client keeps an idle connection to reuse (Caddy's 60 s, deploy/Caddyfile; Node's
+    // fetch, the server's time less 2 s): at 5 s, a client whose timer ran late on a busy machine
+    // sent its post down a connection the server was closing, and lost it ("other side closed").
+    keepAliveTimeout: 65_000,
   });
   const inHand = stopGently(server);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

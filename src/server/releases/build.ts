@@ -25,6 +25,8 @@ export interface BuildRun {
   signal?: AbortSignal;
   /** Astro's and Vite's cache (ASTRO_CACHE_DIR): kept between publishes, writable. */
   cacheDir?: string;
+  /** `low` unless given: the machine's lowest CPU and I/O priority (PUBLISH_BUILD_PRIORITY). */
+  priority?: 'low' | 'normal';
 }
 
 /** What a publish runs: a command, or a stand-in (the tests' quick build). */
@@ -126,10 +128,10 @@ export function failureWords(lines: readonly string[]): string {
 }
 
 /** Runs the build as a program; resolves when it succeeded, else BuildFailed in words. */
-export const commandBuilder: Builder = ({ dir, command, onLine, signal, cacheDir }) =>
+export const commandBuilder: Builder = ({ dir, command, onLine, signal, cacheDir, priority }) =>
   new Promise((resolve, reject) => {
     const line = command ?? [process.execPath, 'node_modules/astro/bin/astro.mjs', 'build'];
-    const [program, ...args] = lowPriority(line);
+    const [program, ...args] = priority === 'normal' ? line : lowPriority(line);
     const child = spawn(program!, args, {
       cwd: dir,
       env: buildEnvironment(cacheDir),

@@ -257,6 +257,7 @@ async function build(
   await publishing.options.builder({
     dir,
     command: publishing.options.config.buildCommand,
+    priority: publishing.options.config.buildPriority,
     cacheDir: join(publishing.paths.editingDir, 'cache'),
     signal,
     onLine(line) {

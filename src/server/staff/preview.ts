@@ -176,7 +176,12 @@ export function buildPreview({
       await dropOldBuilds(previewDir);
       await prepare(siteRoot, draft, project);
       const inputs = await buildInputs(project, join(siteRoot, 'node_modules'), command);
-      await builder({ dir: project, command, cacheDir: join(project, 'cache') });
+      await builder({
+        dir: project,
+        command,
+        priority: config.editing.buildPriority,
+        cacheDir: join(project, 'cache'),
+      });
       // Moved out of the project, which the next build empties: the preview being shown stays whole
       // until this one takes its place, then goes.
       const dist = join(previewDir, previewBuildName(inputs));
