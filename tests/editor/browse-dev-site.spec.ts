@@ -237,7 +237,7 @@ test('every page renders with no server error, console error or broken image', a
   context,
 }) => {
   // Each page may wait up to 45 s for its images (look()), with four tabs walking at once.
-  test.setTimeout(180_000);
+  test.setTimeout(450_000);
   const services = serviceRoutes();
   expect(services.length).toBeGreaterThan(0);
   const [firstService, ...otherServices] = services;

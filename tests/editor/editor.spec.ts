@@ -208,7 +208,7 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   page: browser,
   baseURL,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(600_000);
   // The editor asks no other server for anything: Keystatic's typeface (Inter), which it would load
   // from Google Fonts, comes from the dev server (src/editor/browser/tab.ts).
   const elsewhere: string[] = [];
@@ -521,7 +521,7 @@ test("a link to no page in one entry and a value the schema refuses in another: 
 }) => {
   // Some twenty first renders of the dev site's pages, each compiled on demand: on a loaded machine
   // (CI, with every other phase beside it) that took more than 90 s.
-  test.setTimeout(180_000);
+  test.setTimeout(450_000);
   const status = async (address: string) => (await browser.request.get(address)).status();
   const iphone = inProject('src/content/services/iphone.mdx');
   writeFileSync(

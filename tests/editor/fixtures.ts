@@ -73,7 +73,7 @@ export async function atBothWidths(
   flow: (width: number) => Promise<void>,
 ) {
   // Two widths' flows, each as long as the test was at one width.
-  test.setTimeout(240_000);
+  test.setTimeout(600_000);
   for (const width of [1280, 375]) {
     if (width !== 1280) {
       await putBack();

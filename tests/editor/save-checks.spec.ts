@@ -57,7 +57,7 @@ test('what the build refuses is refused at Save: a link to no page, a redirect t
   page,
 }) => {
   // Three nested dialogs, some ten saves and restores.
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
 
   // A link to no page.
   const refused = page.getByRole('alert').filter({ hasText: /^Not saved:/ });

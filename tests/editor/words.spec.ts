@@ -68,7 +68,7 @@ async function noisyPhoto(page: Page, width: number, height: number) {
 test("the editor's words: where a link is on the site and each page by its name, a content mistake's plain page, the list's column and drafts, the address's hint, a required alt text, a new picture's prompt, a photo made to fit, an icon's refusal, and leaving with unsaved changes", async ({
   page,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(600_000);
   const service = 'src/content/services/iphone.mdx';
 
   await test.step('the Delete dialog says where each link to the page is on the site, and offers each page by its name', async () => {
