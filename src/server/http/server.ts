@@ -248,10 +248,13 @@ export function createSiteServer({
     requestTimeout: limits.requestTimeoutMs,
     // Node looks for expired requests this often; at its default (30 s) a 10 s limit meant 10-40 s.
     connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs / 2),
-    // Longer than a client keeps an idle connection to reuse (Caddy's 60 s, deploy/Caddyfile; Node's
-    // fetch, the server's time less 2 s): at 5 s, a client whose timer ran late on a busy machine
-    // sent its post down a connection the server was closing, and lost it ("other side closed").
-    keepAliveTimeout: 65_000,
+    // An idle connection is said to last 5 s (the Keep-Alive header) but closed after 15: a client
+    // that drops it when told (Node's fetch, 2 s early) has 12 s of leeway, not 3, before it could
+    // send a post down a connection the server is closing, and lose it ("other side closed", when a
+    // busy machine's timer ran late). Caddy, which reads no header, drops it after 4 s (its
+    // `keepalive`, deploy/Caddyfile). Not longer: idle connections count towards a client's limit.
+    keepAliveTimeout: 5_000,
+    keepAliveTimeoutBuffer: 10_000,
   });
   const inHand = stopGently(server);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
