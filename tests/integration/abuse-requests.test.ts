@@ -189,7 +189,9 @@ describe('every route that takes a post, through one gate', () => {
         { body: 'token='.padEnd(1024, 'x') },
       );
       expect(response.status, path).toBe(413);
-      expect(performance.now() - started, path).toBeLessThan(2000);
+      // Within 10 s: a server waiting for the rest would answer at its request timeout (30 s), if
+      // ever; a slower machine busy with `npm test`'s other phases took 2.7 s.
+      expect(performance.now() - started, path).toBeLessThan(10_000);
     }
     await alive(server);
   });
@@ -370,7 +372,8 @@ describe('slow and numerous connections', () => {
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
     const seconds = (performance.now() - started) / 1000;
     expect(seconds).toBeGreaterThanOrEqual(1.9);
-    expect(seconds).toBeLessThan(3.5);
+    // Some 2.5 s on a quiet machine; room for a slower, busy one (a head never cut off would trickle on).
+    expect(seconds).toBeLessThan(8);
   });
 
   it('hundreds of slow sockets open: the server still answers others at once', async () => {
@@ -386,7 +389,9 @@ describe('slow and numerous connections', () => {
       for (let i = 0; i < 5; i++) {
         const started = performance.now();
         expect((await fetch(`${server.url}/iphone`)).status).toBe(200);
-        expect(performance.now() - started).toBeLessThan(1000);
+        // Not held until the slow heads' limit (10 s): within 1 s on a quiet machine, and with room
+        // for a slower one busy with `npm test`'s other phases.
+        expect(performance.now() - started).toBeLessThan(5000);
       }
       expect(sockets.filter((s) => !s.destroyed).length).toBe(300);
     } finally {
