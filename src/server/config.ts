@@ -91,8 +91,11 @@ export interface EditingConfig {
    * that visitors keep the CPU and the disk; `normal`, the server's own, where the machine is busy with
    * other work of the same priority (a build machine, `npm test`) and the lowest would starve the build.
    */
-  buildPriority: 'low' | 'normal';
+  buildPriority: BuildPriority;
 }
+
+/** A build's CPU and I/O priority (PUBLISH_BUILD_PRIORITY): the machine's lowest, or the server's own. */
+export type BuildPriority = 'low' | 'normal';
 
 /** The queue of jobs' settings (./jobs/queue.ts), in ms. */
 export interface JobsConfig {

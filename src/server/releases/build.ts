@@ -12,6 +12,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
+import type { BuildPriority } from '../config.ts';
 import { processWide } from '../process-wide.ts';
 
 export interface BuildRun {
@@ -26,7 +27,7 @@ export interface BuildRun {
   /** Astro's and Vite's cache (ASTRO_CACHE_DIR): kept between publishes, writable. */
   cacheDir?: string;
   /** `low` unless given: the machine's lowest CPU and I/O priority (PUBLISH_BUILD_PRIORITY). */
-  priority?: 'low' | 'normal';
+  priority?: BuildPriority;
 }
 
 /** What a publish runs: a command, or a stand-in (the tests' quick build). */
