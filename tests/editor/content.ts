@@ -134,7 +134,7 @@ export function diffLines(before: Snapshot, path: string) {
 }
 
 /** Waits until a file's bytes differ from the snapshot's (the editor has saved it). */
-export async function changed(before: Snapshot, path: string, timeout = 15_000) {
+export async function changed(before: Snapshot, path: string, timeout = 40_000) {
   const start = Date.now();
   let last: Buffer | undefined;
   for (;;) {

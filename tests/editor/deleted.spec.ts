@@ -44,7 +44,7 @@ const read = (path: string) =>
 
 /** Waits until a file of the copy reads as `expected` says (or, with undefined, is gone). */
 const fileState = (path: string, expected: (text: string | undefined) => boolean) =>
-  expect.poll(() => expected(read(path)), { timeout: 15_000 }).toBe(true);
+  expect.poll(() => expected(read(path)), { timeout: 40_000 }).toBe(true);
 
 /** A technology's link in technologies.yaml, by its id. */
 const technologyHref = (id: string) =>

@@ -94,7 +94,7 @@ async function commitAsDeveloper(file: string, text: string, subject: string) {
         return false;
       }
     };
-    await expect.poll(recorded, { timeout: 15_000 }).toBe(true);
+    await expect.poll(recorded, { timeout: 40_000 }).toBe(true);
     // Past the dev server's wait for more writes of that save (300 ms), which records nothing new.
     await new Promise((done) => setTimeout(done, 600));
     const tip = git(['rev-parse', 'refs/editor/history']);
