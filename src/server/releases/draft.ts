@@ -6,8 +6,8 @@
  * git's merge, and onto the code deployed since, so that neither side loses the other's work.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, mkdir, readFile, realpath, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
 import { processWide } from '../process-wide.ts';
@@ -41,8 +41,37 @@ export async function publishedTip({ repoDir }: Folders): Promise<string> {
   return tip || git(['rev-parse', 'HEAD'], { cwd: repoDir });
 }
 
-const commonDir = (cwd: string) =>
-  git(['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd }).catch(() => '');
+/**
+ * The repository (its shared git folder) a worktree belongs to, read as git lays a worktree out
+ * (gitrepository-layout): its `.git` file names its own folder in the repository, whose
+ * `commondir` names the repository's. Two small reads where a git process, started from the
+ * server's large memory map, costs more than them: every visit of Publishing asks. '' if the
+ * folder is no worktree.
+ */
+async function worktreeRepository(dir: string): Promise<string> {
+  try {
+    const link = /^gitdir: (.+)$/m.exec(await readFile(join(dir, '.git'), 'utf8'))?.[1];
+    if (!link) return '';
+    const own = resolve(dir, link.trim());
+    return await realpath(resolve(own, (await readFile(join(own, 'commondir'), 'utf8')).trim()));
+  } catch {
+    return '';
+  }
+}
+
+/** The site's repository's git folder, asked of git once: it does not move while the process runs. */
+const repositories = new Map<string, Promise<string>>();
+function repository(repoDir: string): Promise<string> {
+  let known = repositories.get(repoDir);
+  if (!known) {
+    known = git(['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: repoDir })
+      .then((dir) => realpath(dir))
+      // Not kept: asked again next time.
+      .catch(() => (repositories.delete(repoDir), ''));
+    repositories.set(repoDir, known);
+  }
+  return known;
+}
 
 /**
  * The draft's folder, made from `from` (the live release's commit, else the last published) if it
@@ -61,8 +90,10 @@ let making: Promise<unknown> = Promise.resolve();
 
 async function makeDraft(folders: Folders, from?: string): Promise<string> {
   const exists = existsSync(join(folders.draftDir, '.git'));
-  if (exists && (await commonDir(folders.draftDir)) === (await commonDir(folders.repoDir)))
-    return folders.draftDir;
+  if (exists) {
+    const theirs = await worktreeRepository(folders.draftDir);
+    if (theirs && theirs === (await repository(folders.repoDir))) return folders.draftDir;
+  }
   await mkdir(folders.editingDir, { recursive: true, mode: 0o700 });
   const here =
     from && (await gitSucceeds(['cat-file', '-e', `${from}^{commit}`], { cwd: folders.repoDir }));
