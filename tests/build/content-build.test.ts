@@ -218,7 +218,7 @@ describe('a content mistake fails the build, naming the file and the field', () 
       rmSync(join(services, 'laravel-copy.mdx'));
       writeFileSync(join(copy, redirectsFile), readFileSync(join(root, redirectsFile)));
     }
-  }, 120_000);
+  });
 
   it('a redirect with a mistake of its own: the file, the entry and the field', async () => {
     writeFileSync(join(copy, redirectsFile), 'entries:\n  - from: /old-page/\n    to: /about\n');

@@ -107,7 +107,7 @@ describe('every method on every address', () => {
     const connect = await rawRequest(server.url, 'CONNECT 127.0.0.1:443 HTTP/1.1');
     expect(connect.status).toBe(405);
     await alive(server);
-  }, 120_000);
+  });
 
   // This server has no SITE_URL, as `npm start` on a fresh clone.
   it('without SITE_URL, a post from a page under a rebound name is refused, one from localhost taken; the log says to set it', async () => {

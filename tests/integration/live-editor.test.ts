@@ -480,7 +480,7 @@ describe('the editor on the live site', () => {
     await expect.poll(served, { timeout: 60_000 }).toBe(before + 1);
     expect(server.output()).toContain("The editor's helper stopped (SIGKILL): starting it again.");
     expect((await get('/keystatic', token)).status).toBe(200);
-  }, 120_000);
+  });
 
   it("shows an editor the site built with the draft, a new page's address included", async () => {
     const token = await sessionOf(EDITOR);
@@ -643,7 +643,7 @@ describe('the editor on the live site', () => {
     );
     expect(server.output()).not.toContain('built anew');
     expect(await publishing(token)).toMatch(/Live\s*\(100%\)/);
-  }, 120_000);
+  });
 
   it('rolls back to the site as deployed within 10 s, and after a restart still', async () => {
     const token = await sessionOf(EDITOR);

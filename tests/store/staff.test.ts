@@ -175,7 +175,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('staff records
     expect(await store.staff.checkLink(linkHash, now)).toEqual({ email: ANNA });
   });
 
-  it('hold at most the bound of challenges from one /48 after 3,000 requests, and none once they expire', async () => {
+  it('hold at most the bound of challenges from one /48 after a flood of 20 times the bound, and none once they expire', async () => {
     let clock = now;
     const desk = {
       store,
@@ -198,10 +198,15 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('staff records
       return (await handlePasskey(request, post, async () => desk)).response.status;
     };
     const statuses = [];
-    // Each from a /64 of its own, all in 2001:db8:1::/48.
-    for (let i = 0; i < 3000; i++) statuses.push(await ask(`2001:db8:1:${i.toString(16)}::1`));
+    // Each from a /64 of its own, all in 2001:db8:1::/48. Twenty times the bound shows it holds as
+    // well as 3,000 requests did, which took 92 s of the test's 120 s on PostgreSQL beside the
+    // other phases on a slow machine.
+    const flood = 20 * CHALLENGES_PER_NETWORK;
+    for (let i = 0; i < flood; i++) statuses.push(await ask(`2001:db8:1:${i.toString(16)}::1`));
     expect(statuses.filter((status) => status === 200)).toHaveLength(CHALLENGES_PER_NETWORK);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(3000 - CHALLENGES_PER_NETWORK);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(
+      flood - CHALLENGES_PER_NETWORK,
+    );
     expect(await store.staff.challengesOf('2001:db8:1::/48')).toBe(CHALLENGES_PER_NETWORK);
     // Another network is not held back by that one.
     expect(await ask('2001:db8:2::1')).toBe(200);
