@@ -94,7 +94,10 @@ describe('the change link', () => {
     expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(from.start);
     const moved = await post(server.url, { token: change.token, slot: to.start });
     expect(moved.status).toBe(200);
-    expect(await moved.text()).toContain('Your call is moved');
+    const movedPage = await moved.text();
+    expect(movedPage).toContain('Your call is moved');
+    const movedFrom = /Moved from: [^<]+/.exec(movedPage)?.[0];
+    expect(movedFrom).toBeDefined();
     const free = (await freeSlots(server)).slots.map((s) => s.start);
     expect(free).toContain(from.start);
     expect(free).not.toContain(to.start);
@@ -121,10 +124,13 @@ describe('the change link', () => {
     expect(decoded(to_('sales@agency.example')[0]!.raw)).toContain('Moved by: the prospect');
     expect(text).toMatch(/Where: /);
 
-    // The same post again (a double tap): the move it made is its answer; nothing more is sent.
+    // The same post again (a double tap): the move it made is its answer, the time it was moved
+    // from included; nothing more is sent.
     const repeated = await post(server.url, { token: change.token, slot: to.start });
     expect(repeated.status).toBe(200);
-    expect(await repeated.text()).toContain('Your call is moved');
+    const repeatedPage = await repeated.text();
+    expect(repeatedPage).toContain('Your call is moved');
+    expect(repeatedPage).toContain(movedFrom);
     // The old link was used; the new e-mail's links work, and a cancel then is one SEQUENCE higher.
     const again = await post(server.url, { token: change.token, slot: thursdays(slots)[6]!.start });
     expect(again.status).toBe(410);

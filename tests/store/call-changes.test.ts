@@ -155,6 +155,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         host: 'anna',
         sequence: 1,
         moves: 1,
+        movedFrom: slot,
         cancelledAt: null,
       });
       expect(await store.bookedBetween('2027-01-05T00:00:00Z', '2027-01-08T00:00:00Z')).toEqual([

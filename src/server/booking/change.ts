@@ -47,8 +47,8 @@ export type ChangeResult =
   | {
       status: 'moved';
       enquiry: StoredEnquiry;
-      /** The time it was moved from (unknown when the answer is a repeat's). */
-      previous?: Slot;
+      /** The time it was moved from (unknown for a repeat of a move stored before it was kept). */
+      previous?: { start: string };
       mailed: boolean;
       links?: CallLinks;
     }
@@ -172,7 +172,7 @@ type PageResult = Exclude<ChangeResult, { status: 'refused' }>;
 const answerMoved = (
   service: Services,
   enquiry: StoredEnquiry,
-  previous: Slot | undefined,
+  previous: { start: string } | undefined,
 ): PageResult => ({
   status: 'moved',
   enquiry,
@@ -219,8 +219,7 @@ async function moveTo(move: LinkMove, wanted: string): Promise<PageResult> {
     if (moved.status === 'not-offered') return choice(move, moved.message);
     if (moved.status !== 'moved') return refusedAnswer(moved, move);
     callLog.moved(moved.enquiry, moved.previous);
-    const { start, end } = moved.previous;
-    return answerMoved(service, moved.enquiry, { start, end });
+    return answerMoved(service, moved.enquiry, { start: moved.previous.start });
   } catch (error) {
     if (error instanceof CalendarsUnreadable) return choice(move, calendarsUnreadableMoveMessage);
     if (!(error instanceof SlotTaken)) throw error;
@@ -264,7 +263,11 @@ async function changeCall(
     };
     const stop = moveRefusal(enquiry, asked, now);
     if (stop === 'used' && isRepeat(enquiry.call, move.sequence, wanted))
-      return answerMoved(move.service, enquiry, undefined);
+      return answerMoved(
+        move.service,
+        enquiry,
+        enquiry.call.movedFrom ? { start: enquiry.call.movedFrom } : undefined,
+      );
     if (stop === 'used' && (await movedByStaff(move.service, enquiry.id)))
       return { status: 'moved-by-us', enquiry };
     if (stop) return await refusedAnswer(refusedCall(stop, enquiry), move);

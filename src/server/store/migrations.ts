@@ -674,6 +674,12 @@ export const migrations: Migration[] = [
   // 22: each call's event as written into its host's calendar over CalDAV (CALENDAR_WRITE): which
   // host's, its ETag, and a lease so that one process writes a call at a time.
   CALENDAR_WRITES_TABLE,
+  // 23: the time a call was last moved from, so that the same move posted again (a double tap, a
+  // retry after a lost answer) is answered as the first was, "Moved from" included.
+  {
+    sqlite: 'ALTER TABLE enquiries ADD COLUMN call_moved_from TEXT;',
+    postgres: 'ALTER TABLE enquiries ADD COLUMN call_moved_from TIMESTAMPTZ;',
+  },
 ];
 
 /** The steps `engine` runs, in order: its version counts these. */

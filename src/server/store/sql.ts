@@ -99,6 +99,7 @@ export function fromRow(read: EnquiryRow): StoredEnquiry {
         moves: Number(row.call_moves),
         confirmedAt: isoOrNull(row.call_confirmed_at),
         lapsedAt: isoOrNull(row.call_lapsed_at),
+        ...(row.call_moved_from != null && { movedFrom: callInstant(row.call_moved_from) }),
         ...callEnd(row),
       },
     }),

@@ -519,8 +519,8 @@ function txCallWrites(
     },
     async moveCall(id, start, end, host) {
       await db.run(
-        `UPDATE enquiries SET call_start = ?, call_end = ?, call_host = ?,
-           call_sequence = call_sequence + 1, call_moves = call_moves + 1
+        `UPDATE enquiries SET call_moved_from = call_start, call_start = ?, call_end = ?,
+           call_host = ?, call_sequence = call_sequence + 1, call_moves = call_moves + 1
          WHERE id = ?`,
         [start, end, host, id],
       );

@@ -98,6 +98,8 @@ export interface StoredCall {
   sequence: number;
   /** How many times it has been moved. */
   moves: number;
+  /** The time it was last moved from; absent if it never was (or was moved before this was kept). */
+  movedFrom?: string;
   /**
    * When the prospect confirmed it with the link of its e-mail (or when it was booked, with e-mail
    * off); null while it waits. Calls booked before confirmation existed count as confirmed.
