@@ -129,7 +129,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
   it('a new process, no copy in its store: the booking pages wait for the first read and offer its host', async () => {
     const clock = { now: start };
     const feed = held();
-    const { service } = process([feed.answer], clock);
+    // What the pages are given once the read is done: its time limit is the next test's. Beside the
+    // other phases on a slow machine, FIRST_READ_WAIT_MS (5 s) ran out between the start and the read.
+    const { service } = process([feed.answer], clock, {}, { firstReadWaitMs: 60_000 });
     const started = service.start();
     let answered = false;
     const ready = service.ready(availability).then(() => (answered = true));
