@@ -17,7 +17,7 @@ import {
   type Locator,
   type Page,
 } from './fixtures';
-import { changed, inProject, restore, snapshot, type Snapshot } from './content';
+import { changed, inProject, restore, snapshot, WRITE_WAIT_MS, type Snapshot } from './content';
 import { open, visit } from './visit';
 
 let before: Snapshot;
@@ -47,7 +47,7 @@ const read = (path: string) => readFileSync(inProject(path), 'utf8');
 
 /** Waits until a file of the copy reads as `expected` says. */
 const fileState = (path: string, expected: (text: string) => boolean) =>
-  expect.poll(() => expected(read(path)), { timeout: 40_000 }).toBe(true);
+  expect.poll(() => expected(read(path)), { timeout: WRITE_WAIT_MS }).toBe(true);
 
 /** What the dev server answered a Save of the tab (`click`, Save by default). */
 async function saved(tab: Page, click: () => Promise<void>) {

@@ -7,11 +7,11 @@
  * Paths are the project's ('src/content/…'); `inProject` gives the copy's.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { editorProject } from '../../scripts/editor-project.mjs';
 
 /**
@@ -133,8 +133,22 @@ export function diffLines(before: Snapshot, path: string) {
   }
 }
 
+/**
+ * How long a test waits for the editor's write to reach the disk (a Save, a link move, History's
+ * record): some seconds beside `npm test`'s other phases on a slow machine, where 15 s ran out.
+ */
+export const WRITE_WAIT_MS = 40_000;
+
+/** A file of the copy as it is now; undefined if it is not there. */
+export const readIfThere = (path: string) =>
+  existsSync(inProject(path)) ? readFileSync(inProject(path), 'utf8') : undefined;
+
+/** Waits until a file of the copy reads as `expected` says (or, with undefined, is gone). */
+export const fileState = (path: string, expected: (text: string | undefined) => boolean) =>
+  expect.poll(() => expected(readIfThere(path)), { timeout: WRITE_WAIT_MS }).toBe(true);
+
 /** Waits until a file's bytes differ from the snapshot's (the editor has saved it). */
-export async function changed(before: Snapshot, path: string, timeout = 40_000) {
+export async function changed(before: Snapshot, path: string, timeout = WRITE_WAIT_MS) {
   const start = Date.now();
   let last: Buffer | undefined;
   for (;;) {

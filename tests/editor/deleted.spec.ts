@@ -10,8 +10,8 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { load } from 'js-yaml';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { inProject, restore, snapshot, type Snapshot } from './content';
+import { writeFileSync } from 'node:fs';
+import { fileState, inProject, readIfThere, restore, snapshot, type Snapshot } from './content';
 import {
   atBothWidths,
   expect,
@@ -39,12 +39,7 @@ const service = (slug: string) => `src/content/services/${slug}.mdx`;
 const redirects = (text: string | undefined) =>
   (load(text ?? '') as { entries?: { from: string; to: string }[] } | null)?.entries ?? [];
 
-const read = (path: string) =>
-  existsSync(inProject(path)) ? readFileSync(inProject(path), 'utf8') : undefined;
-
-/** Waits until a file of the copy reads as `expected` says (or, with undefined, is gone). */
-const fileState = (path: string, expected: (text: string | undefined) => boolean) =>
-  expect.poll(() => expected(read(path)), { timeout: 40_000 }).toBe(true);
+const read = readIfThere;
 
 /** A technology's link in technologies.yaml, by its id. */
 const technologyHref = (id: string) =>

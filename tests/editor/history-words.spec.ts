@@ -11,7 +11,15 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { changed, inProject, project, restore, snapshot, type Snapshot } from './content';
+import {
+  changed,
+  inProject,
+  project,
+  restore,
+  snapshot,
+  WRITE_WAIT_MS,
+  type Snapshot,
+} from './content';
 import { expect, test, type Page } from './fixtures';
 import { visit } from './visit';
 
@@ -94,7 +102,7 @@ async function commitAsDeveloper(file: string, text: string, subject: string) {
         return false;
       }
     };
-    await expect.poll(recorded, { timeout: 40_000 }).toBe(true);
+    await expect.poll(recorded, { timeout: WRITE_WAIT_MS }).toBe(true);
     // Past the dev server's wait for more writes of that save (300 ms), which records nothing new.
     await new Promise((done) => setTimeout(done, 600));
     const tip = git(['rev-parse', 'refs/editor/history']);

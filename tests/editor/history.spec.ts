@@ -4,9 +4,17 @@
  * address working, with its links offered to follow. In Chromium against `astro dev --mode edit`,
  * as staff do it, in the copy of the project whose content every test puts back (./content.ts).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { expect, test, type Page } from './fixtures';
-import { changed, inProject, restore, snapshot, type Snapshot } from './content';
+import {
+  changed,
+  fileState,
+  inProject,
+  readIfThere,
+  restore,
+  snapshot,
+  type Snapshot,
+} from './content';
 import { open, visit } from './visit';
 
 let before: Snapshot;
@@ -17,12 +25,7 @@ test.afterEach(() => {
   restore(before);
 });
 
-const read = (path: string) =>
-  existsSync(inProject(path)) ? readFileSync(inProject(path), 'utf8') : undefined;
-
-/** Waits until a file of the copy reads as `expected` says (or, with undefined, is gone). */
-const fileState = (path: string, expected: (text: string | undefined) => boolean) =>
-  expect.poll(() => expected(read(path)), { timeout: 40_000 }).toBe(true);
+const read = readIfThere;
 
 async function saveEntry(page: Page) {
   const written = page.waitForResponse(
