@@ -13,6 +13,7 @@ import serviceWorker from './src/integrations/service-worker.ts';
 import buildIdentity from './src/integrations/build-identity.ts';
 import standaloneScript from './src/integrations/standalone-script.ts';
 import singleStyle from './src/integrations/single-style.ts';
+import svgSprites from './src/integrations/svg-sprites.ts';
 import { FIRST_TIMES_SCRIPT } from './src/domain/api.ts';
 import editor from './src/editor/dev-server/editor.ts';
 
@@ -100,6 +101,8 @@ export default defineConfig({
     buildIdentity(),
     // One <style> element a prerendered page: fewer hashes in its CSP header.
     singleStyle(),
+    // The SVG files that hold several of a page's pictures (src/shared/svg-sprite.ts).
+    svgSprites(),
     // Last, so that the sitemap and the service worker are compressed too.
     precompress(),
   ],

@@ -2,6 +2,15 @@
 import type { ImageMetadata } from 'astro';
 import { htmlText } from '../domain/html-text';
 import type { AssetFolder } from '../shared/asset-names';
+import {
+  prefixIds,
+  spriteOf,
+  svgBody,
+  symbolable,
+  symbolId,
+  viewBoxOf,
+  type SpritePicture,
+} from '../shared/svg-sprite';
 
 type Modules = Record<string, { default: ImageMetadata }>;
 
@@ -68,17 +77,64 @@ export function svgForPage(
   size: number,
   alt: string,
 ): string | undefined {
-  if (/<style[\s>]|\sstyle\s*=/i.test(source)) return undefined;
-  const svg = source
-    .replace(/<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/g, '')
-    .trim()
-    .replace(/\sid="([^"]+)"/g, ` id="icon-${name}-$1"`)
-    .replace(/(href="#|url\(#)([^")]+)/g, `$1icon-${name}-$2`);
+  if (!symbolable(source)) return undefined;
+  const svg = prefixIds(svgBody(source), `icon-${name}`);
   const open = /^<svg\b[^>]*>/.exec(svg);
   if (!open) throw new Error(`The icon ${name} is not an SVG`);
-  const label = alt ? `role="img" aria-label="${htmlText(alt)}"` : 'aria-hidden="true"';
   const tag = open[0]
     .replace(/\s(xmlns|width|height)="[^"]*"/g, '')
-    .replace(/^<svg/, `<svg width="${size}" height="${size}" ${label}`);
+    .replace(/^<svg/, `<svg width="${size}" height="${size}" ${pictureLabel(alt)}`);
   return tag + svg.slice(open[0].length);
+}
+
+/** An `<svg>`'s attributes that make it an image named `alt`, or hide it beside its own words. */
+const pictureLabel = (alt: string) =>
+  alt ? `role="img" aria-label="${htmlText(alt)}"` : 'aria-hidden="true"';
+
+// The illustrations' own text, read only by a page that puts one in its sprite.
+const illustrationSources = import.meta.glob<string>('../assets/illustrations/*.svg', {
+  query: '?raw',
+  import: 'default',
+});
+
+async function svgSource(folder: 'icons' | 'illustrations', name: string) {
+  if (folder === 'icons') return iconSources[`../assets/icons/${name}.svg`];
+  return illustrationSources[`../assets/illustrations/${name}.svg`]?.();
+}
+
+/** A picture of a page's sprite: the address that shows it (the file and its symbol), its box. */
+export interface SpritePart {
+  href: string;
+  viewBox: string;
+}
+
+/** A page's sprite: each picture it holds; undefined for one it does not (shown as an `<img>`). */
+export type Sprite = (folder: AssetFolder, name: string) => SpritePart | undefined;
+
+/**
+ * One file for the SVG pictures a page shows as it opens (src/shared/svg-sprite.ts says why), of
+ * those named: the SVGs without styles of their own. None with fewer than two (one file is one
+ * document either way, and an `<img>` can be the largest paint, which an `<svg>` cannot), nor in
+ * `astro dev`, whose pages are not written to files the build could read the sprite from.
+ */
+export async function pageSprite(
+  pictures: Partial<Record<'icons' | 'illustrations', (string | undefined)[]>>,
+): Promise<Sprite | undefined> {
+  if (import.meta.env.DEV) return undefined;
+  const held: SpritePicture[] = [];
+  for (const folder of ['illustrations', 'icons'] as const) {
+    for (const name of pictures[folder] ?? []) {
+      const source = name && (await svgSource(folder, name));
+      if (name && source && symbolable(source)) held.push({ folder, name, source });
+    }
+  }
+  if (held.length < 2) return undefined;
+  const href = `/_astro/${spriteOf(held).file}`;
+  const parts = new Map(
+    held.map((p) => {
+      const id = symbolId(p.folder, p.name);
+      return [id, { href: `${href}#${id}`, viewBox: viewBoxOf(p.source) }];
+    }),
+  );
+  return (folder, name) => parts.get(symbolId(folder, name));
 }

@@ -140,7 +140,8 @@ registerRoute(
  * srcset offers, which together weigh ten times as much.
  */
 function buildFiles(html: string) {
-  const files = (text: string) => [...text.matchAll(/\/_astro\/[^"'\s),&]+/g)].map((m) => m[0]);
+  // Up to a fragment too: a sprite's pictures (`sprite.HASH.svg#icons-code`) are one file.
+  const files = (text: string) => [...text.matchAll(/\/_astro\/[^"'\s),&#]+/g)].map((m) => m[0]);
   const offered = new Set(
     [...html.matchAll(/srcset="([^"]*)"/gi)].flatMap((match) => files(match[1]!)),
   );

@@ -1,22 +1,31 @@
 /**
  * A hero's picture sits in its column, whatever its format: the home page's hero as it is (an SVG,
- * an <img>) and with its image made a raster image's <picture> of AVIF and WebP sources, as
+ * from the page's sprite) and with its image made a raster image's <picture> of AVIF and WebP sources, as
  * ContentImage renders a PNG or JPEG. At 1280 px the image is beside the text; at 375 px below it.
  */
 import { expect, type Page } from '@playwright/test';
 import { test } from './shared-page';
 
-/** The hero's image as a raster image's markup: <picture><source>…<img></picture>. */
+/**
+ * The hero's picture made a raster image's markup, <picture><source>…<img></picture>, in its place
+ * (on the home page the build shows it from the page's sprite, an <svg>).
+ */
 const asPicture = (page: Page) =>
-  page.locator('.page-hero__image').evaluate((img) => {
+  page.locator('.page-hero__image').evaluate((shown) => {
     const picture = document.createElement('picture');
+    const img = document.createElement('img');
+    img.className = shown.getAttribute('class')!;
+    img.width = 560;
+    img.height = 420;
+    img.alt = shown.getAttribute('aria-label') ?? '';
+    img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
     for (const type of ['image/avif', 'image/webp']) {
       const source = document.createElement('source');
       source.type = type;
-      source.srcset = (img as HTMLImageElement).src;
+      source.srcset = img.src;
       picture.append(source);
     }
-    img.replaceWith(picture);
+    shown.replaceWith(picture);
     picture.append(img);
   });
 

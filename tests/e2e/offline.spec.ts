@@ -105,28 +105,30 @@ async function fillEnquiry(page: Page, email: string) {
 }
 
 test.describe('pages without a connection', () => {
-  test('a page opened before opens again offline, with its images', async ({ page, context }) => {
-    // A service page: its illustration and its testimonials' logos are images (its icons are
-    // written into the page).
-    await page.goto('/iphone');
+  test('a page opened before opens again offline, with its pictures', async ({ page, context }) => {
+    // The home page: its hero and its service columns' icons are one SVG file's symbols (its
+    // sprite), its carousels' pictures and its testimonials' logos images.
+    await page.goto('/');
     await offlineReady(page);
     await context.setOffline(true);
     await page.reload();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('iPhone App Development');
-    // The illustration, at the top, is drawn.
-    const illustration = page.locator('main img').first();
-    await expect
-      .poll(() =>
-        illustration.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
-      )
-      .toBeGreaterThan(0);
-    // Every image of the page is there for it, the logos in the carousel's slides out of view
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // The sprite is one file kept, whatever symbol of it each picture shows.
+    const sprites = await page
+      .locator('main svg use')
+      .evaluateAll((uses) => uses.map((use) => use.getAttribute('href')!.split('#')[0]!));
+    expect(sprites.length).toBeGreaterThan(1);
+    expect(new Set(sprites).size).toBe(1);
+    expect((await keptPaths(page)).filter((path) => path.includes('/_astro/sprite.'))).toEqual([
+      sprites[0],
+    ]);
+    // Every picture of the page is there for it, the pictures in the carousels' slides out of view
     // (lazy, asked for only when a slide comes into view) included.
-    const sources = await page
+    const images = await page
       .locator('main img')
       .evaluateAll((images) => images.map((img) => (img as HTMLImageElement).src));
-    expect(sources.length).toBeGreaterThan(1);
-    for (const source of sources)
+    expect(images.length).toBeGreaterThan(1);
+    for (const source of [sprites[0]!, ...images])
       expect(
         await page.evaluate(async (src) => {
           const answer = await fetch(src).catch(() => undefined);

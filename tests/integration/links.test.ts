@@ -1,4 +1,4 @@
-/** Every internal link and image on every page resolves: plain HTTP against the built server. */
+/** Every internal link and image (a sprite's too) on every page resolves: plain HTTP against the built server. */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
 import { allRoutes } from '../support/site';
@@ -19,6 +19,8 @@ test('internal links and images resolve', async () => {
     const targets = [
       ...[...html.matchAll(/<a [^>]*href="([^"]+)"/g)].map((m) => m[1]!),
       ...[...html.matchAll(/<img [^>]*src="([^"]+)"/g)].map((m) => m[1]!),
+      // A picture of the page's sprite: the file, whatever its symbol.
+      ...[...html.matchAll(/<use [^>]*href="([^"]+)"/g)].map((m) => m[1]!),
       ...[...html.matchAll(/<link [^>]*href="([^"]+)"/g)].map((m) => m[1]!),
     ];
     for (const target of targets) {

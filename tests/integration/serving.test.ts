@@ -125,6 +125,28 @@ describe('serving the build', () => {
     expect(response.headers['content-type']).toContain('javascript');
   });
 
+  it("shows the home page's hero and service icons from one SVG file of theirs, cached for a year", async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const uses = [...html.matchAll(/<use href="(\/_astro\/sprite\.[\w-]{8}\.svg)#([\w-]+)"/g)];
+    // The hero's illustration, then the four columns' icons.
+    expect(uses.map((use) => use[2]!.split('-')[0])).toEqual([
+      'illustrations',
+      ...Array(4).fill('icons'),
+    ]);
+    expect(new Set(uses.map((use) => use[1])).size).toBe(1);
+    // None of them is an <img> any more; the carousels' pictures, lazy and out of view, are.
+    for (const [, , id] of uses)
+      expect(html).not.toMatch(new RegExp(`<img [^>]*src="/_astro/${id!.replace(/^\w+-/, '')}\\.`));
+    const sprite = await fetch(`${server.url}${uses[0]![1]}`, {
+      headers: { 'Accept-Encoding': 'br' },
+    });
+    expect(sprite.status).toBe(200);
+    expect(sprite.headers.get('content-type')).toContain('image/svg+xml');
+    expect(sprite.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const text = await sprite.text();
+    for (const [, , id] of uses) expect(text).toContain(`<symbol id="${id}" viewBox=`);
+  });
+
   it('answers HEAD without a body', async () => {
     const head = await get('/', {}, 'HEAD');
     expect(head.status).toBe(200);
