@@ -222,7 +222,9 @@ describe('every route that takes a post, through one gate', () => {
   });
 
   it('answers a body that arrives too slowly with 408, and serves others meanwhile', async () => {
-    const server = await servers.start({ REQUEST_TIMEOUT_MS: '3000' });
+    // 8 s: the page asked for meanwhile took more than 3 s, once, beside a fresh `npm test`'s other
+    // phases (2026-11-29), and came after the 408s it was to come before.
+    const server = await servers.start({ REQUEST_TIMEOUT_MS: '8000' });
     // A first page costs a cold server more than the rest (seen above 2 s on a loaded machine): not
     // what this test is about, which is whether slow posts hold up other requests.
     expect((await fetch(`${server.url}/`)).status).toBe(200);
@@ -246,9 +248,9 @@ describe('every route that takes a post, through one gate', () => {
     for (const { path, text, closedAt, seconds } of await Promise.all(slow)) {
       expect(text, path).toMatch(/^HTTP\/1\.1 408 /);
       expect(servedAt, path).toBeLessThan(closedAt);
-      // Cut off at the limit, not read to its end: the whole body would take 30 s (some 3.5 s on a
-      // quiet machine, 7.6 s on a slower, busy one).
-      expect(seconds, path).toBeLessThan(15);
+      // Cut off at the limit, not read to its end: the whole body would take 30 s (some 8.5 s on a
+      // quiet machine; at the 3 s limit of before, 7.6 s on a slower, busy one).
+      expect(seconds, path).toBeLessThan(25);
     }
     await alive(server);
   });

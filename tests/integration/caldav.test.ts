@@ -46,6 +46,13 @@ const setup: MailSetup = {
 };
 const START = '2027-02-01T10:00:00Z';
 const HOUR = 3_600_000;
+/**
+ * How far the queue's clock is set ahead of the real one: a call's job is due from the real time of
+ * its booking, and its queue runs what is due by that clock. At 1 s, a store opened on a loaded
+ * machine (its migrations) took longer than that before the booking, and the first run found nothing
+ * due yet (a fresh `npm test`, 2026-11-29).
+ */
+const AHEAD_MS = 60_000;
 
 if (!hasRadicale())
   console.log('caldav.test.ts skipped: `radicale` is not installed (apt-get install radicale).');
@@ -109,7 +116,7 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
   const stored = () => radicale.stored('anna', 'calls').map(propertiesOf);
 
   it('books, moves twice, confirms and cancels, each in the stored calendar', async () => {
-    const clock = { now: Date.now() + 1000 };
+    const clock = { now: Date.now() + AHEAD_MS };
     const { bookings, queue, logged } = await processOf('walk.sqlite', clock);
     const booked = await bookings.commit(booking(START), false);
     await queue.drain();
@@ -131,25 +138,25 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
     ] as const) {
       const move = { start: plus(START, minutes), end: plus(START, minutes + 30) };
       await bookings.moveCall(booked.id, { ...move, hosts: ['anna'], maxMoves: 5 }, false);
-      clock.now = Date.now() + 1000;
+      clock.now = Date.now() + AHEAD_MS;
       await queue.drain();
       expect(stored()).toHaveLength(1);
       expect(stored()[0]!.get('DTSTART')).toBe(wall);
       expect(stored()[0]!.get('SEQUENCE')).toBe(sequence);
     }
     await bookings.confirmCall(booked.id);
-    clock.now = Date.now() + 1000;
+    clock.now = Date.now() + AHEAD_MS;
     await queue.drain();
     expect(stored()[0]!.get('STATUS')).toBe('CONFIRMED');
     await bookings.cancelCall(booked.id, false);
-    clock.now = Date.now() + 1000;
+    clock.now = Date.now() + AHEAD_MS;
     await queue.drain();
     expect(stored()).toHaveLength(0);
     expect(logged.join('\n')).not.toContain(PASSWORD);
   });
 
   it('writes a booking made while Radicale is down once it is back, once', async () => {
-    const clock = { now: Date.now() + 1000 };
+    const clock = { now: Date.now() + AHEAD_MS };
     const writes: string[] = [];
     const { bookings, queue, logged, store } = await processOf('down.sqlite', clock, writes);
     await radicale.stop();
@@ -171,7 +178,7 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
   });
 
   it('writes once with two processes on one store', async () => {
-    const clock = { now: Date.now() + 1000 };
+    const clock = { now: Date.now() + AHEAD_MS };
     const writes: string[] = [];
     const first = await processOf('two.sqlite', clock, writes);
     const second = await processOf('two.sqlite', clock, writes);
@@ -182,7 +189,7 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
   });
 
   it("keeps the host's own edit of the description, and is not read back as busy", async () => {
-    const clock = { now: Date.now() + 1000 };
+    const clock = { now: Date.now() + AHEAD_MS };
     const { bookings, queue } = await processOf('edit.sqlite', clock);
     const start = plus(START, 72 * 60);
     const booked = await bookings.commit(booking(start), false);
@@ -205,7 +212,7 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
     expect(put.ok).toBe(true);
     const moved = { start: plus(start, 60), end: plus(start, 90) };
     await bookings.moveCall(booked.id, { ...moved, hosts: ['anna'], maxMoves: 5 }, false);
-    clock.now = Date.now() + 1000;
+    clock.now = Date.now() + AHEAD_MS;
     await queue.drain();
     const event = stored().find((one) => one.get('UID')!.startsWith(booked.id))!;
     expect(event.get('DESCRIPTION')).toBe('Ask about the budget');

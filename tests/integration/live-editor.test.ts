@@ -98,6 +98,13 @@ const save = (token: string, text: string, origin = server.url, opened?: string)
     }),
   });
 
+/**
+ * How long the editor may take to show an entry in a new browser context: Keystatic's 4 MB of
+ * script, read cold. Some 4 s alone; more than 90 s once, beside a fresh `npm test`'s other phases
+ * on a slower machine (2026-11-29), where the whole file ran nine times as long as alone.
+ */
+const EDITOR_LOAD_MS = 180_000;
+
 /** A browser signed in with `token`'s session. */
 async function editorContext(token: string) {
   browser ??= await chromium.launch({ executablePath: chromiumShellPath, args: chromiumArgs });
@@ -355,7 +362,7 @@ describe('the editor on the live site', () => {
     tab.on('pageerror', (error) => errors.push(error.message));
     await tab.goto(`${server.url}/keystatic/collection/services/item/ipad`);
     const title = tab.getByRole('textbox', { name: 'Service name', exact: true });
-    await expect.poll(() => title.inputValue(), { timeout: 90_000 }).toBe('iPad App');
+    await expect.poll(() => title.inputValue(), { timeout: EDITOR_LOAD_MS }).toBe('iPad App');
     await title.fill('iPad Apps, Edited Live');
     const answered = tab.waitForResponse(
       (r) =>
@@ -389,7 +396,7 @@ describe('the editor on the live site', () => {
     } finally {
       await store.close();
     }
-  }, 180_000);
+  });
 
   it('opens every singleton and both collections of the editor without an error', async () => {
     const token = await sessionOf(EDITOR);
@@ -410,7 +417,7 @@ describe('the editor on the live site', () => {
         address.includes('/item/') || address.includes('/singleton/')
           ? tab.getByRole('button', { name: 'Save', exact: true })
           : tab.getByRole('row').nth(1);
-      await expect.poll(() => shown.isVisible(), { timeout: 90_000 }).toBe(true);
+      await expect.poll(() => shown.isVisible(), { timeout: EDITOR_LOAD_MS }).toBe(true);
       expect(await tab.getByRole('alert').count(), address).toBe(0);
     }
     expect(errors).toEqual([]);
@@ -438,7 +445,9 @@ describe('the editor on the live site', () => {
     const tab = await (await editorContext(token)).newPage();
     await tab.goto(`${server.url}/keystatic/collection/services/item/ipad`);
     const name = tab.getByRole('textbox', { name: 'Service name', exact: true });
-    await expect.poll(() => name.inputValue(), { timeout: 90_000 }).toBe('iPad Apps, Edited Live');
+    await expect
+      .poll(() => name.inputValue(), { timeout: EDITOR_LOAD_MS })
+      .toBe('iPad Apps, Edited Live');
     // The same Save on the version it now is goes through.
     const onNow = await save(token, now.replace('Edited Live', 'Edited Twice'), server.url, now);
     expect(onNow.status).toBe(200);
@@ -467,7 +476,7 @@ describe('the editor on the live site', () => {
     expect([200, 304]).toContain((await script).status());
     await expect.poll(() => tab.getByText(`saved by ${EDITOR}`).count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
-  }, 180_000);
+  });
 
   it('starts the editor again when its helper stops', async () => {
     const token = await sessionOf(EDITOR);
