@@ -15,9 +15,33 @@ import { freePort, startServer } from '../support/server';
 export async function violations(page: Page) {
   const axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
   if (page.frames().length === 1) axe.setLegacyMode();
-  const { violations } = await axe.analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  await renderAll(page, true);
+  try {
+    const { violations } = await axe.analyze();
+    return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  } finally {
+    await renderAll(page, false);
+  }
 }
+
+/**
+ * What is out of view skips its rendering until it nears the view (`content-visibility: auto`: the
+ * sections, the footer), and axe reads colours from what is rendered: once, on a loaded machine, it
+ * took the footer's light text to stand on the page's white. For the check, everything is rendered,
+ * as it is once scrolled to; then put back. Set through the CSSOM, which the pages' policy allows.
+ */
+const renderAll = (page: Page, on: boolean) =>
+  page
+    .evaluate((on) => {
+      for (const element of document.querySelectorAll<HTMLElement | SVGElement>('*')) {
+        if (on && getComputedStyle(element).contentVisibility === 'auto')
+          element.style.setProperty('content-visibility', 'visible');
+        else if (!on && element.style.getPropertyValue('content-visibility') === 'visible')
+          element.style.removeProperty('content-visibility');
+      }
+    }, on)
+    // A page that navigated away meanwhile has nothing to put back.
+    .catch(() => {});
 
 /** What the browser renders of the page's images without alt text or explicit dimensions. */
 const imagesWithout = (page: Page) =>
