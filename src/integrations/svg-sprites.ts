@@ -24,7 +24,7 @@ async function* htmlFiles(dir: string): AsyncGenerator<string> {
 }
 
 /** Each sprite file the pages of `clientDir` refer to, with the ids of the symbols they show. */
-export async function spritesShown(clientDir: string): Promise<Map<string, Set<string>>> {
+async function spritesShown(clientDir: string): Promise<Map<string, Set<string>>> {
   const shown = new Map<string, Set<string>>();
   for await (const file of htmlFiles(clientDir)) {
     for (const [, sprite, id] of (await readFile(file, 'utf8')).matchAll(USE)) {

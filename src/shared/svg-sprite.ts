@@ -2,7 +2,7 @@
  * One SVG file holding several of a page's pictures as `<symbol>`s, each shown in the page by
  * `<svg><use href="/_astro/sprite.HASH.svg#id"/></svg>`. Each `<img>` of an SVG is a document of
  * its own, with its loader, its commit and its frame, on the main thread: the home page opened five
- * (its hero and four icons), a sixth of its main-thread work, where one file is one document
+ * (its hero and four icons), some 15 % of its main-thread work, where one file is one document
  * (docs/benchmarks.md, "One SVG document a page"). Made twice from the same sources, and checked to
  * agree: by the page as it renders (the address it refers to) and by the build once every page is
  * written (the file, ../integrations/svg-sprites.ts).
@@ -16,9 +16,6 @@ export interface SpritePicture {
   name: string;
   source: string;
 }
-
-/** Where a sprite's files are written and served: hashed, so cached for a year as the build's own. */
-export const SPRITE_FILE = /^\/_astro\/(sprite\.[\w-]{8}\.svg)$/;
 
 /** A symbol's id in its sprite, and the fragment that shows it: `illustrations-home`. */
 export const symbolId = (folder: AssetFolder, name: string) => `${folder}-${name}`;
