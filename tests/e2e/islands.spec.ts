@@ -177,6 +177,39 @@ test.describe('portfolio', () => {
     await expect(page.locator('dialog.lightbox')).toBeHidden();
   });
 
+  test('a phone fetches the projects near its screen as the page opens, and the rest as it scrolls to them', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    const pictures = new Set<string>();
+    page.on('request', (request) => {
+      if (request.resourceType() === 'image') pictures.add(new URL(request.url()).pathname);
+    });
+    await page.goto('/portfolio');
+    const grid = page.locator('.gallery__grid img');
+    await expect(grid).toHaveCount(10);
+    // Settled: the first project is drawn, and nothing is asked for meanwhile.
+    await expect
+      .poll(() => grid.first().evaluate((img: HTMLImageElement) => img.complete))
+      .toBe(true);
+    await page.waitForLoadState('networkidle');
+    const opening = pictures.size;
+    expect(opening).toBeGreaterThanOrEqual(1);
+    expect(opening).toBeLessThanOrEqual(5);
+
+    // Scrolled through as a visitor would: every project is there when reached.
+    for (const img of await grid.all()) {
+      await img.scrollIntoViewIfNeeded();
+      await expect
+        .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0))
+        .toBe(true);
+      await expect(img).toBeInViewport();
+    }
+    expect(pictures.size).toBe(10);
+    await context.close();
+  });
+
   // Two projects are screenshots (a PNG and a JPEG in src/assets/portfolio): sent as AVIF, at a width
   // that fits where and how they are shown.
   for (const { width, scale, thumbnail, enlarged } of [
