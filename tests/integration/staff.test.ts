@@ -19,6 +19,18 @@ import { book, freeSlots, oneHostSlot, onWeekday } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 import { mailsTo, post, read, signIn, signInBy, type Mails } from './staff-sign-in';
 
+/**
+ * The server's SQLite file, opened beside it for a test's own statements, which wait up to a minute
+ * for the server's write lock: the store's connection waits only in its own methods (whenFree), and
+ * a statement run on its file directly failed at once, "database is locked", as the server wrote
+ * under load (a fresh `npm test` on a slower machine, 2026-11-30).
+ */
+function besideServer(database: string) {
+  const store = new SqliteStore(database);
+  store.db.exec('PRAGMA busy_timeout = 60000');
+  return store;
+}
+
 /** A page as a browser reads it. */
 const parse = (html: string) => new JSDOM(html).window.document;
 
@@ -379,7 +391,7 @@ describe('the staff desk', () => {
     expect(server.output()).not.toContain('exported');
 
     // A link made 20 minutes ago: expired.
-    const store = new SqliteStore(server.database);
+    const store = besideServer(server.database);
     try {
       const made = Date.now() - 20 * 60_000;
       store.db
@@ -423,7 +435,7 @@ describe('the staff desk', () => {
       TRUSTED_PROXIES: '127.0.0.1',
     });
     const anna = 'anna@northgate-digital.example';
-    const store = new SqliteStore(server.database);
+    const store = besideServer(server.database);
     const queued = () =>
       Number(
         (
