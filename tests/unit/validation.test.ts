@@ -257,15 +257,17 @@ describe('the enquiry form', () => {
     expect(enquiry.service).toEqual(['Web Development']);
     // Ten times the services, at most some ten times the time (a quadratic check would take a
     // hundred: seconds), with room for a pause of the garbage collector; a ratio holds on a busy
-    // machine, where a fixed number of milliseconds does not.
-    const timed = (count: number) => {
-      const runs = [0, 1, 2].map(() => {
-        const started = performance.now();
-        validateEnquiry({ ...valid, service: Array(count).fill('Web Development') }, options);
-        return performance.now() - started;
-      });
-      return runs.sort((a, b) => a - b)[1]!;
-    };
+    // machine, where a fixed number of milliseconds does not. The quickest of seven runs: a busy
+    // machine only ever adds time (the middle of three read 118 ms for 20,000 beside a fresh `npm
+    // test` on a slower machine, 2026-11-30, some 3 ms alone).
+    const timed = (count: number) =>
+      Math.min(
+        ...Array.from({ length: 7 }, () => {
+          const started = performance.now();
+          validateEnquiry({ ...valid, service: Array(count).fill('Web Development') }, options);
+          return performance.now() - started;
+        }),
+      );
     timed(2_000);
     expect(timed(20_000)).toBeLessThan(40 * timed(2_000) + 50);
   });
