@@ -181,33 +181,36 @@ test.describe('portfolio', () => {
     browser,
   }) => {
     const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
-    const page = await context.newPage();
-    const pictures = new Set<string>();
-    page.on('request', (request) => {
-      if (request.resourceType() === 'image') pictures.add(new URL(request.url()).pathname);
-    });
-    await page.goto('/portfolio');
-    const grid = page.locator('.gallery__grid img');
-    await expect(grid).toHaveCount(10);
-    // Settled: the first project is drawn, and nothing is asked for meanwhile.
-    await expect
-      .poll(() => grid.first().evaluate((img: HTMLImageElement) => img.complete))
-      .toBe(true);
-    await page.waitForLoadState('networkidle');
-    const opening = pictures.size;
-    expect(opening).toBeGreaterThanOrEqual(1);
-    expect(opening).toBeLessThanOrEqual(5);
-
-    // Scrolled through as a visitor would: every project is there when reached.
-    for (const img of await grid.all()) {
-      await img.scrollIntoViewIfNeeded();
+    try {
+      const page = await context.newPage();
+      const pictures = new Set<string>();
+      page.on('request', (request) => {
+        if (request.resourceType() === 'image') pictures.add(new URL(request.url()).pathname);
+      });
+      await page.goto('/portfolio');
+      const grid = page.locator('.gallery__grid img');
+      await expect(grid).toHaveCount(10);
+      // Settled: the first project is drawn, and nothing is asked for meanwhile.
       await expect
-        .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0))
+        .poll(() => grid.first().evaluate((img: HTMLImageElement) => img.complete))
         .toBe(true);
-      await expect(img).toBeInViewport();
+      await page.waitForLoadState('networkidle');
+      const opening = pictures.size;
+      expect(opening).toBeGreaterThanOrEqual(1);
+      expect(opening).toBeLessThanOrEqual(5);
+
+      // Scrolled through as a visitor would: every project is there when reached.
+      for (const img of await grid.all()) {
+        await img.scrollIntoViewIfNeeded();
+        await expect
+          .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0))
+          .toBe(true);
+        await expect(img).toBeInViewport();
+      }
+      expect(pictures.size).toBe(10);
+    } finally {
+      await context.close();
     }
-    expect(pictures.size).toBe(10);
-    await context.close();
   });
 
   // Two projects are screenshots (a PNG and a JPEG in src/assets/portfolio): sent as AVIF, at a width
