@@ -3,6 +3,53 @@ import { test } from './shared-page';
 import { PROJECT_TAGS } from '../../src/domain/hand-over';
 import { islandHydrated } from './helpers';
 
+/** The accent the focus ring is drawn in (--color-accent, tokens.css). */
+const ACCENT = [0x25, 0x63, 0xeb];
+
+/**
+ * Whether the page shows the focus ring (3px of the accent, 3px outside the element) in the middle
+ * of each side of `element`: the screen's pixels, read from a screenshot in a blank tab.
+ */
+async function ringSides(page: Page, element: Locator) {
+  const box = (await element.boundingBox())!;
+  const margin = 8;
+  const clip = {
+    x: Math.round(box.x) - margin,
+    y: Math.round(box.y) - margin,
+    width: Math.round(box.width) + 2 * margin,
+    height: Math.round(box.height) + 2 * margin,
+  };
+  const png = await page.screenshot({ clip });
+  const blank = await page.context().newPage();
+  try {
+    return await blank.evaluate(
+      async ({ data, width, height, accent }) => {
+        const image = new Image();
+        image.src = `data:image/png;base64,${data}`;
+        await image.decode();
+        const canvas = new OffscreenCanvas(image.width, image.height);
+        const drawing = canvas.getContext('2d')!;
+        drawing.drawImage(image, 0, 0);
+        // 4 to 5 px outside the element: the ring's middle.
+        const isRing = (x: number, y: number) => {
+          const [r, g, b] = drawing.getImageData(x, y, 1, 1).data;
+          return [r, g, b].every((value, i) => Math.abs(value! - accent[i]!) < 40);
+        };
+        const [midX, midY] = [Math.floor(width / 2), Math.floor(height / 2)];
+        return {
+          top: isRing(midX, 3),
+          right: isRing(width - 4, midY),
+          bottom: isRing(midX, height - 4),
+          left: isRing(3, midY),
+        };
+      },
+      { data: png.toString('base64'), ...clip, accent: ACCENT },
+    );
+  } finally {
+    await blank.close();
+  }
+}
+
 test.describe('mobile menu', () => {
   test.use({ viewport: { width: 375, height: 800 } });
 
@@ -208,6 +255,22 @@ test.describe('portfolio', () => {
         await expect(img).toBeInViewport();
       }
       expect(pictures.size).toBe(10);
+
+      // The last project, reached with the keyboard: its focus ring is drawn whole, on every side,
+      // though its paint is contained to its box as it comes near the screen.
+      const links = page.locator('.gallery__link');
+      await links.nth(8).focus();
+      await page.keyboard.press('Tab');
+      await expect(links.last()).toBeFocused();
+      // Polled: the page may still be scrolling the link into view.
+      await expect
+        .poll(() => ringSides(page, links.last()))
+        .toEqual({
+          top: true,
+          right: true,
+          bottom: true,
+          left: true,
+        });
     } finally {
       await context.close();
     }
