@@ -30,7 +30,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumShellPath } from '../../scripts/local.mjs';
 import { readConfig } from '../../src/server/config';
@@ -112,15 +112,47 @@ const EDITOR_LOAD_MS = 180_000;
  */
 const PREVIEW_BUILD_MS = 480_000;
 
+/** What each editor's browser context met: answers of 400 and over, failed requests, script errors. */
+const trouble = new WeakMap<BrowserContext, string[]>();
+
 /** A browser signed in with `token`'s session. */
 async function editorContext(token: string) {
   browser ??= await chromium.launch({ executablePath: chromiumShellPath, args: chromiumArgs });
   const context = await browser.newContext();
+  const met: string[] = [];
+  trouble.set(context, met);
+  const at = (url: string) => new URL(url).pathname;
+  context.on(
+    'response',
+    (r) => void (r.status() >= 400 && met.push(`${r.status()} ${at(r.url())}`)),
+  );
+  context.on('requestfailed', (r) => void met.push(`${at(r.url())}: ${r.failure()?.errorText}`));
+  context.on('weberror', (e) => void met.push(`script error: ${e.error().message}`));
   // Playwright's 30 s for a page's load or a click: the editor's load took longer on a slower machine
   // busy with `npm test`'s other phases.
   context.setDefaultTimeout(90_000);
   await context.addCookies([{ name: 'staff', value: token, url: server.url }]);
   return context;
+}
+
+/**
+ * Waits until `value()` reads `expected` in an editor's tab. If it never does, the error says what
+ * the tab's context met meanwhile and what the tab shows: a slow load and a stuck one, beside a busy
+ * `npm test` (the first entry's load once took over 180 s there, 6 s alone), read alike otherwise.
+ */
+async function editorShows(tab: Page, value: () => Promise<unknown>, expected: unknown) {
+  try {
+    await expect.poll(value, { timeout: EDITOR_LOAD_MS }).toBe(expected);
+  } catch (error) {
+    const shown = await tab
+      .locator('body')
+      .innerText({ timeout: 5_000 })
+      .catch(() => '(not readable)');
+    const met = trouble.get(tab.context())?.join('; ') || 'no failed request, no script error';
+    throw new Error(
+      `${String(error)}\nThe tab, at ${tab.url()}, met: ${met}\nIt shows: ${shown.replace(/\s+/g, ' ').slice(0, 400)}`,
+    );
+  }
 }
 
 beforeAll(async () => {
@@ -369,7 +401,7 @@ describe('the editor on the live site', () => {
     tab.on('pageerror', (error) => errors.push(error.message));
     await tab.goto(`${server.url}/keystatic/collection/services/item/ipad`);
     const title = tab.getByRole('textbox', { name: 'Service name', exact: true });
-    await expect.poll(() => title.inputValue(), { timeout: EDITOR_LOAD_MS }).toBe('iPad App');
+    await editorShows(tab, () => title.inputValue(), 'iPad App');
     await title.fill('iPad Apps, Edited Live');
     const answered = tab.waitForResponse(
       (r) =>
@@ -424,7 +456,7 @@ describe('the editor on the live site', () => {
         address.includes('/item/') || address.includes('/singleton/')
           ? tab.getByRole('button', { name: 'Save', exact: true })
           : tab.getByRole('row').nth(1);
-      await expect.poll(() => shown.isVisible(), { timeout: EDITOR_LOAD_MS }).toBe(true);
+      await editorShows(tab, () => shown.isVisible(), true);
       expect(await tab.getByRole('alert').count(), address).toBe(0);
     }
     expect(errors).toEqual([]);
@@ -452,9 +484,7 @@ describe('the editor on the live site', () => {
     const tab = await (await editorContext(token)).newPage();
     await tab.goto(`${server.url}/keystatic/collection/services/item/ipad`);
     const name = tab.getByRole('textbox', { name: 'Service name', exact: true });
-    await expect
-      .poll(() => name.inputValue(), { timeout: EDITOR_LOAD_MS })
-      .toBe('iPad Apps, Edited Live');
+    await editorShows(tab, () => name.inputValue(), 'iPad Apps, Edited Live');
     // The same Save on the version it now is goes through.
     const onNow = await save(token, now.replace('Edited Live', 'Edited Twice'), server.url, now);
     expect(onNow.status).toBe(200);
