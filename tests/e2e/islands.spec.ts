@@ -3,9 +3,6 @@ import { test } from './shared-page';
 import { PROJECT_TAGS } from '../../src/domain/hand-over';
 import { islandHydrated } from './helpers';
 
-/** The accent the focus ring is drawn in (--color-accent, tokens.css). */
-const ACCENT = [0x25, 0x63, 0xeb];
-
 /**
  * Whether the page shows the focus ring (3px of the accent, 3px outside the element) in the middle
  * of each side of `element`: the screen's pixels, read from a screenshot in a blank tab.
@@ -19,6 +16,14 @@ async function ringSides(page: Page, element: Locator) {
     width: Math.round(box.width) + 2 * margin,
     height: Math.round(box.height) + 2 * margin,
   };
+  // The focus ring's colour, as the page has it (--color-accent, tokens.css), as [r, g, b].
+  const accent = await element.evaluate((link) =>
+    getComputedStyle(link, null)
+      .getPropertyValue('outline-color')
+      .match(/\d+/g)!
+      .slice(0, 3)
+      .map(Number),
+  );
   const png = await page.screenshot({ clip });
   const blank = await page.context().newPage();
   try {
@@ -43,7 +48,7 @@ async function ringSides(page: Page, element: Locator) {
           left: isRing(3, midY),
         };
       },
-      { data: png.toString('base64'), ...clip, accent: ACCENT },
+      { data: png.toString('base64'), ...clip, accent },
     );
   } finally {
     await blank.close();
