@@ -39,6 +39,14 @@ export class VitestFileTimes {
 
   /** @param {ReadonlyArray<import('vitest/node').TestModule>} modules */
   onTestRunEnd(modules) {
+    const failures = modules.flatMap((module) => {
+      const name = relative(process.cwd(), module.moduleId);
+      const tests = [...module.children.allTests()]
+        .filter((test) => test.result().state === 'failed')
+        .map((test) => ({ name: `${name} › ${test.fullName}`, error: test.result().errors?.[0] }));
+      const own = module.errors().map((error) => ({ name, error }));
+      return [...own, ...tests].map(({ name, error }) => ({ name, error: error?.message ?? '' }));
+    });
     const files = modules.map((module) => {
       const d = module.diagnostic();
       return {
@@ -52,7 +60,7 @@ export class VitestFileTimes {
         tests: [...module.children.allTests()].length,
       };
     });
-    writeFileSync(this.path, JSON.stringify({ files }));
+    writeFileSync(this.path, JSON.stringify({ files, failures }));
   }
 }
 
@@ -101,6 +109,48 @@ function read(path) {
   } catch {
     return undefined; // cut short: the phase was stopped
   }
+}
+
+/** Playwright's JSON report: each test that failed, with its first error of its last try. */
+function playwrightFailures(report) {
+  const failures = [];
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results.at(-1)?.errors?.[0]?.message ?? '';
+        failures.push({ name: [...titles, spec.title].join(' › '), error });
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of report.suites) walk(suite, [suite.file]);
+  return failures;
+}
+
+/** How many lines of a failed test's first error to repeat, and for how many tests. */
+const ERROR_LINES = 12;
+const FAILURES_SHOWN = 8;
+
+/**
+ * The tests `script` failed, each with the first lines of its first error, for the end of the
+ * run's output: where a log cut to its tail (CI's) still shows them, however long the phase's
+ * own output above.
+ */
+export function failedTests(dir, script) {
+  const vitest = read(file(dir, script, 'vitest'));
+  const playwright = read(file(dir, script, 'playwright'));
+  const failures = vitest?.failures ?? (playwright ? playwrightFailures(playwright) : []);
+  if (!failures.length) return '';
+  // Colours off: the tools' messages carry ANSI codes of their own.
+  const plain = (text) => text.replace(/\x1b\[[0-9;]*m/g, '');
+  const lines = failures.slice(0, FAILURES_SHOWN).map(({ name, error }) => {
+    const first = plain(error).trim().split('\n').slice(0, ERROR_LINES);
+    return `  ✗ ${name}\n${first.map((line) => `      ${line}`).join('\n')}`;
+  });
+  const more =
+    failures.length > FAILURES_SHOWN ? `\n  and ${failures.length - FAILURES_SHOWN} more` : '';
+  return `The tests ${script} failed (${failures.length}), each with its first error:\n${lines.join('\n')}${more}`;
 }
 
 /** The table: for each of `scripts` that wrote a report, its slowest files. */

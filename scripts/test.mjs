@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { reportEnv, slowestFiles } from './test-timings.mjs';
+import { failedTests, reportEnv, slowestFiles } from './test-timings.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -131,6 +131,8 @@ function fail(script) {
     console.error('\nThe phases that passed before:');
     printTimes();
   }
+  const failures = failedTests(reports, script);
+  if (failures) console.error(`\n${failures}`);
   process.exitCode = 1;
 }
 

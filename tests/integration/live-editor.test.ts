@@ -28,7 +28,7 @@ import {
   rmSync,
   symlinkSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,8 +112,12 @@ const EDITOR_LOAD_MS = 180_000;
  */
 const PREVIEW_BUILD_MS = 480_000;
 
-/** What each editor's browser context met: answers of 400 and over, failed requests, script errors. */
+/**
+ * What each editor's browser context met: answers of 400 and over, failed requests, script errors;
+ * and how many answers it had, the last when: a slow load still has answers coming, a stuck one not.
+ */
 const trouble = new WeakMap<BrowserContext, string[]>();
+const answers = new WeakMap<BrowserContext, { count: number; last: number; path: string }>();
 
 /** A browser signed in with `token`'s session. */
 async function editorContext(token: string) {
@@ -122,10 +126,12 @@ async function editorContext(token: string) {
   const met: string[] = [];
   trouble.set(context, met);
   const at = (url: string) => new URL(url).pathname;
-  context.on(
-    'response',
-    (r) => void (r.status() >= 400 && met.push(`${r.status()} ${at(r.url())}`)),
-  );
+  const answered = { count: 0, last: Date.now(), path: '' };
+  answers.set(context, answered);
+  context.on('response', (r) => {
+    Object.assign(answered, { count: answered.count + 1, last: Date.now(), path: at(r.url()) });
+    if (r.status() >= 400) met.push(`${r.status()} ${at(r.url())}`);
+  });
   context.on('requestfailed', (r) => void met.push(`${at(r.url())}: ${r.failure()?.errorText}`));
   context.on('weberror', (e) => void met.push(`script error: ${e.error().message}`));
   // Playwright's 30 s for a page's load or a click: the editor's load took longer on a slower machine
@@ -149,8 +155,11 @@ async function editorShows(tab: Page, value: () => Promise<unknown>, expected: u
       .innerText({ timeout: 5_000 })
       .catch(() => '(not readable)');
     const met = trouble.get(tab.context())?.join('; ') || 'no failed request, no script error';
+    const answered = answers.get(tab.context())!;
+    const ago = ((Date.now() - answered.last) / 1000).toFixed(0);
+    // First, as a log's tail (npm test's summary of failures) may keep only an error's first lines.
     throw new Error(
-      `${String(error)}\nThe tab, at ${tab.url()}, met: ${met}\nIt shows: ${shown.replace(/\s+/g, ' ').slice(0, 400)}`,
+      `The tab, at ${tab.url()}, met: ${met}; ${answered.count} answers, the last ${ago} s ago (${answered.path}); the machine's load ${loadavg()[0]!.toFixed(1)}\nIt shows: ${shown.replace(/\s+/g, ' ').slice(0, 400)}\n${String(error)}`,
     );
   }
 }
