@@ -4,7 +4,8 @@
 // ends (not interleaved); the first failure stops the others and fails the run. At the end, each
 // phase's time and the slowest files of each test run (test-timings.mjs).
 //
-// Usage: npm test [-- --jobs 3]   (how many phases at once; 3 suits 2 cores, most phases wait on I/O)
+// Usage: npm test [-- --jobs 2]   (how many phases at once, light ones aside: 2 on 2 cores, where 3 let
+//        each phase's tests wait on the others' and took longer, in all and test by test)
 //        npm test -- --skip test:editor --skip format:check   (leave phases out, to time the rest)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { failedTests, reportEnv, slowestFiles } from './test-timings.mjs';
 
 const { values } = parseArgs({
   options: {
-    jobs: { type: 'string', default: '3' },
+    jobs: { type: 'string', default: '2' },
     skip: { type: 'string', multiple: true, default: [] },
   },
 });
@@ -40,11 +41,12 @@ const allPhases = [
   { script: 'test:editor', after: [], critical: true },
   // The browser tests run longest: they start as soon as the build is there.
   { script: 'test:e2e', after: ['build'] },
+  // Then the longest of the rest, so that the short ones fill the end of the run on both slots.
+  { script: 'test:integration', after: ['build'] },
   // After the build: its copies of the project then start with the build's optimized images
   // (scripts/project-copy.mjs), which on a fresh clone they each made again (some 9 s of CPU).
   { script: 'test:build', after: ['build'] },
   { script: 'check', after: [] },
-  { script: 'test:integration', after: ['build'] },
   // Last: its tests keep both cores busy to the end.
   { script: 'test:unit', after: [] },
   { script: 'test:store', after: [], light: true },
