@@ -4,8 +4,8 @@
 // ends (not interleaved); the first failure stops the others and fails the run. At the end, each
 // phase's time and the slowest files of each test run (test-timings.mjs).
 //
-// Usage: npm test [-- --jobs 2]   (how many phases at once, light ones aside: 2 on 2 cores, where 3 let
-//        each phase's tests wait on the others' and took longer, in all and test by test)
+// Usage: npm test [-- --jobs 2]   (how many phases at once, light ones aside: 2 on 2 cores, where 3
+//        made each test wait longer on the others', for a run as long: docs/testing.md)
 //        npm test -- --skip test:editor --skip format:check   (leave phases out, to time the rest)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
