@@ -221,7 +221,8 @@ test('the staff desk breaks none of it', async ({ page }) => {
       name: 'Prospect',
       email: 'p@example.com',
       message: 'An app.',
-      slot: slots[0]!.start,
+      // The last time offered: the first may leave the notice period before the post.
+      slot: slots.at(-1)!.start,
       idempotency_key: crypto.randomUUID(),
     });
     await watchViolations(page);
