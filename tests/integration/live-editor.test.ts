@@ -116,20 +116,21 @@ const PREVIEW_BUILD_MS = 480_000;
  * What each editor's browser context met: answers of 400 and over, failed requests, script errors;
  * and how many answers it had, the last when: a slow load still has answers coming, a stuck one not.
  */
-const trouble = new WeakMap<BrowserContext, string[]>();
-const answers = new WeakMap<BrowserContext, { count: number; last: number; path: string }>();
+const seen = new WeakMap<
+  BrowserContext,
+  { met: string[]; answers: number; last: number; path: string }
+>();
 
 /** A browser signed in with `token`'s session. */
 async function editorContext(token: string) {
   browser ??= await chromium.launch({ executablePath: chromiumShellPath, args: chromiumArgs });
   const context = await browser.newContext();
-  const met: string[] = [];
-  trouble.set(context, met);
+  const record = { met: [] as string[], answers: 0, last: Date.now(), path: '' };
+  seen.set(context, record);
+  const { met } = record;
   const at = (url: string) => new URL(url).pathname;
-  const answered = { count: 0, last: Date.now(), path: '' };
-  answers.set(context, answered);
   context.on('response', (r) => {
-    Object.assign(answered, { count: answered.count + 1, last: Date.now(), path: at(r.url()) });
+    Object.assign(record, { answers: record.answers + 1, last: Date.now(), path: at(r.url()) });
     if (r.status() >= 400) met.push(`${r.status()} ${at(r.url())}`);
   });
   context.on('requestfailed', (r) => void met.push(`${at(r.url())}: ${r.failure()?.errorText}`));
@@ -154,12 +155,12 @@ async function editorShows(tab: Page, value: () => Promise<unknown>, expected: u
       .locator('body')
       .innerText({ timeout: 5_000 })
       .catch(() => '(not readable)');
-    const met = trouble.get(tab.context())?.join('; ') || 'no failed request, no script error';
-    const answered = answers.get(tab.context())!;
-    const ago = ((Date.now() - answered.last) / 1000).toFixed(0);
+    const record = seen.get(tab.context())!;
+    const met = record.met.join('; ') || 'no failed request, no script error';
+    const ago = ((Date.now() - record.last) / 1000).toFixed(0);
     // First, as a log's tail (npm test's summary of failures) may keep only an error's first lines.
     throw new Error(
-      `The tab, at ${tab.url()}, met: ${met}; ${answered.count} answers, the last ${ago} s ago (${answered.path}); the machine's load ${loadavg()[0]!.toFixed(1)}\nIt shows: ${shown.replace(/\s+/g, ' ').slice(0, 400)}\n${String(error)}`,
+      `The tab, at ${tab.url()}, met: ${met}; ${record.answers} answers, the last ${ago} s ago (${record.path}); the machine's load ${loadavg()[0]!.toFixed(1)}\nIt shows: ${shown.replace(/\s+/g, ' ').slice(0, 400)}\n${String(error)}`,
     );
   }
 }
