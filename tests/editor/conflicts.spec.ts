@@ -10,8 +10,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import {
-  atBothWidths,
   expect,
+  inBothWidths,
   test,
   type APIRequestContext,
   type Locator,
@@ -130,59 +130,57 @@ const draftKept = (tab: Page, key: string[]) =>
     )
     .toBe(true);
 
-test('two tabs on one entry at 1280 and at 375 px: the second Save is refused, says who and when, and both changes are kept field by field', async ({
+test('two tabs on one entry, at 375 and at 1280 px: the second Save is refused, says who and when, and both changes are kept field by field', async ({
   page: first,
   context,
-  request,
 }) => {
+  // The first tab on a phone's width, the second on a desktop's; the conflict is looked at in both.
   const second = await context.newPage();
-  await atBothWidths(
-    [first, second],
-    () => putBack(request),
-    async (width) => {
-      // Each width's flow starts from the entry loaded anew, as the file is.
-      for (const tab of [first, second]) {
-        await tab.setViewportSize({ width, height: 800 });
-        await visit(tab, ipad);
-      }
-      // Both at work on the entry at once: the second tab changes the page's name (unsaved, so its
-      // tab keeps it on the version it opened), the first the hero text, saved first.
-      await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
-      const hero = first.getByRole('textbox', { name: 'Hero text' });
-      const heroText = `${await hero.inputValue()} Works offline too.`;
-      await hero.fill(heroText);
-      expect(await save(first)).toBe(200);
-      const theirs = await changed(before, service);
-      expect(await save(second)).toBe(409);
-      const conflict = conflictOf(second, 'Service pages → ipad');
-      await expect(conflict).toBeVisible();
-      await expect(conflict).toHaveAccessibleDescription(
-        /^Someone saved it in the editor \(in another tab, or a colleague\), today \d/,
-      );
-      // Nothing written: the first tab's save is there, whole.
-      expect(read(service)).toBe(theirs);
-      const name = field(conflict, 'Service name (changed by you)');
-      await expect(name.yours).toHaveAccessibleName(/iPad Apps$/);
-      await expect(name.yours).toBeChecked();
-      await expect(name.other).toHaveAccessibleName(/iPad App$/);
-      const heroField = field(conflict, 'Hero → Hero text (changed in the other version)');
-      await expect(heroField.other).toHaveAccessibleName(/Works offline too\.$/);
-      await expect(heroField.other).toBeChecked();
-      expect(await violations(second, '.editor-conflict')).toEqual([]);
+  await first.setViewportSize({ width: 375, height: 812 });
+  for (const tab of [first, second]) await visit(tab, ipad);
+  // Both at work on the entry at once: the second tab changes the page's name (unsaved, so its tab
+  // keeps it on the version it opened), the first the hero text, saved first.
+  await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
+  const hero = first.getByRole('textbox', { name: 'Hero text' });
+  const heroText = `${await hero.inputValue()} Works offline too.`;
+  await hero.fill(heroText);
+  expect(await save(first)).toBe(200);
+  const theirs = await changed(before, service);
+  expect(await save(second)).toBe(409);
+  const conflict = conflictOf(second, 'Service pages → ipad');
+  const name = field(conflict, 'Service name (changed by you)');
+  const heroField = field(conflict, 'Hero → Hero text (changed in the other version)');
+  const merge = conflict.getByRole('button', { name: 'Save with these choices' });
+  await inBothWidths(second, async () => {
+    await expect(conflict).toBeVisible();
+    await expect(conflict).toHaveAccessibleDescription(
+      /^Someone saved it in the editor \(in another tab, or a colleague\), today \d/,
+    );
+    await expect(name.yours).toHaveAccessibleName(/iPad Apps$/);
+    await expect(name.yours).toBeChecked();
+    await expect(name.other).toHaveAccessibleName(/iPad App$/);
+    await expect(heroField.other).toHaveAccessibleName(/Works offline too\.$/);
+    await expect(heroField.other).toBeChecked();
+    await expect(merge).toBeVisible();
+    expect(await violations(second, '.editor-conflict')).toEqual([]);
+  });
+  // Nothing written: the first tab's save is there, whole.
+  expect(read(service)).toBe(theirs);
 
-      const merge = conflict.getByRole('button', { name: 'Save with these choices' });
-      expect(await saved(second, () => merge.click())).toBe(200);
-      await expect(conflict).toBeHidden();
-      await fileState(
-        service,
-        (text) => text.includes('title: iPad Apps\n') && text.includes('Works offline too.'),
-      );
-      await expect(second.getByRole('textbox', { name: 'Hero text' })).toHaveValue(heroText);
-      await expect(second.getByText('Unsaved', { exact: true })).toHaveCount(0);
-      // The first tab follows the file without a reload.
-      await expect(first.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
-    },
+  // The choices made on a phone's width: the other hero text taken, then back to it.
+  await second.setViewportSize({ width: 375, height: 812 });
+  await heroField.yours.check();
+  await heroField.other.check();
+  expect(await saved(second, () => merge.click())).toBe(200);
+  await expect(conflict).toBeHidden();
+  await fileState(
+    service,
+    (text) => text.includes('title: iPad Apps\n') && text.includes('Works offline too.'),
   );
+  await expect(second.getByRole('textbox', { name: 'Hero text' })).toHaveValue(heroText);
+  await expect(second.getByText('Unsaved', { exact: true })).toHaveCount(0);
+  // The first tab follows the file without a reload.
+  await expect(first.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
 });
 
 test('the marketer keeps their version, or takes the other, after seeing both', async ({
@@ -315,39 +313,33 @@ test("a draft restored after a rename's link move is checked too, at 375 px", as
   expect(read(technologies)).not.toMatch(/href: \/ipad\n/);
 });
 
-test("after a rename's link move at 1280 and at 375 px, Redirects and Technologies open in the same tab as they are now", async ({
+test("after a rename's link move, Redirects and Technologies open in the same tab as they are now (at 375 px, each looked at in 1280 too)", async ({
   page,
-  request,
 }) => {
-  await atBothWidths(
-    [page],
-    () => putBack(request),
-    async (width) => {
-      await page.setViewportSize({ width, height: 800 });
-      // Both opened first: the tab holds them as they were.
-      await visit(page, '/keystatic/singleton/redirects');
-      await open(page, '/keystatic/singleton/technologies');
-      await open(page, ipad);
-      const moved = await moveIpadWithItsLinks(page);
-      await moved.getByRole('button', { name: 'Close' }).click();
+  // Both opened first: the tab holds them as they were.
+  await visit(page, '/keystatic/singleton/redirects');
+  await open(page, '/keystatic/singleton/technologies');
+  await open(page, ipad);
+  await page.setViewportSize({ width: 375, height: 812 });
+  const moved = await moveIpadWithItsLinks(page);
+  await moved.getByRole('button', { name: 'Close' }).click();
 
-      await open(page, '/keystatic/singleton/redirects');
-      await expect(
-        page.getByRole('row', { name: '/ipad → iPad App (/ipad-apps)', exact: true }),
-      ).toBeVisible();
-      await open(page, '/keystatic/singleton/technologies');
-      await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
-      const item = await openItem(page, 'iPad');
-      await expect(item.getByRole('textbox', { name: 'Link' })).toHaveValue('/ipad-apps');
-      // Saved on the version it shows: no conflict with the move.
-      await item.getByRole('textbox', { name: 'Name' }).fill('iPad and iPadOS');
-      await item.getByRole('button', { name: 'Done' }).click();
-      expect(await save(page)).toBe(200);
-      await fileState(
-        technologies,
-        (text) => text.includes('name: iPad and iPadOS\n') && text.includes('href: /ipad-apps\n'),
-      );
-      await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
-    },
+  await open(page, '/keystatic/singleton/redirects');
+  const redirect = page.getByRole('row', { name: '/ipad → iPad App (/ipad-apps)', exact: true });
+  await inBothWidths(page, () => expect(redirect).toBeVisible());
+  await open(page, '/keystatic/singleton/technologies');
+  await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
+  const item = await openItem(page, 'iPad');
+  await inBothWidths(page, () =>
+    expect(item.getByRole('textbox', { name: 'Link' })).toHaveValue('/ipad-apps'),
   );
+  // Saved on the version it shows: no conflict with the move.
+  await item.getByRole('textbox', { name: 'Name' }).fill('iPad and iPadOS');
+  await item.getByRole('button', { name: 'Done' }).click();
+  expect(await save(page)).toBe(200);
+  await fileState(
+    technologies,
+    (text) => text.includes('name: iPad and iPadOS\n') && text.includes('href: /ipad-apps\n'),
+  );
+  await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
 });

@@ -61,27 +61,19 @@ export const emptyStorage = (tab: Page) =>
   });
 
 /**
- * A test's flow at 1280 px, then again at 375 px from the same content: one test, the second width
- * going on in the test's tabs rather than in a set-up of its own. Between the two, the files are
- * put back (`putBack`), and the tabs leave the editor (whose drafts would otherwise be restored as
- * the next width opens an entry, and whose open database would keep them) while the storage is
- * emptied, as between two tests.
+ * What a tab shows, looked at in both widths: `look` runs at 1280 px, then at 375 px, and the tab
+ * goes back to the size it had. A flow runs once, at one width, and each of its views is looked at
+ * in both: a resize costs a layout, where the whole flow run again at 375 px cost as much as the
+ * flow (docs/testing.md). What a phone's width changes is how a view is laid out and reached (a
+ * toolbar's actions in a menu), not what a Save does.
  */
-export async function atBothWidths(
-  tabs: Page[],
-  putBack: () => unknown,
-  flow: (width: number) => Promise<void>,
-) {
-  // Two widths' flows, each as long as the test was at one width.
-  test.setTimeout(600_000);
+export async function inBothWidths(tab: Page, look: (width: number) => Promise<void>) {
+  const size = tab.viewportSize();
   for (const width of [1280, 375]) {
-    if (width !== 1280) {
-      await putBack();
-      for (const tab of tabs) await tab.goto('/favicon.svg');
-      await emptyStorage(tabs[0]!);
-    }
-    await test.step(`at ${width} px`, () => flow(width));
+    await tab.setViewportSize({ width, height: width < 600 ? 812 : 800 });
+    await test.step(`at ${width} px`, () => look(width));
   }
+  if (size) await tab.setViewportSize(size);
 }
 
 /** How long closing a test's pages may take before the worker's context is replaced. */
