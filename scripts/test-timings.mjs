@@ -39,27 +39,30 @@ export class VitestFileTimes {
 
   /** @param {ReadonlyArray<import('vitest/node').TestModule>} modules */
   onTestRunEnd(modules) {
-    const failures = modules.flatMap((module) => {
+    const files = [];
+    const failures = [];
+    for (const module of modules) {
       const name = relative(process.cwd(), module.moduleId);
-      const tests = [...module.children.allTests()]
-        .filter((test) => test.result().state === 'failed')
-        .map((test) => ({ name: `${name} › ${test.fullName}`, error: test.result().errors?.[0] }));
-      const own = module.errors().map((error) => ({ name, error }));
-      return [...own, ...tests].map(({ name, error }) => ({ name, error: error?.message ?? '' }));
-    });
-    const files = modules.map((module) => {
+      const tests = [...module.children.allTests()];
       const d = module.diagnostic();
-      return {
-        name: relative(process.cwd(), module.moduleId),
+      files.push({
+        name,
         ms:
           d.environmentSetupDuration +
           d.prepareDuration +
           d.setupDuration +
           d.collectDuration +
           d.duration,
-        tests: [...module.children.allTests()].length,
-      };
-    });
+        tests: tests.length,
+      });
+      for (const error of module.errors()) failures.push({ name, error: error?.message ?? '' });
+      for (const test of tests)
+        if (test.result().state === 'failed')
+          failures.push({
+            name: `${name} › ${test.fullName}`,
+            error: test.result().errors?.[0]?.message ?? '',
+          });
+    }
     writeFileSync(this.path, JSON.stringify({ files, failures }));
   }
 }
