@@ -167,7 +167,7 @@ test('two tabs on one entry, at 375 and at 1280 px: the second Save is refused, 
   // Nothing written: the first tab's save is there, whole.
   expect(read(service)).toBe(theirs);
 
-  // The choices made on a phone's width: the other hero text taken, then back to it.
+  // Chosen at a phone's width: the hero text switched to the marketer's, then back to the other's.
   await second.setViewportSize({ width: 375, height: 812 });
   await heroField.yours.check();
   await heroField.other.check();
