@@ -13,6 +13,7 @@ import {
   expect,
   inBothWidths,
   test,
+  viewportAt,
   type APIRequestContext,
   type Locator,
   type Page,
@@ -136,7 +137,7 @@ test('two tabs on one entry, at 375 and at 1280 px: the second Save is refused, 
 }) => {
   // The first tab on a phone's width, the second on a desktop's; the conflict is looked at in both.
   const second = await context.newPage();
-  await first.setViewportSize({ width: 375, height: 812 });
+  await first.setViewportSize(viewportAt(375));
   for (const tab of [first, second]) await visit(tab, ipad);
   // Both at work on the entry at once: the second tab changes the page's name (unsaved, so its tab
   // keeps it on the version it opened), the first the hero text, saved first.
@@ -168,7 +169,7 @@ test('two tabs on one entry, at 375 and at 1280 px: the second Save is refused, 
   expect(read(service)).toBe(theirs);
 
   // Chosen at a phone's width: the hero text switched to the marketer's, then back to the other's.
-  await second.setViewportSize({ width: 375, height: 812 });
+  await second.setViewportSize(viewportAt(375));
   await heroField.yours.check();
   await heroField.other.check();
   expect(await saved(second, () => merge.click())).toBe(200);
@@ -320,7 +321,7 @@ test("after a rename's link move, Redirects and Technologies open in the same ta
   await visit(page, '/keystatic/singleton/redirects');
   await open(page, '/keystatic/singleton/technologies');
   await open(page, ipad);
-  await page.setViewportSize({ width: 375, height: 812 });
+  await page.setViewportSize(viewportAt(375));
   const moved = await moveIpadWithItsLinks(page);
   await moved.getByRole('button', { name: 'Close' }).click();
 

@@ -12,7 +12,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { load } from 'js-yaml';
 import { writeFileSync } from 'node:fs';
 import { fileState, inProject, readIfThere, restore, snapshot, type Snapshot } from './content';
-import { expect, inBothWidths, test, type Locator, type Page } from './fixtures';
+import { expect, inBothWidths, test, viewportAt, type Locator, type Page } from './fixtures';
 import { open, visit } from './visit';
 
 let before: Snapshot;
@@ -54,7 +54,7 @@ async function violations(page: Page, only?: string) {
 async function openAt(page: Page, address: string, width: number, how = visit) {
   await page.setViewportSize({ width: 1280, height: 800 });
   await how(page, address);
-  await page.setViewportSize({ width, height: width < 600 ? 812 : 800 });
+  await page.setViewportSize(viewportAt(width));
 }
 
 /** The toolbar's action, beside Save at 1280 px, in its Actions menu at 375 px. */

@@ -48,7 +48,7 @@ async function keeperOf(context: BrowserContext, page?: Page) {
  * localStorage and sessionStorage. The HTTP cache, with the compiled code, stays. A database an
  * open editor holds is deleted once that tab leaves it.
  */
-export const emptyStorage = (tab: Page) =>
+const emptyStorage = (tab: Page) =>
   tab.evaluate(async () => {
     localStorage.clear();
     sessionStorage.clear();
@@ -60,6 +60,9 @@ export const emptyStorage = (tab: Page) =>
         });
   });
 
+/** A tab's size at a width: a phone's height below 600 px, a laptop's above. */
+export const viewportAt = (width: number) => ({ width, height: width < 600 ? 812 : 800 });
+
 /**
  * What a tab shows, looked at in both widths: `look` runs at 1280 px, then at 375 px, and the tab
  * goes back to the size it had. A flow runs once, at one width, and each of its views is looked at
@@ -67,11 +70,11 @@ export const emptyStorage = (tab: Page) =>
  * flow (docs/testing.md). What a phone's width changes is how a view is laid out and reached (a
  * toolbar's actions in a menu), not what a Save does.
  */
-export async function inBothWidths(tab: Page, look: (width: number) => Promise<void>) {
+export async function inBothWidths(tab: Page, look: () => Promise<void>) {
   const size = tab.viewportSize();
   for (const width of [1280, 375]) {
-    await tab.setViewportSize({ width, height: width < 600 ? 812 : 800 });
-    await test.step(`at ${width} px`, () => look(width));
+    await tab.setViewportSize(viewportAt(width));
+    await test.step(`at ${width} px`, look);
   }
   if (size) await tab.setViewportSize(size);
 }
