@@ -1,24 +1,17 @@
 /** What several browser tests look at the same way. */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { startSmtp } from '../../scripts/smtp';
+import { violations as axeViolations } from '../support/axe';
 import { freePort, startServer } from '../support/server';
 
 /**
- * axe's violations on the page as it is now, one line each: rule and elements. Every rule runs; only
- * the violations are collected in full (`resultTypes`: the passes' and the rest's elements are
- * neither gathered nor sent back, which halved the run). A page without frames is checked by
- * `axe.run` in the page itself (AxeBuilder's legacy mode), with the same results: AxeBuilder
- * otherwise runs each frame's part and then injects axe again into a new blank page to put the parts
- * together, which only frames from another origin need.
+ * axe's violations on the page as it is now, one line each: rule and elements
+ * (../support/axe.ts), with everything rendered for the check (below).
  */
 export async function violations(page: Page) {
-  const axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
-  if (page.frames().length === 1) axe.setLegacyMode();
   await renderAll(page, true);
   try {
-    const { violations } = await axe.analyze();
-    return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    return await axeViolations(page);
   } finally {
     await renderAll(page, false);
   }

@@ -7,7 +7,6 @@
  * entry opened after a rename's link move is the file as it is. In Chromium against `astro dev
  * --mode edit`, in the copy of the project whose content every test puts back (./content.ts).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import {
   expect,
@@ -20,6 +19,7 @@ import {
 } from './fixtures';
 import { changed, inProject, restore, snapshot, WRITE_WAIT_MS, type Snapshot } from './content';
 import { open, visit } from './visit';
+import { violations } from '../support/axe';
 
 let before: Snapshot;
 test.beforeEach(() => {
@@ -62,15 +62,6 @@ async function saved(tab: Page, click: () => Promise<void>) {
 }
 const save = (tab: Page) =>
   saved(tab, () => tab.getByRole('button', { name: 'Save', exact: true }).click());
-
-/** axe's violations inside one part of the page. */
-async function violations(tab: Page, selector: string) {
-  const { violations } = await new AxeBuilder({ page: tab })
-    .include(selector)
-    .options({ resultTypes: ['violations'] })
-    .analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** The conflict view of an entry, as the editor titles it. */
 const conflictOf = (tab: Page, entry: string) =>

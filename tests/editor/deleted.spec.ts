@@ -8,12 +8,12 @@
  * `astro dev --mode edit`, as a marketer does it, in the copy of the project whose content every
  * test puts back (./content.ts).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { load } from 'js-yaml';
 import { writeFileSync } from 'node:fs';
 import { fileState, inProject, readIfThere, restore, snapshot, type Snapshot } from './content';
 import { expect, inBothWidths, test, viewportAt, type Locator, type Page } from './fixtures';
 import { open, visit } from './visit';
+import { violations } from '../support/axe';
 
 let before: Snapshot;
 test.beforeEach(() => {
@@ -37,14 +37,6 @@ const read = readIfThere;
 /** A technology's link in technologies.yaml, by its id. */
 const technologyHref = (id: string) =>
   new RegExp(`- id: ${id}\\n(?:.*\\n)*?\\s+href: (\\S+)`).exec(read(TECHNOLOGIES) ?? '')?.[1];
-
-/** axe's violations in the page, or in one part of it: rule and elements, one line each. */
-async function violations(page: Page, only?: string) {
-  const axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
-  if (only) axe.include(only);
-  const { violations } = await axe.analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /**
  * Opens an entry of the editor at a width: loaded at 1280 px (the editor's sidebar, which a visit

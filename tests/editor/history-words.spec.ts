@@ -10,7 +10,6 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import {
   changed,
   inProject,
@@ -22,6 +21,7 @@ import {
 } from './content';
 import { expect, test, type Page } from './fixtures';
 import { visit } from './visit';
+import { violations } from '../support/axe';
 
 let before: Snapshot;
 test.beforeEach(() => {
@@ -41,15 +41,6 @@ async function saveEntry(page: Page) {
   );
   await page.getByRole('button', { name: 'Save' }).click();
   expect((await written).status()).toBe(200);
-}
-
-/** axe's violations on the page as it is now, one line each. */
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .options({ resultTypes: ['violations'] })
-    .setLegacyMode()
-    .analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** A time of day in Auckland, as History says it with its seconds: "21:23:41". */

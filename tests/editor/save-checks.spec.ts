@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { violations } from './axe';
+import { violations } from '../support/axe';
 import { changed, inProject, restore, snapshot, type Snapshot } from './content';
 import { expect, test, type Locator, type Page } from './fixtures';
 import { open, visit } from './visit';

@@ -9,7 +9,7 @@
  * test puts back (./content.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { violations } from './axe';
+import { violations } from '../support/axe';
 import { changed, inProject, restore, snapshot, type Snapshot } from './content';
 import { expect, test, type Locator, type Page } from './fixtures';
 import { open, visit } from './visit';
