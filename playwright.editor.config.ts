@@ -42,8 +42,8 @@ export default defineConfig({
     // pass in it), and Chromium did 100 s of CPU for this phase instead of 116 in the whole browser.
     // One renderer process for the site's tabs (`--process-per-site`; the worker's tabs share one
     // context, ./tests/editor/fixtures.ts): a new tab then loads the editor in a process that has
-    // its script compiled and its memory in place, some 2.2 s of the renderer's CPU rather than 3.4 s
-    // in a process of its own, and half the page faults (docs/testing.md).
+    // its script compiled and its memory in place: some 15 % less of the renderers' CPU a load than
+    // in a process of its own, and a quarter fewer page faults (docs/testing.md).
     launchOptions: {
       executablePath: chromiumShellPath,
       args: [...chromiumArgs, '--process-per-site'],

@@ -8,6 +8,7 @@
  * --mode edit`, in the copy of the project whose content every test puts back (./content.ts).
  */
 import { readFileSync } from 'node:fs';
+import { violations } from '../support/axe';
 import {
   expect,
   inBothWidths,
@@ -19,7 +20,6 @@ import {
 } from './fixtures';
 import { changed, inProject, restore, snapshot, WRITE_WAIT_MS, type Snapshot } from './content';
 import { open, visit } from './visit';
-import { violations } from '../support/axe';
 
 let before: Snapshot;
 test.beforeEach(() => {

@@ -10,10 +10,10 @@
  */
 import { load } from 'js-yaml';
 import { writeFileSync } from 'node:fs';
+import { violations } from '../support/axe';
 import { fileState, inProject, readIfThere, restore, snapshot, type Snapshot } from './content';
 import { expect, inBothWidths, test, viewportAt, type Locator, type Page } from './fixtures';
 import { open, visit } from './visit';
-import { violations } from '../support/axe';
 
 let before: Snapshot;
 test.beforeEach(() => {
@@ -44,7 +44,7 @@ const technologyHref = (id: string) =>
  * editor is loaded already.
  */
 async function openAt(page: Page, address: string, width: number, how = visit) {
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.setViewportSize(viewportAt(1280));
   await how(page, address);
   await page.setViewportSize(viewportAt(width));
 }

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { violations } from '../support/axe';
 import {
   changed,
   inProject,
@@ -21,7 +22,6 @@ import {
 } from './content';
 import { expect, test, type Page } from './fixtures';
 import { visit } from './visit';
-import { violations } from '../support/axe';
 
 let before: Snapshot;
 test.beforeEach(() => {
