@@ -108,8 +108,9 @@ test.describe('the enquiry form', () => {
       if (message.type() === 'error') errors.push(message.text());
     });
     const keys: string[] = [];
+    // The form's posts only (leaving the page also posts its field data, which carries no key).
     page.on('request', (r) => {
-      if (r.method() !== 'POST') return;
+      if (r.method() !== 'POST' || !r.url().endsWith('/php/email.php')) return;
       const key = /name="idempotency_key"\r\n\r\n([^\r]*)/.exec(r.postData() ?? '')?.[1];
       keys.push(key ?? 'none');
     });
