@@ -179,7 +179,7 @@ export async function checkedSave<T>(
   let written: { value: T } | undefined;
   const stale = await history.exclusive(async () => {
     const found = await staleFiles(history.root, save, base);
-    if (!found.length) written = { value: await write() };
+    if (!found.length) written = { value: await history.savedWhole(write) };
     return found;
   });
   if (written) return { written: written.value };

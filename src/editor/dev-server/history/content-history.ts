@@ -212,10 +212,12 @@ export class ContentHistory {
     const tip = await this.#tip();
     const head = this.#projectGit ? await this.#tip('HEAD') : undefined;
     const base = tip ?? head;
-    await this.#git(base ? ['read-tree', base] : ['read-tree', '--empty'], { env });
-    const present = RECORDED.filter((path) => existsSync(join(this.root, path)));
-    await this.#git(['add', '--all', '--', ...present], { env });
-    const tree = (await this.#git(['write-tree'], { env })).trim();
+    const tree = await this.savedWhole(async () => {
+      await this.#git(base ? ['read-tree', base] : ['read-tree', '--empty'], { env });
+      const present = RECORDED.filter((path) => existsSync(join(this.root, path)));
+      await this.#git(['add', '--all', '--', ...present], { env });
+      return (await this.#git(['write-tree'], { env })).trim();
+    });
     if (base && tree === (await this.#git(['rev-parse', `${base}^{tree}`])).trim())
       return undefined;
     const parents = base ? [base] : [];
@@ -504,6 +506,22 @@ export class ContentHistory {
   }
 
   #writes: Promise<unknown> = Promise.resolve();
+  #wholeSteps: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs `step` when no other such step is under way: a Save's write (Keystatic writes a page's
+   * move as a new file, then the old one gone) and a record's look at the files, which so sees a
+   * Save whole or not at all. A record under way as a Save wrote a move could keep the new file in
+   * one save and the old one's going in the next: the move, seen as neither, left no redirect.
+   * Neither step waits for anything else (`exclusive` may be held around a Save's write and around
+   * a record alike).
+   */
+  savedWhole<T>(step: () => Promise<T>): Promise<T> {
+    // Called with nothing: a Save's write is Astro's `next`, which takes an argument as a rewrite.
+    const run = this.#wholeSteps.then(() => step());
+    this.#wholeSteps = run.catch(() => {});
+    return run;
+  }
 
   /**
    * Runs `write` once no other write of the editor's is under way (a Save checked against the
