@@ -99,6 +99,20 @@ const COMMIT = /^[0-9a-f]{40,64}\^?$/;
 /** A save as `parseSave` reads it: commit, time, author, committer, note, then the body. */
 const SAVE_FORMAT = '%H%x1f%ct%x1f%an%x1f%ae%x1f%ce%x1f%s%x1f%b%x1d';
 
+/**
+ * Runs the steps it is given one at a time, in the order given: each once the one before has ended,
+ * whether it succeeded or not. A step is called with nothing: a Save's write is Astro's `next`, which
+ * takes an argument as a rewrite.
+ */
+function oneAtATime() {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(step: () => Promise<T>): Promise<T> => {
+    const run = last.then(() => step());
+    last = run.catch(() => {});
+    return run;
+  };
+}
+
 export class ContentHistory {
   readonly root: string;
   readonly #env: NodeJS.ProcessEnv;
@@ -505,8 +519,8 @@ export class ContentHistory {
     await this.write(to, adjust(text, now));
   }
 
-  #writes: Promise<unknown> = Promise.resolve();
-  #wholeSteps: Promise<unknown> = Promise.resolve();
+  #writes = oneAtATime();
+  #wholeSteps = oneAtATime();
 
   /**
    * Runs `step` when no other such step is under way: a Save's write (Keystatic writes a page's
@@ -517,10 +531,7 @@ export class ContentHistory {
    * a record alike).
    */
   savedWhole<T>(step: () => Promise<T>): Promise<T> {
-    // Called with nothing: a Save's write is Astro's `next`, which takes an argument as a rewrite.
-    const run = this.#wholeSteps.then(() => step());
-    this.#wholeSteps = run.catch(() => {});
-    return run;
+    return this.#wholeSteps(step);
   }
 
   /**
@@ -529,9 +540,7 @@ export class ContentHistory {
    * it allows are one step, whoever else writes meanwhile.
    */
   exclusive<T>(write: () => Promise<T>): Promise<T> {
-    const run = this.#writes.then(write);
-    this.#writes = run.catch(() => {});
-    return run;
+    return this.#writes(write);
   }
 
   /** A blob's text, if the history's repository has that blob. */
