@@ -77,6 +77,14 @@ function field(conflict: Locator, legend: string) {
   };
 }
 
+/** Whether a control shows where it is, not covered by another part of the page (a bar over it). */
+const uncovered = (control: Locator) =>
+  control.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return !!top && (top === element || element.contains(top));
+  });
+
 /** A list file's item, open in its dialog. */
 async function openItem(tab: Page, name: string) {
   await tab.getByRole('row', { name, exact: true }).click();
@@ -153,16 +161,25 @@ test('two tabs on one entry, at 375 and at 1280 px: the second Save is refused, 
     await expect(name.other).toHaveAccessibleName(/iPad App$/);
     await expect(heroField.other).toHaveAccessibleName(/Works offline too\.$/);
     await expect(heroField.other).toBeChecked();
-    await expect(merge).toBeVisible();
+    // The choice in view without scrolling the comparison, at either width.
+    await expect(merge).toBeInViewport();
     expect(await violations(second, '.editor-conflict')).toEqual([]);
   });
   // Nothing written: the first tab's save is there, whole.
   expect(read(service)).toBe(theirs);
 
-  // Chosen at a phone's width: the hero text switched to the marketer's, then back to the other's.
+  // Chosen at a phone's width, by keyboard: the hero text switched to the marketer's, then back to the
+  // other's; each choice shows as it is focused, not under the dialog's buttons.
   await second.setViewportSize(viewportAt(375));
-  await heroField.yours.check();
-  await heroField.other.check();
+  await name.yours.focus();
+  await second.keyboard.press('Tab');
+  await expect(heroField.other).toBeFocused();
+  await expect.poll(() => uncovered(heroField.other)).toBe(true);
+  await second.keyboard.press('ArrowUp');
+  await expect(heroField.yours).toBeChecked();
+  await expect.poll(() => uncovered(heroField.yours)).toBe(true);
+  await second.keyboard.press('ArrowDown');
+  await expect(heroField.other).toBeChecked();
   expect(await saved(second, () => merge.click())).toBe(200);
   await expect(conflict).toBeHidden();
   await fileState(

@@ -100,7 +100,11 @@ const STYLE = `
 .editor-conflict .value ul { margin: 0; padding-left: 1.25rem; }
 .editor-conflict mark { background: #fde68a; color: inherit; border-radius: 2px; }
 .editor-conflict .empty { font-style: italic; color: #4a4a4f; }
-.editor-conflict .buttons { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: 1rem; }
+/* The choices stay in view while a long comparison scrolls under them: at the dialog's foot, over its
+   bottom padding (sticky within it; the negative offset and margin reach past that padding). */
+.editor-conflict .buttons { display: flex; flex-wrap: wrap; gap: .5rem; margin: 1rem 0 -1.25rem;
+  padding: .75rem 0 1.25rem; position: sticky; bottom: -1.25rem; background: #fff;
+  border-top: 1px solid #c8c8cc; }
 .editor-conflict button { font: inherit; font-size: .9375rem; min-height: 2.25rem; padding: 0 .875rem;
   border-radius: .375rem; border: 1px solid #6e6e73; background: #fff; color: #1d1d1f; cursor: pointer; }
 .editor-conflict button.primary { background: #2548b8; border-color: #2548b8; color: #fff; }
@@ -304,8 +308,16 @@ export function ask(cases: Case[]): Promise<Choice> {
   dialog.addEventListener('close', () => done('later'));
   document.head.append(style);
   document.body.append(dialog);
+  // A choice focused from the keyboard is scrolled into view above the buttons, not under them: the
+  // dialog keeps their height (a row on a desktop, three on a phone) clear at its foot, with room
+  // for the focus ring.
+  const clearOfButtons = new ResizeObserver(() => {
+    dialog.style.scrollPaddingBottom = `${buttons.offsetHeight + 8}px`;
+  });
+  clearOfButtons.observe(buttons);
   dialog.showModal();
   return chosen.finally(() => {
+    clearOfButtons.disconnect();
     dialog.close();
     dialog.remove();
     style.remove();
