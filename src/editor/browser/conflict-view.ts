@@ -78,11 +78,17 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/* The comparison scrolls; the choices below it stay in view, however long the texts compared (a phone's
+   screen held a fraction of them). A choice focused from the keyboard is scrolled into view inside the
+   comparison, so never under the buttons. */
 const STYLE = `
 .editor-conflict { box-sizing: border-box; width: min(46rem, calc(100vw - 1rem)); max-width: none;
-  max-height: calc(100dvh - 1rem); overflow: auto; border: 0; border-radius: .75rem;
-  padding: 1.25rem; box-shadow: 0 8px 32px #0004; font: 15px/1.5 system-ui, sans-serif;
+  max-height: calc(100dvh - 1rem); overflow: hidden; border: 0; border-radius: .75rem;
+  padding: 0; box-shadow: 0 8px 32px #0004; font: 15px/1.5 system-ui, sans-serif;
   color: #1d1d1f; background: #fff; }
+.editor-conflict[open], .editor-conflict form { display: flex; flex-direction: column; min-height: 0; }
+.editor-conflict form { flex: 0 1 auto; }
+.editor-conflict .comparison { flex: 0 1 auto; min-height: 0; overflow: auto; padding: 1.25rem 1.25rem .25rem; }
 .editor-conflict::backdrop { background: #0006; }
 .editor-conflict h2 { margin: 0 0 .5rem; font-size: 1.25rem; line-height: 1.3; }
 .editor-conflict h3 { margin: 1rem 0 .25rem; font-size: 1rem; }
@@ -100,11 +106,8 @@ const STYLE = `
 .editor-conflict .value ul { margin: 0; padding-left: 1.25rem; }
 .editor-conflict mark { background: #fde68a; color: inherit; border-radius: 2px; }
 .editor-conflict .empty { font-style: italic; color: #4a4a4f; }
-/* The choices stay in view while a long comparison scrolls under them: at the dialog's foot, over its
-   bottom padding (sticky within it; the negative offset and margin reach past that padding). */
-.editor-conflict .buttons { display: flex; flex-wrap: wrap; gap: .5rem; margin: 1rem 0 -1.25rem;
-  padding: .75rem 0 1.25rem; position: sticky; bottom: -1.25rem; background: #fff;
-  border-top: 1px solid #c8c8cc; }
+.editor-conflict .buttons { flex: none; display: flex; flex-wrap: wrap; gap: .5rem;
+  padding: .75rem 1.25rem 1.25rem; border-top: 1px solid #c8c8cc; }
 .editor-conflict button { font: inherit; font-size: .9375rem; min-height: 2.25rem; padding: 0 .875rem;
   border-radius: .375rem; border: 1px solid #6e6e73; background: #fff; color: #1d1d1f; cursor: pointer; }
 .editor-conflict button.primary { background: #2548b8; border-color: #2548b8; color: #fff; }
@@ -280,10 +283,11 @@ export function ask(cases: Case[]): Promise<Choice> {
   const form = element('form');
   // Nothing here submits: the buttons say what to do.
   form.addEventListener('submit', (event) => event.preventDefault());
-  form.append(element('h2', { id: titleId }, title));
+  const comparison = element('div', { className: 'comparison' });
+  comparison.append(element('h2', { id: titleId }, title));
   cases.forEach((c, i) => {
-    if (cases.length > 1) form.append(element('h3', {}, entryName(c.stale.path)));
-    form.append(section(c, `editor-conflict-who-${i}`));
+    if (cases.length > 1) comparison.append(element('h3', {}, entryName(c.stale.path)));
+    comparison.append(section(c, `editor-conflict-who-${i}`));
   });
   const taken = cases.some((c) => c.kind === 'taken');
   const fields = cases.every((c) => c.kind === 'edit' && c.found?.length);
@@ -302,22 +306,14 @@ export function ask(cases: Case[]): Promise<Choice> {
     button(deleting ? 'Keep it' : 'Take the other version', () => ({ keep: 'theirs' }));
   }
   button('Not now', () => 'later', taken);
-  form.append(buttons);
+  form.append(comparison, buttons);
   dialog.append(form);
   // Escape, or the dialog closed any other way: not now (a choice made first stays made).
   dialog.addEventListener('close', () => done('later'));
   document.head.append(style);
   document.body.append(dialog);
-  // A choice focused from the keyboard is scrolled into view above the buttons, not under them: the
-  // dialog keeps their height (a row on a desktop, three on a phone) clear at its foot, with room
-  // for the focus ring.
-  const clearOfButtons = new ResizeObserver(() => {
-    dialog.style.scrollPaddingBottom = `${buttons.offsetHeight + 8}px`;
-  });
-  clearOfButtons.observe(buttons);
   dialog.showModal();
   return chosen.finally(() => {
-    clearOfButtons.disconnect();
     dialog.close();
     dialog.remove();
     style.remove();
