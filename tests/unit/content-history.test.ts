@@ -15,6 +15,12 @@ import {
   checkContentPath,
 } from '../../src/editor/dev-server/history/content-history.ts';
 import { filesLinkingTo, moveLinks } from '../../src/editor/dev-server/history/content-links.ts';
+import type { PageMove } from '../../src/editor/events.ts';
+import {
+  REDIRECTS_FILE,
+  historyRecorder,
+  readRedirects,
+} from '../../src/editor/dev-server/history/recorder.ts';
 
 const projects: string[] = [];
 afterEach(() => {
@@ -178,6 +184,57 @@ describe('the content history', () => {
     ]);
     // Nothing of the Save left for a record after it.
     expect(await history.record('Saved')).toBeUndefined();
+  });
+
+  it("writes a rename's redirect and a restore asked for meanwhile, each in turn", async () => {
+    // A restore (the History's post) holds the editor's writes and records inside them; the
+    // redirect of a page the editor renamed is a record that writes. Each once waited for the other.
+    const root = project({
+      [page]: '---\nslug: ipad\ntitle: iPad\n---\n',
+      [REDIRECTS_FILE]: 'entries: []\n',
+    });
+    let told!: (move: PageMove) => void;
+    const moved = new Promise<PageMove>((done) => (told = done));
+    const recorder = historyRecorder(root, { tell: told, warn: (text) => expect.fail(text) });
+    const { history } = recorder;
+    await history.record('As found');
+    // The restore takes the lock, then waits until the rename's redirect has asked for its turn.
+    let askedBack!: () => void;
+    const back = new Promise<void>((done) => (askedBack = done));
+    const restore = history.exclusive(async () => {
+      await back;
+      write(
+        root,
+        'src/content/services/ipad-apps.mdx',
+        '---\nslug: ipad-apps\ntitle: iPad Apps\n---\n',
+      );
+      return history.record('Restored');
+    });
+    // The redirect asks as the rename's record ends (for the lock or for a record, whichever first).
+    const { record, exclusive } = {
+      record: history.record.bind(history),
+      exclusive: history.exclusive.bind(history),
+    };
+    history.record = (note, options) => (options?.trailers && askedBack(), record(note, options));
+    history.exclusive = (step) => (askedBack(), exclusive(step));
+    const answered = recorder.saveBegins(new Headers());
+    write(root, 'src/content/services/ipad-apps.mdx', '---\nslug: ipad-apps\ntitle: iPad\n---\n');
+    rmSync(join(root, page));
+    answered(true);
+    let stuck: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([restore, moved]),
+      new Promise((_, fail) => {
+        stuck = setTimeout(
+          () => fail(new Error('still waiting after 30 s: each waits for the other')),
+          30_000,
+        );
+      }),
+    ]).finally(() => clearTimeout(stuck));
+    expect(await readRedirects(root)).toEqual([{ from: '/ipad', to: '/ipad-apps' }]);
+    expect(
+      (await history.versions('src/content/services/ipad-apps.mdx')).map((v) => v.note),
+    ).toContain('Restored');
   });
 
   it('reads and writes nothing outside the content', () => {

@@ -538,6 +538,10 @@ export class ContentHistory {
    * Runs `write` once no other write of the editor's is under way (a Save checked against the
    * version it was made on, a restore, links moved, a redirect added), so that a check and the write
    * it allows are one step, whoever else writes meanwhile.
+   *
+   * Taken before a record is asked for (`record`), never from within one: a restore records inside
+   * `write`, and a record waiting its turn for `exclusive` (a rename's redirect did) was then ahead
+   * of the restore's record, each waiting for the other, and every Save after them for both.
    */
   exclusive<T>(write: () => Promise<T>): Promise<T> {
     return this.#writes(write);

@@ -186,15 +186,17 @@ export function historyRecorder(root: string, host: RecorderHost) {
     const { note, trailers } = redirectMoves(await readRedirects(history.root), moves);
     if (trailers.length === 0) return;
     // Written under the editor's lock, never between a Save's check and its write (../save-check.ts),
-    // from the redirects as they are then.
-    await history.record(note, {
-      trailers,
-      write: () =>
-        history.exclusive(async () => {
+    // from the redirects as they are then. The lock is taken before the record is asked for, as a
+    // restore takes it (./route.ts): a record waiting for it would hold up the restore's record.
+    await history.exclusive(() =>
+      history.record(note, {
+        trailers,
+        write: async () => {
           const now = redirectMoves(await readRedirects(history.root), moves).redirects;
           await writeRedirects(history.root, now);
-        }),
-    });
+        },
+      }),
+    );
     for (const move of moves) if (move.kind !== 'created' || move.replaced) host.tell(move);
   }
 
