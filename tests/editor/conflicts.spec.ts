@@ -18,7 +18,16 @@ import {
   type Locator,
   type Page,
 } from './fixtures';
-import { changed, inProject, restore, snapshot, WRITE_WAIT_MS, type Snapshot } from './content';
+import {
+  changed,
+  clickSave,
+  fileState,
+  inProject,
+  restore,
+  saveAnswer,
+  snapshot,
+  type Snapshot,
+} from './content';
 import { open, visit } from './visit';
 
 let before: Snapshot;
@@ -46,22 +55,8 @@ const ipad = '/keystatic/collection/services/item/ipad';
 
 const read = (path: string) => readFileSync(inProject(path), 'utf8');
 
-/** Waits until a file of the copy reads as `expected` says. */
-const fileState = (path: string, expected: (text: string) => boolean) =>
-  expect.poll(() => expected(read(path)), { timeout: WRITE_WAIT_MS }).toBe(true);
-
-/** What the dev server answered a Save of the tab (`click`, Save by default). */
-async function saved(tab: Page, click: () => Promise<void>) {
-  const answered = tab.waitForResponse(
-    (response) =>
-      new URL(response.url()).pathname === '/api/keystatic/update' &&
-      response.request().method() === 'POST',
-  );
-  await click();
-  return (await answered).status();
-}
-const save = (tab: Page) =>
-  saved(tab, () => tab.getByRole('button', { name: 'Save', exact: true }).click());
+/** What the dev server answered the tab's Save. */
+const save = (tab: Page) => saveAnswer(tab, () => clickSave(tab));
 
 /** The conflict view of an entry, as the editor titles it. */
 const conflictOf = (tab: Page, entry: string) =>
@@ -180,11 +175,11 @@ test('two tabs on one entry, at 375 and at 1280 px: the second Save is refused, 
   await expect.poll(() => uncovered(heroField.yours)).toBe(true);
   await second.keyboard.press('ArrowDown');
   await expect(heroField.other).toBeChecked();
-  expect(await saved(second, () => merge.click())).toBe(200);
+  expect(await saveAnswer(second, () => merge.click())).toBe(200);
   await expect(conflict).toBeHidden();
   await fileState(
     service,
-    (text) => text.includes('title: iPad Apps\n') && text.includes('Works offline too.'),
+    (text = '') => text.includes('title: iPad Apps\n') && text.includes('Works offline too.'),
   );
   await expect(second.getByRole('textbox', { name: 'Hero text' })).toHaveValue(heroText);
   await expect(second.getByText('Unsaved', { exact: true })).toHaveCount(0);
@@ -209,10 +204,10 @@ test('the marketer keeps their version, or takes the other, after seeing both', 
   let conflict = conflictOf(second, 'Service pages → ipad');
   await expect(field(conflict, 'Order (changed in the other version)').other).toBeChecked();
   const keep = conflict.getByRole('button', { name: 'Keep my version' });
-  expect(await saved(second, () => keep.click())).toBe(200);
+  expect(await saveAnswer(second, () => keep.click())).toBe(200);
   await fileState(
     service,
-    (text) => text.includes('title: iPad Apps\n') && /^order: 20$/m.test(text),
+    (text = '') => text.includes('title: iPad Apps\n') && /^order: 20$/m.test(text),
   );
 
   // The first tab, which changed nothing since, shows that file; then it saves the name again.
@@ -225,11 +220,11 @@ test('the marketer keeps their version, or takes the other, after seeing both', 
   await expect(second.getByText('Unsaved', { exact: true })).toBeVisible();
   await first.getByRole('textbox', { name: 'Service name' }).fill('iPad for Business');
   expect(await save(first)).toBe(200);
-  await fileState(service, (text) => text.includes('title: iPad for Business\n'));
+  await fileState(service, (text = '') => text.includes('title: iPad for Business\n'));
   expect(await save(second)).toBe(409);
   conflict = conflictOf(second, 'Service pages → ipad');
   const take = conflict.getByRole('button', { name: 'Take the other version' });
-  expect(await saved(second, () => take.click())).toBe(200);
+  expect(await saveAnswer(second, () => take.click())).toBe(200);
   await expect(conflict).toBeHidden();
   // Keystatic's toast (a live region) says nothing of the marketer's was saved.
   await expect(
@@ -241,7 +236,7 @@ test('the marketer keeps their version, or takes the other, after seeing both', 
     'iPad for Business',
   );
   await expect(order(second)).toHaveValue('20');
-  await fileState(service, (text) => text.includes('title: iPad for Business\n'));
+  await fileState(service, (text = '') => text.includes('title: iPad for Business\n'));
   expect(read(service)).toMatch(/^order: 20$/m);
 });
 
@@ -263,13 +258,13 @@ test('the second tab renamed the page: merged, the page moves with both changes,
     field(conflict, 'Hero → Hero text (changed in the other version)').other,
   ).toBeChecked();
   const merge = conflict.getByRole('button', { name: 'Save with these choices' });
-  expect(await saved(second, () => merge.click())).toBe(200);
+  expect(await saveAnswer(second, () => merge.click())).toBe(200);
   const moved = 'src/content/services/ipad-apps.mdx';
   await fileState(
     moved,
-    (text) => text.includes('slug: ipad-apps\n') && text.includes('Works offline too.'),
+    (text = '') => text.includes('slug: ipad-apps\n') && text.includes('Works offline too.'),
   );
-  await fileState('src/content/data/redirects.yaml', (text) =>
+  await fileState('src/content/data/redirects.yaml', (text = '') =>
     /from: \/ipad\n\s+to: \/ipad-apps/.test(text),
   );
   await expect(second).toHaveURL(/\/item\/ipad-apps$/);
@@ -295,7 +290,7 @@ test("a draft restored after a rename's link move is checked too, at 375 px", as
   const colleague = await context.newPage();
   await visit(colleague, ipad);
   await moveIpadWithItsLinks(colleague);
-  await fileState(technologies, (text) => text.includes('href: /ipad-apps'));
+  await fileState(technologies, (text = '') => text.includes('href: /ipad-apps'));
   await colleague.close();
 
   // The draft comes back, and says what Save will do.
@@ -314,10 +309,10 @@ test("a draft restored after a rename's link move is checked too, at 375 px", as
   ).toBeChecked();
   expect(await violations(tab, '.editor-conflict')).toEqual([]);
   const merge = conflict.getByRole('button', { name: 'Save with these choices' });
-  expect(await saved(tab, () => merge.click())).toBe(200);
+  expect(await saveAnswer(tab, () => merge.click())).toBe(200);
   await fileState(
     technologies,
-    (text) => text.includes('name: iPad and iPadOS\n') && text.includes('href: /ipad-apps\n'),
+    (text = '') => text.includes('name: iPad and iPadOS\n') && text.includes('href: /ipad-apps\n'),
   );
   expect(read(technologies)).not.toMatch(/href: \/ipad\n/);
 });
@@ -348,7 +343,7 @@ test("after a rename's link move, Redirects and Technologies open in the same ta
   expect(await save(page)).toBe(200);
   await fileState(
     technologies,
-    (text) => text.includes('name: iPad and iPadOS\n') && text.includes('href: /ipad-apps\n'),
+    (text = '') => text.includes('name: iPad and iPadOS\n') && text.includes('href: /ipad-apps\n'),
   );
   await expect(page.getByText(/Could not fetch blob/)).toHaveCount(0);
 });

@@ -11,7 +11,14 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type ConsoleMessage,
+  type Page,
+  type Request,
+} from '@playwright/test';
 import { editorProject } from '../../scripts/editor-project.mjs';
 
 /**
@@ -165,4 +172,83 @@ export async function changed(before: Snapshot, path: string, timeout = WRITE_WA
     if (Date.now() - start > timeout) throw new Error(`${path} was not saved in ${timeout} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * How long a Save may take to be answered: seconds, even beside `npm test`'s other phases. Past it,
+ * the test says whether the tab sent the Save and what the dev server logged last (a Save left
+ * unanswered for the test's five minutes, twice under two CPU burners, had said neither).
+ */
+const SAVE_ANSWER_MS = 120_000;
+
+const isSave = (request: Request) =>
+  new URL(request.url()).pathname === '/api/keystatic/update' && request.method() === 'POST';
+
+/**
+ * What the dev server answered the Save that `click` makes in `tab`: its status. Unanswered, the
+ * error says whether the tab sent it, what the tab logged and showed (its screenshot attached), and
+ * the dev server's last lines.
+ */
+export async function saveAnswer(tab: Page, click: () => Promise<unknown>): Promise<number> {
+  const seen: string[] = [];
+  const onRequest = (request: Request) => {
+    if (isSave(request)) seen.push(`Save sent at ${new Date().toISOString()}`);
+  };
+  const onFailed = (request: Request) => {
+    if (isSave(request)) seen.push(`Save failed: ${request.failure()?.errorText}`);
+  };
+  const onConsole = (message: ConsoleMessage) => {
+    if (message.type() !== 'debug') seen.push(`console.${message.type()}: ${message.text()}`);
+  };
+  tab.on('request', onRequest).on('requestfailed', onFailed).on('console', onConsole);
+  const answered = tab.waitForResponse((response) => isSave(response.request()), {
+    timeout: SAVE_ANSWER_MS,
+  });
+  // A click that fails is the error to report, not the answer that then never comes.
+  answered.catch(() => {});
+  try {
+    await click();
+    return (await answered).status();
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== 'TimeoutError') throw error;
+    await test
+      .info()
+      .attach('the tab, its Save unanswered', {
+        body: await tab.screenshot(),
+        contentType: 'image/png',
+      })
+      .catch(() => {});
+    const shown = await tab
+      .locator('body')
+      .ariaSnapshot({ timeout: 5_000 })
+      .catch((reason: unknown) => `(not read: ${reason})`);
+    throw new Error(
+      [
+        `No answer to the Save in ${SAVE_ANSWER_MS / 1000} s, at ${tab.url()}. The tab since the click:\n${seen.join('\n') || '(no Save sent, nothing logged)'}`,
+        `What the tab shows:\n${shown.slice(0, 6_000)}`,
+        `The dev server's log, last lines:\n${devServerLog(80, /(?!)/)}`,
+      ].join('\n\n'),
+      { cause: error },
+    );
+  } finally {
+    tab.off('request', onRequest).off('requestfailed', onFailed).off('console', onConsole);
+  }
+}
+
+/** Clicks the entry's Save and waits for the dev server to answer it: written (200). */
+export const saveEntry = async (tab: Page) =>
+  expect(await saveAnswer(tab, () => clickSave(tab))).toBe(200);
+
+/** The editor's Save button, clicked. */
+export const clickSave = (tab: Page) =>
+  tab.getByRole('button', { name: 'Save', exact: true }).click();
+
+/**
+ * Saves the entry open in `tab` (written, and Keystatic no longer says "Unsaved"); returns the text
+ * of `path` once it has changed from `before`.
+ */
+export async function saveFile(tab: Page, before: Snapshot, path: string) {
+  await saveEntry(tab);
+  await expect(tab.getByText('Unsaved')).toBeHidden();
+  return changed(before, path);
 }

@@ -11,7 +11,15 @@
 import { load } from 'js-yaml';
 import { writeFileSync } from 'node:fs';
 import { violations } from '../support/axe';
-import { fileState, inProject, readIfThere, restore, snapshot, type Snapshot } from './content';
+import {
+  fileState,
+  inProject,
+  readIfThere,
+  restore,
+  saveEntry,
+  snapshot,
+  type Snapshot,
+} from './content';
 import { expect, inBothWidths, test, viewportAt, type Locator, type Page } from './fixtures';
 import { open, visit } from './visit';
 
@@ -54,15 +62,6 @@ async function action(page: Page, name: string, width: number) {
   if (width >= 1280) return page.getByRole('button', { name, exact: true }).click();
   await page.getByRole('button', { name: 'Actions', exact: true }).click();
   await page.getByRole('menuitem', { name }).click();
-}
-
-async function saveEntry(page: Page) {
-  const written = page.waitForResponse(
-    (response) =>
-      response.url().endsWith('/api/keystatic/update') && response.request().method() === 'POST',
-  );
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  expect((await written).status()).toBe(200);
 }
 
 /** Deletes a service page in the editor, its visitors sent to `to`; returns the dialog that follows. */

@@ -33,6 +33,7 @@ import {
   inProject,
   project,
   restore,
+  saveFile,
   snapshot,
   type Snapshot,
 } from './content';
@@ -703,19 +704,9 @@ async function buildOf(files: string[], read: string[]) {
  * Saves the entry open in the editor and waits until its file holds the change and Keystatic says
  * it is saved. The editor's tab is not reloaded by the save (src/editor/dev-server/editor.ts).
  */
-async function save(browser: Page, path: string) {
-  // Keystatic answers the save once its files are written (fs.writeFile empties a file first, so a
-  // file read before the answer may be empty or half written).
-  const written = browser.waitForResponse(
-    (response) =>
-      new URL(response.url()).pathname === '/api/keystatic/update' &&
-      response.request().method() === 'POST',
-  );
-  await browser.getByRole('button', { name: 'Save' }).click();
-  expect((await written).status()).toBe(200);
-  await expect(browser.getByText('Unsaved')).toBeHidden();
-  return changed(before, path);
-}
+// Keystatic answers the save once its files are written (fs.writeFile empties a file first, so a
+// file read before the answer may be empty or half written).
+const save = (browser: Page, path: string) => saveFile(browser, before, path);
 
 test("saving one changed field changes only that field's lines", async ({ page: browser }) => {
   const service = 'src/content/services/iphone.mdx';

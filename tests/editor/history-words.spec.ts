@@ -16,11 +16,12 @@ import {
   inProject,
   project,
   restore,
+  saveEntry,
   snapshot,
   WRITE_WAIT_MS,
   type Snapshot,
 } from './content';
-import { expect, test, type Page } from './fixtures';
+import { expect, test } from './fixtures';
 import { visit } from './visit';
 
 let before: Snapshot;
@@ -33,15 +34,6 @@ test.afterEach(() => {
 
 const service = 'src/content/services/ipad.mdx';
 const timeZone = 'Pacific/Auckland';
-
-async function saveEntry(page: Page) {
-  const written = page.waitForResponse(
-    (response) =>
-      response.url().endsWith('/api/keystatic/update') && response.request().method() === 'POST',
-  );
-  await page.getByRole('button', { name: 'Save' }).click();
-  expect((await written).status()).toBe(200);
-}
 
 /** A time of day in Auckland, as History says it with its seconds: "21:23:41". */
 const aucklandTime = (at: number) =>

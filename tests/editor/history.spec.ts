@@ -5,13 +5,14 @@
  * as staff do it, in the copy of the project whose content every test puts back (./content.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { expect, test, type Page } from './fixtures';
+import { expect, test } from './fixtures';
 import {
   changed,
   fileState,
   inProject,
   readIfThere,
   restore,
+  saveEntry,
   snapshot,
   type Snapshot,
 } from './content';
@@ -26,15 +27,6 @@ test.afterEach(() => {
 });
 
 const read = readIfThere;
-
-async function saveEntry(page: Page) {
-  const written = page.waitForResponse(
-    (response) =>
-      response.url().endsWith('/api/keystatic/update') && response.request().method() === 'POST',
-  );
-  await page.getByRole('button', { name: 'Save' }).click();
-  expect((await written).status()).toBe(200);
-}
 
 const service = 'src/content/services/ipad.mdx';
 const redirects = 'src/content/data/redirects.yaml';

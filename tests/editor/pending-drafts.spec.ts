@@ -6,7 +6,7 @@
  * whose content each test puts back (./content.ts).
  */
 import { existsSync, readFileSync, rmSync, utimesSync } from 'node:fs';
-import { changed, inProject, restore, snapshot, type Snapshot } from './content';
+import { changed, inProject, restore, saveEntry, snapshot, type Snapshot } from './content';
 import { expect, test, type Page } from './fixtures';
 import { visit } from './visit';
 
@@ -88,9 +88,7 @@ test('an upload survives a closed tab as long as the draft that names it, and it
   });
 
   await test.step('Save writes the entry and moves the picture into the icons', async () => {
-    const written = again.waitForResponse((r) => r.url().endsWith('/api/keystatic/update'));
-    await again.getByRole('button', { name: 'Save', exact: true }).click();
-    expect((await written).status()).toBe(200);
+    await saveEntry(again);
     expect(await changed(before, service)).toContain(`icon: ${icon.name}\n`);
     expect(readFileSync(inProject(`src/assets/icons/${icon.name}.svg`)).equals(icon.bytes)).toBe(
       true,

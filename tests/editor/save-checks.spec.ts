@@ -8,7 +8,15 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { violations } from '../support/axe';
-import { changed, inProject, restore, snapshot, type Snapshot } from './content';
+import {
+  clickSave,
+  inProject,
+  restore,
+  saveAnswer,
+  saveFile,
+  snapshot,
+  type Snapshot,
+} from './content';
 import { expect, test, type Locator, type Page } from './fixtures';
 import { open, visit } from './visit';
 
@@ -33,15 +41,7 @@ const noPage = (href: string) =>
   `"${href}" is not a page of the site (a service page renamed or removed?)`;
 
 /** Saves the entry open, expecting it written. */
-async function save(page: Page, path: string) {
-  const written = page.waitForResponse(
-    (r) => r.url().endsWith('/api/keystatic/update') && r.request().method() === 'POST',
-  );
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  expect((await written).status()).toBe(200);
-  await expect(page.getByText('Unsaved')).toBeHidden();
-  return changed(before, path);
-}
+const save = (page: Page, path: string) => saveFile(page, before, path);
 
 /** A field left with a value: it is marked, and says `problem` under it. */
 async function refusedAt(field: Locator, value: string, problem: string | RegExp) {
@@ -105,9 +105,7 @@ test('what the build refuses is refused at Save: a link to no page, a redirect t
     await page.getByRole('row', { name: 'iPad', exact: true }).click();
     await textbox(dialog, 'Link').fill('/ipad-pro');
     await dialog.getByRole('button', { name: 'Done' }).click();
-    const answered = page.waitForResponse((r) => r.url().endsWith('/api/keystatic/update'));
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    expect((await answered).status()).toBe(422);
+    expect(await saveAnswer(page, () => clickSave(page))).toBe(422);
     await expect(
       page.getByText(`Not saved: Technologies → iPad → Link: ${noPage('/ipad-pro')}`),
     ).toBeVisible();

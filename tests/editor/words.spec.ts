@@ -10,7 +10,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { violations } from '../support/axe';
-import { changed, inProject, restore, snapshot, type Snapshot } from './content';
+import { changed, inProject, restore, saveEntry, snapshot, type Snapshot } from './content';
 import { expect, test, type Locator, type Page } from './fixtures';
 import { open, visit } from './visit';
 
@@ -189,9 +189,7 @@ test("the editor's words: where a link is on the site and each page by its name,
     ).toBeVisible({ timeout: 30_000 });
     // It replaces the hero's picture: the alt text is asked for too.
     await expect(page.getByText(/^A new illustration: check that its Alt text/)).toBeVisible();
-    const written = page.waitForResponse((r) => r.url().endsWith('/api/keystatic/update'));
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    expect((await written).status()).toBe(200);
+    await saveEntry(page);
     expect(await changed(before, service)).toContain('  image: team-photo\n');
     const saved = readFileSync(inProject('src/assets/illustrations/team-photo.webp'));
     expect(saved.subarray(8, 12).toString()).toBe('WEBP');

@@ -20,6 +20,8 @@ import { historyOf } from './history/content-history.ts';
 import { checkedSave, readBase, readSave } from './stale-files.ts';
 
 const SAVE_PATH = '/api/keystatic/update';
+/** How long a Save may take before the dev server's log says it has not been answered. */
+const SLOW_SAVE_MS = 30_000;
 const BLOB = /^\/api\/keystatic\/blob\/([0-9a-f]{40})\/(.+)$/;
 
 const history = historyOf(process.cwd());
@@ -47,7 +49,17 @@ async function save(request: Request, next: () => Promise<Response>) {
       428,
       'Not saved: this page of the editor is older than the dev server. Reload it (your changes are kept as a draft) and save again.',
     );
-  const outcome = await checkedSave(history, files, base, next);
+  // A Save not answered for long says so where the marketer runs the editor: the dev server logs a
+  // request only once it is answered.
+  const paths = [...files.additions, ...files.deletions].map((file) => file.path).join(', ');
+  const slow = setTimeout(
+    () =>
+      console.warn(
+        `[editor] A Save of ${paths} has not been answered after ${SLOW_SAVE_MS / 1000} s.`,
+      ),
+    SLOW_SAVE_MS,
+  );
+  const outcome = await checkedSave(history, files, base, next).finally(() => clearTimeout(slow));
   if ('written' in outcome) return outcome.written;
   return Response.json(outcome.refused, { status: 409, headers: { 'Cache-Control': 'no-store' } });
 }
