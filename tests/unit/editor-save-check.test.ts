@@ -144,16 +144,18 @@ describe('two Saves made on one version', () => {
     const b = saving(page, opened.replace('iPad\n', 'iPad Pro\n'));
     const base = { [page]: sha(opened) };
     // At once, as two tabs would: one check and write at a time.
+    let recorded: Promise<unknown> = Promise.resolve();
     const [first, second] = await Promise.all([
       checkedSave(history, a, base, async () => {
         const written = await keystatic(root, a)();
         // Recorded as the recorder does once the Save has answered: after its write, which a
         // record waits for (ContentHistory.savedWhole).
-        void history.record('Saved in the editor');
+        recorded = history.record('Saved in the editor');
         return written;
       }),
       checkedSave(history, b, base, keystatic(root, b)),
     ]);
+    await recorded;
     expect(first).toEqual({ written: 'written' });
     expect(readFileSync(join(root, page), 'utf8')).toContain('iPad Air');
     expect('refused' in second && second.refused.stale).toEqual([
