@@ -30,11 +30,11 @@ export const project = (): string => editorProject(test.info().project.metadata.
 export const inProject = (path: string) => join(project(), path);
 
 /** The last lines its dev server wrote (scripts/editor-project.mjs), without blank lines and `noise`. */
-function devServerLog(lines: number, noise: RegExp): string {
+function devServerLog(lines: number, noise?: RegExp): string {
   try {
     return readFileSync(`${project()}.log`, 'utf8')
       .split('\n')
-      .filter((line) => line.trim() && !noise.test(line))
+      .filter((line) => line.trim() && !noise?.test(line))
       .slice(-lines)
       .join('\n');
   } catch {
@@ -211,12 +211,12 @@ export async function saveAnswer(tab: Page, click: () => Promise<unknown>): Prom
     return (await answered).status();
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'TimeoutError') throw error;
-    await test
-      .info()
-      .attach('the tab, its Save unanswered', {
-        body: await tab.screenshot(),
-        contentType: 'image/png',
-      })
+    // A tab that cannot be drawn any more still gets its message.
+    await tab
+      .screenshot()
+      .then((body) =>
+        test.info().attach('the tab, its Save unanswered', { body, contentType: 'image/png' }),
+      )
       .catch(() => {});
     const shown = await tab
       .locator('body')
@@ -226,7 +226,7 @@ export async function saveAnswer(tab: Page, click: () => Promise<unknown>): Prom
       [
         `No answer to the Save in ${SAVE_ANSWER_MS / 1000} s, at ${tab.url()}. The tab since the click:\n${seen.join('\n') || '(no Save sent, nothing logged)'}`,
         `What the tab shows:\n${shown.slice(0, 6_000)}`,
-        `The dev server's log, last lines:\n${devServerLog(80, /(?!)/)}`,
+        `The dev server's log, last lines:\n${devServerLog(80)}`,
       ].join('\n\n'),
       { cause: error },
     );
