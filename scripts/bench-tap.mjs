@@ -4,8 +4,9 @@
 // 400 ms RTT, 400 kbit/s; Slow 4G: 150 ms, 1.6 Mbit/s) with the CPU slowed x4, and an unthrottled run.
 // Timed inside the page: from the pointerdown (or keydown) event's timeStamp to the first
 // requestAnimationFrame in which the change is visible, so the driver's own round trips do not count.
-// Median of 3 visits. Also the JavaScript (gzip and transfer sizes, inline scripts included) the page
-// had downloaded just before the tap, and 8 s after it.
+// Median of 3 visits, the pages and the reference visited in turns. Also the JavaScript (gzip and
+// transfer sizes, inline scripts included) the page had downloaded just before the tap, and 8 s
+// after it.
 //
 // Each widget is also reported as a ratio to a reference measured in the same run, under the same
 // profile: a bare page (served by this script) with a menu and a <dialog>, one line of inline script
@@ -352,10 +353,19 @@ const kb = (bytes) => Math.round(bytes / 102.4) / 10;
 
 const rows = [];
 for (const profile of args.only ? profiles.slice(0, 1) : profiles) {
-  const chosen = visits.filter((v) => !args.only || args.only.includes(v.path));
-  for (const v of [referenceVisit, ...chosen]) {
-    const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await visit(profile, v));
+  const chosen = [
+    referenceVisit,
+    ...visits.filter((v) => !args.only || args.only.includes(v.path)),
+  ];
+  // In turns (each visit once, then the next round), so that a busy spell of the machine falls on
+  // the reference and the pages alike: run one after the other, the reference's three visits had
+  // read 21 to 64 ms for the same tap while the pages' came minutes later.
+  const runsOf = chosen.map(() => []);
+  for (let i = 0; i < RUNS; i++) {
+    for (const [k, v] of chosen.entries()) runsOf[k].push(await visit(profile, v));
+  }
+  for (const [k, v] of chosen.entries()) {
+    const runs = runsOf[k];
     runs[0].forEach((first, t) => {
       const samples = runs.map((run) => run[t]);
       const absent = samples.every((s) => s.ms === undefined);

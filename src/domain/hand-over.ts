@@ -14,6 +14,8 @@ export const HYDRATED = 'data-hydrated';
 
 /** On the links that open the Schedule a Call dialog (they lead to /schedule without JavaScript). */
 export const SCHEDULE_CALL = 'data-schedule-call';
+/** On the Schedule a Call dialog for the frame of the tap that opens it: its form is drawn a frame later. */
+export const OPENING = 'data-opening';
 /** On a dialog's close button. */
 export const DIALOG_CLOSE = 'data-dialog-close';
 /** On the dialog's 'Choose a time for the call' link. */

@@ -5,7 +5,7 @@
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { test } from './shared-page';
-import { HYDRATED, LIGHTBOX_STEP } from '../../src/domain/hand-over';
+import { HYDRATED, LIGHTBOX_STEP, OPENING } from '../../src/domain/hand-over';
 import { leadingSlide, scrollIntoViewToStay, violations } from './helpers';
 
 /** Holds every island's code back until `release()`; `arrived()` counts the scripts delivered. */
@@ -145,6 +145,53 @@ test.describe('first tap before the code arrives', () => {
       ]),
     );
     expect(await started()).toHaveLength(2);
+  });
+
+  test("Schedule a Call's first frame draws the dialog's head, its form the frame after, in place", async ({
+    page,
+  }) => {
+    await holdIslandCode(page);
+    // Frame by frame from the first drawn with the dialog open (an animation frame runs just
+    // before its paint): whether the form's first field is drawn, and where the close button is.
+    await page.addInitScript(() => {
+      const w = window as unknown as {
+        openFrames?: { field: boolean; top: number; modal: boolean }[];
+      };
+      const note = (dialog: HTMLDialogElement) =>
+        requestAnimationFrame(() => {
+          const field = dialog.querySelector('input')!.checkVisibility();
+          const top = dialog.querySelector('button')!.getBoundingClientRect().top;
+          (w.openFrames ??= []).push({ field, top, modal: dialog.matches(':modal') });
+          if (w.openFrames.length < 4) note(dialog);
+        });
+      const watch = new MutationObserver(() => {
+        const dialog = document.querySelector<HTMLDialogElement>('dialog#schedule-call[open]');
+        if (!dialog) return;
+        watch.disconnect();
+        note(dialog);
+      });
+      watch.observe(document, { subtree: true, attributeFilter: ['open'] });
+    });
+    await page.goto('/');
+    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+    await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).tap();
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+    const frames = () =>
+      page.evaluate(
+        () =>
+          (window as unknown as { openFrames?: { field: boolean; top: number }[] }).openFrames ??
+          [],
+      );
+    await expect.poll(async () => (await frames()).length).toBe(4);
+    const [first, ...later] = await frames();
+    expect(first.field).toBe(false);
+    const drawn = later.find((frame) => frame.field);
+    expect(drawn, 'the form drawn within three frames').toBeDefined();
+    // The form's place was kept: the dialog's head moved by no more than a few pixels.
+    expect(Math.abs(drawn!.top - first.top)).toBeLessThan(12);
+    await expect(dialog.getByLabel('Name')).toBeVisible();
+    await expect(dialog).not.toHaveAttribute(OPENING);
+    expect(await dialog.evaluate((d) => d.matches(':modal'))).toBe(true);
   });
 
   test('a call request sent before hydration is posted natively, once, with a key', async ({
