@@ -23,6 +23,9 @@ async function holdIslandCode(page: Page) {
   return { release, arrived: () => arrived };
 }
 
+/** What the dialog's first frames showed ("first frame draws the dialog's head"). */
+type OpenFrame = { field: boolean; top: number };
+
 const hydrated = (widget: Locator) => expect(widget).toHaveAttribute(HYDRATED, '');
 
 test.describe('first tap before the code arrives', () => {
@@ -155,7 +158,7 @@ test.describe('first tap before the code arrives', () => {
     // before its paint) until its form's first field is drawn: whether it is, and where the close
     // button is. The next frame, as a rule; a busy machine may defer the task that lifts the mark.
     await page.addInitScript(() => {
-      const w = window as unknown as { openFrames?: { field: boolean; top: number }[] };
+      const w = window as unknown as { openFrames?: OpenFrame[] };
       const note = (dialog: HTMLDialogElement) =>
         requestAnimationFrame(() => {
           const field = dialog.querySelector('input')!.checkVisibility();
@@ -176,11 +179,7 @@ test.describe('first tap before the code arrives', () => {
     await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).tap();
     await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
     const frames = () =>
-      page.evaluate(
-        () =>
-          (window as unknown as { openFrames?: { field: boolean; top: number }[] }).openFrames ??
-          [],
-      );
+      page.evaluate(() => (window as unknown as { openFrames?: OpenFrame[] }).openFrames ?? []);
     await expect.poll(async () => (await frames()).at(-1)?.field).toBe(true);
     const all = await frames();
     expect(all.length).toBeGreaterThan(1);
