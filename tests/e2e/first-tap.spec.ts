@@ -69,10 +69,15 @@ test.describe('first tap before the code arrives', () => {
     const opener = page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' });
     const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
     const inside = () => dialog.evaluate((d) => d.contains(document.activeElement));
+    const colour = () => opener.evaluate((a) => getComputedStyle(a).backgroundColor);
+    const untapped = await colour();
 
     await opener.tap();
     await expect(dialog).toBeVisible();
     expect(await inside()).toBe(true);
+    // A touch screen keeps :hover on what was tapped: it leaves no hover colour on the opener.
+    await opener.evaluate((a) => Promise.all(a.getAnimations().map((x) => x.finished)));
+    expect(await colour()).toBe(untapped);
     // Shown in the tap's frame, modal from the next: the page behind is then inert.
     await expect.poll(() => dialog.evaluate((d) => d.matches(':modal'))).toBe(true);
     expect(await inside()).toBe(true);
