@@ -1,6 +1,6 @@
 /** A prerendered page leaves the build with one <style> element (src/integrations/single-style-pages.ts). */
 import { describe, expect, it } from 'vitest';
-import { singleStyle } from '../../src/integrations/single-style-pages';
+import { islandIdsInOrder, singleStyle } from '../../src/integrations/single-style-pages';
 
 describe('singleStyle', () => {
   it("appends every later plain <style>'s rules to the first, in their order, and removes them", () => {
@@ -21,5 +21,15 @@ describe('singleStyle', () => {
     expect(singleStyle(media)).toBe(media);
     const icon = '<style>a{}</style><svg><style><![CDATA[.b{}]]></style></svg>';
     expect(singleStyle(icon)).toBe(icon);
+  });
+});
+
+describe('islandIdsInOrder', () => {
+  it('numbers the islands of a page in order, so that the folder a build ran in changes no byte', () => {
+    const page = (a: string, b: string) =>
+      `<astro-island uid="${a}" prefix="r1" props="{}"><astro-island uid="${b}" prefix="r2"></astro-island></astro-island><p uid="x">`;
+    expect(islandIdsInOrder(page('ZUowV3', 'Z1NGkVs'))).toBe(page('0', '1'));
+    expect(islandIdsInOrder(page('Z11cq8i', 'Z1Hipkk'))).toBe(page('0', '1'));
+    expect(islandIdsInOrder('<p>no islands</p>')).toBe('<p>no islands</p>');
   });
 });
