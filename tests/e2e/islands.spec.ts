@@ -83,6 +83,37 @@ test.describe('mobile menu', () => {
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   });
 
+  // The open menu lies over the page: a tap redraws the panel alone, and the page under it, at 375
+  // px (the header scrolls away) as at 800 (it stays), keeps its place; the panel covers what is under it.
+  for (const width of [375, 800]) {
+    test(`opening and closing it moves nothing else on the page, at ${width} px`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/iphone');
+      const main = page.locator('main');
+      const top = () => main.evaluate((element) => element.getBoundingClientRect().top);
+      const before = await top();
+      const toggle = page.getByRole('button', { name: 'Menu' });
+      await toggle.click();
+      const contact = page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Contact' });
+      await expect(contact).toBeVisible();
+      expect(await top()).toBe(before);
+      // What is drawn under the panel's last link is the link, not the page below.
+      const box = (await contact.boundingBox())!;
+      const hit = await page.evaluate(
+        ([x, y]) => document.elementFromPoint(x, y)?.closest('a')?.textContent?.trim(),
+        [box.x + box.width / 2, box.y + box.height / 2],
+      );
+      expect(hit).toBe('Contact');
+      await toggle.click();
+      await expect(contact).toBeHidden();
+      expect(await top()).toBe(before);
+    });
+  }
+
   test('on a wide screen there is no toggle and the menu loads no code', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const scripts: string[] = [];
