@@ -81,6 +81,19 @@ test.describe('mobile menu', () => {
     await page.evaluate(() => document.addEventListener('click', (e) => e.preventDefault(), true));
     await nav.getByRole('link', { name: 'About' }).click();
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+
+    // Open, it covers part of the page: a tap below it, or focus leaving it, closes it.
+    await toggle.click();
+    await expect(nav).toBeVisible();
+    await page.mouse.click(187, 760);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await toggle.click();
+    await nav.getByRole('link', { name: 'Contact' }).focus();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('Tab');
+    await expect(page.locator('header .site-header__cta')).toBeFocused();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav).toBeHidden();
   });
 
   // The open menu lies over the page: a tap redraws the panel alone, and the page under it, at 375
