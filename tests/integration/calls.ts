@@ -1,11 +1,14 @@
 /** Booking a call as a prospect would, against a running server: its free times, and a booking. */
 import { postForm, type RunningServer } from '../support/server';
-import { bookableTimes, type Slot } from '../support/free-times';
+import { bookableTimes, listedTimes, type Slot } from '../support/free-times';
 
 export { lasting, type Slot } from '../support/free-times';
 
 /** The free times of a server that stay bookable while the test goes on (../support/free-times.ts). */
 export const freeSlots = (server: RunningServer, query = '') => bookableTimes(server.url, query);
+
+/** /schedule/slots.json as it is, the times about to leave the notice period too: for comparing lists. */
+export const listedSlots = (server: RunningServer, query = '') => listedTimes(server.url, query);
 
 /** A booking's fields as the dialog sends them, with a fresh idempotency key. */
 export const booking = (slot: string, extra: Record<string, string> = {}) => ({
