@@ -86,7 +86,14 @@ describe('the change link', () => {
     const html = await page.text();
     expect(html).toContain('Choose a new time for your call');
     expect(html).toContain(`name="token" value="${change.token}"`);
-    expect(html).toContain(`value="${to.start}"`);
+    expect(html).toMatch(/name="slot" value="/);
+    // The new time on the page of its day: a week later when tomorrow, a Wednesday, had fewer than
+    // five free times left, past the five days the first page lists.
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(
+      new Date(to.start),
+    );
+    const ofItsDay = await (await fetch(`${change.url}&from=${day}`)).text();
+    expect(ofItsDay).toContain(`name="slot" value="${to.start}"`);
     // Its own time is not offered, and its time zone is the prospect's.
     expect(html).not.toContain(`name="slot" value="${from.start}"`);
     expect(html).toContain('Eastern Time (New York), your time zone');
