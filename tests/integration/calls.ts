@@ -37,3 +37,18 @@ export const onWeekday = (slots: Slot[], weekday: string) =>
  * once it is booked, no other host is free then.
  */
 export const oneHostSlot = (slots: Slot[], nth = 0) => onWeekday(slots, 'Wednesday')[nth]!;
+
+/**
+ * The one-host slots of the first Wednesday with at least `count` of them free: a span of them then
+ * stays within that day (tomorrow's may have only its last times left, the notice period having
+ * taken the rest).
+ */
+export const oneHostDay = (slots: Slot[], count: number) => {
+  const londonDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' });
+  const days = new Map<string, Slot[]>();
+  for (const slot of onWeekday(slots, 'Wednesday')) {
+    const day = londonDate.format(new Date(slot.start));
+    days.set(day, [...(days.get(day) ?? []), slot]);
+  }
+  return [...days.values()].find((day) => day.length >= count)!;
+};
