@@ -44,7 +44,24 @@ const setup: MailSetup = {
   },
   booking: { secret: 'booking-secret-0123456789abcdef0123', siteUrl: 'https://agency.example' },
 };
-const START = '2027-02-01T10:00:00Z';
+/** A Monday at 10:00 UTC, four to five weeks ahead: a call still to come whenever the suite runs. */
+const START = (() => {
+  const day = new Date(Date.now() + 28 * 86_400_000);
+  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7));
+  return `${day.toISOString().slice(0, 10)}T10:00:00Z`;
+})();
+/** A time as the event's DTSTART gives it: the wall clock of Anna's zone. */
+const wall = (iso: string) =>
+  new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'Europe/London',
+    dateStyle: 'short',
+    timeStyle: 'medium',
+  })
+    .format(new Date(iso))
+    .replace(/[-:]/g, '')
+    .replace(' ', 'T');
+/** A UTC time in iCalendar's form. */
+const utc = (iso: string) => iso.replace(/[-:]/g, '');
 const HOUR = 3_600_000;
 /**
  * How far the queue's clock is set ahead of the real one: a call's job is due from the real time of
@@ -123,7 +140,7 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
     expect(stored()).toHaveLength(1);
     const [event] = stored();
     expect(event!.get('UID')).toBe(`${booked.id}@calls.agency.example`);
-    expect(event!.get('DTSTART')).toBe('20270201T100000');
+    expect(event!.get('DTSTART')).toBe(wall(START));
     expect(event!.get('STATUS')).toBe('TENTATIVE');
     expect(event!.get('SEQUENCE')).toBe('0');
     expect(event!.get('LOCATION')).toBe('Room 4\\, 1 High Street');
@@ -132,16 +149,16 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
     expect(event!.get('DESCRIPTION')).toBe(
       `About an app.\\n\\nWhere: Room 4\\, 1 High Street\\n\\nMove or cancel the call on the desk: https://agency.example/staff?call=${booked.id}`,
     );
-    for (const [minutes, wall, sequence] of [
-      [60, '20270201T110000', '1'],
-      [90, '20270201T113000', '2'],
+    for (const [minutes, sequence] of [
+      [60, '1'],
+      [90, '2'],
     ] as const) {
       const move = { start: plus(START, minutes), end: plus(START, minutes + 30) };
       await bookings.moveCall(booked.id, { ...move, hosts: ['anna'], maxMoves: 5 }, false);
       clock.now = Date.now() + AHEAD_MS;
       await queue.drain();
       expect(stored()).toHaveLength(1);
-      expect(stored()[0]!.get('DTSTART')).toBe(wall);
+      expect(stored()[0]!.get('DTSTART')).toBe(wall(move.start));
       expect(stored()[0]!.get('SEQUENCE')).toBe(sequence);
     }
     await bookings.confirmCall(booked.id);
@@ -216,30 +233,29 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
     await queue.drain();
     const event = stored().find((one) => one.get('UID')!.startsWith(booked.id))!;
     expect(event.get('DESCRIPTION')).toBe('Ask about the budget');
-    expect(event.get('DTSTART')).toBe('20270204T110000');
+    expect(event.get('DTSTART')).toBe(wall(moved.start));
 
     // Read back as a feed: the site's own events are not busy; the host's own are.
+    const lunch = { start: plus(start, 180), end: plus(start, 240) };
     await fetch(`${radicale.origin}/anna/calls/lunch.ics`, {
       method: 'PUT',
       headers: { ...auth, 'Content-Type': 'text/calendar' },
-      body: 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\nBEGIN:VEVENT\r\nUID:lunch-1\r\nDTSTAMP:20270101T000000Z\r\nDTSTART:20270204T130000Z\r\nDTEND:20270204T140000Z\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+      body: `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\nBEGIN:VEVENT\r\nUID:lunch-1\r\nDTSTAMP:${utc(START)}\r\nDTSTART:${utc(lunch.start)}\r\nDTEND:${utc(lunch.end)}\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`,
     });
     const feed = parseCalendar(await radicale.feed('anna', 'calls'));
     const window = {
       timeZone: 'Europe/London',
-      from: Date.parse('2027-02-04T00:00:00Z'),
-      to: Date.parse('2027-02-05T00:00:00Z'),
+      from: Date.parse(start) - 10 * HOUR,
+      to: Date.parse(start) + 14 * HOUR,
     };
     const busy = busyTimes(feed, { ...window, ownUidSuffix: callUidSuffix(setup.content) }).busy;
-    expect(busy).toEqual([
-      { start: Date.parse('2027-02-04T13:00:00Z'), end: Date.parse('2027-02-04T14:00:00Z') },
-    ]);
+    expect(busy).toEqual([{ start: Date.parse(lunch.start), end: Date.parse(lunch.end) }]);
     expect(busyTimes(feed, window).busy).toHaveLength(2);
     // Read through CalDAV itself (HOST=caldav in CALENDAR_FEEDS): a REPORT of the days offered.
     const reported = await reportCalendar(
       new URL(url),
       { timeoutMs: 2000, maxBytes: 1e6 },
-      Date.parse('2027-02-01T00:00:00Z'),
+      Date.parse(START) - 10 * HOUR,
     );
     expect(reported.status).toBe('modified');
     const read = parseCalendar((reported as { body: string }).body);
