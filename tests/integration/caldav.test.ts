@@ -24,7 +24,7 @@ import { CALENDAR_WRITE_JOB } from '../../src/server/store/calendar-writes';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import type { EnquiryStore } from '../../src/server/store/types';
 import { hasRadicale, propertiesOf, startRadicale } from '../support/caldav';
-import { call, plus } from '../support/records';
+import { call, plus, wallTime } from '../support/records';
 import { book, freeSlots } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 import { post, signIn } from './staff-sign-in';
@@ -51,15 +51,7 @@ const START = (() => {
   return `${day.toISOString().slice(0, 10)}T10:00:00Z`;
 })();
 /** A time as the event's DTSTART gives it: the wall clock of Anna's zone. */
-const wall = (iso: string) =>
-  new Intl.DateTimeFormat('sv-SE', {
-    timeZone: 'Europe/London',
-    dateStyle: 'short',
-    timeStyle: 'medium',
-  })
-    .format(new Date(iso))
-    .replace(/[-:]/g, '')
-    .replace(' ', 'T');
+const wall = (iso: string) => wallTime(iso, 'Europe/London');
 /** A UTC time in iCalendar's form. */
 const utc = (iso: string) => iso.replace(/[-:]/g, '');
 const HOUR = 3_600_000;

@@ -20,7 +20,7 @@ import type { MailSetup } from '../../src/server/mail/templates';
 import { CALENDAR_WRITE_JOB } from '../../src/server/store/calendar-writes';
 import type { EnquiryStore } from '../../src/server/store/types';
 import { fakeCalDav, propertiesOf } from '../support/caldav';
-import { call, plus } from '../support/records';
+import { ahead, call, plus, wallTime } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
 
 const SECRET = 'https://anna:s3cret-pw@caldav.example/dav/anna/calls/';
@@ -36,7 +36,7 @@ const setup: MailSetup = {
     ],
   },
 };
-const START = '2027-01-05T09:30:00Z';
+const START = ahead('2027-01-05T09:30:00Z');
 const HOUR = 3_600_000;
 
 describe.each(Object.keys(backends) as (keyof typeof backends)[])(
@@ -116,8 +116,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       expect(url).toBe(`caldav.example/dav/anna/calls/${booked.id}.ics`);
       const props = propertiesOf(event!.body);
       expect(props.get('UID')).toBe(`${booked.id}@calls.agency.example`);
-      expect(props.get('DTSTART')).toBe('20270105T103000');
-      expect(event!.body).toContain('DTSTART;TZID=Europe/Berlin:20270105T103000');
+      expect(props.get('DTSTART')).toBe(wallTime(START, 'Europe/Berlin'));
+      expect(event!.body).toContain(
+        `DTSTART;TZID=Europe/Berlin:${wallTime(START, 'Europe/Berlin')}`,
+      );
       expect(event!.body).toContain('TZID:Europe/Berlin');
       expect(props.get('STATUS')).toBe('TENTATIVE');
       expect(event!.body).not.toMatch(/METHOD|ATTENDEE|ORGANIZER/);
@@ -135,7 +137,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       await queue.drain();
       expect(calendar.writes()).toHaveLength(1);
       expect(propertiesOf([...calendar.events.values()][0]!.body).get('DTSTART')).toBe(
-        '20270105T113000',
+        wallTime(plus(START, 60), 'Europe/Berlin'),
       );
       await move(bookings, booked.id, plus(START, 120));
       clock.now = Date.now() + 2000;
@@ -143,7 +145,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       expect(calendar.events.size).toBe(1);
       expect(calendar.writes()[1]).toMatchObject({ method: 'PUT', ifMatch: '"v1"' });
       const props = propertiesOf([...calendar.events.values()][0]!.body);
-      expect(props.get('DTSTART')).toBe('20270105T123000');
+      expect(props.get('DTSTART')).toBe(wallTime(plus(START, 120), 'Europe/Berlin'));
       expect(props.get('SEQUENCE')).toBe('2');
     });
 
@@ -164,13 +166,13 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       await queue.drain();
       let props = propertiesOf(calendar.events.get(url!)!.body);
       expect(props.get('DESCRIPTION')).toBe('Bring the budget figures');
-      expect(props.get('DTSTART')).toBe('20270105T113000');
+      expect(props.get('DTSTART')).toBe(wallTime(plus(START, 60), 'Europe/Berlin'));
       await move(bookings, booked.id, plus(START, 120));
       clock.now = Date.now() + 3000;
       await queue.drain();
       props = propertiesOf(calendar.events.get(url!)!.body);
       expect(props.get('DESCRIPTION')).toBe('Bring the budget figures');
-      expect(props.get('DTSTART')).toBe('20270105T123000');
+      expect(props.get('DTSTART')).toBe(wallTime(plus(START, 120), 'Europe/Berlin'));
     });
 
     it('confirms, then deletes on cancel; or keeps it CANCELLED when the operator says so', async () => {
@@ -219,7 +221,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
         `caldav.example/dav/ben/calls/${booked.id}.ics`,
       ]);
       expect([...calendar.events.values()][0]!.body).toContain(
-        'TZID=America/New_York:20270105T053000',
+        `TZID=America/New_York:${wallTime(plus(START, 60), 'America/New_York')}`,
       );
     });
 

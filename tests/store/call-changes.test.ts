@@ -18,14 +18,14 @@ import {
   type EnquiryStore,
   type NewEnquiry,
 } from '../../src/server/store/types';
-import { call, mailCallOf, plus } from '../support/records';
+import { ahead, call, mailCallOf, plus } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
 
 const minute = 60_000;
-const slot = '2027-01-05T09:30:00Z';
+const slot = ahead('2027-01-05T09:30:00Z');
 const at = (iso: string) => Date.parse(iso);
-/** When the booking's own e-mails are due (they are queued at the real time now, in 2026). */
-const booked = at('2027-01-01T12:00:00Z');
+/** When the booking's own e-mails are due (they are queued at the real time, before this). */
+const booked = at(ahead('2027-01-01T12:00:00Z'));
 const noLease = 0;
 
 /** A booking of `start` that hosts may take, in order, reminded 24 h and 1 h before. */
@@ -139,7 +139,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
   });
 
   describe('moveCall', () => {
-    const later = '2027-01-07T14:00:00Z';
+    const later = ahead('2027-01-07T14:00:00Z');
 
     it('moves the call: the old time free, the new one held by its host, the sequence and moves up', async () => {
       const { id } = await bookings.commit(booking(slot, ['anna', 'ben']), true);
@@ -158,9 +158,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         movedFrom: slot,
         cancelledAt: null,
       });
-      expect(await store.bookedBetween('2027-01-05T00:00:00Z', '2027-01-08T00:00:00Z')).toEqual([
-        { id, start: later, end: plus(later, 30), host: 'anna' },
-      ]);
+      expect(
+        await store.bookedBetween(ahead('2027-01-05T00:00:00Z'), ahead('2027-01-08T00:00:00Z')),
+      ).toEqual([{ id, start: later, end: plus(later, 30), host: 'anna' }]);
       // The old time is anyone's again.
       await bookings.commit(booking(slot, ['anna'], [], { name: 'Someone Else' }), false);
     });
@@ -293,7 +293,11 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
     it('refuses a cancelled call, a link of an earlier time, and a fourth move', async () => {
       const { id } = await bookings.commit(booking(slot), false);
-      const times = ['2027-01-06T10:00:00Z', '2027-01-07T10:00:00Z', '2027-01-08T10:00:00Z'];
+      const times = [
+        ahead('2027-01-06T10:00:00Z'),
+        ahead('2027-01-07T10:00:00Z'),
+        ahead('2027-01-08T10:00:00Z'),
+      ];
       expect(
         (await bookings.moveCall(id, to(times[0]!, ['anna'], { sequence: 0 }), false)).status,
       ).toBe('moved');
@@ -313,7 +317,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
     it('a move and a booking racing for one host’s time: exactly one has it', async () => {
       for (let round = 0; round < 5; round++) {
-        const start = plus('2027-02-01T10:00:00Z', round * 60);
+        const start = plus(ahead('2027-02-01T10:00:00Z'), round * 60);
         const { id } = await bookings.commit(booking(plus(start, 24 * 60), ['anna'], []), false);
         const results = await Promise.allSettled([
           bookings.moveCall(id, to(start, ['anna']), false),
@@ -326,10 +330,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
 
     it('two moves racing for one time: exactly one has it', async () => {
-      const start = '2027-02-03T10:00:00Z';
-      const a = await bookings.commit(booking('2027-02-04T10:00:00Z', ['anna'], []), false);
+      const start = ahead('2027-02-03T10:00:00Z');
+      const a = await bookings.commit(booking(ahead('2027-02-04T10:00:00Z'), ['anna'], []), false);
       const b = await bookings.commit(
-        booking('2027-02-04T11:00:00Z', ['anna'], [], { name: 'B' }),
+        booking(ahead('2027-02-04T11:00:00Z'), ['anna'], [], { name: 'B' }),
         false,
       );
       const results = await Promise.allSettled([
@@ -354,7 +358,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
   describe('a call that has begun', () => {
     it('is neither cancelled nor confirmed, even by the links of the later time it had before it moved: nothing is sent', async () => {
-      const later = '2027-01-07T14:00:00Z';
+      const later = ahead('2027-01-07T14:00:00Z');
       const { id } = await bookings.commit(booking(later), true);
       // Moved earlier: the links of its first time are signed until `later`.
       await bookings.moveCall(id, to(slot), true, booked);
@@ -393,7 +397,8 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       );
       return { id: stored.id, bookedAt: at(stored.createdAt) };
     };
-    const held = () => store.bookedBetween('2027-01-05T00:00:00Z', '2027-01-06T00:00:00Z');
+    const held = () =>
+      store.bookedBetween(ahead('2027-01-05T00:00:00Z'), ahead('2027-01-06T00:00:00Z'));
 
     it('is held 119 minutes and released at 121: its time offered and counted no more, its release queued once, its reminders dropped', async () => {
       const { id, bookedAt } = await bookWaiting(slot);

@@ -10,7 +10,7 @@ import { mailQueue } from '../support/mail-queue';
 import { refusedForGood } from '../../src/server/mail/smtp';
 import type { Mail } from '../../src/server/mail/templates';
 import type { EnquiryStore } from '../../src/server/store/types';
-import { call, enquiry } from '../support/records';
+import { ahead, call, enquiry } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
 
 /** A day on: every retry is due by then. */
@@ -128,7 +128,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
 
     it('gives up an e-mail that cannot even be made, before anything is sent', async () => {
       // A booked call's confirmation needs the booking options (the cancel link's secret).
-      const booking = await bookings.commit(call('2027-01-05T09:30:00Z'), true);
+      const booking = await bookings.commit(call(ahead('2027-01-05T09:30:00Z')), true);
       const { worker, sent, logged } = mailJobs(async () => {});
       await worker.drain();
       expect(sent.map((mail) => mail.to)).toEqual(['agency@example.com']);

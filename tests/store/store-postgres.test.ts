@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stepsOf } from '../../src/server/store/migrations';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { expectUpgraded, newPostgresDatabase } from '../support/store-backends';
+import { ahead } from '../support/records';
 
 const postgresMigrations = stepsOf('postgres');
 
@@ -66,8 +67,8 @@ describe('migration 2', () => {
          version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
        INSERT INTO schema_migrations (version) VALUES (1);
        INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam, call_start, call_end)
-         VALUES ('spam-1', 'call', now(), 'Bot', 'bot@example.com', '{}', '127.0.0.1', 'test', true, '2027-01-05T09:30:00Z', '2027-01-05T10:00:00Z'),
-                ('real-1', 'call', now(), 'Ada', 'ada@example.com', '{}', '127.0.0.1', 'test', false, '2027-01-05T11:00:00Z', '2027-01-05T11:30:00Z');
+         VALUES ('spam-1', 'call', now(), 'Bot', 'bot@example.com', '{}', '127.0.0.1', 'test', true, '${ahead('2027-01-05T09:30:00Z')}', '${ahead('2027-01-05T10:00:00Z')}'),
+                ('real-1', 'call', now(), 'Ada', 'ada@example.com', '{}', '127.0.0.1', 'test', false, '${ahead('2027-01-05T11:00:00Z')}', '${ahead('2027-01-05T11:30:00Z')}');
        INSERT INTO outbox (enquiry_id, mail, attempts, next_attempt_at) VALUES ('real-1', 'agency', 3, 0);`,
     );
     await expectUpgraded(await open(url));
@@ -76,7 +77,7 @@ describe('migration 2', () => {
 
 describe('the shared rate limit', () => {
   const minute = 60_000;
-  const start = Date.parse('2027-01-01T12:00:00Z');
+  const start = Date.parse(ahead('2027-01-01T12:00:00Z'));
 
   it('counts a client’s posts to every process together, and each client apart', async () => {
     const url = await newPostgresDatabase();

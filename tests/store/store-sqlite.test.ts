@@ -14,7 +14,7 @@ import { stepsOf } from '../../src/server/store/migrations';
 import { SqliteStore } from '../../src/server/store/sqlite';
 
 const migrations = stepsOf('sqlite');
-import { call, enquiry, vitalRecord } from '../support/records';
+import { ahead, call, enquiry, vitalRecord } from '../support/records';
 import { expectUpgraded } from '../support/store-backends';
 
 let dir: string;
@@ -23,8 +23,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const slot = '2027-01-05T09:30:00Z';
-const now = Date.parse('2027-01-01T12:00:00Z');
+const slot = ahead('2027-01-05T09:30:00Z');
+const now = Date.parse(ahead('2027-01-01T12:00:00Z'));
 
 describe('the SQLite store', () => {
   it('creates its schema by versioned migrations, in a folder it makes', async () => {
@@ -134,7 +134,7 @@ describe('migration 3', () => {
     const booking = await new Bookings(store).commit(call(slot), true);
     expect((await store.findById(booking.id))?.call).toEqual({
       start: slot,
-      end: '2027-01-05T10:00:00Z',
+      end: ahead('2027-01-05T10:00:00Z'),
       cancelledAt: null,
       host: null,
       sequence: 0,
@@ -161,8 +161,8 @@ describe('migration 5', () => {
     for (const migration of migrations.slice(0, 4)) db.exec(migration);
     db.exec('PRAGMA user_version = 4');
     db.exec(`INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam, call_start, call_end)
-             VALUES ('spam-1', 'call', '2026-06-01T00:00:00.000Z', 'Bot', 'bot@example.com', '{}', '127.0.0.1', 'test', 1, '${slot}', '2027-01-05T10:00:00Z'),
-                    ('real-1', 'call', '2026-06-02T00:00:00.000Z', 'Ada', 'ada@example.com', '{}', '127.0.0.1', 'test', 0, '2027-01-05T11:00:00Z', '2027-01-05T11:30:00Z');
+             VALUES ('spam-1', 'call', '2026-06-01T00:00:00.000Z', 'Bot', 'bot@example.com', '{}', '127.0.0.1', 'test', 1, '${slot}', '${ahead('2027-01-05T10:00:00Z')}'),
+                    ('real-1', 'call', '2026-06-02T00:00:00.000Z', 'Ada', 'ada@example.com', '{}', '127.0.0.1', 'test', 0, '${ahead('2027-01-05T11:00:00Z')}', '${ahead('2027-01-05T11:30:00Z')}');
              INSERT INTO outbox (enquiry_id, mail, attempts, next_attempt_at) VALUES ('real-1', 'agency', 3, 0);`);
     db.close();
 

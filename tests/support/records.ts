@@ -25,6 +25,28 @@ export const enquiry = (overrides: Partial<NewEnquiry> = {}): NewEnquiry => ({
 export const plus = (iso: string, minutes: number) =>
   new Date(Date.parse(iso) + minutes * 60_000).toISOString().replace('.000Z', 'Z');
 
+const WEEK = 7 * 86_400_000;
+/** Whole 52-week spans that bring 1 January 2027 at least four weeks past the real clock. */
+const SPANS_ON = Math.max(
+  0,
+  Math.ceil((Date.now() + 4 * WEEK - Date.parse('2027-01-01T00:00:00Z')) / (52 * WEEK)),
+);
+/**
+ * A date of early 2027 as a test names it, moved on by whole 52-week spans (the same weekday, the
+ * same season, so the same zones' offsets) once the real clock comes within four weeks of 2027: for
+ * the tests whose store reads the real clock (a booking's e-mails are due from when it is made; a
+ * call that has begun is neither moved nor cancelled), their calls are still to come on whatever
+ * day the suite runs.
+ */
+export const ahead = (iso: string) => plus(iso, (SPANS_ON * 52 * WEEK) / 60_000);
+
+/** A time on the wall clock of `timeZone`, as iCalendar writes a local DTSTART (20270105T093000). */
+export const wallTime = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short', timeStyle: 'medium' })
+    .format(new Date(iso))
+    .replace(/[-:]/g, '')
+    .replace(' ', 'T');
+
 /** A call request; with `start`, a booking of the 30-minute call at that time. */
 export const call = (start?: string, overrides: Partial<NewEnquiry> = {}): NewEnquiry => ({
   kind: 'call',

@@ -15,7 +15,7 @@ import type { EnquiryStore, StoreOptions } from '../../src/server/store/types';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { newStoreRole } from '../../scripts/postgres.mjs';
-import { call } from './records';
+import { ahead, call } from './records';
 import { selectedStoreBackends, type StoreBackendName } from './store-selection';
 
 export interface Backend {
@@ -110,19 +110,19 @@ export const backends = Object.fromEntries(
 
 /**
  * A store opened over one that migration 5 (SQLite) or 2 (PostgreSQL) upgraded, which held a spam
- * booking of 09:30 and a real one of 11:00 on 5 January 2027 with an agency e-mail tried 3 times:
+ * booking of 09:30 and a real one of 11:00 on 5 January 2027 (`ahead`) with an agency e-mail tried 3 times:
  * the spam no longer holds its time, its queued e-mail is as it was, a job failed for good and the
  * stored secret work, and the call booked then counts as confirmed.
  */
 export async function expectUpgraded(store: EnquiryStore) {
   const bookings = new Bookings(store);
   expect((await store.findById('spam-1'))?.call).toBeUndefined();
-  expect((await store.findById('real-1'))?.call?.start).toBe('2027-01-05T11:00:00Z');
+  expect((await store.findById('real-1'))?.call?.start).toBe(ahead('2027-01-05T11:00:00Z'));
   // Calls stored before confirmation existed count as confirmed.
   expect((await store.findById('real-1'))?.call?.confirmedAt).not.toBeNull();
-  const booked = await bookings.commit(call('2027-01-05T09:30:00Z'), false);
-  expect(booked.call?.start).toBe('2027-01-05T09:30:00Z');
-  const now = Date.parse('2027-01-01T12:00:00Z');
+  const booked = await bookings.commit(call(ahead('2027-01-05T09:30:00Z')), false);
+  expect(booked.call?.start).toBe(ahead('2027-01-05T09:30:00Z'));
+  const now = Date.parse(ahead('2027-01-01T12:00:00Z'));
   const [item] = await store.claimDue(now, 100, 0);
   expect(item).toMatchObject({ kind: 'agency', attempts: 3, enquiry: { id: 'real-1' } });
   await store.markFailed(item!.id, '550 no such user', now);
