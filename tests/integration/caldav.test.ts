@@ -24,7 +24,7 @@ import { CALENDAR_WRITE_JOB } from '../../src/server/store/calendar-writes';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import type { EnquiryStore } from '../../src/server/store/types';
 import { hasRadicale, propertiesOf, startRadicale } from '../support/caldav';
-import { call, plus, wallTime } from '../support/records';
+import { ahead, call, plus, wallTime } from '../support/records';
 import { book, freeSlots } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 import { post, signIn } from './staff-sign-in';
@@ -44,12 +44,8 @@ const setup: MailSetup = {
   },
   booking: { secret: 'booking-secret-0123456789abcdef0123', siteUrl: 'https://agency.example' },
 };
-/** A Monday at 10:00 UTC, four to five weeks ahead: a call still to come whenever the suite runs. */
-const START = (() => {
-  const day = new Date(Date.now() + 28 * 86_400_000);
-  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7));
-  return `${day.toISOString().slice(0, 10)}T10:00:00Z`;
-})();
+/** A Monday at 10:00 UTC, still to come whenever the suite runs. */
+const START = ahead('2027-02-01T10:00:00Z');
 /** A time as the event's DTSTART gives it: the wall clock of Anna's zone. */
 const wall = (iso: string) => wallTime(iso, 'Europe/London');
 /** A UTC time in iCalendar's form. */

@@ -1,4 +1,5 @@
 /** Booking a call as a prospect would, against a running server: its free times, and a booking. */
+import { dateIn } from '../../src/domain/call-times';
 import { postForm, type RunningServer } from '../support/server';
 import { bookableTimes, listedTimes, type Slot } from '../support/free-times';
 
@@ -44,10 +45,9 @@ export const oneHostSlot = (slots: Slot[], nth = 0) => onWeekday(slots, 'Wednesd
  * taken the rest).
  */
 export const oneHostDay = (slots: Slot[], count: number) => {
-  const londonDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' });
   const days = new Map<string, Slot[]>();
   for (const slot of onWeekday(slots, 'Wednesday')) {
-    const day = londonDate.format(new Date(slot.start));
+    const day = dateIn(slot.start, 'Europe/London');
     days.set(day, [...(days.get(day) ?? []), slot]);
   }
   return [...days.values()].find((day) => day.length >= count)!;

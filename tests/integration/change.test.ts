@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
+import { dateIn } from '../../src/domain/call-times';
 import { signCallToken } from '../../src/server/call-token';
 import { Bookings } from '../../src/server/booking/calls';
 import { SqliteStore } from '../../src/server/store/sqlite';
@@ -89,9 +90,7 @@ describe('the change link', () => {
     expect(html).toMatch(/name="slot" value="/);
     // The new time on the page of its day: a week later when tomorrow, a Wednesday, had fewer than
     // five free times left, past the five days the first page lists.
-    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(
-      new Date(to.start),
-    );
+    const day = dateIn(to.start, 'America/New_York');
     const ofItsDay = await (await fetch(`${change.url}&from=${day}`)).text();
     expect(ofItsDay).toContain(`name="slot" value="${to.start}"`);
     // Its own time is not offered, and its time zone is the prospect's.
