@@ -34,7 +34,8 @@ export default function editorHelper(): AstroIntegration {
     hooks: {
       'astro:config:setup': ({ updateConfig, injectRoute, addMiddleware }) => {
         updateConfig({ vite: { plugins: [keystaticConfig, ...rewritten] } });
-        // Keystatic's routes as @keystatic/astro adds them, its page with the editor tab's script.
+        // Keystatic's routes as @keystatic/astro adds them: its page with the editor tab's script,
+        // its API with its tree read rewritten (./keystatic-reads.ts).
         injectRoute({
           pattern: '/keystatic/[...params]',
           entrypoint: new URL('./KeystaticPage.astro', import.meta.url),
@@ -42,7 +43,7 @@ export default function editorHelper(): AstroIntegration {
         });
         injectRoute({
           pattern: '/api/keystatic/[...params]',
-          entrypoint: '@keystatic/astro/internal/keystatic-api.js',
+          entrypoint: new URL('./keystatic-api.ts', import.meta.url),
           prerender: false,
         });
         // The history recorded around every Save, first: as the dev server's plugin does.
