@@ -123,6 +123,37 @@ const settles = (promise: Promise<unknown>, ms: number) =>
 
 type Worker = { current: BrowserContext; keeper: Page };
 
+/**
+ * Vite's error overlay over a tab. No test expects one (the editor keeps the dev site's errors off
+ * its own tab; a page with a content mistake shows its own plain page), and one in front of a
+ * button made the next click wait out the test's whole limit (300 s, then a retry: a Keystatic
+ * read failed as a rename's files moved). So it is taken away as it blocks a step, and the test
+ * fails as it ends, quoting the error.
+ */
+function failOnErrorOverlays(context: BrowserContext) {
+  const seen: string[] = [];
+  const watch = (page: Page) =>
+    void page
+      .addLocatorHandler(page.locator('vite-error-overlay'), async (overlay) => {
+        seen.push(
+          `${page.url()}: ${await overlay
+            .evaluate((shown) => {
+              const text = shown.shadowRoot?.querySelector('#message-content')?.textContent;
+              shown.remove();
+              return text ?? '';
+            })
+            .catch(() => '(gone)')}`,
+        );
+      })
+      .catch(() => {});
+  context.on('page', watch);
+  return () => {
+    context.off('page', watch);
+    if (seen.length)
+      throw new Error(`The dev server's error overlay covered a tab:\n${seen.join('\n')}`);
+  };
+}
+
 export const test = base.extend<object, { workerContext: Worker }>({
   // The worker's context, in a box: a test's teardown replaces it when its pages do not close.
   workerContext: [
@@ -135,6 +166,7 @@ export const test = base.extend<object, { workerContext: Worker }>({
   ],
   context: [
     async ({ workerContext: box, browser }, use, { project }) => {
+      const overlaysSeen = failOnErrorOverlays(box.current);
       await use(box.current);
       // Closing a page of the dev site while it reloads itself (its content changed as the test
       // ended: ../../src/editor/browser/site-reload.ts) never returned in Chromium's headless shell,
@@ -145,11 +177,12 @@ export const test = base.extend<object, { workerContext: Worker }>({
         console.warn(`Its pages did not close in ${CLOSE_MS / 1000} s: a new browser context.`);
         void box.current.close().catch(() => {});
         Object.assign(box, await editorContext(browser, project));
-        return;
+        return overlaysSeen();
       }
       await box.current.clearCookies();
       if (box.keeper.isClosed()) box.keeper = await keeperOf(box.current);
       await emptyStorage(box.keeper);
+      overlaysSeen();
     },
     // Its own time, beyond the test's: a new context loads the editor again.
     { scope: 'test', timeout: 120_000 },
