@@ -5,7 +5,7 @@
  * code. The editor's schema is keystatic.config.ts (src/editor/schema.ts); what runs in the browser
  * is in src/editor/browser/.
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
@@ -60,6 +60,33 @@ function keepEditorOpenOnUpload(): Plugin {
         }
         return [];
       },
+    },
+  };
+}
+
+/**
+ * The dev server's watcher reports a new file once it has stayed the same for a moment
+ * (`awaitWriteFinish` below), and a file removed within that moment not at all. A folder listed
+ * (the editor's schema) as a picture had just arrived, which then went at once, kept it: the
+ * editor asked for that picture on every load, and failed to load until the dev server restarted.
+ * A picture of src/assets asked for but gone is answered with its address all the same (its
+ * thumbnail shows nothing), and its removal is reported as the watcher would have, so that what
+ * lists the folder lists it as it is from the next load on.
+ */
+function picturesGoneWhileListed(): Plugin {
+  let server: ViteDevServer | undefined;
+  return {
+    name: 'editor:pictures-gone-while-listed',
+    apply: 'serve',
+    enforce: 'pre',
+    configureServer(devServer) {
+      server = devServer;
+    },
+    load(id) {
+      const [file = '', query] = id.split('?');
+      if (query !== 'url' || !file.startsWith(assetsFolder) || existsSync(file)) return;
+      setTimeout(() => server?.watcher.emit('unlink', file));
+      return `export default ${JSON.stringify(`/${posix.relative(this.environment.config.root, file)}`)};`;
     },
   };
 }
@@ -383,6 +410,7 @@ export default function editor(): AstroIntegration {
             plugins: [
               assetsRunNoScript(),
               keepEditorOpenOnUpload(),
+              picturesGoneWhileListed(),
               keepEditorOpenOnSave(),
               contentStoreSettles(),
               errorReachesLateTabs(),
