@@ -16,6 +16,7 @@ import {
 } from '../../src/editor/dev-server/history/content-history.ts';
 import { filesLinkingTo, moveLinks } from '../../src/editor/dev-server/history/content-links.ts';
 import type { PageMove } from '../../src/editor/events.ts';
+import { EDITOR_SAVE_NOTE } from '../../src/editor/dev-server/history/lineages.ts';
 import {
   REDIRECTS_FILE,
   historyRecorder,
@@ -184,6 +185,37 @@ describe('the content history', () => {
     ]);
     // Nothing of the Save left for a record after it.
     expect(await history.record('Saved')).toBeUndefined();
+  });
+
+  // Under load (a stress run), a record the watcher asked for after one Save waited its turn behind
+  // slow git; the next Save began and answered meanwhile, and that record then took the new Save's
+  // files as a change outside the editor (History said so, and a rename so recorded left no redirect).
+  it("leaves a Save's files to the Save when the Save answered while a record by hand waited its turn", async () => {
+    const root = project({ [page]: '---\nslug: ipad\ntitle: iPad\n---\n' });
+    const recorder = historyRecorder(root, { tell: () => {}, warn: (text) => expect.fail(text) });
+    const { history } = recorder;
+    await history.record('As found');
+    // The records wait behind one that has not ended (git, slow on a loaded machine).
+    let go!: () => void;
+    const held = history.record('Held', { write: () => new Promise<void>((done) => (go = done)) });
+    // The Save begins, writes and answers as its turn comes, before the record by hand's.
+    void history.record('Not recorded', {
+      unless: () => {
+        const answered = recorder.saveBegins(new Headers());
+        write(root, page, '---\nslug: ipad\ntitle: iPad Apps\n---\n');
+        answered(true);
+        return true;
+      },
+    });
+    // A file the watcher heard of, long after any Save: a record by hand, once it has settled.
+    recorder.changed(join(root, page));
+    await new Promise((done) => setTimeout(done, 600));
+    go();
+    await held;
+    // The Save's own record, asked for as it answered, after the record by hand's turn.
+    await expect
+      .poll(async () => (await history.versions(page)).map((version) => version.note))
+      .toEqual([EDITOR_SAVE_NOTE, 'As found when the editor started']);
   });
 
   it("writes a rename's redirect and a restore asked for meanwhile, each in turn", async () => {

@@ -213,12 +213,14 @@ export function historyRecorder(root: string, host: RecorderHost) {
     // A change recorded soon after the editor answered a Save is that Save's (Keystatic may still
     // be writing when it answers, and the watcher hears of its files later).
     const savedAt = editorSavedAt;
-    const fromEditor = Date.now() - savedAt < EDITOR_SAVE_MS;
+    const asked = Date.now();
+    const fromEditor = asked - savedAt < EDITOR_SAVE_MS;
     try {
-      // A change by hand waits its turn; if a Save of the editor has started by then, the files
-      // are that Save's, recorded when it answers.
+      // A change by hand waits its turn; if a Save of the editor has started by then, or has
+      // answered since (its own record comes after this one: a stress run's second Save was once
+      // recorded as a change outside the editor so), the files are that Save's.
       const commit = await history.record(fromEditor ? EDITOR_SAVE_NOTE : 'Saved', {
-        unless: () => !fromEditor && saving > 0,
+        unless: () => !fromEditor && (saving > 0 || editorSavedAt >= asked),
         ...(fromEditor && { by: editorSaveBy }),
       });
       // Unless another Save answered meanwhile: its files, still to come, are its own (two Saves
