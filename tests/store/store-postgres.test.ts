@@ -4,11 +4,11 @@
  * SQLite's in store.test.ts.
  */
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stepsOf } from '../../src/server/store/migrations';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { expectUpgraded, newPostgresDatabase } from '../support/store-backends';
-import { ahead } from '../support/records';
+import { ahead, enquiry } from '../support/records';
 
 const postgresMigrations = stepsOf('postgres');
 
@@ -31,6 +31,45 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string) {
     await client.end();
   }
 }
+
+describe('a transaction', () => {
+  // pg queues a statement sent while another runs on the connection, with a deprecation warning;
+  // pg 9 will refuse it. Repeats of stored enquiries, sent at once, were looked up side by side.
+  it('sends its connection one statement at a time; repeats sent at once are each answered with the first', async () => {
+    const store = await open(await newPostgresDatabase());
+    const keys = Array.from({ length: 5 }, (_, i) => `key-${String(i + 1).padStart(16, '0')}`);
+    const firsts = await Promise.all(
+      keys.map((idempotencyKey) => store.commit(enquiry({ idempotencyKey }), [])),
+    );
+    const running = new Map<pg.Client, number>();
+    let most = 0;
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
+      const now = (running.get(this) ?? 0) + 1;
+      running.set(this, now);
+      most = Math.max(most, now);
+      const done = () => running.set(this, running.get(this)! - 1);
+      const result = (query as (...args: unknown[]) => unknown).apply(this, args);
+      if (result instanceof Promise) result.then(done, done);
+      else done();
+      return result;
+    } as typeof query);
+    try {
+      const repeats = await Promise.all(
+        keys.map((idempotencyKey) =>
+          store.commit(enquiry({ idempotencyKey, name: 'Someone Else' }), []),
+        ),
+      );
+      expect(repeats.map((stored) => stored.id)).toEqual(firsts.map((stored) => stored.id));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(most).toBe(1);
+  });
+});
 
 describe('migrations', () => {
   it('run once, in order, recorded in schema_migrations, when several processes start at once', async () => {

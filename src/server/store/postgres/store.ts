@@ -66,10 +66,17 @@ async function inTransaction<T>(
 function postgresDb(pool: pg.Pool): Db {
   const names = new Map<string, string>();
   const on = (client: pg.Pool | pg.PoolClient) => {
+    // A transaction's connection takes one statement at a time: pg queues one sent while another
+    // runs (deprecated; pg 9 refuses it), and the store's steps may ask side by side.
+    let last: Promise<unknown> = Promise.resolve();
     const query = (sql: string, params: readonly unknown[] = []) => {
       let name = names.get(sql);
       if (!name) names.set(sql, (name = `store-${names.size}`));
-      return client.query({ name, text: numbered(sql), values: [...params] });
+      const send = () => client.query({ name, text: numbered(sql), values: [...params] });
+      if (client instanceof pg.Pool) return send();
+      const sent = last.then(send, send);
+      last = sent.catch(() => {});
+      return sent;
     };
     return {
       all: async (sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows,
