@@ -34,12 +34,15 @@ const TREE_READER = /@keystatic[\\/]core[\\/]dist[\\/]read-local-[\w-]+\.node\.j
 export const rewriteTreeRead = (code: string, id: string) =>
   TREE_READER.test(id) ? rewriteKeystatic(code, id, treeReadRewrites) : null;
 
-/** Rewrites Keystatic's tree reader as Node loads it in this process, once. */
+/**
+ * Rewrites Keystatic's tree reader as Node loads it in this process, once: a dev server restarted
+ * in the same process sets up again, and a second hook would find the text already rewritten.
+ */
 export function tolerateFilesGoneWhileRead() {
   const key = Symbol.for('editor.keystatic-reads');
-  const process = globalThis as { [key]?: true };
-  if (process[key]) return;
-  process[key] = true;
+  const registered = globalThis as { [key]?: true };
+  if (registered[key]) return;
+  registered[key] = true;
   registerHooks({
     load(url, context, nextLoad) {
       const loaded = nextLoad(url, context);
