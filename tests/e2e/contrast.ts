@@ -2,7 +2,7 @@
  * Non-text contrast as the browser renders it (WCAG 1.4.11, 3:1): axe's color-contrast rule, which
  * a11y.spec.ts runs on every page and state, covers text only, not the outline of a form field.
  */
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** The WCAG contrast ratio of two `rgb()`/`rgba()` colours as getComputedStyle gives them. */
 export function contrast(a: string, b: string) {
@@ -52,4 +52,16 @@ export function fieldOutlines(page: Page) {
           };
         });
     });
+}
+
+/** Every visible field of the page is outlined at 3:1 or more against what is in and around it. */
+export async function expectOutlined(page: Page) {
+  const outlines = await fieldOutlines(page);
+  expect(outlines.length).toBeGreaterThan(0);
+  for (const { field, border, inside, outside } of outlines) {
+    expect(contrast(border, inside), `${field}: ${border} on ${inside}`).toBeGreaterThanOrEqual(3);
+    expect(contrast(border, outside), `${field}: ${border} on ${outside}`).toBeGreaterThanOrEqual(
+      3,
+    );
+  }
 }

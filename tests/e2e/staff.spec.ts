@@ -9,6 +9,7 @@ import { test } from './shared-page';
 import { bookableTimes } from '../support/free-times';
 import { postForm } from '../support/server';
 import { textOf } from '../support/mime';
+import { expectOutlined } from './contrast';
 import { startMailingSite, violations } from './helpers';
 
 test.use({ viewport: { width: 375, height: 800 } });
@@ -86,6 +87,8 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     await expect(page).toHaveURL(`${site}/staff`);
     await expect(page.getByRole('heading', { name: 'Calls ahead' })).toBeVisible();
     expect(await violations(page)).toEqual([]);
+    // Its fields (the search, the notes) outlined as the site's are: axe checks text only.
+    await expectOutlined(page);
 
     // A passkey, then out and in again with it: no e-mail.
     await page.getByRole('button', { name: 'Add a passkey' }).click();
@@ -112,6 +115,7 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     // The prospect's picker: large time buttons by day, each with its host; the reason's field
     // at 16 px or more (iOS zooms into a smaller one).
     expect(await violations(page)).toEqual([]);
+    await expectOutlined(page);
     await page
       .locator('section[aria-labelledby="change-title"]')
       .screenshot({ path: 'test-results/staff-change-375.png' });
@@ -132,6 +136,7 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     await page.getByRole('link', { name: /^Cancel .*’s call…$/ }).click();
     await expect(page.getByRole('heading', { name: /^Cancel .*’s call\?$/ })).toBeFocused();
     expect(await violations(page)).toEqual([]);
+    await expectOutlined(page);
     await page.screenshot({ path: 'test-results/staff-cancel-375.png' });
     await page.getByLabel('Reason (optional, told to the prospect)').fill('Anna is away.');
     await page.getByRole('button', { name: 'Yes, cancel the call' }).click();
