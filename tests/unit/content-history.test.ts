@@ -199,11 +199,12 @@ describe('the content history', () => {
     let go!: () => void;
     const held = history.record('Held', { write: () => new Promise<void>((done) => (go = done)) });
     // The Save begins, writes and answers as its turn comes, before the record by hand's.
+    let saveRecorded: Promise<void> | undefined;
     void history.record('Not recorded', {
       unless: () => {
         const answered = recorder.saveBegins(new Headers());
         write(root, page, '---\nslug: ipad\ntitle: iPad Apps\n---\n');
-        answered(true);
+        saveRecorded = answered(true);
         return true;
       },
     });
@@ -216,6 +217,9 @@ describe('the content history', () => {
     await expect
       .poll(async () => (await history.versions(page)).map((version) => version.note))
       .toEqual([EDITOR_SAVE_NOTE, 'As found when the editor started']);
+    // All of it (its moves followed, with git) before the test's folder goes: a git still to run
+    // there once failed as the next test ran.
+    await saveRecorded;
   });
 
   it("writes a rename's redirect and a restore asked for meanwhile, each in turn", async () => {
@@ -252,7 +256,7 @@ describe('the content history', () => {
     const answered = recorder.saveBegins(new Headers());
     write(root, 'src/content/services/ipad-apps.mdx', '---\nslug: ipad-apps\ntitle: iPad\n---\n');
     rmSync(join(root, page));
-    answered(true);
+    const saveRecorded = answered(true);
     let stuck: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.all([restore, moved]),
@@ -263,6 +267,7 @@ describe('the content history', () => {
         );
       }),
     ]).finally(() => clearTimeout(stuck));
+    await saveRecorded;
     expect(await readRedirects(root)).toEqual([{ from: '/ipad', to: '/ipad-apps' }]);
     expect(
       (await history.versions('src/content/services/ipad-apps.mdx')).map((v) => v.note),

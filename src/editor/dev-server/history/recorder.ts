@@ -265,13 +265,14 @@ export function historyRecorder(root: string, host: RecorderHost) {
     },
     /**
      * Keystatic's Save (local mode) has begun: its files are written when it answers. The
-     * function returned is called once it has answered, `ok` if it wrote.
+     * function returned is called once it has answered, `ok` if it wrote; it gives the Save's
+     * record, which ends once the moves it made are followed (their redirects written).
      */
     saveBegins(headers: IncomingHttpHeaders | Headers) {
       saving++;
       editorSaveBy = savedBy(headers);
       clearTimeout(timer);
-      return (ok: boolean) => {
+      return (ok: boolean): Promise<void> => {
         saving--;
         // Its files are written by now: recorded at once, so that the History a marketer
         // opens next shows the save (its pages wait for the records under way). A Save
@@ -279,6 +280,7 @@ export function historyRecorder(root: string, host: RecorderHost) {
         if (ok) editorSavedAt = Date.now();
         const recorded = recordSave();
         if (saving === 0) void recorded.finally(() => waiting.splice(0).forEach((go) => go()));
+        return recorded;
       };
     },
   };
@@ -299,7 +301,7 @@ export function editorHistory(): Plugin {
       server.middlewares.use((req, res, next) => {
         if (req.method === 'POST' && req.url?.split('?')[0] === '/api/keystatic/update') {
           const answered = recorder.saveBegins(req.headers);
-          res.once('close', () => answered(res.writableFinished && res.statusCode < 300));
+          res.once('close', () => void answered(res.writableFinished && res.statusCode < 300));
         }
         next();
       });

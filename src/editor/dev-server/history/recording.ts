@@ -74,6 +74,6 @@ export const onRequest = defineMiddleware(async ({ request, url }, next) => {
     ok = response.status < 300;
     return response;
   } finally {
-    answered(ok);
+    void answered(ok);
   }
 });
