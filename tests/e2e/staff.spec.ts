@@ -76,6 +76,10 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     await page.getByLabel('Work e-mail').fill('anna@northgate-digital.example');
     await page.getByRole('button', { name: 'E-mail me a link' }).click();
     await expect(page.getByRole('status')).toContainText('a link to sign in is on its way');
+    // A mistyped address, or the passkey after all: the form again, from the page that says so.
+    await page.getByRole('link', { name: 'Sign in another way' }).click();
+    await expect(page.getByLabel('Work e-mail')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
     const signInMail = () =>
       smtp.received.filter((mail) => mail.raw.includes('@staff-sign-in.invalid>'));
     await expect.poll(() => signInMail().length, { timeout: 10_000 }).toBe(1);
