@@ -101,6 +101,47 @@ async function moveIpadWithItsLinks(tab: Page) {
   return moved;
 }
 
+/**
+ * Holds back the tab's reads of files (Keystatic's blobs) for `ms`, and counts the frames in which
+ * its Save button is not shown: `asked` once it has asked for one, `hidden()` the count once the
+ * reads held have come.
+ */
+async function saveShownWhileReading(tab: Page, ms: number) {
+  let asked!: () => void;
+  const askedFor = new Promise<void>((done) => (asked = done));
+  const reads: Promise<void>[] = [];
+  await tab.route('**/api/keystatic/blob/**', (route) => {
+    asked();
+    const read = new Promise<void>((done) => setTimeout(done, ms)).then(() =>
+      route.continue().catch(() => {}),
+    );
+    reads.push(read);
+    return read;
+  });
+  await tab.evaluate(() => {
+    const seen = { hidden: 0 };
+    (window as unknown as { saveHidden: typeof seen }).saveHidden = seen;
+    const look = () => {
+      const save = [...document.querySelectorAll('button')].find(
+        (button) => button.textContent?.trim() === 'Save',
+      );
+      if (!save?.checkVisibility()) seen.hidden++;
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  return {
+    asked: askedFor,
+    async hidden() {
+      await Promise.all(reads);
+      await tab.unroute('**/api/keystatic/blob/**');
+      return tab.evaluate(
+        () => (window as unknown as { saveHidden: { hidden: number } }).saveHidden.hidden,
+      );
+    },
+  };
+}
+
 /** Until Keystatic has put the tab's unsaved changes of an entry away as a draft. */
 const draftKept = (tab: Page, key: string[]) =>
   expect
@@ -139,9 +180,15 @@ test('two tabs on one entry, at 375 and at 1280 px: the second Save is refused, 
   const hero = first.getByRole('textbox', { name: 'Hero text' });
   const heroText = `${await hero.inputValue()} Works offline too.`;
   await hero.fill(heroText);
+  // The second tab then follows the first's Save: it reads the entry's new file (held back 2 s
+  // here), and meanwhile keeps its page and its Save button, which it is pressed on. Keystatic hid
+  // the page behind "Loading Item" until the file came: a Save clicked then was lost, unsaid.
+  const reading = await saveShownWhileReading(second, 2_000);
   expect(await save(first)).toBe(200);
   const theirs = await changed(before, service);
+  await reading.asked;
   expect(await save(second)).toBe(409);
+  expect(await reading.hidden(), 'frames with the Save button hidden').toBe(0);
   const conflict = conflictOf(second, 'Service pages → ipad');
   const name = field(conflict, 'Service name (changed by you)');
   const heroField = field(conflict, 'Hero → Hero text (changed in the other version)');

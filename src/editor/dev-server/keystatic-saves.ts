@@ -259,6 +259,25 @@ export const saveRewrites: Rewrite[] = [
     setCurrentTreeSha(await treeSha(tree));
   };`,
   },
+  // What a page shows stays while its data loads again (its file changed: another tab's Save
+  // followed): Keystatic's loads are set in an effect, which hid the entry behind "Loading Item"
+  // for as long as its file took to come, and a Save clicked then was lost without a word. As a
+  // transition, the page, its values and its Save button stay until the new data is there.
+  {
+    module: 'function useData(func) {',
+    from: `  useEffect(() => {
+    if (result_0.kind === 'result' && isThenable(result_0.result)) {
+      setState({
+        kind: 'loading',
+        promise: result_0.result
+      });`,
+    to: `  useEffect(() => {
+    if (result_0.kind === 'result' && isThenable(result_0.result)) {
+      startTransition(() => setState({
+        kind: 'loading',
+        promise: result_0.result
+      }));`,
+  },
   // A restored draft of an entry saved since: what Save will do, not "you may want to discard".
   {
     module: 'function showDraftRestoredToast(',
