@@ -1,7 +1,7 @@
 /**
  * Middleware that single-style.ts adds to the build: each prerendered page leaves it with one
- * <style> element, and its islands numbered (`islandIdsInOrder`). Anywhere else (pages served on
- * demand, `astro dev`) it changes nothing.
+ * <style> element, fewer inline scripts (./fewer-scripts.ts), and its islands numbered
+ * (`islandIdsInOrder`). Anywhere else (pages served on demand, `astro dev`) it changes nothing.
  */
 import type { MiddlewareHandler } from 'astro';
 
@@ -55,5 +55,8 @@ export const onRequest: MiddlewareHandler = async (context, next) => {
     response.headers.get('content-type')?.startsWith('text/html');
   if (!page) return response;
   const html = await response.text();
-  return new Response(islandIdsInOrder(singleStyle(html)), response);
+  // Loaded here, as the build prerenders: the server runs this middleware too, for the pages it
+  // renders on demand, and must not load esbuild, which fewer-scripts.ts parses with.
+  const { fewerScripts } = await import('./fewer-scripts.ts');
+  return new Response(islandIdsInOrder(fewerScripts(singleStyle(html))), response);
 };

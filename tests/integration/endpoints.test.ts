@@ -393,12 +393,17 @@ describe('health and headers', () => {
         ...html.matchAll(/<(script)(?![^>]*\bsrc=)(?![^>]*ld\+json)[^>]*>([\s\S]*?)<\/\1>/g),
       ];
       expect(inline.length, path).toBeGreaterThan(0);
+      const hashes = new Set<string>();
       for (const [, , content] of inline) {
         const hash = Buffer.from(
           await crypto.subtle.digest('SHA-256', new TextEncoder().encode(content)),
         ).toString('base64');
         expect(csp, `${path}: an inline block has no hash`).toContain(`'sha256-${hash}'`);
+        hashes.add(hash);
       }
+      // A prerendered page's scripts: its own, and no other (the build joins them: fewer-scripts.ts).
+      if (path !== '/no-such-page')
+        expect(/script-src[^;]*/.exec(csp)![0].match(/'sha256-/g), path).toHaveLength(hashes.size);
     }
   });
 });

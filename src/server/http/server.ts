@@ -56,36 +56,41 @@ export const HSTS = 'max-age=63072000; includeSubDomains';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
-/** The hashes of the contents of a page's inline elements of `tag` (script, style). */
+/** Whether a <script> with these attributes runs its content: not a data block (JSON-LD), nor a file's. */
+const runsContent = (attributes: string) =>
+  !/\bsrc=/.test(attributes) &&
+  /^(module|text\/javascript|)$/.test(/\btype="([^"]*)"/.exec(attributes)?.[1] ?? '');
+
+/** The hashes of the contents of a page's inline elements of `tag` (script, style) that apply. */
 const inlineHashes = (html: string, tag: 'script' | 'style') =>
   new Set(
-    [...html.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) =>
-      sha256(m[1]!),
-    ),
+    [...html.matchAll(new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))]
+      .filter((m) => tag === 'style' || runsContent(m[1] ?? ''))
+      .map((m) => sha256(m[2]!)),
   );
 
 /**
  * A prerendered page's CSP, narrowed to its own inline code. Astro gives every page the hashes of
- * every script and style of the site: of the scripts', the page keeps those of its own scripts;
- * its styles are allowed by the hashes of its own <style> elements, every one of the built file
- * (Astro's, and the one TechnologyList.astro makes from the content, which Astro does not hash).
- * A tighter policy, and a header some 2 KB lighter, which a first response that must fit one round
- * trip needs. No inline style otherwise: no style attribute, nothing a script writes as one.
+ * every script and style of the site; a page is allowed by the hashes of its own inline scripts and
+ * <style> elements, every one of the built file (Astro's, those the build joined: src/integrations/
+ * fewer-scripts.ts, single-style-pages.ts; and the style TechnologyList.astro makes from the content,
+ * which Astro does not hash). A tighter policy, and a header some 2 KB lighter, which a first
+ * response that must fit one round trip needs. No inline style otherwise: no style attribute,
+ * nothing a script writes as one.
  */
 export function ownInlineHashes(csp: string, html: string): string {
-  const scripts = inlineHashes(html, 'script');
-  const styles = [...inlineHashes(html, 'style')].map((hash) => ` 'sha256-${hash}'`).join('');
+  const own = (tag: 'script' | 'style') =>
+    [...inlineHashes(html, tag)].map((hash) => ` 'sha256-${hash}'`).join('');
   return csp
     .split(';')
     .map((directive) => {
       const name = directive.trim().split(' ')[0];
-      if (name === 'script-src')
-        return directive.replace(/ 'sha256-([^']+)'/g, (hash, value: string) =>
-          scripts.has(value) ? hash : '',
-        );
       // With 'unsafe-inline' (a policy that allows any), a hash would take its place: left as it is.
-      if (name === 'style-src' && !directive.includes("'unsafe-inline'"))
-        return directive.replace(/ 'sha256-[^']+'/g, '').trimEnd() + styles;
+      if ((name === 'script-src' || name === 'style-src') && !directive.includes("'unsafe-inline'"))
+        return (
+          directive.replace(/ 'sha256-[^']+'/g, '').trimEnd() +
+          own(name === 'script-src' ? 'script' : 'style')
+        );
       return directive;
     })
     .join(';');

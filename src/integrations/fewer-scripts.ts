@@ -1,0 +1,86 @@
+/**
+ * Fewer inline scripts in a prerendered page (./single-style-pages.ts applies it in the build). Each
+ * inline script costs the page a hash of some 55 bytes in its CSP header (src/server/http/server.ts
+ * hashes the page's own), and a page's first response, headers included, must fit one round trip;
+ * each module script is also a module of its own for the browser to compile and link.
+ */
+import { transformSync } from 'esbuild';
+
+const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
+/** An arrow function called at once: what Astro's own inline scripts (its islands' runtime) are. */
+const IIFE = /^\(\(\)=>\{[\s\S]*\}\)\(\);?$/;
+
+/** Whether code fails to parse (esbuild says so by throwing). */
+const refused = (code: string, format: 'esm' | 'iife') => {
+  try {
+    transformSync(code, { loader: 'js', format, logLevel: 'silent' });
+    return false;
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * Whether a module script's code runs the same inside a function: no import or export statement
+ * (refused inside one) and no top-level await (refused by an IIFE's format).
+ */
+const runsInFunction = (code: string) =>
+  !refused(`(()=>{${code}\n})`, 'esm') && !refused(code, 'iife');
+
+/** Code run apart from what comes before and after it: an error in it stops only it, as before. */
+const apart = (code: string) => `try{${code}\n}catch(e){setTimeout(()=>{throw e})}`;
+
+/**
+ * The page with its inline module scripts run, in the same order, from one, where the last of them
+ * stood (module scripts run after the page is parsed, in order, wherever they are), each in a
+ * function of its own so that their names stay apart; and each run of inline classic scripts with
+ * nothing between them, each an arrow function called at once, joined. A page that loads a module
+ * or deferred script from a file keeps its module scripts as they are (it runs among them).
+ */
+export function fewerScripts(html: string): string {
+  const scripts = [...html.matchAll(SCRIPT)].map((match) => ({
+    at: match.index,
+    end: match.index + match[0].length,
+    attributes: match[1]!.trim(),
+    code: match[2]!,
+  }));
+  const external = scripts.some(
+    ({ attributes }) => /\bsrc=/.test(attributes) && /\btype="module"|\bdefer\b/.test(attributes),
+  );
+  const modules = external
+    ? []
+    : scripts.filter(
+        ({ attributes, code }) => attributes === 'type="module"' && runsInFunction(code),
+      );
+
+  // What replaces each script: one element for the last module script, nothing for the other ones.
+  const replace = new Map<(typeof scripts)[number], string>();
+  if (modules.length > 1) {
+    for (const script of modules) replace.set(script, '');
+    const merged = modules.map(({ code }) => apart(`(()=>{${code}\n})()`)).join('');
+    replace.set(modules.at(-1)!, `<script type="module">${merged}</script>`);
+  }
+  const classic = scripts.filter(
+    ({ attributes, code }) => attributes === '' && IIFE.test(code.trim()),
+  );
+  for (let i = 0; i < classic.length;) {
+    let j = i + 1;
+    while (j < classic.length && !html.slice(classic[j - 1]!.end, classic[j]!.at).trim()) j++;
+    if (j - i > 1) {
+      const run = classic.slice(i, j);
+      for (const script of run) replace.set(script, '');
+      replace.set(run[0]!, `<script>${run.map(({ code }) => apart(code)).join('')}</script>`);
+    }
+    i = j;
+  }
+  if (!replace.size) return html;
+  let out = '';
+  let from = 0;
+  for (const script of scripts) {
+    const instead = replace.get(script);
+    if (instead === undefined) continue;
+    out += html.slice(from, script.at) + instead;
+    from = script.end;
+  }
+  return out + html.slice(from);
+}
