@@ -1,10 +1,12 @@
 /**
  * Fewer inline scripts in a prerendered page (./single-style-pages.ts applies it in the build). Each
  * inline script costs the page a hash of some 55 bytes in its CSP header (src/server/http/server.ts
- * hashes the page's own), and a page's first response, headers included, must fit one round trip;
- * each module script is also a module of its own for the browser to compile and link.
+ * lists the page's own, a joined one when Astro hashed each of its parts), and a page's first
+ * response, headers included, must fit one round trip; each module script is also a module of its
+ * own for the browser to compile and link.
  */
 import { transformSync } from 'esbuild';
+import { joinable, joinScripts } from '../shared/joined-scripts.ts';
 
 const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
 /** An arrow function called at once: what Astro's own inline scripts (its islands' runtime) are. */
@@ -27,9 +29,6 @@ const refused = (code: string, format: 'esm' | 'iife') => {
 const runsInFunction = (code: string) =>
   !refused(`(()=>{${code}\n})`, 'esm') && !refused(code, 'iife');
 
-/** Code run apart from what comes before and after it: an error in it stops only it, as before. */
-const apart = (code: string) => `try{${code}\n}catch(e){setTimeout(()=>{throw e})}`;
-
 /**
  * The page with its inline module scripts run, in the same order, from one, where the last of them
  * stood (module scripts run after the page is parsed, in order, wherever they are), each in a
@@ -50,18 +49,22 @@ export function fewerScripts(html: string): string {
   const modules = external
     ? []
     : scripts.filter(
-        ({ attributes, code }) => attributes === 'type="module"' && runsInFunction(code),
+        ({ attributes, code }) =>
+          attributes === 'type="module"' && joinable(code) && runsInFunction(code),
       );
 
   // What replaces each script: one element for the last module script, nothing for the other ones.
   const replace = new Map<(typeof scripts)[number], string>();
   if (modules.length > 1) {
     for (const script of modules) replace.set(script, '');
-    const merged = modules.map(({ code }) => apart(`(()=>{${code}\n})()`)).join('');
-    replace.set(modules.at(-1)!, `<script type="module">${merged}</script>`);
+    const joined = joinScripts(
+      modules.map(({ code }) => code),
+      'module',
+    );
+    replace.set(modules.at(-1)!, `<script type="module">${joined}</script>`);
   }
   const classic = scripts.filter(
-    ({ attributes, code }) => attributes === '' && IIFE.test(code.trim()),
+    ({ attributes, code }) => attributes === '' && IIFE.test(code.trim()) && joinable(code),
   );
   for (let i = 0; i < classic.length;) {
     let j = i + 1;
@@ -69,7 +72,11 @@ export function fewerScripts(html: string): string {
     if (j - i > 1) {
       const run = classic.slice(i, j);
       for (const script of run) replace.set(script, '');
-      replace.set(run[0]!, `<script>${run.map(({ code }) => apart(code)).join('')}</script>`);
+      const joined = joinScripts(
+        run.map(({ code }) => code),
+        'classic',
+      );
+      replace.set(run[0]!, `<script>${joined}</script>`);
     }
     i = j;
   }

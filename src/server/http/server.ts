@@ -31,6 +31,7 @@ import { isTrustedProxy } from '../requests/client.ts';
 import { terminalText } from '../safe-text.ts';
 import { indexStaticFiles, lookup, serveStatic, type StaticFile } from './static-files.ts';
 import { EDITOR_METHODS, inPreview, isEditorAddress } from '../../domain/editing.ts';
+import { joinedParts } from '../../shared/joined-scripts.ts';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -61,26 +62,39 @@ const runsContent = (attributes: string) =>
   !/\bsrc=/.test(attributes) &&
   /^(module|text\/javascript|)$/.test(/\btype="([^"]*)"/.exec(attributes)?.[1] ?? '');
 
-/** The hashes of the contents of a page's inline elements of `tag` (script, style) that apply. */
-const inlineHashes = (html: string, tag: 'script' | 'style') =>
-  new Set(
-    [...html.matchAll(new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))]
-      .filter((m) => tag === 'style' || runsContent(m[1] ?? ''))
-      .map((m) => sha256(m[2]!)),
-  );
+/** The contents of a page's inline elements of `tag`, with their attributes. */
+const inlineElements = (html: string, tag: 'script' | 'style') =>
+  [...html.matchAll(new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => ({
+    attributes: m[1] ?? '',
+    content: m[2]!,
+  }));
+
+const hashes = (values: Iterable<string>) =>
+  [...new Set([...values].map((value) => ` 'sha256-${sha256(value)}'`))].join('');
 
 /**
  * A prerendered page's CSP, narrowed to its own inline code. Astro gives every page the hashes of
- * every script and style of the site; a page is allowed by the hashes of its own inline scripts and
- * <style> elements, every one of the built file (Astro's, those the build joined: src/integrations/
- * fewer-scripts.ts, single-style-pages.ts; and the style TechnologyList.astro makes from the content,
- * which Astro does not hash). A tighter policy, and a header some 2 KB lighter, which a first
- * response that must fit one round trip needs. No inline style otherwise: no style attribute,
- * nothing a script writes as one.
+ * every script and style of the site. A page's scripts are allowed by the hashes of its own that
+ * Astro hashed, and of those the build joined (src/integrations/fewer-scripts.ts) whose every part
+ * Astro hashed: a script Astro did not make (one written into the content) stays refused. Its styles
+ * are allowed by the hashes of its own <style> elements, every one of the built file (Astro's, and
+ * the one TechnologyList.astro makes from the content, which Astro does not hash). A tighter policy,
+ * and a header some 2 KB lighter, which a first response that must fit one round trip needs. No
+ * inline style otherwise: no style attribute, nothing a script writes as one.
  */
 export function ownInlineHashes(csp: string, html: string): string {
-  const own = (tag: 'script' | 'style') =>
-    [...inlineHashes(html, tag)].map((hash) => ` 'sha256-${hash}'`).join('');
+  const scriptSrc = csp.split(';').find((directive) => directive.trim().startsWith('script-src '));
+  const astros = new Set([...(scriptSrc ?? '').matchAll(/'sha256-([^']+)'/g)].map((m) => m[1]!));
+  const byAstro = (code: string) => astros.has(sha256(code));
+  const scripts = inlineElements(html, 'script')
+    .filter(({ attributes }) => runsContent(attributes))
+    .filter(({ attributes, content }) => {
+      if (byAstro(content)) return true;
+      const parts = joinedParts(content, /\btype="module"/.test(attributes) ? 'module' : 'classic');
+      return parts !== undefined && parts.every(byAstro);
+    })
+    .map(({ content }) => content);
+  const styles = inlineElements(html, 'style').map(({ content }) => content);
   return csp
     .split(';')
     .map((directive) => {
@@ -89,7 +103,7 @@ export function ownInlineHashes(csp: string, html: string): string {
       if ((name === 'script-src' || name === 'style-src') && !directive.includes("'unsafe-inline'"))
         return (
           directive.replace(/ 'sha256-[^']+'/g, '').trimEnd() +
-          own(name === 'script-src' ? 'script' : 'style')
+          hashes(name === 'script-src' ? scripts : styles)
         );
       return directive;
     })
