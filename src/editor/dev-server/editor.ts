@@ -24,6 +24,7 @@ import { tabsFollowWrites } from './content-written.ts';
 import { keystaticFriction } from './keystatic-rewrites.ts';
 import { keystaticSaves } from './keystatic-saves.ts';
 import { tolerateFilesGoneWhileRead } from './keystatic-reads.ts';
+import { writeSavesWhole } from './keystatic-writes.ts';
 import { addEditorServer } from './server-pieces.ts';
 
 const assetsFolder = fileURLToPath(new URL('../../assets/', import.meta.url));
@@ -391,6 +392,7 @@ export default function editor(): AstroIntegration {
         if (command !== 'dev') return;
         // Before any request loads Keystatic's API.
         tolerateFilesGoneWhileRead();
+        writeSavesWhole();
         // Loaded here, not at the top: a build never imports Keystatic. An integration added with
         // updateConfig in this hook has its own setup run after this one (Astro 7 loops over the
         // integrations list as it grows).
