@@ -109,26 +109,44 @@ describe.skipIf(!caddyInstalled)(name, () => {
       STOP_DRAIN_MS: '3000',
     };
     servers = await Promise.all([startServer(env), startServer(env)]);
-    caddy = spawn('caddy', ['run', '--config', 'deploy/Caddyfile', '--adapter', 'caddyfile'], {
-      env: {
-        ...process.env,
-        SITE_ADDRESS: origin,
-        UPSTREAM: servers.map((s) => s.url.replace('http://', '')).join(' '),
-        TLS: 'internal',
-        HTTP_PORT: String(await freePort()),
-        HTTPS_PORT: String(httpsPort),
-        CADDY_ADMIN: 'off',
-        // Its certificates and CA in a folder of the test's own.
-        HOME: home,
-        XDG_DATA_HOME: join(home, 'data'),
-        XDG_CONFIG_HOME: join(home, 'config'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    caddy.stdout!.on('data', (chunk) => (caddyLog += chunk));
-    caddy.stderr!.on('data', (chunk) => (caddyLog += chunk));
+    const caddyEnv = {
+      ...process.env,
+      SITE_ADDRESS: origin,
+      UPSTREAM: servers.map((s) => s.url.replace('http://', '')).join(' '),
+      TLS: 'internal',
+      HTTP_PORT: String(await freePort()),
+      HTTPS_PORT: String(httpsPort),
+      CADDY_ADMIN: 'off',
+      // Its certificates and CA in a folder of the test's own.
+      HOME: home,
+      XDG_DATA_HOME: join(home, 'data'),
+      XDG_CONFIG_HOME: join(home, 'config'),
+    };
+    const startCaddy = () => {
+      caddyLog = '';
+      caddy = spawn('caddy', ['run', '--config', 'deploy/Caddyfile', '--adapter', 'caddyfile'], {
+        env: caddyEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      caddy.stdout!.on('data', (chunk) => (caddyLog += chunk));
+      caddy.stderr!.on('data', (chunk) => (caddyLog += chunk));
+    };
+    startCaddy();
+    // Caddy 2.6 (Debian 12's) cleans its storage as it starts, beside the making of its first
+    // certificate. Once, in a fresh clone's run, the cleaning removed the certificate's folder while
+    // its key was being written ("Deleting certificates/local/localhost because key is empty"), and
+    // Caddy would try again in 60 s. Started again on the same folder, it finds its CA made and
+    // makes the certificate: a host's first start meets the same and heals itself, later.
+    let restarted = false;
     // Up once it has made its CA and answers over HTTPS.
     for (let i = 0; ; i++) {
+      if (!restarted && /"logger":"tls\.obtain","msg":"will retry"/.test(caddyLog)) {
+        restarted = true;
+        caddy.kill();
+        await once(caddy, 'exit');
+        startCaddy();
+        i = 0;
+      }
       if (caddy.exitCode !== null) throw new Error(`Caddy exited:\n${caddyLog}`);
       if (existsSync(join(home, 'data/caddy/pki/authorities/local/root.crt'))) {
         session = openSession();
