@@ -30,6 +30,7 @@ import {
   treeReadRewrites,
 } from '../../src/editor/dev-server/keystatic-reads';
 import {
+  beingWritten,
   rewriteUpdate,
   writeRewrites,
   writeSavesWhole,
@@ -138,11 +139,20 @@ describe("Keystatic's Save, each file written whole", () => {
     writeFileSync(testimonials, 'items: []\n');
     chmodSync(testimonials, 0o640);
     const before = statSync(testimonials);
+    const rename = vi.spyOn(fs, 'rename');
     const answer = await save({
       'src/content/data/testimonials.yaml': 'items:\n  - company: Glitty\n',
       'src/content/services/kotlin.mdx': '---\ntitle: Kotlin\n---\n',
     });
     expect(answer.status).toBe(200);
+    // The history and the tabs know a file being written, and wait for the one it becomes.
+    const renamed = rename.mock.calls.map(([from, to]) => [String(from), String(to)]);
+    rename.mockRestore();
+    expect(renamed).toHaveLength(2);
+    for (const [from, to] of renamed) {
+      expect(beingWritten(from!), from).toBe(true);
+      expect(beingWritten(to!), to).toBe(false);
+    }
     const after = statSync(testimonials);
     expect(readFileSync(testimonials, 'utf8')).toBe('items:\n  - company: Glitty\n');
     // Another file took its place: what had it open still reads the old one, whole.

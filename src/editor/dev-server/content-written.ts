@@ -9,6 +9,7 @@
 import { join, sep } from 'node:path';
 import type { Plugin } from 'vite';
 import { CONTENT_WRITTEN_EVENT } from '../events.ts';
+import { beingWritten } from './keystatic-writes.ts';
 
 /** The writes of one moment are told once (a Save writes an entry, then its redirect). */
 const SETTLE_MS = 100;
@@ -21,7 +22,7 @@ export function tabsFollowWrites(): Plugin {
       const content = join(server.config.root, 'src', 'content') + sep;
       let timer: NodeJS.Timeout | undefined;
       server.watcher.on('all', (_event, file) => {
-        if (!file.startsWith(content)) return;
+        if (!file.startsWith(content) || beingWritten(file)) return;
         clearTimeout(timer);
         timer = setTimeout(
           () => server.environments.client.hot.send(CONTENT_WRITTEN_EVENT, {}),

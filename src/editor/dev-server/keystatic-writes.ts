@@ -9,15 +9,27 @@
  * Rewritten as Node loads Keystatic's API (./keystatic-node-rewrites.ts), as its tree read is
  * (./keystatic-reads.ts).
  */
+import { basename } from 'node:path';
 import { rewriteAsNodeLoads, rewriteModule } from './keystatic-node-rewrites.ts';
 import type { Rewrite } from './keystatic-rewrites.ts';
+
+/** The end of the name a Save's file has while it is written, before it is renamed into place. */
+const WRITING = '.saving';
+
+/**
+ * Whether a file is one of a Save's, still being written: the history and the tabs wait for the file
+ * it becomes. (Its removal by the rename is heard some 100 ms late, after the Save has answered, and
+ * would start the history's wait for changes by hand anew.)
+ */
+export const beingWritten = (file: string) =>
+  basename(file).startsWith('.') && file.endsWith(WRITING);
 
 export const writeRewrites: Rewrite[] = [
   {
     module: 'async function update(req, config, baseDirectory) {',
     from: `    await fs.writeFile(path.join(baseDirectory, addition.path), addition.contents);`,
     to: `    const target = path.join(baseDirectory, addition.path);
-    const whole = path.join(path.dirname(target), \`.\${path.basename(target)}.\${process.pid}-\${Math.random().toString(36).slice(2)}.saving\`);
+    const whole = path.join(path.dirname(target), \`.\${path.basename(target)}.\${process.pid}-\${Math.random().toString(36).slice(2)}${WRITING}\`);
     await fs.writeFile(whole, addition.contents, { flag: 'wx' });
     try {
       const mode = await fs.stat(target).then((stats) => stats.mode & 0o7777, () => undefined);

@@ -18,6 +18,7 @@ import { EDITOR_MEMBER_HEADER } from '../../../domain/editing.ts';
 import { PAGE_MOVED_EVENT, type PageMove } from '../../events.ts';
 import { historyOf, OWN_REPOSITORY, type Saver } from './content-history.ts';
 import { EDITOR_SAVE_NOTE, type Trailer } from './lineages.ts';
+import { beingWritten } from '../keystatic-writes.ts';
 
 export const REDIRECTS_FILE = 'src/content/data/redirects.yaml';
 const SERVICES = 'src/content/services';
@@ -259,7 +260,7 @@ export function historyRecorder(root: string, host: RecorderHost) {
     history,
     /** A file changed (written, added or removed), by anyone. */
     changed(file: string) {
-      if (!folders.some((folder) => file.startsWith(folder))) return;
+      if (!folders.some((folder) => file.startsWith(folder)) || beingWritten(file)) return;
       if (relative(history.root, file).split(sep).includes(OWN_REPOSITORY)) return;
       settle();
     },
