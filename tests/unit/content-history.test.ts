@@ -12,8 +12,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   ContentHistory,
   EDITOR_AUTHOR,
+  HISTORY_REF,
   checkContentPath,
 } from '../../src/editor/dev-server/history/content-history.ts';
+import { beingWritten } from '../../src/editor/dev-server/keystatic-writes.ts';
 import { filesLinkingTo, moveLinks } from '../../src/editor/dev-server/history/content-links.ts';
 import type { PageMove } from '../../src/editor/events.ts';
 import { EDITOR_SAVE_NOTE } from '../../src/editor/dev-server/history/lineages.ts';
@@ -135,6 +137,28 @@ describe('the content history', () => {
     // The staged README is still staged; the page is still an unstaged change.
     expect(git(root, 'diff', '--cached', '--name-only')).toBe('README.md\n');
     expect(git(root, 'diff', '--name-only')).toBe(`${page}\n`);
+  });
+
+  it("leaves out a Save's file that was never renamed into place (a process stopped mid-Save)", async () => {
+    // The project's own .gitignore, as the editor's dev server and the live draft have it.
+    const root = project({
+      [page]: 'slug: ipad\n',
+      '.gitignore': readFileSync('.gitignore', 'utf8'),
+    });
+    git(root, 'init', '--quiet');
+    git(root, 'add', '.');
+    git(root, 'commit', '--quiet', '-m', 'First page');
+    const left = `src/content/services/.ipad.mdx.4242-k3x9ab.saving`;
+    expect(beingWritten(left)).toBe(true);
+    write(root, left, 'slug: ipad\ntitle: half');
+    write(root, page, 'slug: ipad\ntitle: x\n');
+    const history = new ContentHistory(root);
+    await history.record('Saved in the editor');
+
+    const recorded = git(root, 'ls-tree', '-r', '--name-only', HISTORY_REF);
+    expect(recorded).toContain(page);
+    expect(recorded).not.toContain('.saving');
+    expect(git(root, 'status', '--porcelain', '--untracked-files=all')).toBe(` M ${page}\n`);
   });
 
   it('records who made a save, once the editor knows: its author', async () => {
