@@ -6,9 +6,9 @@
  * own for the browser to compile and link.
  */
 import { transformSync } from 'esbuild';
+import { inlineElements, replaceElements, type InlineElement } from '../shared/inline-elements.ts';
 import { joinable, joinScripts } from '../shared/joined-scripts.ts';
 
-const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
 /** An arrow function called at once: what Astro's own inline scripts (its islands' runtime) are. */
 const IIFE = /^\(\(\)=>\{[\s\S]*\}\)\(\);?$/;
 
@@ -37,34 +37,30 @@ const runsInFunction = (code: string) =>
  * or deferred script from a file keeps its module scripts as they are (it runs among them).
  */
 export function fewerScripts(html: string): string {
-  const scripts = [...html.matchAll(SCRIPT)].map((match) => ({
-    at: match.index,
-    end: match.index + match[0].length,
-    attributes: match[1]!.trim(),
-    code: match[2]!,
-  }));
+  const scripts = inlineElements(html, 'script');
   const external = scripts.some(
     ({ attributes }) => /\bsrc=/.test(attributes) && /\btype="module"|\bdefer\b/.test(attributes),
   );
   const modules = external
     ? []
     : scripts.filter(
-        ({ attributes, code }) =>
-          attributes === 'type="module"' && joinable(code) && runsInFunction(code),
+        ({ attributes, content }) =>
+          attributes === 'type="module"' && joinable(content) && runsInFunction(content),
       );
 
   // What replaces each script: one element for the last module script, nothing for the other ones.
-  const replace = new Map<(typeof scripts)[number], string>();
+  const replace = new Map<InlineElement, string>();
   if (modules.length > 1) {
     for (const script of modules) replace.set(script, '');
     const joined = joinScripts(
-      modules.map(({ code }) => code),
+      modules.map(({ content }) => content),
       'module',
     );
     replace.set(modules.at(-1)!, `<script type="module">${joined}</script>`);
   }
   const classic = scripts.filter(
-    ({ attributes, code }) => attributes === '' && IIFE.test(code.trim()) && joinable(code),
+    ({ attributes, content }) =>
+      attributes === '' && IIFE.test(content.trim()) && joinable(content),
   );
   for (let i = 0; i < classic.length;) {
     let j = i + 1;
@@ -73,21 +69,12 @@ export function fewerScripts(html: string): string {
       const run = classic.slice(i, j);
       for (const script of run) replace.set(script, '');
       const joined = joinScripts(
-        run.map(({ code }) => code),
+        run.map(({ content }) => content),
         'classic',
       );
       replace.set(run[0]!, `<script>${joined}</script>`);
     }
     i = j;
   }
-  if (!replace.size) return html;
-  let out = '';
-  let from = 0;
-  for (const script of scripts) {
-    const instead = replace.get(script);
-    if (instead === undefined) continue;
-    out += html.slice(from, script.at) + instead;
-    from = script.end;
-  }
-  return out + html.slice(from);
+  return replaceElements(html, replace);
 }

@@ -4,9 +4,7 @@
  * (`islandIdsInOrder`). Anywhere else (pages served on demand, `astro dev`) it changes nothing.
  */
 import type { MiddlewareHandler } from 'astro';
-
-/** A <style> element without attributes (one with `media` or the like applies apart: left alone). */
-const STYLE = /<style>([\s\S]*?)<\/style>/g;
+import { inlineElements, replaceElements } from '../shared/inline-elements.ts';
 
 /**
  * The page with the rules of every later plain <style> element appended to the first, in the
@@ -21,16 +19,13 @@ export function singleStyle(html: string): string {
     const before = html.slice(0, at);
     return before.lastIndexOf('<svg') > before.lastIndexOf('</svg>');
   };
-  const styles = [...html.matchAll(STYLE)].filter((match) => !inSvg(match.index));
+  // Only those without attributes: one with `media` or the like applies apart (left alone).
+  const styles = inlineElements(html, 'style').filter(
+    ({ at, attributes }) => !attributes && !inSvg(at),
+  );
   if (styles.length < 2) return html;
-  const merged = `<style>${styles.map((match) => match[1]).join('')}</style>`;
-  let out = '';
-  let from = 0;
-  for (const [index, match] of styles.entries()) {
-    out += html.slice(from, match.index) + (index === 0 ? merged : '');
-    from = match.index + match[0].length;
-  }
-  return out + html.slice(from);
+  const merged = `<style>${styles.map(({ content }) => content).join('')}</style>`;
+  return replaceElements(html, new Map(styles.map((style, i) => [style, i ? '' : merged])));
 }
 
 /** An island's `uid` attribute, which Astro writes and nothing reads. */

@@ -32,6 +32,7 @@ import { terminalText } from '../safe-text.ts';
 import { indexStaticFiles, lookup, serveStatic, type StaticFile } from './static-files.ts';
 import { EDITOR_METHODS, inPreview, isEditorAddress } from '../../domain/editing.ts';
 import { joinedParts } from '../../shared/joined-scripts.ts';
+import { inlineElements } from '../../shared/inline-elements.ts';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -61,13 +62,6 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('base6
 const runsContent = (attributes: string) =>
   !/\bsrc=/.test(attributes) &&
   /^(module|text\/javascript|)$/.test(/\btype="([^"]*)"/.exec(attributes)?.[1] ?? '');
-
-/** The contents of a page's inline elements of `tag`, with their attributes. */
-const inlineElements = (html: string, tag: 'script' | 'style') =>
-  [...html.matchAll(new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => ({
-    attributes: m[1] ?? '',
-    content: m[2]!,
-  }));
 
 const hashes = (values: Iterable<string>) =>
   [...new Set([...values].map((value) => ` 'sha256-${sha256(value)}'`))].join('');
