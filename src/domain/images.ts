@@ -4,6 +4,7 @@
  * browser (an answer at once) and its dev-only endpoint runs again before writing the file
  * (src/editor/dev-server/images.ts), which also cleans an SVG (./svg-clean.ts).
  */
+import { grouped } from './numbers.ts';
 
 /** Where the visual editor uploads an image to, in `astro dev` only. */
 export const imageUploadPath = '/api/editor/images';
@@ -104,7 +105,7 @@ export const largestSide = 2400;
 /** A size for a person: "5,120 KB", "1.8 MB". */
 export const sizeInWords = (bytes: number) =>
   bytes < 1024 * 1024
-    ? `${Math.ceil(bytes / 1024).toLocaleString('en-GB')} KB`
+    ? `${grouped(Math.ceil(bytes / 1024))} KB`
     : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /**
@@ -118,7 +119,7 @@ export const tooLarge = (folder: AssetFolder, fileName: string, size?: number) =
     size === undefined ? `"${fileName}" is too large` : `"${fileName}" is ${sizeInWords(size)}`;
   const how = /\.svg$/i.test(fileName)
     ? 'export it again as a plain SVG, without pictures embedded in it'
-    : `save it at most ${largestSide.toLocaleString('en-GB')} pixels on its longest side, as JPEG or WebP (quality 80 is plenty), in any image program or an online compressor such as squoosh.app`;
+    : `save it at most ${grouped(largestSide)} pixels on its longest side, as JPEG or WebP (quality 80 is plenty), in any image program or an online compressor such as squoosh.app`;
   return `${what}: ${limit}. To make it smaller, ${how}.`;
 };
 

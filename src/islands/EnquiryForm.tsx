@@ -5,8 +5,8 @@ import {
   enquiryLimits,
   validateEnquiry,
   type EnquiryField,
-  type FieldErrors,
-} from '../domain/forms';
+} from '../domain/enquiry-form';
+import type { FieldErrors } from '../domain/forms';
 import { describedBy } from './forms/described-by';
 import { ErrorSummary, type SummaryItem } from './forms/ErrorSummary';
 import { FailureMessage } from './forms/FailureMessage';

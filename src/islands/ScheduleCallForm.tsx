@@ -7,8 +7,8 @@ import {
   validateCallRequest,
   type BookingField,
   type CallRequestField,
-  type FieldErrors,
-} from '../domain/forms';
+} from '../domain/call-form';
+import type { FieldErrors } from '../domain/forms';
 import { describedBy } from './forms/described-by';
 import { ErrorSummary, type SummaryItem } from './forms/ErrorSummary';
 import { FailureMessage } from './forms/FailureMessage';

@@ -1,15 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  asciiEmail,
   callRequestEmailNonAsciiMessage,
   callRequestMessages,
-  emailProblem,
-  enquiryMessages,
-  hasErrors,
-  isValidEmail,
   validateCallRequest,
-} from '../../src/domain/forms';
+} from '../../src/domain/call-form';
+import { enquiryMessages } from '../../src/domain/enquiry-form';
+import { asciiEmail, emailProblem, hasErrors, isValidEmail } from '../../src/domain/forms';
 
 describe('e-mail addresses', () => {
   it.each(['a@b.co', 'first.last+tag@example.co.uk', 'x@sub.domain.example'])(
@@ -144,7 +141,7 @@ describe('the Schedule a Call form', () => {
   });
 });
 
-import { isValidPhone, parseServices, validateEnquiry } from '../../src/domain/forms';
+import { isValidPhone, parseServices, validateEnquiry } from '../../src/domain/enquiry-form';
 
 const options = [
   'Mobile Development',

@@ -18,8 +18,8 @@ import {
   validateCallRequest,
   type BookingField,
   type CallRequest,
-  type FieldErrors,
-} from '../../domain/forms.ts';
+} from '../../domain/call-form.ts';
+import type { FieldErrors } from '../../domain/forms.ts';
 
 /** The call form's input, and the time asked for with the visitor's zone ('' when none). */
 interface CallRequestInput extends CallRequest {

@@ -2,7 +2,7 @@
 import { handle } from './pipeline.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { OpenServices } from '../booking/services.ts';
-import { enquiryInput, validateEnquiry, type EnquiryField } from '../../domain/forms.ts';
+import { enquiryInput, validateEnquiry, type EnquiryField } from '../../domain/enquiry-form.ts';
 
 /** Service options are passed in: they are content (src/content/data/enquiry-services.yaml). */
 export function handleEnquiry(

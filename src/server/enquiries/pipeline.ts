@@ -19,9 +19,9 @@ import {
 import type { OpenServices, Services } from '../booking/services.ts';
 import { endpoints } from '../../domain/api.ts';
 import type { Slot } from '../../domain/booking.ts';
+import { enquiryMessages } from '../../domain/enquiry-form.ts';
 import {
   IDEMPOTENCY_FIELD,
-  enquiryMessages,
   hasErrors,
   isIdempotencyKey,
   type EnquiryKind,
