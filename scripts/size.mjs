@@ -19,6 +19,7 @@ import {
   isFieldData,
 } from './budgets.mjs';
 import { chromiumArgs, chromiumPath, inlineScriptBytes, serveBuild } from './local.mjs';
+import { useEverything } from './every-widget.mjs';
 
 if (!existsSync('dist/server/entry.mjs')) {
   console.error('No build found: run `npm run build` first.');
@@ -59,35 +60,6 @@ async function measure(route, width, exercise) {
   const total = own();
   await page.close();
   return { reader, fieldData, total };
-}
-
-async function useEverything(page) {
-  // Scroll to the bottom in steps, so that every client:visible island hydrates.
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.body.scrollHeight; y += 400) {
-      window.scrollTo(0, y);
-      await new Promise((r) => setTimeout(r, 60));
-    }
-  });
-  const menu = page.getByRole('button', { name: 'Menu' });
-  if (await menu.isVisible()) {
-    await menu.click();
-    await page.keyboard.press('Escape');
-  }
-  await page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Request a call' }).click();
-  await page.keyboard.press('Escape');
-  const project = page.locator('.gallery__link').first();
-  if (await project.count()) {
-    await page.getByRole('radio', { name: 'Apps' }).check();
-    await page.getByRole('radio', { name: 'All projects' }).check();
-    await project.click();
-    await page.keyboard.press('Escape');
-  }
-  const enquiry = page.locator('form.enquiry-form input[name="first_name"]');
-  if (await enquiry.count()) await enquiry.focus();
-  const tab = page.getByRole('tab', { name: 'Backend' });
-  if (await tab.count()) await tab.click();
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
