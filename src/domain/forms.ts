@@ -13,7 +13,8 @@ export type EnquiryKind = 'enquiry' | 'call';
 
 /**
  * A posted form as either side holds it, every value of a field by name: the island's FormData
- * (`getAll`), the server's parsed body. The mappings below read a form through it, once for both.
+ * (`getAll`), the server's parsed body. Each form's mapping (`callRequestInput`, `enquiryInput`) reads
+ * a form through it, once for both.
  */
 export type FieldValues = (name: string) => string[];
 
