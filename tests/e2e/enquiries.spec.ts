@@ -74,6 +74,17 @@ test.describe('the enquiry form', () => {
       'aria-describedby',
       'email-error',
     );
+    // Each field with a mistake is outlined in its message's red, a text box as a text area; the
+    // others are not (the inputs' own border once outranked the red, and only the area had it).
+    const red = await page.locator('#email-error').evaluate((el) => getComputedStyle(el).color);
+    const border = (label: string) =>
+      page
+        .getByRole('main')
+        .getByLabel(label)
+        .evaluate((el) => getComputedStyle(el).borderTopColor);
+    for (const label of ['First name', 'Last name', 'Email', 'Phone number'])
+      expect(await border(label), label).toBe(red);
+    expect(await border('About your project')).not.toBe(red);
     await summary
       .getByRole('link', { name: 'Enter a phone number of 7 to 15 digits, like +44 20 7946 0958' })
       .click();
