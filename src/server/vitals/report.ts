@@ -18,6 +18,7 @@ import {
   type Rating,
 } from '../../domain/vitals.ts';
 import { htmlText } from '../../domain/html-text.ts';
+import { grouped } from '../../domain/numbers.ts';
 import { csvCell, terminalText } from '../safe-text.ts';
 import type { VitalRecord, VitalsDay } from '../store/types.ts';
 import { networkFigure, p75 } from './figure.ts';
@@ -120,19 +121,16 @@ export function dayTotals(days: readonly VitalsDay[]): MeasurementIntake {
   };
 }
 
-const plural = (n: number, word: string) =>
-  `${n.toLocaleString('en-GB')} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** What came in and what was kept, for the report's heading: sampled and dropped said when any. */
 function intake(days: readonly VitalsDay[]): string {
   if (!days.length) return '';
   const t = dayTotals(days);
-  const parts = [
-    `Received ${plural(t.received, 'measurement')}, kept ${t.kept.toLocaleString('en-GB')}.`,
-  ];
+  const parts = [`Received ${plural(t.received, 'measurement')}, kept ${grouped(t.kept)}.`];
   if (t.sampledOut)
     parts.push(
-      `On ${plural(t.sampledDays, 'day')} more came than a day keeps (VITALS_DAILY_CAP): a random sample of the day's was kept, ${t.sampledOut.toLocaleString('en-GB')} left out.`,
+      `On ${plural(t.sampledDays, 'day')} more came than a day keeps (VITALS_DAILY_CAP): a random sample of the day's was kept, ${grouped(t.sampledOut)} left out.`,
     );
   if (t.dropped)
     parts.push(
