@@ -108,6 +108,12 @@ test.describe('the enquiry form', () => {
     await expect(page.locator('#email-error')).toHaveText('That address bounced');
     await expect(page.locator('#captcha-error')).toHaveText('Confirm that you are not a robot');
     await expect(page.locator('.error-summary')).toBeFocused();
+    // Beside a field whose message takes a line, a field without one keeps its box: the same top and
+    // height (it was stretched down to the message's line).
+    const box = (label: string) => page.getByRole('main').getByLabel(label).boundingBox();
+    const [email, phone] = [await box('Email'), await box('Phone number')];
+    expect(phone!.y).toBe(email!.y);
+    expect(Math.abs(phone!.height - email!.height)).toBeLessThanOrEqual(2);
   });
 
   // A post that does not reach the server at all is kept on the device instead: offline.spec.ts.
