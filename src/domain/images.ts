@@ -12,6 +12,19 @@ export const imageUploadPath = '/api/editor/images';
 export const imageFolders = ['icons', 'illustrations', 'portfolio', 'logos'] as const;
 export type AssetFolder = (typeof imageFolders)[number];
 
+/** Where the editor's endpoint sends a folder's picture by its name: an upload no Save has named yet, else the folder's file. */
+export const picturePreviewAddress = (folder: AssetFolder, name: string) =>
+  `${imageUploadPath}?${new URLSearchParams({ folder, preview: name })}`;
+
+/**
+ * Where the editor shows a file of a folder: in `astro dev` the dev server serves src/assets
+ * itself; the live site's editor has no such address, and its endpoint sends the draft's file.
+ */
+export const pictureAddress = (folder: AssetFolder, file: string, dev: boolean) =>
+  dev
+    ? `/src/assets/${folder}/${file}`
+    : picturePreviewAddress(folder, file.replace(/\.[^.]*$/, ''));
+
 /** One image of a folder as the editor's endpoint lists it: its name, where the dev server serves it, whether anything shows it. */
 export interface FolderImage {
   name: string;

@@ -1,7 +1,8 @@
 /**
- * Every entry of the content opens in the editor without an error; the entry's toolbar says its
- * actions in words; a list item's id field says when another item has that id. It only reads, and
- * runs before the tests that save (`browse-` puts its file first), whose saves would reload its pages.
+ * Every entry of the content opens in the editor without an error, its pictures shown; the entry's
+ * toolbar says its actions in words; a list item's id field says when another item has that id. It
+ * only reads, and runs before the tests that save (`browse-` puts its file first), whose saves would
+ * reload its pages.
  */
 import { readdirSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from './fixtures';
@@ -39,6 +40,17 @@ test(`every entry opens in the editor without an error (${entries.length} entrie
         const alert = tab.getByRole('alert');
         await expect(form.or(alert).first()).toBeVisible();
         if (await alert.count()) failures.push(`${address}: ${await alert.first().textContent()}`);
+        // Every picture it shows arrives (the entry's illustration, the icons of its lists): once
+        // all have come, none is broken.
+        await expect
+          .poll(() =>
+            tab.evaluate(() => {
+              const pictures = [...document.images].filter((image) => image.getAttribute('src'));
+              if (pictures.some((image) => !image.complete)) return 'loading';
+              return pictures.filter((image) => !image.naturalWidth).map((image) => image.src);
+            }),
+          )
+          .toEqual([]);
       }
     }),
   );

@@ -468,6 +468,19 @@ describe('the editor on the live site', () => {
           : tab.getByRole('row').nth(1);
       await editorShows(tab, () => shown.isVisible(), true);
       expect(await tab.getByRole('alert').count(), address).toBe(0);
+      // Every picture it shows arrives: the home page's illustration among them, from the draft.
+      await editorShows(
+        tab,
+        () =>
+          tab.evaluate((needsOne) => {
+            const pictures = [...document.images].filter((image) => image.getAttribute('src'));
+            return (
+              pictures.every((image) => image.complete && image.naturalWidth > 0) &&
+              (!needsOne || pictures.length > 0)
+            );
+          }, address.endsWith('/home')),
+        true,
+      );
     }
     expect(errors).toEqual([]);
     // Thirteen pages: some 4 s each on a quiet machine, 10 to 40 s each on a slower one, busy with

@@ -1,10 +1,16 @@
 // The check of an image added through the visual editor (src/domain/images.ts), which its upload
-// field and its endpoint both run, and the content schema's live list of a folder's images.
+// field and its endpoint both run, where the editor shows a picture, and the content schema's live list
+// of a folder's images.
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { imageNameFrom, imageProblem, maxImageBytes } from '../../src/domain/images';
+import {
+  imageNameFrom,
+  imageProblem,
+  maxImageBytes,
+  pictureAddress,
+} from '../../src/domain/images';
 import { currentAssetNames } from '../../src/shared/asset-names';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -93,6 +99,20 @@ describe('what an upload may be', () => {
   it('leaves scripts in an SVG to the endpoint, which cleans every SVG (svg-clean.test.ts)', () => {
     const scripted = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><path/></svg>';
     expect(imageProblem('icons', 'ring.svg', bytes(scripted), [])).toBeUndefined();
+  });
+});
+
+describe('where the editor shows a picture of a folder', () => {
+  it('is the file itself in `astro dev`, which serves src/assets', () => {
+    expect(pictureAddress('portfolio', 'fleetdesk.svg', true)).toBe(
+      '/src/assets/portfolio/fleetdesk.svg',
+    );
+  });
+
+  it("is the image endpoint on the live site, by the picture's name, which sends the draft's file", () => {
+    expect(pictureAddress('portfolio', 'fleetdesk-v2.png', false)).toBe(
+      '/api/editor/images?folder=portfolio&preview=fleetdesk-v2',
+    );
   });
 });
 

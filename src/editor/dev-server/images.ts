@@ -32,7 +32,8 @@ import {
   imageName,
   imageNameFrom,
   imageProblem,
-  imageUploadPath,
+  pictureAddress,
+  picturePreviewAddress,
   maxImageBytes,
   tooLarge,
   type AssetFolder,
@@ -142,8 +143,6 @@ const badFolder = () =>
   answer(400, { error: `The folder must be one of ${imageFolders.join(', ')}.` });
 
 /** Where the editor shows a pending upload: this endpoint, under the policy of src/assets. */
-const previewUrl = (folder: AssetFolder, name: string) =>
-  `${imageUploadPath}?${new URLSearchParams({ folder, preview: name })}`;
 
 const mediaTypes: Record<string, string> = {
   '.svg': 'image/svg+xml',
@@ -172,7 +171,7 @@ async function preview(folder: AssetFolder, name: string) {
   if (saved && import.meta.env.DEV)
     return new Response(null, {
       status: 302,
-      headers: { location: `/src/assets/${folder}/${saved}`, 'cache-control': 'no-store' },
+      headers: { location: pictureAddress(folder, saved, true), 'cache-control': 'no-store' },
     });
   if (saved)
     return new Response(new Uint8Array(await readFile(new URL(`${folder}/${saved}`, assets))), {
@@ -191,7 +190,7 @@ export const GET: APIRoute = async ({ url }) => {
       uploads: (await allPending()).map(({ folder, name }) => ({
         folder,
         name,
-        url: previewUrl(folder, name),
+        url: picturePreviewAddress(folder, name),
       })),
     });
   const folder = folderOf(url);
@@ -201,7 +200,7 @@ export const GET: APIRoute = async ({ url }) => {
   const [files, used] = await Promise.all([filesIn(folder), usedNames(folder)]);
   const images: FolderImage[] = [...files].map(([name, file]) => ({
     name,
-    url: import.meta.env.DEV ? `/src/assets/${folder}/${file}` : previewUrl(folder, name),
+    url: pictureAddress(folder, file, import.meta.env.DEV),
     used: used.has(name),
   }));
   return answer(200, { images });
@@ -305,7 +304,7 @@ export const POST: APIRoute = async ({ request, url }) => {
 const uploaded = (folder: AssetFolder, name: string, file: string, removed: string[]) => ({
   name,
   file: `src/assets/${folder}/${file}`,
-  url: previewUrl(folder, name),
+  url: picturePreviewAddress(folder, name),
   removed,
 });
 
