@@ -12,7 +12,10 @@ export const imageUploadPath = '/api/editor/images';
 export const imageFolders = ['icons', 'illustrations', 'portfolio', 'logos'] as const;
 export type AssetFolder = (typeof imageFolders)[number];
 
-/** Where the editor's endpoint sends a folder's picture by its name: an upload no Save has named yet, else the folder's file. */
+/**
+ * Where the editor's endpoint sends a folder's picture by its name, under the policy of src/assets:
+ * an upload no Save has named yet, else the folder's file.
+ */
 export const picturePreviewAddress = (folder: AssetFolder, name: string) =>
   `${imageUploadPath}?${new URLSearchParams({ folder, preview: name })}`;
 

@@ -32,9 +32,9 @@ import {
   imageName,
   imageNameFrom,
   imageProblem,
+  maxImageBytes,
   pictureAddress,
   picturePreviewAddress,
-  maxImageBytes,
   tooLarge,
   type AssetFolder,
   type FolderImage,
@@ -141,8 +141,6 @@ const folderOf = (url: URL) => {
 };
 const badFolder = () =>
   answer(400, { error: `The folder must be one of ${imageFolders.join(', ')}.` });
-
-/** Where the editor shows a pending upload: this endpoint, under the policy of src/assets. */
 
 const mediaTypes: Record<string, string> = {
   '.svg': 'image/svg+xml',
