@@ -246,6 +246,30 @@ describe('the content history', () => {
     await saveRecorded;
   });
 
+  // Under load (a stress run of 45d635a), a Save began and wrote its file while a record by hand,
+  // its turn come with no Save under way, read the files: that record took the Save's change as a
+  // change outside the editor ("Changed: Hero → Hero text", not "saved by you").
+  it("leaves a Save's files to the Save when the Save began while a record by hand read the files", async () => {
+    const root = project({ [page]: '---\nslug: ipad\ntitle: iPad\n---\n' });
+    const history = new ContentHistory(root);
+    await history.record('As found');
+    let asked = 0;
+    const byHand = history.record('Saved', {
+      unless: () => {
+        asked++;
+        // As its turn comes: no Save under way. Then the Save begins and writes.
+        if (asked === 1) write(root, page, '---\nslug: ipad\ntitle: iPad Apps\n---\n');
+        return asked > 1;
+      },
+    });
+    expect(await byHand).toBeUndefined();
+    expect(await history.record(EDITOR_SAVE_NOTE)).toBeDefined();
+    expect((await history.versions(page)).map((version) => version.note)).toEqual([
+      EDITOR_SAVE_NOTE,
+      'As found',
+    ]);
+  });
+
   it("writes a rename's redirect and a restore asked for meanwhile, each in turn", async () => {
     // A restore (the History's post) holds the editor's writes and records inside them; the
     // redirect of a page the editor renamed is a record that writes. Each once waited for the other.

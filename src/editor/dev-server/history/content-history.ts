@@ -86,7 +86,10 @@ export interface RecordOptions {
    * between these writes and this record (the watcher's record of them waits).
    */
   write?: () => Promise<void>;
-  /** Whether, by its turn, the record is no longer wanted (another will take its files). */
+  /**
+   * Whether the record is no longer wanted (another will take its files): asked as its turn comes,
+   * and again before it commits, since a Save may begin while it reads the files.
+   */
   unless?: () => boolean;
 }
 
@@ -191,7 +194,7 @@ export class ContentHistory {
     // A developer's git command may hold the repository's lock a moment: tried again.
     const attempt = async (left: number): Promise<string | undefined> => {
       try {
-        return await this.#record(note, options.trailers ?? [], options.by);
+        return await this.#record(note, options.trailers ?? [], options.by, options.unless);
       } catch (error) {
         if (left === 0) throw error;
         await new Promise((done) => setTimeout(done, 100));
@@ -219,6 +222,7 @@ export class ContentHistory {
     note: string,
     trailers: readonly Trailer[],
     by?: Saver,
+    unless?: () => boolean,
   ): Promise<string | undefined> {
     if (!(await this.ready())) return undefined;
     const gitDir = (await this.#git(['rev-parse', '--absolute-git-dir'])).trim();
@@ -234,6 +238,9 @@ export class ContentHistory {
     });
     if (base && tree === (await this.#git(['rev-parse', `${base}^{tree}`])).trim())
       return undefined;
+    // A Save that began while the files were read (git, slow on a loaded machine) wrote some of
+    // them: its own record takes them, with its author and its moves.
+    if (unless?.()) return undefined;
     const parents = base ? [base] : [];
     // The developer committed or pulled since: their commits join the history too.
     if (tip && head && !(await this.#isAncestor(head, tip))) parents.push(head);
