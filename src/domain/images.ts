@@ -19,14 +19,15 @@ export type AssetFolder = (typeof imageFolders)[number];
 export const picturePreviewAddress = (folder: AssetFolder, name: string) =>
   `${imageUploadPath}?${new URLSearchParams({ folder, preview: name })}`;
 
+/** The name content gives a picture: its file's name, without the folder or the extension. */
+export const pictureName = (file: string) => file.replace(/^.*\//, '').replace(/\.[^.]*$/, '');
+
 /**
  * Where the editor shows a file of a folder: in `astro dev` the dev server serves src/assets
  * itself; the live site's editor has no such address, and its endpoint sends the draft's file.
  */
 export const pictureAddress = (folder: AssetFolder, file: string, dev: boolean) =>
-  dev
-    ? `/src/assets/${folder}/${file}`
-    : picturePreviewAddress(folder, file.replace(/\.[^.]*$/, ''));
+  dev ? `/src/assets/${folder}/${file}` : picturePreviewAddress(folder, pictureName(file));
 
 /** One image of a folder as the editor's endpoint lists it: its name, where the dev server serves it, whether anything shows it. */
 export interface FolderImage {

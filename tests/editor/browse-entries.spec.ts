@@ -7,6 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from './fixtures';
 import { open, visit } from './visit';
+import { shownPictures } from '../support/pictures';
 
 /** The singletons' names in the editor, from the data files' names (enquiry-services → enquiryServices). */
 const singletons = readdirSync('src/content/data').map((file) =>
@@ -42,15 +43,7 @@ test(`every entry opens in the editor without an error (${entries.length} entrie
         if (await alert.count()) failures.push(`${address}: ${await alert.first().textContent()}`);
         // Every picture it shows arrives (the entry's illustration, the icons of its lists): once
         // all have come, none is broken.
-        await expect
-          .poll(() =>
-            tab.evaluate(() => {
-              const pictures = [...document.images].filter((image) => image.getAttribute('src'));
-              if (pictures.some((image) => !image.complete)) return 'loading';
-              return pictures.filter((image) => !image.naturalWidth).map((image) => image.src);
-            }),
-          )
-          .toEqual([]);
+        await expect.poll(async () => (await shownPictures(tab))?.broken).toEqual([]);
       }
     }),
   );
