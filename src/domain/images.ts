@@ -24,10 +24,13 @@ export const pictureName = (file: string) => file.replace(/^.*\//, '').replace(/
 
 /**
  * Where the editor shows a file of a folder: in `astro dev` the dev server serves src/assets
- * itself; the live site's editor has no such address, and its endpoint sends the draft's file.
+ * itself; the live site's editor has no such address, and its endpoint sends the draft's file. A
+ * file copied in by hand may be called anything ("logo #2.svg"): its name is encoded.
  */
 export const pictureAddress = (folder: AssetFolder, file: string, dev: boolean) =>
-  dev ? `/src/assets/${folder}/${file}` : picturePreviewAddress(folder, pictureName(file));
+  dev
+    ? `/src/assets/${folder}/${encodeURIComponent(file)}`
+    : picturePreviewAddress(folder, pictureName(file));
 
 /** One image of a folder as the editor's endpoint lists it: its name, where the dev server serves it, whether anything shows it. */
 export interface FolderImage {

@@ -107,6 +107,10 @@ describe('where the editor shows a picture of a folder', () => {
     expect(pictureAddress('portfolio', 'fleetdesk.svg', true)).toBe(
       '/src/assets/portfolio/fleetdesk.svg',
     );
+    // A file copied in by hand, whatever its name: its name encoded, not cut at "#" or "?".
+    expect(pictureAddress('logos', 'logo #2?é.svg', true)).toBe(
+      '/src/assets/logos/logo%20%232%3F%C3%A9.svg',
+    );
   });
 
   it("is the image endpoint on the live site, by the picture's name, which sends the draft's file", () => {
