@@ -77,10 +77,6 @@ test('the toolbar of an entry says its actions in words, at 1280 and at 375 px',
   await expect
     .poll(() => shownWords(toolbar))
     .toEqual(['Preview', 'History', 'Reset changes', 'Delete entry…', 'Actions']);
-  await browser.screenshot({
-    path: '/tmp/friction-toolbar-1280.png',
-    clip: { x: 0, y: 0, width: 1280, height: 120 },
-  });
   // What does not fit is in the menu, in words too.
   await toolbar.getByRole('button', { name: 'Actions' }).click();
   await expect(browser.getByRole('menuitem')).toHaveText([
@@ -96,10 +92,6 @@ test('the toolbar of an entry says its actions in words, at 1280 and at 375 px',
   const menu = browser.getByRole('button', { name: 'Actions', exact: true });
   await expect.poll(() => shownWords(menu)).toEqual(['Actions']);
   expect(await shownWords(browser.getByRole('button', { name: 'Save' }))).toEqual(['Save']);
-  await browser.screenshot({
-    path: '/tmp/friction-toolbar-375.png',
-    clip: { x: 0, y: 0, width: 375, height: 120 },
-  });
   await menu.click();
   await expect(browser.getByRole('menuitem')).toHaveText([
     'Preview',

@@ -185,6 +185,16 @@ const isSave = (request: Request) =>
   new URL(request.url()).pathname === '/api/keystatic/update' && request.method() === 'POST';
 
 /**
+ * Counts the Saves `tab` sends from now on: a Save the tab's own checks refuse sends none, and is
+ * known to have written nothing as soon as the tab says so (no wait for a write that never comes).
+ */
+export function savesSent(tab: Page) {
+  let sent = 0;
+  tab.on('request', (request) => void (isSave(request) && sent++));
+  return () => sent;
+}
+
+/**
  * What the dev server answered the Save that `click` makes in `tab`: its status. Unanswered, the
  * error says whether the tab sent it, what the tab logged and showed (its screenshot attached), and
  * the dev server's last lines.

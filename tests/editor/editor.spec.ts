@@ -34,6 +34,7 @@ import {
   project,
   restore,
   saveFile,
+  savesSent,
   snapshot,
   type Snapshot,
 } from './content';
@@ -404,6 +405,7 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   await expect(browser).toHaveURL(/\/create\?duplicate=laravel$/);
   const address = textbox(browser, 'Page address');
   await expect(address).toHaveValue('');
+  const sent = savesSent(browser);
   await browser.getByRole('button', { name: 'Create' }).click();
   await expect(address).toHaveAccessibleDescription(/Give the page an address of its own/);
   await address.fill('iphone');
@@ -412,7 +414,7 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   await address.fill('about');
   await address.blur();
   await expect(address).toHaveAccessibleDescription(/\/about is one of the site's own pages/);
-  await browser.waitForTimeout(500);
+  expect(sent()).toBe(0);
   expect(
     readdirSync(inProject('src/content/services')).filter(
       (name) => !before.has(`src/content/services/${name}`),
@@ -744,10 +746,13 @@ test('a value the schema refuses is shown at its field, and nothing is written',
   const service = 'src/content/services/iphone.mdx';
   await visit(browser, '/keystatic/collection/services/item/iphone');
   const title = textbox(browser, 'Service name');
+  const sent = savesSent(browser);
   await title.fill('x'.repeat(300));
   await browser.getByRole('button', { name: 'Save' }).click();
   await expect(title).toHaveAttribute('aria-invalid', 'true');
   await expect(title).toHaveAccessibleDescription(/Service name must be 2-40 characters/);
+  const refused = browser.getByRole('alert').filter({ hasText: /^Not saved:/ });
+  await expect(refused).toContainText('Service name');
 
   await browser.getByRole('button', { name: 'Reset changes' }).click();
   await expect(title).toHaveValue('iPhone App');
@@ -759,9 +764,10 @@ test('a value the schema refuses is shown at its field, and nothing is written',
   await expect(rows).toHaveCount(7);
   await browser.getByRole('button', { name: 'Save' }).click();
   await expect(tiles.getByText('Must have exactly 8 items.')).toBeVisible();
+  await expect(refused).toContainText('Tiles');
 
-  // Neither save reached the file.
-  await browser.waitForTimeout(1_000);
+  // Neither Save was sent, and the file is as it was.
+  expect(sent()).toBe(0);
   expect(readFileSync(inProject(service)).equals(before.get(service)!)).toBe(true);
 });
 
@@ -792,7 +798,6 @@ test('Save says "Saved", or names the item and field that stop it; a failed save
   await save(browser, service);
   await expect(saved).toBeVisible();
   await expect(refused).toHaveCount(0);
-  await browser.screenshot({ path: '/tmp/friction-saved-1280.png' });
 
   // A mistake in a tile, its dialog closed: Save names the tile and the field, under Save.
   const tiles = browser.getByRole('group', { name: /^Tiles/ });
@@ -806,6 +811,7 @@ test('Save says "Saved", or names the item and field that stop it; a failed save
   }).toPass({ timeout: 60_000 });
   await textbox(dialog, 'Title').fill('x');
   await dialog.getByRole('button', { name: 'Done' }).click();
+  const sent = savesSent(browser);
   await browser.getByRole('button', { name: 'Save' }).click();
   await expect(refused).toHaveText(
     // The tile by its name, as its row shows it (the name is the title, just typed).
@@ -819,13 +825,11 @@ test('Save says "Saved", or names the item and field that stop it; a failed save
   expect(message!.y).toBeGreaterThan(button!.y + button!.height - 1);
   expect(message!.y).toBeLessThan(button!.y + 3 * button!.height);
   expect(message!.x + message!.width).toBeGreaterThan(button!.x);
-  await browser.screenshot({ path: '/tmp/friction-not-saved-1280.png' });
   await browser.setViewportSize({ width: 375, height: 800 });
   await expect(refused).toBeInViewport();
-  await browser.screenshot({ path: '/tmp/friction-not-saved-375.png' });
   await browser.setViewportSize({ width: 1280, height: 800 });
-  // Nothing written by the refused Save: the file holds the first save's title.
-  await browser.waitForTimeout(500);
+  // Nothing written by the refused Save (none sent): the file holds the first save's title.
+  expect(sent()).toBe(0);
   expect(readFileSync(inProject(service), 'utf8')).toContain(`title: ${old} Today`);
   expect(readFileSync(inProject(service), 'utf8')).not.toContain('title: x\n');
 
@@ -838,7 +842,6 @@ test('Save says "Saved", or names the item and field that stop it; a failed save
   await expect(browser.getByText('Unsaved')).toBeHidden();
   await browser.setViewportSize({ width: 375, height: 800 });
   await expect(saved.first()).toBeVisible();
-  await browser.screenshot({ path: '/tmp/friction-saved-375.png' });
 });
 
 test("the editor's own checks, in a list item: a time zone that does not exist, overlapping hours, a day that does not exist", async ({
@@ -883,10 +886,14 @@ test("the editor's own checks, in a list item: a time zone that does not exist, 
   // stays unsaved and the file unchanged.
   const row = browser.getByRole('row', { name: /^Calls — needs fixing: / });
   await expect(row).toContainText('"Mars/Olympus_Mons" is not a time zone name');
+  const sent = savesSent(browser);
   await browser.getByRole('button', { name: 'Save' }).click();
-  await browser.waitForTimeout(1_000);
+  await expect(browser.getByRole('alert').filter({ hasText: /^Not saved:/ })).toHaveText(
+    'Not saved: Availability → Calls → Time zone: "Mars/Olympus_Mons" is not a time zone name such as "Europe/London"',
+  );
   await expect(browser.getByText('Unsaved')).toBeVisible();
   await expect(row).toBeVisible();
+  expect(sent()).toBe(0);
   expect(readFileSync(inProject(availability)).equals(before.get(availability)!)).toBe(true);
 });
 
