@@ -314,6 +314,8 @@ test.describe('first tap before the code arrives', () => {
   test('a carousel steps a slide at a time, pauses, and Embla carries on from there', async ({
     page,
   }) => {
+    // Time flows as usual, until the test moves it on past the slide show's next move.
+    await page.clock.install();
     const code = await holdIslandCode(page);
     await page.goto('/');
     const carousel = page.getByRole('region', { name: 'Portfolio' });
@@ -350,7 +352,7 @@ test.describe('first tap before the code arrives', () => {
     await previous.tap();
     await expect.poll(() => leadingSlide(carousel)).toBe(2);
     // Paused: it does not move on by itself (the portfolio's autoplay is 3000 ms).
-    await page.waitForTimeout(3500);
+    await page.clock.runFor(3500);
     expect(await leadingSlide(carousel)).toBe(2);
     await pause.tap();
     await expect(pause).toHaveAttribute('aria-pressed', 'false');
