@@ -1,4 +1,17 @@
-/** EDITING's settings as the environment gives them (off unless `on`, the folders beside the store), and a publish's progress. */
+/**
+ * EDITING's settings as the environment gives them (off unless `on`, the folders beside the store),
+ * a publish's progress, and its build's priority and image cache.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
@@ -71,4 +84,48 @@ it('builds at the lowest CPU priority unless PUBLISH_BUILD_PRIORITY=normal', asy
   expect(await niceness()).toBe(19);
   expect(await niceness('low')).toBe(19);
   expect(await niceness('normal')).toBe(own);
+});
+
+it("starts a build's image cache from the one beside its packages, once, and leaves a cache it has alone", async () => {
+  const root = mkdtempSync(join(tmpdir(), 'image-cache-'));
+  try {
+    // The site's packages, with the images its own `npm run build` made; a build's project links them.
+    const made = join(root, 'site/node_modules/.astro/assets');
+    mkdirSync(join(root, 'site/node_modules/astro'), { recursive: true });
+    mkdirSync(made, { recursive: true });
+    writeFileSync(join(made, 'photo_1a2b.webp'), 'drawn');
+    mkdirSync(join(root, 'project/node_modules'), { recursive: true });
+    symlinkSync(join(root, 'site/node_modules/astro'), join(root, 'project/node_modules/astro'));
+    const cacheDir = join(root, 'project/cache');
+    const build = () =>
+      commandBuilder({
+        dir: join(root, 'project'),
+        cacheDir,
+        command: ['true'],
+        priority: 'normal',
+      });
+
+    await build();
+    expect(readFileSync(join(cacheDir, 'assets/photo_1a2b.webp'), 'utf8')).toBe('drawn');
+    expect(readdirSync(cacheDir)).toEqual(['assets']);
+    // Its own from then on: what the builds add stays, and nothing is copied over it again.
+    writeFileSync(join(cacheDir, 'assets/photo_1a2b.webp'), 'drawn by the preview');
+    writeFileSync(join(made, 'logo_3c4d.webp'), 'new');
+    await build();
+    expect(readdirSync(join(cacheDir, 'assets'))).toEqual(['photo_1a2b.webp']);
+    expect(readFileSync(join(cacheDir, 'assets/photo_1a2b.webp'), 'utf8')).toBe(
+      'drawn by the preview',
+    );
+    // No images beside the packages (never built there), or no packages: the build makes its own.
+    const bare = join(root, 'bare-cache');
+    const buildIn = (dir: string) =>
+      commandBuilder({ dir, cacheDir: bare, command: ['true'], priority: 'normal' });
+    rmSync(made, { recursive: true });
+    await buildIn(join(root, 'project'));
+    mkdirSync(join(root, 'no-packages'));
+    await buildIn(join(root, 'no-packages'));
+    expect(existsSync(bare)).toBe(false);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

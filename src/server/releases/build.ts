@@ -10,8 +10,8 @@
 import { spawn } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
-import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { cp, lstat, readFile, readdir, readlink, rename, rm } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
 import type { BuildPriority } from '../config.ts';
 import { processWide } from '../process-wide.ts';
 
@@ -128,8 +128,42 @@ export function failureWords(lines: readonly string[]): string {
   return `The site could not be built, so nothing changed on the live site. What the build said: ${error.slice(0, 400)}`;
 }
 
+/**
+ * A build's cache of optimised images (`<cacheDir>/assets`), when it has none yet, started as a copy
+ * of the one the site's own `npm run build` left beside the packages `dir` builds with
+ * (`node_modules/.astro/assets`): an image depends only on its picture and how it is drawn, so the
+ * first preview after a restart, or the first publish after an install, draws only the pictures new
+ * since (a cold cache drew them all: some 10 s more of the build on a 2-core machine). Copied
+ * aside, then renamed into place: a copy cut short leaves no half-written image to be served.
+ */
+async function seedImageCache(cacheDir: string, dir: string) {
+  const images = join(cacheDir, 'assets');
+  if (existsSync(images)) return;
+  let made: string;
+  try {
+    made = join(dirname(realpathSync(join(dir, 'node_modules', 'astro'))), '.astro', 'assets');
+  } catch {
+    return; // no packages there: the build says so itself
+  }
+  if (!existsSync(made)) return;
+  const aside = `${images}.${process.pid}`;
+  try {
+    await cp(made, aside, { recursive: true });
+    await rename(aside, images);
+  } catch {
+    // Not copied (a disk full, a permission): the build makes its images, as with no copy.
+  } finally {
+    await rm(aside, { recursive: true, force: true });
+  }
+}
+
 /** Runs the build as a program; resolves when it succeeded, else BuildFailed in words. */
-export const commandBuilder: Builder = ({ dir, command, onLine, signal, cacheDir, priority }) =>
+export const commandBuilder: Builder = async (run) => {
+  if (run.cacheDir) await seedImageCache(run.cacheDir, run.dir);
+  return buildCommand(run);
+};
+
+const buildCommand: Builder = ({ dir, command, onLine, signal, cacheDir, priority }) =>
   new Promise((resolve, reject) => {
     const line = command ?? [process.execPath, 'node_modules/astro/bin/astro.mjs', 'build'];
     const [program, ...args] = priority === 'normal' ? line : lowPriority(line);
