@@ -790,8 +790,9 @@ test('Save says "Saved", or names the item and field that stop it; a failed save
   );
   await seoTitle.fill(`${old} Today`);
   await browser.getByRole('button', { name: 'Save' }).click();
+  // The failure is said (the dev server's answer), and that Save is over: it will not say Saved.
+  await expect(browser.getByText('disk full', { exact: true })).toBeVisible();
   await expect(browser.getByText('Unsaved')).toBeVisible();
-  await browser.waitForTimeout(1_000);
   await expect(saved).toHaveCount(0);
   await browser.unroute('**/api/keystatic/update');
 
