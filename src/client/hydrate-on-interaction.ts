@@ -22,6 +22,32 @@ export interface InteractionOptions {
 
 const intentEvents = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown'] as const;
 
+/** A finger, a pen or a button pressed: a click follows, which the page's first move answers. */
+const pressed = (event: Event) =>
+  event.type === 'pointerdown' ||
+  event.type === 'touchstart' ||
+  (event instanceof PointerEvent && event.pointerType !== 'mouse');
+
+/** How long a press may go without its click (a scroll, a long press) before the island loads. */
+const NO_CLICK_MS = 1000;
+
+/**
+ * `run` once the press's click has been dispatched (or NO_CLICK_MS without one). A tap's click
+ * comes after its touchend, often a frame later: the island's requests, started in that frame (8-20
+ * ms of a slow phone's main thread), held back the click and the frame that answers it.
+ */
+function afterClick(run: () => void) {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    document.removeEventListener('click', once, true);
+    run();
+  };
+  document.addEventListener('click', once, { capture: true, passive: true });
+  setTimeout(once, NO_CLICK_MS);
+}
+
 const hydrateOnInteraction: ClientDirective = (load, { value }, island) => {
   const options: InteractionOptions = typeof value === 'object' && value ? value : {};
   const hydrate = () => void load().then((run) => run());
@@ -39,7 +65,8 @@ const hydrateOnInteraction: ClientDirective = (load, { value }, island) => {
     if (!(target instanceof Element)) return;
     if (!island.contains(target) && !(options.triggers && target.closest(options.triggers))) return;
     for (const type of intentEvents) document.removeEventListener(type, onIntent, true);
-    hydrateSoon();
+    if (pressed(event)) afterClick(hydrateSoon);
+    else hydrateSoon();
   };
 
   for (const type of intentEvents) {

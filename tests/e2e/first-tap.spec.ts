@@ -155,6 +155,39 @@ test.describe('first tap before the code arrives', () => {
     expect(await started()).toHaveLength(2);
   });
 
+  test("Schedule a Call's code is asked for once the tap's click is answered, however long the finger rests", async ({
+    page,
+  }) => {
+    await page.addInitScript(() =>
+      document.addEventListener(
+        'click',
+        // When it is dispatched: its timeStamp is the finger's lifting, before.
+        () => ((window as unknown as { clickAt?: number }).clickAt ??= performance.now()),
+        true,
+      ),
+    );
+    await page.goto('/');
+    const opener = page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' });
+    const box = (await opener.boundingBox())!;
+    const finger = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [finger] });
+    // The finger rests while the page draws two frames; then it lifts, and the click comes.
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await expect(page.getByRole('dialog', { name: 'Schedule a Call' })).toBeVisible();
+    const asked = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((r) => /\/ScheduleCallModal\.[\w-]+\.js$/.test(r.name))
+          .map((r) => r.startTime > (window as unknown as { clickAt: number }).clickAt),
+      );
+    await expect.poll(asked).toEqual([true]);
+  });
+
   test("Schedule a Call's first frame draws the dialog's head, its form a frame later, in place", async ({
     page,
   }) => {
