@@ -3,7 +3,8 @@
 // AstroWind's home and services pages (a peer Astro site, built offline: see docs/benchmarks.md).
 // Pages are measured in turns (one run of each, then the next round), so that a busy spell on the
 // machine falls on every page alike. Medians of the runs; each of our pages is also given as a ratio
-// to AstroWind's services page, its lightest.
+// to AstroWind's services page, its lightest, and so is its main thread's own processor time (the
+// tasks' thread time, unscaled: "own CPU"), which a busy machine moves far less.
 //
 // Usage: npm run bench:main-thread [-- --runs 3] [-- --astrowind /tmp/astrowind/dist]
 //   [-- --pages /,/iphone] [-- --url http://127.0.0.1:4321]
@@ -119,9 +120,47 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: ['--headless=new', ...chromiumArgs],
 });
 
+/**
+ * The page's main thread's own processor time in a Lighthouse trace (ms): its top-level tasks'
+ * thread time (`tdur`), unscaled. Lighthouse's figures are the tasks' wall-clock lengths (times the
+ * profile's CPU x4), and on a 2-core machine with the browser, its GPU and network processes, the
+ * server and Lighthouse itself beside the renderer, about half of a task's length was the thread
+ * waiting for a core: the same page read 374 to 610 ms from run to run. Its own time moves far less,
+ * so it tells a change to a page from the noise (docs/benchmarks.md, 2026-12-02).
+ */
+function mainThreadCpu(trace) {
+  const events = trace?.traceEvents ?? [];
+  const mains = new Set(
+    events
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const byThread = new Map();
+  for (const e of events) {
+    const thread = `${e.pid}:${e.tid}`;
+    if (e.ph !== 'X' || !e.dur || !mains.has(thread)) continue;
+    if (!byThread.has(thread)) byThread.set(thread, []);
+    byThread.get(thread).push(e);
+  }
+  // The page's renderer is the one whose main thread was busiest (an SVG picture's document runs
+  // on the same thread; other renderers are the browser's own pages).
+  const length = (tasks) => tasks.reduce((sum, e) => sum + e.dur, 0);
+  const [tasks] = [...byThread.values()].sort((a, b) => length(b) - length(a));
+  if (!tasks) return NaN;
+  tasks.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  let end = 0;
+  let cpu = 0;
+  for (const e of tasks) {
+    if (e.ts < end) continue; // nested in the task before
+    cpu += e.tdur ?? 0;
+    end = e.ts + e.dur;
+  }
+  return cpu / 1000;
+}
+
 /** One Lighthouse run: the main thread's total and its groups (ms), with LCP and FCP. */
 async function measure(url) {
-  const { lhr } = await lighthouse(url, {
+  const { lhr, artifacts } = await lighthouse(url, {
     port: chrome.port,
     output: 'json',
     logLevel: 'error',
@@ -132,6 +171,7 @@ async function measure(url) {
   for (const item of breakdown.details?.items ?? []) groups[item.group] = item.duration;
   return {
     total: breakdown.numericValue,
+    cpu: mainThreadCpu(artifacts?.Trace),
     groups,
     lcp: lhr.audits['largest-contentful-paint'].numericValue,
     fcp: lhr.audits['first-contentful-paint'].numericValue,
@@ -165,6 +205,7 @@ const rows = targets.map((target) => {
     path: target.path,
     totalMs: median(runs.map((r) => r.total)),
     runs: runs.map((r) => Math.round(r.total)),
+    cpuMs: median(runs.map((r) => r.cpu)),
     groups: Object.fromEntries(groups.map((g) => [g, median(runs.map((r) => r.groups[g] ?? 0))])),
     lcpMs: median(runs.map((r) => r.lcp)),
     fcpMs: median(runs.map((r) => r.fcp)),
@@ -172,8 +213,10 @@ const rows = targets.map((target) => {
 });
 const services = rows.find((r) => r.site === 'AstroWind' && r.path === '/services');
 for (const row of rows) {
-  if (services && row.site === 'ours')
+  if (services && row.site === 'ours') {
     row.ratio = Math.round((row.totalMs / services.totalMs) * 100) / 100;
+    row.cpuRatio = Math.round((row.cpuMs / services.cpuMs) * 100) / 100;
+  }
 }
 
 mkdirSync('bench', { recursive: true });
@@ -197,6 +240,8 @@ console.table(
     total: Math.round(r.totalMs),
     runs: r.runs.join(' '),
     'x services': r.ratio ?? '',
+    'own CPU': Number.isFinite(r.cpuMs) ? Math.round(r.cpuMs * 10) / 10 : '',
+    'CPU x services': r.cpuRatio ?? '',
     ...Object.fromEntries(
       Object.entries(r.groups).map(([g, ms]) => [short[g] ?? g, Math.round(ms)]),
     ),
