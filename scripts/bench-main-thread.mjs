@@ -215,7 +215,9 @@ const services = rows.find((r) => r.site === 'AstroWind' && r.path === '/service
 for (const row of rows) {
   if (services && row.site === 'ours') {
     row.ratio = Math.round((row.totalMs / services.totalMs) * 100) / 100;
-    row.cpuRatio = Math.round((row.cpuMs / services.cpuMs) * 100) / 100;
+    // A run whose trace had no main thread gives no own time (NaN): no ratio then.
+    const cpuRatio = row.cpuMs / services.cpuMs;
+    if (Number.isFinite(cpuRatio)) row.cpuRatio = Math.round(cpuRatio * 100) / 100;
   }
 }
 
