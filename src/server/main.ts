@@ -8,8 +8,7 @@ import { resolve } from 'node:path';
 import { serverConfig, staffSecretProblem } from './config.ts';
 import { createSiteServer } from './http/server.ts';
 import { liveSite } from './releases/live-site.ts';
-import { finishBeforeExit, markStopping, onShutdown } from './shutdown.ts';
-import { startEditorHelper } from './staff/editing.ts';
+import { finishBeforeExit, isStopping, markStopping, onShutdown } from './shutdown.ts';
 import { log, routeConsole, setLogFormat } from './log.ts';
 import { exposedFiles, keyFileProblem, keyFiles, sqliteFiles } from './private-files.ts';
 // Before the build: names the calendars' worker file (source, not dist/) for the build's copy.
@@ -74,10 +73,15 @@ server.once('error', cannotListen);
 server.listen(port, host, () => {
   server.off('error', cannotListen);
   // EDITING=on: the visual editor's helper process, once the site is served; stopped with it.
-  if (config.editing.enabled) {
-    const helper = startEditorHelper(config, resolve(import.meta.dirname, '../..'));
-    onShutdown(() => helper.stop());
-  }
+  // Loaded only then: the editor's request handling brings the desk's and the bookings' code (the
+  // build's copy is what serves them), which a server without the editor need not load. Not
+  // started if the server began to stop meanwhile.
+  if (config.editing.enabled)
+    void import('./staff/editing.ts').then(({ startEditorHelper }) => {
+      if (isStopping()) return;
+      const helper = startEditorHelper(config, resolve(import.meta.dirname, '../..'));
+      onShutdown(() => helper.stop());
+    });
   const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
   log.info(`Serving the site at http://${shown}:${port}`);
   if (!config.siteUrl)

@@ -6,7 +6,6 @@
  * feed (Google's, Microsoft's) may lag by hours; and Fastmail and iCloud publish none that carries
  * credentials. It costs a full answer at each read (no ETag to ask "changed?").
  */
-import { calendarQuery } from 'tsdav';
 import { CalDavError, guardedFetch, withoutCredentials, type FetchFor } from './caldav-fetch.ts';
 import { FeedError, type FeedRead, type FetchOptions } from './fetch-feed.ts';
 
@@ -63,6 +62,8 @@ export async function reportCalendar(
   let status = 0;
   let answers;
   try {
+    // Loaded at the first read, as ./caldav.ts loads it at the first write.
+    const { calendarQuery } = await import('tsdav');
     answers = await calendarQuery({
       url: bare.href,
       props: { 'c:calendar-data': {} },

@@ -5,7 +5,6 @@
  * it with its time limit: the guarded one of ./caldav-fetch.ts, unless a test hands another. The
  * user name and password of the configured address reach tsdav only as an Authorization header.
  */
-import { createCalendarObject, deleteCalendarObject, updateCalendarObject } from 'tsdav';
 import {
   CalDavError,
   guardedFetch,
@@ -48,11 +47,17 @@ interface Sending {
   fetch: typeof fetch;
 }
 
-/** The request made by tsdav, sent; a GET, which tsdav has no call for, sent as it is. */
-function send(request: CalDavRequest, url: string, sending: Sending): Promise<Response> {
+/**
+ * The request made by tsdav, sent; a GET, which tsdav has no call for, sent as it is. tsdav is
+ * loaded at the first write: a server with no calendar to write to (most tests' and starts') does
+ * not spend a twentieth of its start on it.
+ */
+async function send(request: CalDavRequest, url: string, sending: Sending): Promise<Response> {
   const data = request.body ?? '';
   const etag = request.ifMatch;
   if (request.method === 'GET') return sending.fetch(url, { headers: sending.headers });
+  const { createCalendarObject, deleteCalendarObject, updateCalendarObject } =
+    await import('tsdav');
   if (request.method === 'DELETE')
     return deleteCalendarObject({ calendarObject: { url, etag }, ...sending });
   if (request.ifAbsent)
