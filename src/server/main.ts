@@ -77,11 +77,14 @@ server.listen(port, host, () => {
   // build's copy is what serves them), which a server without the editor need not load. Not
   // started if the server began to stop meanwhile.
   if (config.editing.enabled)
-    void import('./staff/editing.ts').then(({ startEditorHelper }) => {
-      if (isStopping()) return;
-      const helper = startEditorHelper(config, resolve(import.meta.dirname, '../..'));
-      onShutdown(() => helper.stop());
-    });
+    import('./staff/editing.ts').then(
+      ({ startEditorHelper }) => {
+        if (isStopping()) return;
+        const helper = startEditorHelper(config, resolve(import.meta.dirname, '../..'));
+        onShutdown(() => helper.stop());
+      },
+      (error: unknown) => log.error(`The visual editor could not be loaded: ${String(error)}`),
+    );
   const shown = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
   log.info(`Serving the site at http://${shown}:${port}`);
   if (!config.siteUrl)
