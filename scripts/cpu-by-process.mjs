@@ -1,7 +1,10 @@
 // Runs a command and says where its processor time and page faults went, by kind of process
 // (Chromium's renderers, Playwright, `astro`, the production servers, PostgreSQL ...): the figures of
 // docs/benchmarks.md and docs/testing.md. Linux only: it reads /proc every 50 ms, so a process that
-// lives less than that can be missed; the system's totals over the run are printed beside, to compare.
+// lives less than that can be missed, or counted under its parent's kind when seen only between its
+// fork and its exec (a full `npm test` lists some 90 "node vitest": some 15 runners and workers, and
+// the tests' git and shell children, each of nearly no CPU); the system's totals over the run are
+// printed beside, to compare.
 // It counts the command's own processes (its descendants, each seen while its parent was one, so
 // that Chromium's renderers, which outlive the browser that started them, still count), not the
 // rest of a busy machine's; `--all` counts every process started meanwhile. `--top N` lists the N
