@@ -215,7 +215,7 @@ const services = rows.find((r) => r.site === 'AstroWind' && r.path === '/service
 for (const row of rows) {
   if (services && row.site === 'ours') {
     row.ratio = Math.round((row.totalMs / services.totalMs) * 100) / 100;
-    // A run whose trace had no main thread gives no own time (NaN): no ratio then.
+    // The median leaves out runs whose trace had no main thread (NaN); with none left, no ratio.
     const cpuRatio = row.cpuMs / services.cpuMs;
     if (Number.isFinite(cpuRatio)) row.cpuRatio = Math.round(cpuRatio * 100) / 100;
   }
