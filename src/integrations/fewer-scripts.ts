@@ -12,6 +12,14 @@ import { joinable, joinScripts } from '../shared/joined-scripts.ts';
 /** An arrow function called at once: what Astro's own inline scripts (its islands' runtime) are. */
 const IIFE = /^\(\(\)=>\{[\s\S]*\}\)\(\);?$/;
 
+/**
+ * Astro's script of a client directive (`client:visible`, this project's `client:interaction`): it
+ * only defines its directive on the global `Astro` and says so with an event, which an island
+ * waiting for it hears. Astro writes each before the first island that uses it; it may run earlier.
+ */
+const DIRECTIVE =
+  /\(self\.Astro\|\|\(self\.Astro=\{\}\)\)\.\w+=\w+;window\.dispatchEvent\(new Event\("astro:\w+"\)\);\}\)\(\);?$/;
+
 /** Whether code fails to parse (esbuild says so by throwing). */
 const refused = (code: string, format: 'esm' | 'iife') => {
   try {
@@ -33,8 +41,9 @@ const runsInFunction = (code: string) =>
  * The page with its inline module scripts run, in the same order, from one, where the last of them
  * stood (module scripts run after the page is parsed, in order, wherever they are), each in a
  * function of its own so that their names stay apart; and each run of inline classic scripts with
- * nothing between them, each an arrow function called at once, joined. A page that loads a module
- * or deferred script from a file keeps its module scripts as they are (it runs among them).
+ * nothing between them, each an arrow function called at once, joined, the first run with the
+ * later directives' scripts. A page that loads a module or deferred script from a file keeps its
+ * module scripts as they are (it runs among them).
  */
 export function fewerScripts(html: string): string {
   const scripts = inlineElements(html, 'script');
@@ -62,11 +71,13 @@ export function fewerScripts(html: string): string {
     ({ attributes, content }) =>
       attributes === '' && IIFE.test(content.trim()) && joinable(content),
   );
-  for (let i = 0; i < classic.length;) {
+  const directives = classic.slice(1).filter(({ content }) => DIRECTIVE.test(content.trim()));
+  const staying = classic.filter((script) => !directives.includes(script));
+  for (let i = 0; i < staying.length;) {
     let j = i + 1;
-    while (j < classic.length && !html.slice(classic[j - 1]!.end, classic[j]!.at).trim()) j++;
-    if (j - i > 1) {
-      const run = classic.slice(i, j);
+    while (j < staying.length && !html.slice(staying[j - 1]!.end, staying[j]!.at).trim()) j++;
+    const run = [...staying.slice(i, j), ...(i === 0 ? directives : [])];
+    if (run.length > 1) {
       for (const script of run) replace.set(script, '');
       const joined = joinScripts(
         run.map(({ content }) => content),

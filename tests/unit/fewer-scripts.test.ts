@@ -95,6 +95,37 @@ describe('fewerScripts', () => {
     expect(left[1]!.code).toBe('(()=>{log("four")})()');
   });
 
+  it("joins Astro's later directives' scripts to the first classic run: each only defines its directive", () => {
+    // As Astro writes them: the runtime and a directive before the first island, another before the
+    // first island that uses it.
+    const directive = (name: string) =>
+      `(()=>{var a=(l,o,e)=>{};(self.Astro||(self.Astro={})).${name}=a;window.dispatchEvent(new Event("astro:${name}"));})();`;
+    const page =
+      `<script>(()=>{log("runtime")})();</script><script>${directive('load')}</script><astro-island></astro-island>` +
+      `<p>a</p><script>${directive('visible')}</script><astro-island></astro-island>` +
+      `<script>(()=>{log("beside its markup")})()</script>`;
+    const out = fewerScripts(page);
+    const left = scripts(out);
+    expect(left).toHaveLength(2);
+    expect(out.startsWith('<script>')).toBe(true);
+    expect(out).toContain(
+      '<astro-island></astro-island><p>a</p><astro-island></astro-island><script>',
+    );
+    const defined: string[] = [];
+    runInNewContext(left[0]!.code, {
+      log: () => {},
+      self: {},
+      Event: class {
+        constructor(readonly type: string) {}
+      },
+      window: { dispatchEvent: (event: { type: string }) => defined.push(event.type) },
+      setTimeout: () => {},
+    });
+    expect(defined).toEqual(['astro:load', 'astro:visible']);
+    // A classic script that is not a directive's stays beside its markup.
+    expect(left[1]!.code).toBe('(()=>{log("beside its markup")})()');
+  });
+
   it('leaves data blocks, scripts with attributes, and classic code that is not a called arrow as they are', () => {
     const page =
       '<script type="application/ld+json">{"a":1}</script><script type="application/ld+json">{"b":2}</script>' +
