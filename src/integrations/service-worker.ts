@@ -16,7 +16,7 @@ import type { Redirect } from '../domain/redirects.ts';
 const workerSource = fileURLToPath(new URL('../offline/worker.ts', import.meta.url));
 
 /** What a second visit needs offline: the fallback pages, the favicon and the islands' code. */
-const precached = ['offline/index.html', '404.html', 'favicon.svg', '_astro/*.js'];
+const precached = ['offline/index.html', '404.html', 'favicon.png', '_astro/*.js'];
 
 /** `offline/index.html` is served at /offline, `404.html` at /404. */
 const pagePath = (file: string) =>

@@ -147,6 +147,25 @@ describe('serving the build', () => {
     for (const [, , id] of uses) expect(text).toContain(`<symbol id="${id}" viewBox=`);
   });
 
+  // A browser reads a page's icon after the load, on the page's main thread: an SVG icon is a
+  // document to make there, a small PNG a quick decode.
+  it("gives every page, the desk's too, a small PNG as its icon", async () => {
+    for (const path of ['/', '/iphone', '/staff/sign-in']) {
+      const html = await (await fetch(`${server.url}${path}`)).text();
+      const icons = [...html.matchAll(/<link rel="icon" href="([^"]+)"[^>]*>/g)];
+      expect(icons.map(([link]) => link)).toEqual([
+        '<link rel="icon" href="/favicon.png" type="image/png" sizes="64x64">',
+      ]);
+    }
+    const icon = await fetch(`${server.url}/favicon.png`);
+    expect(icon.headers.get('content-type')).toBe('image/png');
+    const png = Buffer.from(await icon.arrayBuffer());
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    // Its header's width and height, as the link says.
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([64, 64]);
+    expect(png.length).toBeLessThan(2048);
+  });
+
   it('answers HEAD without a body', async () => {
     const head = await get('/', {}, 'HEAD');
     expect(head.status).toBe(200);
