@@ -61,6 +61,7 @@ const pages: Record<string, number> = {
 
 /** The addresses that are not pages, with what a GET gets (405: a form's or the beacon's). */
 const others: Record<string, number> = {
+  '/favicon.png': 200,
   '/healthz': 200,
   '/robots.txt': 200,
   '/schedule/slots.json': 200,
