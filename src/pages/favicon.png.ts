@@ -11,6 +11,7 @@ import drawing from '../../public/favicon.svg?raw';
 const SIZE = 64;
 
 export const GET: APIRoute = async () => {
+  // Drawn at the size it is shown, not scaled up from its 32 px (SVG's 72 dpi, sharp's density).
   const png = await sharp(Buffer.from(drawing), { density: (72 * SIZE) / 32 })
     .resize(SIZE, SIZE)
     .png({ compressionLevel: 9, palette: true })
