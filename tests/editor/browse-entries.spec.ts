@@ -48,6 +48,11 @@ test(`every entry opens in the editor without an error (${entries.length} entrie
     }),
   );
   expect(failures).toEqual([]);
+  // Keystatic's UI has its rules in one style sheet, as in a production build, not in a <style>
+  // element each (some 1,100 after one entry, which the browser matched every element against:
+  // productionReactWhenEditing, src/editor/dev-server/editor.ts).
+  for (const tab of tabs)
+    expect(await tab.evaluate(() => document.querySelectorAll('style').length)).toBeLessThan(50);
 });
 
 /**
