@@ -367,16 +367,15 @@ function productionReactWhenEditing(): Plugin {
     apply: 'serve',
     config(_config, { mode }) {
       if (mode !== EDIT_MODE) return;
+      // Where npm put it (a package of @keystar/ui's): else emotion's development build stays.
+      const productionSheet = `${packagesFolder()}/@emotion/sheet/dist/emotion-sheet.esm.js`;
       return {
         // The project's own components call React's `jsx`, not the development build's `jsxDEV`.
         oxc: { jsx: { development: false } },
         resolve: {
-          alias: [
-            {
-              find: /^@emotion\/sheet$/,
-              replacement: `${packagesFolder()}/@emotion/sheet/dist/emotion-sheet.esm.js`,
-            },
-          ],
+          alias: existsSync(productionSheet)
+            ? [{ find: /^@emotion\/sheet$/, replacement: productionSheet }]
+            : [],
         },
         // The packages Vite pre-bundles for the browser (React, Keystatic) as built for production.
         optimizeDeps: {
