@@ -356,10 +356,12 @@ const EDIT_MODE = 'edit';
  * `npm run dev`, for developers, keeps the development build and its warnings. Fast refresh stays
  * on and does nothing: a save reloads the previewed page (keepEditorOpenOnSave).
  *
- * So does the style sheet of Keystatic's UI (emotion's, chosen by the package's `development`
- * condition, not by NODE_ENV): its development build writes each rule as a `<style>` element of its
- * own, 1,140 on an entry's page, which Chromium matched every element against one by one; its
- * production build adds them all to one sheet (10 elements in all), as in the live site's editor.
+ * So do the styles of Keystatic's UI (emotion's sheet, cache and serializer, each chosen by its
+ * package's `development` condition, not by NODE_ENV). The development sheet writes each rule as a
+ * `<style>` element of its own, 1,140 on an entry's page, which Chromium matched every element
+ * against one by one; the production one adds them all to one sheet (10 elements in all), as in the
+ * live site's editor. The development cache and serializer check every rule and every style as
+ * they are made.
  */
 function productionReactWhenEditing(): Plugin {
   return {
@@ -367,16 +369,21 @@ function productionReactWhenEditing(): Plugin {
     apply: 'serve',
     config(_config, { mode }) {
       if (mode !== EDIT_MODE) return;
-      // Where npm put it (a package of @keystar/ui's): else emotion's development build stays.
-      const productionSheet = `${packagesFolder()}/@emotion/sheet/dist/emotion-sheet.esm.js`;
+      // Where npm put them (packages of @keystar/ui's): else emotion's development builds stay.
+      const production = Object.entries({
+        sheet: 'emotion-sheet.esm.js',
+        cache: 'emotion-cache.browser.esm.js',
+        serialize: 'emotion-serialize.esm.js',
+      })
+        .map(([name, file]) => ({
+          find: new RegExp(`^@emotion/${name}$`),
+          replacement: `${packagesFolder()}/@emotion/${name}/dist/${file}`,
+        }))
+        .filter(({ replacement }) => existsSync(replacement));
       return {
         // The project's own components call React's `jsx`, not the development build's `jsxDEV`.
         oxc: { jsx: { development: false } },
-        resolve: {
-          alias: existsSync(productionSheet)
-            ? [{ find: /^@emotion\/sheet$/, replacement: productionSheet }]
-            : [],
-        },
+        resolve: { alias: production },
         // The packages Vite pre-bundles for the browser (React, Keystatic) as built for production.
         optimizeDeps: {
           rolldownOptions: { transform: { define: { 'process.env.NODE_ENV': '"production"' } } },
