@@ -11,8 +11,10 @@ import drawing from '../../public/favicon.svg?raw';
 const SIZE = 64;
 
 export const GET: APIRoute = async () => {
-  // Drawn at the size it is shown, not scaled up from its 32 px (SVG's 72 dpi, sharp's density).
-  const png = await sharp(Buffer.from(drawing), { density: (72 * SIZE) / 32 })
+  const svg = Buffer.from(drawing);
+  // Drawn at the size it is shown, not scaled up from the drawing's own width (SVG's 72 dpi).
+  const { width = SIZE } = await sharp(svg).metadata();
+  const png = await sharp(svg, { density: (72 * SIZE) / width })
     .resize(SIZE, SIZE)
     .png({ compressionLevel: 9, palette: true })
     .toBuffer();

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect, it } from 'vitest';
 import { readConfig } from '../../src/server/config';
 import { createSiteServer } from '../../src/server/http/server';
@@ -90,11 +91,11 @@ it('serves the switched release from the next request, with no request failed or
       const answer = await fetch(`${url}/${i % 2 ? 'dynamic' : ''}`);
       const release = (await answer.text()).replace(/.*<title>|<\/title>/g, '');
       seen.push({ status: answer.status, release, started, ended: performance.now() });
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
     }
   };
   const visitors = Promise.all([visitor(), visitor(), visitor(), visitor()]);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await sleep(50);
   const switching = performance.now();
   await switchTo(paths, 2);
   await live.check();
