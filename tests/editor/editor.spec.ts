@@ -609,6 +609,11 @@ async function firstTileOfIphone(browser: Page) {
 test('an upload is kept pending, shown in the field, and never written if the entry is not saved; an unused image can be removed', async ({
   page: browser,
 }) => {
+  // An image in the folder that nothing shows (copied by hand, or no longer used), there before the
+  // editor opens: offered for removal below.
+  const byHand = 'editor-test-by-hand';
+  const unusedIcon = `src/assets/icons/${byHand}.svg`;
+  writeFileSync(inProject(unusedIcon), upload.bytes);
   const dialog = await firstTileOfIphone(browser);
   // The icon as a file found elsewhere might come, with a script in it: uploaded without, and the
   // field says what went.
@@ -636,14 +641,15 @@ test('an upload is kept pending, shown in the field, and never written if the en
   await dialog.getByRole('button', { name: 'Done' }).click();
   await browser.getByRole('button', { name: 'Reset changes' }).click();
   await expect(browser.getByText('Unsaved')).toBeHidden();
-  expect(restoredFiles()).toEqual([]);
+  expect(restoredFiles()).toEqual([unusedIcon]);
 
-  // An image in the folder that nothing shows (copied by hand, or no longer used) is offered for
-  // removal; one a page shows never is.
-  const byHand = 'editor-test-by-hand';
-  const unusedIcon = `src/assets/icons/${byHand}.svg`;
-  writeFileSync(inProject(unusedIcon), upload.bytes);
-  const tile = await firstTileOfIphone(browser);
+  // The image copied by hand is offered for removal; one a page shows never is.
+  await browser
+    .getByRole('group', { name: /^Tiles/ })
+    .getByRole('row')
+    .first()
+    .click();
+  const tile = browser.getByRole('dialog', { name: 'Edit item' });
   await tile.getByRole('button', { name: 'Unused icons…' }).click();
   const unused = tile.getByRole('group', { name: 'Unused icons' });
   await expect(unused.getByText(byHand, { exact: true })).toBeVisible();

@@ -217,4 +217,9 @@ test("History says who saved each version, when in the marketer's time, and what
   ).toContainText('Service pages → ipad');
   await expect(page.locator('main')).not.toContainText(/\d{4}-\d\d-\d\dT/);
   expect(await violations(page)).toEqual([]);
+
+  // The editor, opened again, shows the restored text.
+  await visit(page, '/keystatic/collection/services/item/ipad');
+  await expect(name).toHaveValue(oldName);
+  await expect(heroText).toHaveValue(oldHero);
 });

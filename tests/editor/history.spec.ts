@@ -31,40 +31,8 @@ const read = readIfThere;
 const service = 'src/content/services/ipad.mdx';
 const redirects = 'src/content/data/redirects.yaml';
 
-test('a saved change is undone from History, after seeing what comes back', async ({ page }) => {
-  await visit(page, '/keystatic/collection/services/item/ipad');
-  const name = page.getByRole('textbox', { name: 'Service name' });
-  const old = await name.inputValue();
-  await name.fill(`${old} Pro`);
-  await saveEntry(page);
-  await changed(before, service);
-
-  // In the entry's toolbar, beside Preview.
-  await page.getByRole('button', { name: 'History', exact: true }).click();
-  await expect(
-    page.getByRole('heading', { level: 1, name: 'History of Service pages → ipad' }),
-  ).toBeVisible();
-  const versions = page.getByRole('list', { name: 'Saved versions, newest first' });
-  // The newest first, the current one marked; the save before it can be restored.
-  await expect(versions.getByRole('listitem').first()).toContainText('saved by you');
-  await expect(versions.getByRole('listitem').first()).toContainText('Current version');
-  await versions
-    .getByRole('link', { name: /See the changes and restore/ })
-    .first()
-    .click();
-  // Field by field: the name now struck, the name that comes back.
-  await expect(page.getByRole('deletion')).toHaveText([`Now: ${old} Pro`]);
-  await expect(page.getByRole('insertion')).toHaveText([`Comes back: ${old}`]);
-  await page.getByRole('button', { name: 'Restore this version' }).click();
-  await expect(page.getByRole('status')).toContainText('Restored');
-  expect(read(service)).toBe(before.get(service)!.toString('utf8'));
-  // The restore is itself a version: it can be undone the same way.
-  await expect(versions.getByRole('listitem').first()).toContainText('restored by you');
-
-  // The editor, opened again, shows the restored text.
-  await visit(page, '/keystatic/collection/services/item/ipad');
-  await expect(page.getByRole('textbox', { name: 'Service name' })).toHaveValue(old);
-});
+// A saved change undone from History, after seeing what comes back: in history-words.spec.ts, which
+// reads History's words on the way.
 
 test('a page deleted in the editor: its links are listed, its address sent on, and it comes back', async ({
   page,
