@@ -2,7 +2,8 @@
  * The tap benchmarks' timer (bench-tap.mjs, bench-times.mjs), put in a page before its own scripts
  * (through the browser's devtools protocol, which the page's CSP does not govern):
  * `window.__bench.arm(state, type)` times from the next `type` event's timeStamp to the first frame
- * in which `states[state]()`, a string of what the widget shows, has changed (null after `limitMs`).
+ * in which `states[state]()`, a string of what the widget shows, has changed (null after `limitMs`);
+ * `window.__bench.settled(state)` waits until that string has stopped changing (a slide's move over).
  *
  * `states` is a function that makes those states in the page. Both are handed over as their text:
  * `page.addInitScript({ content: frameTimer(states) })`.
@@ -12,6 +13,22 @@ export const frameTimer = (states, limitMs = 30_000) => `(${install})(${states},
 function install(makeStates, limitMs) {
   const states = makeStates();
   window.__bench = {
+    /** Resolves once `states[state]()` has stayed the same for `frames` frames in a row (at rest). */
+    settled(state, frames = 10) {
+      return new Promise((resolve) => {
+        let last = states[state]();
+        let still = 0;
+        const frame = () =>
+          requestAnimationFrame(() => {
+            const now = states[state]();
+            still = now === last ? still + 1 : 0;
+            last = now;
+            if (still >= frames) resolve();
+            else frame();
+          });
+        frame();
+      });
+    },
     arm(state, type) {
       const before = states[state]();
       this.result = new Promise((resolve) => {
