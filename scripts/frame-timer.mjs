@@ -13,9 +13,13 @@ export const frameTimer = (states, limitMs = 30_000) => `(${install})(${states},
 function install(makeStates, limitMs) {
   const states = makeStates();
   window.__bench = {
-    /** Resolves once `states[state]()` has stayed the same for `frames` frames in a row (at rest). */
+    /**
+     * Resolves once `states[state]()` has stayed the same for `frames` frames in a row (at rest), or
+     * after `limitMs` (a widget that never rests, a slide show rotating, must not stop the bench).
+     */
     settled(state, frames = 10) {
       return new Promise((resolve) => {
+        const start = performance.now();
         let last = states[state]();
         let still = 0;
         const frame = () =>
@@ -23,7 +27,7 @@ function install(makeStates, limitMs) {
             const now = states[state]();
             still = now === last ? still + 1 : 0;
             last = now;
-            if (still >= frames) resolve();
+            if (still >= frames || performance.now() - start > limitMs) resolve();
             else frame();
           });
         frame();

@@ -6,6 +6,9 @@ import { allRoutes, mainRoutes, servicePages, specServiceRoutes } from '../suppo
 test('content covers every route of the spec, each once', () => {
   expect(servicePages).toHaveLength(32);
   expect(new Set(servicePages.map((p) => `/${p.slug}`))).toEqual(new Set(specServiceRoutes));
+  // The checks kept by route below run where their route is loaded: none may name a route gone.
+  for (const route of [...sharedPiecesOn, ...Object.keys(specFacts)])
+    expect(allRoutes, route).toContain(route);
 });
 
 test('every route answers 200 with its own page', async ({ request }) => {

@@ -245,6 +245,16 @@ export async function saveAnswer(tab: Page, click: () => Promise<unknown>): Prom
   }
 }
 
+/** A service page's first tile, opened in its dialog from the entry the tab shows. */
+export async function openFirstTile(tab: Page) {
+  await tab
+    .getByRole('group', { name: /^Tiles/ })
+    .getByRole('row')
+    .first()
+    .click();
+  return tab.getByRole('dialog', { name: 'Edit item' });
+}
+
 /** Clicks the entry's Save and waits for the dev server to answer it: written (200). */
 export const saveEntry = async (tab: Page) =>
   expect(await saveAnswer(tab, () => clickSave(tab))).toBe(200);

@@ -31,6 +31,7 @@ import {
   diffLines,
   notServedReport,
   inProject,
+  openFirstTile,
   project,
   restore,
   saveFile,
@@ -598,12 +599,7 @@ function restoredFiles() {
 /** The iPhone page's first tile, open in its dialog. */
 async function firstTileOfIphone(browser: Page) {
   await visit(browser, '/keystatic/collection/services/item/iphone');
-  await browser
-    .getByRole('group', { name: /^Tiles/ })
-    .getByRole('row')
-    .first()
-    .click();
-  return browser.getByRole('dialog', { name: 'Edit item' });
+  return openFirstTile(browser);
 }
 
 test('an upload is kept pending, shown in the field, and never written if the entry is not saved; an unused image can be removed', async ({
@@ -644,12 +640,7 @@ test('an upload is kept pending, shown in the field, and never written if the en
   expect(restoredFiles()).toEqual([unusedIcon]);
 
   // The image copied by hand is offered for removal; one a page shows never is.
-  await browser
-    .getByRole('group', { name: /^Tiles/ })
-    .getByRole('row')
-    .first()
-    .click();
-  const tile = browser.getByRole('dialog', { name: 'Edit item' });
+  const tile = await openFirstTile(browser);
   await tile.getByRole('button', { name: 'Unused icons…' }).click();
   const unused = tile.getByRole('group', { name: 'Unused icons' });
   await expect(unused.getByText(byHand, { exact: true })).toBeVisible();

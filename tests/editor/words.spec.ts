@@ -10,7 +10,15 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { violations } from '../support/axe';
-import { changed, inProject, restore, saveEntry, snapshot, type Snapshot } from './content';
+import {
+  changed,
+  inProject,
+  openFirstTile,
+  restore,
+  saveEntry,
+  snapshot,
+  type Snapshot,
+} from './content';
 import { expect, test, type Locator, type Page } from './fixtures';
 import { open, visit } from './visit';
 
@@ -197,12 +205,7 @@ test("the editor's words: where a link is on the site and each page by its name,
   });
 
   await test.step('a PNG for an icon says what to do instead', async () => {
-    await page
-      .getByRole('group', { name: /^Tiles/ })
-      .getByRole('row')
-      .first()
-      .click();
-    const tile = page.getByRole('dialog', { name: 'Edit item' });
+    const tile = await openFirstTile(page);
     const chooser = page.waitForEvent('filechooser');
     await tile.getByRole('button', { name: 'Upload an icon…' }).click();
     await (
