@@ -6,7 +6,15 @@
  * whose content each test puts back (./content.ts).
  */
 import { existsSync, readFileSync, rmSync, utimesSync } from 'node:fs';
-import { changed, inProject, restore, saveEntry, snapshot, type Snapshot } from './content';
+import {
+  changed,
+  inProject,
+  openFirstTile,
+  restore,
+  saveEntry,
+  snapshot,
+  type Snapshot,
+} from './content';
 import { expect, test, type Page } from './fixtures';
 import { visit } from './visit';
 
@@ -30,23 +38,13 @@ const icon = {
 const service = 'src/content/services/iphone.mdx';
 const pending = () => inProject(`.astro/editor-uploads/icons/${icon.name}.svg`);
 
-/** The iPhone page's first tile, open in its dialog. */
-async function firstTile(page: Page) {
-  await page
-    .getByRole('group', { name: /^Tiles/ })
-    .getByRole('row')
-    .first()
-    .click();
-  return page.getByRole('dialog', { name: 'Edit item' });
-}
-
 test('an upload survives a closed tab as long as the draft that names it, and its Save writes it', async ({
   page,
   context,
 }) => {
   await test.step('a picture uploaded into a tile, not saved', async () => {
     await visit(page, '/keystatic/collection/services/item/iphone');
-    const tile = await firstTile(page);
+    const tile = await openFirstTile(page);
     const chooser = page.waitForEvent('filechooser');
     await tile.getByRole('button', { name: 'Upload an icon…' }).click();
     await (
@@ -77,7 +75,7 @@ test('an upload survives a closed tab as long as the draft that names it, and it
   await test.step('the entry opened again: its draft, and the picture in its field', async () => {
     await visit(again, '/keystatic/collection/services/item/iphone');
     await expect(again.getByText('Unsaved', { exact: true })).toBeVisible();
-    const tile = await firstTile(again);
+    const tile = await openFirstTile(again);
     await expect(tile.getByRole('button', { name: / Icon$/ })).toHaveAccessibleName(
       `${icon.name} Icon`,
     );
