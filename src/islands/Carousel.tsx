@@ -22,8 +22,8 @@ const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)'
 /**
  * One carousel for the testimonial, home portfolio and feedback variants,
  * following the WAI-ARIA APG carousel pattern: the pause/play control comes
- * first, rotation pauses on hover and focus and never starts under reduced
- * motion, and slides are announced only while it is not rotating.
+ * first, rotation pauses on hover and focus and out of view, and never starts
+ * under reduced motion, and slides are announced only while it is not rotating.
  *
  * Rendered on the server it is a horizontally scrollable list, complete
  * without JavaScript, with its controls: until the island hydrates, its first
@@ -58,7 +58,8 @@ export default function Carousel({ label, options, children }: Props) {
   const [userPaused, setUserPaused] = useState(false);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
-  const rotating = ready && motion && !userPaused && !hovered && !focused;
+  const [inView, setInView] = useState(true);
+  const rotating = ready && motion && !userPaused && !hovered && !focused && inView;
 
   // The slide the native list was on, or heading for if a first-move scroll is under way. Read and
   // the list put back at 0 at hydration, before Embla measures the slides (in its own effect).
@@ -78,6 +79,13 @@ export default function Carousel({ label, options, children }: Props) {
     );
     viewport.scrollTo({ left: 0, behavior: 'instant' });
   });
+  // Scrolled out of view, it waits: rotating there kept a phone's main thread busy for no one, and
+  // the visitor comes back to the slide they left.
+  useEffect(() => {
+    const observer = new IntersectionObserver(([entry]) => setInView(entry!.isIntersecting));
+    observer.observe(root.current!);
+    return () => observer.disconnect();
+  }, []);
   // A previous / next between hydration and Embla's start is applied once Embla is there.
   const pendingSteps = useRef(0);
   const step = (by: number) => {

@@ -145,7 +145,7 @@ test.describe('carousel timings', () => {
     expect(await leadingSlide(carousel)).toBe(1);
   });
 
-  test('autoplay pauses on hover and on keyboard focus, and the pause control comes first', async ({
+  test('autoplay pauses on hover, on keyboard focus and out of view, and the pause control comes first', async ({
     page,
   }) => {
     await page.goto('/android');
@@ -154,13 +154,29 @@ test.describe('carousel timings', () => {
     const track = carousel.locator('.carousel__track');
     await expect(track).toHaveAttribute('aria-live', 'off');
 
+    // Scrolled past, it waits; back in view, the slide left stays a whole turn (4000 ms).
+    await page.clock.runFor(3000);
+    await page.evaluate(() => scrollTo(0, 0));
+    await expect(carousel).not.toBeInViewport();
+    await expect(track).toHaveAttribute('aria-live', 'polite');
+    await page.clock.runFor(12_000);
+    expect(await leadingSlide(carousel)).toBe(0);
+    await carousel.scrollIntoViewIfNeeded();
+    await expect(track).toHaveAttribute('aria-live', 'off');
+    await page.clock.runFor(3900);
+    expect(await leadingSlide(carousel)).toBe(0);
+    await page.clock.runFor(200);
+    await expect(carousel.locator('.carousel__dot').nth(1)).toHaveAttribute('aria-current', 'true');
+    await page.clock.runFor(3000);
+    expect(await leadingSlide(carousel)).toBe(1);
+
     await carousel.hover();
     await page.clock.runFor(9000);
-    expect(await leadingSlide(carousel)).toBe(0);
+    expect(await leadingSlide(carousel)).toBe(1);
     await expect(track).toHaveAttribute('aria-live', 'polite');
     await page.mouse.move(0, 0);
     await page.clock.runFor(4000 + 3500);
-    expect(await leadingSlide(carousel)).toBe(1);
+    expect(await leadingSlide(carousel)).toBe(2);
 
     // Tabbing into the carousel lands on the pause control first, and focus pauses it.
     await page
@@ -173,7 +189,7 @@ test.describe('carousel timings', () => {
     const pause = carousel.getByRole('button', { name: 'Pause testimonials slide show' });
     await expect(pause).toBeFocused();
     await page.clock.runFor(9000);
-    expect(await leadingSlide(carousel)).toBe(1);
+    expect(await leadingSlide(carousel)).toBe(2);
 
     // The control (a toggle button) stops it for good, until pressed again.
     await page.keyboard.press('Enter');
@@ -181,7 +197,7 @@ test.describe('carousel timings', () => {
     await expect(pause).toBeFocused();
     await page.mouse.click(0, 0);
     await page.clock.runFor(9000);
-    expect(await leadingSlide(carousel)).toBe(1);
+    expect(await leadingSlide(carousel)).toBe(2);
   });
 
   test('autoplay does not start under reduced motion', async ({ page }) => {
