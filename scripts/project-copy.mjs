@@ -1,6 +1,14 @@
 // A copy of the project in a folder of its own, for the tests that build it or run `astro dev` on it
 // apart from the working tree (the editor's, the content checks', the captcha build's).
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,4 +49,27 @@ export function copyProject(from, to) {
   const images = join(root, 'node_modules/.astro/assets');
   if (existsSync(images))
     cpSync(images, join(to, 'node_modules/.astro/assets'), { recursive: true });
+}
+
+/**
+ * The build steps that only package the pages a build has made: their precompressed copies (the
+ * server sends each file as it is without them) and the service worker with its list of them. A
+ * test that builds a copy to look at its pages leaves them out: some two fifths of a build's work.
+ */
+export const PACKAGING = ['precompress', 'service-worker'];
+
+/**
+ * Writes into the copy at `to` a config that is the project's without the integrations named in
+ * `without` (PACKAGING, say), and returns its name, for `astro build --config`.
+ */
+export function configWithout(to, without) {
+  const name = 'astro.test-build.config.mjs';
+  writeFileSync(
+    join(to, name),
+    `import config from './astro.config.mjs';
+const without = ${JSON.stringify(without)};
+export default { ...config, integrations: config.integrations.filter((i) => !without.includes(i.name)) };
+`,
+  );
+  return name;
 }

@@ -5,7 +5,7 @@
  * browser (this machine has no internet). Without a key, nothing of it loads.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +14,7 @@ import { expect, type Page } from '@playwright/test';
 import { test } from './shared-page';
 import { freePort, startServer, type RunningServer } from '../support/server';
 import { islandHydrated, openCallRequest } from './helpers';
-import { copyProject } from '../../scripts/project-copy.mjs';
+import { configWithout, copyProject, PACKAGING } from '../../scripts/project-copy.mjs';
 
 const SITE_KEY = 'test-site-key';
 
@@ -66,22 +66,10 @@ test.describe('with a site key and a secret', () => {
     const root = resolve('.');
     copy = mkdtempSync(join(tmpdir(), 'captcha-build-'));
     copyProject(root, copy);
-    const unneeded = ['precompress', 'service-worker', '@astrojs/sitemap'];
-    writeFileSync(
-      join(copy, 'astro.captcha.config.mjs'),
-      `import config from './astro.config.mjs';
-const unneeded = ${JSON.stringify(unneeded)};
-export default { ...config, integrations: config.integrations.filter((i) => !unneeded.includes(i.name)) };
-`,
-    );
+    const config = configWithout(copy, [...PACKAGING, '@astrojs/sitemap']);
     await promisify(execFile)(
       process.execPath,
-      [
-        join(root, 'node_modules/astro/bin/astro.mjs'),
-        'build',
-        '--config',
-        'astro.captcha.config.mjs',
-      ],
+      [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--config', config],
       {
         cwd: copy,
         env: {

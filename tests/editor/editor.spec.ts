@@ -24,7 +24,7 @@ import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { expect, test, type Locator, type Page } from './fixtures';
 import { parse, stringify } from 'yaml';
-import { copyProject } from '../../scripts/project-copy.mjs';
+import { configWithout, copyProject, PACKAGING } from '../../scripts/project-copy.mjs';
 import { open, visit } from './visit';
 import {
   changed,
@@ -668,7 +668,8 @@ const run = promisify(execFile);
  * The site's build (`astro build`, the half of `npm run build` that makes the pages; the other half,
  * the live editor's, reads no content) in a copy of the editor's project (which holds the files the
  * test saved): its log, and the pages it wrote. Not in the editor's project itself, whose dev server
- * would read the build's content store as its own.
+ * would read the build's content store as its own. Without the steps that only package the pages it
+ * made (PACKAGING): what the marketer saved is in the pages, and those steps take them as they are.
  */
 async function buildOf(files: string[], read: string[]) {
   const copy = mkdtempSync(join(tmpdir(), 'editor-build-'));
@@ -678,7 +679,8 @@ async function buildOf(files: string[], read: string[]) {
     let log: string;
     try {
       const astro = join(copy, 'node_modules/astro/bin/astro.mjs');
-      const { stdout, stderr } = await run(process.execPath, [astro, 'build'], {
+      const config = configWithout(copy, PACKAGING);
+      const { stdout, stderr } = await run(process.execPath, [astro, 'build', '--config', config], {
         cwd: copy,
         env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
         maxBuffer: 64 * 1024 * 1024,
