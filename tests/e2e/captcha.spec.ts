@@ -60,9 +60,8 @@ test.describe('with a site key and a secret', () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     // The site key is built in (the forms' code, the pages' CSP), so this is a build of a copy with
-    // one, without the build steps that add nothing to what these tests load: the precompressed
-    // copies (the server sends each file as it is without them), the service worker (blocked here,
-    // playwright.config.ts), the sitemap and field data's script. A third less than a whole build.
+    // one, without what these tests never load: the steps that package the pages (PACKAGING; the
+    // service worker is blocked here, playwright.config.ts), the sitemap and field data's script.
     const root = resolve('.');
     copy = mkdtempSync(join(tmpdir(), 'captcha-build-'));
     copyProject(root, copy);
