@@ -10,14 +10,18 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandArgs } from './command-args.ts';
 import { serverConfig } from './config.ts';
 import { backupIntoFolder } from './store/backup-folder.ts';
 import { BackupError, backupStore, restoreStore } from './store/sqlite-backup.ts';
 import { backupEditing, editingBackupOf, restoreEditing } from './releases/backup.ts';
 import { PUBLISHED_BRANCH } from './releases/draft.ts';
 
-const { values, positionals } = parseArgs({
+const USAGE = `Usage: npm run backup -- FILE
+       npm run backup -- --dir DIR [--keep N]
+       npm run restore -- FILE`;
+
+const { values, positionals } = commandArgs(USAGE, {
   options: {
     restore: { type: 'boolean', default: false },
     dir: { type: 'string' },

@@ -13,7 +13,7 @@
  * What it prints is made by ./enquiries/listing.ts; this file is the arguments and the I/O.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { commandArgs } from './command-args.ts';
 import { serverConfig } from './config.ts';
 import { csvHeader, csvRows, formatListing } from './enquiries/listing.ts';
 import { readAvailability, readSiteEmail } from './booking/availability-file.ts';
@@ -34,7 +34,11 @@ import {
 import { headerText, terminalText } from './safe-text.ts';
 import { callZones, formatCallTime } from '../domain/call-times.ts';
 
-const { values, positionals } = parseArgs({
+const USAGE = `Usage: npm run enquiries [-- --csv [--out FILE]] [--spam]
+       npm run enquiries -- --cancel REF [--reason TEXT]
+       npm run enquiries -- --move REF START [--reason TEXT]`;
+
+const { values, positionals } = commandArgs(USAGE, {
   options: {
     csv: { type: 'boolean', default: false },
     spam: { type: 'boolean', default: false },

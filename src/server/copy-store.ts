@@ -6,7 +6,7 @@
  * The work is ./store/copy-to-postgres.ts; this file is the arguments and the messages, none of
  * which shows the URL (its password) or a visitor's data.
  */
-import { parseArgs } from 'node:util';
+import { commandArgs, WRONG_CALL } from './command-args.ts';
 import { serverConfig } from './config.ts';
 import { redact } from './log.ts';
 import { terminalText } from './safe-text.ts';
@@ -20,17 +20,13 @@ const fail = (message: string, code = 1): never => {
   process.exit(code);
 };
 
-let values: { from?: string; to?: string };
-try {
-  ({ values } = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' } } }));
-} catch {
-  // Node's message repeats the argument, which may be the URL.
-  fail(USAGE, 2);
-}
+const { values } = commandArgs(USAGE, {
+  options: { from: { type: 'string' }, to: { type: 'string' } },
+});
 const config = serverConfig();
-const from = values!.from ?? config.databasePath;
-const to = values!.to ?? config.databaseUrl;
-if (!to) fail(`Say where to: set DATABASE_URL (or --to URL).\n${USAGE}`, 2);
+const from = values.from ?? config.databasePath;
+const to = values.to ?? config.databaseUrl;
+if (!to) fail(`Say where to: set DATABASE_URL (or --to URL).\n${USAGE}`, WRONG_CALL);
 
 /** The URL, if it is a PostgreSQL one; it is never repeated, whatever it holds. */
 function postgresUrl(text: string): string | undefined {
@@ -42,7 +38,10 @@ function postgresUrl(text: string): string | undefined {
 }
 const url =
   postgresUrl(to!) ??
-  fail('The target is not a PostgreSQL URL (postgres://USER:PASSWORD@HOST:5432/DATABASE).', 2);
+  fail(
+    'The target is not a PostgreSQL URL (postgres://USER:PASSWORD@HOST:5432/DATABASE).',
+    WRONG_CALL,
+  );
 
 const cell = (n: number | undefined) => (n === undefined ? '-' : String(n));
 

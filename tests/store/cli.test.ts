@@ -140,6 +140,17 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
     expect(due.map((item) => [item.kind, item.enquiry?.id])).toEqual([['calendar-write', id]]);
   });
 
+  it('answers --help with its usage, and a mistyped option with what is wrong', async () => {
+    const help = await run('npm', ['run', '--silent', 'enquiries', '--', '--help'], { env });
+    expect(help.stdout).toMatch(/^Usage: npm run enquiries .*\n.*--cancel REF/);
+    const typo = run('npm', ['run', '--silent', 'enquiries', '--', '--cvs'], { env });
+    await expect(typo).rejects.toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^There is no option --cvs\.\nUsage: npm run enquiries /),
+    });
+  });
+
   it('refuses a reason without a cancellation or a move, and one of no words', async () => {
     const listing = run('npm', ['run', '--silent', 'enquiries', '--', '--reason', 'Why'], { env });
     await expect(listing).rejects.toMatchObject({

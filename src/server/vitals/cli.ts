@@ -7,13 +7,15 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandArgs, WRONG_CALL } from '../command-args.ts';
 import { serverConfig } from '../config.ts';
 import { openStore } from '../store/index.ts';
 import type { VitalRecord, VitalsDay } from '../store/types.ts';
 import { formatHtmlReport, formatReport, formatVitalsCsv, windowStart } from './report.ts';
 
-const { values } = parseArgs({
+const USAGE = 'Usage: npm run vitals [-- --days 28] [--to YYYY-MM-DD] [--csv | --html report.html]';
+
+const { values } = commandArgs(USAGE, {
   options: {
     days: { type: 'string', default: '28' },
     csv: { type: 'boolean', default: false },
@@ -25,10 +27,8 @@ const { values } = parseArgs({
 const days = Number(values.days);
 const to = values.to ?? new Date().toISOString().slice(0, 10);
 if (!Number.isInteger(days) || days < 1 || !/^\d{4}-\d{2}-\d{2}$/.test(to)) {
-  console.error(
-    'Usage: npm run vitals [-- --days 28] [--to YYYY-MM-DD] [--csv | --html report.html]',
-  );
-  process.exit(2);
+  console.error(USAGE);
+  process.exit(WRONG_CALL);
 }
 const from = windowStart(to, days);
 

@@ -1,11 +1,11 @@
 /**
  * The editor's entries as the History pages (./route.ts) name them: an address under
  * /keystatic/history or a content file, read as the collection or singleton of the editor's schema
- * (keystatic.config.ts) it belongs to, with its label, its places in the editor and its file.
+ * (../../schema.ts) it belongs to, with its label, its places in the editor and its file.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import editorConfig from '../../../../keystatic.config.ts';
+import editorConfig from '../../schema.ts';
 import { HISTORY_BASE } from '../../routes.ts';
 import type { ContentHistory } from './content-history.ts';
 

@@ -1,0 +1,51 @@
+/**
+ * The options of the staff's and the operator's commands (`npm run enquiries`, `vitals`, `backup`,
+ * `restore`, `store:copy`), read as Node's parseArgs reads them, with the answers a person at a
+ * terminal expects: `--help` prints the command's usage, and a mistyped or incomplete option says
+ * what is wrong, then the usage, in two lines (exit 2), where parseArgs threw a stack trace.
+ * Nothing of the arguments is repeated but an option's name: a value may be a password (a URL).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** The exit code of a command called wrongly, as `npm run store:copy` has long used. */
+export const WRONG_CALL = 2;
+
+/** What is wrong with the arguments, from parseArgs's error, with no value of the arguments in it. */
+export function argumentsProblem(error: unknown): string | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS_')) return undefined;
+  const text = String(message);
+  const option = /'(-{1,2}[A-Za-z][\w-]*)/.exec(text)?.[1];
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return option ? `There is no option ${option}.` : 'There is no such option.';
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (!option) return 'An option is given a value it cannot take.';
+      return /missing/.test(text) ? `${option} needs a value.` : `${option} takes no value.`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return 'This command takes nothing but its options.';
+    default:
+      return 'The options cannot be read.';
+  }
+}
+
+/**
+ * The command's options, or the process ends: with the usage on stdout for `--help` or `-h` (exit
+ * 0), with what is wrong and the usage on stderr for a wrong call (exit 2).
+ */
+export function commandArgs<T extends ParseArgsConfig>(usage: string, config: T) {
+  const args = config.args ?? process.argv.slice(2);
+  const options = args.slice(0, args.includes('--') ? args.indexOf('--') : undefined);
+  if (options.includes('--help') || options.includes('-h')) {
+    console.log(usage);
+    process.exit(0);
+  }
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    const problem = argumentsProblem(error);
+    if (problem === undefined) throw error;
+    console.error(`${problem}\n${usage}`);
+    return process.exit(WRONG_CALL);
+  }
+}
