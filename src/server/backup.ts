@@ -10,7 +10,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandArgs } from './command-args.ts';
+import { commandArgs, wrongCall } from './command-args.ts';
 import { serverConfig } from './config.ts';
 import { backupIntoFolder } from './store/backup-folder.ts';
 import { BackupError, backupStore, restoreStore } from './store/sqlite-backup.ts';
@@ -39,10 +39,15 @@ const fail = (message: string): never => {
 
 const folder = values.restore ? undefined : values.dir;
 if (positionals.length !== (folder === undefined ? 1 : 0))
-  fail(
+  wrongCall(
     `Say which file: npm run ${command} -- FILE (e.g. backups/enquiries-2026-11-28.sqlite)` +
-      (values.restore ? '' : `, or which folder: npm run backup -- --dir DIR [--keep N]`),
+      (values.restore ? '.' : `, or which folder: npm run backup -- --dir DIR [--keep N].`),
+    USAGE,
   );
+if (values.keep !== undefined && folder === undefined)
+  wrongCall('--keep goes with --dir DIR: it says how many of the backups there to keep.', USAGE);
+if (values.keep !== undefined && !/^[1-9]\d{0,5}$/.test(values.keep))
+  wrongCall('--keep takes a whole number of backups, 1 or more.', USAGE);
 if (config.databaseUrl && folder === undefined)
   fail(
     `DATABASE_URL is set: the store is on PostgreSQL. Back it up with --dir DIR (pg_dump) and restore it with pg_restore (docs/deploying.md, Backups).`,

@@ -13,7 +13,7 @@
  * What it prints is made by ./enquiries/listing.ts; this file is the arguments and the I/O.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { commandArgs } from './command-args.ts';
+import { commandArgs, wrongCall } from './command-args.ts';
 import { serverConfig } from './config.ts';
 import { csvHeader, csvRows, formatListing } from './enquiries/listing.ts';
 import { readAvailability, readSiteEmail } from './booking/availability-file.ts';
@@ -49,6 +49,15 @@ const { values, positionals } = commandArgs(USAGE, {
   },
   allowPositionals: true,
 });
+if (values.cancel && values.move)
+  wrongCall('Either --cancel or --move: one call, one change.', USAGE);
+if (values.reason !== undefined && !values.cancel && !values.move)
+  wrongCall('--reason goes with --cancel or --move: it tells the prospect why.', USAGE);
+if (values.move && positionals.length === 0)
+  wrongCall('Say the new time: --move REF 2026-12-03T10:15:00Z', USAGE);
+// Only a move takes a word beside its options: its new time.
+if (positionals.length > (values.move ? 1 : 0))
+  wrongCall('This command takes nothing but its options (and --move REF START).', USAGE);
 const config = serverConfig();
 if (!config.databaseUrl && !existsSync(config.databasePath)) {
   console.error(
@@ -120,13 +129,7 @@ async function cancel(store: EnquiryStore, ref: string, change: CallChange) {
   );
 }
 
-async function move(
-  store: EnquiryStore,
-  ref: string,
-  start: string | undefined,
-  change: CallChange,
-) {
-  if (!start) return fail('Say the new time: --move REF 2026-12-03T10:15:00Z');
+async function move(store: EnquiryStore, ref: string, start: string, change: CallChange) {
   const enquiry = await bookedCall(store, ref);
   const availability = readAvailability();
   const calendars =
@@ -170,8 +173,6 @@ async function move(
   );
 }
 
-if (values.reason !== undefined && !values.cancel && !values.move)
-  fail('--reason goes with --cancel or --move: it tells the prospect why.');
 const change = staffChange(values.reason);
 
 let store: EnquiryStore;
@@ -184,7 +185,7 @@ try {
 let listing: string | undefined;
 try {
   if (values.cancel) await cancel(store!, values.cancel, change);
-  else if (values.move) await move(store!, values.move, positionals[0], change);
+  else if (values.move) await move(store!, values.move, positionals[0]!, change);
   else {
     const enquiries = (await store!.all()).filter((e) => values.spam || !e.spam);
     listing = values.csv

@@ -21,12 +21,22 @@ export function argumentsProblem(error: unknown): string | undefined {
       return option ? `There is no option ${option}.` : 'There is no such option.';
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       if (!option) return 'An option is given a value it cannot take.';
-      return /missing/.test(text) ? `${option} needs a value.` : `${option} takes no value.`;
+      if (/missing/.test(text)) return `${option} needs a value.`;
+      // A value that starts with a dash (`--keep -3`) reads as another option.
+      if (/ambiguous/.test(text))
+        return `${option} needs a value; one that starts with a dash is written ${option}=VALUE.`;
+      return `${option} takes no value.`;
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return 'This command takes nothing but its options.';
     default:
       return 'The options cannot be read.';
   }
+}
+
+/** Ends the process as for a wrong call: what is wrong, then the usage, on stderr (exit 2). */
+export function wrongCall(problem: string, usage: string): never {
+  console.error(`${problem}\n${usage}`);
+  return process.exit(WRONG_CALL);
 }
 
 /**
@@ -45,7 +55,6 @@ export function commandArgs<T extends ParseArgsConfig>(usage: string, config: T)
   } catch (error) {
     const problem = argumentsProblem(error);
     if (problem === undefined) throw error;
-    console.error(`${problem}\n${usage}`);
-    return process.exit(WRONG_CALL);
+    return wrongCall(problem, usage);
   }
 }

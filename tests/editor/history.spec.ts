@@ -7,7 +7,6 @@
 import { writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import {
-  changed,
   fileState,
   inProject,
   readIfThere,

@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -127,12 +128,31 @@ it('npm run backup -- --dir DIR keeps BACKUP_KEEP of them, or --keep N', async (
   expect(readdirSync(backups)).toHaveLength(2);
   expect(readdirSync(backups)).toContain('notes.txt');
 
-  await expect(npmBackup(['--keep', 'none'])).rejects.toMatchObject({
-    stderr: expect.stringContaining('Keep at least one backup'),
+  // A wrong call: what is wrong, then the usage, exit 2; nothing backed up or removed.
+  await expect(npmBackup(['--keep=0'])).rejects.toMatchObject({
+    code: 2,
+    stderr: expect.stringMatching(/^--keep takes a whole number of backups, 1 or more\.\nUsage:/),
+  });
+  await expect(npmBackup(['--keep', '-3'])).rejects.toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining('--keep needs a value; one that starts with a dash'),
   });
   await expect(npmBackup(['extra.sqlite'])).rejects.toMatchObject({
-    stderr: expect.stringContaining('--dir DIR [--keep N]'),
+    code: 2,
+    stderr: expect.stringContaining(
+      'or which folder: npm run backup -- --dir DIR [--keep N].\nUsage:',
+    ),
   });
+  await expect(
+    run('npm', ['run', '--silent', 'backup', '--', join(dir, 'one.sqlite'), '--keep', '2'], {
+      env: { ...process.env, ENQUIRY_DB: store, DATABASE_URL: '' },
+    }),
+  ).rejects.toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining('--keep goes with --dir DIR'),
+  });
+  expect(existsSync(join(dir, 'one.sqlite'))).toBe(false);
+  expect(readdirSync(backups)).toHaveLength(2);
 });
 
 describe('with DATABASE_URL, a dump by pg_dump', () => {

@@ -152,10 +152,14 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
   });
 
   it('refuses a reason without a cancellation or a move, and one of no words', async () => {
+    // A wrong call, as a mistyped option: what is wrong, the usage, exit 2.
     const listing = run('npm', ['run', '--silent', 'enquiries', '--', '--reason', 'Why'], { env });
     await expect(listing).rejects.toMatchObject({
-      stderr: expect.stringContaining('--reason goes with'),
+      code: 2,
+      stderr: expect.stringMatching(/^--reason goes with .*\nUsage: npm run enquiries /),
     });
+    const stray = run('npm', ['run', '--silent', 'enquiries', '--', '--csv', 'all'], { env });
+    await expect(stray).rejects.toMatchObject({ code: 2, stdout: '' });
     const blank = run(
       'npm',
       ['run', '--silent', 'enquiries', '--', '--cancel', 'x', '--reason', ' \r\n '],

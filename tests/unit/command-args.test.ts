@@ -29,12 +29,21 @@ describe('argumentsProblem', () => {
     expect(problemOf(['-x'])).toBe('There is no option -x.');
     expect(problemOf(['--out'])).toBe('--out needs a value.');
     expect(problemOf(['--csv=yes'])).toBe('--csv takes no value.');
+    expect(problemOf(['--out', '-3'])).toBe(
+      '--out needs a value; one that starts with a dash is written --out=VALUE.',
+    );
     expect(problemOf(['extra'])).toBe('This command takes nothing but its options.');
   });
 
   it('repeats no value given, which may be a password', () => {
     const secret = 'postgres://site:s3cret-pw@db.internal:5432/agency';
-    for (const args of [[`--tp=${secret}`], [secret], [`--csv=${secret}`], ['--to', secret, '--x']])
+    for (const args of [
+      [`--tp=${secret}`],
+      [secret],
+      [`--csv=${secret}`],
+      ['--to', secret, '--x'],
+      ['--to', `-${secret}`],
+    ])
       expect(problemOf(args)).not.toMatch(/s3cret|db\.internal|postgres:/);
   });
 
