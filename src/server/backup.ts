@@ -37,7 +37,9 @@ const fail = (message: string): never => {
   process.exit(1);
 };
 
-const folder = values.restore ? undefined : values.dir;
+if (values.restore && values.dir !== undefined)
+  wrongCall('--dir goes with a backup: a restore takes one file, npm run restore -- FILE.', USAGE);
+const folder = values.dir;
 if (positionals.length !== (folder === undefined ? 1 : 0))
   wrongCall(
     `Say which file: npm run ${command} -- FILE (e.g. backups/enquiries-2026-11-28.sqlite)` +

@@ -152,6 +152,11 @@ it('npm run backup -- --dir DIR keeps BACKUP_KEEP of them, or --keep N', async (
     stderr: expect.stringContaining('--keep goes with --dir DIR'),
   });
   expect(existsSync(join(dir, 'one.sqlite'))).toBe(false);
+  await expect(
+    run(process.execPath, ['src/server/backup.ts', '--restore', '--dir', backups, 'x.sqlite'], {
+      env: { ...process.env, ENQUIRY_DB: store, DATABASE_URL: '' },
+    }),
+  ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('a restore takes one file') });
   expect(readdirSync(backups)).toHaveLength(2);
 });
 

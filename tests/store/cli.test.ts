@@ -1,7 +1,7 @@
 /**
  * The staff CLI (`npm run enquiries`, src/server/cli.ts) as staff call it, through npm: its CSV
  * export is a file with only the CSV in it, whatever npm prints around the command; a cancellation
- * queues e-mails that say the staff made it, and why.
+ * queues e-mails that say the staff made it, and why. And `npm run vitals`'s answer to a wrong call.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -168,5 +168,24 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
     await expect(blank).rejects.toMatchObject({
       stderr: expect.stringContaining('Say the reason'),
     });
+  });
+});
+
+describe('npm run vitals', () => {
+  it('says what is wrong with a window it cannot report, with its usage, and exits 2', async () => {
+    // A day the calendar lacks (read as 3 March by Date.parse) and a window past any date: once a
+    // stack trace from the date's arithmetic.
+    const cases = [
+      [['--to', '2026-02-31'], '--to takes a day of the calendar, as YYYY-MM-DD.'],
+      [['--days', '999999999'], '--days takes a whole number of days, 1 to 3660.'],
+    ] as const;
+    for (const [args, problem] of cases)
+      await expect(
+        run(process.execPath, ['src/server/vitals/cli.ts', ...args], { env }),
+      ).rejects.toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `${problem}\nUsage: npm run vitals [-- --days 28] [--to YYYY-MM-DD] [--csv | --html report.html]\n`,
+      });
   });
 });
