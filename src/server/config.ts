@@ -398,6 +398,15 @@ export function staffSecretProblem(secret: string | undefined): string | undefin
   return undefined;
 }
 
+/**
+ * Why the server cannot listen on this PORT, or undefined: Node refuses anything but a whole number
+ * from 0 to 65535 with a stack trace, and 0 would be a port of the system's choosing.
+ */
+export function portProblem(port: number): string | undefined {
+  if (Number.isInteger(port) && port >= 1 && port <= 65_535) return undefined;
+  return 'PORT is not a port number: set it to a whole number from 1 to 65535 (4321 when unset).';
+}
+
 const number = (value: string | undefined, fallback: number) => {
   const parsed = Number(value);
   return value !== undefined && value !== '' && Number.isFinite(parsed) && parsed > 0

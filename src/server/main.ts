@@ -5,7 +5,7 @@
  */
 import { get } from 'node:http';
 import { resolve } from 'node:path';
-import { serverConfig, staffSecretProblem } from './config.ts';
+import { portProblem, serverConfig, staffSecretProblem } from './config.ts';
 import { createSiteServer } from './http/server.ts';
 import { liveSite } from './releases/live-site.ts';
 import { finishBeforeExit, isStopping, markStopping, onShutdown } from './shutdown.ts';
@@ -28,6 +28,7 @@ for (const warning of config.warnings) log.warn(warning);
 // Not a server whose store or keys other users of the machine can read, nor one whose links a
 // short key signs: one line saying what to do, and no start.
 const refusal =
+  portProblem(config.listen.port) ??
   staffSecretProblem(config.staffSecret) ??
   exposedFiles(
     [...(config.databaseUrl ? [] : sqliteFiles(config.databasePath)), ...keyFiles(config.keysDir)],
@@ -59,6 +60,9 @@ function listenProblem(error: NodeJS.ErrnoException, address: string) {
       return `Cannot serve the site: this user may not listen on ${address} (ports under 1024 need root or CAP_NET_BIND_SERVICE): set PORT to 1024 or above, behind a proxy.`;
     case 'EADDRNOTAVAIL':
       return `Cannot serve the site: ${address} is not an address of this machine (HOST).`;
+    // A HOST that is neither an address (999.1.1.1) nor a name the machine can look up.
+    case 'ENOTFOUND':
+      return `Cannot serve the site on ${address}: HOST is not an address, nor a name this machine knows.`;
     default:
       return `Cannot serve the site on ${address}: ${error.message}`;
   }

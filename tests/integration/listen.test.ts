@@ -1,7 +1,8 @@
 /**
  * A server that cannot listen says why in one line of its log (readable, or JSON with
  * LOG_FORMAT=json), naming the address and the likely cause, and exits 1: a port another process
- * holds, a port under 1024 for a user that may not take one, an address that is not this machine's.
+ * holds, a port under 1024 for a user that may not take one, an address that is not this machine's,
+ * a PORT that is no port.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -81,6 +82,16 @@ describe('a server that cannot listen', () => {
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       level: 'error',
       msg: `Cannot serve the site: another process listens on 127.0.0.1:${port}: is the site already running? (Stop it, or set PORT.)`,
+    });
+  });
+
+  it('on a PORT that is no port: says so in one line, exit 1', async () => {
+    // Node's own answer was a RangeError's stack trace.
+    expect(await serve({ PORT: '99999' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'PORT is not a port number: set it to a whole number from 1 to 65535 (4321 when unset).\n',
     });
   });
 
