@@ -11,7 +11,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandArgs, wrongCall } from './command-args.ts';
-import { serverConfig } from './config.ts';
+import { databaseUrlProblem, serverConfig } from './config.ts';
 import { backupIntoFolder } from './store/backup-folder.ts';
 import { BackupError, backupStore, restoreStore } from './store/sqlite-backup.ts';
 import { backupEditing, editingBackupOf, restoreEditing } from './releases/backup.ts';
@@ -50,6 +50,11 @@ if (values.keep !== undefined && folder === undefined)
   wrongCall('--keep goes with --dir DIR: it says how many of the backups there to keep.', USAGE);
 if (values.keep !== undefined && !/^[1-9]\d{0,5}$/.test(values.keep))
   wrongCall('--keep takes a whole number of backups, 1 or more.', USAGE);
+// pg_dump's address is read from it: a stack trace would repeat it, password and all.
+if (config.databaseUrl) {
+  const problem = databaseUrlProblem(config.databaseUrl);
+  if (problem) fail(problem);
+}
 if (config.databaseUrl && folder === undefined)
   fail(
     `DATABASE_URL is set: the store is on PostgreSQL. Back it up with --dir DIR (pg_dump) and restore it with pg_restore (docs/deploying.md, Backups).`,

@@ -223,6 +223,12 @@ export interface ServerConfig {
    * setting given by its old name (OUTBOX_POLL_MS for JOBS_POLL_MS, …), which still works.
    */
   warnings: string[];
+  /**
+   * The settings the server cannot start with, a line each saying what to set (./main.ts refuses
+   * to start on them; the commands, which use none of them, go on): a PORT that is no port, a
+   * SITE_URL, an ALLOWED_ORIGINS entry or a DATABASE_URL that is not an address of its kind.
+   */
+  invalid: string[];
 }
 
 /** The hosts' calendars (src/server/calendars/): their feeds' secret addresses and how they are read. */
@@ -398,13 +404,41 @@ export function staffSecretProblem(secret: string | undefined): string | undefin
   return undefined;
 }
 
+/** PORT (4321): Node takes a whole number from 0 to 65535, and 0 is a port of the system's choosing. */
+function readPort(env: NodeJS.ProcessEnv, invalid: string[]) {
+  const port = Number(env.PORT || 4321);
+  if (Number.isInteger(port) && port >= 1 && port <= 65_535) return port;
+  invalid.push(
+    'PORT is not a port number: set it to a whole number from 1 to 65535 (4321 when unset).',
+  );
+  return 4321;
+}
+
+/** The origin of an http(s) address, or undefined (and a line in `invalid` naming the setting). */
+function originOf(text: string, setting: string, invalid: string[]) {
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
+  } catch {
+    // Not an address: said below.
+  }
+  invalid.push(
+    `${setting} is not an http(s) address: give the origin in full, e.g. https://www.example.com.`,
+  );
+  return undefined;
+}
+
 /**
- * Why the server cannot listen on this PORT, or undefined: Node refuses anything but a whole number
- * from 0 to 65535 with a stack trace, and 0 would be a port of the system's choosing.
+ * Why `text` cannot be the PostgreSQL store's address (DATABASE_URL, `store:copy --to`), or
+ * undefined. It is never repeated: it holds the password.
  */
-export function portProblem(port: number): string | undefined {
-  if (Number.isInteger(port) && port >= 1 && port <= 65_535) return undefined;
-  return 'PORT is not a port number: set it to a whole number from 1 to 65535 (4321 when unset).';
+export function databaseUrlProblem(text: string): string | undefined {
+  try {
+    if (/^postgres(ql)?:$/.test(new URL(text).protocol)) return undefined;
+  } catch {
+    // Not an address at all.
+  }
+  return 'DATABASE_URL is not a PostgreSQL address: set it as postgres://USER:PASSWORD@HOST:5432/DATABASE, or unset it for the SQLite store (ENQUIRY_DB).';
 }
 
 const number = (value: string | undefined, fallback: number) => {
@@ -468,12 +502,41 @@ let current: ServerConfig | undefined;
  */
 export const serverConfig = (): ServerConfig => (current ??= readConfig(process.env));
 
-/** The configuration an environment gives: every unset or invalid variable takes its default. */
+/** How many calls an address and a network may book, how long one waits to be confirmed, the alert. */
+function readBookingLimits(env: NodeJS.ProcessEnv) {
+  const capsOff = env.BOOKING_CAP === 'off';
+  return {
+    bookingCap: capsOff
+      ? Infinity
+      : Math.floor(number(env.BOOKING_CAP, DEFAULT_BOOKING_CAP)) || DEFAULT_BOOKING_CAP,
+    networkCap:
+      capsOff || env.BOOKING_NETWORK_CAP === 'off'
+        ? Infinity
+        : Math.floor(number(env.BOOKING_NETWORK_CAP, DEFAULT_NETWORK_CAP)) || DEFAULT_NETWORK_CAP,
+    unconfirmedShare:
+      capsOff || env.BOOKING_UNCONFIRMED_SHARE === 'off'
+        ? undefined
+        : Math.min(1, number(env.BOOKING_UNCONFIRMED_SHARE, DEFAULT_UNCONFIRMED_SHARE)),
+    confirmMs: number(env.BOOKING_CONFIRM_MINUTES, DEFAULT_CONFIRM_MINUTES) * 60_000,
+    bookingAlertPerHour:
+      env.BOOKING_ALERT_PER_HOUR === 'off'
+        ? undefined
+        : Math.floor(number(env.BOOKING_ALERT_PER_HOUR, DEFAULT_BOOKING_ALERT_PER_HOUR)),
+  };
+}
+
+/**
+ * The configuration an environment gives: every unset or invalid variable takes its default, but
+ * an address the server cannot use, which is said in `invalid`.
+ */
 export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
   const databasePath = env.ENQUIRY_DB || './data/enquiries.sqlite';
   const warnings: string[] = [];
+  const invalid: string[] = [];
+  const databaseProblem = env.DATABASE_URL ? databaseUrlProblem(env.DATABASE_URL) : undefined;
+  if (databaseProblem) invalid.push(databaseProblem);
   return {
-    listen: { host: env.HOST || '127.0.0.1', port: Number(env.PORT || 4321) },
+    listen: { host: env.HOST || '127.0.0.1', port: readPort(env, invalid) },
     distDir: env.DIST_DIR ?? 'dist',
     databasePath,
     databaseUrl: env.DATABASE_URL || undefined,
@@ -493,33 +556,19 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       secret: env.RECAPTCHA_SECRET || undefined,
       verifyUrl: env.RECAPTCHA_VERIFY_URL || 'https://www.google.com/recaptcha/api/siteverify',
     },
-    allowedOrigins: list(env.ALLOWED_ORIGINS).map((origin) => new URL(origin).origin),
+    allowedOrigins: list(env.ALLOWED_ORIGINS).flatMap(
+      (origin) => originOf(origin, 'An entry of ALLOWED_ORIGINS', invalid) ?? [],
+    ),
     bodyLimit: 32 * 1024,
     bookingSecret: env.BOOKING_SECRET || undefined,
     staffSecret: env.STAFF_SECRET || undefined,
     keysDir: env.KEYS_DIR || join(dirname(databasePath), 'keys'),
-    bookingCap:
-      env.BOOKING_CAP === 'off'
-        ? Infinity
-        : Math.floor(number(env.BOOKING_CAP, DEFAULT_BOOKING_CAP)) || DEFAULT_BOOKING_CAP,
-    networkCap:
-      env.BOOKING_CAP === 'off' || env.BOOKING_NETWORK_CAP === 'off'
-        ? Infinity
-        : Math.floor(number(env.BOOKING_NETWORK_CAP, DEFAULT_NETWORK_CAP)) || DEFAULT_NETWORK_CAP,
-    unconfirmedShare:
-      env.BOOKING_CAP === 'off' || env.BOOKING_UNCONFIRMED_SHARE === 'off'
-        ? undefined
-        : Math.min(1, number(env.BOOKING_UNCONFIRMED_SHARE, DEFAULT_UNCONFIRMED_SHARE)),
-    confirmMs: number(env.BOOKING_CONFIRM_MINUTES, DEFAULT_CONFIRM_MINUTES) * 60_000,
+    ...readBookingLimits(env),
     staffEmails: list(env.STAFF_EMAILS),
     staffEditors: list(env.STAFF_EDITORS),
     editing: readEditing(env, databasePath),
     staffIdleMs: number(env.STAFF_SESSION_IDLE_MINUTES, 120) * 60_000,
-    bookingAlertPerHour:
-      env.BOOKING_ALERT_PER_HOUR === 'off'
-        ? undefined
-        : Math.floor(number(env.BOOKING_ALERT_PER_HOUR, DEFAULT_BOOKING_ALERT_PER_HOUR)),
-    siteUrl: env.SITE_URL ? new URL(env.SITE_URL).origin : undefined,
+    siteUrl: env.SITE_URL ? originOf(env.SITE_URL, 'SITE_URL', invalid) : undefined,
     logFormat: env.LOG_FORMAT === 'json' ? 'json' : 'text',
     stopGraceMs: number(env.STOP_GRACE_MS, 10_000),
     stopDrainMs: number(env.STOP_DRAIN_MS, 0),
@@ -547,5 +596,6 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
       perNetwork: Math.floor(number(env.VITALS_PER_NETWORK_PER_DAY, 500)),
     },
     warnings,
+    invalid,
   };
 }

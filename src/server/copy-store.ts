@@ -7,7 +7,7 @@
  * which shows the URL (its password) or a visitor's data.
  */
 import { commandArgs, WRONG_CALL } from './command-args.ts';
-import { serverConfig } from './config.ts';
+import { databaseUrlProblem, serverConfig } from './config.ts';
 import { redact } from './log.ts';
 import { terminalText } from './safe-text.ts';
 import { CopyError, copyToPostgres, type TableCount } from './store/copy-to-postgres.ts';
@@ -28,20 +28,13 @@ const from = values.from ?? config.databasePath;
 const to = values.to ?? config.databaseUrl;
 if (!to) fail(`Say where to: set DATABASE_URL (or --to URL).\n${USAGE}`, WRONG_CALL);
 
-/** The URL, if it is a PostgreSQL one; it is never repeated, whatever it holds. */
-function postgresUrl(text: string): string | undefined {
-  try {
-    return /^postgres(ql)?:$/.test(new URL(text).protocol) ? text : undefined;
-  } catch {
-    return undefined;
-  }
-}
-const url =
-  postgresUrl(to!) ??
+// The URL is never repeated, whatever it holds.
+if (databaseUrlProblem(to!))
   fail(
     'The target is not a PostgreSQL URL (postgres://USER:PASSWORD@HOST:5432/DATABASE).',
     WRONG_CALL,
   );
+const url = to!;
 
 const cell = (n: number | undefined) => (n === undefined ? '-' : String(n));
 

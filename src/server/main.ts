@@ -5,7 +5,7 @@
  */
 import { get } from 'node:http';
 import { resolve } from 'node:path';
-import { portProblem, serverConfig, staffSecretProblem } from './config.ts';
+import { serverConfig, staffSecretProblem } from './config.ts';
 import { createSiteServer } from './http/server.ts';
 import { liveSite } from './releases/live-site.ts';
 import { finishBeforeExit, isStopping, markStopping, onShutdown } from './shutdown.ts';
@@ -25,10 +25,11 @@ setLogFormat(config.logFormat === 'json');
 routeConsole();
 // A setting given by its old name still works: said once, with the name to use.
 for (const warning of config.warnings) log.warn(warning);
-// Not a server whose store or keys other users of the machine can read, nor one whose links a
-// short key signs: one line saying what to do, and no start.
+// Not a server on a setting it cannot use (a PORT, SITE_URL, ALLOWED_ORIGINS or DATABASE_URL that
+// is not one), nor one whose store or keys other users of the machine can read, nor one whose
+// links a short key signs: one line saying what to do, and no start.
 const refusal =
-  portProblem(config.listen.port) ??
+  (config.invalid.length ? config.invalid.join(' ') : undefined) ??
   staffSecretProblem(config.staffSecret) ??
   exposedFiles(
     [...(config.databaseUrl ? [] : sqliteFiles(config.databasePath)), ...keyFiles(config.keysDir)],

@@ -2,7 +2,7 @@
  * A server that cannot listen says why in one line of its log (readable, or JSON with
  * LOG_FORMAT=json), naming the address and the likely cause, and exits 1: a port another process
  * holds, a port under 1024 for a user that may not take one, an address that is not this machine's,
- * a PORT that is no port.
+ * a PORT, SITE_URL, ALLOWED_ORIGINS or DATABASE_URL that is not one.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -85,14 +85,29 @@ describe('a server that cannot listen', () => {
     });
   });
 
-  it('on a PORT that is no port: says so in one line, exit 1', async () => {
-    // Node's own answer was a RangeError's stack trace.
+  it('on settings it cannot use: says which in one line, repeating no address, exit 1', async () => {
+    // Node's own answer to each was a stack trace, a RangeError's or an invalid URL's with the
+    // address in it; DATABASE_URL's was looked up as a host, the site served without its store.
     expect(await serve({ PORT: '99999' })).toEqual({
       code: 1,
       stdout: '',
       stderr:
         'PORT is not a port number: set it to a whole number from 1 to 65535 (4321 when unset).\n',
     });
+    const addresses = await serve({
+      PORT: String(await freePort()),
+      SITE_URL: 'www.example.com',
+      ALLOWED_ORIGINS: 'https://a.example, partner',
+      DATABASE_URL: 'postgres//site:s3cret@db.internal/agency',
+    });
+    expect(addresses.code).toBe(1);
+    expect(addresses.stdout).toBe('');
+    const line = addresses.stderr;
+    expect(line.trimEnd().split('\n')).toHaveLength(1);
+    expect(line).toContain('DATABASE_URL is not a PostgreSQL address');
+    expect(line).toContain('SITE_URL is not an http(s) address');
+    expect(line).toContain('An entry of ALLOWED_ORIGINS is not an http(s) address');
+    expect(line).not.toMatch(/s3cret|db\.internal|partner/);
   });
 
   it('on an address that is not this machine’s: says so, exit 1', async () => {

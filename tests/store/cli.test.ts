@@ -160,6 +160,19 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
     });
     const stray = run('npm', ['run', '--silent', 'enquiries', '--', '--csv', 'all'], { env });
     await expect(stray).rejects.toMatchObject({ code: 2, stdout: '' });
+    // An address that is none: said, never repeated (it holds a password), nothing looked up.
+    const badUrl = run(process.execPath, ['src/server/cli.ts'], {
+      env: { ...env, DATABASE_URL: 'postgres//site:s3cret@db.internal/agency' },
+    });
+    await expect(badUrl).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(
+        /^Cannot read the enquiries: DATABASE_URL is not a PostgreSQL address: [^\n]*\n$/,
+      ),
+    });
+    expect(String(await badUrl.catch((error: { stderr: string }) => error.stderr))).not.toMatch(
+      /s3cret|db\.internal/,
+    );
     const blank = run(
       'npm',
       ['run', '--silent', 'enquiries', '--', '--cancel', 'x', '--reason', ' \r\n '],

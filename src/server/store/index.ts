@@ -3,6 +3,7 @@
  * drivers are loaded only when chosen, so that a server on SQLite never loads pg, and neither
  * imports this file back.
  */
+import { databaseUrlProblem } from '../config.ts';
 import type { EnquiryStore, StoreLocation, StoreOptions } from './types.ts';
 
 /** Opens (and migrates) the configured store. */
@@ -11,6 +12,9 @@ export async function openStore(
   options: StoreOptions = {},
 ): Promise<EnquiryStore> {
   if (databaseUrl) {
+    // Not a host name made of it (`nonsense` was looked up as a host called "base").
+    const problem = databaseUrlProblem(databaseUrl);
+    if (problem) throw new Error(problem);
     const { PostgresStore } = await import('./postgres/store.ts');
     return PostgresStore.open(databaseUrl, options);
   }
