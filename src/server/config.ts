@@ -225,8 +225,9 @@ export interface ServerConfig {
   warnings: string[];
   /**
    * The settings the server cannot start with, a line each saying what to set (./main.ts refuses
-   * to start on them; the commands, which use none of them, go on): a PORT that is no port, a
-   * SITE_URL, an ALLOWED_ORIGINS entry or a DATABASE_URL that is not an address of its kind.
+   * to start on them; the commands go on, and refuse a DATABASE_URL themselves): a PORT that is
+   * no port, a SITE_URL, an ALLOWED_ORIGINS entry, a DATABASE_URL or an SMTP_URL that is not an
+   * address of its kind.
    */
   invalid: string[];
 }
@@ -428,16 +429,21 @@ function originOf(text: string, setting: string, invalid: string[]) {
   return undefined;
 }
 
+/** An address's scheme ('https:'), or '' for what is no address. */
+function protocolOf(text: string) {
+  try {
+    return new URL(text).protocol;
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Why `text` cannot be the PostgreSQL store's address (DATABASE_URL, `store:copy --to`), or
  * undefined. It is never repeated: it holds the password.
  */
 export function databaseUrlProblem(text: string): string | undefined {
-  try {
-    if (/^postgres(ql)?:$/.test(new URL(text).protocol)) return undefined;
-  } catch {
-    // Not an address at all.
-  }
+  if (/^postgres(ql)?:$/.test(protocolOf(text))) return undefined;
   return 'DATABASE_URL is not a PostgreSQL address: set it as postgres://USER:PASSWORD@HOST:5432/DATABASE, or unset it for the SQLite store (ENQUIRY_DB).';
 }
 
@@ -535,6 +541,12 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
   const invalid: string[] = [];
   const databaseProblem = env.DATABASE_URL ? databaseUrlProblem(env.DATABASE_URL) : undefined;
   if (databaseProblem) invalid.push(databaseProblem);
+  // Else the mail client reads it as it can (`smtp//…` as this machine's port 587), every e-mail
+  // then retried in vain.
+  if (env.SMTP_URL && !/^smtps?:$/.test(protocolOf(env.SMTP_URL)))
+    invalid.push(
+      'SMTP_URL is not a mail server address: set it as smtps://USER:PASSWORD@HOST:465 (or smtp:// for STARTTLS on 587).',
+    );
   return {
     listen: { host: env.HOST || '127.0.0.1', port: readPort(env, invalid) },
     distDir: env.DIST_DIR ?? 'dist',

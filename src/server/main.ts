@@ -25,8 +25,8 @@ setLogFormat(config.logFormat === 'json');
 routeConsole();
 // A setting given by its old name still works: said once, with the name to use.
 for (const warning of config.warnings) log.warn(warning);
-// Not a server on a setting it cannot use (a PORT, SITE_URL, ALLOWED_ORIGINS or DATABASE_URL that
-// is not one), nor one whose store or keys other users of the machine can read, nor one whose
+// Not a server on a setting it cannot use (a PORT, SITE_URL, ALLOWED_ORIGINS, DATABASE_URL or
+// SMTP_URL that is not one), nor one whose store or keys other users of the machine can read, nor one whose
 // links a short key signs: one line saying what to do, and no start.
 const refusal =
   (config.invalid.length ? config.invalid.join(' ') : undefined) ??

@@ -2,7 +2,7 @@
  * A server that cannot listen says why in one line of its log (readable, or JSON with
  * LOG_FORMAT=json), naming the address and the likely cause, and exits 1: a port another process
  * holds, a port under 1024 for a user that may not take one, an address that is not this machine's,
- * a PORT, SITE_URL, ALLOWED_ORIGINS or DATABASE_URL that is not one.
+ * a PORT, SITE_URL, ALLOWED_ORIGINS, DATABASE_URL or SMTP_URL that is not one.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -87,7 +87,8 @@ describe('a server that cannot listen', () => {
 
   it('on settings it cannot use: says which in one line, repeating no address, exit 1', async () => {
     // Node's own answer to each was a stack trace, a RangeError's or an invalid URL's with the
-    // address in it; DATABASE_URL's was looked up as a host, the site served without its store.
+    // address in it; DATABASE_URL's was looked up as a host, the site served without its store;
+    // SMTP_URL's was read as this machine's port 587, every e-mail retried in vain.
     expect(await serve({ PORT: '99999' })).toEqual({
       code: 1,
       stdout: '',
@@ -99,6 +100,7 @@ describe('a server that cannot listen', () => {
       SITE_URL: 'www.example.com',
       ALLOWED_ORIGINS: 'https://a.example, partner',
       DATABASE_URL: 'postgres//site:s3cret@db.internal/agency',
+      SMTP_URL: 'smtp//website:s3cret@mail.internal:587',
     });
     expect(addresses.code).toBe(1);
     expect(addresses.stdout).toBe('');
@@ -107,7 +109,8 @@ describe('a server that cannot listen', () => {
     expect(line).toContain('DATABASE_URL is not a PostgreSQL address');
     expect(line).toContain('SITE_URL is not an http(s) address');
     expect(line).toContain('An entry of ALLOWED_ORIGINS is not an http(s) address');
-    expect(line).not.toMatch(/s3cret|db\.internal|partner/);
+    expect(line).toContain('SMTP_URL is not a mail server address');
+    expect(line).not.toMatch(/s3cret|\.internal|partner/);
   });
 
   it('on an address that is not this machine’s: says so, exit 1', async () => {
