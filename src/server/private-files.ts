@@ -28,9 +28,31 @@ const keyNames: readonly KeyName[] = ['staff', 'booking'];
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
+/**
+ * Makes `folder` and its missing parents with `mode`; one that exists is left as it is. Not Node's
+ * `recursive: true`, which loops for ever (a core at 100 %, SIGTERM unheard, nothing logged) where
+ * mkdir answers ENOENT under a parent that exists, as in /proc: here each level is tried once.
+ */
+export function makeFolder(folder: string, mode = 0o700) {
+  const make = () => {
+    try {
+      mkdirSync(folder, { mode });
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') throw error;
+    }
+  };
+  try {
+    make();
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT' || dirname(folder) === folder) throw error;
+    makeFolder(dirname(folder), mode);
+    make();
+  }
+}
+
 /** Makes `folder`, and its missing parents, 0700; one that exists is left as it is. */
 export function privateFolder(folder: string) {
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  makeFolder(folder, 0o700);
 }
 
 /**

@@ -24,7 +24,13 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keyFile, KeyFileError, signingKeys, sqliteFiles } from '../../src/server/private-files';
+import {
+  keyFile,
+  KeyFileError,
+  makeFolder,
+  signingKeys,
+  sqliteFiles,
+} from '../../src/server/private-files';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { backupStore, restoreStore } from '../../src/server/store/sqlite-backup';
 import { SqliteStore } from '../../src/server/store/sqlite';
@@ -222,6 +228,39 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
     });
   },
 );
+
+describe('a folder made for the store, its keys, backups or drafts', () => {
+  it('is made with its missing parents, 0700 whatever the umask; one there is left as it is', () => {
+    const root = mkdtempSync(join(tmpdir(), 'folders-'));
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    const previous = process.umask(0);
+    try {
+      makeFolder(join(root, 'a', 'b', 'keys'));
+    } finally {
+      process.umask(previous);
+    }
+    for (const folder of ['a', 'a/b', 'a/b/keys'])
+      expect(statSync(join(root, folder)).mode & 0o777).toBe(0o700);
+    chmodSync(join(root, 'a'), 0o750);
+    makeFolder(join(root, 'a'));
+    expect(statSync(join(root, 'a')).mode & 0o777).toBe(0o750);
+  });
+
+  // Node's `recursive: true` looped for ever there (a core at 100 %, SIGTERM unheard): a server
+  // given KEYS_DIR or EDITING_DIR in /proc never answered. In a process of its own, with a limit.
+  it.skipIf(!existsSync('/proc/self'))(
+    'under a parent where mkdir answers ENOENT (/proc): fails at once, saying so',
+    async () => {
+      const script = `import('./src/server/private-files.ts').then(
+        (files) => files.makeFolder('/proc/agency-site/keys'),
+      ).catch((error) => { console.log(error.code); });`;
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+        timeout: 20_000,
+      });
+      expect(stdout.trim()).toBe('ENOENT');
+    },
+  );
+});
 
 describe('a key file', () => {
   it('is one key when several processes make it at once', async () => {

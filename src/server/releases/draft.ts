@@ -6,10 +6,11 @@
  * git's merge, and onto the code deployed since, so that neither side loses the other's work.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, realpath, rm } from 'node:fs/promises';
+import { cp, readFile, realpath, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
+import { makeFolder } from '../private-files.ts';
 import { processWide } from '../process-wide.ts';
 import { git, gitSucceeds } from './git.ts';
 
@@ -94,7 +95,7 @@ async function makeDraft(folders: Folders, from?: string): Promise<string> {
     const theirs = await worktreeRepository(folders.draftDir);
     if (theirs && theirs === (await repository(folders.repoDir))) return folders.draftDir;
   }
-  await mkdir(folders.editingDir, { recursive: true, mode: 0o700 });
+  makeFolder(folders.editingDir);
   const here =
     from && (await gitSucceeds(['cat-file', '-e', `${from}^{commit}`], { cwd: folders.repoDir }));
   const start = here ? from : await publishedTip(folders);

@@ -7,19 +7,12 @@
  * SQLite's online backup (./sqlite-backup.ts); a store on PostgreSQL is dumped by pg_dump.
  */
 import { execFile } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { chmodSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { StoreLocation } from './types.ts';
 import { BackupError, backupStore } from './sqlite-backup.ts';
+import { makeFolder } from '../private-files.ts';
 
 /** Each engine's backups: SQLite's a store file, PostgreSQL's pg_dump's custom format. */
 const EXTENSION = { sqlite: 'sqlite', postgres: 'dump' } as const;
@@ -34,7 +27,7 @@ const ownName = (kind: Kind) =>
 
 /** The folder, made or narrowed to its owner alone. */
 function ownFolder(dir: string) {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeFolder(dir);
   if (!statSync(dir).isDirectory()) throw new BackupError(`${dir} is not a folder.`);
   if (statSync(dir).mode & 0o077) chmodSync(dir, 0o700);
 }
