@@ -79,10 +79,11 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 function staffChange(text: string | undefined): CallChange {
   if (text === undefined) return { by: 'staff' };
   const line = headerText(text);
-  if (!line) return fail('Say the reason in words: --reason "The host is ill"');
+  if (!line) return wrongCall('Say the reason in words: --reason "The host is ill"', USAGE);
   if (line.length > MAX_REASON)
-    return fail(
+    return wrongCall(
       `Keep the reason under ${MAX_REASON} characters: it goes in the e-mails as one line.`,
+      USAGE,
     );
   return { by: 'staff', reason: line };
 }

@@ -415,20 +415,6 @@ function readPort(env: NodeJS.ProcessEnv, invalid: string[]) {
   return 4321;
 }
 
-/** The origin of an http(s) address, or undefined (and a line in `invalid` naming the setting). */
-function originOf(text: string, setting: string, invalid: string[]) {
-  try {
-    const url = new URL(text);
-    if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
-  } catch {
-    // Not an address: said below.
-  }
-  invalid.push(
-    `${setting} is not an http(s) address: give the origin in full, e.g. https://www.example.com.`,
-  );
-  return undefined;
-}
-
 /** An address's scheme ('https:'), or '' for what is no address. */
 function protocolOf(text: string) {
   try {
@@ -436,6 +422,15 @@ function protocolOf(text: string) {
   } catch {
     return '';
   }
+}
+
+/** The origin of an http(s) address, or undefined (and a line in `invalid` naming the setting). */
+function originOf(text: string, setting: string, invalid: string[]) {
+  if (/^https?:$/.test(protocolOf(text))) return new URL(text).origin;
+  invalid.push(
+    `${setting} is not an http(s) address: give the origin in full, e.g. https://www.example.com.`,
+  );
+  return undefined;
 }
 
 /**

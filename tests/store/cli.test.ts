@@ -179,7 +179,8 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
       { env },
     );
     await expect(blank).rejects.toMatchObject({
-      stderr: expect.stringContaining('Say the reason'),
+      code: 2,
+      stderr: expect.stringMatching(/^Say the reason in words: .*\nUsage: npm run enquiries /),
     });
   });
 });
