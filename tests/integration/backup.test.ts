@@ -92,6 +92,9 @@ it('refuses a file that is not a store of this site, and leaves the store as it 
   await expect(npmRun('restore', other, database)).rejects.toMatchObject({
     stderr: expect.stringContaining('is not a store of this site'),
   });
+  await expect(npmRun('restore', folder, database)).rejects.toMatchObject({
+    stderr: `${folder} is a folder: give the backup file in it.\n`,
+  });
   const text = join(folder, 'text.sqlite');
   (await import('node:fs')).writeFileSync(text, 'not a database at all');
   await expect(npmRun('restore', text, database)).rejects.toMatchObject({

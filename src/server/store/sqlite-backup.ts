@@ -4,7 +4,7 @@
  * transaction saw it, taken while the server keeps reading and writing. A restore puts a checked
  * backup in the store's place, with no server using the file, and keeps the file it replaces.
  */
-import { chmodSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { DatabaseSync, backup } from 'node:sqlite';
 import { privateFile } from '../private-files.ts';
 import { stepsOf } from './migrations.ts';
@@ -37,6 +37,9 @@ async function copyInto(db: DatabaseSync, path: string) {
 
 /** What a backup file holds, checked: SQLite's own check passes and it is this site's store. */
 function checkedStore(path: string): { enquiries: number; version: number } {
+  // SQLite reads a folder as "disk I/O error".
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+    throw new BackupError(`${path} is a folder: give the backup file in it.`);
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(path, { readOnly: true });
