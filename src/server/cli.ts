@@ -12,8 +12,8 @@
  * It reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB (SQLite).
  * What it prints is made by ./enquiries/listing.ts; this file is the arguments and the I/O.
  */
-import { existsSync, writeFileSync } from 'node:fs';
-import { commandArgs, wrongCall } from './command-args.ts';
+import { existsSync } from 'node:fs';
+import { commandArgs, writeOutput, wrongCall } from './command-args.ts';
 import { serverConfig } from './config.ts';
 import { csvHeader, csvRows, formatListing } from './enquiries/listing.ts';
 import { readAvailability, readSiteEmail } from './booking/availability-file.ts';
@@ -31,7 +31,7 @@ import {
   type StoredEnquiry,
   type StoredNote,
 } from './store/types.ts';
-import { headerText, terminalText } from './safe-text.ts';
+import { headerText } from './safe-text.ts';
 import { callZones, formatCallTime } from '../domain/call-times.ts';
 
 const USAGE = `Usage: npm run enquiries [-- --csv [--out FILE]] [--spam]
@@ -201,13 +201,6 @@ try {
   await store!.close();
 }
 
-if (listing !== undefined && values.out) {
-  // A file of its own: only what was asked for, whatever npm prints around the command.
-  try {
-    writeFileSync(values.out, listing);
-  } catch (error) {
-    // Node's message names the file again ("EACCES: permission denied, open '…'"): once is enough.
-    const why = reason(error).replace(/, open '.*'$/s, '');
-    fail(`Cannot write ${terminalText(values.out)}: ${why}`);
-  }
-} else if (listing !== undefined) process.stdout.write(listing);
+// A file of its own: only what was asked for, whatever npm prints around the command.
+if (listing !== undefined && values.out) writeOutput(values.out, listing);
+else if (listing !== undefined) process.stdout.write(listing);

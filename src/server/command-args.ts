@@ -4,8 +4,11 @@
  * terminal expects: `--help` prints the command's usage, and a mistyped or incomplete option says
  * what is wrong, then the usage, in two lines (exit 2), where parseArgs threw a stack trace.
  * Nothing of the arguments is repeated but an option's name: a value may be a password (a URL).
+ * And the file a command writes (`--out`, `--html`): written, or why not in one line.
  */
+import { writeFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { terminalText } from './safe-text.ts';
 
 /** The exit code of a command called wrongly, as `npm run store:copy` has long used. */
 export const WRONG_CALL = 2;
@@ -56,5 +59,22 @@ export function commandArgs<T extends ParseArgsConfig>(usage: string, config: T)
     const problem = argumentsProblem(error);
     if (problem === undefined) throw error;
     return wrongCall(problem, usage);
+  }
+}
+
+/**
+ * Writes a command's file, or ends the process saying why in one line (exit 1), where Node threw a
+ * stack trace. Node's message names the file again ("EISDIR: …, open '…'"): once is enough.
+ */
+export function writeOutput(path: string, text: string) {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).replace(
+      /, open '.*'$/s,
+      '',
+    );
+    console.error(`Cannot write ${terminalText(path)}: ${why}`);
+    process.exit(1);
   }
 }

@@ -202,4 +202,14 @@ describe('npm run vitals', () => {
         stderr: `${problem}\nUsage: npm run vitals [-- --days 28] [--to YYYY-MM-DD] [--csv | --html report.html]\n`,
       });
   });
+
+  it('says which report file it cannot write, and why, in one line', async () => {
+    // A stack trace from writeFileSync before.
+    await expect(
+      run(process.execPath, ['src/server/vitals/cli.ts', '--html', dir], { env }),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: `Cannot write ${dir}: EISDIR: illegal operation on a directory\n`,
+    });
+  });
 });

@@ -5,9 +5,9 @@
  * metric. Reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB.
  * What it prints is made by ./report.ts; this file is the arguments and the I/O.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandArgs, wrongCall } from '../command-args.ts';
+import { commandArgs, writeOutput, wrongCall } from '../command-args.ts';
 import { serverConfig } from '../config.ts';
 import { openStore } from '../store/index.ts';
 import type { VitalRecord, VitalsDay } from '../store/types.ts';
@@ -76,6 +76,6 @@ else if (values.html) {
     // No build here: the report says 'the site'.
   }
   site ??= 'the site';
-  writeFileSync(values.html, formatHtmlReport(records, from, to, site));
+  writeOutput(values.html, formatHtmlReport(records, from, to, site));
   console.log(`Wrote ${values.html}: ${records.length} measurements, ${from} to ${to}.`);
 } else console.log(formatReport(records, from, to, counts));
