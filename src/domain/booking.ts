@@ -77,7 +77,7 @@ export const weeklyHours = z.strictObject({
  * Why a 'YYYY-MM-DD' text is not a day: its form, or the day that does not exist, said as a person
  * reads a date ("30 February 2026 does not exist").
  */
-function dateProblem(text: string): string | undefined {
+export function dateProblem(text: string): string | undefined {
   const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!parts) return 'must be a date written like 2026-12-25 (year, month, day)';
   const [year, month, day] = parts.slice(1).map(Number) as [number, number, number];

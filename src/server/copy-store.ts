@@ -6,7 +6,7 @@
  * The work is ./store/copy-to-postgres.ts; this file is the arguments and the messages, none of
  * which shows the URL (its password) or a visitor's data.
  */
-import { commandArgs, WRONG_CALL } from './command-args.ts';
+import { commandArgs, WRONG_CALL, wrongCall } from './command-args.ts';
 import { databaseUrlProblem, serverConfig } from './config.ts';
 import { redact } from './log.ts';
 import { terminalText } from './safe-text.ts';
@@ -26,15 +26,14 @@ const { values } = commandArgs(USAGE, {
 const config = serverConfig();
 const from = values.from ?? config.databasePath;
 const to = values.to ?? config.databaseUrl;
-if (!to) fail(`Say where to: set DATABASE_URL (or --to URL).\n${USAGE}`, WRONG_CALL);
+if (!to) wrongCall('Say where to: set DATABASE_URL (or --to URL).', USAGE);
 
 // The URL is never repeated, whatever it holds.
-if (databaseUrlProblem(to!))
+if (databaseUrlProblem(to))
   fail(
     'The target is not a PostgreSQL URL (postgres://USER:PASSWORD@HOST:5432/DATABASE).',
     WRONG_CALL,
   );
-const url = to!;
 
 const cell = (n: number | undefined) => (n === undefined ? '-' : String(n));
 
@@ -52,7 +51,7 @@ function table(counts: TableCount[]) {
 
 const source = `the SQLite file ${terminalText(from)}`;
 try {
-  const result = await copyToPostgres(from, url);
+  const result = await copyToPostgres(from, to);
   console.log(
     `${result.matches ? 'Copied' : 'Not copied'}: ${source} into ${terminalText(result.target)}.`,
   );

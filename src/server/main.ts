@@ -26,8 +26,8 @@ routeConsole();
 // A setting given by its old name still works: said once, with the name to use.
 for (const warning of config.warnings) log.warn(warning);
 // Not a server on a setting it cannot use (a PORT, SITE_URL, ALLOWED_ORIGINS, DATABASE_URL or
-// SMTP_URL that is not one), nor one whose store or keys other users of the machine can read, nor one whose
-// links a short key signs: one line saying what to do, and no start.
+// SMTP_URL that is not one), nor one whose store or keys other users of the machine can read, nor
+// one whose links a short key signs: one line saying what to do, and no start.
 const refusal =
   (config.invalid.length ? config.invalid.join(' ') : undefined) ??
   staffSecretProblem(config.staffSecret) ??

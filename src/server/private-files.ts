@@ -29,14 +29,14 @@ const keyNames: readonly KeyName[] = ['staff', 'booking'];
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
 /**
- * Makes `folder` and its missing parents with `mode`; one that exists is left as it is. Not Node's
+ * Makes `folder`, and its missing parents, 0700; one that exists is left as it is. Not Node's
  * `recursive: true`, which loops for ever (a core at 100 %, SIGTERM unheard, nothing logged) where
  * mkdir answers ENOENT under a parent that exists, as in /proc: here each level is tried once.
  */
-export function makeFolder(folder: string, mode = 0o700) {
+export function privateFolder(folder: string) {
   const make = () => {
     try {
-      mkdirSync(folder, { mode });
+      mkdirSync(folder, { mode: 0o700 });
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
     }
@@ -45,14 +45,9 @@ export function makeFolder(folder: string, mode = 0o700) {
     make();
   } catch (error) {
     if (errorCode(error) !== 'ENOENT' || dirname(folder) === folder) throw error;
-    makeFolder(dirname(folder), mode);
+    privateFolder(dirname(folder));
     make();
   }
-}
-
-/** Makes `folder`, and its missing parents, 0700; one that exists is left as it is. */
-export function privateFolder(folder: string) {
-  makeFolder(folder, 0o700);
 }
 
 /**

@@ -27,7 +27,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   keyFile,
   KeyFileError,
-  makeFolder,
+  privateFolder,
   signingKeys,
   sqliteFiles,
 } from '../../src/server/private-files';
@@ -235,14 +235,14 @@ describe('a folder made for the store, its keys, backups or drafts', () => {
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
     const previous = process.umask(0);
     try {
-      makeFolder(join(root, 'a', 'b', 'keys'));
+      privateFolder(join(root, 'a', 'b', 'keys'));
     } finally {
       process.umask(previous);
     }
     for (const folder of ['a', 'a/b', 'a/b/keys'])
       expect(statSync(join(root, folder)).mode & 0o777).toBe(0o700);
     chmodSync(join(root, 'a'), 0o750);
-    makeFolder(join(root, 'a'));
+    privateFolder(join(root, 'a'));
     expect(statSync(join(root, 'a')).mode & 0o777).toBe(0o750);
   });
 
@@ -252,7 +252,7 @@ describe('a folder made for the store, its keys, backups or drafts', () => {
     'under a parent where mkdir answers ENOENT (/proc): fails at once, saying so',
     async () => {
       const script = `import('./src/server/private-files.ts').then(
-        (files) => files.makeFolder('/proc/agency-site/keys'),
+        (files) => files.privateFolder('/proc/agency-site/keys'),
       ).catch((error) => { console.log(error.code); });`;
       const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
         timeout: 20_000,

@@ -11,7 +11,7 @@ import { chmod, cp, mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { EditingConfig } from '../config.ts';
-import { makeFolder } from '../private-files.ts';
+import { privateFolder } from '../private-files.ts';
 import { CONTENT_PATHS, PUBLISHED_BRANCH, ensureDraft, restartDraft } from './draft.ts';
 import { git, gitSucceeds } from './git.ts';
 
@@ -51,7 +51,7 @@ export async function backupEditing(config: EditingConfig, storeBackup: string) 
 export async function restoreEditing(config: EditingConfig, storeBackup: string) {
   const file = editingBackupOf(storeBackup);
   if (!existsSync(file)) return undefined;
-  makeFolder(config.editingDir);
+  privateFolder(config.editingDir);
   const work = await mkdtemp(join(config.editingDir, 'restore-'));
   try {
     await run('tar', ['-xzf', file, '-C', work]);

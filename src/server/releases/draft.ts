@@ -10,7 +10,7 @@ import { cp, readFile, realpath, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
-import { makeFolder } from '../private-files.ts';
+import { privateFolder } from '../private-files.ts';
 import { processWide } from '../process-wide.ts';
 import { git, gitSucceeds } from './git.ts';
 
@@ -95,7 +95,7 @@ async function makeDraft(folders: Folders, from?: string): Promise<string> {
     const theirs = await worktreeRepository(folders.draftDir);
     if (theirs && theirs === (await repository(folders.repoDir))) return folders.draftDir;
   }
-  makeFolder(folders.editingDir);
+  privateFolder(folders.editingDir);
   const here =
     from && (await gitSucceeds(['cat-file', '-e', `${from}^{commit}`], { cwd: folders.repoDir }));
   const start = here ? from : await publishedTip(folders);

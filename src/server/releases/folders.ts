@@ -11,7 +11,7 @@ import { chmod, mkdir, readdir, readlink, rename, rm, symlink, stat } from 'node
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EditingConfig } from '../config.ts';
-import { makeFolder } from '../private-files.ts';
+import { privateFolder } from '../private-files.ts';
 
 export interface ReleasePaths {
   editingDir: string;
@@ -63,7 +63,7 @@ export const releaseDir = (paths: ReleasePaths, folder: number) =>
 /** The editing folder and its parts, readable by the site's user alone (drafts may hold anything). */
 export async function makeEditingDirs(paths: ReleasePaths) {
   for (const dir of [paths.editingDir, paths.releasesDir, paths.buildsDir]) {
-    makeFolder(dir);
+    privateFolder(dir);
     await chmod(dir, 0o700);
   }
 }

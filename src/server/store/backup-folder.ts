@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { StoreLocation } from './types.ts';
 import { BackupError, backupStore } from './sqlite-backup.ts';
-import { makeFolder } from '../private-files.ts';
+import { privateFolder } from '../private-files.ts';
 
 /** Each engine's backups: SQLite's a store file, PostgreSQL's pg_dump's custom format. */
 const EXTENSION = { sqlite: 'sqlite', postgres: 'dump' } as const;
@@ -27,7 +27,7 @@ const ownName = (kind: Kind) =>
 
 /** The folder, made or narrowed to its owner alone. */
 function ownFolder(dir: string) {
-  makeFolder(dir);
+  privateFolder(dir);
   if (!statSync(dir).isDirectory()) throw new BackupError(`${dir} is not a folder.`);
   if (statSync(dir).mode & 0o077) chmodSync(dir, 0o700);
 }

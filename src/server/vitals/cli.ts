@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { dateProblem } from '../../domain/booking.ts';
 import { commandArgs, writeOutput, wrongCall } from '../command-args.ts';
 import { serverConfig } from '../config.ts';
 import { openStore } from '../store/index.ts';
@@ -16,16 +17,6 @@ import { formatHtmlReport, formatReport, formatVitalsCsv, windowStart } from './
 const USAGE = 'Usage: npm run vitals [-- --days 28] [--to YYYY-MM-DD] [--csv | --html report.html]';
 /** Ten years: more than any store keeps (VITALS_RETENTION_DAYS, 90), and a date the report can write. */
 const MAX_DAYS = 3660;
-
-/** 'YYYY-MM-DD' of a day that exists (not 2026-02-31, which Date.parse reads as 3 March). */
-function isCalendarDay(text: string) {
-  const time = Date.parse(`${text}T00:00:00Z`);
-  return (
-    /^\d{4}-\d{2}-\d{2}$/.test(text) &&
-    !Number.isNaN(time) &&
-    new Date(time).toISOString().slice(0, 10) === text
-  );
-}
 
 const { values } = commandArgs(USAGE, {
   options: {
@@ -40,7 +31,7 @@ const days = Number(values.days);
 if (!/^\d{1,4}$/.test(values.days) || days < 1 || days > MAX_DAYS)
   wrongCall(`--days takes a whole number of days, 1 to ${MAX_DAYS}.`, USAGE);
 const to = values.to ?? new Date().toISOString().slice(0, 10);
-if (!isCalendarDay(to)) wrongCall('--to takes a day of the calendar, as YYYY-MM-DD.', USAGE);
+if (dateProblem(to)) wrongCall('--to takes a day of the calendar, as YYYY-MM-DD.', USAGE);
 const from = windowStart(to, days);
 
 const config = serverConfig();
