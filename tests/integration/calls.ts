@@ -24,14 +24,14 @@ export const booking = (slot: string, extra: Record<string, string> = {}) => ({
 export const book = (server: RunningServer, slot: string, extra: Record<string, string> = {}) =>
   postForm(`${server.url}/send-mail.php`, booking(slot, extra));
 
+const weekdayInLondon = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'long',
+  timeZone: 'Europe/London',
+});
+
 /** The slots on a weekday in the agency's zone (src/content/data/availability.yaml: Europe/London). */
 export const onWeekday = (slots: Slot[], weekday: string) =>
-  slots.filter(
-    (slot) =>
-      new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'Europe/London' }).format(
-        new Date(slot.start),
-      ) === weekday,
-  );
+  slots.filter((slot) => weekdayInLondon.format(new Date(slot.start)) === weekday);
 
 /**
  * A slot only one host takes (availability.yaml: Ben has no Wednesday hours), the `nth` of them:
