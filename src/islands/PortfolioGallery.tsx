@@ -39,7 +39,7 @@ export default function PortfolioGallery({ projects }: Props) {
   const filter = useStore($portfolioFilter);
   const index = useStore($lightboxIndex);
   const id = useId();
-  const lightbox = useModalDialog(index !== null, closeLightbox, (dialog) => {
+  const { props: lightbox, close } = useModalDialog(index !== null, closeLightbox, (dialog) => {
     if (dialog.open) openLightbox(Number(dialog.getAttribute(PROJECT_INDEX)));
   });
   const radios = useRef<HTMLFieldSetElement>(null);
@@ -140,7 +140,7 @@ export default function PortfolioGallery({ projects }: Props) {
               firstMove={LIGHTBOX_STEP}
               onClick={() => step(1)}
             />
-            <CloseButton onClick={closeLightbox} />
+            <CloseButton onClick={close} />
           </div>
           {projects.map((project, i) => (
             <figure key={project.id} className="lightbox__item" hidden={i !== index}>

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useId, type ReactNode } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import { $callModalOpen, closeCallModal, openCallModal } from '../stores/call-modal';
 import { SCHEDULE_CALL } from '../domain/hand-over';
 import CloseButton from './CloseButton';
@@ -22,8 +22,9 @@ import { useModalDialog } from './use-modal-dialog';
 export default function ScheduleCallModal({ timeStep }: { timeStep?: ReactNode }) {
   const open = useStore($callModalOpen);
   const id = useId();
-  const close = () => closeCallModal()?.focus();
-  const dialog = useModalDialog(open, close, (element) => {
+  // Focus back on what opened it, once closed (the browser's own return is to what had focus).
+  const returnFocus = () => closeCallModal()?.focus();
+  const { props: dialog, close } = useModalDialog(open, returnFocus, (element) => {
     if (element.open) openCallModal(null);
     const onTrigger = (event: MouseEvent) => {
       const trigger = (event.target as Element).closest?.<HTMLElement>(`[${SCHEDULE_CALL}]`);
@@ -34,6 +35,8 @@ export default function ScheduleCallModal({ timeStep }: { timeStep?: ReactNode }
     document.addEventListener('click', onTrigger);
     return () => document.removeEventListener('click', onTrigger);
   });
+  // The same element from render to render: opening or closing does not render the form again.
+  const form = useMemo(() => <ScheduleCallForm timeStep={timeStep} />, [timeStep]);
 
   return (
     <>
@@ -54,7 +57,7 @@ export default function ScheduleCallModal({ timeStep }: { timeStep?: ReactNode }
           <p id={`${id}-intro`} className="call-modal__intro">
             Leave your details and a line about your project, and choose a time if you like.
           </p>
-          <ScheduleCallForm timeStep={timeStep} />
+          {form}
         </div>
       </dialog>
       <OutboxNotice />

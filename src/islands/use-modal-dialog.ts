@@ -4,8 +4,9 @@ import { useTakeOver } from './use-take-over';
 /**
  * Drives a native, server-rendered <dialog> from a store: showModal() when
  * `open` turns true (the page behind becomes inert, focus moves in), close()
- * when it turns false. Escape and a click on the backdrop ask `onClose`, which
- * updates the store; the store, not the browser, decides the dialog's state.
+ * when it turns false. Escape, a click on the backdrop and the returned `close`
+ * (for its close button) close it and ask `onClose`, which updates the store;
+ * the store, not the browser, decides whether it opens again.
  * Tab and Shift+Tab wrap around inside it by the page's first move
  * (BaseLayout.astro), for every open dialog, before hydration and after.
  *
@@ -32,11 +33,19 @@ export function useModalDialog(
     else if (!open && dialog.open) dialog.close();
   }, [open]);
 
-  return {
+  // Closed at once, in the task of the tap or the key, and the store told after: the page behind is
+  // neither restyled while still inert nor painted only once React has rendered (`onClose` may then
+  // focus what opened it, on a page no longer inert); the effect above then finds it closed.
+  const close = () => {
+    ref.current?.close();
+    onClose();
+  };
+
+  const props = {
     ref,
     onCancel: (event: SyntheticEvent) => {
       event.preventDefault();
-      onClose();
+      close();
     },
     // The browser may still close it on a repeated Escape: the store follows. A `close` event is
     // queued after the close, and a dialog open again by the time it runs stays open.
@@ -45,7 +54,8 @@ export function useModalDialog(
     },
     // A click on the backdrop lands on the <dialog> itself, outside its panel.
     onClick: (event: MouseEvent<HTMLDialogElement>) => {
-      if (event.target === event.currentTarget) onClose();
+      if (event.target === event.currentTarget) close();
     },
   };
+  return { props, close };
 }
