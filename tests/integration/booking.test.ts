@@ -15,6 +15,7 @@ import { Bookings } from '../../src/server/booking/calls';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { postForm, readStore, startServer, type RunningServer } from '../support/server';
 import { decoded } from '../support/mime';
+import { calendarDate } from '../support/free-times';
 import {
   book,
   booking,
@@ -73,11 +74,8 @@ describe('free times', () => {
     // leave the notice period, which the next answer may no longer have.
     const slots = lasting(all);
 
-    // A date range: only that day's times (the agency's calendar date). One formatter for all the
-    // dates: making one per time (hundreds of times, in a loop over them) took 3 s, 30 s on a busy
-    // machine, long enough for the server to close the connection the next fetch was reusing.
-    const calendarDay = new Intl.DateTimeFormat('en-CA', { timeZone });
-    const dateOf = (slot: Slot) => calendarDay.format(new Date(slot.start));
+    // A date range: only that day's times (the agency's calendar date).
+    const dateOf = (slot: Slot) => calendarDate(slot.start, timeZone);
     const day = dateOf(slots[0]!);
     const oneDay = await freeSlots(server, `?from=${day}&to=${day}`);
     expect(oneDay.slots.length).toBeGreaterThan(0);
@@ -233,8 +231,7 @@ describe('booking', () => {
     const prefix = (list: Slot[]) => list.slice(0, listed.length).map((s) => s.start);
     expect([prefix(before), prefix(slots)]).toContainEqual(listed);
     const later = /href="\/schedule\?from=(\d{4}-\d{2}-\d{2})"/.exec(html)![1]!;
-    const calendarDay = new Intl.DateTimeFormat('en-CA', { timeZone });
-    const day = (start: string) => calendarDay.format(new Date(start));
+    const day = (start: string) => calendarDate(start, timeZone);
     expect(later > day(listed.at(-1)!)).toBe(true);
     const next = await (await fetch(`${server.url}/schedule?from=${later}`)).text();
     const first = /name="slot" value="([^"]+)"/.exec(next)![1]!;

@@ -11,6 +11,7 @@ import {
 } from '../../src/server/booking/free-times';
 import type { Availability, Host, Slot } from '../../src/domain/booking';
 import type { Busy, CalendarBusy } from '../../src/server/calendars/busy';
+import { calendarDate } from '../support/free-times';
 
 const week = (ranges: string[], friday = ranges) => ({
   monday: ranges,
@@ -37,15 +38,6 @@ const availability: Availability = {
   hosts: [anna, ben],
 };
 const ms = (iso: string) => Date.parse(iso);
-/** The calendar date of an instant in a zone, by the platform's Intl (not the code under test). */
-const calendarDates = new Map<string, Intl.DateTimeFormat>();
-function localDate(iso: string, timeZone: string) {
-  // One formatter a zone: making one costs some 0.1 ms, and the property asks thousands of dates.
-  let format = calendarDates.get(timeZone);
-  if (!format)
-    calendarDates.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone })));
-  return format.format(new Date(iso));
-}
 const dayBefore = (date: string) =>
   new Date(ms(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 const dayAfter = (date: string) =>
@@ -242,7 +234,7 @@ describe('over random hours, calendars and bookings (property)', () => {
           setup.hosts.filter(
             (host, index) =>
               !unreadable[index] &&
-              hostSlots(host, localDate(slot.start, zoneOf(host))).some(
+              hostSlots(host, calendarDate(slot.start, zoneOf(host))).some(
                 (own) => own.start === slot.start,
               ) &&
               !meets(holding(host), ms(slot.start), ms(slot.end) + buffer),
@@ -269,7 +261,7 @@ describe('over random hours, calendars and bookings (property)', () => {
           for (const date of around)
             for (const slot of hostSlots(host, date))
               if (
-                dates.includes(localDate(slot.start, setup.timeZone)) &&
+                dates.includes(calendarDate(slot.start, setup.timeZone)) &&
                 ms(slot.start) >= earliest &&
                 freeAt(slot).length > 0
               )
