@@ -273,6 +273,16 @@ const mainPageContent: Record<string, (page: Page) => Promise<void>> = {
       await expect(page.getByText(filter, { exact: true })).toBeVisible();
     }
     await expect(page.locator('.gallery__item')).toHaveCount(10);
+    // The first project's drawing comes as a raster (decoded off the page's main thread, where an
+    // SVG in an <img> is a document laid out and drawn on it), its link to the SVG itself.
+    const first = page.locator('.gallery__item').first();
+    await expect(first.locator('a')).toHaveAttribute('href', /\.svg$/);
+    const picture = await first.locator('img').evaluate(async (img: HTMLImageElement) => {
+      await img.decode();
+      return { src: img.currentSrc, width: img.naturalWidth };
+    });
+    expect(picture.src).toMatch(/\.avif$/);
+    expect(picture.width).toBeGreaterThanOrEqual(400);
   },
   '/contact': async (page) => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
