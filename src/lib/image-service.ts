@@ -1,11 +1,9 @@
 /**
  * Astro's sharp image service, drawing an SVG at the width asked for (src/lib/images.ts says when an
- * SVG is sent as WebP). Sharp reads an SVG at 72 dpi, at the width and height the file gives, and
+ * SVG is drawn as a raster). Sharp reads an SVG at 72 dpi, at the width and height the file gives, and
  * Astro neither enlarges an image nor offers a width over its own: a drawing 800 px wide in its file
  * would be no sharper than that on a 3x phone. A drawing has no largest size: here it is drawn at the
- * density that gives the width asked for, then encoded by sharp's service as any picture is; as
- * AVIF at effort 3, not sharp's 4: a drawing's flat colours came within 6 % of the bytes in a
- * twentieth of the time (fleetdesk.svg at 400 to 1600 px: 2 s of CPU against 6).
+ * density that gives the width asked for, then encoded by sharp's service as any picture is.
  */
 import type { ImageMetadata, LocalImageService } from 'astro';
 import sharpService from 'astro/assets/services/sharp';
@@ -40,11 +38,6 @@ const service: LocalImageService = {
       if (source === 'svg' && width) {
         const density = (72 * wanted) / width;
         input = await sharp(input, { density }).png().toBuffer();
-        const avif = { effort: 3, ...config.service.config.avif };
-        config = {
-          ...config,
-          service: { ...config.service, config: { ...config.service.config, avif } },
-        };
       }
     }
     return sharpService.transform(input, transform, config, logger);
