@@ -52,7 +52,7 @@ export interface ResponsiveImage {
   full: string;
   width: number;
   height: number;
-  /** The fallback's widths (WebP), with `sizes`; absent for an SVG sent as itself. */
+  /** The fallback's widths (WebP), with `sizes`; absent when the fallback is the SVG itself. */
   srcset?: string;
   /** Better formats, for <source> elements before the <img>. */
   sources?: { type: string; srcset: string }[];
