@@ -5,6 +5,7 @@
  */
 
 import { dirname, join, resolve } from 'node:path';
+import { isValidEmail } from '../domain/forms.ts';
 
 /**
  * How many calls one e-mail address, and one client, may have booked ahead (not cancelled) at a
@@ -434,6 +435,30 @@ function originOf(text: string, setting: string, invalid: string[]) {
 }
 
 /**
+ * ENQUIRY_TO or ENQUIRY_FROM as the e-mails use it, or undefined (and a line in `invalid`), checked
+ * by the forms' own rule (src/domain/forms.ts): a slip (`sales@`) had the mail server refuse every
+ * e-mail, each then counted as failed for good. ENQUIRY_TO is one address, as it is also the
+ * organizer of booked calls; ENQUIRY_FROM may carry a name: `Northgate Digital <website@example.com>`.
+ */
+function mailAddress(
+  setting: 'ENQUIRY_TO' | 'ENQUIRY_FROM',
+  text: string | undefined,
+  invalid: string[],
+) {
+  const value = text?.trim();
+  if (!value) return undefined;
+  const named = setting === 'ENQUIRY_FROM' ? /^[^<>\r\n]*<([^<>]*)>$/.exec(value) : null;
+  if (isValidEmail(named ? named[1]! : value)) return value;
+  // No example address: the log writes any address it is given as [e-mail].
+  invalid.push(
+    setting === 'ENQUIRY_TO'
+      ? 'ENQUIRY_TO is not an e-mail address: set it to the one inbox enquiries go to.'
+      : 'ENQUIRY_FROM is not an e-mail address: set it to one address, with a name before it in <> if wanted.',
+  );
+  return undefined;
+}
+
+/**
  * Why `text` cannot be the PostgreSQL store's address (DATABASE_URL, `store:copy --to`), or
  * undefined. It is never repeated: it holds the password.
  */
@@ -549,8 +574,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     backupKeep: Math.floor(number(env.BACKUP_KEEP, 14)) || 14,
     smtpUrl: env.SMTP_URL || undefined,
-    mailTo: env.ENQUIRY_TO || undefined,
-    mailFrom: env.ENQUIRY_FROM || undefined,
+    mailTo: mailAddress('ENQUIRY_TO', env.ENQUIRY_TO, invalid),
+    mailFrom: mailAddress('ENQUIRY_FROM', env.ENQUIRY_FROM, invalid),
     jobs: readJobs(env, warnings),
     rateLimit: {
       enabled: env.RATE_LIMIT !== 'off',

@@ -88,7 +88,8 @@ describe('a server that cannot listen', () => {
   it('on settings it cannot use: says which in one line, repeating no address, exit 1', async () => {
     // Node's own answer to each was a stack trace, a RangeError's or an invalid URL's with the
     // address in it; DATABASE_URL's was looked up as a host, the site served without its store;
-    // SMTP_URL's was read as this machine's port 587, every e-mail retried in vain.
+    // SMTP_URL's was read as this machine's port 587, every e-mail retried in vain; a slip in
+    // ENQUIRY_TO or ENQUIRY_FROM had the mail server refuse every e-mail.
     expect(await serve({ PORT: '99999' })).toEqual({
       code: 1,
       stdout: '',
@@ -101,6 +102,8 @@ describe('a server that cannot listen', () => {
       ALLOWED_ORIGINS: 'https://a.example, partner',
       DATABASE_URL: 'postgres//site:s3cret@db.internal/agency',
       SMTP_URL: 'smtp//website:s3cret@mail.internal:587',
+      ENQUIRY_TO: 'sales@',
+      ENQUIRY_FROM: 'Website <website@mail>',
     });
     expect(addresses.code).toBe(1);
     expect(addresses.stdout).toBe('');
@@ -110,6 +113,8 @@ describe('a server that cannot listen', () => {
     expect(line).toContain('SITE_URL is not an http(s) address');
     expect(line).toContain('An entry of ALLOWED_ORIGINS is not an http(s) address');
     expect(line).toContain('SMTP_URL is not a mail server address');
+    expect(line).toContain('ENQUIRY_TO is not an e-mail address');
+    expect(line).toContain('ENQUIRY_FROM is not an e-mail address');
     expect(line).not.toMatch(/s3cret|\.internal|partner/);
   });
 
