@@ -25,7 +25,7 @@ describe('the e-mail address settings', () => {
     });
   });
 
-  it('refuse what no mail server delivers to, naming the setting and not repeating the value', () => {
+  it('refuse what the e-mails cannot use (no address, a list, a name in ENQUIRY_TO, a broken line), naming the setting and not the value', () => {
     for (const [to, from] of [
       ['sales@', 'website@'],
       ['sales.example.com', 'Website <website.example.com>'],
