@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { expectAccessible, expectNoCspViolation } from './helpers';
+import { expectAccessible, expectNoCspViolation, scrollIntoViewToStay } from './helpers';
 import { test } from './shared-page';
 import { allRoutes, mainRoutes, servicePages, specServiceRoutes } from '../support/site';
 
@@ -176,6 +176,40 @@ test('grid columns: 4 tiles and 4 stats from 992 px, 3 and 2 from 768, 2 and 2 f
     });
   }
 });
+
+// On a phone the home page's four service columns, and a service page's eight tiles, stack some 2,000
+// to 2,600 px tall: their section is near the screen as the page opens, and was laid out whole, so
+// each skips its own layout until it comes near (ServiceOverview.astro, ServiceGrid.astro). Drawn, it
+// keeps about the height kept for it, so that the page does not jump under a visitor's thumb.
+for (const [route, items, what] of [
+  ['/', '.overview__column', "the home page's service columns"],
+  ['/iphone', '.service-tile', "a service page's tiles"],
+] as const) {
+  test(`on a phone, ${what} are laid out only as they come near, at about the height kept for them`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 412, height: 823 });
+    await page.goto(route);
+    const all = page.locator(items);
+    const state = () =>
+      all.evaluateAll((elements) =>
+        elements.map((element) => ({
+          drawn: element.querySelector('h3')!.checkVisibility({ contentVisibilityAuto: true }),
+          height: element.getBoundingClientRect().height,
+        })),
+      );
+    const atLoad = await state();
+    expect(atLoad.length).toBeGreaterThanOrEqual(4);
+    expect(atLoad.at(-1)!.drawn, 'the last, at load').toBe(false);
+    for (const [index, element] of (await all.all()).entries()) {
+      await scrollIntoViewToStay(element);
+      const { drawn, height } = (await state())[index]!;
+      expect(drawn, `${index + 1}, near`).toBe(true);
+      expect(height / atLoad[index]!.height, `${index + 1}, height`).toBeGreaterThan(0.85);
+      expect(height / atLoad[index]!.height, `${index + 1}, height`).toBeLessThan(1.15);
+    }
+  });
+}
 
 /**
  * What each main page shows. Each is then checked whole as every page is, on the same load: one h1,
