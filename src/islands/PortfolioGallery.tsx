@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useRef, type MouseEvent } from 'react';
+import { memo, useEffect, useId, useRef, type MouseEvent, type RefObject } from 'react';
 import CloseButton from './CloseButton';
 import StepButton from './StepButton';
 import { useTakeOver } from './use-take-over';
@@ -44,12 +44,6 @@ export default function PortfolioGallery({ projects }: Props) {
   });
   const radios = useRef<HTMLFieldSetElement>(null);
 
-  const choose = (value: PortfolioFilter) => {
-    $portfolioFilter.set(value);
-    const url = `${window.location.pathname}${searchForFilter(value, window.location.search)}`;
-    window.history.pushState(null, '', url);
-  };
-
   // The radios stay uncontrolled, so that a choice made before hydration is kept: the store
   // follows a radio checked then, as React takes over (before any tap reaches the island, so that
   // previous / next go through the projects it shows), and the radios follow the store after.
@@ -74,52 +68,12 @@ export default function PortfolioGallery({ projects }: Props) {
     filter === 'all' || project.tags.includes(filter) ? [i] : [],
   );
   const step = (by: number) => index !== null && openLightbox(stepProject(shown, index, by));
-  const enlarge = (event: MouseEvent<HTMLAnchorElement>, i: number) => {
-    event.preventDefault();
-    openLightbox(i);
-  };
   const titleId = (i: number) => `${id}-title-${i}`;
 
   return (
     <div className="gallery" ref={root}>
-      <fieldset className="gallery__filters" ref={radios}>
-        <legend className="visually-hidden">Show projects</legend>
-        {portfolioFilters
-          .map((value) => ({ value, label: filterLabels[value] }))
-          .map((option) => (
-            <label key={option.value} className="gallery__filter">
-              <input
-                type="radio"
-                name="filter"
-                value={option.value}
-                defaultChecked={option.value === 'all'}
-                onChange={() => choose(option.value)}
-              />
-              <span className="pill">{option.label}</span>
-            </label>
-          ))}
-      </fieldset>
-      <ul className="gallery__grid" role="list">
-        {projects.map((project, i) => (
-          <li
-            key={project.id}
-            className="gallery__item"
-            {...{ [PROJECT_TAGS]: project.tags.join(' '), [PROJECT_INDEX]: i }}
-          >
-            <a
-              className="gallery__link"
-              href={project.image.full}
-              onClick={(event) => enlarge(event, i)}
-            >
-              <ProjectImage image={project.image} sizes={thumbnailSizes} />
-              <span className="gallery__caption">
-                <strong>{project.title}</strong>
-                <span>{project.client}</span>
-              </span>
-            </a>
-          </li>
-        ))}
-      </ul>
+      <FilterBar radios={radios} />
+      <ProjectGrid projects={projects} />
       <dialog
         {...lightbox}
         className="modal lightbox"
@@ -154,12 +108,84 @@ export default function PortfolioGallery({ projects }: Props) {
   );
 }
 
+/** Shows a filter's projects, and keeps it in the address, so that the back button goes back to it. */
+function choose(value: PortfolioFilter) {
+  $portfolioFilter.set(value);
+  const url = `${window.location.pathname}${searchForFilter(value, window.location.search)}`;
+  window.history.pushState(null, '', url);
+}
+
+function enlarge(event: MouseEvent<HTMLAnchorElement>, index: number) {
+  event.preventDefault();
+  openLightbox(index);
+}
+
+// The filter bar and the grid are rendered once: a filter chosen, or a project opened or stepped to
+// in the lightbox, does not render the grid's ten pictures again in the task of the tap.
+const FilterBar = memo(function FilterBar({
+  radios,
+}: {
+  radios: RefObject<HTMLFieldSetElement | null>;
+}) {
+  return (
+    <fieldset className="gallery__filters" ref={radios}>
+      <legend className="visually-hidden">Show projects</legend>
+      {portfolioFilters
+        .map((value) => ({ value, label: filterLabels[value] }))
+        .map((option) => (
+          <label key={option.value} className="gallery__filter">
+            <input
+              type="radio"
+              name="filter"
+              value={option.value}
+              defaultChecked={option.value === 'all'}
+              onChange={() => choose(option.value)}
+            />
+            <span className="pill">{option.label}</span>
+          </label>
+        ))}
+    </fieldset>
+  );
+});
+
+const ProjectGrid = memo(function ProjectGrid({ projects }: { projects: Project[] }) {
+  return (
+    <ul className="gallery__grid" role="list">
+      {projects.map((project, i) => (
+        <li
+          key={project.id}
+          className="gallery__item"
+          {...{ [PROJECT_TAGS]: project.tags.join(' '), [PROJECT_INDEX]: i }}
+        >
+          <a
+            className="gallery__link"
+            href={project.image.full}
+            onClick={(event) => enlarge(event, i)}
+          >
+            <ProjectImage image={project.image} sizes={thumbnailSizes} />
+            <span className="gallery__caption">
+              <strong>{project.title}</strong>
+              <span>{project.client}</span>
+            </span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+});
+
 /** How wide a project's image is shown: a column of the grid (20rem and up), or the lightbox (60rem). */
 const thumbnailSizes = '(min-width: 1280px) 400px, (min-width: 720px) 50vw, 100vw';
 const enlargedSizes = '(min-width: 60rem) 58rem, 100vw';
 
 /** A project's image, as a thumbnail and enlarged: loaded only when it comes into view. */
-function ProjectImage({ image, sizes }: { image: ImageData; sizes: string }) {
+const ProjectImage = memo(function ProjectImage({
+  image,
+  sizes,
+}: {
+  image: ImageData;
+  sizes: string;
+}) {
   const img = (
     <img
       src={image.src}
@@ -181,4 +207,4 @@ function ProjectImage({ image, sizes }: { image: ImageData; sizes: string }) {
       {img}
     </picture>
   );
-}
+});
