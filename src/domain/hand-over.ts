@@ -1,8 +1,8 @@
 /**
  * The hand-over between a widget's first move (the small inline script beside its markup that
  * answers a tap before React arrives) and its island: the data attributes that both read and write,
- * and that the stylesheets and tests select. Named here once; stylesheets cannot import, so
- * tests/unit/hand-over.test.ts checks that they select only these.
+ * and that the stylesheets and tests select, and the events one sends the other. Named here once;
+ * stylesheets cannot import, so tests/unit/hand-over.test.ts checks that they select only these.
  *
  * String constants only: the bundler writes their values in where they are used (`inlineConst` in
  * astro.config.mjs), so a first move that imports this module still imports nothing once built, and
@@ -16,6 +16,12 @@ export const HYDRATED = 'data-hydrated';
 export const SCHEDULE_CALL = 'data-schedule-call';
 /** On the Schedule a Call dialog for the frame of the tap that opens it: its form is drawn a frame later. */
 export const OPENING = 'data-opening';
+/**
+ * An event a first move or an island sends a closed modal dialog (the lightbox, Schedule a Call once
+ * hydrated) to have it opened by the page's first move (BaseLayout.astro): shown in the frame of the
+ * tap, made modal once that frame has painted.
+ */
+export const OPEN_MODAL = 'first-move:open-modal';
 /** On a dialog's close button. */
 export const DIALOG_CLOSE = 'data-dialog-close';
 /** On the dialog's 'Choose a time for the call' link. */

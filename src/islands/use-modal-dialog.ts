@@ -1,8 +1,9 @@
 import { useLayoutEffect, useRef, type MouseEvent, type SyntheticEvent } from 'react';
+import { OPEN_MODAL } from '../domain/hand-over';
 import { useTakeOver } from './use-take-over';
 
 /**
- * Drives a native, server-rendered <dialog> from a store: showModal() when
+ * Drives a native, server-rendered <dialog> from a store: opens it modal when
  * `open` turns true (the page behind becomes inert, focus moves in), close()
  * when it turns false. Escape, a click on the backdrop and the returned `close`
  * (for its close button) close it and ask `onClose`, which updates the store;
@@ -29,8 +30,11 @@ export function useModalDialog(
       mounted.current = true;
       return;
     }
-    if (open && !dialog.open) dialog.showModal();
-    else if (!open && dialog.open) dialog.close();
+    if (open && !dialog.open) {
+      // As the first move opens it (OPEN_MODAL): shown in the frame of the tap, modal from the next.
+      dialog.dispatchEvent(new Event(OPEN_MODAL, { bubbles: true }));
+      if (!dialog.open) dialog.showModal();
+    } else if (!open && dialog.open) dialog.close();
   }, [open]);
 
   // Closed at once, in the task of the tap or the key, and the store told after: the page behind is

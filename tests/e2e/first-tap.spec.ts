@@ -453,6 +453,65 @@ test.describe('a tap while React takes over is applied once', () => {
     await hydrated(page.locator('.gallery'));
     await expect(page.getByRole('dialog', { name: 'Harbour Homes property portal' })).toBeVisible();
   });
+
+  // Made modal in the tap's frame, the page behind would be restyled whole as inert before that
+  // frame could paint (most of the tap's time on a slow phone). Shown first, it is made modal a frame
+  // later, by the first move and by the island alike, without moving.
+  test('the lightbox draws its first frame in place, and is modal from the next, before and after hydration', async ({
+    page,
+  }) => {
+    const code = await holdIslandCode(page);
+    type Frame = { modal: boolean; focused: boolean; top: number };
+    await page.addInitScript(() => {
+      const w = window as unknown as { opens: Frame[][] };
+      w.opens = [];
+      let recording = false;
+      const note = (dialog: HTMLDialogElement, frames: Frame[]) =>
+        requestAnimationFrame(() => {
+          const modal = dialog.matches(':modal');
+          const focused = dialog.contains(document.activeElement);
+          frames.push({ modal, focused, top: dialog.getBoundingClientRect().top });
+          if (!modal && frames.length < 120) note(dialog, frames);
+          else recording = false;
+        });
+      new MutationObserver(() => {
+        const dialog = document.querySelector<HTMLDialogElement>('dialog.lightbox');
+        if (!dialog?.open || recording) return;
+        recording = true;
+        const frames: Frame[] = [];
+        w.opens.push(frames);
+        note(dialog, frames);
+      }).observe(document, { subtree: true, attributeFilter: ['open'] });
+    });
+    const opens = () => page.evaluate(() => (window as unknown as { opens: Frame[][] }).opens);
+    const lightbox = page.locator('dialog.lightbox');
+    const openedInPlace = async (count: number) => {
+      await expect.poll(async () => (await opens())[count - 1]?.at(-1)?.modal).toBe(true);
+      const frames = (await opens())[count - 1]!;
+      expect(frames.length).toBeGreaterThan(1);
+      expect(frames[0]).toMatchObject({ modal: false, focused: true });
+      expect(Math.abs(frames.at(-1)!.top - frames[0].top)).toBeLessThan(2);
+      expect(await lightbox.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    };
+
+    await page.goto('/portfolio');
+    const link = page.locator('.gallery__link').first();
+    await link.tap();
+    await openedInPlace(1);
+    await page.keyboard.press('Escape');
+    await expect(lightbox).toBeHidden();
+    await expect(link).toBeFocused();
+
+    code.release();
+    await link.tap();
+    await hydrated(page.locator('.gallery'));
+    await lightbox.getByRole('button', { name: 'Close' }).tap();
+    await expect(lightbox).toBeHidden();
+    await link.tap();
+    await openedInPlace(3);
+    await expect(page.getByRole('dialog', { name: 'FleetDesk logistics dashboard' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
 });
 
 test.describe('scroll to top', () => {

@@ -1,6 +1,6 @@
 /**
- * The hand-over names (src/domain/hand-over.ts) are the one spelling of the data attributes that
- * first moves, islands, components and stylesheets share. Code imports them; stylesheets cannot, so
+ * The hand-over names (src/domain/hand-over.ts) are the one spelling of the data attributes (and the
+ * events) that first moves, islands, components and stylesheets share. Code imports them; stylesheets cannot, so
  * this reads them.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -19,8 +19,8 @@ const dataNames = (text: string) => text.match(/\bdata-[a-z][a-z-]*/g) ?? [];
 const withoutStyles = (text: string) => text.replace(/<style[^>]*>[\s\S]*?<\/style>/g, '');
 
 describe('hand-over names', () => {
-  it('are all data attributes, each named once', () => {
-    expect([...names].every((name) => /^data-[a-z][a-z-]*$/.test(name))).toBe(true);
+  it('are all data attributes or first-move events, each named once', () => {
+    expect([...names].every((name) => /^(data-|first-move:)[a-z][a-z-]*$/.test(name))).toBe(true);
     expect(names.size).toBe(Object.keys(handOver).length);
   });
 
