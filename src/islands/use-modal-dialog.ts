@@ -32,6 +32,7 @@ export function useModalDialog(
     }
     if (open && !dialog.open) {
       // As the first move opens it (OPEN_MODAL): shown in the frame of the tap, modal from the next.
+      // Here, if no first move did.
       dialog.dispatchEvent(new Event(OPEN_MODAL, { bubbles: true }));
       if (!dialog.open) dialog.showModal();
     } else if (!open && dialog.open) dialog.close();
