@@ -84,7 +84,7 @@ const hydrateOnInteraction: ClientDirective = (load, { value }, island) => {
   }
 
   // Not while the page is parsed: the first read of localStorage waits on the browser's process (a
-  // synchronous call), and on `/` under Lighthouse it held the main thread 12-21 ms for 2 ms of work.
+  // synchronous call), and on `/` under Lighthouse it held the main thread up to 23 ms for 2 ms of work.
   const pending = options.pending;
   if (pending) {
     whenSettled(() => {
