@@ -76,6 +76,8 @@ export default function PortfolioGallery({ projects }: Props) {
       <ProjectGrid projects={projects} />
       <dialog
         {...lightbox}
+        // Escape and a click outside close it while it is not yet modal (BaseLayout.astro's first move).
+        closedby="any"
         className="modal lightbox"
         aria-labelledby={titleId(index ?? 0)}
         {...{ [PROJECT_INDEX]: index ?? undefined }}

@@ -512,6 +512,56 @@ test.describe('a tap while React takes over is applied once', () => {
     await expect(page.getByRole('dialog', { name: 'FleetDesk logistics dashboard' })).toBeVisible();
     expect(await violations(page)).toEqual([]);
   });
+
+  // A keyboard is quicker than a frame: Enter then Escape at once came while the dialog was still
+  // shown plainly, and a plain dialog ignores Escape unless told otherwise (`closedby`); made modal
+  // after, it stayed open. The frames are held here, so that Escape surely comes in that first one.
+  test('Escape in a dialog’s first frame, before it is modal, closes it', async ({ page }) => {
+    const code = await holdIslandCode(page);
+    await page.addInitScript(() => {
+      const w = window as unknown as { holdFrames: boolean; heldFrames: FrameRequestCallback[] };
+      [w.holdFrames, w.heldFrames] = [false, []];
+      const next = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (run) =>
+        w.holdFrames ? (w.heldFrames.push(run), 0) : next(run);
+    });
+    const holdFrames = (hold: boolean) =>
+      page.evaluate((hold) => {
+        const w = window as unknown as { holdFrames: boolean; heldFrames: FrameRequestCallback[] };
+        w.holdFrames = hold;
+        if (!hold) for (const run of w.heldFrames.splice(0)) requestAnimationFrame(run);
+      }, hold);
+    const escapedInFirstFrame = async (opener: Locator, dialog: Locator) => {
+      await opener.focus();
+      await holdFrames(true);
+      await page.keyboard.press('Enter');
+      expect(await dialog.evaluate((d) => [d.hasAttribute('open'), d.matches(':modal')])).toEqual([
+        true,
+        false,
+      ]);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await holdFrames(false);
+      // Two frames on: nothing made it modal again.
+      await page.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+      );
+      await expect(dialog).toBeHidden();
+      await expect(opener).toBeFocused();
+    };
+
+    await page.goto('/portfolio');
+    const project = page.locator('.gallery__link').first();
+    const lightbox = page.locator('dialog.lightbox');
+    await escapedInFirstFrame(project, lightbox);
+    await escapedInFirstFrame(
+      page.getByRole('banner').getByRole('link', { name: 'Schedule a Call' }),
+      page.locator('dialog#schedule-call'),
+    );
+    code.release();
+    await hydrated(page.locator('.gallery'));
+    await escapedInFirstFrame(project, lightbox);
+  });
 });
 
 test.describe('scroll to top', () => {
