@@ -179,10 +179,15 @@ describe('the staff desk', () => {
       (t) => t.querySelector('small')?.textContent?.trim() === 'with Ben Okafor',
     )!;
     const to = toBen.querySelector('input')!.getAttribute('value')!;
+    // The call as the page showed it: a colleague's page, opened at the same time, has the same.
+    const sequence = picker.querySelector('input[name="sequence"]')!.getAttribute('value')!;
+    const another = times
+      .map((t) => t.querySelector('input')!.getAttribute('value')!)
+      .find((start) => start !== to)!;
 
     const moved = await post(
       `${server.url}/staff`,
-      { id, action: 'move', slot: to, reason: 'Anna is away' },
+      { id, action: 'move', slot: to, reason: 'Anna is away', sequence },
       as,
     );
     expect(moved.headers.get('location')).toBe(`/staff?done=moved&at=enquiry-${id}#enquiry-${id}`);
@@ -193,6 +198,32 @@ describe('the staff desk', () => {
       'The call is moved',
     );
     expect(item.textContent!.replace(/\s+/g, ' ')).toContain('host Ben Okafor');
+    // The colleague's move from their page, now out of date: refused, and shown the call as it is.
+    const stale = await post(
+      `${server.url}/staff`,
+      { id, action: 'move', slot: another, sequence },
+      as,
+    );
+    expect(stale.headers.get('location')).toBe(
+      `/staff?call=${id}&done=used&at=change-title#change-title`,
+    );
+    const outOfDate = (await page(stale.headers.get('location')!)).querySelector(
+      'section[aria-labelledby="change-title"]',
+    )!;
+    expect(outOfDate.querySelector('[role="status"]')?.textContent).toContain(
+      'That call has been moved since this was shown',
+    );
+    expect(outOfDate.textContent!.replace(/\s+/g, ' ')).toContain('host Ben Okafor');
+    expect(Number(outOfDate.querySelector('input[name="sequence"]')!.getAttribute('value'))).toBe(
+      Number(sequence) + 1,
+    );
+    // A post without the page's sequence (a page from before it was sent) is out of date too.
+    const unsequenced = await post(
+      `${server.url}/staff`,
+      { id, action: 'move', slot: another },
+      as,
+    );
+    expect(unsequenced.headers.get('location')).toContain('done=used');
     // The host's e-mails name the colleague; Ben's event names the prospect and holds the message.
     const toBen_ = () => mails.filter((m) => m.to.includes('ben@northgate-digital.example'));
     await expect.poll(() => toBen_().length).toBe(1);

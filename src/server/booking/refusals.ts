@@ -16,7 +16,7 @@ export type CallRefusal =
   | 'already-cancelled'
   /** It has begun: nothing cancels or confirms it now. */
   | 'past'
-  /** The change link was used: the call has moved since the link was made. */
+  /** The change link was used, or the desk's page is out of date: the call has moved since. */
   | 'used'
   /** A move to the time it has: it would send every calendar an update of nothing. */
   | 'same'
@@ -63,7 +63,8 @@ const MESSAGES: Record<CallRefusal, (enquiry?: StoredEnquiry) => string> = {
   'already-cancelled': () => 'That call was cancelled already.',
   past: (enquiry) =>
     `That call has taken place${enquiry?.call ? ` (${startOf(enquiry)})` : ''}: it cannot be cancelled now, and nothing was sent.`,
-  used: () => 'That call has been moved since that link was made: nothing was changed.',
+  used: () =>
+    'That call has been moved since this was shown (by a colleague or its prospect): nothing was changed. Choose again from its time now.',
   same: () => 'That call is already at that time: nothing was changed or sent.',
   limit: () => 'That call has been moved as often as it may be: nothing was changed.',
   'too-late': () =>

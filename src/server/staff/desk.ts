@@ -239,6 +239,8 @@ export interface DeskView extends PageAnswer {
    */
   selected?: {
     call: DeskCall;
+    /** The call's sequence as shown: a move from this page is refused once another has moved it. */
+    sequence: number;
     moves: Slot[];
     hosts: Record<string, string>;
     step: 'move' | 'cancel';
@@ -517,12 +519,15 @@ async function choice(
 ): Promise<NonNullable<DeskView['selected']>> {
   const from = url.searchParams.get('day') ?? '';
   const step = url.searchParams.get('step') === 'cancel' ? 'cancel' : 'move';
-  if (step === 'cancel') return { call, moves: [], hosts: {}, step, from };
-  const host = (await desk.store.findById(call.id))?.call?.host ?? null;
+  const stored = (await desk.store.findById(call.id))?.call;
+  const sequence = stored?.sequence ?? 0;
+  if (step === 'cancel') return { call, sequence, moves: [], hosts: {}, step, from };
+  const host = stored?.host ?? null;
   const moves = await currentMoves(availability, desk.services, { ...call, host }, now);
   const names = hostNames(desk);
   return {
     call,
+    sequence,
     moves: moves.map(({ slot }) => slot),
     hosts: Object.fromEntries(moves.map(({ slot, host }) => [slot.start, names.get(host) ?? host])),
     step,
@@ -563,6 +568,15 @@ async function chosenCall(
 }
 
 /**
+ * The call's sequence the move's page showed (its hidden field). A page without one, or with
+ * something else, is taken as out of date: the move is refused and the call shown as it is now.
+ */
+const shownSequence = (fields: Map<string, string[]>) => {
+  const text = first(fields, 'sequence');
+  return /^\d{1,9}$/.test(text) ? Number(text) : -1;
+};
+
+/**
  * Cancels or moves a call for the member, as the CLI's --cancel and --move do (the e-mails say the
  * staff did, with the reason if given), recorded in the audit log; what it came to (DONE's key).
  */
@@ -585,6 +599,8 @@ async function changeCall(
     action === 'cancel'
       ? await services.bookings.cancelCall(id, mail, now, change, member.email)
       : await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
+          // As the page showed it: a colleague's move (or the prospect's) meanwhile refuses this one.
+          sequence: shownSequence(fields),
           now,
           maxMoves: Infinity,
           change,

@@ -59,8 +59,8 @@ export const doneMessage = (done: string): string | undefined =>
 /** The item an outcome is said at: the call moved, the enquiry of a call cancelled or marked. */
 function itemOf(done: Done, id: string): string | undefined {
   if (AT_ITEM.includes(done) && id) return `enquiry-${id}`;
-  // A time refused: back to the times to choose another.
-  if (done === 'taken' || done === 'not-offered') return 'change-title';
+  // A time refused, or the call moved meanwhile: back to the times to choose another.
+  if (done === 'taken' || done === 'not-offered' || done === 'used') return 'change-title';
   return undefined;
 }
 

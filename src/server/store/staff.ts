@@ -275,9 +275,14 @@ function auditRecords(db: Db): Records<'audit' | 'recentAudit' | 'markHandled'> 
       }));
     },
     async markHandled(enquiryId, email, now) {
+      // One handled already keeps who handled it and when: a colleague's page opened before says
+      // it is new, and their Mark handled would otherwise take it over.
       const changed = await db.run(
-        `UPDATE enquiries SET handled_at = ?, handled_by = ? WHERE id = ?`,
-        [email === null ? null : now, email, enquiryId],
+        email === null
+          ? `UPDATE enquiries SET handled_at = NULL, handled_by = NULL WHERE id = ?`
+          : `UPDATE enquiries SET handled_at = COALESCE(handled_at, ?),
+               handled_by = COALESCE(handled_by, ?) WHERE id = ?`,
+        email === null ? [enquiryId] : [now, email, enquiryId],
       );
       return changed > 0;
     },
