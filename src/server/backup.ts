@@ -50,6 +50,13 @@ if (values.keep !== undefined && folder === undefined)
   wrongCall('--keep goes with --dir DIR: it says how many of the backups there to keep.', USAGE);
 if (values.keep !== undefined && !/^[1-9]\d{0,5}$/.test(values.keep))
   wrongCall('--keep takes a whole number of backups, 1 or more.', USAGE);
+// Set wrongly (0 for "keep all", a typo), it read as 14: the backups past the 14th went.
+const keepSetting = process.env.BACKUP_KEEP;
+if (values.keep === undefined && folder !== undefined && keepSetting !== undefined)
+  if (!/^[1-9]\d{0,5}$/.test(keepSetting.trim()))
+    fail(
+      'BACKUP_KEEP takes a whole number of backups, 1 or more (unset, 14 are kept): nothing was backed up.',
+    );
 // pg_dump's address is read from it: a stack trace would repeat it, password and all.
 if (config.databaseUrl) {
   const problem = databaseUrlProblem(config.databaseUrl);

@@ -33,6 +33,7 @@ import {
 } from './store/types.ts';
 import { headerText } from './safe-text.ts';
 import { callZones, formatCallTime } from '../domain/call-times.ts';
+import { REF_LENGTH } from '../domain/staff.ts';
 
 const USAGE = `Usage: npm run enquiries [-- --csv [--out FILE]] [--spam]
        npm run enquiries -- --cancel REF [--reason TEXT]
@@ -113,9 +114,18 @@ const when = (enquiry: StoredEnquiry, start: string) => {
   return formatCallTime(start, agency, agencyLocale);
 };
 
-/** The booked call of reference `ref`, or why there is none to act on. */
+/**
+ * The booked call of reference `ref` (its id, or its beginning as the desk shows it: "Ref 71e44a31",
+ * in either case), or why there is none to act on.
+ */
 async function bookedCall(store: EnquiryStore, ref: string) {
-  const enquiry = await store.findById(ref.trim());
+  const wanted = ref.trim().toLowerCase();
+  const found = wanted.length >= REF_LENGTH ? await store.findByReference(wanted) : [];
+  if (found.length > 1)
+    return fail(
+      `More than one enquiry's reference begins ${JSON.stringify(ref)}: give more of it (the whole is in the desk's "Move or cancel" link).`,
+    );
+  const enquiry = found[0];
   if (!enquiry?.call) return fail(`No booked call has the reference ${JSON.stringify(ref)}.`);
   return enquiry;
 }

@@ -6,7 +6,7 @@
  * Nothing of the arguments is repeated but an option's name: a value may be a password (a URL).
  * And the file a command writes (`--out`, `--html`): written, or why not in one line.
  */
-import { writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, writeFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { terminalText } from './safe-text.ts';
 
@@ -64,11 +64,19 @@ export function commandArgs<T extends ParseArgsConfig>(usage: string, config: T)
 
 /**
  * Writes a command's file, or ends the process saying why in one line (exit 1), where Node threw a
- * stack trace. Node's message names the file again ("EISDIR: …, open '…'"): once is enough.
+ * stack trace. Node's message names the file again ("EISDIR: …, open '…'"): once is enough. The
+ * file holds prospects' names and addresses (the CSV): readable by its owner alone, whatever the
+ * umask, an old file of that name too (not a terminal or a pipe it is written to).
  */
 export function writeOutput(path: string, text: string) {
   try {
-    writeFileSync(path, text);
+    const fd = openSync(path, 'w', 0o600);
+    try {
+      if (fstatSync(fd).isFile()) fchmodSync(fd, 0o600);
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     const why = (error instanceof Error ? error.message : String(error)).replace(
       /, open '.*'$/s,

@@ -157,6 +157,15 @@ it('npm run backup -- --dir DIR keeps BACKUP_KEEP of them, or --keep N', async (
       env: { ...process.env, ENQUIRY_DB: store, DATABASE_URL: '' },
     }),
   ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('a restore takes one file') });
+  // BACKUP_KEEP set as no number of backups (0 meant as "keep all"): refused, not read as 14.
+  await expect(
+    run(process.execPath, ['src/server/backup.ts', '--dir', backups], {
+      env: { ...process.env, ENQUIRY_DB: store, DATABASE_URL: '', BACKUP_KEEP: '0' },
+    }),
+  ).rejects.toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining('BACKUP_KEEP takes a whole number of backups, 1 or more'),
+  });
   expect(readdirSync(backups)).toHaveLength(2);
 });
 

@@ -4,7 +4,7 @@
  * queues e-mails that say the staff made it, and why. And `npm run vitals`'s answer to a wrong call.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,9 +33,12 @@ beforeEach(async () => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm run enquiries', () => {
-  it('writes the CSV alone to the file given with --out', async () => {
+  it('writes the CSV alone to the file given with --out, readable by its owner alone', async () => {
     const out = join(dir, 'enquiries.csv');
+    // An old export of that name, open to every user (a umask of 022 gave it that).
+    writeFileSync(out, 'old', { mode: 0o644 });
     const { stdout } = await run('npm', ['run', 'enquiries', '--', '--csv', '--out', out], { env });
+    expect(statSync(out).mode & 0o777).toBe(0o600);
     // npm's banner goes to stdout, and only there.
     expect(stdout).toContain('> ');
     const csv = readFileSync(out, 'utf8');
@@ -52,6 +55,7 @@ describe('npm run enquiries', () => {
     const out = join(dir, 'enquiries.txt');
     await run('npm', ['run', 'enquiries', '--', '--out', out], { env });
     expect(readFileSync(out, 'utf8')).toMatch(/ada@example\.com[^]*\n$/);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
   });
 
   it('says which file it cannot write, and why, and fails', async () => {
@@ -131,7 +135,9 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
     const store = new SqliteStore(database);
     const { id } = await new Bookings(store).commit(call(inAWeek), false);
     await store.close();
-    await run('npm', ['run', '--silent', 'enquiries', '--', '--cancel', id], {
+    // Named as the desk's card shows it ("Ref 71e44a31"), read out in capitals.
+    const ref = id.slice(0, 8).toUpperCase();
+    await run('npm', ['run', '--silent', 'enquiries', '--', '--cancel', ref], {
       env: { ...env, CALENDAR_WRITE: 'anna=https://anna:pw@caldav.example/anna/calls/' },
     });
     const after = new SqliteStore(database);

@@ -141,6 +141,17 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         kind: 'call',
         call: { start: slot, end: '2027-01-05T10:00:00Z', cancelledAt: null },
       });
+      // By its reference as the desk shows it (the CLI's --cancel, --move): a LIKE's own
+      // characters are no wildcards, and an empty beginning names no one.
+      const other = await bookings.commit(enquiry(), false);
+      expect((await store.findByReference(stored.id.slice(0, 8))).map((e) => e.id)).toEqual([
+        stored.id,
+      ]);
+      expect((await store.findByReference(stored.id)).map((e) => e.id)).toEqual([stored.id]);
+      expect(await store.findByReference('%')).toEqual([]);
+      expect(await store.findByReference('________')).toEqual([]);
+      expect(await store.findByReference('')).toEqual([]);
+      expect((await store.findByReference(other.id)).map((e) => e.id)).toEqual([other.id]);
       expect(await store.bookedBetween(...day)).toEqual([
         { id: stored.id, start: slot, end: '2027-01-05T10:00:00Z', host: null },
       ]);

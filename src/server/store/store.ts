@@ -193,6 +193,15 @@ export class Store implements EnquiryStore {
     return row && fromRow(row);
   }
 
+  async findByReference(reference: string): Promise<StoredEnquiry[]> {
+    // An id's characters only (a UUID's): nothing of LIKE's own to escape.
+    if (!/^[0-9a-f-]{1,36}$/.test(reference)) return [];
+    const rows = await this.#db.all(`${SELECT_ENQUIRIES} WHERE e.id LIKE ? ORDER BY e.id LIMIT 2`, [
+      `${reference}%`,
+    ]);
+    return rows.map(fromRow);
+  }
+
   async findByKey(key: string): Promise<StoredEnquiry | undefined> {
     const [row] = await this.#db.all(`${SELECT_ENQUIRIES} WHERE e.idempotency_key = ?`, [key]);
     return row && fromRow(row);

@@ -395,6 +395,8 @@ export interface EnquiryStore extends VitalsStore {
   /** The enquiry stored under an idempotency key, if any. */
   findByKey(key: string): Promise<StoredEnquiry | undefined>;
   findById(id: string): Promise<StoredEnquiry | undefined>;
+  /** The enquiries whose id begins with `reference` (lower case), as the desk shows it: two at most. */
+  findByReference(reference: string): Promise<StoredEnquiry[]>;
   /** The calls booked (and not cancelled) that overlap an interval of UTC ISO instants. */
   bookedBetween(from: string, to: string): Promise<BookedCall[]>;
   /** How many calls were booked after an instant (cancelled ones too: they were booked). */
