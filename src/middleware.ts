@@ -15,7 +15,9 @@ import {
   astroRoutes,
   onDemandRoutes,
   routePath,
+  type RoutePolicy,
 } from './server/http/routes';
+import type { Services } from './server/booking/services';
 import { editorAnswer, previewAnswer } from './server/staff/editing';
 import { isEditorAddress } from './domain/editing';
 import { serverConfig } from './server/config';
@@ -29,6 +31,14 @@ const ERROR_ROUTES = new Set(['/404', '/500']);
  * endpoint, through which the dev server makes every image of the pages (the build writes files).
  */
 const DEV_ROUTES: ReadonlySet<string> = new Set([...EDITOR_ROUTES, '/_image']);
+
+/** The limit a staff route's posts count against (RoutePolicy.staffLimit). */
+const staffLimiterOf = (policy: RoutePolicy, service: Services) =>
+  policy.staffLimit === 'none'
+    ? undefined
+    : policy.staffLimit === 'sign-in'
+      ? service.signInLimiter
+      : service.staffLimiter;
 
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
@@ -85,7 +95,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   try {
     verdict = await gatePost(request, context.clientAddress, {
       ...service,
-      ...(policy.staff && 'staffLimiter' in service && { limiter: service.staffLimiter }),
+      ...(policy.staff &&
+        'staffLimiter' in service && { limiter: staffLimiterOf(policy, service) }),
       sameOriginOnly: policy.staff,
       body: policy.body,
       pace: pacer && (() => pacer.admit()),

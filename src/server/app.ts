@@ -126,7 +126,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     onBooked: callLog.booked,
     writeCalendars: writesCalendars(config),
   });
-  const { limiter, staffLimiter } = limitersOf(config, store);
+  const { limiter, staffLimiter, signInLimiter } = limitersOf(config, store);
   const bookingSecret = bookingSecretOf(config, keys.booking);
   const siteUrl = config.siteUrl ?? import.meta.env.SITE;
   const publishing = config.editing.enabled ? publishingOf(config, store) : undefined;
@@ -145,6 +145,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     bookings,
     limiter,
     staffLimiter,
+    signInLimiter,
     jobs,
     bookingSecret,
     calendars: startCalendars(config, store, content),
@@ -160,16 +161,19 @@ function startSweep(config: ServerConfig, bookings: Bookings, jobs: JobQueue | u
   onShutdown(async () => sweep.stop());
 }
 
-/** The rate limits of posts and of the staff's sign-in: in the database when it counts them. */
+/**
+ * The rate limits of the forms' posts, the desk's and the staff's sign-in: in the database when it
+ * counts them.
+ */
 function limitersOf(config: ServerConfig, store: EnquiryStore) {
   const { enabled, max, windowMs, staffMax } = config.rateLimit;
-  if (!enabled) return { limiter: undefined, staffLimiter: undefined };
+  if (!enabled) return { limiter: undefined, staffLimiter: undefined, signInLimiter: undefined };
   const limiter = store.sharedRateLimit(max, windowMs) ?? new RateLimiter(max, windowMs);
-  const sharedStaffLimit = store.sharedRateLimit(staffMax, windowMs);
-  const staffLimiter = sharedStaffLimit
-    ? prefixed(sharedStaffLimit, 'staff ')
-    : new RateLimiter(staffMax, windowMs);
-  return { limiter, staffLimiter };
+  const staffLimit = (prefix: string) => {
+    const shared = store.sharedRateLimit(staffMax, windowMs);
+    return shared ? prefixed(shared, prefix) : new RateLimiter(staffMax, windowMs);
+  };
+  return { limiter, staffLimiter: staffLimit('staff '), signInLimiter: staffLimit('sign-in ') };
 }
 
 /** The key of the calls' links; none, and booking a time is off, when BOOKING_SECRET is unfit. */

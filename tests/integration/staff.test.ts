@@ -358,22 +358,35 @@ describe('the staff desk', () => {
       .toEqual(['good', 'too few visits']);
   });
 
-  it('counts a member’s posts apart from the forms’ rate limit: a morning of actions is not throttled', async () => {
+  it('counts a member’s posts apart from the forms’ rate limit and from the signed out’s; signing out always works', async () => {
     const { server, mails } = await servers.startWithMail({
       RATE_LIMIT: 'on',
       RATE_LIMIT_MAX: '2',
+      STAFF_RATE_LIMIT_MAX: '10',
     });
     const { cookie } = await signIn(server, mails, 'office@northgate-digital.example');
-    for (let i = 0; i < 8; i++)
-      expect(
-        (
-          await post(
-            `${server.url}/staff`,
-            { id: `none-${i}`, action: 'handled' },
-            { Cookie: cookie },
-          )
-        ).status,
-      ).toBe(303);
+    // A stranger on the office's network asks for sign-in links until refused...
+    const strangers = [];
+    for (let i = 0; i < 10; i++)
+      strangers.push(
+        (await post(`${server.url}/staff/sign-in`, { email: `x${i}@elsewhere.example` })).status,
+      );
+    expect(strangers.at(-1)).toBe(429);
+    // ...and the members' morning of actions goes on, up to the desk's own limit.
+    const desk = async (i: number) =>
+      (
+        await post(
+          `${server.url}/staff`,
+          { id: `none-${i}`, action: 'handled' },
+          { Cookie: cookie },
+        )
+      ).status;
+    for (let i = 0; i < 10; i++) expect(await desk(i)).toBe(303);
+    expect(await desk(10)).toBe(429);
+    // Past it, a member on a shared computer still signs out.
+    const out = await post(`${server.url}/staff/sign-out`, {}, { Cookie: cookie });
+    expect(out.status).toBe(303);
+    expect(out.headers.get('set-cookie')).toMatch(/^staff=;/);
     // The forms keep their own few.
     const form = async () =>
       (

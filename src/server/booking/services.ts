@@ -21,6 +21,11 @@ export interface Services {
   limiter: RateLimit | undefined;
   /** The staff desk's posts' own limit per network (more than the forms'): undefined when off. */
   staffLimiter: RateLimit | undefined;
+  /**
+   * The same limit, counted apart, for the posts of the signed out (sign-in links, passkeys): a
+   * stranger on the office's network using it up does not stop the members' work.
+   */
+  signInLimiter: RateLimit | undefined;
   /** The queue of jobs that sends the e-mails; undefined when e-mail is off (none is queued then). */
   jobs: JobQueue | undefined;
   /**

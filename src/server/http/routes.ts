@@ -30,6 +30,11 @@ export interface RoutePolicy {
    * browser's does: one that says nothing is refused too.
    */
   staff?: boolean;
+  /**
+   * Which of the staff's limits its posts count against: the desk's (the default), the sign-in's
+   * (the signed out's posts, apart: ../booking/services.ts), or none (signing out always works).
+   */
+  staffLimit?: 'desk' | 'sign-in' | 'none';
 }
 
 const page: RoutePolicy = { methods: ['GET', 'HEAD'] };
@@ -49,11 +54,16 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/speed': page,
   '/staff': { methods: ['GET', 'HEAD', 'POST'], staff: true },
   '/staff/publish': { methods: ['GET', 'HEAD', 'POST'], staff: true },
-  '/staff/sign-in': { methods: ['GET', 'HEAD', 'POST'], staff: true },
-  '/staff/sign-out': { methods: ['POST'], staff: true },
+  '/staff/sign-in': { methods: ['GET', 'HEAD', 'POST'], staff: true, staffLimit: 'sign-in' },
+  '/staff/sign-out': { methods: ['POST'], staff: true, staffLimit: 'none' },
   // A post (the desk's button), never a GET: another site could make a member's browser GET it.
   '/staff/enquiries.csv': { methods: ['POST'], staff: true },
-  '/staff/passkey': { methods: ['POST'], body: { kind: 'json', limit: 16 * 1024 }, staff: true },
+  '/staff/passkey': {
+    methods: ['POST'],
+    body: { kind: 'json', limit: 16 * 1024 },
+    staff: true,
+    staffLimit: 'sign-in',
+  },
   '/send-mail.php': form,
   '/php/email.php': form,
   '/vitals': { methods: ['POST'], body: { kind: 'json', limit: BEACON_LIMIT }, fieldData: true },
