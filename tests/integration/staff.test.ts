@@ -93,6 +93,8 @@ describe('the staff desk', () => {
     // Used once: again, it signs no one in.
     const again = await post(`${server.url}/staff/sign-in`, { token });
     expect(again.status).toBe(410);
+    // Its own reason phrase, not Astro's "OK" of a page that sets its status.
+    expect(again.statusText).toBe('Gone');
     expect(await again.text()).toContain('used already');
     // A forged token.
     expect((await post(`${server.url}/staff/sign-in`, { token: `${token}x` })).status).toBe(400);

@@ -456,11 +456,14 @@ function serveFile(
 
 /**
  * Astro's HTML with its charset, and the not-found page (served for any unknown path) with its own
- * CSP, not the fallback.
+ * CSP, not the fallback. A page that sets its status keeps Astro's reason phrase "OK" ("400 OK"):
+ * each status gets its own.
  */
 function withPageHeaders(res: ServerResponse, notFoundCsp: string | undefined) {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((status: number, ...rest: unknown[]) => {
+    if (status !== 200 && res.statusMessage === 'OK')
+      res.statusMessage = STATUS_CODES[status] ?? '';
     for (const headers of rest) withCharset(headers);
     const type = String(res.getHeader('content-type') ?? '');
     if (/^text\/html\s*$/i.test(type)) res.setHeader('Content-Type', 'text/html; charset=utf-8');
