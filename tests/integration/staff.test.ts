@@ -326,6 +326,16 @@ describe('the staff desk', () => {
     );
     // A `done` that is no outcome says nothing.
     expect((await page('/staff?done=__proto__')).querySelector('.staff-done')).toBeNull();
+    // The calendar event's link to the desk, for a call cancelled since or for no call at all:
+    // said at the top, not a bare list.
+    for (const [ask, said] of [
+      [id, 'That call was cancelled already.'],
+      ['zzz', 'No booked call has that reference.'],
+    ]) {
+      const asked = await page(`/staff?call=${ask}`);
+      expect(asked.querySelector('.staff-done')?.textContent?.trim()).toBe(said);
+      expect(asked.querySelector('section[aria-labelledby="change-title"]')).toBeNull();
+    }
     expect(zeldaCancel()).toHaveLength(1);
   });
 

@@ -8,6 +8,8 @@ import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.
 import type { PageAnswer } from '../http/answer.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
 import { moveBookedCall } from '../booking/change.ts';
+import type { CancelRefusal } from '../booking/refusals.ts';
+import { cancelRefusal } from '../booking/rules.ts';
 import { currentMoves } from '../booking/queries.ts';
 import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -449,9 +451,13 @@ async function deskView(
   );
   const filters = deskFilters(url, new Set(hosts.map((h) => h.id)));
   const { items, more } = await deskPage(desk, filters, member.timeZone, hosts, now);
-  const call = await chosenCall(desk, member, url.searchParams.get('call'), hosts, now);
+  const chosen = await chosenCall(desk, member, url.searchParams.get('call'), hosts, now);
+  const call = typeof chosen === 'string' ? undefined : chosen;
   const selected = call && (await choice(desk, call, url, availability, now));
-  const done = doneMessage(url.searchParams.get('done') ?? '');
+  // A call asked for that cannot be moved (the calendar's link of one cancelled or over): why.
+  const done =
+    doneMessage(url.searchParams.get('done') ?? '') ??
+    (typeof chosen === 'string' ? doneMessage(chosen) : undefined);
   const shown = [...items.map((e) => `enquiry-${e.id}`), ...(selected ? ['change-title'] : [])];
   const at = doneAt(url, shown);
   return {
@@ -541,17 +547,22 @@ const hostNames = (desk: StaffDesk) =>
     [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
   );
 
-/** The call chosen to move or cancel (`?call=ID`): booked, not cancelled, not begun. */
+/**
+ * The call chosen to move or cancel (`?call=ID`): booked, not cancelled, not begun; else why not
+ * (none asked for: undefined).
+ */
 async function chosenCall(
   desk: StaffDesk,
   member: StaffMember,
   id: string | null,
   hosts: { id: string; name: string }[],
   now: number,
-): Promise<DeskCall | undefined> {
-  const enquiry = id ? await desk.store.findById(id.slice(0, 64)) : undefined;
-  const call = enquiry?.call;
-  if (!enquiry || !call || call.cancelledAt || Date.parse(call.start) <= now) return undefined;
+): Promise<DeskCall | CancelRefusal | undefined> {
+  if (!id) return undefined;
+  const enquiry = await desk.store.findById(id.slice(0, 64));
+  const refused = cancelRefusal(enquiry, now);
+  if (refused || !enquiry?.call) return refused ?? 'unknown';
+  const { call } = enquiry;
   return {
     id: enquiry.id,
     name: shown(enquiry.name),
