@@ -56,6 +56,12 @@ if (values.reason !== undefined && !values.cancel && !values.move)
   wrongCall('--reason goes with --cancel or --move: it tells the prospect why.', USAGE);
 if (values.move && positionals.length === 0)
   wrongCall('Say the new time: --move REF 2026-12-03T10:15:00Z', USAGE);
+// A time as /schedule/slots.json lists it; "tomorrow" or "10:15" was answered as a time not offered.
+if (values.move && positionals.length === 1 && Number.isNaN(Date.parse(positionals[0]!)))
+  wrongCall(
+    'Say the new time as a date and time in UTC, as /schedule/slots.json lists it: --move REF 2026-12-03T10:15:00Z',
+    USAGE,
+  );
 // Only a move takes a word beside its options: its new time.
 if (positionals.length > (values.move ? 1 : 0))
   wrongCall('This command takes nothing but its options (and --move REF START).', USAGE);

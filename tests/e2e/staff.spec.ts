@@ -156,6 +156,13 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     await expect(page.locator('li.staff-card', { hasText: 'Grace Hopper' })).toContainText(
       'Handled by Anna Reid',
     );
+    // Read as one line: who and when, the comma at the name (not three items of the line apart).
+    expect(
+      await page
+        .locator('li.staff-card', { hasText: 'Grace Hopper' })
+        .locator('form', { hasText: 'Handled by' })
+        .innerText(),
+    ).toMatch(/^Handled by Anna Reid, \d/);
     await expect(page.locator(':focus')).toContainText('Marked handled.');
     await page
       .locator('li', { hasText: 'Grace Hopper' })

@@ -149,6 +149,15 @@ describe('npm run enquiries -- --cancel REF --reason TEXT', () => {
   it('answers --help with its usage, and a mistyped option with what is wrong', async () => {
     const help = await run('npm', ['run', '--silent', 'enquiries', '--', '--help'], { env });
     expect(help.stdout).toMatch(/^Usage: npm run enquiries .*\n.*--cancel REF/);
+    // A new time in words is no time: said so, with the form it takes.
+    await expect(
+      run(process.execPath, ['src/server/cli.ts', '--move', 'a1b2c3d4', 'tomorrow'], { env }),
+    ).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /^Say the new time as a date and time in UTC.*T10:15:00Z\nUsage:/,
+      ),
+    });
     const typo = run('npm', ['run', '--silent', 'enquiries', '--', '--cvs'], { env });
     await expect(typo).rejects.toMatchObject({
       code: 2,
