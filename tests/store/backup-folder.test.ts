@@ -94,6 +94,22 @@ it('keeps the newest N of its own backups, named by the day, and nothing else is
   );
 });
 
+it('keeps two backups of one second, run one after the other or at once, and leaves nothing else', async () => {
+  const next = (n: number) => backupName(new Date(day(1).getTime() + n * 1000));
+  await backupIntoFolder(sqlite(), backups, 9, { now: day(1) });
+  const after = await backupIntoFolder(sqlite(), backups, 9, { now: day(1) });
+  expect(after.file).toBe(join(backups, next(1)));
+  // The timer's and an operator's at once: each its own copy, each its own name.
+  const both = await Promise.all(
+    [0, 1].map(() => backupIntoFolder(sqlite(), backups, 9, { now: day(1) })),
+  );
+  expect(both.map((made) => made.file).sort()).toEqual([
+    join(backups, next(2)),
+    join(backups, next(3)),
+  ]);
+  expect(readdirSync(backups).sort()).toEqual([0, 1, 2, 3].map(next).sort());
+});
+
 it('narrows a folder others could read to its owner', async () => {
   mkdirSync(backups, { mode: 0o755 });
   chmodSync(backups, 0o755);
@@ -200,11 +216,9 @@ describe('with DATABASE_URL, a dump by pg_dump', () => {
     expect(file).toMatch(/enquiries-2026-11-03T040007Z\.dump$/);
     expect(mode(file)).toBe(0o600);
     const [format, target, url, password] = readFileSync(file, 'utf8').trim().split('\n');
-    expect([format, target, password]).toEqual([
-      '--format=custom',
-      `--file=${file}.partial`,
-      'PGPASSWORD=p@ss word',
-    ]);
+    expect([format, password]).toEqual(['--format=custom', 'PGPASSWORD=p@ss word']);
+    // Written under a name of its own, then put in place.
+    expect(target).toMatch(new RegExp(`^--file=${file}\\.[0-9a-f]{8}\\.partial$`));
     expect(url).toBe('--dbname=postgres://agency@db.internal:5432/agency?sslmode=require');
   });
 

@@ -7,11 +7,12 @@
  * SQLite's online backup (./sqlite-backup.ts); a store on PostgreSQL is dumped by pg_dump.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, linkSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { StoreLocation } from './types.ts';
-import { BackupError, backupStore } from './sqlite-backup.ts';
+import { BackupError, BackupNameTaken, backupStore } from './sqlite-backup.ts';
 import { privateFolder } from '../private-files.ts';
 
 /** Each engine's backups: SQLite's a store file, PostgreSQL's pg_dump's custom format. */
@@ -38,22 +39,24 @@ function ownFolder(dir: string) {
  * its command line, which every user of the machine can read.
  */
 async function dumpPostgres(url: string, file: string, pgDump: string) {
-  if (existsSync(file))
-    throw new BackupError(`${file} exists already: give the backup a new name.`);
+  if (existsSync(file)) throw new BackupNameTaken(file);
   const target = new URL(url);
   const password = decodeURIComponent(target.password);
   target.password = '';
-  const partial = `${file}.partial`;
+  // Its own, and never put over a dump of that name another finished meanwhile.
+  const partial = `${file}.${randomBytes(4).toString('hex')}.partial`;
   try {
     await promisify(execFile)(
       pgDump,
       ['--format=custom', `--file=${partial}`, `--dbname=${target.href}`],
       { env: { ...process.env, ...(password && { PGPASSWORD: password }) } },
     );
-    renameSync(partial, file);
+    linkSync(partial, file);
+    rmSync(partial, { force: true });
   } catch (error) {
     rmSync(partial, { force: true });
     const { code, stderr, message } = error as { code?: unknown; stderr?: string; message: string };
+    if (code === 'EEXIST') throw new BackupNameTaken(file);
     if (code === 'ENOENT')
       throw new BackupError(
         `There is no ${pgDump}: install PostgreSQL's client (docs/deploying.md).`,
@@ -78,10 +81,23 @@ export async function backupIntoFolder(
     throw new BackupError(`Keep at least one backup (--keep ${keep}).`);
   ownFolder(dir);
   const kind: Kind = databaseUrl ? 'postgres' : 'sqlite';
-  const file = join(dir, backupName(now, kind));
-  const held = databaseUrl
-    ? await dumpPostgres(databaseUrl, file, pgDump)
-    : await backupStore(databasePath, file);
+  // A backup of this second there already, or finished meanwhile (one run right after another, the
+  // timer's and an operator's at once): the next free second's name, so that both are kept and the
+  // names still sort as time does.
+  let file = '';
+  let held: { enquiries?: number } | undefined;
+  for (let later = 0; !held; later++) {
+    file = join(dir, backupName(new Date(now.getTime() + later * 1000), kind));
+    try {
+      if (!databaseUrl) held = await backupStore(databasePath, file);
+      else {
+        await dumpPostgres(databaseUrl, file, pgDump);
+        held = {};
+      }
+    } catch (error) {
+      if (!(error instanceof BackupNameTaken) || later === 60) throw error;
+    }
+  }
   chmodSync(file, 0o600);
   const own = readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isFile() && ownName(kind).test(entry.name))

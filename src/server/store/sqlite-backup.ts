@@ -4,7 +4,8 @@
  * transaction saw it, taken while the server keeps reading and writing. A restore puts a checked
  * backup in the store's place, with no server using the file, and keeps the file it replaces.
  */
-import { chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, linkSync, renameSync, rmSync, statSync } from 'node:fs';
 import { DatabaseSync, backup } from 'node:sqlite';
 import { privateFile } from '../private-files.ts';
 import { stepsOf } from './migrations.ts';
@@ -18,6 +19,12 @@ import { stepsOf } from './migrations.ts';
 const ALL_PAGES = 1_000_000_000;
 
 export class BackupError extends Error {}
+/** The backup's name was taken (by another backup finished meanwhile): nothing was kept. */
+export class BackupNameTaken extends BackupError {
+  constructor(target: string) {
+    super(`${target} exists already: give the backup a new name.`);
+  }
+}
 
 /**
  * Copies `db` into the new file `path` (SQLite's online backup), made one self-contained file: the
@@ -78,24 +85,28 @@ function checkedStore(path: string): { enquiries: number; version: number } {
  */
 export async function backupStore(source: string, target: string) {
   if (!existsSync(source)) throw new BackupError(`There is no store at ${source}.`);
-  if (existsSync(target))
-    throw new BackupError(`${target} exists already: give the backup a new name.`);
-  const partial = `${target}.partial`;
-  rmSync(partial, { force: true });
-  // Not read-only: a read-only connection cannot open a WAL file whose server has stopped.
-  const db = new DatabaseSync(source);
+  if (existsSync(target)) throw new BackupNameTaken(target);
+  // Its own: two backups at once (the timer's and an operator's) each write theirs.
+  const partial = `${target}.${randomBytes(4).toString('hex')}.partial`;
   try {
-    await copyInto(db, partial);
-  } finally {
-    db.close();
-  }
-  try {
+    // Not read-only: a read-only connection cannot open a WAL file whose server has stopped.
+    const db = new DatabaseSync(source);
+    try {
+      await copyInto(db, partial);
+    } finally {
+      db.close();
+    }
     const held = checkedStore(partial);
-    renameSync(partial, target);
+    // Never over a backup of that name that another finished meanwhile.
+    try {
+      linkSync(partial, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new BackupNameTaken(target);
+      throw error;
+    }
     return held;
-  } catch (error) {
+  } finally {
     rmSync(partial, { force: true });
-    throw error;
   }
 }
 
