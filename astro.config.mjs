@@ -7,6 +7,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import node from '@astrojs/node';
 import contentModules from './src/integrations/content-modules.ts';
+import contentWithoutCode from './src/integrations/content-without-code.ts';
 import interactionDirective from './src/integrations/interaction-directive.ts';
 import precompress from './src/integrations/precompress.ts';
 import serviceWorker from './src/integrations/service-worker.ts';
@@ -71,6 +72,8 @@ export default defineConfig({
   // but the visual editor's (EDITING=on), whose largest is a portfolio photo of 4 MB, sent as base64.
   adapter: node({ mode: 'middleware', staticHeaders: !dev, bodySizeLimit: 6 * 1024 * 1024 }),
   integrations: [
+    // A content file's MDX text holding code is refused before MDX compiles it (src/shared/mdx-text.ts).
+    contentWithoutCode(),
     mdx(),
     react(),
     interactionDirective(),

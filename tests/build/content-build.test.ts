@@ -6,7 +6,7 @@
  * dev server and build of a copy are there already.)
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -223,6 +223,28 @@ describe('a content mistake fails the build, naming the file and the field', () 
       for (const [file, text] of originals) writeFileSync(join(services, file), text);
       rmSync(join(services, 'laravel-copy.mdx'));
       writeFileSync(join(copy, redirectsFile), readFileSync(join(root, redirectsFile)));
+    }
+  });
+
+  // A page's text is written by marketers, on the live site too, and built on the server: MDX would
+  // run an `export` of it as JavaScript with the server's rights (its keys, its store).
+  it('code in a page text fails the build naming the file and line, and is never run', async () => {
+    const yii = join(copy, 'src/content/services/yii.mdx');
+    const original = readFileSync(yii, 'utf8');
+    const ran = join(copy, 'code-ran');
+    writeFileSync(
+      yii,
+      `${original}\nSome words.\n\nexport const leak = (await import('node:fs')).writeFileSync(${JSON.stringify(ran)}, 'x');\n`,
+    );
+    try {
+      const result = await build();
+      expect(result.failed).toBe(true);
+      expect(result.output).toMatch(
+        /src\/content\/services\/yii\.mdx: the page text holds an import or export \(line \d+\)/,
+      );
+      expect(existsSync(ran)).toBe(false);
+    } finally {
+      writeFileSync(yii, original);
     }
   });
 

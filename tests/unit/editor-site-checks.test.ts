@@ -47,6 +47,17 @@ describe('a Save the build would refuse', () => {
     expect(await save({ [technologies]: read(technologies) })).toEqual([]);
   });
 
+  it("code in a page's text, which the build would run: said at the page text", async () => {
+    const yii = 'src/content/services/yii.mdx';
+    const text = `${read(yii)}\nexport const leak = (await import('node:fs')).readFileSync('keys/staff.key');\n`;
+    const [said, ...more] = await save({ [yii]: text });
+    expect(more).toEqual([]);
+    expect(said).toMatch(
+      /^Service pages → yii → Page text \(below the blocks\): the page text holds an import or export \(line \d+\): page text is words only, never code$/,
+    );
+    expect(await save({ [yii]: `${read(yii)}\nSome **words**.\n` })).toEqual([]);
+  });
+
   it('a redirect to itself, from a live page, and one old address twice', async () => {
     const list = (entries: [string, string][]) =>
       `entries:\n${entries.map(([from, to]) => `  - from: ${from}\n    to: ${to}\n`).join('')}`;

@@ -31,6 +31,7 @@ import {
 import { editorPlace, editorPlaceParts } from '../labels.ts';
 import { contentFiles, contentText } from './history/content-links.ts';
 import { siteRoot } from './roots.ts';
+import { mdxCodeProblem } from '../../shared/mdx-text.ts';
 
 /** The content's text files by their path from the project's folder ('src/content/pages/home.yaml'). */
 export type ContentFiles = Map<string, string>;
@@ -161,6 +162,7 @@ export function contentProblems(files: ContentFiles, fixed: readonly string[]): 
   const problems = [
     ...checkContent(checkedEntries(files), fixed, services, redirects),
     ...checkRedirects(redirects, livePages(fixed, services)),
+    ...codeInText(files),
   ];
   return problems.map((problem) => {
     const text = files.get(problem.file);
@@ -172,6 +174,14 @@ export function contentProblems(files: ContentFiles, fixed: readonly string[]): 
       text === undefined ? undefined : valuesOf(problem.file, text),
     );
     return place ? { ...problem, place } : problem;
+  });
+}
+
+/** MDX text that holds code, which the build refuses before running it (src/shared/mdx-text.ts). */
+function codeInText(files: ContentFiles): ContentProblem[] {
+  return [...files].flatMap(([file, text]) => {
+    const message = file.endsWith('.mdx') ? mdxCodeProblem(text) : undefined;
+    return message ? [{ file, field: 'body', message }] : [];
   });
 }
 

@@ -1,0 +1,65 @@
+/**
+ * A content file's MDX text is text: Markdown, never code. MDX runs its `import`s, `export`s and
+ * `{expressions}` as JavaScript when the site is built, and a page's text is written by marketers,
+ * on the live site too (its draft is built on the server): one `export` could read the server's
+ * keys into a page. No content file needs code (the blocks are fields; the text is rich text), so
+ * the build refuses any (../integrations/content-without-code.ts) before MDX compiles it, and the
+ * editor refuses it at Save (src/editor/dev-server/site-checks.ts).
+ */
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { mdxFromMarkdown } from 'mdast-util-mdx';
+import { mdxjs } from 'micromark-extension-mdxjs';
+
+/** What MDX has beyond Markdown: script, and JSX (a component, or HTML that can carry script). */
+const CODE: Record<string, string> = {
+  mdxjsEsm: 'an import or export',
+  mdxFlowExpression: 'an {expression}',
+  mdxTextExpression: 'an {expression}',
+  mdxJsxFlowElement: 'a <tag>',
+  mdxJsxTextElement: 'a <tag>',
+};
+
+interface Node {
+  type: string;
+  position?: { start: { line: number } };
+  children?: Node[];
+}
+
+/** The text below a file's front matter (`---` lines), and the line it starts on. */
+export function mdxBody(file: string): { body: string; firstLine: number } {
+  const match = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/.exec(file);
+  if (!match) return { body: file, firstLine: 1 };
+  return { body: file.slice(match[0].length), firstLine: match[0].split('\n').length };
+}
+
+/**
+ * Why a file's MDX text is not plain text, with its line in the file, or undefined. Text MDX cannot
+ * read is refused too: the build would fail on it.
+ */
+export function mdxCodeProblem(file: string): string | undefined {
+  const { body, firstLine } = mdxBody(file);
+  if (!body.trim()) return undefined;
+  let tree: Node;
+  try {
+    tree = fromMarkdown(body, {
+      extensions: [mdxjs()],
+      mdastExtensions: [mdxFromMarkdown()],
+    }) as Node;
+  } catch (error) {
+    const line = (error as { line?: number }).line;
+    return `the page text cannot be read as MDX${line ? ` (line ${line + firstLine - 1})` : ''}: write it as plain text`;
+  }
+  const found = codeIn(tree);
+  if (!found) return undefined;
+  const line = (found.position?.start.line ?? 1) + firstLine - 1;
+  return `the page text holds ${CODE[found.type]} (line ${line}): page text is words only, never code`;
+}
+
+function codeIn(node: Node): Node | undefined {
+  if (node.type in CODE) return node;
+  for (const child of node.children ?? []) {
+    const found = codeIn(child);
+    if (found) return found;
+  }
+  return undefined;
+}
