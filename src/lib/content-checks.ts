@@ -81,7 +81,7 @@ export function checkServiceSlugs(
         problems.push({
           file,
           field: 'slug',
-          message: `"${slug}" is the address of a fixed page (/${slug}): choose another slug`,
+          message: `"${slug}" is the address of a fixed page (/${slug}): choose another address`,
         });
       } else if (files.length > 1) {
         const others = files.filter((other) => other !== file).join(', ');

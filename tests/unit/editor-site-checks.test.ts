@@ -47,6 +47,16 @@ describe('a Save the build would refuse', () => {
     expect(await save({ [technologies]: read(technologies) })).toEqual([]);
   });
 
+  it("the site's own pages are its page files, not its folders: /php saves", async () => {
+    const php = 'src/content/services/php.mdx';
+    // src/pages/php/ holds /php/email.php, the old site's form address: no page /php.
+    expect(await fixedRoutes(root)).toContain('/php/email.php');
+    expect(await fixedRoutes(root)).not.toContain('/php');
+    expect(
+      await save({ [php]: read(php).replace(/^title: .*$/m, 'title: PHP, done well') }),
+    ).toEqual([]);
+  });
+
   it("code in a page's text, which the build would run: said at the page text", async () => {
     const yii = 'src/content/services/yii.mdx';
     const text = `${read(yii)}\nexport const leak = (await import('node:fs')).readFileSync('keys/staff.key');\n`;

@@ -57,7 +57,12 @@ export async function fixedRoutes(root: string): Promise<string[]> {
   const files = await readdir(existsSync(own) ? own : join(siteRoot(), 'src/pages'), {
     recursive: true,
   });
-  return files.flatMap((file) => routeOfPageFile(`pages/${file.replaceAll('\\', '/')}`) ?? []);
+  // Its page files, as the build's glob has them (src/lib/content.ts): not the folders among them
+  // (src/pages/php/, of /php/email.php, is no page /php: the service page of that address was
+  // refused at every Save).
+  return files
+    .filter((file) => /\.(?:astro|ts)$/.test(file))
+    .flatMap((file) => routeOfPageFile(`pages/${file.replaceAll('\\', '/')}`) ?? []);
 }
 
 /** Every value inside `value` made read-only: a parse kept for the next reader is never changed. */
