@@ -342,9 +342,11 @@ describe('the editor on the live site', () => {
     const desk = await (await get('/staff', token)).text();
     expect(desk).toContain('href="/staff/publish"');
     expect(desk).toContain('href="/keystatic"');
-    expect(await publishing(token)).toContain(
-      'Nothing yet: the draft is the same as the live site.',
-    );
+    const page = await publishing(token);
+    expect(page).toContain('Nothing yet: the draft is the same as the live site.');
+    // No release listed yet, and said so (not "The newest is live" over an empty list).
+    expect(page.replace(/\s+/g, ' ')).toContain('None yet: the site live now is the one deployed.');
+    expect(page).not.toContain('The newest is live');
   });
 
   it("refuses an editor's write sent from another site", async () => {
