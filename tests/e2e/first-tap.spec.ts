@@ -394,6 +394,12 @@ test.describe('first tap before the code arrives', () => {
   test('the About tabs switch', async ({ page }) => {
     const code = await holdIslandCode(page);
     await page.goto('/about');
+    // Each tab whole on the phone's screen (centred in one row, they spilled off both edges).
+    for (const name of ['Mobile', 'Backend', 'Frontend']) {
+      const box = (await page.getByRole('tab', { name }).boundingBox())!;
+      expect(box.x, name).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, name).toBeLessThanOrEqual(page.viewportSize()!.width);
+    }
     await page.getByRole('tab', { name: 'Backend' }).tap();
     await expect(page.getByRole('tabpanel', { name: 'Backend' })).toBeVisible();
     await expect(page.getByRole('tabpanel', { name: 'Mobile' })).toBeHidden();

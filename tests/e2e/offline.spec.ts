@@ -419,8 +419,11 @@ test.describe('enquiries without a connection', () => {
     for (const [status, body, shown] of [
       [
         429,
-        { error: 'Too many submissions from your address. Please try again later.' },
-        'Too many',
+        // The server's own words (src/server/requests/post-gate.ts).
+        {
+          error: 'You have sent several messages in a short time. Please try again in 8 minutes.',
+        },
+        'Please try again in 8 minutes.',
       ],
       [422, { errors: { email: 'Valid email is required.' } }, 'Valid email is required.'],
     ] as const) {
@@ -434,6 +437,8 @@ test.describe('enquiries without a connection', () => {
         const dialog = await openCallRequest(page, { email: uniqueEmail('refused') });
         await dialog.getByRole('button', { name: 'Request a call' }).click();
         await expect(dialog.getByText(shown).first()).toBeVisible();
+        // One time to come back, the server's: not "in 8 minutes" and "in a moment" together.
+        expect(await dialog.innerText()).not.toContain('in a moment');
         await expect(dialog.getByRole('status')).toHaveCount(0);
         expect(await keptOnDevice(page)).toBe(0);
       });

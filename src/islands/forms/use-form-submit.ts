@@ -138,8 +138,9 @@ export function useFormSubmit<Field extends string>({
       console.error('Error submitting form', error);
       const reason =
         error instanceof Error && !(error instanceof TypeError) ? ` ${error.message}` : '';
+      // The server's reason says what to do (a rate limit's minutes): then not "in a moment" too.
       setFailure(
-        `Sorry, your message could not be sent.${reason} Nothing you typed has been lost: please try again in a moment.`,
+        `Sorry, your message could not be sent.${reason || ' Please try again in a moment.'} Nothing you typed has been lost.`,
       );
     } finally {
       setSending(false);
