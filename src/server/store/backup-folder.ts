@@ -7,12 +7,11 @@
  * SQLite's online backup (./sqlite-backup.ts); a store on PostgreSQL is dumped by pg_dump.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, linkSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { StoreLocation } from './types.ts';
-import { BackupError, BackupNameTaken, backupStore } from './sqlite-backup.ts';
+import { BackupError, BackupNameTaken, backupStore, writeBackup } from './sqlite-backup.ts';
 import { privateFolder } from '../private-files.ts';
 
 /** Each engine's backups: SQLite's a store file, PostgreSQL's pg_dump's custom format. */
@@ -39,30 +38,29 @@ function ownFolder(dir: string) {
  * its command line, which every user of the machine can read.
  */
 async function dumpPostgres(url: string, file: string, pgDump: string) {
-  if (existsSync(file)) throw new BackupNameTaken(file);
   const target = new URL(url);
   const password = decodeURIComponent(target.password);
   target.password = '';
-  // Its own, and never put over a dump of that name another finished meanwhile.
-  const partial = `${file}.${randomBytes(4).toString('hex')}.partial`;
-  try {
-    await promisify(execFile)(
-      pgDump,
-      ['--format=custom', `--file=${partial}`, `--dbname=${target.href}`],
-      { env: { ...process.env, ...(password && { PGPASSWORD: password }) } },
-    );
-    linkSync(partial, file);
-    rmSync(partial, { force: true });
-  } catch (error) {
-    rmSync(partial, { force: true });
-    const { code, stderr, message } = error as { code?: unknown; stderr?: string; message: string };
-    if (code === 'EEXIST') throw new BackupNameTaken(file);
-    if (code === 'ENOENT')
-      throw new BackupError(
-        `There is no ${pgDump}: install PostgreSQL's client (docs/deploying.md).`,
+  await writeBackup(file, async (partial) => {
+    try {
+      await promisify(execFile)(
+        pgDump,
+        ['--format=custom', `--file=${partial}`, `--dbname=${target.href}`],
+        { env: { ...process.env, ...(password && { PGPASSWORD: password }) } },
       );
-    throw new BackupError(`pg_dump failed: ${(stderr || message).trim()}`);
-  }
+    } catch (error) {
+      const { code, stderr, message } = error as {
+        code?: unknown;
+        stderr?: string;
+        message: string;
+      };
+      if (code === 'ENOENT')
+        throw new BackupError(
+          `There is no ${pgDump}: install PostgreSQL's client (docs/deploying.md).`,
+        );
+      throw new BackupError(`pg_dump failed: ${(stderr || message).trim()}`);
+    }
+  });
 }
 
 /**

@@ -85,10 +85,7 @@ function checkedStore(path: string): { enquiries: number; version: number } {
  */
 export async function backupStore(source: string, target: string) {
   if (!existsSync(source)) throw new BackupError(`There is no store at ${source}.`);
-  if (existsSync(target)) throw new BackupNameTaken(target);
-  // Its own: two backups at once (the timer's and an operator's) each write theirs.
-  const partial = `${target}.${randomBytes(4).toString('hex')}.partial`;
-  try {
+  return writeBackup(target, async (partial) => {
     // Not read-only: a read-only connection cannot open a WAL file whose server has stopped.
     const db = new DatabaseSync(source);
     try {
@@ -96,8 +93,23 @@ export async function backupStore(source: string, target: string) {
     } finally {
       db.close();
     }
-    const held = checkedStore(partial);
-    // Never over a backup of that name that another finished meanwhile.
+    return checkedStore(partial);
+  });
+}
+
+/**
+ * A backup written to `target` by `write` (SQLite's copy, pg_dump) under a partial name of its own,
+ * so that two at once (the timer's and an operator's) each write theirs; put in place only if no
+ * backup of that name was finished meanwhile (BackupNameTaken); the partial never stays.
+ */
+export async function writeBackup<T>(
+  target: string,
+  write: (partial: string) => Promise<T>,
+): Promise<T> {
+  if (existsSync(target)) throw new BackupNameTaken(target);
+  const partial = `${target}.${randomBytes(4).toString('hex')}.partial`;
+  try {
+    const held = await write(partial);
     try {
       linkSync(partial, target);
     } catch (error) {
