@@ -225,11 +225,21 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     await expect(page.getByRole('button', { name: 'Add a passkey' })).toBeHidden();
     await page.getByRole('link', { name: 'Move or cancel' }).focus();
     await page.keyboard.press('Enter');
+    // A second tab on the same call's times, as a colleague's would be.
+    const other = await context.newPage();
+    await other.goto(page.url());
     await page.getByRole('radio').nth(1).focus();
     await page.keyboard.press('Space');
     await page.getByRole('button', { name: 'Move the call' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('status').first()).toContainText('The call is moved');
+    // The other tab's move, from times shown before this one: refused, and the call shown as it is.
+    await other.getByRole('radio').nth(2).check();
+    await other.getByRole('button', { name: 'Move the call' }).click();
+    await expect(other.getByRole('status').first()).toContainText(
+      'That call has been moved since this was shown',
+    );
+    await other.close();
     await page.getByRole('button', { name: 'Mark handled' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.locator('li.staff-card', { hasText: 'Zed Prospect' }).last()).toContainText(
