@@ -39,19 +39,21 @@ const astro = join(root, 'node_modules/astro/bin/astro.mjs');
 const { sync: astroSync } = (await import(
   /* @vite-ignore */ pathToFileURL(join(root, 'node_modules/astro/dist/core/index.js')).href
 )) as typeof import('astro');
-// The content stores that sync opens: a sync that fails leaves its store's debounced write to
-// come (Astro waits for it only on success), which must end before a build of the copy writes the
-// same file (it raced `astro build`'s own write: ENOENT on data-store.json.tmp).
+// The content stores that sync opens. A sync that fails leaves its store's debounced write to come
+// (Astro waits for it only on success), and its other collections' loaders still running (Astro's
+// Promise.all rejects at the first): their writes raced a later build's or sync's own write of the
+// same file (ENOENT on data-store.json.tmp). Once a sync has ended, its store writes no more.
 const { MutableDataStore } = (await import(
   /* @vite-ignore */ pathToFileURL(
     join(root, 'node_modules/astro/dist/content/mutable-data-store.js'),
   ).href
 )) as {
   MutableDataStore: {
-    fromFile(path: unknown): Promise<{ waitUntilSaveComplete(): Promise<void> }>;
+    fromFile(path: unknown): Promise<OpenedStore>;
   };
 };
-const openedStores: { waitUntilSaveComplete(): Promise<void> }[] = [];
+type OpenedStore = { waitUntilSaveComplete(): Promise<void>; writeToDisk(): Promise<void> };
+const openedStores: OpenedStore[] = [];
 const fromFile = MutableDataStore.fromFile.bind(MutableDataStore);
 MutableDataStore.fromFile = async (path) => {
   const store = await fromFile(path);
@@ -96,7 +98,12 @@ async function sync() {
     return { failed: true, output: `${message.replaceAll('**', '')}\n${loc?.file ?? ''}` };
   } finally {
     process.env.NODE_ENV = mode;
-    await Promise.all(openedStores.splice(0).map((store) => store.waitUntilSaveComplete()));
+    await Promise.all(
+      openedStores.splice(0).map(async (store) => {
+        await store.waitUntilSaveComplete();
+        store.writeToDisk = async () => {};
+      }),
+    );
   }
 }
 
