@@ -225,6 +225,8 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     await expect(page.getByRole('button', { name: 'Add a passkey' })).toBeHidden();
     await page.getByRole('link', { name: 'Move or cancel' }).focus();
     await page.keyboard.press('Enter');
+    // The key starts the navigation, and does not wait for it.
+    await expect(page).toHaveURL(/\/staff\?call=/);
     // A second tab on the same call's times, as a colleague's would be.
     const other = await context.newPage();
     await other.goto(page.url());
