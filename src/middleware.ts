@@ -9,6 +9,8 @@ import { app, provideMailContent } from './server/app';
 import { storeUnavailableMessage } from './server/enquiries/pipeline';
 import { gateAnswer, gatePost, refusal } from './server/requests/post-gate';
 import { reportStoreFailure } from './server/log';
+import { keyed } from './server/requests/rate-limit';
+import { memberLimitKey } from './server/staff/access';
 import {
   NOT_A_PAGE,
   allowHeader,
@@ -32,13 +34,18 @@ const ERROR_ROUTES = new Set(['/404', '/500']);
  */
 const DEV_ROUTES: ReadonlySet<string> = new Set([...EDITOR_ROUTES, '/_image']);
 
-/** The limit a staff route's posts count against (RoutePolicy.staffLimit). */
-const staffLimiterOf = (policy: RoutePolicy, service: Services) =>
-  policy.staffLimit === 'none'
-    ? undefined
-    : policy.staffLimit === 'sign-in'
-      ? service.signInLimiter
-      : service.staffLimiter;
+/**
+ * The limit a staff route's posts count against (RoutePolicy.staffLimit): the desk's counts each
+ * signed-in member apart, so that one member's busy morning does not stop the others on the office's
+ * network.
+ */
+async function staffLimiterOf(policy: RoutePolicy, service: Services, request: Request) {
+  if (policy.staffLimit === 'none') return undefined;
+  if (policy.staffLimit === 'sign-in') return service.signInLimiter;
+  if (!service.staffLimiter) return undefined;
+  const member = await memberLimitKey(request, await app.staff());
+  return member ? keyed(service.staffLimiter, member) : service.staffLimiter;
+}
 
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
@@ -96,7 +103,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     verdict = await gatePost(request, context.clientAddress, {
       ...service,
       ...(policy.staff &&
-        'staffLimiter' in service && { limiter: staffLimiterOf(policy, service) }),
+        'staffLimiter' in service && { limiter: await staffLimiterOf(policy, service, request) }),
       sameOriginOnly: policy.staff,
       body: policy.body,
       pace: pacer && (() => pacer.admit()),

@@ -133,7 +133,7 @@ export interface ServerConfig {
   mailFrom: string | undefined;
   /** The queue of jobs that sends the e-mails (and runs any other durable work). */
   jobs: JobsConfig;
-  /** The forms' limit per network (`max`), and the staff desk's (`staffMax`), in `windowMs`. */
+  /** The forms' limit per network (`max`), and the staff desk's per member (`staffMax`), in `windowMs`. */
   rateLimit: { enabled: boolean; max: number; staffMax: number; windowMs: number };
   /** Socket addresses of proxies whose X-Forwarded-For and X-Forwarded-Proto are believed. */
   trustedProxies: string[];

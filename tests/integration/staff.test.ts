@@ -370,13 +370,16 @@ describe('the staff desk', () => {
       .toEqual(['good', 'too few visits']);
   });
 
-  it('counts a member’s posts apart from the forms’ rate limit and from the signed out’s; signing out always works', async () => {
+  it('counts each member’s posts apart, from the forms’ rate limit and from the signed out’s; signing out always works', async () => {
     const { server, mails } = await servers.startWithMail({
       RATE_LIMIT: 'on',
       RATE_LIMIT_MAX: '2',
       STAFF_RATE_LIMIT_MAX: '10',
     });
     const { cookie } = await signIn(server, mails, 'office@northgate-digital.example');
+    // A colleague in the same office (the same network), signed in on two computers.
+    const colleague = await signIn(server, mails, 'anna@northgate-digital.example');
+    const colleagueElsewhere = await signIn(server, mails, 'anna@northgate-digital.example');
     // A stranger on the office's network asks for sign-in links until refused...
     const strangers = [];
     for (let i = 0; i < 10; i++)
@@ -385,16 +388,22 @@ describe('the staff desk', () => {
       );
     expect(strangers.at(-1)).toBe(429);
     // ...and the members' morning of actions goes on, up to the desk's own limit.
-    const desk = async (i: number) =>
+    const desk = async (i: number, session = cookie) =>
       (
         await post(
           `${server.url}/staff`,
           { id: `none-${i}`, action: 'handled' },
-          { Cookie: cookie },
+          { Cookie: session },
         )
       ).status;
     for (let i = 0; i < 10; i++) expect(await desk(i)).toBe(303);
     expect(await desk(10)).toBe(429);
+    // The colleague's own ten go on, whichever of their sessions sends them; a cookie of no live
+    // session counts against the network's, which the first member's did not use.
+    for (let i = 0; i < 5; i++) expect(await desk(i, colleague.cookie)).toBe(303);
+    for (let i = 5; i < 10; i++) expect(await desk(i, colleagueElsewhere.cookie)).toBe(303);
+    expect(await desk(10, colleague.cookie)).toBe(429);
+    expect(await desk(0, 'staff=forged')).toBe(303);
     // Past it, a member on a shared computer still signs out.
     const out = await post(`${server.url}/staff/sign-out`, {}, { Cookie: cookie });
     expect(out.status).toBe(303);

@@ -70,3 +70,9 @@ export const prefixed = (limit: RateLimit, prefix: string): RateLimit => ({
   hit: (client, now) => limit.hit(`${prefix}${client}`, now),
   refund: (client, at) => limit.refund(`${prefix}${client}`, at),
 });
+
+/** `limit` counting every post under one `key`, whichever client sends it. */
+export const keyed = (limit: RateLimit, key: string): RateLimit => ({
+  hit: (_client, now) => limit.hit(key, now),
+  refund: (_client, at) => limit.refund(key, at),
+});

@@ -143,3 +143,16 @@ export async function signedIn(
   const member = session && members.get(session.email);
   return member && session && { member, session, hash };
 }
+
+/**
+ * Who the desk's rate limit counts a post against: its member, whatever their network, so that one
+ * member's busy morning does not stop the others in the office. A hash: the limit's table never
+ * holds an address. None without a live session (the network is counted then).
+ */
+export async function memberLimitKey(
+  request: Request,
+  desk: Omit<Parameters<typeof signedIn>[1], 'now'>,
+): Promise<string | undefined> {
+  const current = await signedIn(request, { ...desk, now: Date.now() });
+  return current && `member ${storedHash(addressKey(current.member.email)).slice(0, 22)}`;
+}
