@@ -205,6 +205,39 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     expect(await livePage()).toBe('<h1>Second words</h1>');
   });
 
+  it('after a roll back, the next publish brings the draft up to the live site, with the edits made during its build', async () => {
+    await publish('First words');
+    await publish('Second words');
+    const [, first] = await store.releases.recent(10);
+    await publishing.rollBack(editor, first!.id);
+    // The member goes on from the draft they have (the title rolled back there is theirs still),
+    // changes another line, and publishes: git's merge keeps the roll back's title.
+    const reworded = (title: string) => service(title).replace('Prose.', 'Better prose.');
+    await publishing.view();
+    writeFileSync(draftFile(), reworded('Second words'));
+    await publishing.start(editor);
+    const redirects = join(publishing.options.config.draftDir, 'src/content/data/redirects.yaml');
+    const during = new Publishing({
+      ...publishing.options,
+      builder: async (run) => {
+        writeFileSync(redirects, 'entries:\n  - from: /droid\n    to: /android\n');
+        await fakeBuild(run);
+      },
+    });
+    clock.now += 1000;
+    const [job] = (await store.claimDue(clock.now, 10, 60_000)) as Job<PublishPayload>[];
+    await publishHandler(during)(job!);
+    expect(git(repo, 'show', `published:${SERVICE}`)).toBe(reworded('First words').trim());
+    // The draft goes on from what is live, as the live site has it: only the edit made during
+    // the build is left to publish.
+    expect(await publishing.view()).toMatchObject({
+      behindLive: false,
+      changes: [{ kind: 'redirected', what: '/droid now leads to /android', address: '/droid' }],
+    });
+    expect(readFileSync(draftFile(), 'utf8')).toBe(reworded('First words'));
+    expect(readFileSync(redirects, 'utf8')).toContain('/droid');
+  });
+
   it('brings the live release to another machine that shares only the store', async () => {
     const other = new Publishing({
       config: editing(root, repo, 'other-machine'),

@@ -298,6 +298,52 @@ export const advancePublished = ({ repoDir }: Folders, commit: string) =>
   git(['update-ref', '-m', 'publish', `refs/heads/${PUBLISHED_BRANCH}`, commit], { cwd: repoDir });
 
 /**
+ * Moves the draft onto `commit` (a publish gone live), what it changed since its starting point
+ * carried across by git's merge: the edits made while the publish was built stay edits, and what
+ * went live (a roll back kept by the publish's merge, say) is the draft's too. False, the draft
+ * left as it was, where the two change the same lines.
+ */
+export async function carryDraftOnto(folders: Folders, commit: string): Promise<boolean> {
+  const cwd = folders.draftDir;
+  const base = await draftBase(folders);
+  const tree = await draftTree(folders);
+  const draft = await commitTree(folders.repoDir, tree, [base], DRAFT_AUTHOR, 'The draft');
+  const merged = await git(['merge-tree', '--write-tree', commit, draft], {
+    cwd: folders.repoDir,
+  }).then(
+    (out) => out.split('\n')[0]!,
+    () => undefined,
+  );
+  if (!merged) return false;
+  const out = await git(['diff-tree', '-r', '--no-renames', '--name-status', '-z', tree, merged], {
+    cwd,
+    raw: true,
+  });
+  const parts = out.split('\0').filter(Boolean);
+  const written: string[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    if (parts[i] === 'D') await rm(join(cwd, parts[i + 1]!), { force: true });
+    else written.push(parts[i + 1]!);
+  }
+  const index = join(folders.editingDir, `index-${randomBytes(6).toString('hex')}`);
+  try {
+    await git(['read-tree', merged], { cwd, env: { GIT_INDEX_FILE: index } });
+    if (written.length)
+      await git(['checkout-index', '-f', '--', ...written], {
+        cwd,
+        env: { GIT_INDEX_FILE: index },
+      });
+  } finally {
+    await rm(index, { force: true });
+  }
+  await git(['reset', '-q', commit], { cwd });
+  return true;
+}
+
+/** The author of the draft's commit that `carryDraftOnto` merges: never on a branch. */
+const DRAFT_AUTHOR: Author = { name: 'Draft', email: 'draft@localhost' };
+
+/**
  * Starts the draft again from `commit` (what is live): its changes are dropped unless `keep`,
  * where the draft moves onto `commit` with the files as they are (a publish of that very draft).
  */

@@ -17,6 +17,7 @@ import {
   advancePublished,
   ontoPublished,
   commitDraft,
+  carryDraftOnto,
   draftChanges,
   PublishRefused,
   restartDraft,
@@ -273,12 +274,15 @@ async function build(
     throw new BuildFailed('The build made no site to serve, so nothing changed on the live site.');
 }
 
-/** The draft goes on from the published commit: its files stay (edits made during the build too). */
+/**
+ * The draft goes on from the published commit, its files as they are (edits made during the build
+ * too): carried across by git's merge where the commit is more than the draft (a roll back or a
+ * deploy merged in), else the draft is told it is behind the live site.
+ */
 async function followDraft(publishing: Publishing, commit: string) {
   const { config } = publishing.options;
   const { base } = await draftChanges(config);
-  // Only if the commit has the draft's starting point as its first parent: else what others
-  // published would look undone in the draft, which then offers to start again.
   const parent = await git(['rev-parse', `${commit}^1`], { cwd: config.repoDir }).catch(() => '');
   if (parent === base) await restartDraft(config, commit, true);
+  else await carryDraftOnto(config, commit);
 }
