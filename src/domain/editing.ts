@@ -36,3 +36,12 @@ export const inPreview = (cookie: string | undefined | null) =>
 /** Where the editor's Preview leads on the live site: `?page=/address`, the draft's build of it. */
 export const PREVIEW_PAGE = `${EDITOR_PAGE}/preview`;
 export const LEAVE_PREVIEW = `${PREVIEW_PAGE}/leave`;
+
+/**
+ * How the live site's publishes and roll backs begin their commits' subjects (written by
+ * src/server/releases/, read by the editor's History to say who published what).
+ */
+export const PUBLISH_SUBJECT = 'Publish: ';
+export const ROLLBACK_SUBJECT = 'Roll back to release ';
+/** A publish's merge with the code deployed since (src/server/releases/draft.ts). */
+export const DEPLOYED_CODE_SUBJECT = 'Bring the code deployed since into the published site';

@@ -52,7 +52,15 @@ export const SAVE_BASE_HEADER = 'x-editor-base';
 
 /** Who or what made a file what it is now, as the content's history recorded it. */
 export type ChangeKind =
-  'editor' | 'restore' | 'bring-back' | 'links' | 'redirect' | 'outside' | 'developer';
+  | 'editor'
+  | 'restore'
+  | 'bring-back'
+  | 'links'
+  | 'redirect'
+  | 'outside'
+  | 'publish'
+  | 'rollback'
+  | 'developer';
 
 /** A file a refused Save would have overwritten or deleted, though it changed since it was opened. */
 export interface StaleFile {

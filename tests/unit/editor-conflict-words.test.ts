@@ -24,4 +24,13 @@ describe('who changed a file, from its note', () => {
     expect(said('Brought back Zend Framework')).toBe('It was brought back from Deleted entries');
     expect(said('issue 47, part 2')).toBe('A developer changed it (“issue 47, part 2”)');
   });
+
+  it('says a publish or a roll back of the live site as such', () => {
+    expect(said('Publish: Changed Android Apps (/android)')).toBe(
+      'A publish of the live site changed it',
+    );
+    expect(said('Roll back to release 3 (Ben, 2027-01-05 09:00 UTC)')).toBe(
+      'A roll back of the live site changed it',
+    );
+  });
 });

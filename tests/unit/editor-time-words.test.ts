@@ -130,6 +130,28 @@ describe('saveWords', () => {
     );
   });
 
+  it('says a publish or a roll back of the live site as such, by the member who pressed it', () => {
+    const by = { name: 'Erin Editor', email: 'erin@example.com' };
+    for (const [note, action] of [
+      ['Publish: Changed Android Apps (/android)', 'published by Erin Editor'],
+      [
+        'Bring the code deployed since into the published site\n\nPublish: Changed Android Apps',
+        'published by Erin Editor',
+      ],
+      [
+        'Roll back to release 3 (Ben, 2027-01-05 09:00 UTC)\n\nPublish: Changed Android Apps',
+        'rolled back by Erin Editor to release 3 (Ben, 2027-01-05 09:00 UTC)',
+      ],
+    ])
+      expect(saveWords({ note, by, editor: false })).toEqual({
+        kind: expect.stringMatching(/^(publish|rollback)$/),
+        who: 'Erin Editor',
+        action,
+      });
+    // A developer's own commit that says "Publish" elsewhere is a developer's still.
+    expect(saveKind({ note: 'Docs: Publish: how', by, editor: false })).toBe('developer');
+  });
+
   it('says what a restore brought back, when, in the reader’s zone', () => {
     const clock = { timeZone: 'Europe/Berlin', now: at + hours(30) };
     expect(saveNote(editor(`Restored the version of ${new Date(at).toISOString()}`), clock)).toBe(

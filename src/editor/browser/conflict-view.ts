@@ -60,6 +60,10 @@ export function whoChanged({ kind, note = '' }: StaleFile['change']): string {
     }
     case 'outside':
       return 'Its file was changed outside the editor';
+    case 'publish':
+      return 'A publish of the live site changed it';
+    case 'rollback':
+      return 'A roll back of the live site changed it';
     default:
       return `A developer changed it${note ? ` (“${note}”)` : ''}`;
   }

@@ -13,7 +13,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChangeKind, SaveRefusal, StaleFile } from '../events.ts';
 import { checkContentPath, type ContentHistory } from './history/content-history.ts';
-import { noteKind } from './history/save-words.ts';
+import { noteKind, releaseKind } from './history/save-words.ts';
 
 /** Keystatic's local Save: the files it writes (their bytes) and those it deletes. */
 export interface Save {
@@ -109,7 +109,8 @@ export async function staleFiles(root: string, save: Save, base: Base) {
 
 /**
  * What changed a file, from the note its save left in the history: History's own reading of the
- * notes (./history/save-words.ts); a note that is none of the editor's is a developer's commit.
+ * notes (./history/save-words.ts); a note that is none of the editor's is a publish's or a roll
+ * back's of the live site, or a developer's commit.
  */
 export function changeKind(note: string): ChangeKind {
   const kind = noteKind(note);
@@ -120,7 +121,7 @@ export function changeKind(note: string): ChangeKind {
     case 'outside':
       return 'outside';
     case undefined:
-      return 'developer';
+      return releaseKind(note) ?? 'developer';
     default:
       return kind;
   }

@@ -13,6 +13,7 @@ import type { EditingConfig } from '../config.ts';
 import { privateFolder } from '../private-files.ts';
 import { processWide } from '../process-wide.ts';
 import { git, gitSucceeds } from './git.ts';
+import { DEPLOYED_CODE_SUBJECT } from '../../domain/editing.ts';
 
 /** What of the repository the draft holds: the content and its images. */
 export const CONTENT_PATHS = ['src/content', 'src/assets'] as const;
@@ -272,7 +273,7 @@ export async function commitDraft(folders: Folders, author: Author, message: str
     tree2,
     [onTip, head],
     author,
-    `Bring the code deployed since into the published site\n\n${message}`,
+    `${DEPLOYED_CODE_SUBJECT}\n\n${message}`,
   );
   return { commit: merged, base, files };
 }

@@ -36,6 +36,7 @@ import {
 import { git, gitSucceeds } from './git.ts';
 import { describeChanges, gitReader, type Change } from './words.ts';
 import type { Builder } from './build.ts';
+import { ROLLBACK_SUBJECT } from '../../domain/editing.ts';
 
 /** What every publish job's kind starts with: the other queues leave them. */
 export const PUBLISH_JOB_PREFIX = 'publish-';
@@ -173,7 +174,7 @@ export class Publishing {
     const tip = await publishedTip(this.options.config);
     const tree = await git(['rev-parse', `${target.commit}^{tree}`], { cwd: repoDir });
     const when = new Date(target.createdAt).toISOString().slice(0, 16).replace('T', ' ');
-    const summary = `Roll back to release ${target.id} (${target.actorName}, ${when} UTC)`;
+    const summary = `${ROLLBACK_SUBJECT}${target.id} (${target.actorName}, ${when} UTC)`;
     const commit = await commitTree(
       repoDir,
       tree,

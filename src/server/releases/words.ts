@@ -6,6 +6,7 @@
 import { parse } from 'yaml';
 import type { ChangedFile } from './draft.ts';
 import { git } from './git.ts';
+import { PUBLISH_SUBJECT } from '../../domain/editing.ts';
 
 export type ChangeKind = 'added' | 'changed' | 'removed' | 'moved' | 'redirected';
 
@@ -130,6 +131,6 @@ export const changeLine = (change: Change) =>
 export function commitMessage(changes: readonly Change[]): string {
   const named = changes.slice(0, 3).map(changeLine).join('; ');
   const more = changes.length > 3 ? ` and ${changes.length - 3} more` : '';
-  const subject = `Publish: ${named || 'content'}${more}`;
+  const subject = `${PUBLISH_SUBJECT}${named || 'content'}${more}`;
   return `${subject}\n\n${changes.map((c) => `- ${changeLine(c)}`).join('\n')}\n`;
 }

@@ -8,10 +8,16 @@
  * itself (a redirect after a rename) is "the editor". Once editors sign in, a save's commit names
  * the staff member (`ContentHistory.record`'s `by`), and that name is said instead of "you".
  * Versions the editor did not record are the project's own commits: "a developer", with the
- * commit's subject as a detail to unfold.
+ * commit's subject as a detail to unfold; or, on the live site, a publish or a roll back, by the
+ * staff member who pressed it.
  */
 import { timeWords, type TimeWordsOptions } from '../../time-words.ts';
 import { EDITOR_AUTHOR, type Version } from './content-history.ts';
+import {
+  DEPLOYED_CODE_SUBJECT,
+  PUBLISH_SUBJECT,
+  ROLLBACK_SUBJECT,
+} from '../../../domain/editing.ts';
 
 /** How a version came to be. */
 export type SaveKind =
@@ -29,6 +35,10 @@ export type SaveKind =
   | 'outside'
   /** The content as the editor found it when it started, changed since its last record. */
   | 'found'
+  /** A publish of the live site (its editor's draft), by the staff member who pressed it. */
+  | 'publish'
+  /** A roll back of the live site to an earlier release, by a staff member. */
+  | 'rollback'
   /** A commit of the project's own git history. */
   | 'developer';
 
@@ -68,8 +78,15 @@ export const noteKind = (note: string): SaveKind | undefined =>
   NOTES.find(([pattern]) => pattern.test(note))?.[1];
 
 export function saveKind(save: SaveRecord): SaveKind {
-  if (!save.editor) return 'developer';
+  if (!save.editor) return releaseKind(save.note) ?? 'developer';
   return noteKind(save.note) ?? 'outside';
+}
+
+/** A commit of the live site's Publishing page: a publish (with the code deployed since) or a roll back. */
+export function releaseKind(note: string): 'publish' | 'rollback' | undefined {
+  if (note.startsWith(PUBLISH_SUBJECT) || note.startsWith(DEPLOYED_CODE_SUBJECT)) return 'publish';
+  if (note.startsWith(ROLLBACK_SUBJECT)) return 'rollback';
+  return undefined;
 }
 
 /** A staff member's name on a save, if one signed in made it (not the editor's own name). */
@@ -100,6 +117,16 @@ export function saveWords(save: SaveRecord): SaveWords {
           ? 'redirect removed by the editor'
           : 'redirect added by the editor',
       };
+    case 'publish':
+    case 'rollback': {
+      // The member who pressed it, as the commit names them (src/server/releases/); what a publish
+      // changed is the version's own list of fields, and a roll back says to which release.
+      const member = save.by.name.trim() || save.by.email;
+      const release = save.note.split('\n')[0]!.slice(ROLLBACK_SUBJECT.length);
+      return kind === 'publish'
+        ? { kind, who: member, action: `published by ${member}` }
+        : { kind, who: member, action: `rolled back by ${member} to release ${release}` };
+    }
     case 'developer':
       return { kind, who: 'a developer', action: 'changed by a developer', detail: save.note };
     case 'found':
