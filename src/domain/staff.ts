@@ -36,6 +36,13 @@ export interface AuditLine {
   detail: string | null;
 }
 
+/** A passkey as the desk lists it to its member: when it was added and last signed in with. */
+export interface MemberPasskey {
+  id: string;
+  addedAt: number;
+  usedAt: number | null;
+}
+
 /** Field data's p75 of one page and metric. */
 export interface VitalsRow {
   group: string;

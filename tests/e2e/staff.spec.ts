@@ -97,7 +97,7 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     // A passkey, then out and in again with it: no e-mail.
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await expect(page.getByText('Passkey added')).toBeVisible();
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect(page).toHaveURL(`${site}/staff/sign-in`);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await expect(page).toHaveURL(`${site}/staff`);
@@ -178,6 +178,18 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     // The same desk on a laptop.
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(await violations(page)).toEqual([]);
+
+    // The phone with the passkey is lost: removed on the desk, it signs no one in any more.
+    await expect(page.getByText(/^Passkey 1: added .*, last used /)).toBeVisible();
+    await page.getByRole('button', { name: 'Remove passkey 1' }).click();
+    await expect(
+      page.getByText('The passkey is removed: it no longer signs you in.'),
+    ).toBeVisible();
+    await expect(page.getByText(/^Passkey 1/)).toHaveCount(0);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await expect(page.getByText('That passkey does not sign anyone in here')).toBeVisible();
+    await expect(page).toHaveURL(`${site}/staff/sign-in`);
   } finally {
     await server.stop();
     await smtp.close();

@@ -419,6 +419,37 @@ describe('the staff desk', () => {
     expect([await form(), await form(), await form()]).toEqual([200, 200, 429]);
   });
 
+  it('signs a member out on every other device, their colleague and this one still signed in; a passkey of none removes nothing', async () => {
+    const { server, mails } = await servers.startWithMail();
+    const here = await signIn(server, mails, 'anna@northgate-digital.example');
+    const laptop = await signIn(server, mails, 'anna@northgate-digital.example');
+    const colleague = await signIn(server, mails, 'office@northgate-digital.example');
+    const desk = (cookie: string, path = '/staff') =>
+      fetch(new URL(path, server.url), { headers: { Cookie: cookie }, redirect: 'manual' });
+    const out = await post(
+      `${server.url}/staff`,
+      { action: 'sign-out-elsewhere' },
+      { Cookie: here.cookie },
+    );
+    expect(out.status).toBe(303);
+    const landed = read(await (await desk(here.cookie, out.headers.get('location')!)).text());
+    expect(landed).toContain('You are signed out on every other device and browser');
+    expect(landed).toContain(
+      '(anna@northgate-digital.example) signed out on every other device (1 session ended)',
+    );
+    expect((await desk(laptop.cookie)).headers.get('location')).toBe('/staff/sign-in');
+    expect((await desk(colleague.cookie)).status).toBe(200);
+    // A passkey that is none of this member's (gone, or a colleague's): nothing removed, and said so.
+    const removed = await post(
+      `${server.url}/staff`,
+      { action: 'remove-passkey', passkey: 'someone-elses' },
+      { Cookie: here.cookie },
+    );
+    expect(
+      read(await (await desk(here.cookie, removed.headers.get('location')!)).text()),
+    ).toContain('That passkey was removed already: nothing changed.');
+  });
+
   it('refuses another site’s posts, an expired link, and a session idle too long or signed out', async () => {
     const { server, mails } = await servers.startWithMail();
     const { cookie } = await signIn(server, mails, 'office@northgate-digital.example');

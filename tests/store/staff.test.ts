@@ -231,6 +231,23 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('staff records
     await store.staff.startSession('hash-2', 'ben@a.example', now);
     await store.staff.endSession('hash-2', now + minute);
     expect(await store.staff.session('hash-2', now + minute, idle, max)).toBeUndefined();
+    // Signed out everywhere else: the member's other sessions end, this one and others' stay.
+    for (const [hash, email] of [
+      ['ben-here', 'ben@a.example'],
+      ['ben-laptop', 'ben@a.example'],
+      ['ben-phone', 'ben@a.example'],
+      ['cleo', 'cleo@a.example'],
+    ])
+      await store.staff.startSession(hash, email, now);
+    expect(await store.staff.endOtherSessions('ben@a.example', 'ben-here', now + 1)).toBe(2);
+    const alive = async (hash: string) =>
+      (await store.staff.session(hash, now + 2, idle, max)) !== undefined;
+    expect(await Promise.all(['ben-here', 'ben-laptop', 'ben-phone', 'cleo'].map(alive))).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
     expect(await store.staff.session('unknown', now, idle, max)).toBeUndefined();
   });
 
@@ -244,8 +261,20 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('staff records
     };
     await store.staff.addPasskey(passkey, now);
     await store.staff.usePasskey('cred-1', 7, now + minute);
-    expect(await store.staff.passkey('cred-1')).toEqual({ ...passkey, counter: 7 });
+    const kept = { ...passkey, counter: 7, createdAt: now, usedAt: now + minute };
+    expect(await store.staff.passkey('cred-1')).toEqual(kept);
     expect(await store.staff.passkeysOf('ben@a.example')).toEqual([]);
+    // Removed by its member only: another member's post of its id removes nothing.
+    await store.staff.addPasskey({ ...passkey, id: 'cred-2' }, now + 2 * minute);
+    expect(await store.staff.passkeysOf('anna@a.example')).toEqual([
+      kept,
+      { ...passkey, id: 'cred-2', createdAt: now + 2 * minute, usedAt: null },
+    ]);
+    expect(await store.staff.removePasskey('cred-1', 'ben@a.example')).toBe(false);
+    expect(await store.staff.removePasskey('cred-1', 'anna@a.example')).toBe(true);
+    expect(await store.staff.removePasskey('cred-1', 'anna@a.example')).toBe(false);
+    expect(await store.staff.passkey('cred-1')).toBeUndefined();
+    expect((await store.staff.passkeysOf('anna@a.example')).map((p) => p.id)).toEqual(['cred-2']);
     for (const [i, action] of ['signed in', 'marked handled', 'signed out'].entries())
       await store.staff.audit({
         at: now + i,

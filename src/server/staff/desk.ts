@@ -17,7 +17,13 @@ import { withoutBidiControls } from '../safe-text.ts';
 import { log } from '../log.ts';
 import { csvHeader, csvRows } from '../enquiries/listing.ts';
 import { summarise, windowStart } from '../vitals/report.ts';
-import type { AuditLine, DeskCall, DeskItem, VitalsRow } from '../../domain/staff.ts';
+import type {
+  AuditLine,
+  DeskCall,
+  DeskItem,
+  MemberPasskey,
+  VitalsRow,
+} from '../../domain/staff.ts';
 import type { CalendarWriteState } from '../store/calendar-writes.ts';
 import { SlotTaken, type EnquiryStore } from '../store/types.ts';
 import type { ExportCursor } from '../store/types.ts';
@@ -270,8 +276,8 @@ export interface DeskView extends PageAnswer {
   hosts: { id: string; name: string }[];
   myHost: string | undefined;
   audit: AuditLine[];
-  /** How many passkeys the member has: none, and the desk offers one first. */
-  passkeys: number;
+  /** The member's passkeys, oldest first: none, and the desk offers one first. */
+  passkeys: MemberPasskey[];
   /** Field data of the last 28 days: p75 per page and metric, as `npm run vitals` shows it. */
   vitals: VitalsRow[];
   /** An editor, with editing on (EDITING): the desk links to the editor and to Publishing. */
@@ -293,10 +299,10 @@ export async function handleDesk(
 ): Promise<DeskView | Answered> {
   const visit = await signedInVisit(request, post, open);
   if ('type' in visit) return visit;
-  const { desk, member, now } = visit;
+  const { desk, member, now, session } = visit;
   const url = new URL(request.url);
   if (request.method === 'POST' && post?.ok)
-    return deskPost(desk, member, post.fields, url, availability, now);
+    return deskPost({ desk, member, session }, post.fields, url, availability, now);
   return deskView(desk, member, url, availability, now);
 }
 
@@ -316,7 +322,7 @@ export async function signedInVisit(
   request: Request,
   post: PostVerdict | undefined,
   open: OpenDesk,
-): Promise<Answered | { desk: StaffDesk; member: StaffMember; now: number }> {
+): Promise<Answered | { desk: StaffDesk; member: StaffMember; now: number; session: string }> {
   const refused = post && refusalOf(post);
   if (refused) return refusal(refused);
   const desk = await open().catch(() => undefined);
@@ -331,19 +337,22 @@ export async function signedInVisit(
   const now = desk.now?.() ?? Date.now();
   const current = await signedIn(request, { ...desk, now });
   if (!current) return redirect('/staff/sign-in');
-  return { desk, member: current.member, now };
+  return { desk, member: current.member, now, session: current.hash };
 }
 
 /** What a member's post does (a call moved or cancelled, an enquiry marked), and where they go next. */
 async function deskPost(
-  desk: StaffDesk,
-  member: StaffMember,
+  { desk, member, session }: { desk: StaffDesk; member: StaffMember; session: string },
   fields: Map<string, string[]>,
   url: URL,
   availability: Availability,
   now: number,
 ): Promise<Answered> {
   const action = first(fields, 'action');
+  if (action === 'remove-passkey' || action === 'sign-out-elsewhere') {
+    const passkey = first(fields, 'passkey').slice(0, 1024);
+    return redirect(landing(url, await ownSignIn(desk, member, action, passkey, session, now), ''));
+  }
   const id = first(fields, 'id').slice(0, 64);
   // A cancel asks first, on a step of its own: this post (the old form's) changes nothing.
   if (action === 'cancel') return redirect(landing(url, undefined, id, 'cancel'));
@@ -360,6 +369,31 @@ async function deskPost(
   }
   const done = await markOne(desk, member, action, id, fields, now);
   return redirect(done ? landing(url, done, id) : `${DESK}${url.search}`);
+}
+
+/**
+ * The member's own sign-in, for a device lost or left signed in: one of their passkeys removed (a
+ * colleague's id removes nothing), or every session of theirs but this one ended.
+ */
+async function ownSignIn(
+  desk: StaffDesk,
+  member: StaffMember,
+  action: 'remove-passkey' | 'sign-out-elsewhere',
+  passkey: string,
+  session: string,
+  now: number,
+): Promise<Done> {
+  if (action === 'remove-passkey') {
+    if (!(await desk.store.staff.removePasskey(passkey, member.email))) return 'passkey-unknown';
+    await record(desk, member, now, { action: 'removed a passkey' });
+    return 'passkey-removed';
+  }
+  const ended = await desk.store.staff.endOtherSessions(member.email, session, now);
+  await record(desk, member, now, {
+    action: 'signed out on every other device',
+    detail: `${ended} ${ended === 1 ? 'session' : 'sessions'} ended`,
+  });
+  return 'signed-out-elsewhere';
 }
 
 /** A call written into its host's calendar again (CALENDAR_WRITE), in the audit log. */
@@ -475,7 +509,11 @@ async function deskView(
     hosts,
     myHost: member.hostId,
     audit: (await desk.store.staff.recentAudit(100)).map((line) => deskAudit(line, desk.members)),
-    passkeys: (await desk.store.staff.passkeysOf(member.email)).length,
+    passkeys: (await desk.store.staff.passkeysOf(member.email)).map((passkey) => ({
+      id: passkey.id,
+      addedAt: passkey.createdAt ?? now,
+      usedAt: passkey.usedAt ?? null,
+    })),
     edits: desk.publishing !== undefined && isEditor(member),
     calendarWrites: await desk.store.calendarWrites.states(items.map((item) => item.id)),
     vitals: summarise(

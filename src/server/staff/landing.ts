@@ -30,6 +30,10 @@ const DONE = {
   noted: 'The note is added.',
   'note-empty': 'The note was empty: nothing was added.',
   'write-again': "The call will be written into its host's calendar again.",
+  'passkey-removed': 'The passkey is removed: it no longer signs you in.',
+  'passkey-unknown': 'That passkey was removed already: nothing changed.',
+  'signed-out-elsewhere':
+    'You are signed out on every other device and browser: only this one is signed in now.',
 };
 
 /** The outcomes said at the item acted on (every card of the desk's lists is `enquiry-ID`). */

@@ -19,6 +19,9 @@ export interface StoredPasskey {
   publicKey: string;
   counter: number;
   transports: string[];
+  /** When it was added, and last signed in with (as read; not written by addPasskey). */
+  createdAt?: number;
+  usedAt?: number | null;
 }
 
 /** What became of a sign-in link: its address, or why it signs no one in. */
@@ -99,6 +102,8 @@ export interface StaffRecords {
     maxMs: number,
   ): Promise<StaffSession | undefined>;
   endSession(hash: string, now: number): Promise<void>;
+  /** Ends every session of `email` but `keep` (a member signing out elsewhere); how many. */
+  endOtherSessions(email: string, keep: string, now: number): Promise<number>;
   audit(entry: AuditLine): Promise<void>;
   /** The last `limit` lines, newest first. */
   recentAudit(limit: number): Promise<AuditLine[]>;
@@ -107,6 +112,8 @@ export interface StaffRecords {
   passkeysOf(email: string): Promise<StoredPasskey[]>;
   /** A passkey used at `now`, its counter as the authenticator gave it. */
   usePasskey(id: string, counter: number, now: number): Promise<void>;
+  /** Removes a passkey of `email`'s (none of another member's); whether there was one. */
+  removePasskey(id: string, email: string): Promise<boolean>;
   /** Marks an enquiry handled by `email` at `now`, or not handled; whether there was one. */
   markHandled(enquiryId: string, email: string | null, now: number): Promise<boolean>;
 }
@@ -224,7 +231,9 @@ function challengeRecords(db: Db): Records<'addChallenge' | 'useChallenge' | 'ch
 }
 
 /** Sessions: begun, seen (at most once a minute), ended. */
-function sessionRecords(db: Db): Records<'startSession' | 'session' | 'endSession'> {
+function sessionRecords(
+  db: Db,
+): Records<'startSession' | 'session' | 'endSession' | 'endOtherSessions'> {
   return {
     async startSession(hash, email, now) {
       await db.run(
@@ -248,6 +257,12 @@ function sessionRecords(db: Db): Records<'startSession' | 'session' | 'endSessio
         now,
         hash,
       ]);
+    },
+    async endOtherSessions(email, keep, now) {
+      return db.run(
+        `UPDATE staff_sessions SET ended_at = ? WHERE email = ? AND id <> ? AND ended_at IS NULL`,
+        [now, email, keep],
+      );
     },
   };
 }
@@ -290,7 +305,9 @@ function auditRecords(db: Db): Records<'audit' | 'recentAudit' | 'markHandled'> 
 }
 
 /** Members' passkeys: added, found by id or member, their counter kept as used. */
-function passkeyRecords(db: Db): Records<'addPasskey' | 'passkey' | 'passkeysOf' | 'usePasskey'> {
+function passkeyRecords(
+  db: Db,
+): Records<'addPasskey' | 'passkey' | 'passkeysOf' | 'usePasskey' | 'removePasskey'> {
   return {
     async addPasskey({ id, email, publicKey, counter, transports }, now) {
       await db.run(
@@ -304,7 +321,14 @@ function passkeyRecords(db: Db): Records<'addPasskey' | 'passkey' | 'passkeysOf'
       return row && passkeyOf(row);
     },
     async passkeysOf(email) {
-      return (await db.all(`${PASSKEYS} WHERE email = ?`, [email])).map(passkeyOf);
+      return (await db.all(`${PASSKEYS} WHERE email = ? ORDER BY created_at`, [email])).map(
+        passkeyOf,
+      );
+    },
+    async removePasskey(id, email) {
+      return (
+        (await db.run(`DELETE FROM staff_passkeys WHERE id = ? AND email = ?`, [id, email])) > 0
+      );
     },
     async usePasskey(id, counter, now) {
       await db.run(`UPDATE staff_passkeys SET counter = ?, used_at = ? WHERE id = ?`, [
@@ -316,7 +340,8 @@ function passkeyRecords(db: Db): Records<'addPasskey' | 'passkey' | 'passkeysOf'
   };
 }
 
-const PASSKEYS = `SELECT id, email, public_key, counter, transports FROM staff_passkeys`;
+const PASSKEYS = `SELECT id, email, public_key, counter, transports, created_at, used_at
+  FROM staff_passkeys`;
 
 const passkeyOf = (row: Record<string, unknown>): StoredPasskey => ({
   id: row.id as string,
@@ -324,4 +349,6 @@ const passkeyOf = (row: Record<string, unknown>): StoredPasskey => ({
   publicKey: row.public_key as string,
   counter: Number(row.counter),
   transports: ((row.transports as string | null) ?? '').split(',').filter(Boolean),
+  createdAt: Number(row.created_at),
+  usedAt: row.used_at === null || row.used_at === undefined ? null : Number(row.used_at),
 });
