@@ -312,7 +312,11 @@ describe('a SQLite store copied into PostgreSQL', () => {
       email: 'anna@a.example',
       createdAt: now,
     });
-    expect(await store.staff.passkey(passkey.id)).toEqual(passkey);
+    expect(await store.staff.passkey(passkey.id)).toEqual({
+      ...passkey,
+      createdAt: now,
+      usedAt: now + minute,
+    });
     expect(await store.staff.useLink('link-hash-1', now + 2 * minute)).toEqual({
       refused: 'used',
     });
