@@ -426,3 +426,39 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
     });
   },
 );
+
+describe.each(Object.keys(backends) as (keyof typeof backends)[])(
+  'a %s store whose search words kept their accents (before step 24)',
+  (engine) => {
+    it('finds its enquiries by their names typed without accents, as it finds new ones', async () => {
+      const steps = {
+        sqlite: stepsOf('sqlite').length - 1,
+        postgresql: stepsOf('postgres').length - 1,
+      };
+      const { data } = enquiry();
+      const store = await openMadeAt[engine](steps, async (run) => {
+        // The words as step 21 and the code before step 24 stored them: SQLite's lower() left
+        // É as it was.
+        for (const [id, name, words] of [
+          ['old-1', 'José Müller', ['josé', 'müller']],
+          ['old-2', 'ÉLODIE Dupont', ['Élodie', 'dupont']],
+        ] as const) {
+          await run(
+            `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+            [id, 'enquiry', MADE, name, `${id}@x.example`, JSON.stringify(data), '192.0.2.1', 'UA'],
+          );
+          for (const word of words)
+            await run(`INSERT INTO enquiry_words (word, enquiry_id) VALUES (?, ?)`, [word, id]);
+        }
+      });
+      const found = async (text: string) =>
+        (await store.desk.list({ list: 'all', text, offset: 0, limit: 10, now: RUN_AT })).map(
+          (e) => e.name,
+        );
+      expect(await found('jose muller')).toEqual(['José Müller']);
+      expect(await found('josé')).toEqual(['José Müller']);
+      expect(await found('elodie')).toEqual(['ÉLODIE Dupont']);
+    });
+  },
+);

@@ -8,6 +8,7 @@
  */
 import { CALENDAR_FEEDS_TABLE } from './calendar-copies.ts';
 import { CALENDAR_WRITES_TABLE } from './calendar-writes.ts';
+import { folded } from './staff-queries.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -28,6 +29,20 @@ const SITE_ALERTS_TABLE = `CREATE TABLE site_alerts (
      name TEXT PRIMARY KEY,
      sent_at BIGINT NOT NULL
    );`;
+
+/**
+ * `word` (SQL) without the accents of its Latin letters, either case, each as ./staff-queries.ts
+ * `folded` has it in the site's code: one replace() a letter, as neither engine has a function for
+ * it (SQLite's lower() changes ASCII only, PostgreSQL's unaccent is an extension).
+ */
+function withoutAccents(word: string) {
+  const letters = Array.from({ length: 0x17f - 0xc0 + 1 }, (_, i) =>
+    String.fromCodePoint(0xc0 + i),
+  );
+  return letters
+    .filter((letter) => folded(letter) !== letter && /^\p{L}+$/u.test(letter + folded(letter)))
+    .reduce((sql, letter) => `replace(${sql}, '${letter}', '${folded(letter)}')`, word);
+}
 
 /**
  * Every enquiry's search words (step 21; ./staff-queries.ts searchWords makes a new enquiry's the
@@ -680,6 +695,12 @@ export const migrations: Migration[] = [
     sqlite: 'ALTER TABLE enquiries ADD COLUMN call_moved_from TEXT;',
     postgres: 'ALTER TABLE enquiries ADD COLUMN call_moved_from TIMESTAMPTZ;',
   },
+  // 24: the search words stored before, each also without its accents, as ./staff-queries.ts
+  // searchWords now stores a new enquiry's and searchTerms reads what is typed ("jose" finds José).
+  `INSERT INTO enquiry_words (word, enquiry_id)
+   SELECT DISTINCT ${withoutAccents('word')}, enquiry_id FROM enquiry_words
+   WHERE ${withoutAccents('word')} <> word
+   ON CONFLICT DO NOTHING;`,
 ];
 
 /** The steps `engine` runs, in order: its version counts these. */

@@ -17,43 +17,65 @@ const callInstant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z
 const WORD_LENGTH = 64;
 const MAX_TERMS = 6;
 
+/** Letters that do not come apart into a letter and its accents, as people type them without. */
+const PLAIN: Record<string, string> = { ß: 'ss', ø: 'o', æ: 'ae', œ: 'oe', ł: 'l', đ: 'd', ı: 'i' };
+
+/**
+ * A word as found whatever its accents: lower case, its letters without their marks ("josé" and
+ * "Jose" are "jose"), its apostrophes a keyboard's. Migration 24 gave the words stored before it the same, for Latin letters,
+ * with SQL made from this: a change here needs a step of its own for the words stored.
+ */
+export const folded = (word: string) =>
+  word
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[ßøæœłđı]/g, (letter) => PLAIN[letter]!)
+    // A typographer's apostrophe (O’Brien), as a keyboard types it.
+    .replace(/[’‘ʼ]/g, "'");
+
 /**
  * An enquiry's search words, as migration 21 makes every stored one's: its name's words, its
- * e-mail whole, its two halves and its parts, and its id, in lower case.
+ * e-mail whole, its two halves and its parts, and its id, in lower case; and, since migration 24,
+ * each word without its accents, and a name's parts at its hyphens and apostrophes ("jean-luc",
+ * "luc"; "o'brien", "obrien", "brien"), so that a word is found however it is typed.
  */
 export function searchWords({ id, name, email }: { id: string; name: string; email: string }) {
   const address = email.toLowerCase();
   const at = address.indexOf('@');
-  const text = [
-    name.toLowerCase(),
-    address,
-    at < 0 ? '' : address.slice(0, at),
-    address.slice(at + 1),
-    address.replace(/[@.+_-]/g, ' '),
-    id.toLowerCase(),
-  ]
-    .join(' ')
-    // Control and format characters (a NUL, a bidi override) part words: no one types them.
-    .replace(/[\p{Cc}\p{Cf}]/gu, ' ');
+  // Control and format characters (a NUL, a bidi override) part words: no one types them.
+  const wordsOf = (text: string) => text.replace(/[\p{Cc}\p{Cf}]/gu, ' ').split(/\s+/u);
+  const names = wordsOf(name.toLowerCase()).flatMap((w) => [
+    w,
+    w.replace(/['’]/g, ''),
+    ...w.split(/[-'’]/),
+  ]);
+  const others = wordsOf(
+    [
+      address,
+      at < 0 ? '' : address.slice(0, at),
+      address.slice(at + 1),
+      address.replace(/[@.+_-]/g, ' '),
+      id.toLowerCase(),
+    ].join(' '),
+  );
+  const words = [...names, ...others];
   return [
-    ...new Set(
-      text
-        .split(/\s+/u)
-        .filter(Boolean)
-        .map((w) => clip(w, WORD_LENGTH)),
-    ),
+    ...new Set([...words, ...words.map(folded)].filter(Boolean).map((w) => clip(w, WORD_LENGTH))),
   ];
 }
 
-/** What was typed, as words to find the beginning of (lower case; `%` or `_` are letters like any). */
+/**
+ * What was typed, as words to find the beginning of (lower case, without accents; `%` or `_` are
+ * letters like any).
+ */
 export const searchTerms = (text: string) =>
   [
     ...new Set(
       text
-        .toLowerCase()
         .split(/\s+/u)
         .filter(Boolean)
-        .map((w) => clip(w, WORD_LENGTH)),
+        .map((w) => clip(folded(w), WORD_LENGTH)),
     ),
   ].slice(0, MAX_TERMS);
 
