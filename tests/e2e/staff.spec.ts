@@ -173,6 +173,10 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
       page.locator('li', { hasText: 'Grace Hopper' }).locator('.staff-notes'),
     ).toContainText('Quote sent.');
     await expect(page.locator(':focus')).toContainText('The note is added.');
+    // Found again however it is typed: its case and accents are not the stored name's.
+    await page.getByLabel('Name, e-mail or reference').fill('GRÂCE hopp');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await expect(page.locator('li.staff-card', { hasText: 'Grace Hopper' })).toBeVisible();
     expect(await violations(page)).toEqual([]);
     await page.screenshot({ path: 'test-results/staff-desk-375.png', fullPage: true });
     // The same desk on a laptop.
