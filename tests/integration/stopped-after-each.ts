@@ -6,7 +6,14 @@ import { startSmtp, type SmtpOptions, type TestSmtp } from '../../scripts/smtp';
 export function stoppedAfterEach(defaults: Record<string, string> = {}) {
   const running: RunningServer[] = [];
   const smtpServers: TestSmtp[] = [];
-  afterEach(async () => {
+  afterEach(async (context) => {
+    // A test that failed shows what its servers said: a server that died mid-test (ECONNREFUSED)
+    // says why only there.
+    if (context.task.result?.state === 'fail')
+      for (const server of running)
+        console.error(
+          `The output of the server at ${server.url}:\n${server.output().slice(-4000)}`,
+        );
     await Promise.all(running.splice(0).map((s) => s.stop()));
     await Promise.all(smtpServers.splice(0).map((s) => s.close()));
   });

@@ -71,6 +71,46 @@ describe('a transaction', () => {
   });
 });
 
+describe('a connection lost mid-transaction', () => {
+  // The database restarted while a transaction held its connection, between two statements: pg
+  // tells its client with an 'error' event, which with no one listening ended the whole process
+  // (a server under load, in CI). The transaction fails instead, and the store goes on.
+  it('fails that transaction only; the next one gets a new connection', async () => {
+    const url = await newPostgresDatabase();
+    const store = await open(url);
+    const gone = async () =>
+      Number(
+        (
+          await query<{ n: string }>(
+            url,
+            `SELECT count(*) AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()
+               AND usename = current_user`,
+          )
+        )[0]!.n,
+      ) === 0;
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.enquiry('none');
+        await query(
+          url,
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE datname = current_database() AND pid <> pg_backend_pid()
+             AND usename = current_user`,
+        );
+        // Time for the closed connection to reach its client, idle between two statements.
+        await expect.poll(gone).toBe(true);
+        await query(url, 'SELECT 1');
+        return tx.enquiry('none');
+      }),
+    ).rejects.toThrow();
+    const stored = await store.commit(enquiry(), []);
+    expect(await store.transaction((tx) => tx.enquiry(stored.id))).toMatchObject({
+      id: stored.id,
+    });
+  });
+});
+
 describe('migrations', () => {
   it('run once, in order, recorded in schema_migrations, when several processes start at once', async () => {
     const url = await newPostgresDatabase();

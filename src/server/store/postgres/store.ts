@@ -48,6 +48,10 @@ async function inTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A connection lost while this transaction holds it (the database restarted) is told as an
+  // 'error' of its client, which, unheard, would end the process: it is dropped at its release.
+  const lost = (error: Error) => (broken = error);
+  client.on('error', lost);
   try {
     await client.query('BEGIN');
     if (lock === 'booking') await client.query('SELECT pg_advisory_xact_lock($1)', [BOOKING_LOCK]);
@@ -58,6 +62,7 @@ async function inTransaction<T>(
     await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
     throw error;
   } finally {
+    client.off('error', lost);
     client.release(broken);
   }
 }
