@@ -27,8 +27,9 @@ const serverContentModules = `export default new (class extends Map {
 })();
 `;
 
-/** An MDX file of the content (not its `?astroPropagatedAssets` wrapper) that imports nothing. */
-const CONTENT_MDX = /[\\/]src[\\/]content[\\/][^?]*\.mdx$/;
+/** An MDX file of the content (not its `?astroPropagatedAssets` wrapper). */
+export const CONTENT_MDX = /[\\/]src[\\/]content[\\/][^?]*\.mdx$/;
+/** One of them that imports nothing. */
 const importsNothing = (file: string) => !/^\s*import\s/m.test(readFileSync(file, 'utf8'));
 
 export default function contentModules(): AstroIntegration {

@@ -5,8 +5,7 @@
  */
 import type { AstroIntegration } from 'astro';
 import { mdxCodeProblem } from '../shared/mdx-text.ts';
-
-const CONTENT_MDX = /[/\\]src[/\\]content[/\\].*\.mdx$/;
+import { CONTENT_MDX } from './content-modules.ts';
 
 export default function contentWithoutCode(): AstroIntegration {
   return {
@@ -20,8 +19,7 @@ export default function contentWithoutCode(): AstroIntegration {
                 name: 'content-without-code',
                 enforce: 'pre',
                 transform(code, id) {
-                  // The file itself, as @astrojs/mdx compiles it (its ids end in .mdx); Astro's
-                  // wrappers of it carry a query.
+                  // The file itself, as @astrojs/mdx compiles it; not Astro's wrappers of it.
                   if (!CONTENT_MDX.test(id)) return;
                   const problem = mdxCodeProblem(code);
                   if (problem) this.error(`${id}: ${problem}.`);

@@ -25,9 +25,12 @@ interface Node {
   children?: Node[];
 }
 
-/** The text below a file's front matter (`---` lines), and the line it starts on. */
+/** A content file's front matter between its `---` lines (group 1), and the line break after. */
+export const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/;
+
+/** The text below a file's front matter, and the line it starts on. */
 export function mdxBody(file: string): { body: string; firstLine: number } {
-  const match = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/.exec(file);
+  const match = FRONT_MATTER.exec(file);
   if (!match) return { body: file, firstLine: 1 };
   return { body: file.slice(match[0].length), firstLine: match[0].split('\n').length };
 }

@@ -31,7 +31,7 @@ import {
 import { editorPlace, editorPlaceParts } from '../labels.ts';
 import { contentFiles, contentText } from './history/content-links.ts';
 import { siteRoot } from './roots.ts';
-import { mdxCodeProblem } from '../../shared/mdx-text.ts';
+import { FRONT_MATTER, mdxCodeProblem } from '../../shared/mdx-text.ts';
 
 /** The content's text files by their path from the project's folder ('src/content/pages/home.yaml'). */
 export type ContentFiles = Map<string, string>;
@@ -99,7 +99,7 @@ function yaml(text: string): unknown {
 
 /** An MDX file's front matter's values and its text below. */
 function mdx(text: string): { data: unknown; body: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
+  const match = FRONT_MATTER.exec(text);
   if (!match) return { data: undefined, body: text };
   return { data: yaml(match[1]!), body: text.slice(match[0].length) };
 }

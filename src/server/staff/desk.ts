@@ -25,7 +25,7 @@ import type {
   VitalsRow,
 } from '../../domain/staff.ts';
 import type { CalendarWriteState } from '../store/calendar-writes.ts';
-import { SlotTaken, type EnquiryStore } from '../store/types.ts';
+import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types.ts';
 import type { ExportCursor } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
 import {
@@ -486,8 +486,8 @@ async function deskView(
   const filters = deskFilters(url, new Set(hosts.map((h) => h.id)));
   const { items, more } = await deskPage(desk, filters, member.timeZone, hosts, now);
   const chosen = await chosenCall(desk, member, url.searchParams.get('call'), hosts, now);
-  const call = typeof chosen === 'string' ? undefined : chosen;
-  const selected = call && (await choice(desk, call, url, availability, now));
+  const picked = typeof chosen === 'object' ? chosen : undefined;
+  const selected = picked && (await choice(desk, picked, url, availability, now));
   // A call asked for that cannot be moved (the calendar's link of one cancelled or over): why.
   const done =
     doneMessage(url.searchParams.get('done') ?? '') ??
@@ -556,17 +556,15 @@ export async function deskPage(
 /** A chosen call's times to move to, each with the host who would take it, or its cancel's step. */
 async function choice(
   desk: StaffDesk,
-  call: DeskCall,
+  { call, stored }: ChosenCall,
   url: URL,
   availability: Availability,
   now: number,
 ): Promise<NonNullable<DeskView['selected']>> {
   const from = url.searchParams.get('day') ?? '';
   const step = url.searchParams.get('step') === 'cancel' ? 'cancel' : 'move';
-  const stored = (await desk.store.findById(call.id))?.call;
-  const sequence = stored?.sequence ?? 0;
+  const { sequence, host } = stored;
   if (step === 'cancel') return { call, sequence, moves: [], hosts: {}, step, from };
-  const host = stored?.host ?? null;
   const moves = await currentMoves(availability, desk.services, { ...call, host }, now);
   const names = hostNames(desk);
   return {
@@ -585,6 +583,12 @@ const hostNames = (desk: StaffDesk) =>
     [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
   );
 
+/** A call chosen on the desk: as the page shows it, and as stored (its sequence, its host's id). */
+interface ChosenCall {
+  call: DeskCall;
+  stored: NonNullable<StoredEnquiry['call']>;
+}
+
 /**
  * The call chosen to move or cancel (`?call=ID`): booked, not cancelled, not begun; else why not
  * (none asked for: undefined).
@@ -595,13 +599,13 @@ async function chosenCall(
   id: string | null,
   hosts: { id: string; name: string }[],
   now: number,
-): Promise<DeskCall | CancelRefusal | undefined> {
+): Promise<ChosenCall | CancelRefusal | undefined> {
   if (!id) return undefined;
   const enquiry = await desk.store.findById(id.slice(0, 64));
   const refused = cancelRefusal(enquiry, now);
   if (refused || !enquiry?.call) return refused ?? 'unknown';
   const { call } = enquiry;
-  return {
+  const shownCall: DeskCall = {
     id: enquiry.id,
     name: shown(enquiry.name),
     email: shown(enquiry.email),
@@ -614,6 +618,7 @@ async function chosenCall(
     moves: call.moves,
     mine: call.host !== null && call.host === member.hostId,
   };
+  return { call: shownCall, stored: call };
 }
 
 /**
