@@ -185,6 +185,9 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
 
     // The phone with the passkey is lost: removed on the desk, it signs no one in any more.
     await expect(page.getByText(/^Passkey 1: added .*, last used /)).toBeVisible();
+    await page
+      .locator('section[aria-labelledby="own-sign-in-title"]')
+      .screenshot({ path: 'test-results/staff-own-sign-in-1280.png' });
     await page.getByRole('button', { name: 'Remove passkey 1' }).click();
     await expect(
       page.getByText('The passkey is removed: it no longer signs you in.'),
@@ -263,6 +266,12 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     await expect(page.locator('li.staff-card', { hasText: 'Zed Prospect' }).last()).toContainText(
       'Handled by Anna Reid',
     );
+    // Signed in on a shared computer too: signed out there, from here, by keyboard alone.
+    await page.getByRole('button', { name: 'Sign out on every other device' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(
+      page.getByText('You are signed out on every other device and browser'),
+    ).toBeVisible();
   } finally {
     await context.close();
     await server.stop();
