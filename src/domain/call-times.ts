@@ -136,6 +136,40 @@ export function zoneName(
 }
 
 /**
+ * The names of places that the platform's zones still spell as they once were: Chromium reports
+ * India's zone as Asia/Calcutta whatever the system says (Asia/Kolkata), and so Kyiv, Ho Chi Minh
+ * City, Kathmandu. A visitor reads the name their city goes by today.
+ */
+const RENAMED: Record<string, string> = {
+  Calcutta: 'Kolkata',
+  Kiev: 'Kyiv',
+  Saigon: 'Ho Chi Minh City',
+  Katmandu: 'Kathmandu',
+  Rangoon: 'Yangon',
+  Godthab: 'Nuuk',
+  Faeroe: 'Faroe',
+  Asmera: 'Asmara',
+  Truk: 'Chuuk',
+  Ponape: 'Pohnpei',
+};
+
+/** The city a zone is named after, as people write it: 'New York', 'Kolkata' (of Asia/Calcutta). */
+export function zoneCity(timeZone: string) {
+  const place = (timeZone.split('/').at(-1) ?? timeZone).replaceAll('_', ' ');
+  return Object.hasOwn(RENAMED, place) ? RENAMED[place]! : place;
+}
+
+/**
+ * 'Eastern Time (New York)', 'India Standard Time (Kolkata)': a zone as people say it, and its city.
+ * A zone of no place (UTC, Etc/GMT+5, whose sign is POSIX's, the offset's opposite) is its name alone.
+ */
+export function zoneLabel(timeZone: string, locale = DEFAULT_LOCALE) {
+  const name = zoneName(timeZone, locale);
+  const city = /^Etc\/|^[^/]*$/.test(timeZone) ? name : zoneCity(timeZone);
+  return name === city ? name : `${name} (${city})`;
+}
+
+/**
  * 'Tuesday 1 December 2026, 09:30 UK time' in a zone ('Tuesday, December 1, 2026, 10:00 AM Eastern
  * Time' in en-US): how mails and pages name a call's time.
  */

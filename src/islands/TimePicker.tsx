@@ -6,6 +6,8 @@ import {
   dayLabel,
   formatIn,
   readingLocale,
+  zoneCity,
+  zoneLabel,
   zoneName,
 } from '../domain/call-times';
 import type { Slot } from '../domain/booking';
@@ -45,14 +47,6 @@ type Loaded =
 const visitorZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 const browserLocale = () => (typeof navigator === 'undefined' ? undefined : navigator.language);
-
-const city = (timeZone: string) => (timeZone.split('/').at(-1) ?? timeZone).replaceAll('_', ' ');
-
-/** 'Eastern Time (New York)': a zone as people say it, and its city. */
-const zoneLabel = (timeZone: string, locale: string) => {
-  const name = zoneName(timeZone, locale);
-  return name === city(timeZone) ? name : `${name} (${city(timeZone)})`;
-};
 
 /** The constructed stylesheet of its styles, once a picker has shown (see useStyles). */
 let sheet: CSSStyleSheet | undefined;
@@ -220,7 +214,11 @@ export default function TimePicker({
         {clock(slot.start, zone, locale)}
         {!sameZone && (
           <small>
-            {clock(slot.start, agencyZone, locale)} in {city(agencyZone)}
+            {clock(slot.start, agencyZone, locale)}
+            {/* Its own day where the office's date is another: '8:00 pm Mon in London'. */}
+            {dateIn(slot.start, agencyZone) !== dateIn(slot.start, zone) &&
+              ` ${formatIn(slot.start, agencyZone, { weekday: 'short' }, locale)}`}{' '}
+            in {zoneCity(agencyZone)}
           </small>
         )}
       </span>
@@ -232,7 +230,7 @@ export default function TimePicker({
       <legend>Time for the call</legend>
       <p className="time-choice__zone">
         Times are in your time zone, {zoneLabel(zone, locale)}.
-        {!sameZone && ` We are in ${city(agencyZone)}: ${zoneName(agencyZone, locale)}.`}
+        {!sameZone && ` We are in ${zoneCity(agencyZone)}: ${zoneName(agencyZone, locale)}.`}
       </p>
       {error && (
         <p className="field__error" id={errorId}>

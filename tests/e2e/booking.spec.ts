@@ -249,6 +249,31 @@ test.describe('in the dialog', () => {
   });
 });
 
+test.describe('far from the office', () => {
+  // Auckland is 13 hours ahead of London in December: the office's mornings are the visitor's
+  // evenings, and its afternoons the visitor's next day.
+  test.use({ timezoneId: 'Pacific/Auckland', locale: 'en-NZ' });
+
+  test("each time names the office's day where it is not the visitor's", async ({ page }) => {
+    const dialog = await openDialog(page);
+    await pickTime(page, 1);
+    await expect(
+      dialog.getByText('Times are in your time zone, New Zealand Time (Auckland).'),
+    ).toBeVisible();
+    const day = dialog.getByRole('group', { name: /^Free times on / });
+    const visitorDay = (await day.locator('legend').innerText()).replace('Free times on ', '');
+    const lines = await day.locator('small').allInnerTexts();
+    const londonDay = lines.map((line) => /^\S+ (?:[ap]m )?(\w{3} )?in London$/.exec(line));
+    // Every line says where it is; the office's day only where its date is the day before.
+    expect(londonDay.every(Boolean), lines.join(' | ')).toBe(true);
+    const before = londonDay.filter((match) => match![1]);
+    expect(before.length, lines.join(' | ')).toBeGreaterThan(0);
+    const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+    const dayBefore = weekdays[(weekdays.indexOf(visitorDay.slice(0, 3)) + 6) % 7];
+    for (const match of before) expect(match![1]!.trim()).toBe(dayBefore);
+  });
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

@@ -15,6 +15,7 @@ import {
   formatCallTime,
   readingLocale,
   visitorLocale,
+  zoneLabel,
 } from '../../src/domain/call-times';
 
 // Like src/content/data/availability.yaml, but with hours and closed dates of the tests' own.
@@ -327,6 +328,30 @@ describe('formatCallTime', () => {
     expect(formatCallTime(start, 'America/New_York', 'en-US')).toMatch(
       /^Monday, March 22, 2027, 10:00 PM/,
     );
+  });
+});
+
+describe('zoneLabel', () => {
+  it('names a zone and its city, the city as its people write it today', () => {
+    expect(zoneLabel('America/New_York')).toBe('Eastern Time (New York)');
+    // What Chromium reports for India, whatever the system's zone: never "Calcutta".
+    expect(Intl.DateTimeFormat('en', { timeZone: 'Asia/Kolkata' }).resolvedOptions().timeZone).toBe(
+      'Asia/Calcutta',
+    );
+    expect(zoneLabel('Asia/Calcutta')).toBe('India Standard Time (Kolkata)');
+    expect(zoneLabel('Asia/Kolkata')).toBe('India Standard Time (Kolkata)');
+    expect(zoneLabel('Europe/Kiev')).toMatch(/\(Kyiv\)$/);
+    expect(zoneLabel('Asia/Saigon')).toMatch(/\(Ho Chi Minh City\)$/);
+    expect(zoneLabel('Asia/Katmandu')).toMatch(/\(Kathmandu\)$/);
+    expect(zoneLabel('America/Argentina/Buenos_Aires')).toMatch(/\(Buenos Aires\)$/);
+  });
+
+  it('names a zone of no place by its offset alone, and no city after what an object inherits', () => {
+    // Etc/GMT+5 is five hours behind UTC: its name's sign is POSIX's, and no city's.
+    expect(zoneLabel('Etc/GMT+5')).toBe('GMT-5');
+    expect(zoneLabel('Etc/UTC')).toBe('UTC');
+    expect(zoneLabel('UTC')).toBe('UTC');
+    expect(zoneLabel('Area/constructor')).toMatch(/\(constructor\)$/);
   });
 });
 
