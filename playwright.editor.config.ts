@@ -43,7 +43,7 @@ export default defineConfig({
     // One renderer process for the site's tabs (`--process-per-site`; the worker's tabs share one
     // context, ./tests/editor/fixtures.ts): a new tab then loads the editor in a process that has
     // its script compiled and its memory in place: some 15 % less of the renderers' CPU a load than
-    // in a process of its own, and a quarter fewer page faults (docs/testing.md).
+    // in a process of its own, and a quarter fewer page faults (docs/test-runs.md).
     launchOptions: {
       executablePath: chromiumShellPath,
       args: [...chromiumArgs, '--process-per-site'],

@@ -55,7 +55,7 @@ export function copyProject(from, to) {
  * The build steps that only package the pages a build has made: their precompressed copies (the
  * server sends each file as it is without them) and the service worker with its list of them. A
  * test that builds a copy to look at its pages leaves them out (a copy's build some 13.5 s of CPU
- * whole, 6 to 9 without them and the sitemap: docs/testing.md).
+ * whole, 6 to 9 without them and the sitemap: docs/test-runs.md).
  */
 export const PACKAGING = ['precompress', 'service-worker'];
 

@@ -5,7 +5,7 @@
 // phase's time and the slowest files of each test run (test-timings.mjs).
 //
 // Usage: npm test [-- --jobs 2]   (how many phases at once, light ones aside: 2 on 2 cores, where 3
-//        made each test wait longer on the others', for a run as long: docs/testing.md)
+//        made each test wait longer on the others', for a run as long: docs/test-runs.md)
 //        npm test -- --skip test:editor --skip format:check   (leave phases out, to time the rest)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -67,7 +67,7 @@ export const viewportAt = (width: number) => ({ width, height: width < 600 ? 812
  * What a tab shows, looked at in both widths: `look` runs at 1280 px, then at 375 px, and the tab
  * goes back to the size it had. A flow runs once, at one width, and each of its views is looked at
  * in both: a resize costs a layout, where the whole flow run again at 375 px cost as much as the
- * flow (docs/testing.md). What a phone's width changes is how a view is laid out and reached (a
+ * flow (docs/test-runs.md). What a phone's width changes is how a view is laid out and reached (a
  * toolbar's actions in a menu), not what a Save does.
  */
 export async function inBothWidths(tab: Page, look: () => Promise<void>) {
