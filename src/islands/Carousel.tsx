@@ -1,4 +1,3 @@
-import Autoplay from 'embla-carousel-autoplay';
 import useEmblaCarousel from 'embla-carousel-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -33,25 +32,13 @@ const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)'
 export default function Carousel({ label, options, children }: Props) {
   const id = useId();
   const [motion] = useState(() => typeof window === 'undefined' || !reducedMotion());
-  const [autoplay] = useState(() =>
-    Autoplay({
-      delay: options.autoplayMs,
-      playOnInit: false,
-      stopOnInteraction: false,
-      stopOnFocusIn: false,
-      stopOnMouseEnter: false,
-    }),
-  );
-  const [viewportRef, embla] = useEmblaCarousel(
-    {
-      loop: options.loop,
-      align: 'start',
-      // The slides sit in Astro's <astro-slot> (display: contents) inside the track.
-      slides: '.carousel__slide',
-      duration: motion ? emblaDuration(options.transitionMs) : 0,
-    },
-    [autoplay],
-  );
+  const [viewportRef, embla] = useEmblaCarousel({
+    loop: options.loop,
+    align: 'start',
+    // The slides sit in Astro's <astro-slot> (display: contents) inside the track.
+    slides: '.carousel__slide',
+    duration: motion ? emblaDuration(options.transitionMs) : 0,
+  });
   const [ready, setReady] = useState(false);
   const [selected, setSelected] = useState(0);
   const [snaps, setSnaps] = useState<number[]>([]);
@@ -123,11 +110,31 @@ export default function Carousel({ label, options, children }: Props) {
     };
   }, [embla, sync]);
 
+  // While it rotates, the next slide every autoplayMs (the first again after the last); a drag, and
+  // a tab hidden then shown again, start the wait anew. Written here rather than Embla's autoplay
+  // plugin: when it rotates is this island's own state, and the plugin's 1.5 KB was only a timer.
   useEffect(() => {
-    if (!embla) return;
-    if (rotating) autoplay.play();
-    else autoplay.stop();
-  }, [embla, autoplay, rotating]);
+    if (!embla || !rotating || embla.scrollSnapList().length < 2) return;
+    let timer = 0;
+    const hold = () => clearTimeout(timer);
+    const wait = () => {
+      hold();
+      if (!document.hidden) timer = window.setTimeout(next, options.autoplayMs);
+    };
+    const next = () => {
+      if (embla.canScrollNext()) embla.scrollNext();
+      else embla.scrollTo(0);
+      wait();
+    };
+    embla.on('pointerDown', hold).on('pointerUp', wait);
+    document.addEventListener('visibilitychange', wait);
+    wait();
+    return () => {
+      hold();
+      embla.off('pointerDown', hold).off('pointerUp', wait);
+      document.removeEventListener('visibilitychange', wait);
+    };
+  }, [embla, rotating, options.autoplayMs]);
 
   return (
     <section
