@@ -31,6 +31,10 @@ export interface SuccessAnswer {
   location: string;
 }
 
+/** A path of this site only: an answer's `location` must not send the visitor elsewhere. */
+export const isSitePath = (location: unknown): location is string =>
+  typeof location === 'string' && /^\/(?!\/)/.test(location);
+
 /** A post the server refused: its field errors, or else its reason. */
 export interface RefusalAnswer<Field extends string = string> {
   errors?: FieldErrors<Field>;

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import { endpoints } from '../domain/api';
 import { $callModalOpen } from '../stores/call-modal';
 import {
   $outbox,
@@ -20,17 +21,34 @@ export function OutboxMessage({ itemKey }: { itemKey: string }) {
   if (!item) return null;
   const name = names[item.kind];
   if (item.state === 'sent') {
-    return (
+    // A call booked from the device: its page has its time and what comes next (with e-mail off,
+    // the only place its change and cancel links are).
+    return item.location?.startsWith(endpoints.booked) ? (
+      <p>
+        <strong>Booked.</strong> Your call is booked:{' '}
+        <a href={item.location}>see its time and what happens next</a>.
+      </p>
+    ) : (
       <p>
         <strong>Sent.</strong> We have your {name} and will be in touch soon.
       </p>
     );
   }
   if (item.state === 'refused') {
+    // Refused for its time: the server's nearest free times came with the answer, not to this
+    // notice, so another time is chosen on /schedule (what was written is shown below).
     return (
       <>
         <p>
-          <strong>Your {name} could not be sent.</strong> {item.error} Please send it again.
+          <strong>Your {name} could not be sent.</strong>{' '}
+          {item.refusedTime === 'taken'
+            ? 'Its time was taken by someone else while it waited on this phone.'
+            : item.error}{' '}
+          {item.refusedTime ? (
+            <a href={endpoints.schedule}>Choose another time</a>
+          ) : (
+            'Please send it again.'
+          )}
         </p>
         {item.message && (
           <blockquote className="outbox__message" aria-label={`What you wrote`}>

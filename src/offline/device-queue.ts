@@ -8,7 +8,7 @@
  * Shared by the page and the worker: nothing here touches `window` or `document`.
  */
 import { createStore, del, set, values, type UseStore } from 'idb-keyval';
-import type { RefusalAnswer } from '../domain/api';
+import { isSitePath, type RefusalAnswer, type SuccessAnswer } from '../domain/api';
 import type { EnquiryKind } from '../domain/forms';
 
 export interface QueuedEnquiry {
@@ -23,6 +23,11 @@ export interface QueuedEnquiry {
   /** The server refused it (not for lack of network): its message, kept until the visitor dismisses it. */
   refused?: string;
   /**
+   * Refused for its time: 'taken' by someone else while it waited on the device (the server
+   * offered the nearest free times, which the notice cannot show), or no longer offered.
+   */
+  refusedTime?: 'taken' | 'refused';
+  /**
    * Why it was kept: no network (or no answer in time), or a server that could not take it just
    * then (503: its database was down; or a proxy's 502 or 504: it was restarting). Either way it is
    * sent again by itself.
@@ -31,10 +36,12 @@ export interface QueuedEnquiry {
 }
 
 /** What became of an entry that was tried: sent (and deleted), refused, or kept for later. */
-export interface SendResult {
+export interface SendResult extends Pick<QueuedEnquiry, 'refusedTime'> {
   key: string;
   outcome: 'sent' | 'refused' | 'kept';
   error?: string;
+  /** Sent: the page the server answered with, a booked call's (a path of this site). */
+  location?: string;
 }
 
 /** The Background Sync tag and the channel on which whoever sent an entry tells the open pages. */
@@ -84,14 +91,8 @@ export function formData(fields: [string, string][]) {
 }
 
 /** The message of a refusal, from the server's JSON (field errors or an error), or its status. */
-export async function refusal(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => ({}))) as RefusalAnswer;
-  return (
-    body.error ||
-    Object.values(body.errors ?? {}).join(' ') ||
-    `The server answered ${response.status}.`
-  );
-}
+const refusal = (body: RefusalAnswer, status: number) =>
+  body.error || Object.values(body.errors ?? {}).join(' ') || `The server answered ${status}.`;
 
 /**
  * Sends every kept entry once. Sent ones are deleted; one the server refuses outright (a 4xx other
@@ -103,13 +104,21 @@ export async function sendKept(): Promise<SendResult[]> {
     if (entry.refused) continue;
     try {
       const response = await post(entry.action, formData(entry.fields));
+      const body = (await response.json().catch(() => ({}))) as Partial<SuccessAnswer> &
+        RefusalAnswer;
       if (response.ok) {
         await forget(entry.key);
-        results.push({ key: entry.key, outcome: 'sent' });
+        const location = isSitePath(body.location) ? body.location : undefined;
+        results.push({ key: entry.key, outcome: 'sent', location });
       } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
-        const error = await refusal(response);
-        await keep({ ...entry, refused: error });
-        results.push({ key: entry.key, outcome: 'refused', error });
+        const error = refusal(body, response.status);
+        const refusedTime = body.errors?.slot
+          ? body.alternatives?.length
+            ? 'taken'
+            : 'refused'
+          : undefined;
+        await keep({ ...entry, refused: error, refusedTime });
+        results.push({ key: entry.key, outcome: 'refused', error, refusedTime });
       } else {
         results.push({ key: entry.key, outcome: 'kept' });
       }

@@ -28,6 +28,10 @@ export interface OutboxItem {
   here: boolean;
   /** Why it was kept (QueuedEnquiry.why). */
   why?: QueuedEnquiry['why'];
+  /** Refused for its time (QueuedEnquiry.refusedTime). */
+  refusedTime?: QueuedEnquiry['refusedTime'];
+  /** Sent: the page the server answered with (SendResult.location). */
+  location?: string;
 }
 
 const RETRY_MS = 30_000;
@@ -49,8 +53,8 @@ function flagPending() {
 }
 
 function apply(results: SendResult[]) {
-  for (const { key, outcome, error } of results) {
-    if (outcome !== 'kept') update(key, { state: outcome, error });
+  for (const { key, outcome, ...said } of results) {
+    if (outcome !== 'kept') update(key, { state: outcome, ...said });
   }
   flagPending();
 }
@@ -94,6 +98,7 @@ export const startOutbox = () =>
           kind: entry.kind,
           state: entry.refused ? ('refused' as const) : ('kept' as const),
           error: entry.refused,
+          refusedTime: entry.refusedTime,
           message: messageOf(entry),
           here: false,
           why: entry.why,

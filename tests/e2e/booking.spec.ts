@@ -143,8 +143,12 @@ test.describe('in the dialog', () => {
     await expect(dialog.getByRole('link', { name: 'Choose a time for the call' })).toBeVisible();
     expect(await callStarts()).not.toContain(start);
     await context.setOffline(false);
-    await expect(dialog.getByRole('status')).toContainText('Sent.');
+    // Booked, not merely sent: its page, with its time and what comes next, one tap away.
+    await expect(dialog.getByRole('status')).toContainText('Booked. Your call is booked');
     await expect.poll(async () => (await callStarts()).filter((s) => s === start).length).toBe(1);
+    const booked = dialog.getByRole('link', { name: 'see its time and what happens next' });
+    await booked.click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your call is booked');
   });
 
   test('a tap on "Choose a time" before its code arrives offers the first days at once (asked for as the dialog opened); the picker takes over with the time chosen', async ({

@@ -329,6 +329,53 @@ test.describe('enquiries without a connection', () => {
     await expect.poll(() => keptOnDevice(page)).toBe(0);
   });
 
+  test('a kept booking whose time is taken meanwhile says so, and offers another time with what was written', async ({
+    page,
+    context,
+  }) => {
+    await page.goto('/iphone');
+    await offlineReady(page);
+    const dialog = await openCallRequest(page, { email: uniqueEmail('taken') });
+    await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
+    await dialog
+      .getByRole('group', { name: /^Free times on / })
+      .getByRole('radio')
+      .first()
+      .check();
+    await context.setOffline(true);
+    await dialog.getByRole('button', { name: 'Book this call' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Saved on this phone');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    // Back online, someone else has the time: the server refuses it with the nearest free ones.
+    await context.route('**/send-mail.php', (route) =>
+      route.fulfill({
+        status: 409,
+        json: {
+          errors: { slot: 'That time was just taken. Here are the nearest free ones.' },
+          alternatives: [{ start: '2027-01-05T10:00:00.000Z', end: '2027-01-05T10:30:00.000Z' }],
+        },
+      }),
+    );
+    await context.setOffline(false);
+    const notice = page.locator('.outbox');
+    // Not "here are the nearest free ones", which the notice does not have.
+    await expect(notice).toContainText(
+      'Your call request could not be sent. Its time was taken by someone else while it waited on this phone. Choose another time',
+    );
+    await expect(notice).not.toContainText('Here are');
+    await expect(notice).toContainText('Can we talk about an iPad app next week?');
+    expect(await violations(page)).toEqual([]);
+    // Kept until dismissed, on the next page too.
+    await page.reload();
+    await expect(notice.getByRole('link', { name: 'Choose another time' })).toHaveAttribute(
+      'href',
+      '/schedule',
+    );
+    await notice.getByRole('link', { name: 'Choose another time' }).click();
+    await expect(page).toHaveURL(/\/schedule$/);
+    await expect(page.getByRole('radio').first()).toBeVisible();
+  });
+
   test('a post that gets no answer in time is kept, and sent later', async ({ page, context }) => {
     const email = uniqueEmail('hedy');
     await page.goto('/iphone');

@@ -3,7 +3,7 @@
  * alone (no DOM, no network), so that it can be tested by itself: go where the server says, keep
  * the submission on the device, show the field errors, or show a failure.
  */
-import { endpoints, type RefusalAnswer, type SuccessAnswer } from '../../domain/api';
+import { endpoints, isSitePath, type RefusalAnswer, type SuccessAnswer } from '../../domain/api';
 import type { FieldErrors } from '../../domain/forms';
 
 export type SubmissionOutcome<Field extends string> =
@@ -19,10 +19,6 @@ export type SubmissionOutcome<Field extends string> =
   | { type: 'refused'; answer: RefusalAnswer<Field> & { errors: FieldErrors<Field> } }
   /** Anything else: say so, and keep what was typed. */
   | { type: 'failed'; message: string };
-
-/** A path of this site only: an answer must not send the visitor elsewhere. */
-const isSitePath = (location: unknown): location is string =>
-  typeof location === 'string' && /^\/(?!\/)/.test(location);
 
 /**
  * A gateway's answer, not the site's: the site never answers 502 or 504 itself, and its JSON always
