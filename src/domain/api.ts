@@ -31,9 +31,19 @@ export interface SuccessAnswer {
   location: string;
 }
 
-/** A path of this site only: an answer's `location` must not send the visitor elsewhere. */
-export const isSitePath = (location: unknown): location is string =>
-  typeof location === 'string' && /^\/(?!\/)/.test(location);
+/**
+ * A path of this site only: an answer's `location` must not send the visitor elsewhere. Read as the
+ * browser reads a link ('/\\elsewhere' and '/<tab>/elsewhere' are another site's), not by its first
+ * characters.
+ */
+export function isSitePath(location: unknown): location is string {
+  if (typeof location !== 'string' || !location.startsWith('/')) return false;
+  try {
+    return new URL(location, 'http://site.invalid').host === 'site.invalid';
+  } catch {
+    return false;
+  }
+}
 
 /** A post the server refused: its field errors, or else its reason. */
 export interface RefusalAnswer<Field extends string = string> {

@@ -13,6 +13,10 @@ describe('what a form does with the answer to its post', () => {
       { ok: true, id: 'a' },
       { ok: true, id: 'a', location: 'https://elsewhere.example/' },
       { ok: true, id: 'a', location: '//elsewhere.example/' },
+      // What a browser makes of a link: a backslash is a slash, a tab or a line break is dropped.
+      { ok: true, id: 'a', location: '/\\elsewhere.example/' },
+      { ok: true, id: 'a', location: '/\t/elsewhere.example/' },
+      { ok: true, id: 'a', location: '/\n/elsewhere.example/' },
       { ok: true, id: 'a', location: 42 },
       {},
       null,
