@@ -23,10 +23,10 @@ export function OutboxMessage({ itemKey }: { itemKey: string }) {
   if (item.state === 'sent') {
     // A call booked from the device: its page has its time and what comes next (with e-mail off,
     // the only place its change and cancel links are).
-    return item.location?.startsWith(endpoints.booked) ? (
+    return item.booked ? (
       <p>
         <strong>Booked.</strong> Your call is booked:{' '}
-        <a href={item.location}>see its time and what happens next</a>.
+        <a href={item.booked}>see its time and what happens next</a>.
       </p>
     ) : (
       <p>

@@ -3,12 +3,13 @@
  * the forms write to when a post cannot reach the server, and that the page (on `online`, and on the
  * next visit) and the service worker (Background Sync) send from. Every entry carries the idempotency
  * key it was first posted with, so however many of them send it, the server stores it once; an entry
- * is deleted as soon as the server has acknowledged it.
+ * is deleted as soon as the server has acknowledged it, but a booked call's, which stays, without its
+ * fields, as a note of its page until the visitor has seen it.
  *
  * Shared by the page and the worker: nothing here touches `window` or `document`.
  */
 import { createStore, del, set, values, type UseStore } from 'idb-keyval';
-import { isSitePath, type RefusalAnswer, type SuccessAnswer } from '../domain/api';
+import { endpoints, isSitePath, type RefusalAnswer, type SuccessAnswer } from '../domain/api';
 import type { EnquiryKind } from '../domain/forms';
 
 export interface QueuedEnquiry {
@@ -28,6 +29,12 @@ export interface QueuedEnquiry {
    */
   refusedTime?: 'taken' | 'refused';
   /**
+   * Booked: the call's page (/schedule/booked?ref=…). A booking sent in the background, the page
+   * closed, is still told on the next visit, with its link (with e-mail off, the only way to its
+   * change and cancel links); kept without its fields until the visitor dismisses it.
+   */
+  booked?: string;
+  /**
    * Why it was kept: no network (or no answer in time), or a server that could not take it just
    * then (503: its database was down; or a proxy's 502 or 504: it was restarting). Either way it is
    * sent again by itself.
@@ -35,13 +42,11 @@ export interface QueuedEnquiry {
   why?: 'offline' | 'busy';
 }
 
-/** What became of an entry that was tried: sent (and deleted), refused, or kept for later. */
-export interface SendResult extends Pick<QueuedEnquiry, 'refusedTime'> {
+/** What became of an entry that was tried: sent (and deleted, or kept as booked), refused, or kept for later. */
+export interface SendResult extends Pick<QueuedEnquiry, 'refusedTime' | 'booked'> {
   key: string;
   outcome: 'sent' | 'refused' | 'kept';
   error?: string;
-  /** Sent: the page the server answered with, a booked call's (a path of this site). */
-  location?: string;
 }
 
 /** The Background Sync tag and the channel on which whoever sent an entry tells the open pages. */
@@ -101,15 +106,19 @@ const refusal = (body: RefusalAnswer, status: number) =>
 export async function sendKept(): Promise<SendResult[]> {
   const results: SendResult[] = [];
   for (const entry of await kept()) {
-    if (entry.refused) continue;
+    if (entry.refused || entry.booked) continue;
     try {
       const response = await post(entry.action, formData(entry.fields));
       const body = (await response.json().catch(() => ({}))) as Partial<SuccessAnswer> &
         RefusalAnswer;
       if (response.ok) {
-        await forget(entry.key);
-        const location = isSitePath(body.location) ? body.location : undefined;
-        results.push({ key: entry.key, outcome: 'sent', location });
+        const booked =
+          isSitePath(body.location) && body.location.startsWith(endpoints.booked)
+            ? body.location
+            : undefined;
+        if (booked) await keep({ ...entry, fields: [], booked });
+        else await forget(entry.key);
+        results.push({ key: entry.key, outcome: 'sent', booked });
       } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
         const error = refusal(body, response.status);
         const refusedTime = body.errors?.slot

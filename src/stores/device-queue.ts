@@ -30,8 +30,8 @@ export interface OutboxItem {
   why?: QueuedEnquiry['why'];
   /** Refused for its time (QueuedEnquiry.refusedTime). */
   refusedTime?: QueuedEnquiry['refusedTime'];
-  /** Sent: the page the server answered with (SendResult.location). */
-  location?: string;
+  /** Sent and booked: the call's page (QueuedEnquiry.booked). */
+  booked?: string;
 }
 
 const RETRY_MS = 30_000;
@@ -43,7 +43,8 @@ const update = (key: string, change: Partial<OutboxItem>) =>
 
 /** The flag that lets the next page load hydrate the notice without opening IndexedDB first. */
 function flagPending() {
-  const pending = $outbox.get().some((item) => item.state !== 'sent');
+  // A booked call is told until dismissed (QueuedEnquiry.booked); anything else sent is done.
+  const pending = $outbox.get().some((item) => item.state !== 'sent' || item.booked);
   try {
     if (pending) localStorage.setItem(PENDING_FLAG, '1');
     else localStorage.removeItem(PENDING_FLAG);
@@ -93,17 +94,21 @@ export const startOutbox = () =>
       ...$outbox.get(),
       ...entries
         .filter((entry) => !known.has(entry.key))
-        .map((entry) => ({
+        .map((entry): OutboxItem => ({
           key: entry.key,
           kind: entry.kind,
-          state: entry.refused ? ('refused' as const) : ('kept' as const),
+          state: entry.refused ? 'refused' : entry.booked ? 'sent' : 'kept',
           error: entry.refused,
+          booked: entry.booked,
           refusedTime: entry.refusedTime,
           message: messageOf(entry),
           here: false,
           why: entry.why,
         })),
     ]);
+    // A booked call's own page is where it is told: reaching it is reading it.
+    for (const item of $outbox.get())
+      if (item.booked === location.pathname + location.search) dismiss(item.key);
     flagPending();
     // A post that timed out on a slow connection gets no `online` event: try again now and then.
     setInterval(() => {
@@ -141,7 +146,7 @@ export async function keepEnquiry(entry: QueuedEnquiry) {
     .catch(() => {});
 }
 
-/** The visitor has read the outcome: a sent one is gone already, a refused one is deleted now. */
+/** The visitor has read the outcome: a sent one is gone already, a refused or booked one is deleted now. */
 export function dismiss(key: string) {
   void forget(key).catch(() => {});
   $outbox.set($outbox.get().filter((item) => item.key !== key));

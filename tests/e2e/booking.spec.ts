@@ -146,9 +146,17 @@ test.describe('in the dialog', () => {
     // Booked, not merely sent: its page, with its time and what comes next, one tap away.
     await expect(dialog.getByRole('status')).toContainText('Booked. Your call is booked');
     await expect.poll(async () => (await callStarts()).filter((s) => s === start).length).toBe(1);
-    const booked = dialog.getByRole('link', { name: 'see its time and what happens next' });
-    await booked.click();
+    // Told until seen, on the next page too (as after a send in the background, the page closed).
+    await page.reload();
+    const notice = page.locator('.outbox');
+    await expect(notice).toContainText('Booked. Your call is booked');
+    await notice.getByRole('link', { name: 'see its time and what happens next' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your call is booked');
+    // Its own page seen, the phone keeps nothing of it.
+    await page.goto('/iphone');
+    await page.waitForTimeout(500);
+    await expect(notice).toBeEmpty();
+    expect(await page.evaluate(() => localStorage.getItem('enquiry-outbox'))).toBeNull();
   });
 
   test('a tap on "Choose a time" before its code arrives offers the first days at once (asked for as the dialog opened); the picker takes over with the time chosen', async ({
