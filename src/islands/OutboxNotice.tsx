@@ -40,7 +40,11 @@ export function OutboxMessage({ itemKey }: { itemKey: string }) {
     return (
       <>
         <p>
-          <strong>Your {name} could not be sent.</strong>{' '}
+          <strong>
+            {item.refusedTime
+              ? 'Your call could not be booked.'
+              : `Your ${name} could not be sent.`}
+          </strong>{' '}
           {item.refusedTime === 'taken'
             ? 'Its time was taken by someone else while it waited on this phone.'
             : item.error}{' '}

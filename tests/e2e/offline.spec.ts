@@ -360,7 +360,7 @@ test.describe('enquiries without a connection', () => {
     const notice = page.locator('.outbox');
     // Not "here are the nearest free ones", which the notice does not have.
     await expect(notice).toContainText(
-      'Your call request could not be sent. Its time was taken by someone else while it waited on this phone. Choose another time',
+      'Your call could not be booked. Its time was taken by someone else while it waited on this phone. Choose another time',
     );
     await expect(notice).not.toContainText('Here are');
     await expect(notice).toContainText('Can we talk about an iPad app next week?');
