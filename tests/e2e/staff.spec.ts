@@ -226,6 +226,13 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     });
     await page.goto(`${server.url}/staff`);
     await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeHidden();
+    // The first stop of the keyboard, shown once it has the focus: past the header, into the page.
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('main')).toBeFocused();
     const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
     for (let i = 0; i < 10 && (await focused()) !== 'staff-email'; i++)
       await page.keyboard.press('Tab');
