@@ -231,6 +231,35 @@ test.describe('pages without a connection', () => {
   });
 });
 
+/**
+ * A call request (with the first free time, `withTime`) sent from /iphone's dialog with no connection:
+ * kept on the phone, the dialog closed, the connection still off.
+ */
+async function keepCallOffline(
+  page: Page,
+  context: BrowserContext,
+  who: string,
+  { withTime = false } = {},
+) {
+  await page.goto('/iphone');
+  await offlineReady(page);
+  const dialog = await openCallRequest(page, { email: uniqueEmail(who) });
+  if (withTime) {
+    await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
+    await dialog
+      .getByRole('group', { name: /^Free times on / })
+      .getByRole('radio')
+      .first()
+      .check();
+  }
+  await context.setOffline(true);
+  await dialog
+    .getByRole('button', { name: withTime ? 'Book this call' : 'Request a call' })
+    .click();
+  await expect(dialog.getByRole('status')).toContainText('Saved on this phone');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+}
+
 test.describe('enquiries without a connection', () => {
   // Sent by the worker's Background Sync once the connection returns: the page reloaded offline is
   // never told it is back (Chromium's emulated network), and the headless shell has no Background
@@ -305,13 +334,7 @@ test.describe('enquiries without a connection', () => {
     page,
     context,
   }) => {
-    await page.goto('/iphone');
-    await offlineReady(page);
-    const dialog = await openCallRequest(page, { email: uniqueEmail('refused') });
-    await context.setOffline(true);
-    await dialog.getByRole('button', { name: 'Request a call' }).click();
-    await expect(dialog.getByRole('status')).toContainText('Saved on this phone');
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await keepCallOffline(page, context, 'refused');
     // Back online, the server refuses it (the page's post and the worker's alike).
     await context.route('**/send-mail.php', (route) =>
       route.fulfill({ status: 422, json: { errors: { email: 'Valid email is required.' } } }),
@@ -333,19 +356,7 @@ test.describe('enquiries without a connection', () => {
     page,
     context,
   }) => {
-    await page.goto('/iphone');
-    await offlineReady(page);
-    const dialog = await openCallRequest(page, { email: uniqueEmail('taken') });
-    await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
-    await dialog
-      .getByRole('group', { name: /^Free times on / })
-      .getByRole('radio')
-      .first()
-      .check();
-    await context.setOffline(true);
-    await dialog.getByRole('button', { name: 'Book this call' }).click();
-    await expect(dialog.getByRole('status')).toContainText('Saved on this phone');
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await keepCallOffline(page, context, 'taken', { withTime: true });
     // Back online, someone else has the time: the server refuses it with the nearest free ones.
     await context.route('**/send-mail.php', (route) =>
       route.fulfill({
