@@ -36,6 +36,11 @@ export default function standaloneScript({
           format: 'esm',
           target: 'es2022',
           legalComments: 'none',
+          // V8's compile hint: compile every function as the file loads (at idle, or as the dialog
+          // opens) rather than at its first call. Field data's click and keydown listeners were
+          // otherwise compiled in the task of a visitor's first tap, some 1 to 3 ms of it under a
+          // slow phone's CPU (docs/benchmarks.md, 2026-12-05).
+          banner: { js: '//# allFunctionsCalledOnLoad' },
           metafile: true,
         });
         const bytes = Object.values(result.metafile.outputs)[0]?.bytes ?? 0;
