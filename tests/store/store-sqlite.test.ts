@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlotTaken } from '../../src/server/store/types';
 import { Bookings } from '../../src/server/booking/calls';
 import { stepsOf } from '../../src/server/store/migrations';
+import { sqlSteps } from '../support/migrations';
 import { SqliteStore } from '../../src/server/store/sqlite';
 
 const migrations = stepsOf('sqlite');
@@ -43,7 +44,7 @@ describe('the SQLite store', () => {
     const path = join(dir, 'e.sqlite');
     // A store of the first version of the schema, with an enquiry already mailed.
     const db = new DatabaseSync(path);
-    db.exec(migrations[0]!);
+    db.exec(sqlSteps('sqlite', 1)[0]!);
     db.exec('PRAGMA user_version = 1');
     db.exec(`INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent)
              VALUES ('old-1', 'call', '2026-01-01T00:00:00.000Z', 'Ada', 'ada@example.com', '{}', '127.0.0.1', 'test');
@@ -97,7 +98,7 @@ describe('migration 3', () => {
     const path = join(dir, 'v2.sqlite');
     const db = new DatabaseSync(path);
     // Migrations 1 and 2 as shipped (tests/unit/shipped-migrations.test.ts pins them).
-    for (const migration of migrations.slice(0, 2)) db.exec(migration);
+    for (const migration of sqlSteps('sqlite', 2)) db.exec(migration);
     db.exec('PRAGMA user_version = 2');
     // One enquiry mailed already, one whose mail is still to be sent.
     db.exec(`INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, idempotency_key)
@@ -158,7 +159,7 @@ describe('migration 5', () => {
   it('frees the times that spam held, keeps the outbox, and adds undeliverable mail and secrets', async () => {
     const path = join(dir, 'v4.sqlite');
     const db = new DatabaseSync(path);
-    for (const migration of migrations.slice(0, 4)) db.exec(migration);
+    for (const migration of sqlSteps('sqlite', 4)) db.exec(migration);
     db.exec('PRAGMA user_version = 4');
     db.exec(`INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent, spam, call_start, call_end)
              VALUES ('spam-1', 'call', '2026-06-01T00:00:00.000Z', 'Bot', 'bot@example.com', '{}', '127.0.0.1', 'test', 1, '${slot}', '${ahead('2027-01-05T10:00:00Z')}'),
@@ -174,7 +175,7 @@ describe('migration 5', () => {
   it('keeps the measurements stored before network keys, without one, beside those stored with one', async () => {
     const path = join(dir, 'v12.sqlite');
     const db = new DatabaseSync(path);
-    for (const migration of migrations.slice(0, 12)) db.exec(migration);
+    for (const migration of sqlSteps('sqlite', 12)) db.exec(migration);
     db.exec('PRAGMA user_version = 12');
     db.exec(`INSERT INTO vitals (day, path, metric, value, rating, navigation, connection, device, build, sample)
              VALUES ('2026-11-20', '/', 'LCP', 900, 'good', 'navigate', '4g', 'phone', 'b', 0.5);`);

@@ -25,6 +25,7 @@ import { SqliteStore } from '../../src/server/store/sqlite';
 import { numbered } from '../../src/server/store/sql';
 import type { EnquiryStore } from '../../src/server/store/types';
 import { call, enquiry, mailCallOf, plus } from '../support/records';
+import { sqlSteps, stepsBefore } from '../support/migrations';
 import { backends, newPostgresDatabase } from '../support/store-backends';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
@@ -153,7 +154,7 @@ const openMadeAt: Record<
     const dir = mkdtempSync(join(tmpdir(), 'store-upgrade-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'enquiries.sqlite');
-    const made = stepsOf('sqlite').slice(0, steps.sqlite);
+    const made = sqlSteps('sqlite', steps.sqlite);
     const db = new DatabaseSync(path);
     for (const step of made) db.exec(step);
     db.exec(`PRAGMA user_version = ${made.length}`);
@@ -165,7 +166,7 @@ const openMadeAt: Record<
   },
   async postgresql(steps, fill) {
     const url = await newPostgresDatabase();
-    const made = stepsOf('postgres').slice(0, steps.postgresql);
+    const made = sqlSteps('postgres', steps.postgresql);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -427,16 +428,18 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
   },
 );
 
+/** The names of the enquiries the desk's search finds for `text`, in `store`. */
+const searchIn = (store: EnquiryStore) => async (text: string) =>
+  (await store.desk.list({ list: 'all', text, offset: 0, limit: 10, now: RUN_AT })).map(
+    (e) => e.name,
+  );
+
 describe.each(Object.keys(backends) as (keyof typeof backends)[])(
   'a %s store whose search words kept their accents (before step 24)',
   (engine) => {
     it('finds its enquiries by their names typed without accents, as it finds new ones', async () => {
-      const steps = {
-        sqlite: stepsOf('sqlite').length - 1,
-        postgresql: stepsOf('postgres').length - 1,
-      };
       const { data } = enquiry();
-      const store = await openMadeAt[engine](steps, async (run) => {
+      const store = await openMadeAt[engine](stepsBefore(24), async (run) => {
         // The words as step 21 and the code before step 24 stored them: SQLite's lower() left
         // É as it was.
         for (const [id, name, words] of [
@@ -452,13 +455,70 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
             await run(`INSERT INTO enquiry_words (word, enquiry_id) VALUES (?, ?)`, [word, id]);
         }
       });
-      const found = async (text: string) =>
-        (await store.desk.list({ list: 'all', text, offset: 0, limit: 10, now: RUN_AT })).map(
-          (e) => e.name,
-        );
+      const found = searchIn(store);
       expect(await found('jose muller')).toEqual(['José Müller']);
       expect(await found('josé')).toEqual(['José Müller']);
       expect(await found('elodie')).toEqual(['ÉLODIE Dupont']);
+    });
+  },
+);
+
+describe.each(Object.keys(backends) as (keyof typeof backends)[])(
+  'a %s store whose search words were stored before step 25',
+  (engine) => {
+    it('finds its enquiries by a part of a name and by letters typed without their marks', async () => {
+      const { data } = enquiry();
+      // More than one page of the step's reading (500 enquiries), so that it reads on past the first.
+      const names = [
+        'Jean-Luc Picard',
+        'Siobhán O’Brien',
+        'Nguyễn Thị Minh',
+        'Γιώργος Παπαδόπουλος',
+        ...Array.from({ length: 560 }, (_, i) => `Filler Person${i + 4}`),
+      ];
+      const store = await openMadeAt[engine](stepsBefore(25), async (run) => {
+        const rows = names.map((name, i) => [
+          `old-${String(i).padStart(4, '0')}`,
+          'enquiry',
+          MADE,
+          name,
+          `person${i}@x.example`,
+          JSON.stringify(data),
+          '192.0.2.1',
+          'UA',
+        ]);
+        for (let i = 0; i < rows.length; i += 200) {
+          const chunk = rows.slice(i, i + 200);
+          await run(
+            `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent)
+             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            chunk.flat(),
+          );
+        }
+        // The words as step 21 stored them: the name's words whole, in lower case.
+        const words = rows.flatMap(([id, , , name]) =>
+          name!
+            .toLowerCase()
+            .split(' ')
+            .map((word) => [word, id!]),
+        );
+        for (let i = 0; i < words.length; i += 400) {
+          const chunk = words.slice(i, i + 400);
+          await run(
+            `INSERT INTO enquiry_words (word, enquiry_id) VALUES ${chunk.map(() => '(?, ?)').join(', ')}`,
+            chunk.flat(),
+          );
+        }
+      });
+      const found = searchIn(store);
+      expect(await found('luc')).toEqual(['Jean-Luc Picard']);
+      expect(await found('jean-luc')).toEqual(['Jean-Luc Picard']);
+      expect(await found('obrien')).toEqual(['Siobhán O’Brien']);
+      expect(await found("o'brien siobhan")).toEqual(['Siobhán O’Brien']);
+      expect(await found('nguyen thi')).toEqual(['Nguyễn Thị Minh']);
+      expect(await found('γιωργος')).toEqual(['Γιώργος Παπαδόπουλος']);
+      // The last page's enquiries too, and by their e-mail, which the step adds.
+      expect(await found('person563@x')).toEqual(['Filler Person563']);
     });
   },
 );

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { stepsOf } from '../../src/server/store/migrations';
+import { stepsOf, type Step } from '../../src/server/store/migrations';
 
 const shipped = {
   sqlite: [
@@ -32,6 +32,9 @@ const shipped = {
     '60e3086912eef823',
     'db5674ecca01408c',
     'b6d6c7cc68d15d57',
+    'b948b3a9caa11ee3',
+    'e9f7724e67d2ff66',
+    'b0404fb4e1fb8b47',
   ],
   postgresql: [
     '64ba7b9b06f00990',
@@ -53,10 +56,18 @@ const shipped = {
     '228cdcb29c4f3ffa',
     'bd1322d1a4511c9b',
     'b6d6c7cc68d15d57',
+    '0089ab1ea5f7456d',
+    'e9f7724e67d2ff66',
+    'b0404fb4e1fb8b47',
   ],
 };
 
-const checksum = (sql: string) => createHash('sha256').update(sql).digest('hex').slice(0, 16);
+/** A step's checksum: of its SQL, or of a step of code's name. */
+const checksum = (step: Step) =>
+  createHash('sha256')
+    .update(typeof step === 'string' ? step : step.name)
+    .digest('hex')
+    .slice(0, 16);
 
 describe.each([
   ['sqlite', stepsOf('sqlite')],

@@ -8,12 +8,34 @@
  */
 import { CALENDAR_FEEDS_TABLE } from './calendar-copies.ts';
 import { CALENDAR_WRITES_TABLE } from './calendar-writes.ts';
-import { folded } from './staff-queries.ts';
+import { folded, searchWordsOfAll } from './staff-queries.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
-/** One step: SQL of both engines, or each engine's own (none: the engine has nothing to do). */
-export type Migration = string | Partial<Record<Engine, string>>;
+/** A statement of a step of code, with `?` placeholders, and what it read back (none: no rows). */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+export type Rows = Record<string, unknown>[];
+
+/**
+ * A step of code, for what SQL alone cannot make as the site's code does (an enquiry's search
+ * words): the statements it makes as it reads, each given the rows of the one before. Both
+ * engines run it in the step's transaction, SQLite at once and PostgreSQL over the network, from
+ * this one generator. `name` stands for it where a step's text would (tests/unit/shipped-migrations.test.ts).
+ */
+export interface CodeStep {
+  name: string;
+  statements(): Generator<Statement, void, Rows>;
+}
+
+/** One step: SQL of both engines, each engine's own (none: it has nothing to do), or code. */
+export type Migration = string | Partial<Record<Engine, string>> | CodeStep;
+export type Step = string | CodeStep;
+
+export const isCodeStep = (step: Migration): step is CodeStep =>
+  typeof step === 'object' && 'statements' in step;
 
 /** The kinds of e-mail the outbox (now `jobs`) took while a CHECK listed them (steps 9, 10 and 13; see 16). */
 const MAIL_KINDS_CHECK = `mail IN ('agency', 'prospect', 'host', 'agency-cancel', 'prospect-cancel', 'host-cancel')`;
@@ -701,11 +723,38 @@ export const migrations: Migration[] = [
    SELECT DISTINCT ${withoutAccents('word')}, enquiry_id FROM enquiry_words
    WHERE ${withoutAccents('word')} <> word
    ON CONFLICT DO NOTHING;`,
+  // 25: every enquiry's search words again, made by the site's own code (searchWords): the words
+  // stored before step 24 were neither parted at a name's hyphens and apostrophes ("luc" finds
+  // Jean-Luc) nor, outside Latin letters, without their marks ("nguyen" finds Nguyễn).
+  { name: 'search words of every enquiry, by searchWords', statements: searchWordsOfAll },
 ];
 
 /** The steps `engine` runs, in order: its version counts these. */
-export const stepsOf = (engine: Engine): string[] =>
+export const stepsOf = (engine: Engine): Step[] =>
   migrations.flatMap((step) => {
-    const sql = typeof step === 'string' ? step : step[engine];
-    return sql === undefined ? [] : [sql];
+    const own = typeof step === 'string' || isCodeStep(step) ? step : step[engine];
+    return own === undefined ? [] : [own];
   });
+
+/** Runs a step of code through `run` (a statement, its rows back), in the caller's transaction. */
+export function runCodeStep(step: CodeStep, run: (statement: Statement) => Rows): void;
+export function runCodeStep(
+  step: CodeStep,
+  run: (statement: Statement) => Promise<Rows>,
+): Promise<void>;
+export function runCodeStep(
+  step: CodeStep,
+  run: (statement: Statement) => Rows | Promise<Rows>,
+): void | Promise<void> {
+  const statements = step.statements();
+  const go = (rows: Rows): void | Promise<void> => {
+    for (;;) {
+      const next = statements.next(rows);
+      if (next.done) return;
+      const read = run(next.value);
+      if (read instanceof Promise) return read.then(go);
+      rows = read;
+    }
+  };
+  return go([]);
+}

@@ -6,7 +6,7 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { privateFile } from '../private-files.ts';
 import { noNesting, type Db, type Driver } from './db.ts';
-import { stepsOf } from './migrations.ts';
+import { runCodeStep, stepsOf } from './migrations.ts';
 import { Store } from './store.ts';
 import type { StoreOptions } from './types.ts';
 
@@ -94,7 +94,10 @@ function migrate(db: DatabaseSync) {
   for (let next = version; next < steps.length; next++) {
     db.exec('BEGIN IMMEDIATE');
     try {
-      db.exec(steps[next]!);
+      const step = steps[next]!;
+      if (typeof step === 'string') db.exec(step);
+      else
+        runCodeStep(step, ({ sql, params }) => db.prepare(sql).all(...(params as SQLInputValue[])));
       db.exec(`PRAGMA user_version = ${next + 1}`);
       db.exec('COMMIT');
     } catch (error) {

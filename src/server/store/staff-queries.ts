@@ -22,8 +22,8 @@ const PLAIN: Record<string, string> = { ß: 'ss', ø: 'o', æ: 'ae', œ: 'oe', �
 
 /**
  * A word as found whatever its accents: lower case, its letters without their marks ("josé" and
- * "Jose" are "jose"), its apostrophes a keyboard's. Migration 24 gave the words stored before it the same, for Latin letters,
- * with SQL made from this: a change here needs a step of its own for the words stored.
+ * "Jose" are "jose"), its apostrophes a keyboard's. A change here (or to searchWords) needs the
+ * words stored made again: a migration step of `searchWordsOfAll` of its own, as step 25 is.
  */
 export const folded = (word: string) =>
   word
@@ -35,10 +35,10 @@ export const folded = (word: string) =>
     .replace(/[’‘ʼ]/g, "'");
 
 /**
- * An enquiry's search words, as migration 21 makes every stored one's: its name's words, its
- * e-mail whole, its two halves and its parts, and its id, in lower case; and, since migration 24,
- * each word without its accents, and a name's parts at its hyphens and apostrophes ("jean-luc",
- * "luc"; "o'brien", "obrien", "brien"), so that a word is found however it is typed.
+ * An enquiry's search words, as migration 25 made every stored one's: its name's words, its
+ * e-mail whole, its two halves and its parts, and its id, in lower case; each word without its
+ * accents; and a name's parts at its hyphens and apostrophes ("jean-luc", "luc"; "o'brien",
+ * "obrien", "brien"), so that a word is found however it is typed.
  */
 export function searchWords({ id, name, email }: { id: string; name: string; email: string }) {
   const address = email.toLowerCase();
@@ -63,6 +63,42 @@ export function searchWords({ id, name, email }: { id: string; name: string; ema
   return [
     ...new Set([...words, ...words.map(folded)].filter(Boolean).map((w) => clip(w, WORD_LENGTH))),
   ];
+}
+
+/** Enquiries read at a time, and search words written in one statement, as every one's are made again. */
+const REINDEX_PAGE = 500;
+const WORDS_PER_INSERT = 200;
+
+/**
+ * Every stored enquiry's search words made again by `searchWords`, a page of enquiries at a time
+ * in the order of their ids (a migration's step of code, ./migrations.ts): the words they had stay,
+ * and those they lacked are added.
+ */
+export function* searchWordsOfAll(): Generator<
+  { sql: string; params: unknown[] },
+  void,
+  Record<string, unknown>[]
+> {
+  for (let after = ''; ;) {
+    const page = yield {
+      sql: 'SELECT id, name, email FROM enquiries WHERE id > ? ORDER BY id LIMIT ?',
+      params: [after, REINDEX_PAGE],
+    };
+    const words = page.flatMap((row) => {
+      const enquiry = { id: String(row.id), name: String(row.name), email: String(row.email) };
+      return searchWords(enquiry).map((word) => [word, enquiry.id]);
+    });
+    for (let i = 0; i < words.length; i += WORDS_PER_INSERT) {
+      const run = words.slice(i, i + WORDS_PER_INSERT);
+      yield {
+        sql: `INSERT INTO enquiry_words (word, enquiry_id) VALUES ${run.map(() => '(?, ?)').join(', ')}
+              ON CONFLICT DO NOTHING`,
+        params: run.flat(),
+      };
+    }
+    if (page.length < REINDEX_PAGE) return;
+    after = String(page.at(-1)!.id);
+  }
 }
 
 /**

@@ -14,7 +14,7 @@
  */
 import pg from 'pg';
 import { noNesting, type Db, type Driver } from '../db.ts';
-import { stepsOf } from '../migrations.ts';
+import { runCodeStep, stepsOf } from '../migrations.ts';
 import { numbered } from '../sql.ts';
 import { Store } from '../store.ts';
 import type { StoreOptions } from '../types.ts';
@@ -110,7 +110,13 @@ async function migrate(client: pg.PoolClient) {
   );
   const steps = stepsOf('postgres');
   for (let next = rows[0]!.version; next < steps.length; next++) {
-    await client.query(steps[next]!);
+    const step = steps[next]!;
+    if (typeof step === 'string') await client.query(step);
+    else
+      await runCodeStep(
+        step,
+        async ({ sql, params }) => (await client.query(numbered(sql), params)).rows,
+      );
     await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [next + 1]);
   }
 }

@@ -1,0 +1,22 @@
+/** The store's migrations as the tests make earlier stores with them (../../src/server/store/migrations.ts). */
+import { isCodeStep, migrations, stepsOf, type Engine } from '../../src/server/store/migrations';
+
+/** An engine's first `count` steps, as SQL: the schema of a store that code made. */
+export const sqlSteps = (engine: Engine, count: number): string[] =>
+  stepsOf(engine)
+    .slice(0, count)
+    .map((step, i) => {
+      if (typeof step !== 'string') throw new Error(`Step ${i + 1} of ${engine} is code, not SQL.`);
+      return step;
+    });
+
+/**
+ * How many steps each engine had run before migration `n` (as numbered in migrations.ts's
+ * comments: the first is 1): a store made just before it.
+ */
+export const stepsBefore = (n: number) => {
+  const before = migrations.slice(0, n - 1);
+  const count = (engine: Engine) =>
+    before.filter((step) => typeof step === 'string' || isCodeStep(step) || step[engine]).length;
+  return { sqlite: count('sqlite'), postgresql: count('postgres') };
+};
