@@ -359,6 +359,16 @@ describe('the editor on the live site', () => {
     );
     expect(forged.status).toBe(403);
     expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
+    // A press of Publish from another site publishes nothing: Publishing says why.
+    const pressed = await post(
+      `${server.url}/staff/publish`,
+      { action: 'rollback' },
+      { Cookie: `staff=${token}`, Origin: 'https://evil.example' },
+    );
+    expect(pressed.status).toBe(403);
+    const page = read(await pressed.text());
+    expect(page).toMatch(/Not done: .+/);
+    expect(page).toContain('Nothing yet: the draft is the same as the live site.');
   });
 
   it("answers an editor's write over the size limit with 413, and serves on", async () => {

@@ -358,7 +358,9 @@ describe('the staff desk', () => {
     const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
     const rating = async (path: string) => {
       const desk = parse(
-        await (await fetch(`${server.url}/staff`, { headers: { Cookie: cookie } })).text(),
+        await (
+          await fetch(`${server.url}/staff?state=new`, { headers: { Cookie: cookie } })
+        ).text(),
       );
       const row = [...desk.querySelectorAll('section[aria-labelledby="vitals-title"] tr')].find(
         (tr) => tr.querySelector('td')?.textContent === path,
@@ -373,10 +375,21 @@ describe('the staff desk', () => {
   it('counts each member’s posts apart, from the forms’ rate limit and from the signed out’s; signing out always works', async () => {
     const { server, mails } = await servers.startWithMail({
       RATE_LIMIT: 'on',
-      RATE_LIMIT_MAX: '2',
+      RATE_LIMIT_MAX: '3',
       STAFF_RATE_LIMIT_MAX: '10',
     });
+    const form = async () =>
+      (
+        await postForm(`${server.url}/php/email.php`, {
+          ...validEnquiry,
+          idempotency_key: crypto.randomUUID(),
+        })
+      ).status;
+    expect(await form()).toBe(200);
     const { cookie } = await signIn(server, mails, 'office@northgate-digital.example');
+    const enquiry = /id="note-([\w-]+)"/.exec(
+      await (await fetch(`${server.url}/staff?state=new`, { headers: { Cookie: cookie } })).text(),
+    )![1]!;
     // A colleague in the same office (the same network), signed in on two computers.
     const colleague = await signIn(server, mails, 'anna@northgate-digital.example');
     const colleagueElsewhere = await signIn(server, mails, 'anna@northgate-digital.example');
@@ -398,6 +411,22 @@ describe('the staff desk', () => {
       ).status;
     for (let i = 0; i < 10; i++) expect(await desk(i)).toBe(303);
     expect(await desk(10)).toBe(429);
+    // Past it, a member's note is not lost: the desk says why nothing was done, the note still
+    // in its box to send again.
+    const noted = await post(
+      `${server.url}/staff?state=new`,
+      { id: enquiry, action: 'note', note: 'Call back <Tuesday> & ask' },
+      { Cookie: cookie },
+    );
+    expect(noted.status).toBe(429);
+    expect(noted.headers.get('retry-after')).toMatch(/^\d+$/);
+    const page = new JSDOM(await noted.text()).window.document;
+    expect(page.querySelector('#done[role="status"]')?.textContent?.trim()).toBe(
+      'Not done: you have made many changes in a short time. Try again in 10 minutes. Your note is still in its box below.',
+    );
+    expect(page.querySelector<HTMLTextAreaElement>(`#note-${enquiry}`)?.value).toBe(
+      'Call back <Tuesday> & ask',
+    );
     // The colleague's own ten go on, whichever of their sessions sends them; a cookie of no live
     // session counts against the network's, which the first member's did not use.
     for (let i = 0; i < 5; i++) expect(await desk(i, colleague.cookie)).toBe(303);
@@ -409,13 +438,6 @@ describe('the staff desk', () => {
     expect(out.status).toBe(303);
     expect(out.headers.get('set-cookie')).toMatch(/^staff=;/);
     // The forms keep their own few.
-    const form = async () =>
-      (
-        await postForm(`${server.url}/php/email.php`, {
-          ...validEnquiry,
-          idempotency_key: crypto.randomUUID(),
-        })
-      ).status;
     expect([await form(), await form(), await form()]).toEqual([200, 200, 429]);
   });
 

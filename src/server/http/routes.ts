@@ -52,8 +52,9 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/schedule/confirm': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
   '/schedule/slots.json': page,
   '/speed': page,
-  '/staff': { methods: ['GET', 'HEAD', 'POST'], staff: true },
-  '/staff/publish': { methods: ['GET', 'HEAD', 'POST'], staff: true },
+  // A member's refused post is said on the page they were on, what they typed kept.
+  '/staff': { methods: ['GET', 'HEAD', 'POST'], staff: true, showsRefusals: true },
+  '/staff/publish': { methods: ['GET', 'HEAD', 'POST'], staff: true, showsRefusals: true },
   '/staff/sign-in': { methods: ['GET', 'HEAD', 'POST'], staff: true, staffLimit: 'sign-in' },
   '/staff/sign-out': { methods: ['POST'], staff: true, staffLimit: 'none' },
   // A post (the desk's button), never a GET: another site could make a member's browser GET it.

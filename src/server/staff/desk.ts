@@ -4,7 +4,12 @@
  * Signed out, every address under /staff answers as the sign-in page does: nothing of a prospect.
  */
 import { first } from '../requests/body.ts';
-import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
+import {
+  postHeaders,
+  refusal as gateRefusal,
+  refusalOf,
+  type PostVerdict,
+} from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
 import type { Availability, Slot } from '../../domain/booking.ts';
 import { moveBookedCall } from '../booking/change.ts';
@@ -203,7 +208,7 @@ export async function handleSignOut(
   open: OpenDesk,
 ) {
   const refused = post && refusalOf(post);
-  if (refused) return refusal(refused);
+  if (refused) return refusal(request, refused);
   const desk = await open().catch(() => undefined);
   if (desk) {
     const now = desk.now?.() ?? Date.now();
@@ -254,8 +259,10 @@ export interface DeskView extends PageAnswer {
     step: 'move' | 'cancel';
     from: string;
   };
-  /** What the last action did, said once (`?done=`). */
+  /** What the last action did, said once (`?done=`), or why a post did nothing. */
   done?: string;
+  /** A note the member typed whose post was refused: kept in its item's box, to send again. */
+  kept?: { id: string; note: string };
   /** The item it is said at (`?at=`, an item's id shown on the page); none: at the top. */
   doneAt?: string;
   /**
@@ -299,8 +306,21 @@ export async function handleDesk(
 ): Promise<DeskView | Answered> {
   const visit = await signedInVisit(request, post, open);
   if ('type' in visit) return visit;
-  const { desk, member, now, session } = visit;
+  const { desk, member, now, session, refused } = visit;
   const url = new URL(request.url);
+  if (refused) {
+    // The desk as the member had it, saying why nothing was done, their note still typed.
+    const { doneAt: _, ...view } = await deskView(desk, member, url, availability, now);
+    const note = post?.ok && first(post.fields, 'action') === 'note' && first(post.fields, 'note');
+    return {
+      ...view,
+      status: refused.status,
+      headers: deskHeaders(refused.headers),
+      done: `${notDone(refused)}${note ? ' Your note is still in its box below.' : ''}`,
+      doneAnchor: 'done',
+      ...(note && { kept: { id: first(post.fields, 'id').slice(0, 64), note } }),
+    };
+  }
   if (request.method === 'POST' && post?.ok)
     return deskPost({ desk, member, session }, post.fields, url, availability, now);
   return deskView(desk, member, url, availability, now);
@@ -308,23 +328,37 @@ export async function handleDesk(
 
 export type Answered = { type: 'response'; response: Response };
 
-/** A post the gate refused, answered in words. */
-const refusal = (refused: NonNullable<ReturnType<typeof refusalOf>>): Answered => ({
+type Refused = NonNullable<ReturnType<typeof refusalOf>>;
+
+/**
+ * Why a member's post did nothing, in the desk's words: over the desk's limit (STAFF_RATE_LIMIT_MAX),
+ * when to try again; else the gate's reason.
+ */
+export function notDone({ status, message, headers }: Refused): string {
+  if (status !== 429) return `Not done: ${message}`;
+  const minutes = Math.max(1, Math.ceil(Number(headers['Retry-After'] ?? 60) / 60));
+  return `Not done: you have made many changes in a short time. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
+/** A post the gate refused, answered as the gate answers one (to a visitor not signed in). */
+const refusal = (request: Request, refused: Refused): Answered => ({
   type: 'response',
-  response: new Response(refused.message, {
-    status: refused.status,
-    headers: deskHeaders(refused.headers),
-  }),
+  response: gateRefusal(request, refused.status, refused.message, refused.headers),
 });
 
-/** Who is at the desk: a member signed in; else a refused post, a desk that cannot open, or sign-in. */
+/**
+ * Who is at the desk: a member signed in, with the refusal of their post if the gate refused it
+ * (their page says so); else a desk that cannot open, a refused post, or sign-in.
+ */
 export async function signedInVisit(
   request: Request,
   post: PostVerdict | undefined,
   open: OpenDesk,
-): Promise<Answered | { desk: StaffDesk; member: StaffMember; now: number; session: string }> {
+): Promise<
+  | Answered
+  | { desk: StaffDesk; member: StaffMember; now: number; session: string; refused?: Refused }
+> {
   const refused = post && refusalOf(post);
-  if (refused) return refusal(refused);
   const desk = await open().catch(() => undefined);
   if (!desk)
     return {
@@ -336,8 +370,8 @@ export async function signedInVisit(
     };
   const now = desk.now?.() ?? Date.now();
   const current = await signedIn(request, { ...desk, now });
-  if (!current) return redirect('/staff/sign-in');
-  return { desk, member: current.member, now, session: current.hash };
+  if (!current) return refused ? refusal(request, refused) : redirect('/staff/sign-in');
+  return { desk, member: current.member, now, session: current.hash, ...(refused && { refused }) };
 }
 
 /** What a member's post does (a call moved or cancelled, an enquiry marked), and where they go next. */

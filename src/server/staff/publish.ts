@@ -12,6 +12,7 @@ import { PublishRefused } from '../releases/draft.ts';
 import { isEditor, type StaffMember } from './access.ts';
 import {
   deskHeaders,
+  notDone,
   record,
   redirect,
   signedInVisit,
@@ -56,7 +57,7 @@ export async function handlePublish(
 ): Promise<PublishPage | Answered> {
   const visit = await signedInVisit(request, post, open);
   if ('type' in visit) return visit;
-  const { desk, member, now } = visit;
+  const { desk, member, now, refused } = visit;
   if (!desk.publishing)
     return answer(404, 'Publishing from the browser is off on this site (EDITING is not on).');
   if (!isEditor(member))
@@ -65,6 +66,13 @@ export async function handlePublish(
       'Only editors may publish. Ask whoever runs the site to add your address to STAFF_EDITORS.',
     );
   try {
+    if (refused)
+      return {
+        ...publishPage(await desk.publishing.view(), member, request),
+        status: refused.status,
+        headers: deskHeaders(refused.headers),
+        done: notDone(refused),
+      };
     if (request.method === 'POST' && post?.ok)
       return await publishPost(desk, member, post.fields, now);
     return publishPage(await desk.publishing.view(), member, request);
