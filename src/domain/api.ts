@@ -54,6 +54,16 @@ export interface RefusalAnswer<Field extends string = string> {
 }
 
 /**
+ * A refusal's reason as a visitor reads it: the server's words, else its fields' messages; none
+ * for an answer without words (a proxy's page, a crash), where the page says what to do instead.
+ */
+export const refusalReason = (answer: RefusalAnswer): string =>
+  answer.error ||
+  Object.values(answer.errors ?? {})
+    .filter(Boolean)
+    .join(' ');
+
+/**
  * How many days of free times the dialog asks for first, as it opens (`?days=`): a small answer,
  * which a phone on a slow network has in one round trip; the time step then asks for the rest.
  */

@@ -9,7 +9,13 @@
  * Shared by the page and the worker: nothing here touches `window` or `document`.
  */
 import { createStore, del, set, values, type UseStore } from 'idb-keyval';
-import { endpoints, isSitePath, type RefusalAnswer, type SuccessAnswer } from '../domain/api';
+import {
+  endpoints,
+  isSitePath,
+  refusalReason,
+  type RefusalAnswer,
+  type SuccessAnswer,
+} from '../domain/api';
 import type { EnquiryKind } from '../domain/forms';
 
 export interface QueuedEnquiry {
@@ -95,10 +101,6 @@ export function formData(fields: [string, string][]) {
   return data;
 }
 
-/** The message of a refusal, from the server's JSON (field errors or an error), or its status. */
-const refusal = (body: RefusalAnswer, status: number) =>
-  body.error || Object.values(body.errors ?? {}).join(' ') || `The server answered ${status}.`;
-
 /**
  * Sends every kept entry once. Sent ones are deleted; one the server refuses outright (a 4xx other
  * than the rate limit) is marked refused and kept for the visitor to see; the rest stay for later.
@@ -120,7 +122,7 @@ export async function sendKept(): Promise<SendResult[]> {
         else await forget(entry.key);
         results.push({ key: entry.key, outcome: 'sent', booked });
       } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
-        const error = refusal(body, response.status);
+        const error = refusalReason(body);
         const refusedTime = body.errors?.slot
           ? body.alternatives?.length
             ? 'taken'

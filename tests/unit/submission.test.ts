@@ -47,7 +47,7 @@ describe('what a form does with the answer to its post', () => {
     });
     expect(submissionOutcome(503, {})).toEqual({
       type: 'busy',
-      message: 'The server answered 503',
+      message: '',
     });
   });
 
@@ -57,7 +57,7 @@ describe('what a form does with the answer to its post', () => {
       for (const body of [undefined, {}, '<html>Bad Gateway</html>', { message: 'upstream' }])
         expect(submissionOutcome(status, body)).toEqual({
           type: 'busy',
-          message: `The server answered ${status}`,
+          message: '',
         });
   });
 
@@ -68,16 +68,16 @@ describe('what a form does with the answer to its post', () => {
     });
     expect(submissionOutcome(504, { ok: false })).toEqual({
       type: 'failed',
-      message: 'The server answered 504',
+      message: '',
     });
     for (const status of [500, 501, 505])
       expect(submissionOutcome(status, {})).toEqual({
         type: 'failed',
-        message: `The server answered ${status}`,
+        message: '',
       });
   });
 
-  it('fails with the server’s reason, or its status, on anything else', () => {
+  it('fails with the server’s reason, or none (the page says what to do), on anything else', () => {
     expect(submissionOutcome(429, { error: 'Please try again in 1 minute.' })).toEqual({
       type: 'failed',
       message: 'Please try again in 1 minute.',
@@ -89,11 +89,11 @@ describe('what a form does with the answer to its post', () => {
     });
     expect(submissionOutcome(500, undefined)).toEqual({
       type: 'failed',
-      message: 'The server answered 500',
+      message: '',
     });
-    expect(submissionOutcome(403, { errors: { email: 'x' } })).toEqual({
+    expect(submissionOutcome(403, { errors: { email: 'Enter an e-mail address.' } })).toEqual({
       type: 'failed',
-      message: 'The server answered 403',
+      message: 'Enter an e-mail address.',
     });
   });
 });

@@ -3,7 +3,13 @@
  * alone (no DOM, no network), so that it can be tested by itself: go where the server says, keep
  * the submission on the device, show the field errors, or show a failure.
  */
-import { endpoints, isSitePath, type RefusalAnswer, type SuccessAnswer } from '../../domain/api';
+import {
+  endpoints,
+  isSitePath,
+  refusalReason,
+  type RefusalAnswer,
+  type SuccessAnswer,
+} from '../../domain/api';
 import type { FieldErrors } from '../../domain/forms';
 
 export type SubmissionOutcome<Field extends string> =
@@ -17,7 +23,7 @@ export type SubmissionOutcome<Field extends string> =
   | { type: 'busy'; message: string }
   /** Refused for its fields (422, or 409 for a time just taken): show them. */
   | { type: 'refused'; answer: RefusalAnswer<Field> & { errors: FieldErrors<Field> } }
-  /** Anything else: say so, and keep what was typed. */
+  /** Anything else: say so (its reason, if it gave one), and keep what was typed. */
   | { type: 'failed'; message: string };
 
 /**
@@ -41,7 +47,7 @@ export function submissionOutcome<Field extends string>(
       location: isSitePath(answer.location) ? answer.location : endpoints.thankYou,
     };
   }
-  const message = answer.error ?? `The server answered ${status}`;
+  const message = refusalReason(answer);
   if (status === 503 || fromGateway(status, answer)) return { type: 'busy', message };
   if ((status === 422 || status === 409) && answer.errors)
     return { type: 'refused', answer: { ...answer, errors: answer.errors } };
