@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EditingConfig } from '../../src/server/config';
 import { Publishing, type PublishPayload } from '../../src/server/releases/publishing';
 import { publishHandler } from '../../src/server/releases/publish-job';
@@ -28,8 +28,26 @@ import { BuildFailed, failureWords, type Builder } from '../../src/server/releas
 import { currentFolder, releaseDir } from '../../src/server/releases/folders';
 import { backupEditing, restoreEditing } from '../../src/server/releases/backup';
 import { buildPreview, previewEntry } from '../../src/server/staff/preview';
+import { inDraftTurn } from '../../src/server/releases/draft';
 import type { EnquiryStore, Job } from '../../src/server/store/types';
 import { backends, type Backend } from '../support/store-backends';
+
+/**
+ * What runs just before git next writes the draft's files from its index (`checkout-index`, the
+ * last step of a publish carried across): an editor's Save arriving at that moment.
+ */
+const beforeCheckout: (() => Promise<void>)[] = [];
+vi.mock('../../src/server/releases/git', async (original) => {
+  const real = await original<typeof import('../../src/server/releases/git')>();
+  return {
+    ...real,
+    git: async (args: readonly string[], options: Parameters<typeof real.git>[1]) => {
+      if (args[0] === 'checkout-index')
+        for (const arrive of beforeCheckout.splice(0)) await arrive();
+      return real.git(args, options);
+    },
+  };
+});
 
 const SERVICE = 'src/content/services/android.mdx';
 const service = (title: string) => `---\nslug: android\ntitle: ${title}\n---\n\nProse.\n`;
@@ -236,6 +254,28 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     });
     expect(readFileSync(draftFile(), 'utf8')).toBe(reworded('First words'));
     expect(readFileSync(redirects, 'utf8')).toContain('/droid');
+  });
+
+  it('keeps a Save made while a publish carries the draft across: the Save waits its turn', async () => {
+    await publish('First words');
+    await publish('Second words');
+    const [, first] = await store.releases.recent(10);
+    await publishing.rollBack(editor, first!.id);
+    await publishing.view();
+    writeFileSync(draftFile(), service('Second words').replace('Prose.', 'Better prose.'));
+    await publishing.start(editor);
+    // As the publish writes the merged files into the draft, an editor's Save of the same file
+    // comes in, as ../../src/server/staff/editing.ts sends one: in the draft's turn.
+    let saved: Promise<void> | undefined;
+    beforeCheckout.push(async () => {
+      saved = inDraftTurn(async () => writeFileSync(draftFile(), service('Saved meanwhile')));
+      // Its chance to run: without the turn it was written here, then written over.
+      await new Promise((ran) => setTimeout(ran, 50));
+    });
+    expect(await runJobs()).toBe(1);
+    expect(saved).toBeDefined();
+    await saved;
+    expect(readFileSync(draftFile(), 'utf8')).toBe(service('Saved meanwhile'));
   });
 
   it('brings the live release to another machine that shares only the store', async () => {

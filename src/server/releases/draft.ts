@@ -298,13 +298,38 @@ export async function ontoPublished(folders: Folders, commit: string): Promise<s
 export const advancePublished = ({ repoDir }: Folders, commit: string) =>
   git(['update-ref', '-m', 'publish', `refs/heads/${PUBLISHED_BRANCH}`, commit], { cwd: repoDir });
 
+/** The longest a write into the draft holds its turn: a helper that never answers holds no publish. */
+const TURN_MS = 30_000;
+
+/**
+ * The draft's turns, one for the whole process (every build's copy of this module): an editor's
+ * write (a Save, through ../staff/editing.ts) and a move of the draft's files (a publish carried
+ * across, a start again) run one at a time, since a move reads the files and then writes over
+ * them: a Save that came in between was written over, and lost.
+ */
+export function inDraftTurn<T>(work: () => Promise<T>): Promise<T> {
+  const turns = processWide('draft-turns', () => ({ last: Promise.resolve() as Promise<unknown> }));
+  const result = turns.last.then(work);
+  const ended = result.then(
+    () => {},
+    () => {},
+  );
+  turns.last = turns.last.then(() =>
+    Promise.race([ended, new Promise((done) => setTimeout(done, TURN_MS).unref())]),
+  );
+  return result;
+}
+
 /**
  * Moves the draft onto `commit` (a publish gone live), what it changed since its starting point
  * carried across by git's merge: the edits made while the publish was built stay edits, and what
  * went live (a roll back kept by the publish's merge, say) is the draft's too. False, the draft
- * left as it was, where the two change the same lines.
+ * left as it was, where the two change the same lines. In the draft's turn.
  */
-export async function carryDraftOnto(folders: Folders, commit: string): Promise<boolean> {
+export const carryDraftOnto = (folders: Folders, commit: string): Promise<boolean> =>
+  inDraftTurn(() => carriedOnto(folders, commit));
+
+async function carriedOnto(folders: Folders, commit: string): Promise<boolean> {
   const cwd = folders.draftDir;
   const base = await draftBase(folders);
   const tree = await draftTree(folders);
@@ -347,8 +372,12 @@ const DRAFT_AUTHOR: Author = { name: 'Draft', email: 'draft@localhost' };
 /**
  * Starts the draft again from `commit` (what is live): its changes are dropped unless `keep`,
  * where the draft moves onto `commit` with the files as they are (a publish of that very draft).
+ * In the draft's turn.
  */
-export async function restartDraft(folders: Folders, commit: string, keep = false) {
+export const restartDraft = (folders: Folders, commit: string, keep = false) =>
+  inDraftTurn(() => restarted(folders, commit, keep));
+
+async function restarted(folders: Folders, commit: string, keep: boolean) {
   await ensureDraft(folders, commit);
   const cwd = folders.draftDir;
   if (keep) await git(['reset', '-q', commit], { cwd });

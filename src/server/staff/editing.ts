@@ -29,6 +29,7 @@ import {
 import type { ServerConfig } from '../config.ts';
 import { log } from '../log.ts';
 import { privateFolder } from '../private-files.ts';
+import { inDraftTurn } from '../releases/draft.ts';
 import { isEditor, signedIn, type StaffMember } from './access.ts';
 import { record, type OpenDesk } from './desk.ts';
 import { leavePreview, previewEntry, previewFile } from './preview.ts';
@@ -91,7 +92,14 @@ export async function editorAnswer(
   if (write && !fromTheSite(request, origin))
     return answer(403, 'Only the editor’s own pages may change the draft.');
   const files = url.pathname === SAVE_PATH && write ? savedFiles(request.clone()) : undefined;
-  const response = await toHelper(request, url, member, new URL(origin), helperSocket(config));
+  const response = await toHelper(
+    request,
+    url,
+    member,
+    new URL(origin),
+    helperSocket(config),
+    write,
+  );
   const action = write && response.status < 400 ? auditedAs(request.method, url) : undefined;
   if (action) {
     const saved = (await files) ?? [];
@@ -195,6 +203,7 @@ async function toHelper(
   member: StaffMember,
   origin: URL,
   socketPath: string,
+  write: boolean,
 ): Promise<Response> {
   // The body whole before the helper hears of it (the site's adapter bounds it, at 6 MB): a body
   // cut off half-way, sent on as it came, stopped this server (an unhandled error) or the helper.
@@ -209,18 +218,22 @@ async function toHelper(
         : answer(400, 'The request was cut off before its end.');
     }
   }
-  const outgoing = httpRequest({
-    socketPath,
-    method: request.method,
-    path: url.pathname + url.search,
-    headers: {
-      ...helperHeaders(request, member, origin),
-      ...(body && { 'content-length': String(body.length) }),
-    },
-  });
-  outgoing.end(body);
+  const send = async () => {
+    const outgoing = httpRequest({
+      socketPath,
+      method: request.method,
+      path: url.pathname + url.search,
+      headers: {
+        ...helperHeaders(request, member, origin),
+        ...(body && { 'content-length': String(body.length) }),
+      },
+    });
+    outgoing.end(body);
+    return (await once(outgoing, 'response')) as [IncomingMessage];
+  };
   try {
-    const [incoming] = (await once(outgoing, 'response')) as [IncomingMessage];
+    // A write, in the draft's turn until the helper answers (it has written its files by then).
+    const [incoming] = await (write ? inDraftTurn(send) : send());
     return new Response(
       request.method === 'HEAD' || [204, 304].includes(incoming.statusCode ?? 0)
         ? null
