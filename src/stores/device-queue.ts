@@ -84,6 +84,11 @@ export function somethingKept() {
 export const startOutbox = () =>
   (started ??= (async () => {
     addEventListener('online', () => void sendNow());
+    // A post that timed out on a slow connection gets no `online` event: try again now and then.
+    // Armed at once, not once IndexedDB has answered: a post kept now is tried in RETRY_MS.
+    setInterval(() => {
+      if (navigator.onLine && $outbox.get().some((item) => item.state === 'kept')) void sendNow();
+    }, RETRY_MS);
     if ('BroadcastChannel' in window) {
       new BroadcastChannel(CHANNEL).onmessage = (event: MessageEvent<SendResult[]>) =>
         apply(event.data);
@@ -110,10 +115,6 @@ export const startOutbox = () =>
     for (const item of $outbox.get())
       if (item.booked === location.pathname + location.search) dismiss(item.key);
     flagPending();
-    // A post that timed out on a slow connection gets no `online` event: try again now and then.
-    setInterval(() => {
-      if (navigator.onLine && $outbox.get().some((item) => item.state === 'kept')) void sendNow();
-    }, RETRY_MS);
     if (navigator.onLine) await sendNow();
   })());
 
