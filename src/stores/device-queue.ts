@@ -2,7 +2,8 @@
  * The enquiries kept on this device (src/offline/device-queue.ts) as the islands show them: the form that
  * kept one shows it in place, the notice of the Schedule a Call island shows the others. The page
  * sends them when the connection returns (`online`) and when it loads with some kept; the service
- * worker may send them first (Background Sync) and says so on a BroadcastChannel.
+ * worker may send them first (Background Sync). What one sends or the visitor dismisses, the others
+ * are told on a BroadcastChannel, so that no tab shows a post as waiting once it is done.
  */
 import { atom } from 'nanostores';
 import {
@@ -53,6 +54,23 @@ function flagPending() {
   }
 }
 
+/**
+ * What the site's tabs tell each other on CHANNEL (and the service worker tells them): what became
+ * of the kept posts, or one the visitor dismissed.
+ */
+type TabNews = SendResult[] | { dismissed: string };
+
+let channel: BroadcastChannel | undefined;
+/** The site's other tabs (a channel does not hear its own messages). */
+const otherTabs = () =>
+  'BroadcastChannel' in window ? (channel ??= new BroadcastChannel(CHANNEL)) : undefined;
+
+/** An item no longer shown: dismissed, here or in another tab. */
+function drop(key: string) {
+  $outbox.set($outbox.get().filter((item) => item.key !== key));
+  flagPending();
+}
+
 function apply(results: SendResult[]) {
   for (const { key, outcome, ...said } of results) {
     if (outcome !== 'kept') update(key, { state: outcome, ...said });
@@ -64,7 +82,13 @@ let sending: Promise<void> | undefined;
 /** Sends what is kept, one run at a time. */
 export const sendNow = () =>
   (sending ??= sendKept()
-    .then(apply, () => {})
+    .then(
+      (results) => {
+        apply(results);
+        otherTabs()?.postMessage(results satisfies TabNews);
+      },
+      () => {},
+    )
     .finally(() => (sending = undefined)));
 
 const messageOf = (entry: QueuedEnquiry) =>
@@ -89,10 +113,10 @@ export const startOutbox = () =>
     setInterval(() => {
       if (navigator.onLine && $outbox.get().some((item) => item.state === 'kept')) void sendNow();
     }, RETRY_MS);
-    if ('BroadcastChannel' in window) {
-      new BroadcastChannel(CHANNEL).onmessage = (event: MessageEvent<SendResult[]>) =>
-        apply(event.data);
-    }
+    const tabs = otherTabs();
+    if (tabs)
+      tabs.onmessage = ({ data }: MessageEvent<TabNews>) =>
+        Array.isArray(data) ? apply(data) : drop(data.dismissed);
     const entries = await kept().catch(() => []);
     const known = new Set($outbox.get().map((item) => item.key));
     $outbox.set([
@@ -150,6 +174,6 @@ export async function keepEnquiry(entry: QueuedEnquiry) {
 /** The visitor has read the outcome: a sent one is gone already, a refused or booked one is deleted now. */
 export function dismiss(key: string) {
   void forget(key).catch(() => {});
-  $outbox.set($outbox.get().filter((item) => item.key !== key));
-  flagPending();
+  drop(key);
+  otherTabs()?.postMessage({ dismissed: key } satisfies TabNews);
 }

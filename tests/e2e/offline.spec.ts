@@ -342,11 +342,16 @@ test.describe('enquiries without a connection', () => {
     await expect(notice).toBeEmpty();
   });
 
-  test('a kept call request the server then refuses is shown with what was written, until dismissed', async ({
+  test('a kept call request the server then refuses is shown with what was written, until dismissed, in every tab', async ({
     page,
     context,
   }) => {
     await keepCallOffline(page, context, 'refused');
+    // A second tab of the site, opened from the phone while still offline, shows it waiting.
+    const other = await context.newPage();
+    await other.goto('/iphone');
+    const otherNotice = other.locator('.outbox');
+    await expect(otherNotice).toContainText('Saved on this phone');
     // Back online, the server refuses it (the page's post and the worker's alike).
     await context.route('**/send-mail.php', (route) =>
       route.fulfill({ status: 422, json: { errors: { email: 'Valid email is required.' } } }),
@@ -359,9 +364,12 @@ test.describe('enquiries without a connection', () => {
     await expect(notice).toContainText('Can we talk about an iPad app next week?');
     expect(await keptOnDevice(page)).toBe(1);
     expect(await violations(page)).toEqual([]);
+    await expect(otherNotice).toContainText('Your call request could not be sent.');
     await notice.getByRole('button', { name: 'Dismiss' }).click();
     await expect(notice).toBeEmpty();
     await expect.poll(() => keptOnDevice(page)).toBe(0);
+    // Dismissed here, gone from the other tab too, without a reload.
+    await expect(otherNotice).toBeEmpty();
   });
 
   test('a kept booking whose time is taken meanwhile says so, and offers another time with what was written', async ({
