@@ -224,6 +224,7 @@ function staffDeskOf(
     idleMs: config.staffIdleMs,
     secure: siteUrl.startsWith('https:'),
     siteUrl,
+    localParty: config.siteUrl === undefined,
     brand: content.brand,
     where: (hostId) => meetingPlace(hostId, content),
   };

@@ -322,7 +322,7 @@ describe('the staff desk’s posts', () => {
   });
 });
 
-describe('the same-origin check and HSTS come from SITE_URL', () => {
+describe('the same-origin check, HSTS and the passkeys’ name come from SITE_URL', () => {
   // A server with an http SITE_URL: the same-origin check's, and the one that sends no HSTS.
   let port: number;
   let plain: RunningServer;
@@ -364,8 +364,32 @@ describe('the same-origin check and HSTS come from SITE_URL', () => {
       );
     }
     expect((await fetch(`${plain.url}/`)).headers.get('strict-transport-security')).toBeNull();
+    // Passkeys are bound to its host name.
+    const options = await passkeyOptions(server.url, 'https://www.agency.example');
+    expect(options.status).toBe(200);
+    expect(await options.json()).toMatchObject({ rpId: 'www.agency.example' });
+  });
+
+  it('without SITE_URL, passkeys are bound to this machine’s own name (localhost), never to an address', async () => {
+    const local = server.url.replace('127.0.0.1', 'localhost');
+    const atName = await passkeyOptions(local, local);
+    expect(atName.status).toBe(200);
+    expect(await atName.json()).toMatchObject({ rpId: 'localhost' });
+    const atAddress = await passkeyOptions(server.url, server.url);
+    expect(atAddress.status).toBe(409);
+    expect(await atAddress.json()).toEqual({
+      error: `A passkey is bound to a name, not an address: open this page at ${local} to use one.`,
+    });
   });
 });
+
+/** The options of a sign-in by passkey, asked for by a page at `origin`. */
+const passkeyOptions = (url: string, origin: string) =>
+  fetch(`${url}/staff/passkey`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', Origin: origin },
+    body: JSON.stringify({ step: 'sign-in-options' }),
+  });
 
 describe('slow and numerous connections', () => {
   it('a request head that arrives too slowly is cut off when the limit says', async () => {

@@ -76,6 +76,12 @@ export interface StaffDesk {
   secure: boolean;
   /** The site's public address (SITE_URL): the passkeys' relying party. */
   siteUrl: string;
+  /**
+   * SITE_URL is not set (`siteUrl` is then the build's `site`, not where the desk is opened): a page
+   * at this machine's own address (localhost), where alone the desk takes posts then, is the
+   * passkeys' relying party.
+   */
+  localParty?: boolean;
   /** The agency's name, as passkeys show it. */
   brand: string;
   /** Where a call of a host takes place, in words (their video room, or the agency's place). */

@@ -17,6 +17,7 @@ import {
 import { COSEALG, isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { PasskeyAnswer } from '../../domain/api.ts';
 import { jsonResponse } from '../json.ts';
+import { isLoopbackOrigin } from '../requests/client.ts';
 import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import { wideNetwork } from '../networks.ts';
 import { signedIn, storedHash } from './access.ts';
@@ -49,11 +50,19 @@ const answer = (status: number, body: PasskeyAnswer, headers: Record<string, str
 });
 const refuse = (message: string, status = 400) => answer(status, { error: message });
 
-/** The relying party: the site's host name (a passkey is bound to it) and origin. */
-const party = (desk: StaffDesk) => {
-  const url = new URL(desk.siteUrl);
-  return { rpID: url.hostname, origin: url.origin };
+/**
+ * The relying party: the site's host name (a passkey is bound to it) and origin; without SITE_URL,
+ * the page's own at this machine's address (`npm start` at http://localhost:4321).
+ */
+const party = (desk: StaffDesk, request: Request) => {
+  const page = request.headers.get('origin');
+  const local = desk.localParty && page && isLoopbackOrigin(page);
+  const url = new URL(local ? page : desk.siteUrl);
+  return { rpID: url.hostname, origin: url.origin, local: !!local };
 };
+
+/** A host name that is an address (127.0.0.1, [::1]): no passkey can be bound to it. */
+const isAddress = (hostname: string) => /^[\d.]+$|^\[/.test(hostname);
 
 /**
  * /staff/passkey (POST, JSON): `register-options` and `register` for a signed-in member;
@@ -69,11 +78,17 @@ export async function handlePasskey(
   const desk = await open().catch(() => undefined);
   if (!desk) return refuse('Passkeys cannot be used right now.', 503);
   const body = (post?.ok ? post.json : undefined) as PasskeyPost | undefined;
+  const { local, ...relyingParty } = party(desk, request);
+  if (local && isAddress(relyingParty.rpID))
+    return refuse(
+      `A passkey is bound to a name, not an address: open this page at ${relyingParty.origin.replace(relyingParty.rpID, 'localhost')} to use one.`,
+      409,
+    );
   const step: Step = {
     desk,
     request,
     now: desk.now?.() ?? Date.now(),
-    ...party(desk),
+    ...relyingParty,
     client: post?.ok ? post.client : '',
     challenge: typeof body?.challenge === 'string' ? body.challenge.slice(0, 200) : '',
     response: body?.response,
