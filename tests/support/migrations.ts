@@ -1,5 +1,5 @@
 /** The store's migrations as the tests make earlier stores with them (../../src/server/store/migrations.ts). */
-import { isCodeStep, migrations, stepsOf, type Engine } from '../../src/server/store/migrations';
+import { stepsOf, type Engine } from '../../src/server/store/migrations';
 
 /** An engine's first `count` steps, as SQL: the schema of a store that code made. */
 export const sqlSteps = (engine: Engine, count: number): string[] =>
@@ -14,9 +14,7 @@ export const sqlSteps = (engine: Engine, count: number): string[] =>
  * How many steps each engine had run before migration `n` (as numbered in migrations.ts's
  * comments: the first is 1): a store made just before it.
  */
-export const stepsBefore = (n: number) => {
-  const before = migrations.slice(0, n - 1);
-  const count = (engine: Engine) =>
-    before.filter((step) => typeof step === 'string' || isCodeStep(step) || step[engine]).length;
-  return { sqlite: count('sqlite'), postgresql: count('postgres') };
-};
+export const stepsBefore = (n: number) => ({
+  sqlite: stepsOf('sqlite', n - 1).length,
+  postgresql: stepsOf('postgres', n - 1).length,
+});

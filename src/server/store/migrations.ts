@@ -729,9 +729,9 @@ export const migrations: Migration[] = [
   { name: 'search words of every enquiry, by searchWords', statements: searchWordsOfAll },
 ];
 
-/** The steps `engine` runs, in order: its version counts these. */
-export const stepsOf = (engine: Engine): Step[] =>
-  migrations.flatMap((step) => {
+/** The steps `engine` runs, in order (of the first `count` migrations: all): its version counts these. */
+export const stepsOf = (engine: Engine, count = migrations.length): Step[] =>
+  migrations.slice(0, count).flatMap((step) => {
     const own = typeof step === 'string' || isCodeStep(step) ? step : step[engine];
     return own === undefined ? [] : [own];
   });

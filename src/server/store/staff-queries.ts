@@ -65,9 +65,27 @@ export function searchWords({ id, name, email }: { id: string; name: string; ema
   ];
 }
 
-/** Enquiries read at a time, and search words written in one statement, as every one's are made again. */
+/** Enquiries read at a time as every one's search words are made again; words written by one statement. */
 const REINDEX_PAGE = 500;
-const WORDS_PER_INSERT = 200;
+const WORDS_PER_INSERT = 100;
+
+/**
+ * The statements that store enquiries' search words (`searchWords`), WORDS_PER_INSERT to a
+ * statement; a word stored already is left as it is.
+ */
+export function searchWordInserts(
+  enquiries: readonly { id: string; name: string; email: string }[],
+): { sql: string; params: unknown[] }[] {
+  const words = enquiries.flatMap((e) => searchWords(e).map((word) => [word, e.id]));
+  return Array.from({ length: Math.ceil(words.length / WORDS_PER_INSERT) }, (_, i) => {
+    const run = words.slice(i * WORDS_PER_INSERT, (i + 1) * WORDS_PER_INSERT);
+    return {
+      sql: `INSERT INTO enquiry_words (word, enquiry_id) VALUES ${run.map(() => '(?, ?)').join(', ')}
+       ON CONFLICT DO NOTHING`,
+      params: run.flat(),
+    };
+  });
+}
 
 /**
  * Every stored enquiry's search words made again by `searchWords`, a page of enquiries at a time
@@ -84,18 +102,9 @@ export function* searchWordsOfAll(): Generator<
       sql: 'SELECT id, name, email FROM enquiries WHERE id > ? ORDER BY id LIMIT ?',
       params: [after, REINDEX_PAGE],
     };
-    const words = page.flatMap((row) => {
-      const enquiry = { id: String(row.id), name: String(row.name), email: String(row.email) };
-      return searchWords(enquiry).map((word) => [word, enquiry.id]);
-    });
-    for (let i = 0; i < words.length; i += WORDS_PER_INSERT) {
-      const run = words.slice(i, i + WORDS_PER_INSERT);
-      yield {
-        sql: `INSERT INTO enquiry_words (word, enquiry_id) VALUES ${run.map(() => '(?, ?)').join(', ')}
-              ON CONFLICT DO NOTHING`,
-        params: run.flat(),
-      };
-    }
+    yield* searchWordInserts(
+      page.map((row) => ({ id: String(row.id), name: String(row.name), email: String(row.email) })),
+    );
     if (page.length < REINDEX_PAGE) return;
     after = String(page.at(-1)!.id);
   }

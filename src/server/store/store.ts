@@ -11,7 +11,7 @@ import { JOBS_CLAIM_BATCH, JOBS_LEASE_MS } from '../config.ts';
 import { calendarCopies, type CalendarCopies } from './calendar-copies.ts';
 import { calendarWrites, type CalendarWrites } from './calendar-writes.ts';
 import { staffRecords, type StaffRecords } from './staff.ts';
-import { searchWords, staffQueries } from './staff-queries.ts';
+import { searchWordInserts, staffQueries } from './staff-queries.ts';
 import { releaseRecords, type ReleaseRecords } from './releases.ts';
 import type { Db, Dialect, Driver } from './db.ts';
 import { callInstant, fromRow, justStored, SELECT_ENQUIRIES } from './sql.ts';
@@ -616,15 +616,9 @@ async function insertAll(db: Db, rows: readonly NewRow[], now: number) {
   );
 }
 
-/** Enquiries' search words (./staff-queries.ts searchWords), a statement per ROWS_PER_INSERT. */
+/** Enquiries' search words (./staff-queries.ts searchWordInserts). */
 async function addSearchWords(db: Db, enquiries: { id: string; name: string; email: string }[]) {
-  const words = enquiries.flatMap((e) => searchWords(e).map((word) => [word, e.id] as const));
-  for (const run of runs(words))
-    await db.run(
-      `INSERT INTO enquiry_words (word, enquiry_id) VALUES ${placeholders(run.length, 2)}
-       ON CONFLICT DO NOTHING`,
-      run.flat(),
-    );
+  for (const { sql, params } of searchWordInserts(enquiries)) await db.run(sql, params);
 }
 
 /** What a transaction writes of the queue of jobs: jobs queued, and jobs dropped unrun. */
