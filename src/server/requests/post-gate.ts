@@ -133,10 +133,14 @@ export function postHeaders(extra: Record<string, string> = {}) {
   return { Vary: VARY, 'Cache-Control': 'no-store', ...extra };
 }
 
-export const throttledMessage = (retryAfter: number) => {
+/** A wait of `retryAfter` seconds in whole minutes, as a limit's answer says it ("2 minutes"). */
+export const inMinutes = (retryAfter: number) => {
   const minutes = Math.ceil(retryAfter / 60);
-  return `You have sent several messages in a short time. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 };
+
+export const throttledMessage = (retryAfter: number) =>
+  `You have sent several messages in a short time. Please try again in ${inMinutes(retryAfter)}.`;
 
 /**
  * The gate's own answer, for a route that does not show refusals with its form: JSON for the

@@ -5,6 +5,7 @@
  */
 import { first } from '../requests/body.ts';
 import {
+  inMinutes,
   postHeaders,
   refusal as gateRefusal,
   refusalOf,
@@ -342,8 +343,7 @@ type Refused = NonNullable<ReturnType<typeof refusalOf>>;
  */
 export function notDone({ status, message, headers }: Refused): string {
   if (status !== 429) return `Not done: ${message}`;
-  const minutes = Math.max(1, Math.ceil(Number(headers['Retry-After'] ?? 60) / 60));
-  return `Not done: you have made many changes in a short time. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  return `Not done: you have made many changes in a short time. Try again in ${inMinutes(Number(headers['Retry-After'] ?? 60))}.`;
 }
 
 /** A post the gate refused, answered as the gate answers one (to a visitor not signed in). */
