@@ -118,8 +118,12 @@ describe('every method on every address', () => {
         `POST /php/email.php HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\n${form}\r\nAccept: application/json\r\nContent-Length: 3`,
         { body: 'a=b' },
       );
-    for (const host of ['evil.example', `evil.example:${port}`, `192.168.1.20:${port}`])
-      expect((await post(host)).status, host).toBe(403);
+    for (const host of ['evil.example', `evil.example:${port}`, `192.168.1.20:${port}`]) {
+      const refused = await post(host);
+      expect(refused.status, host).toBe(403);
+      // Where to go instead.
+      expect(refused.body, host).toContain('from a page opened on this machine (at localhost)');
+    }
     // Let through the gate: refused for what it says (an empty enquiry), not for where it is from.
     expect((await post(`localhost:${port}`)).status).toBe(422);
     expect(server.output()).toMatch(/SITE_URL is not set: .*In production, set SITE_URL/);
@@ -341,6 +345,10 @@ describe('the same-origin check, HSTS and the passkeys’ name come from SITE_UR
       { body: 'a=b' },
     );
     expect(rebound.status).toBe(403);
+    // It names the site's own address, where the form is taken.
+    expect(rebound.body).toContain(
+      `This form only accepts posts from its own website, http://127.0.0.1:${port}: open the page there and send it again.`,
+    );
     const own = await postForm(`${server.url}/php/email.php`, validEnquiry, {
       Origin: `http://127.0.0.1:${port}`,
     });

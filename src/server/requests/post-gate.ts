@@ -56,7 +56,7 @@ export async function gatePost(
     isCrossSite(request, { siteOrigin: config.siteUrl, allowedOrigins: config.allowedOrigins }) ||
     (sameOriginOnly && !saysWhereFrom(request))
   ) {
-    return { ok: false, status: 403, message: 'This form only accepts posts from this website.' };
+    return { ok: false, status: 403, message: crossSiteMessage(config.siteUrl) };
   }
   if (kind.kind === 'json')
     return gateJson(request, socketAddress, kind.limit, config, limiter, pace);
@@ -118,6 +118,15 @@ async function gateJson(
   if (!read.ok) return read;
   return { ok: true, fields: new Map(), json: read.json, client, refund };
 }
+
+/**
+ * Why a post from elsewhere is refused, with where the form is: a page kept open at another address
+ * of the site (its IP, an old name) is refused too, and its reader needs to know where to go.
+ */
+export const crossSiteMessage = (siteUrl: string | undefined) =>
+  siteUrl
+    ? `This form only accepts posts from its own website, ${siteUrl}: open the page there and send it again.`
+    : 'This form only accepts posts from a page opened on this machine (at localhost): open the page there and send it again.';
 
 /**
  * Whether a post names where it comes from, as browsers' posts do (isCrossSite then judges the
