@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { FieldError } from './forms/FieldError';
 
 interface ReCaptcha {
@@ -29,17 +29,30 @@ function loadApi(): Promise<ReCaptcha> {
   return api;
 }
 
-/**
- * The reCAPTCHA widget of a form, when the site was built with RECAPTCHA_SITE_KEY; nothing otherwise.
- * The widget puts its token in the form as `g-recaptcha-response`, which the server checks with
- * RECAPTCHA_SECRET. Its script loads only once the form's island has hydrated, that is when a
- * visitor starts using the form.
- */
-export function Captcha({ id, error }: { id: string; error?: string }) {
+/** Where the captcha's message goes (and, with a site key, its widget). */
+function CaptchaSlot({
+  id,
+  error,
+  children,
+}: {
+  id: string;
+  error?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="captcha-slot" id={id} tabIndex={error ? -1 : undefined}>
+      {children}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+/** The widget, drawn once the form's island has hydrated. */
+function CaptchaWidget({ id, error }: { id: string; error?: string }) {
   const widget = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (!__RECAPTCHA_SITE_KEY__ || !widget.current) return;
     const element = widget.current;
+    if (!element) return;
     let current = true;
     loadApi().then(
       (grecaptcha) => {
@@ -55,9 +68,16 @@ export function Captcha({ id, error }: { id: string; error?: string }) {
     };
   }, []);
   return (
-    <div className="captcha-slot" id={id} tabIndex={error ? -1 : undefined}>
-      {__RECAPTCHA_SITE_KEY__ && <div ref={widget} />}
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
+    <CaptchaSlot id={id} error={error}>
+      <div ref={widget} />
+    </CaptchaSlot>
   );
 }
+
+/**
+ * The reCAPTCHA widget of a form, when the site was built with RECAPTCHA_SITE_KEY; otherwise only
+ * the place of its message, and none of the widget's code. The widget puts its token in the form
+ * as `g-recaptcha-response`, which the server checks with RECAPTCHA_SECRET. Its script loads only
+ * once the form's island has hydrated, that is when a visitor starts using the form.
+ */
+export const Captcha = __RECAPTCHA_SITE_KEY__ ? CaptchaWidget : CaptchaSlot;

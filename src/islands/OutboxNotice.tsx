@@ -7,6 +7,7 @@ import {
   dismiss,
   somethingKept,
   startOutbox,
+  writeAgain,
   type OutboxItem,
 } from '../stores/device-queue';
 
@@ -36,7 +37,8 @@ export function OutboxMessage({ itemKey }: { itemKey: string }) {
   }
   if (item.state === 'refused') {
     // Refused for its time: the server's nearest free times came with the answer, not to this
-    // notice, so another time is chosen on /schedule (what was written is shown below).
+    // notice, so another time is chosen in the dialog (beside this notice in its island), with
+    // what was written in its form; on /schedule without JavaScript.
     return (
       <>
         <p>
@@ -49,7 +51,15 @@ export function OutboxMessage({ itemKey }: { itemKey: string }) {
             ? 'Its time was taken by someone else while it waited on this phone.'
             : item.error}{' '}
           {item.refusedTime ? (
-            <a href={endpoints.schedule}>Choose another time</a>
+            <a
+              href={endpoints.schedule}
+              onClick={(event) => {
+                event.preventDefault();
+                void writeAgain(item.key, event.currentTarget);
+              }}
+            >
+              Choose another time
+            </a>
           ) : (
             'Please send it again.'
           )}

@@ -20,6 +20,7 @@ import { SubmitButton } from './forms/SubmitButton';
 import { useFormSubmit } from './forms/use-form-submit';
 import { Captcha } from './Captcha';
 import { $chosenTime, $timeRefusal, CALL_TIME_ID } from '../stores/call-modal';
+import { forgetWrittenAgain } from '../stores/device-queue';
 import { FIRST_TIMES } from '../domain/hand-over';
 
 const fields: {
@@ -77,6 +78,8 @@ export default function ScheduleCallForm({
       if (alternatives) $chosenTime.set(null);
       $timeRefusal.set({ error: errors.slot, alternatives });
     },
+    // A kept request written again here (the notice's "Choose another time") is done with.
+    onSafe: forgetWrittenAgain,
   });
   const { errors } = submit;
   const summary: SummaryItem[] = [

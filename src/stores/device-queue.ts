@@ -6,6 +6,9 @@
  * are told on a BroadcastChannel, so that no tab shows a post as waiting once it is done.
  */
 import { atom } from 'nanostores';
+import type { CallRequestField } from '../domain/call-form';
+import { REQUESTED } from '../domain/hand-over';
+import { CALL_TIME_ID, openCallModal } from './call-modal';
 import {
   CHANNEL,
   PENDING_FLAG,
@@ -171,9 +174,54 @@ export async function keepEnquiry(entry: QueuedEnquiry) {
     .catch(() => {});
 }
 
-/** The visitor has read the outcome: a sent one is gone already, a refused or booked one is deleted now. */
-export function dismiss(key: string) {
-  void forget(key).catch(() => {});
+/**
+ * The visitor has read the outcome (or written it again): a sent one is gone already, a refused or
+ * booked one is deleted now. Settles once the device has forgotten it, so that a page about to be
+ * left can wait for that.
+ */
+export function dismiss(key: string): Promise<void> {
   drop(key);
   otherTabs()?.postMessage({ dismissed: key } satisfies TabNews);
+  return forget(key).catch(() => {});
+}
+
+/** The call form's own fields: not its time, its key or its captcha, which are asked for anew. */
+const WRITTEN: readonly string[] = ['name', 'email', 'message'] satisfies CallRequestField[];
+
+/** The kept call request written again into the dialog's form, until that form's own is safe. */
+let writtenAgain: string | undefined;
+
+/**
+ * A kept call request the server refused for its time, written again (the notice's "Choose another
+ * time"): its fields into the Schedule a Call dialog's form, the dialog opened, and its free times
+ * asked for: the time step opened by a tap where its code has come, else marked as asked for
+ * (REQUESTED) and its code loaded by the focus, to open as it comes. Not by a tap on it then: the
+ * page's first move would offer the first days meanwhile, whose script a tap on 'Schedule a Call'
+ * loads beforehand, and which here would race the step's code. The kept request is forgotten once
+ * the form's own is safe (`forgetWrittenAgain`).
+ */
+export async function writeAgain(key: string, opener: HTMLElement) {
+  const form = document.querySelector<HTMLFormElement>('#schedule-call form')!;
+  for (const [name, value] of (await kept()).find((entry) => entry.key === key)?.fields ?? []) {
+    // The call form's name, email and message: an input or a text area each.
+    const field = WRITTEN.includes(name) && (form.elements.namedItem(name) as HTMLInputElement);
+    if (field) field.value = value;
+  }
+  writtenAgain = key;
+  // Modal at once (the first move's frame of a non-modal dialog is for a tap's first paint), the store
+  // following.
+  form.closest('dialog')!.showModal();
+  openCallModal(opener);
+  const step = document.getElementById(CALL_TIME_ID)!;
+  step.focus();
+  // Its island still as the server sent it (as the first move tells it): its code yet to come.
+  if (step.closest('astro-island[ssr]')) step.setAttribute(REQUESTED, '');
+  else step.click();
+}
+
+/** The dialog's request is safe (sent, or kept): the one it was written again from is done with. */
+export async function forgetWrittenAgain() {
+  const key = writtenAgain;
+  writtenAgain = undefined;
+  if (key) await dismiss(key);
 }

@@ -12,6 +12,7 @@ import { textOf } from '../support/mime';
 import { bookableTimes } from '../support/free-times';
 import { postForm } from '../support/server';
 import {
+  chooseFirstTime,
   openCallRequest,
   scrollThrough,
   startMailingSite,
@@ -184,13 +185,7 @@ test('the widgets in use break none of it: the menu, the dialog and its times, a
   await page.getByRole('button', { name: 'Menu' }).click();
   const dialog = await openCallRequest(page);
   await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
-  const day = dialog.getByLabel('Day');
-  await day.selectOption((await day.locator('option').nth(1).getAttribute('value'))!);
-  await dialog
-    .getByRole('group', { name: /^Free times on / })
-    .getByRole('radio')
-    .first()
-    .check();
+  await chooseFirstTime(dialog, 1);
   await dialog.getByRole('button', { name: 'Close' }).click();
   expect(await violationsOf(page)).toEqual([]);
   // The home page's portfolio carousel (Embla moves it with CSSOM, which the policy allows).

@@ -124,6 +124,18 @@ export async function openCallRequest(
   return dialog;
 }
 
+/** In the dialog's open time step: the first free time of the `day`th day offered (0: the first); its start. */
+export async function chooseFirstTime(dialog: Locator, day: number) {
+  const select = dialog.getByLabel('Day');
+  await select.selectOption((await select.locator('option').nth(day).getAttribute('value'))!);
+  const time = dialog
+    .getByRole('group', { name: /^Free times on / })
+    .getByRole('radio')
+    .first();
+  await time.check();
+  return (await time.getAttribute('value'))!;
+}
+
 /** Records, from before the page's first byte is read, every CSP violation it reports. */
 export async function watchViolations(page: Page) {
   await page.addInitScript(() => {

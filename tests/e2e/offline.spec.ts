@@ -5,10 +5,10 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Locator, type Page, type Route } from '@playwright/test';
 import { test } from './shared-page';
 import { readStore, startServer } from '../support/server';
-import { islandHydrated, openCallRequest, violations } from './helpers';
+import { chooseFirstTime, islandHydrated, openCallRequest, violations } from './helpers';
 import { e2eDatabase } from '../support/site';
 
 test.use({ serviceWorkers: 'allow' });
@@ -372,21 +372,21 @@ test.describe('enquiries without a connection', () => {
     await expect(otherNotice).toBeEmpty();
   });
 
-  test('a kept booking whose time is taken meanwhile says so, and offers another time with what was written', async ({
+  test('a kept booking whose time is taken meanwhile says so, and books another time from what was written', async ({
     page,
     context,
   }) => {
     await keepCallOffline(page, context, 'taken', { withTime: true });
     // Back online, someone else has the time: the server refuses it with the nearest free ones.
-    await context.route('**/send-mail.php', (route) =>
+    const taken = (route: Route) =>
       route.fulfill({
         status: 409,
         json: {
           errors: { slot: 'That time was just taken. Here are the nearest free ones.' },
           alternatives: [{ start: '2027-01-05T10:00:00.000Z', end: '2027-01-05T10:30:00.000Z' }],
         },
-      }),
-    );
+      });
+    await context.route('**/send-mail.php', taken);
     await context.setOffline(false);
     const notice = page.locator('.outbox');
     // Not "here are the nearest free ones", which the notice does not have.
@@ -396,15 +396,31 @@ test.describe('enquiries without a connection', () => {
     await expect(notice).not.toContainText('Here are');
     await expect(notice).toContainText('Can we talk about an iPad app next week?');
     expect(await violations(page)).toEqual([]);
-    // Kept until dismissed, on the next page too.
+    // Kept until dismissed, on the next page too; without JavaScript the link leads to /schedule.
     await page.reload();
-    await expect(notice.getByRole('link', { name: 'Choose another time' })).toHaveAttribute(
-      'href',
-      '/schedule',
+    const again = notice.getByRole('link', { name: 'Choose another time' });
+    await expect(again).toHaveAttribute('href', '/schedule');
+    await context.unroute('**/send-mail.php', taken);
+
+    // The dialog, with what was written in its form, and the free times asked for.
+    await again.click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule a Call' });
+    await expect(dialog.getByLabel('Name')).toHaveValue('Ada Lovelace');
+    await expect(dialog.getByLabel('Email')).toHaveValue(/^taken/);
+    await expect(dialog.getByLabel('Message')).toHaveValue(
+      'Can we talk about an iPad app next week?',
     );
-    await notice.getByRole('link', { name: 'Choose another time' }).click();
-    await expect(page).toHaveURL(/\/schedule$/);
-    await expect(page.getByRole('radio').first()).toBeVisible();
+    const day = dialog.getByLabel('Day');
+    await expect(day).toBeFocused();
+    expect(page.url()).not.toMatch(/\/schedule$/);
+    expect(await violations(page)).toEqual([]);
+    await chooseFirstTime(dialog, 1);
+    await dialog.getByRole('button', { name: 'Book this call' }).click();
+    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    // The refused request is done with: gone from the device and from the notice.
+    await expect.poll(() => keptOnDevice(page)).toBe(0);
+    await page.goto('/iphone');
+    await expect(notice).toBeEmpty();
   });
 
   test('a post that gets no answer in time is kept, and sent later', async ({ page, context }) => {

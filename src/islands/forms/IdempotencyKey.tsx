@@ -15,9 +15,11 @@ export function IdempotencyKey({ values }: { values?: Record<string, string | st
   );
 }
 
-/** A random key: a UUID, or 32 hex digits where randomUUID is not offered (a page not served over HTTPS). */
+/**
+ * A random key of 32 hex digits: made so on every page, where randomUUID is offered only to one served
+ * over HTTPS (the first move's native post sends a UUID where it is; the server takes either).
+ */
 export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
     b.toString(16).padStart(2, '0'),
   ).join('');

@@ -32,6 +32,8 @@ export interface SubmitOptions<Field extends string> {
   initialErrors?: FieldErrors<Field>;
   /** Told of a refusal with field errors (422, or 409 for a time just taken) and its answer. */
   onRefused?(answer: RefusalAnswer<Field>): void;
+  /** Told once the submission is safe (sent, or kept on the device), before the page moves on. */
+  onSafe?(): Promise<void> | void;
 }
 
 /** A form's submission state and handles, passed whole to the form's parts (ErrorSummary, …). */
@@ -54,6 +56,7 @@ export function useFormSubmit<Field extends string>({
   validate,
   initialErrors = {},
   onRefused,
+  onSafe,
 }: SubmitOptions<Field>): FormSubmit<Field> {
   const [errors, setErrors] = useState<FieldErrors<Field>>(initialErrors);
   const [failure, setFailure] = useState<string | null>(null);
@@ -93,6 +96,7 @@ export function useFormSubmit<Field extends string>({
       return false;
     }
     // It is safe on the device: the form is ready for another one, with a key of its own.
+    await onSafe?.();
     idempotencyKey.current = '';
     form.reset();
     setKeptKey(key);
@@ -124,6 +128,7 @@ export function useFormSubmit<Field extends string>({
         await response.json().catch(() => ({})),
       );
       if (outcome.type === 'sent') {
+        await onSafe?.();
         window.location.assign(outcome.location);
         return;
       }
