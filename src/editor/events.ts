@@ -29,7 +29,10 @@ export const SITE_CHANGED_EVENT = 'editor:site-changed?';
 /** The Server-Timing entry that tells a page which change of the site it was served after. */
 export const SITE_VERSION_TIMING = 'editor-site-version';
 
-/** What a refused Save sends on `document`: its `detail` is the entry's values (Keystatic's). */
+/**
+ * What a refused Save sends on `document`: its `detail` (SaveRefused) is the entry's values and, for
+ * an entry of a collection, the other entries' addresses (Keystatic's).
+ */
 export const SAVE_REFUSED_EVENT = 'editor:save-refused';
 /** What Reset changes sends on `document`. */
 export const RESET_EVENT = 'editor:reset';

@@ -79,23 +79,42 @@ export function itemName(list: ComponentSchema, index: number, values: unknown):
   return short(name) || place;
 }
 
-/** The first problem that would stop Save, as Keystatic's own check finds it, or undefined. */
-export function firstProblem(preview: Preview, path: readonly string[] = []): Problem | undefined {
+/**
+ * A collection's entry names: its address field (`field`) and the other entries' addresses, which
+ * that field must not take (Keystatic's `slugInfo`, handed to its check as `slugField`).
+ */
+export interface SlugInfo {
+  field: string;
+  slugs: ReadonlySet<string>;
+  glob: string;
+}
+
+/**
+ * The first problem that would stop Save, as Keystatic's own check finds it, or undefined. With an
+ * entry's `slug`, its address field is checked against the other entries' addresses, as Save does.
+ */
+export function firstProblem(
+  preview: Preview,
+  path: readonly string[] = [],
+  slug?: SlugInfo,
+  key?: string,
+): Problem | undefined {
   const { schema } = preview;
   const label = labelOf(schema);
   const here = label === undefined ? [...path] : [...path, label];
   const problem = (message: string) => ({ path: here, message });
   if (schema.kind === 'form') {
+    const others = slug && key === slug.field ? { slugField: slug } : undefined;
     try {
-      (schema.validate as (value: unknown, extra?: unknown) => unknown)(preview.value);
+      (schema.validate as (value: unknown, extra?: unknown) => unknown)(preview.value, others);
       return undefined;
     } catch (error) {
       return problem((error as Error).message);
     }
   }
   if (schema.kind === 'object') {
-    for (const field of Object.values(preview.fields ?? {})) {
-      const found = firstProblem(field, here);
+    for (const [name, field] of Object.entries(preview.fields ?? {})) {
+      const found = firstProblem(field, here, slug, name);
       if (found) return found;
     }
     return undefined;

@@ -412,6 +412,10 @@ test("a marketer's afternoon: a heading, a page with its own icon, a testimonial
   await address.fill('iphone');
   await browser.getByRole('button', { name: 'Create' }).click();
   await expect(address).toHaveAccessibleDescription(/Another page is already at \/iphone/);
+  // Under Create, too, with the field it is about.
+  await expect(browser.getByRole('alert').filter({ hasText: /^Not saved:/ })).toHaveText(
+    'Not saved: Page address: Another page is already at /iphone: choose another address',
+  );
   await address.fill('about');
   await address.blur();
   await expect(address).toHaveAccessibleDescription(/\/about is one of the site's own pages/);

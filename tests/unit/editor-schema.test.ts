@@ -664,4 +664,18 @@ describe("a service page's address is its file's name, and no two pages share on
       expect(refusal(bad), bad).toMatch(/The address must be lowercase letters and digits/);
     expect(refusal('swift', 'iphone', 'laravel')).toBeUndefined();
   });
+
+  it('a refused Save of a page at a taken address names the field, as Save checks it', () => {
+    const entry = (value: string) => ({
+      schema: { kind: 'object', fields: { slug: address } },
+      fields: { slug: { schema: address, value } },
+    });
+    const slugInfo = { field: 'slug', slugs: new Set(['iphone', 'laravel']), glob: '*' };
+    expect(describeProblem(firstProblem(entry('iphone') as any, [], slugInfo)!)).toBe(
+      'Page address: Another page is already at /iphone: choose another address',
+    );
+    expect(firstProblem(entry('swift') as any, [], slugInfo)).toBeUndefined();
+    // Without the other pages' addresses (a singleton's Save), the address alone is checked.
+    expect(firstProblem(entry('iphone') as any)).toBeUndefined();
+  });
 });

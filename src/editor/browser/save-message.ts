@@ -8,7 +8,7 @@
  * reset, and when another entry is opened.
  */
 import { RESET_EVENT, SAVED_EVENT, SAVE_REFUSED_EVENT } from '../events.ts';
-import { describeProblem, firstProblem, type Preview } from '../problems.ts';
+import { describeProblem, firstProblem, type Preview, type SlugInfo } from '../problems.ts';
 
 const message = document.createElement('p');
 message.id = 'editor-save-problem';
@@ -34,7 +34,9 @@ const say = (text: string) => {
 document.addEventListener(SAVE_REFUSED_EVENT, (event) => {
   let problem;
   try {
-    problem = firstProblem((event as CustomEvent<Preview>).detail);
+    const { preview, slugInfo } = (event as CustomEvent<{ preview: Preview; slugInfo?: SlugInfo }>)
+      .detail;
+    problem = firstProblem(preview, [], slugInfo);
   } catch {
     problem = undefined; // a value this cannot walk: the general message below
   }

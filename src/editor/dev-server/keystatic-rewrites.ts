@@ -26,8 +26,9 @@ import { RESET_EVENT, SAVED_EVENT, SAVED_WORDS, SAVE_REFUSED_EVENT } from '../ev
 import { EDITED_ENTRY, KEYSTATIC_CONTEXTS } from '../keystatic-contexts.ts';
 import { HISTORY_BASE } from '../routes.ts';
 
-const refused = (previewProps: string) =>
-  `document.dispatchEvent(new CustomEvent(${JSON.stringify(SAVE_REFUSED_EVENT)}, { detail: ${previewProps} }));`;
+/** The refusal's event: the entry's values, and its collection's `slugInfo` (../browser/save-message.ts). */
+const refused = (slugInfo: string) =>
+  `document.dispatchEvent(new CustomEvent(${JSON.stringify(SAVE_REFUSED_EVENT)}, { detail: { preview: props.previewProps, slugInfo: ${slugInfo} } }));`;
 
 /** The toast and the event of a Save that wrote `name` (a JavaScript expression of Keystatic's). */
 const saved = (name: string) =>
@@ -51,7 +52,7 @@ export const keystaticRewrites: Rewrite[] = [
       const hasUpdated = await parentOnUpdate();`,
     to: `      if (!clientSideValidateProp(schema, props.state, slugInfo)) {
         setForceValidation(true);
-        ${refused('props.previewProps')}
+        ${refused('slugInfo')}
         return false;
       }
       const slug = getSlugFromState(collectionConfig, props.state);
@@ -68,7 +69,7 @@ export const keystaticRewrites: Rewrite[] = [
       if (await props.createItem()) {`,
     to: `      if (!clientSideValidateProp(schema, props.state, slugInfo)) {
         setForceValidation(true);
-        ${refused('props.previewProps')}
+        ${refused('slugInfo')}
         return;
       }
       if (await props.createItem()) {`,
@@ -83,7 +84,7 @@ export const keystaticRewrites: Rewrite[] = [
       await props.onUpdate();`,
     to: `      if (!clientSideValidateProp(schema, props.state, undefined)) {
         setForceValidation(true);
-        ${refused('props.previewProps')}
+        ${refused('undefined')}
         return;
       }
       if (await props.onUpdate()) ${saved('singletonConfig.label')}`,
