@@ -33,6 +33,19 @@ export const PREVIEW_COOKIE = 'editor-preview';
 export const inPreview = (cookie: string | undefined | null) =>
   (cookie ?? '').split(';').some((part) => part.trim().startsWith(`${PREVIEW_COOKIE}=`));
 
+/**
+ * In preview mode, where the server hands Astro an address that is a file of the live build (its
+ * icon, its scripts and pictures, its pages): Astro answers a file of its own build with 404 before
+ * any middleware, so the preview's copy of the file was never served (the preview's icon, and every
+ * script and picture the draft left unchanged). Under this prefix the middleware's preview takes it
+ * (src/server/staff/preview.ts), and the prefix goes again before anything reads the address.
+ */
+export const PREVIEW_FILES = '/_preview';
+
+/** A request's address without PREVIEW_FILES, as the page asked for it. */
+export const previewedPath = (pathname: string) =>
+  pathname.startsWith(`${PREVIEW_FILES}/`) ? pathname.slice(PREVIEW_FILES.length) : pathname;
+
 /** Where the editor's Preview leads on the live site: `?page=/address`, the draft's build of it. */
 export const PREVIEW_PAGE = `${EDITOR_PAGE}/preview`;
 export const LEAVE_PREVIEW = `${PREVIEW_PAGE}/leave`;

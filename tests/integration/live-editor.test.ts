@@ -651,6 +651,16 @@ describe('the editor on the live site', () => {
     const html = await page.text();
     expect(html).toContain('iPad Kiosk');
     expect(html).toContain('Preview of your saved changes');
+    // The page's files come from the same build, those the live build also has included: its icon
+    // and the dialog's first days' script (both answered 404 by Astro itself before), and each
+    // script and picture it names.
+    const icon = await inPreview('/favicon.png');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/png');
+    expect((await inPreview('/first-times.js')).status).toBe(200);
+    const named = [...html.matchAll(/(?:src|component-url|renderer-url)="(\/_astro\/[^"]+)"/g)];
+    expect(named.length).toBeGreaterThan(0);
+    for (const [, file] of named) expect((await inPreview(file!)).status, file).toBe(200);
     // In a browser, the line is marked out from the page: its style allowed by the page's policy.
     const context = await editorContext(token);
     await context.addCookies([

@@ -30,7 +30,7 @@ import { log as serverLog, withRequestId } from '../log.ts';
 import { isTrustedProxy } from '../requests/client.ts';
 import { terminalText } from '../safe-text.ts';
 import { indexStaticFiles, lookup, serveStatic, type StaticFile } from './static-files.ts';
-import { EDITOR_METHODS, inPreview, isEditorAddress } from '../../domain/editing.ts';
+import { EDITOR_METHODS, PREVIEW_FILES, inPreview, isEditorAddress } from '../../domain/editing.ts';
 import { joinedParts } from '../../shared/joined-scripts.ts';
 import { inlineElements } from '../../shared/inline-elements.ts';
 
@@ -362,9 +362,16 @@ function responder({
     res.setHeader('Content-Security-Policy', fallbackCsp);
     // One build for the whole request, whichever is switched live meanwhile.
     const built = site();
-    // The draft's preview mode (EDITING=on): Astro's middleware answers from the preview's build.
-    if (editing && (req.method === 'GET' || req.method === 'HEAD') && inPreview(req.headers.cookie))
+    // The draft's preview mode (EDITING=on): Astro's middleware answers from the preview's build,
+    // a file of the live build's address under PREVIEW_FILES (Astro would answer it 404 itself).
+    if (
+      editing &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      inPreview(req.headers.cookie)
+    ) {
+      if (lookup(built.files, req.url ?? '/')) req.url = `${PREVIEW_FILES}${req.url}`;
       return toAstro(built, req, res);
+    }
     const route = routeOf(req.method ?? 'GET', req.url ?? '/', built.files, editing);
     if ('status' in route) return answer(req, res, route.status, route.text, route.headers);
     if ('allow' in route) {

@@ -25,6 +25,7 @@ import {
   LEAVE_PREVIEW,
   PREVIEW_PAGE,
   inPreview,
+  previewedPath,
 } from '../../domain/editing.ts';
 import type { ServerConfig } from '../config.ts';
 import { log } from '../log.ts';
@@ -161,11 +162,16 @@ export async function previewAnswer(
     !inPreview(request.headers.get('cookie'))
   )
     return undefined;
-  const url = new URL(request.url);
+  const asked = new URL(request.url);
+  // The address as the page asked for it (the server may have handed it over under PREVIEW_FILES).
+  const url = new URL(`${previewedPath(asked.pathname)}${asked.search}`, asked);
+  const handedOver = url.pathname !== asked.pathname;
   const desk = await open().catch(() => undefined);
   const current = desk && (await signedIn(request, { ...desk, now: now() }));
   if (!current || !isEditor(current.member)) return leavePreview(url);
-  return previewFile(url);
+  // A file of the live build the preview has no build to answer for (the server restarted): the
+  // live site's, out of preview mode, rather than not found under the server's prefix.
+  return (await previewFile(url)) ?? (handedOver ? leavePreview(url) : undefined);
 }
 
 /** Hop-by-hop headers, and what the helper must not be told by the browser. */
