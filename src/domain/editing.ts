@@ -35,10 +35,11 @@ export const inPreview = (cookie: string | undefined | null) =>
 
 /**
  * In preview mode, where the server hands Astro an address that is a file of the live build (its
- * icon, its scripts and pictures, its pages): Astro answers a file of its own build with 404 before
- * any middleware, so the preview's copy of the file was never served (the preview's icon, and every
- * script and picture the draft left unchanged). Under this prefix the middleware's preview takes it
- * (src/server/staff/preview.ts), and the prefix goes again before anything reads the address.
+ * pages, icons, pictures and scripts): Astro answers the files its manifest lists (the icons, the
+ * social picture, robots.txt) with 404 before any middleware, and its adapter serves the live build's
+ * own `_astro/` files, so the preview's copies were not what an editor saw. Under this prefix the
+ * middleware's preview takes each (src/server/staff/preview.ts), and the prefix goes again before
+ * anything reads the address.
  */
 export const PREVIEW_FILES = '/_preview';
 

@@ -652,8 +652,8 @@ describe('the editor on the live site', () => {
     expect(html).toContain('iPad Kiosk');
     expect(html).toContain('Preview of your saved changes');
     // The page's files come from the same build, those the live build also has included: its icon
-    // and the dialog's first days' script (both answered 404 by Astro itself before), and each
-    // script and picture it names.
+    // (which Astro answered 404 itself before), the dialog's first days' script, and each script and
+    // picture it names.
     const icon = await inPreview('/favicon.png');
     expect(icon.status).toBe(200);
     expect(icon.headers.get('content-type')).toBe('image/png');
