@@ -91,22 +91,24 @@ export interface SlugInfo {
 
 /**
  * The first problem that would stop Save, as Keystatic's own check finds it, or undefined. With an
- * entry's `slug`, its address field is checked against the other entries' addresses, as Save does.
+ * entry's `slug`, its address field is checked against the other entries' addresses, as Save does
+ * (a field is handed `slug` only if it is that field).
  */
 export function firstProblem(
   preview: Preview,
   path: readonly string[] = [],
   slug?: SlugInfo,
-  key?: string,
 ): Problem | undefined {
   const { schema } = preview;
   const label = labelOf(schema);
   const here = label === undefined ? [...path] : [...path, label];
   const problem = (message: string) => ({ path: here, message });
   if (schema.kind === 'form') {
-    const others = slug && key === slug.field ? { slugField: slug } : undefined;
     try {
-      (schema.validate as (value: unknown, extra?: unknown) => unknown)(preview.value, others);
+      (schema.validate as (value: unknown, extra?: unknown) => unknown)(
+        preview.value,
+        slug && { slugField: slug },
+      );
       return undefined;
     } catch (error) {
       return problem((error as Error).message);
@@ -114,7 +116,7 @@ export function firstProblem(
   }
   if (schema.kind === 'object') {
     for (const [name, field] of Object.entries(preview.fields ?? {})) {
-      const found = firstProblem(field, here, slug, name);
+      const found = firstProblem(field, here, name === slug?.field ? slug : undefined);
       if (found) return found;
     }
     return undefined;

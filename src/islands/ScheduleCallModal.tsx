@@ -1,6 +1,11 @@
 import { useStore } from '@nanostores/react';
 import { useId, useMemo, type ReactNode } from 'react';
-import { $callModalOpen, closeCallModal, openCallModal } from '../stores/call-modal';
+import {
+  $callModalOpen,
+  CALL_DIALOG_ID,
+  closeCallModal,
+  openCallModal,
+} from '../stores/call-modal';
 import { SCHEDULE_CALL } from '../domain/hand-over';
 import CloseButton from './CloseButton';
 import OutboxNotice from './OutboxNotice';
@@ -42,7 +47,7 @@ export default function ScheduleCallModal({ timeStep }: { timeStep?: ReactNode }
     <>
       <dialog
         {...dialog}
-        id="schedule-call"
+        id={CALL_DIALOG_ID}
         // Escape and a click outside close it while it is not yet modal (BaseLayout.astro's first move).
         closedby="any"
         className="modal call-modal"

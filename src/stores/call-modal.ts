@@ -28,6 +28,9 @@ export function closeCallModal(): HTMLElement | null {
 /** Its start is the form's `slot`, all the server needs. */
 export const $chosenTime = atom<Pick<Slot, 'start'> | null>(null);
 
+/** The id of the Schedule a Call dialog (the page's first move, inline and importing nothing, spells it out). */
+export const CALL_DIALOG_ID = 'schedule-call';
+
 /** The id of the dialog's time step (its link, then its first control): a refusal links to it. */
 export const CALL_TIME_ID = 'call-time';
 

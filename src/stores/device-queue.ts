@@ -8,7 +8,7 @@
 import { atom } from 'nanostores';
 import type { CallRequestField } from '../domain/call-form';
 import { REQUESTED } from '../domain/hand-over';
-import { CALL_TIME_ID, openCallModal } from './call-modal';
+import { CALL_DIALOG_ID, CALL_TIME_ID, openCallModal } from './call-modal';
 import {
   CHANNEL,
   PENDING_FLAG,
@@ -201,7 +201,7 @@ let writtenAgain: string | undefined;
  * the form's own is safe (`forgetWrittenAgain`).
  */
 export async function writeAgain(key: string, opener: HTMLElement) {
-  const form = document.querySelector<HTMLFormElement>('#schedule-call form')!;
+  const form = document.querySelector<HTMLFormElement>(`#${CALL_DIALOG_ID} form`)!;
   for (const [name, value] of (await kept()).find((entry) => entry.key === key)?.fields ?? []) {
     // The call form's name, email and message: an input or a text area each.
     const field = WRITTEN.includes(name) && (form.elements.namedItem(name) as HTMLInputElement);
