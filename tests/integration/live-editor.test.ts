@@ -692,6 +692,18 @@ describe('the editor on the live site', () => {
     });
     expect(stranger.status).toBe(303);
     expect(stranger.headers.get('set-cookie')).toMatch(/^editor-preview=; Max-Age=0/);
+    // A file of the live build, and the server's prefix asked for by hand: out of it, on this site.
+    for (const [path, to] of [
+      ['/favicon.png', '/favicon.png'],
+      ['/_preview//evil.example/x', '/evil.example/x'],
+    ]) {
+      const out = await fetch(`${server.url}${path}`, {
+        redirect: 'manual',
+        headers: { Cookie: cookie },
+      });
+      expect(out.status, path).toBe(303);
+      expect(out.headers.get('location'), path).toBe(to);
+    }
     // Leaving it.
     const left = await inPreview('/keystatic/preview/leave');
     expect(left.headers.get('set-cookie')).toMatch(/^editor-preview=; Max-Age=0/);

@@ -164,7 +164,8 @@ export async function previewAnswer(
     return undefined;
   const asked = new URL(request.url);
   // The address as the page asked for it (the server may have handed it over under PREVIEW_FILES).
-  const url = new URL(`${previewedPath(asked.pathname)}${asked.search}`, asked);
+  const url = new URL(asked);
+  url.pathname = previewedPath(asked.pathname);
   const handedOver = url.pathname !== asked.pathname;
   const desk = await open().catch(() => undefined);
   const current = desk && (await signedIn(request, { ...desk, now: now() }));
