@@ -45,7 +45,9 @@ import { PUBLISH_JOB_PREFIX, Publishing } from './releases/publishing.ts';
 import { publishHandler } from './releases/publish-job.ts';
 import { commandBuilder } from './releases/build.ts';
 import { startVitals, type VitalsService } from './vitals/service.ts';
-import { SpeedFiguresCache, type SpeedFigures } from './vitals/speed.ts';
+import { FiguresCache, speedFiguresOf, type SpeedFigures } from './vitals/speed.ts';
+import { summaryRows } from './vitals/report.ts';
+import { SPEED_METRICS } from '../domain/vitals.ts';
 import { log } from './log.ts';
 
 export interface App {
@@ -80,7 +82,7 @@ function once<T>(start: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-let speed: SpeedFiguresCache | undefined;
+let speed: FiguresCache<SpeedFigures> | undefined;
 
 const started = once(start);
 
@@ -102,12 +104,12 @@ export const app: App = ((globalThis as Record<symbol, App | undefined>)[appKey]
   }),
   async speedFigures() {
     const { store } = await app.services();
-    speed ??= new SpeedFiguresCache(async (from) => {
-      const [records, days] = await Promise.all([
-        store.vitalsSince(from),
+    speed ??= new FiguresCache(async (from, today) => {
+      const [networks, days] = await Promise.all([
+        store.vitalsP75(from, ['device', 'metric', 'network'], SPEED_METRICS),
         store.vitalsDaysSince(from),
       ]);
-      return { records, days };
+      return speedFiguresOf(networks, today, days);
     });
     return speed.get();
   },
@@ -227,7 +229,21 @@ function staffDeskOf(
     localParty: config.siteUrl === undefined,
     brand: content.brand,
     where: (hostId) => meetingPlace(hostId, content),
+    fieldData: fieldDataOf(services.store),
   };
+}
+
+/** The desk's field data, p75 per page and metric: worked out by the store at most once a minute. */
+function fieldDataOf(store: EnquiryStore): StaffDesk['fieldData'] {
+  const cache = new FiguresCache(async (from) =>
+    summaryRows(
+      (await store.vitalsP75(from, ['path', 'metric'])).map(({ path, ...row }) => ({
+        group: path,
+        ...row,
+      })),
+    ),
+  );
+  return () => cache.get();
 }
 
 /** What the jobs' handlers need besides the configuration and the store. */

@@ -11,8 +11,10 @@ import { liveSite } from './releases/live-site.ts';
 import { finishBeforeExit, isStopping, markStopping, onShutdown } from './shutdown.ts';
 import { log, routeConsole, setLogFormat } from './log.ts';
 import { exposedFiles, keyFileProblem, keyFiles, sqliteFiles } from './private-files.ts';
-// Before the build: names the calendars' worker file (source, not dist/) for the build's copy.
+// Before the build: name the calendars' and the store's worker files (source, not dist/) for the
+// build's copy.
 import './calendars/workers.ts';
+import './store/read-aside.ts';
 
 // The production server renders with React's production build whatever the shell says: under
 // another NODE_ENV (a test runner's `test`, or none) react-dom picks its development build, which

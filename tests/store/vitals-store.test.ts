@@ -6,6 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EnquiryStore, VitalRecord } from '../../src/server/store/types';
+import { SPEED_METRICS } from '../../src/domain/vitals';
+import { summarise, summaryRows } from '../../src/server/vitals/report';
+import { speedFigures, speedFiguresOf } from '../../src/server/vitals/speed';
 import { vitalRecord } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
 
@@ -45,6 +48,56 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       await store.addVitals([]);
       expect(await store.vitalsSince('2026-11-01')).toEqual([cls, record(), inp, keyed]);
       expect(await store.vitalsSince('2026-11-21')).toEqual([inp, keyed]);
+    });
+
+    it('works out the same p75s as the pure rules: the desk’s per page, /speed’s per network', async () => {
+      // Every count of a group from 1 to 9 (the nearest rank's edges), ties, networks without a key.
+      let seed = 7;
+      const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+      const records = Array.from({ length: 3000 }, (_, i) =>
+        record({
+          day: `2026-11-${String(10 + (i % 20)).padStart(2, '0')}`,
+          path: `/page-${i % 13}`,
+          metric: (['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const)[i % 5]!,
+          device: (['phone', 'tablet', 'desktop'] as const)[i % 3]!,
+          value: Math.round(random() * 40) * 25,
+          network: i % 11 === 0 ? null : `n${Math.floor(random() * (i % 7 === 0 ? 3 : 60))}`,
+        }),
+      );
+      await store.addVitals(records);
+      const from = '2026-11-15';
+      const kept = records.filter((r) => r.day >= from);
+      const byPage = summaryRows(
+        (await store.vitalsP75(from, ['path', 'metric'])).map(({ path, ...row }) => ({
+          group: path,
+          ...row,
+        })),
+      );
+      expect(byPage).toEqual(summarise(kept, (r) => r.path));
+      const today = '2026-12-05';
+      const networks = await store.vitalsP75(from, ['device', 'metric', 'network'], SPEED_METRICS);
+      const figures = speedFiguresOf(networks, today);
+      expect(figures).toEqual(speedFigures(kept, today));
+      // The window has figures to compare, not only counts.
+      expect(figures.devices.flatMap((d) => d.figures).filter((f) => 'p75' in f)).not.toEqual([]);
+    });
+
+    it('works the percentiles out off the thread that answers the visitors', async () => {
+      await store.addVitals([record()]);
+      // node:sqlite answers on the thread that asks, before any turn of the event loop: a read
+      // made there resolves before the loop turns once. Made aside, the loop turns meanwhile.
+      let turns = 0;
+      let turning = true;
+      const turn = () => {
+        turns++;
+        if (turning) setImmediate(turn);
+      };
+      setImmediate(turn);
+      turns = 0;
+      const rows = await store.vitalsP75('2026-01-01', ['path', 'metric']);
+      turning = false;
+      expect(rows).toEqual([{ path: '/iphone', metric: 'LCP', p75: 812.5, samples: 1 }]);
+      expect(turns).toBeGreaterThan(0);
     });
 
     it('keeps one secret for the network keys, made once, the same for every process', async () => {

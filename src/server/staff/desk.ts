@@ -22,7 +22,6 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { withoutBidiControls } from '../safe-text.ts';
 import { log } from '../log.ts';
 import { csvHeader, csvRows } from '../enquiries/listing.ts';
-import { summarise, windowStart } from '../vitals/report.ts';
 import type {
   AuditLine,
   DeskCall,
@@ -87,6 +86,8 @@ export interface StaffDesk {
   brand: string;
   /** Where a call of a host takes place, in words (their video room, or the agency's place). */
   where: (hostId: string | null) => string | undefined;
+  /** Field data's p75 per page and metric over the last 28 days, at most a minute old. */
+  fieldData: () => Promise<VitalsRow[]>;
   /** Publishing from the browser (EDITING=on): /staff/publish, for editors. */
   publishing?: Publishing;
   now?: () => number;
@@ -556,10 +557,7 @@ async function deskView(
     })),
     edits: desk.publishing !== undefined && isEditor(member),
     calendarWrites: await desk.store.calendarWrites.states(items.map((item) => item.id)),
-    vitals: summarise(
-      await desk.store.vitalsSince(windowStart(new Date(now).toISOString().slice(0, 10), 28)),
-      (record) => record.path,
-    ),
+    vitals: await desk.fieldData(),
   };
 }
 

@@ -43,6 +43,11 @@ export interface Driver {
   dialect: Dialect;
   /** Where it is, for the server's messages: a file, or a database without its password. */
   description: string;
+  /**
+   * A long read that must not hold the server's thread (SQLite's, on a connection of its own in a
+   * worker: ./read-aside.ts); without it, `db.all` (PostgreSQL's is the server's, not this thread's).
+   */
+  readAside?(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
   /** A rate limit counted by every process sharing the database (PostgreSQL's). */
   sharedRateLimit?(max: number, windowMs: number): RateLimit;
   close(): Promise<void>;

@@ -7,6 +7,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import { privateFile } from '../private-files.ts';
 import { noNesting, type Db, type Driver } from './db.ts';
 import { runCodeStep, stepsOf } from './migrations.ts';
+import { readAside } from './read-aside.ts';
 import { Store } from './store.ts';
 import type { StoreOptions } from './types.ts';
 
@@ -136,6 +137,10 @@ export function sqliteDriver(
       numbers: (list) => list && JSON.stringify(list),
       isBookedStartConflict: () => false,
     },
+    // A file's own (not one in memory, which no other connection can open).
+    ...(path !== ':memory:' && {
+      readAside: (sql: string, params?: readonly unknown[]) => readAside(path, sql, params),
+    }),
     description: `the SQLite file ${path}`,
     async close() {
       if (db.isOpen) db.close();

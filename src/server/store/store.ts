@@ -31,7 +31,10 @@ import {
   type VitalRecord,
   type VitalsDay,
   type VitalsDayCounts,
+  type VitalsKey,
+  type VitalsP75,
 } from './types.ts';
+import type { MetricName } from '../../domain/vitals.ts';
 
 /** Longest error or reason kept with a job. */
 const longest = 500;
@@ -453,6 +456,28 @@ export class Store implements EnquiryStore {
       [day],
     );
     return rows as unknown as VitalsDay[];
+  }
+
+  async vitalsP75<K extends VitalsKey>(
+    day: string,
+    by: readonly K[],
+    metrics: readonly MetricName[] = [],
+  ): Promise<VitalsP75<K>[]> {
+    const column = (key: VitalsKey) =>
+      key === 'network' ? `COALESCE(network, '#' || ${this.#dialect.insertOrder})` : key;
+    const keys = by.map(column).join(', ');
+    // Weeks of measurements: read aside, off the thread that answers the visitors.
+    const read = this.#driver.readAside ?? ((sql, params) => this.#db.all(sql, params));
+    const rows = await read(
+      `SELECT ${by.join(', ')}, p75, CAST(samples AS INTEGER) AS samples FROM (
+         SELECT ${by.map((key) => `${column(key)} AS ${key}`).join(', ')}, value AS p75,
+           ROW_NUMBER() OVER (PARTITION BY ${keys} ORDER BY value) AS place,
+           COUNT(*) OVER (PARTITION BY ${keys}) AS samples
+         FROM vitals WHERE day >= ?${metrics.length ? ` AND metric IN (${metrics.map(() => '?').join(', ')})` : ''}
+       ) ranked WHERE place = (samples * 3 + 3) / 4`,
+      [day, ...metrics],
+    );
+    return rows as unknown as VitalsP75<K>[];
   }
 
   async vitalsSince(day: string): Promise<VitalRecord[]> {

@@ -334,6 +334,15 @@ export interface VitalsDay extends VitalsDayCounts {
   kept: number;
 }
 
+/** What field data's percentiles can be split by. */
+export type VitalsKey = 'path' | 'metric' | 'device' | 'network';
+
+/** One split's p75 and count (EnquiryStore.vitalsP75). */
+export type VitalsP75<K extends VitalsKey> = { [key in K]: VitalRecord[key] & string } & {
+  p75: number;
+  samples: number;
+};
+
 /** Field data (src/server/vitals/), kept in the same store as the enquiries. */
 export interface VitalsStore {
   /**
@@ -349,6 +358,17 @@ export interface VitalsStore {
   pruneVitals(day: string): Promise<number>;
   /** The measurements of `day` and after, oldest day first. */
   vitalsSince(day: string): Promise<VitalRecord[]>;
+  /**
+   * The nearest-rank p75 and the count of the measurements of `day` and after, per value of the
+   * columns `by` (of `metrics` alone, if given), worked out by the database: the desk and /speed
+   * read a few hundred rows however many measurements the window holds. A measurement without a
+   * network key is a network of its own.
+   */
+  vitalsP75<K extends VitalsKey>(
+    day: string,
+    by: readonly K[],
+    metrics?: readonly MetricName[],
+  ): Promise<VitalsP75<K>[]>;
   /** The counts of `day` and after that have any, oldest first. */
   vitalsDaysSince(day: string): Promise<VitalsDay[]>;
   /**

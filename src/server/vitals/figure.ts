@@ -57,6 +57,14 @@ export function middleHalfMean(values: readonly number[]): number | undefined {
  */
 export function networkFigure(measurements: readonly NetworkValue[]): number | undefined {
   if (measurements.length < MIN_VISITS) return undefined;
-  const says = networkP75s(measurements);
-  return says.length < MIN_NETWORKS ? undefined : middleHalfMean(says);
+  return figureOfNetworks(networkP75s(measurements), measurements.length);
+}
+
+/**
+ * The same figure from the networks' own p75s (`says`) and the measurements' count (`visits`), as
+ * the store gives them (EnquiryStore.vitalsP75).
+ */
+export function figureOfNetworks(says: readonly number[], visits: number): number | undefined {
+  if (visits < MIN_VISITS || says.length < MIN_NETWORKS) return undefined;
+  return middleHalfMean(says);
 }

@@ -34,6 +34,9 @@ export interface Summary {
   perNetwork?: number | null;
 }
 
+/** One group's p75 of one metric and its count, as `p75` or the store (EnquiryStore.vitalsP75) makes it. */
+export type GroupP75 = Omit<Summary, 'rating'>;
+
 /**
  * p75 per group and metric, groups in order of their samples (most first), metrics in their order;
  * with `perNetwork`, /speed's figure of each beside it.
@@ -43,35 +46,38 @@ export function summarise(
   groupOf: (record: VitalRecord) => string,
   { perNetwork = false }: { perNetwork?: boolean } = {},
 ): Summary[] {
-  const groups = new Map<string, Map<MetricName, VitalRecord[]>>();
+  const groups = new Map<string, VitalRecord[]>();
   for (const record of records) {
-    const group = groupOf(record);
-    let metrics = groups.get(group);
-    if (!metrics) groups.set(group, (metrics = new Map()));
-    const list = metrics.get(record.metric);
+    const key = `${record.metric} ${groupOf(record)}`;
+    const list = groups.get(key);
     if (list) list.push(record);
-    else metrics.set(record.metric, [record]);
+    else groups.set(key, [record]);
   }
-  const size = (metrics: Map<MetricName, VitalRecord[]>) =>
-    [...metrics.values()].reduce((sum, list) => sum + list.length, 0);
-  const ordered = [...groups].sort(([a, ma], [b, mb]) => size(mb) - size(ma) || a.localeCompare(b));
-  const rows: Summary[] = [];
-  for (const [group, metrics] of ordered) {
-    for (const metric of metricNames) {
-      const list = metrics.get(metric);
-      if (!list) continue;
-      const value = p75(list.map((r) => r.value))!;
-      rows.push({
-        group,
-        metric,
-        p75: value,
-        rating: rate(metric, value),
-        samples: list.length,
-        ...(perNetwork && { perNetwork: networkFigure(list) ?? null }),
-      });
-    }
-  }
-  return rows;
+  return summaryRows(
+    [...groups.values()].map((list) => ({
+      group: groupOf(list[0]!),
+      metric: list[0]!.metric,
+      p75: p75(list.map((r) => r.value))!,
+      samples: list.length,
+      ...(perNetwork && { perNetwork: networkFigure(list) ?? null }),
+    })),
+  );
+}
+
+/** The groups' p75s rated, groups in order of their samples (most first), metrics in their order. */
+export function summaryRows(rows: readonly GroupP75[]): Summary[] {
+  const sizes = new Map<string, number>();
+  for (const row of rows) sizes.set(row.group, (sizes.get(row.group) ?? 0) + row.samples);
+  const order = (row: GroupP75) => metricNames.indexOf(row.metric);
+  return rows
+    .filter((row) => order(row) >= 0)
+    .sort(
+      (a, b) =>
+        sizes.get(b.group)! - sizes.get(a.group)! ||
+        a.group.localeCompare(b.group) ||
+        order(a) - order(b),
+    )
+    .map((row) => ({ ...row, rating: rate(row.metric, row.p75) }));
 }
 
 /** The day `days` days before `today` ('YYYY-MM-DD'), the first day a window of `days` includes. */

@@ -17,12 +17,12 @@ import {
   type SpeedFigure,
   type SpeedMetric,
 } from '../../domain/vitals.ts';
-import type { VitalRecord, VitalsDay } from '../store/types.ts';
-import { networkFigure } from './figure.ts';
+import type { VitalRecord, VitalsDay, VitalsP75 } from '../store/types.ts';
+import { figureOfNetworks, p75 } from './figure.ts';
 import { dayTotals, windowStart } from './report.ts';
 
 export const SPEED_WINDOW_DAYS = 28;
-/** How long one read of the store is shown for. */
+/** How long one working out of the figures is shown for (/speed's and the desk's). */
 export const SPEED_MAX_AGE_MS = 60_000;
 
 export interface SpeedFigures {
@@ -37,11 +37,8 @@ export interface SpeedFigures {
   intake: MeasurementIntake;
 }
 
-/** What the cache reads of the store: the window's measurements, and its days' counts. */
-export interface SpeedData {
-  records: readonly VitalRecord[];
-  days: readonly VitalsDay[];
-}
+/** The networks' own p75s of a class and metric, as the store gives them (EnquiryStore.vitalsP75). */
+export type NetworkP75 = VitalsP75<'device' | 'metric' | 'network'>;
 
 const isSpeedMetric = (metric: string): metric is SpeedMetric =>
   (SPEED_METRICS as readonly string[]).includes(metric);
@@ -53,13 +50,38 @@ export function speedFigures(
   days: readonly VitalsDay[] = [],
 ): SpeedFigures {
   const from = windowStart(today, SPEED_WINDOW_DAYS);
-  const classes = new Map<string, VitalRecord[]>();
-  for (const record of records) {
-    if (record.day < from || record.day > today || !isSpeedMetric(record.metric)) continue;
-    const key = `${record.device} ${record.metric}`;
-    const list = classes.get(key);
+  const networks = new Map<string, VitalRecord[]>();
+  records.forEach((record, i) => {
+    if (record.day < from || record.day > today || !isSpeedMetric(record.metric)) return;
+    const key = `${record.device} ${record.metric} ${record.network ?? `#${i}`}`;
+    const list = networks.get(key);
     if (list) list.push(record);
-    else classes.set(key, [record]);
+    else networks.set(key, [record]);
+  });
+  const rows = [...networks.values()].map((list): NetworkP75 => ({
+    device: list[0]!.device,
+    metric: list[0]!.metric,
+    network: list[0]!.network ?? '',
+    p75: p75(list.map((r) => r.value))!,
+    samples: list.length,
+  }));
+  return speedFiguresOf(rows, today, days);
+}
+
+/** The same figures from the window's networks' p75s (the store's, or speedFigures'). */
+export function speedFiguresOf(
+  networks: readonly NetworkP75[],
+  today: string,
+  days: readonly VitalsDay[] = [],
+): SpeedFigures {
+  const from = windowStart(today, SPEED_WINDOW_DAYS);
+  const classes = new Map<string, { says: number[]; visits: number }>();
+  for (const row of networks) {
+    const key = `${row.device} ${row.metric}`;
+    const found = classes.get(key) ?? { says: [], visits: 0 };
+    found.says.push(row.p75);
+    found.visits += row.samples;
+    classes.set(key, found);
   }
   return {
     from,
@@ -68,39 +90,37 @@ export function speedFigures(
     devices: deviceClasses.map((device) => ({
       device,
       figures: SPEED_METRICS.map((metric) => {
-        const list = classes.get(`${device} ${metric}`) ?? [];
-        const value = networkFigure(list);
-        if (value === undefined) return { metric, visits: list.length };
-        return { metric, visits: list.length, p75: value, rating: rate(metric, value) };
+        const { says, visits } = classes.get(`${device} ${metric}`) ?? { says: [], visits: 0 };
+        const value = figureOfNetworks(says, visits);
+        if (value === undefined) return { metric, visits };
+        return { metric, visits, p75: value, rating: rate(metric, value) };
       }),
     })),
   };
 }
 
 /**
- * The figures, read from the store at most once per SPEED_MAX_AGE_MS: visits meanwhile share the
- * read under way or the last one. `now` is the clock (the tests' own).
+ * Figures worked out at most once per SPEED_MAX_AGE_MS: asks meanwhile share the work under way or
+ * the last one. `now` is the clock (the tests' own); `make` is given the window's first day and today.
  */
-export class SpeedFiguresCache {
-  readonly #read: (from: string) => Promise<SpeedData>;
+export class FiguresCache<T> {
+  readonly #make: (from: string, today: string) => Promise<T>;
   readonly #now: () => number;
-  #kept: { at: number; figures: Promise<SpeedFigures> } | undefined;
+  #kept: { at: number; figures: Promise<T> } | undefined;
 
   constructor(
-    read: (from: string) => Promise<SpeedData>,
+    make: (from: string, today: string) => Promise<T>,
     { now = Date.now }: { now?: () => number } = {},
   ) {
-    this.#read = read;
+    this.#make = make;
     this.#now = now;
   }
 
-  get(): Promise<SpeedFigures> {
+  get(): Promise<T> {
     const at = this.#now();
     if (this.#kept && at - this.#kept.at < SPEED_MAX_AGE_MS) return this.#kept.figures;
     const today = new Date(at).toISOString().slice(0, 10);
-    const figures = this.#read(windowStart(today, SPEED_WINDOW_DAYS)).then(({ records, days }) =>
-      speedFigures(records, today, days),
-    );
+    const figures = this.#make(windowStart(today, SPEED_WINDOW_DAYS), today);
     this.#kept = { at, figures };
     // A failed read is not kept: the next visit tries again.
     figures.catch(() => {
