@@ -52,7 +52,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // The visual editor on the live site (EDITING=on), for signed-in editors: its helper answers,
   // and the draft's preview answers an editor's browser in preview mode.
   if (!import.meta.env.DEV) {
-    provideMailContent(getMailContent);
+    await provideMailContent(getMailContent, import.meta.url);
     const services = { open: app.staff, config: serverConfig() };
     const answer = isEditorAddress(routePath(context.url.pathname) ?? '')
       ? await editorAnswer(context.request, services)
@@ -73,7 +73,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     );
   }
   // What the e-mails say of the agency, for whichever route starts the services first.
-  provideMailContent(getMailContent);
+  await provideMailContent(getMailContent, import.meta.url);
   context.locals.app = app;
   const { request } = context;
   // `astro dev` has no HTTP server of ours (./server/http/server.ts) to answer a method a route does

@@ -49,6 +49,7 @@ import { FiguresCache, speedFiguresOf, type SpeedFigures } from './vitals/speed.
 import { summaryRows } from './vitals/report.ts';
 import { SPEED_METRICS } from '../domain/vitals.ts';
 import { log } from './log.ts';
+import { liveContent, provideContent } from './live-content.ts';
 
 export interface App {
   /** The store, the queue of jobs, calendars and the rest: what the forms and the booking pages use. */
@@ -61,16 +62,14 @@ export interface App {
   staff(): Promise<StaffDesk>;
 }
 
-let mailContent: (() => Promise<MailContent>) | undefined;
-
 /**
- * Where the e-mails get what they say of the agency: the site's settings, which server/ does not
- * read itself. src/middleware.ts gives it (src/lib/content.ts's getMailContent) before any route
- * can start the service; the first one given is kept.
+ * Where the e-mails get what they say of the agency: the site's settings and hosts, which server/
+ * does not read itself. src/middleware.ts gives it (src/lib/content.ts's getMailContent, and where
+ * its build is) before any route can start the service; the live build's words follow a publish
+ * (./live-content.ts).
  */
-export function provideMailContent(load: () => Promise<MailContent>) {
-  mailContent ??= load;
-}
+export const provideMailContent = (load: () => Promise<MailContent>, from: string) =>
+  provideContent(load, from);
 
 /** Held while it opens and once open; forgotten if it fails, so that the next use tries again. */
 function once<T>(start: () => Promise<T>): () => Promise<T> {
@@ -116,8 +115,7 @@ export const app: App = ((globalThis as Record<symbol, App | undefined>)[appKey]
 });
 
 async function start(): Promise<{ services: Services; staff: StaffDesk }> {
-  if (!mailContent) throw new Error('The e-mails have no content: see provideMailContent.');
-  const content = await mailContent();
+  const content = await liveContent<MailContent>();
   const config = serverConfig();
   const store = await openStore(config);
   const keys = await keysOf(config, store);
@@ -154,7 +152,9 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     bookingAlert: bookingSecret ? paceAlertOf(config, bookings, alertMail) : undefined,
   };
   const staff = staffDeskOf(config, content, services, staffSecret, siteUrl);
-  return { services, staff: { ...staff, ...(publishing && { publishing }) } };
+  // Given to the desk itself, not spread into a copy: its members follow the live site.
+  if (publishing) staff.publishing = publishing;
+  return { services, staff };
 }
 
 /** Calls not confirmed in time are released, by whichever process sweeps first. */
@@ -212,22 +212,28 @@ function staffDeskOf(
   secret: string,
   siteUrl: string,
 ): StaffDesk {
+  // The hosts as the live site has them (a publish may change them): made again when they change.
+  let members: { of: MailContent['hosts']; members: StaffDesk['members'] } | undefined;
   return {
     store: services.store,
     services,
     jobs: services.jobs,
-    members: staffMembers(
-      content.hosts,
-      config.staffEmails,
-      content.timeZone ?? 'UTC',
-      config.staffEditors,
-    ),
+    get members() {
+      if (members?.of !== content.hosts) {
+        const { hosts, timeZone = 'UTC' } = content;
+        const made = staffMembers(hosts, config.staffEmails, timeZone, config.staffEditors);
+        members = { of: hosts, members: made };
+      }
+      return members.members;
+    },
     secret,
     idleMs: config.staffIdleMs,
     secure: siteUrl.startsWith('https:'),
     siteUrl,
     localParty: config.siteUrl === undefined,
-    brand: content.brand,
+    get brand() {
+      return content.brand;
+    },
     where: (hostId) => meetingPlace(hostId, content),
     fieldData: fieldDataOf(services.store),
   };

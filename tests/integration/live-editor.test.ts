@@ -252,6 +252,27 @@ function said(running: RunningServer, text: string) {
 /** The publishing page as `token`'s member sees it, as text. */
 const publishing = async (token: string) => read(await (await get('/staff/publish', token)).text());
 
+/** A Save of another file of the draft, on the version `opened` (null: a new file). */
+const saveIn = (token: string, path: string, text: string, opened: string | null) =>
+  fetch(`${server.url}/api/keystatic/update`, {
+    method: 'POST',
+    headers: {
+      Cookie: `staff=${token}`,
+      Origin: server.url,
+      'Content-Type': 'application/json',
+      'no-cors': '1',
+      'x-editor-base': JSON.stringify({ [path]: opened === null ? null : blobSha(opened) }),
+    },
+    body: JSON.stringify({
+      additions: [{ path, contents: Buffer.from(text).toString('base64') }],
+      deletions: [],
+    }),
+  });
+
+/** The name the desk gives the host `anna` (its list of hosts to find calls by). */
+const deskHost = async (token: string) =>
+  /<option value="anna"[^>]*>\s*([^<]*?)\s*</.exec(await (await get('/staff', token)).text())?.[1];
+
 /** The site repository's last commit on a branch: its author's address and its subject. */
 const lastCommit = (branch: string) =>
   execFileSync('git', ['log', '-1', '--format=%ae|%s', branch], {
@@ -567,51 +588,28 @@ describe('the editor on the live site', () => {
     const text = readFileSync(join(draft(), SERVICE), 'utf8')
       .replace(/^slug: ipad$/m, 'slug: ipad-kiosk')
       .replace(/^title: .*$/m, 'title: iPad Kiosk');
-    const added = await fetch(`${server.url}/api/keystatic/update`, {
-      method: 'POST',
-      headers: {
-        Cookie: `staff=${token}`,
-        Origin: server.url,
-        'Content-Type': 'application/json',
-        'no-cors': '1',
-        'x-editor-base': JSON.stringify({ 'src/content/services/ipad-kiosk.mdx': null }),
-      },
-      body: JSON.stringify({
-        additions: [
-          {
-            path: 'src/content/services/ipad-kiosk.mdx',
-            contents: Buffer.from(text).toString('base64'),
-          },
-        ],
-        deletions: [],
-      }),
-    });
+    const added = await saveIn(token, 'src/content/services/ipad-kiosk.mdx', text, null);
     expect(added.status).toBe(200);
     // And a redirect, saved as the Redirects page saves it.
     const redirects = 'src/content/data/redirects.yaml';
     const listed = readFileSync(join(draft(), redirects), 'utf8');
-    const redirected = await fetch(`${server.url}/api/keystatic/update`, {
-      method: 'POST',
-      headers: {
-        Cookie: `staff=${token}`,
-        Origin: server.url,
-        'Content-Type': 'application/json',
-        'no-cors': '1',
-        'x-editor-base': JSON.stringify({ [redirects]: blobSha(listed) }),
-      },
-      body: JSON.stringify({
-        additions: [
-          {
-            path: redirects,
-            contents: Buffer.from('entries:\n  - from: /tablet\n    to: /ipad-kiosk\n').toString(
-              'base64',
-            ),
-          },
-        ],
-        deletions: [],
-      }),
-    });
+    const redirected = await saveIn(
+      token,
+      redirects,
+      'entries:\n  - from: /tablet\n    to: /ipad-kiosk\n',
+      listed,
+    );
     expect(redirected.status).toBe(200);
+    // And a host's new name (availability.yaml), which the desk and the e-mails read too.
+    const hours = 'src/content/data/availability.yaml';
+    const hosts = readFileSync(join(draft(), hours), 'utf8');
+    const renamed = await saveIn(
+      token,
+      hours,
+      hosts.replace('name: Anna Reid', 'name: Anna Reid-Lowe'),
+      hosts,
+    );
+    expect(renamed.status).toBe(200);
     // The editor's Preview of an entry leads to the draft's preview of its page.
     const link = await get('/api/editor/preview/services/ipad-kiosk', token);
     expect(link.headers.get('location')).toBe('/keystatic/preview?page=%2Fipad-kiosk');
@@ -736,6 +734,8 @@ describe('the editor on the live site', () => {
     expect(await (await get('/ipad')).text()).toContain('Edited Twice');
     expect((await get('/tablet')).headers.get('location')).toBe('/ipad-kiosk');
     expect(lastCommit('published')).toMatch(new RegExp(`^${EDITOR}\\|Publish: .*iPad Kiosk`));
+    // The desk names the host as the live site now does, with no restart.
+    expect(await deskHost(token)).toBe('Anna Reid-Lowe');
     // One build in all: the job says it used the preview's, and no publish's checkout ever built.
     // (The job says so as it ends, a moment after the release is live.)
     await said(server, ', with the preview’s build)');
@@ -767,6 +767,7 @@ describe('the editor on the live site', () => {
       new RegExp(`^${EDITOR}\\|Roll back to release ${deployed} `),
     );
     expect(await publishing(token)).toContain('The live site changed since your draft began');
+    expect(await deskHost(token)).toBe('Anna Reid');
     // Both in the audit log, by the member.
     const audit = read(await (await get('/staff', token)).text());
     expect(audit).toMatch(new RegExp(`${EDITOR} started publish \\d+`));

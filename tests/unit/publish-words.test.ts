@@ -41,7 +41,7 @@ it('names pages added, removed, moved and redirected, and the lists, copy and im
     'Changed the schedule booked page (/schedule/booked)',
     'Changed every service page (their shared copy)',
     'Changed the list “testimonials” (shown on several pages)',
-    'Changed the hosts and their hours (the e-mails and the staff desk take them when the server next restarts)',
+    'Changed the hosts and their hours',
     'Added the image new-shop.avif',
   ]);
   expect(commitMessage(changes).split('\n')[0]).toBe(

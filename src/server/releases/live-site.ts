@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { ServerConfig } from '../config.ts';
 import { prepareSite, type NodeHandler, type PreparedSite } from '../http/server.ts';
 import { currentFolder, hasRelease, releaseDir, releasePaths } from './folders.ts';
+import { markLiveBuild } from '../live-content.ts';
 
 /** A build's handler and files, ready to serve. */
 export async function loadSite(distDir: string): Promise<PreparedSite> {
@@ -68,6 +69,7 @@ export async function liveSite(
       `Serving the build in ${distDir}, made after the live release ${folder}: the next publish builds on its code.`,
     );
   let site = await loadSite(start);
+  markLiveBuild(start);
   if (start === release) log.info(`Serving release ${folder}.`);
   if (!config.editing.enabled)
     return { current: () => site, check: async () => {}, stop: () => {} };
@@ -90,6 +92,7 @@ export async function liveSite(
         failed = now;
         return;
       }
+      markLiveBuild(releaseDir(paths, now));
       folder = now;
       failed = undefined;
       log.info(`Serving release ${now}.`);

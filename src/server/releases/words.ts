@@ -91,14 +91,10 @@ async function fileChange(file: ChangedFile, read: Read): Promise<Change[]> {
     return [{ kind, what, ...(!PAGE_NAMES[page] && { address: pageAddress(page) }) }];
   }
   const data = DATA.exec(file.path)?.[1];
-  // The server's services read these once, as they start (the hosts, the agency's name and
-  // address in e-mails): the pages show the change at once, the e-mails after a restart.
+  // Read by the pages, and by the e-mails and the desk as the release goes live (../live-content.ts).
   if (data === 'availability' || data === 'settings')
     return [
-      {
-        kind,
-        what: `the ${data === 'settings' ? 'site’s settings' : 'hosts and their hours'} (the e-mails and the staff desk take them when the server next restarts)`,
-      },
+      { kind, what: `the ${data === 'settings' ? 'site’s settings' : 'hosts and their hours'}` },
     ];
   if (data)
     return [{ kind, what: `the list “${data.replace(/-/g, ' ')}” (shown on several pages)` }];
