@@ -13,6 +13,7 @@ import { Bookings } from '../../src/server/booking/calls';
 import { stepsOf } from '../../src/server/store/migrations';
 import { sqlSteps } from '../support/migrations';
 import { SqliteStore } from '../../src/server/store/sqlite';
+import { COUNT_FAILED } from '../../src/server/store/store';
 
 const migrations = stepsOf('sqlite');
 import { ahead, call, enquiry, vitalRecord } from '../support/records';
@@ -58,6 +59,17 @@ describe('the SQLite store', () => {
     await new Bookings(store).commit(enquiry({ idempotencyKey: 'key-0000000000000004' }), true);
     await new Bookings(store).commit(enquiry({ idempotencyKey: 'key-0000000000000004' }), true);
     expect(await store.count()).toBe(2);
+    await store.close();
+  });
+
+  it('counts the jobs failed for good from their index, not by reading every job kept', async () => {
+    const store = new SqliteStore(join(dir, 'e.sqlite'));
+    const plan = store.db.prepare(`EXPLAIN QUERY PLAN ${COUNT_FAILED}`).all() as {
+      detail: string;
+    }[];
+    expect(plan.map((step) => step.detail)).toEqual([
+      'SEARCH jobs USING COVERING INDEX jobs_failed (failed_at>?)',
+    ]);
     await store.close();
   });
 

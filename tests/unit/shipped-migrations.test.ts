@@ -35,6 +35,7 @@ const shipped = {
     'b948b3a9caa11ee3',
     'e9f7724e67d2ff66',
     'b0404fb4e1fb8b47',
+    '1525eba24c08a86c',
   ],
   postgresql: [
     '64ba7b9b06f00990',
@@ -59,6 +60,7 @@ const shipped = {
     '0089ab1ea5f7456d',
     'e9f7724e67d2ff66',
     'b0404fb4e1fb8b47',
+    '1525eba24c08a86c',
   ],
 };
 

@@ -727,6 +727,9 @@ export const migrations: Migration[] = [
   // stored before step 24 were neither parted at a name's hyphens and apostrophes ("luc" finds
   // Jean-Luc) nor, outside Latin letters, without their marks ("nguyen" finds Nguyễn).
   { name: 'search words of every enquiry, by searchWords', statements: searchWordsOfAll },
+  // 26: the jobs that failed for good, counted from an index of their own: /healthz counts them at
+  // each balancer's check (every second), and done jobs are kept, so the count read every job.
+  'CREATE INDEX jobs_failed ON jobs (failed_at) WHERE failed_at IS NOT NULL;',
 ];
 
 /** The steps `engine` runs, in order (of the first `count` migrations: all): its version counts these. */

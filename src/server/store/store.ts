@@ -36,6 +36,10 @@ import {
 } from './types.ts';
 import type { MetricName } from '../../domain/vitals.ts';
 
+/** The jobs failed for good, as /healthz counts them at every check: from their index (migration 26). */
+export const COUNT_FAILED = `SELECT CAST(count(*) AS INTEGER) AS n FROM jobs
+  WHERE failed_at IS NOT NULL`;
+
 /** Longest error or reason kept with a job. */
 const longest = 500;
 
@@ -339,8 +343,7 @@ export class Store implements EnquiryStore {
   }
 
   async countFailed(): Promise<number> {
-    return this.#count(`SELECT CAST(count(*) AS INTEGER) AS n FROM jobs
-      WHERE failed_at IS NOT NULL`);
+    return this.#count(COUNT_FAILED);
   }
 
   async count(): Promise<number> {
