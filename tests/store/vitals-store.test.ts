@@ -82,22 +82,31 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       expect(figures.devices.flatMap((d) => d.figures).filter((f) => 'p75' in f)).not.toEqual([]);
     });
 
-    it('works the percentiles out off the thread that answers the visitors', async () => {
-      await store.addVitals([record()]);
+    it('works the percentiles and the days’ counts out off the thread that answers the visitors', async () => {
+      await store.addVitals([record()], {
+        counts: [{ day: '2026-11-20', received: 1, dropped: 0 }],
+      });
       // node:sqlite answers on the thread that asks, before any turn of the event loop: a read
       // made there resolves before the loop turns once. Made aside, the loop turns meanwhile.
-      let turns = 0;
-      let turning = true;
-      const turn = () => {
-        turns++;
-        if (turning) setImmediate(turn);
+      const turnsWhile = async <T>(read: () => Promise<T>) => {
+        let turns = 0;
+        let turning = true;
+        const turn = () => {
+          turns++;
+          if (turning) setImmediate(turn);
+        };
+        setImmediate(turn);
+        turns = 0;
+        const answer = await read();
+        turning = false;
+        return { answer, turns };
       };
-      setImmediate(turn);
-      turns = 0;
-      const rows = await store.vitalsP75('2026-01-01', ['path', 'metric']);
-      turning = false;
-      expect(rows).toEqual([{ path: '/iphone', metric: 'LCP', p75: 812.5, samples: 1 }]);
-      expect(turns).toBeGreaterThan(0);
+      const p75s = await turnsWhile(() => store.vitalsP75('2026-01-01', ['path', 'metric']));
+      expect(p75s.answer).toEqual([{ path: '/iphone', metric: 'LCP', p75: 812.5, samples: 1 }]);
+      expect(p75s.turns).toBeGreaterThan(0);
+      const days = await turnsWhile(() => store.vitalsDaysSince('2026-01-01'));
+      expect(days.answer).toEqual([{ day: '2026-11-20', received: 1, dropped: 0, kept: 1 }]);
+      expect(days.turns).toBeGreaterThan(0);
     });
 
     it('keeps one secret for the network keys, made once, the same for every process', async () => {

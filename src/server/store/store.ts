@@ -451,7 +451,8 @@ export class Store implements EnquiryStore {
   }
 
   async vitalsDaysSince(day: string): Promise<VitalsDay[]> {
-    const rows = await this.#db.all(
+    // Each day's measurements counted (up to VITALS_DAILY_CAP each): read aside.
+    const rows = await this.#readAside(
       `SELECT ${this.#dialect.day('d.day')} AS day, CAST(d.received AS INTEGER) AS received,
          CAST(d.dropped AS INTEGER) AS dropped,
          (SELECT CAST(count(*) AS INTEGER) FROM vitals v WHERE v.day = d.day) AS kept
@@ -469,9 +470,8 @@ export class Store implements EnquiryStore {
     const column = (key: VitalsKey) =>
       key === 'network' ? `COALESCE(network, '#' || ${this.#dialect.insertOrder})` : key;
     const keys = by.map(column).join(', ');
-    // Weeks of measurements: read aside, off the thread that answers the visitors.
-    const read = this.#driver.readAside ?? ((sql, params) => this.#db.all(sql, params));
-    const rows = await read(
+    // Weeks of measurements: read aside.
+    const rows = await this.#readAside(
       `SELECT ${by.join(', ')}, p75, CAST(samples AS INTEGER) AS samples FROM (
          SELECT ${by.map((key) => `${column(key)} AS ${key}`).join(', ')}, value AS p75,
            ROW_NUMBER() OVER (PARTITION BY ${keys} ORDER BY value) AS place,
@@ -481,6 +481,11 @@ export class Store implements EnquiryStore {
       [day, ...metrics],
     );
     return rows as unknown as VitalsP75<K>[];
+  }
+
+  /** A long read, off the thread that answers the visitors where the engine would hold it (SQLite). */
+  #readAside(sql: string, params: readonly unknown[]) {
+    return this.#driver.readAside?.(sql, params) ?? this.#db.all(sql, params);
   }
 
   async vitalsSince(day: string): Promise<VitalRecord[]> {
