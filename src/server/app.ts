@@ -105,7 +105,7 @@ export const app: App = ((globalThis as Record<symbol, App | undefined>)[appKey]
     const { store } = await app.services();
     speed ??= new FiguresCache(async (from, today) => {
       const [networks, days] = await Promise.all([
-        store.vitalsP75(from, ['device', 'metric', 'network'], SPEED_METRICS),
+        store.vitalsP75(from, ['device', 'metric', 'network'], { metrics: SPEED_METRICS }),
         store.vitalsDaysSince(from),
       ]);
       return speedFiguresOf(networks, today, days);

@@ -7,7 +7,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EnquiryStore, VitalRecord } from '../../src/server/store/types';
 import { SPEED_METRICS } from '../../src/domain/vitals';
-import { summarise, summaryRows } from '../../src/server/vitals/report';
+import {
+  reportTables,
+  reportTablesOf,
+  summarise,
+  summaryRows,
+} from '../../src/server/vitals/report';
 import { speedFigures, speedFiguresOf } from '../../src/server/vitals/speed';
 import { vitalRecord } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
@@ -50,7 +55,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       expect(await store.vitalsSince('2026-11-21')).toEqual([inp, keyed]);
     });
 
-    it('works out the same p75s as the pure rules: the desk’s per page, /speed’s per network', async () => {
+    it('works out the same p75s as the pure rules: the desk’s, /speed’s per network, the report’s', async () => {
       // Every count of a group from 1 to 9 (the nearest rank's edges), ties, networks without a key.
       let seed = 7;
       const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
@@ -60,6 +65,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
           path: `/page-${i % 13}`,
           metric: (['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const)[i % 5]!,
           device: (['phone', 'tablet', 'desktop'] as const)[i % 3]!,
+          connection: (['4g', '3g', 'unknown', '2g'] as const)[i % 4]!,
           value: Math.round(random() * 40) * 25,
           network: i % 11 === 0 ? null : `n${Math.floor(random() * (i % 7 === 0 ? 3 : 60))}`,
         }),
@@ -75,11 +81,19 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       );
       expect(byPage).toEqual(summarise(kept, (r) => r.path));
       const today = '2026-12-05';
-      const networks = await store.vitalsP75(from, ['device', 'metric', 'network'], SPEED_METRICS);
+      const networks = await store.vitalsP75(from, ['device', 'metric', 'network'], {
+        metrics: SPEED_METRICS,
+      });
       const figures = speedFiguresOf(networks, today);
       expect(figures).toEqual(speedFigures(kept, today));
       // The window has figures to compare, not only counts.
       expect(figures.devices.flatMap((d) => d.figures).filter((f) => 'p75' in f)).not.toEqual([]);
+      // `npm run vitals`'s tables, of a window that ends before the last day stored.
+      const to = '2026-11-25';
+      const tables = await reportTablesOf(store, from, to);
+      expect(tables).toEqual(reportTables(kept.filter((r) => r.day <= to)));
+      expect(tables.byDevice.filter((row) => row.perNetwork !== null)).not.toEqual([]);
+      expect(tables.byConnection).not.toEqual([]);
     });
 
     it('works the percentiles and the days’ counts out off the thread that answers the visitors', async () => {

@@ -465,20 +465,21 @@ export class Store implements EnquiryStore {
   async vitalsP75<K extends VitalsKey>(
     day: string,
     by: readonly K[],
-    metrics: readonly MetricName[] = [],
+    { metrics = [], to }: { metrics?: readonly MetricName[]; to?: string } = {},
   ): Promise<VitalsP75<K>[]> {
     const column = (key: VitalsKey) =>
       key === 'network' ? `COALESCE(network, '#' || ${this.#dialect.insertOrder})` : key;
     const keys = by.map(column).join(', ');
+    const only = metrics.length ? ` AND metric IN (${metrics.map(() => '?').join(', ')})` : '';
     // Weeks of measurements: read aside.
     const rows = await this.#readAside(
       `SELECT ${by.join(', ')}, p75, CAST(samples AS INTEGER) AS samples FROM (
          SELECT ${by.map((key) => `${column(key)} AS ${key}`).join(', ')}, value AS p75,
            ROW_NUMBER() OVER (PARTITION BY ${keys} ORDER BY value) AS place,
            COUNT(*) OVER (PARTITION BY ${keys}) AS samples
-         FROM vitals WHERE day >= ?${metrics.length ? ` AND metric IN (${metrics.map(() => '?').join(', ')})` : ''}
+         FROM vitals WHERE day >= ?${to ? ' AND day <= ?' : ''}${only}
        ) ranked WHERE place = (samples * 3 + 3) / 4`,
-      [day, ...metrics],
+      [day, ...(to ? [to] : []), ...metrics],
     );
     return rows as unknown as VitalsP75<K>[];
   }

@@ -335,7 +335,7 @@ export interface VitalsDay extends VitalsDayCounts {
 }
 
 /** What field data's percentiles can be split by. */
-export type VitalsKey = 'path' | 'metric' | 'device' | 'network';
+export type VitalsKey = 'path' | 'metric' | 'connection' | 'device' | 'network';
 
 /** One split's p75 and count (EnquiryStore.vitalsP75). */
 export type VitalsP75<K extends VitalsKey> = { [key in K]: VitalRecord[key] & string } & {
@@ -359,15 +359,15 @@ export interface VitalsStore {
   /** The measurements of `day` and after, oldest day first. */
   vitalsSince(day: string): Promise<VitalRecord[]>;
   /**
-   * The nearest-rank p75 and the count of the measurements of `day` and after, per value of the
-   * columns `by` (of `metrics` alone, if given), worked out by the database: the desk and /speed
-   * read a few hundred rows however many measurements the window holds. A measurement without a
-   * network key is a network of its own.
+   * The nearest-rank p75 and the count of the measurements of `day` and after (to `to`, if given),
+   * per value of the columns `by` (of `metrics` alone, if given), worked out by the database: the
+   * desk, /speed and the report read a few hundred rows however many measurements the window holds.
+   * A measurement without a network key is a network of its own.
    */
   vitalsP75<K extends VitalsKey>(
     day: string,
     by: readonly K[],
-    metrics?: readonly MetricName[],
+    options?: { metrics?: readonly MetricName[]; to?: string },
   ): Promise<VitalsP75<K>[]>;
   /** The counts of `day` and after that have any, oldest first. */
   vitalsDaysSince(day: string): Promise<VitalsDay[]>;

@@ -11,6 +11,7 @@
  * places, which of the honest networks' p75s are averaged (tests/unit/speed.test.ts;
  * docs/field-data.md says what that is worth, and what it cannot be).
  */
+import type { VitalsP75 } from '../store/types.ts';
 
 /** The nearest-rank 75th percentile of some values (undefined for none): a value really seen. */
 export function p75(values: readonly number[]): number | undefined {
@@ -67,4 +68,22 @@ export function networkFigure(measurements: readonly NetworkValue[]): number | u
 export function figureOfNetworks(says: readonly number[], visits: number): number | undefined {
   if (visits < MIN_VISITS || says.length < MIN_NETWORKS) return undefined;
   return middleHalfMean(says);
+}
+
+/** The networks' own p75s of a class and metric, as the store gives them (EnquiryStore.vitalsP75). */
+export type NetworkP75 = VitalsP75<'device' | 'metric' | 'network'>;
+
+/** /speed's figure of each class and metric from its networks' p75s, with its measurements' count. */
+export function classFigures(networks: readonly NetworkP75[]) {
+  const classes = new Map<string, { says: number[]; visits: number }>();
+  for (const { device, metric, p75: say, samples } of networks) {
+    const found = classes.get(`${device} ${metric}`) ?? { says: [], visits: 0 };
+    found.says.push(say);
+    found.visits += samples;
+    classes.set(`${device} ${metric}`, found);
+  }
+  return (device: string, metric: string) => {
+    const { says, visits } = classes.get(`${device} ${metric}`) ?? { says: [], visits: 0 };
+    return { visits, figure: figureOfNetworks(says, visits) };
+  };
 }

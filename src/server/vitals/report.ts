@@ -20,8 +20,8 @@ import {
 import { htmlText } from '../../domain/html-text.ts';
 import { grouped } from '../../domain/numbers.ts';
 import { csvCell, terminalText } from '../safe-text.ts';
-import type { VitalRecord, VitalsDay } from '../store/types.ts';
-import { networkFigure, p75 } from './figure.ts';
+import type { VitalRecord, VitalsDay, VitalsStore } from '../store/types.ts';
+import { classFigures, networkFigure, p75 } from './figure.ts';
 
 export interface Summary {
   /** What the rows are split by: a page path, a connection type, a device class. */
@@ -152,33 +152,80 @@ function intake(days: readonly VitalsDay[]): string {
 const PLAIN =
   "Plain figures: every measurement counts alike. By device class, '/speed (per network)' is the figure /speed shows for the same measurements: each network's own p75, then the mean of the middle half of those (none below 100 measurements or 5 networks).";
 
-/** The terminal report: per page and metric, then per connection type and per device class. */
-export function formatReport(
+/** What the terminal report shows: how many measurements, and p75 per page, connection and device. */
+export interface ReportTables {
+  measurements: number;
+  byPage: Summary[];
+  byConnection: Summary[];
+  /** With /speed's figure of each beside it. */
+  byDevice: Summary[];
+}
+
+/** The report's tables from the measurements themselves. */
+export const reportTables = (records: readonly VitalRecord[]): ReportTables => ({
+  measurements: records.length,
+  byPage: summarise(records, (r) => r.path),
+  byConnection: summarise(records, (r) => r.connection),
+  byDevice: summarise(records, (r) => r.device, { perNetwork: true }),
+});
+
+/**
+ * The same tables worked out by the store, from `from` to `to` (the days included): a few hundred
+ * rows read, however many measurements the window holds.
+ */
+export async function reportTablesOf(
+  store: Pick<VitalsStore, 'vitalsP75'>,
+  from: string,
+  to: string,
+): Promise<ReportTables> {
+  const window = { to };
+  const [pages, connections, devices, networks] = await Promise.all([
+    store.vitalsP75(from, ['path', 'metric'], window),
+    store.vitalsP75(from, ['connection', 'metric'], window),
+    store.vitalsP75(from, ['device', 'metric'], window),
+    store.vitalsP75(from, ['device', 'metric', 'network'], window),
+  ]);
+  const of = classFigures(networks);
+  return {
+    measurements: pages.reduce((sum, row) => sum + row.samples, 0),
+    byPage: summaryRows(pages.map(({ path, ...row }) => ({ group: path, ...row }))),
+    byConnection: summaryRows(
+      connections.map(({ connection, ...row }) => ({ group: connection, ...row })),
+    ),
+    byDevice: summaryRows(
+      devices.map(({ device, ...row }) => ({
+        group: device,
+        ...row,
+        perNetwork: of(device, row.metric).figure ?? null,
+      })),
+    ),
+  };
+}
+
+/** The terminal report of some measurements: per page and metric, then per connection and device. */
+export const formatReport = (
   records: readonly VitalRecord[],
   from: string,
   to: string,
   days: readonly VitalsDay[] = [],
+) => formatTables(reportTables(records), from, to, days);
+
+/** The terminal report of its tables. */
+export function formatTables(
+  tables: ReportTables,
+  from: string,
+  to: string,
+  days: readonly VitalsDay[] = [],
 ): string {
-  const heading = `Field data, ${from} to ${to}: ${records.length} measurement${records.length === 1 ? '' : 's'}. p75, rated as Google's Core Web Vitals are (${metricNames
+  const count = tables.measurements;
+  const heading = `Field data, ${from} to ${to}: ${count} measurement${count === 1 ? '' : 's'}. p75, rated as Google's Core Web Vitals are (${metricNames
     .map((m) => `${m} good <= ${formatValue(m, thresholds[m][0])}`)
     .join(', ')}).\n${PLAIN}\n${intake(days)}`;
   return [
     heading,
-    table(
-      'By page',
-      'page',
-      summarise(records, (r) => r.path),
-    ),
-    table(
-      'By connection type',
-      'connection',
-      summarise(records, (r) => r.connection),
-    ),
-    table(
-      'By device class',
-      'device',
-      summarise(records, (r) => r.device, { perNetwork: true }),
-    ),
+    table('By page', 'page', tables.byPage),
+    table('By connection type', 'connection', tables.byConnection),
+    table('By device class', 'device', tables.byDevice),
   ].join('\n');
 }
 

@@ -17,8 +17,8 @@ import {
   type SpeedFigure,
   type SpeedMetric,
 } from '../../domain/vitals.ts';
-import type { VitalRecord, VitalsDay, VitalsP75 } from '../store/types.ts';
-import { figureOfNetworks, p75 } from './figure.ts';
+import type { VitalRecord, VitalsDay } from '../store/types.ts';
+import { classFigures, p75, type NetworkP75 } from './figure.ts';
 import { dayTotals, windowStart } from './report.ts';
 
 export const SPEED_WINDOW_DAYS = 28;
@@ -36,9 +36,6 @@ export interface SpeedFigures {
    */
   intake: MeasurementIntake;
 }
-
-/** The networks' own p75s of a class and metric, as the store gives them (EnquiryStore.vitalsP75). */
-export type NetworkP75 = VitalsP75<'device' | 'metric' | 'network'>;
 
 const isSpeedMetric = (metric: string): metric is SpeedMetric =>
   (SPEED_METRICS as readonly string[]).includes(metric);
@@ -75,14 +72,7 @@ export function speedFiguresOf(
   days: readonly VitalsDay[] = [],
 ): SpeedFigures {
   const from = windowStart(today, SPEED_WINDOW_DAYS);
-  const classes = new Map<string, { says: number[]; visits: number }>();
-  for (const row of networks) {
-    const key = `${row.device} ${row.metric}`;
-    const found = classes.get(key) ?? { says: [], visits: 0 };
-    found.says.push(row.p75);
-    found.visits += row.samples;
-    classes.set(key, found);
-  }
+  const of = classFigures(networks);
   return {
     from,
     to: today,
@@ -90,8 +80,7 @@ export function speedFiguresOf(
     devices: deviceClasses.map((device) => ({
       device,
       figures: SPEED_METRICS.map((metric) => {
-        const { says, visits } = classes.get(`${device} ${metric}`) ?? { says: [], visits: 0 };
-        const value = figureOfNetworks(says, visits);
+        const { visits, figure: value } = of(device, metric);
         if (value === undefined) return { metric, visits };
         return { metric, visits, p75: value, rating: rate(metric, value) };
       }),
