@@ -39,6 +39,7 @@ import { storedHash } from '../../src/server/staff/access';
 import { openStore } from '../../src/server/store/index';
 import { shownPictures } from '../support/pictures';
 import { freePort, startServer, type RunningServer } from '../support/server';
+import { book, freeSlots, onWeekday } from './calls';
 import { post, read } from './staff-sign-in';
 
 const EDITOR = 'ed@northgate-digital.example';
@@ -600,16 +601,25 @@ describe('the editor on the live site', () => {
       listed,
     );
     expect(redirected.status).toBe(200);
-    // And a host's new name (availability.yaml), which the desk and the e-mails read too.
+    // And a host's new name (availability.yaml), which the desk and the e-mails read too, and a
+    // host gone who has a call ahead: both hosts booked at one time, by two prospects.
+    const monday = onWeekday((await freeSlots(server)).slots, 'Monday')[0]!;
+    for (const who of ['ada', 'grace'])
+      expect((await book(server, monday.start, { email: `${who}@example.com` })).status).toBe(200);
     const hours = 'src/content/data/availability.yaml';
     const hosts = readFileSync(join(draft(), hours), 'utf8');
     const renamed = await saveIn(
       token,
       hours,
-      hosts.replace('name: Anna Reid', 'name: Anna Reid-Lowe'),
+      hosts
+        .replace('name: Anna Reid', 'name: Anna Reid-Lowe')
+        .replace(/ {6}- id: ben\n[^]*?(?= {4}location:)/, ''),
       hosts,
     );
     expect(renamed.status).toBe(200);
+    expect(await publishing(token)).toContain(
+      'Ben Okafor is no longer a host in your draft, with 1 call ahead. Move it to another host on the desk before you publish',
+    );
     // The editor's Preview of an entry leads to the draft's preview of its page.
     const link = await get('/api/editor/preview/services/ipad-kiosk', token);
     expect(link.headers.get('location')).toBe('/keystatic/preview?page=%2Fipad-kiosk');
@@ -733,7 +743,14 @@ describe('the editor on the live site', () => {
     expect(await (await get('/ipad-kiosk')).text()).toContain('iPad Kiosk');
     expect(await (await get('/ipad')).text()).toContain('Edited Twice');
     expect((await get('/tablet')).headers.get('location')).toBe('/ipad-kiosk');
-    expect(lastCommit('published')).toMatch(new RegExp(`^${EDITOR}\\|Publish: .*iPad Kiosk`));
+    expect(lastCommit('published')).toMatch(new RegExp(`^${EDITOR}\\|Publish: `));
+    // Every change on its line in the message (the subject names the first three).
+    const message = execFileSync('git', ['log', '-1', '--format=%b', 'published'], {
+      cwd: join(folder, 'site'),
+      encoding: 'utf8',
+    });
+    expect(message).toContain('- Added iPad Kiosk (/ipad-kiosk)');
+    expect(message).toContain('- Removed the host Ben Okafor');
     // The desk names the host as the live site now does, with no restart.
     expect(await deskHost(token)).toBe('Anna Reid-Lowe');
     // One build in all: the job says it used the preview's, and no publish's checkout ever built.

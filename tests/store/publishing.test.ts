@@ -30,6 +30,7 @@ import { backupEditing, restoreEditing } from '../../src/server/releases/backup'
 import { buildPreview, previewEntry } from '../../src/server/staff/preview';
 import { inDraftTurn } from '../../src/server/releases/draft';
 import type { EnquiryStore, Job } from '../../src/server/store/types';
+import { ahead, call, plus } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
 
 /**
@@ -51,6 +52,12 @@ vi.mock('../../src/server/releases/git', async (original) => {
 
 const SERVICE = 'src/content/services/android.mdx';
 const service = (title: string) => `---\nslug: android\ntitle: ${title}\n---\n\nProse.\n`;
+const AVAILABILITY = 'src/content/data/availability.yaml';
+/** availability.yaml's hosts, as `entries` of its `calls` entry. */
+const hosts = (...names: string[]) =>
+  `entries:\n  - id: calls\n    hosts:\n${names
+    .map((name) => `      - id: ${name.split(' ')[0]!.toLowerCase()}\n        name: ${name}\n`)
+    .join('')}`;
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }).trim();
@@ -73,6 +80,7 @@ function makeSiteRepo(root: string) {
   mkdirSync(join(repo, 'node_modules'));
   writeFileSync(join(repo, SERVICE), service('Android App'));
   writeFileSync(join(repo, 'src/content/data/redirects.yaml'), 'entries: []\n');
+  writeFileSync(join(repo, AVAILABILITY), hosts('Anna Reid', 'Ben Okafor'));
   writeFileSync(join(repo, '.gitignore'), 'node_modules\n');
   git(repo, 'init', '-q', '-b', 'main');
   git(repo, 'add', '-A');
@@ -187,6 +195,44 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     );
     // The draft goes on from what is live: nothing left to publish, nothing behind.
     expect(await publishing.view()).toMatchObject({ changes: [], behindLive: false });
+  });
+
+  it('says which host the draft removes has calls ahead, and how many, before it is published', async () => {
+    const booked = (host: string, at: string) => {
+      const start = ahead(at);
+      return backend.bookings.commit(
+        call(start, {
+          // Each from a prospect and a network of its own (the booking caps have their tests).
+          email: `${host}.${start.slice(0, 13)}@example.com`,
+          clientIp: `192.0.${start.slice(8, 10)}.${start.slice(11, 13)}`,
+          call: { start, end: plus(start, 30), hosts: [host] },
+        }),
+        true,
+      );
+    };
+    await booked('ben', '2027-01-06T10:00:00Z');
+    await booked('ben', '2027-01-07T10:00:00Z');
+    await booked('anna', '2027-01-06T11:00:00Z');
+    await publishing.view();
+    const draftHosts = join(publishing.options.config.draftDir, AVAILABILITY);
+    // Anna removed too: she has a call ahead as well.
+    writeFileSync(draftHosts, hosts('Cara Diaz'));
+    const view = await publishing.view();
+    expect(view.changes.map((change) => `${change.kind} ${change.what}`)).toEqual([
+      'changed the hosts and their hours',
+      'removed the host Anna Reid',
+      'removed the host Ben Okafor',
+      'added the host Cara Diaz',
+    ]);
+    expect(view.hostsLeaving).toEqual([
+      { id: 'anna', name: 'Anna Reid', calls: 1 },
+      { id: 'ben', name: 'Ben Okafor', calls: 2 },
+    ]);
+    // Ben kept: only Anna is said.
+    writeFileSync(draftHosts, hosts('Ben Okafor'));
+    expect((await publishing.view()).hostsLeaving).toEqual([
+      { id: 'anna', name: 'Anna Reid', calls: 1 },
+    ]);
   });
 
   it('changes nothing live when the build fails, and says why in words', async () => {

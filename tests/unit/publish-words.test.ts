@@ -6,6 +6,10 @@ const files: Record<string, { old?: string; new?: string }> = {
   'src/content/services/flutter.mdx': { new: '---\nslug: flutter\ntitle: "Flutter Apps"\n---\n' },
   'src/content/services/php.mdx': { old: '---\nslug: php\ntitle: PHP Sites\n---\n' },
   'src/content/services/ios.mdx': { new: '---\nslug: ios\ntitle: iOS Apps\n---\n' },
+  'src/content/data/availability.yaml': {
+    old: 'entries:\n  - id: calls\n    hosts:\n      - id: anna\n        name: Anna Reid\n      - id: ben\n        name: Ben Okafor\n',
+    new: 'entries:\n  - id: calls\n    hosts:\n      - id: anna\n        name: Anna Reid-Lowe\n      - id: cara\n        name: Cara Diaz\n',
+  },
   'src/content/data/redirects.yaml': {
     old: 'entries:\n  - from: /old-gone\n    to: /about\n',
     new: 'entries:\n  - from: /iphone\n    to: /ios\n',
@@ -13,7 +17,7 @@ const files: Record<string, { old?: string; new?: string }> = {
 };
 const read = async (path: string, at: 'old' | 'new') => files[path]?.[at] ?? '';
 
-it('names pages added, removed, moved and redirected, and the lists, copy and images', async () => {
+it('names pages added, removed, moved and redirected, the hosts added and removed, and the lists, copy and images', async () => {
   const changes = await describeChanges(
     [
       { status: 'A', path: 'src/content/services/flutter.mdx' },
@@ -42,9 +46,11 @@ it('names pages added, removed, moved and redirected, and the lists, copy and im
     'Changed every service page (their shared copy)',
     'Changed the list “testimonials” (shown on several pages)',
     'Changed the hosts and their hours',
+    'Removed the host Ben Okafor',
+    'Added the host Cara Diaz',
     'Added the image new-shop.avif',
   ]);
   expect(commitMessage(changes).split('\n')[0]).toBe(
-    'Publish: Added Flutter Apps (/flutter); Removed PHP Sites (/php); Moved iOS Apps: from /iphone to /ios and 7 more',
+    'Publish: Added Flutter Apps (/flutter); Removed PHP Sites (/php); Moved iOS Apps: from /iphone to /ios and 9 more',
   );
 });

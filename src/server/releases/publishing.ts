@@ -75,9 +75,17 @@ export interface PublishingOptions {
   distDir?: string;
 }
 
+/** A host the draft removes who has calls ahead: after the publish, their e-mails reach no host. */
+export interface HostLeaving {
+  id: string;
+  name: string;
+  calls: number;
+}
+
 /** What the publish page shows. */
 export interface PublishingView {
   changes: Change[];
+  hostsLeaving: HostLeaving[];
   /** The draft started from a commit other than the live release's: offer to start again. */
   behindLive: boolean;
   latest: Publish | undefined;
@@ -140,13 +148,31 @@ export class Publishing {
     await ensureDraft(this.options.config, live?.commit);
     const { base, tree, files } = await draftChanges(this.options.config);
     const cwd = this.options.config.draftDir;
+    const changes = await describeChanges(files, gitReader(cwd, base, tree));
     return {
-      changes: await describeChanges(files, gitReader(cwd, base, tree)),
+      changes,
+      hostsLeaving: await this.#hostsLeaving(changes),
       behindLive: live !== undefined && live.commit !== base,
       latest: await this.records.latestPublish(),
       releases: await this.records.recent(this.options.config.releasesKept),
       live,
     };
+  }
+
+  /** The hosts the draft removes, with their calls ahead (those with none are not said). */
+  async #hostsLeaving(changes: readonly Change[]): Promise<HostLeaving[]> {
+    const leaving = changes.flatMap((change) =>
+      change.kind === 'removed' && change.host ? [change.host] : [],
+    );
+    if (!leaving.length) return [];
+    const ahead = await this.options.store.bookedBetween(
+      new Date(this.now()).toISOString(),
+      '9999-12-31T00:00:00.000Z',
+    );
+    return leaving.flatMap(({ id, name }) => {
+      const calls = ahead.filter((call) => call.host === id).length;
+      return calls ? [{ id, name, calls }] : [];
+    });
   }
 
   /** Queues a publish by `author`, unless one is under way: that one, then. */

@@ -16,6 +16,8 @@ export interface Change {
   what: string;
   /** The page's address, when it is a page. */
   address?: string;
+  /** The host, when a host is added or removed (availability.yaml). */
+  host?: { id: string; name: string };
 }
 
 const SERVICE = /^src\/content\/services\/([a-z0-9-]+)\.mdx$/;
@@ -92,13 +94,37 @@ async function fileChange(file: ChangedFile, read: Read): Promise<Change[]> {
   }
   const data = DATA.exec(file.path)?.[1];
   // Read by the pages, and by the e-mails and the desk as the release goes live (../live-content.ts).
-  if (data === 'availability' || data === 'settings')
-    return [
-      { kind, what: `the ${data === 'settings' ? 'site’s settings' : 'hosts and their hours'}` },
-    ];
+  if (data === 'settings') return [{ kind, what: 'the site’s settings' }];
+  if (data === 'availability')
+    return [{ kind, what: 'the hosts and their hours' }, ...(await hostChanges(file.path, read))];
   if (data)
     return [{ kind, what: `the list “${data.replace(/-/g, ' ')}” (shown on several pages)` }];
   return [{ kind, what: `the image ${file.path.split('/').at(-1)}` }];
+}
+
+/** The hosts of availability.yaml's text (none if it cannot be read): their ids and names. */
+function hostsIn(text: string): Map<string, string> {
+  try {
+    const { entries } = (parse(text) ?? {}) as { entries?: { id?: unknown; hosts?: unknown }[] };
+    const hosts = entries?.find((entry) => entry?.id === 'calls')?.hosts;
+    return new Map(
+      (Array.isArray(hosts) ? hosts : []).flatMap((host: { id?: unknown; name?: unknown }) =>
+        typeof host?.id === 'string' ? [[host.id, String(host.name ?? host.id)] as const] : [],
+      ),
+    );
+  } catch {
+    return new Map();
+  }
+}
+
+/** The hosts the draft adds and removes, each named. */
+async function hostChanges(path: string, read: Read): Promise<Change[]> {
+  const [before, after] = [hostsIn(await read(path, 'old')), hostsIn(await read(path, 'new'))];
+  const apart = (from: Map<string, string>, to: Map<string, string>, kind: ChangeKind) =>
+    [...from]
+      .filter(([id]) => !to.has(id))
+      .map(([id, name]): Change => ({ kind, what: `the host ${name}`, host: { id, name } }));
+  return [...apart(before, after, 'removed'), ...apart(after, before, 'added')];
 }
 
 /** Every change of `files`, in the editor's words. */
