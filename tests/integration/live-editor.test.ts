@@ -44,6 +44,8 @@ import { post, read } from './staff-sign-in';
 
 const EDITOR = 'ed@northgate-digital.example';
 const OFFICE = 'office@northgate-digital.example';
+/** A host of availability.yaml, whom the draft's publish removes. */
+const BEN = 'ben@northgate-digital.example';
 const SERVICE = 'src/content/services/ipad.mdx';
 
 let folder: string;
@@ -617,6 +619,8 @@ describe('the editor on the live site', () => {
       hosts,
     );
     expect(renamed.status).toBe(200);
+    // Signed in while still a host of the live site.
+    expect((await get('/staff', await sessionOf(BEN))).status).toBe(200);
     expect(await publishing(token)).toContain(
       'Ben Okafor is no longer a host in your draft, with 1 call ahead. Move it to another host on the desk before you publish',
     );
@@ -751,8 +755,10 @@ describe('the editor on the live site', () => {
     });
     expect(message).toContain('- Added iPad Kiosk (/ipad-kiosk)');
     expect(message).toContain('- Removed the host Ben Okafor');
-    // The desk names the host as the live site now does, with no restart.
+    // The desk names the host as the live site now does, with no restart; the host removed can no
+    // longer sign in.
     expect(await deskHost(token)).toBe('Anna Reid-Lowe');
+    expect((await get('/staff', await sessionOf(BEN))).status).toBe(303);
     // One build in all: the job says it used the preview's, and no publish's checkout ever built.
     // (The job says so as it ends, a moment after the release is live.)
     await said(server, ', with the preview’s build)');
@@ -785,6 +791,7 @@ describe('the editor on the live site', () => {
     );
     expect(await publishing(token)).toContain('The live site changed since your draft began');
     expect(await deskHost(token)).toBe('Anna Reid');
+    expect((await get('/staff', await sessionOf(BEN))).status).toBe(200);
     // Both in the audit log, by the member.
     const audit = read(await (await get('/staff', token)).text());
     expect(audit).toMatch(new RegExp(`${EDITOR} started publish \\d+`));
