@@ -46,7 +46,7 @@ import { publishHandler } from './releases/publish-job.ts';
 import { commandBuilder } from './releases/build.ts';
 import { startVitals, type VitalsService } from './vitals/service.ts';
 import { FiguresCache, speedFiguresOf, type SpeedFigures } from './vitals/speed.ts';
-import { summaryRows } from './vitals/report.ts';
+import { summaryOf } from './vitals/report.ts';
 import { SPEED_METRICS } from '../domain/vitals.ts';
 import { log } from './log.ts';
 import { liveContent, provideContent } from './live-content.ts';
@@ -242,12 +242,7 @@ function staffDeskOf(
 /** The desk's field data, p75 per page and metric: worked out by the store at most once a minute. */
 function fieldDataOf(store: EnquiryStore): StaffDesk['fieldData'] {
   const cache = new FiguresCache(async (from) =>
-    summaryRows(
-      (await store.vitalsP75(from, ['path', 'metric'])).map(({ path, ...row }) => ({
-        group: path,
-        ...row,
-      })),
-    ),
+    summaryOf(await store.vitalsP75(from, ['path', 'metric']), 'path'),
   );
   return () => cache.get();
 }

@@ -83,8 +83,17 @@ const blobSha = (text: string) =>
     .update(`blob ${Buffer.byteLength(text)}\0${text}`)
     .digest('hex');
 
-/** A Save as Keystatic's tab posts it: a file's new text, base64, made on the version `opened`. */
-const save = (token: string, text: string, origin = server.url, opened?: string) =>
+/**
+ * A Save as Keystatic's tab posts it: a file's new text, base64, made on the version `opened` (null:
+ * a new file; undefined: none said).
+ */
+const saveIn = (
+  token: string,
+  path: string,
+  text: string,
+  opened?: string | null,
+  origin = server.url,
+) =>
   fetch(`${server.url}/api/keystatic/update`, {
     method: 'POST',
     redirect: 'manual',
@@ -94,14 +103,18 @@ const save = (token: string, text: string, origin = server.url, opened?: string)
       'Content-Type': 'application/json',
       'no-cors': '1',
       ...(opened !== undefined && {
-        'x-editor-base': JSON.stringify({ [SERVICE]: blobSha(opened) }),
+        'x-editor-base': JSON.stringify({ [path]: opened === null ? null : blobSha(opened) }),
       }),
     },
     body: JSON.stringify({
-      additions: [{ path: SERVICE, contents: Buffer.from(text).toString('base64') }],
+      additions: [{ path, contents: Buffer.from(text).toString('base64') }],
       deletions: [],
     }),
   });
+
+/** A Save of the service page this file edits. */
+const save = (token: string, text: string, origin = server.url, opened?: string) =>
+  saveIn(token, SERVICE, text, opened, origin);
 
 /**
  * How long the editor may take to show an entry in a new browser context: Keystatic's 4 MB of
@@ -254,23 +267,6 @@ function said(running: RunningServer, text: string) {
 
 /** The publishing page as `token`'s member sees it, as text. */
 const publishing = async (token: string) => read(await (await get('/staff/publish', token)).text());
-
-/** A Save of another file of the draft, on the version `opened` (null: a new file). */
-const saveIn = (token: string, path: string, text: string, opened: string | null) =>
-  fetch(`${server.url}/api/keystatic/update`, {
-    method: 'POST',
-    headers: {
-      Cookie: `staff=${token}`,
-      Origin: server.url,
-      'Content-Type': 'application/json',
-      'no-cors': '1',
-      'x-editor-base': JSON.stringify({ [path]: opened === null ? null : blobSha(opened) }),
-    },
-    body: JSON.stringify({
-      additions: [{ path, contents: Buffer.from(text).toString('base64') }],
-      deletions: [],
-    }),
-  });
 
 /** The name the desk gives the host `anna` (its list of hosts to find calls by). */
 const deskHost = async (token: string) =>

@@ -20,7 +20,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Bookings } from '../../src/server/booking/calls';
 import { checkCallToken, signCallToken } from '../../src/server/call-token';
-import { formatReport } from '../../src/server/vitals/report';
+import { formatTables, reportTables } from '../../src/server/vitals/report';
 import { CopyError, copyToPostgres } from '../../src/server/store/copy-to-postgres';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { SqliteStore } from '../../src/server/store/sqlite';
@@ -324,8 +324,8 @@ describe('a SQLite store copied into PostgreSQL', () => {
       email: 'anna@a.example',
     });
 
-    const report = formatReport(
-      await store.vitalsSince('2026-11-01'),
+    const report = formatTables(
+      reportTables(await store.vitalsSince('2026-11-01')),
       '2026-11-01',
       '2026-11-30',
       await store.vitalsDaysSince('2026-11-01'),

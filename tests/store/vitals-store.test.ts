@@ -7,12 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EnquiryStore, VitalRecord } from '../../src/server/store/types';
 import { SPEED_METRICS } from '../../src/domain/vitals';
-import {
-  reportTables,
-  reportTablesOf,
-  summarise,
-  summaryRows,
-} from '../../src/server/vitals/report';
+import { reportTables, reportTablesOf, summarise, summaryOf } from '../../src/server/vitals/report';
 import { speedFigures, speedFiguresOf } from '../../src/server/vitals/speed';
 import { vitalRecord } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
@@ -73,12 +68,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       await store.addVitals(records);
       const from = '2026-11-15';
       const kept = records.filter((r) => r.day >= from);
-      const byPage = summaryRows(
-        (await store.vitalsP75(from, ['path', 'metric'])).map(({ path, ...row }) => ({
-          group: path,
-          ...row,
-        })),
-      );
+      const byPage = summaryOf(await store.vitalsP75(from, ['path', 'metric']), 'path');
       expect(byPage).toEqual(summarise(kept, (r) => r.path));
       const today = '2026-12-05';
       const networks = await store.vitalsP75(from, ['device', 'metric', 'network'], {

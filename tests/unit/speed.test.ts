@@ -17,7 +17,7 @@ import {
   p75,
   type NetworkValue,
 } from '../../src/server/vitals/figure';
-import { formatReport } from '../../src/server/vitals/report';
+import { formatTables, reportTables } from '../../src/server/vitals/report';
 import { FiguresCache, SPEED_MAX_AGE_MS, speedFigures } from '../../src/server/vitals/speed';
 import { honestVisits, type HonestPopulation } from '../support/honest-networks';
 import { vitalRecord } from '../support/records';
@@ -248,7 +248,7 @@ describe('what 5 hostile networks can do to a figure', () => {
 describe('the staff’s report', () => {
   it('gives /speed’s figure beside the plain one, by device class, over the same window', () => {
     const inWindow = fixture.filter((r) => r.day >= '2026-10-30');
-    const report = formatReport(inWindow, '2026-10-30', TODAY);
+    const report = formatTables(reportTables(inWindow), '2026-10-30', TODAY);
     const phones = speedFigures(fixture, TODAY).devices[0]!.figures;
     for (const { metric, p75: figure } of phones) {
       const row = report

@@ -13,7 +13,8 @@ import {
 import { beaconSchema, rate, thresholds } from '../../src/domain/vitals';
 import {
   formatHtmlReport,
-  formatReport,
+  formatTables,
+  reportTables,
   formatVitalsCsv,
   summarise,
   windowStart,
@@ -125,7 +126,11 @@ describe('the p75', () => {
       { group: '/', metric: 'INP', p75: 180, rating: 'good', samples: 4 },
       { group: '/iphone', metric: 'CLS', p75: 0.3, rating: 'poor', samples: 2 },
     ]);
-    const report = formatReport([...lcp, ...inp, ...other], '2026-10-28', '2026-11-24');
+    const report = formatTables(
+      reportTables([...lcp, ...inp, ...other]),
+      '2026-10-28',
+      '2026-11-24',
+    );
     expect(report).toMatch(/\/\s+LCP\s+3250 ms\s+needs improvement\s+13/);
     // From fewer than 5 visits: not rated (2 CLS, 4 INP), as the desk's table says it too.
     expect(report).toMatch(/\/iphone\s+CLS\s+0\.300\s+too few visits\s+2/);
@@ -140,14 +145,14 @@ describe('the p75', () => {
       { day: '2026-11-20', received: 60_000, kept: 50_000, dropped: 4_000 },
       { day: '2026-11-21', received: 30, kept: 30, dropped: 0 },
     ];
-    const report = formatReport([record()], '2026-10-28', '2026-11-24', days);
+    const report = formatTables(reportTables([record()]), '2026-10-28', '2026-11-24', days);
     expect(report).toContain('Received 60,030 measurements, kept 50,030.');
     expect(report).toContain(
       "On 1 day more came than a day keeps (VITALS_DAILY_CAP): a random sample of the day's was kept, 6,000 left out.",
     );
     expect(report).toContain('4,000 measurements dropped: a network over its daily share');
     // A quiet window says neither.
-    const quiet = formatReport([record()], '2026-10-28', '2026-11-24', days.slice(1));
+    const quiet = formatTables(reportTables([record()]), '2026-10-28', '2026-11-24', days.slice(1));
     expect(quiet).toContain('Received 30 measurements, kept 30.');
     expect(quiet).not.toMatch(/random sample|dropped:/);
   });

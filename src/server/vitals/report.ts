@@ -20,7 +20,7 @@ import {
 import { htmlText } from '../../domain/html-text.ts';
 import { grouped } from '../../domain/numbers.ts';
 import { csvCell, terminalText } from '../safe-text.ts';
-import type { VitalRecord, VitalsDay, VitalsStore } from '../store/types.ts';
+import type { VitalRecord, VitalsDay, VitalsP75, VitalsStore } from '../store/types.ts';
 import { classFigures, networkFigure, p75 } from './figure.ts';
 
 export interface Summary {
@@ -46,13 +46,7 @@ export function summarise(
   groupOf: (record: VitalRecord) => string,
   { perNetwork = false }: { perNetwork?: boolean } = {},
 ): Summary[] {
-  const groups = new Map<string, VitalRecord[]>();
-  for (const record of records) {
-    const key = `${record.metric} ${groupOf(record)}`;
-    const list = groups.get(key);
-    if (list) list.push(record);
-    else groups.set(key, [record]);
-  }
+  const groups = Map.groupBy(records, (record) => `${record.metric} ${groupOf(record)}`);
   return summaryRows(
     [...groups.values()].map((list) => ({
       group: groupOf(list[0]!),
@@ -60,6 +54,26 @@ export function summarise(
       p75: p75(list.map((r) => r.value))!,
       samples: list.length,
       ...(perNetwork && { perNetwork: networkFigure(list) ?? null }),
+    })),
+  );
+}
+
+/**
+ * The store's p75s (EnquiryStore.vitalsP75) split by `key` and metric, as summarise gives them; with
+ * `perNetwork`, /speed's figure of each row beside it.
+ */
+export function summaryOf<K extends 'path' | 'connection' | 'device'>(
+  rows: readonly VitalsP75<K | 'metric'>[],
+  key: K,
+  perNetwork?: (group: string, metric: MetricName) => number | null,
+): Summary[] {
+  return summaryRows(
+    rows.map((row) => ({
+      group: row[key],
+      metric: row.metric,
+      p75: row.p75,
+      samples: row.samples,
+      ...(perNetwork && { perNetwork: perNetwork(row[key], row.metric) }),
     })),
   );
 }
@@ -188,29 +202,13 @@ export async function reportTablesOf(
   const of = classFigures(networks);
   return {
     measurements: pages.reduce((sum, row) => sum + row.samples, 0),
-    byPage: summaryRows(pages.map(({ path, ...row }) => ({ group: path, ...row }))),
-    byConnection: summaryRows(
-      connections.map(({ connection, ...row }) => ({ group: connection, ...row })),
-    ),
-    byDevice: summaryRows(
-      devices.map(({ device, ...row }) => ({
-        group: device,
-        ...row,
-        perNetwork: of(device, row.metric).figure ?? null,
-      })),
-    ),
+    byPage: summaryOf(pages, 'path'),
+    byConnection: summaryOf(connections, 'connection'),
+    byDevice: summaryOf(devices, 'device', (device, metric) => of(device, metric).figure ?? null),
   };
 }
 
-/** The terminal report of some measurements: per page and metric, then per connection and device. */
-export const formatReport = (
-  records: readonly VitalRecord[],
-  from: string,
-  to: string,
-  days: readonly VitalsDay[] = [],
-) => formatTables(reportTables(records), from, to, days);
-
-/** The terminal report of its tables. */
+/** The terminal report: per page and metric, then per connection type and per device class. */
 export function formatTables(
   tables: ReportTables,
   from: string,

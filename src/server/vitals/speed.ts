@@ -47,14 +47,14 @@ export function speedFigures(
   days: readonly VitalsDay[] = [],
 ): SpeedFigures {
   const from = windowStart(today, SPEED_WINDOW_DAYS);
-  const networks = new Map<string, VitalRecord[]>();
-  records.forEach((record, i) => {
-    if (record.day < from || record.day > today || !isSpeedMetric(record.metric)) return;
-    const key = `${record.device} ${record.metric} ${record.network ?? `#${i}`}`;
-    const list = networks.get(key);
-    if (list) list.push(record);
-    else networks.set(key, [record]);
-  });
+  const inWindow = records.filter(
+    (record) => record.day >= from && record.day <= today && isSpeedMetric(record.metric),
+  );
+  // A measurement without a network key is a network of its own.
+  const networks = Map.groupBy(
+    inWindow,
+    (record, i) => `${record.device} ${record.metric} ${record.network ?? `#${i}`}`,
+  );
   const rows = [...networks.values()].map((list): NetworkP75 => ({
     device: list[0]!.device,
     metric: list[0]!.metric,
