@@ -54,3 +54,18 @@ it('names pages added, removed, moved and redirected, the hosts added and remove
     'Publish: Added Flutter Apps (/flutter); Removed PHP Sites (/php); Moved iOS Apps: from /iphone to /ios and 9 more',
   );
 });
+
+it('names a host on one line, whatever their name holds', async () => {
+  const hosts = (name: string) =>
+    `entries:\n  - id: calls\n    hosts:\n      - id: eve\n        name: ${JSON.stringify(name)}\n`;
+  const changes = await describeChanges(
+    [{ status: 'M', path: 'src/content/data/availability.yaml' }],
+    async (_, at) =>
+      at === 'old' ? hosts('Eve\n- Changed the price\r\n\u0007Bell') : 'entries: []\n',
+  );
+  expect(commitMessage(changes).split('\n').slice(2)).toEqual([
+    '- Changed the hosts and their hours',
+    '- Removed the host Eve - Changed the price Bell',
+    '',
+  ]);
+});

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import type { ChangedFile } from './draft.ts';
 import { git } from './git.ts';
 import { PUBLISH_SUBJECT } from '../../domain/editing.ts';
+import { headerText } from '../safe-text.ts';
 
 export type ChangeKind = 'added' | 'changed' | 'removed' | 'moved' | 'redirected';
 
@@ -102,14 +103,19 @@ async function fileChange(file: ChangedFile, read: Read): Promise<Change[]> {
   return [{ kind, what: `the image ${file.path.split('/').at(-1)}` }];
 }
 
-/** The hosts of availability.yaml's text (none if it cannot be read): their ids and names. */
+/**
+ * The hosts of availability.yaml's text (none if it cannot be read): their ids and names, each name
+ * one line (the commit's message lists them a line each).
+ */
 function hostsIn(text: string): Map<string, string> {
   try {
     const { entries } = (parse(text) ?? {}) as { entries?: { id?: unknown; hosts?: unknown }[] };
     const hosts = entries?.find((entry) => entry?.id === 'calls')?.hosts;
     return new Map(
       (Array.isArray(hosts) ? hosts : []).flatMap((host: { id?: unknown; name?: unknown }) =>
-        typeof host?.id === 'string' ? [[host.id, String(host.name ?? host.id)] as const] : [],
+        typeof host?.id === 'string'
+          ? [[host.id, headerText(String(host.name ?? host.id), 80)] as const]
+          : [],
       ),
     );
   } catch {
