@@ -212,18 +212,29 @@ function staffDeskOf(
   secret: string,
   siteUrl: string,
 ): StaffDesk {
-  // The hosts as the live site has them (a publish may change them): made again when they change.
-  let members: { of: MailContent['hosts']; members: StaffDesk['members'] } | undefined;
+  // The hosts as the live site has them (a publish may change them): made again when they change,
+  // and their names kept in the store, so that the desk still names a host a later publish removes
+  // beside their calls. Made at the start too: a host removed by a deploy was kept by the process
+  // before it, and every publish is asked for by a signed-in member, which reads these first.
+  const membersOf = (hosts: MailContent['hosts']) => {
+    services.store.desk
+      .rememberHosts(hosts.map(({ id, name }) => ({ id, name })))
+      .catch((error: unknown) => log.warn(`Could not keep the hosts' names: ${String(error)}`));
+    const made = staffMembers(
+      hosts,
+      config.staffEmails,
+      content.timeZone ?? 'UTC',
+      config.staffEditors,
+    );
+    return { of: hosts, members: made };
+  };
+  let members = membersOf(content.hosts);
   return {
     store: services.store,
     services,
     jobs: services.jobs,
     get members() {
-      if (members?.of !== content.hosts) {
-        const { hosts, timeZone = 'UTC' } = content;
-        const made = staffMembers(hosts, config.staffEmails, timeZone, config.staffEditors);
-        members = { of: hosts, members: made };
-      }
+      if (members.of !== content.hosts) members = membersOf(content.hosts);
       return members.members;
     },
     secret,

@@ -755,6 +755,12 @@ describe('the editor on the live site', () => {
     // longer sign in.
     expect(await deskHost(token)).toBe('Anna Reid-Lowe');
     expect((await get('/staff', await sessionOf(BEN))).status).toBe(303);
+    // His call is still named his, and found by his name among the hosts no longer live.
+    const his = await (await get('/staff?state=upcoming&host=ben', token)).text();
+    expect(his).toMatch(
+      /<optgroup label="No longer hosts"[^>]*>\s*<option value="ben" selected[^>]*>\s*Ben Okafor\s*</,
+    );
+    expect([...his.matchAll(/· host ([^·<]+?) ·/g)].map((m) => m[1])).toEqual(['Ben Okafor']);
     // One build in all: the job says it used the preview's, and no publish's checkout ever built.
     // (The job says so as it ends, a moment after the release is live.)
     await said(server, ', with the preview’s build)');

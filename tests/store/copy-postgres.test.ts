@@ -131,6 +131,7 @@ async function fill(store: EnquiryStore) {
   });
   await store.staff.markHandled(asked.id, 'anna@a.example', now);
   await store.desk.addNote({ enquiryId: asked.id, author: 'anna@a.example', at: now, body: 'Hi' });
+  await store.desk.rememberHosts([{ id: 'ana', name: 'Ana Ødegård' }]);
   await fillReleases(store);
   return { moving: (await store.findById(moving.id))! };
 }

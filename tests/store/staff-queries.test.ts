@@ -173,6 +173,27 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %
     expect(await page(1)).toEqual(one);
   });
 
+  it('keep the hosts’ names as the live site renames them, and name those it no longer has who have calls', async () => {
+    await store.desk.rememberHosts([
+      { id: 'ana', name: 'Ana Silva' },
+      { id: 'ben', name: 'Ben' },
+      { id: 'cy', name: 'Cy Moss' },
+    ]);
+    // Renamed; an id given twice is kept once.
+    await store.desk.rememberHosts([
+      { id: 'ben', name: 'Ben Okafor' },
+      { id: 'ben', name: 'Ben Okafor' },
+    ]);
+    await store.desk.rememberHosts([]);
+    // Cy has no call: not a host to filter by.
+    expect(await store.desk.formerHosts(['ana'])).toEqual([{ id: 'ben', name: 'Ben Okafor' }]);
+    expect(await store.desk.formerHosts([])).toEqual([
+      { id: 'ana', name: 'Ana Silva' },
+      { id: 'ben', name: 'Ben Okafor' },
+    ]);
+    expect(await store.desk.formerHosts(['ana', 'ben', 'cy'])).toEqual([]);
+  });
+
   it('keep notes by their author, oldest first, on an enquiry that exists only', async () => {
     const note = { enquiryId: ids.P2!, author: ANNA, body: 'Call back on Monday.\nBudget £40k.' };
     expect(await store.desk.addNote({ ...note, at: now })).toBe(true);

@@ -14,6 +14,7 @@ import { stepsOf } from '../../src/server/store/migrations';
 import { sqlSteps } from '../support/migrations';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { COUNT_FAILED } from '../../src/server/store/store';
+import { formerHostsSql } from '../../src/server/store/staff-queries';
 
 const migrations = stepsOf('sqlite');
 import { ahead, call, enquiry, vitalRecord } from '../support/records';
@@ -70,6 +71,18 @@ describe('the SQLite store', () => {
     expect(plan.map((step) => step.detail)).toEqual([
       'SEARCH jobs USING COVERING INDEX jobs_failed (failed_at>?)',
     ]);
+    await store.close();
+  });
+
+  it('finds the calls of the hosts a publish removed through an index, not by reading every call', async () => {
+    const store = new SqliteStore(join(dir, 'e.sqlite'));
+    const plan = store.db.prepare(`EXPLAIN QUERY PLAN ${formerHostsSql(2)}`).all() as {
+      detail: string;
+    }[];
+    expect(plan.map((step) => step.detail)).toContain(
+      'SEARCH e EXISTS USING COVERING INDEX enquiries_host (call_host=?)',
+    );
+    expect(plan.map((step) => step.detail).filter((d) => d.startsWith('SCAN e'))).toEqual([]);
     await store.close();
   });
 

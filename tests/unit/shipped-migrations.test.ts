@@ -36,6 +36,7 @@ const shipped = {
     'e9f7724e67d2ff66',
     'b0404fb4e1fb8b47',
     '1525eba24c08a86c',
+    '3bda2c0919f5acd0',
   ],
   postgresql: [
     '64ba7b9b06f00990',
@@ -61,6 +62,7 @@ const shipped = {
     'e9f7724e67d2ff66',
     'b0404fb4e1fb8b47',
     '1525eba24c08a86c',
+    '3bda2c0919f5acd0',
   ],
 };
 

@@ -31,7 +31,7 @@ import type {
 } from '../../domain/staff.ts';
 import type { CalendarWriteState } from '../store/calendar-writes.ts';
 import { SlotTaken, type EnquiryStore, type StoredEnquiry } from '../store/types.ts';
-import type { ExportCursor } from '../store/types.ts';
+import type { ExportCursor, KnownHost } from '../store/types.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
 import {
   addressKey,
@@ -287,8 +287,8 @@ export interface DeskView extends PageAnswer {
   next?: string;
   /** This page's address: its forms post to it, and the member comes back to it. */
   here: string;
-  /** The hosts, to filter by; the member's own host id, if they take calls. */
-  hosts: { id: string; name: string }[];
+  /** The hosts, to filter by (those removed last); the member's own host id, if they take calls. */
+  hosts: DeskHost[];
   myHost: string | undefined;
   audit: AuditLine[];
   /** The member's passkeys, oldest first: none, and the desk offers one first. */
@@ -521,9 +521,7 @@ async function deskView(
   availability: Availability,
   now: number,
 ): Promise<DeskView> {
-  const hosts = [...desk.members.values()].flatMap((m) =>
-    m.hostId ? [{ id: m.hostId, name: m.name }] : [],
-  );
+  const hosts = await deskHosts(desk);
   const filters = deskFilters(url, new Set(hosts.map((h) => h.id)));
   const { items, more } = await deskPage(desk, filters, member.timeZone, hosts, now);
   const chosen = await chosenCall(desk, member, url.searchParams.get('call'), hosts, now);
@@ -561,6 +559,21 @@ async function deskView(
   };
 }
 
+/** A host on the desk: one the live site has, or one a publish removed (`former`). */
+export type DeskHost = KnownHost & { former?: boolean };
+
+/**
+ * The hosts, to filter by and to name beside their calls: the live site's, then those a publish has
+ * removed who have calls (`former`), as the store kept their names.
+ */
+async function deskHosts(desk: StaffDesk): Promise<DeskHost[]> {
+  const live = [...desk.members.values()].flatMap((m) =>
+    m.hostId ? [{ id: m.hostId, name: m.name }] : [],
+  );
+  const former = await desk.store.desk.formerHosts(live.map((host) => host.id));
+  return [...live, ...former.map((host) => ({ ...host, former: true }))];
+}
+
 /** The anchor an outcome's address asked for (`?at=`), if it is an item's; else the top's. */
 const anchorOf = (url: URL) => {
   const at = url.searchParams.get('at') ?? '';
@@ -572,7 +585,7 @@ export async function deskPage(
   desk: Pick<StaffDesk, 'store' | 'members' | 'where'>,
   filters: DeskFilters,
   timeZone: string,
-  hosts: { id: string; name: string }[],
+  hosts: readonly KnownHost[],
   now: number,
 ): Promise<{ items: DeskItem[]; more: boolean }> {
   const rows = await desk.store.desk.list(deskQuery(filters, timeZone, now));
@@ -635,7 +648,7 @@ async function chosenCall(
   desk: StaffDesk,
   member: StaffMember,
   id: string | null,
-  hosts: { id: string; name: string }[],
+  hosts: readonly KnownHost[],
   now: number,
 ): Promise<ChosenCall | CancelRefusal | undefined> {
   if (!id) return undefined;

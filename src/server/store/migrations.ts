@@ -730,6 +730,12 @@ export const migrations: Migration[] = [
   // 26: the jobs that failed for good, counted from an index of their own: /healthz counts them at
   // each balancer's check (every second), and done jobs are kept, so the count read every job.
   'CREATE INDEX jobs_failed ON jobs (failed_at) WHERE failed_at IS NOT NULL;',
+  // 27: the hosts' names as the live site last had them (./staff-queries.ts rememberHosts): a call
+  // keeps only its host's id, and a host a publish removes is still named beside their calls on the
+  // desk, and can still be chosen in its Host filter; and every call of a host, cancelled ones too,
+  // found through an index (that filter, and whether a host removed has calls).
+  `CREATE TABLE hosts_known (id TEXT PRIMARY KEY, name TEXT NOT NULL);
+   CREATE INDEX enquiries_host ON enquiries (call_host) WHERE call_host IS NOT NULL;`,
 ];
 
 /** The steps `engine` runs, in order (of the first `count` migrations: all): its version counts these. */

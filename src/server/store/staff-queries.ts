@@ -236,6 +236,7 @@ export function staffQueries(db: Db, dialect: Dialect): StaffQueries {
     },
     ...noteQueries(db),
     ...markQueries(db),
+    ...hostQueries(db),
     async exportPage(after, limit) {
       const order = dialect.insertOrder;
       const select = SELECT_ENQUIRIES.replace('SELECT e.*', `SELECT e.${order} AS row_order, e.*`);
@@ -312,6 +313,38 @@ function markQueries(db: Db): Pick<StaffQueries, 'markOutcome' | 'markAllHandled
         [now, by, ...ids],
       );
       return rows.map((row) => row.id as string);
+    },
+  };
+}
+
+/**
+ * The hosts kept who are not among `live` (as many parameters) and have a call, found through the
+ * index of each host's calls (migration 27): no list of calls is read, on each load of the desk.
+ */
+export const formerHostsSql = (live: number) =>
+  `SELECT h.id, h.name FROM hosts_known h
+   WHERE ${live ? `h.id NOT IN (${Array.from({ length: live }, () => '?').join(', ')}) AND` : ''}
+     EXISTS (SELECT 1 FROM enquiries e WHERE e.call_host = h.id)
+   ORDER BY h.name, h.id`;
+
+/** The hosts' names, kept past a publish that removes one (migration 27). */
+function hostQueries(db: Db): Pick<StaffQueries, 'rememberHosts' | 'formerHosts'> {
+  return {
+    async rememberHosts(given) {
+      // One row an id (PostgreSQL refuses to change a row twice in one statement).
+      const hosts = [...new Map(given.map((host) => [host.id, host])).values()];
+      if (hosts.length === 0) return;
+      // Written only when new or renamed: every process does this as a publish goes live.
+      await db.run(
+        `INSERT INTO hosts_known (id, name) VALUES ${hosts.map(() => '(?, ?)').join(', ')}
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name
+         WHERE hosts_known.name <> excluded.name`,
+        hosts.flatMap((host) => [host.id, host.name]),
+      );
+    },
+    async formerHosts(live) {
+      const rows = await db.all(formerHostsSql(live.length), [...live]);
+      return rows.map((row) => ({ id: row.id as string, name: row.name as string }));
     },
   };
 }

@@ -512,6 +512,12 @@ export interface ExportCursor {
   order: number;
 }
 
+/** A host as the desk names them: their id in availability.yaml, and their name. */
+export interface KnownHost {
+  id: string;
+  name: string;
+}
+
 export interface StaffQueries {
   /** A page of a list, in the list's order (calls by their time, enquiries newest first). */
   list(query: DeskQuery): Promise<StoredEnquiry[]>;
@@ -531,6 +537,10 @@ export interface StaffQueries {
   ): Promise<boolean>;
   /** Enquiries marked handled by `by` at `now`, those not handled yet: the ids it marked. */
   markAllHandled(ids: readonly string[], by: string, now: number): Promise<string[]>;
+  /** The live site's hosts, by id and name, kept (a name changed) for when a publish removes one. */
+  rememberHosts(hosts: readonly KnownHost[]): Promise<void>;
+  /** The hosts kept but not among `live` who have a call (booked, cancelled or past), by name. */
+  formerHosts(live: readonly string[]): Promise<KnownHost[]>;
   /** Every enquiry (spam too), in the order stored, `limit` after `after`; where it ended. */
   exportPage(
     after: ExportCursor | undefined,
