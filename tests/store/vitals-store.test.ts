@@ -7,7 +7,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EnquiryStore, VitalRecord } from '../../src/server/store/types';
 import { SPEED_METRICS } from '../../src/domain/vitals';
-import { reportTables, reportTablesOf, summarise, summaryOf } from '../../src/server/vitals/report';
+import {
+  dailyP75Of,
+  reportTables,
+  reportTablesOf,
+  summarise,
+  summaryOf,
+} from '../../src/server/vitals/report';
 import { speedFigures, speedFiguresOf } from '../../src/server/vitals/speed';
 import { vitalRecord } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
@@ -84,6 +90,15 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       expect(tables).toEqual(reportTables(kept.filter((r) => r.day <= to)));
       expect(tables.byDevice.filter((row) => row.perNetwork !== null)).not.toEqual([]);
       expect(tables.byConnection).not.toEqual([]);
+      // And the HTML report's charts: each metric's p75 by day.
+      const daily = await dailyP75Of(store, from, to);
+      expect(daily).toEqual(
+        summarise(
+          kept.filter((r) => r.day <= to),
+          (r) => r.day,
+        ),
+      );
+      expect(new Set(daily.map((row) => row.group)).size).toBe(11);
     });
 
     it('works the percentiles and the days’ counts out off the thread that answers the visitors', async () => {

@@ -176,13 +176,18 @@ describe('the exports', () => {
   });
 
   it('HTML: one page with a chart per metric and nothing to fetch', () => {
+    const records = [record({ path: '/<script>' }), record({ day: '2026-11-21', value: 5000 })];
     const html = formatHtmlReport(
-      [record({ path: '/<script>' }), record({ day: '2026-11-21', value: 5000 })],
+      reportTables(records),
+      summarise(records, (r) => r.day),
       '2026-11-20',
       '2026-11-21',
       'https://www.example.com',
     );
     expect(html.match(/<svg /g)).toHaveLength(5);
+    // Each day's point on its metric's chart.
+    expect(html).toMatch(/<title>2026-11-21: p75 [^<]+ \(1 samples\)<\/title>/);
+    expect(html).toContain('2026-11-20 to 2026-11-21: 2 measurements');
     expect(html).not.toContain('<script>');
     expect(html).toContain('/&#60;script&#62;');
     expect(html).not.toMatch(/\b(src|href)=/);

@@ -467,8 +467,13 @@ export class Store implements EnquiryStore {
     by: readonly K[],
     { metrics = [], to }: { metrics?: readonly MetricName[]; to?: string } = {},
   ): Promise<VitalsP75<K>[]> {
+    // A measurement with no network key is a network of its own; a day as the site writes one.
     const column = (key: VitalsKey) =>
-      key === 'network' ? `COALESCE(network, '#' || ${this.#dialect.insertOrder})` : key;
+      key === 'network'
+        ? `COALESCE(network, '#' || ${this.#dialect.insertOrder})`
+        : key === 'day'
+          ? this.#dialect.day('day')
+          : key;
     const keys = by.map(column).join(', ');
     const only = metrics.length ? ` AND metric IN (${metrics.map(() => '?').join(', ')})` : '';
     // Weeks of measurements: read aside.

@@ -335,7 +335,7 @@ export interface VitalsDay extends VitalsDayCounts {
 }
 
 /** What field data's percentiles can be split by. */
-export type VitalsKey = 'path' | 'metric' | 'connection' | 'device' | 'network';
+export type VitalsKey = 'day' | 'path' | 'metric' | 'connection' | 'device' | 'network';
 
 /** One split's p75 and count (EnquiryStore.vitalsP75). */
 export type VitalsP75<K extends VitalsKey> = { [key in K]: VitalRecord[key] & string } & {

@@ -2,7 +2,7 @@
  * `npm run vitals`: the field data of the last 28 days, p75 per page and metric, then per
  * connection type and device class. `-- --days N` for another window; `-- --csv` prints every
  * measurement as CSV (`> vitals.csv`); `-- --html report.html` writes a page with a chart per
- * metric. Reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB.
+ * metric. Only the CSV reads the measurements themselves: the store works out the rest. Reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB.
  * What it prints is made by ./report.ts; this file is the arguments and the I/O.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,12 +13,14 @@ import { serverConfig } from '../config.ts';
 import { openStore } from '../store/index.ts';
 import type { VitalRecord, VitalsDay } from '../store/types.ts';
 import {
+  dailyP75Of,
   formatHtmlReport,
   formatTables,
   formatVitalsCsv,
   reportTablesOf,
   windowStart,
   type ReportTables,
+  type Summary,
 } from './report.ts';
 
 const USAGE = 'Usage: npm run vitals [-- --days 28] [--to YYYY-MM-DD] [--csv | --html report.html]';
@@ -49,21 +51,28 @@ if (!config.databaseUrl && !existsSync(config.databasePath)) {
   process.exit(1);
 }
 
-/** What the output asked for reads: every measurement (the CSV, the charts), or the tables alone. */
+/**
+ * What the output asked for reads: every measurement (the CSV), or the tables (and for the HTML
+ * report, each day's p75s).
+ */
 type Read =
-  { records: VitalRecord[]; counts: VitalsDay[] } | { tables: ReportTables; counts: VitalsDay[] };
+  | { records: VitalRecord[]; counts: VitalsDay[] }
+  | { tables: ReportTables; daily?: Summary[]; counts: VitalsDay[] };
 
 let read: Read;
 try {
   const store = await openStore(config, { readOnly: true });
   try {
     const counts = (await store.vitalsDaysSince(from)).filter((d) => d.day <= to);
-    // The text report's p75s are worked out by the store: the window's measurements, up to
-    // VITALS_DAILY_CAP a day, are not all read into this process.
-    read =
-      values.csv || values.html
-        ? { records: (await store.vitalsSince(from)).filter((r) => r.day <= to), counts }
-        : { tables: await reportTablesOf(store, from, to), counts };
+    // The reports' p75s are worked out by the store: the window's measurements, up to
+    // VITALS_DAILY_CAP a day, are read into this process only for the CSV, which lists them.
+    read = values.csv
+      ? { records: (await store.vitalsSince(from)).filter((r) => r.day <= to), counts }
+      : {
+          tables: await reportTablesOf(store, from, to),
+          ...(values.html && { daily: await dailyP75Of(store, from, to) }),
+          counts,
+        };
   } finally {
     await store.close();
   }
@@ -72,9 +81,9 @@ try {
   process.exit(1);
 }
 
-if ('tables' in read) console.log(formatTables(read.tables, from, to, read.counts));
-else if (values.csv) process.stdout.write(formatVitalsCsv(read.records));
-else if (values.html) {
+if ('records' in read) process.stdout.write(formatVitalsCsv(read.records));
+else if (!read.daily || !values.html) console.log(formatTables(read.tables, from, to, read.counts));
+else {
   // The site's public address: SITE_URL, else the build's (dist/build.json).
   let site = config.siteUrl;
   try {
@@ -83,6 +92,6 @@ else if (values.html) {
     // No build here: the report says 'the site'.
   }
   site ??= 'the site';
-  writeOutput(values.html, formatHtmlReport(read.records, from, to, site));
-  console.log(`Wrote ${values.html}: ${read.records.length} measurements, ${from} to ${to}.`);
+  writeOutput(values.html, formatHtmlReport(read.tables, read.daily, from, to, site));
+  console.log(`Wrote ${values.html}: ${read.tables.measurements} measurements, ${from} to ${to}.`);
 }

@@ -62,7 +62,7 @@ export function summarise(
  * The store's p75s (EnquiryStore.vitalsP75) split by `key` and metric, as summarise gives them; with
  * `perNetwork`, /speed's figure of each row beside it.
  */
-export function summaryOf<K extends 'path' | 'connection' | 'device'>(
+export function summaryOf<K extends 'day' | 'path' | 'connection' | 'device'>(
   rows: readonly VitalsP75<K | 'metric'>[],
   key: K,
   perNetwork?: (group: string, metric: MetricName) => number | null,
@@ -208,6 +208,13 @@ export async function reportTablesOf(
   };
 }
 
+/** Each metric's p75 by day (the HTML report's charts), worked out by the store as the tables are. */
+export const dailyP75Of = async (
+  store: Pick<VitalsStore, 'vitalsP75'>,
+  from: string,
+  to: string,
+): Promise<Summary[]> => summaryOf(await store.vitalsP75(from, ['day', 'metric'], { to }), 'day');
+
 /** The terminal report: per page and metric, then per connection type and per device class. */
 export function formatTables(
   tables: ReportTables,
@@ -270,11 +277,8 @@ function daysBetween(from: string, to: string): string[] {
 }
 
 /** An SVG chart of a metric's p75 by day, with its two thresholds; days without data leave a gap. */
-function chart(metric: MetricName, records: readonly VitalRecord[], days: readonly string[]) {
-  const byDay = summarise(
-    records.filter((r) => r.metric === metric),
-    (r) => r.day,
-  );
+function chart(metric: MetricName, daily: readonly Summary[], days: readonly string[]) {
+  const byDay = daily.filter((s) => s.metric === metric);
   const points = new Map(byDay.map((s) => [s.group, s]));
   const [good, poor] = thresholds[metric];
   const top = Math.max(poor * 1.25, ...byDay.map((s) => s.p75)) || 1;
@@ -326,14 +330,15 @@ function htmlTable(heading: string, rows: readonly Summary[]) {
  * can open and forward: a chart per metric of the p75 by day, and the tables of the terminal report.
  */
 export function formatHtmlReport(
-  records: readonly VitalRecord[],
+  tables: ReportTables,
+  daily: readonly Summary[],
   from: string,
   to: string,
   site: string,
 ): string {
   const days = daysBetween(from, to);
   const charts = metricNames
-    .map((m) => `<section><h2>${m}</h2>${chart(m, records, days)}</section>`)
+    .map((m) => `<section><h2>${m}</h2>${chart(m, daily, days)}</section>`)
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -342,20 +347,11 @@ export function formatHtmlReport(
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#14171f}svg{width:100%;height:auto;font-size:11px;fill:#4a5060}table{border-collapse:collapse;width:100%;margin:1rem 0 2rem}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #dde1e8}td:nth-child(3),td:nth-child(5){font-variant-numeric:tabular-nums}</style>
 </head><body>
 <h1>Field data: ${htmlText(site)}</h1>
-<p>${from} to ${to}: ${records.length} measurements of real visits. Each figure is the 75th percentile (p75), rated as Google's Core Web Vitals are: ${metricNames.map((m) => `${m} good up to ${htmlText(formatValue(m, thresholds[m][0]))}, poor above ${htmlText(formatValue(m, thresholds[m][1]))}`).join('; ')}. ${htmlText(PLAIN)}</p>
+<p>${from} to ${to}: ${tables.measurements} measurements of real visits. Each figure is the 75th percentile (p75), rated as Google's Core Web Vitals are: ${metricNames.map((m) => `${m} good up to ${htmlText(formatValue(m, thresholds[m][0]))}, poor above ${htmlText(formatValue(m, thresholds[m][1]))}`).join('; ')}. ${htmlText(PLAIN)}</p>
 <h2>p75 by day</h2>${charts}
-<h2>By page</h2>${htmlTable(
-    'Page',
-    summarise(records, (r) => r.path),
-  )}
-<h2>By connection type</h2>${htmlTable(
-    'Connection',
-    summarise(records, (r) => r.connection),
-  )}
-<h2>By device class</h2>${htmlTable(
-    'Device',
-    summarise(records, (r) => r.device, { perNetwork: true }),
-  )}
+<h2>By page</h2>${htmlTable('Page', tables.byPage)}
+<h2>By connection type</h2>${htmlTable('Connection', tables.byConnection)}
+<h2>By device class</h2>${htmlTable('Device', tables.byDevice)}
 </body></html>
 `;
 }
