@@ -1,7 +1,8 @@
 /**
  * The staff CLI (`npm run enquiries`, src/server/cli.ts) as staff call it, through npm: its CSV
  * export is a file with only the CSV in it, whatever npm prints around the command; a cancellation
- * queues e-mails that say the staff made it, and why. And `npm run vitals`'s answer to a wrong call.
+ * queues e-mails that say the staff made it, and why. And `npm run vitals`: its answer to a wrong
+ * call, and its CSV written as it is read, ended quietly by a reader that has read enough.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Bookings } from '../../src/server/booking/calls';
 import { SqliteStore } from '../../src/server/store/sqlite';
-import { call, enquiry, mailCallOf } from '../support/records';
+import { call, enquiry, mailCallOf, vitalRecord } from '../support/records';
 
 const run = promisify(execFile);
 let dir: string;
@@ -216,6 +217,37 @@ describe('npm run vitals', () => {
         stdout: '',
         stderr: `${problem}\nUsage: npm run vitals [-- --days 28] [--to YYYY-MM-DD] [--csv | --html report.html]\n`,
       });
+  });
+
+  it('writes every measurement of the window to the CSV as it reads them, and stops quietly at a reader that has read enough', async () => {
+    const store = new SqliteStore(database);
+    // Two pages and more of the store's 5,000, over two days of which the window takes one.
+    const measurements = Array.from({ length: 12_000 }, (_, i) =>
+      vitalRecord({ day: i % 4 ? '2026-11-20' : '2026-11-19', value: i }),
+    );
+    await store.addVitals(measurements);
+    await store.close();
+    const { stdout } = await run(
+      process.execPath,
+      ['src/server/vitals/cli.ts', '--to', '2026-11-20', '--days', '1', '--csv'],
+      { env, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const lines = stdout.split('\r\n');
+    expect(lines[0]).toMatch(/^day,path,metric,value,/);
+    expect(lines.at(-1)).toBe('');
+    const values = lines.slice(1, -1).map((line) => Number(line.split(',')[3]));
+    expect(values).toEqual(measurements.filter((_, i) => i % 4).map((m) => m.value));
+    // `| head -2`: the pipe closed early ends it with no error (exit 0, nothing said).
+    const { stdout: head, stderr } = await run(
+      'bash',
+      [
+        '-c',
+        `set -o pipefail; "${process.execPath}" src/server/vitals/cli.ts --to 2026-11-20 --csv | head -2`,
+      ],
+      { env },
+    );
+    expect(head.split('\n')).toHaveLength(3);
+    expect(stderr).toBe('');
   });
 
   it('says which report file it cannot write, and why, in one line', async () => {

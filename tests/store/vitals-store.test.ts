@@ -54,6 +54,19 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       await store.addVitals([]);
       expect(await store.vitalsSince('2026-11-01')).toEqual([cls, record(), inp, keyed]);
       expect(await store.vitalsSince('2026-11-21')).toEqual([inp, keyed]);
+      // The CSV's pages: the window's measurements in the order stored, each once.
+      const pages = async (from: string, to: string, size: number) => {
+        const read = [];
+        for await (const page of store.vitalsPages(from, to, size)) read.push(page);
+        return read;
+      };
+      expect(await pages('2026-11-01', '2026-11-30', 2)).toEqual([
+        [record(), inp],
+        [cls, keyed],
+      ]);
+      expect(await pages('2026-11-01', '2026-11-30', 3)).toEqual([[record(), inp, cls], [keyed]]);
+      expect(await pages('2026-11-20', '2026-11-20', 1)).toEqual([[record()]]);
+      expect(await pages('2026-12-01', '2026-12-31', 2)).toEqual([]);
     });
 
     it('works out the same p75s as the pure rules: the desk’s, /speed’s per network, the report’s', async () => {

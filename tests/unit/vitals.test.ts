@@ -212,6 +212,7 @@ function recordingStore(edges: () => Map<string, number> = () => new Map()) {
     },
     pruneVitals: async (day) => (pruned.push(day), 0),
     vitalsSince: async () => [],
+    vitalsPages: async function* () {},
     vitalsP75: async () => [],
     vitalsDaysSince: async () => [],
     vitalsSecret: async () => SECRET,

@@ -496,16 +496,31 @@ export class Store implements EnquiryStore {
 
   async vitalsSince(day: string): Promise<VitalRecord[]> {
     const rows = await this.#db.all(
-      `SELECT ${this.#dialect.day('day')} AS day, path, metric, value, rating, navigation,
-         connection, device, build, target, phases, network
-       FROM vitals WHERE day >= ? ORDER BY day, ${this.#dialect.insertOrder}`,
+      `SELECT ${this.#vitalColumns} FROM vitals WHERE day >= ?
+       ORDER BY day, ${this.#dialect.insertOrder}`,
       [day],
     );
-    // SQLite keeps the phases as JSON text; PostgreSQL as an array, which its driver has parsed.
-    return rows.map((row) => ({
-      ...(row as unknown as VitalRecord),
-      phases: typeof row.phases === 'string' ? JSON.parse(row.phases) : (row.phases ?? null),
-    }));
+    return rows.map(vitalRecordOf);
+  }
+
+  async *vitalsPages(from: string, to: string, pageSize = 5000): AsyncGenerator<VitalRecord[]> {
+    // By the order stored, which each page goes on from: the whole table is walked once.
+    const order = this.#dialect.insertOrder;
+    for (let after = 0; ;) {
+      const rows = await this.#db.all(
+        `SELECT ${this.#vitalColumns}, ${order} AS row_order FROM vitals
+         WHERE ${order} > ? AND day >= ? AND day <= ? ORDER BY ${order} LIMIT ?`,
+        [after, from, to, pageSize],
+      );
+      if (rows.length) yield rows.map(vitalRecordOf);
+      if (rows.length < pageSize) return;
+      after = Number(rows.at(-1)!.row_order);
+    }
+  }
+
+  get #vitalColumns() {
+    return `${this.#dialect.day('day')} AS day, path, metric, value, rating, navigation,
+      connection, device, build, target, phases, network`;
   }
 
   close() {
@@ -693,3 +708,9 @@ async function queueAll(db: Db, jobs: readonly { job: QueuedJob; id: string | un
       ]),
     );
 }
+
+/** A measurement as read: SQLite keeps its phases as JSON text, PostgreSQL as an array, parsed. */
+const vitalRecordOf = ({ row_order: _, ...row }: Record<string, unknown>): VitalRecord => ({
+  ...(row as unknown as VitalRecord),
+  phases: typeof row.phases === 'string' ? JSON.parse(row.phases) : (row.phases ?? null),
+});

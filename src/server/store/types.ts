@@ -359,6 +359,11 @@ export interface VitalsStore {
   /** The measurements of `day` and after, oldest day first. */
   vitalsSince(day: string): Promise<VitalRecord[]>;
   /**
+   * The measurements of the days from `from` to `to`, in the order stored, `pageSize` at a time: a
+   * window of any size is never read whole (the CSV of `npm run vitals`).
+   */
+  vitalsPages(from: string, to: string, pageSize?: number): AsyncGenerator<VitalRecord[]>;
+  /**
    * The nearest-rank p75 and the count of the measurements of `day` and after (to `to`, if given),
    * per value of the columns `by` (of `metrics` alone, if given), worked out by the database: the
    * desk, /speed and the report read a few hundred rows however many measurements the window holds.

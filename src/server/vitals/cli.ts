@@ -2,22 +2,26 @@
  * `npm run vitals`: the field data of the last 28 days, p75 per page and metric, then per
  * connection type and device class. `-- --days N` for another window; `-- --csv` prints every
  * measurement as CSV (`> vitals.csv`); `-- --html report.html` writes a page with a chart per
- * metric. Only the CSV reads the measurements themselves: the store works out the rest. Reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else ENQUIRY_DB.
+ * metric. The CSV is written as the measurements are read, a page at a time; the store works out
+ * the reports' figures. Reads the store the server uses: DATABASE_URL (PostgreSQL) when set, else
+ * ENQUIRY_DB.
  * What it prints is made by ./report.ts; this file is the arguments and the I/O.
  */
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dateProblem } from '../../domain/booking.ts';
 import { commandArgs, writeOutput, wrongCall } from '../command-args.ts';
 import { serverConfig } from '../config.ts';
 import { openStore } from '../store/index.ts';
-import type { VitalRecord, VitalsDay } from '../store/types.ts';
+import type { VitalsDay } from '../store/types.ts';
 import {
   dailyP75Of,
   formatHtmlReport,
   formatTables,
-  formatVitalsCsv,
   reportTablesOf,
+  VITALS_CSV_HEADER,
+  vitalsCsvLines,
   windowStart,
   type ReportTables,
   type Summary,
@@ -51,28 +55,41 @@ if (!config.databaseUrl && !existsSync(config.databasePath)) {
   process.exit(1);
 }
 
-/**
- * What the output asked for reads: every measurement (the CSV), or the tables (and for the HTML
- * report, each day's p75s).
- */
-type Read =
-  | { records: VitalRecord[]; counts: VitalsDay[] }
-  | { tables: ReportTables; daily?: Summary[]; counts: VitalsDay[] };
+/** What the reports read: the tables, and for the HTML report each day's p75s. */
+interface Read {
+  tables: ReportTables;
+  daily?: Summary[];
+  counts: VitalsDay[];
+}
 
-let read: Read;
+// A reader that has read enough (`| head`) closes the pipe: the CSV ends there, as it asked.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+/** Lines to the output, waiting when it is full (a pipe to a slower reader). */
+async function print(text: string) {
+  if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+}
+
+let read: Read | undefined;
 try {
   const store = await openStore(config, { readOnly: true });
   try {
-    const counts = (await store.vitalsDaysSince(from)).filter((d) => d.day <= to);
-    // The reports' p75s are worked out by the store: the window's measurements, up to
-    // VITALS_DAILY_CAP a day, are read into this process only for the CSV, which lists them.
-    read = values.csv
-      ? { records: (await store.vitalsSince(from)).filter((r) => r.day <= to), counts }
-      : {
-          tables: await reportTablesOf(store, from, to),
-          ...(values.html && { daily: await dailyP75Of(store, from, to) }),
-          counts,
-        };
+    // The CSV lists every measurement of the window, a page at a time as read; the reports' p75s
+    // are worked out by the store. The window's measurements, up to VITALS_DAILY_CAP a day, are
+    // never all in this process.
+    if (values.csv) {
+      await print(VITALS_CSV_HEADER);
+      for await (const page of store.vitalsPages(from, to)) await print(vitalsCsvLines(page));
+    } else {
+      read = {
+        tables: await reportTablesOf(store, from, to),
+        ...(values.html && { daily: await dailyP75Of(store, from, to) }),
+        counts: (await store.vitalsDaysSince(from)).filter((d) => d.day <= to),
+      };
+    }
   } finally {
     await store.close();
   }
@@ -81,9 +98,7 @@ try {
   process.exit(1);
 }
 
-if ('records' in read) process.stdout.write(formatVitalsCsv(read.records));
-else if (!read.daily || !values.html) console.log(formatTables(read.tables, from, to, read.counts));
-else {
+if (read && values.html && read.daily) {
   // The site's public address: SITE_URL, else the build's (dist/build.json).
   let site = config.siteUrl;
   try {
@@ -94,4 +109,4 @@ else {
   site ??= 'the site';
   writeOutput(values.html, formatHtmlReport(read.tables, read.daily, from, to, site));
   console.log(`Wrote ${values.html}: ${read.tables.measurements} measurements, ${from} to ${to}.`);
-}
+} else if (read) console.log(formatTables(read.tables, from, to, read.counts));

@@ -250,12 +250,16 @@ const csvColumns: [string, (r: VitalRecord) => string][] = [
   ['presentation', (r) => (r.phases ? String(r.phases[2]) : '')],
 ];
 
-/** Every measurement as CSV, each cell safe to open in a spreadsheet (./safe-text.ts). */
-export function formatVitalsCsv(records: readonly VitalRecord[]): string {
-  const rows = [csvColumns.map(([name]) => csvCell(name))];
-  for (const r of records) rows.push(csvColumns.map(([, get]) => csvCell(get(r))));
-  return rows.map((row) => row.join(',')).join('\r\n') + '\r\n';
-}
+/** The CSV's first line: its columns' names. */
+export const VITALS_CSV_HEADER = `${csvColumns.map(([name]) => csvCell(name)).join(',')}\r\n`;
+
+/** Measurements as lines of the CSV, each cell safe to open in a spreadsheet (./safe-text.ts). */
+export const vitalsCsvLines = (records: readonly VitalRecord[]) =>
+  records.map((r) => `${csvColumns.map(([, get]) => csvCell(get(r))).join(',')}\r\n`).join('');
+
+/** Every measurement as CSV, its header first. */
+export const formatVitalsCsv = (records: readonly VitalRecord[]) =>
+  VITALS_CSV_HEADER + vitalsCsvLines(records);
 
 const ratingColour: Record<Rating, string> = {
   good: '#0a7d3b',
