@@ -5,12 +5,13 @@
  * back loads another build into the same process (./releases/live-site.ts), and the first request
  * that build serves has it read again, before its own work: the e-mails, the desk and the calendars'
  * writes then say what the live site says, with no restart. One object, changed in place, so that
- * every part holding it reads the new words. Kept on `globalThis`: each build has its own copy of
- * this module.
+ * every part holding it reads the new words. One for the process (./process-wide.ts): each build
+ * has its own copy of this module.
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { log } from './log.ts';
+import { processWide } from './process-wide.ts';
 
 type Reader = () => Promise<object>;
 
@@ -23,9 +24,7 @@ interface State {
   reading?: Promise<void>;
 }
 
-const state: State = ((globalThis as Record<symbol, State | undefined>)[
-  Symbol.for('agency-site.live-content')
-] ??= {});
+const state = processWide<State>('live-content', () => ({}));
 
 /** The build in `dir` is the one now live (its real path: a module's address is). */
 export function markLiveBuild(dir: string) {

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Busy } from './busy.ts';
 import { log } from '../log.ts';
+import { processWide } from '../process-wide.ts';
 
 /** Tells ./worker.ts it runs as one of these workers. */
 export const WORKER_DATA = 'agency-site calendar reader';
@@ -46,13 +47,9 @@ export interface ReadLimits {
 /**
  * The worker's file. The build (dist/server/) holds its own copy of the server's modules, with no
  * worker.ts beside it: the source copy of this module, which ./main.ts loads before the build (and
- * Vite in `astro dev` and the tests, and the staff CLI), names it for both, on `globalThis`.
+ * Vite in `astro dev` and the tests, and the staff CLI), names it for both.
  */
-const fileKey = Symbol.for('agency-site.calendar-worker');
-const workerFile: URL = ((globalThis as Record<symbol, URL | undefined>)[fileKey] ??= new URL(
-  './worker.ts',
-  import.meta.url,
-));
+const workerFile = processWide('calendar-worker', () => new URL('./worker.ts', import.meta.url));
 
 /** How long a worker may take to load its modules before it is given up. */
 const STARTING_MS = 30_000;

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
 import { processWide } from '../process-wide.ts';
-import type { EnquiryStore } from '../store/types.ts';
+import type { EnquiryStore, KnownHost } from '../store/types.ts';
 import type { Publish, Release } from '../store/releases.ts';
 import {
   currentFolder,
@@ -76,9 +76,7 @@ export interface PublishingOptions {
 }
 
 /** A host the draft removes who has calls ahead: after the publish, their e-mails reach no host. */
-export interface HostLeaving {
-  id: string;
-  name: string;
+export interface HostLeaving extends KnownHost {
   calls: number;
 }
 

@@ -8,6 +8,7 @@ import type { ChangedFile } from './draft.ts';
 import { git } from './git.ts';
 import { PUBLISH_SUBJECT } from '../../domain/editing.ts';
 import { headerText } from '../safe-text.ts';
+import type { KnownHost } from '../store/types.ts';
 
 export type ChangeKind = 'added' | 'changed' | 'removed' | 'moved' | 'redirected';
 
@@ -18,7 +19,7 @@ export interface Change {
   /** The page's address, when it is a page. */
   address?: string;
   /** The host, when a host is added or removed (availability.yaml). */
-  host?: { id: string; name: string };
+  host?: KnownHost;
 }
 
 const SERVICE = /^src\/content\/services\/([a-z0-9-]+)\.mdx$/;

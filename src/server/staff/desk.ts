@@ -526,7 +526,7 @@ async function deskView(
   const { items, more } = await deskPage(desk, filters, member.timeZone, hosts, now);
   const chosen = await chosenCall(desk, member, url.searchParams.get('call'), hosts, now);
   const picked = typeof chosen === 'object' ? chosen : undefined;
-  const selected = picked && (await choice(desk, picked, url, availability, now));
+  const selected = picked && (await choice(desk, picked, url, availability, hosts, now));
   // A call asked for that cannot be moved (the calendar's link of one cancelled or over): why.
   const done =
     doneMessage(url.searchParams.get('done') ?? '') ??
@@ -610,6 +610,7 @@ async function choice(
   { call, stored }: ChosenCall,
   url: URL,
   availability: Availability,
+  hosts: readonly KnownHost[],
   now: number,
 ): Promise<NonNullable<DeskView['selected']>> {
   const from = url.searchParams.get('day') ?? '';
@@ -617,7 +618,7 @@ async function choice(
   const { sequence, host } = stored;
   if (step === 'cancel') return { call, sequence, moves: [], hosts: {}, step, from };
   const moves = await currentMoves(availability, desk.services, { ...call, host }, now);
-  const names = hostNames(desk);
+  const names = new Map(hosts.map((h) => [h.id, h.name]));
   return {
     call,
     sequence,
@@ -627,12 +628,6 @@ async function choice(
     from,
   };
 }
-
-/** The hosts' names, by host id: the members who take calls. */
-const hostNames = (desk: StaffDesk) =>
-  new Map(
-    [...desk.members.values()].flatMap((m) => (m.hostId ? [[m.hostId, m.name] as const] : [])),
-  );
 
 /** A call chosen on the desk: as the page shows it, and as stored (its sequence, its host's id). */
 interface ChosenCall {

@@ -6,6 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { SQLInputValue } from 'node:sqlite';
+import { processWide } from '../process-wide.ts';
 
 /** What the worker is handed. */
 export interface ReadAsideJob {
@@ -17,13 +18,12 @@ export interface ReadAsideJob {
 /**
  * The worker's file. The build (dist/server/) holds its own copy of the server's modules, with no
  * worker beside it: the source copy of this module, which ../main.ts loads before the build (and
- * Vite in `astro dev`, the tests and the CLIs), names it for both, on `globalThis`.
+ * Vite in `astro dev`, the tests and the CLIs), names it for both.
  */
-const fileKey = Symbol.for('agency-site.read-aside-worker');
-const workerFile: URL = ((globalThis as Record<symbol, URL | undefined>)[fileKey] ??= new URL(
-  './read-aside-worker.ts',
-  import.meta.url,
-));
+const workerFile = processWide(
+  'read-aside-worker',
+  () => new URL('./read-aside-worker.ts', import.meta.url),
+);
 
 /** The rows of `sql` read from the file at `path` by a worker of its own. */
 export function readAside(

@@ -257,10 +257,6 @@ export const VITALS_CSV_HEADER = `${csvColumns.map(([name]) => csvCell(name)).jo
 export const vitalsCsvLines = (records: readonly VitalRecord[]) =>
   records.map((r) => `${csvColumns.map(([, get]) => csvCell(get(r))).join(',')}\r\n`).join('');
 
-/** Every measurement as CSV, its header first. */
-export const formatVitalsCsv = (records: readonly VitalRecord[]) =>
-  VITALS_CSV_HEADER + vitalsCsvLines(records);
-
 const ratingColour: Record<Rating, string> = {
   good: '#0a7d3b',
   'needs-improvement': '#a15c00',
