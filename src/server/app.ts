@@ -27,6 +27,7 @@ import type { StaffDesk } from './staff/desk.ts';
 import { SIGN_IN_JOB, signInMailHandler } from './staff/links.ts';
 import { smtpSender } from './mail/smtp.ts';
 import type { Mail, MailContent } from './mail/templates.ts';
+import { processWide } from './process-wide.ts';
 import { onShutdown } from './shutdown.ts';
 import { prefixed, RateLimiter } from './requests/rate-limit.ts';
 import { CalendarService } from './calendars/service.ts';
@@ -88,13 +89,9 @@ const started = once(start);
 /**
  * This process's services, one whatever the number of builds loaded: a publish's release is a
  * build of its own (../releases/live-site.ts) whose copy of this module finds the first one's
- * services here, on `globalThis` under a registered symbol (as ./shutdown.ts's tasks), rather
- * than open a second store and queue.
+ * services (./process-wide.ts) rather than open a second store and queue.
  */
-const appKey = Symbol.for('agency-site.app');
-
-/** This process's services. */
-export const app: App = ((globalThis as Record<symbol, App | undefined>)[appKey] ??= {
+export const app: App = processWide<App>('app', () => ({
   services: async () => (await started()).services,
   staff: async () => (await started()).staff,
   vitals: once(async () => {
@@ -112,7 +109,7 @@ export const app: App = ((globalThis as Record<symbol, App | undefined>)[appKey]
     });
     return speed.get();
   },
-});
+}));
 
 async function start(): Promise<{ services: Services; staff: StaffDesk }> {
   const content = await liveContent<MailContent>();

@@ -1,20 +1,16 @@
 /**
  * Work to finish before the process exits on SIGTERM or SIGINT (./main.ts): field data's queued
  * measurements, for one. The site's handler runs inside the build (dist/server/entry.mjs), which
- * holds its own copy of every server module, so the list lives on `globalThis` under a registered
- * symbol, where both copies find the same one.
+ * holds its own copy of every server module, so the list is one for the process (./process-wide.ts),
+ * which both copies find.
  */
 import { log } from './log.ts';
+import { processWide } from './process-wide.ts';
 
 type Task = () => Promise<void>;
 
-const key = Symbol.for('agency-site.shutdown');
-const tasks: Set<Task> = ((globalThis as Record<symbol, Set<Task> | undefined>)[key] ??= new Set());
-
-const stoppingKey = Symbol.for('agency-site.stopping');
-const state = ((globalThis as Record<symbol, { stopping: boolean } | undefined>)[stoppingKey] ??= {
-  stopping: false,
-});
+const tasks = processWide('shutdown', () => new Set<Task>());
+const state = processWide('stopping', () => ({ stopping: false }));
 
 /** Says that this process is stopping: /healthz answers 503 from now on, so balancers leave it. */
 export function markStopping(): void {
