@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import {
   chmodSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -20,6 +21,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Bookings } from '../../src/server/booking/calls';
@@ -108,6 +110,28 @@ it('keeps two backups of one second, run one after the other or at once, and lea
     join(backups, next(3)),
   ]);
   expect(readdirSync(backups).sort()).toEqual([0, 1, 2, 3].map(next).sort());
+});
+
+it('keeps both of two at once of a store no server has open, whose log SQLite must first recover', async () => {
+  // A store left with writes in its log (-wal) and no index of it (-shm), as a server stopped
+  // mid-write leaves it: whichever backup opens it first recovers the log, and the other waits.
+  const written = join(dir, 'written.sqlite');
+  copyFileSync(store, written);
+  const writer = new DatabaseSync(written);
+  writer.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE filler (x BLOB)',
+  );
+  const fill = writer.prepare('INSERT INTO filler VALUES (randomblob(3000))');
+  for (let n = 0; n < 1000; n++) fill.run();
+  copyFileSync(written, store);
+  copyFileSync(`${written}-wal`, `${store}-wal`);
+  writer.close();
+
+  const both = await Promise.all(
+    [0, 1].map(() => backupIntoFolder(sqlite(), backups, 9, { now: day(1) })),
+  );
+  expect(both.map((made) => made.enquiries)).toEqual([1, 1]);
+  expect(readdirSync(backups)).toHaveLength(2);
 });
 
 it('narrows a folder others could read to its owner', async () => {

@@ -18,6 +18,9 @@ import { stepsOf } from './migrations.ts';
  */
 const ALL_PAGES = 1_000_000_000;
 
+/** How long a backup waits for the store's lock held by another connection (see backupStore). */
+const SOURCE_BUSY_MS = 10_000;
+
 export class BackupError extends Error {}
 /** The backup's name was taken (by another backup finished meanwhile): nothing was kept. */
 export class BackupNameTaken extends BackupError {
@@ -89,6 +92,11 @@ export async function backupStore(source: string, target: string) {
     // Not read-only: a read-only connection cannot open a WAL file whose server has stopped.
     const db = new DatabaseSync(source);
     try {
+      // With no server open on it, two backups at once (the timer's and an operator's) both open
+      // the WAL, and one waits while the other recovers it ("database is locked", SQLite's
+      // BUSY_RECOVERY, which node:sqlite's backup does not retry). The wait is in the backup's
+      // thread, not the event loop's.
+      db.exec(`PRAGMA busy_timeout = ${SOURCE_BUSY_MS}`);
       await copyInto(db, partial);
     } finally {
       db.close();
