@@ -202,7 +202,10 @@ let writtenAgain: string | undefined;
  */
 export async function writeAgain(key: string, opener: HTMLElement) {
   const form = document.querySelector<HTMLFormElement>(`#${CALL_DIALOG_ID} form`)!;
-  for (const [name, value] of (await kept()).find((entry) => entry.key === key)?.fields ?? []) {
+  // The device's copy unreadable now (its storage cleared or refused): the dialog opens all the
+  // same, the notice still showing what was written.
+  for (const [name, value] of (await kept().catch(() => [])).find((entry) => entry.key === key)
+    ?.fields ?? []) {
     // The call form's name, email and message: an input or a text area each.
     const field = WRITTEN.includes(name) && (form.elements.namedItem(name) as HTMLInputElement);
     if (field) field.value = value;

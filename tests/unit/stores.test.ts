@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { $callModalOpen, closeCallModal, openCallModal } from '../../src/stores/call-modal';
+import { JSDOM } from 'jsdom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  $callModalOpen,
+  CALL_DIALOG_ID,
+  CALL_TIME_ID,
+  closeCallModal,
+  openCallModal,
+} from '../../src/stores/call-modal';
+import { writeAgain } from '../../src/stores/device-queue';
 import {
   $lightboxIndex,
   $portfolioFilter,
@@ -30,6 +38,30 @@ describe('call modal store', () => {
     closeCallModal();
     unsubscribe();
     expect(seen).toEqual([true, false]);
+  });
+});
+
+describe('a kept call request written again', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    closeCallModal();
+  });
+
+  it('opens the dialog at its time step even when the device cannot read its copy', async () => {
+    // Node has no IndexedDB: every read of the device's copy fails, as a cleared or refused storage's.
+    const { window } = new JSDOM(
+      `<dialog><div id="${CALL_DIALOG_ID}"><form><input name="name"><input name="email">` +
+        `<textarea name="message"></textarea></form><a id="${CALL_TIME_ID}" href="#t">Choose a time</a></div></dialog>`,
+    );
+    window.HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
+      this.open = true;
+    };
+    vi.stubGlobal('document', window.document);
+    const opener = window.document.querySelector('a')!;
+    await writeAgain('a-refused-call', opener);
+    expect(window.document.querySelector('dialog')!.open).toBe(true);
+    expect($callModalOpen.get()).toBe(true);
+    expect(window.document.activeElement?.id).toBe(CALL_TIME_ID);
   });
 });
 
