@@ -93,9 +93,9 @@ export async function backupStore(source: string, target: string) {
     const db = new DatabaseSync(source);
     try {
       // With no server open on it, two backups at once (the timer's and an operator's) both open
-      // the WAL, and one waits while the other recovers it ("database is locked", SQLite's
-      // BUSY_RECOVERY, which node:sqlite's backup does not retry). The wait is in the backup's
-      // thread, not the event loop's.
+      // the WAL, and one must wait while the other recovers it: refused at once, it failed "database
+      // is locked" (SQLite's BUSY_RECOVERY, which node:sqlite's backup does not retry). The wait is
+      // in the backup's thread, not the event loop's.
       db.exec(`PRAGMA busy_timeout = ${SOURCE_BUSY_MS}`);
       await copyInto(db, partial);
     } finally {
