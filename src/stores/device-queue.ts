@@ -40,6 +40,9 @@ export interface OutboxItem {
 
 const RETRY_MS = 30_000;
 
+/** What the device keeps, or nothing where its storage cannot be read (cleared, or refused). */
+const keptOrNone = () => kept().catch((): QueuedEnquiry[] => []);
+
 export const $outbox = atom<OutboxItem[]>([]);
 
 const update = (key: string, change: Partial<OutboxItem>) =>
@@ -120,7 +123,7 @@ export const startOutbox = () =>
     if (tabs)
       tabs.onmessage = ({ data }: MessageEvent<TabNews>) =>
         Array.isArray(data) ? apply(data) : drop(data.dismissed);
-    const entries = await kept().catch(() => []);
+    const entries = await keptOrNone();
     const known = new Set($outbox.get().map((item) => item.key));
     $outbox.set([
       ...$outbox.get(),
@@ -202,10 +205,10 @@ let writtenAgain: string | undefined;
  */
 export async function writeAgain(key: string, opener: HTMLElement) {
   const form = document.querySelector<HTMLFormElement>(`#${CALL_DIALOG_ID} form`)!;
-  // The device's copy unreadable now (its storage cleared or refused): the dialog opens all the
-  // same, the notice still showing what was written.
-  for (const [name, value] of (await kept().catch(() => [])).find((entry) => entry.key === key)
-    ?.fields ?? []) {
+  // The device's copy unreadable now: the dialog opens all the same, the notice still showing
+  // what was written.
+  for (const [name, value] of (await keptOrNone()).find((entry) => entry.key === key)?.fields ??
+    []) {
     // The call form's name, email and message: an input or a text area each.
     const field = WRITTEN.includes(name) && (form.elements.namedItem(name) as HTMLInputElement);
     if (field) field.value = value;
