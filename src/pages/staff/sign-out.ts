@@ -5,4 +5,4 @@ import { handleSignOut } from '../../server/staff/desk';
 export const prerender = false;
 
 export const POST: APIRoute = async ({ request, locals }) =>
-  (await handleSignOut(request, locals.post, locals.app.staff)).response;
+  (await handleSignOut(request, locals.app.staff)).response;
