@@ -163,8 +163,8 @@ module.exports = {
       name: 'the-build-never-loads-the-editor',
       severity: 'error',
       comment:
-        "The site's schema is made from the content model without the editor's fields: a build never loads Keystatic or React for it.",
-      from: { path: ['^src/content\\.config\\.ts$', '^src/content-model/'] },
+        "The site's schema and src/lib/ are made from the content model without the editor: a build, its pages and the server never load Keystatic or React for them (a content mistake's place in the editor's words is src/content-model/places.ts).",
+      from: { path: ['^src/content\\.config\\.ts$', '^src/content-model/', '^src/lib/'] },
       to: { path: '^src/editor/' },
     },
     {

@@ -10,11 +10,16 @@
  * (./dev-server/history/), and the editor's tab may use it too.
  */
 import { load } from 'js-yaml';
-import type { FolderModel, ListFileModel } from '../content-model/collections.ts';
-import type { Field, Fields, GroupField, ListField } from '../content-model/fields.ts';
-import { contentModel, type ContentModel } from '../content-model/index.ts';
-import { entryId } from '../content-model/shared.ts';
-import { oneOf, ordinal } from './problems.ts';
+import type { Field, Fields, ListField } from '../content-model/fields.ts';
+import type { ContentModel } from '../content-model/index.ts';
+import {
+  dayLabel,
+  fileShape,
+  itemPosition,
+  itemWords,
+  nameInPlace,
+  type FileShape,
+} from '../content-model/places.ts';
 
 export interface FieldChange {
   /** Where the field is, in the editor's labels, from the entry down: ['Hero', 'Hero text']. */
@@ -36,49 +41,8 @@ export interface DiffOptions {
   model?: ContentModel;
 }
 
-/** A file's fields, and how its text holds them. */
-interface Shape {
-  /** The entry's fields: a folder's entry, or the one list of a list file. */
-  root: Field;
-  /** A list file's list: its items are the file's entries, its own label is the file's. */
-  listFile: boolean;
-  /** An MDX file: the key of the text below its front matter. */
-  body?: string;
-}
-
-function shapeOf(file: string, model: ContentModel): Shape | undefined {
-  for (const collection of Object.values(model) as (FolderModel | ListFileModel)[]) {
-    if (collection.kind === 'folder') {
-      const name = file.slice(collection.folder.length + 1);
-      if (
-        !file.startsWith(`${collection.folder}/`) ||
-        name.includes('/') ||
-        !name.endsWith(`.${collection.extension}`)
-      )
-        continue;
-      const body = Object.keys(collection.fields).find(
-        (k) => collection.fields[k]!.kind === 'body',
-      );
-      const root: GroupField = { kind: 'group', fields: collection.fields };
-      return { root, listFile: false, ...(body && { body }) };
-    }
-    if (collection.file !== file) continue;
-    const fields: Fields = collection.ids
-      ? { id: entryId, ...collection.fields }
-      : collection.fields;
-    const root: ListField = {
-      kind: 'list',
-      label: collection.label,
-      of: { kind: 'group', fields },
-      itemLabel: (entry) => collection.itemLabel(entry as never),
-    };
-    return { root, listFile: true };
-  }
-  return undefined;
-}
-
 /** A file's text as its fields: YAML, or an MDX file's front matter and the text below it. */
-function read(text: string | undefined, shape: Shape): unknown {
+function read(text: string | undefined, shape: FileShape): unknown {
   if (text === undefined || text.trim() === '') return undefined;
   if (!shape.body) return load(text);
   const front = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
@@ -100,7 +64,7 @@ export function fieldChanges(
   options: DiffOptions = {},
 ): FieldChange[] {
   if ((before ?? '') === (after ?? '')) return [];
-  const shape = shapeOf(file, options.model ?? contentModel);
+  const shape = fileShape(file, options.model);
   const whole = (): FieldChange[] => [
     { place: ['The whole text'], kind: 'changed', before: before ?? '', after: after ?? '' },
   ];
@@ -244,8 +208,6 @@ function buttonWords(value: unknown): string {
   return `A link on this site: ${String(text ?? '')} (${String(href ?? '')})`;
 }
 
-const dayLabel = (day: string) => day.charAt(0).toUpperCase() + day.slice(1);
-
 /** The walk through two values of one field, writing what differs to `out`. */
 class Walk {
   constructor(
@@ -324,7 +286,7 @@ class Walk {
       const itemPlace =
         of.kind === 'group'
           ? [...place, name(after[j], j) || name(before[i], i)]
-          : [...place, `${ordinal(j + 1)} ${oneOf(field.label ?? '')}`];
+          : [...place, itemPosition(field.label, j)];
       this.field(of, undefined, before[i], after[j], itemPlace);
     }
     for (const j of added)
@@ -357,17 +319,8 @@ class Walk {
 
   /** An item as its row in the editor names it, else by its position: "Symfony", "3rd tile". */
   itemName(field: ListField, item: unknown, index: number): string {
-    let words = '';
-    try {
-      words = field.itemLabel ? String(field.itemLabel(item as never) ?? '') : '';
-    } catch {
-      // An item the editor could not name either (a field left out).
-    }
-    words = words.trim().replace(/\s+/g, ' ');
-    if (words.length > 60) words = `${words.slice(0, 59)}…`;
-    // A name with an arrow of its own (a redirect's "/old → /new") is quoted in a place's arrows.
-    if (words.includes('→')) words = `“${words}”`;
-    return words || `${ordinal(index + 1)} ${oneOf(field.label ?? '')}`;
+    // History's lists of changes hold longer names than a message's line.
+    return nameInPlace(itemWords(field, item), 60) || itemPosition(field.label, index);
   }
 
   /** A value as the editor shows it, as text: '' for none. */

@@ -3,10 +3,10 @@
  * the file changed since they opened it (dev-server/save-check.ts), and the file as it is now. Which
  * fields differ, who changed each since the version both began from, and the file that keeping
  * some fields of each makes, written as the editor writes it (./format.ts). The editor's tab shows
- * them (browser/conflict-view.ts); the labels are the editor's own (./labels.ts).
+ * them (browser/conflict-view.ts); the labels are the editor's own (src/content-model/places.ts).
  */
 import { entryOf, readEntry, writeEntry } from './format.ts';
-import { editorPlace } from './labels.ts';
+import { contentPlace } from '../content-model/places.ts';
 import editorConfig from './schema.ts';
 
 export type Side = 'mine' | 'theirs';
@@ -99,7 +99,7 @@ function differing(a: unknown, b: unknown, path: FieldPath, found: FieldPath[]) 
 
 /** A field's place in the entry as the editor names it, without the entry's own name. */
 export function fieldLabel(file: string, path: FieldPath): string {
-  const entry = editorPlace(file, '') ?? file;
+  const entry = contentPlace(file, '') ?? file;
   const [part, ...rest] = path;
   const collection = config.collections?.[entryOf(config, file)?.name ?? ''];
   if (part === 'file') {
@@ -108,7 +108,7 @@ export function fieldLabel(file: string, path: FieldPath): string {
   }
   const body = (collection?.format as { contentField?: string } | undefined)?.contentField;
   const keys = part === 'body' ? [body ?? 'body'] : rest;
-  const place = editorPlace(file, keys.join('.')) ?? keys.join(' → ');
+  const place = contentPlace(file, keys.join('.')) ?? keys.join(' → ');
   return place.startsWith(`${entry} → `) ? place.slice(entry.length + 3) : place;
 }
 

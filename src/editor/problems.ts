@@ -5,6 +5,7 @@
  * refused Save names the item and the field (src/editor/browser/tab.ts shows `describeProblem`).
  */
 import type { ComponentSchema } from '@keystatic/core';
+import { itemPosition, nameInPlace } from '../content-model/places.ts';
 
 /** What Keystatic hands a list's `itemLabel`: a value's fields, as the editor holds them. */
 export type Preview = {
@@ -28,22 +29,6 @@ const labelOf = (schema: ComponentSchema): string | undefined =>
     ? undefined
     : String((schema as { label?: unknown }).label);
 
-/** "1st", "2nd", "3rd", "4th", "11th", "21st". */
-export function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
-}
-
-/** One item of a list, from the list's label: "Tiles" → "tile", "Categories" → "category". */
-export function oneOf(listLabel: string): string {
-  const words = listLabel.trim().toLowerCase();
-  if (/[^aeiou]ies$/.test(words)) return `${words.slice(0, -3)}y`;
-  if (/(?:ss|sh|ch|x)es$/.test(words)) return words.slice(0, -2);
-  if (/[^s]s$/.test(words)) return words.slice(0, -1);
-  return 'item';
-}
-
 /** The values of an item as its row is told them: a text, or its fields' values. */
 export const itemValue = (item: Preview): any =>
   item.fields
@@ -53,21 +38,13 @@ export const itemValue = (item: Preview): any =>
 /** What a list's `itemLabel` carries besides its row's words: the item's name alone (./fields/). */
 type Named = { nameOf?: (values: any) => unknown };
 
-/** A name shortened to what a line of a message can hold: "Cloud hosting and backups for…". */
-const short = (name: string, max = 40) => {
-  const line = name.replace(/\s+/g, ' ').trim();
-  if (line.length <= max) return line;
-  const cut = line.slice(0, max);
-  return `${cut.slice(0, cut.lastIndexOf(' ') > max / 2 ? cut.lastIndexOf(' ') : max).trimEnd()}…`;
-};
-
 /**
  * An item of a list as staff know it: a group of fields by its name, the words its row shows
  * ("Symfony", a technology; "Cloud backups", a tile), else by its place ("12th technology"); an item
  * that is a text alone (a paragraph, a tag line) by its place. `values`, the item's values.
  */
 export function itemName(list: ComponentSchema, index: number, values: unknown): string {
-  const place = `${ordinal(index + 1)} ${oneOf(labelOf(list) ?? '')}`;
+  const place = itemPosition(labelOf(list), index);
   if (list.kind !== 'array' || list.element.kind !== 'object' || values === undefined) return place;
   const nameOf = ((list as { itemLabel?: Named }).itemLabel as Named | undefined)?.nameOf;
   let name = '';
@@ -76,7 +53,7 @@ export function itemName(list: ComponentSchema, index: number, values: unknown):
   } catch {
     name = ''; // values this list's words cannot read: its place, then
   }
-  return short(name) || place;
+  return nameInPlace(name) || place;
 }
 
 /**

@@ -5,8 +5,7 @@
  * again. A link to no page, or a redirect that would loop, is then said at its field in the build's
  * words (src/domain/redirects.ts), before Save; each address is shown with its page's name.
  *
- * Until they have come (and outside the browser: src/editor/labels.ts loads the fields in Astro's
- * render), `currentSite()` is undefined and the fields check only what one value can get wrong: the
+ * Until they have come (and outside the browser: the dev server's checks, the tests), `currentSite()` is undefined and the fields check only what one value can get wrong: the
  * dev server checks the Save again (./dev-server/save-checks.ts).
  */
 import type { Redirect } from '../domain/redirects.ts';

@@ -28,7 +28,7 @@ export interface ContentProblem {
   message: string;
   /** The field's path in the file ('entries.3.href'), for its place in the editor; else `field`. */
   path?: string;
-  /** The field's place in the editor, in its labels (src/editor/labels.ts), once known. */
+  /** The field's place in the editor, in its labels (src/content-model/places.ts), once known. */
   place?: string;
 }
 

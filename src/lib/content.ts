@@ -20,6 +20,7 @@ import {
   type CheckedEntry,
   type ContentProblem,
 } from './content-checks';
+import { contentPlace } from '../content-model/places';
 import type { Availability } from '../domain/booking';
 import type { Redirect } from '../domain/redirects';
 import redirectsText from '../content/data/redirects.yaml?raw';
@@ -111,7 +112,7 @@ export async function getServices() {
   const problems = checkServiceSlugs(serviceSlugs(services), fixedRoutes());
   if (problems.length > 0) {
     const described = checkedPerPage ? describeForStaff : describeProblems;
-    throw new Error(described(await placed(problems)));
+    throw new Error(described(placed(problems)));
   }
   return services;
 }
@@ -222,21 +223,17 @@ function schemaProblems({ file, id, index, data }: CheckedEntry): ContentProblem
   }));
 }
 
-/**
- * Each problem's place in the editor. The editor's schema is loaded only here, when there is a
- * problem to tell (src/editor/labels.ts says why).
- */
-async function placed(
+/** Each problem's place in the editor, in its words (src/content-model/places.ts). */
+function placed(
   problems: ContentProblem[],
   entries: readonly CheckedEntry[] = [],
-): Promise<ContentProblem[]> {
+): ContentProblem[] {
   if (problems.length === 0) return problems;
-  const { editorPlace } = await import('../editor/labels.ts');
   const values = valuesByFile(entries);
   return problems.map((problem) => {
     // A link of an MDX body is 'body, line 3': the editor shows the body whole.
     const path = (problem.path ?? problem.field).split(',')[0]!;
-    const place = editorPlace(problem.file, path, undefined, values.get(problem.file));
+    const place = contentPlace(problem.file, path, values.get(problem.file));
     return place ? { ...problem, place } : problem;
   });
 }
@@ -289,7 +286,7 @@ async function assertShown(entries: CheckedEntry[]) {
       ? { ...entry, index: idsInFile(entry.file).indexOf(entry.id) }
       : entry,
   );
-  throw new Error(describeForStaff(await placed(problemsOf(placedInFile), placedInFile)));
+  throw new Error(describeForStaff(placed(problemsOf(placedInFile), placedInFile)));
 }
 
 /**
@@ -319,5 +316,5 @@ export async function assertContentLinks() {
     ...entries,
     ...redirects.map((data, index) => ({ file: REDIRECTS_FILE, index, data })),
   ];
-  if (problems.length > 0) throw new Error(describeProblems(await placed(problems, named)));
+  if (problems.length > 0) throw new Error(describeProblems(placed(problems, named)));
 }

@@ -220,7 +220,7 @@ describe('a content mistake fails the build, naming the file and the field', () 
         expect(result.output).toContain(line);
       // Redirects' lines, their place in the editor between the field and the message.
       for (const line of [
-        /redirects\.yaml: entry "\/laravel", from \(Redirects \(old addresses\) → \/laravel → \/about → From \(old address\)\): \/laravel is a page of the site: a redirect would hide it/,
+        /redirects\.yaml: entry "\/laravel", from \(Redirects \(old addresses\) → “\/laravel → \/about” → From \(old address\)\): \/laravel is a page of the site: a redirect would hide it/,
         /redirects\.yaml: entry "\/old-php", to \(.*\): \/nope is not a page of the site/,
         /redirects\.yaml: entry "\/old-a", to \(.*\): \/old-php is itself redirected, and \/nope is not a page of the site/,
       ])

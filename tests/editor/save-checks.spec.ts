@@ -247,7 +247,7 @@ test('what the build refuses is refused at Save: a link to no page, a redirect t
     const sent = savesSent(page);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(refused).toHaveText(
-      'Not saved: Redirects (old addresses) → /spring-offer → /spring-offer#form → To (new address): /spring-offer leads to itself: a loop',
+      'Not saved: Redirects (old addresses) → “/spring-offer → /spring-offer#form” → To (new address): /spring-offer leads to itself: a loop',
     );
     expect(sent()).toBe(0);
     expect(readFileSync(inProject(redirects), 'utf8')).not.toContain('/spring-offer');

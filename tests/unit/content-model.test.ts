@@ -14,7 +14,7 @@ import { text } from '../../src/content-model/fields';
 import { fieldReference } from '../../src/content-model/reference';
 import { siteSchema } from '../../src/content-model/zod';
 import { readEntry, writeEntry } from '../../src/editor/format';
-import { editorPlace } from '../../src/editor/labels';
+import { contentPlace } from '../../src/content-model/places';
 import { editorConfig } from '../../src/editor/schema';
 import { currentAssetNames } from '../../src/shared/asset-names';
 import { patterns } from '../../src/domain/content-rules';
@@ -90,7 +90,9 @@ describe('"Add a field": an optional field declared on the service page, and not
     const written = writeEntry(config, iphone, { ...page, subtitle: 'Native apps' }, '');
     expect(written).toMatch(/^subtitle: Native apps$/m);
     expect(writeEntry(config, iphone, { ...page, subtitle: '' }, '')).not.toMatch(/subtitle/);
-    expect(editorPlace(iphone, 'subtitle', config)).toBe('Service pages → iphone → Subtitle');
+    expect(contentPlace(iphone, 'subtitle', undefined, grown)).toBe(
+      'Service pages → iphone → Subtitle',
+    );
   });
 
   it('the reference explains it, with its limits, its label and its words', () => {

@@ -11,7 +11,7 @@ import {
   textParts,
   type FieldChange,
 } from '../../src/editor/field-diff.ts';
-import { editorPlace } from '../../src/editor/labels.ts';
+import { contentPlace } from '../../src/content-model/places.ts';
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 const service = 'src/content/services/ipad.mdx';
@@ -46,7 +46,7 @@ describe('fieldChanges', () => {
       ['testimonials', 'Show testimonials'],
     ];
     for (const [path, words] of pairs)
-      expect(editorPlace(service, path)).toBe(`Service pages → ipad → ${words}`);
+      expect(contentPlace(service, path)).toBe(`Service pages → ipad → ${words}`);
     const after = ipad
       .replace(/^( {2}alt: ).*(?:\n {4}.*)*$/m, '$1An iPad on a desk')
       .replace(/^testimonials: true$/m, 'testimonials: false');

@@ -21,7 +21,8 @@ import {
   writeEntry,
 } from '../../src/editor/format';
 import { collections } from '../../src/content.config';
-import { describeProblem, firstProblem, flagged, oneOf, ordinal } from '../../src/editor/problems';
+import { itemNoun, ordinal } from '../../src/content-model/places';
+import { describeProblem, firstProblem, flagged } from '../../src/editor/problems';
 
 const reader = createReader(process.cwd(), keystaticConfig);
 const singletons = keystaticConfig.singletons as Record<string, any>;
@@ -367,7 +368,7 @@ describe("a list item's problem is named in its row", () => {
       '101st',
       '111th',
     ]);
-    expect(['Tiles', 'Closed dates', 'Categories', 'Addresses', 'Team'].map(oneOf)).toEqual([
+    expect(['Tiles', 'Closed dates', 'Categories', 'Addresses', 'Team'].map(itemNoun)).toEqual([
       'tile',
       'closed date',
       'category',

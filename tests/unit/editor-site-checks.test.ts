@@ -72,10 +72,10 @@ describe('a Save the build would refuse', () => {
     const list = (entries: [string, string][]) =>
       `entries:\n${entries.map(([from, to]) => `  - from: ${from}\n    to: ${to}\n`).join('')}`;
     expect(await save({ [redirects]: list([['/spring-offer', '/spring-offer']]) })).toEqual([
-      'Redirects (old addresses) → /spring-offer → /spring-offer → To (new address): /spring-offer leads to itself: a loop',
+      'Redirects (old addresses) → “/spring-offer → /spring-offer” → To (new address): /spring-offer leads to itself: a loop',
     ]);
     expect(await save({ [redirects]: list([['/laravel', '/php']]) })).toEqual([
-      'Redirects (old addresses) → /laravel → /php → From (old address): /laravel is a page of the site: a redirect would hide it',
+      'Redirects (old addresses) → “/laravel → /php” → From (old address): /laravel is a page of the site: a redirect would hide it',
     ]);
     expect(
       await save({
@@ -85,8 +85,8 @@ describe('a Save the build would refuse', () => {
         ]),
       }),
     ).toEqual([
-      'Redirects (old addresses) → /old → /php → From (old address): /old is redirected more than once (to /php, to /laravel): keep one',
-      'Redirects (old addresses) → /old → /laravel → From (old address): /old is redirected more than once (to /php, to /laravel): keep one',
+      'Redirects (old addresses) → “/old → /php” → From (old address): /old is redirected more than once (to /php, to /laravel): keep one',
+      'Redirects (old addresses) → “/old → /laravel” → From (old address): /old is redirected more than once (to /php, to /laravel): keep one',
     ]);
   });
 

@@ -6,7 +6,7 @@
  * marketer keeps theirs, takes the other, keeps each field from either side, or not now.
  */
 import type { StaleFile } from '../events.ts';
-import { editorPlace } from '../labels.ts';
+import { contentPlace } from '../../content-model/places.ts';
 import { keyOf, suggested, type Difference, type Side, type Version } from '../merge.ts';
 import { timeWords } from '../time-words.ts';
 
@@ -70,7 +70,7 @@ export function whoChanged({ kind, note = '' }: StaleFile['change']): string {
 }
 
 /** The entry a file is, as the editor names it: "Service pages → ipad", "Technologies". */
-export const entryName = (path: string) => editorPlace(path, '') ?? path;
+export const entryName = (path: string) => contentPlace(path, '') ?? path;
 
 function element<K extends keyof HTMLElementTagNameMap>(
   name: K,

@@ -28,7 +28,7 @@ import {
   type ContentProblem,
   type ServiceSlug,
 } from '../../lib/content-checks.ts';
-import { editorPlace, editorPlaceParts } from '../labels.ts';
+import { contentPlace, contentPlaceParts } from '../../content-model/places.ts';
 import { contentFiles, contentText } from './history/content-links.ts';
 import { siteRoot } from './roots.ts';
 import { FRONT_MATTER, mdxCodeProblem } from '../../shared/mdx-text.ts';
@@ -172,10 +172,9 @@ export function contentProblems(files: ContentFiles, fixed: readonly string[]): 
   return problems.map((problem) => {
     const text = files.get(problem.file);
     const path = (problem.path ?? problem.field).split(',')[0]!;
-    const place = editorPlace(
+    const place = contentPlace(
       problem.file,
       path,
-      undefined,
       text === undefined ? undefined : valuesOf(problem.file, text),
     );
     return place ? { ...problem, place } : problem;
@@ -287,7 +286,7 @@ export function shownOn(file: string, files: ContentFiles, fixed: readonly strin
     return page(fixed.find((address) => copyOf(address) === copy)) ?? `the ${copy} page`;
   }
   if (file === `${DATA}settings.yaml`) return 'every page (the header and the footer)';
-  return `the pages that show ${editorPlace(file, '') ?? file}`;
+  return `the pages that show ${contentPlace(file, '') ?? file}`;
 }
 
 /** What restoring a file's older text would do to the site, before it is written. */
@@ -354,7 +353,7 @@ export function sitePlace(
   const field = fieldPath.split(',')[0]!;
   const path = field.split('.').filter(Boolean);
   const values = text === undefined ? undefined : valuesOf(file, text);
-  const parts = editorPlaceParts(file, field, undefined, values);
+  const parts = contentPlaceParts(file, field, values);
   const shown = shownAtAlong(file, path);
   if (shown && parts) {
     // The list's item: its part among the editor's (a list file's `entries` has none of its own).

@@ -83,7 +83,7 @@ function patternField({ label, hint, rule, default: fallback }: PatternField) {
 
 /**
  * An item's row: the list's words for it, and its first problem, if any; `nameOf`, the words alone,
- * by which a message names the item (../problems.ts `itemName`, ../labels.ts).
+ * by which a Save's message names the item (../problems.ts `itemName`).
  */
 export const rowLabel = (label: (item: any) => string) =>
   Object.assign(
@@ -171,8 +171,8 @@ const kinds: { [K in Field['kind']]: Made<K> } = {
   week: ({ label, hint, optional, days, day }) =>
     optional ? optionalWeekField(label, hint, days, day) : weekField(label, days, day),
   uniqueId: ({ label, hint, rule, span }) => uniqueIdField(label, hint, rule, span),
-  // Keystatic keeps an MDX field's label to itself: it is repeated for the editor's place of a
-  // mistake (../labels.ts).
+  // Keystatic keeps an MDX field's label to itself: it is repeated for the words that name a
+  // field (../problems.ts).
   body: ({ label }) => Object.assign(fields.mdx({ label, extension: 'mdx' }), { label }),
   group: ({ label, hint, fields: of }, context) =>
     fields.object(

@@ -9,7 +9,8 @@ import { FieldError, type Check } from '../check.ts';
 import { listLineField } from '../line/index.ts';
 import { ranges } from '../line/validate.ts';
 import { WeekInput } from './ui.tsx';
-import { DAY_HINT, DAY_KIND, dayLabel, dayProblem, parseWeek, type Week } from './validate.ts';
+import { dayLabel } from '../../../content-model/places.ts';
+import { DAY_HINT, DAY_KIND, dayProblem, parseWeek, type Week } from './validate.ts';
 
 /** A weekday's opening hours: one line. */
 export const openingHoursField = (label: string, rule: Check) =>

@@ -1,7 +1,8 @@
 import { Checkbox } from '@keystar/ui/checkbox';
 import { CheckedText } from '../checked/ui.tsx';
 import { Group } from '../group.tsx';
-import { DAY_HINT, dayLabel, type Week } from './validate.ts';
+import { dayLabel } from '../../../content-model/places.ts';
+import { DAY_HINT, type Week } from './validate.ts';
 
 /** A checkbox, then, ticked, a line of hours for each day. */
 export function WeekInput<Day extends string>(props: {

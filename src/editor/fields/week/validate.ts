@@ -1,5 +1,6 @@
 /** A week of opening hours: a line of ranges a day, each checked with the site's own rule. */
 import type { FormFieldStoredValue } from '@keystatic/core';
+import { dayLabel } from '../../../content-model/places.ts';
 import { FieldError, type Check } from '../check.ts';
 import { listLine, ranges, zodProblem } from '../line/validate.ts';
 
@@ -10,8 +11,6 @@ export const DAY_HINT =
   'Opening and closing times on a 24-hour clock, comma-separated; empty for none.';
 /** What a day's hours are, for a file that holds something else. */
 export const DAY_KIND = 'times like "09:30-12:30"';
-
-export const dayLabel = (day: string) => day[0]!.toUpperCase() + day.slice(1);
 
 /** What is wrong with a day's line, named by the day. */
 export const dayProblem = (rule: Check, day: string, text: string) => {
