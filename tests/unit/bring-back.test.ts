@@ -20,7 +20,7 @@ import {
   redirectsBack,
 } from '../../src/editor/dev-server/history/bring-back.ts';
 import { ContentHistory } from '../../src/editor/dev-server/history/content-history.ts';
-import { linksBack, moveLinks } from '../../src/editor/dev-server/history/content-links.ts';
+import { linksBack, moveLinks } from '../../src/editor/dev-server/content-links.ts';
 import {
   readRedirects,
   redirectMoves,

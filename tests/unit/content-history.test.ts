@@ -1,6 +1,6 @@
 /**
  * The content's history (src/editor/dev-server/history/content-history.ts) and the links that
- * follow a page (src/editor/dev-server/history/content-links.ts), with real git in temporary
+ * follow a page (src/editor/dev-server/content-links.ts), with real git in temporary
  * projects: what the editor's History pages show and restore, and that a developer's branch,
  * staging area and files are never touched.
  */
@@ -16,7 +16,7 @@ import {
   checkContentPath,
 } from '../../src/editor/dev-server/history/content-history.ts';
 import { beingWritten } from '../../src/editor/dev-server/keystatic-writes.ts';
-import { filesLinkingTo, moveLinks } from '../../src/editor/dev-server/history/content-links.ts';
+import { filesLinkingTo, moveLinks } from '../../src/editor/dev-server/content-links.ts';
 import type { PageMove } from '../../src/editor/events.ts';
 import { EDITOR_SAVE_NOTE } from '../../src/editor/dev-server/history/lineages.ts';
 import {

@@ -29,7 +29,7 @@ import {
   type ServiceSlug,
 } from '../../lib/content-checks.ts';
 import { contentPlace, contentPlaceParts } from '../../content-model/places.ts';
-import { contentFiles, contentText } from './history/content-links.ts';
+import { contentFiles, contentText } from './content-links.ts';
 import { siteRoot } from './roots.ts';
 import { FRONT_MATTER, mdxCodeProblem } from '../../shared/mdx-text.ts';
 

@@ -13,7 +13,7 @@ import { load } from 'js-yaml';
 import { patterns } from '../../../domain/content-rules.ts';
 import { pageOf, type Redirect } from '../../../domain/redirects.ts';
 import { checkContentPath, type ContentHistory, type Save, type Saver } from './content-history.ts';
-import { linksBack } from './content-links.ts';
+import { linksBack } from '../content-links.ts';
 import { BROUGHT_BACK, valuesOf, type Trailer } from './lineages.ts';
 import {
   REDIRECTS_FILE,

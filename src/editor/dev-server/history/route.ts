@@ -21,7 +21,7 @@ import { apart } from '../../time-words.ts';
 import { linksTo, restoreConsequences } from '../site-checks.ts';
 import { LINKS_MOVED } from './bring-back.ts';
 import { historyOf, type Saver } from './content-history.ts';
-import { contentFiles, contentText, filesLinkingTo, moveLinks } from './content-links.ts';
+import { contentFiles, contentText, filesLinkingTo, moveLinks } from '../content-links.ts';
 import {
   bringBackPost,
   broughtNotice,
