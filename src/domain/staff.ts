@@ -2,7 +2,12 @@
  * What the staff desk's pages show (src/components/staff/), as src/server/staff/desk.ts makes it:
  * only what a member reads there, nothing else of a stored enquiry.
  */
+import { formatIn } from './call-times.ts';
 import type { MetricName, Rating } from './vitals.ts';
+
+/** A moment as the desk's pages show it, in the member's time zone: "5 Dec 2026, 14:30". */
+export const deskTime = (at: string | number, timeZone: string) =>
+  formatIn(new Date(at).toISOString(), timeZone, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** A call's time, host, place and standing, as every part of the desk shows it. */
 export interface DeskCallBasics {
