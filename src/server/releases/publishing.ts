@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
 import { processWide } from '../process-wide.ts';
-import type { EnquiryStore, KnownHost } from '../store/types.ts';
+import type { EnquiryStore } from '../store/types.ts';
 import type { Publish, Release } from '../store/releases.ts';
 import {
   currentFolder,
@@ -37,6 +37,7 @@ import { git, gitSucceeds } from './git.ts';
 import { describeChanges, gitReader, type Change } from './words.ts';
 import type { Builder } from './build.ts';
 import { ROLLBACK_SUBJECT } from '../../domain/editing.ts';
+import type { HostLeaving } from '../../domain/publishing.ts';
 
 /** What every publish job's kind starts with: the other queues leave them. */
 export const PUBLISH_JOB_PREFIX = 'publish-';
@@ -73,11 +74,6 @@ export interface PublishingOptions {
   jobKind?: string;
   /** The build deployed (dist/): kept as the first release, so that the first publish can be rolled back. */
   distDir?: string;
-}
-
-/** A host the draft removes who has calls ahead: after the publish, their e-mails reach no host. */
-export interface HostLeaving extends KnownHost {
-  calls: number;
 }
 
 /** What the publish page shows. */

@@ -9,16 +9,10 @@ import { git } from './git.ts';
 import { PUBLISH_SUBJECT } from '../../domain/editing.ts';
 import { headerText } from '../safe-text.ts';
 import type { KnownHost } from '../store/types.ts';
+import type { ChangeKind, DraftChange } from '../../domain/publishing.ts';
 
-export type ChangeKind = 'added' | 'changed' | 'removed' | 'moved' | 'redirected';
-
-export interface Change {
-  kind: ChangeKind;
-  /** What it is, as the editor names it: a page's title, an image's name, a redirect. */
-  what: string;
-  /** The page's address, when it is a page. */
-  address?: string;
-  /** The host, when a host is added or removed (availability.yaml). */
+/** A change of the draft; a host added or removed (availability.yaml) says which. */
+export interface Change extends DraftChange {
   host?: KnownHost;
 }
 

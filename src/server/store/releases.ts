@@ -5,43 +5,29 @@
  * any machine sharing the store, can fetch the live one without sharing a folder.
  */
 import type { Db } from './db.ts';
+import type {
+  PublishState,
+  PublishSummary,
+  ReleaseKind,
+  ReleaseSummary,
+} from '../../domain/publishing.ts';
 
-export type PublishState = 'queued' | 'building' | 'live' | 'failed';
+export type { PublishState, ReleaseKind };
 
-export interface Publish {
+export interface Publish extends PublishSummary {
   id: number;
-  state: PublishState;
-  /** The step under way or last done, in the editor's words. */
-  step: string;
-  /** 0 to 100. */
-  progress: number;
   actor: string;
-  actorName: string;
   /** The commit made of the draft, once made (a retry builds it again rather than a new one). */
   commit: string | null;
   releaseId: number | null;
-  /** Why it failed, in the editor's words. */
-  reason: string | null;
-  createdAt: number;
   updatedAt: number;
 }
 
-/** A publish's build, a roll back to an earlier one, or the build deployed before the first publish. */
-export type ReleaseKind = 'deploy' | 'publish' | 'rollback';
-
-export interface Release {
-  id: number;
+export interface Release extends ReleaseSummary {
   /** The release whose files this one serves: itself, or for a roll back the release brought back. */
   folder: number;
-  kind: ReleaseKind;
   commit: string;
   actor: string;
-  actorName: string;
-  /** What changed, in the editor's words (the commit's subject). */
-  summary: string;
-  createdAt: number;
-  /** Whether its files are still kept (in the store): it can be rolled back to. */
-  kept: boolean;
 }
 
 export interface NewRelease {
