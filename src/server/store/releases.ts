@@ -12,8 +12,6 @@ import type {
   ReleaseSummary,
 } from '../../domain/publishing.ts';
 
-export type { PublishState, ReleaseKind };
-
 export interface Publish extends PublishSummary {
   id: number;
   actor: string;
