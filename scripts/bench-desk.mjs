@@ -2,7 +2,7 @@
 // calls (past and ahead, some waiting for confirmation, some cancelled, a third handled), on each
 // engine (a SQLite file, and an embedded PostgreSQL as the tests start it), with bulk SQL; then
 // times the desk's pages as /staff reads them: through the store's StaffQueries and the desk's
-// render model (deskPage of src/server/staff/desk.ts: a page of a list, its notes, its items).
+// render model (deskPage of src/server/staff/desk-page.ts: a page of a list, its notes, its items).
 // Cases: the first page, a later page, each list, a filter by host and dates, and a search by
 // name, by e-mail and by reference, each a name that only one enquiry has. Target: p95 <= 100 ms.
 //
@@ -15,7 +15,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { startPostgres } from './postgres.mjs';
 import { openStore } from '../src/server/store/index.ts';
-import { deskPage } from '../src/server/staff/desk.ts';
+import { deskPage } from '../src/server/staff/desk-page.ts';
 import { deskFilters } from '../src/server/staff/desk-view.ts';
 import { SEARCH_WORDS_OF_ALL } from '../src/server/store/migrations.ts';
 

@@ -1,6 +1,6 @@
 /** /staff/enquiries.csv (POST, the desk's button): the enquiries as `npm run enquiries -- --csv` writes them, signed in only. */
 import type { APIRoute } from 'astro';
-import { handleEnquiriesCsv } from '../../server/staff/desk';
+import { handleEnquiriesCsv } from '../../server/staff/enquiries-csv';
 
 export const prerender = false;
 

@@ -21,7 +21,8 @@ import { isLoopbackOrigin } from '../requests/client.ts';
 import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import { wideNetwork } from '../networks.ts';
 import { signedIn, storedHash } from './access.ts';
-import { record, startSession, type OpenDesk, type StaffDesk } from './desk.ts';
+import { record, type OpenDesk, type StaffDesk } from './desk.ts';
+import { startSession } from './sign-in.ts';
 import type { ChallengePurpose } from '../store/staff.ts';
 
 /** How long a ceremony may take, from its options to its response. */

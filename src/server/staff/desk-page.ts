@@ -1,0 +1,299 @@
+/**
+ * The desk itself (/staff): a list of calls or enquiries as the member asked for it (search, host,
+ * dates, its page), the call chosen to move or cancel with its times, what the last action did, the
+ * audit log, the member's passkeys and field data. Its posts are ./desk-actions.ts's.
+ */
+import { first } from '../requests/body.ts';
+import type { PostVerdict } from '../requests/post-gate.ts';
+import type { PageAnswer } from '../http/answer.ts';
+import type { Availability, Slot } from '../../domain/booking.ts';
+import type { CancelRefusal } from '../booking/refusals.ts';
+import { cancelRefusal } from '../booking/rules.ts';
+import { currentMoves } from '../booking/queries.ts';
+import { withoutBidiControls } from '../safe-text.ts';
+import type {
+  AuditLine,
+  DeskCall,
+  DeskItem,
+  MemberPasskey,
+  VitalsRow,
+} from '../../domain/staff.ts';
+import type { CalendarWriteState } from '../store/calendar-writes.ts';
+import type { KnownHost, StoredEnquiry } from '../store/types.ts';
+import { isEditor, type StaffMember } from './access.ts';
+import { doneAt, doneMessage } from './landing.ts';
+import {
+  deskAddress,
+  deskFilters,
+  deskItem,
+  deskQuery,
+  PAGE_SIZE,
+  whoIn,
+  type DeskFilters,
+} from './desk-view.ts';
+import { deskPost } from './desk-actions.ts';
+import {
+  deskHeaders,
+  notDone,
+  signedInVisit,
+  type Answered,
+  type OpenDesk,
+  type StaffDesk,
+} from './desk.ts';
+
+/** Visitor text as the desk shows it: no bidi control (each value is also in a <bdi> there). */
+const shown = withoutBidiControls;
+
+/**
+ * An audit line as the desk shows it: the member by name and address; its subject and detail may
+ * hold what a visitor typed.
+ */
+const deskAudit = (line: AuditLine, members: StaffDesk['members']): AuditLine => ({
+  ...line,
+  actor: actorLabel(line.actor, members),
+  subject: line.subject === null ? null : shown(line.subject),
+  detail: line.detail === null ? null : shown(line.detail),
+});
+
+/** A member as the audit log names them: 'Anna Reid (anna@…)', or their address alone. */
+const actorLabel = (email: string, members: StaffDesk['members']) => {
+  const name = members.get(email)?.name;
+  return name && name !== email ? `${name} (${email})` : email;
+};
+
+export interface DeskView extends PageAnswer {
+  member: StaffMember;
+  /**
+   * The call chosen to move or cancel (`?call=ID`): the times it can move to, each with the host
+   * who would take it (by start), from date `from` (`?day=`); or (`&step=cancel`) the step that
+   * asks before a cancel.
+   */
+  selected?: {
+    call: DeskCall;
+    /** The call's sequence as shown: a move from this page is refused once another has moved it. */
+    sequence: number;
+    moves: Slot[];
+    hosts: Record<string, string>;
+    step: 'move' | 'cancel';
+    from: string;
+  };
+  /** What the last action did, said once (`?done=`), or why a post did nothing. */
+  done?: string;
+  /** A note the member typed whose post was refused: kept in its item's box, to send again. */
+  kept?: { id: string; note: string };
+  /** The item it is said at (`?at=`, an item's id shown on the page); none: at the top. */
+  doneAt?: string;
+  /**
+   * The anchor of the line at the top when the item is not on this page (a call cancelled leaves
+   * the calls ahead): the item's own, so that the page still opens at what it says.
+   */
+  doneAnchor?: string;
+  /** The list asked for, narrowed (search, host, dates), and its page. */
+  filters: DeskFilters;
+  /** The page's items, in the list's order. */
+  items: DeskItem[];
+  /** The addresses of the pages before and after this one, if any. */
+  previous?: string;
+  next?: string;
+  /** This page's address: its forms post to it, and the member comes back to it. */
+  here: string;
+  /** The hosts, to filter by (those removed last); the member's own host id, if they take calls. */
+  hosts: DeskHost[];
+  myHost: string | undefined;
+  audit: AuditLine[];
+  /** The member's passkeys, oldest first: none, and the desk offers one first. */
+  passkeys: MemberPasskey[];
+  /** Field data of the last 28 days: p75 per page and metric, as `npm run vitals` shows it. */
+  vitals: VitalsRow[];
+  /** An editor, with editing on (EDITING): the desk links to the editor and to Publishing. */
+  edits: boolean;
+  /** Each call's write into its host's calendar (CALENDAR_WRITE), by id. */
+  calendarWrites: Map<string, CalendarWriteState>;
+}
+
+/**
+ * /staff: signed out, to the sign-in page; a GET shows the desk; a POST moves or cancels a call,
+ * marks enquiries handled (or new again), a call held or a no-show, or adds a note, each recorded
+ * in the audit log.
+ */
+export async function handleDesk(
+  request: Request,
+  post: PostVerdict | undefined,
+  open: OpenDesk,
+  availability: Availability,
+): Promise<DeskView | Answered> {
+  const visit = await signedInVisit(request, post, open);
+  if ('type' in visit) return visit;
+  const { desk, member, now, session, refused } = visit;
+  const url = new URL(request.url);
+  if (refused) {
+    // The desk as the member had it, saying why nothing was done, their note still typed.
+    const { doneAt: _, ...view } = await deskView(desk, member, url, availability, now);
+    const note = post?.ok && first(post.fields, 'action') === 'note' && first(post.fields, 'note');
+    return {
+      ...view,
+      status: refused.status,
+      headers: deskHeaders(refused.headers),
+      done: `${notDone(refused)}${note ? ' Your note is still in its box below.' : ''}`,
+      doneAnchor: 'done',
+      ...(note && { kept: { id: first(post.fields, 'id').slice(0, 64), note } }),
+    };
+  }
+  if (request.method === 'POST' && post?.ok)
+    return deskPost({ desk, member, session }, post.fields, url, availability, now);
+  return deskView(desk, member, url, availability, now);
+}
+
+/** The desk as the member asked for it: the list, its page, the call chosen, what was done. */
+async function deskView(
+  desk: StaffDesk,
+  member: StaffMember,
+  url: URL,
+  availability: Availability,
+  now: number,
+): Promise<DeskView> {
+  const hosts = await deskHosts(desk);
+  const filters = deskFilters(url, new Set(hosts.map((h) => h.id)));
+  const { items, more } = await deskPage(desk, filters, member.timeZone, hosts, now);
+  const chosen = await chosenCall(desk, member, url.searchParams.get('call'), hosts, now);
+  const picked = typeof chosen === 'object' ? chosen : undefined;
+  const selected = picked && (await choice(desk, picked, url, availability, hosts, now));
+  // A call asked for that cannot be moved (the calendar's link of one cancelled or over): why.
+  const done =
+    doneMessage(url.searchParams.get('done') ?? '') ??
+    (typeof chosen === 'string' ? doneMessage(chosen) : undefined);
+  const shown = [...items.map((e) => `enquiry-${e.id}`), ...(selected ? ['change-title'] : [])];
+  const at = doneAt(url, shown);
+  return {
+    type: 'page',
+    status: 200,
+    headers: deskHeaders(),
+    member,
+    ...(selected && { selected }),
+    ...(done && { done, ...(at ? { doneAt: at } : { doneAnchor: anchorOf(url) }) }),
+    filters,
+    items,
+    ...(filters.page > 1 && { previous: deskAddress(filters, filters.page - 1) }),
+    ...(more && { next: deskAddress(filters, filters.page + 1) }),
+    here: deskAddress(filters),
+    hosts,
+    myHost: member.hostId,
+    audit: (await desk.store.staff.recentAudit(100)).map((line) => deskAudit(line, desk.members)),
+    passkeys: (await desk.store.staff.passkeysOf(member.email)).map((passkey) => ({
+      id: passkey.id,
+      addedAt: passkey.createdAt ?? now,
+      usedAt: passkey.usedAt ?? null,
+    })),
+    edits: desk.publishing !== undefined && isEditor(member),
+    calendarWrites: await desk.store.calendarWrites.states(items.map((item) => item.id)),
+    vitals: await desk.fieldData(),
+  };
+}
+
+/** A host on the desk: one the live site has, or one a publish removed (`former`). */
+export type DeskHost = KnownHost & { former?: boolean };
+
+/**
+ * The hosts, to filter by and to name beside their calls: the live site's, then those a publish has
+ * removed who have calls (`former`), as the store kept their names.
+ */
+async function deskHosts(desk: StaffDesk): Promise<DeskHost[]> {
+  const live = [...desk.members.values()].flatMap((m) =>
+    m.hostId ? [{ id: m.hostId, name: m.name }] : [],
+  );
+  const former = await desk.store.desk.formerHosts(live.map((host) => host.id));
+  return [...live, ...former.map((host) => ({ ...host, former: true }))];
+}
+
+/** The anchor an outcome's address asked for (`?at=`), if it is an item's; else the top's. */
+const anchorOf = (url: URL) => {
+  const at = url.searchParams.get('at') ?? '';
+  return /^enquiry-[\w-]{1,64}$/.test(at) ? at : 'done';
+};
+
+/** A page of the list `filters` asks for, read through the store's StaffQueries, with its notes. */
+export async function deskPage(
+  desk: Pick<StaffDesk, 'store' | 'members' | 'where'>,
+  filters: DeskFilters,
+  timeZone: string,
+  hosts: readonly KnownHost[],
+  now: number,
+): Promise<{ items: DeskItem[]; more: boolean }> {
+  const rows = await desk.store.desk.list(deskQuery(filters, timeZone, now));
+  const page = rows.slice(0, PAGE_SIZE);
+  const notes = await desk.store.desk.notesOf(page.map((e) => e.id));
+  const names = new Map(hosts.map((h) => [h.id, h.name]));
+  const context = {
+    who: whoIn(desk.members),
+    hostName: (id: string) => names.get(id) ?? id,
+    where: desk.where,
+    now,
+  };
+  return {
+    items: page.map((e) => deskItem(e, notes.get(e.id) ?? [], context)),
+    more: rows.length > PAGE_SIZE,
+  };
+}
+
+/** A chosen call's times to move to, each with the host who would take it, or its cancel's step. */
+async function choice(
+  desk: StaffDesk,
+  { call, stored }: ChosenCall,
+  url: URL,
+  availability: Availability,
+  hosts: readonly KnownHost[],
+  now: number,
+): Promise<NonNullable<DeskView['selected']>> {
+  const from = url.searchParams.get('day') ?? '';
+  const step = url.searchParams.get('step') === 'cancel' ? 'cancel' : 'move';
+  const { sequence, host } = stored;
+  if (step === 'cancel') return { call, sequence, moves: [], hosts: {}, step, from };
+  const moves = await currentMoves(availability, desk.services, { ...call, host }, now);
+  const names = new Map(hosts.map((h) => [h.id, h.name]));
+  return {
+    call,
+    sequence,
+    moves: moves.map(({ slot }) => slot),
+    hosts: Object.fromEntries(moves.map(({ slot, host }) => [slot.start, names.get(host) ?? host])),
+    step,
+    from,
+  };
+}
+
+/** A call chosen on the desk: as the page shows it, and as stored (its sequence, its host's id). */
+interface ChosenCall {
+  call: DeskCall;
+  stored: NonNullable<StoredEnquiry['call']>;
+}
+
+/**
+ * The call chosen to move or cancel (`?call=ID`): booked, not cancelled, not begun; else why not
+ * (none asked for: undefined).
+ */
+async function chosenCall(
+  desk: StaffDesk,
+  member: StaffMember,
+  id: string | null,
+  hosts: readonly KnownHost[],
+  now: number,
+): Promise<ChosenCall | CancelRefusal | undefined> {
+  if (!id) return undefined;
+  const enquiry = await desk.store.findById(id.slice(0, 64));
+  const refused = cancelRefusal(enquiry, now);
+  if (refused || !enquiry?.call) return refused ?? 'unknown';
+  const { call } = enquiry;
+  const shownCall: DeskCall = {
+    id: enquiry.id,
+    name: shown(enquiry.name),
+    email: shown(enquiry.email),
+    message: typeof enquiry.data.message === 'string' ? shown(enquiry.data.message) : undefined,
+    start: call.start,
+    end: call.end,
+    host: call.host && (hosts.find((h) => h.id === call.host)?.name ?? call.host),
+    where: desk.where(call.host),
+    confirmed: call.confirmedAt !== null,
+    moves: call.moves,
+    mine: call.host !== null && call.host === member.hostId,
+  };
+  return { call: shownCall, stored: call };
+}

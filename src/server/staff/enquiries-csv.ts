@@ -1,0 +1,71 @@
+/**
+ * /staff/enquiries.csv: every enquiry, with its notes, as the CLI's --csv writes it, for a member
+ * signed in, streamed a page at a time.
+ */
+import { refusalOf, type PostVerdict } from '../requests/post-gate.ts';
+import { csvHeader, csvRows } from '../enquiries/listing.ts';
+import type { EnquiryStore, ExportCursor } from '../store/types.ts';
+import { signedIn } from './access.ts';
+import { deskHeaders, record, redirect, type OpenDesk } from './desk.ts';
+
+/**
+ * /staff/enquiries.csv (POST, through the gate: the desk's button): every enquiry as the CLI's
+ * --csv writes it, for a member signed in, recorded in the audit log. A post, so that no other
+ * site can make a member's browser download it, or write the line in their name.
+ */
+export async function handleEnquiriesCsv(
+  request: Request,
+  post: PostVerdict | undefined,
+  open: OpenDesk,
+): Promise<Response> {
+  // Only a post through the gate exports (routes.ts takes no other method here).
+  const refused = post
+    ? refusalOf(post)
+    : { status: 405, message: 'Use the desk’s button.', headers: { Allow: 'POST' } };
+  if (refused)
+    return new Response(refused.message, {
+      status: refused.status,
+      headers: deskHeaders(refused.headers),
+    });
+  const desk = await open().catch(() => undefined);
+  if (!desk) return new Response('The desk cannot be opened right now.', { status: 503 });
+  const now = desk.now?.() ?? Date.now();
+  const current = await signedIn(request, { ...desk, now });
+  if (!current) return redirect('/staff/sign-in').response;
+  await record(desk, current.member, now, { action: 'exported the enquiries' });
+  return new Response(csvStream(desk.store), {
+    headers: deskHeaders({
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="enquiries.csv"',
+    }),
+  });
+}
+
+/** Enquiries read for the CSV at a time. */
+const CSV_PAGE = 500;
+
+/**
+ * The CSV as it is read, a page of enquiries (with their notes) at a time, never whole in memory:
+ * a byte-order mark first, so that spreadsheets read it as UTF-8 ("£40k", not "Â£40k").
+ */
+export function csvStream(store: EnquiryStore): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cursor: ExportCursor | undefined;
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`\uFEFF${csvHeader()}`));
+        return;
+      }
+      const { rows, next } = await store.desk.exportPage(cursor, CSV_PAGE);
+      if (rows.length > 0) {
+        const notes = await store.desk.notesOf(rows.map((e) => e.id));
+        controller.enqueue(encoder.encode(csvRows(rows, notes)));
+      }
+      if (rows.length < CSV_PAGE) controller.close();
+      cursor = next;
+    },
+  });
+}
