@@ -15,7 +15,7 @@
 import { existsSync } from 'node:fs';
 import { commandArgs, writeOutput, wrongCall } from './command-args.ts';
 import { serverConfig } from './config.ts';
-import { csvHeader, csvRows, formatListing } from './enquiries/listing.ts';
+import { csvHeader, csvRows, formatListing, type HostNames } from './enquiries/listing.ts';
 import { readAvailability, readSiteEmail } from './booking/availability-file.ts';
 import { callUidSuffix } from './mail/host-event.ts';
 import { Bookings } from './booking/calls.ts';
@@ -103,6 +103,21 @@ async function notesOf(store: EnquiryStore, enquiries: readonly StoredEnquiry[])
     for (const [id, some] of await store.desk.notesOf(enquiries.slice(i, i + 500).map((e) => e.id)))
       notes.set(id, some);
   return notes;
+}
+
+/**
+ * The hosts' names, as the desk names them: availability.yaml's (this install's content), then those
+ * the store kept of hosts since removed who have calls. A content file that cannot be read names none
+ * but those: the ids still stand.
+ */
+async function hostNames(store: EnquiryStore): Promise<HostNames> {
+  let live: { id: string; name: string }[] = [];
+  try {
+    live = readAvailability().hosts;
+  } catch {}
+  // A store no server of this version has opened yet has no table of them (migration 27).
+  const former = await store.desk.formerHosts(live.map((host) => host.id)).catch(() => []);
+  return new Map([...former, ...live].map((host) => [host.id, host.name]));
 }
 
 /** Whether e-mail is set up: then the cancellation or move queues its e-mails, as the links do. */
@@ -205,9 +220,10 @@ try {
   else if (values.move) await move(store!, values.move, positionals[0]!, change);
   else {
     const enquiries = (await store!.all()).filter((e) => values.spam || !e.spam);
+    const hosts = await hostNames(store!);
     listing = values.csv
-      ? csvHeader() + csvRows(enquiries, await notesOf(store!, enquiries))
-      : `${formatListing(enquiries)}\n`;
+      ? csvHeader() + csvRows(enquiries, await notesOf(store!, enquiries), hosts)
+      : `${formatListing(enquiries, hosts)}\n`;
   }
 } catch (error) {
   fail(

@@ -224,7 +224,7 @@ describe('the desk’s lists', () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1);
     const header = text.split('\r\n')[0]!.split(',');
-    expect(header.slice(-7)).toEqual([
+    expect(header.slice(-8)).toEqual([
       'handled',
       'handled_by',
       'handled_at',
@@ -232,7 +232,12 @@ describe('the desk’s lists', () => {
       'call_state',
       'cancelled_by',
       'cancel_reason',
+      'call_host_name',
     ]);
+    // The host by id, and by the name the desk gives them.
+    const ulla = text.split('\r\n').find((line) => line.startsWith(ids['Ulla Upcoming']!))!;
+    expect(ulla).toContain(',anna,');
+    expect(ulla.endsWith(',Anna Reid')).toBe(true);
     expect(text).toContain('Budget £40k.');
     expect(text).toContain('no-show');
     expect(text).toContain(ANNA);

@@ -260,10 +260,21 @@ describe('the staff CLI, whatever was stored', () => {
     );
   });
 
+  it('names a call’s host as the desk does, beside their id, or leaves the name empty', () => {
+    const stored = booking('Ada', 'Hello');
+    const hosts = new Map([['anna', 'Anna Reid']]);
+    const [header, row] = parseCsv(formatCsv([stored], hosts));
+    expect(row![header!.indexOf('call_host')]).toBe('anna');
+    expect(row![header!.indexOf('call_host_name')]).toBe('Anna Reid');
+    expect(parseCsv(formatCsv([stored]))[1]!.at(-1)).toBe('');
+    expect(formatListing([stored], hosts)).toContain(', with Anna Reid (anna)');
+  });
+
   it('lists each enquiry on its own lines, without a control character', () => {
     fc.assert(
-      fc.property(storedEnquiries, (enquiries) => {
-        const listing = formatListing(enquiries);
+      fc.property(storedEnquiries, anyText, (enquiries, hostName) => {
+        // A host's name comes from the content, which an editor types: hostile too.
+        const listing = formatListing(enquiries, new Map([['anna', hostName]]));
         const lines = listing.split('\n');
         for (const line of lines) expect(line).not.toMatch(CONTROL);
         // One heading line per enquiry, the rest its own indented fields, then the count.
@@ -278,10 +289,10 @@ describe('the staff CLI, whatever was stored', () => {
     );
   });
 
-  it('exports CSV whose every row parses back to its 26 cells, none a formula', () => {
+  it('exports CSV whose every row parses back to its 27 cells, none a formula', () => {
     fc.assert(
-      fc.property(storedEnquiries, (enquiries) => {
-        const rows = parseCsv(formatCsv(enquiries));
+      fc.property(storedEnquiries, anyText, (enquiries, hostName) => {
+        const rows = parseCsv(formatCsv(enquiries, new Map([['anna', hostName]])));
         expect(rows).toHaveLength(enquiries.length + 1);
         expect(rows[0]).toEqual([
           'id',
@@ -310,9 +321,10 @@ describe('the staff CLI, whatever was stored', () => {
           'call_state',
           'cancelled_by',
           'cancel_reason',
+          'call_host_name',
         ]);
         for (const [i, row] of rows.slice(1).entries()) {
-          expect(row).toHaveLength(26);
+          expect(row).toHaveLength(27);
           for (const cell of row) {
             expect(isFormula(cell)).toBe(false);
             expect(cell.replaceAll('\n', '')).not.toMatch(CONTROL);

@@ -44,8 +44,17 @@ const callTime = (e: StoredEnquiry) =>
 const notesCell = (notes: readonly StoredNote[] = []) =>
   notes.map((n) => `${new Date(n.at).toISOString()} ${n.author}: ${n.body}`).join('\n\n');
 
+/**
+ * The hosts' names by id: the live site's, then those a publish removed (as the store kept them). A
+ * host it does not know is left unnamed: the id stands beside it.
+ */
+export type HostNames = ReadonlyMap<string, string>;
+
 /** The CSV's columns, in their order; the listing shows phone to mailed (slice(5, 9)) too. */
-const columns: [string, (e: StoredEnquiry, notes?: readonly StoredNote[]) => string][] = [
+const columns: [
+  string,
+  (e: StoredEnquiry, notes?: readonly StoredNote[], hosts?: HostNames) => string,
+][] = [
   ['id', (e) => e.id],
   ['received', (e) => e.createdAt],
   ['kind', (e) => e.kind],
@@ -78,27 +87,41 @@ const columns: [string, (e: StoredEnquiry, notes?: readonly StoredNote[]) => str
   ['call_state', (e) => (e.call ? callState(e.call) : '')],
   ['cancelled_by', (e) => (e.call?.cancelledAt ? (e.call.cancelledBy ?? '') : '')],
   ['cancel_reason', (e) => e.call?.cancelReason ?? ''],
+  // Added for the sales team's sheet: the host by name, beside call_host's id.
+  ['call_host_name', (e, _, hosts) => (e.call?.host ? (hosts?.get(e.call.host) ?? '') : '')],
 ];
 
 /** The CSV's header row (RFC 4180: CRLF after it). */
 export const csvHeader = () => `${columns.map(([name]) => csvCell(name)).join(',')}\r\n`;
 
-/** Enquiries as rows of the CSV, each with its notes (by enquiry id). */
+/** Enquiries as rows of the CSV, each with its notes (by enquiry id) and its host's name. */
 export const csvRows = (
   enquiries: readonly StoredEnquiry[],
   notes: ReadonlyMap<string, readonly StoredNote[]> = new Map(),
+  hosts: HostNames = new Map(),
 ) =>
   enquiries
-    .map((e) => `${columns.map(([, get]) => csvCell(get(e, notes.get(e.id)))).join(',')}\r\n`)
+    .map(
+      (e) => `${columns.map(([, get]) => csvCell(get(e, notes.get(e.id), hosts))).join(',')}\r\n`,
+    )
     .join('');
 
 /** The enquiries as CSV (RFC 4180: CRLF after every row), a header row first. */
-export function formatCsv(enquiries: readonly StoredEnquiry[]): string {
-  return csvHeader() + csvRows(enquiries);
+export function formatCsv(enquiries: readonly StoredEnquiry[], hosts?: HostNames): string {
+  return csvHeader() + csvRows(enquiries, undefined, hosts);
 }
 
+/** A call's host as the listing names them: 'Anna Reid (anna)', or the id alone. */
+const hostLabel = (id: string, hosts: HostNames) => {
+  const name = hosts.get(id);
+  return name ? `${name} (${id})` : id;
+};
+
 /** The enquiries as the terminal shows them, oldest first, then how many; lines without a final `\n`. */
-export function formatListing(enquiries: readonly StoredEnquiry[]): string {
+export function formatListing(
+  enquiries: readonly StoredEnquiry[],
+  hosts: HostNames = new Map(),
+): string {
   if (enquiries.length === 0) return 'No enquiries stored.';
   const lines: string[] = [];
   for (const e of enquiries) {
@@ -116,7 +139,7 @@ export function formatListing(enquiries: readonly StoredEnquiry[]): string {
           ? ', confirmed'
           : ', not confirmed yet';
       lines.push(
-        `  call: ${terminalText(callTime(e))}${confirmed}${e.call.host ? `, with ${terminalText(e.call.host)}` : ''}${moved}`,
+        `  call: ${terminalText(callTime(e))}${confirmed}${e.call.host ? `, with ${terminalText(hostLabel(e.call.host, hosts))}` : ''}${moved}`,
         `  ref: ${terminalText(e.id)}`,
       );
     }

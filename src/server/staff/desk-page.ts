@@ -36,7 +36,9 @@ import {
   deskHeaders,
   notDone,
   signedInVisit,
+  deskHosts,
   type Answered,
+  type DeskHost,
   type OpenDesk,
   type StaffDesk,
 } from './desk.ts';
@@ -188,21 +190,6 @@ async function deskView(
     calendarWrites: await desk.store.calendarWrites.states(items.map((item) => item.id)),
     vitals: await desk.fieldData(),
   };
-}
-
-/** A host on the desk: one the live site has, or one a publish removed (`former`). */
-export type DeskHost = KnownHost & { former?: boolean };
-
-/**
- * The hosts, to filter by and to name beside their calls: the live site's, then those a publish has
- * removed who have calls (`former`), as the store kept their names.
- */
-async function deskHosts(desk: StaffDesk): Promise<DeskHost[]> {
-  const live = [...desk.members.values()].flatMap((m) =>
-    m.hostId ? [{ id: m.hostId, name: m.name }] : [],
-  );
-  const former = await desk.store.desk.formerHosts(live.map((host) => host.id));
-  return [...live, ...former.map((host) => ({ ...host, former: true }))];
 }
 
 /** The anchor an outcome's address asked for (`?at=`), if it is an item's; else the top's. */

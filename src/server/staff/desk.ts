@@ -17,7 +17,7 @@ import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { log } from '../log.ts';
 import type { VitalsRow } from '../../domain/staff.ts';
-import type { EnquiryStore } from '../store/types.ts';
+import type { EnquiryStore, KnownHost } from '../store/types.ts';
 import { memberLabel, signedIn, type StaffMember } from './access.ts';
 import type { Publishing } from '../releases/publishing.ts';
 
@@ -139,4 +139,19 @@ export async function signedInVisit(
   const current = await signedIn(request, { ...desk, now });
   if (!current) return refused ? refusal(request, refused) : redirect('/staff/sign-in');
   return { desk, member: current.member, now, session: current.hash, ...(refused && { refused }) };
+}
+
+/** A host on the desk: one the live site has, or one a publish removed (`former`). */
+export type DeskHost = KnownHost & { former?: boolean };
+
+/**
+ * The hosts, to filter by and to name beside their calls: the live site's, then those a publish has
+ * removed who have calls (`former`), as the store kept their names.
+ */
+export async function deskHosts(desk: StaffDesk): Promise<DeskHost[]> {
+  const live = [...desk.members.values()].flatMap((m) =>
+    m.hostId ? [{ id: m.hostId, name: m.name }] : [],
+  );
+  const former = await desk.store.desk.formerHosts(live.map((host) => host.id));
+  return [...live, ...former.map((host) => ({ ...host, former: true }))];
 }

@@ -3,10 +3,10 @@
  * signed in, streamed a page at a time.
  */
 import { refusalOf, type PostVerdict } from '../requests/post-gate.ts';
-import { csvHeader, csvRows } from '../enquiries/listing.ts';
+import { csvHeader, csvRows, type HostNames } from '../enquiries/listing.ts';
 import type { EnquiryStore, ExportCursor } from '../store/types.ts';
 import { signedIn } from './access.ts';
-import { deskHeaders, record, redirect, type OpenDesk } from './desk.ts';
+import { deskHeaders, deskHosts, record, redirect, type OpenDesk } from './desk.ts';
 
 /**
  * /staff/enquiries.csv (POST, through the gate: the desk's button): every enquiry as the CLI's
@@ -33,7 +33,8 @@ export async function handleEnquiriesCsv(
   const current = await signedIn(request, { ...desk, now });
   if (!current) return redirect('/staff/sign-in').response;
   await record(desk, current.member, now, { action: 'exported the enquiries' });
-  return new Response(csvStream(desk.store), {
+  const hosts = new Map((await deskHosts(desk)).map((host) => [host.id, host.name]));
+  return new Response(csvStream(desk.store, hosts), {
     headers: deskHeaders({
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': 'attachment; filename="enquiries.csv"',
@@ -48,7 +49,7 @@ const CSV_PAGE = 500;
  * The CSV as it is read, a page of enquiries (with their notes) at a time, never whole in memory:
  * a byte-order mark first, so that spreadsheets read it as UTF-8 ("£40k", not "Â£40k").
  */
-export function csvStream(store: EnquiryStore): ReadableStream<Uint8Array> {
+export function csvStream(store: EnquiryStore, hosts: HostNames): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: ExportCursor | undefined;
   let started = false;
@@ -62,7 +63,7 @@ export function csvStream(store: EnquiryStore): ReadableStream<Uint8Array> {
       const { rows, next } = await store.desk.exportPage(cursor, CSV_PAGE);
       if (rows.length > 0) {
         const notes = await store.desk.notesOf(rows.map((e) => e.id));
-        controller.enqueue(encoder.encode(csvRows(rows, notes)));
+        controller.enqueue(encoder.encode(csvRows(rows, notes, hosts)));
       }
       if (rows.length < CSV_PAGE) controller.close();
       cursor = next;
