@@ -15,7 +15,13 @@
 import { existsSync } from 'node:fs';
 import { commandArgs, writeOutput, wrongCall } from './command-args.ts';
 import { serverConfig } from './config.ts';
-import { csvHeader, csvRows, formatListing, type HostNames } from './enquiries/listing.ts';
+import {
+  csvHeader,
+  csvRows,
+  formatListing,
+  hostLabel,
+  type HostNames,
+} from './enquiries/listing.ts';
 import { readAvailability, readSiteEmail } from './booking/availability-file.ts';
 import { callUidSuffix } from './mail/host-event.ts';
 import { Bookings } from './booking/calls.ts';
@@ -31,7 +37,7 @@ import {
   type StoredEnquiry,
   type StoredNote,
 } from './store/types.ts';
-import { headerText } from './safe-text.ts';
+import { headerText, terminalText } from './safe-text.ts';
 import { callZones, formatCallTime } from '../domain/call-times.ts';
 import { REF_LENGTH } from '../domain/staff.ts';
 
@@ -200,8 +206,10 @@ async function move(store: EnquiryStore, ref: string, start: string, change: Cal
   if (result.status !== 'moved')
     return fail(refusalMessage(result.status, 'enquiry' in result ? result.enquiry : enquiry));
   const call = result.enquiry.call!;
+  const names = new Map(availability.hosts.map((host) => [host.id, host.name]));
+  const host = call.host ? terminalText(hostLabel(call.host, names)) : 'no host';
   console.log(
-    `Moved the call from ${when(enquiry, result.previous.start)} to ${when(enquiry, call.start)}, with ${call.host ?? 'no host'}${mailIsOn ? '; the updates are queued.' : ' (e-mail is off: tell the prospect yourself).'}`,
+    `Moved the call from ${when(enquiry, result.previous.start)} to ${when(enquiry, call.start)}, with ${host}${mailIsOn ? '; the updates are queued.' : ' (e-mail is off: tell the prospect yourself).'}`,
   );
 }
 

@@ -170,7 +170,7 @@ describe('booking', () => {
     const list = (await run(process.execPath, ['src/server/cli.ts'], { env })).stdout;
     expect(list).toMatch(/Booked call from Ada Lovelace <p\d@example\.com>\n {2}call: \w+day, /);
     // The host it went to (a Wednesday: Anna), in the listing and the CSV's call_host column.
-    expect(list).toMatch(/call: [^\n]*, with anna\n/);
+    expect(list).toMatch(/call: [^\n]*, with Anna Reid \(anna\)\n/);
     const [header, row] = csv
       .split('\r\n')
       .filter((line) => line.startsWith('id,') || line.includes(wanted));
@@ -532,8 +532,10 @@ describe('confirming a call, and the share of calls waiting for it', () => {
     const run = promisify(execFile);
     const env = { ...process.env, ENQUIRY_DB: server.database };
     const list = (await run(process.execPath, ['src/server/cli.ts'], { env })).stdout;
-    expect(list).toMatch(/<p1@example\.com>\n {2}call: [^\n]*, confirmed, with anna/);
-    expect(list).toMatch(/<p2@example\.com>\n {2}call: [^\n]*, not confirmed yet, with anna/);
+    expect(list).toMatch(/<p1@example\.com>\n {2}call: [^\n]*, confirmed, with Anna Reid \(anna\)/);
+    expect(list).toMatch(
+      /<p2@example\.com>\n {2}call: [^\n]*, not confirmed yet, with Anna Reid \(anna\)/,
+    );
 
     // The second, not confirmed in time (swept here with no time allowed, on the real clock, so
     // that its e-mails are due for the server's queue of jobs now): its time is offered again, its

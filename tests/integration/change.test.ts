@@ -287,7 +287,7 @@ describe('the staff', () => {
     await expect.poll(() => callMails(mails).length).toBe(3);
     const { stdout: listed } = await cli(server, []);
     expect(listed).toContain(`ref: ${id}`);
-    expect(listed).toMatch(/call: .*, with anna\n/);
+    expect(listed).toMatch(/call: .*, with Anna Reid \(anna\)\n/);
 
     const { stdout: moved } = await cli(server, [
       '--move',
@@ -296,7 +296,9 @@ describe('the staff', () => {
       '--reason',
       'Anna is ill this week.',
     ]);
-    expect(moved).toMatch(/^Moved the call from .* to .*, with anna; the updates are queued\.$/m);
+    expect(moved).toMatch(
+      /^Moved the call from .* to .*, with Anna Reid \(anna\); the updates are queued\.$/m,
+    );
     await expect.poll(() => callMails(mails).length).toBe(6);
     for (const mail of callMails(mails).slice(3))
       expect(eventOf(mail)).toMatchObject({

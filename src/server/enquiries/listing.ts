@@ -111,8 +111,8 @@ export function formatCsv(enquiries: readonly StoredEnquiry[], hosts?: HostNames
   return csvHeader() + csvRows(enquiries, undefined, hosts);
 }
 
-/** A call's host as the listing names them: 'Anna Reid (anna)', or the id alone. */
-const hostLabel = (id: string, hosts: HostNames) => {
+/** A call's host as the CLI names them: 'Anna Reid (anna)', or the id alone. */
+export const hostLabel = (id: string, hosts: HostNames) => {
   const name = hosts.get(id);
   return name ? `${name} (${id})` : id;
 };
