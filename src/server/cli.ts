@@ -20,6 +20,7 @@ import {
   csvRows,
   formatListing,
   hostLabel,
+  hostNamesOf,
   type HostNames,
 } from './enquiries/listing.ts';
 import { readAvailability, readSiteEmail } from './booking/availability-file.ts';
@@ -123,7 +124,7 @@ async function hostNames(store: EnquiryStore): Promise<HostNames> {
   } catch {}
   // A store no server of this version has opened yet has no table of them (migration 27).
   const former = await store.desk.formerHosts(live.map((host) => host.id)).catch(() => []);
-  return new Map([...former, ...live].map((host) => [host.id, host.name]));
+  return hostNamesOf([...former, ...live]);
 }
 
 /** Whether e-mail is set up: then the cancellation or move queues its e-mails, as the links do. */
@@ -206,8 +207,9 @@ async function move(store: EnquiryStore, ref: string, start: string, change: Cal
   if (result.status !== 'moved')
     return fail(refusalMessage(result.status, 'enquiry' in result ? result.enquiry : enquiry));
   const call = result.enquiry.call!;
-  const names = new Map(availability.hosts.map((host) => [host.id, host.name]));
-  const host = call.host ? terminalText(hostLabel(call.host, names)) : 'no host';
+  const host = call.host
+    ? terminalText(hostLabel(call.host, hostNamesOf(availability.hosts)))
+    : 'no host';
   console.log(
     `Moved the call from ${when(enquiry, result.previous.start)} to ${when(enquiry, call.start)}, with ${host}${mailIsOn ? '; the updates are queued.' : ' (e-mail is off: tell the prospect yourself).'}`,
   );

@@ -50,6 +50,10 @@ const notesCell = (notes: readonly StoredNote[] = []) =>
  */
 export type HostNames = ReadonlyMap<string, string>;
 
+/** The names of `hosts` by id. */
+export const hostNamesOf = (hosts: readonly { id: string; name: string }[]): HostNames =>
+  new Map(hosts.map((host) => [host.id, host.name]));
+
 /** The CSV's columns, in their order; the listing shows phone to mailed (slice(5, 9)) too. */
 const columns: [
   string,

@@ -32,6 +32,7 @@ import {
   type DeskFilters,
 } from './desk-view.ts';
 import { deskPost } from './desk-actions.ts';
+import { hostNamesOf } from '../enquiries/listing.ts';
 import {
   deskHeaders,
   notDone,
@@ -209,7 +210,7 @@ export async function deskPage(
   const rows = await desk.store.desk.list(deskQuery(filters, timeZone, now));
   const page = rows.slice(0, PAGE_SIZE);
   const notes = await desk.store.desk.notesOf(page.map((e) => e.id));
-  const names = new Map(hosts.map((h) => [h.id, h.name]));
+  const names = hostNamesOf(hosts);
   const context = {
     who: whoIn(desk.members),
     hostName: (id: string) => names.get(id) ?? id,
@@ -236,7 +237,7 @@ async function choice(
   const { sequence, host } = stored;
   if (step === 'cancel') return { call, sequence, moves: [], hosts: {}, step, from };
   const moves = await currentMoves(availability, desk.services, { ...call, host }, now);
-  const names = new Map(hosts.map((h) => [h.id, h.name]));
+  const names = hostNamesOf(hosts);
   return {
     call,
     sequence,

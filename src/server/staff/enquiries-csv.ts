@@ -3,7 +3,7 @@
  * signed in, streamed a page at a time.
  */
 import { refusalOf, type PostVerdict } from '../requests/post-gate.ts';
-import { csvHeader, csvRows, type HostNames } from '../enquiries/listing.ts';
+import { csvHeader, csvRows, hostNamesOf, type HostNames } from '../enquiries/listing.ts';
 import type { EnquiryStore, ExportCursor } from '../store/types.ts';
 import { signedIn } from './access.ts';
 import { deskHeaders, deskHosts, record, redirect, type OpenDesk } from './desk.ts';
@@ -33,7 +33,7 @@ export async function handleEnquiriesCsv(
   const current = await signedIn(request, { ...desk, now });
   if (!current) return redirect('/staff/sign-in').response;
   await record(desk, current.member, now, { action: 'exported the enquiries' });
-  const hosts = new Map((await deskHosts(desk)).map((host) => [host.id, host.name]));
+  const hosts = hostNamesOf(await deskHosts(desk));
   return new Response(csvStream(desk.store, hosts), {
     headers: deskHeaders({
       'Content-Type': 'text/csv; charset=utf-8',
