@@ -537,6 +537,27 @@ test.describe('enquiries without a connection', () => {
   });
 });
 
+/**
+ * Runs a wait on the service worker; if it fails, its error says which workers the page's
+ * registration has, and in what state (a new one installing, waiting, or none came), for the next
+ * reader of a failure seen only on a loaded machine.
+ */
+async function withWorkerStates(page: Page, wait: () => Promise<unknown>) {
+  try {
+    await wait();
+  } catch (error) {
+    const states = await page
+      .evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        const state = (worker?: ServiceWorker | null) => worker?.state ?? 'none';
+        return `installing ${state(registration?.installing)}, waiting ${state(registration?.waiting)}, active ${state(registration?.active)}`;
+      })
+      .catch((reason: unknown) => `not read: ${String(reason)}`);
+    (error as Error).message += `\nThe page's service workers: ${states}`;
+    throw error;
+  }
+}
+
 test('a new build’s page replaces the copy on the device once the network answers', async ({
   page,
   context,
@@ -587,22 +608,24 @@ test('a new build’s page replaces the copy on the device once the network answ
     await page.waitForLoadState('load');
     await page.clock.fastForward(5000);
     const waitFrom = Date.now();
-    await expect
-      .poll(
-        async () => {
-          const names = await page.evaluate(() => caches.keys());
-          if (!names.includes('pages-sw-000000000000') && Date.now() - waitFrom > 20_000) {
-            await page.evaluate(() =>
-              navigator.serviceWorker
-                .getRegistration()
-                .then((registration) => registration?.update()),
-            );
-          }
-          return names;
-        },
-        { timeout: 90_000, intervals: [250, 500, 1000, 2000, 5000] },
-      )
-      .toContain('pages-sw-000000000000');
+    await withWorkerStates(page, () =>
+      expect
+        .poll(
+          async () => {
+            const names = await page.evaluate(() => caches.keys());
+            if (!names.includes('pages-sw-000000000000') && Date.now() - waitFrom > 20_000) {
+              await page.evaluate(() =>
+                navigator.serviceWorker
+                  .getRegistration()
+                  .then((registration) => registration?.update()),
+              );
+            }
+            return names;
+          },
+          { timeout: 90_000, intervals: [250, 500, 1000, 2000, 5000] },
+        )
+        .toContain('pages-sw-000000000000'),
+    );
     const now = await page.evaluate(() => caches.keys());
     expect(now.filter((name) => oldCaches.includes(name) && name.includes(buildId))).toEqual([]);
     await expect
