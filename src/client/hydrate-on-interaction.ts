@@ -1,32 +1,32 @@
 /**
- * `client:interaction`: hydrates an island when a visitor first points at,
- * touches, focuses or presses a key on it, so a reader who never uses it
- * downloads no framework code.
+ * `client:interaction`: hydrates an island when a visitor first presses on it (a mouse's button, a
+ * pen or a finger), focuses it or presses a key in it, so a reader who never uses it downloads no
+ * framework code.
  *
  * The tap itself is not held for the island: the page's first move
  * (the inline script beside its markup) answers it at once, and the island adopts that state when it
- * hydrates. Clicks on links and form controls act natively meanwhile.
+ * hydrates. Clicks on links and form controls act natively meanwhile. Not on a mouse's hover: a
+ * finger sends its pointerover with its pointerdown, and each listener on the document is run in the
+ * task of each tap on a slow phone, for nothing there; a mouse's click is answered as a tap is.
  *
  * Options: `triggers` is a selector of elements
  * outside the island whose first use also hydrates it (the modal is opened from
  * links elsewhere on the page); `pending` names a localStorage flag that, while
- * set, hydrates the island once the page has loaded (the modal also shows the enquiries kept
+ * set, hydrates the island once the page has settled (the modal also shows the enquiries kept
  * on the device, src/offline/device-queue.ts, which must be sent and shown on any page).
  */
 import type { ClientDirective } from 'astro';
+import { whenSettled } from './when-settled';
 
 export interface InteractionOptions {
   triggers?: string;
   pending?: string;
 }
 
-const intentEvents = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown'] as const;
+const intentEvents = ['pointerdown', 'touchstart', 'focusin', 'keydown'] as const;
 
 /** A finger, a pen or a button pressed: a click follows, which the page's first move answers. */
-const pressed = (event: Event) =>
-  event.type === 'pointerdown' ||
-  event.type === 'touchstart' ||
-  (event instanceof PointerEvent && event.pointerType !== 'mouse');
+const pressed = (event: Event) => event.type === 'pointerdown' || event.type === 'touchstart';
 
 /** How long a press may go without its click (a scroll, a long press) before the island loads. */
 const NO_CLICK_MS = 1000;
@@ -47,15 +47,6 @@ function afterClick(run: () => void) {
   document.addEventListener('click', once, { capture: true, passive: true });
   setTimeout(once, NO_CLICK_MS);
 }
-
-/**
- * `run` once the page has loaded and the browser is idle, or 2 s after the load on a phone that never
- * is. An island's directive runs as the page is parsed, before its load.
- */
-const whenSettled = (run: () => void) =>
-  addEventListener('load', () =>
-    'requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run),
-  );
 
 const hydrateOnInteraction: ClientDirective = (load, { value }, island) => {
   const options: InteractionOptions = typeof value === 'object' && value ? value : {};
@@ -84,7 +75,8 @@ const hydrateOnInteraction: ClientDirective = (load, { value }, island) => {
   }
 
   // Not while the page is parsed: the first read of localStorage waits on the browser's process (a
-  // synchronous call), and on `/` under Lighthouse it held the main thread up to 23 ms for 2 ms of work.
+  // synchronous call), and on `/` under Lighthouse it held the main thread up to 23 ms for 2 ms of
+  // work; nor at the load, when a quick visitor's first tap lands.
   const pending = options.pending;
   if (pending) {
     whenSettled(() => {

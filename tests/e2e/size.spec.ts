@@ -1,7 +1,7 @@
 /**
  * The JavaScript budgets (scripts/budgets.mjs), on a phone, for each kind of page: what the page loads
- * before it is idle, untouched (field data apart), and field data's script, which comes only once the
- * page has loaded and is idle, or 2 s after the load on a phone that never is; and everything the home
+ * before it is idle, untouched (field data apart), and field data's script, which comes only a second
+ * after the page has loaded, once it is idle, or 2 s later on a phone that never is; and everything the home
  * page can load, its every widget used (the most of any page: the carousels, the dialog, the menu).
  * `npm run size` reports the same figures for every page, and the rest of the budgets.
  */
@@ -86,10 +86,11 @@ test(`every kind of page: at most ${BEFORE_IDLE_BUDGET / 1024} KB of script befo
       expect(fieldDataBytes, route).toBeGreaterThan(0);
       expect(fieldDataBytes, route).toBeLessThanOrEqual(FIELD_DATA_BUDGET);
 
-      // Requested once the load event had ended, in the page's own timeline.
+      // Requested a second after the load event had ended, in the page's own timeline: not at the
+      // load, when a visitor who taps as soon as the page shows taps (src/client/when-settled.ts).
       const { requested, loaded } = await fieldDataTiming(page);
       expect(loaded, route).toBeGreaterThan(0);
-      expect(requested, route).toBeGreaterThanOrEqual(loaded);
+      expect(requested - loaded, route).toBeGreaterThanOrEqual(1000);
 
       // The check for kept enquiries ran, once the page had loaded.
       await expect.poll(storageReads, route).not.toEqual([]);
@@ -98,7 +99,7 @@ test(`every kind of page: at most ${BEFORE_IDLE_BUDGET / 1024} KB of script befo
   }
 });
 
-test('a phone that is never idle still sends field data, some 2 s after load', async ({ page }) => {
+test('a phone that is never idle still sends field data, some 3 s after load', async ({ page }) => {
   // Its main thread busy from the load event on, task after task, until field data has come: no idle
   // period comes. (Without the timeout, one load of /portfolio in ten in headless Chromium never had
   // one either, and the tests above timed out waiting for field data.)
@@ -120,7 +121,7 @@ test('a phone that is never idle still sends field data, some 2 s after load', a
   await page.goto('/portfolio');
   await fieldData;
   const { requested, loaded } = await fieldDataTiming(page);
-  expect(requested - loaded).toBeGreaterThanOrEqual(1900);
+  expect(requested - loaded).toBeGreaterThanOrEqual(2900);
   expect(requested - loaded).toBeLessThan(10_000);
 });
 

@@ -145,7 +145,7 @@ async function look(
               ),
           );
           for (const island of waiting)
-            island.firstElementChild?.dispatchEvent(new Event('pointerover', { bubbles: true }));
+            island.firstElementChild?.dispatchEvent(new Event('focusin', { bubbles: true }));
           const unseen = waiting.find((island) => island.getAttribute('client') === 'visible');
           unseen?.firstElementChild?.scrollIntoView();
           return waiting.length === 0;
