@@ -63,7 +63,7 @@ export async function getSettings() {
 }
 
 /**
- * What the server's e-mails say of the agency (src/server/mail/templates.ts, MailContent): the
+ * What the server's e-mails say of the agency (src/server/mail/mail-item.ts, MailContent): the
  * middleware passes it to the server (src/server/app.ts, provideMailContent), which does not read the content.
  */
 export async function getMailContent() {

@@ -19,7 +19,7 @@ import {
   hostCalendarEvent,
   withDescription,
 } from '../../src/server/mail/host-event';
-import type { MailSetup } from '../../src/server/mail/templates';
+import type { MailSetup } from '../../src/server/mail/mail-item';
 import { CALENDAR_WRITE_JOB } from '../../src/server/store/calendar-writes';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import type { EnquiryStore } from '../../src/server/store/types';

@@ -16,7 +16,7 @@ import {
   hostCalendarEvent,
   withDescription,
 } from '../../src/server/mail/host-event';
-import type { MailSetup } from '../../src/server/mail/templates';
+import type { MailSetup } from '../../src/server/mail/mail-item';
 import { CALENDAR_WRITE_JOB } from '../../src/server/store/calendar-writes';
 import type { EnquiryStore } from '../../src/server/store/types';
 import { fakeCalDav, propertiesOf } from '../support/caldav';

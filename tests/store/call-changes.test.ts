@@ -10,7 +10,7 @@ import type { Bookings } from '../../src/server/booking/calls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sweepUnconfirmed } from '../../src/server/booking/lapse';
 import { mailQueue } from '../support/mail-queue';
-import type { Mail } from '../../src/server/mail/templates';
+import type { Mail } from '../../src/server/mail/message';
 import type { CallMove } from '../../src/server/booking/rules';
 import {
   BookingCapReached,

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failureReason } from '../../src/server/mail/delivery';
 import { mailQueue } from '../support/mail-queue';
 import { refusedForGood } from '../../src/server/mail/smtp';
-import type { Mail } from '../../src/server/mail/templates';
+import type { Mail } from '../../src/server/mail/message';
 import type { EnquiryStore } from '../../src/server/store/types';
 import { ahead, call, enquiry } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Bookings } from '../../src/server/booking/calls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mailQueue } from '../support/mail-queue';
-import type { Mail } from '../../src/server/mail/templates';
+import type { Mail } from '../../src/server/mail/message';
 import { DEFAULT_BOOKING_CAP, DEFAULT_NETWORK_CAP } from '../../src/server/config';
 import { BookingCapReached, SlotTaken, type EnquiryStore } from '../../src/server/store/types';
 import { call, enquiry, plus } from '../support/records';

@@ -16,7 +16,7 @@ import { Bookings } from '../../src/server/booking/calls';
 import { jobHandler } from '../../src/server/jobs/queue';
 import { mailHandlers } from '../../src/server/mail/delivery';
 import { MAIL_KINDS, type MailCall } from '../../src/server/mail/mail-jobs';
-import type { Mail } from '../../src/server/mail/templates';
+import type { Mail } from '../../src/server/mail/message';
 import { storedHash } from '../../src/server/staff/access';
 import { SIGN_IN_JOB, sendLink, signInMailHandler } from '../../src/server/staff/links';
 import { stepsOf } from '../../src/server/store/migrations';

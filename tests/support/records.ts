@@ -1,6 +1,6 @@
 /** The store's records as the tests build them: an enquiry, a call request, a booking, a measurement. */
 import type { MailKind, MailPayload } from '../../src/server/mail/mail-jobs';
-import type { MailItem } from '../../src/server/mail/templates';
+import type { MailItem } from '../../src/server/mail/mail-item';
 import type { Job, NewEnquiry, StoredEnquiry, VitalRecord } from '../../src/server/store/types';
 
 /** An enquiry of the contact form. */

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { BookingPaceAlert } from '../../src/server/booking/pace-alert';
 import { bookingAlertDue } from '../../src/server/booking/rules';
-import type { Mail } from '../../src/server/mail/templates';
+import type { Mail } from '../../src/server/mail/message';
 import type { BookingAlertRule } from '../../src/server/store/types';
 
 const HOUR = 3_600_000;

@@ -12,7 +12,7 @@ import {
   withDescription,
   descriptionOf,
 } from '../../src/server/mail/host-event';
-import type { MailSetup } from '../../src/server/mail/templates';
+import type { MailSetup } from '../../src/server/mail/mail-item';
 import { booking, nasty, numRuns } from '../support/hostile-text';
 
 const setup = (timeZone: string): MailSetup => ({

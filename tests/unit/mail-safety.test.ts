@@ -10,12 +10,9 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { describe, expect, it } from 'vitest';
 import { asciiEmail } from '../../src/domain/forms';
 import { messageOptions } from '../../src/server/mail/smtp';
-import {
-  formatEnquiryMail,
-  formatMail,
-  UnmailableAddress,
-  type Mail,
-} from '../../src/server/mail/templates';
+import { formatEnquiryMail } from '../../src/server/mail/enquiry-mails';
+import { UnmailableAddress, type Mail } from '../../src/server/mail/message';
+import { formatMail } from '../../src/server/mail/templates';
 import { bodyText, headerText } from '../../src/server/safe-text';
 import { MAIL_KINDS, type MailKind } from '../../src/server/mail/mail-jobs';
 import type { StoredEnquiry } from '../../src/server/store/types';

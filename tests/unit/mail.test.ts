@@ -3,16 +3,11 @@ import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { checkCallToken } from '../../src/server/call-token';
 import { backoffMs } from '../../src/server/jobs/queue';
-import {
-  callInvitation,
-  formatEnquiryMail,
-  formatMail,
-  oneLine,
-  staleReason,
-  templates,
-  UnmailableAddress,
-  type MailContent,
-} from '../../src/server/mail/templates';
+import { callInvitation } from '../../src/server/mail/call-invitation';
+import { formatEnquiryMail } from '../../src/server/mail/enquiry-mails';
+import type { MailContent } from '../../src/server/mail/mail-item';
+import { oneLine, UnmailableAddress } from '../../src/server/mail/message';
+import { formatMail, staleReason, templates } from '../../src/server/mail/templates';
 import { MAIL_KINDS, type MailKind } from '../../src/server/mail/mail-jobs';
 import type { CallChange, StoredEnquiry } from '../../src/server/store/types';
 import { enquiry, mailItem } from '../support/records';

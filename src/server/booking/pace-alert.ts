@@ -7,7 +7,7 @@
  * jobs: it is worth nothing late, and a failure is logged beside the line that already told the
  * logs.
  */
-import type { Mail } from '../mail/templates.ts';
+import type { Mail } from '../mail/message.ts';
 import type { BookingAlertRule } from '../store/types.ts';
 import type { Bookings } from './calls.ts';
 

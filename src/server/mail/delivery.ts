@@ -7,7 +7,9 @@
 import { jobHandler, type JobHandler, type JobOutcome } from '../jobs/queue.ts';
 import { MAIL_KINDS, type MailKind, type MailPayload } from './mail-jobs.ts';
 import { refusedForGood, type MailSender } from './smtp.ts';
-import { formatMail, staleReason, type Mail, type MailSetup } from './templates.ts';
+import { formatMail, staleReason } from './templates.ts';
+import type { MailSetup } from './mail-item.ts';
+import type { Mail } from './message.ts';
 
 export interface MailDeliveryOptions extends MailSetup {
   sender: MailSender;

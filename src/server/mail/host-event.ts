@@ -1,13 +1,14 @@
 /**
  * A booked call's event as written into its host's own calendar over CalDAV (../calendars/
- * caldav-job.ts): the host's invitation (./templates.ts callInvitation, so the same UID, SEQUENCE
+ * caldav-job.ts): the host's invitation (./call-invitation.ts, so the same UID, SEQUENCE
  * and words), made a calendar object resource (RFC 4791 §4.1): no METHOD, and no ORGANIZER or
  * ATTENDEE, so that a server that schedules (Nextcloud, iCloud, SOGo) sends nobody an invitation
  * of its own; its time in the host's zone; TENTATIVE until the prospect confirms it.
  */
 import { foldLine } from './invitation.ts';
 import { vtimezone, wallTime } from './vtimezone.ts';
-import { callInvitation, type MailSetup } from './templates.ts';
+import { callInvitation } from './call-invitation.ts';
+import type { MailSetup } from './mail-item.ts';
 import type { MailKind } from './mail-jobs.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 

@@ -1,5 +1,5 @@
 /** The SMTP transport (nodemailer): how a Mail goes out, and which of its failures are for good. */
-import type { Mail } from './templates.ts';
+import type { Mail } from './message.ts';
 
 /** What the e-mail jobs send through: SMTP here, a fake in tests. */
 export interface MailSender {

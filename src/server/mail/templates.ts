@@ -1,322 +1,44 @@
 /**
  * The e-mails: one template per kind of e-mail an enquiry causes (MailKind), each a plain-text
- * message. A stored enquiry becomes the agency's notice; a booked call also the prospect's
- * confirmation and its host's invitation, each with a calendar invitation (./invitation.ts); when
- * it moves, an update to each (the same event, a higher SEQUENCE); before it, reminders; when
- * cancelled, a cancellation to each; when released unconfirmed, a cancellation that says so. A call's e-mail is made from what it is about as queued
- * (MailCall), not from the call as it is when sent. The agency's name and address, the hosts and
- * where calls take place come from the site's content, passed in (MailContent). The e-mail jobs'
- * handler (./delivery.ts) sends them through ./smtp.ts.
+ * message. A stored enquiry becomes the agency's notice (./enquiry-mails.ts); a booked call also the
+ * prospect's confirmation and its host's invitation, each with a calendar invitation
+ * (./call-invitation.ts); when it moves, an update to each (the same event, a higher SEQUENCE);
+ * before it, reminders; when cancelled, a cancellation to each; when released unconfirmed, a
+ * cancellation that says so. A call's e-mail is made from what it is about as queued (MailCall, in
+ * ./mail-item.ts), not from the call as it is when sent. The agency's name and address, the hosts
+ * and where calls take place come from the site's content, passed in (MailContent). The e-mail
+ * jobs' handler (./delivery.ts) sends them through ./smtp.ts.
  */
-import { calendarEvent } from './invitation.ts';
+import { callInvitation } from './call-invitation.ts';
+import { formatEnquiryMail } from './enquiry-mails.ts';
+import {
+  aboutOf,
+  forAgency,
+  forHost,
+  hostOf,
+  isCancel,
+  isReminder,
+  whereOf,
+  type BookingMailOptions,
+  type MailHost,
+  type MailItem,
+  type MailSetup,
+} from './mail-item.ts';
+import {
+  field,
+  mailableAddress,
+  paragraph,
+  replyAddress,
+  subjectLine,
+  type Mail,
+} from './message.ts';
 import { callLinkPaths, confirmLinkPath } from '../call-token.ts';
-import { bodyText, headerText } from '../safe-text.ts';
+import { headerText } from '../safe-text.ts';
 import { asciiEmail } from '../../domain/forms.ts';
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
 import { callHasBegun, insideNotice } from '../../domain/reminders.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 import type { MailCall, MailKind } from './mail-jobs.ts';
-
-export interface Mail {
-  from: string;
-  to: string;
-  replyTo: string;
-  subject: string;
-  text: string;
-  messageId: string;
-  /** A calendar invitation (or its cancellation), sent as text/calendar with the message. */
-  icalEvent?: { method: 'REQUEST' | 'CANCEL'; filename: string; content: string };
-}
-
-/** One line, so that no field can start a new header line: ./safe-text.ts's headerText. */
-export const oneLine = (value: string) => headerText(value);
-
-/** A subject: one line of at most 200 characters. */
-const subjectLine = (value: string) => headerText(value, 200);
-
-/** A body line `Label: value`, the value on one line, so that it cannot pass for another field. */
-const field = (label: string, value: string | string[] | undefined) => {
-  const text = headerText(Array.isArray(value) ? value.join(', ') : (value ?? ''));
-  return `${label}: ${text || '(not given)'}`;
-};
-
-/** A visitor's free text (a message), its line breaks kept, for a body. */
-const paragraph = (value: string | string[] | undefined, empty = '') =>
-  bodyText(String(value ?? '')) || empty;
-
-/**
- * An address a visitor gave that the mail path cannot send to (stored under an older, looser rule):
- * no retry can mend it. The message leaves the address out: it is visitor-written, and logged.
- */
-export class UnmailableAddress extends Error {
-  constructor() {
-    super('the address cannot be mailed (it is not a valid e-mail address)');
-    this.name = 'UnmailableAddress';
-  }
-}
-
-/**
- * A visitor's address as the staff's Reply-To: none for one that cannot be mailed, nor for one
- * holding `=?` (a dot-atom may: `=?utf-8?q?Eve=0D=0ABcc=3A...?=@example.com`), which mail
- * programs would decode as an encoded word though an address cannot hold one, and which cannot be
- * changed as headerText changes text without changing where a reply goes. The body still shows it.
- */
-function replyAddress(address: string): string {
-  const ascii = asciiEmail(address.trim());
-  return ascii && !ascii.includes('=?') ? ascii : '';
-}
-
-/** A visitor's address as mail is sent to it: domain in ASCII (see asciiEmail). */
-function mailableAddress(address: string): string {
-  const ascii = asciiEmail(address.trim());
-  if (!ascii) throw new UnmailableAddress();
-  return ascii;
-}
-
-export function formatEnquiryMail(enquiry: StoredEnquiry, from: string, to: string): Mail {
-  const { data } = enquiry;
-  const isCall = enquiry.kind === 'call';
-  const subject = isCall
-    ? `Call request from ${enquiry.name}`
-    : `Enquiry from ${enquiry.name}: ${([] as string[]).concat(data.service ?? []).join(', ')}`;
-  const lines = isCall
-    ? [
-        'A visitor asked for a call through the website.',
-        '',
-        field('Name', data.name),
-        field('Email', data.email),
-        '',
-        'Message:',
-        paragraph(data.message),
-      ]
-    : [
-        'A new enquiry arrived through the website.',
-        '',
-        field('First name', data.first_name),
-        field('Last name', data.last_name),
-        field('Email', data.email),
-        field('Phone', data.contact),
-        field('Services', data.service),
-        '',
-        'About the project:',
-        paragraph(data.project, '(not given)'),
-      ];
-  lines.push('', '--', `Reference: ${enquiry.id}`, `Received: ${enquiry.createdAt}`);
-  return {
-    from,
-    to,
-    // The agency's notice goes out even for an address that cannot be mailed: without a Reply-To.
-    replyTo: replyAddress(enquiry.email),
-    subject: subjectLine(subject),
-    text: lines.join('\n'),
-    messageId: `<${enquiry.id}@enquiries.invalid>`,
-  };
-}
-
-/**
- * The e-mail of a staff member's sign-in link (../staff/links.ts): to them alone, the link valid
- * for `minutes`, once. `messageId` is random: nothing in a header names the link.
- */
-export function formatSignInMail(
-  {
-    to,
-    link,
-    minutes,
-    messageId,
-  }: { to: string; link: string; minutes: number; messageId: string },
-  { from, to: agency, content }: Pick<MailSetup, 'from' | 'to' | 'content'>,
-): Mail {
-  return {
-    from,
-    to,
-    replyTo: agency,
-    subject: subjectLine(`Sign in to the ${content.brand} desk`),
-    text: [
-      `Someone (we hope you) asked to sign in to the ${content.brand} staff desk with this address.`,
-      '',
-      'Open this link to sign in:',
-      link,
-      '',
-      `It works once, for ${minutes} minutes. If you did not ask for it, ignore this e-mail: nobody can sign in without the link.`,
-    ].join('\n'),
-    messageId,
-  };
-}
-
-/** What the mails of a booked call need besides the booking. */
-export interface BookingMailOptions {
-  /** The site's public address, for the change and cancel links: SITE_URL, or astro.config.mjs's site. */
-  siteUrl: string;
-  secret: string;
-}
-
-/** A host as the e-mails name them (availability.yaml's `hosts`). */
-export interface MailHost {
-  id: string;
-  name: string;
-  email: string;
-  /** Their zone, for the times in their e-mails (their own, else the entry's). */
-  timeZone?: string;
-  /** Their own video room. */
-  meetingUrl?: string;
-}
-
-/**
- * What the e-mails say of the agency, from the site's content (settings.yaml's `brand` and `email`,
- * availability.yaml's hosts and location, read by src/lib/content.ts): server/ does not read the
- * content itself.
- */
-export interface MailContent {
-  /** The agency's name, as the site shows it. */
-  brand: string;
-  /** The agency's public address; its domain names the booked calls' calendar entries. */
-  email: string;
-  /** The hosts of availability.yaml: a call's host is named by its id. */
-  hosts: MailHost[];
-  /** Where calls take place when the host has no video room (a phone number, a room). */
-  location?: string;
-  /** How long before a call it can no longer be moved with its link (availability.yaml's noticeHours). */
-  noticeHours?: number;
-  /** The agency's zone (availability.yaml's timeZone): the staff desk's, for staff who host no calls. */
-  timeZone?: string;
-}
-
-/** Everything a template needs besides the enquiry. */
-export interface MailSetup {
-  /** ENQUIRY_FROM: the sender of every e-mail. */
-  from: string;
-  /** ENQUIRY_TO: the agency's inbox, and the organizer of booked calls. */
-  to: string;
-  content: MailContent;
-  /** Without it, booked calls' own mails (to the prospect) cannot be made: booking is off then. */
-  booking?: BookingMailOptions;
-}
-
-/** An e-mail job, as the templates take it. */
-export interface MailItem {
-  mail: MailKind;
-  enquiry: StoredEnquiry;
-  call?: MailCall;
-}
-
-/** A cancellation, or a release of a call not confirmed in time: either takes it out of calendars. */
-const isCancel = (mail: MailKind) => mail.endsWith('-cancel') || mail.endsWith('-lapse');
-const isReminder = (mail: MailKind) => mail.endsWith('-reminder');
-const forAgency = (mail: MailKind) => mail.startsWith('agency');
-const forHost = (mail: MailKind) => mail.startsWith('host');
-
-/**
- * What a call's e-mail is about: as queued (its job's payload's `call`); for one made without it
- * (a test, a job queued before e-mails kept it), the call as stored.
- */
-export function aboutOf({ mail, enquiry, call }: MailItem): MailCall {
-  if (call) return call;
-  const stored = enquiry.call!;
-  return {
-    sequence: isCancel(mail) ? Math.max(stored.sequence, 1) : stored.sequence,
-    host: stored.host,
-    start: stored.start,
-    end: stored.end,
-  };
-}
-
-/** The host an e-mail names (its recipient, for a host's), as availability.yaml has them now. */
-const hostOf = (about: MailCall, content: MailContent) =>
-  content.hosts.find((host) => host.id === about.host);
-
-/** Where a call of host `hostId` takes place, in words, as its e-mails say (the staff desk's too). */
-export const meetingPlace = (hostId: string | null, content: MailContent) =>
-  whereOf(
-    content.hosts.find((host) => host.id === hostId),
-    content,
-  )?.text;
-
-/** Where to meet: the host's video room, else the entry's location; none said, we will send it. */
-function whereOf(host: MailHost | undefined, content: MailContent) {
-  if (host?.meetingUrl)
-    return { text: `Video call: ${host.meetingUrl}`, location: host.meetingUrl };
-  const location = headerText(content.location ?? '');
-  return location ? { text: location, location } : undefined;
-}
-
-/** The staff's title of a call (the agency's and the host's event): whom it is with. */
-export function staffSummary(enquiry: StoredEnquiry): string {
-  const name = headerText(enquiry.name, 100) || 'a prospect';
-  const company = headerText(String(enquiry.data.company ?? ''), 100);
-  return company ? `Call with ${name} (${company})` : `Call with ${name}`;
-}
-
-/**
- * What the staff's event says (DESCRIPTION): the visitor's message, where to meet, and the desk's
- * page of the call, to move or cancel it (a member signs in there; the prospect's own links are
- * the prospect's alone).
- */
-function staffDescription(
-  enquiry: StoredEnquiry,
-  whereLine: string | undefined,
-  siteUrl: string | undefined,
-) {
-  const desk = siteUrl && new URL(`/staff?call=${encodeURIComponent(enquiry.id)}`, siteUrl).href;
-  return [
-    String(enquiry.data.message ?? ''),
-    ...(whereLine ? [whereLine] : []),
-    ...(desk ? [`Move or cancel the call on the desk: ${desk}`] : []),
-  ].join('\n\n');
-}
-
-/**
- * The .ics of a booked call's e-mail: METHOD:REQUEST for an invitation or an update (the same UID,
- * the call's SEQUENCE then), METHOD:CANCEL for a cancellation, with the staff's reason (COMMENT)
- * if they gave one. The staff's (the agency's and the host's) name the prospect and carry the
- * visitor's message and the desk's page of the call (DESCRIPTION): the prospect's keeps the call's
- * title and carries nothing they typed but their name, so that the booking form cannot send
- * anyone text. Reminders carry none.
- */
-export function callInvitation(
-  item: MailItem,
-  { to, content, booking }: Pick<MailSetup, 'to' | 'content' | 'booking'>,
-): NonNullable<Mail['icalEvent']> {
-  const { enquiry, mail } = item;
-  const about = aboutOf(item);
-  const cancelled = isCancel(mail);
-  const method = cancelled ? 'CANCEL' : 'REQUEST';
-  // The agency's and the host's go out whatever the prospect's address: it is only named in them.
-  const prospect =
-    forAgency(mail) || forHost(mail)
-      ? (asciiEmail(enquiry.email.trim()) ?? enquiry.email)
-      : mailableAddress(enquiry.email);
-  const host = hostOf(about, content);
-  const where = whereOf(host, content);
-  const domain = content.email.slice(content.email.lastIndexOf('@') + 1);
-  const whereLine = where && !cancelled ? `Where: ${where.text}` : undefined;
-  const staff = forAgency(mail) || forHost(mail);
-  const description = staff
-    ? staffDescription(enquiry, whereLine, cancelled ? undefined : booking?.siteUrl)
-    : whereLine;
-  const reason = cancelled ? headerText(about.change?.reason ?? '') : '';
-  const body = calendarEvent({
-    method,
-    // The same UID and a higher SEQUENCE: calendars replace the event with its update or
-    // cancellation.
-    uid: `${enquiry.id}@calls.${domain}`,
-    sequence: about.sequence,
-    status: cancelled ? 'CANCELLED' : 'CONFIRMED',
-    start: about.start,
-    end: about.end,
-    summary: staff
-      ? staffSummary(enquiry)
-      : headerText(String(enquiry.data.call_title ?? '')) || 'Call',
-    ...(description !== undefined && { description }),
-    ...(where && !cancelled && { location: where.location }),
-    ...(reason && { comment: reason }),
-    organizer: { name: headerText(content.brand), email: asciiEmail(to) ?? to },
-    attendees: [
-      { name: enquiry.name, email: prospect },
-      ...(host ? [{ name: host.name, email: asciiEmail(host.email) ?? host.email }] : []),
-    ],
-  });
-  return { method, filename: cancelled ? 'cancel.ics' : 'invite.ics', content: body };
-}
 
 /**
  * A time for the prospect (in their zone, on their clock), the agency (its own zone and clock) and
