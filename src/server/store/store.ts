@@ -1,10 +1,10 @@
 /**
  * The store, written once for both engines over the small port of ./db.ts: enquiries and their
- * calls, the queue of jobs, the site's secrets and alerts, the health check and field data. It
- * persists and reads; what a booking, a move or a cancel decides is ../booking/'s, run inside this
- * store's transactions (`transaction`, whose `tx` is the StoreTx of ./types.ts). Each engine's
- * driver (./sqlite.ts, ./postgres/store.ts) gives it a connection, a dialect and what only that
- * engine has.
+ * calls, the queue of jobs, the site's secrets and alerts, the health check, and field data's
+ * records (./vitals.ts) as its own. It persists and reads; what a booking, a move or a cancel
+ * decides is ../booking/'s, run inside this store's transactions (`transaction`, whose `tx` is the
+ * StoreTx of ./types.ts). Each engine's driver (./sqlite.ts, ./postgres/store.ts) gives it a
+ * connection, a dialect and what only that engine has.
  */
 import { randomBytes } from 'node:crypto';
 import { JOBS_CLAIM_BATCH, JOBS_LEASE_MS } from '../config.ts';
@@ -13,6 +13,7 @@ import { calendarWrites, type CalendarWrites } from './calendar-writes.ts';
 import { staffRecords, type StaffRecords } from './staff.ts';
 import { searchWordInserts, staffQueries } from './staff-queries.ts';
 import { releaseRecords, type ReleaseRecords } from './releases.ts';
+import { vitalsRecords, type VitalsRecords } from './vitals.ts';
 import type { Db, Dialect, Driver } from './db.ts';
 import { callInstant, fromRow, justStored, SELECT_ENQUIRIES } from './sql.ts';
 import {
@@ -23,18 +24,11 @@ import {
   type JobKind,
   type JobKinds,
   type NewEnquiry,
-  type NewVitalRecord,
   type QueuedJob,
   type StaffQueries,
   type StoreTx,
   type StoredEnquiry,
-  type VitalRecord,
-  type VitalsDay,
-  type VitalsDayCounts,
-  type VitalsKey,
-  type VitalsP75,
 } from './types.ts';
-import type { MetricName } from '../../domain/vitals.ts';
 
 /** The jobs failed for good, as /healthz counts them at every check: from their index (migration 26). */
 export const COUNT_FAILED = `SELECT CAST(count(*) AS INTEGER) AS n FROM jobs
@@ -110,6 +104,13 @@ export class Store implements EnquiryStore {
   readonly staff: StaffRecords;
   readonly desk: StaffQueries;
   readonly releases: ReleaseRecords;
+  // Field data's records (./vitals.ts), as the store's own methods (VitalsStore).
+  readonly addVitals: VitalsRecords['addVitals'];
+  readonly pruneVitals: VitalsRecords['pruneVitals'];
+  readonly vitalsDaysSince: VitalsRecords['vitalsDaysSince'];
+  readonly vitalsP75: VitalsRecords['vitalsP75'];
+  readonly vitalsSince: VitalsRecords['vitalsSince'];
+  readonly vitalsPages: VitalsRecords['vitalsPages'];
   readonly #db: Db;
   readonly #dialect: Dialect;
   readonly #driver: Driver;
@@ -124,6 +125,13 @@ export class Store implements EnquiryStore {
     this.staff = staffRecords(driver.db);
     this.desk = staffQueries(driver.db, driver.dialect);
     this.releases = releaseRecords(driver.db);
+    const vitals = vitalsRecords(driver);
+    this.addVitals = vitals.addVitals;
+    this.pruneVitals = vitals.pruneVitals;
+    this.vitalsDaysSince = vitals.vitalsDaysSince;
+    this.vitalsP75 = vitals.vitalsP75;
+    this.vitalsSince = vitals.vitalsSince;
+    this.vitalsPages = vitals.vitalsPages;
   }
 
   async transaction<T>(
@@ -401,128 +409,6 @@ export class Store implements EnquiryStore {
     return (await read())!;
   }
 
-  async addVitals(
-    records: readonly NewVitalRecord[],
-    {
-      counts = [],
-      dailyCap = Infinity,
-    }: { counts?: readonly VitalsDayCounts[]; dailyCap?: number } = {},
-  ) {
-    const dialect = this.#dialect;
-    return this.#db.transaction(async (db) => {
-      for (const r of records) {
-        await db.run(
-          `INSERT INTO vitals (day, path, metric, value, rating, navigation, connection, device,
-             build, target, phases, network, sample) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            r.day,
-            r.path,
-            r.metric,
-            r.value,
-            r.rating,
-            r.navigation,
-            r.connection,
-            r.device,
-            r.build,
-            r.target,
-            dialect.numbers(r.phases),
-            r.network,
-            r.sample ?? Math.random(),
-          ],
-        );
-      }
-      for (const c of counts)
-        await db.run(
-          `INSERT INTO vitals_days (day, received, dropped) VALUES (?, ?, ?)
-           ON CONFLICT (day) DO UPDATE SET received = vitals_days.received + excluded.received,
-             dropped = vitals_days.dropped + excluded.dropped`,
-          [c.day, c.received, c.dropped],
-        );
-      const kept = new Map<string, number>();
-      for (const day of new Set(records.map((r) => r.day)))
-        kept.set(day, await keepSample(db, day, dailyCap));
-      return kept;
-    });
-  }
-
-  async pruneVitals(day: string) {
-    await this.#db.run(`DELETE FROM vitals_days WHERE day < ?`, [day]);
-    return this.#db.run(`DELETE FROM vitals WHERE day < ?`, [day]);
-  }
-
-  async vitalsDaysSince(day: string): Promise<VitalsDay[]> {
-    // Each day's measurements counted (up to VITALS_DAILY_CAP each): read aside.
-    const rows = await this.#readAside(
-      `SELECT ${this.#dialect.day('d.day')} AS day, CAST(d.received AS INTEGER) AS received,
-         CAST(d.dropped AS INTEGER) AS dropped,
-         (SELECT CAST(count(*) AS INTEGER) FROM vitals v WHERE v.day = d.day) AS kept
-       FROM vitals_days d WHERE d.day >= ? ORDER BY d.day`,
-      [day],
-    );
-    return rows as unknown as VitalsDay[];
-  }
-
-  async vitalsP75<K extends VitalsKey>(
-    day: string,
-    by: readonly K[],
-    { metrics = [], to }: { metrics?: readonly MetricName[]; to?: string } = {},
-  ): Promise<VitalsP75<K>[]> {
-    // A measurement with no network key is a network of its own; a day as the site writes one.
-    const column = (key: VitalsKey) =>
-      key === 'network'
-        ? `COALESCE(network, '#' || ${this.#dialect.insertOrder})`
-        : key === 'day'
-          ? this.#dialect.day('day')
-          : key;
-    const keys = by.map(column).join(', ');
-    const only = metrics.length ? ` AND metric IN (${metrics.map(() => '?').join(', ')})` : '';
-    // Weeks of measurements: read aside.
-    const rows = await this.#readAside(
-      `SELECT ${by.join(', ')}, p75, CAST(samples AS INTEGER) AS samples FROM (
-         SELECT ${by.map((key) => `${column(key)} AS ${key}`).join(', ')}, value AS p75,
-           ROW_NUMBER() OVER (PARTITION BY ${keys} ORDER BY value) AS place,
-           COUNT(*) OVER (PARTITION BY ${keys}) AS samples
-         FROM vitals WHERE day >= ?${to ? ' AND day <= ?' : ''}${only}
-       ) ranked WHERE place = (samples * 3 + 3) / 4`,
-      [day, ...(to ? [to] : []), ...metrics],
-    );
-    return rows as unknown as VitalsP75<K>[];
-  }
-
-  /** A long read, off the thread that answers the visitors where the engine would hold it (SQLite). */
-  #readAside(sql: string, params: readonly unknown[]) {
-    return this.#driver.readAside?.(sql, params) ?? this.#db.all(sql, params);
-  }
-
-  async vitalsSince(day: string): Promise<VitalRecord[]> {
-    const rows = await this.#db.all(
-      `SELECT ${this.#vitalColumns} FROM vitals WHERE day >= ?
-       ORDER BY day, ${this.#dialect.insertOrder}`,
-      [day],
-    );
-    return rows.map(vitalRecordOf);
-  }
-
-  async *vitalsPages(from: string, to: string, pageSize = 5000): AsyncGenerator<VitalRecord[]> {
-    // By the order stored, which each page goes on from: the whole table is walked once.
-    const order = this.#dialect.insertOrder;
-    for (let after = 0; ;) {
-      const rows = await this.#db.all(
-        `SELECT ${this.#vitalColumns}, ${order} AS row_order FROM vitals
-         WHERE ${order} > ? AND day >= ? AND day <= ? ORDER BY ${order} LIMIT ?`,
-        [after, from, to, pageSize],
-      );
-      if (rows.length) yield rows.map(vitalRecordOf);
-      if (rows.length < pageSize) return;
-      after = Number(rows.at(-1)!.row_order);
-    }
-  }
-
-  get #vitalColumns() {
-    return `${this.#dialect.day('day')} AS day, path, metric, value, rating, navigation,
-      connection, device, build, target, phases, network`;
-  }
-
   close() {
     return this.#driver.close();
   }
@@ -607,20 +493,6 @@ function txCallWrites(
       return changed > 0;
     },
   };
-}
-
-/** Trims a day to its `cap` measurements of smallest sample key; the largest key it keeps. */
-async function keepSample(db: Db, day: string, cap: number): Promise<number> {
-  const [{ n }] = (await db.all('SELECT CAST(count(*) AS INTEGER) AS n FROM vitals WHERE day = ?', [
-    day,
-  ])) as [{ n: number }];
-  if (Number(n) <= cap) return 1;
-  const [{ sample }] = (await db.all(
-    'SELECT sample FROM vitals WHERE day = ? ORDER BY sample LIMIT 1 OFFSET ?',
-    [day, cap - 1],
-  )) as [{ sample: number }];
-  await db.run('DELETE FROM vitals WHERE day = ? AND sample > ?', [day, sample]);
-  return sample;
 }
 
 /**
@@ -708,9 +580,3 @@ async function queueAll(db: Db, jobs: readonly { job: QueuedJob; id: string | un
       ]),
     );
 }
-
-/** A measurement as read: SQLite keeps its phases as JSON text, PostgreSQL as an array, parsed. */
-const vitalRecordOf = ({ row_order: _, ...row }: Record<string, unknown>): VitalRecord => ({
-  ...(row as unknown as VitalRecord),
-  phases: typeof row.phases === 'string' ? JSON.parse(row.phases) : (row.phases ?? null),
-});
