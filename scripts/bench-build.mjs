@@ -27,9 +27,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.mjs';
 
-const { values } = parseArgs({
+const { values } = scriptArgs(import.meta.url, {
   options: {
     sizes: { type: 'string', default: '32,500,2000' },
     against: { type: 'string' },

@@ -10,7 +10,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { startPostgres } from './postgres.mjs';
@@ -18,8 +17,9 @@ import { openStore } from '../src/server/store/index.ts';
 import { deskPage } from '../src/server/staff/desk-page.ts';
 import { deskFilters } from '../src/server/staff/desk-view.ts';
 import { SEARCH_WORDS_OF_ALL } from '../src/server/store/migrations.ts';
+import { scriptArgs } from './script-args.mjs';
 
-const { values } = parseArgs({
+const { values } = scriptArgs(import.meta.url, {
   options: {
     runs: { type: 'string', default: '40' },
     engines: { type: 'string', default: 'sqlite,postgres' },

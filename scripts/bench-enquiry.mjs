@@ -11,14 +11,14 @@
 //   --smtp              e-mail on, to an SMTP server here; counts that each enquiry is mailed once
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { enquiryFormBody as body, freePort, serveBuild } from './local.mjs';
 import { startPostgres } from './postgres.mjs';
 import { startSmtp } from './smtp.ts';
 import { openStore } from '../src/server/store/index.ts';
+import { scriptArgs } from './script-args.mjs';
 
-const { values } = parseArgs({
+const { values } = scriptArgs(import.meta.url, {
   options: {
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },

@@ -7,7 +7,6 @@
 //
 // Usage: npm run bench:feeds [-- --events 20000 --every 10 --rounds 3]
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import {
   asWaited,
   busyCalendar,
@@ -18,8 +17,9 @@ import {
   watchHealth,
 } from './calendar-feeds.mjs';
 import { serveBuild } from './local.mjs';
+import { scriptArgs } from './script-args.mjs';
 
-const { values } = parseArgs({
+const { values } = scriptArgs(import.meta.url, {
   options: {
     events: { type: 'string', default: '20000' },
     every: { type: 'string', default: '10' },

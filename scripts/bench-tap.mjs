@@ -23,14 +23,14 @@
 // 5 KB (field data apart, as the size budgets count it: scripts/budgets.mjs).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath, inlineScriptBytes, serveBuild } from './local.mjs';
 import { BEFORE_IDLE_BUDGET, isFieldData } from './budgets.mjs';
 import { frameTimer } from './frame-timer.mjs';
+import { scriptArgs } from './script-args.mjs';
 
-const { values: args } = parseArgs({
+const { values: args } = scriptArgs(import.meta.url, {
   options: {
     runs: { type: 'string', default: '3' },
     url: { type: 'string' },

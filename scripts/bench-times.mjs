@@ -13,12 +13,12 @@
 // the build on a free loopback port and stops it). Writes bench/times.json. Exits 1 when a median is
 // over its target: the dialog within 150 ms, the first time within 2.5 s (400 ms) or 4.5 s (2,000 ms).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath, serveBuild } from './local.mjs';
 import { frameTimer } from './frame-timer.mjs';
+import { scriptArgs } from './script-args.mjs';
 
-const { values: args } = parseArgs({
+const { values: args } = scriptArgs(import.meta.url, {
   options: { runs: { type: 'string', default: '3' }, url: { type: 'string' } },
 });
 const RUNS = Number(args.runs);

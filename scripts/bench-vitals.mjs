@@ -15,12 +15,12 @@
 //        [--enquiry-rate 20] [--per-second 500]
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { enquiryFormBody as enquiryBody, serveBuild } from './local.mjs';
 import { openStore } from '../src/server/store/index.ts';
+import { scriptArgs } from './script-args.mjs';
 
-const { values } = parseArgs({
+const { values } = scriptArgs(import.meta.url, {
   options: {
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },

@@ -6,13 +6,13 @@
 // Usage: npm run bench [-- --runs 3 --pages /,/iphone]   (Chromium: CHROME_PATH or /usr/bin/chromium)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromiumArgs, chromiumPath, serveBuild } from './local.mjs';
+import { scriptArgs } from './script-args.mjs';
 
-const { values } = parseArgs({
+const { values } = scriptArgs(import.meta.url, {
   options: {
     runs: { type: 'string', default: '3' },
     pages: { type: 'string', default: '/,/iphone,/portfolio,/contact,/about' },

@@ -9,9 +9,11 @@
 // Usage: node scripts/calibrate.mjs [--runs 3]   (prints each run's seconds and their medians)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const { values } = scriptArgs(import.meta.url, {
+  options: { runs: { type: 'string', default: '3' } },
+});
 
 function work() {
   const started = performance.now();

@@ -6,9 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { format, resolveConfig } from 'prettier';
 import { withReference } from '../src/content-model/reference.ts';
+import { scriptArgs } from './script-args.mjs';
 
 export const docFile = 'content-schema.md';
 
@@ -18,7 +18,9 @@ export async function currentReference(text) {
 }
 
 if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { check: { type: 'boolean', default: false } } });
+  const { values } = scriptArgs(import.meta.url, {
+    options: { check: { type: 'boolean', default: false } },
+  });
   const text = readFileSync(docFile, 'utf8');
   const written = await currentReference(text);
   if (written === text) console.log(`${docFile}: its field reference is the content model's.`);

@@ -5,10 +5,12 @@
 //
 // The editor's schema uses Vite's import.meta.glob, so it is loaded through Vite, as `astro dev` does.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { createServer } from 'vite';
+import { scriptArgs } from './script-args.mjs';
 
-const { values } = parseArgs({ options: { check: { type: 'boolean', default: false } } });
+const { values } = scriptArgs(import.meta.url, {
+  options: { check: { type: 'boolean', default: false } },
+});
 
 const vite = await createServer({
   configFile: false,

@@ -12,9 +12,9 @@ import { once } from 'node:events';
 import { cpSync, createWriteStream, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { scriptArgs } from './script-args.mjs';
 
-const { values, positionals: scriptArgs } = parseArgs({
+const { values, positionals: argsOfScript } = scriptArgs(import.meta.url, {
   allowPositionals: true,
   options: {
     runs: { type: 'string', default: '5' },
@@ -28,7 +28,7 @@ if (!(runs >= 1) || !(burnerCount >= 0))
   throw new Error('--runs must be 1 or more, --burners 0 or more');
 
 /** What follows the script's name on npm's command line: the ARGS, after `--`. */
-const passed = scriptArgs.length ? ['--', ...scriptArgs] : [];
+const passed = argsOfScript.length ? ['--', ...argsOfScript] : [];
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const logs = mkdtempSync(join(tmpdir(), 'test-stress-'));
 

@@ -11,10 +11,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { failedTests, reportEnv, slowestFiles } from './test-timings.mjs';
+import { scriptArgs } from './script-args.mjs';
 
-const { values } = parseArgs({
+const { values } = scriptArgs(import.meta.url, {
   options: {
     jobs: { type: 'string', default: '2' },
     skip: { type: 'string', multiple: true, default: [] },

@@ -38,19 +38,19 @@ export function argumentsProblem(error: unknown): string | undefined {
 
 /** Ends the process as for a wrong call: what is wrong, then the usage, on stderr (exit 2). */
 export function wrongCall(problem: string, usage: string): never {
-  console.error(`${problem}\n${usage}`);
+  console.error(usage ? `${problem}\n${usage}` : problem);
   return process.exit(WRONG_CALL);
 }
 
 /**
- * The command's options, or the process ends: with the usage on stdout for `--help` or `-h` (exit
- * 0), with what is wrong and the usage on stderr for a wrong call (exit 2).
+ * The command's options, or the process ends: with `help` (its usage, unless told more) on stdout
+ * for `--help` or `-h` (exit 0), with what is wrong and the usage on stderr for a wrong call (exit 2).
  */
-export function commandArgs<T extends ParseArgsConfig>(usage: string, config: T) {
+export function commandArgs<T extends ParseArgsConfig>(usage: string, config: T, help = usage) {
   const args = config.args ?? process.argv.slice(2);
   const options = args.slice(0, args.includes('--') ? args.indexOf('--') : undefined);
   if (options.includes('--help') || options.includes('-h')) {
-    console.log(usage);
+    console.log(help);
     process.exit(0);
   }
   try {
