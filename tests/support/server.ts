@@ -37,6 +37,17 @@ export const newDatabasePath = () =>
 
 const compileCache = process.env.NODE_COMPILE_CACHE ?? resolve('node_modules/.cache/node-compile');
 
+/**
+ * The servers still running, killed as this process exits: one whose test ran out of time before
+ * stopping it (or whose stop threw) was left listening, its process orphaned, for the whole run.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+function killedOnExit(child: ChildProcess) {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
+
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   // A port of the test's choosing (a site's address, to reopen the same origin), or a free one.
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -57,6 +68,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  killedOnExit(child);
   let log = '';
   const url = `http://127.0.0.1:${port}`;
   const exited = () => child.exitCode !== null || child.signalCode !== null;
