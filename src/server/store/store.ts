@@ -97,6 +97,8 @@ const dueJobs = (
     ${kind?.only ? 'AND j.kind = ?' : kind?.exceptPrefix ? 'AND j.kind NOT LIKE ?' : ''}
   ORDER BY j.next_attempt_at, j.id LIMIT ?`;
 
+// Field data's records (./vitals.ts) are the store's own methods (VitalsStore), given in its constructor.
+export interface Store extends VitalsRecords {}
 export class Store implements EnquiryStore {
   readonly description: string;
   readonly calendarCopies: CalendarCopies;
@@ -104,13 +106,6 @@ export class Store implements EnquiryStore {
   readonly staff: StaffRecords;
   readonly desk: StaffQueries;
   readonly releases: ReleaseRecords;
-  // Field data's records (./vitals.ts), as the store's own methods (VitalsStore).
-  readonly addVitals: VitalsRecords['addVitals'];
-  readonly pruneVitals: VitalsRecords['pruneVitals'];
-  readonly vitalsDaysSince: VitalsRecords['vitalsDaysSince'];
-  readonly vitalsP75: VitalsRecords['vitalsP75'];
-  readonly vitalsSince: VitalsRecords['vitalsSince'];
-  readonly vitalsPages: VitalsRecords['vitalsPages'];
   readonly #db: Db;
   readonly #dialect: Dialect;
   readonly #driver: Driver;
@@ -125,13 +120,7 @@ export class Store implements EnquiryStore {
     this.staff = staffRecords(driver.db);
     this.desk = staffQueries(driver.db, driver.dialect);
     this.releases = releaseRecords(driver.db);
-    const vitals = vitalsRecords(driver);
-    this.addVitals = vitals.addVitals;
-    this.pruneVitals = vitals.pruneVitals;
-    this.vitalsDaysSince = vitals.vitalsDaysSince;
-    this.vitalsP75 = vitals.vitalsP75;
-    this.vitalsSince = vitals.vitalsSince;
-    this.vitalsPages = vitals.vitalsPages;
+    Object.assign(this, vitalsRecords(driver));
   }
 
   async transaction<T>(
