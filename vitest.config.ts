@@ -59,8 +59,10 @@ export default getViteConfig({
           ? { globalSetup: ['tests/support/postgres-setup.ts'], maxWorkers: 3, isolate: false }
           : { exclude: ['tests/store/**/*postgres*.test.ts'], maxWorkers: 3, isolate: false },
       ),
-      // Spawns `astro sync` and `astro build` on a copy of the project.
-      project('build'),
+      // Spawns `astro sync` and `astro build` on a copy of the project, and a server over it. Its
+      // databases go into a folder the file removes: vitest ends its workers without their 'exit'
+      // event, so a folder removed then was left in the system's temporary folder by each run.
+      project('build', { setupFiles: ['tests/support/test-databases.ts'] }),
       // Against the built server (`npm run build` first); postgres.test.ts starts its own PostgreSQL.
       // Its tests mostly wait on servers and sockets: two files at once, beside the browser tests.
       // Each file's databases are removed when it ends (tests/support/test-databases.ts).

@@ -24,6 +24,9 @@ export interface RunningServer {
 let processFolder: string | undefined;
 function databasesFolder() {
   if (process.env.TEST_DATABASES) return process.env.TEST_DATABASES;
+  // Vitest ends its workers without their 'exit' event: the folder would outlive the run.
+  if (process.env.VITEST)
+    throw new Error("Name tests/support/test-databases.ts in this vitest project's setupFiles.");
   if (!processFolder) {
     const folder = mkdtempSync(join(tmpdir(), 'enquiries-'));
     process.once('exit', () => rmSync(folder, { recursive: true, force: true }));

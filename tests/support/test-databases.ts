@@ -1,7 +1,8 @@
 /**
  * A vitest setup file: the databases a test file's servers make (newDatabasePath) go into one
  * folder of the file's own, removed once its tests are done. (Without it, one folder per process,
- * removed as the process exits: the browser tests' workers.)
+ * removed as the process exits: the browser tests' workers; vitest ends its workers without that
+ * event, so each vitest project that starts servers names this file.)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
