@@ -8,8 +8,8 @@ import { handleSlots } from '../../server/booking/slots-answer';
 
 export const prerender = false;
 
-export const GET: APIRoute = async ({ url, locals }) =>
-  handleSlots(url, await getAvailability(), locals.app.services);
+export const GET: APIRoute = ({ url, locals }) =>
+  handleSlots(url, getAvailability, locals.app.services);
 
 /**
  * HEAD is GET without its body. The production server answers HEAD with the GET of the route

@@ -18,9 +18,10 @@ const json = (status: number, body: FreeTimesAnswer | ErrorAnswer, cache: string
 
 const isDate = (value: string | null) => value === null || isCalendarDate(value);
 
+/** The availability is read once the query holds: a malformed one is refused without it. */
 export async function handleSlots(
   url: URL,
-  availability: Availability,
+  readAvailability: () => Promise<Availability>,
   open: OpenServices,
 ): Promise<Response> {
   const from = url.searchParams.get('from');
@@ -32,6 +33,7 @@ export async function handleSlots(
   if (days !== null && !(/^[1-9]\d?$/.test(days) && Number(days) <= MAX_DAYS)) {
     return json(400, { error: `days is a number from 1 to ${MAX_DAYS}.` }, 'no-store');
   }
+  const availability = await readAvailability();
   const { timeZone, callMinutes } = availability;
   if (!bookingIsOpen()) {
     return json(
