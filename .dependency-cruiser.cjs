@@ -8,8 +8,8 @@ const browser = '^src/(islands|stores|offline|client|editor/browser)/';
 /**
  * src/server/'s folders by floor, lowest first. A folder imports only from the floors below its own
  * (and the files at server/'s root below them all: config, log, …); the front door (app.ts, with
- * health.ts, what it opened said to /healthz) and the
- * entry points (main.ts, cli.ts, editor-helper.ts) stand above every floor. ARCHITECTURE.md shows the same order.
+ * health.ts, what it opened said to /healthz) and the entry points (main.ts, cli.ts, editor-helper.ts)
+ * stand above every floor. ARCHITECTURE.md shows the same order.
  */
 const serverFloors = [
   ['requests'],
