@@ -146,6 +146,30 @@ export async function watchViolations(page: Page) {
     );
   });
 }
+/**
+ * Records, from a page's start, each section of its `main` on the first screen that
+ * `content-visibility: auto` skipped and then drew as the page opened: Chromium styles and lays the
+ * whole page out a second time in that frame (src/styles/global.css, `main > .section`).
+ */
+export async function watchFirstScreen(page: Page) {
+  await page.addInitScript(() => {
+    const drawnLate: string[] = [];
+    (window as unknown as { drawnLate: string[] }).drawnLate = drawnLate;
+    document.addEventListener(
+      'contentvisibilityautostatechange',
+      (event) => {
+        const section = event.target as Element;
+        const { skipped } = event as Event & { skipped: boolean };
+        if (skipped || scrollY !== 0 || !section.matches('main > *')) return;
+        if (section.getBoundingClientRect().top < innerHeight) drawnLate.push(section.className);
+      },
+      true,
+    );
+  });
+}
+/** The sections of the first screen skipped, then drawn, as the page opened (watchFirstScreen). */
+export const drawnLateOf = (page: Page) =>
+  page.evaluate(() => (window as unknown as { drawnLate: string[] }).drawnLate);
 export const violationsOf = (page: Page) =>
   page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 

@@ -1,5 +1,10 @@
 import { expect, type Page } from '@playwright/test';
-import { expectAccessible, expectNoCspViolation, scrollIntoViewToStay } from './helpers';
+import {
+  drawnLateOf,
+  expectAccessible,
+  expectNoCspViolation,
+  scrollIntoViewToStay,
+} from './helpers';
 import { test } from './shared-page';
 import { allRoutes, mainRoutes, servicePages, specServiceRoutes } from '../support/site';
 
@@ -347,13 +352,16 @@ const mainPageContent: Record<string, (page: Page) => Promise<void>> = {
 
 test.describe('main pages', () => {
   for (const route of mainRoutes) {
-    test(`${route}: its content; exactly one h1, no axe violation, every image with alt text and dimensions, no CSP violation`, async ({
+    test(`${route}: its content; exactly one h1, its first screen laid out once, no axe violation, every image with alt text and dimensions, no CSP violation`, async ({
       sharedPage: page,
     }) => {
       await page.goto(route);
       await mainPageContent[route](page);
       if (sharedPiecesOn.has(route)) await expectSharedPieces(page);
       await expect(page.locator('h1')).toHaveCount(1);
+      expect(await drawnLateOf(page), 'sections of the first screen skipped, then drawn').toEqual(
+        [],
+      );
       await expectAccessible(page);
       await expectNoCspViolation(page);
     });
