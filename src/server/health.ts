@@ -8,16 +8,14 @@
  * door (./app.ts): it reads what the front door opened, the store, its jobs and the calendars.
  */
 import { serverConfig } from './config.ts';
+import { jsonBody } from './json.ts';
 import { reportStoreFailure } from './log.ts';
 import { isStopping } from './shutdown.ts';
 import type { HostCalendarHealth } from './calendars/service.ts';
 import type { OpenServices } from './booking/services.ts';
 
-const answer = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
-  });
+const answer = (status: number, body: object) =>
+  jsonBody(status, body, { 'Cache-Control': 'no-store' });
 
 export async function healthAnswer(open: OpenServices): Promise<Response> {
   // Stopping (SIGTERM, with STOP_DRAIN_MS): a balancer that asks takes this process out while it

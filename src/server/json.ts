@@ -1,4 +1,7 @@
-/** The JSON the site's endpoints answer (shapes in src/domain/api.ts), never sniffed as anything else. */
+/**
+ * The JSON the server answers, never sniffed as anything else: the site's endpoints' answers (shapes
+ * in src/domain/api.ts), and a monitor's (/healthz, ./health.ts).
+ */
 import type {
   ErrorAnswer,
   FreeTimesAnswer,
@@ -7,12 +10,16 @@ import type {
   SuccessAnswer,
 } from '../domain/api.ts';
 
-export const jsonResponse = (
-  status: number,
-  body: SuccessAnswer | RefusalAnswer | FreeTimesAnswer | ErrorAnswer | PasskeyAnswer,
-  headers: Record<string, string> = {},
-) =>
+/** Any JSON body: for a reader that is not the site's own code (a monitor, a balancer). */
+export const jsonBody = (status: number, body: object, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
     status,
     headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' },
   });
+
+/** An answer the site's own pages and islands read, of a shape they know. */
+export const jsonResponse = (
+  status: number,
+  body: SuccessAnswer | RefusalAnswer | FreeTimesAnswer | ErrorAnswer | PasskeyAnswer,
+  headers: Record<string, string> = {},
+) => jsonBody(status, body, headers);
