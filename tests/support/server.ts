@@ -41,11 +41,14 @@ export const newDatabasePath = () =>
 const compileCache = process.env.NODE_COMPILE_CACHE ?? resolve('node_modules/.cache/node-compile');
 
 /**
- * The servers still running, killed as this process exits: one whose test ran out of time before
- * stopping it (or whose stop threw) was left listening, its process orphaned, for the whole run.
+ * The servers still running, killed as this process exits (a browser test's worker) or, under
+ * vitest, whose workers end without that event, as the test file ends (./test-databases.ts): one
+ * whose test ran out of time before stopping it (or whose stop threw) was left listening, its
+ * process orphaned, for the whole run.
  */
 const running = new Set<ChildProcess>();
-process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+export const killRunningServers = () => running.forEach((child) => child.kill('SIGKILL'));
+process.once('exit', killRunningServers);
 function killedOnExit(child: ChildProcess) {
   running.add(child);
   child.once('exit', () => running.delete(child));
