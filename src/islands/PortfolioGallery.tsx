@@ -31,9 +31,11 @@ interface Props {
  * JavaScript; once hydrated it also keeps the address (?filter=apps) in step.
  * A project opens enlarged in a lightbox (without JavaScript, its link leads
  * to the image), with previous and next among the projects the filter shows.
- * Every project is in the server-rendered lightbox, hidden but the one shown,
- * so that its first move (components/PortfolioGallery.astro) can open it before
- * this island hydrates.
+ * Every project's title is in the server-rendered lightbox, hidden but the one
+ * shown, so that its first move (components/PortfolioGallery.astro) can open it
+ * before this island hydrates; the picture of the one shown is put in by that
+ * script, before and after hydration alike (a picture per project, hidden, made
+ * every load resolve ten more images that nobody had asked to see).
  */
 export default function PortfolioGallery({ projects }: Props) {
   const filter = useStore($portfolioFilter);
@@ -101,7 +103,7 @@ export default function PortfolioGallery({ projects }: Props) {
           {projects.map((project, i) => (
             <figure key={project.id} className="lightbox__item" hidden={i !== index}>
               <h2 id={titleId(i)}>{project.title}</h2>
-              <ProjectImage image={project.image} sizes={enlargedSizes} />
+              <div className="lightbox__picture" dangerouslySetInnerHTML={filledByFirstMove} />
             </figure>
           ))}
         </div>
@@ -164,7 +166,7 @@ const ProjectGrid = memo(function ProjectGrid({ projects }: { projects: Project[
             href={project.image.full}
             onClick={(event) => enlarge(event, i)}
           >
-            <ProjectImage image={project.image} sizes={thumbnailSizes} />
+            <ProjectImage image={project.image} />
             <span className="gallery__caption">
               <strong>{project.title}</strong>
               <span>{project.client}</span>
@@ -176,23 +178,22 @@ const ProjectGrid = memo(function ProjectGrid({ projects }: { projects: Project[
   );
 });
 
-/** How wide a project's image is shown: a column of the grid (20rem and up), or the lightbox (60rem). */
-const thumbnailSizes = '(min-width: 1280px) 400px, (min-width: 720px) 50vw, 100vw';
-const enlargedSizes = '(min-width: 60rem) 58rem, 100vw';
+/**
+ * The lightbox's place for the shown project's picture, which the first move's script puts in: the
+ * same empty inner HTML on every render, so React neither hydrates what is inside nor replaces it.
+ */
+const filledByFirstMove = { __html: '' };
 
-/** A project's image, as a thumbnail and enlarged: loaded only when it comes into view. */
-const ProjectImage = memo(function ProjectImage({
-  image,
-  sizes,
-}: {
-  image: ImageData;
-  sizes: string;
-}) {
+/** How wide a project's image is shown: a column of the grid (20rem and up). */
+const thumbnailSizes = '(min-width: 1280px) 400px, (min-width: 720px) 50vw, 100vw';
+
+/** A project's image in the grid (the lightbox shows a copy): loaded only when it comes into view. */
+const ProjectImage = memo(function ProjectImage({ image }: { image: ImageData }) {
   const img = (
     <img
       src={image.src}
       srcSet={image.srcset}
-      sizes={image.srcset && sizes}
+      sizes={image.srcset && thumbnailSizes}
       width={image.width}
       height={image.height}
       alt={image.alt}
@@ -204,7 +205,12 @@ const ProjectImage = memo(function ProjectImage({
   return (
     <picture>
       {image.sources.map((source) => (
-        <source key={source.type} type={source.type} srcSet={source.srcset} sizes={sizes} />
+        <source
+          key={source.type}
+          type={source.type}
+          srcSet={source.srcset}
+          sizes={thumbnailSizes}
+        />
       ))}
       {img}
     </picture>
