@@ -40,7 +40,10 @@ export const SCROLL_TO = 'data-to';
 
 /** On the lightbox's previous / next control; its value is the step, '-1' or '1'. */
 export const LIGHTBOX_STEP = 'data-lightbox-step';
-/** On each project of the gallery and on the lightbox: the project's position (the one shown, on the lightbox). */
+/**
+ * On each project of the gallery and on the lightbox: the project's position (the one shown, on the
+ * lightbox, whose picture the first move puts in as it changes, whichever side set it).
+ */
 export const PROJECT_INDEX = 'data-index';
 /** On each project of the gallery: its tags, which the filter's CSS matches. */
 export const PROJECT_TAGS = 'data-tags';
