@@ -23,7 +23,7 @@ const input = (type: string, name: string, value: string) =>
 function showFirstTimes(island: Element) {
   const answer = page[FIRST_FREE_TIMES] as Promise<FreeTimesAnswer> | undefined;
   if (!answer || island.nextElementSibling?.hasAttribute(FIRST_TIMES)) return;
-  // Empty until the answer comes: the link says "(loading…)" meanwhile (forms.css).
+  // Empty until the answer comes: the link says "(loading...)" meanwhile (forms.css).
   const box = el('div');
   box.setAttribute(FIRST_TIMES, '');
   island.after(box);

@@ -57,6 +57,15 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET')
   });
 }
 
+/** `/` and every other page the build wrote. */
+function builtPages() {
+  const pages = readdirSync('dist/client', { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(`dist/client/${entry.name}/index.html`))
+    .map((entry) => `/${entry.name}`);
+  expect(pages.length).toBeGreaterThan(30);
+  return ['/', ...pages];
+}
+
 describe('serving the build', () => {
   it('loads none of the build tools, nor the editor, nor the mailer while it has nothing to send, and React built for production', async () => {
     for (const path of ['/', '/healthz', '/schedule', '/schedule/slots.json'])
@@ -96,17 +105,27 @@ describe('serving the build', () => {
   });
 
   it('keeps the first response of every page within 14 KB', async () => {
-    const pages = readdirSync('dist/client', { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && existsSync(`dist/client/${entry.name}/index.html`))
-      .map((entry) => `/${entry.name}`);
-    expect(pages.length).toBeGreaterThan(30);
-    for (const path of ['/', ...pages]) {
+    for (const path of builtPages()) {
       const response = await get(path, { 'Accept-Encoding': 'br' });
       const headerBytes = Object.entries(response.headers).reduce(
         (sum, [name, value]) => sum + name.length + String(value).length + 4,
         17,
       );
       expect(response.bytes + headerBytes, path).toBeLessThanOrEqual(14 * 1024);
+    }
+  });
+
+  // Chromium decodes a page on its fast path only while its bytes are all ASCII: some 3 ms of a phone's
+  // main thread on every page (docs/benchmarks.md). The styles and scripts are ours (the minifier writes
+  // a CSS escape back as its character); the copy is the marketers' and may hold any character.
+  it("writes every page's styles and scripts in ASCII", async () => {
+    for (const path of builtPages()) {
+      const html = await (await fetch(`${server.url}${path}`)).text();
+      const code = [...html.matchAll(/<(style|script)\b([^>]*)>([\s\S]*?)<\/\1>/g)]
+        .filter(([, , attributes]) => !attributes!.includes('application/ld+json'))
+        .map(([, , , text]) => text!);
+      expect(code.length, path).toBeGreaterThan(1);
+      for (const text of code) expect(text.match(/[^\x00-\x7f]/g) ?? [], path).toEqual([]);
     }
   });
 
