@@ -40,8 +40,9 @@ test.beforeEach(() => {
  */
 async function putBack(request: APIRequestContext) {
   try {
-    // Asked again if reset: a connection the dev server closes after 5 s without a request (its
-    // keep-alive) was reset as the test reused it, and the files were then not put back.
+    // Asked again if reset: a connection the dev server closed after 5 s without a request (its
+    // keep-alive, now 15 s: idleConnectionsOutlastTheirHint) was reset as the test reused it, and
+    // the files were then not put back.
     await request.get('/keystatic/history').catch(() => request.get('/keystatic/history'));
   } finally {
     restore(before);

@@ -20,6 +20,7 @@ import {
 import { SITE_CHANGED_EVENT, SITE_RELOAD_EVENT, SITE_VERSION_TIMING } from '../events.ts';
 import { assetHeaders } from './asset-headers.ts';
 import { editorHistory } from './history/recorder.ts';
+import { idleConnectionsOutlastTheirHint } from './keep-alive.ts';
 import { tabsFollowWrites } from './content-written.ts';
 import { keystaticFriction } from './keystatic-rewrites.ts';
 import { keystaticSaves } from './keystatic-saves.ts';
@@ -429,6 +430,7 @@ export default function editor(): AstroIntegration {
               fs: { allow: [searchForWorkspaceRoot(process.cwd()), packagesFolder()] },
             },
             plugins: [
+              idleConnectionsOutlastTheirHint(),
               assetsRunNoScript(),
               keepEditorOpenOnUpload(),
               picturesGoneWhileListed(),
