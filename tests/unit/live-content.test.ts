@@ -4,15 +4,16 @@
  * requests of a build no longer live, and a preview's, change nothing; a roll back to a build the
  * process served before brings its words back.
  */
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { liveContent, markLiveBuild, provideContent } from '../../src/server/live-content';
 
 it('reads the words of each build that goes live, in place, and of no other', async () => {
   const root = mkdtempSync(join(tmpdir(), 'live-content-'));
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
   const [one, two, preview] = ['releases/1', 'releases/2', 'preview/build-x'].map((dir) => {
     mkdirSync(join(root, dir), { recursive: true });
     return join(root, dir);
