@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clientAddress, isCrossSite, wantsJson } from '../../src/server/requests/client';
 import { clientNetwork } from '../../src/server/networks';
 import { RateLimiter } from '../../src/server/requests/rate-limit';
+import { gatePost } from '../../src/server/requests/post-gate';
 
 const request = (headers: Record<string, string>) =>
   new Request('http://localhost:4321/php/email.php', { method: 'POST', headers });
@@ -184,6 +185,34 @@ describe('cross-site posts', () => {
       }),
     ).toBe(false);
     expect(isCrossSite(request({}), { allowedOrigins: [] })).toBe(false);
+  });
+
+  it('from an allowed origin reach the forms but never the staff desk', async () => {
+    const config = {
+      siteUrl: 'https://www.agency.example',
+      allowedOrigins: ['https://landing.agency.example'],
+      bodyLimit: 32 * 1024,
+      trustedProxies: [],
+    };
+    // A page of the agency's landing site: same-site, so the browser sends a member's cookie.
+    const post = (origin: string) =>
+      new Request('https://www.agency.example/staff', {
+        method: 'POST',
+        headers: {
+          origin,
+          'sec-fetch-site': 'same-site',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'action=note&id=E1&note=hi',
+      });
+    const gate = (origin: string, sameOriginOnly: boolean) =>
+      gatePost(post(origin), '127.0.0.1', { config, limiter: undefined, sameOriginOnly });
+    expect(await gate('https://landing.agency.example', false)).toMatchObject({ ok: true });
+    expect(await gate('https://landing.agency.example', true)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
+    expect(await gate('https://www.agency.example', true)).toMatchObject({ ok: true });
   });
 
   it('JSON is for clients that ask for it', () => {

@@ -41,7 +41,11 @@ export interface GateOptions {
    * turn soon, 503). Field data's pacer (../vitals/pacer.ts).
    */
   pace?: (() => Promise<boolean>) | undefined;
-  /** The staff desk's: a post that does not say where it comes from is refused as cross-site. */
+  /**
+   * The staff desk's: only the site's own pages may post, not ALLOWED_ORIGINS' (they post the forms,
+   * and a same-site page there would carry a member's cookie), and a post that does not say where it
+   * comes from is refused as cross-site.
+   */
   sameOriginOnly?: boolean | undefined;
 }
 
@@ -53,7 +57,10 @@ export async function gatePost(
   { config, limiter, body: kind = { kind: 'form' }, pace, sameOriginOnly }: GateOptions,
 ): Promise<PostVerdict> {
   if (
-    isCrossSite(request, { siteOrigin: config.siteUrl, allowedOrigins: config.allowedOrigins }) ||
+    isCrossSite(request, {
+      siteOrigin: config.siteUrl,
+      allowedOrigins: sameOriginOnly ? [] : config.allowedOrigins,
+    }) ||
     (sameOriginOnly && !saysWhereFrom(request))
   ) {
     return { ok: false, status: 403, message: crossSiteMessage(config.siteUrl) };
