@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskQuery } from '../../src/server/store/types';
 import type { EnquiryStore, NewEnquiry } from '../../src/server/store/types';
+import { deskFilters, deskQuery } from '../../src/server/staff/desk-view';
 import { call, enquiry } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
 
@@ -161,6 +162,15 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %
         to: new Date(arrived + 2).toISOString(),
       }),
     ).toEqual(['Prospect 1', 'Prospect 0']);
+    // The desk's own query of its address, up to the last day a date field takes.
+    const desk = async (search: string) =>
+      (
+        await store.desk.list(
+          deskQuery(deskFilters(new URL(`https://x/staff?${search}`), new Set()), 'UTC', now),
+        )
+      ).map((e) => e.name);
+    expect(await desk('state=past&to=9999-12-31')).toEqual(['Noshow', 'Pastone']);
+    expect(await desk('state=past&from=2027-01-09&to=9999-12-30')).toEqual(['Noshow']);
   });
 
   it('page in a stable order, newest first: page 2 follows page 1, the last page is short', async () => {

@@ -102,7 +102,8 @@ export function deskQuery(filters: DeskFilters, timeZone: string, now: number) {
     ...(filters.q && { text: filters.q }),
     ...(filters.host && { host: filters.host }),
     ...(filters.from && { from: dayStart(filters.from, timeZone) }),
-    ...(filters.to && { to: dayStart(next(filters.to), timeZone) }),
+    // Nothing is after the last day a date may name; its next day (+010000-01-01) would sort first.
+    ...(filters.to && filters.to !== '9999-12-31' && { to: dayStart(next(filters.to), timeZone) }),
     offset: (filters.page - 1) * PAGE_SIZE,
     limit: PAGE_SIZE + 1,
     now,
