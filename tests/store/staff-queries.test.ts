@@ -3,12 +3,13 @@
  * calls (upcoming, waiting for confirmation, past, cancelled) and held/no-show; search by name,
  * e-mail or reference, whatever the case, a `%` or `_` typed matched as itself; filters by host
  * and dates; pages in a stable order; notes; marks; bulk handled; the CSV's pages; who cancelled
- * a call and why.
+ * a call and why; the CSV a page at a time, other requests served between its pages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskQuery } from '../../src/server/store/types';
 import type { EnquiryStore, NewEnquiry } from '../../src/server/store/types';
 import { deskFilters, deskQuery } from '../../src/server/staff/desk-view';
+import { csvStream } from '../../src/server/staff/enquiries-csv';
 import { call, enquiry } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
 
@@ -235,5 +236,38 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %
       cursor = next;
     }
     expect(seen).toEqual((await store.all()).map((e) => e.id));
+  });
+});
+
+describe('the CSV of the desk', () => {
+  it('lets the server answer other requests between its pages', async () => {
+    // SQLite answers at once: a page read in a promise's continuation would hold the event loop,
+    // and every visitor with it, until the last of a large store's enquiries was read.
+    const backend = await backends.sqlite();
+    try {
+      await backend.store.transaction(async (tx) => {
+        for (let i = 0; i < 1_001; i++)
+          await tx.insertEnquiry(enquiry({ name: `Prospect ${i}` }), null, now + i, []);
+      });
+      let turns = 0;
+      const other = () => {
+        turns++;
+        timer = setImmediate(other);
+      };
+      let timer = setImmediate(other);
+      const turnsAtEachChunk: number[] = [];
+      const reader = csvStream(backend.store, new Map()).getReader();
+      try {
+        while (!(await reader.read()).done) turnsAtEachChunk.push(turns);
+      } finally {
+        clearImmediate(timer);
+      }
+      // The byte-order mark and header, then three pages of enquiries (500, 500, 1).
+      expect(turnsAtEachChunk).toHaveLength(4);
+      for (let page = 2; page < 4; page++)
+        expect(turnsAtEachChunk[page]).toBeGreaterThan(turnsAtEachChunk[page - 1]!);
+    } finally {
+      await backend.cleanup();
+    }
   });
 });

@@ -2,6 +2,7 @@
  * /staff/enquiries.csv: every enquiry, with its notes, as the CLI's --csv writes it, for a member
  * signed in, streamed a page at a time.
  */
+import { setImmediate as aTurnLater } from 'node:timers/promises';
 import { refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import { csvHeader, csvRows, hostNamesOf, type HostNames } from '../enquiries/listing.ts';
 import type { EnquiryStore, ExportCursor } from '../store/types.ts';
@@ -60,6 +61,9 @@ export function csvStream(store: EnquiryStore, hosts: HostNames): ReadableStream
         controller.enqueue(encoder.encode(`\uFEFF${csvHeader()}`));
         return;
       }
+      // Other requests' turn first: SQLite reads a page at once, and a large store's pages read
+      // one after the other, in promises only, would hold every visitor until the last.
+      await aTurnLater();
       const { rows, next } = await store.desk.exportPage(cursor, CSV_PAGE);
       if (rows.length > 0) {
         const notes = await store.desk.notesOf(rows.map((e) => e.id));
