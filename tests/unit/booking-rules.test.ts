@@ -80,6 +80,36 @@ describe('the caps', () => {
     ).toMatchObject({ limit: 'client' });
   });
 
+  it('count one mailbox however its domain is spelled', () => {
+    // A soft hyphen, a full-width letter, an ideographic full stop: mail goes to ada@example.com.
+    const spellings = ['ada@exam\u00adple.com', 'ada@\uff45xample.com', 'ada@example\u3002com'];
+    for (const spelling of spellings) {
+      const again = call(start, { email: spelling, clientIp: '203.0.113.9' });
+      expect(
+        bookingCapReached(
+          [ahead('ada@example.com', '192.0.2.1'), ahead('ADA@EXAMPLE.COM', '192.0.2.2')],
+          again,
+          caps,
+        ),
+        spelling,
+      ).toMatchObject({ limit: 'email', cap: 2 });
+      expect(
+        bookingCapReached(
+          [ahead(spelling, '192.0.2.1'), ahead(spelling, '192.0.2.2')],
+          booking,
+          caps,
+        ),
+        spelling,
+      ).toMatchObject({ limit: 'email', cap: 2 });
+    }
+    // Another mailbox at the same domain, or the same name at another, counts apart.
+    const twice = [ahead('ada@example.com', '192.0.2.1'), ahead('ada@example.com', '192.0.2.2')];
+    for (const other of ['bob@example.com', 'ada@example.org', 'xada@example.com'])
+      expect(
+        bookingCapReached(twice, call(start, { email: other, clientIp: '203.0.113.9' }), caps),
+      ).toBe(undefined);
+  });
+
   it('count a wider network (an IPv4 /24) up to its own cap', () => {
     const v4 = call(start, { email: 'new@x.co', clientIp: '198.51.100.77' });
     const five = Array.from({ length: 5 }, (_, i) => ahead(`p${i}@x.co`, `198.51.100.${i + 1}`));

@@ -18,6 +18,7 @@ import {
   type StoredEnquiry,
 } from '../store/types.ts';
 import { dueReminders, insideNotice } from '../../domain/reminders.ts';
+import { asciiEmail } from '../../domain/forms.ts';
 import { refusedCall, type CancelRefusal, type MoveRefusal, type Refused } from './refusals.ts';
 
 /** A booked call to move to a new time, and who may take it there, in order. */
@@ -59,9 +60,15 @@ export interface BookingCaps {
 }
 
 /**
- * The cap a booking would go over, given the calls booked ahead: its e-mail address's (in any
- * case), its client's (./networks.ts: an IPv6 client's /64) or its wider network's (an IPv4 /24,
- * an IPv6 /48); then, for a call not confirmed at once, the share of the offered window's times
+ * One mailbox however it is spelled: the address mail goes to (its domain as IDNA writes it, so a
+ * soft hyphen, a full-width letter or an ideographic full stop changes nothing), in any case.
+ */
+const mailbox = (email: string) => (asciiEmail(email.trim()) ?? email.trim()).toLowerCase();
+
+/**
+ * The cap a booking would go over, given the calls booked ahead: its e-mail address's (its
+ * mailbox's, however spelled), its client's (./networks.ts: an IPv6 client's /64) or its wider
+ * network's (an IPv4 /24, an IPv6 /48); then, for a call not confirmed at once, the share of the offered window's times
  * that calls waiting for confirmation may hold (the call's `maxUnconfirmed`). Counted here rather
  * than in SQL so that both engines count networks alike.
  */
@@ -70,12 +77,15 @@ export function bookingCapReached(
   enquiry: Pick<NewEnquiry, 'email' | 'clientIp' | 'call'>,
   { bookingCap, networkCap }: BookingCaps,
 ): BookingCapReached | undefined {
-  const email = enquiry.email.toLowerCase();
+  const email = mailbox(enquiry.email);
+  // Its part before the @ first: only a call with the same needs its domain spelled out.
+  const user = email.slice(0, email.lastIndexOf('@') + 1);
   const client = clientNetwork(enquiry.clientIp);
   const wide = wideNetwork(enquiry.clientIp);
   const count = (same: (call: CallAhead) => boolean) => ahead.filter(same).length;
-  if (count((call) => call.email.toLowerCase() === email) >= bookingCap)
-    return new BookingCapReached('email', bookingCap);
+  const sameMailbox = (call: CallAhead) =>
+    call.email.trim().toLowerCase().startsWith(user) && mailbox(call.email) === email;
+  if (count(sameMailbox) >= bookingCap) return new BookingCapReached('email', bookingCap);
   if (count((call) => clientNetwork(call.clientIp) === client) >= bookingCap)
     return new BookingCapReached('client', bookingCap);
   if (count((call) => wideNetwork(call.clientIp) === wide) >= networkCap)
