@@ -138,6 +138,22 @@ describe('every method on every address', () => {
     await alive(server);
   });
 
+  it('a Host that is no host is a 400 that logs nothing of the address; a whole URL as the target is its path', async () => {
+    for (const host of ['u:p@b', 'a b', '[::1', 'x/y', 'a:b:c']) {
+      const cancel = `GET /schedule/cancel?token=SECRET-TOKEN HTTP/1.1\r\nHost: ${host}`;
+      expect((await rawRequest(server.url, cancel)).status, host).toBe(400);
+    }
+    expect(server.output()).not.toContain('SECRET-TOKEN');
+    // RFC 9112's absolute form, as a proxy is sent a request: the page of its path.
+    const { host } = new URL(server.url);
+    const absolute = await rawRequest(server.url, `GET http://${host}/contact?from=ad HTTP/1.1`);
+    expect(absolute.status).toBe(200);
+    expect(absolute.body).toContain('<h1');
+    const withCredentials = await rawRequest(server.url, `GET http://u:p@${host}/ HTTP/1.1`);
+    expect(withCredentials.status).toBe(400);
+    await alive(server);
+  });
+
   it('server-rendered pages say charset=utf-8', async () => {
     for (const path of [
       '/schedule',

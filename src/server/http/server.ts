@@ -360,6 +360,8 @@ function responder({
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     if (httpsSite || isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
     res.setHeader('Content-Security-Policy', fallbackCsp);
+    if (!addressedPlainly(req))
+      return answer(req, res, 400, 'The request names no host this server can read.');
     // One build for the whole request, whichever is switched live meanwhile.
     const built = site();
     // The draft's preview mode (EDITING=on): Astro's middleware answers from the preview's build,
@@ -382,6 +384,33 @@ function responder({
     if ('file' in route) return serveFile(req, res, route.file, built.csps);
     toAstro(built, req, res);
   };
+}
+
+/** A Host as RFC 9110 spells one: a name or an address in brackets, and a port. */
+const HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * Whether the request names its host and path as the routes and Astro read them. A whole URL as
+ * its target (RFC 9112's absolute form, which a server must take) becomes its path and query, its
+ * authority the Host. A Host that is no host (credentials, spaces, a bracket left open) would be
+ * Astro's 500, with the address, a link's token included, in its log; or its "localhost".
+ */
+function addressedPlainly(req: IncomingMessage): boolean {
+  const target = req.url ?? '/';
+  if (/^https?:\/\//i.test(target)) {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return false;
+    }
+    if (url.username || url.password) return false;
+    req.url = `${url.pathname}${url.search}`;
+    req.headers.host = url.host;
+  }
+  const host = req.headers.host;
+  // HTTP/1.0 may name none (Node refuses an HTTP/1.1 request without one).
+  return host === undefined || HOST.test(host);
 }
 
 /**
