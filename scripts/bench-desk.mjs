@@ -102,6 +102,9 @@ const cases = [
   ['search, a word in every name', '/staff?q=prospect'],
   ['search, a word and a number', '/staff?q=prospect+54321'],
   ['search, a common word, cancelled', '/staff?state=cancelled&q=prospect'],
+  // Each word begins 11,000 addresses' domains, and no enquiry has both: no word is rare.
+  ['search, two common words, none both', '/staff?q=company1+company2'],
+  ['search, two common words, often both', '/staff?q=prospect+company1'],
   ['the last page (all, page 4000)', '/staff?state=all&page=4000'],
 ];
 

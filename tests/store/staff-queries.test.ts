@@ -271,3 +271,41 @@ describe('the CSV of the desk', () => {
     }
   });
 });
+
+describe.each(Object.keys(backends) as (keyof typeof backends)[])(
+  'a search whose every word is common, on %s',
+  (kind) => {
+    // 1,100 enquiries: every name "Prospect", half the addresses at odd.example, half at even.
+    let backend: Backend;
+    const newestFirst: { name: string; odd: boolean }[] = [];
+    const search = async (text: string, offset = 0, list: DeskQuery['list'] = 'all') =>
+      (await backend.store.desk.list({ list, text, offset, limit: 26, now })).map((e) => e.name);
+    beforeAll(async () => {
+      backend = await backends[kind]();
+      await backend.store.transaction(async (tx) => {
+        for (let i = 0; i < 1_100; i++) {
+          const odd = i % 2 === 1;
+          const email = `p${i}@${odd ? 'odd' : 'even'}.example`;
+          await tx.insertEnquiry(enquiry({ name: `Prospect ${i}`, email }), null, now + i, []);
+          newestFirst.unshift({ name: `Prospect ${i}`, odd });
+        }
+      });
+    });
+    afterAll(() => backend.cleanup());
+
+    it('finds a page where the words are often together, in the list’s order', async () => {
+      const odd = newestFirst.filter((e) => e.odd).map((e) => e.name);
+      expect(await search('prospect odd')).toEqual(odd.slice(0, 26));
+      expect(await search('prospect odd', 25)).toEqual(odd.slice(25, 51));
+      // A page beyond the list's first rows: its matches are read from a word's index.
+      expect(await search('prospect odd', 525)).toEqual(odd.slice(525, 551));
+      expect(await search('odd prospect', 540)).toEqual(odd.slice(540));
+    });
+
+    it('finds none where no enquiry has them all', async () => {
+      expect(await search('odd even')).toEqual([]);
+      expect(await search('prospect odd even')).toEqual([]);
+      expect(await search('odd even', 0, 'past')).toEqual([]);
+    });
+  },
+);

@@ -155,13 +155,16 @@ function listSql(list: DeskList, now: string): { where: string; params: unknown[
   }
 }
 
-/** The order of a list: calls ahead soonest first, past and cancelled latest first, enquiries newest. */
-const orderOf = (list: DeskList, dialect: Dialect) =>
+/**
+ * The order of a list: calls ahead soonest first, past and cancelled latest first, enquiries newest
+ * (then last stored first: `insertOrder`, the engine's column of it).
+ */
+const orderOf = (list: DeskList, insertOrder: string) =>
   list === 'upcoming' || list === 'unconfirmed'
     ? 'e.call_start, e.id'
     : CALL_LISTS.includes(list)
       ? 'e.call_start DESC, e.id DESC'
-      : `e.created_at DESC, e.${dialect.insertOrder} DESC`;
+      : `e.created_at DESC, e.${insertOrder} DESC`;
 
 /** Each term found at the beginning of one of the enquiry's words (through their index). */
 const HAS_WORD = `EXISTS (SELECT 1 FROM enquiry_words w
@@ -196,43 +199,94 @@ const DESK_COLUMNS = `SELECT e.*, NULL AS done_at, 0 AS attempts, NULL AS mail_f
 const RARE = 500;
 
 /**
- * Where a list's rows come from: every enquiry; or, when one of the words searched for begins
- * fewer than RARE words, the enquiries with such a word, found through their index (the list's
- * own order would otherwise walk every enquiry to find a few).
+ * Rows of a list read in its order, at most, for a search none of whose words is rare: common words
+ * are mostly common together, and a page's matches are then among the list's first rows.
  */
-async function rowsFrom(db: Db, terms: string[]): Promise<{ from: string; params: unknown[] }> {
-  let rarest: { term: string; n: number } | undefined;
+const NEAR = 2_000;
+
+/**
+ * When they are not (each word common, few enquiries with all): the words that begin fewer words
+ * than this are looked up in the words' index, their enquiries intersected; every word more
+ * common, and the whole list is read in its order.
+ */
+const FEW = 50_000;
+
+/** Where a list's rows come from, as SQL and its parameters. */
+interface Source {
+  from: string;
+  params: unknown[];
+}
+
+const EVERY_ENQUIRY: Source = { from: 'FROM enquiries e', params: [] };
+
+/** The enquiries with a word beginning with each of `terms`, found through the words' index. */
+const withWords = (terms: string[]): Source => ({
+  from: `FROM (${terms
+    .map(
+      (_, i) => `SELECT ${i === 0 ? 'DISTINCT ' : ''}enquiry_id FROM enquiry_words w${i}
+      WHERE w${i}.word >= ? AND w${i}.word < ?`,
+    )
+    .join(' INTERSECT ')}) m
+    JOIN enquiries e ON e.id = m.enquiry_id`,
+  params: terms.flatMap(range),
+});
+
+/** How many words begin with each of `terms`, each counted up to `cap`. */
+async function wordCounts(db: Db, terms: string[], cap: number) {
+  const counts = new Map<string, number>();
   for (const term of terms) {
     const [row] = await db.all(
       `SELECT CAST(count(*) AS INTEGER) AS n FROM (SELECT 1 FROM enquiry_words
-         WHERE word >= ? AND word < ? LIMIT ${RARE}) m`,
+         WHERE word >= ? AND word < ? LIMIT ${cap}) m`,
       range(term),
     );
-    const n = Number(row!.n);
-    if (n < RARE && (!rarest || n < rarest.n)) rarest = { term, n };
+    counts.set(term, Number(row!.n));
   }
-  return rarest
-    ? {
-        from: `FROM (SELECT DISTINCT enquiry_id FROM enquiry_words WHERE word >= ? AND word < ?) m
-          JOIN enquiries e ON e.id = m.enquiry_id`,
-        params: range(rarest.term),
-      }
-    : { from: 'FROM enquiries e', params: [] };
+  return counts;
+}
+
+/** The word of `terms` that begins the fewest words, if one begins fewer than `cap`. */
+async function rarestTerm(db: Db, terms: string[], cap: number): Promise<string | undefined> {
+  const counts = [...(await wordCounts(db, terms, cap))].filter(([, n]) => n < cap);
+  return counts.sort(([, a], [, b]) => a - b)[0]?.[0];
 }
 
 export function staffQueries(db: Db, dialect: Dialect): StaffQueries {
   return {
     async list(query) {
       const terms = searchTerms(query.text ?? '');
-      const source = await rowsFrom(db, terms);
       const list = listSql(query.list, callInstant(query.now));
       const narrow = narrowing(query, terms);
-      const rows = await db.all(
-        `${DESK_COLUMNS} ${source.from} WHERE NOT e.spam AND ${list.where}${narrow.where}
-         ORDER BY ${orderOf(query.list, dialect)} LIMIT ? OFFSET ?`,
-        [...source.params, ...list.params, ...narrow.params, query.limit, query.offset],
-      );
-      return rows.map(fromRow);
+      /** The page of the list's rows from `source` that match the query, in `order`. */
+      const page = async (source: Source, order = orderOf(query.list, dialect.insertOrder)) =>
+        (
+          await db.all(
+            `${DESK_COLUMNS} ${source.from} WHERE NOT e.spam AND ${list.where}${narrow.where}
+             ORDER BY ${order} LIMIT ? OFFSET ?`,
+            [...source.params, ...list.params, ...narrow.params, query.limit, query.offset],
+          )
+        ).map(fromRow);
+      if (terms.length === 0) return page(EVERY_ENQUIRY);
+      // A rare word: its few enquiries, through the words' index, rather than the list's order,
+      // which would walk every enquiry to find them.
+      const rare = await rarestTerm(db, terms, RARE);
+      if (rare) return page(withWords([rare]));
+      // The list's first rows, in its order; enough matches there are the page.
+      if (query.offset + query.limit <= NEAR) {
+        const near = await page(
+          {
+            from: `FROM (SELECT e.*, e.${dialect.insertOrder} AS list_order FROM enquiries e
+              WHERE NOT e.spam AND ${list.where}
+              ORDER BY ${orderOf(query.list, dialect.insertOrder)} LIMIT ${NEAR}) e`,
+            params: list.params,
+          },
+          orderOf(query.list, 'list_order'),
+        );
+        if (near.length === query.limit) return near;
+      }
+      const counts = await wordCounts(db, terms, FEW);
+      const few = terms.filter((term) => counts.get(term)! < FEW);
+      return page(few.length > 0 ? withWords(few) : EVERY_ENQUIRY);
     },
     ...noteQueries(db),
     ...markQueries(db),
