@@ -68,9 +68,9 @@ const mailbox = (email: string) => (asciiEmail(email.trim()) ?? email.trim()).to
 /**
  * The cap a booking would go over, given the calls booked ahead: its e-mail address's (its
  * mailbox's, however spelled), its client's (./networks.ts: an IPv6 client's /64) or its wider
- * network's (an IPv4 /24, an IPv6 /48); then, for a call not confirmed at once, the share of the offered window's times
- * that calls waiting for confirmation may hold (the call's `maxUnconfirmed`). Counted here rather
- * than in SQL so that both engines count networks alike.
+ * network's (an IPv4 /24, an IPv6 /48); then, for a call not confirmed at once, the share of the
+ * offered window's times that calls waiting for confirmation may hold (the call's
+ * `maxUnconfirmed`). Counted here rather than in SQL so that both engines count networks alike.
  */
 export function bookingCapReached(
   ahead: CallAhead[],
