@@ -28,6 +28,25 @@ interface Node {
 /** A content file's front matter between its `---` lines (group 1), and the line break after. */
 export const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/;
 
+/**
+ * Where Astro ends a file's front matter, for @astrojs/mdx and the content layer alike
+ * (@astrojs/internal-helpers' frontmatter.js): after blank lines, a byte-order mark or nothing, at
+ * the first line that begins with `---` (or `+++`), whatever follows it there. What MDX compiles
+ * is what comes after; a file whose front matter the two rules end apart is refused, or an
+ * `export` below a `--- ` line would be front matter to the check and code to the build.
+ */
+const ASTRO_FRONT_MATTER = /(?:^\uFEFF?|^\s*\n)(?:---|\+\+\+)([\s\S]*?\n)(?:---|\+\+\+)/;
+
+/** The line of `file` on which its front matter ends by Astro's rule, where ours ends it otherwise. */
+function frontMatterApart(file: string): number | undefined {
+  const astro = ASTRO_FRONT_MATTER.exec(file);
+  if (!astro) return undefined;
+  const ours = FRONT_MATTER.exec(file);
+  const astroEnd = astro.index + astro[0].length;
+  const oursEnd = ours && ours[0].replace(/\r?\n$/, '').length;
+  return oursEnd === astroEnd ? undefined : file.slice(0, astroEnd).split('\n').length;
+}
+
 /** The text below a file's front matter, and the line it starts on. */
 export function mdxBody(file: string): { body: string; firstLine: number } {
   const match = FRONT_MATTER.exec(file);
@@ -40,6 +59,9 @@ export function mdxBody(file: string): { body: string; firstLine: number } {
  * read is refused too: the build would fail on it.
  */
 export function mdxCodeProblem(file: string): string | undefined {
+  const apart = frontMatterApart(file);
+  if (apart)
+    return `the front matter must begin with a line of three dashes alone and end with one, first thing in the file (line ${apart})`;
   const { body, firstLine } = mdxBody(file);
   if (!body.trim()) return undefined;
   let tree: Node;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+// Astro's own split, as @astrojs/mdx compiles a file (a package of Astro's, for the test alone).
+import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter';
 import { mdxBody, mdxCodeProblem } from '../../src/shared/mdx-text';
 
 const file = (body: string) => `---\nslug: yii\nname: Yii\n---\n${body}`;
@@ -32,6 +34,30 @@ describe("a content file's MDX text", () => {
       expect(mdxCodeProblem(file(body)), body).toBe(
         `the page text holds ${said}: page text is words only, never code`,
       );
+  });
+
+  it('refuses a front matter Astro would end elsewhere, so that code cannot pass below it', () => {
+    const code = "export const a = (await import('node:fs')).readFileSync('/etc/passwd');";
+    const files = [
+      `---\nslug: yii\n--- \n${code}\n---\n`, // a space after the dashes
+      `---\nslug: yii\n---x\n${code}\n---\n`,
+      `\n---\nslug: yii\n---\n${code}\n`, // a blank line first
+      `+++\nslug = 'yii'\n+++\n${code}\n`, // TOML's
+      `\uFEFF---\nslug: yii\n---\n${code}\n`,
+    ];
+    for (const text of files) {
+      // Astro compiles the code in each: what the check refuses is what the build would run.
+      expect(parseFrontmatter(text).content, JSON.stringify(text)).toContain('export const a');
+      expect(mdxCodeProblem(text), JSON.stringify(text)).toMatch(
+        /^the front matter must begin with a line of three dashes alone and end with one/,
+      );
+    }
+    expect(mdxCodeProblem(files[0]!)).toContain('(line 3)');
+    // Where both rules end it at the same line, its text is checked as before.
+    const plain = file('Words.\n');
+    expect(parseFrontmatter(plain).content.trim()).toBe('Words.');
+    expect(mdxCodeProblem(plain)).toBeUndefined();
+    expect(mdxCodeProblem(`---\r\nslug: yii\r\n---\r\nWords.\r\n`)).toBeUndefined();
   });
 
   it('refuses text MDX cannot read', () => {
