@@ -66,6 +66,12 @@ describe('a Save the build would refuse', () => {
       /^Service pages → yii → Page text \(below the blocks\): the page text holds an import or export \(line \d+\): page text is words only, never code$/,
     );
     expect(await save({ [yii]: `${read(yii)}\nSome **words**.\n` })).toEqual([]);
+    // The front matter closed by `--- ` (a space after): Astro ends it there, so the export below
+    // would be the page's code, where a check that ended it at the last `---` read front matter.
+    const sly = `${read(yii).replace(/\n---\n/, '\n--- \n')}export const leak = 1;\n---\n`;
+    const [front, ...others] = await save({ [yii]: sly });
+    expect(others).toEqual([]);
+    expect(front).toMatch(/the front matter must begin with a line of three dashes alone/);
   });
 
   it('a redirect to itself, from a live page, and one old address twice', async () => {
