@@ -28,7 +28,7 @@ import { BuildFailed, failureWords, type Builder } from '../../src/server/releas
 import { currentFolder, releaseDir } from '../../src/server/releases/folders';
 import { backupEditing, restoreEditing } from '../../src/server/releases/backup';
 import { buildPreview, previewEntry } from '../../src/server/staff/preview';
-import { inDraftTurn } from '../../src/server/releases/draft';
+import { advancePublished, inDraftTurn, publishedRef } from '../../src/server/releases/draft';
 import type { EnquiryStore, Job } from '../../src/server/store/types';
 import { ahead, call, plus } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
@@ -425,6 +425,21 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
       'Erin Editor|Publish: Changed One (/android)',
     ]);
     expect((await store.releases.live())?.commit).toBe(git(repo, 'rev-parse', 'published'));
+  });
+
+  it('moves the published branch only from where a commit was made on it', async () => {
+    // A roll back and a publish put live at one moment: each made its commit on the branch as it
+    // was, and the second to move it would have dropped the first's.
+    await publish('One');
+    const { config } = publishing.options;
+    const one = await publishedRef(config);
+    await publish('Two');
+    const two = await publishedRef(config);
+    expect(two).not.toBe(one);
+    await expect(advancePublished(config, one, one)).rejects.toThrow();
+    expect(await publishedRef(config)).toBe(two);
+    await advancePublished(config, one, two);
+    expect(await publishedRef(config)).toBe(one);
   });
 
   it('keeps the draft’s changes across a deploy of new code, and publishes onto that code', async () => {

@@ -294,9 +294,21 @@ export async function ontoPublished(folders: Folders, commit: string): Promise<s
   return commitTree(cwd, tree!, [tip], { name: name!, email: email! }, message.join('\n'));
 }
 
-/** Moves the published branch to `commit` (a publish gone live, or a roll back). */
-export const advancePublished = ({ repoDir }: Folders, commit: string) =>
-  git(['update-ref', '-m', 'publish', `refs/heads/${PUBLISHED_BRANCH}`, commit], { cwd: repoDir });
+/** The published branch's commit, or '' before the first publish (not the fallback of publishedTip). */
+export const publishedRef = ({ repoDir }: Folders) =>
+  git(['rev-parse', '--verify', '-q', `refs/heads/${PUBLISHED_BRANCH}`], { cwd: repoDir }).catch(
+    () => '',
+  );
+
+/**
+ * Moves the published branch to `commit` (a publish gone live, or a roll back) from `from`, where
+ * it was when `commit` was made on it (publishedRef): git refuses if it has moved since, for the
+ * other of the two, whose commit would otherwise drop off the branch.
+ */
+export const advancePublished = ({ repoDir }: Folders, commit: string, from: string) =>
+  git(['update-ref', '-m', 'publish', `refs/heads/${PUBLISHED_BRANCH}`, commit, from], {
+    cwd: repoDir,
+  });
 
 /** The longest a write into the draft holds its turn: a helper that never answers holds no publish. */
 const TURN_MS = 30_000;

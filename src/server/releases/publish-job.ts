@@ -15,6 +15,7 @@ import type { JobHandler, JobOutcome } from '../jobs/queue.ts';
 import type { Publish } from '../store/releases.ts';
 import {
   advancePublished,
+  publishedRef,
   ontoPublished,
   commitDraft,
   carryDraftOnto,
@@ -143,6 +144,9 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
     if (previewed) await step('previewed');
     else await build(publishing, checkout, expectedPages(publishing, live?.folder), step, signal);
     await step('live');
+    // A roll back meanwhile moves the branch: the move below is then refused, and the job tried
+    // again onto the roll back's commit.
+    const from = await publishedRef(config);
     const commit = await ontoPublished(config, made.commit);
     const files = await packRelease(join(checkout, 'dist'));
     const releaseId = await records.addRelease(
@@ -162,7 +166,7 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
       releaseId,
       join(config.repoDir, 'node_modules'),
     );
-    await advancePublished(config, commit);
+    await advancePublished(config, commit, from);
     await switchTo(publishing.paths, releaseId);
     await records.updatePublish(
       publish.id,

@@ -25,6 +25,7 @@ import {
 } from './folders.ts';
 import {
   advancePublished,
+  publishedRef,
   commitTree,
   draftChanges,
   ensureDraft,
@@ -75,6 +76,10 @@ export interface PublishingOptions {
   /** The build deployed (dist/): kept as the first release, so that the first publish can be rolled back. */
   distDir?: string;
 }
+
+/** Why a roll back was refused as a publish went live at that moment (the page says it). */
+export const PUBLISHED_MEANWHILE =
+  'A publish went live meanwhile: roll back again if you still want to.';
 
 /** What the publish page shows. */
 export interface PublishingView {
@@ -191,7 +196,8 @@ export class Publishing {
     await makeEditingDirs(this.paths);
     await this.fetchRelease(target.folder);
     const { repoDir } = this.options.config;
-    const tip = await publishedTip(this.options.config);
+    const from = await publishedRef(this.options.config);
+    const tip = from || (await publishedTip(this.options.config));
     const tree = await git(['rev-parse', `${target.commit}^{tree}`], { cwd: repoDir });
     const when = new Date(target.createdAt).toISOString().slice(0, 16).replace('T', ' ');
     const summary = `${ROLLBACK_SUBJECT}${target.id} (${target.actorName}, ${when} UTC)`;
@@ -202,6 +208,10 @@ export class Publishing {
       author,
       `${summary}\n\n${target.summary}\n`,
     );
+    // Refused if a publish put its commit on the branch meanwhile: then nothing was rolled back.
+    await advancePublished(this.options.config, commit, from).catch(() => {
+      throw new PublishRefused(PUBLISHED_MEANWHILE);
+    });
     const releaseId = await this.records.addRelease(
       {
         kind: 'rollback',
@@ -213,7 +223,6 @@ export class Publishing {
       },
       this.now(),
     );
-    await advancePublished(this.options.config, commit);
     await switchTo(this.paths, target.folder);
     return (await this.records.release(releaseId))!;
   }

@@ -7,7 +7,11 @@
 import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
-import { PublishedElsewhere, type PublishingView } from '../releases/publishing.ts';
+import {
+  PUBLISHED_MEANWHILE,
+  PublishedElsewhere,
+  type PublishingView,
+} from '../releases/publishing.ts';
 import { PublishRefused } from '../releases/draft.ts';
 import { isEditor, type StaffMember } from './access.ts';
 import {
@@ -37,6 +41,7 @@ const DONE = {
   already: 'A publish is already under way: it is shown below. Publish again once it is live.',
   'rolled-back': 'Rolled back: the site shows that release again, live within seconds.',
   'not-kept': 'That release is no longer kept, so it cannot be brought back.',
+  'published-meanwhile': PUBLISHED_MEANWHILE,
   restarted: 'Your draft starts again from what is live now.',
   nothing: 'There is nothing to publish: the draft is the same as the live site.',
 };
@@ -127,7 +132,10 @@ async function publishPost(
       });
       return redirect(`${PAGE}?done=rolled-back`);
     } catch (error) {
-      if (error instanceof PublishRefused) return redirect(`${PAGE}?done=not-kept`);
+      if (error instanceof PublishRefused)
+        return redirect(
+          `${PAGE}?done=${error.message === PUBLISHED_MEANWHILE ? 'published-meanwhile' : 'not-kept'}`,
+        );
       throw error;
     }
   }
