@@ -36,12 +36,15 @@ export const PublishRefused = processWide(
 export type PublishRefused = InstanceType<typeof PublishRefused>;
 
 /** The commit the site's content goes on from: the last published, else what the server runs. */
-export async function publishedTip({ repoDir }: Folders): Promise<string> {
-  const tip = await git(['rev-parse', '--verify', '-q', `refs/heads/${PUBLISHED_BRANCH}`], {
-    cwd: repoDir,
-  }).catch(() => '');
-  return tip || git(['rev-parse', 'HEAD'], { cwd: repoDir });
+export async function publishedTip(folders: Folders): Promise<string> {
+  return (await publishedRef(folders)) || git(['rev-parse', 'HEAD'], { cwd: folders.repoDir });
 }
+
+/** The published branch's commit, or '' before the first publish. */
+export const publishedRef = ({ repoDir }: Folders) =>
+  git(['rev-parse', '--verify', '-q', `refs/heads/${PUBLISHED_BRANCH}`], { cwd: repoDir }).catch(
+    () => '',
+  );
 
 /**
  * The repository (its shared git folder) a worktree belongs to, read as git lays a worktree out
@@ -293,12 +296,6 @@ export async function ontoPublished(folders: Folders, commit: string): Promise<s
   ).split('\n');
   return commitTree(cwd, tree!, [tip], { name: name!, email: email! }, message.join('\n'));
 }
-
-/** The published branch's commit, or '' before the first publish (not the fallback of publishedTip). */
-export const publishedRef = ({ repoDir }: Folders) =>
-  git(['rev-parse', '--verify', '-q', `refs/heads/${PUBLISHED_BRANCH}`], { cwd: repoDir }).catch(
-    () => '',
-  );
 
 /**
  * Moves the published branch to `commit` (a publish gone live, or a roll back) from `from`, where
