@@ -22,7 +22,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EditingConfig } from '../../src/server/config';
-import { Publishing, type PublishPayload } from '../../src/server/releases/publishing';
+import {
+  PUBLISHED_MEANWHILE,
+  Publishing,
+  type PublishPayload,
+} from '../../src/server/releases/publishing';
 import { publishHandler } from '../../src/server/releases/publish-job';
 import { BuildFailed, failureWords, type Builder } from '../../src/server/releases/build';
 import { currentFolder, releaseDir } from '../../src/server/releases/folders';
@@ -38,6 +42,8 @@ import { backends, type Backend } from '../support/store-backends';
  * last step of a publish carried across): an editor's Save arriving at that moment.
  */
 const beforeCheckout: (() => Promise<void>)[] = [];
+/** What runs just before git next moves a branch (`update-ref`): a roll back landing at that moment. */
+const beforeBranchMove: (() => Promise<void>)[] = [];
 vi.mock('../../src/server/releases/git', async (original) => {
   const real = await original<typeof import('../../src/server/releases/git')>();
   return {
@@ -45,6 +51,7 @@ vi.mock('../../src/server/releases/git', async (original) => {
     git: async (args: readonly string[], options: Parameters<typeof real.git>[1]) => {
       if (args[0] === 'checkout-index')
         for (const arrive of beforeCheckout.splice(0)) await arrive();
+      if (args[0] === 'update-ref') for (const arrive of beforeBranchMove.splice(0)) await arrive();
       return real.git(args, options);
     },
   };
@@ -425,6 +432,59 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
       'Erin Editor|Publish: Changed One (/android)',
     ]);
     expect((await store.releases.live())?.commit).toBe(git(repo, 'rev-parse', 'published'));
+  });
+
+  it('puts nothing live of a publish whose branch a roll back moved as it went live, and tries it again', async () => {
+    await publish('One');
+    const [one] = await store.releases.recent(1);
+    await publishing.view();
+    writeFileSync(draftFile(), service('Two'));
+    await publishing.start(editor);
+    // The roll back moves the branch between the publish's reading of it and its own move.
+    beforeBranchMove.push(async () => {
+      await publishing.rollBack({ name: 'Ben', email: 'ben@example.com' }, one!.id);
+    });
+    await runJobs();
+    const rolledBack = await store.releases.live();
+    expect(rolledBack).toMatchObject({ kind: 'rollback', actor: 'ben@example.com' });
+    // No release of the refused try: the store's newest, which every process follows, is the roll back.
+    expect((await store.releases.recent(10)).map((release) => release.kind)).toEqual([
+      'rollback',
+      'publish',
+    ]);
+    expect(await livePage()).toBe('<h1>One</h1>');
+    expect(logs.at(-1)).toMatch(/^Publish \d+ met an error/);
+
+    clock.now += 60_000;
+    await runJobs();
+    expect(await livePage()).toBe('<h1>Two</h1>');
+    expect(git(repo, 'log', '-2', '--format=%an|%s', 'published').split('\n')).toEqual([
+      'Erin Editor|Publish: Changed Two (/android)',
+      `Ben|Roll back to release ${one!.id} (Erin Editor, 2027-01-05 09:00 UTC)`,
+    ]);
+    expect((await store.releases.live())?.commit).toBe(git(repo, 'rev-parse', 'published'));
+  });
+
+  it('refuses a roll back whose branch a publish moved as it went live, adding no release', async () => {
+    await publish('One');
+    const [one] = await store.releases.recent(1);
+    await publish('Two');
+    const two = await publishedRef(publishing.options.config);
+    // The other's move: the branch back one commit, as a publish's would take it elsewhere.
+    beforeBranchMove.push(async () => {
+      git(repo, 'update-ref', 'refs/heads/published', `${two}~1`);
+    });
+    await expect(publishing.rollBack(editor, one!.id)).rejects.toMatchObject({
+      meanwhile: true,
+      message: PUBLISHED_MEANWHILE,
+    });
+    expect((await store.releases.recent(10)).map((release) => release.kind)).toEqual([
+      'publish',
+      'publish',
+    ]);
+    expect(await livePage()).toBe('<h1>Two</h1>');
+    // Not kept is refused too, but not as "meanwhile": the page says which.
+    await expect(publishing.rollBack(editor, 999)).rejects.toMatchObject({ meanwhile: false });
   });
 
   it('moves the published branch only from where a commit was made on it', async () => {

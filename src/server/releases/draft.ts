@@ -28,10 +28,21 @@ export interface Author {
   email: string;
 }
 
-/** Refused in the editor's words: the page says it as it is. */
+/**
+ * Refused in the editor's words: the page says it as it is. `meanwhile`: a roll back refused as a
+ * publish went live at that moment (the page offers to roll back again, not another release).
+ */
 export const PublishRefused = processWide(
   'PublishRefused',
-  () => class PublishRefused extends Error {},
+  () =>
+    class PublishRefused extends Error {
+      constructor(
+        message: string,
+        readonly meanwhile = false,
+      ) {
+        super(message);
+      }
+    },
 );
 export type PublishRefused = InstanceType<typeof PublishRefused>;
 

@@ -144,11 +144,12 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
     if (previewed) await step('previewed');
     else await build(publishing, checkout, expectedPages(publishing, live?.folder), step, signal);
     await step('live');
-    // A roll back meanwhile moves the branch: the move below is then refused, and the job tried
-    // again onto the roll back's commit.
     const from = await publishedRef(config);
     const commit = await ontoPublished(config, made.commit);
     const files = await packRelease(join(checkout, 'dist'));
+    // The branch first, as a roll back does: one that moved it meanwhile has it refused here, before
+    // any process could take this release for the live one, and the job is tried again onto its commit.
+    await advancePublished(config, commit, from);
     const releaseId = await records.addRelease(
       {
         kind: 'publish',
@@ -166,7 +167,6 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
       releaseId,
       join(config.repoDir, 'node_modules'),
     );
-    await advancePublished(config, commit, from);
     await switchTo(publishing.paths, releaseId);
     await records.updatePublish(
       publish.id,

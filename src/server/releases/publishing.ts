@@ -210,7 +210,7 @@ export class Publishing {
     );
     // Refused if a publish put its commit on the branch meanwhile: then nothing was rolled back.
     await advancePublished(this.options.config, commit, from).catch(() => {
-      throw new PublishRefused(PUBLISHED_MEANWHILE);
+      throw new PublishRefused(PUBLISHED_MEANWHILE, true);
     });
     const releaseId = await this.records.addRelease(
       {

@@ -133,9 +133,7 @@ async function publishPost(
       return redirect(`${PAGE}?done=rolled-back`);
     } catch (error) {
       if (error instanceof PublishRefused)
-        return redirect(
-          `${PAGE}?done=${error.message === PUBLISHED_MEANWHILE ? 'published-meanwhile' : 'not-kept'}`,
-        );
+        return redirect(`${PAGE}?done=${error.meanwhile ? 'published-meanwhile' : 'not-kept'}`);
       throw error;
     }
   }
