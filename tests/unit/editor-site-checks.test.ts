@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveProblems } from '../../src/editor/dev-server/save-checks';
+import { saveProblems, savedFiles } from '../../src/editor/dev-server/save-checks';
 import {
   fixedRoutes,
   linksTo,
@@ -72,6 +72,34 @@ describe('a Save the build would refuse', () => {
     const [front, ...others] = await save({ [yii]: sly });
     expect(others).toEqual([]);
     expect(front).toMatch(/the front matter must begin with a line of three dashes alone/);
+  });
+
+  it('a file named as the editor never names one, which the checks would not read as a page', async () => {
+    const page = read('src/content/services/android.mdx');
+    const misnamed = [
+      'src/content/services/bad.x.mdx',
+      'src/content/services/a b.mdx',
+      'src/content/services/x.MDX',
+      'src/content/services/../../x.png',
+    ];
+    // As Keystatic's API is sent them: a picture of a page's text is no content file to check.
+    const body = JSON.stringify({
+      additions: [...misnamed, 'src/content/services/android/photo.png'].map((path) => ({
+        path,
+        contents: Buffer.from(page).toString('base64'),
+      })),
+    });
+    const { additions } = await savedFiles(
+      new Request('http://127.0.0.1/api/keystatic/update', { method: 'POST', body }),
+    );
+    expect([...additions.keys()]).toEqual(misnamed);
+    for (const path of misnamed)
+      expect(await save({ [path]: page })).toEqual([
+        `${path}: not a name the editor gives a file (letters, digits and hyphens, then .mdx or .yaml)`,
+      ]);
+    expect(await save({ 'src/content/services/android-two.mdx': page })).not.toContainEqual(
+      expect.stringContaining('not a name'),
+    );
   });
 
   it('a redirect to itself, from a live page, and one old address twice', async () => {

@@ -22,11 +22,15 @@ import {
 } from './site-checks.ts';
 
 const SAVE_PATH = '/api/keystatic/update';
+const CONTENT = 'src/content/';
 /** A content file as Keystatic names it: under src/content, never out of it. */
 const CONTENT_FILE = /^src\/content\/(?:[\w-]+\/)*[\w-]+\.(?:ya?ml|mdx?)$/;
+/** What the build may read as content, however named: checked (a picture in a page's text is not). */
+const checked = (path: string) =>
+  /\.(?:ya?ml|mdx?)$/i.test(path) || path.split('/').some((part) => part === '..' || part === '.');
 
 /** The content files a Save writes and removes, or none if the body is not Keystatic's. */
-async function saved(request: Request) {
+export async function savedFiles(request: Request) {
   const additions: ContentFiles = new Map();
   const deletions: string[] = [];
   try {
@@ -35,7 +39,12 @@ async function saved(request: Request) {
       deletions?: { path?: unknown }[];
     };
     for (const { path, contents } of body.additions ?? [])
-      if (typeof path === 'string' && CONTENT_FILE.test(path) && typeof contents === 'string')
+      if (
+        typeof path === 'string' &&
+        path.startsWith(CONTENT) &&
+        checked(path) &&
+        typeof contents === 'string'
+      )
         additions.set(path, Buffer.from(contents, 'base64').toString('utf8'));
     for (const { path } of body.deletions ?? [])
       if (typeof path === 'string' && CONTENT_FILE.test(path)) deletions.push(path);
@@ -55,6 +64,13 @@ export async function saveProblems(
   deletions: readonly string[],
 ): Promise<string[]> {
   if (additions.size === 0) return [];
+  // Never written by the editor's own pages, only sent to its API: the checks below would not know it.
+  const misnamed = [...additions.keys()].filter((path) => !CONTENT_FILE.test(path));
+  if (misnamed.length)
+    return misnamed.map(
+      (path) =>
+        `${path}: not a name the editor gives a file (letters, digits and hyphens, then .mdx or .yaml)`,
+    );
   const [before, fixed] = await Promise.all([readContent(projectRoot), fixedRoutes(projectRoot)]);
   const after = contentProblems(afterSave(before, additions, deletions), fixed);
   const added = new Set(newProblems(contentProblems(before, fixed), after));
@@ -70,7 +86,7 @@ export const refusal = (problems: readonly string[]) =>
 
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.request.method !== 'POST' || context.url.pathname !== SAVE_PATH) return next();
-  const { additions, deletions } = await saved(context.request);
+  const { additions, deletions } = await savedFiles(context.request);
   let problems: string[] = [];
   try {
     problems = await saveProblems(contentRoot(), additions, deletions);
