@@ -15,9 +15,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { chromiumArgs, chromiumPath, serveBuild } from './local.mjs';
+import { launchLighthouseChrome, serveBuild } from './local.mjs';
 import { scriptArgs } from './script-args.mjs';
 
 const { values: args } = scriptArgs(import.meta.url, {
@@ -115,10 +114,7 @@ const targets = [
     .map((path) => ({ site: 'ours', path, url: (args.url ?? server.url) + path })),
   ...(peer ? PEER_PAGES.map((path) => ({ site: 'AstroWind', path, url: peer.url + path })) : []),
 ];
-const chrome = await chromeLauncher.launch({
-  chromePath: chromiumPath,
-  chromeFlags: ['--headless=new', ...chromiumArgs],
-});
+const chrome = await launchLighthouseChrome();
 
 /**
  * The page's main thread's own processor time in a Lighthouse trace (ms): its top-level tasks'

@@ -7,9 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { chromiumArgs, chromiumPath, serveBuild } from './local.mjs';
+import { launchLighthouseChrome, serveBuild } from './local.mjs';
 import { scriptArgs } from './script-args.mjs';
 
 const { values } = scriptArgs(import.meta.url, {
@@ -29,10 +28,7 @@ if (!existsSync('dist/server/entry.mjs')) {
 
 const server = await serveBuild();
 const base = server.url;
-const chrome = await chromeLauncher.launch({
-  chromePath: chromiumPath,
-  chromeFlags: ['--headless=new', ...chromiumArgs],
-});
+const chrome = await launchLighthouseChrome();
 
 const median = (numbers) => {
   const sorted = [...numbers].sort((a, b) => a - b);

@@ -42,6 +42,27 @@ export const chromiumArgs = [
   '--disable-quic',
 ];
 
+/**
+ * Chromium for Lighthouse (chrome-launcher), its temporary folders in one of its own: chrome-launcher
+ * kills it outright, which left a `/tmp/org.chromium.Chromium.*` folder behind at every run.
+ */
+export async function launchLighthouseChrome() {
+  const chromeLauncher = await import('chrome-launcher');
+  const temp = mkdtempSync(join(tmpdir(), 'bench-chromium-'));
+  const chrome = await chromeLauncher.launch({
+    chromePath: chromiumPath,
+    chromeFlags: ['--headless=new', ...chromiumArgs],
+    envVars: { ...process.env, TMPDIR: temp },
+  });
+  return {
+    port: chrome.port,
+    kill() {
+      chrome.kill();
+      rmSync(temp, { recursive: true, force: true });
+    },
+  };
+}
+
 /** The port `port` (0: one the system picks) if nothing listens on it on loopback now, else null. */
 const listenable = (port) =>
   new Promise((resolve) => {
