@@ -210,10 +210,12 @@ function buttonWords(value: unknown): string {
 
 /** The walk through two values of one field, writing what differs to `out`. */
 class Walk {
-  constructor(
-    readonly options: DiffOptions,
-    readonly out: FieldChange[],
-  ) {}
+  readonly options: DiffOptions;
+  readonly out: FieldChange[];
+  constructor(options: DiffOptions, out: FieldChange[]) {
+    this.options = options;
+    this.out = out;
+  }
 
   /** A field under `place`, by its `label` (none: a group without a label of its own). */
   field(

@@ -116,7 +116,10 @@ describe('fewerScripts', () => {
       log: () => {},
       self: {},
       Event: class {
-        constructor(readonly type: string) {}
+        type: string;
+        constructor(type: string) {
+          this.type = type;
+        }
       },
       window: { dispatchEvent: (event: { type: string }) => defined.push(event.type) },
       setTimeout: () => {},

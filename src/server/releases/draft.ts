@@ -36,11 +36,10 @@ export const PublishRefused = processWide(
   'PublishRefused',
   () =>
     class PublishRefused extends Error {
-      constructor(
-        message: string,
-        readonly meanwhile = false,
-      ) {
+      readonly meanwhile: boolean;
+      constructor(message: string, meanwhile = false) {
         super(message);
+        this.meanwhile = meanwhile;
       }
     },
 );
