@@ -16,6 +16,15 @@ const prefixes = [`${EDITOR_PAGE}/`, '/api/keystatic/', '/api/editor/', `/${EDIT
 export const isEditorAddress = (path: string) =>
   path === EDITOR_PAGE || prefixes.some((prefix) => path.startsWith(prefix));
 
+/**
+ * Whether an address of Keystatic's API is written another way than its own pages write it:
+ * Keystatic's router splits the path at '/', decodes each part and drops the empty ones, so
+ * `/api/keystatic//update/` or `/api/keystatic/updat%65` is its Save too, which every check that
+ * knows the Save by its address would let through. Refused (404) before anything reads it.
+ */
+export const oddlyWritten = (path: string) =>
+  path.startsWith('/api/keystatic/') && /\/\/|\/$|%/.test(path);
+
 /** The methods the editor's addresses take: its pages, Keystatic's Save, History's posts, uploads. */
 export const EDITOR_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
 

@@ -93,8 +93,9 @@ const saveIn = (
   text: string,
   opened?: string | null,
   origin = server.url,
+  address = '/api/keystatic/update',
 ) =>
-  fetch(`${server.url}/api/keystatic/update`, {
+  fetch(`${server.url}${address}`, {
     method: 'POST',
     redirect: 'manual',
     headers: {
@@ -389,6 +390,22 @@ describe('the editor on the live site', () => {
     const page = read(await pressed.text());
     expect(page).toMatch(/Not done: .+/);
     expect(page).toContain('Nothing yet: the draft is the same as the live site.');
+  });
+
+  it('refuses a Save of a file the editor never names, or at another spelling of its address', async () => {
+    const token = await sessionOf(EDITOR);
+    // A repository of its own in the draft: git would run its settings at the next publish.
+    const config = '[core]\n\tfsmonitor = touch /tmp/never; false\n';
+    // With the header the tab sends (a new file): what the check of the version takes.
+    const nested = await saveIn(token, 'src/content/services/zz/.git/config', config, null);
+    expect(nested.status).toBe(422);
+    expect(await nested.text()).toMatch(/^Not saved: .+: not a name the editor gives a file/);
+    for (const address of ['/api/keystatic//update', '/api/keystatic/updat%65']) {
+      const odd = await saveIn(token, SERVICE, 'Odd', undefined, server.url, address);
+      expect(odd.status).toBe(404);
+    }
+    expect(existsSync(join(draft(), 'src/content/services/zz'))).toBe(false);
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).not.toBe('Odd');
   });
 
   it("answers an editor's write over the size limit with 413, and serves on", async () => {

@@ -10,6 +10,7 @@
  * is gone (./history/recorder.ts).
  */
 import { defineMiddleware } from 'astro:middleware';
+import { oddlyWritten } from '../../domain/editing.ts';
 import { contentRoot } from './roots.ts';
 import {
   afterSave,
@@ -22,36 +23,49 @@ import {
 } from './site-checks.ts';
 
 const SAVE_PATH = '/api/keystatic/update';
-const CONTENT = 'src/content/';
 /** A content file as Keystatic names it: under src/content, never out of it. */
 const CONTENT_FILE = /^src\/content\/(?:[\w-]+\/)*[\w-]+\.(?:ya?ml|mdx?)$/;
-/** What the build may read as content, however named: checked (a picture in a page's text is not). */
-const checked = (path: string) =>
-  /\.(?:ya?ml|mdx?)$/i.test(path) || path.split('/').some((part) => part === '..' || part === '.');
+/** A picture of a page's text, which Keystatic keeps beside its page (inert: no check reads it). */
+const PICTURE = /^src\/content\/(?:[\w-]+\/)+[\w-]+\.(?:png|jpe?g|webp|gif|avif|svg)$/i;
 
-/** The content files a Save writes and removes, or none if the body is not Keystatic's. */
+/**
+ * Whether the editor's own pages could send this path. Keystatic's API takes any other name under
+ * a collection's folder, which is how a file it never writes would slip past the checks: a page
+ * named `bad.x.mdx`, or a `.git` folder whose settings git would run at the next publish.
+ */
+const namedAsTheEditorNames = (path: string) => CONTENT_FILE.test(path) || PICTURE.test(path);
+
+/** Why a Save naming `path` is refused, in the editor's words. */
+const misnamed = (path: string) =>
+  `${path.slice(0, 200)}: not a name the editor gives a file (letters, digits and hyphens, then .mdx or .yaml)`;
+
+/**
+ * The content files a Save writes (by their path, with their text) and removes, and every path it
+ * names that the editor never would; undefined if the body is not a Save as Keystatic's page sends it.
+ */
 export async function savedFiles(request: Request) {
   const additions: ContentFiles = new Map();
   const deletions: string[] = [];
+  const refused: string[] = [];
+  let body: { additions?: unknown; deletions?: unknown };
   try {
-    const body = (await request.clone().json()) as {
-      additions?: { path?: unknown; contents?: unknown }[];
-      deletions?: { path?: unknown }[];
-    };
-    for (const { path, contents } of body.additions ?? [])
-      if (
-        typeof path === 'string' &&
-        path.startsWith(CONTENT) &&
-        checked(path) &&
-        typeof contents === 'string'
-      )
-        additions.set(path, Buffer.from(contents, 'base64').toString('utf8'));
-    for (const { path } of body.deletions ?? [])
-      if (typeof path === 'string' && CONTENT_FILE.test(path)) deletions.push(path);
+    body = (await request.clone().json()) as typeof body;
   } catch {
-    // Not Keystatic's: Keystatic answers it.
+    return undefined;
   }
-  return { additions, deletions };
+  if (!Array.isArray(body?.additions) || !Array.isArray(body.deletions)) return undefined;
+  for (const { path, contents } of body.additions as { path?: unknown; contents?: unknown }[]) {
+    if (typeof path !== 'string' || typeof contents !== 'string') return undefined;
+    if (!namedAsTheEditorNames(path)) refused.push(misnamed(path));
+    else if (CONTENT_FILE.test(path))
+      additions.set(path, Buffer.from(contents, 'base64').toString('utf8'));
+  }
+  for (const { path } of body.deletions as { path?: unknown }[]) {
+    if (typeof path !== 'string') return undefined;
+    if (!namedAsTheEditorNames(path)) refused.push(misnamed(path));
+    else if (CONTENT_FILE.test(path)) deletions.push(path);
+  }
+  return { additions, deletions, refused };
 }
 
 /**
@@ -64,13 +78,6 @@ export async function saveProblems(
   deletions: readonly string[],
 ): Promise<string[]> {
   if (additions.size === 0) return [];
-  // Never written by the editor's own pages, only sent to its API: the checks below would not know it.
-  const misnamed = [...additions.keys()].filter((path) => !CONTENT_FILE.test(path));
-  if (misnamed.length)
-    return misnamed.map(
-      (path) =>
-        `${path}: not a name the editor gives a file (letters, digits and hyphens, then .mdx or .yaml)`,
-    );
   const [before, fixed] = await Promise.all([readContent(projectRoot), fixedRoutes(projectRoot)]);
   const after = contentProblems(afterSave(before, additions, deletions), fixed);
   const added = new Set(newProblems(contentProblems(before, fixed), after));
@@ -85,8 +92,14 @@ export const refusal = (problems: readonly string[]) =>
   );
 
 export const onRequest = defineMiddleware(async (context, next) => {
+  // A Save under another spelling of its address would pass every check by (the live site's server
+  // refuses these before the helper; this is `npm run edit`'s).
+  if (oddlyWritten(context.url.pathname)) return new Response('Not found.', { status: 404 });
   if (context.request.method !== 'POST' || context.url.pathname !== SAVE_PATH) return next();
-  const { additions, deletions } = await savedFiles(context.request);
+  const saved = await savedFiles(context.request);
+  if (!saved) return refusal(['this is not a Save of the editor’s pages']);
+  if (saved.refused.length) return refusal(saved.refused);
+  const { additions, deletions } = saved;
   let problems: string[] = [];
   try {
     problems = await saveProblems(contentRoot(), additions, deletions);

@@ -3,6 +3,7 @@
  * repository, its output as text, and its complaint as the error's message when it fails.
  */
 import { execFile } from 'node:child_process';
+import { GIT_SETTINGS } from '../../shared/git-settings.ts';
 
 export class GitError extends Error {}
 
@@ -26,7 +27,7 @@ export function git(
       args,
       {
         cwd,
-        env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+        env: { ...process.env, ...env, ...GIT_SETTINGS, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
         maxBuffer: 64 * 1024 * 1024,
       },
       (error, stdout, stderr) => {

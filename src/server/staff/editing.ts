@@ -25,6 +25,7 @@ import {
   LEAVE_PREVIEW,
   PREVIEW_PAGE,
   inPreview,
+  oddlyWritten,
   previewedPath,
 } from '../../domain/editing.ts';
 import type { ServerConfig } from '../config.ts';
@@ -72,9 +73,10 @@ export async function editorAnswer(
   { open, config, now = Date.now }: { open: OpenDesk; config: ServerConfig; now?: () => number },
 ): Promise<Response | undefined> {
   if (!config.editing.enabled) return undefined;
+  const url = new URL(request.url);
+  if (oddlyWritten(url.pathname)) return answer(404, 'Not found.');
   const desk = await open().catch(() => undefined);
   if (!desk) return answer(503, 'The editor is unavailable just now: try again in a minute.');
-  const url = new URL(request.url);
   const origin = config.siteUrl ?? `${url.protocol}//${request.headers.get('host') ?? url.host}`;
   const current = await signedIn(request, { ...desk, now: now() });
   if (!current)

@@ -22,6 +22,7 @@ import {
   type LoggedSave,
   type Trailer,
 } from './lineages.ts';
+import { GIT_SETTINGS } from '../../../shared/git-settings.ts';
 
 export const HISTORY_REF = 'refs/editor/history';
 /** Where a project that has no git repository of its own keeps its history. */
@@ -136,6 +137,7 @@ export class ContentHistory {
       GIT_TERMINAL_PROMPT: '0',
       GIT_PAGER: 'cat',
       LC_ALL: 'C',
+      ...GIT_SETTINGS,
     };
     for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE']) delete this.#env[name];
   }
