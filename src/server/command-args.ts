@@ -6,7 +6,17 @@
  * Nothing of the arguments is repeated but an option's name: a value may be a password (a URL).
  * And the file a command writes (`--out`, `--html`): written, or why not in one line.
  */
-import { closeSync, fchmodSync, fstatSync, openSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fchmodSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { terminalText } from './safe-text.ts';
 
@@ -66,20 +76,33 @@ export function commandArgs<T extends ParseArgsConfig>(usage: string, config: T,
  * Writes a command's file, or ends the process saying why in one line (exit 1), where Node threw a
  * stack trace. Node's message names the file again ("EISDIR: …, open '…'"): once is enough. The
  * file holds prospects' names and addresses (the CSV): readable by its owner alone, whatever the
- * umask, an old file of that name too (not a terminal or a pipe it is written to).
+ * umask. A file is written anew under a name of its own and then takes the name asked for, so a
+ * file or link someone else left there (in /tmp: their file, which they could read it from, or a
+ * link to one of ours) is replaced, never written through; a terminal or a pipe is written to.
  */
 export function writeOutput(path: string, text: string) {
   try {
-    const fd = openSync(path, 'w', 0o600);
+    if (statSync(path, { throwIfNoEntry: false })?.isFile() === false) {
+      writeFileSync(path, text);
+      return;
+    }
+    const partial = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}`);
+    const fd = openSync(partial, 'wx', 0o600);
     try {
-      if (fstatSync(fd).isFile()) fchmodSync(fd, 0o600);
-      writeFileSync(fd, text);
-    } finally {
-      closeSync(fd);
+      try {
+        fchmodSync(fd, 0o600);
+        writeFileSync(fd, text);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(partial, path);
+    } catch (error) {
+      rmSync(partial, { force: true });
+      throw error;
     }
   } catch (error) {
     const why = (error instanceof Error ? error.message : String(error)).replace(
-      /, open '.*'$/s,
+      /, (?:open|rename) '.*'$/s,
       '',
     );
     console.error(`Cannot write ${terminalText(path)}: ${why}`);

@@ -3,9 +3,25 @@
  * the option's name and what is wrong with it, from Node's own parseArgs errors, and never a value
  * given on the command line, which may hold a password.
  */
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { describe, expect, it } from 'vitest';
-import { argumentsProblem } from '../../src/server/command-args';
+import { afterAll, describe, expect, it } from 'vitest';
+import { argumentsProblem, writeOutput } from '../../src/server/command-args';
 
 const options: ParseArgsConfig['options'] = {
   csv: { type: 'boolean' },
@@ -50,5 +66,40 @@ describe('argumentsProblem', () => {
   it('leaves any other error to its caller', () => {
     expect(argumentsProblem(new Error('disk full'))).toBeUndefined();
     expect(argumentsProblem(undefined)).toBeUndefined();
+  });
+});
+
+describe('writeOutput, the file of an export (a CSV of every prospect)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'write-output-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('replaces a link left at its name rather than writing through it', () => {
+    const theirs = join(dir, 'victim.conf');
+    writeFileSync(theirs, 'kept\n');
+    symlinkSync(theirs, join(dir, 'link.csv'));
+    writeOutput(join(dir, 'link.csv'), 'name,email\n');
+    expect(readFileSync(theirs, 'utf8')).toBe('kept\n');
+    expect(lstatSync(join(dir, 'link.csv')).isFile()).toBe(true);
+    expect(readFileSync(join(dir, 'link.csv'), 'utf8')).toBe('name,email\n');
+  });
+
+  it('replaces a file left there open to all, so that whoever holds it open reads nothing', () => {
+    const path = join(dir, 'open.csv');
+    writeFileSync(path, '');
+    chmodSync(path, 0o666);
+    const held = openSync(path, 'r');
+    writeOutput(path, 'name,email\n');
+    const seen = Buffer.alloc(64);
+    expect(readSync(held, seen)).toBe(0);
+    closeSync(held);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path, 'utf8')).toBe('name,email\n');
+    // Nothing of the write is left under another name.
+    expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([]);
+  });
+
+  it('writes into a device or a pipe as it is (/dev/null stays /dev/null)', () => {
+    writeOutput('/dev/null', 'name,email\n');
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
   });
 });
