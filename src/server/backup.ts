@@ -14,7 +14,12 @@ import { commandArgs, wrongCall } from './command-args.ts';
 import { databaseUrlProblem, serverConfig } from './config.ts';
 import { backupIntoFolder } from './store/backup-folder.ts';
 import { BackupError, backupStore, restoreStore } from './store/sqlite-backup.ts';
-import { backupEditing, editingBackupOf, restoreEditing } from './releases/backup.ts';
+import {
+  backupEditing,
+  editingBackupOf,
+  editingBackupProblem,
+  restoreEditing,
+} from './releases/backup.ts';
 import { PUBLISHED_BRANCH } from './releases/draft.ts';
 
 const USAGE = `Usage: npm run backup -- FILE
@@ -93,12 +98,18 @@ try {
     console.log(`Backed up ${config.databasePath} to ${file}: ${enquiriesIn(enquiries)}.`);
     await editingBackup(file);
   } else {
+    const untrusted = editingBackupProblem(file);
+    if (untrusted) fail(`${untrusted} Nothing was restored.`);
     const { enquiries, replaced } = await restoreStore(file, config.databasePath);
     console.log(
       `Restored ${file} to ${config.databasePath}: ${enquiriesIn(enquiries)}.` +
         (replaced ? ` The store it replaced is kept as ${replaced}.` : ''),
     );
-    const editing = await restoreEditing(config.editing, file);
+    const editing = await restoreEditing(config.editing, file).catch((error: Error) =>
+      fail(
+        `The draft and the branch "${PUBLISHED_BRANCH}" were not restored: ${error.message}. The store is; the server's Publishing makes a new draft from what is live.`,
+      ),
+    );
     if (editing)
       console.log(
         `Restored the draft and the branch "${PUBLISHED_BRANCH}" from ${editing}; the releases are in the store, fetched as the server starts.`,

@@ -3,9 +3,16 @@
  * `npm run restore` puts a backup back, and refuses while a server uses the store.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, expect, it } from 'vitest';
@@ -101,6 +108,45 @@ it('refuses a file that is not a store of this site, and leaves the store as it 
     stderr: expect.stringMatching(/not a SQLite store|cannot be opened/),
   });
   expect(existsSync(database)).toBe(true);
+
+  // A backup someone changed: a trigger that copies each new enquiry elsewhere would run in the
+  // server once restored; a store of one bare table would leave it unwritable.
+  const good = join(folder, 'good.sqlite');
+  await npmRun('backup', good, database);
+  const changed = (name: string, sql: string) => {
+    const path = join(folder, name);
+    copyFileSync(good, path);
+    const db = new DatabaseSync(path);
+    db.exec(sql);
+    db.close();
+    return path;
+  };
+  const stealing = changed(
+    'trigger.sqlite',
+    'CREATE TABLE loot (email); CREATE TRIGGER steal AFTER INSERT ON enquiries BEGIN INSERT INTO loot VALUES (new.email); END;',
+  );
+  await expect(npmRun('restore', stealing, database)).rejects.toMatchObject({
+    stderr: expect.stringMatching(
+      /is not a store as this site makes it \(schema \d+\): it has table loot \(email\); has trigger steal\.\n$/,
+    ),
+  });
+  const bare = join(folder, 'bare.sqlite');
+  const db2 = new DatabaseSync(bare);
+  db2.exec('CREATE TABLE enquiries (x); PRAGMA user_version = 3');
+  db2.close();
+  await expect(npmRun('restore', bare, database)).rejects.toMatchObject({
+    stderr: expect.stringContaining('is not a store as this site makes it (schema 3)'),
+  });
+  // An editing backup beside it that others may write (found by its name alone): nothing restored.
+  writeFileSync(`${good}.editing.tar.gz`, 'theirs', { mode: 0o666 });
+  chmodSync(`${good}.editing.tar.gz`, 0o666);
+  await expect(npmRun('restore', good, database)).rejects.toMatchObject({
+    stderr: expect.stringContaining(
+      "is not the backup's own (another owner, or others may write it)",
+    ),
+  });
+  expect(readdirSync(dirname(database)).filter((name) => name.includes('.replaced-'))).toEqual([]);
+
   await expect(
     npmRun('backup', join(folder, 'x.sqlite'), join(folder, 'none.sqlite')),
   ).rejects.toMatchObject({

@@ -9,12 +9,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import {
+  chmodSync,
   cpSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
   existsSync,
 } from 'node:fs';
@@ -30,7 +32,11 @@ import {
 import { publishHandler } from '../../src/server/releases/publish-job';
 import { BuildFailed, failureWords, type Builder } from '../../src/server/releases/build';
 import { currentFolder, releaseDir } from '../../src/server/releases/folders';
-import { backupEditing, restoreEditing } from '../../src/server/releases/backup';
+import {
+  backupEditing,
+  editingBackupProblem,
+  restoreEditing,
+} from '../../src/server/releases/backup';
 import { buildPreview, previewEntry } from '../../src/server/staff/preview';
 import { advancePublished, inDraftTurn, publishedRef } from '../../src/server/releases/draft';
 import type { EnquiryStore, Job } from '../../src/server/store/types';
@@ -367,6 +373,41 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     expect((await publishing.view()).changes).toEqual([
       { kind: 'changed', what: 'Words in the draft', address: '/android' },
     ]);
+  });
+
+  it('writes its editing backup under its own name only, and restores only one no one else could leave', async () => {
+    await publish('Published words');
+    const { config } = publishing.options;
+    // A link left at the backup's name (in a folder others write): refused, never written through.
+    const theirs = join(root, 'theirs.txt');
+    writeFileSync(theirs, 'kept');
+    symlinkSync(theirs, join(root, 'taken.sqlite.editing.tar.gz'));
+    await expect(backupEditing(config, join(root, 'taken.sqlite'))).rejects.toThrow(
+      'exists already',
+    );
+    expect(readFileSync(theirs, 'utf8')).toBe('kept');
+
+    const backup = join(root, 'backup.sqlite');
+    writeFileSync(backup, '');
+    const made = (await backupEditing(config, backup))!;
+    // One that others may write: its branch would be what the next deploy builds.
+    chmodSync(made, 0o666);
+    expect(editingBackupProblem(backup)).toMatch(/is not the backup's own/);
+    await expect(restoreEditing(config, backup)).rejects.toThrow(/is not the backup's own/);
+    chmodSync(made, 0o600);
+    expect(editingBackupProblem(backup)).toBeUndefined();
+
+    // A draft holding a link (to a key file, which the editor would then show): not put back.
+    const unpacked = mkdtempSync(join(root, 'unpacked-'));
+    execFileSync('tar', ['-xzf', made, '-C', unpacked]);
+    symlinkSync('/etc/hostname', join(unpacked, 'draft/src/content/leak.md'));
+    rmSync(made);
+    execFileSync('tar', ['-czf', made, '-C', unpacked, '.']);
+    chmodSync(made, 0o600);
+    await expect(restoreEditing(config, backup)).rejects.toThrow(
+      'holds draft/src/content/leak.md, neither a file nor a folder',
+    );
+    expect(existsSync(join(config.draftDir, 'src/content/leak.md'))).toBe(false);
   });
 
   it('builds a publish stopped mid-build again when its job is run again, from the same commit', async () => {

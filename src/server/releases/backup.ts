@@ -6,12 +6,13 @@
  * repository until a developer fetches it). `npm run restore` puts them back.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chmod, cp, mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { cp, mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { EditingConfig } from '../config.ts';
-import { privateFolder } from '../private-files.ts';
+import { privateFile, privateFolder } from '../private-files.ts';
+import { writeBackup } from '../store/sqlite-backup.ts';
 import { CONTENT_PATHS, PUBLISHED_BRANCH, ensureDraft, restartDraft } from './draft.ts';
 import { git, gitSucceeds } from './git.ts';
 
@@ -35,13 +36,41 @@ export async function backupEditing(config: EditingConfig, storeBackup: string) 
     const ref = `refs/heads/${PUBLISHED_BRANCH}`;
     if (await gitSucceeds(['rev-parse', '--verify', '-q', ref], { cwd: config.repoDir }))
       await git(['bundle', 'create', join(work, 'published.bundle'), ref], { cwd: config.repoDir });
+    // Under a partial name, 0600 before tar writes into it, then linked to its own, which is refused
+    // if taken: a file or link someone else left there is neither written through nor trusted.
     const file = editingBackupOf(storeBackup);
-    await run('tar', ['-czf', file, '-C', work, '.']);
-    await chmod(file, 0o600);
+    await writeBackup(file, async (partial) => {
+      privateFile(partial);
+      await run('tar', ['-czf', partial, '-C', work, '.']);
+    });
     return file;
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Why the editing backup beside `storeBackup` is not to be put back, or undefined (none there, or
+ * one to trust): it must be a file of the store backup's owner that no one else may write, since
+ * it is found by its name alone, and its branch becomes what the next deploy builds.
+ */
+export function editingBackupProblem(storeBackup: string): string | undefined {
+  const file = editingBackupOf(storeBackup);
+  const found = lstatSync(file, { throwIfNoEntry: false });
+  if (!found) return undefined;
+  const owner = lstatSync(storeBackup, { throwIfNoEntry: false })?.uid ?? process.getuid?.();
+  if (!found.isFile())
+    return `${file} is not a file (a link?): remove it, or put the backup's own there.`;
+  if (found.uid !== owner || found.mode & 0o022)
+    return `${file} is not the backup's own (another owner, or others may write it): remove it, or put the backup's own there.`;
+  return undefined;
+}
+
+/** Anything in `dir` but folders and plain files (a link would lead out of the draft), by its path. */
+function notPlain(dir: string): string | undefined {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (!entry.isFile() && !entry.isDirectory()) return join(entry.parentPath, entry.name);
+  return undefined;
 }
 
 /**
@@ -51,10 +80,15 @@ export async function backupEditing(config: EditingConfig, storeBackup: string) 
 export async function restoreEditing(config: EditingConfig, storeBackup: string) {
   const file = editingBackupOf(storeBackup);
   if (!existsSync(file)) return undefined;
+  const problem = editingBackupProblem(storeBackup);
+  if (problem) throw new Error(problem);
   privateFolder(config.editingDir);
   const work = await mkdtemp(join(config.editingDir, 'restore-'));
   try {
-    await run('tar', ['-xzf', file, '-C', work]);
+    await run('tar', ['-xzf', file, '-C', work, '--no-same-owner', '--no-same-permissions']);
+    const odd = existsSync(join(work, 'draft')) ? notPlain(join(work, 'draft')) : undefined;
+    if (odd)
+      throw new Error(`${file} holds ${odd.slice(work.length + 1)}, neither a file nor a folder.`);
     const bundle = join(work, 'published.bundle');
     const ref = `refs/heads/${PUBLISHED_BRANCH}`;
     if (existsSync(bundle))

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, renameSync, rmSync, statSync } from 'node:fs';
-import { DatabaseSync, backup } from 'node:sqlite';
+import { DatabaseSync, backup, type SQLInputValue } from 'node:sqlite';
 import { privateFile } from '../private-files.ts';
-import { stepsOf } from './migrations.ts';
+import { runCodeStep, stepsOf } from './migrations.ts';
 
 /**
  * Pages copied per step of the backup: all of them, in one step. SQLite restarts a backup whose
@@ -45,8 +45,52 @@ async function copyInto(db: DatabaseSync, path: string) {
   }
 }
 
-/** What a backup file holds, checked: SQLite's own check passes and it is this site's store. */
-function checkedStore(path: string): { enquiries: number; version: number } {
+/** A store's tables (with their columns), indexes, triggers and views, one line each, sorted. */
+function schemaOf(db: DatabaseSync): string[] {
+  const objects = db
+    .prepare("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+    .all() as { type: string; name: string }[];
+  return objects
+    .map(({ type, name }) => {
+      if (type !== 'table') return `${type} ${name}`;
+      const columns = db.prepare('SELECT name FROM pragma_table_info(?)').all(name) as {
+        name: string;
+      }[];
+      return `table ${name} (${columns.map((column) => column.name).join(', ')})`;
+    })
+    .sort();
+}
+
+/** The schema the site's migrations make at `version`, made once in memory. */
+const expectedSchemas = new Map<number, string[]>();
+function expectedSchema(version: number) {
+  let schema = expectedSchemas.get(version);
+  if (!schema) {
+    const db = new DatabaseSync(':memory:');
+    try {
+      for (const step of stepsOf('sqlite').slice(0, version))
+        if (typeof step === 'string') db.exec(step);
+        else
+          runCodeStep(step, ({ sql, params }) =>
+            db.prepare(sql).all(...(params as SQLInputValue[])),
+          );
+      schema = schemaOf(db);
+    } finally {
+      db.close();
+    }
+    expectedSchemas.set(version, schema);
+  }
+  return schema;
+}
+
+/**
+ * What a backup file holds, checked: SQLite's own check passes and it is this site's store. One to
+ * restore (`restoring`) must also have exactly the schema the site's migrations make at its
+ * version: a trigger or a view of someone else's (one copying every new enquiry elsewhere, or
+ * rewriting its address) would run in the server once restored, and a table missing would leave
+ * the store unwritable. (A backup is taken whatever the store holds besides.)
+ */
+function checkedStore(path: string, restoring = false): { enquiries: number; version: number } {
   // SQLite reads a folder as "disk I/O error".
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
     throw new BackupError(`${path} is a folder: give the backup file in it.`);
@@ -70,6 +114,16 @@ function checkedStore(path: string): { enquiries: number; version: number } {
     if (version > stepsOf('sqlite').length)
       throw new BackupError(
         `${path} was made by a newer version of the site (schema ${version}): update the site first.`,
+      );
+    const expected = restoring ? expectedSchema(version) : [];
+    const found = restoring ? schemaOf(db) : [];
+    const odd = [
+      ...found.filter((line) => !expected.includes(line)).map((line) => `has ${line}`),
+      ...expected.filter((line) => !found.includes(line)).map((line) => `lacks ${line}`),
+    ];
+    if (odd.length)
+      throw new BackupError(
+        `${path} is not a store as this site makes it (schema ${version}): it ${odd.slice(0, 3).join('; ')}.`,
       );
     const { n } = db.prepare('SELECT count(*) AS n FROM enquiries').get() as { n: number };
     return { enquiries: n, version };
@@ -136,7 +190,7 @@ export async function writeBackup<T>(
  * made by an older version when it starts.
  */
 export async function restoreStore(backupFile: string, target: string, now = new Date()) {
-  const held = checkedStore(backupFile);
+  const held = checkedStore(backupFile, true);
   let replaced: string | undefined;
   if (existsSync(target)) {
     // Any connection (a running server's, the staff CLI's) keeps this lock from being taken.
