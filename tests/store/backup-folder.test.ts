@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import {
   chmodSync,
+  chownSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -17,6 +18,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,6 +98,39 @@ it('keeps the newest N of its own backups, named by the day, and nothing else is
   );
 });
 
+/** How a SQLite file begins: a file of a backup's name that does not is never removed. */
+const SQLITE_HEAD = 'SQLite format 3\0';
+
+it('removes none but its own backups: not a file named as one dated ahead, nor one that is no store', async () => {
+  await backupIntoFolder(sqlite(), backups, 3, { now: day(1) });
+  // Files of a backup's name that are none of its backups (a copy, a mistake, someone's doing):
+  // had they counted as the newest, the pruning would have removed the real backups instead.
+  const planted = [backupName(new Date('2097-01-01T00:00:00Z')), backupName(day(0.5))];
+  writeFileSync(join(backups, planted[0]!), SQLITE_HEAD);
+  writeFileSync(join(backups, planted[1]!), 'no store');
+  for (const n of [2, 3]) await backupIntoFolder(sqlite(), backups, 2, { now: day(n) });
+  expect(readdirSync(backups).sort()).toEqual(
+    [...planted, backupName(day(2)), backupName(day(3))].sort(),
+  );
+});
+
+it.skipIf(process.getuid?.() !== 0)(
+  "refuses a folder of another user's, or a link to one",
+  async () => {
+    mkdirSync(backups, { mode: 0o777 });
+    chownSync(backups, 65534, 65534);
+    await expect(backupIntoFolder(sqlite(), backups, 2, { now: day(1) })).rejects.toThrow(
+      `${backups} belongs to another user: keep the backups in a folder of the user that takes them.`,
+    );
+    const link = join(dir, 'link-to-backups');
+    symlinkSync(backups, link);
+    await expect(backupIntoFolder(sqlite(), link, 2, { now: day(1) })).rejects.toThrow(
+      'is not a folder (a link?)',
+    );
+    expect(readdirSync(backups)).toEqual([]);
+  },
+);
+
 it('keeps two backups of one second, run one after the other or at once, and leaves nothing else', async () => {
   const next = (n: number) => backupName(new Date(day(1).getTime() + n * 1000));
   await backupIntoFolder(sqlite(), backups, 9, { now: day(1) });
@@ -147,7 +182,7 @@ it('npm run backup -- --dir DIR keeps BACKUP_KEEP of them, or --keep N', async (
       env: { ...process.env, ENQUIRY_DB: store, DATABASE_URL: '', ...env },
     });
   mkdirSync(backups);
-  for (const n of [1, 2, 3]) writeFileSync(join(backups, backupName(day(n))), '');
+  for (const n of [1, 2, 3]) writeFileSync(join(backups, backupName(day(n))), SQLITE_HEAD);
   writeFileSync(join(backups, 'notes.txt'), '');
 
   const kept2 = await npmBackup([], { BACKUP_KEEP: '2' });
@@ -217,7 +252,7 @@ describe('with DATABASE_URL, a dump by pg_dump', () => {
       path,
       fails
         ? `#!/bin/sh\necho 'pg_dump: error: connection to server at "db" failed' >&2\nexit 1\n`
-        : `#!/bin/sh\nfor a; do case "$a" in --file=*) f="\${a#--file=}";; esac; done\nprintf '%s\\n' "$@" "PGPASSWORD=$PGPASSWORD" > "$f"\n`,
+        : `#!/bin/sh\nfor a; do case "$a" in --file=*) f="\${a#--file=}";; esac; done\nprintf '%s\\n' PGDMP "$@" "PGPASSWORD=$PGPASSWORD" > "$f"\n`,
     );
     chmodSync(path, 0o755);
     return path;
@@ -239,7 +274,7 @@ describe('with DATABASE_URL, a dump by pg_dump', () => {
     const file = made[2]!.file;
     expect(file).toMatch(/enquiries-2026-11-03T040007Z\.dump$/);
     expect(mode(file)).toBe(0o600);
-    const [format, target, url, password] = readFileSync(file, 'utf8').trim().split('\n');
+    const [, format, target, url, password] = readFileSync(file, 'utf8').trim().split('\n');
     expect([format, password]).toEqual(['--format=custom', 'PGPASSWORD=p@ss word']);
     // Written under a name of its own, then put in place.
     expect(target).toMatch(new RegExp(`^--file=${file}\\.[0-9a-f]{8}\\.partial$`));

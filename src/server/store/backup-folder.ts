@@ -7,7 +7,7 @@
  * SQLite's online backup (./sqlite-backup.ts); a store on PostgreSQL is dumped by pg_dump.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, openSync, readSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { StoreLocation } from './types.ts';
@@ -25,11 +25,44 @@ export const backupName = (at: Date, kind: Kind = 'sqlite') =>
 const ownName = (kind: Kind) =>
   new RegExp(`^enquiries-\\d{4}-\\d{2}-\\d{2}T\\d{6}Z\\.${EXTENSION[kind]}$`);
 
-/** The folder, made or narrowed to its owner alone. */
+/**
+ * The folder, made or narrowed to its owner alone; refused if it is not the taker's own (in a
+ * folder of someone else's, they could take the backups away or slip in files the pruning keeps
+ * in their place) or is a link.
+ */
 function ownFolder(dir: string) {
   privateFolder(dir);
-  if (!statSync(dir).isDirectory()) throw new BackupError(`${dir} is not a folder.`);
-  if (statSync(dir).mode & 0o077) chmodSync(dir, 0o700);
+  const found = lstatSync(dir);
+  if (!found.isDirectory())
+    throw new BackupError(`${dir} is not a folder (a link?): give the folder itself.`);
+  if (found.uid !== process.getuid?.())
+    throw new BackupError(
+      `${dir} belongs to another user: keep the backups in a folder of the user that takes them.`,
+    );
+  if (found.mode & 0o077) chmodSync(dir, 0o700);
+}
+
+/** How each engine's backup file begins: a file of the name that does not is no backup of ours. */
+const MAGIC = { sqlite: 'SQLite format 3\0', postgres: 'PGDMP' } as const;
+
+/**
+ * Whether `name` in `dir` is one of the backups this command takes and may remove: named so, a
+ * file of the taker's own beginning as such a backup does, and not named after `latest` (a name
+ * dated ahead would outlast every real backup, which the pruning would remove instead).
+ */
+function prunable(dir: string, name: string, kind: Kind, latest: Date) {
+  if (!ownName(kind).test(name) || name > backupName(latest, kind)) return false;
+  const path = join(dir, name);
+  const found = lstatSync(path);
+  if (!found.isFile() || found.uid !== process.getuid?.()) return false;
+  const head = Buffer.alloc(MAGIC[kind].length);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return head.toString('latin1') === MAGIC[kind];
 }
 
 /**
@@ -97,9 +130,9 @@ export async function backupIntoFolder(
     }
   }
   chmodSync(file, 0o600);
-  const own = readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && ownName(kind).test(entry.name))
-    .map((entry) => entry.name)
+  const latest = new Date(Math.max(now.getTime(), Date.now()) + 61_000);
+  const own = readdirSync(dir)
+    .filter((name) => prunable(dir, name, kind, latest))
     .sort()
     .reverse();
   const removed = own.slice(keep).filter((name) => join(dir, name) !== file);
