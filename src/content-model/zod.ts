@@ -112,7 +112,8 @@ const kinds: { [K in Field['kind']]: Made<K> } = {
       ])
       .default(heroButtonKinds[0]),
   email: () => z.email(),
-  url: () => z.url(),
+  // A web address: `javascript:` or `data:` would run or show what the link holds.
+  url: () => z.url({ protocol: /^https?$/, error: 'Enter a full web address, starting https://' }),
   checked: ({ problem }) =>
     z.string().superRefine((value, context) => {
       const found = problem(value);

@@ -23,6 +23,29 @@ interface Node {
   type: string;
   position?: { start: { line: number } };
   children?: Node[];
+  /** A link's, a picture's or a link definition's address. */
+  url?: string;
+}
+
+/**
+ * The schemes a link of a page's text may have: a web address, an e-mail or a phone number (or
+ * none: an address of the site). Any other (`javascript:`, `data:`) would run or show what the
+ * link holds; the page's policy stops it today, but the text should not depend on that.
+ */
+const LINK_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
+
+/** A link's scheme as a browser reads it (tabs and line breaks dropped, leading controls trimmed). */
+const schemeOf = (url: string) =>
+  /^([a-z][a-z\d+.-]*):/i.exec(url.replace(/[\t\n\r]/g, '').replace(/^[\0-\x20]+/, ''))?.[1];
+
+function unsafeLink(node: Node): Node | undefined {
+  const scheme = node.url === undefined ? undefined : schemeOf(node.url);
+  if (scheme && !LINK_SCHEMES.has(scheme.toLowerCase())) return node;
+  for (const child of node.children ?? []) {
+    const found = unsafeLink(child);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** A content file's front matter between its `---` lines (group 1), and the line break after. */
@@ -74,10 +97,14 @@ export function mdxCodeProblem(file: string): string | undefined {
     const line = (error as { line?: number }).line;
     return `the page text cannot be read as MDX${line ? ` (line ${line + firstLine - 1})` : ''}: write it as plain text`;
   }
+  const lineOf = (node: Node) => (node.position?.start.line ?? 1) + firstLine - 1;
   const found = codeIn(tree);
-  if (!found) return undefined;
-  const line = (found.position?.start.line ?? 1) + firstLine - 1;
-  return `the page text holds ${CODE[found.type]} (line ${line}): page text is words only, never code`;
+  if (found)
+    return `the page text holds ${CODE[found.type]} (line ${lineOf(found)}): page text is words only, never code`;
+  const link = unsafeLink(tree);
+  if (link)
+    return `the page text has a link to "${schemeOf(link.url!)}:…" (line ${lineOf(link)}): a link leads to a page of the site (/…) or a web address (https://…)`;
+  return undefined;
 }
 
 function codeIn(node: Node): Node | undefined {

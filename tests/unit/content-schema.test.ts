@@ -139,6 +139,23 @@ describe('data collections', () => {
     expect(failingFields('pricing', { ...plan, price: '59.99' })).toContain('price');
   });
 
+  it('takes a web address where a link goes out, never one that runs or shows what it holds', () => {
+    const [settings] = entries('settings.yaml');
+    const socials = (href: string) =>
+      settings.socials.map((social: object, i: number) => (i === 0 ? { ...social, href } : social));
+    for (const href of ['javascript:alert(document.domain)', 'data:text/html,x', 'ftp://x.example'])
+      expect(failingFields('settings', { ...settings, socials: socials(href) }), href).toEqual([
+        'socials.0.href',
+      ]);
+    expect(failingFields('settings', { ...settings, inquireUrl: 'javascript:alert(1)' })).toEqual([
+      'inquireUrl',
+    ]);
+    expect(
+      schemaOf('settings').safeParse({ ...settings, socials: socials('http://x.example/a') })
+        .success,
+    ).toBe(true);
+  });
+
   it('rejects settings with only two social links', () => {
     const [settings] = entries('settings.yaml');
     expect(

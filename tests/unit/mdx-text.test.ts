@@ -36,6 +36,26 @@ describe("a content file's MDX text", () => {
       );
   });
 
+  it('refuses a link that would run or show what it holds, however written; takes web, mail and phone', () => {
+    const cases: [string, string][] = [
+      ['A [link](javascript:alert(document.domain)).\n', 'javascript'],
+      ['A [link](JaVaScRiPt:alert(1)).\n', 'JaVaScRiPt'],
+      ['A [link](java&#x09;script:alert(1)).\n', 'javascript'],
+      ['A [link](data:text/html;base64,PHNjcmlwdD4=).\n', 'data'],
+      ['![A picture](vbscript:x)\n', 'vbscript'],
+      ['[x]: javascript:alert(1)\n\nA [link][x].\n', 'javascript'],
+    ];
+    for (const [body, scheme] of cases)
+      expect(mdxCodeProblem(file(body)), body).toBe(
+        `the page text has a link to "${scheme}:…" (line 5): a link leads to a page of the site (/…) or a web address (https://…)`,
+      );
+    for (const body of [
+      'A [page](/about), [a site](https://example.com), [mail](mailto:a@example.com), [call](tel:+441234).\n',
+      'A [part](#pricing) and a [relative](contact) link.\n',
+    ])
+      expect(mdxCodeProblem(file(body)), body).toBeUndefined();
+  });
+
   it('refuses a front matter Astro would end elsewhere, so that code cannot pass below it', () => {
     const code = "export const a = (await import('node:fs')).readFileSync('/etc/passwd');";
     const files = [
