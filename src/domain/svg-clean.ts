@@ -90,33 +90,26 @@ function cssReachesOut(css: string): boolean {
 }
 
 /**
- * The rules DOMPurify's own leave open for a file shown as a picture: a `data:` URL only for an
- * embedded picture (DOMPurify takes any on `<image>`, data:text/html included), `<use>` only of a shape
- * of this file, no animation of a link or an event handler (`attributeName`), no style that fetches
- * another file.
+ * The rules DOMPurify's own leave open for a file shown as a picture, or drawn inline in a page: an
+ * address (`href`) only of a shape of this file (`#id`), or on `<image>` and `<feImage>` an embedded
+ * picture (DOMPurify takes any `data:` there, data:text/html included); nothing that fetches another
+ * file (a tracking picture) or leads out of the page (a link in an icon drawn inline is one a
+ * visitor could follow); no animation of a link or an event handler (`attributeName`); no style or
+ * presentation attribute (`fill="url(https://…)"`) that fetches another file.
  */
 const cleanAttribute: AttributeHook = (node, event) => {
   const name = event.attrName;
   const value = event.attrValue;
   if (name === 'href' || name === 'xlink:href') {
     const url = compact(value).toLowerCase();
-    // "javascript%3A…" is a relative address to a browser, not a script; taken out all the same.
-    const decoded = compact(percentDecoded(url));
-    const isUse = node.localName.toLowerCase() === 'use';
-    if (
-      isUse
-        ? !url.startsWith('#')
-        : [url, decoded].some(
-            (link) =>
-              /^(?:javascript|vbscript|livescript):/.test(link) ||
-              (link.startsWith('data:') && !embeddedPicture.test(link)),
-          )
-    )
-      event.keepAttr = false;
+    const picture =
+      ['image', 'feimage'].includes(node.localName.toLowerCase()) && embeddedPicture.test(url);
+    if (!url.startsWith('#') && !picture) event.keepAttr = false;
   } else if (name === 'attributename') {
     const target = compact(value).toLowerCase().replace(/^.*:/, '');
     if (target.startsWith('on') || target.includes('href')) event.keepAttr = false;
-  } else if (name === 'style' && cssReachesOut(value)) event.keepAttr = false;
+  } else if ((name === 'style' || /url\s*\(/i.test(value)) && cssReachesOut(value))
+    event.keepAttr = false;
 };
 
 /** What a removed element was, in a marketer's words. */
@@ -161,7 +154,8 @@ function attributePhrase(attribute: Attr | null, from: Node): string | undefined
     );
     return scheme ? `a link to ${scheme[1]!.toLowerCase()}:` : 'a link to another file';
   }
-  if (name.toLowerCase() === 'style') return 'a style that loads other files';
+  if (name.toLowerCase() === 'style' || /url\s*\(/i.test(attribute.value))
+    return 'a style that loads other files';
   // A namespace's declaration: the file is written with those it still uses.
   if (/^xmlns(?::|$)/i.test(name)) return undefined;
   if (name.includes(':') && !/^xlink:|^xml:/i.test(name)) return programNotes;

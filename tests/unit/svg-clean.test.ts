@@ -297,8 +297,18 @@ describe('an uploaded SVG, cleaned by DOMPurify', () => {
   });
 
   it('keeps what draws: shapes, gradients, clip paths, text, styles, embedded pictures and <use> of its own shapes', () => {
-    const text = `<svg ${NS} viewBox="0 0 24 24"><defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/></linearGradient><clipPath id="c"><rect width="12" height="12"/></clipPath><path id="p" d="M0 0h4"/></defs><style>.a { fill: url(#g) }</style><g clip-path="url(#c)" class="a"><use xlink:href="#p"/><use href="#p" x="4"/></g><text x="2" y="20" font-family="sans-serif">Hi &amp; bye</text><image href="data:image/png;base64,iVBORw0KGgo=" width="2" height="2"/><a href="https://example.com/">${shape}</a></svg>\n`;
+    const text = `<svg ${NS} viewBox="0 0 24 24"><defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/></linearGradient><clipPath id="c"><rect width="12" height="12"/></clipPath><path id="p" d="M0 0h4"/></defs><style>.a { fill: url(#g) }</style><g clip-path="url(#c)" class="a"><use xlink:href="#p"/><use href="#p" x="4"/></g><text x="2" y="20" font-family="sans-serif">Hi &amp; bye</text><image href="data:image/png;base64,iVBORw0KGgo=" width="2" height="2"/><a>${shape}</a></svg>\n`;
     expect(upload(text)).toEqual({ svg: text, removed: [] });
+  });
+
+  it('keeps no address of another file or site: a tracking picture, a paint or filter from elsewhere, a link out', () => {
+    const cleaned = upload(
+      `<svg ${NS} viewBox="0 0 24 24"><image href="https://evil.example/track.png" width="2" height="2"/><filter id="f"><feImage xlink:href="https://evil.example/f.png"/></filter><rect width="4" height="4" fill="url(https://evil.example/a#x)"/><a href="https://evil.example/">${shape}</a><use href="other.svg#p"/></svg>`,
+    );
+    if ('problem' in cleaned) throw new Error(cleaned.problem);
+    expect(cleaned.svg).not.toContain('evil.example');
+    expect(cleaned.svg).not.toContain('other.svg');
+    expect(cleaned.removed).toEqual(['a link to another file', 'a style that loads other files']);
   });
 
   it('refuses a file with nothing left to draw, saying what was taken out', () => {
