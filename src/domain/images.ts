@@ -122,6 +122,73 @@ const kindOfExtension: Record<string, ReturnType<typeof sniff>> = {
 /** The longest side, in pixels, a photo needs: twice the widest any page shows one at. */
 export const largestSide = 2400;
 
+/**
+ * The most pixels a picture taken as it is may have, a side and in all: a camera's photo within the
+ * folder's bytes passes (the build makes it smaller); a file of few bytes and a vast canvas (a PNG
+ * of 60,000 × 60,000 is 437 KB) would take the build's memory, and fail it, at every publish.
+ */
+const mostPixels = { side: 8000, all: 40_000_000 };
+
+const uint16 = (bytes: Uint8Array, at: number, little = false) =>
+  little ? bytes[at]! | (bytes[at + 1]! << 8) : (bytes[at]! << 8) | bytes[at + 1]!;
+const uint24le = (bytes: Uint8Array, at: number) =>
+  bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
+
+/** A PNG's, a JPEG's or a WebP's width and height, as its header says; undefined if it says none. */
+export function pixelSize(bytes: Uint8Array, kind: ReturnType<typeof sniff>) {
+  if (kind === 'png' && bytes.length >= 24) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return { width: view.getUint32(16), height: view.getUint32(20) };
+  }
+  if (kind === 'jpeg') {
+    // The markers after SOI, each with its length, up to a frame's (SOF0 to SOF15 but DHT, JPG, DAC).
+    for (let at = 2; at + 9 < bytes.length;) {
+      if (bytes[at] !== 0xff) return undefined;
+      const marker = bytes[at + 1]!;
+      if (marker === 0xff) {
+        at++;
+        continue;
+      }
+      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker))
+        return { height: uint16(bytes, at + 5), width: uint16(bytes, at + 7) };
+      at += 2 + uint16(bytes, at + 2);
+    }
+    return undefined;
+  }
+  if (kind === 'webp' && bytes.length >= 30) {
+    const chunk = String.fromCharCode(...bytes.subarray(12, 16));
+    if (chunk === 'VP8 ')
+      return { width: uint16(bytes, 26, true) & 0x3fff, height: uint16(bytes, 28, true) & 0x3fff };
+    if (chunk === 'VP8L') {
+      const bits = bytes[21]! | (bytes[22]! << 8) | (bytes[23]! << 16) | (bytes[24]! << 24);
+      return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+    }
+    if (chunk === 'VP8X')
+      return { width: uint24le(bytes, 24) + 1, height: uint24le(bytes, 27) + 1 };
+  }
+  return undefined;
+}
+
+const tooMany = ({ width, height }: { width: number; height: number }) =>
+  width > mostPixels.side || height > mostPixels.side || width * height > mostPixels.all;
+
+/** Whether a photo has more pixels than it may be taken with (the editor makes it smaller first). */
+export function tooManyPixels(bytes: Uint8Array) {
+  const size = pixelSize(bytes, sniff(bytes));
+  return size !== undefined && tooMany(size);
+}
+
+/** Why a picture's canvas is refused, or undefined: unreadable, or more pixels than any page needs. */
+function canvasProblem(fileName: string, bytes: Uint8Array, kind: ReturnType<typeof sniff>) {
+  if (kind === 'svg') return undefined;
+  const size = pixelSize(bytes, kind);
+  if (!size || size.width === 0 || size.height === 0)
+    return `"${fileName}" does not say its size in pixels: save it again from an image program`;
+  if (tooMany(size))
+    return `"${fileName}" is ${grouped(size.width)} × ${grouped(size.height)} pixels, more than any page needs: save it at most ${grouped(largestSide)} pixels on its longest side, in any image program, then upload that`;
+  return undefined;
+}
+
 /** A size for a person: "5,120 KB", "1.8 MB". */
 export const sizeInWords = (bytes: number) =>
   bytes < 1024 * 1024
@@ -183,7 +250,8 @@ export function imageProblem(
     if (/<!ENTITY|<!DOCTYPE[^>]*\[/i.test(text))
       return `"${fileName}" holds a DOCTYPE with declarations (entities), which no drawing needs: export it again as a plain SVG`;
   }
-  if (sniff(bytes) !== kindOfExtension[extension])
+  const sniffed = sniff(bytes);
+  if (sniffed !== kindOfExtension[extension])
     return `"${fileName}" is not a ${extension.slice(1).toUpperCase()} image`;
-  return undefined;
+  return canvasProblem(fileName, bytes, sniffed);
 }

@@ -1,15 +1,26 @@
 // The check of an image added through the visual editor (src/domain/images.ts), which its upload
 // field and its endpoint both run, where the editor shows a picture, and the content schema's live list
 // of a folder's images.
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import {
   imageNameFrom,
   imageProblem,
   maxImageBytes,
   pictureAddress,
+  pixelSize,
+  tooManyPixels,
 } from '../../src/domain/images';
 import { currentAssetNames } from '../../src/shared/asset-names';
 
@@ -17,9 +28,20 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 const svg = bytes(
   '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M4 4h16"/></svg>',
 );
-const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
-const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16]);
-const webp = new Uint8Array([...bytes('RIFF'), 0, 0, 0, 0, ...bytes('WEBPVP8 ')]);
+/** A picture of `width` × `height` as an image program writes it (sharp, the build's own). */
+const picture = (width: number, height: number, alpha = false) =>
+  sharp({
+    create: {
+      width,
+      height,
+      channels: alpha ? 4 : 3,
+      background: { r: 0, g: 128, b: 255, alpha: 0.5 },
+    },
+  });
+const written = async (image: sharp.Sharp) => new Uint8Array(await image.toBuffer());
+const png = await written(picture(3, 2).png());
+const jpeg = await written(picture(3, 2).jpeg());
+const webp = await written(picture(3, 2).webp());
 
 describe('the name content uses for an uploaded file', () => {
   it.each([
@@ -50,6 +72,53 @@ describe('what an upload may be', () => {
     );
     expect(imageProblem('portfolio', 'shot.gif', png, [])).toBe(
       'Portfolio images can be SVG, PNG, JPEG or WebP files, and "shot.gif" is a GIF file. Save it as PNG or JPEG first (any image program can), then upload that.',
+    );
+  });
+
+  it("reads a picture's size from its header as the build would, in every format an upload takes", async () => {
+    const formats: [string, sharp.Sharp, 'png' | 'jpeg' | 'webp'][] = [
+      ['PNG', picture(1234, 567).png(), 'png'],
+      ['JPEG', picture(1234, 567).jpeg(), 'jpeg'],
+      ['progressive JPEG', picture(1234, 567).jpeg({ progressive: true }), 'jpeg'],
+      ['lossy WebP', picture(1234, 567).webp(), 'webp'],
+      ['lossless WebP', picture(1234, 567).webp({ lossless: true }), 'webp'],
+      ['WebP with transparency', picture(1234, 567, true).webp(), 'webp'],
+    ];
+    for (const [what, image, kind] of formats)
+      expect(pixelSize(await written(image), kind), what).toEqual({ width: 1234, height: 567 });
+    for (const file of readdirSync('src/assets', { recursive: true, encoding: 'utf8' })) {
+      const kind = /\.png$/.test(file)
+        ? 'png'
+        : /\.jpe?g$/.test(file)
+          ? 'jpeg'
+          : /\.webp$/.test(file)
+            ? 'webp'
+            : undefined;
+      if (!kind) continue;
+      const path = join('src/assets', file);
+      const { width, height } = await sharp(path).metadata();
+      expect(pixelSize(new Uint8Array(readFileSync(path)), kind), file).toEqual({ width, height });
+    }
+  });
+
+  it('refuses a canvas no page needs, of few bytes and vast (the build would run out of memory), or none', async () => {
+    // A PNG of 3 × 2 whose header says 60,000 × 60,000: what such a file holds is all the build reads first.
+    const vast = png.slice();
+    new DataView(vast.buffer).setUint32(16, 60_000);
+    new DataView(vast.buffer).setUint32(20, 60_000);
+    expect(imageProblem('portfolio', 'bomb.png', vast, [])).toBe(
+      '"bomb.png" is 60,000 × 60,000 pixels, more than any page needs: save it at most 2,400 pixels on its longest side, in any image program, then upload that',
+    );
+    expect(tooManyPixels(vast)).toBe(true);
+    const wide = await written(picture(8001, 2).png());
+    expect(imageProblem('portfolio', 'wide.png', wide, [])).toMatch(
+      /is 8,001 × 2 pixels, more than/,
+    );
+    // A camera's photo passes: the build makes it smaller.
+    expect(tooManyPixels(await written(picture(6000, 4000).jpeg({ quality: 1 })))).toBe(false);
+    const sizeless = jpeg.slice(0, 4);
+    expect(imageProblem('portfolio', 'cut.jpeg', sizeless, [])).toBe(
+      '"cut.jpeg" does not say its size in pixels: save it again from an image program',
     );
   });
 

@@ -9,6 +9,7 @@ import {
   imageExtensions,
   imageKinds,
   imageProblem,
+  tooManyPixels,
   maxImageBytes,
   sizeInWords,
   type AssetFolder,
@@ -131,13 +132,17 @@ export function ImageChooser(props: {
   /** A photo over the folder's size, made smaller to fit: the file, and what was done, in words. */
   async function smallEnough(file: File, bytes: Uint8Array) {
     const limit = maxImageBytes[folder];
-    if (bytes.length <= limit || !imageExtensions[folder].includes('.webp')) return undefined;
+    if (
+      (bytes.length <= limit && !tooManyPixels(bytes)) ||
+      !imageExtensions[folder].includes('.webp')
+    )
+      return undefined;
     setState({ busy: true });
     const shrunk = await shrink(file, limit);
     if (!shrunk) return undefined;
     return {
       file: shrunk.file,
-      said: `It was ${sizeInWords(file.size)}, more than ${kind.many} can be: made smaller to fit (${shrunk.width} × ${shrunk.height} pixels, ${sizeInWords(shrunk.file.size)}).`,
+      said: `${bytes.length > limit ? `It was ${sizeInWords(file.size)}, more than ${kind.many} can be` : 'It had more pixels than any page needs'}: made smaller to fit (${shrunk.width} × ${shrunk.height} pixels, ${sizeInWords(shrunk.file.size)}).`,
     };
   }
 
