@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import {
   imageNameFrom,
   imageProblem,
@@ -38,7 +38,7 @@ const picture = (width: number, height: number, alpha = false) =>
       background: { r: 0, g: 128, b: 255, alpha: 0.5 },
     },
   });
-const written = async (image: sharp.Sharp) => new Uint8Array(await image.toBuffer());
+const written = async (image: Sharp) => new Uint8Array(await image.toBuffer());
 const png = await written(picture(3, 2).png());
 const jpeg = await written(picture(3, 2).jpeg());
 const webp = await written(picture(3, 2).webp());
@@ -76,7 +76,7 @@ describe('what an upload may be', () => {
   });
 
   it("reads a picture's size from its header as the build would, in every format an upload takes", async () => {
-    const formats: [string, sharp.Sharp, 'png' | 'jpeg' | 'webp'][] = [
+    const formats: [string, Sharp, 'png' | 'jpeg' | 'webp'][] = [
       ['PNG', picture(1234, 567).png(), 'png'],
       ['JPEG', picture(1234, 567).jpeg(), 'jpeg'],
       ['progressive JPEG', picture(1234, 567).jpeg({ progressive: true }), 'jpeg'],
