@@ -140,9 +140,23 @@ describe('the CalDAV fetch', () => {
   });
 
   it('reads an answer that is no multistatus as a failure, not as an empty calendar', async () => {
+    const event = (uid: string) =>
+      `<d:response><d:href>/anna/calls/${uid}.ics</d:href><d:propstat><d:prop><c:calendar-data>BEGIN:VCALENDAR&#13;\nBEGIN:VEVENT&#13;\nUID:${uid}&#13;\nDTSTART:20270111T100000Z&#13;\nDTEND:20270111T110000Z&#13;\nEND:VEVENT&#13;\nEND:VCALENDAR&#13;\n</c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>`;
+    const multistatus = (inner: string) =>
+      `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">${inner}</d:multistatus>`;
     const answers = [
       ['text/plain', 'BEGIN:VCALENDAR'],
       ['application/xml', '<!DOCTYPE d [<!ENTITY a "aaaa">]><d>&a;</d>'],
+      // Nothing at all, and one cut off after its first event: fewer events is not none.
+      ['application/xml', ''],
+      ['application/xml', multistatus(event('a') + event('b')).slice(0, -40)],
+      // A part refused: its events are not known.
+      [
+        'application/xml',
+        multistatus(
+          `${event('a')}<d:response><d:href>/anna/calls/</d:href><d:status>HTTP/1.1 403 Forbidden</d:status></d:response>`,
+        ),
+      ],
       ['application/xml', '<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"/>'],
     ];
     const { port } = await serve((res) => {
@@ -151,7 +165,7 @@ describe('the CalDAV fetch', () => {
     });
     const url = new URL(`http://127.0.0.1:${port}/anna/calls/`);
     const read = () => reportCalendar(url, { timeoutMs: 2000, maxBytes: 1e6 });
-    for (let i = 0; i < 2; i++) expect(await refusal(read())).toBe('its answer could not be read');
+    for (let i = 0; i < 5; i++) expect(await refusal(read())).toBe('its answer could not be read');
     // An empty multistatus is a calendar with no events in the days read.
     expect(await read()).toMatchObject({
       status: 'modified',

@@ -10,6 +10,7 @@ import {
   readBusyTimes,
   type ReadOptions,
 } from '../../src/server/calendars/busy-times';
+import { joinCalendars } from '../../src/server/calendars/caldav-read';
 import { feedOf, googleFeed, icloudFeed, outlookFeed } from '../support/calendar-feeds';
 
 const ms = (iso: string) => Date.parse(iso);
@@ -246,6 +247,28 @@ describe('what cannot stall the server', () => {
     ]);
   });
 
+  it('reads a feed that begins with a byte-order mark', () => {
+    const feed = feedOf(`UID:bom
+      DTSTART:20261201T100000Z
+      DTEND:20261201T110000Z`);
+    expect(read(`\uFEFF${feed}`, week('Europe/London')).intervals).toEqual([
+      '2026-12-01T10:00:00.000Z 2026-12-01T11:00:00.000Z',
+    ]);
+  });
+
+  it('holds every time of a day in the window, whatever the order its rule names the hours in', () => {
+    // ical.js gives BYHOUR's times in the order written: 23:45 before 03:45 and 09:45.
+    const feed = feedOf(`UID:hours
+      DTSTART:20261201T034500Z
+      DTEND:20261201T040000Z
+      RRULE:FREQ=DAILY;BYHOUR=23,3,9;BYMINUTE=45`);
+    const lastDay = { ...week('Europe/London'), to: ms('2026-12-21T12:00:00Z') };
+    expect(read(feed, lastDay).intervals.filter((i) => i.startsWith('2026-12-21'))).toEqual([
+      '2026-12-21T03:45:00.000Z 2026-12-21T04:00:00.000Z',
+      '2026-12-21T09:45:00.000Z 2026-12-21T10:00:00.000Z',
+    ]);
+  });
+
   it('refuses what is not a calendar', () => {
     for (const text of ['<!doctype html><title>Sign in</title>', '', 'BEGIN:VCALENDAR\r\nnonsense'])
       expect(() => readBusyTimes(text, week('Europe/London')), text).toThrow(NotACalendar);
@@ -466,5 +489,32 @@ describe('a rule stepped from near the window', () => {
       }),
       { numRuns: 100, seed: 43 },
     );
+  });
+});
+
+describe("a host's calendar read over CalDAV, its objects made one text", () => {
+  it('ends an object at its own last line, not at a prospect\'s words "END:VCALENDAR"', () => {
+    const object = (uid: string, description?: string) =>
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//Site//EN',
+        'BEGIN:VEVENT',
+        `UID:${uid}`,
+        'DTSTART:20261201T100000Z',
+        'DTEND:20261201T110000Z',
+        ...(description ? [`DESCRIPTION:${description}`] : []),
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n');
+    const text = joinCalendars([
+      object('call', 'END:VCALENDAR please call me'),
+      object('meeting').replace('10', '14').replace('11', '15'),
+    ]);
+    const uids = new ICAL.Component(ICAL.parse(text))
+      .getAllSubcomponents('vevent')
+      .map((event) => event.getFirstPropertyValue('uid'));
+    expect(uids).toEqual(['call', 'meeting']);
   });
 });

@@ -68,7 +68,9 @@ type Zone =
   { kind: 'instant' } | { kind: 'iana'; name: string } | { kind: 'vtimezone'; zone: ICAL.Timezone };
 
 /** Parses a feed; throws NotACalendar when it is not one. */
-export function parseCalendar(text: string): ICAL.Component {
+export function parseCalendar(feed: string): ICAL.Component {
+  // A byte-order mark, which some calendars write first, is no part of the text.
+  const text = feed.replace(/^\uFEFF/, '');
   if (!/^\s*BEGIN:VCALENDAR/i.test(text))
     throw new NotACalendar('It does not begin with BEGIN:VCALENDAR.');
   let parsed: unknown;
@@ -391,7 +393,9 @@ function holdOccurrence(read: FeedRead, series: Occurrences, next: ICAL.Time, zo
   if (rough - DAY >= read.to) return false;
   if (rough + DAY + Math.max(series.elapsed, 0) <= read.from) return true;
   const from = read.clock.instantOf(next, zone);
-  if (from >= read.to) return false;
+  // Past the window, but not the series' end: ical.js gives a day's BYHOUR times in the order the
+  // rule writes them (BYHOUR=23,3), so an earlier time in the window may still come.
+  if (from >= read.to) return true;
   if (from === series.span.from || series.moved.has(from) || series.excluded.has(from)) return true;
   const to = series.wallLength
     ? instantOfWall(wallOf(next).add(series.wallLength), zone)

@@ -30,16 +30,24 @@ const overlapping = (from: number, to: number) => ({
   },
 });
 
-/** The components of each calendar object (its VEVENTs, VTIMEZONEs), one VCALENDAR of them all. */
+/**
+ * The components of each calendar object (its VEVENTs, VTIMEZONEs), one VCALENDAR of them all. An
+ * object's bounds are whole lines: a line of text is escaped and folded lines go on with a space, so
+ * only a real BEGIN or END is one, never a prospect's message saying "END:VCALENDAR" (which cut the
+ * object there and hid the host's next event inside the site's own). One without both is no object:
+ * the text then fails to parse, and the read with it.
+ */
 export function joinCalendars(objects: readonly string[]): string {
-  const inner = objects.map((object) =>
-    object
-      .replace(/\r?\n/g, '\r\n')
-      .replace(/^[\s\S]*?BEGIN:VCALENDAR\r\n/, '')
-      .replace(/END:VCALENDAR[\s\S]*$/, '')
-      // Each object's own header lines (VERSION, PRODID, …) come before its first component.
-      .replace(/^(?:(?!BEGIN:)[^\r\n]*\r\n)*/, ''),
-  );
+  const inner = objects.map((object) => {
+    const lines = object.split(/\r?\n/);
+    const begin = lines.indexOf('BEGIN:VCALENDAR');
+    const end = lines.lastIndexOf('END:VCALENDAR');
+    if (begin < 0 || end < begin) return 'BEGIN:VCALENDAR\r\n';
+    const own = lines.slice(begin + 1, end);
+    // Each object's own header lines (VERSION, PRODID, …) come before its first component.
+    const first = own.findIndex((line) => line.startsWith('BEGIN:'));
+    return first < 0 ? '' : `${own.slice(first).join('\r\n')}\r\n`;
+  });
   return `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:caldav-report\r\n${inner.join('')}END:VCALENDAR\r\n`;
 }
 
@@ -60,6 +68,7 @@ export async function reportCalendar(
   const { url: bare, headers } = withoutCredentials(url);
   const send = fetchFor(options);
   let status = 0;
+  let answered: Promise<string> | undefined;
   let answers;
   try {
     // Loaded at the first read, as ./caldav.ts loads it at the first write.
@@ -73,6 +82,7 @@ export async function reportCalendar(
       fetch: async (input, init) => {
         const response = await send(input, init);
         status = response.status;
+        answered = response.clone().text();
         return response;
       },
     });
@@ -82,8 +92,13 @@ export async function reportCalendar(
     throw new FeedError(status === 207 ? 'its answer could not be read' : `it answered ${status}`);
   }
   if (status !== 207) throw new FeedError(`it answered ${status}`);
-  // An answer tsdav could not read as a multistatus comes back whole, with no props: not an empty calendar.
-  if (answers.some((answer) => answer.props === undefined))
+  // An answer tsdav could not read as a multistatus comes back whole, with no props; an empty or
+  // cut-off one, and one refusing a part, read as fewer events: none is an empty calendar, whose
+  // every time would be offered.
+  const whole = /(?:<\/(?:[\w.-]+:)?multistatus\s*>|<(?:[\w.-]+:)?multistatus\b[^>]*\/>)\s*$/.test(
+    (await answered) ?? '',
+  );
+  if (!whole || answers.some((answer) => answer.props === undefined || answer.ok === false))
     throw new FeedError('its answer could not be read');
   const objects = answers.map((answer) => dataOf(answer.props?.calendarData));
   return {
