@@ -1,14 +1,15 @@
 /**
  * deploy/Caddyfile as a host runs it: Caddy (Debian's package) with `tls internal`, in front of two
  * server processes on one store. HTTPS over HTTP/2 with the site's own headers and precompressed
- * bodies; a form post counts the visitor, not Caddy; a process stopped mid-load (a restart) loses
- * no enquiry it acknowledged. Skipped, saying so, where `caddy` is not installed.
+ * bodies; a form post counts the visitor, not Caddy; one client's slow bodies are held by Caddy,
+ * not the processes, and a body over Caddy's limit is refused there; a process stopped mid-load (a
+ * restart) loses no enquiry it acknowledged. Skipped, saying so, where `caddy` is not installed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, type ClientHttp2Session } from 'node:http2';
+import { connect, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as netConnect } from 'node:net';
@@ -32,6 +33,11 @@ const name = caddyInstalled
 
 /** The visitor's address: another loopback address than Caddy's own, so that the two differ. */
 const VISITOR = '127.0.0.2';
+/** A client who sends slow bodies. */
+const SLOW_CLIENT = '127.0.0.3';
+
+/** Each process's MAX_CONNECTIONS. */
+const PROCESS_CONNECTIONS = 20;
 
 interface Answer {
   status: number;
@@ -49,13 +55,13 @@ describe.skipIf(!caddyInstalled)(name, () => {
   let httpsPort: number;
   let session: ClientHttp2Session;
 
-  /** An HTTP/2 connection to Caddy from the visitor's address, trusting Caddy's own CA. */
-  const openSession = () => {
+  /** An HTTP/2 connection to Caddy from a client's address (the visitor's), trusting Caddy's CA. */
+  const openSession = (from = VISITOR) => {
     const ca = readFileSync(join(home, 'data/caddy/pki/authorities/local/root.crt'));
     const opened = connect(origin, {
       createConnection: () =>
         tlsConnect({
-          socket: netConnect({ host: '127.0.0.1', port: httpsPort, localAddress: VISITOR }),
+          socket: netConnect({ host: '127.0.0.1', port: httpsPort, localAddress: from }),
           servername: 'localhost',
           ca,
           ALPNProtocols: ['h2'],
@@ -107,6 +113,8 @@ describe.skipIf(!caddyInstalled)(name, () => {
       SITE_URL: origin,
       // As docs/deploying.md sets it for several processes: three of Caddy's health checks.
       STOP_DRAIN_MS: '3000',
+      // Few, so that one client's slow bodies, were Caddy to pass them on, would take them all.
+      MAX_CONNECTIONS: String(PROCESS_CONNECTIONS),
     };
     servers = await Promise.all([startServer(env), startServer(env)]);
     const caddyEnv = {
@@ -191,6 +199,72 @@ describe.skipIf(!caddyInstalled)(name, () => {
     const { id } = JSON.parse(answer.body.toString()) as { id: string };
     const stored = (await readStore(database)).find((e) => e.id === id);
     expect(stored?.clientIp).toBe(VISITOR);
+  });
+
+  it("serves others at once while one client trickles many bodies, and refuses one over Caddy's limit", async () => {
+    // More posts in hand than both processes have connections, each body a byte at a time, and
+    // one sent again soon in the place of any that is answered, as a client set on it would.
+    const slowSession = openSession(SLOW_CLIENT);
+    const slowPosts = new Set<ClientHttp2Stream>();
+    let attacking = true;
+    const slowPost = () => {
+      const stream = slowSession.request({
+        ':method': 'POST',
+        ':path': '/php/email.php',
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': '30000',
+        origin,
+      });
+      slowPosts.add(stream);
+      stream.on('error', () => {});
+      stream.once('close', () => {
+        slowPosts.delete(stream);
+        if (attacking) setTimeout(slowPost, 25);
+      });
+      stream.write('n');
+    };
+    for (let i = 0; i < 3 * PROCESS_CONNECTIONS; i++) slowPost();
+    const trickle = setInterval(() => slowPosts.forEach((stream) => stream.write('n')), 500);
+    // Within a second: a page takes some 15 ms here. Without Caddy holding the bodies, it waited
+    // for a connection to come free (a second or more), or for Caddy's 10 s of tries.
+    const promptly = (path: string) =>
+      Promise.race([request(path), new Promise<undefined>((r) => setTimeout(r, 1_000))]).then(
+        (answer) => answer?.status,
+      );
+    try {
+      // Past a health check of Caddy's (every second), which must still find the processes up.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect(await promptly('/'), 'the home page, within a second').toBe(200);
+      expect(await promptly('/healthz'), '/healthz, within a second').toBe(200);
+    } finally {
+      attacking = false;
+      clearInterval(trickle);
+      slowSession.destroy();
+    }
+
+    // A body that says it is larger than Caddy takes: 413 from Caddy before the body has come.
+    const tooLarge = await new Promise<Answer>((resolve, reject) => {
+      const stream = session.request({
+        ':method': 'POST',
+        ':path': '/php/email.php',
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': '10000000',
+        origin,
+      });
+      const chunks: Buffer[] = [];
+      let head: Answer['headers'] = {};
+      stream.on('response', (h) => (head = h));
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        resolve({ status: Number(head[':status']), headers: head, body: Buffer.concat(chunks) });
+        stream.close();
+      });
+      stream.on('error', reject);
+      stream.write('n');
+    });
+    expect(tooLarge.status).toBe(413);
+    // Caddy's words, not a process's (its refusal of a form over 32 KB is the form's page).
+    expect(tooLarge.body.toString()).toMatch(/less than 10 MB/);
   });
 
   it('loses no acknowledged enquiry when one process stops mid-load', async () => {
