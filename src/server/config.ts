@@ -382,7 +382,10 @@ export interface ConnectionLimits {
   requestTimeoutMs: number;
   /** Open connections at once, all clients together. */
   maxConnections: number;
-  /** Open connections at once from one address (trusted proxies are not counted). */
+  /**
+   * Open connections at once from one address; a trusted proxy's are not counted, but as many
+   * requests in hand at once of each visitor it names (X-Forwarded-For) are.
+   */
   maxConnectionsPerClient: number;
 }
 

@@ -481,6 +481,37 @@ describe('slow and numerous connections', () => {
     });
     expect(again.status).toBe(200);
   });
+
+  it('behind a trusted proxy, one visitor cannot hold more than its share of requests', async () => {
+    const server = await servers.start({
+      TRUSTED_PROXIES: '127.0.0.1',
+      MAX_CONNECTIONS_PER_CLIENT: '5',
+    });
+    const from = (visitor: string) => `X-Forwarded-For: ${visitor}`;
+    const page = (visitor?: string) =>
+      rawRequest(server.url, `GET / HTTP/1.1${visitor ? `\r\n${from(visitor)}` : ''}`);
+    const soon = { timeout: 5_000, interval: 50 };
+    // Five posts of one visitor in hand, as a proxy that streams bodies would pass them on.
+    const sockets = await Promise.all(Array.from({ length: 5 }, () => openSocket(server.url)));
+    for (const socket of sockets) {
+      socket.on('error', () => {});
+      socket.write(
+        `POST /php/email.php HTTP/1.1\r\nHost: x\r\n${from('203.0.113.7')}\r\n` +
+          'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 30000\r\n\r\nn',
+      );
+    }
+    try {
+      // Once the server has the five in hand (a busy machine is slower than a fixed wait).
+      await expect.poll(async () => (await page('203.0.113.7')).status, soon).toBe(429);
+      // Another visitor, and the proxy's own request (its health check), are served meanwhile.
+      expect((await page('203.0.113.8')).status).toBe(200);
+      expect((await page()).status).toBe(200);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+    // Its requests ended, the visitor is served again.
+    await expect.poll(async () => (await page('203.0.113.7')).status, soon).toBe(200);
+  });
 });
 
 function readFileSyncSafe(path: string) {

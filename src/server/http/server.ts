@@ -27,7 +27,7 @@ import type { ConnectionLimits } from '../config.ts';
 import { KNOWN_METHODS, allowHeader, onDemandRoutes, routePath, staticFiles } from './routes.ts';
 import { clientNetwork } from '../networks.ts';
 import { log as serverLog, withRequestId } from '../log.ts';
-import { isTrustedProxy } from '../requests/client.ts';
+import { clientAddress, isTrustedProxy } from '../requests/client.ts';
 import { terminalText } from '../safe-text.ts';
 import { indexStaticFiles, lookup, serveStatic, type StaticFile } from './static-files.ts';
 import { EDITOR_METHODS, PREVIEW_FILES, inPreview, isEditorAddress } from '../../domain/editing.ts';
@@ -254,6 +254,7 @@ export function createSiteServer({
     siteUrl,
     fail,
     editing,
+    visitorTurn: limitPerVisitor(limits.maxConnectionsPerClient, trustedProxies),
   });
   const server = createServer({
     // Node refuses a head timeout longer than the whole request's.
@@ -326,11 +327,13 @@ function responder({
   siteUrl,
   fail,
   editing,
+  visitorTurn,
 }: Pick<SiteServerOptions, 'siteUrl'> & {
   site: () => PreparedSite;
   trustedProxies: string[];
   fail: Fail;
   editing: boolean;
+  visitorTurn: (req: IncomingMessage, res: ServerResponse) => boolean;
 }) {
   const compress = compression();
   const httpsSite = siteUrl?.startsWith('https:') ?? false;
@@ -360,6 +363,10 @@ function responder({
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     if (httpsSite || isHttps(req, trustedProxies)) res.setHeader('Strict-Transport-Security', HSTS);
     res.setHeader('Content-Security-Policy', fallbackCsp);
+    if (!visitorTurn(req, res))
+      return answer(req, res, 429, 'Too many requests at once: try again in a moment.', {
+        'Retry-After': '1',
+      });
     if (!addressedPlainly(req))
       return answer(req, res, 400, 'The request names no host this server can read.');
     // One build for the whole request, whichever is switched live meanwhile.
@@ -535,7 +542,10 @@ function stopGently(server: Server): (res: ServerResponse) => void {
   };
 }
 
-/** One client (an IPv6 /64 counts as one, ../networks.ts) cannot hold every connection the server has. */
+/**
+ * One client (an IPv6 /64 counts as one, ../networks.ts) cannot hold every connection the server
+ * has. A trusted proxy's are not counted: its visitors' requests are (limitPerVisitor).
+ */
 function limitPerClient(server: Server, most: number, trustedProxies: string[]) {
   const perClient = new Map<string, number>();
   server.on('connection', (socket) => {
@@ -554,6 +564,35 @@ function limitPerClient(server: Server, most: number, trustedProxies: string[]) 
       else perClient.delete(address);
     });
   });
+}
+
+/**
+ * Behind a trusted proxy, whose connections limitPerClient does not count (Caddy's carry every
+ * visitor's requests), one visitor (its X-Forwarded-For network) may have as many requests in hand
+ * as a client may have connections: whether this request is within them. The proxy's own (its
+ * health checks) are not counted.
+ */
+function limitPerVisitor(most: number, trustedProxies: string[]) {
+  const inHand = new Map<string, number>();
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const socket = req.socket.remoteAddress ?? '';
+    if (!isTrustedProxy(socket, trustedProxies)) return true;
+    // A list by its type only: Node joins a repeated one into one line.
+    const forwarded = req.headers['x-forwarded-for'];
+    const hops = Array.isArray(forwarded) ? forwarded.join(', ') : (forwarded ?? null);
+    const client = clientAddress(socket, hops, trustedProxies);
+    if (isTrustedProxy(client, trustedProxies)) return true;
+    const visitor = clientNetwork(client);
+    const open = (inHand.get(visitor) ?? 0) + 1;
+    if (open > most) return false;
+    inHand.set(visitor, open);
+    res.once('close', () => {
+      const left = (inHand.get(visitor) ?? 1) - 1;
+      if (left > 0) inHand.set(visitor, left);
+      else inHand.delete(visitor);
+    });
+    return true;
+  };
 }
 
 /**
