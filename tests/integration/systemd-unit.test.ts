@@ -3,7 +3,7 @@
  * word (a misspelt key or value is only a warning there, so any output fails): the site's service,
  * and the daily backup's service with the timer that starts it (verified together, as the timer
  * needs its service). `systemd-analyze security --offline` rates both sandboxes: files each makes
- * private to it (UMask), and an overall exposure of 1.3 at most for the site ("OK"; it was 7.9,
+ * private to it (UMask), and an overall exposure of 1.2 at most for the site ("OK"; it was 7.9,
  * "EXPOSED", before the hardening), 1.1 for the backup (7.9 too before it had the site's sandbox).
  * systemd's own reading of each (`systemd --test`) makes the state folder they share 0700 at every
  * start of either. Skipped, saying so, where systemd is not installed, or is too old (before 250)
@@ -24,13 +24,12 @@ const ratesOffline = installed && !/unrecognized option/.test(security(unit).std
 
 /**
  * The highest exposure each unit may be rated: what its hardening reached (systemd 252). The
- * site's: 1.1, and 0.2 for lowering its own priority (setpriority, ioprio_set: a publish's build
- * runs at nice 19, idle I/O), the one part of @resources it takes back; raising it needs a
- * capability it has not. The backup takes nothing back: systemd sets its Nice and I/O class before
- * the filter.
+ * site's 1.2 is 1.1 with lowering its own priority (setpriority, ioprio_set: a publish's build runs
+ * at nice 19, idle I/O), the one part of @resources it takes back; raising it needs a capability it
+ * has not. The backup takes nothing back: systemd sets its Nice and I/O class before the filter.
  */
 const MOST_EXPOSURE: [string, number][] = [
-  [unit, 1.3],
+  [unit, 1.2],
   [backupUnit, 1.1],
 ];
 
