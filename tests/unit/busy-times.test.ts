@@ -269,6 +269,29 @@ describe('what cannot stall the server', () => {
     ]);
   });
 
+  it("holds the whole of a day counted from a month's end, which ical.js cannot step for a daily rule", () => {
+    const rule = (byMonthDay: string) =>
+      feedOf(`UID:month-end-${byMonthDay}
+      DTSTART:20261201T100000Z
+      DTEND:20261201T110000Z
+      RRULE:FREQ=DAILY;BYMONTHDAY=${byMonthDay}`);
+    const toJanuary = { ...week('Europe/London'), to: ms('2027-01-05T00:00:00Z') };
+    // Only days from the end: ical.js never returned (the feed was unreadable).
+    // (Its start is its first occurrence, as RFC 5545 has it, whatever the rule.)
+    const start = '2026-12-01T10:00:00.000Z 2026-12-01T11:00:00.000Z';
+    const last = read(rule('-1'), toJanuary);
+    expect(last.intervals).toEqual([start, '2026-12-31T00:00:00.000Z 2027-01-01T00:00:00.000Z']);
+    expect(last.warnings).toEqual([
+      "a series of days counted from a month's end holds those days whole (month-end--1)",
+    ]);
+    // With another: ical.js left the day from the end out (a busy day offered).
+    expect(read(rule('-1,15'), toJanuary).intervals).toEqual([
+      start,
+      '2026-12-15T00:00:00.000Z 2026-12-16T00:00:00.000Z',
+      '2026-12-31T00:00:00.000Z 2027-01-01T00:00:00.000Z',
+    ]);
+  });
+
   it('refuses what is not a calendar', () => {
     for (const text of ['<!doctype html><title>Sign in</title>', '', 'BEGIN:VCALENDAR\r\nnonsense'])
       expect(() => readBusyTimes(text, week('Europe/London')), text).toThrow(NotACalendar);

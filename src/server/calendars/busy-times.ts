@@ -354,6 +354,7 @@ function stepRules(read: FeedRead, series: Occurrences, rules: ICAL.Recur[]) {
       series.first.isDate ? read.clock.hostZone : series.zone,
     ) - CLOCK_MARGIN;
   for (const rule of rules) {
+    if (holdMonthEndDays(read, series, rule)) continue;
     const plan = planOf(rule, series.first, target);
     if (!plan) continue;
     const iterator = plan.rule.iterator(plan.start);
@@ -362,6 +363,40 @@ function stepRules(read: FeedRead, series: Occurrences, rules: ICAL.Recur[]) {
       if (!holdOccurrence(read, series, next, series.zone)) break;
     }
   }
+}
+
+/**
+ * ical.js cannot step a rule of days, hours, minutes or seconds narrowed to days counted from a
+ * month's end (`FREQ=DAILY;BYMONTHDAY=-1`): with only such days it never returns (a feed with one
+ * such invitation was unreadable, and its host offered nothing once its last copy was stale), with
+ * others it leaves them out (a busy day offered). Such a series holds the whole of each of its
+ * days of the month in the window instead, from its start: more than it may, never less. Whether
+ * `rule` was one.
+ */
+function holdMonthEndDays(read: FeedRead, series: Occurrences, rule: ICAL.Recur): boolean {
+  const days = rule.parts.BYMONTHDAY;
+  if (!['DAILY', 'HOURLY', 'MINUTELY', 'SECONDLY'].includes(rule.freq)) return false;
+  if (!days?.some((day) => day < 0)) return false;
+  const months = rule.parts.BYMONTH;
+  // Its days on its own clock; a zone of the feed's own is ical.js's, so a day each side as well.
+  const zone = series.zone.kind === 'instant' ? { kind: 'iana', name: 'UTC' } : series.zone;
+  const name = zone.kind === 'iana' ? zone.name : (read.clock.hostZone as { name: string }).name;
+  const margin = zone.kind === 'iana' ? 0 : DAY;
+  let day = Temporal.Instant.fromEpochMilliseconds(Math.max(read.from, series.span.from) - margin)
+    .toZonedDateTimeISO(name)
+    .startOfDay();
+  while (day.epochMilliseconds < read.to + margin) {
+    read.step();
+    const next = day.add({ days: 1 });
+    const ofMonth = days.some((n) => day.day === (n > 0 ? n : day.daysInMonth + n + 1));
+    if (ofMonth && (!months?.length || months.includes(day.month)))
+      read.hold(day.epochMilliseconds - margin, next.epochMilliseconds + margin);
+    day = next;
+  }
+  read.warnings.add(
+    `a series of days counted from a month's end holds those days whole (${summaryOf(series.master)})`,
+  );
+  return true;
 }
 
 /** A series' RDATEs: each written in UTC, in a zone of its own, or in the start's zone. */
