@@ -105,9 +105,12 @@ describe('a Save the build would refuse', () => {
     expect(
       await post({ additions: [], deletions: [{ path: 'src/content/services/zz/.git/HEAD' }] }),
     ).toMatch(/^422 Not saved: src\/content\/services\/zz\/\.git\/HEAD: not a name/);
-    expect(await post({ additions: {}, deletions: [] })).toBe(
-      '422 Not saved: this is not a Save of the editor’s pages',
-    );
+    for (const body of [
+      { additions: {}, deletions: [] },
+      { additions: [null], deletions: [] },
+      null,
+    ])
+      expect(await post(body)).toBe('422 Not saved: this is not a Save of the editor’s pages');
     for (const path of [
       '/api/keystatic//update',
       '/api/keystatic/update/',

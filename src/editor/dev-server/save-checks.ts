@@ -54,13 +54,15 @@ export async function savedFiles(request: Request) {
     return undefined;
   }
   if (!Array.isArray(body?.additions) || !Array.isArray(body.deletions)) return undefined;
-  for (const { path, contents } of body.additions as { path?: unknown; contents?: unknown }[]) {
+  for (const addition of body.additions as unknown[]) {
+    const { path, contents } = (addition ?? {}) as { path?: unknown; contents?: unknown };
     if (typeof path !== 'string' || typeof contents !== 'string') return undefined;
     if (!namedAsTheEditorNames(path)) refused.push(misnamed(path));
     else if (CONTENT_FILE.test(path))
       additions.set(path, Buffer.from(contents, 'base64').toString('utf8'));
   }
-  for (const { path } of body.deletions as { path?: unknown }[]) {
+  for (const deletion of body.deletions as unknown[]) {
+    const { path } = (deletion ?? {}) as { path?: unknown };
     if (typeof path !== 'string') return undefined;
     if (!namedAsTheEditorNames(path)) refused.push(misnamed(path));
     else if (CONTENT_FILE.test(path)) deletions.push(path);
