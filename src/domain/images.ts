@@ -129,17 +129,13 @@ export const largestSide = 2400;
  */
 const mostPixels = { side: 8000, all: 40_000_000 };
 
-const uint16 = (bytes: Uint8Array, at: number, little = false) =>
-  little ? bytes[at]! | (bytes[at + 1]! << 8) : (bytes[at]! << 8) | bytes[at + 1]!;
-const uint24le = (bytes: Uint8Array, at: number) =>
-  bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
-
 /** A PNG's, a JPEG's or a WebP's width and height, as its header says; undefined if it says none. */
 export function pixelSize(bytes: Uint8Array, kind: ReturnType<typeof sniff>) {
-  if (kind === 'png' && bytes.length >= 24) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const uint16 = (at: number, little = false) => view.getUint16(at, little);
+  const uint24le = (at: number) => view.getUint16(at, true) | (view.getUint8(at + 2) << 16);
+  if (kind === 'png' && bytes.length >= 24)
     return { width: view.getUint32(16), height: view.getUint32(20) };
-  }
   if (kind === 'jpeg') {
     // The markers after SOI, each with its length, up to a frame's (SOF0 to SOF15 but DHT, JPG, DAC).
     for (let at = 2; at + 9 < bytes.length;) {
@@ -150,21 +146,20 @@ export function pixelSize(bytes: Uint8Array, kind: ReturnType<typeof sniff>) {
         continue;
       }
       if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker))
-        return { height: uint16(bytes, at + 5), width: uint16(bytes, at + 7) };
-      at += 2 + uint16(bytes, at + 2);
+        return { height: uint16(at + 5), width: uint16(at + 7) };
+      at += 2 + uint16(at + 2);
     }
     return undefined;
   }
   if (kind === 'webp' && bytes.length >= 30) {
     const chunk = String.fromCharCode(...bytes.subarray(12, 16));
     if (chunk === 'VP8 ')
-      return { width: uint16(bytes, 26, true) & 0x3fff, height: uint16(bytes, 28, true) & 0x3fff };
+      return { width: uint16(26, true) & 0x3fff, height: uint16(28, true) & 0x3fff };
     if (chunk === 'VP8L') {
-      const bits = bytes[21]! | (bytes[22]! << 8) | (bytes[23]! << 16) | (bytes[24]! << 24);
+      const bits = view.getUint32(21, true);
       return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
     }
-    if (chunk === 'VP8X')
-      return { width: uint24le(bytes, 24) + 1, height: uint24le(bytes, 27) + 1 };
+    if (chunk === 'VP8X') return { width: uint24le(24) + 1, height: uint24le(27) + 1 };
   }
   return undefined;
 }

@@ -115,7 +115,7 @@ interface Span {
 
 /** How a feed's times read as instants: its zones by TZID, the host's for floating times and dates. */
 class FeedClock {
-  readonly hostZone: Zone;
+  readonly hostZone: Extract<Zone, { kind: 'iana' }>;
   readonly #timeZone: string;
   readonly #vtimezones = new Map<string, ICAL.Timezone>();
   readonly #warnings: Set<string>;
@@ -378,10 +378,11 @@ function holdMonthEndDays(read: FeedRead, series: Occurrences, rule: ICAL.Recur)
   if (!['DAILY', 'HOURLY', 'MINUTELY', 'SECONDLY'].includes(rule.freq)) return false;
   if (!days?.some((day) => day < 0)) return false;
   const months = rule.parts.BYMONTH;
-  // Its days on its own clock; a zone of the feed's own is ical.js's, so a day each side as well.
-  const zone = series.zone.kind === 'instant' ? { kind: 'iana', name: 'UTC' } : series.zone;
-  const name = zone.kind === 'iana' ? zone.name : (read.clock.hostZone as { name: string }).name;
-  const margin = zone.kind === 'iana' ? 0 : DAY;
+  // Its days on its own clock; a zone of the feed's own is ical.js's: the host's, a day each side.
+  const { zone } = series;
+  const name =
+    zone.kind === 'iana' ? zone.name : zone.kind === 'instant' ? 'UTC' : read.clock.hostZone.name;
+  const margin = zone.kind === 'vtimezone' ? DAY : 0;
   let day = Temporal.Instant.fromEpochMilliseconds(Math.max(read.from, series.span.from) - margin)
     .toZonedDateTimeISO(name)
     .startOfDay();

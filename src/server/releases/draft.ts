@@ -47,7 +47,16 @@ export type PublishRefused = InstanceType<typeof PublishRefused>;
 
 /** The commit the site's content goes on from: the last published, else what the server runs. */
 export async function publishedTip(folders: Folders): Promise<string> {
-  return (await publishedRef(folders)) || git(['rev-parse', 'HEAD'], { cwd: folders.repoDir });
+  return (await publishedBase(folders)).tip;
+}
+
+/**
+ * The published branch as it is now (`from`, '' before the first publish: what advancePublished
+ * moves it from) and the commit the next one goes on (`tip`, publishedTip), read once.
+ */
+export async function publishedBase(folders: Folders): Promise<{ from: string; tip: string }> {
+  const from = await publishedRef(folders);
+  return { from, tip: from || (await git(['rev-parse', 'HEAD'], { cwd: folders.repoDir })) };
 }
 
 /** The published branch's commit, or '' before the first publish. */
@@ -294,11 +303,13 @@ export async function commitDraft(folders: Folders, author: Author, message: str
 /**
  * The commit to put on the published branch once `commit` is live: itself, or, if the branch moved
  * while it was built (a roll back meanwhile), the same content by the same author on the branch's
- * new tip, so that the branch keeps every commit (the later one is live).
+ * new `tip` (publishedBase), so that the branch keeps every commit (the later one is live).
  */
-export async function ontoPublished(folders: Folders, commit: string): Promise<string> {
-  const cwd = folders.repoDir;
-  const tip = await publishedTip(folders);
+export async function ontoPublished(
+  { repoDir: cwd }: Folders,
+  commit: string,
+  tip: string,
+): Promise<string> {
   if (tip === commit || (await gitSucceeds(['merge-base', '--is-ancestor', tip, commit], { cwd })))
     return commit;
   const [name, email, tree, ...message] = (

@@ -15,7 +15,7 @@ import type { JobHandler, JobOutcome } from '../jobs/queue.ts';
 import type { Publish } from '../store/releases.ts';
 import {
   advancePublished,
-  publishedRef,
+  publishedBase,
   ontoPublished,
   commitDraft,
   carryDraftOnto,
@@ -144,8 +144,8 @@ async function runPublish(publishing: Publishing, publish: Publish, signal?: Abo
     if (previewed) await step('previewed');
     else await build(publishing, checkout, expectedPages(publishing, live?.folder), step, signal);
     await step('live');
-    const from = await publishedRef(config);
-    const commit = await ontoPublished(config, made.commit);
+    const { from, tip } = await publishedBase(config);
+    const commit = await ontoPublished(config, made.commit, tip);
     const files = await packRelease(join(checkout, 'dist'));
     // The branch first, as a roll back does: one that moved it meanwhile has it refused here, before
     // any process could take this release for the live one, and the job is tried again onto its commit.

@@ -25,7 +25,7 @@ import {
 } from './folders.ts';
 import {
   advancePublished,
-  publishedRef,
+  publishedBase,
   commitTree,
   draftChanges,
   ensureDraft,
@@ -196,8 +196,7 @@ export class Publishing {
     await makeEditingDirs(this.paths);
     await this.fetchRelease(target.folder);
     const { repoDir } = this.options.config;
-    const from = await publishedRef(this.options.config);
-    const tip = from || (await publishedTip(this.options.config));
+    const { from, tip } = await publishedBase(this.options.config);
     const tree = await git(['rev-parse', `${target.commit}^{tree}`], { cwd: repoDir });
     const when = new Date(target.createdAt).toISOString().slice(0, 16).replace('T', ' ');
     const summary = `${ROLLBACK_SUBJECT}${target.id} (${target.actorName}, ${when} UTC)`;
