@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import ICAL from 'ical.js';
 import { Temporal } from 'temporal-polyfill';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { merge, type Busy } from '../../src/server/calendars/busy';
 import {
   CalendarTooLarge,
@@ -290,6 +290,188 @@ describe('what cannot stall the server', () => {
       '2026-12-15T00:00:00.000Z 2026-12-16T00:00:00.000Z',
       '2026-12-31T00:00:00.000Z 2027-01-01T00:00:00.000Z',
     ]);
+  });
+
+  it('reads the rest of a feed around one event ical.js refuses, holding that event from its start', () => {
+    const feed = feedOf(
+      `UID:mine
+      DTSTART:20261201T100000Z
+      DTEND:20261201T110000Z`,
+      // Refused as the text is parsed: the whole feed was unreadable.
+      `UID:setpos
+      DTSTART:20261202T120000Z
+      DURATION:PT1H
+      RRULE:FREQ=DAILY;BYSETPOS=400`,
+      // Refused when stepped (RFC 5545 forbids it); it ended before the window: nothing held.
+      `UID:yearday
+      DTSTART:20250101T120000Z
+      DURATION:PT1H
+      RRULE:FREQ=DAILY;BYYEARDAY=100;UNTIL=20250601T000000Z`,
+      // An end that cannot be read: a day from its start.
+      `UID:no-end
+      DTSTART:20261203T120000Z
+      DTEND:garbage`,
+      // A start that cannot be read: no calendar shows it.
+      `UID:no-start
+      DTSTART:garbage
+      DTEND:20261204T130000Z`,
+      `UID:busy-period
+      DTSTART;VALUE=PERIOD:garbage`,
+    );
+    const { intervals, warnings } = read(feed, week('Europe/London'));
+    expect(intervals).toEqual([
+      '2026-12-01T10:00:00.000Z 2026-12-01T11:00:00.000Z',
+      '2026-12-02T12:00:00.000Z 2026-12-22T00:00:00.000Z',
+    ]);
+    expect(warnings.sort()).toEqual([
+      'a series of a rule that cannot be read holds its time whole (setpos)',
+      'a series of a rule that cannot be read holds its time whole (yearday)',
+      'an event whose start cannot be read was left out (busy-period)',
+      'an event whose start cannot be read was left out (no-start)',
+      'an event whose times cannot be read holds them whole (no-end)',
+    ]);
+    const dayEnd = feedOf(`UID:no-end
+      DTSTART:20261203T120000Z
+      DTEND:garbage`);
+    expect(read(dayEnd, week('Europe/London')).intervals).toEqual([
+      '2026-12-03T12:00:00.000Z 2026-12-04T12:00:00.000Z',
+    ]);
+  });
+
+  /** A feed of one zone of its own (its observances' lines) and an event at each time given in it. */
+  const zoneFeed = (observances: string, ...times: string[]) =>
+    [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Northgate tests//EN',
+      'BEGIN:VTIMEZONE',
+      'TZID:Customized Time Zone',
+      ...observances
+        .trim()
+        .split('\n')
+        .map((line) => line.trim()),
+      'END:VTIMEZONE',
+      ...times.flatMap((time, i) => [
+        'BEGIN:VEVENT',
+        `UID:at-${i}`,
+        `DTSTART;TZID=Customized Time Zone:${time}`,
+        'DURATION:PT1H',
+        'END:VEVENT',
+      ]),
+      'END:VCALENDAR',
+    ].join('\r\n');
+  // Outlook's: Berlin's rules, from 1601.
+  const outlookBerlin = `BEGIN:STANDARD
+    DTSTART:16010101T030000
+    TZOFFSETFROM:+0200
+    TZOFFSETTO:+0100
+    RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10
+    END:STANDARD
+    BEGIN:DAYLIGHT
+    DTSTART:16010101T020000
+    TZOFFSETFROM:+0100
+    TZOFFSETTO:+0200
+    RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3
+    END:DAYLIGHT`;
+  const aroundMarch = {
+    timeZone: 'Europe/London',
+    from: ms('2027-03-20T00:00:00Z'),
+    to: ms('2027-04-05T00:00:00Z'),
+  };
+
+  it("reads a feed's own zone from its rules near the window: Outlook's from 1601 as Berlin, a few steps a zone", () => {
+    const steps = vi.spyOn(ICAL.RecurIterator.prototype, 'next');
+    const { intervals, warnings } = read(
+      zoneFeed(outlookBerlin, '20270327T100000', '20270329T100000'),
+      aroundMarch,
+    );
+    expect(intervals).toEqual([
+      '2027-03-27T09:00:00.000Z 2027-03-27T10:00:00.000Z',
+      '2027-03-29T08:00:00.000Z 2027-03-29T09:00:00.000Z',
+    ]);
+    expect(warnings).toEqual([]);
+    // From 1601, ical.js took some 860 (a quarter of a second of a core here, each read).
+    expect(steps.mock.calls.length).toBeLessThan(40);
+    steps.mockRestore();
+  });
+
+  it("reads a zone's rules that ended (New York's before 2007) up to their end, and its later ones", () => {
+    const newYork = `BEGIN:DAYLIGHT
+      DTSTART:19870405T020000
+      TZOFFSETFROM:-0500
+      TZOFFSETTO:-0400
+      RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=4;UNTIL=20060402T070000Z
+      END:DAYLIGHT
+      BEGIN:STANDARD
+      DTSTART:19671029T020000
+      TZOFFSETFROM:-0400
+      TZOFFSETTO:-0500
+      RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10;UNTIL=20061029T060000Z
+      END:STANDARD
+      BEGIN:DAYLIGHT
+      DTSTART:20070311T020000
+      TZOFFSETFROM:-0500
+      TZOFFSETTO:-0400
+      RRULE:FREQ=YEARLY;BYDAY=2SU;BYMONTH=3
+      END:DAYLIGHT
+      BEGIN:STANDARD
+      DTSTART:20071104T020000
+      TZOFFSETFROM:-0400
+      TZOFFSETTO:-0500
+      RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=11
+      END:STANDARD`;
+    const march = {
+      timeZone: 'Europe/London',
+      from: ms('2027-03-01T00:00:00Z'),
+      to: ms('2027-03-31T00:00:00Z'),
+    };
+    expect(read(zoneFeed(newYork, '20270310T100000', '20270315T100000'), march).intervals).toEqual([
+      '2027-03-10T15:00:00.000Z 2027-03-10T16:00:00.000Z',
+      '2027-03-15T14:00:00.000Z 2027-03-15T15:00:00.000Z',
+    ]);
+    // Rules that ended in 2010, on its standard time: it stays there.
+    const ended = `BEGIN:DAYLIGHT
+      DTSTART:19800330T020000
+      TZOFFSETFROM:+0300
+      TZOFFSETTO:+0400
+      RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3;UNTIL=20100328T000000Z
+      END:DAYLIGHT
+      BEGIN:STANDARD
+      DTSTART:19800928T030000
+      TZOFFSETFROM:+0400
+      TZOFFSETTO:+0300
+      RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10;UNTIL=20101031T000000Z
+      END:STANDARD`;
+    expect(read(zoneFeed(ended, '20270401T100000'), aroundMarch).intervals).toEqual([
+      '2027-04-01T07:00:00.000Z 2027-04-01T08:00:00.000Z',
+    ]);
+  });
+
+  it('reads a zone whose rules no zone has (clocks changed every second, or never) in the host’s zone, and says so', () => {
+    // ical.js never returned from the first: one invitation made its host's calendar unreadable.
+    for (const rule of [
+      'FREQ=SECONDLY',
+      'FREQ=YEARLY;BYHOUR=1,2,3',
+      'FREQ=YEARLY;BYDAY=1MO;BYMONTHDAY=-1',
+      'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30',
+      'FREQ=YEARLY;COUNT=5;BYDAY=-1SU;BYMONTH=10',
+      'FREQ=YEARLY;INTERVAL=2;BYDAY=-1SU;BYMONTH=10',
+      'FREQ=YEARLY;BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12;BYDAY=SU',
+      'FREQ=YEARLY;BYSETPOS=400',
+    ]) {
+      const zone = `BEGIN:STANDARD
+        DTSTART:00010101T000000
+        TZOFFSETFROM:+0000
+        TZOFFSETTO:+0100
+        RRULE:${rule}
+        END:STANDARD`;
+      const { intervals, warnings } = read(zoneFeed(zone, '20270322T100000'), aroundMarch);
+      expect(intervals, rule).toEqual(['2027-03-22T10:00:00.000Z 2027-03-22T11:00:00.000Z']);
+      expect(warnings, rule).toEqual([
+        'a time zone "Customized Time Zone" of rules no zone has was not read',
+        'an unknown time zone "Customized Time Zone" was read as Europe/London',
+      ]);
+    }
   });
 
   it('refuses what is not a calendar', () => {

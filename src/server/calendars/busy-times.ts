@@ -19,6 +19,7 @@ import { Temporal as Polyfill } from 'temporal-polyfill';
 import { findIana } from 'windows-iana';
 import { isTimeZone } from '../../domain/time-zone.ts';
 import { merge, type Busy } from './busy.ts';
+import { feedZone } from './feed-zones.ts';
 import { DAY, planOf, wallMs } from './recurrence.ts';
 
 const Temporal = ((globalThis as { Temporal?: typeof Polyfill }).Temporal ??
@@ -75,7 +76,7 @@ export function parseCalendar(feed: string): ICAL.Component {
     throw new NotACalendar('It does not begin with BEGIN:VCALENDAR.');
   let parsed: unknown;
   try {
-    parsed = ICAL.parse(text);
+    parsed = parseLeniently(text);
   } catch {
     // Not the parser's message: it quotes the line it stopped at, a line of someone's calendar,
     // which the log and /healthz must not show.
@@ -88,6 +89,36 @@ export function parseCalendar(feed: string): ICAL.Component {
   return calendar;
 }
 
+/**
+ * ical.js parses a rule or a period as it reads the text, and one it refuses (`BYSETPOS=400`, a
+ * FREQ it does not know) stopped the whole feed's parse: one invitation made its host's calendar
+ * unreadable. Such a value is read as text instead (a series of it then holds its time whole).
+ */
+function parseLeniently(text: string): unknown {
+  try {
+    return ICAL.parse(text);
+  } catch {
+    const lines = text.replace(/\r?\n[ \t]/g, '').split(/\r?\n/);
+    return ICAL.parse(lines.map(readableLine).join('\r\n'));
+  }
+}
+
+/** The content lines whose value ical.js parses at once: the others are parsed when read. */
+const EAGER_LINE = /^(?:RRULE|EXRULE|FREEBUSY)[;:]|^[^:]*;VALUE=(?:RECUR|PERIOD)[;:]/i;
+
+function readableLine(line: string): string {
+  if (!EAGER_LINE.test(line)) return line;
+  try {
+    ICAL.parse.property(line);
+    return line;
+  } catch {
+    const name = /^[A-Za-z0-9-]+/.exec(line)?.[0] ?? 'X-UNREAD';
+    // The value follows the first colon outside a quoted parameter.
+    const value = /^(?:[^:"]|"[^"]*")*:(.*)$/s.exec(line)?.[1] ?? '';
+    return `${name};VALUE=TEXT:${value}`;
+  }
+}
+
 /** A feed's busy times over one interval (a calendar parsed once may be read for several). */
 export function readBusyTimes(text: string, options: ReadOptions): ReadCalendar {
   return busyTimes(parseCalendar(text), options);
@@ -98,8 +129,9 @@ export function busyTimes(calendar: ICAL.Component, options: ReadOptions): ReadC
   const { series, singles } = eventsByUid(
     calendar.getAllSubcomponents('vevent').filter((event) => !isOwn(event, options.ownUidSuffix)),
   );
-  for (const component of singles) read.holdEvent(component);
-  for (const entry of series.values()) holdSeries(read, entry);
+  for (const component of singles) readEvent(read, component, () => read.holdEvent(component));
+  for (const entry of series.values())
+    readEvent(read, entry.master ?? entry.exceptions[0]!, () => holdSeries(read, entry));
   return {
     busy: merge(read.busy),
     events: series.size + singles.length,
@@ -119,14 +151,21 @@ class FeedClock {
   readonly #timeZone: string;
   readonly #vtimezones = new Map<string, ICAL.Timezone>();
   readonly #warnings: Set<string>;
+  /** The last year a feed's own zone converts a time in: any later one is past the window. */
+  readonly #lastYear: number;
 
-  constructor(calendar: ICAL.Component, timeZone: string, warnings: Set<string>) {
-    this.#timeZone = timeZone;
+  constructor(calendar: ICAL.Component, options: ReadOptions, warnings: Set<string>) {
+    this.#timeZone = options.timeZone;
     this.#warnings = warnings;
-    this.hostZone = { kind: 'iana', name: timeZone };
+    this.hostZone = { kind: 'iana', name: options.timeZone };
+    this.#lastYear = new Date(options.to).getUTCFullYear() + 1;
+    const firstYear = new Date(options.from).getUTCFullYear() - 1;
     for (const component of calendar.getAllSubcomponents('vtimezone')) {
       const tzid = component.getFirstPropertyValue('tzid');
-      if (typeof tzid === 'string') this.#vtimezones.set(tzid, new ICAL.Timezone(component));
+      if (typeof tzid !== 'string') continue;
+      const zone = feedZone(component, firstYear);
+      if (zone) this.#vtimezones.set(tzid, zone);
+      else warnings.add(`a time zone "${tzid.slice(0, 60)}" of rules no zone has was not read`);
     }
   }
 
@@ -145,6 +184,8 @@ class FeedClock {
     if (time.isDate) return startOfDay(time, this.#timeZone);
     if (zone.kind === 'instant') return time.toUnixTime() * 1000;
     if (zone.kind === 'vtimezone') {
+      // ical.js would list the zone's changes up to that year: read as UTC, it is past the window all the same.
+      if (time.year > this.#lastYear) return wallMs(time);
       const local = time.clone();
       local.zone = zone.zone;
       return local.toUnixTime() * 1000;
@@ -188,7 +229,7 @@ class FeedRead {
     this.to = options.to;
     this.cap = options.maxOccurrencesPerSeries ?? DEFAULT_MAX_OCCURRENCES;
     this.#maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
-    this.clock = new FeedClock(calendar, options.timeZone, this.warnings);
+    this.clock = new FeedClock(calendar, options, this.warnings);
   }
 
   /** Holds [start, end) if it reaches into the window. */
@@ -250,6 +291,36 @@ function blocks(component: ICAL.Component) {
   return transparency !== 'TRANSPARENT' && status !== 'CANCELLED';
 }
 
+/**
+ * Holds one event or series. ical.js reads most values only when asked, and one it refuses (a
+ * DTEND of `garbage`) threw out of the whole feed's read: one invitation made its host's calendar
+ * unreadable. Such an event holds a day from its start (a series, the rest of the window), or is
+ * left out if its start cannot be read either, as a calendar shows no event without a time.
+ */
+function readEvent(read: FeedRead, component: ICAL.Component, hold: () => void) {
+  try {
+    hold();
+  } catch (error) {
+    if (error instanceof CalendarTooLarge) throw error;
+    const uid = summaryOf(component);
+    let start: number | undefined;
+    try {
+      const property = component.getFirstProperty('dtstart');
+      const time = property?.getFirstValue() as ICAL.Time | undefined;
+      if (time) start = read.clock.instantOf(time, read.clock.zoneOf(property));
+    } catch {
+      // Its start cannot be read either.
+    }
+    if (start === undefined) {
+      read.warnings.add(`an event whose start cannot be read was left out (${uid})`);
+      return;
+    }
+    const series = component.hasProperty('rrule') || component.hasProperty('rdate');
+    read.hold(start, series ? Math.max(read.to, start + DAY) : start + DAY);
+    read.warnings.add(`an event whose times cannot be read holds them whole (${uid})`);
+  }
+}
+
 /** A series: its moved occurrences at their new times, and its own but those moved or excluded. */
 function holdSeries(read: FeedRead, { master, exceptions }: Series) {
   // A moved occurrence holds its new time only (unless it is cancelled or free).
@@ -263,15 +334,16 @@ function holdSeries(read: FeedRead, { master, exceptions }: Series) {
   if (!master || !blocks(master)) return;
   const span = read.clock.spanOf(master);
   if (!span) return;
-  const rules = master
-    .getAllProperties('rrule')
-    .map((property) => property.getFirstValue() as ICAL.Recur);
+  const values = master.getAllProperties('rrule').map((property) => property.getFirstValue());
+  const rules = values.filter((value) => value instanceof ICAL.Recur);
   const rdates = master.getAllProperties('rdate');
-  if (rules.length === 0 && rdates.length === 0) {
+  if (values.length === 0 && rdates.length === 0) {
     if (!moved.has(span.from)) read.hold(span.from, span.to);
     return;
   }
   const occurrences = occurrencesOf(read.clock, master, span, moved);
+  // A rule read as text (ical.js refused it): the series holds the window from its start.
+  if (rules.length < values.length) holdUnreadRule(read, occurrences);
   // The start is the first instance of the set (RFC 5545), which ical.js leaves out when the
   // set is only RDATEs.
   if (!moved.has(span.from) && !occurrences.excluded.has(span.from)) read.hold(span.from, span.to);
@@ -355,14 +427,40 @@ function stepRules(read: FeedRead, series: Occurrences, rules: ICAL.Recur[]) {
     ) - CLOCK_MARGIN;
   for (const rule of rules) {
     if (holdMonthEndDays(read, series, rule)) continue;
-    const plan = planOf(rule, series.first, target);
-    if (!plan) continue;
-    const iterator = plan.rule.iterator(plan.start);
-    for (let next = iterator.next(); next; next = iterator.next()) {
-      if (plan.before !== undefined && wallMs(next) >= plan.before) break;
-      if (!holdOccurrence(read, series, next, series.zone)) break;
+    try {
+      const plan = planOf(rule, series.first, target);
+      if (!plan) continue;
+      const iterator = plan.rule.iterator(plan.start);
+      for (let next = iterator.next(); next; next = iterator.next()) {
+        if (plan.before !== undefined && wallMs(next) >= plan.before) break;
+        if (!holdOccurrence(read, series, next, series.zone)) break;
+      }
+    } catch (error) {
+      if (error instanceof CalendarTooLarge) throw error;
+      holdUnreadRule(read, series, rule.until);
     }
   }
+}
+
+/**
+ * A rule ical.js refuses, when parsing (`BYSETPOS=400`) or stepping (RFC 5545 forbids
+ * `FREQ=DAILY;BYYEARDAY=100`; `BYDAY=1MO;BYMONTHDAY=-1` it calls malformed), threw out of the
+ * whole feed's read: one invitation made its host's calendar unreadable, and the host was offered
+ * nothing once its last copy was stale. Such a series holds the window from its start to its
+ * UNTIL (if that was read) instead: more than it may, never less.
+ */
+function holdUnreadRule(read: FeedRead, series: Occurrences, until?: ICAL.Time | null) {
+  const end = until
+    ? read.clock.instantOf(
+        until,
+        until.zone === ICAL.Timezone.utcTimezone ? { kind: 'instant' } : series.zone,
+      ) + Math.max(series.elapsed, 0)
+    : read.to;
+  const start = Math.max(series.span.from, read.from);
+  if (Math.min(end, read.to) > start) read.hold(start, Math.min(end, read.to));
+  read.warnings.add(
+    `a series of a rule that cannot be read holds its time whole (${summaryOf(series.master)})`,
+  );
 }
 
 /**
