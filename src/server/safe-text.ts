@@ -21,6 +21,15 @@ const bidiControls = /[\u202a-\u202e\u2066-\u2069]/g;
  */
 export const withoutBidiControls = (value: string): string => value.replace(bidiControls, '');
 
+/**
+ * A NUL character is none a person types, and PostgreSQL's text cannot hold one (nor `\u0000` in
+ * JSON): a post holding one was lost there ("try again in a minute", again at each retry), and
+ * SQLite kept it. Each becomes U+FFFD as a request is read (../requests/body.ts), and as
+ * PostgreSQL is sent a value from elsewhere (an address's query), so both engines keep the same.
+ */
+export const withoutNul = (value: string): string =>
+  value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+
 /** Half a surrogate pair on its own is no character: UTF-8 cannot carry it, so it is shown as U+FFFD. */
 const wellFormed = (value: string) => value.replace(/\p{Cs}/gu, '\uFFFD');
 

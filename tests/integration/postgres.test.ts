@@ -28,7 +28,7 @@ const posted = async (response: Response) => {
 };
 
 describe('two server processes on one database', () => {
-  it('store into one store, that `npm run enquiries` lists whole', async () => {
+  it('store into one store, that `npm run enquiries` lists whole, a NUL read as U+FFFD', async () => {
     const DATABASE_URL = await newPostgresDatabase();
     const [a, b] = await Promise.all([
       servers.start({ DATABASE_URL }),
@@ -38,11 +38,18 @@ describe('two server processes on one database', () => {
     for (const [i, server] of [a, b, a, b].entries()) {
       ids.push(
         await posted(
-          await postForm(`${server.url}/php/email.php`, { ...validEnquiry, first_name: `P${i}` }),
+          // (A NUL, which PostgreSQL's text cannot hold: such a post was lost, "try again".)
+          await postForm(`${server.url}/php/email.php`, {
+            ...validEnquiry,
+            first_name: `P${i}`,
+            project: `${validEnquiry.project}\u0000`,
+          }),
         ),
       );
     }
-    expect((await readStore(DATABASE_URL)).map((e) => e.id)).toEqual(ids);
+    const stored = await readStore(DATABASE_URL);
+    expect(stored.map((e) => e.id)).toEqual(ids);
+    expect(JSON.stringify(stored[0])).toContain(`${validEnquiry.project}\uFFFD`);
     const { stdout } = await promisify(execFile)(process.execPath, ['src/server/cli.ts', '--csv'], {
       env: { ...process.env, DATABASE_URL },
     });

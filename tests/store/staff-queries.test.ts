@@ -172,6 +172,14 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %
       ).map((e) => e.name);
     expect(await desk('state=past&to=9999-12-31')).toEqual(['Noshow', 'Pastone']);
     expect(await desk('state=past&from=2027-01-09&to=9999-12-30')).toEqual(['Noshow']);
+    // Year 0, which PostgreSQL keeps no instant of (its query failed), is no date: left out.
+    expect(await desk('state=past&from=0000-01-01')).toEqual(['Noshow', 'Pastone']);
+  });
+
+  it('find nothing by a value holding a NUL, which PostgreSQL cannot hold, where its query failed', async () => {
+    expect(await store.findById('\u0000')).toBeUndefined();
+    expect(await store.findById(`${ids.Upcoming!}\u0000`)).toBeUndefined();
+    expect(await list({ text: 'Zo\u0000' })).toEqual([]);
   });
 
   it('page in a stable order, newest first: page 2 follows page 1, the last page is short', async () => {

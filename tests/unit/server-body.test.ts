@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUrlencoded, readForm } from '../../src/server/requests/body';
+import { parseUrlencoded, readForm, readJson } from '../../src/server/requests/body';
 
 const post = (body: BodyInit, type: string, headers: Record<string, string> = {}) =>
   new Request('http://localhost/php/email.php', {
@@ -17,6 +17,12 @@ describe('urlencoded parsing', () => {
     expect(fields?.get('service')).toEqual(['Web Development', 'Other Services']);
     expect(fields?.get('empty')).toEqual(['']);
     expect(fields?.get('flag')).toEqual(['']);
+  });
+
+  it('reads a NUL, which PostgreSQL cannot keep (a post holding one was lost there), as U+FFFD', () => {
+    expect(parseUrlencoded('na%00me=Ada%00Lovelace')?.get('na\uFFFDme')).toEqual([
+      'Ada\uFFFDLovelace',
+    ]);
   });
 
   it('rejects malformed escapes and escaped invalid UTF-8', () => {
@@ -44,6 +50,21 @@ describe('reading a form post', () => {
       'Web Development',
       'Other Services',
     ]);
+  });
+
+  it('reads a NUL in a multipart field or a JSON string as U+FFFD', async () => {
+    const data = new FormData();
+    data.append('message', 'before\u0000after');
+    const multipart = await readForm(
+      new Request('http://localhost/', { method: 'POST', body: data }),
+      1024,
+    );
+    expect(multipart.ok && multipart.fields.get('message')).toEqual(['before\uFFFDafter']);
+    const json = await readJson(
+      post('{"id":"\\u0000","list":["a\\u0000"]}', 'application/json'),
+      1024,
+    );
+    expect(json).toEqual({ ok: true, json: { id: '\uFFFD', list: ['a\uFFFD'] } });
   });
 
   it('answers 415 to another content type', async () => {

@@ -5,6 +5,7 @@
  */
 
 import { readLimited } from '../../shared/read-limited.ts';
+import { withoutNul } from '../safe-text.ts';
 
 export type Fields = Map<string, string[]>;
 
@@ -31,8 +32,8 @@ export function parseUrlencoded(text: string): Fields | null {
     let name: string;
     let value: string;
     try {
-      name = decodeURIComponent(rawName.replaceAll('+', ' '));
-      value = decodeURIComponent(rawValue.replaceAll('+', ' '));
+      name = withoutNul(decodeURIComponent(rawName.replaceAll('+', ' ')));
+      value = withoutNul(decodeURIComponent(rawValue.replaceAll('+', ' ')));
     } catch {
       return null;
     }
@@ -81,9 +82,10 @@ export async function readForm(request: Request, limit: number): Promise<BodyRes
     if (value.includes('\uFFFD') || name.includes('\uFFFD')) {
       return { ok: false, status: 400, message: 'The form is not valid UTF-8.' };
     }
-    const values = fields.get(name);
-    if (values) values.push(value);
-    else fields.set(name, [value]);
+    const key = withoutNul(name);
+    const values = fields.get(key);
+    if (values) values.push(withoutNul(value));
+    else fields.set(key, [withoutNul(value)]);
   }
   return { ok: true, fields };
 }
@@ -121,7 +123,10 @@ export async function readJson(request: Request, limit: number): Promise<JsonRes
   if (bytes === null)
     return { ok: false, status: 413, message: `The body is larger than ${limit} bytes.` };
   try {
-    return { ok: true, json: JSON.parse(utf8.decode(bytes)) };
+    const json: unknown = JSON.parse(utf8.decode(bytes), (_, value: unknown) =>
+      typeof value === 'string' ? withoutNul(value) : value,
+    );
+    return { ok: true, json };
   } catch {
     return { ok: false, status: 400, message: 'The body is not JSON.' };
   }

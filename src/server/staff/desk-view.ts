@@ -81,7 +81,12 @@ export function deskFilters(url: URL, hostIds: ReadonlySet<string>): DeskFilters
   };
 }
 
+/**
+ * A day of the calendar, in the years a desk looks at: year 0 (or the day before 0001-01-01, in a
+ * zone east of UTC) is none PostgreSQL keeps, and the desk's query of it failed.
+ */
 const validDay = (day: string) => {
+  if (day < '1000-01-01') return false;
   try {
     Temporal.PlainDate.from(day, { overflow: 'reject' });
     return true;

@@ -15,6 +15,7 @@ import { DatabaseSync, type SQLOutputValue } from 'node:sqlite';
 import type { Db, Driver } from './db.ts';
 import { stepsOf } from './migrations.ts';
 import { postgresDriver } from './postgres/store.ts';
+import { withoutNul } from '../safe-text.ts';
 
 /** A refusal or a failure, said in a sentence with no password and no visitor's data. */
 export class CopyError extends Error {}
@@ -203,13 +204,12 @@ async function inKeyOrder(db: Pick<Db, 'all'>, tables: TargetTables): Promise<st
  * visitor sent: each becomes U+FFFD, and the values so changed are counted.
  */
 const NUL = '\u0000';
-const REPLACEMENT = '\uFFFD';
 type Cleaned = { values: number };
 
-function withoutNul(text: string, cleaned: Cleaned) {
-  if (!text.includes(NUL)) return text;
-  cleaned.values++;
-  return text.replaceAll(NUL, REPLACEMENT);
+function textWithoutNul(text: string, cleaned: Cleaned) {
+  const kept = withoutNul(text);
+  if (kept !== text) cleaned.values++;
+  return kept;
 }
 
 /** JSON text whose strings hold no NUL (its keys are the site's own). */
@@ -220,7 +220,7 @@ function jsonWithoutNul(text: string, cleaned: Cleaned) {
     JSON.parse(text, (_, value) => {
       if (typeof value !== 'string' || !value.includes(NUL)) return value;
       changed = true;
-      return value.replaceAll(NUL, REPLACEMENT);
+      return withoutNul(value);
     }),
   );
   if (changed) cleaned.values++;
@@ -234,7 +234,7 @@ function converter(type: string, cleaned: Cleaned): (value: SQLOutputValue) => u
   if (type === 'ARRAY') return (value) => (typeof value === 'string' ? JSON.parse(value) : value);
   if (type === 'json' || type === 'jsonb')
     return (value) => (typeof value === 'string' ? jsonWithoutNul(value, cleaned) : value);
-  return (value) => (typeof value === 'string' ? withoutNul(value, cleaned) : value);
+  return (value) => (typeof value === 'string' ? textWithoutNul(value, cleaned) : value);
 }
 
 /** `rows` rows of `columns` placeholders each. */

@@ -20,6 +20,7 @@ import { Store } from '../store.ts';
 import type { StoreOptions } from '../types.ts';
 import { sharedRateLimit } from './rate-limit.ts';
 import { log } from '../../log.ts';
+import { withoutNul } from '../../safe-text.ts';
 
 /** The advisory lock that migrations run under (an arbitrary number, the same in every process). */
 const MIGRATION_LOCK = 7_110_214_771;
@@ -77,7 +78,9 @@ function postgresDb(pool: pg.Pool): Db {
     const query = (sql: string, params: readonly unknown[] = []) => {
       let name = names.get(sql);
       if (!name) names.set(sql, (name = `store-${names.size}`));
-      const send = () => client.query({ name, text: numbered(sql), values: [...params] });
+      // (A value with a NUL, which PostgreSQL refuses, as ../../safe-text.ts's withoutNul says.)
+      const values = params.map((value) => (typeof value === 'string' ? withoutNul(value) : value));
+      const send = () => client.query({ name, text: numbered(sql), values });
       if (client instanceof pg.Pool) return send();
       const sent = last.then(send, send);
       last = sent.catch(() => {});
