@@ -176,8 +176,8 @@ export interface ServerConfig {
    */
   unconfirmedShare: number | undefined;
   /**
-   * BOOKING_CONFIRM_MINUTES, in ms: a call its prospect has not confirmed this long after booking
-   * (120 minutes) is released, its time offered again, and the prospect told.
+   * BOOKING_CONFIRM_MINUTES, in ms: a call its prospect has not confirmed this long after its
+   * confirm link was e-mailed (120 minutes) is released, its time offered again, and the prospect told.
    */
   confirmMs: number;
   /** Who may use the staff desk besides the hosts (STAFF_EMAILS, comma-separated). */

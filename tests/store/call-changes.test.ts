@@ -440,6 +440,31 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       await bookWaiting(slot, 'bea@example.com');
     });
 
+    it('waits for its confirm link while the mail server is down: released its time after the link went (or failed for good), never before', async () => {
+      const { id, bookedAt } = await bookWaiting(slot);
+      const retried = await store.claimDue(bookedAt, 100, noLease);
+      for (const job of retried)
+        await store.markRetry(job.id, bookedAt + 180 * minute, 'ECONNREFUSED');
+      // Three hours after the booking, the prospect has not been sent the link yet: held.
+      expect(await bookings.lapseUnconfirmed(confirmMs, true, bookedAt + 180 * minute)).toBe(0);
+      const sentAt = bookedAt + 200 * minute;
+      expect((await sendDue(sentAt)).map(([mail]) => mail)).toContain('prospect');
+      expect(await bookings.lapseUnconfirmed(confirmMs, true, sentAt + 119 * minute)).toBe(0);
+      expect(await bookings.confirmCall(id, sentAt + 119 * minute)).toMatchObject({
+        status: 'confirmed',
+      });
+      // One whose e-mail could not be sent at all (its address refused for good) is released its
+      // time after that: no one will confirm it.
+      const refused = await bookWaiting(plus(slot, 60), 'bea@example.com');
+      const jobs = await store.claimDue(refused.bookedAt, 100, noLease);
+      for (const job of jobs)
+        await store.markFailed(job.id, '550 no such user', refused.bookedAt + minute);
+      const failedAt = refused.bookedAt + minute;
+      expect(await bookings.lapseUnconfirmed(confirmMs, true, failedAt + 119 * minute)).toBe(0);
+      expect(await bookings.lapseUnconfirmed(confirmMs, true, failedAt + 121 * minute)).toBe(1);
+      expect((await store.findById(refused.id))?.call?.lapsedAt).toBeTruthy();
+    });
+
     it('keeps a call confirmed, one confirmed at once (e-mail off) and one that has begun', async () => {
       const confirmed = await bookWaiting(slot);
       await bookings.confirmCall(confirmed.id, confirmed.bookedAt + minute);

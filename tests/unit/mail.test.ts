@@ -413,6 +413,33 @@ describe('a call that moves', () => {
     expect(remind(60)).toMatch(/\/schedule\/cancel\?token=/);
   });
 
+  it('offers the change link only where it moves the call as the e-mail is sent: not a day ahead with a day’s notice, nor after the last move', () => {
+    const withNotice = setup({ ...content, noticeHours: 24 });
+    const start = Date.parse(call.call!.start);
+    const sent = (
+      sentAt: number,
+      moves = 0,
+      mail: 'prospect-reminder' | 'prospect-move' = 'prospect-reminder',
+    ) =>
+      formatMail(
+        {
+          mail,
+          enquiry: { ...call, call: { ...call.call!, moves } },
+          call: { ...at(call.call!.start, moves), remindMinutes: 24 * 60 },
+          sentAt,
+        },
+        withNotice,
+      ).text;
+    // The reminder of a day ahead, due as the notice begins: sent then, its page said too late.
+    expect(sent(start - 24 * 3_600_000)).not.toMatch(/\/schedule\/change/);
+    expect(sent(start - 25 * 3_600_000)).toMatch(/\/schedule\/change\?token=/);
+    // The e-mail of the third move: a fourth is not the link's to make.
+    expect(sent(start - 72 * 3_600_000, 2, 'prospect-move')).toMatch(/\/schedule\/change\?token=/);
+    const third = sent(start - 72 * 3_600_000, 3, 'prospect-move');
+    expect(third).not.toMatch(/\/schedule\/change/);
+    expect(third).toContain('Reply to this e-mail and we will find one with you.');
+  });
+
   it('asks the prospect to confirm a call that waits for it, with a confirm link of the call’s sequence; not once confirmed', () => {
     const waiting = bookedCall();
     for (const kind of ['prospect', 'prospect-move', 'prospect-reminder'] as const) {

@@ -32,6 +32,7 @@ import {
   moveCandidates,
   movedCall,
   storedForm,
+  CONFIRMING_MAILS,
   SUPERSEDED_MAILS,
   type BookingCaps,
   type CallMove,
@@ -230,13 +231,14 @@ export class Bookings {
   }
 
   /**
-   * Releases the calls not confirmed `confirmMs` after they were booked, `limit` at a time, in one
+   * Releases the calls not confirmed `confirmMs` after their confirm link was sent (CONFIRMING_MAILS;
+   * one booked while the mail server was down waits for it), `limit` at a time, in one
    * transaction: each lapses once, with its e-mails, however many processes sweep (a call another
    * sweep holds is left to it). How many lapsed.
    */
   lapseUnconfirmed(confirmMs: number, queueMail: boolean, now = this.#now(), limit = 100) {
     return this.store.transaction(async (tx) => {
-      const due = await tx.unconfirmedDue(now - confirmMs, now, limit);
+      const due = await tx.unconfirmedDue(now - confirmMs, now, limit, CONFIRMING_MAILS);
       for (const enquiry of due) {
         const call = lapsedCall(enquiry.call!, now);
         await tx.cancelCall(enquiry.id, now, true);

@@ -27,9 +27,15 @@ function mailHandler(options: MailDeliveryOptions): JobHandler<MailPayload> {
   return async ({ kind, enquiry, attempts, payload }) => {
     const mail = kind as MailKind;
     const what = `${describe(mail)} of enquiry ${enquiry!.id}`;
-    const item = { mail, enquiry: enquiry!, ...(payload?.call && { call: payload.call }) };
+    const now = options.now?.() ?? Date.now();
+    const item = {
+      mail,
+      enquiry: enquiry!,
+      ...(payload?.call && { call: payload.call }),
+      sentAt: now,
+    };
     // A reminder of a call moved or cancelled since it was queued, say: dropped, not sent.
-    const stale = staleReason(item, options.now?.() ?? Date.now());
+    const stale = staleReason(item, now);
     if (stale) return { skipped: stale, log: `${what} was not sent: ${stale}` };
     const outcome = await deliver(options.sender, what, attempts, () => formatMail(item, options));
     // A reminder sent is worth a line (the others are the booking's, a move's or a cancel's).

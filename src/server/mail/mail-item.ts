@@ -62,6 +62,8 @@ export interface MailItem {
   mail: MailKind;
   enquiry: StoredEnquiry;
   call?: MailCall;
+  /** When it is sent (the job's run): what its links can still do then. */
+  sentAt?: number;
 }
 
 /** A cancellation, or a release of a call not confirmed in time: either takes it out of calendars. */

@@ -35,6 +35,7 @@ import {
 import { callLinkPaths, confirmLinkPath } from '../call-token.ts';
 import { headerText } from '../safe-text.ts';
 import { asciiEmail } from '../../domain/forms.ts';
+import { availabilityRanges } from '../../domain/booking.ts';
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
 import { callHasBegun, insideNotice } from '../../domain/reminders.ts';
 import type { StoredEnquiry } from '../store/types.ts';
@@ -172,13 +173,8 @@ const hostWhen = (call: Call, label = 'When') => [
 function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
   if (!setup.booking) throw new Error('Booking mails need BOOKING_SECRET and a site address.');
   const links = callLinks(item.enquiry, about, setup.booking);
-  // A reminder inside the notice period: the change page would only say it is too late.
-  const notice = setup.content.noticeHours;
-  const tooLate =
-    about.remindMinutes !== undefined &&
-    notice !== undefined &&
-    insideNotice(about.remindMinutes * 60_000, notice);
   const confirm = item.enquiry.call && !item.enquiry.call.confirmedAt;
+  const movable = changeLinkWorks(item, about, setup.content.noticeHours);
   return [
     ...(confirm
       ? [
@@ -188,13 +184,35 @@ function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
           '',
         ]
       : []),
-    ...(tooLate
-      ? ['Need another time? Reply to this e-mail and we will find one with you.']
-      : ['Need another time? Choose one here:', links.change]),
+    ...(movable
+      ? ['Need another time? Choose one here:', links.change]
+      : ['Need another time? Reply to this e-mail and we will find one with you.']),
     '',
     'Cannot make it at all? Cancel the call here:',
     links.cancel,
   ];
+}
+
+/** The time a prospect is given to read an e-mail and follow its link. */
+const READING_MS = 3_600_000;
+
+/**
+ * Whether the change link would move the call when the e-mail is read: not once the call has been
+ * moved as often as a link may move it, nor once the notice period begins within READING_MS of
+ * the e-mail's sending (a reminder a day ahead, with a day's notice, offered a link whose page said
+ * it was too late; the reminder's lead stands for the sending time where that is not known).
+ */
+function changeLinkWorks(item: MailItem, about: MailCall, noticeHours: number | undefined) {
+  if ((item.enquiry.call?.moves ?? 0) >= availabilityRanges.moves.max) return false;
+  const start = Date.parse(about.start);
+  const sentAt =
+    item.sentAt ??
+    (about.remindMinutes !== undefined ? start - about.remindMinutes * 60_000 : undefined);
+  return (
+    noticeHours === undefined ||
+    sentAt === undefined ||
+    !insideNotice(start - sentAt - READING_MS, noticeHours)
+  );
 }
 
 /** Whether the staff made the move or cancellation an e-mail is about (else the prospect did). */

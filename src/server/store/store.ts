@@ -431,14 +431,27 @@ function txReads(
     async hostIsFree(host, start, end, except = '') {
       return (await db.all(HOST_HAS_CALL, [end, start, host, host, except])).length === 0;
     },
-    async unconfirmedDue(cutoff, now, limit) {
-      // Served by the partial index of calls waiting for confirmation.
+    async unconfirmedDue(cutoff, now, limit, mails) {
+      // Served by the partial index of calls waiting for confirmation, and the jobs' by enquiry.
+      // The time to confirm runs from the prospect's e-mail, not the booking: calls booked while
+      // the mail server was down lapsed before their links were sent, and their prospects were
+      // told they had not confirmed in time.
       const due = await db.all(
-        `SELECT id FROM enquiries
+        `SELECT id FROM enquiries e
          WHERE call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_confirmed_at IS NULL
            AND created_at <= ? AND call_start > ?
-         ORDER BY created_at LIMIT ?${dialect.skipLocked('enquiries')}`,
-        [new Date(cutoff).toISOString(), instant(now), limit],
+           AND NOT EXISTS (SELECT 1 FROM jobs j
+             WHERE j.enquiry_id = e.id AND j.kind IN (${mails.map(() => '?').join(', ')})
+               AND j.skipped_at IS NULL AND COALESCE(j.done_at, j.failed_at, ?) > ?)
+         ORDER BY created_at LIMIT ?${dialect.skipLocked('e')}`,
+        [
+          new Date(cutoff).toISOString(),
+          instant(now),
+          ...mails,
+          Number.MAX_SAFE_INTEGER,
+          cutoff,
+          limit,
+        ],
       );
       const found: StoredEnquiry[] = [];
       for (const { id } of due) found.push((await enquiryWhere('e.id = ?', [id]))!);

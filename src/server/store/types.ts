@@ -216,10 +216,17 @@ export interface StoreTx {
   /** A call confirmed at `at`, if it waits, is not cancelled and has not begun: whether it was. */
   confirmCall(id: string, at: number): Promise<boolean>;
   /**
-   * The calls booked at `cutoff` or before, still unconfirmed and not begun at `now`, oldest first,
-   * `limit` at most: locked, leaving to another transaction those it holds.
+   * The calls still unconfirmed and not begun at `now` whose prospect was sent (or could not be
+   * sent) their e-mail with its link (`mails`) at `cutoff` or before, none still waiting to go: oldest first,
+   * `limit` at most; locked, leaving to another transaction those it holds.
    */
-  unconfirmedDue(cutoff: number, now: number, limit: number): Promise<StoredEnquiry[]>;
+  unconfirmedDue(
+    cutoff: number,
+    now: number,
+    limit: number,
+    /** The kinds of job that send that e-mail. */
+    mails: readonly JobKind[],
+  ): Promise<StoredEnquiry[]>;
   /** Drops the jobs of `kinds` about enquiry `id` not run yet: never claimed again, `reason` kept. */
   dropJobs(id: string, kinds: readonly JobKind[], reason: string, now: number): Promise<void>;
   /** Queues jobs, about enquiry `id` if given. */
