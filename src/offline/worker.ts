@@ -157,7 +157,9 @@ async function keepOpenPage(address: string) {
   url.hash = '';
   try {
     const response = await fetch(url, { credentials: 'same-origin' });
-    if (response.status !== 200) return;
+    // As a page opened later is kept: an editor's preview of a draft (no-store) was kept here,
+    // under the published page's address, and shown offline.
+    if (response.redirected || !(await completeAnswers.cacheWillUpdate({ response }))) return;
     const html = await response.clone().text();
     const assets = await caches.open(ASSETS_CACHE);
     await Promise.all(

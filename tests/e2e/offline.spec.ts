@@ -242,6 +242,26 @@ test.describe('pages without a connection', () => {
       kept.filter((url) => /healthz|send-mail\.php|email\.php|schedule|sch%65dule/.test(url)),
     ).toEqual([]);
   });
+
+  test('a page the server says not to store (an editor’s preview of a draft) is not kept, open as the worker starts or later', async ({
+    page,
+    context,
+  }) => {
+    // The live editor's preview answers the public addresses with the draft, `no-store`.
+    await context.route('**/about', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({
+        response,
+        headers: { ...response.headers(), 'cache-control': 'no-store' },
+      });
+    });
+    await page.goto('/about');
+    await page.clock.fastForward(5000);
+    // Activated: the pages open before it are kept, or not, by then.
+    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
+    await page.reload();
+    expect((await keptPaths(page)).filter((path) => path.startsWith('/about'))).toEqual([]);
+  });
 });
 
 /**
