@@ -187,8 +187,10 @@ async function callsLife(format: 'json' | 'text') {
     [IDEMPOTENCY_FIELD]: `call-life-${format}`,
   });
   expect(booked.status).toBe(200);
-  // The answer's JSON (its body may come in chunks): the call's reference.
-  const ref = /"id":"([^"]+)"/.exec(booked.body)![1]!;
+  // The answer's JSON (its body may come in chunks): the call's id, whose reference (its first
+  // eight characters, as the desk shows it) the log writes.
+  const id = /"id":"([^"]+)"/.exec(booked.body)![1]!;
+  const ref = id.slice(0, 8);
   await until(() => mails.some((m) => m.to.includes(visitor.email)), 'the prospect’s e-mail');
   const mail = mails.find((m) => m.to.includes(visitor.email))!;
   const token = (purpose: string, received: Received) =>
@@ -211,11 +213,11 @@ async function callsLife(format: 'json' | 'text') {
   expect(cancelled.status).toBe(200);
   await logged(server, /The cancellation to the agency of enquiry \S+ failed for good/);
   await server.stop();
-  return { output: server.output(), ref, slots: [wednesdays[0]!.start, wednesdays[4]!.start] };
+  return { output: server.output(), id, ref, slots: [wednesdays[0]!.start, wednesdays[4]!.start] };
 }
 
 describe('a call’s life in the log', () => {
-  let lives: { format: string; output: string; ref: string; slots: string[] }[];
+  let lives: { format: string; output: string; id: string; ref: string; slots: string[] }[];
   beforeAll(async () => {
     lives = await Promise.all(
       (['json', 'text'] as const).map(async (format) => ({ format, ...(await callsLife(format)) })),
@@ -262,10 +264,12 @@ describe('a call’s life in the log', () => {
     }
   });
 
-  it('names no visitor, their address or what they wrote, in either format', () => {
-    for (const { format, output } of lives) {
+  it('names no visitor, their address or what they wrote, nor a call’s whole id, in either format', () => {
+    for (const { format, output, id } of lives) {
       for (const [name, value] of Object.entries({ ...secrets, ...visitor }))
         expect(output, `${name} in the ${format} log`).not.toContain(value);
+      // With e-mail off, the booked page of the whole id shows the call's cancel link.
+      expect(output, `the call's id in the ${format} log`).not.toContain(id);
       expect(output, `an e-mail address in the ${format} log`).not.toMatch(
         /[\w.+-]+@[\w-]+\.[\w.]+/,
       );

@@ -10,6 +10,7 @@
  * CALENDAR_WRITE_GIVE_UP_HOURS the write is given up (the desk and the log say so). One process
  * writes a call at a time (the store's lease on it), and the queue runs each job once.
  */
+import { referenceOf } from '../../domain/staff.ts';
 import type { CalendarWriteConfig } from '../config.ts';
 import type { JobHandler, JobOutcome } from '../jobs/queue.ts';
 import type { CalendarWrites, WrittenEvent } from '../store/calendar-writes.ts';
@@ -64,7 +65,7 @@ export function calendarWriteHandler(
   return async ({ enquiry, attempts, payload }) => {
     if (!enquiry?.call)
       return { skipped: 'no call', log: 'A calendar write of no call was dropped.' };
-    const what = `The calendar event of call ${enquiry.id}`;
+    const what = `The calendar event of call ${referenceOf(enquiry.id)}`;
     const held = await options.writes.claim(enquiry.id, now(), options.leaseMs ?? 120_000);
     if (!held)
       return {

@@ -4,6 +4,7 @@
  * an e-mail the SMTP server refuses for good, or that cannot be made, is given up; any other
  * failure is tried again, with backoff, by the queue.
  */
+import { referenceOf } from '../../domain/staff.ts';
 import { jobHandler, type JobHandler, type JobOutcome } from '../jobs/queue.ts';
 import { MAIL_KINDS, type MailKind, type MailPayload } from './mail-jobs.ts';
 import { refusedForGood, type MailSender } from './smtp.ts';
@@ -26,7 +27,7 @@ export function mailHandlers(options: MailDeliveryOptions): Map<string, JobHandl
 function mailHandler(options: MailDeliveryOptions): JobHandler<MailPayload> {
   return async ({ kind, enquiry, attempts, payload }) => {
     const mail = kind as MailKind;
-    const what = `${describe(mail)} of enquiry ${enquiry!.id}`;
+    const what = `${describe(mail)} of enquiry ${referenceOf(enquiry!.id)}`;
     const now = options.now?.() ?? Date.now();
     const item = {
       mail,

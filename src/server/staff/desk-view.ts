@@ -9,7 +9,7 @@ import { isCalendarDate } from '../../domain/booking.ts';
 import {
   CALL_LISTS,
   DESK_LISTS,
-  REF_LENGTH,
+  referenceOf,
   callState,
   type DeskItem,
   type DeskList,
@@ -143,7 +143,7 @@ export function deskItem(e: StoredEnquiry, notes: StoredNote[], context: ItemCon
   );
   return {
     id: e.id,
-    ref: e.id.slice(0, REF_LENGTH),
+    ref: referenceOf(e.id),
     kind: e.kind,
     name: shown(e.name),
     email: shown(e.email),
