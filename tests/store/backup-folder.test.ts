@@ -281,6 +281,36 @@ describe('with DATABASE_URL, a dump by pg_dump', () => {
     expect(url).toBe('--dbname=postgres://agency@db.internal:5432/agency?sslmode=require');
   });
 
+  it('takes a password written in the query (`?password=`) to its environment too, and refuses an sslpassword', async () => {
+    const inQuery = {
+      databaseUrl: 'postgres://agency@db.internal:5432/agency?password=S3cret%21&sslmode=require',
+      databasePath: 'unused.sqlite',
+    };
+    const { file } = await backupIntoFolder(inQuery, backups, 2, {
+      now: day(1),
+      pgDump: fakePgDump(),
+    });
+    const [, , , url, password] = readFileSync(file, 'utf8').trim().split('\n');
+    expect([url, password]).toEqual([
+      '--dbname=postgres://agency@db.internal:5432/agency?sslmode=require',
+      'PGPASSWORD=S3cret!',
+    ]);
+    await expect(
+      backupIntoFolder(
+        { ...inQuery, databaseUrl: `${inQuery.databaseUrl}&sslpassword=K3y` },
+        backups,
+        2,
+        { now: day(2), pgDump: fakePgDump() },
+      ),
+    ).rejects.toThrow(/sslpassword would be on pg_dump's command line/);
+    // A failure says pg_dump's words, never the command line execFile's message repeats.
+    const silent = join(dir, 'pg_dump-silent');
+    writeFileSync(silent, '#!/bin/sh\nexit 2\n');
+    chmodSync(silent, 0o755);
+    const failed = backupIntoFolder(inQuery, backups, 2, { now: day(3), pgDump: silent });
+    await expect(failed).rejects.toThrow(new BackupError('pg_dump failed: exit code 2'));
+  });
+
   it('says why when pg_dump fails or is missing, and leaves no file', async () => {
     await expect(
       backupIntoFolder(postgres, backups, 2, { now: day(1), pgDump: fakePgDump(true) }),

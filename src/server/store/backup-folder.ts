@@ -72,8 +72,14 @@ function prunable(dir: string, name: string, kind: Kind, latest: Date) {
  */
 async function dumpPostgres(url: string, file: string, pgDump: string) {
   const target = new URL(url);
-  const password = decodeURIComponent(target.password);
+  // libpq takes it in the query too (`?password=`), which went on the command line.
+  const password = decodeURIComponent(target.password) || target.searchParams.get('password');
   target.password = '';
+  target.searchParams.delete('password');
+  if (target.searchParams.has('sslpassword'))
+    throw new BackupError(
+      "DATABASE_URL's sslpassword would be on pg_dump's command line, which every user of the machine can read: give the key without a passphrase, or the password in ~/.pgpass (docs/deploying.md).",
+    );
   await writeBackup(file, async (partial) => {
     try {
       await promisify(execFile)(
@@ -82,16 +88,13 @@ async function dumpPostgres(url: string, file: string, pgDump: string) {
         { env: { ...process.env, ...(password && { PGPASSWORD: password }) } },
       );
     } catch (error) {
-      const { code, stderr, message } = error as {
-        code?: unknown;
-        stderr?: string;
-        message: string;
-      };
+      const { code, stderr } = error as { code?: unknown; stderr?: string };
       if (code === 'ENOENT')
         throw new BackupError(
           `There is no ${pgDump}: install PostgreSQL's client (docs/deploying.md).`,
         );
-      throw new BackupError(`pg_dump failed: ${(stderr || message).trim()}`);
+      // Its own words, never execFile's message, which repeats the command line.
+      throw new BackupError(`pg_dump failed: ${stderr?.trim() || `exit code ${String(code)}`}`);
     }
   });
 }
