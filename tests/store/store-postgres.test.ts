@@ -128,6 +128,26 @@ describe('migrations', () => {
     );
   });
 
+  it('wait for another process’s, and run, however long they take: a statement’s time limit is not theirs', async () => {
+    const url = await newPostgresDatabase();
+    await open(url);
+    // Another process migrating: it holds the lock for longer than a statement may take.
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock($1)', [7_110_214_771]);
+      const opening = PostgresStore.open(url, { statementTimeoutMs: 300 });
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      await other.query('COMMIT');
+      const store = await opening;
+      opened.push(store);
+      expect(await store.all()).toEqual([]);
+    } finally {
+      await other.end();
+    }
+  });
+
   it('are not run by a read-only store (the staff CLI), which needs them run first', async () => {
     const url = await newPostgresDatabase();
     await expect(PostgresStore.open(url, { readOnly: true }).then((s) => s.all())).rejects.toThrow(

@@ -487,6 +487,8 @@ export interface StoreLocation {
 export interface StoreOptions {
   /** For the staff CLI: reads only, and runs no migrations. */
   readOnly?: boolean;
+  /** PostgreSQL: how long a statement may run (10 s; the tests' own, shorter). */
+  statementTimeoutMs?: number;
 }
 
 /* The staff desk's reads and marks (./staff-queries.ts). */

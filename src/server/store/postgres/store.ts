@@ -105,6 +105,9 @@ function postgresDb(pool: pg.Pool): Db {
 
 /** Runs the steps of ../migrations.ts this database lacks, in the transaction `client` has open. */
 async function migrate(client: pg.PoolClient) {
+  // No statement limit here: the wait for another process's migration, and a step over a large
+  // table, took longer, and the store never opened.
+  await client.query('SET LOCAL statement_timeout = 0');
   await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
   await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
@@ -127,14 +130,14 @@ async function migrate(client: pg.PoolClient) {
 /** Connects to `url` and runs the missing migrations (not for `readOnly`, the staff CLI's use). */
 export async function postgresDriver(
   url: string,
-  { readOnly = false }: StoreOptions = {},
+  { readOnly = false, statementTimeoutMs = 10_000 }: StoreOptions = {},
 ): Promise<Driver> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
     // With the database gone, a request waits this long for a connection, then gets a 503.
     connectionTimeoutMillis: 3000,
-    statement_timeout: 10_000,
+    statement_timeout: statementTimeoutMs,
     keepAlive: true,
     ...(readOnly && { options: '-c default_transaction_read_only=on' }),
   });
