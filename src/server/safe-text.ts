@@ -110,7 +110,8 @@ export function mailtoUri(address: string): string {
 export function csvCell(value: string): string {
   const text = withoutBidiControls(bodyText(value)).replaceAll('\t', ' ');
   const phone = /^\+[\d ]+$/.test(text);
-  const safe = !phone && /^[=+\-@\t\r\n]/.test(text) ? `'${text}` : text;
+  // A cell of spaces before the sign too: a spreadsheet that trims what it imports reads a formula.
+  const safe = !phone && /^\s*[=+\-@]|^[\t\r\n]/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 

@@ -129,6 +129,7 @@ describe('the safe-text functions, for any text', () => {
     );
     expect(csvCell('+44 20 7946 0958')).toBe('+44 20 7946 0958');
     expect(csvCell('\u0000=1+1')).toBe("'=1+1");
+    expect(csvCell(' -2+3')).toBe("' -2+3");
     expect(csvCell('a\r\nb\rc')).toBe('"a\nb\nc"');
   });
 
@@ -206,7 +207,9 @@ function parseCsv(text: string): string[][] {
 }
 
 /** A cell a spreadsheet would run as a formula (a phone number like +44 20 ... is not). */
-const isFormula = (cell: string) => /^[=+\-@\t\r\n]/.test(cell) && !/^\+[\d ]+$/.test(cell);
+// A spreadsheet that trims each cell as it imports (LibreOffice may) reads one that begins with
+// spaces too.
+const isFormula = (cell: string) => /^\s*[=+\-@]|^[\t\r\n]/.test(cell) && !/^\+[\d ]+$/.test(cell);
 
 const storedEnquiries = fc.array(
   fc
