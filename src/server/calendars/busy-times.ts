@@ -184,7 +184,8 @@ class FeedClock {
     if (time.isDate) return startOfDay(time, this.#timeZone);
     if (zone.kind === 'instant') return time.toUnixTime() * 1000;
     if (zone.kind === 'vtimezone') {
-      // ical.js would list the zone's changes up to that year: read as UTC, it is past the window all the same.
+      // ical.js would list the zone's changes up to that year: read as UTC, it is past the window
+      // all the same.
       if (time.year > this.#lastYear) return wallMs(time);
       const local = time.clone();
       local.zone = zone.zone;
