@@ -16,7 +16,7 @@ import {
 import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { log } from '../log.ts';
-import type { VitalsRow } from '../../domain/staff.ts';
+import { referenceOf, type VitalsRow } from '../../domain/staff.ts';
 import type { EnquiryStore, KnownHost } from '../store/types.ts';
 import { memberLabel, signedIn, type StaffMember } from './access.ts';
 import type { Publishing } from '../releases/publishing.ts';
@@ -69,12 +69,16 @@ export const redirect = (location: string, headers: Record<string, string> = {})
   }),
 });
 
+/** An enquiry's id (a UUID), as an action's subject. */
+const ENQUIRY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Where a signed-in member goes: the desk. */
 export const DESK = '/staff';
 
 /**
  * A member's sign-in or action: a line of the audit log, and one of the server's log with the
- * member's label, the action and its subject (an enquiry's reference), and `said` if given; never
+ * member's label, the action and its subject (an enquiry by its reference, referenceOf: never its
+ * whole id, whose booked page shows a call's links with e-mail off), and `said` if given; never
  * the detail, which may be a reason naming a prospect.
  */
 export async function record(
@@ -89,8 +93,9 @@ export async function record(
   said?: string,
 ) {
   await desk.store.staff.audit({ at: now, actor: member.email, action, subject, detail });
+  const shown = subject && ENQUIRY_ID.test(subject) ? referenceOf(subject) : subject;
   log.info(
-    `Staff ${memberLabel(member)} ${action}${subject ? ` ${subject}` : ''}${said ? ` ${said}` : ''}`,
+    `Staff ${memberLabel(member)} ${action}${shown ? ` ${shown}` : ''}${said ? ` ${said}` : ''}`,
   );
 }
 
