@@ -82,7 +82,7 @@ async function fill(store: EnquiryStore) {
   const claimed = await store.claimDue(Date.now() + minute, 100, 0);
   const sent = claimed.find((job) => job.kind === 'agency' && job.enquiry?.id === asked.id)!;
   await store.markDone(sent.id, now);
-  await store.release(claimed.filter((job) => job !== sent).map((job) => job.id));
+  await store.release(claimed.filter((job) => job !== sent));
   await store.addVitals(
     [
       vitalRecord({ path: '/iphone', network: '3fa9' }),

@@ -80,7 +80,7 @@ export class JobQueue {
   #running: Promise<void> | undefined;
   #stopped = true;
   /** Jobs this process has claimed and not yet marked: given back if it stops before it can. */
-  readonly #claimed = new Set<number>();
+  readonly #claimed = new Map<number, Job>();
   readonly #options: JobQueueOptions;
 
   constructor(options: JobQueueOptions) {
@@ -127,7 +127,7 @@ export class JobQueue {
           this.#options.kinds,
         );
         if (due.length === 0) return;
-        for (const job of due) this.#claimed.add(job.id);
+        for (const job of due) this.#claimed.set(job.id, job);
         if (!(await this.#runAll(due))) return;
       }
     } catch (error) {
@@ -206,7 +206,7 @@ export class JobQueue {
       clearTimeout(timer);
     } else await this.#running;
     if (this.#claimed.size) {
-      await this.#options.store.release([...this.#claimed]).catch(() => {});
+      await this.#options.store.release([...this.#claimed.values()]).catch(() => {});
       this.#claimed.clear();
     }
   }

@@ -286,6 +286,7 @@ export class Store implements EnquiryStore {
         id: Number(row.job_id),
         kind: row.job_kind as string,
         attempts: Number(row.attempts ?? 0),
+        leasedUntil: now + leaseMs,
         ...(row.id !== null && { enquiry: fromRow(row) }),
         ...(row.payload !== null && { payload: JSON.parse(row.payload as string) as unknown }),
       }));
@@ -300,11 +301,14 @@ export class Store implements EnquiryStore {
   }
 
   /** Gives back jobs claimed and not run (a process that stops): another may take them now. */
-  async release(jobIds: number[]) {
-    for (const id of jobIds)
-      await this.#db.run(`UPDATE jobs SET leased_until = NULL WHERE id = ? AND done_at IS NULL`, [
-        id,
-      ]);
+  async release(jobs: readonly Pick<Job, 'id' | 'leasedUntil'>[]) {
+    // Only this claim's own lease: one that ended may have been taken over, and freeing the other
+    // process's would let a third run the job beside it.
+    for (const { id, leasedUntil } of jobs)
+      await this.#db.run(
+        `UPDATE jobs SET leased_until = NULL WHERE id = ? AND leased_until = ? AND done_at IS NULL`,
+        [id, leasedUntil],
+      );
   }
 
   async markDone(jobId: number, now = Date.now()) {

@@ -174,6 +174,8 @@ export interface Job<Payload = unknown> {
   attempts: number;
   /** What its kind needs, as queued (none if it was queued without). */
   payload?: Payload;
+  /** When this claim's lease ends: the claim it is (another process's takes a lease of its own). */
+  leasedUntil: number;
 }
 
 /** A call booked ahead, as the caps count it. */
@@ -446,8 +448,11 @@ export interface EnquiryStore extends VitalsStore {
    * another takes them over once the lease ends. Never one done, failed for good or skipped.
    */
   claimDue(now?: number, limit?: number, leaseMs?: number, kind?: JobKinds): Promise<Job[]>;
-  /** Gives back claimed jobs this process will not run now. */
-  release(jobIds: number[]): Promise<void>;
+  /**
+   * Gives back claimed jobs this process will not run now: each only while its claim's lease is
+   * still the job's, never one another process took over once that lease ended.
+   */
+  release(jobs: readonly Pick<Job, 'id' | 'leasedUntil'>[]): Promise<void>;
   /** A job done (an e-mail accepted by the SMTP server): never claimed again. */
   markDone(jobId: number, now?: number): Promise<void>;
   /** A failed attempt worth retrying (the SMTP server is down, say): due again at `nextAttemptAt`. */
