@@ -104,6 +104,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
       ...service,
       ...(policy.staff &&
         'staffLimiter' in service && { limiter: await staffLimiterOf(policy, service, request) }),
+      ...(policy.callLink && 'linkLimiter' in service && { limiter: service.linkLimiter }),
       sameOriginOnly: policy.staff,
       body: policy.body,
       pace: pacer && (() => pacer.admit()),

@@ -123,7 +123,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     onBooked: callLog.booked,
     writeCalendars: writesCalendars(config),
   });
-  const { limiter, staffLimiter, signInLimiter } = limitersOf(config, store);
+  const { limiter, staffLimiter, signInLimiter, linkLimiter } = limitersOf(config, store);
   const bookingSecret = bookingSecretOf(config, keys.booking);
   const siteUrl = config.siteUrl ?? import.meta.env.SITE;
   const publishing = config.editing.enabled ? publishingOf(config, store) : undefined;
@@ -143,6 +143,7 @@ async function start(): Promise<{ services: Services; staff: StaffDesk }> {
     limiter,
     staffLimiter,
     signInLimiter,
+    linkLimiter,
     jobs,
     bookingSecret,
     calendars: startCalendars(config, store, content),
@@ -161,18 +162,29 @@ function startSweep(config: ServerConfig, bookings: Bookings, jobs: JobQueue | u
 }
 
 /**
- * The rate limits of the forms' posts, the desk's and the staff's sign-in: in the database when it
- * counts them.
+ * The rate limits of the forms' posts, the desk's, the staff's sign-in and the call links': in the
+ * database when it counts them.
  */
 function limitersOf(config: ServerConfig, store: EnquiryStore) {
   const { enabled, max, windowMs, staffMax } = config.rateLimit;
-  if (!enabled) return { limiter: undefined, staffLimiter: undefined, signInLimiter: undefined };
+  if (!enabled)
+    return {
+      limiter: undefined,
+      staffLimiter: undefined,
+      signInLimiter: undefined,
+      linkLimiter: undefined,
+    };
   const limiter = store.sharedRateLimit(max, windowMs) ?? new RateLimiter(max, windowMs);
   const staffLimit = (prefix: string) => {
     const shared = store.sharedRateLimit(staffMax, windowMs);
     return shared ? prefixed(shared, prefix) : new RateLimiter(staffMax, windowMs);
   };
-  return { limiter, staffLimiter: staffLimit('staff '), signInLimiter: staffLimit('sign-in ') };
+  return {
+    limiter,
+    staffLimiter: staffLimit('staff '),
+    signInLimiter: staffLimit('sign-in '),
+    linkLimiter: staffLimit('link '),
+  };
 }
 
 /** The key of the calls' links; none, and booking a time is off, when BOOKING_SECRET is unfit. */

@@ -312,15 +312,28 @@ describe('every route that takes a post, through one gate', () => {
     await alive(server);
   });
 
-  it('counts every route against one rate limit per client, the cancel link too', async () => {
-    const server = await servers.start({ RATE_LIMIT: 'on', RATE_LIMIT_MAX: '2' });
+  it('counts the forms against one rate limit per client, and the call links against their own', async () => {
+    const server = await servers.start({
+      RATE_LIMIT: 'on',
+      RATE_LIMIT_MAX: '2',
+      STAFF_RATE_LIMIT_MAX: '3',
+    });
+    const enquiryForm = `${server.url}/php/email.php`;
+    expect((await postForm(enquiryForm, validEnquiry)).status).toBe(200);
+    expect((await postForm(enquiryForm, validEnquiry)).status).toBe(200);
+    expect((await postForm(enquiryForm, validEnquiry)).status).toBe(429);
+    // A prospect who has sent an enquiry and booked may still use their links: the forms' few
+    // refused their cancel, "You have sent several messages".
     const cancel = `${server.url}/schedule/cancel`;
-    expect((await postForm(cancel, { token: 'forged' })).status).toBe(400);
-    expect((await postForm(cancel, { token: 'forged' })).status).toBe(400);
-    const limited = await postForm(cancel, { token: 'forged' });
+    for (let i = 0; i < 3; i++)
+      expect((await postForm(cancel, { token: 'forged' })).status).toBe(400);
+    const limited = await postForm(cancel, { token: 'forged' }, { Accept: 'text/html' });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await postForm(`${server.url}/php/email.php`, validEnquiry)).status).toBe(429);
+    const page = await limited.text();
+    expect(page).toContain('the link in your e-mail still works');
+    expect(page).not.toContain('several messages');
+    expect(page).toContain('href="/schedule/cancel?token=forged"');
   });
 });
 

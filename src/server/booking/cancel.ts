@@ -5,7 +5,7 @@
  */
 import { checkCallToken, type CallLinkPurpose } from '../call-token.ts';
 import { first } from '../requests/body.ts';
-import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
+import { inMinutes, postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
 import type { OpenServices, Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
@@ -116,7 +116,14 @@ export function linkRequest(request: Request, post: PostVerdict | undefined) {
       type: 'page' as const,
       status: refused.status,
       headers: postHeaders(refused.headers),
-      result: { status: 'refused' as const, message: refused.message },
+      result: {
+        status: 'refused' as const,
+        // Not the forms' "several messages": a prospect using their own link sent none.
+        message:
+          post && post.ok && post.throttled
+            ? `This page was used many times from your network in a short time. Please try again in ${inMinutes(post.throttled.retryAfter)}: the link in your e-mail still works.`
+            : refused.message,
+      },
       token,
     },
   };

@@ -26,6 +26,12 @@ export interface Services {
    * stranger on the office's network using it up does not stop the members' work.
    */
   signInLimiter: RateLimit | undefined;
+  /**
+   * The posts of a call's links (confirm, move, cancel), as generous as the desk's: their signed
+   * token is the guard, and a prospect who had sent an enquiry, booked, confirmed and moved twice
+   * was refused their cancel by the forms' few, "You have sent several messages".
+   */
+  linkLimiter: RateLimit | undefined;
   /** The queue of jobs that sends the e-mails; undefined when e-mail is off (none is queued then). */
   jobs: JobQueue | undefined;
   /**

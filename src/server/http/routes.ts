@@ -35,10 +35,17 @@ export interface RoutePolicy {
    * (the signed out's posts, apart: ../booking/services.ts), or none (signing out always works).
    */
   staffLimit?: 'desk' | 'sign-in' | 'none';
+  /** A call's link (confirm, move, cancel): its posts count against the links' own limit. */
+  callLink?: boolean;
 }
 
 const page: RoutePolicy = { methods: ['GET', 'HEAD'] };
 const form: RoutePolicy = { methods: ['POST'], showsRefusals: true };
+const callLink: RoutePolicy = {
+  methods: ['GET', 'HEAD', 'POST'],
+  showsRefusals: true,
+  callLink: true,
+};
 
 /** The route pattern of src/pages/[...redirect].astro, which takes every address that is no page. */
 export const NOT_A_PAGE = '/[...redirect]';
@@ -47,9 +54,9 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/healthz': page,
   '/schedule': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
   '/schedule/booked': page,
-  '/schedule/cancel': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
-  '/schedule/change': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
-  '/schedule/confirm': { methods: ['GET', 'HEAD', 'POST'], showsRefusals: true },
+  '/schedule/cancel': callLink,
+  '/schedule/change': callLink,
+  '/schedule/confirm': callLink,
   '/schedule/slots.json': page,
   '/speed': page,
   // A member's refused post is said on the page they were on, what they typed kept.
