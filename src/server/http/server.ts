@@ -499,7 +499,9 @@ function serveFile(
 
 /**
  * Astro's HTML with its charset, and the not-found page (served for any unknown path) with its own
- * CSP, not the fallback. A page that sets its status keeps Astro's reason phrase "OK" ("400 OK"):
+ * CSP, not the fallback; a page of its own answering 404 (a booked call's page of an unknown
+ * reference) keeps the CSP Astro gave it, which the not-found page's replaced: its styles and
+ * scripts were refused. A page that sets its status keeps Astro's reason phrase "OK" ("400 OK"):
  * each status gets its own.
  */
 function withPageHeaders(res: ServerResponse, notFoundCsp: string | undefined) {
@@ -510,7 +512,8 @@ function withPageHeaders(res: ServerResponse, notFoundCsp: string | undefined) {
     for (const headers of rest) withCharset(headers);
     const type = String(res.getHeader('content-type') ?? '');
     if (/^text\/html\s*$/i.test(type)) res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    if (status === 404 && notFoundCsp && (type.includes('text/html') || type === '')) {
+    const ownCsp = res.getHeader('content-security-policy') !== fallbackCsp;
+    if (status === 404 && notFoundCsp && !ownCsp && (type.includes('text/html') || type === '')) {
       res.setHeader('Content-Security-Policy', notFoundCsp);
     }
     return writeHead(status, ...rest);
