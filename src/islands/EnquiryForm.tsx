@@ -7,6 +7,7 @@ import {
   type EnquiryField,
 } from '../domain/enquiry-form';
 import type { FieldErrors } from '../domain/forms';
+import { grouped } from '../domain/numbers';
 import { describedBy } from './forms/described-by';
 import { ErrorSummary, type SummaryItem } from './forms/ErrorSummary';
 import { FailureMessage } from './forms/FailureMessage';
@@ -145,13 +146,18 @@ export default function EnquiryForm({ services, values, errors: initialErrors }:
         <label htmlFor="project">
           About your project <span className="field__optional">(optional)</span>
         </label>
+        {/* How much it takes, said before: it has no cap (a maxlength cut a pasted brief at
+            5,000 characters without a word); a longer one gets its error and stays to be cut. */}
+        <p id="project-hint" className="field__hint">
+          Up to {grouped(enquiryLimits.project)} characters.
+        </p>
         <textarea
           id="project"
           name="project"
           rows={6}
-          maxLength={enquiryLimits.project}
           defaultValue={text(values, 'project')}
           {...describedBy('project', errors.project)}
+          aria-describedby={errors.project ? 'project-hint project-error' : 'project-hint'}
         />
         <FieldError id="project-error" message={errors.project} />
       </div>

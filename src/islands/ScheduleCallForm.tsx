@@ -116,7 +116,8 @@ export default function ScheduleCallForm({
         const common = {
           id: inputId,
           name: field.name,
-          maxLength: callRequestLimits[field.name],
+          // No cap on the message: one pasted past it was cut without a word; its error says so.
+          maxLength: field.type === 'textarea' ? undefined : callRequestLimits[field.name],
           defaultValue:
             typeof values?.[field.name] === 'string' ? (values[field.name] as string) : '',
           ...describedBy(inputId, error),

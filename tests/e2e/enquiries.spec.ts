@@ -92,6 +92,26 @@ test.describe('the enquiry form', () => {
     expect(page.url()).toMatch(/\/contact$/);
   });
 
+  test('says how long a brief may be, and keeps a longer one whole, said to be too long, not cut short', async ({
+    page,
+  }) => {
+    await page.goto('/contact');
+    const project = page.getByRole('main').getByLabel('About your project');
+    await expect(project).toHaveAccessibleDescription('Up to 5,000 characters.');
+    await fillEnquiryHydrated(page);
+    // A pasted brief of 6,000 characters: a maxlength cut it at 5,000 without a word.
+    const brief = 'A booking platform for 12 clinics. '.repeat(172).slice(0, 6000);
+    await project.fill(brief);
+    await page.getByRole('button', { name: 'Send enquiry' }).click();
+    await expect(page.locator('#project-error')).toHaveText(
+      'Project details must be 5,000 characters or fewer',
+    );
+    await expect(project).toHaveValue(brief);
+    await expect(project).toHaveAccessibleDescription(
+      /^Up to 5,000 characters\. .*Project details must be 5,000 characters or fewer$/,
+    );
+  });
+
   test("shows the server's field errors in their slots", async ({ page }) => {
     await page.goto('/contact');
     await fillEnquiryHydrated(page);
@@ -170,6 +190,19 @@ test.describe('the Schedule a Call modal', () => {
     const dialog = await openCallRequest(page);
     await dialog.getByRole('button', { name: 'Request a call' }).click();
     await expect(page).toHaveURL(/\/thankyou$/);
+  });
+
+  test('keeps a message longer than it takes whole, said to be too long, not cut short', async ({
+    page,
+  }) => {
+    await page.goto('/iphone');
+    const message = 'Can we talk about an iPad app next week? '.repeat(150).slice(0, 5200);
+    const dialog = await openCallRequest(page, { message });
+    await dialog.getByRole('button', { name: 'Request a call' }).click();
+    await expect(
+      dialog.getByText('Message must be 5,000 characters or fewer.').last(),
+    ).toBeVisible();
+    await expect(dialog.getByLabel('Message')).toHaveValue(message);
   });
 });
 
