@@ -63,6 +63,10 @@ test.describe('in the dialog', () => {
     expect(inNewYork).toMatch(/ [AP]M$/);
     expect(label).toContain(inNewYork);
     expect(label).toContain('in London');
+    // Heard as two times, not one run of clocks: "4:30 AM, 9:30 AM in London".
+    await expect(dialog.getByRole('radio', { checked: true })).toHaveAccessibleName(
+      new RegExp(`^${inNewYork} ?, .* in London$`),
+    );
     expect(await violations(page)).toEqual([]);
 
     await dialog.getByRole('button', { name: 'Book this call' }).click();
