@@ -786,6 +786,10 @@ describe('the editor on the live site', () => {
     );
     expect(server.output()).not.toContain('built anew');
     expect(await publishing(token)).toMatch(/Live\s*\(100%\)/);
+    // The page the press led to, reloaded once it is live: it no longer says it has started.
+    const reloaded = read(await (await get('/staff/publish?done=queued', token)).text());
+    expect(reloaded).toMatch(/Live\s*\(100%\)/);
+    expect(reloaded).not.toContain('Publishing has started');
   });
 
   it('rolls back to the site as deployed within 10 s, and after a restart still', async () => {

@@ -90,14 +90,18 @@ export async function handlePublish(
 /** The page, with what the last action did. */
 function publishPage(view: PublishingView, member: StaffMember, request: Request): PublishPage {
   const done = new URL(request.url).searchParams.get('done');
+  const underWay = view.latest?.state === 'queued' || view.latest?.state === 'building';
+  // "Publishing has started" is said while it lasts: the page's reload once it was live still
+  // said so, above "Live (100%)".
+  const said = done && Object.hasOwn(DONE, done) && (underWay || !/^(queued|already)$/.test(done));
   return {
     type: 'page',
     status: 200,
     headers: deskHeaders(),
     member,
     ...view,
-    ...(done && Object.hasOwn(DONE, done) && { done: DONE[done as keyof typeof DONE] }),
-    underWay: view.latest?.state === 'queued' || view.latest?.state === 'building',
+    ...(said && { done: DONE[done as keyof typeof DONE] }),
+    underWay,
   };
 }
 
