@@ -209,12 +209,54 @@ describe('the desk’s lists', () => {
       body,
     });
     expect(answer.status).toBe(303);
-    expect(answer.headers.get('location')).toBe('/staff?state=new&done=bulk#done');
+    expect(answer.headers.get('location')).toBe('/staff?state=new&done=bulk&marked=2&of=2#done');
     const handled = await desk('/staff?state=handled');
     expect(handled.names.sort()).toEqual(['Prospect 1', 'Prospect 2']);
     expect(handled.card('Prospect 1')!.textContent).toContain('Handled by Anna Reid');
     const audit = handled.document.querySelector('.staff-audit')!.textContent!;
     for (const id of chosen) expect(audit).toContain(`marked handled ${id}`);
+  });
+
+  it('says a colleague handled it first, and logs nothing for whoever came second', async () => {
+    cookies.ben = await sessionOf('ben@northgate-digital.example');
+    const id = ids['Prospect 5']!;
+    // Ben and Anna both had the New list open; Ben marks it handled first.
+    const mark = (cookie: string) =>
+      post(`${server.url}/staff?state=new`, { id, action: 'handled' }, { Cookie: cookie });
+    expect((await mark(cookies.ben)).headers.get('location')).toContain('done=handled&');
+    const anna = await mark(cookies.anna!);
+    expect(anna.headers.get('location')).toBe(
+      `/staff?state=new&done=already-handled&at=enquiry-${id}#enquiry-${id}`,
+    );
+    const page = await desk(anna.headers.get('location')!);
+    expect(page.document.querySelector(`#enquiry-${id}[role="status"]`)?.textContent).toMatch(
+      /^\s*Already handled by Ben Okafor at .+\d\d:\d\d: nothing changed\.\s*$/,
+    );
+    const audit = page.document.querySelector('.staff-audit')!.textContent!;
+    expect(audit.split(`marked handled ${id}`)).toHaveLength(2);
+    expect(audit).toContain(`Ben Okafor (ben@northgate-digital.example) marked handled ${id}`);
+    expect(server.output()).not.toContain(`Staff anna marked handled ${id.slice(0, 8)}`);
+    // Chosen in bulk with one not handled yet: one marked, one said handled already.
+    const body = new URLSearchParams([
+      ['action', 'bulk-handled'],
+      ['ids', id],
+      ['ids', ids['Prospect 6']!],
+    ]);
+    const bulk = await fetch(`${server.url}/staff?state=new`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        Cookie: cookies.anna!,
+        Origin: server.url,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body,
+    });
+    expect(bulk.headers.get('location')).toBe('/staff?state=new&done=bulk&marked=1&of=2#done');
+    const said = (await desk(bulk.headers.get('location')!)).document.querySelector('#done');
+    expect(said?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      '1 of the 2 chosen marked handled. 1 was handled already by a colleague: left as it was.',
+    );
   });
 
   it('exports the CSV with a byte-order mark and the desk’s columns', async () => {

@@ -293,9 +293,13 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('staff records
       at: new Date(now).toISOString(),
       by: 'anna@a.example',
     });
-    // A colleague's Mark handled from a page opened before: the first who handled it stays.
-    expect(await store.staff.markHandled(stored.id, 'ben@a.example', now + 1000)).toBe(true);
-    expect((await store.findById(stored.id))?.handled?.by).toBe('anna@a.example');
+    // A colleague's Mark handled from a page opened before: no change, the first who handled
+    // it stays, and its time.
+    expect(await store.staff.markHandled(stored.id, 'ben@a.example', now + 1000)).toBe(false);
+    expect((await store.findById(stored.id))?.handled).toEqual({
+      at: new Date(now).toISOString(),
+      by: 'anna@a.example',
+    });
     await store.staff.markHandled(stored.id, null, now);
     expect((await store.findById(stored.id))?.handled).toBeUndefined();
     expect(await store.staff.markHandled(stored.id, 'ben@a.example', now + 2000)).toBe(true);

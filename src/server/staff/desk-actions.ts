@@ -40,7 +40,8 @@ export async function deskPost(
     return redirect(landing(url, await writeAgain(desk, member, id, now), id));
   if (action === 'bulk-handled') {
     const ids = [...new Set((fields.get('ids') ?? []).map((one) => one.slice(0, 64)))];
-    return redirect(landing(url, await markAll(desk, member, ids.slice(0, MAX_BULK), now), ''));
+    const { done, said } = await markAll(desk, member, ids.slice(0, MAX_BULK), now);
+    return redirect(landing(url, done, '', undefined, said));
   }
   const done = await markOne(desk, member, action, id, fields, now);
   return redirect(done ? landing(url, done, id) : `${DESK}${url.search}`);
@@ -83,7 +84,7 @@ async function writeAgain(desk: StaffDesk, member: StaffMember, id: string, now:
 
 /** Enquiries marked handled in one post (the list's checkboxes), each in the audit log. */
 async function markAll(desk: StaffDesk, member: StaffMember, ids: string[], now: number) {
-  if (ids.length === 0) return 'none-chosen';
+  if (ids.length === 0) return { done: 'none-chosen' as const };
   const marked = await desk.store.desk.markAllHandled(ids, member.email, now);
   for (const id of marked)
     await record(desk, member, now, {
@@ -91,7 +92,8 @@ async function markAll(desk: StaffDesk, member: StaffMember, ids: string[], now:
       subject: id,
       detail: await nameOf(desk, id),
     });
-  return 'bulk';
+  // Those not marked were handled by a colleague meanwhile (or removed): said, not logged.
+  return { done: 'bulk' as const, said: { marked: marked.length, of: ids.length } };
 }
 
 /** An enquiry's prospect as an audit line names them (./records.ts). */
@@ -112,7 +114,9 @@ async function markOne(
   if (!id) return undefined;
   if (action === 'handled' || action === 'new') {
     const handledBy = action === 'handled' ? member.email : null;
-    if (!(await desk.store.staff.markHandled(id, handledBy, now))) return 'unknown';
+    if (!(await desk.store.staff.markHandled(id, handledBy, now)))
+      // A colleague handled it first: their name and time stay, and nothing is recorded.
+      return (await desk.store.findById(id))?.handled ? 'already-handled' : 'unknown';
     await record(desk, member, now, {
       action: `marked ${action}`,
       subject: id,

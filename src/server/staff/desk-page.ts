@@ -11,17 +11,18 @@ import type { CancelRefusal } from '../booking/refusals.ts';
 import { cancelRefusal } from '../booking/rules.ts';
 import { currentMoves } from '../booking/queries.ts';
 import { withoutBidiControls } from '../safe-text.ts';
-import type {
-  AuditLine,
-  DeskCall,
-  DeskItem,
-  MemberPasskey,
-  VitalsRow,
+import {
+  deskTime,
+  type AuditLine,
+  type DeskCall,
+  type DeskItem,
+  type MemberPasskey,
+  type VitalsRow,
 } from '../../domain/staff.ts';
 import type { CalendarWriteState } from '../store/calendar-writes.ts';
 import type { KnownHost, StoredEnquiry } from '../store/types.ts';
 import { isEditor, type StaffMember } from './access.ts';
-import { doneAt, doneMessage } from './landing.ts';
+import { bulkMessage, doneAt, doneMessage } from './landing.ts';
 import {
   deskAddress,
   deskFilters,
@@ -163,7 +164,7 @@ async function deskView(
   const selected = picked && (await choice(desk, picked, url, availability, hosts, now));
   // A call asked for that cannot be moved (the calendar's link of one cancelled or over): why.
   const done =
-    doneMessage(url.searchParams.get('done') ?? '') ??
+    (await outcomeOf(desk, member, url)) ??
     (typeof chosen === 'string' ? doneMessage(chosen) : undefined);
   const shown = [...items.map((e) => `enquiry-${e.id}`), ...(selected ? ['change-title'] : [])];
   const at = doneAt(url, shown);
@@ -191,6 +192,20 @@ async function deskView(
     calendarWrites: await desk.store.calendarWrites.states(items.map((item) => item.id)),
     vitals: await desk.fieldData(),
   };
+}
+
+/**
+ * What the last action did (`?done=`), in words: a bulk mark with its counts, and an enquiry a
+ * colleague handled first with who and when, as stored.
+ */
+async function outcomeOf(desk: StaffDesk, member: StaffMember, url: URL) {
+  const done = url.searchParams.get('done') ?? '';
+  if (done === 'bulk') return bulkMessage(url) ?? doneMessage(done);
+  const at = /^enquiry-([\w-]{1,64})$/.exec(url.searchParams.get('at') ?? '');
+  const handled = done === 'already-handled' && at && (await desk.store.findById(at[1]!))?.handled;
+  if (!handled) return doneMessage(done);
+  const by = whoIn(desk.members)(handled.by);
+  return `Already handled by ${by} at ${deskTime(handled.at, member.timeZone)}: nothing changed.`;
 }
 
 /** The anchor an outcome's address asked for (`?at=`), if it is an item's; else the top's. */

@@ -20,6 +20,8 @@ const DONE = {
   taken: 'That time was just taken: nothing changed. Choose another.',
   'not-offered': 'That time is no longer offered: nothing changed. Choose another.',
   handled: 'Marked handled.',
+  // The desk's page names who and when, from the stored record (./desk-page.ts).
+  'already-handled': 'A colleague marked it handled first: nothing changed.',
   new: 'Marked new again.',
   bulk: 'The chosen enquiries are marked handled.',
   'none-chosen': 'Nothing was chosen: tick the enquiries to mark handled first.',
@@ -41,6 +43,7 @@ const AT_ITEM: readonly string[] = [
   'moved',
   'cancelled',
   'handled',
+  'already-handled',
   'new',
   'held',
   'no-show',
@@ -72,16 +75,38 @@ function itemOf(done: Done, id: string): string | undefined {
  * The address after an action on the call or enquiry `id`: the desk as the member had it, the
  * outcome and the item it is said at; with no outcome, the step that asks before a cancel (`step`).
  */
-export function landing(url: URL, done: Done | undefined, id: string, step?: 'cancel'): string {
+export function landing(
+  url: URL,
+  done: Done | undefined,
+  id: string,
+  step?: 'cancel',
+  counts?: BulkCounts,
+): string {
   const query = new URLSearchParams(url.search);
-  for (const name of ['call', 'step', 'day', 'done', 'at']) query.delete(name);
+  for (const name of ['call', 'step', 'day', 'done', 'at', 'marked', 'of']) query.delete(name);
   const at = done && itemOf(done, id);
   if (step || at === 'change-title') query.set('call', id);
   if (step) query.set('step', step);
   if (done) query.set('done', done);
+  if (counts) for (const [name, count] of Object.entries(counts)) query.set(name, String(count));
   if (at) query.set('at', at);
   const anchor = step ? 'cancel-title' : (at ?? 'done');
   return `${DESK}?${query}#${encodeURIComponent(anchor)}`;
+}
+
+/** Enquiries a bulk post marked handled, of those chosen (`?marked=`, `?of=`). */
+export interface BulkCounts {
+  marked: number;
+  of: number;
+}
+
+/** What a bulk post came to, in words, from its address's counts; undefined without them. */
+export function bulkMessage(url: URL): string | undefined {
+  const [marked, of] = ['marked', 'of'].map((name) => Number(url.searchParams.get(name) ?? 'x'));
+  if (!Number.isSafeInteger(marked) || !Number.isSafeInteger(of) || marked! < 0 || marked! > of!)
+    return undefined;
+  const already = of! - marked!;
+  return `${marked} of the ${of} chosen marked handled.${already ? ` ${already} ${already === 1 ? 'was' : 'were'} handled already by a colleague: left as ${already === 1 ? 'it was' : 'they were'}.` : ''}`;
 }
 
 /** The item a desk's page says its outcome at (`?at=`), if the page shows it; else none (the top). */

@@ -114,7 +114,10 @@ export interface StaffRecords {
   usePasskey(id: string, counter: number, now: number): Promise<void>;
   /** Removes a passkey of `email`'s (none of another member's); whether there was one. */
   removePasskey(id: string, email: string): Promise<boolean>;
-  /** Marks an enquiry handled by `email` at `now`, or not handled; whether there was one. */
+  /**
+   * Marks an enquiry handled by `email` at `now` (one handled already is left as it is), or not
+   * handled; whether it changed.
+   */
   markHandled(enquiryId: string, email: string | null, now: number): Promise<boolean>;
 }
 
@@ -290,13 +293,12 @@ function auditRecords(db: Db): Records<'audit' | 'recentAudit' | 'markHandled'> 
       }));
     },
     async markHandled(enquiryId, email, now) {
-      // One handled already keeps who handled it and when: a colleague's page opened before says
-      // it is new, and their Mark handled would otherwise take it over.
+      // One handled already keeps who handled it and when, and is no change: a colleague's page
+      // opened before says it is new, and their Mark handled must not be told (or logged) as done.
       const changed = await db.run(
         email === null
           ? `UPDATE enquiries SET handled_at = NULL, handled_by = NULL WHERE id = ?`
-          : `UPDATE enquiries SET handled_at = COALESCE(handled_at, ?),
-               handled_by = COALESCE(handled_by, ?) WHERE id = ?`,
+          : `UPDATE enquiries SET handled_at = ?, handled_by = ? WHERE id = ? AND handled_at IS NULL`,
         email === null ? [enquiryId] : [now, email, enquiryId],
       );
       return changed > 0;
