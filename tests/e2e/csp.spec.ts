@@ -239,7 +239,7 @@ test('the staff desk breaks none of it', async ({ page }) => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('heading', { name: 'Calls ahead' })).toBeVisible();
     expect(await violationsOf(page)).toEqual([]);
-    await page.getByRole('link', { name: 'Move or cancel' }).first().click();
+    await page.getByRole('button', { name: 'Move or cancel' }).first().click();
     await page.waitForLoadState('load');
     expect(await violationsOf(page)).toEqual([]);
   } finally {

@@ -259,6 +259,58 @@ describe('the desk’s lists', () => {
     );
   });
 
+  it('add a note typed on the card before any other of its buttons, without script', async () => {
+    const page = await desk('/staff?state=all');
+    // Each button of a card posts the one form that holds its note box.
+    for (const card of page.cards) {
+      const form = card.querySelector('textarea[name="note"]')!.closest('form')!;
+      for (const button of card.querySelectorAll('button'))
+        expect(button.closest('form') ?? button.getAttribute('form')).toBe(
+          button.closest('form') ? form : form.id,
+        );
+    }
+    const id = ids['Prospect 7']!;
+    const handled = await post(
+      `${server.url}/staff?state=new`,
+      { id, action: 'handled', note: 'Called back: wants a quote.' },
+      { Cookie: cookies.anna! },
+    );
+    expect(handled.headers.get('location')).toBe(
+      `/staff?state=new&done=handled&note=added&at=enquiry-${id}#enquiry-${id}`,
+    );
+    const back = await desk(handled.headers.get('location')!.replace(/#.*/, ''));
+    expect(back.document.querySelector('.staff-done')?.textContent?.trim()).toBe(
+      'Marked handled. Your note is added.',
+    );
+    const audit = back.document.querySelector('.staff-audit')!.textContent!;
+    expect(audit).toContain(`added a note ${id}`);
+    expect(audit).toContain(`marked handled ${id}`);
+    expect((await store.desk.notesOf([id])).get(id)?.map((note) => note.body)).toEqual([
+      'Called back: wants a quote.',
+    ]);
+    // Move or cancel, with a note typed: added, and the call's times shown.
+    const ulla = ids['Ulla Upcoming']!;
+    const change = await post(
+      `${server.url}/staff?state=upcoming`,
+      { id: ulla, action: 'change', note: 'Asked to move it.' },
+      { Cookie: cookies.anna! },
+    );
+    expect(change.headers.get('location')).toBe(
+      `/staff?state=upcoming&call=${ulla}&note=added#change-title`,
+    );
+    expect((await store.desk.notesOf([ulla])).get(ulla)?.map((note) => note.body)).toEqual([
+      'Asked to move it.',
+    ]);
+    // No note typed: nothing added.
+    const plain = await post(
+      `${server.url}/staff?state=upcoming`,
+      { id: ulla, action: 'change', note: '' },
+      { Cookie: cookies.anna! },
+    );
+    expect(plain.headers.get('location')).toBe(`/staff?state=upcoming&call=${ulla}#change-title`);
+    expect((await store.desk.notesOf([ulla])).get(ulla)).toHaveLength(1);
+  });
+
   it('exports the CSV with a byte-order mark and the desk’s columns', async () => {
     const answer = await post(`${server.url}/staff/enquiries.csv`, {}, { Cookie: cookies.anna! });
     expect(answer.headers.get('content-type')).toBe('text/csv; charset=utf-8');

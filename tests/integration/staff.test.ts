@@ -158,9 +158,12 @@ describe('the staff desk', () => {
     const as = { Cookie: cookie };
     const page = async (path: string) =>
       parse(await (await fetch(`${server.url}${path}`, { headers: as })).text());
-    expect(
-      (await page('/staff')).querySelector(`a[href="/staff?call=${id}#change-title"]`),
-    ).not.toBeNull();
+    // The card's Move or cancel posts its form (a note typed goes with it), landing at the times.
+    const card = (await page('/staff')).querySelector(`#enquiry-${id}`)!;
+    const change = card.querySelector('button[value="change"]')!;
+    expect(change.textContent?.trim()).toBe('Move or cancel');
+    const opened = await post(`${server.url}/staff?state=upcoming`, { id, action: 'change' }, as);
+    expect(opened.headers.get('location')).toBe(`/staff?state=upcoming&call=${id}#change-title`);
 
     // The picker: a group a day, large time buttons each saying who would take it; a reason field.
     const chosen = await page(`/staff?call=${id}`);
@@ -432,6 +435,15 @@ describe('the staff desk', () => {
     expect(page.querySelector<HTMLTextAreaElement>(`#note-${enquiry}`)?.value).toBe(
       'Call back <Tuesday> & ask',
     );
+    // So is one typed before another of the card's buttons was pressed (each sends the box).
+    const handled = await post(
+      `${server.url}/staff?state=new`,
+      { id: enquiry, action: 'handled', note: 'Quote sent' },
+      { Cookie: cookie },
+    );
+    expect(handled.status).toBe(429);
+    const kept = new JSDOM(await handled.text()).window.document;
+    expect(kept.querySelector<HTMLTextAreaElement>(`#note-${enquiry}`)?.value).toBe('Quote sent');
     // The colleague's own ten go on, whichever of their sessions sends them; a cookie of no live
     // session counts against the network's, which the first member's did not use.
     for (let i = 0; i < 5; i++) expect(await desk(i, colleague.cookie)).toBe(303);

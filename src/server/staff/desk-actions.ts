@@ -43,8 +43,12 @@ export async function deskPost(
     const { done, said } = await markAll(desk, member, ids.slice(0, MAX_BULK), now);
     return redirect(landing(url, done, '', undefined, said));
   }
+  // A note typed on the card goes with each of its buttons: added first, whatever they do next.
+  const noted = action !== 'note' && (await addNote(desk, member, id, first(fields, 'note'), now));
+  const said = noted === 'noted' ? { note: 'added' as const } : undefined;
+  if (action === 'change') return redirect(landing(url, undefined, id, 'move', said));
   const done = await markOne(desk, member, action, id, fields, now);
-  return redirect(done ? landing(url, done, id) : `${DESK}${url.search}`);
+  return redirect(done ? landing(url, done, id, undefined, said) : `${DESK}${url.search}`);
 }
 
 /**
@@ -135,20 +139,29 @@ async function markOne(
     });
     return action;
   }
-  if (action === 'note') {
-    const body = noteText(first(fields, 'note'));
-    if (!body) return 'note-empty';
-    if (!(await desk.store.desk.addNote({ enquiryId: id, author: member.email, at: now, body })))
-      return 'unknown';
-    // The note itself stays on the desk: it may say what a prospect told the member.
-    await record(desk, member, now, {
-      action: 'added a note',
-      subject: id,
-      detail: await nameOf(desk, id),
-    });
-    return 'noted';
-  }
+  if (action === 'note') return addNote(desk, member, id, first(fields, 'note'), now);
   return undefined;
+}
+
+/** A note on the enquiry `id`, in the audit log; what it came to. */
+async function addNote(
+  desk: StaffDesk,
+  member: StaffMember,
+  id: string,
+  text: string,
+  now: number,
+) {
+  const body = noteText(text);
+  if (!body || !id) return 'note-empty';
+  if (!(await desk.store.desk.addNote({ enquiryId: id, author: member.email, at: now, body })))
+    return 'unknown';
+  // The note itself stays on the desk: it may say what a prospect told the member.
+  await record(desk, member, now, {
+    action: 'added a note',
+    subject: id,
+    detail: await nameOf(desk, id),
+  });
+  return 'noted';
 }
 
 /**

@@ -22,7 +22,7 @@ import {
 import type { CalendarWriteState } from '../store/calendar-writes.ts';
 import type { KnownHost, StoredEnquiry } from '../store/types.ts';
 import { isEditor, type StaffMember } from './access.ts';
-import { bulkMessage, doneAt, doneMessage } from './landing.ts';
+import { bulkMessage, doneAt, doneMessage, noteMessage } from './landing.ts';
 import {
   deskAddress,
   deskFilters,
@@ -133,7 +133,8 @@ export async function handleDesk(
   if (refused) {
     // The desk as the member had it, saying why nothing was done, their note still typed.
     const { doneAt: _, ...view } = await deskView(desk, member, url, availability, now);
-    const note = post?.ok && first(post.fields, 'action') === 'note' && first(post.fields, 'note');
+    // Whichever of the card's buttons posted it (each sends the note box).
+    const note = post?.ok && first(post.fields, 'note');
     return {
       ...view,
       status: refused.status,
@@ -163,8 +164,9 @@ async function deskView(
   const picked = typeof chosen === 'object' ? chosen : undefined;
   const selected = picked && (await choice(desk, picked, url, availability, hosts, now));
   // A call asked for that cannot be moved (the calendar's link of one cancelled or over): why.
+  const outcome = [await outcomeOf(desk, member, url), noteMessage(url)].filter(Boolean);
   const done =
-    (await outcomeOf(desk, member, url)) ??
+    (outcome.length ? outcome.join(' ') : undefined) ??
     (typeof chosen === 'string' ? doneMessage(chosen) : undefined);
   const shown = [...items.map((e) => `enquiry-${e.id}`), ...(selected ? ['change-title'] : [])];
   const at = doneAt(url, shown);

@@ -73,32 +73,43 @@ function itemOf(done: Done, id: string): string | undefined {
 
 /**
  * The address after an action on the call or enquiry `id`: the desk as the member had it, the
- * outcome and the item it is said at; with no outcome, the step that asks before a cancel (`step`).
+ * outcome and the item it is said at; with no outcome, the call's times to move it (`step` 'move') or
+ * the step that asks before a cancel ('cancel').
  */
 export function landing(
   url: URL,
   done: Done | undefined,
   id: string,
-  step?: 'cancel',
-  counts?: BulkCounts,
+  step?: 'cancel' | 'move',
+  said?: Said,
 ): string {
   const query = new URLSearchParams(url.search);
-  for (const name of ['call', 'step', 'day', 'done', 'at', 'marked', 'of']) query.delete(name);
+  for (const name of ['call', 'step', 'day', 'done', 'at', ...SAID]) query.delete(name);
   const at = done && itemOf(done, id);
   if (step || at === 'change-title') query.set('call', id);
-  if (step) query.set('step', step);
+  if (step === 'cancel') query.set('step', step);
   if (done) query.set('done', done);
-  if (counts) for (const [name, count] of Object.entries(counts)) query.set(name, String(count));
+  for (const [name, value] of Object.entries(said ?? {})) query.set(name, String(value));
   if (at) query.set('at', at);
-  const anchor = step ? 'cancel-title' : (at ?? 'done');
+  const anchor = step ? `${step === 'move' ? 'change' : step}-title` : (at ?? 'done');
   return `${DESK}?${query}#${encodeURIComponent(anchor)}`;
 }
 
-/** Enquiries a bulk post marked handled, of those chosen (`?marked=`, `?of=`). */
-export interface BulkCounts {
-  marked: number;
-  of: number;
+/**
+ * What an outcome's address says besides `done`: how many a bulk post marked handled of those
+ * chosen (`?marked=`, `?of=`), a note typed on the card added before its button's action
+ * (`?note=added`).
+ */
+export interface Said {
+  marked?: number;
+  of?: number;
+  note?: 'added';
 }
+const SAID = ['marked', 'of', 'note'];
+
+/** The words for a note typed on the card and added with another of its buttons; else none. */
+export const noteMessage = (url: URL) =>
+  url.searchParams.get('note') === 'added' ? 'Your note is added.' : undefined;
 
 /** What a bulk post came to, in words, from its address's counts; undefined without them. */
 export function bulkMessage(url: URL): string | undefined {
