@@ -311,6 +311,32 @@ describe('the desk’s lists', () => {
     expect((await store.desk.notesOf([ulla])).get(ulla)).toHaveLength(1);
   });
 
+  it('move or cancel from a list and page goes back to that list and page', async () => {
+    const ulla = ids['Ulla Upcoming']!;
+    for (const list of ['/staff?state=all&page=2', '/staff?state=upcoming&q=ulla&host=anna']) {
+      // The card's button posts to the list's address, and lands there with the call chosen.
+      const from = await desk(list);
+      expect(from.document.querySelector('form.staff-note')?.getAttribute('action')).toBe(list);
+      const opened = await post(
+        `${server.url}${list}`,
+        { id: ulla, action: 'change' },
+        { Cookie: cookies.anna! },
+      );
+      expect(opened.headers.get('location')).toBe(`${list}&call=${ulla}#change-title`);
+      const move = (await desk(`${list}&call=${ulla}`)).document;
+      const change = move.querySelector('section[aria-labelledby="change-title"]')!;
+      expect(change.querySelector('form')!.getAttribute('action')).toBe(list);
+      const links = [...change.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+      expect(links).toContain(`${list}#enquiry-${ulla}`);
+      expect(links).toContain(`${list}&call=${ulla}&step=cancel#cancel-title`);
+      for (const href of links) expect(href!.startsWith(list)).toBe(true);
+      const ask = (await desk(`${list}&call=${ulla}&step=cancel`)).document;
+      const cancel = ask.querySelector('section[aria-labelledby="cancel-title"]')!;
+      expect(cancel.querySelector('form')!.getAttribute('action')).toBe(list);
+      expect(cancel.querySelector('a')!.getAttribute('href')).toBe(`${list}#enquiry-${ulla}`);
+    }
+  });
+
   it('exports the CSV with a byte-order mark and the desk’s columns', async () => {
     const answer = await post(`${server.url}/staff/enquiries.csv`, {}, { Cookie: cookies.anna! });
     expect(answer.headers.get('content-type')).toBe('text/csv; charset=utf-8');
