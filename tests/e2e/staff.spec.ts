@@ -147,8 +147,9 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     await expect(page.getByRole('status').first()).toContainText('The call is cancelled');
     await expect(page.locator(':focus')).toContainText('The call is cancelled');
 
-    // The enquiry, found by name, handled, with a note.
+    // The enquiry, found by name among all enquiries, handled, with a note.
     await page.getByLabel('Name, e-mail or reference').fill('grace');
+    await page.getByLabel('List', { exact: true }).selectOption('All enquiries');
     await page.getByRole('button', { name: 'Find' }).click();
     const grace = page.locator('li', { hasText: 'Grace Hopper' });
     await grace.getByRole('button', { name: 'Mark handled' }).click();

@@ -144,6 +144,16 @@ describe('the desk’s lists', () => {
     // The form that asks is a plain GET of the desk.
     const form = first.document.querySelector('search form')!;
     expect([form.getAttribute('method'), form.getAttribute('action')]).toEqual(['get', '/staff']);
+    // It narrows the list the member is on (or All enquiries, chosen), searched or not.
+    const chosen = async (path: string) =>
+      (await desk(path)).document.querySelector<HTMLSelectElement>('#find-state')!.value;
+    expect(await chosen('/staff?state=past')).toBe('past');
+    expect(await chosen('/staff?state=past&host=anna')).toBe('past');
+    expect(await chosen('/staff?state=upcoming')).toBe('upcoming');
+    expect(await chosen('/staff?q=QUENTIN')).toBe('all');
+    expect(
+      [...form.querySelectorAll('#find-state option')].map((option) => option.textContent?.trim()),
+    ).toContain('All enquiries');
   });
 
   it('take a note and a no-show on a past call, each back at the item with what was done said', async () => {
