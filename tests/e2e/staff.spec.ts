@@ -178,6 +178,15 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     await page.getByLabel('Name, e-mail or reference').fill('GRÂCE hopp');
     await page.getByRole('button', { name: 'Find' }).click();
     await expect(page.locator('li.staff-card', { hasText: 'Grace Hopper' })).toBeVisible();
+    // A long e-mail searched for wraps in the list's title: the page stays a phone's width.
+    await page.getByLabel('Name, e-mail or reference').fill('ingrid.bergstrom4@client4.example');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await expect(page.locator('#list-title')).toContainText('ingrid.bergstrom4@client4.example');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
+    await page.getByLabel('Name, e-mail or reference').fill('GRÂCE hopp');
+    await page.getByRole('button', { name: 'Find' }).click();
     expect(await violations(page)).toEqual([]);
     await page.screenshot({ path: 'test-results/staff-desk-375.png', fullPage: true });
     // The same desk on a laptop.
