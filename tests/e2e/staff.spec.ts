@@ -97,6 +97,8 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     // A passkey, then out and in again with it: no e-mail.
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await expect(page.getByText('Passkey added')).toBeVisible();
+    // The keyboard's place is kept: still on the button, not dropped to the page's start.
+    await expect(page.getByRole('button', { name: 'Add a passkey' })).toBeFocused();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect(page).toHaveURL(`${site}/staff/sign-in`);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
