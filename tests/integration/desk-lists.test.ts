@@ -150,6 +150,8 @@ describe('the desk’s lists', () => {
     expect(await chosen('/staff?state=past')).toBe('past');
     expect(await chosen('/staff?state=past&host=anna')).toBe('past');
     expect(await chosen('/staff?state=upcoming')).toBe('upcoming');
+    // The desk's first page names no list: a name typed there looks through every enquiry.
+    expect(await chosen('/staff')).toBe('all');
     expect(await chosen('/staff?q=QUENTIN')).toBe('all');
     expect(
       [...form.querySelectorAll('#find-state option')].map((option) => option.textContent?.trim()),
