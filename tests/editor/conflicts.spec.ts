@@ -326,6 +326,53 @@ test('the second tab renamed the page: merged, the page moves with both changes,
   ).toBeVisible();
 });
 
+test('a colleague renames the page being edited: the unsaved changes move with it, are said to, and Save shows both', async ({
+  page: bob,
+  browser,
+}) => {
+  // The colleague in a browser of their own (their drafts apart), as two marketers are.
+  const elsewhere = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    const anna = await elsewhere.newPage();
+    await visit(bob, ipad);
+    await visit(anna, ipad);
+    const hero = bob.getByRole('textbox', { name: 'Hero text' });
+    const heroText = `${await hero.inputValue()} Works offline too.`;
+    await hero.fill(heroText);
+    await draftKept(bob, ['collection', 'services', 'ipad']);
+    await anna.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
+    expect(await save(anna)).toBe(200);
+    await expect(
+      anna.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' }),
+    ).toBeVisible();
+
+    // Bob is told, and is where his changes are; the offer to point the links is Anna's alone.
+    await expect(
+      bob.getByRole('status').filter({
+        hasText:
+          'This page was moved to /ipad-apps by a colleague. Your unsaved changes are kept: they are open there.',
+      }),
+    ).toBeVisible();
+    await expect(bob).toHaveURL(/\/item\/ipad-apps$/);
+    await expect(bob.getByRole('textbox', { name: 'Hero text' })).toHaveValue(heroText);
+    await expect(bob.getByRole('textbox', { name: 'Page address' })).toHaveValue('ipad-apps');
+    await expect(bob.getByRole('dialog', { name: /^The page \/ipad is now/ })).toHaveCount(0);
+
+    // His Save is checked against the page as Anna left it.
+    expect(await save(bob)).toBe(409);
+    const merge = conflictOf(bob, 'Service pages → ipad-apps').getByRole('button', {
+      name: 'Save with these choices',
+    });
+    expect(await saveAnswer(bob, () => merge.click())).toBe(200);
+    await fileState(
+      'src/content/services/ipad-apps.mdx',
+      (text = '') => text.includes('slug: ipad-apps\n') && text.includes('Works offline too.'),
+    );
+  } finally {
+    await elsewhere.close();
+  }
+});
+
 test("a draft restored after a rename's link move is checked too, at 375 px", async ({
   page,
   context,

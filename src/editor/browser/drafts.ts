@@ -6,15 +6,22 @@
  *   collection's list, and beside the collection or the singleton in the navigation.
  * - Leaving the editor (closing the tab, another address) with changes not yet saved asks first,
  *   as the browser asks for any page (the draft is kept all the same).
+ * - A colleague's Save moved a page this tab holds a draft of: the draft moves with it (the page is
+ *   opened there if it was open here), and the marketer is told; Save then shows both versions,
+ *   theirs and the colleague's, as for any change made since the entry was opened.
  * - The uploads a draft names stay on the dev server as long as a draft names them
  *   (../dev-server/pending.ts): each time the editor opens, and when the tab is hidden, it says
  *   which of the pending uploads its drafts name.
  */
-import { createStore, del, entries } from 'idb-keyval';
-import { RESET_EVENT, SAVED_EVENT } from '../events.ts';
+import { createStore, del, entries, get, set } from 'idb-keyval';
+import { PAGE_MOVED_EVENT, RESET_EVENT, SAVED_EVENT, type PageMove } from '../events.ts';
 import { browserId, pendingUploads } from '../fields/image/endpoint.ts';
 import { imageUploadPath } from '../../domain/images.ts';
+import { onServerEvent } from '../server-events.ts';
+import { notify } from './notice.ts';
+import { madeHere } from './own-moves.ts';
 import { afterEachRedraw } from './redraws.ts';
+import { follow } from './saves.ts';
 
 const MARK = 'data-editor-draft';
 /** What the lists say beside an entry that holds a draft. */
@@ -138,19 +145,103 @@ addEventListener('beforeunload', (event) => {
 /**
  * A Save that gave an entry another address: Keystatic then opens it there, and leaves the draft
  * kept under the old address behind, which no entry has any more (and a page given that address
- * later would be offered it). It goes.
+ * later would be offered it). It goes, unless it still has the old address: another tab's of this
+ * browser (they share one draft an entry), which moves it to the new address once it hears of the move.
  */
 let saved: { at: number; path: string } | undefined;
 const ITEM = /^\/keystatic\/collection\/([^/]+)\/item\/([^/]+)$/;
-function movedBySave() {
+async function movedBySave() {
   const before = saved && Date.now() - saved.at < 5_000 ? ITEM.exec(saved.path) : null;
   const now = ITEM.exec(location.pathname);
   if (!before || !now || before[1] !== now[1] || before[2] === now[2]) return;
   saved = undefined;
-  void del(['collection', before[1]!, decodeURIComponent(before[2]!)], draftStore()).catch(
-    () => {},
+  const key = ['collection', before[1]!, decodeURIComponent(before[2]!)];
+  try {
+    const left = (await get(key, draftStore())) as { slug?: string } | undefined;
+    if (left && left.slug !== key[2]) await del(key, draftStore());
+  } catch {
+    // no IndexedDB: no draft either
+  }
+}
+
+/** A service page's draft, as Keystatic keeps it (its schema: `storedValSchema` of its item page). */
+interface EntryDraft {
+  slug: string;
+  files: Map<string, Uint8Array>;
+}
+const SERVICES = 'services';
+
+/**
+ * A draft of `from` at `to`: its file named for the new address, whose Page address says it, unless
+ * the marketer had changed that too (their own choice then stays, for Save to show).
+ */
+function movedDraft(draft: EntryDraft, from: string, to: string): EntryDraft {
+  if (draft.slug !== from || !(draft.files instanceof Map)) return draft;
+  const files = new Map<string, Uint8Array>();
+  for (const [path, bytes] of draft.files) {
+    const named = path.replace(new RegExp(`/${from}(\\.[a-z]+)$`), `/${to}$1`);
+    const text = () => new TextDecoder().decode(bytes);
+    const renamed = () => text().replace(new RegExp(`^slug: ${from}$`, 'm'), `slug: ${to}`);
+    files.set(named, named === path ? bytes : new TextEncoder().encode(renamed()));
+  }
+  return { ...draft, slug: to, files };
+}
+
+/** Moves this browser's draft of a page a colleague moved, unless one is at its new address. */
+async function moveDraft(from: string, to: string): Promise<boolean> {
+  const store = draftStore();
+  const before = ['collection', SERVICES, from];
+  const after = ['collection', SERVICES, to];
+  try {
+    const draft = (await get(before, store)) as EntryDraft | undefined;
+    if (!draft || (await get(after, store)) !== undefined) return false;
+    await set(after, movedDraft(draft, from, to), store);
+    await del(before, store);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Keystatic's own way to another address: the history API, then the event its router hears. */
+function go(path: string) {
+  history.replaceState(history.state, '', path);
+  dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+}
+
+/**
+ * Opens the service page at `slug` in place of the one that was open, which Keystatic found no
+ * more. By way of its list: its item page, kept from one entry to the next, went on showing the
+ * "Entry not found." it had (its loads keep the last result while the next one comes).
+ */
+async function reopenAt(slug: string) {
+  // The files as they are now first (the move may be heard of before their change).
+  await follow();
+  go(`/keystatic/collection/${SERVICES}`);
+  // Until the list shows (its rows), for a moment at most.
+  const listed = () => document.querySelector('[role="row"][data-key^="key:"]');
+  for (let waited = 0; waited < 3_000 && !listed(); waited += 50)
+    await new Promise((done) => setTimeout(done, 50));
+  go(`/keystatic/collection/${SERVICES}/item/${slug}`);
+}
+
+/** What a colleague's move of a page means for this tab, said in a notice. */
+async function followColleague(move: PageMove) {
+  if (move.kind !== 'moved' || madeHere(move)) return;
+  const from = move.from.slice(1);
+  const open = ITEM.exec(location.pathname);
+  const here = open?.[1] === SERVICES && decodeURIComponent(open[2]!) === from;
+  const moved = await moveDraft(from, move.to.slice(1));
+  if (here) await reopenAt(move.to.slice(1));
+  void readDrafts();
+  const page = here ? 'This page' : `The page ${move.from}`;
+  notify(
+    moved
+      ? `${page} was moved to ${move.to} by a colleague. Your unsaved changes are kept: they are ${here ? 'open there' : 'there'}.`
+      : `${page} was moved to ${move.to} by a colleague${here ? ': it is open there' : ''}.`,
   );
 }
+onServerEvent(PAGE_MOVED_EVENT, (move: PageMove) => void followColleague(move));
 
 void readDrafts();
 // Keystatic puts a draft away (or removes it) just after a change, a Save or a reset.
@@ -165,7 +256,7 @@ for (const method of ['pushState', 'replaceState'] as const) {
   const original = history[method].bind(history);
   history[method] = (...args: Parameters<History['pushState']>) => {
     original(...args);
-    movedBySave();
+    void movedBySave();
     soon();
   };
 }

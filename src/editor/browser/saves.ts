@@ -14,6 +14,7 @@
 import { CONTENT_WRITTEN_EVENT, KEYSTATIC_TREE, type SaveRefusal } from '../events.ts';
 import { HISTORY_BASE } from '../routes.ts';
 import { onServerEvent } from '../server-events.ts';
+import { sending } from './own-moves.ts';
 
 const SAVE = '/api/keystatic/update';
 const TREE = '/api/keystatic/tree';
@@ -26,7 +27,7 @@ let saves = 0;
 let followAgain = false;
 
 /** Fetches the files as the dev server has them now and hands them to Keystatic. */
-async function follow(): Promise<void> {
+export async function follow(): Promise<void> {
   const take = (globalThis as Record<symbol, unknown>)[Symbol.for(KEYSTATIC_TREE)] as
     ((entries: unknown) => Promise<void>) | undefined;
   if (!take) return;
@@ -78,7 +79,15 @@ window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
   const url = pathOf(input);
   const method = methodOf(input, init);
   if (url.origin !== location.origin || method !== 'POST') return send(input, init);
-  if (url.pathname === SAVE && init && typeof init.body === 'string') return save(input, init);
+  if (url.pathname === SAVE && init && typeof init.body === 'string') {
+    const failed = sending(init.body);
+    const response = await save(input, init).catch((error: unknown) => {
+      failed();
+      throw error;
+    });
+    if (!response.ok) failed();
+    return response;
+  }
   const response = await send(input, init);
   // "Point them at …" and the History's other posts write content: followed at once.
   if (url.pathname.startsWith(`${HISTORY_BASE}/`) && response.ok) void follow();

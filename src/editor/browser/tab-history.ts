@@ -11,7 +11,7 @@
  *   redirect and says so here: the marketer is offered to point the links to the old address at
  *   the new one. A page moved to an address that sent its visitors on elsewhere takes them: that
  *   redirect was removed, which is said, and the links to that address can keep going where they
- *   went.
+ *   went. Only the tab whose Save it was offers it: a colleague's tabs say what they did.
  *
  * Keystatic renders these parts with React: what is added here lives beside its elements, marked
  * `data-editor-history`, and is added again whenever Keystatic renders a part anew.
@@ -19,6 +19,7 @@
 import { PAGE_MOVED_EVENT, type PageMove } from '../events.ts';
 import { HISTORY_BASE as BASE } from '../routes.ts';
 import { onServerEvent } from '../server-events.ts';
+import { madeHere } from './own-moves.ts';
 import { afterEachRedraw } from './redraws.ts';
 
 const MARK = 'data-editor-history';
@@ -322,6 +323,8 @@ afterEachRedraw(() => {
   helpDelete();
 });
 
+// Only in the tab whose Save moved the page: a colleague's tabs say what happened (./drafts.ts),
+// and its links are the colleague's to point.
 onServerEvent(PAGE_MOVED_EVENT, (move: PageMove) => {
-  void offerToMoveLinks(move);
+  if (madeHere(move)) void offerToMoveLinks(move);
 });
