@@ -326,7 +326,7 @@ test('the second tab renamed the page: merged, the page moves with both changes,
   ).toBeVisible();
 });
 
-test('a colleague renames the page being edited: the unsaved changes move with it, are said to, and Save shows both', async ({
+test('a colleague renames, then deletes, the page being edited: the unsaved changes are kept and said to, Save shows both, and only the colleague is offered the links', async ({
   page: bob,
   browser,
 }) => {
@@ -342,9 +342,8 @@ test('a colleague renames the page being edited: the unsaved changes move with i
     await draftKept(bob, ['collection', 'services', 'ipad']);
     await anna.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
     expect(await save(anna)).toBe(200);
-    await expect(
-      anna.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' }),
-    ).toBeVisible();
+    const offer = anna.getByRole('dialog', { name: 'The page /ipad is now /ipad-apps' });
+    await offer.getByRole('button', { name: 'Not now' }).click();
 
     // Bob is told, and is where his changes are; the offer to point the links is Anna's alone.
     await expect(
@@ -368,6 +367,27 @@ test('a colleague renames the page being edited: the unsaved changes move with i
       'src/content/services/ipad-apps.mdx',
       (text = '') => text.includes('slug: ipad-apps\n') && text.includes('Works offline too.'),
     );
+
+    // Anna deletes it while Bob changes it again: only Anna is offered to point its links.
+    await bob.getByRole('textbox', { name: 'Hero text' }).fill('Works offline.');
+    await draftKept(bob, ['collection', 'services', 'ipad-apps']);
+    // Anna opens it anew, as it is after Bob's Save.
+    await visit(anna, '/keystatic/collection/services/item/ipad-apps');
+    await anna.getByRole('button', { name: 'Delete entry…' }).click();
+    await anna
+      .getByRole('alertdialog', { name: 'Delete entry' })
+      .getByRole('button', { name: 'Yes, delete' })
+      .click();
+    await expect(
+      anna.getByRole('dialog', { name: 'The page /ipad-apps was deleted' }),
+    ).toBeVisible();
+    await expect(
+      bob.getByRole('status').filter({
+        hasText:
+          'A colleague deleted this page. Your unsaved changes are kept and come back if the page is brought back.',
+      }),
+    ).toBeVisible();
+    await expect(bob.getByRole('dialog', { name: /^The page \/ipad-apps was/ })).toHaveCount(0);
   } finally {
     await elsewhere.close();
   }

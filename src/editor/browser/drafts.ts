@@ -8,7 +8,8 @@
  *   as the browser asks for any page (the draft is kept all the same).
  * - A colleague's Save moved a page this tab holds a draft of: the draft moves with it (the page is
  *   opened there if it was open here), and the marketer is told; Save then shows both versions,
- *   theirs and the colleague's, as for any change made since the entry was opened.
+ *   theirs and the colleague's, as for any change made since the entry was opened. A page a
+ *   colleague deleted keeps its draft where it was: it comes back with the page.
  * - The uploads a draft names stay on the dev server as long as a draft names them
  *   (../dev-server/pending.ts): each time the editor opens, and when the tab is hidden, it says
  *   which of the pending uploads its drafts name.
@@ -225,12 +226,22 @@ async function reopenAt(slug: string) {
   go(`/keystatic/collection/${SERVICES}/item/${slug}`);
 }
 
-/** What a colleague's move of a page means for this tab, said in a notice. */
+/** What a colleague's move or deletion of a page means for this tab, said in a notice. */
 async function followColleague(move: PageMove) {
-  if (move.kind !== 'moved' || madeHere(move)) return;
+  if (move.kind === 'created' || madeHere(move)) return;
   const from = move.from.slice(1);
   const open = ITEM.exec(location.pathname);
   const here = open?.[1] === SERVICES && decodeURIComponent(open[2]!) === from;
+  if (move.kind === 'deleted') {
+    const kept = (await get(['collection', SERVICES, from], draftStore()).catch(() => undefined))
+      ? ' Your unsaved changes are kept and come back if the page is brought back.'
+      : '';
+    return notify(
+      here || kept
+        ? `A colleague deleted ${here ? 'this page' : `the page ${move.from}`}.${kept || ' You can bring it back from History and deleted entries.'}`
+        : `A colleague deleted the page ${move.from}: its visitors are sent to ${move.to}.`,
+    );
+  }
   const moved = await moveDraft(from, move.to.slice(1));
   if (here) await reopenAt(move.to.slice(1));
   void readDrafts();
