@@ -333,6 +333,10 @@ describe('the editor on the live site', () => {
       body: '{"additions":[],"deletions":[]}',
     });
     expect(refused.status).toBe(403);
+    // Said so that one whose session ended knows their changes wait in the tab ("Sign in first.").
+    expect(await refused.text()).toBe(
+      'You were signed out. Your changes are kept in this browser: sign in again on /staff/sign-in, then press Save again.',
+    );
     expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(before);
   });
 

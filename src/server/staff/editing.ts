@@ -82,7 +82,11 @@ export async function editorAnswer(
   if (!current)
     return READS.has(request.method)
       ? answer(303, '', { Location: '/staff/sign-in' })
-      : answer(403, 'Sign in first.');
+      : // A Save after the session ended: what was typed is still in the editor's tab.
+        answer(
+          403,
+          'You were signed out. Your changes are kept in this browser: sign in again on /staff/sign-in, then press Save again.',
+        );
   const { member } = current;
   if (!isEditor(member))
     return answer(403, 'Only the site’s editors may use the editor (STAFF_EDITORS).');
