@@ -408,6 +408,9 @@ describe('a SQLite store copied into PostgreSQL', () => {
     const insert = sqlite.prepare('INSERT INTO later_things VALUES (?, ?, ?, ?, ?)');
     insert.run(7, new Uint8Array([0, 1, 254, 255]), 2n ** 62n + 1n, 1, null);
     insert.run(9, new Uint8Array([]), -(2n ** 53n) - 3n, 0, 'déjà');
+    // SQLite keeps whatever a column is given: a boolean written as text is read by its words.
+    insert.run(11, new Uint8Array([]), 1, 'false', null);
+    insert.run(12, new Uint8Array([]), 2, ' TRUE ', null);
     sqlite.close();
     const url = await newPostgresDatabase();
     await (await PostgresStore.open(url)).close();
@@ -420,8 +423,8 @@ describe('a SQLite store copied into PostgreSQL', () => {
     const result = await copyToPostgres(sqlitePath, url);
     expect(result.tables.find((t) => t.table === 'later_things')).toEqual({
       table: 'later_things',
-      source: 2,
-      target: 2,
+      source: 4,
+      target: 4,
     });
     await query(url, `INSERT INTO later_things (token, big, used) VALUES ('\\x00', 0, false)`);
     expect(
@@ -433,8 +436,27 @@ describe('a SQLite store copied into PostgreSQL', () => {
     ).toEqual([
       { id: '7', token: '0001feff', big: String(2n ** 62n + 1n), used: true, note: null },
       { id: '9', token: '', big: String(-(2n ** 53n) - 3n), used: false, note: 'déjà' },
-      { id: '10', token: '00', big: '0', used: false, note: null },
+      { id: '11', token: '', big: '1', used: false, note: null },
+      { id: '12', token: '', big: '2', used: true, note: null },
+      { id: '13', token: '00', big: '0', used: false, note: null },
     ]);
+  });
+
+  it('refuses a true-or-false value it cannot read, saying where, and copies nothing', async () => {
+    await filledSqlite();
+    const sqlite = new DatabaseSync(sqlitePath);
+    sqlite.exec('CREATE TABLE later_flags (id INTEGER PRIMARY KEY, used INTEGER NOT NULL)');
+    sqlite.prepare('INSERT INTO later_flags VALUES (?, ?)').run(1, 'maybe\x1b[2J');
+    sqlite.close();
+    const url = await newPostgresDatabase();
+    await (await PostgresStore.open(url)).close();
+    await query(url, 'CREATE TABLE later_flags (id BIGINT PRIMARY KEY, used BOOLEAN NOT NULL)');
+    const refused = copyToPostgres(sqlitePath, url);
+    await expect(refused).rejects.toThrow(CopyError);
+    await expect(refused).rejects.toThrow(
+      'Copying later_flags failed: used holds a value that is neither true nor false (not 0, 1, true or false).',
+    );
+    expect(await query(url, 'SELECT count(*)::int AS n FROM enquiries')).toEqual([{ n: 0 }]);
   });
 
   it('is one moment of a store that the server keeps writing meanwhile', async () => {

@@ -227,9 +227,28 @@ function jsonWithoutNul(text: string, cleaned: Cleaned) {
   return json;
 }
 
+/**
+ * SQLite's 0/1 in `column` (or a boolean written as text) as a boolean; any other value refuses the
+ * copy. Text is read by its words: `Number('false')` is NaN, which is not 0, so it read as true.
+ */
+const booleanOf = (column: string) => (value: SQLOutputValue) => {
+  if (value === null) return null;
+  if (typeof value === 'number' || typeof value === 'bigint') return Number(value) !== 0;
+  const text = String(value).trim().toLowerCase();
+  if (['1', 't', 'true'].includes(text)) return true;
+  if (['0', 'f', 'false'].includes(text)) return false;
+  // The value is not said: a refusal names no data (CopyError).
+  throw new Error(
+    `${column} holds a value that is neither true nor false (not 0, 1, true or false).`,
+  );
+};
+
 /** A source value as PostgreSQL takes it for a column of `type` (pg sends the rest as text). */
-function converter(type: string, cleaned: Cleaned): (value: SQLOutputValue) => unknown {
-  if (type === 'boolean') return (value) => (value === null ? null : Number(value) !== 0);
+function converter(
+  { name, type }: TargetColumn,
+  cleaned: Cleaned,
+): (value: SQLOutputValue) => unknown {
+  if (type === 'boolean') return booleanOf(name);
   // SQLite keeps a list (field data's phases) as JSON text.
   if (type === 'ARRAY') return (value) => (typeof value === 'string' ? JSON.parse(value) : value);
   if (type === 'json' || type === 'jsonb')
@@ -268,7 +287,10 @@ async function copyTable(
 ) {
   const cleaned = { values: 0 };
   const convert = table.columns.map((name) =>
-    converter(columns.find((c) => c.name === name)!.type, cleaned),
+    converter(
+      columns.find((c) => c.name === name)!,
+      cleaned,
+    ),
   );
   const perInsert = Math.max(1, Math.min(batchRows, Math.floor(MAX_PARAMETERS / convert.length)));
   let batch: unknown[][] = [];
