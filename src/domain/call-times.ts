@@ -190,6 +190,21 @@ export function byDate(slots: readonly Slot[], timeZone: string, leaveOut: reado
   return days;
 }
 
+/**
+ * The date a call's change page lists first (in the zone it shows): the call's own, so that the
+ * times near it come first, when it falls within the free days; else '' (the first free day), as
+ * for a call before the first free day or past the last.
+ */
+export function callDayFirst(slots: readonly Slot[], timeZone: string, start: string): string {
+  const day = dateIn(start, timeZone);
+  const dates = [...byDate(slots, timeZone).keys()];
+  return dates[0] !== undefined && dates[0] < day && dates.at(-1)! >= day ? day : '';
+}
+
+/** The first of `dates` on or after `from` (calendar dates, in order); the first when none is. */
+export const firstFrom = (dates: readonly string[], from: string) =>
+  dates.find((date) => date >= from) ?? dates[0] ?? '';
+
 /** The slots of the first `days` dates (in a zone) that have any: the first answer a phone waits for. */
 export function firstDays(slots: readonly Slot[], timeZone: string, days: number): Slot[] {
   const dates = [...byDate(slots, timeZone).keys()].slice(0, days);

@@ -14,6 +14,8 @@ interface Props {
   locale: string;
   error?: string;
   alternatives?: Slot[];
+  /** The day the picker opens on: the server's list's first (the call's own, or `?from=`). */
+  openOn?: string;
   /** The server's list of the times as radio buttons: what the page shows until this takes over. */
   children?: ReactNode;
 }
@@ -31,6 +33,7 @@ export default function ChangeTimeChoice({
   locale,
   error,
   alternatives,
+  openOn,
   children,
 }: Props) {
   const [picker, setPicker] = useState(false);
@@ -53,6 +56,7 @@ export default function ChangeTimeChoice({
           chosen={chosen}
           onChoose={(slot) => setChosen(slot?.start)}
           focusOnOpen={false}
+          {...(openOn && { openOn })}
         />
       ) : (
         children

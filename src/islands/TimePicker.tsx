@@ -4,6 +4,7 @@ import {
   clock,
   dateIn,
   dayLabel,
+  firstFrom,
   formatIn,
   readingLocale,
   zoneCity,
@@ -34,6 +35,8 @@ interface Props {
    * gives the one stored with the booking, so that its server's rendering and the browser's agree).
    */
   locale?: string;
+  /** The day it opens on (a calendar date), or the first free after it: the first free when not given. */
+  openOn?: string;
   /** Whether its first control takes the focus once shown (it replaced the link that opened it). */
   focusOnOpen?: boolean;
 }
@@ -91,6 +94,7 @@ export default function TimePicker({
   zone = visitorZone(),
   locale = readingLocale(browserLocale()),
   focusOnOpen = true,
+  openOn,
 }: Props) {
   useStyles();
   const [loaded, setLoaded] = useState<Loaded>(
@@ -191,9 +195,14 @@ export default function TimePicker({
   // The nearest free times are listed on their own; each time has one radio button.
   const byDay = byDate(slots, zone, alternatives);
   const days = [...byDay.keys()];
-  // The day chosen, else the chosen time's (a time chosen before this picker took over), else the first.
+  // The day chosen, else the chosen time's (a time chosen before this picker took over), else the
+  // one it opens on (a call's change page: the call's own), else the first.
   const chosenDay = chosen ? dateIn(chosen, zone) : '';
-  const shownDay = byDay.has(day) ? day : byDay.has(chosenDay) ? chosenDay : (days[0] ?? '');
+  const shownDay = byDay.has(day)
+    ? day
+    : byDay.has(chosenDay)
+      ? chosenDay
+      : firstFrom(days, openOn ?? '');
   const sameZone =
     clock('2026-01-15T12:00:00Z', zone) === clock('2026-01-15T12:00:00Z', agencyZone) &&
     clock('2026-07-15T12:00:00Z', zone) === clock('2026-07-15T12:00:00Z', agencyZone);

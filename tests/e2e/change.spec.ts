@@ -7,6 +7,7 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from './shared-page';
 import { violations } from './helpers';
+import { dateIn } from '../../src/domain/call-times';
 
 /**
  * Books a call natively on /schedule at the first free time of the `day`-th day listed from
@@ -75,11 +76,13 @@ test.describe('on a phone, with JavaScript', () => {
   test('the dialog’s time picker over the same times, in the prospect’s zone, moves the call', async ({
     page,
   }) => {
-    await bookAndOpenChange(page, lateDate(15), 1);
+    const start = await bookAndOpenChange(page, lateDate(15), 1);
     const picker = page.getByRole('group', { name: 'Time for the call' });
-    // The picker has taken over from the list: a day at a time.
+    // The picker has taken over from the list: a day at a time, opening on the call's own day
+    // (its other times there), not the first free one.
     const day = picker.getByLabel('Day');
     await expect(day).toBeVisible();
+    await expect(day).toHaveValue(dateIn(start, 'Europe/London'));
     // The prospect's zone as when they booked: /schedule, which sends none, books in the office's.
     await expect(
       picker.getByText(/Times are in your time zone, UK time \(London\)\./),

@@ -158,6 +158,40 @@ describe('the change link', () => {
     }
   });
 
+  it('lists the free days from the call’s own day (in the prospect’s zone), with the earlier days a link away', async () => {
+    const server = await servers.start();
+    const { slots } = await freeSlots(server);
+    const zone = 'America/New_York';
+    const day = (slot: Slot) => dateIn(slot.start, zone);
+    // The first time of a day a week after the first free day, with other free times that day.
+    const weekOn = slots.find(
+      (slot) =>
+        day(slot) >=
+          dateIn(new Date(Date.parse(slots[0]!.start) + 7 * 86_400_000).toISOString(), zone) &&
+        slots.filter((other) => day(other) === day(slot)).length > 1,
+    )!;
+    const response = await book(server, weekOn.start, { time_zone: zone });
+    const { id } = (await response.json()) as { id: string };
+    const token = signCallToken('change', id, 0, Date.parse(weekOn.start), SECRET);
+    const page = await (await fetch(`${server.url}/schedule/change?token=${token}`)).text();
+    const listed = [...page.matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]!);
+    // The call's day comes first: its other times, not the first free day's.
+    expect(dateIn(listed[0]!, zone)).toBe(day(weekOn));
+    expect(listed[0]).toBe(
+      slots.find((s) => day(s) === day(weekOn) && s.start !== weekOn.start)!.start,
+    );
+    // The days before it are a link away, and lead back to the first free day.
+    const earlier = /href="(\/schedule\/change\?token=[^"]+)">Earlier days</.exec(page)?.[1];
+    expect(earlier).toBeDefined();
+    let back = page;
+    for (let href = earlier; href;) {
+      back = await (await fetch(`${server.url}${href.replaceAll('&amp;', '&')}`)).text();
+      href = /href="(\/schedule\/change\?token=[^"]+)">Earlier days</.exec(back)?.[1];
+    }
+    const first = /name="slot" value="([^"]+)"/.exec(back)![1]!;
+    expect(dateIn(first, zone) <= day(slots[0]!)).toBe(true);
+  });
+
   it('refuses a forged, an expired and an unknown link, and changes nothing', async () => {
     const server = await servers.start();
     const { slots } = await freeSlots(server);

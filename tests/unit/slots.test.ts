@@ -12,6 +12,7 @@ import {
 import { dayAfter, isTimeZone, type Availability, type Slot } from '../../src/domain/booking';
 import {
   acceptedLocale,
+  callDayFirst,
   formatCallTime,
   readingLocale,
   visitorLocale,
@@ -273,6 +274,29 @@ describe('daylight saving in Europe/London', () => {
     expect(slotsOfDate(withHours({ sunday: ['01:00-03:00'] }), '2027-03-28')).toEqual([
       { start: '2027-03-28T01:00:00Z', end: '2027-03-28T01:30:00Z' },
     ]);
+  });
+});
+
+describe("the day a call's change page lists first", () => {
+  const at = (start: string): Slot => ({ start, end: start });
+  // Free days in New York: 1, 2 and 9 December (the 2nd's 03:00Z is still the 1st there).
+  const slots = [
+    at('2026-12-01T15:00:00Z'),
+    at('2026-12-03T03:00:00Z'),
+    at('2026-12-09T15:00:00Z'),
+  ];
+  const zone = 'America/New_York';
+
+  it("is the call's own date in the zone shown, when free days lie before and on or after it", () => {
+    expect(callDayFirst(slots, zone, '2026-12-08T02:00:00Z')).toBe('2026-12-07');
+    expect(callDayFirst(slots, zone, '2026-12-09T18:00:00Z')).toBe('2026-12-09');
+  });
+
+  it('is the first free day (none given) for a call on or before it, or after the last', () => {
+    expect(callDayFirst(slots, zone, '2026-12-01T16:00:00Z')).toBe('');
+    expect(callDayFirst(slots, zone, '2026-11-30T16:00:00Z')).toBe('');
+    expect(callDayFirst(slots, zone, '2026-12-10T16:00:00Z')).toBe('');
+    expect(callDayFirst([], zone, '2026-12-08T16:00:00Z')).toBe('');
   });
 });
 
