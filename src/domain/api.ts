@@ -15,7 +15,7 @@ export const endpoints = {
   schedule: '/schedule',
   /** The free times as JSON (GET): FreeTimesAnswer; `?days=N`, those of the first N days that have any. */
   freeTimes: '/schedule/slots.json',
-  /** Where a booked call lands, with `?ref=<id>`. */
+  /** Where a booked call lands, with `?token=` (its link signed for it: server/call-token.ts). */
   booked: '/schedule/booked',
   /** Where any other submission lands. */
   thankYou: '/thankyou',

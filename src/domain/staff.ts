@@ -149,7 +149,6 @@ export const REF_LENGTH = 8;
 
 /**
  * An enquiry's reference as the desk shows it and the log writes it. Never the whole id in the
- * log: with e-mail off, a booked call's page of that id (/schedule/booked?ref=) shows its change
- * and cancel links, and anyone who read the log could cancel the call.
+ * log: a booked call's page of that id (/schedule/booked?ref=, its older address) shows its time.
  */
 export const referenceOf = (id: string) => id.slice(0, REF_LENGTH);

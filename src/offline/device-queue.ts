@@ -35,7 +35,7 @@ export interface QueuedEnquiry {
    */
   refusedTime?: 'taken' | 'refused';
   /**
-   * Booked: the call's page (/schedule/booked?ref=…). A booking sent in the background, the page
+   * Booked: the call's page (/schedule/booked?token=…). A booking sent in the background, the page
    * closed, is still told on the next visit, with its link (with e-mail off, the only way to its
    * change and cancel links); kept without its fields until the visitor dismisses it.
    */

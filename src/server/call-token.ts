@@ -1,14 +1,16 @@
 /**
  * The links of a booked call's e-mails: cancel it (/schedule/cancel), change its time
- * (/schedule/change) and confirm it (/schedule/confirm), each `<enquiry id>.<sequence>.<expiry>.<HMAC-SHA256>`, signed with
+ * (/schedule/change) and confirm it (/schedule/confirm), and the page a booking lands on
+ * (/schedule/booked), each `<enquiry id>.<sequence>.<expiry>.<HMAC-SHA256>`, signed with
  * BOOKING_SECRET for its purpose, so that one kind of link never works as the other. The sequence is
  * the call's as the e-mail was made: a change link works once (the move raises the sequence, and the
  * next e-mail carries the next link). Valid until the call starts. Nothing is stored: the signature
  * is the proof, and the booking says whether the link was used.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { endpoints } from '../domain/api.ts';
 
-export type CallLinkPurpose = 'cancel' | 'change' | 'confirm';
+export type CallLinkPurpose = 'cancel' | 'change' | 'confirm' | 'booked';
 
 const signature = (payload: string, secret: string) =>
   createHmac('sha256', secret).update(payload).digest('base64url');
@@ -92,3 +94,11 @@ export function callLinkPaths(
 /** The confirm link of the call of enquiry `id` at `sequence`, starting at `start`, as a path. */
 export const confirmLinkPath = (id: string, sequence: number, start: string, secret: string) =>
   `/schedule/confirm?token=${signCallToken('confirm', id, sequence, Date.parse(start), secret)}`;
+
+/**
+ * The booked page of the call of enquiry `id` (where a booking lands), as a path: signed for its own
+ * purpose, so that the call's id alone opens no page of it (with e-mail off, that page shows the
+ * call's change and cancel links). Valid until the call starts, as the links it shows.
+ */
+export const bookedPagePath = (id: string, sequence: number, start: string, secret: string) =>
+  `${endpoints.booked}?token=${signCallToken('booked', id, sequence, Date.parse(start), secret)}`;

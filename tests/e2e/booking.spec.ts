@@ -70,7 +70,7 @@ test.describe('in the dialog', () => {
     expect(await violations(page)).toEqual([]);
 
     await dialog.getByRole('button', { name: 'Book this call' }).click();
-    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    await expect(page).toHaveURL(/\/schedule\/booked\?token=/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your call is booked');
     await expect(page.getByText(`${inNewYork} Eastern Time`)).toBeVisible();
     expect(await violations(page)).toEqual([]);
@@ -121,7 +121,7 @@ test.describe('in the dialog', () => {
     expect(alternative).not.toBe(start);
     await nearest.first().check();
     await dialog.getByRole('button', { name: 'Book this call' }).click();
-    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    await expect(page).toHaveURL(/\/schedule\/booked\?token=/);
     expect(await callStarts()).toEqual(expect.arrayContaining([start, alternative]));
   });
 
@@ -196,7 +196,7 @@ test.describe('in the dialog', () => {
     await expect.poll(() => asked).toEqual(['?days=3', '']);
     await expect.poll(() => dialog.getByLabel('Day').locator('option').count()).toBeGreaterThan(3);
     await dialog.getByRole('button', { name: 'Book this call' }).click();
-    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    await expect(page).toHaveURL(/\/schedule\/booked\?token=/);
     expect(await callStarts()).toContain(start);
   });
 
@@ -210,7 +210,7 @@ test.describe('in the dialog', () => {
     await time.check();
     const start = (await time.getAttribute('value'))!;
     await dialog.getByRole('button', { name: 'Book this call' }).click();
-    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    await expect(page).toHaveURL(/\/schedule\/booked\?token=/);
     const inNewYork = inNewYorkClock(start);
     await expect(page.getByText(`${inNewYork} Eastern Time`)).toBeVisible();
     expect(await callStarts()).toContain(start);
@@ -308,7 +308,7 @@ test.describe('without JavaScript', () => {
     const start = (await time.getAttribute('value'))!;
     await time.check();
     await page.getByRole('main').getByRole('button', { name: 'Book this call' }).click();
-    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    await expect(page).toHaveURL(/\/schedule\/booked\?token=/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your call is booked');
     expect(await callStarts()).toContain(start);
   });
@@ -337,7 +337,7 @@ test('a booking reaches the mailbox with its invitation, and its link cancels it
     // The second day's: the first day's first time may leave the notice period before the post.
     const start = await pickTime(page, 1);
     await dialog.getByRole('button', { name: 'Book this call' }).click();
-    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    await expect(page).toHaveURL(/\/schedule\/booked\?token=/);
 
     // The agency's notice, the prospect's invitation, and its host's.
     await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBe(3);

@@ -437,7 +437,7 @@ test.describe('enquiries without a connection', () => {
     expect(await violations(page)).toEqual([]);
     await chooseFirstTime(dialog, 1);
     await dialog.getByRole('button', { name: 'Book this call' }).click();
-    await expect(page).toHaveURL(/\/schedule\/booked\?ref=/);
+    await expect(page).toHaveURL(/\/schedule\/booked\?token=/);
     // The refused request is done with: gone from the device and from the notice.
     await expect.poll(() => keptOnDevice(page)).toBe(0);
     await page.goto('/iphone');

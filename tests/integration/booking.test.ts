@@ -249,7 +249,7 @@ describe('booking', () => {
     const booked = await postForm(`${server.url}/schedule`, booking(slots[1]!.start), native);
     expect(booked.status).toBe(303);
     const location = booked.headers.get('location')!;
-    expect(location).toMatch(/^\/schedule\/booked\?ref=[0-9a-f-]{36}$/);
+    expect(location).toMatch(/^\/schedule\/booked\?token=[0-9a-f-]{36}\.\d+\.\d+\.[\w-]{43}$/);
     const page = await (await fetch(`${server.url}${location}`)).text();
     expect(page).toContain('Your call is booked');
     const unknown = await fetch(`${server.url}/schedule/booked?ref=${crypto.randomUUID()}`);

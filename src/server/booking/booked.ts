@@ -1,49 +1,76 @@
 /**
- * The confirmation page of a booked call (/schedule/booked?ref=<id>): the booking of its reference,
- * or why there is none to show (an unknown reference, a store that cannot be read), with the status.
+ * The page a booked call lands on (/schedule/booked?token=…, the link signed for it as booked): the
+ * booking, or why there is none to show (an unknown or forged link, one past the call's start, a
+ * store that cannot be read), with the status. A page of an older address, `?ref=<id>`, shows the
+ * call's time alone: the id is no key to its links.
  */
 import type { PageAnswer } from '../http/answer.ts';
-import type { CallLinks } from '../call-token.ts';
+import { checkCallToken, type CallLinks } from '../call-token.ts';
 import { callLinks } from './change.ts';
-import type { OpenServices } from './services.ts';
+import type { OpenServices, Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 
 export interface BookedOutcome extends PageAnswer {
-  /** The booked call's enquiry; undefined for a reference with no booking. */
+  /** The booked call's enquiry; undefined for a link that leads to none. */
   booking: StoredEnquiry | undefined;
   /** The store could not be read: the page says so (503), not that the booking is unknown. */
   unavailable: boolean;
+  /** The link was signed until the call's start, which has come. */
+  expired: boolean;
+  /** Reached by the call's id (`?ref=`, the address before the links were signed): no links. */
+  byReference: boolean;
   /** Whether e-mail is on (the confirmation, with the call's links, is on its way). */
   mailed: boolean;
   /** Without e-mail, the call's change and cancel links, which the page shows itself. */
   links?: CallLinks;
 }
 
-export async function handleBooked(request: Request, open: OpenServices): Promise<BookedOutcome> {
-  const ref = new URL(request.url).searchParams.get('ref') ?? '';
-  let booking: StoredEnquiry | undefined;
+/** The enquiry the page's address names: by its signed link, else (an older address) by its id. */
+async function addressed(url: URL, service: Services, now: number) {
+  const token = url.searchParams.get('token');
+  if (token === null) {
+    const ref = url.searchParams.get('ref') ?? '';
+    const booking = /^[0-9a-f-]{36}$/.test(ref) ? await service.store.findById(ref) : undefined;
+    return { booking, expired: false, byReference: true };
+  }
+  const check = service.bookingSecret
+    ? checkCallToken('booked', token, service.bookingSecret, now)
+    : ({ ok: false, reason: 'invalid' } as const);
+  if (!check.ok) return { booking: undefined, expired: check.reason === 'expired' };
+  return { booking: await service.store.findById(check.id), expired: false };
+}
+
+export async function handleBooked(
+  request: Request,
+  open: OpenServices,
+  now = Date.now(),
+): Promise<BookedOutcome> {
+  let found: Awaited<ReturnType<typeof addressed>> = { booking: undefined, expired: false };
   let unavailable = false;
   let mailed = false;
   let links: CallLinks | undefined;
   try {
     const service = await open();
-    booking = /^[0-9a-f-]{36}$/.test(ref) ? await service.store.findById(ref) : undefined;
+    found = await addressed(new URL(request.url), service, now);
     mailed = service.jobs !== undefined;
-    // No e-mail will carry the links: this page is where the prospect can keep them.
-    if (booking?.call && !booking.call.cancelledAt && !mailed && service.bookingSecret)
-      links = callLinks(booking, service.bookingSecret);
+    const call = found.booking?.call;
+    // No e-mail will carry the links: this page, by its signed link, is where the prospect keeps them.
+    if (call && !call.cancelledAt && !mailed && !found.byReference && service.bookingSecret)
+      links = callLinks(found.booking!, service.bookingSecret);
   } catch (error) {
     reportStoreFailure(error);
     unavailable = true;
   }
-  const found = !!booking?.call;
+  const booking = found.booking?.call ? found.booking : undefined;
   return {
     type: 'page',
-    status: found ? 200 : unavailable ? 503 : 404,
+    status: booking ? 200 : unavailable ? 503 : found.expired ? 410 : 404,
     headers: { 'Cache-Control': 'no-store' },
-    booking: found ? booking : undefined,
+    booking,
     unavailable,
+    expired: found.expired,
+    byReference: Boolean(found.byReference),
     mailed,
     ...(links && { links }),
   };

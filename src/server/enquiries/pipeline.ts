@@ -10,6 +10,7 @@ import { verifyCaptcha } from '../requests/captcha.ts';
 import { caughtByHoneypot } from '../requests/client.ts';
 import { throttledMessage, type PostVerdict } from '../requests/post-gate.ts';
 import { refused, succeeded, type Outcome } from '../http/answer.ts';
+import { bookedPagePath } from '../call-token.ts';
 import {
   bookingCapMessage,
   CalendarsUnreadable,
@@ -74,12 +75,17 @@ function storeUnavailable<Field extends string>(request: Request, error: unknown
   );
 }
 
-/** Where a native post goes once stored: the booked call's confirmation, or the thank-you page. */
-const successPage = (stored: StoredEnquiry) =>
-  stored.call ? `${endpoints.booked}?ref=${stored.id}` : endpoints.thankYou;
+/**
+ * Where a native post goes once stored: the booked call's page (a signed link: the id alone opens
+ * it no more), or the thank-you page.
+ */
+const successPage = (stored: StoredEnquiry, secret: string | undefined) =>
+  stored.call && secret
+    ? bookedPagePath(stored.id, stored.call.sequence, stored.call.start, secret)
+    : endpoints.thankYou;
 
-const stored = <Field extends string>(request: Request, enquiry: StoredEnquiry) =>
-  succeeded<Field>(request, { ok: true, id: enquiry.id, location: successPage(enquiry) });
+const stored = <Field extends string>(request: Request, enquiry: StoredEnquiry, secret?: string) =>
+  succeeded<Field>(request, { ok: true, id: enquiry.id, location: successPage(enquiry, secret) });
 
 /** A post the gate let through, and the service to take it. */
 interface Guarded {
@@ -232,7 +238,7 @@ async function commit<Field extends string>(
   if (!spam) service.jobs?.kick();
   // After the answer's commit, and not in its way: the pace of bookings, counted in the store.
   if (enquiry.call && !spam) void service.bookingAlert?.check();
-  return stored(request, enquiry);
+  return stored(request, enquiry, service.bookingSecret);
 }
 
 /**
@@ -248,7 +254,7 @@ async function once<Field extends string>(
   if (!parsed.key) return refusal;
   try {
     const earlier = await parsed.service.store.findByKey(parsed.key);
-    return earlier ? stored(parsed.request, earlier) : refusal;
+    return earlier ? stored(parsed.request, earlier, parsed.service.bookingSecret) : refusal;
   } catch (error) {
     return storeUnavailable(parsed.request, error);
   }
