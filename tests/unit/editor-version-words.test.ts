@@ -82,4 +82,22 @@ describe("History's words for versions", () => {
       },
     ]);
   });
+  it('say a deletion is one, by whom, not a save of every field the entry had', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'version-words-'));
+    roots.push(root);
+    write(root, page, service('iPad App'));
+    const history = new ContentHistory(root);
+    await history.record('As found when the editor started');
+    const erin = { name: 'Erin Editor', email: 'erin@example.com' };
+    rmSync(join(root, page));
+    await history.record('Saved in the editor', { by: erin });
+
+    const recent = await describeRecent(history, await history.recentSaves(), clockOf('UTC'));
+    expect(recent[0]).toMatchObject({
+      action: 'deleted by Erin Editor',
+      fields: '',
+      first: 'deleted',
+      file: page,
+    });
+  });
 });

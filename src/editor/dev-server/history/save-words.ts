@@ -141,6 +141,25 @@ export function saveWords(save: SaveRecord): SaveWords {
 }
 
 /**
+ * Who deleted an entry and how, in words: "deleted by Erin Editor", "deleted by a developer". A
+ * save's own words said "saved by", which over a deletion read as a save of every field it had.
+ */
+export function deletionWords(save: SaveRecord): SaveWords {
+  const words = saveWords(save);
+  switch (words.kind) {
+    case 'save':
+    case 'developer':
+      return { ...words, action: `deleted by ${words.who}` };
+    case 'outside':
+    case 'found':
+      return { ...words, action: words.action.replace(/^changed/, 'deleted') };
+    default:
+      // A publish or a roll back: who pressed it says it, and the version says the entry went.
+      return words;
+  }
+}
+
+/**
  * What a save did besides its fields, in words, with its times in the reader's zone: "the version
  * of yesterday 17:02 came back", "visitors of /ipad are sent to /android".
  */

@@ -12,7 +12,7 @@ import type { Field } from '../../../content-model/fields.ts';
 import { changedFields, fieldChanges, type FieldChange } from '../../field-diff.ts';
 import { apart, knownTimeZone, TIME_ZONE_COOKIE, type Apart } from '../../time-words.ts';
 import type { ContentHistory, Version } from './content-history.ts';
-import { saveKind, saveNote, saveWords } from './save-words.ts';
+import { deletionWords, saveKind, saveNote, saveWords } from './save-words.ts';
 
 /** The reader's clock: the time zone their tab reported, and the moment the page is made. */
 export interface Clock {
@@ -44,8 +44,11 @@ export interface ShownSave {
   detail?: string;
   /** The fields it changed: "Service name, Hero → Hero text"; '' if none of the entry's. */
   fields: string;
-  /** What it was to the versions before it: a new entry (recent saves), or the oldest listed. */
-  first?: 'new' | 'oldest';
+  /**
+   * What it was to the versions before it: a new entry or the entry deleted (recent saves), or the
+   * oldest listed.
+   */
+  first?: 'new' | 'deleted' | 'oldest';
 }
 
 /** Each text read once: a version's text never changes. */
@@ -128,7 +131,7 @@ export async function versionWords(history: ContentHistory, version: Listed) {
 function shown(
   save: Listed,
   words: { action: string; detail?: string },
-  changes: FieldChange[] | 'new' | 'oldest',
+  changes: FieldChange[] | NonNullable<ShownSave['first']>,
   mark: Apart,
   clock: Clock,
 ): ShownSave {
@@ -217,11 +220,16 @@ export async function describeRecent(
         ),
         textOf(history, save.commit, save.file),
       ]);
+      // A file gone is the entry deleted (a rename is listed under its new file), not a change of
+      // each of its fields.
       const changes =
         before === undefined && after !== undefined
           ? 'new'
-          : fieldChanges(save.file, before, after, options);
-      return { ...shown(save, words, changes, marks[index]!, clock), file: save.file };
+          : before !== undefined && after === undefined
+            ? 'deleted'
+            : fieldChanges(save.file, before, after, options);
+      const said = changes === 'deleted' ? deletionWords(save) : words;
+      return { ...shown(save, said, changes, marks[index]!, clock), file: save.file };
     }),
   );
 }
