@@ -393,6 +393,38 @@ test('a colleague renames, then deletes, the page being edited: the unsaved chan
   }
 });
 
+test('the conflict dialog takes the focus as it opens, Escape is "Not now", and the focus goes back to Save', async ({
+  page: first,
+  context,
+}) => {
+  const second = await context.newPage();
+  for (const tab of [first, second]) await visit(tab, ipad);
+  await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
+  await first.getByLabel('Order', { exact: true }).fill('21');
+  expect(await save(first)).toBe(200);
+  await changed(before, service);
+  // Saved from the keyboard, as a screen reader's user does.
+  const saveButton = second.getByRole('button', { name: 'Save', exact: true });
+  await saveButton.focus();
+  expect(await saveAnswer(second, () => second.keyboard.press('Enter'))).toBe(409);
+  const conflict = conflictOf(second, 'Service pages → ipad');
+  await expect(conflict).toBeVisible();
+  // A modal dialog, named by its heading, with the focus inside it.
+  await expect(conflict).toHaveAccessibleDescription(/^Someone saved it in the editor/);
+  await expect
+    .poll(() => conflict.evaluate((dialog) => dialog.contains(document.activeElement)))
+    .toBe(true);
+  await second.keyboard.press('Escape');
+  await expect(conflict).toHaveCount(0);
+  // As "Not now": the changes kept, unsaved, and why said under Save.
+  await expect(
+    second.getByText(/^Not saved: Service pages → ipad changed since you opened it\./),
+  ).toBeVisible();
+  await expect(second.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
+  await expect(second.getByText('Unsaved', { exact: true })).toBeVisible();
+  await expect(saveButton).toBeFocused();
+});
+
 test("a draft restored after a rename's link move is checked too, at 375 px", async ({
   page,
   context,

@@ -273,8 +273,36 @@ function section(entry: Case, id: string): HTMLElement {
   return element('section', {}, ...parts);
 }
 
-/** Asks the marketer; resolves with their choice. */
-export function ask(cases: Case[]): Promise<Choice> {
+/**
+ * Gives the focus back to `to` (the Save pressed) once it can take it: Keystatic disables its Save
+ * while the Save is under way, which sent the focus to the page's body, and enables it once it has
+ * the answer the choice made. Not if the marketer has gone elsewhere meanwhile, or `to` has gone.
+ */
+function focusBack(to: Element | null | undefined) {
+  if (!(to instanceof HTMLElement) || to === document.body) return;
+  const observer = new MutationObserver(() => attempt());
+  const attempt = () => {
+    const focused = document.activeElement;
+    if (!to.isConnected || (focused && focused !== document.body && focused !== to))
+      return observer.disconnect();
+    if (to.matches(':disabled')) return;
+    observer.disconnect();
+    to.focus();
+  };
+  observer.observe(document.body, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['disabled'],
+  });
+  attempt();
+}
+
+/**
+ * Asks the marketer, in a modal dialog named by its heading, which takes the focus (its first
+ * choice) and gives it back to `returnTo`; resolves with their choice.
+ */
+export function ask(cases: Case[], returnTo?: Element | null): Promise<Choice> {
   const style = element('style', {}, STYLE);
   const dialog = element('dialog', { className: 'editor-conflict' });
   const titleId = 'editor-conflict-title';
@@ -321,6 +349,7 @@ export function ask(cases: Case[]): Promise<Choice> {
     dialog.close();
     dialog.remove();
     style.remove();
+    focusBack(returnTo);
   });
 }
 

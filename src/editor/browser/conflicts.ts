@@ -141,6 +141,8 @@ export async function resolveRefusal(
   url: string,
   init: RequestInit,
   refusal: SaveRefusal,
+  /** What the marketer pressed to save: the focus goes back there once they have chosen. */
+  pressed?: Element | null,
 ): Promise<Response> {
   const headers = new Headers(init.headers);
   let body = JSON.parse(String(init.body)) as Body;
@@ -148,7 +150,7 @@ export async function resolveRefusal(
   let stale = refusal;
   for (;;) {
     const cases = casesOf(stale, body, base);
-    const choice = await ask(cases);
+    const choice = await ask(cases, pressed);
     if (choice === 'later') return later(cases);
     // A deletion not made: nothing to send, and Keystatic stays on the entry, which shows the other
     // version (./saves.ts follows the files).

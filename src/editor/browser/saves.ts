@@ -49,6 +49,12 @@ export async function follow(): Promise<void> {
   await take(entries);
 }
 
+/** The element that last had the focus, as it loses it. */
+let lastFocused: Element | null = null;
+document.addEventListener('focusout', (event) => {
+  if (event.target instanceof Element) lastFocused = event.target;
+});
+
 const pathOf = (input: RequestInfo | URL) =>
   new URL(input instanceof Request ? input.url : String(input), location.href);
 
@@ -58,6 +64,10 @@ const methodOf = (input: RequestInfo | URL, init?: RequestInit) =>
 async function save(input: RequestInfo | URL, init: RequestInit): Promise<Response> {
   saving++;
   saves++;
+  // What was pressed (Save), for the conflict view to give the focus back to: Keystatic disables
+  // its Save as the Save begins, which leaves the focus on the page's body.
+  const focused = document.activeElement;
+  const pressed = focused && focused !== document.body ? focused : lastFocused;
   try {
     const response = await send(input, init);
     if (response.status !== 409) return response;
@@ -67,7 +77,7 @@ async function save(input: RequestInfo | URL, init: RequestInit): Promise<Respon
       .catch(() => undefined)) as SaveRefusal | undefined;
     if (!Array.isArray(refusal?.stale)) return response;
     const { resolveRefusal } = await import('./conflicts.ts');
-    return await resolveRefusal(send, String(pathOf(input)), init, refusal!);
+    return await resolveRefusal(send, String(pathOf(input)), init, refusal!, pressed);
   } finally {
     saving--;
     saves++;
