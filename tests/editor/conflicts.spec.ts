@@ -393,6 +393,58 @@ test('a colleague renames, then deletes, the page being edited: the unsaved chan
   }
 });
 
+test("a colleague's rename is told only in the tabs it concerns: the one on the page, and the list holding unsaved changes of it, by the page's name", async ({
+  page: bob,
+  context,
+  browser,
+}) => {
+  const elsewhere = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    // Bob changed the page in a tab he then closed: his changes are kept in his browser, whose
+    // one tab open is the list.
+    const drafting = await context.newPage();
+    await visit(drafting, ipad);
+    await drafting.getByRole('textbox', { name: 'Hero text' }).fill('Works offline.');
+    await draftKept(drafting, ['collection', 'services', 'ipad']);
+    await drafting.close();
+    await visit(bob, '/keystatic/collection/services');
+    // Anna's browser: the tab that renames, one on the page, one on another page, one on the list.
+    const [anna, onIt, onAnother, onList] = await Promise.all(
+      [1, 2, 3, 4].map(() => elsewhere.newPage()),
+    );
+    await visit(anna, ipad);
+    await visit(onIt, ipad);
+    await visit(onAnother, '/keystatic/collection/services/item/android');
+    await visit(onList, '/keystatic/collection/services');
+    await anna.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
+    expect(await save(anna)).toBe(200);
+
+    // The tab on the page is told once it has opened the page at its new address: after the
+    // tabs with nothing to open would have said anything.
+    await expect(
+      onIt.getByRole('status').filter({
+        hasText: 'This page was moved to /ipad-apps by a colleague: it is open there.',
+      }),
+    ).toBeVisible();
+    await expect(onIt).toHaveURL(/\/item\/ipad-apps$/);
+    await expect(
+      bob.getByRole('status').filter({
+        hasText:
+          'The page iPad App (/ipad) was moved to /ipad-apps by a colleague. Your unsaved changes to it moved with it.',
+      }),
+    ).toBeVisible();
+    // The others show the page under its new address, and say nothing of it.
+    await expect(onList.getByRole('row', { name: /ipad-apps/ })).toBeVisible();
+    for (const tab of [onList, onAnother]) {
+      await expect(tab.getByText(/was moved to \/ipad-apps/)).toHaveCount(0);
+      await expect(tab.locator('#editor-notice')).toBeHidden();
+    }
+    await expect(onAnother).toHaveURL(/\/item\/android$/);
+  } finally {
+    await elsewhere.close();
+  }
+});
+
 test('the conflict dialog takes the focus as it opens, Escape is "Not now", and the focus goes back to Save', async ({
   page: first,
   context,

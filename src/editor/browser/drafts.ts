@@ -7,7 +7,8 @@
  * - Leaving the editor (closing the tab, another address) with changes not yet saved asks first,
  *   as the browser asks for any page (the draft is kept all the same).
  * - A colleague's Save moved a page this tab holds a draft of: the draft moves with it (the page is
- *   opened there if it was open here), and the marketer is told; Save then shows both versions,
+ *   opened there if it was open here), and the marketer is told (only in the tab on that page, or
+ *   the one that moved the draft: a tab elsewhere says nothing of it); Save then shows both versions,
  *   theirs and the colleague's, as for any change made since the entry was opened. A page a
  *   colleague deleted keeps its draft where it was: it comes back with the page.
  * - The uploads a draft names stay on the dev server as long as a draft names them
@@ -245,12 +246,18 @@ async function followColleague(move: PageMove) {
   const moved = await moveDraft(from, move.to.slice(1));
   if (here) await reopenAt(move.to.slice(1));
   void readDrafts();
-  const page = here ? 'This page' : `The page ${move.from}`;
-  notify(
-    moved
-      ? `${page} was moved to ${move.to} by a colleague. Your unsaved changes are kept: they are ${here ? 'open there' : 'there'}.`
-      : `${page} was moved to ${move.to} by a colleague${here ? ': it is open there' : ''}.`,
-  );
+  if (here)
+    return notify(
+      moved
+        ? `This page was moved to ${move.to} by a colleague. Your unsaved changes are kept: they are open there.`
+        : `This page was moved to ${move.to} by a colleague: it is open there.`,
+    );
+  // A tab on another page, or on a list, is told only if it moved this browser's unsaved changes
+  // of the page (as when no tab has it open): which page, by its name, since the marketer is not on it.
+  if (moved)
+    notify(
+      `${move.title ? `The page ${move.title} (${move.from})` : `The page ${move.from}`} was moved to ${move.to} by a colleague. Your unsaved changes to it moved with it.`,
+    );
 }
 onServerEvent(PAGE_MOVED_EVENT, (move: PageMove) => void followColleague(move));
 

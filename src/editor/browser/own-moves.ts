@@ -2,7 +2,8 @@
  * In the editor's own tab: which moves of a page this tab's own Saves made. Every open tab hears of
  * a page moved or deleted (PAGE_MOVED_EVENT), a colleague's tab too; only the tab whose Save made
  * it offers to point the links (./tab-history.ts) and takes Keystatic's own path with its draft
- * (./drafts.ts). The others say what a colleague did, and keep their unsaved changes.
+ * (./drafts.ts). The others keep their unsaved changes, and those the move concerns say what a
+ * colleague did.
  */
 import type { PageMove } from '../events.ts';
 
