@@ -133,8 +133,14 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     expect(
       (await page.locator('.time-choice__time').first().boundingBox())!.height,
     ).toBeGreaterThanOrEqual(44);
+    // The reason typed is kept through Later days (a button of the form: no script needed).
+    await reason.fill('Anna is away that week.');
+    await page.getByRole('button', { name: 'Later days' }).click();
+    await expect(page).toHaveURL(/[?&]day=\d{4}-\d{2}-\d{2}/);
+    await expect(reason).toHaveValue('Anna is away that week.');
+    // Enter in the reason's box moves the call, as Move the call does (not Earlier days).
     await page.getByRole('radio').first().check();
-    await page.getByRole('button', { name: 'Move the call' }).click();
+    await reason.press('Enter');
     await expect(page.getByRole('status').first()).toContainText('The call is moved');
     await expect(page.locator(':focus')).toContainText('The call is moved');
     await page.getByRole('button', { name: 'Move or cancel' }).nth(1).click();
@@ -273,12 +279,19 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     await page.getByRole('button', { name: 'Move the call' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('status').first()).toContainText('The call is moved');
-    // The other tab's move, from times shown before this one: refused, and the call shown as it is.
+    // The other tab's move, from times shown before this one: refused, and the call shown as it is,
+    // the reason it typed still there; and through Later days too.
+    const otherReason = other.getByLabel('Reason for the move (optional, told to the prospect)');
+    await otherReason.fill('Ben takes it.');
     await other.getByRole('radio').nth(2).check();
     await other.getByRole('button', { name: 'Move the call' }).click();
     await expect(other.getByRole('status').first()).toContainText(
       'That call has been moved since this was shown',
     );
+    await expect(otherReason).toHaveValue('Ben takes it.');
+    await other.getByRole('button', { name: 'Later days' }).click();
+    await expect(other).toHaveURL(/[?&]day=\d{4}-\d{2}-\d{2}/);
+    await expect(otherReason).toHaveValue('Ben takes it.');
     await other.close();
     await page.getByRole('button', { name: 'Mark handled' }).focus();
     await page.keyboard.press('Enter');

@@ -12,7 +12,7 @@ import { readConfig } from '../../src/server/config';
 import { storedHash } from '../../src/server/staff/access';
 import { openStore } from '../../src/server/store/index';
 import type { EnquiryStore, NewEnquiry } from '../../src/server/store/types';
-import { call, enquiry } from '../support/records';
+import { call, enquiry, plus } from '../support/records';
 import { freePort, startServer, type RunningServer } from '../support/server';
 import { post } from './staff-sign-in';
 
@@ -386,5 +386,65 @@ describe('the desk’s lists', () => {
     expect(csv.status).toBe(303);
     expect((await store.findById(id))?.handled).toBeUndefined();
     expect((await store.desk.notesOf([id])).size).toBe(0);
+  });
+
+  it('keep a move’s reason typed through Later days and a time taken meanwhile, cut and cleaned as the move keeps it', async () => {
+    const ulla = ids['Ulla Upcoming']!;
+    const list = '/staff?state=upcoming';
+    const as = { Cookie: cookies.anna! };
+    const change = async (path: string) =>
+      (await desk(path)).document.querySelector('section[aria-labelledby="change-title"]')!;
+    const first = await change(`${list}&call=${ulla}`);
+    const sequence = first.querySelector('input[name="sequence"]')!.getAttribute('value')!;
+    // Later days is a button of the move's form (no script): what the form holds goes with it.
+    const later = [...first.querySelectorAll('form button[name="day"]')].find(
+      (button) => button.textContent?.trim() === 'Later days',
+    )!;
+    const day = later.getAttribute('value')!;
+    const typed = `Anna is away\u202e that week;\r\nBcc: x@evil.example ${'y'.repeat(400)}`;
+    const kept = `Anna is away that week; Bcc: x@evil.example ${'y'.repeat(400)}`.slice(0, 300);
+    const paged = await post(
+      `${server.url}${list}`,
+      { id: ulla, sequence, reason: typed, day },
+      as,
+    );
+    const to = new URL(paged.headers.get('location')!, server.url);
+    expect(`${to.pathname}?${to.searchParams.get('state')}&${to.searchParams.get('call')}`).toBe(
+      `/staff?upcoming&${ulla}`,
+    );
+    expect(to.searchParams.get('day')).toBe(day);
+    expect(to.hash).toBe('#change-title');
+    const next = await change(`${to.pathname}${to.search}`);
+    expect(next.querySelector('input[name="reason"]')!.getAttribute('value')).toBe(kept);
+    const starts = (section: Element) =>
+      [...section.querySelectorAll('input[name="slot"]')].map((s) => s.getAttribute('value')!);
+    expect(starts(next)[0]! > starts(first).at(-1)!).toBe(true);
+
+    // A time taken by two bookings (one a host) before the move is sent: the times again, the
+    // reason still typed.
+    const taken = starts(next)[0]!;
+    for (const host of ['anna', 'ben'])
+      await add(
+        `Taken ${host}`,
+        call(taken, {
+          name: `Taken ${host}`,
+          email: `taken-${host}@prospect.example`,
+          call: { start: taken, end: plus(taken, 30), confirmed: true },
+        }),
+        0,
+        host,
+      );
+    const moved = await post(
+      `${server.url}${list}`,
+      { id: ulla, sequence, action: 'move', slot: taken, reason: typed },
+      as,
+    );
+    const back = new URL(moved.headers.get('location')!, server.url);
+    expect(back.searchParams.get('call')).toBe(ulla);
+    expect(back.searchParams.get('at')).toBe('change-title');
+    const again = await change(`${back.pathname}${back.search}`);
+    expect(again.querySelector('[role="status"]')?.textContent).toContain('nothing changed');
+    expect(again.querySelector('input[name="reason"]')!.getAttribute('value')).toBe(kept);
+    expect((await store.findById(ulla))?.call?.start).not.toBe(taken);
   });
 });

@@ -5,12 +5,12 @@
  * the audit log, and the member sent back to the item acted on (./landing.ts).
  */
 import { first } from '../requests/body.ts';
-import type { Availability } from '../../domain/booking.ts';
+import { isCalendarDate, type Availability } from '../../domain/booking.ts';
 import { moveBookedCall } from '../booking/change.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
 import { SlotTaken } from '../store/types.ts';
 import type { StaffMember } from './access.ts';
-import { cancelDetail, deskChange, enquiryDetail, moveDetail } from './records.ts';
+import { cancelDetail, deskChange, enquiryDetail, moveDetail, reasonText } from './records.ts';
 import { landing, type Done } from './landing.ts';
 import { MAX_BULK, noteText } from './desk-view.ts';
 import { DESK, record, redirect, type Answered, type StaffDesk } from './desk.ts';
@@ -29,12 +29,20 @@ export async function deskPost(
     return redirect(landing(url, await ownSignIn(desk, member, action, passkey, session, now), ''));
   }
   const id = first(fields, 'id').slice(0, 64);
+  // Later or Earlier days of a move's times: buttons of its form, so the reason typed goes along.
+  const day = first(fields, 'day');
+  const reason = reasonText(first(fields, 'reason'));
+  if (!action && day)
+    return redirect(
+      landing(url, undefined, id, 'move', { reason, ...(isCalendarDate(day) && { day }) }),
+    );
   // A cancel asks first, on a step of its own: this post (the old form's) changes nothing.
   if (action === 'cancel') return redirect(landing(url, undefined, id, 'cancel'));
   if (action === 'cancel-confirmed' || action === 'move') {
     const change = action === 'move' ? 'move' : 'cancel';
     const done = await changeCall(desk, member, change, id, fields, availability, now);
-    return redirect(landing(url, done, id));
+    // A move refused (a time taken meanwhile) shows its times again, the reason still typed.
+    return redirect(landing(url, done, id, undefined, change === 'move' ? { reason } : undefined));
   }
   if (action === 'write-again')
     return redirect(landing(url, await writeAgain(desk, member, id, now), id));

@@ -33,6 +33,7 @@ import {
   type DeskFilters,
 } from './desk-view.ts';
 import { deskPost } from './desk-actions.ts';
+import { reasonText } from './records.ts';
 import { hostNamesOf } from '../enquiries/listing.ts';
 import {
   deskHeaders,
@@ -80,6 +81,8 @@ export interface DeskView extends PageAnswer {
     hosts: Record<string, string>;
     step: 'move' | 'cancel';
     from: string;
+    /** The reason typed before the times were shown again (Later days, a time taken): `?reason=`. */
+    reason: string;
   };
   /** What the last action did, said once (`?done=`), or why a post did nothing. */
   done?: string;
@@ -251,8 +254,9 @@ async function choice(
 ): Promise<NonNullable<DeskView['selected']>> {
   const from = url.searchParams.get('day') ?? '';
   const step = url.searchParams.get('step') === 'cancel' ? 'cancel' : 'move';
+  const reason = reasonText(url.searchParams.get('reason') ?? '');
   const { sequence, host } = stored;
-  if (step === 'cancel') return { call, sequence, moves: [], hosts: {}, step, from };
+  if (step === 'cancel') return { call, sequence, moves: [], hosts: {}, step, from, reason: '' };
   const moves = await currentMoves(availability, desk.services, { ...call, host }, now);
   const names = hostNamesOf(hosts);
   return {
@@ -262,6 +266,7 @@ async function choice(
     hosts: Object.fromEntries(moves.map(({ slot, host }) => [slot.start, names.get(host) ?? host])),
     step,
     from,
+    reason,
   };
 }
 

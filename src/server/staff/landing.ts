@@ -89,7 +89,13 @@ export function landing(
   if (step || at === 'change-title') query.set('call', id);
   if (step === 'cancel') query.set('step', step);
   if (done) query.set('done', done);
-  for (const [name, value] of Object.entries(said ?? {})) query.set(name, String(value));
+  const { day, reason, ...counts } = said ?? {};
+  for (const [name, value] of Object.entries(counts)) query.set(name, String(value));
+  // The move's times shown again keep what was typed in their form; no other page needs it.
+  if (step === 'move' || at === 'change-title') {
+    if (day) query.set('day', day);
+    if (reason) query.set('reason', reason);
+  }
   if (at) query.set('at', at);
   const anchor = step ? `${step === 'move' ? 'change' : step}-title` : (at ?? 'done');
   return `${DESK}?${query}#${encodeURIComponent(anchor)}`;
@@ -98,14 +104,17 @@ export function landing(
 /**
  * What an outcome's address says besides `done`: how many a bulk post marked handled of those
  * chosen (`?marked=`, `?of=`), a note typed on the card added before its button's action
- * (`?note=added`).
+ * (`?note=added`); back at a move's times (Later days, a time taken), the day they start from
+ * (`?day=`) and the reason typed, to fill in again (`?reason=`).
  */
 export interface Said {
   marked?: number;
   of?: number;
   note?: 'added';
+  day?: string;
+  reason?: string;
 }
-const SAID = ['marked', 'of', 'note'];
+const SAID = ['marked', 'of', 'note', 'reason'];
 
 /** The words for a note typed on the card and added with another of its buttons; else none. */
 export const noteMessage = (url: URL) =>

@@ -12,12 +12,15 @@ import type { StaffMember } from './access.ts';
 /** The longest reason kept: a line, not a letter. */
 export const REASON_MAX = 300;
 
+/** A reason typed on the desk as it is kept, told and shown again: one line, at most REASON_MAX. */
+export const reasonText = (reason: string) => headerText(reason, REASON_MAX);
+
 /** A prospect's name as an audit line holds it. */
 const prospectName = (name: string) => headerText(name, 100) || '(no name)';
 
 /** A change of the desk's, for its e-mails: the staff's, by this member, with the reason if said. */
 export function deskChange(member: StaffMember, reason: string): CallChange {
-  const said = headerText(reason, REASON_MAX);
+  const said = reasonText(reason);
   return {
     by: 'staff',
     who: headerText(member.name, 200) || member.email,
@@ -51,6 +54,6 @@ export function cancelDetail(
 export const enquiryDetail = (name: string) => prospectName(name);
 
 const withReason = (text: string, reason?: string) => {
-  const said = headerText(reason ?? '', REASON_MAX);
+  const said = reasonText(reason ?? '');
   return said ? `${text}; reason: ${said}` : text;
 };
