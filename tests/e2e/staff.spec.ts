@@ -7,7 +7,11 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { test } from './shared-page';
 import { bookableTimes } from '../support/free-times';
-import { postForm } from '../support/server';
+import { freePort, postForm, startServer } from '../support/server';
+import { call } from '../support/records';
+import { readConfig } from '../../src/server/config';
+import { storedHash } from '../../src/server/staff/access';
+import { openStore } from '../../src/server/store/index';
 import { textOf } from '../support/mime';
 import { expectOutlined } from './contrast';
 import { startMailingSite, violations } from './helpers';
@@ -399,5 +403,64 @@ test('a right-to-left override or a Hebrew name in an enquiry reorders nothing o
     await context.close();
     await server.stop();
     await smtp.close();
+  }
+});
+
+test('Held and No-show say which is in effect, to a screen reader and by look', async ({
+  browser,
+}) => {
+  const port = await freePort();
+  const server = await startServer({
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
+    BOOKING_SECRET: 'e2e-staff-secret-0123456789abcdef0123',
+  });
+  const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
+  const context = await browser.newContext();
+  try {
+    // A call that took place yesterday, and Anna signed in (her session as the sign-in keeps it).
+    const start = new Date(Math.floor((Date.now() - 86_400_000) / 60_000) * 60_000)
+      .toISOString()
+      .replace('.000Z', 'Z');
+    const end = new Date(Date.parse(start) + 1_800_000).toISOString().replace('.000Z', 'Z');
+    await store.transaction((tx) =>
+      tx.insertEnquiry(
+        call(start, { name: 'Pia Past', call: { start, end, confirmed: true } }),
+        'anna',
+        Date.parse(start) - 86_400_000,
+        [],
+      ),
+    );
+    const token = 'a'.repeat(43);
+    await store.staff.startSession(storedHash(token), 'anna@northgate-digital.example', Date.now());
+    await context.addCookies([{ name: 'staff', value: token, url: server.url }]);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/staff?state=past`);
+    const card = page.locator('li.staff-card', { hasText: 'Pia Past' });
+    const held = card.getByRole('button', { name: 'Held', exact: true });
+    const noShow = card.getByRole('button', { name: 'No-show', exact: true });
+    // Neither yet: both toggle buttons, neither pressed.
+    await expect(held).toHaveAttribute('aria-pressed', 'false');
+    await expect(noShow).toHaveAttribute('aria-pressed', 'false');
+    await held.click();
+    await expect(card.getByRole('status')).toContainText('The call is marked held');
+    await expect(card.getByRole('button', { name: 'Held', pressed: true })).toBeVisible();
+    await expect(card.getByRole('button', { name: 'No-show', pressed: false })).toBeVisible();
+    const fill = (button: Locator) => button.evaluate((b) => getComputedStyle(b).backgroundColor);
+    expect(await fill(held)).not.toBe(await fill(noShow));
+    expect(await violations(page)).toEqual([]);
+    await noShow.click();
+    await expect(card.getByRole('status')).toContainText('The call is marked a no-show');
+    await expect(card.getByRole('button', { name: 'No-show', pressed: true })).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Held', pressed: false })).toBeVisible();
+    await card.getByRole('button', { name: 'Unmark' }).click();
+    await expect(card.getByRole('status')).toContainText('no longer marked');
+    await expect(held).toHaveAttribute('aria-pressed', 'false');
+    await expect(noShow).toHaveAttribute('aria-pressed', 'false');
+  } finally {
+    await context.close();
+    await store.close();
+    await server.stop();
   }
 });
