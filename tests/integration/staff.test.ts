@@ -123,7 +123,7 @@ describe('the staff desk', () => {
       await fetch(`${server.url}/staff?state=handled`, { headers: { Cookie: cookie } })
     ).text();
     expect(read(after)).toContain('Handled by Anna Reid');
-    expect(read(after)).toContain(`marked handled ${id}`);
+    expect(read(after)).toContain(`marked handled ${id.slice(0, 8)}`);
     expect(read(after)).toContain('exported the enquiries');
     // The server's log: each sign-in and action, by the member's host id, never the prospect.
     const logged = server.output();
@@ -301,13 +301,16 @@ describe('the staff desk', () => {
       'Budget gone; Bcc: x@evil.example',
     );
     // The audit log: the member, the action, the prospect, the times, the reason.
+    // The call by its reference, as on its card: never its whole id, a key to its links.
+    const ref = id.slice(0, 8);
     const audit = after.querySelector('.staff-audit')!.textContent!.replace(/\s+/g, ' ');
     expect(audit).toMatch(
       new RegExp(
-        `Anna Reid \\(anna@northgate-digital\\.example\\) moved the call ${id} \\(Zelda Prospect, from \\w+, .+ to \\w+, .+; reason: Anna is away\\)`,
+        `Anna Reid \\(anna@northgate-digital\\.example\\) moved the call ${ref} \\(Zelda Prospect, from \\w+, .+ to \\w+, .+; reason: Anna is away\\)`,
       ),
     );
-    expect(audit).toContain(`cancelled the call ${id} (Zelda Prospect, `);
+    expect(audit).toContain(`cancelled the call ${ref} (Zelda Prospect, `);
+    expect(audit).not.toContain(id);
     expect(audit).toContain('; reason: Budget gone; Bcc: x@evil.example)');
     expect(server.output()).toContain(`Staff anna moved the call ${id.slice(0, 8)}`);
     // The audit's words name the prospect: the server's log does not.
@@ -331,7 +334,7 @@ describe('the staff desk', () => {
       'Marked handled.',
     );
     expect(marked.querySelector('.staff-audit')!.textContent!.replace(/\s+/g, ' ')).toContain(
-      `marked handled ${id} (Zelda Prospect)`,
+      `marked handled ${id.slice(0, 8)} (Zelda Prospect)`,
     );
     // A `done` that is no outcome says nothing.
     expect((await page('/staff?done=__proto__')).querySelector('.staff-done')).toBeNull();

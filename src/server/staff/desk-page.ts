@@ -40,6 +40,7 @@ import {
   notDone,
   signedInVisit,
   deskHosts,
+  subjectShown,
   type Answered,
   type DeskHost,
   type OpenDesk,
@@ -50,13 +51,13 @@ import {
 const shown = withoutBidiControls;
 
 /**
- * An audit line as the desk shows it: the member by name and address; its subject and detail may
- * hold what a visitor typed.
+ * An audit line as the desk shows it: the member by name and address, an enquiry by its reference
+ * (subjectShown); its subject and detail may hold what a visitor typed.
  */
 const deskAudit = (line: AuditLine, members: StaffDesk['members']): AuditLine => ({
   ...line,
   actor: actorLabel(line.actor, members),
-  subject: line.subject === null ? null : shown(line.subject),
+  subject: line.subject === null ? null : shown(subjectShown(line.subject)),
   detail: line.detail === null ? null : shown(line.detail),
 });
 

@@ -72,6 +72,14 @@ export const redirect = (location: string, headers: Record<string, string> = {})
 /** An enquiry's id (a UUID), as an action's subject. */
 const ENQUIRY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * An action's subject as the server's log and the desk's audit log show it: an enquiry by its
+ * reference (referenceOf), never its whole id, whose booked page shows a call's links with e-mail
+ * off. The store keeps the whole id; lines stored before are shown the same way.
+ */
+export const subjectShown = (subject: string) =>
+  ENQUIRY_ID.test(subject) ? referenceOf(subject) : subject;
+
 /** Where a signed-in member goes: the desk. */
 export const DESK = '/staff';
 
@@ -93,7 +101,7 @@ export async function record(
   said?: string,
 ) {
   await desk.store.staff.audit({ at: now, actor: member.email, action, subject, detail });
-  const shown = subject && ENQUIRY_ID.test(subject) ? referenceOf(subject) : subject;
+  const shown = subject && subjectShown(subject);
   log.info(
     `Staff ${memberLabel(member)} ${action}${shown ? ` ${shown}` : ''}${said ? ` ${said}` : ''}`,
   );
