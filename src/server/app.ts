@@ -50,7 +50,7 @@ import { FiguresCache, speedFiguresOf, type SpeedFigures } from './vitals/speed.
 import { summaryOf } from './vitals/report.ts';
 import { SPEED_METRICS } from '../domain/vitals.ts';
 import { log } from './log.ts';
-import { liveContent, provideContent } from './live-content.ts';
+import { afterContentRead, liveContent, provideContent } from './live-content.ts';
 
 export interface App {
   /** The store, the queue of jobs, calendars and the rest: what the forms and the booking pages use. */
@@ -235,9 +235,15 @@ function staffDeskOf(
       content.timeZone ?? 'UTC',
       config.staffEditors,
     );
+    forgetFormerMembers(services.store, [...made.keys()]);
     return { of: hosts, members: made };
   };
   let members = membersOf(content.hosts);
+  // At once when a publish or a roll back changes the hosts, not at the desk's next page: a host
+  // taken off and put back in between would otherwise keep their passkeys.
+  afterContentRead(() => {
+    if (members.of !== content.hosts) members = membersOf(content.hosts);
+  });
   return {
     store: services.store,
     services,
@@ -257,6 +263,23 @@ function staffDeskOf(
     where: (hostId) => meetingPlace(hostId, content),
     fieldData: fieldDataOf(services.store),
   };
+}
+
+/**
+ * Whoever is no longer a member (a host a publish removed, an address taken out of STAFF_EMAILS)
+ * loses their passkeys and sessions for good, so that the address put back later, or a shared one
+ * whose person left, does not sign in with them (docs/security.md).
+ */
+function forgetFormerMembers(store: Services['store'], members: string[]) {
+  store.staff
+    .forgetFormerMembers(members, Date.now())
+    .then(({ passkeys, sessions }) => {
+      if (passkeys || sessions)
+        log.info(`Staff: ${passkeys} passkeys and ${sessions} sessions of former members removed`);
+    })
+    .catch((error: unknown) =>
+      log.warn(`Could not remove the former members' passkeys: ${String(error)}`),
+    );
 }
 
 /** The desk's field data, p75 per page and metric: worked out by the store at most once a minute. */

@@ -22,6 +22,8 @@ interface State {
   content?: object;
   /** A read under way for a build that went live: the requests of that build wait for it. */
   reading?: Promise<void>;
+  /** What runs once a build gone live has had its words read (afterContentRead). */
+  after?: (() => void)[];
 }
 
 const state = processWide<State>('live-content', () => ({}));
@@ -55,11 +57,17 @@ async function readAgain(held: object, read: Reader) {
     if (state.read !== read) return;
     for (const key of Object.keys(held)) if (!(key in fresh)) delete held[key as keyof object];
     Object.assign(held, fresh);
+    for (const then of state.after ?? []) then();
   } catch (error) {
     log.error(
       `Could not read the live site's settings and hosts (the ones before stay): ${String(error)}`,
     );
   }
+}
+
+/** Runs `then` each time a build gone live has had its words read (the hosts may have changed). */
+export function afterContentRead(then: () => void) {
+  (state.after ??= []).push(then);
 }
 
 /** The words, read once by the first reader given, then kept current (the same object). */

@@ -13,7 +13,7 @@ import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { linkToken, storedHash } from '../../src/server/staff/access';
 import { SqliteStore } from '../../src/server/store/sqlite';
-import { postForm, validEnquiry } from '../support/server';
+import { freePort, postForm, validEnquiry } from '../support/server';
 import { calendarOf, decoded, textOf } from '../support/mime';
 import { book, freeSlots, oneHostSlot, onWeekday } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
@@ -494,6 +494,48 @@ describe('the staff desk', () => {
     expect(
       read(await (await desk(here.cookie, removed.headers.get('location')!)).text()),
     ).toContain('That passkey was removed already: nothing changed.');
+  });
+
+  it('forgets a member taken off for good: put back later, their old session and passkey sign no one in', async () => {
+    const office = 'office@northgate-digital.example';
+    const { server, mails } = await servers.startWithMail();
+    const { cookie } = await signIn(server, mails, office);
+    const beside = besideServer(server.database);
+    try {
+      await beside.staff.addPasskey(
+        {
+          id: 'office-key',
+          email: office,
+          publicKey: 'pQECAyYgASFYIA',
+          counter: 0,
+          transports: [],
+        },
+        Date.now(),
+      );
+      await server.stop();
+      // The address taken out of STAFF_EMAILS (a shared one whose person left): the desk, opened,
+      // forgets what signed it in.
+      // On http, as the first (the cookie is `staff`, not `__Host-staff`).
+      const again = async (env: Record<string, string> = {}) => {
+        const port = await freePort();
+        const site = { PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` };
+        return servers.start({ ENQUIRY_DB: server.database, ...site, ...env });
+      };
+      const without = await again({ STAFF_EMAILS: '' });
+      await fetch(`${without.url}/staff`, { headers: { Cookie: cookie }, redirect: 'manual' });
+      await expect.poll(() => beside.staff.passkey('office-key')).toBeUndefined();
+      await without.stop();
+      // Put back: its old session and passkey do not come back with it.
+      const back = await again();
+      const desk = await fetch(`${back.url}/staff`, {
+        headers: { Cookie: cookie },
+        redirect: 'manual',
+      });
+      expect(desk.headers.get('location')).toBe('/staff/sign-in');
+      expect(await beside.staff.passkeysOf(office)).toEqual([]);
+    } finally {
+      await beside.close();
+    }
   });
 
   it('refuses another site’s posts, an expired link, and a session idle too long or signed out', async () => {

@@ -251,6 +251,38 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('staff records
     expect(await store.staff.session('unknown', now, idle, max)).toBeUndefined();
   });
 
+  it('forget for good the passkeys, sessions and links of an address no longer a member: put back, it has none', async () => {
+    const idle = 120 * minute;
+    const max = 12 * 60 * minute;
+    const key = { publicKey: 'pQECAyYgASFYIA', counter: 0, transports: [] };
+    await store.staff.addPasskey({ ...key, id: 'anna-key', email: ANNA }, now);
+    await store.staff.addPasskey({ ...key, id: 'ben-key', email: 'ben@a.example' }, now);
+    await store.staff.startSession('anna-session', ANNA, now);
+    await store.staff.startSession('ben-session', 'ben@a.example', now);
+    const link = { seq: 1, createdAt: now, expiresAt: now + 15 * minute };
+    await store.staff.addLink({ ...link, ref: 'ben-link', email: 'ben@a.example' }, now);
+    await store.staff.armLink('ben-link', 'ben-link-hash', now);
+    // Ben is taken off the members (a publish's hosts, STAFF_EMAILS): his are gone, Anna's stay.
+    expect(await store.staff.forgetFormerMembers([ANNA], now + minute)).toEqual({
+      passkeys: 1,
+      sessions: 1,
+    });
+    // Put back: his old passkey, session and link sign him in no more.
+    expect(
+      await store.staff.forgetFormerMembers([ANNA, 'ben@a.example'], now + 2 * minute),
+    ).toEqual({ passkeys: 0, sessions: 0 });
+    expect(await store.staff.passkey('ben-key')).toBeUndefined();
+    expect(await store.staff.session('ben-session', now + 2 * minute, idle, max)).toBeUndefined();
+    expect(await store.staff.useLink('ben-link-hash', now + 2 * minute)).toEqual({
+      refused: 'expired',
+    });
+    expect((await store.staff.passkey('anna-key'))?.email).toBe(ANNA);
+    expect(await store.staff.session('anna-session', now + 2 * minute, idle, max)).toBeDefined();
+    // No members at all: nothing of anyone's is left.
+    await store.staff.forgetFormerMembers([], now + 3 * minute);
+    expect(await store.staff.passkeysOf(ANNA)).toEqual([]);
+  });
+
   it('keep passkeys and their counters, the audit log newest first, and who handled an enquiry', async () => {
     const passkey = {
       id: 'cred-1',

@@ -115,6 +115,15 @@ export interface StaffRecords {
   /** Removes a passkey of `email`'s (none of another member's); whether there was one. */
   removePasskey(id: string, email: string): Promise<boolean>;
   /**
+   * What signs in anyone but `members` (addresses as kept) is gone for good: their passkeys
+   * deleted, their sessions ended, their links unused expired; how many passkeys and sessions. An
+   * address taken off the members and put back later starts with none.
+   */
+  forgetFormerMembers(
+    members: readonly string[],
+    now: number,
+  ): Promise<{ passkeys: number; sessions: number }>;
+  /**
    * Marks an enquiry handled by `email` at `now` (one handled already is left as it is), or not
    * handled; whether it changed.
    */
@@ -131,7 +140,27 @@ export function staffRecords(db: Db): StaffRecords {
     ...sessionRecords(db),
     ...auditRecords(db),
     ...passkeyRecords(db),
+    forgetFormerMembers: (members, now) => forgetFormerMembers(db, members, now),
   };
+}
+
+/** See StaffRecords.forgetFormerMembers: one transaction, so no row of a former member is left. */
+function forgetFormerMembers(db: Db, members: readonly string[], now: number) {
+  const others = members.length
+    ? `email NOT IN (${members.map(() => '?').join(', ')})`
+    : `email IS NOT NULL`;
+  return db.transaction(async (tx) => {
+    const passkeys = await tx.run(`DELETE FROM staff_passkeys WHERE ${others}`, members);
+    const sessions = await tx.run(
+      `UPDATE staff_sessions SET ended_at = ? WHERE ended_at IS NULL AND ${others}`,
+      [now, ...members],
+    );
+    await tx.run(
+      `UPDATE staff_links SET expires_at = ? WHERE used_at IS NULL AND expires_at > ? AND ${others}`,
+      [now, now, ...members],
+    );
+    return { passkeys, sessions };
+  });
 }
 
 type Records<K extends keyof StaffRecords> = Pick<StaffRecords, K>;
