@@ -144,11 +144,14 @@ export function staffRecords(db: Db): StaffRecords {
   };
 }
 
-/** See StaffRecords.forgetFormerMembers: one transaction, so no row of a former member is left. */
-function forgetFormerMembers(db: Db, members: readonly string[], now: number) {
-  const others = members.length
-    ? `email NOT IN (${members.map(() => '?').join(', ')})`
-    : `email IS NOT NULL`;
+/**
+ * See StaffRecords.forgetFormerMembers: one transaction, so no row of a former member is left. With
+ * no members at all, nothing: that is a start without STAFF_EMAILS or hosts (a mistake of the
+ * environment), which signs no one in meanwhile, and must not cost everyone their passkeys.
+ */
+async function forgetFormerMembers(db: Db, members: readonly string[], now: number) {
+  if (!members.length) return { passkeys: 0, sessions: 0 };
+  const others = `email NOT IN (${members.map(() => '?').join(', ')})`;
   return db.transaction(async (tx) => {
     const passkeys = await tx.run(`DELETE FROM staff_passkeys WHERE ${others}`, members);
     const sessions = await tx.run(
