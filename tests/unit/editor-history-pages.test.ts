@@ -5,9 +5,14 @@
  * reads field by field, the text now struck and the text that comes back; versions say who saved
  * them and when, in the reader's time zone, never as an ISO stamp.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import { JSDOM } from 'jsdom';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ContentHistory } from '../../src/editor/dev-server/history/content-history.ts';
+import { deletedEntries, deletedPage } from '../../src/editor/dev-server/history/deleted-pages.ts';
 import DeletedEntry from '../../src/editor/dev-server/history/pages/DeletedEntry.astro';
 import EntryHistory from '../../src/editor/dev-server/history/pages/EntryHistory.astro';
 import EntryVersion from '../../src/editor/dev-server/history/pages/EntryVersion.astro';
@@ -16,6 +21,11 @@ import Overview from '../../src/editor/dev-server/history/pages/Overview.astro';
 let container: AstroContainer;
 beforeAll(async () => {
   container = await AstroContainer.create();
+});
+
+const projects: string[] = [];
+afterEach(() => {
+  for (const project of projects.splice(0)) rmSync(project, { recursive: true, force: true });
 });
 
 /** A page as the browser reads it. */
@@ -45,6 +55,7 @@ describe("the editor's History pages", () => {
         title: hostile,
         address: '/ipad',
         deletedAt: Date.UTC(2026, 10, 1, 12),
+        deletion: 'deleted by you',
         versions: [
           {
             commit: 'b'.repeat(40),
@@ -69,7 +80,7 @@ describe("the editor's History pages", () => {
     expect(document.querySelector('h1')?.textContent).toBe(`Bring back ${hostile}`);
     expect(document.title).toBe(`Bring back ${hostile} · Site content`);
     expect(document.body.textContent).toContain('Its address /ipad now sends visitors to /android');
-    expect(document.body.textContent).toContain('Deleted today 13:00.');
+    expect(document.body.textContent).toContain('Deleted by you today 13:00.');
     expect(document.body.textContent).toContain(`${hostile} (2 links)`);
     const form = document.querySelector('form')!;
     expect(form.method).toBe('post');
@@ -91,6 +102,7 @@ describe("the editor's History pages", () => {
         title: 'Zend Framework',
         address: '/zend',
         deletedAt: Date.UTC(2026, 10, 1, 12),
+        deletion: 'deleted by you',
         versions: [],
       },
       text: 'slug: zend\n',
@@ -235,6 +247,7 @@ describe("the editor's History pages", () => {
           file,
           label: hostile,
           deletedAt: Date.UTC(2026, 10, 1),
+          deletion: 'deleted by you',
           commit: 'c'.repeat(40),
           versions: [],
         },
@@ -265,5 +278,54 @@ describe("the editor's History pages", () => {
       to: '/new',
     });
     expect(document.querySelector('#recent')).toBeNull();
+  });
+
+  it('name who deleted each entry, as History names the author of a save', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'history-pages-'));
+    projects.push(root);
+    const services = 'src/content/services';
+    for (const [slug, title] of [
+      ['ipad', 'iPad Apps'],
+      ['zend', 'Zend Framework'],
+    ]) {
+      mkdirSync(join(root, services), { recursive: true });
+      writeFileSync(
+        join(root, `${services}/${slug}.mdx`),
+        `---\nslug: ${slug}\ntitle: ${title}\n---\n`,
+      );
+    }
+    const history = new ContentHistory(root);
+    await history.record('As found');
+    // One deleted by a member signed in on the live site, one in `npm run edit` (no sign-in).
+    await history.record('Saved in the editor', {
+      by: { name: 'Erin Editor', email: 'erin@example.com' },
+      write: async () => rmSync(join(root, `${services}/ipad.mdx`)),
+    });
+    await history.record('Saved in the editor', {
+      write: async () => rmSync(join(root, `${services}/zend.mdx`)),
+    });
+
+    const deleted = await deletedEntries(history);
+    // The reader's clock at the last deletion: "today", whatever the time the test runs.
+    const now = { timeZone: 'Europe/Berlin', now: deleted[0]!.deletedAt };
+    const { document } = await render(Overview, { deleted, stale: [], recent: [], clock: now });
+    const rows = [...document.querySelectorAll('ul[aria-labelledby="deleted"] li')].map((li) =>
+      li.querySelector('.quiet')?.textContent?.replace(/\s+/g, ' ').trim(),
+    );
+    expect(rows).toEqual([
+      expect.stringMatching(
+        /^Service pages → zend, was at \/zend, deleted by you today \d\d:\d\d$/,
+      ),
+      expect.stringMatching(
+        /^Service pages → ipad, was at \/ipad, deleted by Erin Editor today \d\d:\d\d$/,
+      ),
+    ]);
+
+    const ipad = deleted.find((d) => d.file === `${services}/ipad.mdx`)!;
+    const one = await deletedPage(history, ipad.file, ipad.commit, now);
+    const page = new JSDOM(await one.text()).window.document;
+    expect(page.querySelector('h1 + p')?.textContent?.replace(/\s+/g, ' ')).toMatch(
+      /\. Deleted by Erin Editor today \d\d:\d\d\. /,
+    );
   });
 });

@@ -17,6 +17,7 @@ import { runGit } from './git-runner.ts';
 import {
   trailersOf,
   walkLineages,
+  type DeletedBy,
   type Lineage,
   type LoggedChange,
   type LoggedSave,
@@ -70,6 +71,8 @@ export interface DeletedEntry {
   deletedAt: number;
   /** The commit whose parent holds the last version. */
   commit: string;
+  /** Who deleted it, as that commit names them (its author, as a version's `by`). */
+  deletedBy: DeletedBy;
   /** Its saved versions, newest first. */
   versions: Omit<Version, 'blob'>[];
 }
@@ -398,6 +401,7 @@ export class ContentHistory {
         file,
         deletedAt: deletion!.deletedAt,
         commit: deletion!.commit,
+        deletedBy: { note: deletion!.note, by: deletion!.by, editor: deletion!.editor },
         versions: newestFirst({ versions }, 100).map(({ blob: _, ...version }) => version),
         order,
       }))

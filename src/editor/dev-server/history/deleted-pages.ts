@@ -23,7 +23,7 @@ import { collections, entryOfFile, labelOf } from './entries.ts';
 import { valuesOf } from './lineages.ts';
 import DeletedEntry from './pages/DeletedEntry.astro';
 import { addressOf, readRedirects, savedBy, titleOf } from './recorder.ts';
-import { saveWords } from './save-words.ts';
+import { deletedBy, saveWords } from './save-words.ts';
 import type {
   BroughtNotice,
   LinkedBackNotice,
@@ -48,6 +48,8 @@ async function describeDeleted(history: ContentHistory, deleted: Gone): Promise<
     label: labelOf(deleted.file),
     title: titleOf(text),
     address: isService(deleted.file) ? addressOf(text) : undefined,
+    // Who deleted it, in the words a save's author is named in.
+    deletion: deletedBy(deleted.deletedBy),
   };
 }
 

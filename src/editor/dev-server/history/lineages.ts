@@ -55,13 +55,19 @@ export interface EntryVersion {
   blob: string;
 }
 
+/** Who deleted an entry: the deleting save's note, author, and whether the editor recorded it. */
+export type DeletedBy = Pick<EntryVersion, 'note' | 'by' | 'editor'>;
+
 export interface Lineage {
   /** Where it is now, or was when it went. */
   file: string;
   /** Oldest first. */
   versions: EntryVersion[];
-  /** The save that deleted it, while it is gone, with the blob it had then. */
-  deletion?: { commit: string; deletedAt: number; blob: string };
+  /**
+   * The save that deleted it, while it is gone, with the blob it had then, and who deleted it (its
+   * commit's note, author, and whether the editor recorded it, as a version has them).
+   */
+  deletion?: { commit: string; deletedAt: number; blob: string } & DeletedBy;
 }
 
 /** An editor's Save: its one file gone and one added are a page that moved, as ./recorder.ts reads it. */
@@ -107,7 +113,14 @@ export function walkLineages(saves: readonly LoggedSave[]) {
       } else if (change.status === 'D') {
         const lineage = live.get(change.file) ?? { file: change.file, versions: [] };
         live.delete(change.file);
-        lineage.deletion = { commit: save.commit, deletedAt: save.savedAt, blob: change.oldBlob };
+        lineage.deletion = {
+          commit: save.commit,
+          deletedAt: save.savedAt,
+          blob: change.oldBlob,
+          note: save.note,
+          by: save.by,
+          editor: save.editor,
+        };
         gone.push(lineage);
       }
     }

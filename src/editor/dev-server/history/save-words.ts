@@ -160,6 +160,16 @@ export function deletionWords(save: SaveRecord): SaveWords {
 }
 
 /**
+ * Who deleted an entry, in a list of deleted entries where nothing else says it went: "deleted by
+ * Erin Editor", "deleted outside the editor"; a publish or a roll back, "deleted by" the member who
+ * pressed it.
+ */
+export function deletedBy(save: SaveRecord): string {
+  const words = deletionWords(save);
+  return words.action.startsWith('deleted') ? words.action : `deleted by ${words.who}`;
+}
+
+/**
  * What a save did besides its fields, in words, with its times in the reader's zone: "the version
  * of yesterday 17:02 came back", "visitors of /ipad are sent to /android".
  */

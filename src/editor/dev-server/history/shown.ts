@@ -13,6 +13,8 @@ export interface ShownDeleted extends DeletedEntry {
   title?: string;
   /** A service page's address then. */
   address?: string;
+  /** Who deleted it, in History's words: "deleted by Erin Editor", "deleted by a developer". */
+  deletion: string;
 }
 
 /** An entry as it is now, named as the pages name it. */
