@@ -93,3 +93,9 @@ export const CONTENT_WRITTEN_EVENT = 'editor:content-written';
  * fetched itself, so that the editor shows the files as the dev server has them now.
  */
 export const KEYSTATIC_TREE = 'editor:keystatic-tree';
+
+/**
+ * Where the editor's tab leaves its drafts' store (../browser/tab-drafts.ts), which Keystatic's
+ * `getDraft`, `setDraft` and `delDraft`, as rewritten, use instead of their one draft an entry.
+ */
+export const TAB_DRAFTS = 'editor:tab-drafts';

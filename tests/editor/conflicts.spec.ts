@@ -148,28 +148,46 @@ async function saveShownWhileReading(tab: Page, ms: number) {
   };
 }
 
-/** Until Keystatic has put the tab's unsaved changes of an entry away as a draft. */
-const draftKept = (tab: Page, key: string[]) =>
-  expect
-    .poll(() =>
-      tab.evaluate(
-        (key) =>
-          new Promise<boolean>((done) => {
-            const request = indexedDB.open('keystatic');
-            request.onerror = () => done(false);
-            request.onsuccess = () => {
-              try {
-                const get = request.result.transaction('items').objectStore('items').get(key);
-                get.onsuccess = () => done(get.result !== undefined);
-                get.onerror = () => done(false);
-              } catch {
-                done(false);
-              }
+/**
+ * The texts of this browser's drafts of an entry, as Keystatic keeps them (IndexedDB): the entry's
+ * own key, and each tab's (src/editor/browser/tab-drafts.ts).
+ */
+const draftTexts = (tab: Page, key: string[]) =>
+  tab.evaluate(
+    (key) =>
+      new Promise<string[]>((done) => {
+        const request = indexedDB.open('keystatic');
+        request.onerror = () => done([]);
+        request.onsuccess = () => {
+          try {
+            const items = request.result.transaction('items').objectStore('items');
+            const all = items.openCursor(IDBKeyRange.bound(key, [...key, []]));
+            const texts: string[] = [];
+            all.onsuccess = () => {
+              const cursor = all.result;
+              if (!cursor) return done(texts);
+              const at = cursor.key as string[];
+              const ofEntry =
+                at.length === key.length ||
+                (at.length === key.length + 1 && at.at(-1)!.startsWith('tab:'));
+              const files = (cursor.value as { files?: Map<string, Uint8Array> }).files;
+              if (ofEntry && files instanceof Map)
+                texts.push([...files.values()].map((b) => new TextDecoder().decode(b)).join(''));
+              cursor.continue();
             };
-          }),
-        key,
-      ),
-    )
+            all.onerror = () => done([]);
+          } catch {
+            done([]);
+          }
+        };
+      }),
+    key,
+  );
+
+/** Until Keystatic has put the tab's unsaved changes of an entry away as a draft. */
+const draftKept = (tab: Page, key: string[], holding = '') =>
+  expect
+    .poll(async () => (await draftTexts(tab, key)).some((text) => text.includes(holding)))
     .toBe(true);
 
 test('two tabs on one entry, at 375 and at 1280 px: the second Save is refused, says who and when, and both changes are kept field by field', async ({
@@ -475,6 +493,54 @@ test('the conflict dialog takes the focus as it opens, Escape is "Not now", and 
   await expect(second.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
   await expect(second.getByText('Unsaved', { exact: true })).toBeVisible();
   await expect(saveButton).toBeFocused();
+});
+
+test("two tabs of one browser on one page keep each its own unsaved changes, through a reload and a colleague's rename", async ({
+  page: first,
+  context,
+  browser,
+}) => {
+  const second = await context.newPage();
+  for (const tab of [first, second]) await visit(tab, ipad);
+  const entry = ['collection', 'services', 'ipad'];
+  const hero = first.getByRole('textbox', { name: 'Hero text' });
+  const heroBefore = await hero.inputValue();
+  const heroText = `${heroBefore} Works offline too.`;
+  await hero.fill(heroText);
+  await draftKept(first, entry, 'Works offline too.');
+  // The second tab's change, kept after the first's: it had taken the first's place.
+  await second.getByRole('textbox', { name: 'Service name' }).fill('iPad Apps');
+  await draftKept(second, entry, 'title: iPad Apps');
+
+  // The first tab reloaded brings back its own changes, not the second's.
+  first.on('dialog', (dialog) => void dialog.accept());
+  await visit(first, ipad);
+  await expect(first.getByRole('textbox', { name: 'Hero text' })).toHaveValue(heroText);
+  await expect(first.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad App');
+
+  // A colleague renames the page: both tabs move their changes at once, and each keeps its own.
+  const elsewhere = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    const anna = await elsewhere.newPage();
+    await visit(anna, ipad);
+    await anna.getByRole('textbox', { name: 'Page address' }).fill('ipad-apps');
+    expect(await save(anna)).toBe(200);
+  } finally {
+    await elsewhere.close();
+  }
+  for (const tab of [first, second]) {
+    await expect(
+      tab.getByRole('status').filter({
+        hasText:
+          'This page was moved to /ipad-apps by a colleague. Your unsaved changes are kept: they are open there.',
+      }),
+    ).toBeVisible();
+    await expect(tab).toHaveURL(/\/item\/ipad-apps$/);
+  }
+  await expect(first.getByRole('textbox', { name: 'Hero text' })).toHaveValue(heroText);
+  await expect(first.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad App');
+  await expect(second.getByRole('textbox', { name: 'Service name' })).toHaveValue('iPad Apps');
+  await expect(second.getByRole('textbox', { name: 'Hero text' })).toHaveValue(heroBefore);
 });
 
 test("a draft restored after a rename's link move is checked too, at 375 px", async ({

@@ -15,7 +15,7 @@
  *   (../dev-server/pending.ts): each time the editor opens, and when the tab is hidden, it says
  *   which of the pending uploads its drafts name.
  */
-import { createStore, del, entries, get, set } from 'idb-keyval';
+import { createStore, del, entries, get } from 'idb-keyval';
 import { PAGE_MOVED_EVENT, RESET_EVENT, SAVED_EVENT, type PageMove } from '../events.ts';
 import { browserId, pendingUploads } from '../fields/image/endpoint.ts';
 import { imageUploadPath } from '../../domain/images.ts';
@@ -24,6 +24,7 @@ import { notify } from './notice.ts';
 import { madeHere } from './own-moves.ts';
 import { afterEachRedraw } from './redraws.ts';
 import { follow } from './saves.ts';
+import { draftsOf, moveDrafts, ownKey } from './tab-drafts.ts';
 
 const MARK = 'data-editor-draft';
 /** What the lists say beside an entry that holds a draft. */
@@ -145,10 +146,10 @@ addEventListener('beforeunload', (event) => {
 });
 
 /**
- * A Save that gave an entry another address: Keystatic then opens it there, and leaves the draft
- * kept under the old address behind, which no entry has any more (and a page given that address
- * later would be offered it). It goes, unless it still has the old address: another tab's of this
- * browser (they share one draft an entry), which moves it to the new address once it hears of the move.
+ * A Save that gave an entry another address: Keystatic then opens it there, and leaves this tab's
+ * draft kept under the old address behind, which no entry has any more (and a page given that
+ * address later would be offered it). It goes, unless it still has the old address. Other tabs'
+ * drafts of the page are theirs (./tab-drafts.ts): each moves to the new address once heard of.
  */
 let saved: { at: number; path: string } | undefined;
 const ITEM = /^\/keystatic\/collection\/([^/]+)\/item\/([^/]+)$/;
@@ -157,10 +158,10 @@ async function movedBySave() {
   const now = ITEM.exec(location.pathname);
   if (!before || !now || before[1] !== now[1] || before[2] === now[2]) return;
   saved = undefined;
-  const key = ['collection', before[1]!, decodeURIComponent(before[2]!)];
+  const key = ownKey(['collection', before[1]!, decodeURIComponent(before[2]!)]);
   try {
     const left = (await get(key, draftStore())) as { slug?: string } | undefined;
-    if (left && left.slug !== key[2]) await del(key, draftStore());
+    if (left && left.slug !== decodeURIComponent(before[2]!)) await del(key, draftStore());
   } catch {
     // no IndexedDB: no draft either
   }
@@ -189,19 +190,18 @@ function movedDraft(draft: EntryDraft, from: string, to: string): EntryDraft {
   return { ...draft, slug: to, files };
 }
 
-/** Moves this browser's draft of a page a colleague moved, unless one is at its new address. */
-async function moveDraft(from: string, to: string): Promise<boolean> {
-  const store = draftStore();
-  const before = ['collection', SERVICES, from];
-  const after = ['collection', SERVICES, to];
+/**
+ * Moves this browser's drafts of a page a colleague moved (each tab's), unless one is at its new
+ * address: how many this tab moved, and whether this tab's own is there now (moved by whichever tab
+ * heard first).
+ */
+async function moveDraft(from: string, to: string) {
   try {
-    const draft = (await get(before, store)) as EntryDraft | undefined;
-    if (!draft || (await get(after, store)) !== undefined) return false;
-    await set(after, movedDraft(draft, from, to), store);
-    await del(before, store);
-    return true;
+    return await moveDrafts(['collection', SERVICES, from], ['collection', SERVICES, to], (draft) =>
+      movedDraft(draft as EntryDraft, from, to),
+    );
   } catch {
-    return false;
+    return { moved: 0, own: false };
   }
 }
 
@@ -234,7 +234,7 @@ async function followColleague(move: PageMove) {
   const open = ITEM.exec(location.pathname);
   const here = open?.[1] === SERVICES && decodeURIComponent(open[2]!) === from;
   if (move.kind === 'deleted') {
-    const kept = (await get(['collection', SERVICES, from], draftStore()).catch(() => undefined))
+    const kept = (await draftsOf(['collection', SERVICES, from]).catch(() => [])).length
       ? ' Your unsaved changes are kept and come back if the page is brought back.'
       : '';
     return notify(
@@ -248,13 +248,13 @@ async function followColleague(move: PageMove) {
   void readDrafts();
   if (here)
     return notify(
-      moved
+      moved.own
         ? `This page was moved to ${move.to} by a colleague. Your unsaved changes are kept: they are open there.`
         : `This page was moved to ${move.to} by a colleague: it is open there.`,
     );
   // A tab on another page, or on a list, is told only if it moved this browser's unsaved changes
   // of the page (as when no tab has it open): which page, by its name, since the marketer is not on it.
-  if (moved)
+  if (moved.moved)
     notify(
       `${move.title ? `The page ${move.title} (${move.from})` : `The page ${move.from}`} was moved to ${move.to} by a colleague. Your unsaved changes to it moved with it.`,
     );

@@ -17,8 +17,10 @@
  *   follows the dev server's own writes (a rename's redirect, links moved, a restore) without a
  *   reload (../browser/saves.ts).
  * - A restored draft of an entry changed since says that Save will show both versions.
+ * - Drafts are kept per tab as well as per entry, by the editor's tab (../browser/tab-drafts.ts):
+ *   two tabs on one page wrote one draft, each over the other's.
  */
-import { KEYSTATIC_TREE, SAVE_BASE_HEADER } from '../events.ts';
+import { KEYSTATIC_TREE, SAVE_BASE_HEADER, TAB_DRAFTS } from '../events.ts';
 import { fingerprint, rewriteKeystatic, type Rewrite } from './keystatic-rewrites.ts';
 
 const header = JSON.stringify(SAVE_BASE_HEADER);
@@ -248,6 +250,30 @@ export const saveRewrites: Rewrite[] = [
           },
           body: JSON.stringify({
             additions: [],`,
+  },
+  // Drafts kept per tab as well as per entry, once the editor's tab has put its store in place
+  // (Keystatic's own one draft an entry until then).
+  {
+    module: 'function setDraft(key, val) {',
+    from: `function setDraft(key, val) {
+  return set(key, val, getStore());
+}
+function delDraft(key) {
+  return del(key, getStore());
+}
+function getDraft(key) {
+  return get(key, getStore());
+}`,
+    to: `const tabDrafts = () => globalThis[Symbol.for(${JSON.stringify(TAB_DRAFTS)})];
+function setDraft(key, val) {
+  return tabDrafts() ? tabDrafts().set(key, val) : set(key, val, getStore());
+}
+function delDraft(key) {
+  return tabDrafts() ? tabDrafts().del(key) : del(key, getStore());
+}
+function getDraft(key) {
+  return tabDrafts() ? tabDrafts().get(key) : get(key, getStore());
+}`,
   },
   // The tab's copy of the files, replaced by one it fetched.
   {
