@@ -5,6 +5,8 @@
  * and both use it; the log names the host and never the feed's address.
  */
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CalendarService, type CalendarServiceOptions } from '../../src/server/calendars/service';
@@ -125,6 +127,42 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('calendars on 
     };
     return { answer, wasAsked, give };
   };
+
+  it('reads a host’s calendar through CalDAV, its answer’s XML made a feed in the feeds’ workers', async () => {
+    // A CalDAV server on loopback: a calendar-query's answer, the meeting's object in it.
+    const answered: string[] = [];
+    const server = createServer(async (req, res) => {
+      for await (const chunk of req) answered.push(String(chunk));
+      const data = meetingFeed.replaceAll('\r', '&#13;');
+      res
+        .writeHead(207, { 'Content-Type': 'application/xml' })
+        .end(
+          `<d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/anna/calls/a.ics</d:href><d:propstat><d:prop><c:calendar-data>${data}</c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`,
+        );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/anna/calls/`);
+    const clock = { now: start };
+    const service = new CalendarService({
+      config: {
+        ...readConfig({}).calendars,
+        feeds: [{ host: 'anna', url, caldav: true }],
+      },
+      copies: store.calendarCopies,
+      timeZones: new Map([['anna', 'Europe/London']]),
+      now: () => clock.now,
+      readyWaitMs: 60_000,
+    });
+    try {
+      await service.tick();
+      expect(answered.join('')).toContain('<c:time-range start="20261129T000000Z"');
+      expect(service.busy(availability).get('anna')).toEqual(theMeeting);
+      expect(service.health(clock.now)).toMatchObject([{ host: 'anna', fresh: true, error: null }]);
+    } finally {
+      await service.stop();
+      server.close();
+    }
+  });
 
   it('a new process, no copy in its store: the booking pages wait for the first read and offer its host', async () => {
     const clock = { now: start };
@@ -344,7 +382,7 @@ describe('feeds read in worker threads', () => {
         return { status: 'modified', body: text, etag, lastModified: undefined };
       },
       log: (line) => logged.push(line),
-      readers: { read, stop: () => workers.stop() },
+      readers: { read, join: (...args) => workers.join(...args), stop: () => workers.stop() },
       readyWaitMs: 60_000,
     });
     return { service, logged, reads };

@@ -10,7 +10,7 @@ import {
   readBusyTimes,
   type ReadOptions,
 } from '../../src/server/calendars/busy-times';
-import { joinCalendars } from '../../src/server/calendars/caldav-read';
+import { joinCalendars } from '../../src/server/calendars/multistatus';
 import { feedOf, googleFeed, icloudFeed, outlookFeed } from '../support/calendar-feeds';
 
 const ms = (iso: string) => Date.parse(iso);

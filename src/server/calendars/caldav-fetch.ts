@@ -1,5 +1,6 @@
 /**
- * The fetch that every CalDAV request goes through (tsdav takes it as its `fetch`, ./caldav.ts):
+ * The fetch that every CalDAV request goes through (tsdav takes it as its `fetch`, ./caldav.ts; a
+ * calendar's read, ./caldav-read.ts, its request, whose answer's bytes go to a worker as they are):
  * a node:http request through the feeds' address guard (./fetch-feed.ts), never to a private,
  * link-local or loopback address unless the calendar is configured on loopback, judged as the
  * connection is made so that a host name cannot lead the server into its own network; no pooled
@@ -25,6 +26,13 @@ export interface CalDavLimits {
 /** The fetch a request within `limits` goes through (guardedFetch; a test's own). */
 export type FetchFor = (limits: CalDavLimits) => typeof fetch;
 
+/** An answer as read, its bytes not yet a Response's (one copy fewer, no text made of them). */
+export interface CalDavAnswer {
+  status: number;
+  headers: Headers;
+  body: Buffer<ArrayBuffer>;
+}
+
 const MAX_BYTES = 1024 * 1024;
 
 /** An address without its user name and password, and those as an Authorization header. */
@@ -49,8 +57,21 @@ function headersOf(init: RequestInit, credentials: Record<string, string>, body?
 
 /** A fetch for tsdav's requests, within `limits` (see the file's comment); `resolve`: a test's DNS. */
 export function guardedFetch(limits: CalDavLimits, resolve = dnsLookup): typeof fetch {
-  return async (input, init = {}) => {
-    const given = new URL(input instanceof Request ? input.url : input);
+  const request = guardedRequest(limits, resolve);
+  return async (input, init) => {
+    const { status, headers, body } = await request(
+      input instanceof Request ? input.url : input,
+      init,
+    );
+    const empty = [204, 205, 304].includes(status);
+    return new Response(empty ? null : body, { status, headers });
+  };
+}
+
+/** guardedFetch's request, its answer's bytes as they came (a CalDAV answer read in a worker). */
+export function guardedRequest(limits: CalDavLimits, resolve = dnsLookup) {
+  return async (input: string | URL, init: RequestInit = {}): Promise<CalDavAnswer> => {
+    const given = new URL(input);
     const body = init.body ?? undefined;
     if (body !== undefined && typeof body !== 'string')
       throw new CalDavError('its request body is not text');
@@ -72,7 +93,7 @@ export function guardedFetch(limits: CalDavLimits, resolve = dnsLookup): typeof 
 
 /** Sends the request and reads its answer, all within the time limit. */
 function exchange(req: http.ClientRequest, body: string | undefined, limits: CalDavLimits) {
-  return new Promise<Response>((resolve, reject) => {
+  return new Promise<CalDavAnswer>((resolve, reject) => {
     const fail = (error: unknown) => {
       clearTimeout(timer);
       req.destroy();
@@ -84,7 +105,7 @@ function exchange(req: http.ClientRequest, body: string | undefined, limits: Cal
     );
     req.on('error', fail);
     req.on('response', (res) =>
-      responseOf(res, limits.maxBytes ?? MAX_BYTES).then((response) => {
+      answerOf(res, limits.maxBytes ?? MAX_BYTES).then((response) => {
         clearTimeout(timer);
         resolve(response);
       }, fail),
@@ -101,8 +122,8 @@ const unreachable = (error: NodeJS.ErrnoException) =>
       : `it could not be reached (${error.code ?? 'error'})`,
   );
 
-/** The answer as a WHATWG Response: its status, headers and text (at most `maxBytes`). */
-async function responseOf(res: IncomingMessage, maxBytes: number): Promise<Response> {
+/** The answer: its status, headers and bytes (at most `maxBytes`). */
+async function answerOf(res: IncomingMessage, maxBytes: number): Promise<CalDavAnswer> {
   const status = res.statusCode ?? 0;
   if (Number(res.headers['content-length']) > maxBytes)
     throw new CalDavError(`its answer is larger than ${maxBytes} bytes`);
@@ -123,6 +144,5 @@ async function responseOf(res: IncomingMessage, maxBytes: number): Promise<Respo
       // A header a Response cannot hold is none CalDAV needs.
     }
   }
-  const empty = [204, 205, 304].includes(status);
-  return new Response(empty ? null : Buffer.concat(chunks), { status, headers });
+  return { status, headers, body: Buffer.concat(chunks, size) };
 }

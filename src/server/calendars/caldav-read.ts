@@ -4,10 +4,18 @@
  * (RFC 4791 §7.8) of the events that reach into the days offered, made one iCalendar text for
  * ./busy-times.ts as a feed's would be. A host's edit counts at the next read, where a published
  * feed (Google's, Microsoft's) may lag by hours; and Fastmail and iCloud publish none that carries
- * credentials. It costs a full answer at each read (no ETag to ask "changed?").
+ * credentials. It costs a full answer at each read (no ETag to ask "changed?"). The answer's XML,
+ * megabytes for a busy year, is read in a feed worker (./multistatus.ts), under its time and
+ * memory limits: tsdav read it on the main thread, holding every visitor for seconds.
  */
-import { CalDavError, guardedFetch, withoutCredentials, type FetchFor } from './caldav-fetch.ts';
+import {
+  CalDavError,
+  guardedRequest,
+  withoutCredentials,
+  type CalDavAnswer,
+} from './caldav-fetch.ts';
 import { FeedError, type FeedRead, type FetchOptions } from './fetch-feed.ts';
+import { FeedReaders, workerMemoryMb } from './workers.ts';
 
 const DAY = 86_400_000;
 /** The days read: from yesterday to past the most days offered (availability.yaml's daysAhead). */
@@ -19,92 +27,83 @@ const utc = (ms: number) =>
     .replace(/\.\d+Z$/, 'Z')
     .replace(/[-:]/g, '');
 
-/** The calendar-query's filter: the events that reach into [from, to). */
-const overlapping = (from: number, to: number) => ({
-  'comp-filter': {
-    _attributes: { name: 'VCALENDAR' },
-    'comp-filter': {
-      _attributes: { name: 'VEVENT' },
-      'time-range': { _attributes: { start: utc(from), end: utc(to) } },
-    },
-  },
-});
+/** The calendar-query of the events that reach into [from, to), as tsdav's calendarQuery wrote it. */
+const query = (from: number, to: number) => `<?xml version="1.0" encoding="utf-8"?>
+<c:calendar-query xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/" xmlns:ca="http://apple.com/ns/ical/" xmlns:d="DAV:">
+  <d:prop>
+    <c:calendar-data/>
+  </d:prop>
+  <c:filter>
+    <c:comp-filter name="VCALENDAR">
+      <c:comp-filter name="VEVENT">
+        <c:time-range start="${utc(from)}" end="${utc(to)}"/>
+      </c:comp-filter>
+    </c:comp-filter>
+  </c:filter>
+</c:calendar-query>`;
 
-/**
- * The components of each calendar object (its VEVENTs, VTIMEZONEs), one VCALENDAR of them all. An
- * object's bounds are whole lines: a line of text is escaped and folded lines go on with a space, so
- * only a real BEGIN or END is one, never a prospect's message saying "END:VCALENDAR" (which cut the
- * object there and hid the host's next event inside the site's own). One without both is no object:
- * the text then fails to parse, and the read with it.
- */
-export function joinCalendars(objects: readonly string[]): string {
-  const inner = objects.map((object) => {
-    const lines = object.split(/\r?\n/);
-    const begin = lines.indexOf('BEGIN:VCALENDAR');
-    const end = lines.lastIndexOf('END:VCALENDAR');
-    if (begin < 0 || end < begin) return 'BEGIN:VCALENDAR\r\n';
-    const own = lines.slice(begin + 1, end);
-    // Each object's own header lines (VERSION, PRODID, …) come before its first component.
-    const first = own.findIndex((line) => line.startsWith('BEGIN:'));
-    return first < 0 ? '' : `${own.slice(first).join('\r\n')}\r\n`;
-  });
-  return `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:caldav-report\r\n${inner.join('')}END:VCALENDAR\r\n`;
+/** What a read goes through: the request (guardedRequest), the workers that read the answer's XML. */
+export interface ReportUsing {
+  request?: typeof guardedRequest;
+  /** The service's feed workers; without them, a worker of its own, stopped after the read. */
+  readers?: Pick<FeedReaders, 'join'>;
 }
-
-/** A calendar object's text as tsdav reads it from the answer (text, or CDATA). */
-const dataOf = (data: unknown): string | undefined => {
-  const text = (data as { _cdata?: unknown } | undefined)?._cdata ?? data;
-  return typeof text === 'string' ? text : undefined;
-};
 
 /** Reads a calendar collection's events over the days offered; throws FeedError (no address in it). */
 export async function reportCalendar(
   url: URL,
   options: FetchOptions,
   now = Date.now(),
-  fetchFor: FetchFor = guardedFetch,
+  { request = guardedRequest, readers }: ReportUsing = {},
 ): Promise<FeedRead> {
   const from = Math.floor(now / DAY) * DAY - DAY;
   const { url: bare, headers } = withoutCredentials(url);
-  const send = fetchFor(options);
-  let status = 0;
-  let answered: Promise<string> | undefined;
-  let answers;
+  let answer: CalDavAnswer;
   try {
-    // Loaded at the first read, as ./caldav.ts loads it at the first write.
-    const { calendarQuery } = await import('tsdav');
-    answers = await calendarQuery({
-      url: bare.href,
-      props: { 'c:calendar-data': {} },
-      filters: [overlapping(from, from + DAYS_AHEAD * DAY)],
-      depth: '1',
-      headers,
-      fetch: async (input, init) => {
-        const response = await send(input, init);
-        status = response.status;
-        answered = response.clone().text();
-        return response;
-      },
+    answer = await request(options)(bare.href, {
+      method: 'REPORT',
+      headers: { 'Content-Type': 'text/xml;charset=UTF-8', depth: '1', ...headers },
+      body: query(from, from + DAYS_AHEAD * DAY),
     });
   } catch (error) {
-    // Only our own messages, or the status: tsdav's quote the answer.
-    if (error instanceof CalDavError) throw new FeedError(error.message);
-    throw new FeedError(status === 207 ? 'its answer could not be read' : `it answered ${status}`);
+    // Only our own messages: any other could quote the server.
+    throw new FeedError(error instanceof CalDavError ? error.message : 'it could not be read');
   }
-  if (status !== 207) throw new FeedError(`it answered ${status}`);
-  // An answer tsdav could not read as a multistatus comes back whole, with no props; an empty or
-  // cut-off one, and one refusing a part, read as fewer events: none is an empty calendar, whose
-  // every time would be offered.
-  const whole = /(?:<\/(?:[\w.-]+:)?multistatus\s*>|<(?:[\w.-]+:)?multistatus\b[^>]*\/>)\s*$/.test(
-    (await answered) ?? '',
-  );
-  if (!whole || answers.some((answer) => answer.props === undefined || answer.ok === false))
+  // A refusal says its status, never its text; the bytes of a multistatus go to a worker as they
+  // are (moved, not copied), made text and read there: on this thread, only their length counts.
+  if (answer.status !== 207) throw new FeedError(`it answered ${answer.status}`);
+  if (!answer.headers.get('content-type')?.toLowerCase().includes('xml'))
     throw new FeedError('its answer could not be read');
-  const objects = answers.map((answer) => dataOf(answer.props?.calendarData));
-  return {
-    status: 'modified',
-    body: joinCalendars(objects.filter((text) => text !== undefined)),
-    etag: undefined,
-    lastModified: undefined,
-  };
+  const joined = await joinIn(readers, options, bytesOf(answer.body), bare.pathname);
+  if (!joined.ok) throw new FeedError(joined.reason);
+  return { status: 'modified', body: joined.text, etag: undefined, lastModified: undefined };
+}
+
+/** A buffer's bytes as an ArrayBuffer of their own, to move to a worker (a small one is copied). */
+const bytesOf = (body: Buffer<ArrayBuffer>): ArrayBuffer =>
+  body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
+    ? body.buffer
+    : new Uint8Array(body).buffer;
+
+/** The answer made one feed's text by `readers`, or a worker of its own (a read outside the service). */
+async function joinIn(
+  readers: Pick<FeedReaders, 'join'> | undefined,
+  options: FetchOptions,
+  multistatus: ArrayBuffer,
+  collection: string,
+) {
+  if (readers) return readers.join(multistatus, collection);
+  const own = new FeedReaders({
+    limits: {
+      timeMs: options.timeoutMs,
+      memoryMb: workerMemoryMb(options.maxBytes),
+      maxSteps: undefined,
+    },
+    size: 1,
+  });
+  try {
+    return await own.join(multistatus, collection);
+  } finally {
+    await own.stop();
+  }
 }

@@ -21,7 +21,7 @@ import type { CalendarCopies, FeedState } from '../store/calendar-copies.ts';
 import { merge, type Busy } from './busy.ts';
 import { fetchFeed, FeedError, type FeedRead, type FetchOptions } from './fetch-feed.ts';
 import { reportCalendar } from './caldav-read.ts';
-import { FeedReaders, type ReadJob } from './workers.ts';
+import { FeedReaders, workerMemoryMb, type ReadJob } from './workers.ts';
 
 const DAY = 86_400_000;
 /** The most days the booking pages offer (availability.yaml's daysAhead), and the days around them. */
@@ -53,9 +53,9 @@ export interface CalendarServiceOptions {
   /**
    * The workers that read the feeds (tests give their own): by default each feed's read within
    * CALENDAR_TIMEOUT_SECONDS, in a heap made for CALENDAR_MAX_BYTES (workerMemoryMb), and within
-   * busy-times.ts's step budget.
+   * busy-times.ts's step budget; a CalDAV answer's XML made a feed (`join`) by the same workers.
    */
-  readers?: Pick<FeedReaders, 'read' | 'stop'>;
+  readers?: Pick<FeedReaders, 'read' | 'join' | 'stop'>;
   /** FIRST_READ_WAIT_MS (tests give a shorter one). */
   firstReadWaitMs?: number;
   /**
@@ -66,9 +66,6 @@ export interface CalendarServiceOptions {
   /** The end of the site's own calls' UIDs: their events in a feed are not read (busy-times.ts). */
   ownUidSuffix?: string;
 }
-
-/** A worker's heap for a feed of `maxBytes`: a feed's parsed events take up to some 25 times its text. */
-export const workerMemoryMb = (maxBytes: number) => Math.ceil(64 + (maxBytes / 1024 / 1024) * 32);
 
 /** How fresh a host's calendar is, for /healthz: no address. */
 export interface HostCalendarHealth {
@@ -118,7 +115,7 @@ export class CalendarService {
   readonly #fetch: NonNullable<CalendarServiceOptions['fetch']>;
   readonly #log: (line: string) => void;
   readonly #feeds: { host: string; url: URL; id: string }[];
-  readonly #readers: Pick<FeedReaders, 'read' | 'stop'>;
+  readonly #readers: Pick<FeedReaders, 'read' | 'join' | 'stop'>;
   #states = new Map<string, FeedState>();
   #texts = new Map<string, { version: number; text: string }>();
   /** Each feed's busy times as last worked out. */
@@ -143,9 +140,6 @@ export class CalendarService {
     this.#config = options.config;
     this.#copies = options.copies;
     this.#now = options.now ?? Date.now;
-    this.#fetch =
-      options.fetch ??
-      ((url, read) => (read.caldav ? reportCalendar(url, read) : fetchFeed(url, read)));
     this.#log = options.log ?? ((line) => log.warn(line));
     this.#feeds = options.config.feeds.map((feed) => ({ ...feed, id: feedId(feed.url) }));
     this.#timeZones = options.timeZones ?? new Map();
@@ -162,6 +156,13 @@ export class CalendarService {
         },
         log: this.#log,
       });
+    // A CalDAV answer's XML is read by the feeds' workers, never on this thread.
+    this.#fetch =
+      options.fetch ??
+      ((url, read) =>
+        read.caldav
+          ? reportCalendar(url, read, this.#now(), { readers: this.#readers })
+          : fetchFeed(url, read));
   }
 
   /** The hosts with a calendar (one whose address was refused included: it is never read). */

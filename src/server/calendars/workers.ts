@@ -1,7 +1,8 @@
 /**
- * The worker threads that read the hosts' feeds (./worker.ts), so that no feed, however large or
- * hostile, holds the server's main thread: a worker reads one feed at a time, under a time limit
- * (past it, the worker is stopped) and a memory limit (its heap); at most `size` workers at once.
+ * The worker threads that read the hosts' feeds (./worker.ts), and make a CalDAV answer's XML one
+ * feed (./multistatus.ts), so that no feed or answer, however large or hostile, holds the server's
+ * main thread: a worker reads one at a time, under a time limit (past it, the worker is stopped)
+ * and a memory limit (its heap); at most `size` workers at once.
  * A read waits its turn in line, and its time limit starts when a worker takes it, so that a feed
  * that runs out its time never makes another's read fail. Idle workers stop after a while.
  */
@@ -22,6 +23,15 @@ export interface ReadJob {
   /** busy-times.ts's ownUidSuffix: the site's own calls, not read. */
   ownUidSuffix?: string | undefined;
 }
+
+/** What a worker makes one feed of: a calendar-query's answer (its bytes, moved), the collection's path. */
+export interface JoinJob {
+  multistatus: ArrayBuffer;
+  collection: string;
+}
+
+/** The calendar objects of a CalDAV answer as one feed's text, or why not (no address in it). */
+export type JoinReading = { ok: true; text: string } | { ok: false; reason: string };
 
 /** Each window's busy times as [start, end, start, end, …] (transferred, not copied), or why not. */
 export type ReadAnswer =
@@ -44,6 +54,9 @@ export interface ReadLimits {
   ownUidSuffix?: string | undefined;
 }
 
+/** A worker's heap for a feed of `maxBytes`: a feed's parsed events take up to some 25 times its text. */
+export const workerMemoryMb = (maxBytes: number) => Math.ceil(64 + (maxBytes / 1024 / 1024) * 32);
+
 /**
  * The worker's file. The build (dist/server/) holds its own copy of the server's modules, with no
  * worker.ts beside it: the source copy of this module, which ./main.ts loads before the build (and
@@ -55,8 +68,10 @@ const workerFile = processWide('calendar-worker', () => new URL('./worker.ts', i
 const STARTING_MS = 30_000;
 
 interface Job {
-  job: ReadJob;
-  done: (reading: FeedReading) => void;
+  job: ReadJob | JoinJob;
+  /** What the job's message moves rather than copies. */
+  transfer: ArrayBuffer[];
+  done: (answer: ReadAnswer | JoinReading) => void;
 }
 
 interface Slot {
@@ -89,9 +104,26 @@ export class FeedReaders {
 
   /** Reads a feed's text over each window, in a worker. Never throws. */
   read(text: string, windows: ReadJob['windows']): Promise<FeedReading> {
+    const { maxSteps, ownUidSuffix } = this.#limits;
+    return this.#run({ text, windows, maxSteps, ownUidSuffix }, (answer) => {
+      const read = answer as ReadAnswer;
+      return read.ok ? { ok: true, windows: read.windows.map(fromArrays) } : read;
+    });
+  }
+
+  /** Makes a CalDAV answer one feed's text, in a worker, under the same limits. Never throws. */
+  join(multistatus: ArrayBuffer, collection: string): Promise<JoinReading> {
+    const job = { multistatus, collection };
+    return this.#run(job, (answer) => answer as JoinReading, [multistatus]);
+  }
+
+  #run<T>(
+    job: Job['job'],
+    settle: (answer: ReadAnswer | JoinReading) => T,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<T> {
     return new Promise((done) => {
-      const { maxSteps, ownUidSuffix } = this.#limits;
-      this.#queue.push({ job: { text, windows, maxSteps, ownUidSuffix }, done });
+      this.#queue.push({ job, transfer, done: (answer) => done(settle(answer)) });
       this.#dispatch();
     });
   }
@@ -135,7 +167,7 @@ export class FeedReaders {
     this.#slots.push(slot);
     slot.timer = setTimeout(() => void this.#end(slot, 'its reader did not start'), STARTING_MS);
     slot.timer.unref();
-    worker.on('message', (message: 'ready' | ReadAnswer) => {
+    worker.on('message', (message: 'ready' | ReadAnswer | JoinReading) => {
       // (An answer that comes as the worker is stopped for its time: the read has failed.)
       if (!this.#slots.includes(slot)) return;
       clearTimeout(slot.timer);
@@ -143,7 +175,7 @@ export class FeedReaders {
       else {
         const job = slot.job;
         slot.job = undefined;
-        job?.done(message.ok ? { ok: true, windows: message.windows.map(fromArrays) } : message);
+        job?.done(message);
       }
       this.#rest(slot);
       this.#dispatch();
@@ -170,7 +202,7 @@ export class FeedReaders {
       () => void this.#end(slot, `reading it took longer than ${this.#limits.timeMs / 1000} s`),
       this.#limits.timeMs,
     );
-    slot.worker.postMessage(job.job);
+    slot.worker.postMessage(job.job, job.transfer);
   }
 
   /** An idle worker holds no process open, and stops if no read comes. */
