@@ -321,6 +321,7 @@ function startJobs(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) 
     [
       ...mailHandlers({
         ...mails,
+        store,
         ...(bookingSecret && { booking: { secret: bookingSecret, siteUrl } }),
       }),
       jobHandler(

@@ -7,7 +7,7 @@
  * controls.
  */
 import type { Bookings } from '../../src/server/booking/calls';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sweepUnconfirmed } from '../../src/server/booking/lapse';
 import { mailQueue } from '../support/mail-queue';
 import type { Mail } from '../../src/server/mail/message';
@@ -505,8 +505,15 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     });
   });
 
-  /** A queue of jobs on the clock `clock`, whose sender keeps what it sends in `sent`. */
-  const jobsOn = (clock: { now: number }, sent: Mail[]) =>
+  /**
+   * A queue of jobs on the clock `clock`, whose sender keeps what it sends in `sent` (once `hold`,
+   * if given, lets that e-mail go), its log's lines in `log`.
+   */
+  const jobsOn = (
+    clock: { now: number },
+    sent: Mail[],
+    { hold, log }: { hold?: (mail: Mail) => Promise<void>; log?: string[] } = {},
+  ) =>
     mailQueue({
       store,
       from: 'website@agency.example',
@@ -514,12 +521,23 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       content: {
         brand: 'Agency',
         email: 'hello@agency.example',
-        hosts: [{ id: 'anna', name: 'Anna Reid', email: 'anna@agency.example' }],
+        hosts: [
+          { id: 'anna', name: 'Anna Reid', email: 'anna@agency.example' },
+          { id: 'ben', name: 'Ben Okafor', email: 'ben@agency.example' },
+          { id: 'cara', name: 'Cara Lund', email: 'cara@agency.example' },
+        ],
       },
       booking: { siteUrl: 'https://agency.example', secret: 'x'.repeat(40) },
       pollMs: 60_000,
+      retryBaseMs: 1000,
       now: () => clock.now,
-      sender: { send: async (mail) => void sent.push(mail) },
+      ...(log && { log: (line: string) => void log.push(line) }),
+      sender: {
+        send: async (mail) => {
+          await hold?.(mail);
+          sent.push(mail);
+        },
+      },
     });
 
   it('the sweep, on the tests’ clock, releases a call not confirmed within 120 minutes once, and the queue of jobs sends its release', async () => {
@@ -580,5 +598,130 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     ]);
     expect((await store.claimDue(clock.now, 100, noLease)).length).toBe(0);
     expect(id).not.toBe(other.id);
+  });
+
+  describe('a host’s cancellation, sent by the queue of jobs on the tests’ clock', () => {
+    const later = ahead('2027-01-07T14:00:00Z');
+    const third = ahead('2027-01-08T10:00:00Z');
+    /** What each host was sent, in order: its e-mails' calendar methods, by the host's name. */
+    const hostMails = (sent: Mail[]) => {
+      const mails: Record<string, string[]> = {};
+      for (const mail of sent) {
+        const host = /^(anna|ben|cara)@/.exec(String(mail.to))?.[1];
+        if (host) (mails[host] ??= []).push(String(mail.icalEvent?.method));
+      }
+      return mails;
+    };
+    /** A call of Anna's booked, and its first e-mails sent (Anna's invitation among them). */
+    const bookedAndSent = async (clock: { now: number }, sent: Mail[], log?: string[]) => {
+      const { id } = await bookings.commit(booking(slot, ['anna'], []), true);
+      const jobs = jobsOn(clock, sent, { ...(log && { log }) });
+      await jobs.drain();
+      expect(hostMails(sent)).toEqual({ anna: ['REQUEST'] });
+      return { id, jobs };
+    };
+
+    it('is not sent to a host the call was moved to and away from before their invitation went', async () => {
+      const clock = { now: booked };
+      const sent: Mail[] = [];
+      const log: string[] = [];
+      const { id, jobs } = await bookedAndSent(clock, sent, log);
+      clock.now += minute;
+      await bookings.moveCall(id, to(later, ['ben'], { reminders: [] }), true, clock.now);
+      await bookings.moveCall(id, to(third, ['cara'], { reminders: [] }), true, clock.now);
+      await jobs.drain();
+      expect(hostMails(sent)).toEqual({ anna: ['REQUEST', 'CANCEL'], cara: ['REQUEST'] });
+      expect(log.filter((line) => line.startsWith('The cancellation to the host'))).toEqual([
+        expect.stringMatching(/was not sent: the host was never sent the invitation$/),
+      ]);
+      expect(await store.claimDue(clock.now + 60 * minute, 100, noLease)).toEqual([]);
+    });
+
+    it('is not sent to the host a call was moved to when it is cancelled before their invitation went; the prospect and the agency get theirs', async () => {
+      const clock = { now: booked };
+      const sent: Mail[] = [];
+      const { id, jobs } = await bookedAndSent(clock, sent);
+      clock.now += minute;
+      await bookings.moveCall(id, to(later, ['ben'], { reminders: [] }), true, clock.now);
+      await bookings.cancelCall(id, true, clock.now, { by: 'staff' });
+      await jobs.drain();
+      expect(hostMails(sent)).toEqual({ anna: ['REQUEST', 'CANCEL'] });
+      expect(
+        sent
+          .slice(3)
+          .map((mail) => `${mail.to} ${mail.icalEvent?.method}`)
+          .sort(),
+      ).toEqual([
+        'ada@example.com CANCEL',
+        'anna@agency.example CANCEL',
+        'sales@agency.example CANCEL',
+      ]);
+    });
+
+    it('is sent to every host whose invitation went: moved on, or cancelled', async () => {
+      const clock = { now: booked };
+      const sent: Mail[] = [];
+      const { id, jobs } = await bookedAndSent(clock, sent);
+      clock.now += minute;
+      await bookings.moveCall(id, to(later, ['ben'], { reminders: [] }), true, clock.now);
+      await jobs.drain();
+      await bookings.moveCall(id, to(third, ['cara'], { reminders: [] }), true, clock.now);
+      await jobs.drain();
+      await bookings.cancelCall(id, true, clock.now);
+      await jobs.drain();
+      expect(hostMails(sent)).toEqual({
+        anna: ['REQUEST', 'CANCEL'],
+        ben: ['REQUEST', 'CANCEL'],
+        cara: ['REQUEST', 'CANCEL'],
+      });
+    });
+
+    it('is not sent to a host whose invitation was given up, nor twice to one it was sent already', async () => {
+      const clock = { now: booked };
+      const sent: Mail[] = [];
+      const { id } = await bookedAndSent(clock, sent);
+      // Ben's address refused for good.
+      const jobs = jobsOn(clock, sent, {
+        hold: async (mail) => {
+          if (String(mail.to).startsWith('ben@'))
+            throw Object.assign(new Error('550 no such user'), { responseCode: 550 });
+        },
+      });
+      clock.now += minute;
+      await bookings.moveCall(id, to(later, ['ben'], { reminders: [] }), true, clock.now);
+      await jobs.drain();
+      // Back to Anna, whose invitation is dropped by the cancel before it goes.
+      await bookings.moveCall(id, to(third, ['anna'], { reminders: [] }), true, clock.now);
+      await bookings.cancelCall(id, true, clock.now);
+      await jobs.drain();
+      expect(hostMails(sent)).toEqual({ anna: ['REQUEST', 'CANCEL'] });
+      expect(await store.claimDue(clock.now + 60 * minute, 100, noLease)).toEqual([]);
+    });
+
+    it('waits for an invitation on its way as the call is cancelled, and goes once it went', async () => {
+      const clock = { now: booked };
+      const sent: Mail[] = [];
+      const { id } = await bookedAndSent(clock, sent);
+      let open = () => {};
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const slow = jobsOn(clock, sent, {
+        hold: (mail) => (String(mail.to).startsWith('ben@') ? gate : Promise.resolve()),
+      });
+      clock.now += minute;
+      await bookings.moveCall(id, to(later, ['ben'], { reminders: [] }), true, clock.now);
+      const sending = slow.drain();
+      // Ben's invitation is with the SMTP server as the call is cancelled; another process sends
+      // the cancellations meanwhile.
+      await vi.waitUntil(() => hostMails(sent).anna?.length === 2);
+      await bookings.cancelCall(id, true, clock.now);
+      const other = jobsOn(clock, sent);
+      await other.drain();
+      expect(hostMails(sent)).toEqual({ anna: ['REQUEST', 'CANCEL'] });
+      open();
+      await sending;
+      clock.now += 10 * minute;
+      await other.drain();
+      expect(hostMails(sent)).toEqual({ anna: ['REQUEST', 'CANCEL'], ben: ['REQUEST', 'CANCEL'] });
+    });
   });
 });

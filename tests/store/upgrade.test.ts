@@ -255,6 +255,13 @@ const movedCall: MailCall = {
   change: { by: 'staff', reason: 'Ana is ill; Ben takes it.' },
 };
 
+/** The calls whose invitations Ana was sent, and the time each was sent her for. */
+const INVITED_OF_STEP_18 = [
+  [ID.moved, START.from],
+  [ID.cancelled, START.cancelled],
+  [ID.lapsed, START.lapsed],
+] as const;
+
 /**
  * A job of every kind, as the code of step 18 queued it (about which enquiry, and what it carried):
  * a booked call's e-mails with the call as it was (which that code kept in columns of the job), the
@@ -315,6 +322,14 @@ async function fillStep18(run: Run) {
     `INSERT INTO staff_links (ref, email, seq, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
     ['ref-18', 'anna@a.example', 1, RUN_AT, RUN_AT + 15 * 60_000],
   );
+  // Ana's invitations to the calls she gets cancellations of, sent before the upgrade: a host's
+  // cancellation goes only to one whose calendar holds the call.
+  for (const [id, start] of INVITED_OF_STEP_18)
+    await run(
+      `INSERT INTO outbox (enquiry_id, mail, next_attempt_at, sent_at, sequence, host, start_at,
+         end_at) VALUES (?, 'host', 0, ?, 0, 'ana', ?, ?)`,
+      [id, Date.parse(MADE), start, plus(start, 30)],
+    );
   // Each job as step 18's store.ts queued it: the call's snapshot in columns of the job.
   for (const { id, kind, call: c, payload } of JOBS_OF_STEP_18)
     await run(
@@ -347,6 +362,7 @@ function runner(store: EnquiryStore) {
   const handlers = new Map([
     ...mailHandlers({
       ...setup,
+      store,
       sender,
       booking: { secret: 'b'.repeat(40), siteUrl },
       now: () => RUN_AT,
@@ -416,6 +432,13 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       const [waiting] = await store.claimDue(RUN_AT + 86_400_000, 100, 0);
       expect(waiting).toMatchObject({ kind: 'calendar-write', payload: { host: 'ana' } });
 
+      // Ana's calendar holds the calls again (the runner marks each job it runs done, as sent), so
+      // that her cancellations go again.
+      for (const [id, start] of INVITED_OF_STEP_18)
+        await store.transaction((tx) =>
+          tx.queue([{ kind: 'host', dueAt: 0, payload: { call: about(start, 'ana', 0) } }], id),
+        );
+      await runDue();
       // The same jobs, queued by today's code (each kind's own payload), run alike.
       for (const { id, kind, call: c, payload } of JOBS_OF_STEP_18.slice(0, -1))
         await store.transaction((tx) =>

@@ -5,11 +5,11 @@ import { checkCallToken } from '../../src/server/call-token';
 import { backoffMs } from '../../src/server/jobs/queue';
 import { callInvitation } from '../../src/server/mail/call-invitation';
 import { formatEnquiryMail } from '../../src/server/mail/enquiry-mails';
-import type { MailContent } from '../../src/server/mail/mail-item';
+import { hostCalendar, type MailContent } from '../../src/server/mail/mail-item';
 import { oneLine, UnmailableAddress } from '../../src/server/mail/message';
 import { formatMail, staleReason, templates } from '../../src/server/mail/templates';
 import { MAIL_KINDS, type MailKind } from '../../src/server/mail/mail-jobs';
-import type { CallChange, StoredEnquiry } from '../../src/server/store/types';
+import type { CallChange, JobState, StoredEnquiry } from '../../src/server/store/types';
 import { enquiry, mailItem } from '../support/records';
 
 const { call: _none, ...fields } = enquiry();
@@ -527,6 +527,39 @@ describe('a call that moves', () => {
     const lapsed = { sequence: 1, cancelledAt: start, lapsedAt: start };
     expect(staleReason(item('prospect-reminder', lapsed), now)).toBe('the call lapsed unconfirmed');
     expect(staleReason(item('prospect-lapse', lapsed), now)).toBeUndefined();
+    // A host's cancellation goes only while their calendar holds the call.
+    const cancel = { ...item('host-cancel', { sequence: 2 }), call: at(start, 2) };
+    expect(staleReason({ ...cancel, hostCalendar: 'holds' }, now)).toBeUndefined();
+    expect(staleReason({ ...cancel, hostCalendar: 'never-invited' }, now)).toBe(
+      'the host was never sent the invitation',
+    );
+    expect(staleReason({ ...cancel, hostCalendar: 'withdrawn' }, now)).toBe(
+      'the host was sent its cancellation already',
+    );
+  });
+
+  it('reads a host’s calendar from the e-mails of the call queued before theirs: the last one sent', () => {
+    const job = (id: number, kind: MailKind, host: string, state: JobState) => ({
+      id,
+      kind,
+      state,
+      payload: { call: { sequence: id, host, start: '2027-01-05T09:30:00Z', end: '' } },
+    });
+    const invited = job(1, 'host', 'anna', 'sent');
+    expect(hostCalendar('anna', [invited])).toBe('holds');
+    expect(hostCalendar('ben', [invited])).toBe('never-invited');
+    expect(hostCalendar('ben', [invited, job(2, 'host', 'ben', 'dropped')])).toBe('never-invited');
+    expect(hostCalendar('ben', [job(2, 'host', 'ben', 'failed')])).toBe('never-invited');
+    expect(hostCalendar('ben', [job(2, 'host', 'ben', 'running')])).toBe('unknown');
+    expect(hostCalendar('ben', [job(2, 'host', 'ben', 'waiting')])).toBe('unknown');
+    const movedAway = job(2, 'host-cancel', 'anna', 'sent');
+    expect(hostCalendar('anna', [invited, movedAway])).toBe('withdrawn');
+    expect(hostCalendar('anna', [invited, movedAway, job(3, 'host', 'anna', 'dropped')])).toBe(
+      'withdrawn',
+    );
+    expect(hostCalendar('anna', [invited, movedAway, job(3, 'host-move', 'anna', 'sent')])).toBe(
+      'holds',
+    );
   });
 });
 

@@ -1,19 +1,31 @@
 /**
  * The e-mail jobs' handler (../jobs/queue.ts runs it): each job's e-mail made (./templates.ts) and
- * sent through a MailSender (./smtp.ts). A reminder of a call moved or cancelled since is dropped;
- * an e-mail the SMTP server refuses for good, or that cannot be made, is given up; any other
- * failure is tried again, with backoff, by the queue.
+ * sent through a MailSender (./smtp.ts). A reminder of a call moved or cancelled since is dropped,
+ * and so is a host's cancellation of a call their calendar does not hold (the store's jobs say
+ * which of their e-mails were sent); an e-mail the SMTP server refuses for good, or that cannot be
+ * made, is given up; any other failure is tried again, with backoff, by the queue.
  */
 import { referenceOf } from '../../domain/staff.ts';
 import { jobHandler, type JobHandler, type JobOutcome } from '../jobs/queue.ts';
+import type { EnquiryStore, Job, JobRecord } from '../store/types.ts';
 import { MAIL_KINDS, type MailKind, type MailPayload } from './mail-jobs.ts';
 import { refusedForGood, type MailSender } from './smtp.ts';
 import { formatMail, staleReason } from './templates.ts';
-import type { MailSetup } from './mail-item.ts';
+import {
+  aboutOf,
+  forHost,
+  hostCalendar,
+  HOST_CALENDAR_MAILS,
+  isCancel,
+  type MailItem,
+  type MailSetup,
+} from './mail-item.ts';
 import type { Mail } from './message.ts';
 
 export interface MailDeliveryOptions extends MailSetup {
   sender: MailSender;
+  /** The jobs queued before one: what a host was sent of a call, before their cancellation goes. */
+  store: Pick<EnquiryStore, 'jobsOf'>;
   /** The time now (the tests' own clock): whether a reminder is still worth it. */
   now?: () => number;
 }
@@ -25,16 +37,25 @@ export function mailHandlers(options: MailDeliveryOptions): Map<string, JobHandl
 }
 
 function mailHandler(options: MailDeliveryOptions): JobHandler<MailPayload> {
-  return async ({ kind, enquiry, attempts, payload }) => {
+  return async (job) => {
+    const { kind, enquiry, attempts, payload } = job;
     const mail = kind as MailKind;
     const what = `${describe(mail)} of enquiry ${referenceOf(enquiry!.id)}`;
     const now = options.now?.() ?? Date.now();
-    const item = {
+    const item: MailItem = {
       mail,
       enquiry: enquiry!,
       ...(payload?.call && { call: payload.call }),
       sentAt: now,
     };
+    if (forHost(mail) && isCancel(mail)) {
+      item.hostCalendar = await hostCalendarBefore(options.store, job, item, now);
+      // After the invitation still on its way: that it went or not decides this one.
+      if (item.hostCalendar === 'unknown') {
+        const reason = 'an earlier e-mail to the host is still on its way';
+        return { retry: reason, log: `${what} waits: ${reason}` };
+      }
+    }
     // A reminder of a call moved or cancelled since it was queued, say: dropped, not sent.
     const stale = staleReason(item, now);
     if (stale) return { skipped: stale, log: `${what} was not sent: ${stale}` };
@@ -44,6 +65,24 @@ function mailHandler(options: MailDeliveryOptions): JobHandler<MailPayload> {
       ? { done: true, log: `${what} was sent.` }
       : outcome;
   };
+}
+
+/** A host's calendar by their e-mails of the call queued before `job` (HOST_CALENDAR_MAILS). */
+async function hostCalendarBefore(
+  store: MailDeliveryOptions['store'],
+  job: Job<MailPayload>,
+  item: MailItem,
+  now: number,
+) {
+  const jobs = (await store.jobsOf(
+    item.enquiry.id,
+    HOST_CALENDAR_MAILS,
+    now,
+  )) as JobRecord<MailPayload>[];
+  return hostCalendar(
+    aboutOf(item).host,
+    jobs.filter(({ id }) => id < job.id),
+  );
 }
 
 /**

@@ -5,8 +5,8 @@
  * as it is about, its host and where it takes place.
  */
 import { headerText } from '../safe-text.ts';
-import type { StoredEnquiry } from '../store/types.ts';
-import type { MailCall, MailKind } from './mail-jobs.ts';
+import type { JobRecord, StoredEnquiry } from '../store/types.ts';
+import type { MailCall, MailKind, MailPayload } from './mail-jobs.ts';
 
 /** What the mails of a booked call need besides the booking. */
 export interface BookingMailOptions {
@@ -64,6 +64,39 @@ export interface MailItem {
   call?: MailCall;
   /** When it is sent (the job's run): what its links can still do then. */
   sentAt?: number;
+  /** A host's cancellation or release: whether their calendar holds the call (hostCalendar). */
+  hostCalendar?: HostCalendar;
+}
+
+/**
+ * A host's calendar, by the e-mails of a call sent to them: holding the call (the last one sent was
+ * an invitation or an update), never sent it (none was: each dropped by a move, or given up), sent
+ * its cancellation already, or not known yet (one is still on its way).
+ */
+export type HostCalendar = 'holds' | 'never-invited' | 'withdrawn' | 'unknown';
+
+/** The kinds of a host's e-mails that put a call into their calendar, or take it out. */
+export const HOST_CALENDAR_MAILS: readonly MailKind[] = [
+  'host',
+  'host-move',
+  'host-cancel',
+  'host-lapse',
+];
+
+/**
+ * Host `host`'s calendar by the e-mails of HOST_CALENDAR_MAILS queued before one to them
+ * (`earlier`, in the order queued, which is their SEQUENCE's): one with no call kept (queued before
+ * e-mails kept it) counts as theirs.
+ */
+export function hostCalendar(
+  host: string | null,
+  earlier: readonly JobRecord<MailPayload>[],
+): HostCalendar {
+  const theirs = earlier.filter((job) => (job.payload?.call?.host ?? host) === host);
+  if (theirs.some((job) => job.state === 'running' || job.state === 'waiting')) return 'unknown';
+  const last = theirs.findLast((job) => job.state === 'sent');
+  if (!last) return 'never-invited';
+  return isCancel(last.kind as MailKind) ? 'withdrawn' : 'holds';
 }
 
 /** A cancellation, or a release of a call not confirmed in time: either takes it out of calendars. */

@@ -20,6 +20,7 @@ import {
   isReminder,
   whereOf,
   type BookingMailOptions,
+  type HostCalendar,
   type MailHost,
   type MailItem,
   type MailSetup,
@@ -487,16 +488,26 @@ export function formatMail(item: MailItem, setup: MailSetup): Mail {
 /**
  * Why an e-mail due now is not to be sent after all, or nothing: a reminder of a call cancelled,
  * moved since or begun; an invitation or update superseded by a later move, or of a call cancelled
- * or lapsed (its cancellation or release goes instead). The agency's notice, the cancellations
- * and the releases always go.
+ * or lapsed (its cancellation or release goes instead); a host's cancellation or release when their
+ * calendar does not hold the call (`hostCalendar`: never invited, or withdrawn already). The
+ * agency's notice, and the agency's and the prospect's cancellations and releases, always go.
  */
 export function staleReason(item: MailItem, now: number): string | undefined {
   const { mail, enquiry, call: about } = item;
   const call = enquiry.call;
-  if (!call || !about || mail === 'agency' || isCancel(mail)) return undefined;
+  if (!call || !about || mail === 'agency') return undefined;
+  if (isCancel(mail)) return withdrawnReason(item.hostCalendar);
   if (call.lapsedAt) return 'the call lapsed unconfirmed';
   if (call.cancelledAt) return 'the call was cancelled';
   if (about.sequence < call.sequence) return 'the call was moved since';
   if (isReminder(mail) && callHasBegun(call.start, now)) return 'the call has begun';
   return undefined;
 }
+
+/** Why a cancellation is not sent to a host whose calendar does not hold the call. */
+const withdrawnReason = (calendar: HostCalendar | undefined) =>
+  calendar === 'never-invited'
+    ? 'the host was never sent the invitation'
+    : calendar === 'withdrawn'
+      ? 'the host was sent its cancellation already'
+      : undefined;

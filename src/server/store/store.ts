@@ -23,6 +23,8 @@ import {
   type Job,
   type JobKind,
   type JobKinds,
+  type JobRecord,
+  type JobState,
   type NewEnquiry,
   type QueuedJob,
   type StaffQueries,
@@ -343,6 +345,24 @@ export class Store implements EnquiryStore {
     return row?.payload == null ? undefined : String(row.payload);
   }
 
+  async jobsOf(id: string, kinds: readonly JobKind[], now: number): Promise<JobRecord[]> {
+    // Done first: a job dropped while it ran (a move as its e-mail went) may be done after all.
+    const rows = await this.#db.all(
+      `SELECT id, kind, payload, CASE WHEN done_at IS NOT NULL THEN 'sent'
+           WHEN failed_at IS NOT NULL THEN 'failed' WHEN leased_until > ? THEN 'running'
+           WHEN skipped_at IS NOT NULL THEN 'dropped' ELSE 'waiting' END AS state
+       FROM jobs WHERE enquiry_id = ? AND kind IN (${kinds.map(() => '?').join(', ')})
+       ORDER BY id`,
+      [now, id, ...kinds],
+    );
+    return rows.map((row) => ({
+      id: Number(row.id),
+      kind: row.kind as string,
+      state: row.state as JobState,
+      ...(row.payload != null && { payload: JSON.parse(row.payload as string) as unknown }),
+    }));
+  }
+
   async countFailed(): Promise<number> {
     return this.#count(COUNT_FAILED);
   }
@@ -557,7 +577,7 @@ async function addSearchWords(db: Db, enquiries: { id: string; name: string; ema
 const jobWrites = (db: Db): Pick<StoreTx, 'dropJobs' | 'queue'> => ({
   async dropJobs(id, kinds, reason, now) {
     await db.run(
-      `UPDATE jobs SET skipped_at = ?, last_error = ?, leased_until = NULL
+      `UPDATE jobs SET skipped_at = ?, last_error = ?
        WHERE enquiry_id = ? AND done_at IS NULL AND failed_at IS NULL
          AND skipped_at IS NULL AND kind IN (${kinds.map(() => '?').join(', ')})`,
       [now, reason, id, ...kinds],

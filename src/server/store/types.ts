@@ -178,6 +178,21 @@ export interface Job<Payload = unknown> {
   leasedUntil: number;
 }
 
+/**
+ * Where a job stands: done (`sent`, for an e-mail), given up for good (`failed`), dropped or skipped
+ * unrun (`dropped`), claimed and running under a lease now (`running`, one dropped meanwhile too:
+ * it may still be done), or due to run (`waiting`).
+ */
+export type JobState = 'sent' | 'failed' | 'dropped' | 'running' | 'waiting';
+
+/** One of an enquiry's jobs, as queued, and where it stands. */
+export interface JobRecord<Payload = unknown> {
+  id: number;
+  kind: JobKind;
+  payload?: Payload;
+  state: JobState;
+}
+
 /** A call booked ahead, as the caps count it. */
 export interface CallAhead {
   email: string;
@@ -229,7 +244,10 @@ export interface StoreTx {
     /** The kinds of job that send that e-mail. */
     mails: readonly JobKind[],
   ): Promise<StoredEnquiry[]>;
-  /** Drops the jobs of `kinds` about enquiry `id` not run yet: never claimed again, `reason` kept. */
+  /**
+   * Drops the jobs of `kinds` about enquiry `id` not done yet: never claimed again, `reason` kept.
+   * One running keeps its lease, so that it shows as running until it is done or not (jobsOf).
+   */
   dropJobs(id: string, kinds: readonly JobKind[], reason: string, now: number): Promise<void>;
   /** Queues jobs, about enquiry `id` if given. */
   queue(jobs: readonly QueuedJob[], id?: string): Promise<void>;
@@ -469,6 +487,11 @@ export interface EnquiryStore extends VitalsStore {
    * who made a call's last move, say (a move's e-mail carries it).
    */
   lastJobPayload(id: string, kind: JobKind): Promise<string | undefined>;
+  /**
+   * The jobs of `kinds` about enquiry `id`, in the order queued, each where it stands at `now`:
+   * which of a call's e-mails a host was sent, say (../mail/mail-item.ts hostCalendar).
+   */
+  jobsOf(id: string, kinds: readonly JobKind[], now: number): Promise<JobRecord[]>;
   /** How many jobs failed for good: work someone must see to (for /healthz). */
   countFailed(): Promise<number>;
   /** Every enquiry, oldest first. */
