@@ -9,7 +9,7 @@
  *
  * No secret and no visitor's data reaches either: the code never logs them (feeds by their host
  * only, paths without their query), and this file removes, as a last guard, what would still slip
- * through in a library's message: e-mail addresses and the user:password of a URL.
+ * through in a library's message: e-mail addresses, the user:password of a URL and a link's token.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { format } from 'node:util';
@@ -34,12 +34,18 @@ export const currentRequestId = (): string | undefined => requests.getStore()?.i
 
 const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi;
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi;
+/**
+ * A query's keys: a call's or a sign-in's signed link (`token`), a booking's id (`ref`), and their
+ * kin. Astro's adapter writes the whole address of a request it could not render, query and all.
+ */
+const QUERY_SECRET = /([?&](?:token|ref|key|secret|signature|sig|code|password)=)[^&#\s"'<>]+/gi;
 
 /** A line with what must never be logged taken out (see the file's comment), control characters too. */
 export function redact(text: string): string {
   return (
     text
       .replace(URL_USERINFO, '$1…@')
+      .replace(QUERY_SECRET, '$1…')
       .replace(EMAIL, '[e-mail]')
       // Readable logs go to a terminal or a journal: no escape sequence or stray control of a
       // library's message reaches it (newlines stay: a stack trace is several lines).

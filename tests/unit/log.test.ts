@@ -46,7 +46,7 @@ it('writes one JSON object a line with LOG_FORMAT=json, the request id inside a 
   expect(inside.msg).toMatch(/^inside,\nover two lines Error: and an error/);
 });
 
-it("takes out e-mail addresses, a URL's user and password, and control characters", () => {
+it("takes out e-mail addresses, a URL's user and password, a link's token, and control characters", () => {
   expect(
     redact(
       'Job 7 failed: 550 <ada.visitor+x@example.co.uk> refused by smtps://website:s3cr%40t@mail.example.com:465 \u001b[31m',
@@ -56,4 +56,13 @@ it("takes out e-mail addresses, a URL's user and password, and control character
     'postgres://…@db.internal:5432/agency',
   );
   expect(redact('line one\nline two')).toBe('line one\nline two');
+  // Astro's adapter names a request it could not render by its whole address, query and all.
+  expect(
+    redact(
+      'Could not render http://127.0.0.1:4321/schedule/change?lang=en&token=0f1e.3.1790000000000.c2ln&x=1\nError: boom',
+    ),
+  ).toBe('Could not render http://127.0.0.1:4321/schedule/change?lang=en&token=…&x=1\nError: boom');
+  expect(redact('/schedule/booked?ref=6f1c2a9e-0000-4000-8000-00000000abcd')).toBe(
+    '/schedule/booked?ref=…',
+  );
 });
