@@ -93,6 +93,11 @@ export interface EditingConfig {
    * other work of the same priority (a build machine, `npm test`) and the lowest would starve the build.
    */
   buildPriority: BuildPriority;
+  /**
+   * How long a publish's or a preview's build may run before it is stopped and said to have failed
+   * (PUBLISH_BUILD_MINUTES, 30): a build that never ends would hold every later publish.
+   */
+  buildMinutes: number;
 }
 
 /** A build's CPU and I/O priority (PUBLISH_BUILD_PRIORITY): the machine's lowest, or the server's own. */
@@ -520,6 +525,7 @@ function readEditing(env: NodeJS.ProcessEnv, databasePath: string): EditingConfi
     pollMs: number(env.EDITING_POLL_MS, 5000),
     buildCommand: build ? build.split(/\s+/) : undefined,
     buildPriority: env.PUBLISH_BUILD_PRIORITY?.trim() === 'normal' ? 'normal' : 'low',
+    buildMinutes: Math.max(1, number(env.PUBLISH_BUILD_MINUTES, 30) || 30),
   };
 }
 

@@ -133,6 +133,7 @@ const editing = (root: string, repo: string, name = 'editing'): EditingConfig =>
   pollMs: 5000,
   buildCommand: undefined,
   buildPriority: 'low',
+  buildMinutes: 30,
 });
 
 const editor = { name: 'Erin Editor', email: 'erin@example.com' };

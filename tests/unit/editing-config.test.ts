@@ -16,7 +16,7 @@ import os, { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { readConfig } from '../../src/server/config';
-import { commandBuilder } from '../../src/server/releases/build';
+import { BuildFailed, commandBuilder } from '../../src/server/releases/build';
 import { buildProgress } from '../../src/server/releases/publish-job';
 
 it('keeps editing off unless EDITING=on, its folder beside the SQLite store’s by default', () => {
@@ -30,6 +30,7 @@ it('keeps editing off unless EDITING=on, its folder beside the SQLite store’s 
     pollMs: 5000,
     buildCommand: undefined,
     buildPriority: 'low',
+    buildMinutes: 30,
   });
   expect(off.staffEditors).toEqual([]);
   const on = readConfig({
@@ -40,6 +41,7 @@ it('keeps editing off unless EDITING=on, its folder beside the SQLite store’s 
     SITE_REPO_DIR: '/srv/site',
     PUBLISH_BUILD_COMMAND: ' node build.mjs ',
     PUBLISH_BUILD_PRIORITY: 'normal',
+    PUBLISH_BUILD_MINUTES: '45',
   });
   expect(on.editing).toMatchObject({
     enabled: true,
@@ -50,6 +52,7 @@ it('keeps editing off unless EDITING=on, its folder beside the SQLite store’s 
     releasesKept: 10,
     buildCommand: ['node', 'build.mjs'],
     buildPriority: 'normal',
+    buildMinutes: 45,
   });
   expect(on.staffEditors).toEqual(['erin@a.example', 'ben@a.example']);
 });
@@ -84,6 +87,40 @@ it('builds at the lowest CPU priority unless PUBLISH_BUILD_PRIORITY=normal', asy
   expect(await niceness()).toBe(19);
   expect(await niceness('low')).toBe(19);
   expect(await niceness('normal')).toBe(own);
+});
+
+it('stops a build that runs past its time limit, and says so in words, nothing else left running', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'build-limit-'));
+  try {
+    // A build that never ends (a loop in a content file, say), its process id written first.
+    const pidFile = join(root, 'pid');
+    const started = Date.now();
+    const failed = await commandBuilder({
+      dir: root,
+      command: [
+        process.execPath,
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`,
+      ],
+      priority: 'normal',
+      timeLimitMs: 300,
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(BuildFailed);
+    expect((failed as BuildFailed).message).toMatch(
+      /^The build did not finish within a second, so it was stopped \(PUBLISH_BUILD_MINUTES\)\. Nothing on the site changed/,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // Its process is gone (if it began at all before it was stopped).
+    if (existsSync(pidFile))
+      expect(() => process.kill(Number(readFileSync(pidFile, 'utf8')), 0)).toThrow();
+    // One that ends in time is not stopped.
+    await commandBuilder({ dir: root, command: ['true'], priority: 'normal', timeLimitMs: 60_000 });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 it("starts a build's image cache from the one beside its packages, once, and leaves a cache it has alone", async () => {

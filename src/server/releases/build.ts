@@ -28,6 +28,8 @@ export interface BuildRun {
   cacheDir?: string;
   /** `low` unless given: the machine's lowest CPU and I/O priority (PUBLISH_BUILD_PRIORITY). */
   priority?: BuildPriority;
+  /** How long it may run (PUBLISH_BUILD_MINUTES): past it, it is stopped and fails. */
+  timeLimitMs?: number;
 }
 
 /** What a publish runs: a command, or a stand-in (the tests' quick build). */
@@ -157,13 +159,21 @@ async function seedImageCache(cacheDir: string, dir: string) {
   }
 }
 
+/** A build stopped at its time limit, in the editor's words. */
+const overranWords = (ms: number) => {
+  const [count, unit] =
+    ms % 60_000 === 0 ? [ms / 60_000, 'minute'] : [Math.ceil(ms / 1000), 'second'];
+  const within = count === 1 ? `a ${unit}` : `${count} ${unit}s`;
+  return `The build did not finish within ${within}, so it was stopped (PUBLISH_BUILD_MINUTES). Nothing on the site changed; try again, and if it stops again, a developer should look at the build.`;
+};
+
 /** Runs the build as a program; resolves when it succeeded, else BuildFailed in words. */
 export const commandBuilder: Builder = async (run) => {
   if (run.cacheDir) await seedImageCache(run.cacheDir, run.dir);
   return buildCommand(run);
 };
 
-const buildCommand: Builder = ({ dir, command, onLine, signal, cacheDir, priority }) =>
+const buildCommand: Builder = ({ dir, command, onLine, signal, cacheDir, priority, timeLimitMs }) =>
   new Promise((resolve, reject) => {
     const line = command ?? [process.execPath, 'node_modules/astro/bin/astro.mjs', 'build'];
     const [program, ...args] = priority === 'normal' ? line : lowPriority(line);
@@ -186,14 +196,25 @@ const buildCommand: Builder = ({ dir, command, onLine, signal, cacheDir, priorit
     };
     child.stdout.on('data', take);
     child.stderr.on('data', take);
+    let overran = false;
+    const limit =
+      timeLimitMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            overran = true;
+            child.kill('SIGKILL');
+          }, timeLimitMs);
+    limit?.unref();
     child.once('error', (error) =>
       reject(
         signal?.aborted ? error : new BuildFailed(failureWords([error.message]), [error.message]),
       ),
     );
     child.once('close', (code) => {
+      clearTimeout(limit);
       if (partial) last.push(partial);
-      if (code === 0) resolve();
+      if (overran) reject(new BuildFailed(overranWords(timeLimitMs!), last));
+      else if (code === 0) resolve();
       else if (!signal?.aborted) reject(new BuildFailed(failureWords(last), last));
     });
   });

@@ -263,6 +263,7 @@ async function build(
     dir,
     command: publishing.options.config.buildCommand,
     priority: publishing.options.config.buildPriority,
+    timeLimitMs: publishing.options.config.buildMinutes * 60_000,
     cacheDir: join(publishing.paths.editingDir, 'cache'),
     signal,
     onLine(line) {

@@ -180,6 +180,7 @@ export function buildPreview({
         dir: project,
         command,
         priority: config.editing.buildPriority,
+        timeLimitMs: config.editing.buildMinutes * 60_000,
         cacheDir: join(project, 'cache'),
       });
       // Moved out of the project, which the next build empties: the preview being shown stays whole
