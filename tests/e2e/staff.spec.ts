@@ -239,13 +239,14 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
   const page = await context.newPage();
   try {
     const { slots } = await bookableTimes(server.url);
-    await postForm(`${server.url}/send-mail.php`, {
-      name: 'Zed Prospect',
-      email: 'z@example.com',
-      message: 'An app.',
-      slot: slots[0]!.start,
-      idempotency_key: crypto.randomUUID(),
-    });
+    for (const [i, name] of ['Zed Prospect', 'Yan Prospect'].entries())
+      await postForm(`${server.url}/send-mail.php`, {
+        name,
+        email: `z${i}@example.com`,
+        message: 'An app.',
+        slot: slots[i]!.start,
+        idempotency_key: crypto.randomUUID(),
+      });
     await page.goto(`${server.url}/staff`);
     await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeHidden();
     // The first stop of the keyboard, shown once it has the focus: past the header, into the page.
@@ -271,7 +272,7 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/staff$/);
     await expect(page.getByRole('button', { name: 'Add a passkey' })).toBeHidden();
-    await page.getByRole('button', { name: 'Move or cancel' }).focus();
+    await page.getByRole('button', { name: 'Move or cancel' }).first().focus();
     await page.keyboard.press('Enter');
     // The key starts the navigation, and does not wait for it.
     await expect(page).toHaveURL(/\/staff\?.*call=/);
@@ -297,6 +298,22 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     await expect(other).toHaveURL(/[?&]day=\d{4}-\d{2}-\d{2}/);
     await expect(otherReason).toHaveValue('Ben takes it.');
     await other.close();
+    // A call chosen by its box, and the button that marks the chosen reached from it in two keys,
+    // not past every card; posted without script.
+    await page.getByRole('checkbox', { name: 'Choose Yan Prospect to mark handled' }).focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab');
+    await expect(
+      page
+        .locator('li.staff-card', { hasText: 'Yan Prospect' })
+        .getByRole('link', { name: 'To the chosen enquiries’ actions' }),
+    ).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Mark the chosen handled' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status').first()).toContainText(
+      '1 of the 1 chosen marked handled',
+    );
     await page.getByRole('button', { name: 'Mark handled' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.locator('li.staff-card', { hasText: 'Zed Prospect' }).last()).toContainText(
