@@ -34,6 +34,49 @@ async function virtualAuthenticator(page: Page) {
   });
 }
 
+/**
+ * The focused heading's focus ring is drawn and hides no words: neither its own nor those of the
+ * elements just before and after it (the ring's box from its computed outline, against theirs).
+ */
+async function expectRingClear(page: Page) {
+  const seen = await page.evaluate(() => {
+    const heading = document.activeElement as HTMLElement;
+    const style = getComputedStyle(heading);
+    const [width, offset] = [style.outlineWidth, style.outlineOffset].map(parseFloat) as [
+      number,
+      number,
+    ];
+    const box = heading.getBoundingClientRect();
+    const words = document.createRange();
+    words.selectNodeContents(heading);
+    const text = words.getBoundingClientRect();
+    const [before, after] = [heading.previousElementSibling, heading.nextElementSibling].map(
+      (element) => element?.getBoundingClientRect(),
+    );
+    return {
+      drawn: heading.matches(':focus-visible') && style.outlineStyle !== 'none' && width > 0,
+      // Where the ring reaches out to, and where it starts, beyond (or within) the box's edge.
+      outer: { top: box.top - offset - width, bottom: box.bottom + offset + width },
+      inner: {
+        top: box.top - offset,
+        bottom: box.bottom + offset,
+        left: box.left - offset,
+        right: box.right + offset,
+      },
+      text: { top: text.top, bottom: text.bottom, left: text.left, right: text.right },
+      before: before && before.bottom,
+      after: after && after.top,
+    };
+  });
+  expect(seen.drawn).toBe(true);
+  expect(seen.text.top).toBeGreaterThanOrEqual(seen.inner.top);
+  expect(seen.text.bottom).toBeLessThanOrEqual(seen.inner.bottom);
+  expect(seen.text.left).toBeGreaterThanOrEqual(seen.inner.left);
+  expect(seen.text.right).toBeLessThanOrEqual(seen.inner.right);
+  if (seen.before !== undefined) expect(seen.before).toBeLessThanOrEqual(seen.outer.top + 0.5);
+  if (seen.after !== undefined) expect(seen.after).toBeGreaterThanOrEqual(seen.outer.bottom - 0.5);
+}
+
 test('a host’s morning: sign in by link, add a passkey, sign in with it, move and cancel calls, mark an enquiry handled', async ({
   page,
 }) => {
@@ -151,6 +194,7 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     // Cancelling asks first, on a step of its own, with its own reason.
     await page.getByRole('link', { name: /^Cancel .*’s call…$/ }).click();
     await expect(page.getByRole('heading', { name: /^Cancel .*’s call\?$/ })).toBeFocused();
+    await expectRingClear(page);
     expect(await violations(page)).toEqual([]);
     await expectOutlined(page);
     await page.screenshot({ path: 'test-results/staff-cancel-375.png' });
@@ -276,6 +320,9 @@ test('without JavaScript, by keyboard alone: sign in by link, move a call, mark 
     await page.keyboard.press('Enter');
     // The key starts the navigation, and does not wait for it.
     await expect(page).toHaveURL(/\/staff\?.*call=/);
+    // At the call's heading, ringed where it hides no line.
+    await expect(page.getByRole('heading', { name: /^Move .*’s call$/ })).toBeFocused();
+    await expectRingClear(page);
     // A second tab on the same call's times, as a colleague's would be.
     const other = await context.newPage();
     await other.goto(page.url());
