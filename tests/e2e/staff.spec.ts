@@ -22,7 +22,7 @@ test.use({ viewport: { width: 375, height: 800 } });
 async function virtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: {
       protocol: 'ctap2',
       transport: 'internal',
@@ -32,6 +32,8 @@ async function virtualAuthenticator(page: Page) {
       automaticPresenceSimulation: true,
     },
   });
+  /** The device's passkeys gone (another device, or one wiped): its prompt finds none to use. */
+  return { forget: () => cdp.send('WebAuthn.clearCredentials', { authenticatorId }) };
 }
 
 /**
@@ -114,7 +116,7 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
       project: 'A booking platform.',
       idempotency_key: crypto.randomUUID(),
     });
-    await virtualAuthenticator(page);
+    const authenticator = await virtualAuthenticator(page);
 
     // Signed out: the sign-in page, with its passkey button (the browser has passkeys).
     await page.goto(`${site}/staff`);
@@ -261,8 +263,18 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     await expect(page.getByText(/^Passkey 1/)).toHaveCount(0);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-    await expect(page.getByText('That passkey does not sign anyone in here')).toBeVisible();
+    // Refused by the server: why, in words, and the focus on them (a screen reader reads them).
+    await expect(
+      page.getByRole('status').filter({ hasText: 'That passkey does not sign anyone in here' }),
+    ).toBeFocused();
     await expect(page).toHaveURL(`${site}/staff/sign-in`);
+    // This device has no passkey left: the browser's prompt fails, and says so the same way.
+    await authenticator.forget();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status').filter({ hasText: 'No passkey was used' })).toBeFocused();
+    await expect(page.getByRole('status')).toContainText('sign in with a link');
+    await page.screenshot({ path: 'test-results/staff-passkey-refused-1280.png' });
   } finally {
     await server.stop();
     await smtp.close();
