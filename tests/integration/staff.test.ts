@@ -464,6 +464,63 @@ describe('the staff desk', () => {
     expect([await form(), await form(), await form()]).toEqual([200, 200, 429]);
   });
 
+  it('keeps a move refused by the desk’s rate limit on its form: the time chosen, the reason typed, why and when to try again', async () => {
+    const { server, mails } = await servers.startWithMail({
+      RATE_LIMIT: 'on',
+      // Signing in takes two posts, counted apart from the desk's.
+      STAFF_RATE_LIMIT_MAX: '2',
+    });
+    const { slots } = await freeSlots(server);
+    const booked = await book(server, slots[0]!.start, { name: 'Zelda Prospect' });
+    const { id } = (await booked.json()) as { id: string };
+    const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
+    const as = { Cookie: cookie };
+    const form = parse(
+      await (await fetch(`${server.url}/staff?state=upcoming&call=${id}`, { headers: as })).text(),
+    ).querySelector('section[aria-labelledby="change-title"] form')!;
+    const sequence = form.querySelector<HTMLInputElement>('input[name="sequence"]')!.value;
+    // A time on a later day than the first listed, as one chosen after Later days would be.
+    const radios = [...form.querySelectorAll<HTMLInputElement>('input[name="slot"]')];
+    const chosen = radios.at(-1)!.value;
+    // The member's posts of the window, then the move.
+    for (const n of [1, 2])
+      expect(
+        (await post(`${server.url}/staff`, { id: `none-${n}`, action: 'handled' }, as)).status,
+      ).toBe(303);
+    const moved = await post(
+      `${server.url}/staff?state=upcoming`,
+      { id, sequence, slot: chosen, reason: 'Anna is away <that> week.', action: 'move' },
+      as,
+    );
+    expect(moved.status).toBe(429);
+    const page = parse(await moved.text());
+    expect(page.querySelector('#done[role="status"]')?.textContent?.trim()).toMatch(
+      /^Not done: you have made many changes in a short time\. Try again in \d+ minutes?\.$/,
+    );
+    // Focused as the page opens (no anchor on a post's page): read first, the form next.
+    expect(page.querySelector('#done')?.hasAttribute('autofocus')).toBe(true);
+    const again = page.querySelector('section[aria-labelledby="change-title"] form')!;
+    expect(again.querySelector<HTMLInputElement>('input[name="slot"]:checked')?.value).toBe(chosen);
+    expect(again.querySelector<HTMLInputElement>('#move-reason')?.value).toBe(
+      'Anna is away <that> week.',
+    );
+    expect(again.querySelector<HTMLInputElement>('input[name="sequence"]')?.value).toBe(sequence);
+    expect(again.querySelector<HTMLInputElement>('input[name="id"]')?.value).toBe(id);
+    // Later days refused the same way: the form again, from that day, the reason still typed.
+    const later = form.querySelector<HTMLButtonElement>('button[name="day"]')!.value;
+    const paged = parse(
+      await (
+        await post(
+          `${server.url}/staff?state=upcoming`,
+          { id, sequence, reason: 'Anna is away.', day: later },
+          as,
+        )
+      ).text(),
+    );
+    expect(paged.querySelector<HTMLInputElement>('#move-reason')?.value).toBe('Anna is away.');
+    expect(paged.querySelector('#done')?.textContent).toContain('Try again in');
+  });
+
   it('signs a member out on every other device, their colleague and this one still signed in; a passkey of none removes nothing', async () => {
     const { server, mails } = await servers.startWithMail();
     const here = await signIn(server, mails, 'anna@northgate-digital.example');

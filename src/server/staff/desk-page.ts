@@ -6,7 +6,8 @@
 import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
-import type { Availability, Slot } from '../../domain/booking.ts';
+import { isCalendarDate, type Availability, type Slot } from '../../domain/booking.ts';
+import { dateIn } from '../../domain/call-times.ts';
 import type { CancelRefusal } from '../booking/refusals.ts';
 import { cancelRefusal } from '../booking/rules.ts';
 import { currentMoves } from '../booking/queries.ts';
@@ -84,6 +85,8 @@ export interface DeskView extends PageAnswer {
     from: string;
     /** The reason typed before the times were shown again (Later days, a time taken): `?reason=`. */
     reason: string;
+    /** The time chosen on a move's form the gate refused: chosen still, to send again. */
+    checked?: string;
   };
   /** What the last action did, said once (`?done=`), or why a post did nothing. */
   done?: string;
@@ -135,12 +138,23 @@ export async function handleDesk(
   const { desk, member, now, session, refused } = visit;
   const url = new URL(request.url);
   if (refused) {
-    // The desk as the member had it, saying why nothing was done, their note still typed.
-    const { doneAt: _, ...view } = await deskView(desk, member, url, availability, now);
+    // The desk as the member had it, saying why nothing was done, their note still typed, or
+    // their move's form still open with its time chosen and its reason.
+    const move = post?.ok ? movePosted(post.fields, url, member.timeZone) : undefined;
+    const { doneAt: _, ...view } = await deskView(
+      desk,
+      member,
+      move?.shown ?? url,
+      availability,
+      now,
+    );
     // Whichever of the card's buttons posted it (each sends the note box).
     const note = post?.ok && first(post.fields, 'note');
+    const moving = view.selected?.step === 'move' ? view.selected : undefined;
+    const selected = move && moving && { ...moving, ...move.kept(moving.sequence) };
     return {
       ...view,
+      ...(selected && { selected }),
       status: refused.status,
       headers: deskHeaders(refused.headers),
       done: `${notDone(refused)}${note ? ' Your note is still in its box below.' : ''}`,
@@ -151,6 +165,33 @@ export async function handleDesk(
   if (request.method === 'POST' && post?.ok)
     return deskPost({ desk, member, session }, post.fields, url, availability, now);
   return deskView(desk, member, url, availability, now);
+}
+
+/**
+ * A post of a move's form (Move the call; Later or Earlier days): the desk's address that shows that
+ * form again (the call, the day its times start from, the reason typed), and what it holds besides:
+ * the time chosen, and the call's sequence as the member saw it (one moved meanwhile is still not
+ * moved by it). Anything else: undefined.
+ */
+function movePosted(fields: Map<string, string[]>, url: URL, timeZone: string) {
+  const [action = '', id = '', day = '', slot = ''] = ['action', 'id', 'day', 'slot'].map((name) =>
+    first(fields, name),
+  );
+  if (!id || !(action === 'move' || (!action && day))) return undefined;
+  const shown = new URL(url);
+  shown.searchParams.set('call', id.slice(0, 64));
+  // The chosen time's day first, so that it is in sight, unless Later or Earlier days was pressed.
+  const from = isCalendarDate(day) ? day : Date.parse(slot) ? dateIn(slot, timeZone) : '';
+  if (from) shown.searchParams.set('day', from);
+  shown.searchParams.set('reason', reasonText(first(fields, 'reason')));
+  const sequence = first(fields, 'sequence');
+  return {
+    shown,
+    kept: (current: number) => ({
+      checked: slot.slice(0, 64),
+      sequence: /^\d{1,9}$/.test(sequence) ? Number(sequence) : current,
+    }),
+  };
 }
 
 /** The desk as the member asked for it: the list, its page, the call chosen, what was done. */
