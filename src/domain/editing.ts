@@ -7,6 +7,9 @@
 /** The editor's page; its History is under it (/keystatic/history/…). */
 export const EDITOR_PAGE = '/keystatic';
 
+/** Keystatic's Save (a POST): the one address every check of what a Save writes knows it by. */
+export const KEYSTATIC_SAVE = '/api/keystatic/update';
+
 /** The editor build's scripts and styles. */
 export const EDITOR_ASSETS = '_keystatic';
 

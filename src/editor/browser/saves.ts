@@ -15,8 +15,8 @@ import { CONTENT_WRITTEN_EVENT, KEYSTATIC_TREE, type SaveRefusal } from '../even
 import { HISTORY_BASE } from '../routes.ts';
 import { onServerEvent } from '../server-events.ts';
 import { sending } from './own-moves.ts';
+import { KEYSTATIC_SAVE } from '../../domain/editing.ts';
 
-const SAVE = '/api/keystatic/update';
 const TREE = '/api/keystatic/tree';
 
 const send = window.fetch.bind(window);
@@ -89,7 +89,7 @@ window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
   const url = pathOf(input);
   const method = methodOf(input, init);
   if (url.origin !== location.origin || method !== 'POST') return send(input, init);
-  if (url.pathname === SAVE && init && typeof init.body === 'string') {
+  if (url.pathname === KEYSTATIC_SAVE && init && typeof init.body === 'string') {
     const failed = sending(init.body);
     const response = await save(input, init).catch((error: unknown) => {
       failed();

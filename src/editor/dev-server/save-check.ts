@@ -18,8 +18,8 @@ import { defineMiddleware } from 'astro:middleware';
 import { SAVE_BASE_HEADER } from '../events.ts';
 import { historyOf } from './history/content-history.ts';
 import { checkedSave, readBase, readSave } from './stale-files.ts';
+import { KEYSTATIC_SAVE } from '../../domain/editing.ts';
 
-const SAVE_PATH = '/api/keystatic/update';
 /** How long a Save may take before the dev server's log says it has not been answered. */
 const SLOW_SAVE_MS = 30_000;
 const BLOB = /^\/api\/keystatic\/blob\/([0-9a-f]{40})\/(.+)$/;
@@ -83,7 +83,7 @@ async function olderVersion(sha: string, path: string, next: () => Promise<Respo
 }
 
 export const onRequest = defineMiddleware(async ({ request, url }, next) => {
-  if (request.method === 'POST' && url.pathname === SAVE_PATH) return save(request, next);
+  if (request.method === 'POST' && url.pathname === KEYSTATIC_SAVE) return save(request, next);
   const blob = request.method === 'GET' ? BLOB.exec(url.pathname) : null;
   if (blob) return olderVersion(blob[1]!, blob[2]!, next);
   return next();

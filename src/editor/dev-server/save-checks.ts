@@ -10,7 +10,7 @@
  * is gone (./history/recorder.ts).
  */
 import { defineMiddleware } from 'astro:middleware';
-import { oddlyWritten } from '../../domain/editing.ts';
+import { oddlyWritten, KEYSTATIC_SAVE } from '../../domain/editing.ts';
 import { contentRoot } from './roots.ts';
 import {
   afterSave,
@@ -22,7 +22,6 @@ import {
   type ContentFiles,
 } from './site-checks.ts';
 
-const SAVE_PATH = '/api/keystatic/update';
 /** A content file as Keystatic names it: under src/content, never out of it. */
 const CONTENT_FILE = /^src\/content\/(?:[\w-]+\/)*[\w-]+\.(?:ya?ml|mdx?)$/;
 /** A picture of a page's text, which Keystatic keeps beside its page (inert: no check reads it). */
@@ -97,7 +96,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // A Save under another spelling of its address would pass every check by (the live site's server
   // refuses these before the helper; this is `npm run edit`'s).
   if (oddlyWritten(context.url.pathname)) return new Response('Not found.', { status: 404 });
-  if (context.request.method !== 'POST' || context.url.pathname !== SAVE_PATH) return next();
+  if (context.request.method !== 'POST' || context.url.pathname !== KEYSTATIC_SAVE) return next();
   const saved = await savedFiles(context.request);
   if (!saved) return refusal(['this is not a Save of the editor’s pages']);
   if (saved.refused.length) return refusal(saved.refused);

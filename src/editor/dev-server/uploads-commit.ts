@@ -6,8 +6,7 @@
  */
 import { defineMiddleware } from 'astro:middleware';
 import { commitNamedIn, uncommit } from './pending.ts';
-
-const SAVE_PATH = '/api/keystatic/update';
+import { KEYSTATIC_SAVE } from '../../domain/editing.ts';
 
 /** The texts of the files a Save writes, or none if the body is not Keystatic's. */
 async function savedTexts(request: Request): Promise<string[]> {
@@ -25,7 +24,7 @@ async function savedTexts(request: Request): Promise<string[]> {
 }
 
 export const onRequest = defineMiddleware(async (context, next) => {
-  if (context.request.method !== 'POST' || context.url.pathname !== SAVE_PATH) return next();
+  if (context.request.method !== 'POST' || context.url.pathname !== KEYSTATIC_SAVE) return next();
   const committed = await commitNamedIn(await savedTexts(context.request));
   const response = await next();
   if (!response.ok) await uncommit(committed);

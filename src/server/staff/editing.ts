@@ -27,6 +27,7 @@ import {
   inPreview,
   oddlyWritten,
   previewedPath,
+  KEYSTATIC_SAVE,
 } from '../../domain/editing.ts';
 import type { ServerConfig } from '../config.ts';
 import { log } from '../log.ts';
@@ -98,7 +99,7 @@ export async function editorAnswer(
       : previewEntry(url, { config, siteRoot: process.cwd(), draft: draftFolder(config) });
   if (write && !fromTheSite(request, origin))
     return answer(403, 'Only the editor’s own pages may change the draft.');
-  const files = url.pathname === SAVE_PATH && write ? savedFiles(request.clone()) : undefined;
+  const files = url.pathname === KEYSTATIC_SAVE && write ? savedFiles(request.clone()) : undefined;
   const response = await toHelper(
     request,
     url,
@@ -119,8 +120,6 @@ export async function editorAnswer(
   }
   return response;
 }
-
-const SAVE_PATH = '/api/keystatic/update';
 
 /** The files a Save of Keystatic's writes and deletes, as its body names them (for the audit). */
 async function savedFiles(request: Request): Promise<string[]> {
@@ -143,7 +142,7 @@ async function savedFiles(request: Request): Promise<string[]> {
  * pending uploads its drafts hold, told each time it is hidden).
  */
 function auditedAs(method: string, url: URL): string | undefined {
-  if (url.pathname === SAVE_PATH) return 'saved in the editor';
+  if (url.pathname === KEYSTATIC_SAVE) return 'saved in the editor';
   if (url.pathname.startsWith('/api/editor/images')) {
     if (url.searchParams.has('held')) return undefined;
     return method === 'DELETE'

@@ -14,7 +14,7 @@ import { join, relative, sep } from 'node:path';
 import { dump, load } from 'js-yaml';
 import type { Plugin } from 'vite';
 import { pageOf, withMove, type Redirect } from '../../../domain/redirects.ts';
-import { EDITOR_MEMBER_HEADER } from '../../../domain/editing.ts';
+import { EDITOR_MEMBER_HEADER, KEYSTATIC_SAVE } from '../../../domain/editing.ts';
 import { PAGE_MOVED_EVENT, type PageMove } from '../../events.ts';
 import { historyOf, OWN_REPOSITORY, type Saver } from './content-history.ts';
 import { EDITOR_SAVE_NOTE, type Trailer } from './lineages.ts';
@@ -300,7 +300,7 @@ export function editorHistory(): Plugin {
       server.watcher.on('all', (_event, file) => recorder.changed(file));
       // Keystatic's Save (local mode): its files are written when it answers.
       server.middlewares.use((req, res, next) => {
-        if (req.method === 'POST' && req.url?.split('?')[0] === '/api/keystatic/update') {
+        if (req.method === 'POST' && req.url?.split('?')[0] === KEYSTATIC_SAVE) {
           const answered = recorder.saveBegins(req.headers);
           res.once('close', () => void answered(res.writableFinished && res.statusCode < 300));
         }

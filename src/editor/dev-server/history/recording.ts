@@ -13,8 +13,8 @@ import { contentRoot } from '../roots.ts';
 import { announce } from '../server-events.ts';
 import { OWN_REPOSITORY } from './content-history.ts';
 import { historyRecorder, recordedFolders } from './recorder.ts';
+import { KEYSTATIC_SAVE } from '../../../domain/editing.ts';
 
-const SAVE_PATH = '/api/keystatic/update';
 /** The writes of one moment are told once (a Save writes an entry, then its redirect). */
 const SETTLE_MS = 100;
 
@@ -66,7 +66,7 @@ let recorder: ReturnType<typeof historyRecorder> | undefined;
 
 export const onRequest = defineMiddleware(async ({ request, url }, next) => {
   recorder ??= startRecording();
-  if (request.method !== 'POST' || url.pathname !== SAVE_PATH) return next();
+  if (request.method !== 'POST' || url.pathname !== KEYSTATIC_SAVE) return next();
   const answered = recorder.saveBegins(request.headers);
   let ok = false;
   try {
