@@ -331,7 +331,7 @@ describe('every route that takes a post, through one gate', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     const page = await limited.text();
-    expect(page).toContain('the link in your e-mail still works');
+    expect(page).toContain('your link still works');
     expect(page).not.toContain('several messages');
     expect(page).toContain('href="/schedule/cancel?token=forged"');
   });

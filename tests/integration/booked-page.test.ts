@@ -48,13 +48,21 @@ describe('the booked page, with e-mail off', () => {
     const changePage = await fetch(`${server.url}${change}`);
     expect(changePage.status).toBe(200);
     expect(await changePage.text()).toMatch(/name="slot" value="/);
+    // With e-mail off, the cancel link's pages promise no e-mail.
+    const asked = textOf(await (await fetch(`${server.url}${cancel}`)).text());
+    expect(asked).toContain('Do you want to cancel this call?');
+    expect(asked).toContain('we cannot e-mail you a cancellation');
+    expect(asked).not.toContain('we will e-mail you');
     const cancelled = await fetch(`${server.url}/schedule/cancel`, {
       method: 'POST',
       body: new URLSearchParams({ token: new URL(cancel, server.url).searchParams.get('token')! }),
       headers: { Origin: server.url },
     });
     expect(cancelled.status).toBe(200);
-    expect(await cancelled.text()).toContain('Your call is cancelled');
+    const told = textOf(await cancelled.text());
+    expect(told).toContain('Your call is cancelled');
+    expect(told).toContain('We could not e-mail you a cancellation');
+    expect(told).not.toContain('e-mailed you');
     const call = (await readStore(server.database)).find((e) => e.id === id)?.call;
     expect(call?.confirmedAt).not.toBeNull();
     expect(call?.cancelledAt).not.toBeNull();

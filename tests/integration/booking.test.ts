@@ -343,7 +343,9 @@ describe('invitation and cancellation', () => {
     // Opening the link (as a mail scanner would) cancels nothing: it asks.
     const confirm = await fetch(link![0]);
     expect(confirm.status).toBe(200);
-    expect(await confirm.text()).toContain('Do you want to cancel this call?');
+    const asked = await confirm.text();
+    expect(asked).toContain('Do you want to cancel this call?');
+    expect(asked).toContain('we will e-mail you a cancellation');
     expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(slot.start);
 
     const cancel = () =>
@@ -354,7 +356,9 @@ describe('invitation and cancellation', () => {
       });
     const cancelled = await cancel();
     expect(cancelled.status).toBe(200);
-    expect(await cancelled.text()).toContain('Your call is cancelled');
+    const told = await cancelled.text();
+    expect(told).toContain('Your call is cancelled');
+    expect(told).toContain('e-mailed you a cancellation');
     await expect.poll(() => mails.length).toBe(6);
     for (const { raw: text } of mails.slice(3)) {
       expect(text).toContain('METHOD:CANCEL');

@@ -20,7 +20,8 @@ import type { StoredEnquiry } from '../store/types.ts';
  */
 export type CancelLinkResult =
   | { status: 'invalid' | 'expired' | 'unavailable' }
-  | { status: 'confirm' | 'cancelled'; enquiry: StoredEnquiry }
+  /** `mailed` when the prospect is e-mailed the cancellation (e-mail on), else only this page tells. */
+  | { status: 'confirm' | 'cancelled'; enquiry: StoredEnquiry; mailed: boolean }
   | Refused<CancelRefusal>
   /** The gate refused the post (another site's, too many at once): nothing was cancelled. */
   | { status: 'refused'; message: string };
@@ -81,17 +82,19 @@ async function cancelCall(
   const linked = await linkedCall('cancel', token, open, now);
   if (linked.status !== 'ok') return linked;
   const { store, bookings, jobs } = linked.service;
+  const mailed = jobs !== undefined;
   if (!confirm) {
     const enquiry = await store.findById(linked.id);
     const refusal = cancelRefusal(enquiry, now);
-    return refusal ? refusedCall(refusal, enquiry) : { status: 'confirm', enquiry: enquiry! };
+    return refusal
+      ? refusedCall(refusal, enquiry)
+      : { status: 'confirm', enquiry: enquiry!, mailed };
   }
-  const result = await bookings.cancelCall(linked.id, jobs !== undefined, now);
-  if (result.status === 'cancelled') {
-    callLog.cancelled(result.enquiry);
-    jobs?.kick();
-  }
-  return result;
+  const result = await bookings.cancelCall(linked.id, mailed, now);
+  if (result.status !== 'cancelled') return result;
+  callLog.cancelled(result.enquiry);
+  jobs?.kick();
+  return { ...result, mailed };
 }
 
 /** The page a call link answers with: what was decided, with its status; never kept by a cache. */
@@ -121,7 +124,7 @@ export function linkRequest(request: Request, post: PostVerdict | undefined) {
         // Not the forms' "several messages": a prospect using their own link sent none.
         message:
           post && post.ok && post.throttled
-            ? `This page was used many times from your network in a short time. Please try again in ${inMinutes(post.throttled.retryAfter)}: the link in your e-mail still works.`
+            ? `This page was used many times from your network in a short time. Please try again in ${inMinutes(post.throttled.retryAfter)}: your link still works.`
             : refused.message,
       },
       token,
