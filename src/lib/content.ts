@@ -102,6 +102,24 @@ export function section(page: Awaited<ReturnType<typeof getPage>>, id: string): 
 }
 
 /**
+ * The section of a call page's answer `id`, in the words for e-mail on or off: when the handler's
+ * `answer` says e-mail is off (`mailed: false`), its `<id>-unmailed` where the page has one, as no
+ * e-mail of ours tells the prospect anything then (an answer that names no e-mail has one section).
+ * An answer without `mailed` (the services could not be opened) has words true either way.
+ */
+export function answerSection(
+  page: Awaited<ReturnType<typeof getPage>>,
+  id: string,
+  answer: object,
+): PageSection {
+  const unmailed =
+    'mailed' in answer &&
+    answer.mailed === false &&
+    page.sections.find((s) => s.id === `${id}-unmailed`);
+  return unmailed || section(page, id);
+}
+
+/**
  * The service pages, in order. Two of one slug, or a slug that is a fixed page's address, throw
  * (lib/content-checks.ts), naming the files: no page lists or renders one in place of the other,
  * and `astro dev` shows the error on /service and on the service pages, not only `astro build`.

@@ -1,12 +1,15 @@
 /**
  * The page a booking lands on, with e-mail off (as `npm start` runs by default): its address and
  * the change and cancel links it shows are signed links, as the e-mails' are, so the call's id alone
- * opens none of them; an older address by the id shows the call's time and no link.
+ * opens none of them; an older address by the id shows the call's time and no link. Every answer
+ * of the pages its links open tells of no e-mail, since none was sent.
  */
 import { describe, expect, it } from 'vitest';
-import { signCallToken } from '../../src/server/call-token';
-import { readStore } from '../support/server';
-import { book, freeSlots } from './calls';
+import { signCallToken, type CallLinkPurpose } from '../../src/server/call-token';
+import { Bookings } from '../../src/server/booking/calls';
+import { SqliteStore } from '../../src/server/store/sqlite';
+import { readStore, type RunningServer } from '../support/server';
+import { book, freeSlots, onWeekday } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 
 const SECRET = 'test-secret-0123456789abcdef0123456789';
@@ -95,5 +98,164 @@ describe('the booked page, with e-mail off', () => {
     const old = await page(signCallToken('booked', id, 0, Date.now() - 1000, SECRET));
     expect(old.status).toBe(410);
     expect(await old.text()).toContain('This page has expired');
+  });
+});
+
+/** What the page says in its main part, markup left out (the footer has the agency's address). */
+const mainText = (html: string) =>
+  textOf(/<main[^>]*>([\s\S]*)<\/main>/.exec(html)?.[1] ?? '').replace(/\s+/g, ' ');
+
+/** The only e-mail a page may name with e-mail off: the one we say we cannot send. */
+const namesNoMail = (text: string) =>
+  !/e-?mail/i.test(text.replace(/\b(cannot|could not) e-mail you\b/g, ''));
+
+/** A call stored straight into the server's store, at `start` (ISO), as e-mail on or off books it. */
+async function storedCall(server: RunningServer, start: string, confirmed: boolean) {
+  const store = new SqliteStore(server.database);
+  try {
+    const end = new Date(Date.parse(start) + 1_800_000).toISOString().replace('.000Z', 'Z');
+    const { id } = await new Bookings(store, { bookingCap: Infinity }).commit(
+      {
+        kind: 'call',
+        name: 'Ada',
+        email: 'ada@example.com',
+        data: { name: 'Ada', email: 'ada@example.com', message: 'Hi' },
+        clientIp: '127.0.0.1',
+        userAgent: 'test',
+        spam: false,
+        call: { start, end, hosts: ['anna'], confirmed },
+      },
+      false,
+    );
+    return id;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Marks the call released unconfirmed, as the sweep does (with e-mail on, before it was off). */
+async function lapse(server: RunningServer, id: string) {
+  const store = new SqliteStore(server.database);
+  try {
+    await store.transaction((tx) => tx.cancelCall(id, Date.now(), true));
+  } finally {
+    await store.close();
+  }
+}
+
+const HOUR = 3_600_000;
+/** An hour's start `hours` from now (negative: begun), as a call's start is written. */
+const hourFromNow = (hours: number) =>
+  new Date(Math.ceil(Date.now() / HOUR) * HOUR + hours * HOUR).toISOString().replace('.000Z', 'Z');
+
+describe("the pages of a call's links, with e-mail off", () => {
+  it('answer every case without naming an e-mail we never sent', async () => {
+    const server = await servers.start();
+    const { slots } = await freeSlots(server);
+    const times = onWeekday(slots, 'Thursday');
+    const { id } = (await (await book(server, times[0]!.start)).json()) as { id: string };
+    const unconfirmed = await storedCall(server, times[6]!.start, false);
+    const lapsed = await storedCall(server, times[7]!.start, false);
+    await lapse(server, lapsed);
+    // Begun a minute ago, its links signed until later (a call moved earlier keeps its old links').
+    const begun = await storedCall(server, new Date(Date.now() - 60_000).toISOString(), true);
+    const near = await storedCall(server, hourFromNow(2), true);
+
+    const later = Date.now() + 30 * 24 * HOUR;
+    const token = (purpose: CallLinkPurpose, call: string, sequence = 0, expires = later) =>
+      signCallToken(purpose, call, sequence, expires, SECRET);
+    const forged = (purpose: CallLinkPurpose) => `${token(purpose, id).slice(0, -2)}AB`;
+    const said: [string, string][] = [];
+    /** The page's answer: its words kept, and its title checked (the case is the one meant). */
+    const answer = async (
+      title: string,
+      path: string,
+      post?: Record<string, string>,
+      origin = server.url,
+    ) => {
+      const response = await fetch(`${server.url}${path}`, {
+        ...(post && {
+          method: 'POST',
+          body: new URLSearchParams(post),
+          headers: { Origin: origin },
+        }),
+      });
+      const text = mainText(await response.text());
+      expect(text, path).toContain(title);
+      said.push([`${title} (${path})`, text]);
+    };
+    const get = (purpose: CallLinkPurpose, title: string, value: string) =>
+      answer(title, `/schedule/${purpose}?token=${encodeURIComponent(value)}`);
+    const posted = (
+      purpose: CallLinkPurpose,
+      title: string,
+      fields: Record<string, string>,
+      origin?: string,
+    ) => answer(title, `/schedule/${purpose}`, fields, origin);
+
+    // The booked page, with a link cut short or out of date.
+    await get('booked', 'We could not find this booking', forged('booked'));
+    await get('booked', 'This page has expired', token('booked', id, 0, Date.now() - 1000));
+
+    // Each link's refusals: not valid, unknown, expired, begun, released unconfirmed.
+    for (const purpose of ['change', 'cancel', 'confirm'] as const) {
+      await get(purpose, 'This link is not valid', forged(purpose));
+      await get(purpose, 'This link is not valid', token(purpose, crypto.randomUUID()));
+      await get(purpose, 'This link has expired', token(purpose, id, 0, Date.now() - 1000));
+      await get(
+        purpose,
+        purpose === 'confirm' ? 'This time was released' : 'This call is no longer booked',
+        token(purpose, lapsed),
+      );
+    }
+    await get('cancel', 'This call has taken place', token('cancel', begun));
+    await get('confirm', 'This call has taken place', token('confirm', begun));
+    await get('change', 'too close to be moved here', token('change', near));
+
+    // Confirming: asked, refused by the gate, confirmed, confirmed already.
+    await get('confirm', 'Please confirm your call', token('confirm', unconfirmed));
+    const confirmation = { token: token('confirm', unconfirmed) };
+    await posted(
+      'confirm',
+      'Your call is not confirmed yet',
+      confirmation,
+      'https://elsewhere.example',
+    );
+    await posted('confirm', 'Your call is confirmed', confirmation);
+    await get('confirm', 'This call is already confirmed', token('confirm', id));
+
+    // Moving: the times, moved three times, the used link, the limit.
+    await get('change', 'Choose a new time for your call', token('change', id));
+    for (let move = 0; move < 3; move++)
+      await posted('change', 'Your call is moved', {
+        token: token('change', id, move),
+        slot: times[move + 1]!.start,
+      });
+    await get('change', 'This link has been used', token('change', id));
+    await get('change', 'This call has been moved three times', token('change', id, 3));
+
+    // Cancelling: asked, cancelled, cancelled already; then what the other links say of it.
+    await get('cancel', 'Do you want to cancel this call?', token('cancel', id));
+    await posted('cancel', 'Your call is cancelled', { token: token('cancel', id) });
+    await posted('cancel', 'This call was already cancelled', { token: token('cancel', id) });
+    await get('change', 'This call was cancelled', token('change', id, 3));
+    await get('confirm', 'This call was cancelled', token('confirm', id));
+
+    expect(said.filter(([, text]) => !namesNoMail(text))).toEqual([]);
+  });
+
+  it('with booking unavailable, say what is true whether e-mail is on or off', async () => {
+    // A BOOKING_SECRET too short turns booking off: the links cannot be checked.
+    const server = await servers.start({ BOOKING_SECRET: 'short' });
+    for (const purpose of ['change', 'cancel', 'confirm']) {
+      const response = await fetch(`${server.url}/schedule/${purpose}?token=whatever`);
+      expect(response.status).toBe(503);
+      const html = await response.text();
+      const text = mainText(html);
+      expect(text).toMatch(/cannot be \w+ here right now/);
+      expect(text).toContain('send us a message');
+      expect(namesNoMail(text), text).toBe(true);
+      expect(html).toContain('href="/contact"');
+    }
   });
 });

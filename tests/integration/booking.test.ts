@@ -379,6 +379,10 @@ describe('invitation and cancellation', () => {
     const reused = await cancel();
     expect(reused.status).toBe(200);
     expect(await reused.text()).toContain('This call was already cancelled');
+    // A link cut short on its way: with e-mail on, its e-mail is where to open it again.
+    const cut = link![1]!.slice(0, -2) + (link![1]!.endsWith('AA') ? 'BB' : 'AA');
+    const cutPage = await fetch(`${server.url}/schedule/cancel?token=${cut}`);
+    expect(await cutPage.text()).toContain('Open it again from the invitation e-mail');
     // Its change and confirm links say the same refusal in their own words.
     for (const purpose of ['change', 'confirm']) {
       const other = new RegExp(`http://127\\.0\\.0\\.1:\\d+/schedule/${purpose}\\?token=[\\w.-]+`);
@@ -494,7 +498,10 @@ describe('confirming a call, and the share of calls waiting for it', () => {
       signCallToken('confirm', id, 0, Date.now() - 1000, SECRET),
     );
     expect(expired.status).toBe(410);
-    expect(await expired.text()).toContain('This link has expired');
+    const expiredPage = await expired.text();
+    expect(expiredPage).toContain('This link has expired');
+    // E-mail is on: the pages' words may send the prospect to our e-mails.
+    expect(expiredPage).toContain('reply to the invitation e-mail');
     // A confirm link neither cancels nor changes.
     expect((await post('/schedule/cancel', token)).status).toBe(400);
     expect((await post('/schedule/change', token)).status).toBe(400);
@@ -505,7 +512,9 @@ describe('confirming a call, and the share of calls waiting for it', () => {
 
     const confirmed = await post('/schedule/confirm', token);
     expect(confirmed.status).toBe(200);
-    expect(await confirmed.text()).toContain('Your call is confirmed');
+    const confirmedPage = await confirmed.text();
+    expect(confirmedPage).toContain('Your call is confirmed');
+    expect(confirmedPage).toContain('The invitation in your e-mail has the details');
     const reused = await post('/schedule/confirm', token);
     expect(reused.status).toBe(200);
     expect(await reused.text()).toContain('This call is already confirmed');
@@ -569,6 +578,7 @@ describe('confirming a call, and the share of calls waiting for it', () => {
     expect(released.status).toBe(200);
     const releasedPage = await released.text();
     expect(releasedPage).toContain('This time was released');
+    expect(releasedPage).toContain('e-mailed you to say so');
     expect(releasedPage).toContain('href="/schedule"');
     expect(await (await open('cancel')).text()).toContain('This call is no longer booked');
   });

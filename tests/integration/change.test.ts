@@ -86,6 +86,8 @@ describe('the change link', () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('Choose a new time for your call');
+    // E-mail is on: the page's words tell of the e-mails that come (with it off, of none).
+    expect(html).toContain('your calendar gets an update');
     expect(html).toContain(`name="token" value="${change.token}"`);
     expect(html).toMatch(/name="slot" value="/);
     // The new time on the page of its day: a week later when tomorrow, a Wednesday, had fewer than
@@ -102,6 +104,7 @@ describe('the change link', () => {
     expect(moved.status).toBe(200);
     const movedPage = await moved.text();
     expect(movedPage).toContain('Your call is moved');
+    expect(movedPage).toContain('e-mailed you an update');
     const movedFrom = /Moved from: [^<]+/.exec(movedPage)?.[0];
     expect(movedFrom).toBeDefined();
     const free = (await freeSlots(server)).slots.map((s) => s.start);
@@ -140,7 +143,9 @@ describe('the change link', () => {
     // The old link was used; the new e-mail's links work, and a cancel then is one SEQUENCE higher.
     const again = await post(server.url, { token: change.token, slot: thursdays(slots)[6]!.start });
     expect(again.status).toBe(410);
-    expect(await again.text()).toContain('This link has been used');
+    const used = await again.text();
+    expect(used).toContain('This link has been used');
+    expect(used).toContain('Our latest e-mail about it has the current time');
     // The new link, posted with the time the call has: said plainly; nothing is moved or sent.
     const same = await post(server.url, { token: linkIn(update, 'change').token, slot: to.start });
     expect(same.status).toBe(422);

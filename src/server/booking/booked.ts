@@ -7,7 +7,7 @@
 import type { PageAnswer } from '../http/answer.ts';
 import { checkCallToken, type CallLinks } from '../call-token.ts';
 import { callLinks } from './change.ts';
-import type { OpenServices, Services } from './services.ts';
+import { emailOn, type OpenServices, type Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 
@@ -20,8 +20,11 @@ export interface BookedOutcome extends PageAnswer {
   expired: boolean;
   /** Reached by the call's id (`?ref=`, the address before the links were signed): no links. */
   byReference: boolean;
-  /** Whether e-mail is on (the confirmation, with the call's links, is on its way). */
-  mailed: boolean;
+  /**
+   * Whether e-mail is on (the confirmation, with the call's links, is on its way); undefined when
+   * the services could not be opened, and the page's words are true either way.
+   */
+  mailed: boolean | undefined;
   /** Without e-mail, the call's change and cancel links, which the page shows itself. */
   links?: CallLinks;
 }
@@ -48,12 +51,12 @@ export async function handleBooked(
 ): Promise<BookedOutcome> {
   let found: Awaited<ReturnType<typeof addressed>> = { booking: undefined, expired: false };
   let unavailable = false;
-  let mailed = false;
+  let mailed: boolean | undefined;
   let links: CallLinks | undefined;
   try {
     const service = await open();
+    mailed = emailOn(service);
     found = await addressed(new URL(request.url), service, now);
-    mailed = service.jobs !== undefined;
     const call = found.booking?.call;
     // No e-mail will carry the links: this page, by its signed link, is where the prospect keeps them.
     if (call && !call.cancelledAt && !mailed && !found.byReference && service.bookingSecret)

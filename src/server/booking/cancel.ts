@@ -7,7 +7,7 @@ import { checkCallToken, type CallLinkPurpose } from '../call-token.ts';
 import { first } from '../requests/body.ts';
 import { inMinutes, postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
-import type { OpenServices, Services } from './services.ts';
+import { emailOn, type Mailed, type OpenServices, type Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
 import { callLog } from './call-log.ts';
 import { refusedCall, type CancelRefusal, type Refused } from './refusals.ts';
@@ -19,10 +19,13 @@ import type { StoredEnquiry } from '../store/types.ts';
  * (./refusals.ts: no such call, released unconfirmed, cancelled already, begun).
  */
 export type CancelLinkResult =
-  | { status: 'invalid' | 'expired' | 'unavailable' }
-  /** `mailed` when the prospect is e-mailed the cancellation (e-mail on), else only this page tells. */
-  | { status: 'confirm' | 'cancelled'; enquiry: StoredEnquiry; mailed: boolean }
-  | Refused<CancelRefusal>
+  | { status: 'unavailable' }
+  /** `mailed` when e-mail is on (the cancellation is e-mailed), else only this page tells. */
+  | Mailed<
+      | { status: 'invalid' | 'expired' }
+      | { status: 'confirm' | 'cancelled'; enquiry: StoredEnquiry }
+      | Refused<CancelRefusal>
+    >
   /** The gate refused the post (another site's, too many at once): nothing was cancelled. */
   | { status: 'refused'; message: string };
 
@@ -46,7 +49,8 @@ const statuses: Record<Exclude<CancelLinkResult['status'], 'refused'>, number> =
 
 /**
  * A call link's token checked for its purpose, with the service to act on its call: or why not
- * (booking off or the store down: unavailable; a forged or changed token: invalid; expired).
+ * (booking off or the store down: unavailable; a forged or changed token: invalid; expired), with
+ * whether e-mail is on once the services are open.
  */
 export async function linkedCall(
   purpose: CallLinkPurpose,
@@ -54,16 +58,19 @@ export async function linkedCall(
   open: OpenServices,
   now = Date.now(),
 ): Promise<
-  | { status: 'unavailable' | 'invalid' | 'expired' }
-  | { status: 'ok'; service: Services; id: string; sequence?: number }
+  | { status: 'unavailable' }
+  | Mailed<{ status: 'invalid' | 'expired' }>
+  | Mailed<{ status: 'ok'; service: Services; id: string; sequence?: number }>
 > {
   const service = await open().catch(reportStoreFailure);
   if (!service?.bookingSecret) return { status: 'unavailable' };
+  const mailed = emailOn(service);
   const check = checkCallToken(purpose, token, service.bookingSecret, now);
-  if (!check.ok) return { status: check.reason };
+  if (!check.ok) return { status: check.reason, mailed };
   return {
     status: 'ok',
     service,
+    mailed,
     id: check.id,
     ...(check.sequence !== undefined && { sequence: check.sequence }),
   };
@@ -81,19 +88,20 @@ async function cancelCall(
 ): Promise<Exclude<CancelLinkResult, { status: 'refused' }>> {
   const linked = await linkedCall('cancel', token, open, now);
   if (linked.status !== 'ok') return linked;
-  const { store, bookings, jobs } = linked.service;
-  const mailed = jobs !== undefined;
+  const { service, mailed } = linked;
   if (!confirm) {
-    const enquiry = await store.findById(linked.id);
+    const enquiry = await service.store.findById(linked.id);
     const refusal = cancelRefusal(enquiry, now);
-    return refusal
+    const asked = refusal
       ? refusedCall(refusal, enquiry)
-      : { status: 'confirm', enquiry: enquiry!, mailed };
+      : { status: 'confirm' as const, enquiry: enquiry! };
+    return { ...asked, mailed };
   }
-  const result = await bookings.cancelCall(linked.id, mailed, now);
-  if (result.status !== 'cancelled') return result;
-  callLog.cancelled(result.enquiry);
-  jobs?.kick();
+  const result = await service.bookings.cancelCall(linked.id, mailed, now);
+  if (result.status === 'cancelled') {
+    callLog.cancelled(result.enquiry);
+    service.jobs?.kick();
+  }
   return { ...result, mailed };
 }
 

@@ -22,7 +22,7 @@ import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
 import type { Holds } from './queries.ts';
-import type { OpenServices, Services } from './services.ts';
+import { emailOn, type Mailed, type OpenServices, type Services } from './services.ts';
 import { reportStoreFailure } from '../log.ts';
 import { callLog } from './call-log.ts';
 import { SlotTaken, type CallChange, type StoredCall, type StoredEnquiry } from '../store/types.ts';
@@ -33,8 +33,9 @@ import type { MailPayload } from '../mail/mail-jobs.ts';
 /** How many times one call may be moved with its links. */
 export const MAX_MOVES = availabilityRanges.moves.max;
 
-export type ChangeResult =
-  | { status: 'invalid' | 'expired' | 'unavailable' }
+/** What a change link leads to, the services open. */
+type ChangeAnswer =
+  | { status: 'invalid' | 'expired' }
   /** The call, and the times it can move to; a refused choice with its message (and the nearest). */
   | {
       status: 'choose';
@@ -43,13 +44,12 @@ export type ChangeResult =
       error?: string;
       alternatives?: Slot[];
     }
-  /** Moved: `mailed` when an e-mail with the new time and links is on its way, else the links. */
+  /** Moved: with e-mail off, the call's new links, which no e-mail brings. */
   | {
       status: 'moved';
       enquiry: StoredEnquiry;
       /** The time it was moved from (unknown for a repeat of a move stored before it was kept). */
       previous?: { start: string };
-      mailed: boolean;
       links?: CallLinks;
     }
   /**
@@ -59,7 +59,12 @@ export type ChangeResult =
    */
   | { status: Exclude<MoveRefusal, 'unknown' | 'same'>; enquiry: StoredEnquiry }
   /** The link's call was moved since by the staff (not with a link): the prospect never used it. */
-  | { status: 'moved-by-us'; enquiry: StoredEnquiry }
+  | { status: 'moved-by-us'; enquiry: StoredEnquiry };
+
+export type ChangeResult =
+  | { status: 'unavailable' }
+  /** `mailed` when e-mail is on (a move's new time and links are e-mailed), else this page says them. */
+  | Mailed<ChangeAnswer>
   /** The gate refused the post (another site's, too many at once): nothing was moved. */
   | { status: 'refused'; message: string };
 
@@ -123,7 +128,7 @@ export async function moveBookedCall(
     sequence,
     now = Date.now(),
     maxMoves = MAX_MOVES,
-    queueMail = service.jobs !== undefined,
+    queueMail = emailOn(service),
     change,
   }: {
     sequence?: number;
@@ -166,26 +171,23 @@ interface LinkMove {
   now: number;
 }
 
-type PageResult = Exclude<ChangeResult, { status: 'refused' }>;
-
 /** The answer of a moved call: it is e-mailed, or here are its links. */
 const answerMoved = (
   service: Services,
   enquiry: StoredEnquiry,
   previous: { start: string } | undefined,
-): PageResult => ({
+): ChangeAnswer => ({
   status: 'moved',
   enquiry,
   ...(previous && { previous }),
-  mailed: service.jobs !== undefined,
-  ...(!service.jobs && { links: callLinks(enquiry, service.bookingSecret!) }),
+  ...(!emailOn(service) && { links: callLinks(enquiry, service.bookingSecret!) }),
 });
 
 /** The times the call can move to, with why the last choice was refused (if it was). */
 const choice = async (
   { service, availability, enquiry, now }: LinkMove,
   error?: string,
-): Promise<PageResult> => ({
+): Promise<ChangeAnswer> => ({
   status: 'choose',
   enquiry,
   slots: await movesOf(availability, service, enquiry, now),
@@ -196,7 +198,7 @@ const choice = async (
 const refusedAnswer = (
   result: Refused<MoveRefusal>,
   move: LinkMove,
-): PageResult | Promise<PageResult> => {
+): ChangeAnswer | Promise<ChangeAnswer> => {
   if (result.status === 'unknown') return { status: 'invalid' };
   if (result.status === 'same') return choice(move, sameTimeMessage);
   return { status: result.status, enquiry: result.enquiry };
@@ -212,7 +214,7 @@ const isRepeat = (call: StoredCall, sequence: number, wanted: string | undefined
   Date.parse(wanted!) === Date.parse(call.start);
 
 /** The move to `wanted` tried: moved, refused, or the time taken or unreadable meanwhile. */
-async function moveTo(move: LinkMove, wanted: string): Promise<PageResult> {
+async function moveTo(move: LinkMove, wanted: string): Promise<ChangeAnswer> {
   const { service, availability, enquiry, sequence, now } = move;
   try {
     const moved = await moveBookedCall(service, availability, enquiry, wanted, { sequence, now });
@@ -237,43 +239,53 @@ async function moveTo(move: LinkMove, wanted: string): Promise<PageResult> {
 }
 
 /**
- * What a change link leads to at `now`: the call and its times, or the call moved to `wanted` (a
- * post's choice; empty: none chosen), or why not.
+ * What the change link of enquiry `id` leads to at `now`: the call and its times, or the call moved
+ * to `wanted` (a post's choice; empty: none chosen), or why not.
  */
+async function changeAnswer(
+  { service, id, sequence }: { service: Services; id: string; sequence: number },
+  wanted: string | undefined,
+  availability: Availability,
+  now: number,
+): Promise<ChangeAnswer> {
+  const enquiry = await service.store.findById(id);
+  // An unknown booking under a valid signature is not expected: the same answer as a bad link.
+  if (!enquiry?.call) return { status: 'invalid' };
+  const move = { service, availability, enquiry, sequence, now };
+  const asked = { sequence, maxMoves: MAX_MOVES, noticeHours: availability.noticeHours };
+  const stop = moveRefusal(enquiry, asked, now);
+  if (stop === 'used' && isRepeat(enquiry.call, sequence, wanted))
+    return answerMoved(
+      service,
+      enquiry,
+      enquiry.call.movedFrom ? { start: enquiry.call.movedFrom } : undefined,
+    );
+  if (stop === 'used' && (await movedByStaff(service, enquiry.id)))
+    return { status: 'moved-by-us', enquiry };
+  if (stop) return await refusedAnswer(refusedCall(stop, enquiry), move);
+  if (wanted === undefined) return await choice(move);
+  if (!wanted) return await choice(move, 'Choose a new time for the call.');
+  return await moveTo(move, wanted);
+}
+
+/** What a change link's token leads to at `now` (changeAnswer), with whether e-mail is on. */
 async function changeCall(
   token: string,
   wanted: string | undefined,
   availability: Availability,
   open: OpenServices,
   now = Date.now(),
-): Promise<PageResult> {
+): Promise<Exclude<ChangeResult, { status: 'refused' }>> {
   const linked = await linkedCall('change', token, open, now);
   if (linked.status !== 'ok') return linked;
+  const { service, id, sequence, mailed } = linked;
   // A change link always carries the call's sequence (../call-token.ts): one without is no change link.
-  if (linked.sequence === undefined) return { status: 'invalid' };
+  if (sequence === undefined) return { status: 'invalid', mailed };
   try {
-    const enquiry = await linked.service.store.findById(linked.id);
-    // An unknown booking under a valid signature is not expected: the same answer as a bad link.
-    if (!enquiry?.call) return { status: 'invalid' };
-    const move = { service: linked.service, availability, enquiry, sequence: linked.sequence, now };
-    const asked = {
-      sequence: move.sequence,
-      maxMoves: MAX_MOVES,
-      noticeHours: availability.noticeHours,
+    return {
+      ...(await changeAnswer({ service, id, sequence }, wanted, availability, now)),
+      mailed,
     };
-    const stop = moveRefusal(enquiry, asked, now);
-    if (stop === 'used' && isRepeat(enquiry.call, move.sequence, wanted))
-      return answerMoved(
-        move.service,
-        enquiry,
-        enquiry.call.movedFrom ? { start: enquiry.call.movedFrom } : undefined,
-      );
-    if (stop === 'used' && (await movedByStaff(move.service, enquiry.id)))
-      return { status: 'moved-by-us', enquiry };
-    if (stop) return await refusedAnswer(refusedCall(stop, enquiry), move);
-    if (wanted === undefined) return await choice(move);
-    if (!wanted) return await choice(move, 'Choose a new time for the call.');
-    return await moveTo(move, wanted);
   } catch (error) {
     reportStoreFailure(error);
     return { status: 'unavailable' };

@@ -5,7 +5,7 @@
  * confirms nothing. The page renders what this decides, with the status given here.
  */
 import { linkedCall, linkPage, linkRequest } from './cancel.ts';
-import type { OpenServices } from './services.ts';
+import type { Mailed, OpenServices, Services } from './services.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
 import { reportStoreFailure } from '../log.ts';
@@ -18,13 +18,19 @@ import { cancelRefusal } from './rules.ts';
  * (./refusals.ts, as for a cancellation: released unconfirmed, cancelled already, begun).
  */
 export type ConfirmLinkResult =
-  | { status: 'invalid' | 'expired' | 'unavailable' }
+  | { status: 'unavailable' }
+  /** `mailed` when e-mail is on (the invitation and its links come by e-mail), else none is named. */
+  | Mailed<LinkAnswer>
+  /** The gate refused the post (another site's, too many at once): nothing was confirmed. */
+  | { status: 'refused'; message: string };
+
+/** What the link leads to, the services open. */
+type LinkAnswer =
+  | { status: 'invalid' | 'expired' }
   | {
       status: 'ask' | 'confirmed' | 'already-confirmed' | Exclude<CancelRefusal, 'unknown'>;
       enquiry: StoredEnquiry;
-    }
-  /** The gate refused the post (another site's, too many at once): nothing was confirmed. */
-  | { status: 'refused'; message: string };
+    };
 
 export interface ConfirmOutcome extends PageAnswer {
   result: ConfirmLinkResult;
@@ -44,6 +50,26 @@ const statuses: Record<Exclude<ConfirmLinkResult['status'], 'refused'>, number> 
   unavailable: 503,
 };
 
+/** The call of enquiry `id` to confirm, or (posted) confirmed; or why not. */
+async function confirmed(
+  { store, bookings }: Services,
+  id: string,
+  post: boolean,
+  now: number,
+): Promise<LinkAnswer> {
+  const enquiry = await store.findById(id);
+  // A link of a call moved earlier since is valid until its old time, but the call has begun.
+  const refusal = cancelRefusal(enquiry, now);
+  // An unknown booking under a valid signature is not expected: the same answer as a bad link.
+  if (!enquiry || refusal === 'unknown') return { status: 'invalid' };
+  if (refusal) return { status: refusal, enquiry };
+  if (enquiry.call!.confirmedAt) return { status: 'already-confirmed', enquiry };
+  if (!post) return { status: 'ask', enquiry };
+  // Released by the sweep between the look above and this post: said as it is.
+  const result = await bookings.confirmCall(id, now);
+  return result.status === 'unknown' ? { status: 'invalid' } : result;
+}
+
 /** What the link's token leads to: the call to confirm, or (posted) the call confirmed. */
 async function confirmCall(
   token: string,
@@ -53,19 +79,8 @@ async function confirmCall(
 ): Promise<Exclude<ConfirmLinkResult, { status: 'refused' }>> {
   const linked = await linkedCall('confirm', token, open, now);
   if (linked.status !== 'ok') return linked;
-  const { store, bookings } = linked.service;
   try {
-    const enquiry = await store.findById(linked.id);
-    // A link of a call moved earlier since is valid until its old time, but the call has begun.
-    const refusal = cancelRefusal(enquiry, now);
-    // An unknown booking under a valid signature is not expected: the same answer as a bad link.
-    if (!enquiry || refusal === 'unknown') return { status: 'invalid' };
-    if (refusal) return { status: refusal, enquiry };
-    if (enquiry.call!.confirmedAt) return { status: 'already-confirmed', enquiry };
-    if (!post) return { status: 'ask', enquiry };
-    // Released by the sweep between the look above and this post: said as it is.
-    const result = await bookings.confirmCall(linked.id, now);
-    return result.status === 'unknown' ? { status: 'invalid' } : result;
+    return { ...(await confirmed(linked.service, linked.id, post, now)), mailed: linked.mailed };
   } catch (error) {
     reportStoreFailure(error);
     return { status: 'unavailable' };

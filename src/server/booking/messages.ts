@@ -26,7 +26,7 @@ export const bookingCapMessage = ({ limit, cap }: BookingCapReached) => {
     client: `There are ${calls} from your connection`,
     network: `There are ${calls} from your network`,
   }[limit];
-  return `${said}. To change a time, cancel one with the link in its e-mail; or send your message without a time and we will reply to arrange one.`;
+  return `${said}. To change a time, cancel one with its cancel link; or send your message without a time and we will reply to arrange one.`;
 };
 
 /**
@@ -50,7 +50,7 @@ export const calendarsUnreadableMessage =
 
 /** A move refused because no calendar could be read: the call keeps its time. */
 export const calendarsUnreadableMoveMessage =
-  'We cannot move calls just now: our calendars cannot be read. Your call stays at its time; try again later, or reply to its e-mail and we will move it for you.';
+  'We cannot move calls just now: our calendars cannot be read. Your call stays at its time; try again later, or write to us from the contact page (/contact) and we will move it for you.';
 
 /** A time taken between the visitor's choice and their post, with the nearest free ones (if any). */
 export const slotTakenMessage = (alternatives: Slot[]) =>

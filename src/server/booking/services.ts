@@ -47,3 +47,13 @@ export interface Services {
 
 /** The services, opened on first use; refused while the store cannot be opened. */
 export type OpenServices = () => Promise<Services>;
+
+/** Whether e-mail is on: the prospect is e-mailed what a call's pages did (its queue of jobs is open). */
+export const emailOn = (service: Pick<Services, 'jobs'>) => service.jobs !== undefined;
+
+/**
+ * A call page's answer that says whether e-mail is on (`mailed`), so that its words tell of no
+ * e-mail we did not send (src/lib/content.ts answerSection). Only an answer given with the
+ * services open can: 'unavailable' and the gate's refusals cannot, and say what is true either way.
+ */
+export type Mailed<Answer> = Answer & { mailed: boolean };
