@@ -5,7 +5,9 @@
  * live by the `current` link; a failed build changes nothing live and says why; a roll back is a
  * release of its own, at once; another machine, sharing only the store, follows the live release.
  * A publish of exactly what the draft's preview built uses that build (one build in all); of
- * anything else (a save after the preview, other code), it builds anew.
+ * anything else (a save after the preview, other code), it builds anew. After a roll back, the
+ * preview shows what a publish makes now (the draft's changes on what is live), or says that a
+ * publish would be refused.
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -37,7 +39,7 @@ import {
   editingBackupProblem,
   restoreEditing,
 } from '../../src/server/releases/backup';
-import { buildPreview, previewEntry } from '../../src/server/staff/preview';
+import { buildPreview, previewEntry, previewFile } from '../../src/server/staff/preview';
 import { advancePublished, inDraftTurn, publishedRef } from '../../src/server/releases/draft';
 import type { EnquiryStore, Job } from '../../src/server/store/types';
 import { ahead, call, plus } from '../support/records';
@@ -680,14 +682,76 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
       expect(await livePage()).toBe('<h1>Previewed words</h1>');
     });
 
+    /** Where /keystatic/preview leads now: 303 to the page once the draft's build is ready. */
+    const entry = () =>
+      previewEntry(new URL('http://site.test/keystatic/preview?page=/android'), options());
+    /** The preview's page, as an editor in preview mode is shown it. */
+    const previewed = async () => (await previewFile(new URL('http://site.test/android/')))!.text();
+    /** The draft, made on release "Second words", after a roll back to "First words". */
+    const rolledBack = async () => {
+      await publish('First words');
+      await publish('Second words');
+      const [, first] = await store.releases.recent(10);
+      await publishing.view();
+      return () => publishing.rollBack({ name: 'Ben', email: 'ben@example.com' }, first!.id);
+    };
+    const reworded = (title: string) => service(title).replace('Prose.', 'Better prose.');
+
+    it('after a roll back, previews what a publish makes now: the draft’s changes on the live site', async () => {
+      const rollBack = await rolledBack();
+      // Another line changed, the title the draft began with kept: a preview before the roll back
+      // shows that title, as a publish then would.
+      writeFileSync(draftFile(), reworded('Second words'));
+      await preview();
+      expect((await entry()).status).toBe(303);
+      expect(await previewed()).toContain('<h1>Second words</h1>');
+      await rollBack();
+      // The live site changed, the draft did not: that preview is out of date, built again.
+      expect((await entry()).status).toBe(202);
+      await preview();
+      expect((await entry()).status).toBe(303);
+      expect(await previewed()).toContain('<h1>First words</h1>');
+      const builds = built.length;
+      await press();
+      // What was previewed is what went live, from the preview's own build.
+      expect(await livePage()).toBe('<h1>First words</h1>');
+      expect(built).toHaveLength(builds);
+      expect(logs.at(-1)).toMatch(/, with the preview’s build\)$/);
+      expect(git(repo, 'show', `published:${SERVICE}`)).toBe(reworded('First words').trim());
+      // Live now, the same content: the preview goes on from the new release with no build.
+      expect((await entry()).status).toBe(202);
+      await preview();
+      expect((await entry()).status).toBe(303);
+      expect(await previewed()).toContain('<h1>First words</h1>');
+      expect(built).toHaveLength(builds);
+    });
+
+    it('after a roll back of the very line the draft changed, says the preview cannot be made, as a publish would', async () => {
+      const rollBack = await rolledBack();
+      await rollBack();
+      writeFileSync(draftFile(), service('Third words'));
+      await preview();
+      const page = await entry();
+      expect(page.status).toBe(409);
+      const words = await page.text();
+      expect(words).toMatch(/live site changed in the same text since your draft began/);
+      expect(words).toContain('href="/staff/publish"');
+      expect(words).not.toContain('Third words');
+      const builds = built.length;
+      await press();
+      expect(built).toHaveLength(builds);
+      expect(await store.releases.latestPublish()).toMatchObject({
+        state: 'failed',
+        reason: expect.stringMatching(/live site changed in the same text/),
+      });
+      expect(await livePage()).toBe('<h1>First words</h1>');
+    });
+
     it('says why the preview could not be built, and a publish then builds and fails alike', async () => {
       await publishing.view();
       writeFileSync(draftFile(), service('BREAK the page'));
       await preview();
-      const page = previewEntry(
-        new URL('http://site.test/keystatic/preview?page=/android'),
-        options(),
-      );
+      const page = await entry();
       expect(page.status).toBe(500);
       expect(await page.text()).toMatch(/could not be built[\s\S]*title is too long/);
       await press();

@@ -258,11 +258,42 @@ async function mergedTree(cwd: string, ours: string, theirs: string, conflict: s
  * the branch: that moves once its build is live (`advancePublished`).
  */
 export async function commitDraft(folders: Folders, author: Author, message: string) {
-  const { base, tree, files } = await draftChanges(folders);
-  if (files.length === 0)
+  const draft = await draftChanges(folders);
+  if (draft.files.length === 0)
     throw new PublishRefused(
       'There is nothing to publish: the draft is the same as the live site.',
     );
+  const { commit } = await ontoLive(folders, draft, author, message);
+  return { commit, base: draft.base, files: draft.files };
+}
+
+/**
+ * What a publish of the draft would put live now, as a commit on no branch, made as a publish
+ * makes its own (`ontoLive`): the draft's preview builds its content, so that after a roll back it
+ * shows the draft's changes on what is live, not on what the draft began from. `onto`: the
+ * published commit it was carried onto. PublishRefused, in the publish's words, where a publish
+ * would be refused. The draft is read in its turn: never half moved by a publish carried across.
+ */
+export async function draftAsPublished(folders: Folders) {
+  const draft = await inDraftTurn(() => draftChanges(folders));
+  return ontoLive(folders, draft, DRAFT_AUTHOR, 'The draft as a publish would make it');
+}
+
+/** Refused where the draft and what went live since it began change the same lines. */
+const CHANGED_LIVE =
+  'The live site changed in the same text since your draft began (a publish, or a roll back). Press “Start again from the live site” on Publishing, then make your change in the editor again.';
+
+/**
+ * The draft (its tree on its starting point, `base`) as a commit by `author` on the last published
+ * commit (`onto`, publishedTip): git's merge, if that moved since the draft began; then merged with the code
+ * deployed since (the server's HEAD), if the published branch lacks it.
+ */
+async function ontoLive(
+  folders: Folders,
+  { base, tree }: { base: string; tree: string },
+  author: Author,
+  message: string,
+) {
   const cwd = folders.repoDir;
   const own = await commitTree(cwd, tree, [base], author, message);
   const tip = await publishedTip(folders);
@@ -271,19 +302,14 @@ export async function commitDraft(folders: Folders, author: Author, message: str
       ? own
       : await commitTree(
           cwd,
-          await mergedTree(
-            cwd,
-            tip,
-            own,
-            'The live site changed in the same text since your draft began (a publish, or a roll back). Press “Start again from the live site” on this page, then make your change in the editor again.',
-          ),
+          await mergedTree(cwd, tip, own, CHANGED_LIVE),
           [tip],
           author,
           message,
         );
   const head = await git(['rev-parse', 'HEAD'], { cwd });
   if (await gitSucceeds(['merge-base', '--is-ancestor', head, onTip], { cwd }))
-    return { commit: onTip, base, files };
+    return { commit: onTip, onto: tip };
   const tree2 = await mergedTree(
     cwd,
     onTip,
@@ -297,7 +323,26 @@ export async function commitDraft(folders: Folders, author: Author, message: str
     author,
     `${DEPLOYED_CODE_SUBJECT}\n\n${message}`,
   );
-  return { commit: merged, base, files };
+  return { commit: merged, onto: tip };
+}
+
+/**
+ * Writes the content (CONTENT_PATHS) of `commit` into the folder `dir`, as a checkout of it holds
+ * it: only what git tracks, never a file the draft's git ignores.
+ */
+export async function writeContent(folders: Folders, commit: string, dir: string) {
+  const index = join(folders.editingDir, `index-${randomBytes(6).toString('hex')}`);
+  const options = { cwd: folders.repoDir, env: { GIT_INDEX_FILE: index } };
+  try {
+    await git(['read-tree', commit], options);
+    const files = await git(['ls-files', '-z', '--', ...CONTENT_PATHS], { ...options, raw: true });
+    await git(['checkout-index', '-f', '-z', '--stdin', `--prefix=${dir}/`], {
+      ...options,
+      input: files,
+    });
+  } finally {
+    await rm(index, { force: true });
+  }
 }
 
 /**

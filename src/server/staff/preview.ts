@@ -1,13 +1,15 @@
 /**
- * The preview of the draft on the live site (`EDITING=on`): the site as it will be published, with
- * the draft's content, for signed-in editors. A production build of the draft (the project's code
- * with the draft's src/content and src/assets, in a folder of the process's own, built by the
- * publishes' builder, ../releases/build.ts), never a dev server: nothing of Vite's is ever served.
- * A publish of the same content uses that build rather than build it again.
+ * The preview of the draft on the live site (`EDITING=on`): the site as a publish would make it
+ * now, for signed-in editors. A production build of the draft (the project's code with the content
+ * a publish would put live: the draft's changes carried onto the live release, as the publish
+ * carries them, in a folder of the process's own, built by the publishes' builder,
+ * ../releases/build.ts), never a dev server: nothing of Vite's is ever served. A publish of the
+ * same content uses that build rather than build it again.
  *
  * - `/keystatic/preview?page=/ipad` (the editor's Preview leads there): once a build of the draft
- *   as it is now is ready, the browser is put in preview mode (a cookie) and sent to the page;
- *   until then a page that says so and asks again every 3 s, or why the build failed.
+ *   as it is now, on what is live now, is ready, the browser is put in preview mode (a cookie) and
+ *   sent to the page; until then a page that says so and asks again every 3 s, or why the build
+ *   failed, or why a publish would be refused (the live site changed the same text).
  * - In preview mode an editor's browser is answered from that build (pages, their files and its
  *   not-found page, a line at the top of each page saying so); the on-demand routes stay live.
  *   Anyone else's browser with the cookie has it taken away.
@@ -30,8 +32,14 @@ import {
   commandBuilder,
   type Builder,
 } from '../releases/build.ts';
-import { CONTENT_PATHS } from '../releases/draft.ts';
-import { previewBuildName, releasePaths, retire } from '../releases/folders.ts';
+import {
+  CONTENT_PATHS,
+  draftAsPublished,
+  publishedTip,
+  PublishRefused,
+  writeContent,
+} from '../releases/draft.ts';
+import { previewBuildName, previewBuildOf, releasePaths, retire } from '../releases/folders.ts';
 import { loadPageCsps, pagePath } from '../http/server.ts';
 import { indexStaticFiles, lookup, type StaticFile } from '../http/static-files.ts';
 import { onDemandRoutes, routePath } from '../http/routes.ts';
@@ -44,6 +52,8 @@ interface Built {
   client: string;
   /** The draft's newest change the build includes (ms). */
   madeFrom: number;
+  /** The published commit the draft was carried onto: another one live since, and it is out of date. */
+  onto: string;
   files: Map<string, StaticFile>;
   csps: Map<string, string>;
   /** The draft's redirects as built: an old address answers 301 as on the live site. */
@@ -54,6 +64,8 @@ interface State {
   built?: Built;
   building?: Promise<void>;
   failed?: string;
+  /** Why a publish would be refused now (the draft and the live site change the same text). */
+  refused?: string;
 }
 
 /** One state per process, whichever copy of this module (the server's, the build's) asks. */
@@ -75,21 +87,26 @@ function newestChange(draft: string): number {
   return newest;
 }
 
-/** A folder to build the draft in: the project's code, the draft's content, the project's packages. */
-async function prepare(siteRoot: string, draft: string, project: string) {
+/**
+ * A folder to build the draft in: the project's code, the content a publish of the draft would
+ * make (`content` writes it), the project's packages.
+ */
+async function prepare(
+  siteRoot: string,
+  project: string,
+  content: (project: string) => Promise<void>,
+) {
   await mkdir(project, { recursive: true, mode: 0o700 });
   for (const part of [...BUILD_PARTS, 'dist', '.astro'])
     await rm(join(project, part), { recursive: true, force: true });
-  const content = CONTENT_PATHS.map((part) => join(siteRoot, part) + sep);
+  const siteContent = CONTENT_PATHS.map((part) => join(siteRoot, part) + sep);
   for (const part of BUILD_PARTS)
     if (existsSync(join(siteRoot, part)))
       await cp(join(siteRoot, part), join(project, part), {
         recursive: true,
-        filter: (source) => !content.some((folder) => `${source}${sep}`.startsWith(folder)),
+        filter: (source) => !siteContent.some((folder) => `${source}${sep}`.startsWith(folder)),
       });
-  for (const part of CONTENT_PATHS)
-    if (existsSync(join(draft, part)))
-      await cp(join(draft, part), join(project, part), { recursive: true });
+  await content(project);
   await linkPackages(siteRoot, project);
 }
 
@@ -158,56 +175,76 @@ export interface PreviewOptions {
 }
 
 /**
- * Builds the draft as it is now, one build at a time, through the publishes' builder; the output
- * is named by the hash of what the build read, so that a publish of the same finds it.
+ * Builds the draft as a publish would make it now (its changes carried onto what is live, as the
+ * publish carries them: ../releases/draft.ts draftAsPublished), one build at a time, through the
+ * publishes' builder; the output is named by the hash of what the build read, so that a publish of
+ * the same finds it. Where a publish would be refused, no build: the preview says why.
  */
-export function buildPreview({
-  config,
-  siteRoot,
-  draft,
-  builder = commandBuilder,
-}: PreviewOptions) {
-  state.building ??= (async () => {
-    const { previewDir } = releasePaths(config.editing);
-    const project = join(previewDir, `project-${process.pid}`);
-    const command = config.editing.buildCommand;
-    const madeFrom = newestChange(draft);
-    try {
-      await dropOldBuilds(previewDir);
-      await prepare(siteRoot, draft, project);
-      const inputs = await buildInputs(project, join(siteRoot, 'node_modules'), command);
-      await builder({
-        dir: project,
-        command,
-        priority: config.editing.buildPriority,
-        timeLimitMs: config.editing.buildMinutes * 60_000,
-        cacheDir: join(project, 'cache'),
-      });
-      // Moved out of the project, which the next build empties: the preview being shown stays whole
-      // until this one takes its place, then goes.
-      const dist = join(previewDir, previewBuildName(inputs));
-      await rename(join(project, 'dist'), dist);
-      await show(dist, madeFrom, project);
-    } catch (error) {
-      state.failed = failedWords(error);
-      log.warn('The preview of the draft could not be built.');
-    }
-  })().finally(() => (state.building = undefined));
+export function buildPreview(options: PreviewOptions) {
+  state.building ??= previewBuild(options).finally(() => (state.building = undefined));
   return state.building;
 }
 
+async function previewBuild({ config, siteRoot, draft, builder = commandBuilder }: PreviewOptions) {
+  const { previewDir } = releasePaths(config.editing);
+  const project = join(previewDir, `project-${process.pid}`);
+  const command = config.editing.buildCommand;
+  const madeFrom = newestChange(draft);
+  try {
+    await dropOldBuilds(previewDir);
+    const { commit, onto } = await draftAsPublished(config.editing);
+    await prepare(siteRoot, project, (dir) => writeContent(config.editing, commit, dir));
+    const inputs = await buildInputs(project, join(siteRoot, 'node_modules'), command);
+    if (sameAsShown(config.editing, inputs)) return keepShown({ madeFrom, onto });
+    await builder({
+      dir: project,
+      command,
+      priority: config.editing.buildPriority,
+      timeLimitMs: config.editing.buildMinutes * 60_000,
+      cacheDir: join(project, 'cache'),
+    });
+    // Moved out of the project, which the next build empties: the preview being shown stays whole
+    // until this one takes its place, then goes.
+    const dist = join(previewDir, previewBuildName(inputs));
+    await rename(join(project, 'dist'), dist);
+    await show(dist, { madeFrom, onto }, project);
+  } catch (error) {
+    if (error instanceof PublishRefused) state.refused = error.message;
+    else {
+      state.failed = failedWords(error);
+      log.warn('The preview of the draft could not be built.');
+    }
+  }
+}
+
+/**
+ * Whether the build shown is of these very inputs: the same content on another live release (a
+ * publish of the draft previewed, by a colleague or by the editor), shown again without a build.
+ */
+const sameAsShown = (editing: PreviewOptions['config']['editing'], inputs: string) =>
+  state.built !== undefined &&
+  previewBuildOf(releasePaths(editing), inputs) === resolve(state.built.client, '..');
+
+/** The build shown kept, as the draft's build on the live release now. */
+function keepShown(made: Pick<Built, 'madeFrom' | 'onto'>) {
+  state.built = { ...state.built!, ...made };
+  state.failed = undefined;
+  state.refused = undefined;
+}
+
 /** The build in `dist` shown from now on; the one before goes. */
-async function show(dist: string, madeFrom: number, project: string) {
+async function show(dist: string, made: Pick<Built, 'madeFrom' | 'onto'>, project: string) {
   const client = join(dist, 'client');
   const before = state.built;
   state.built = {
     client,
-    madeFrom,
+    ...made,
     files: indexStaticFiles(client),
     csps: loadPageCsps(dist),
     redirects: await builtRedirects(project),
   };
   state.failed = undefined;
+  state.refused = undefined;
   if (before) await retire(resolve(before.client, '..'));
 }
 
@@ -216,7 +253,7 @@ const REDIRECTS = 'src/content/data/redirects.yaml';
 const noStore = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
 
 /** `/keystatic/preview` and its leave, for a signed-in editor. */
-export function previewEntry(url: URL, options: PreviewOptions): Response {
+export async function previewEntry(url: URL, options: PreviewOptions): Promise<Response> {
   if (url.pathname === LEAVE_PREVIEW)
     return new Response(null, {
       status: 303,
@@ -225,15 +262,34 @@ export function previewEntry(url: URL, options: PreviewOptions): Response {
   const page = url.searchParams.get('page') ?? '/';
   // A path of this site only: never `//host` or `/\host`, which a browser takes for another site.
   const target = /^\/(?![/\\])[^\s\\]*$/.test(page) ? page : '/';
-  const current = state.built && state.built.madeFrom >= newestChange(options.draft);
+  // Out of date after a Save, and after a publish or a roll back: the draft goes onto what is live.
+  const current =
+    state.built &&
+    state.built.madeFrom >= newestChange(options.draft) &&
+    state.built.onto === (await publishedTip(options.config.editing));
   if (current)
     return new Response(null, {
       status: 303,
       headers: { ...noStore, Location: target, 'Set-Cookie': previewCookie(true) },
     });
+  const refused = !state.building && state.refused;
+  if (refused) return refusedPage(refused);
   const failed = !state.building && state.failed;
   if (!failed) void buildPreview(options);
   return waiting(failed || undefined);
+}
+
+/**
+ * Why there is no preview: a publish would be refused, in its words, and where to start again
+ * (Publishing). Said once: a reload asks again (the draft started again, or changed).
+ */
+function refusedPage(refused: string) {
+  state.refused = undefined;
+  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>No preview</title><h1>Your changes cannot be added to the live site as it is now</h1><p>${htmlText(refused)}</p><p>So there is nothing to preview: a publish would be refused too. Reload this page once your draft changed.</p><p><a href="/staff/publish">Open Publishing</a> · <a href="/keystatic">Back to the editor</a></p></html>`;
+  return new Response(html, {
+    status: 409,
+    headers: { ...noStore, 'Content-Type': 'text/html; charset=utf-8' },
+  });
 }
 
 /** The page shown while the preview builds, or why it could not be built (then it builds again on reload). */
