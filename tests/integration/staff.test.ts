@@ -521,6 +521,59 @@ describe('the staff desk', () => {
     expect(paged.querySelector('#done')?.textContent).toContain('Try again in');
   });
 
+  it('keeps a cancel refused by the desk’s rate limit on its step: the reason typed, why and when to try again', async () => {
+    const { server, mails } = await servers.startWithMail({
+      RATE_LIMIT: 'on',
+      // Signing in takes two posts, counted apart from the desk's.
+      STAFF_RATE_LIMIT_MAX: '2',
+    });
+    const { slots } = await freeSlots(server);
+    const booked = await book(server, slots[0]!.start, { name: 'Zelda Prospect' });
+    const { id } = (await booked.json()) as { id: string };
+    const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
+    const as = { Cookie: cookie };
+    const asking = `${server.url}/staff?state=upcoming&call=${id}&step=cancel`;
+    const form = parse(await (await fetch(asking, { headers: as })).text()).querySelector(
+      'section[aria-labelledby="cancel-title"] form',
+    )!;
+    const here = form.getAttribute('action')!;
+    expect(here).toBe('/staff?state=upcoming');
+    // The member's posts of the window, then Yes, cancel the call.
+    for (const n of [1, 2])
+      expect(
+        (await post(`${server.url}/staff`, { id: `none-${n}`, action: 'handled' }, as)).status,
+      ).toBe(303);
+    const reason = 'The host is ill <today>; sorry.';
+    const refused = await post(
+      `${server.url}${here}`,
+      { id, reason, action: 'cancel-confirmed' },
+      as,
+    );
+    expect(refused.status).toBe(429);
+    const page = parse(await refused.text());
+    const done = page.querySelector('#done[role="status"]')!;
+    expect(done.textContent?.trim()).toMatch(
+      /^Not done: you have made many changes in a short time\. Try again in \d+ minutes?\.$/,
+    );
+    // Focused as the page opens (no anchor on a post's page): read first, the step next.
+    expect(done.hasAttribute('autofocus')).toBe(true);
+    const step = page.querySelector('section[aria-labelledby="cancel-title"]')!;
+    expect(done.compareDocumentPosition(step) & page.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(step.querySelector('h2')?.textContent?.trim()).toBe('Cancel Zelda Prospect’s call?');
+    const again = step.querySelector('form')!;
+    expect(again.getAttribute('action')).toBe(here);
+    expect(again.querySelector<HTMLInputElement>('#cancel-reason')?.value).toBe(reason);
+    expect(again.querySelector<HTMLInputElement>('input[name="id"]')?.value).toBe(id);
+    expect(again.querySelector('button[value="cancel-confirmed"]')).not.toBeNull();
+    // Nothing was cancelled: still in the list the member was on.
+    expect(page.querySelector(`li#enquiry-${id}`)).not.toBeNull();
+    // Kept from the post alone: no address fills in words to the prospect.
+    const linked = parse(
+      await (await fetch(`${asking}&reason=Spoofed`, { headers: as })).text(),
+    ).querySelector<HTMLInputElement>('#cancel-reason');
+    expect(linked?.value).toBe('');
+  });
+
   it('signs a member out on every other device, their colleague and this one still signed in; a passkey of none removes nothing', async () => {
     const { server, mails } = await servers.startWithMail();
     const here = await signIn(server, mails, 'anna@northgate-digital.example');

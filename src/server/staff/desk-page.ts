@@ -83,7 +83,10 @@ export interface DeskView extends PageAnswer {
     hosts: Record<string, string>;
     step: 'move' | 'cancel';
     from: string;
-    /** The reason typed before the times were shown again (Later days, a time taken): `?reason=`. */
+    /**
+     * The reason typed before the times were shown again (Later days, a time taken): `?reason=`;
+     * a cancel's, only from its post the gate refused.
+     */
     reason: string;
     /** The time chosen on a move's form the gate refused: chosen still, to send again. */
     checked?: string;
@@ -138,20 +141,20 @@ export async function handleDesk(
   const { desk, member, now, session, refused } = visit;
   const url = new URL(request.url);
   if (refused) {
-    // The desk as the member had it, saying why nothing was done, their note still typed, or
-    // their move's form still open with its time chosen and its reason.
-    const move = post?.ok ? movePosted(post.fields, url, member.timeZone) : undefined;
+    // The desk as the member had it, saying why nothing was done, their note still typed, or the
+    // call's form they posted (a move's, a cancel's) still open with what they chose and typed.
+    const form = post?.ok ? callFormPosted(post.fields, url, member.timeZone) : undefined;
     const { doneAt: _, ...view } = await deskView(
       desk,
       member,
-      move?.shown ?? url,
+      form?.shown ?? url,
       availability,
       now,
     );
     // Whichever of the card's buttons posted it (each sends the note box).
     const note = post?.ok && first(post.fields, 'note');
-    const moving = view.selected?.step === 'move' ? view.selected : undefined;
-    const selected = move && moving && { ...moving, ...move.kept(moving.sequence) };
+    const again = form && view.selected?.step === form.step ? view.selected : undefined;
+    const selected = form && again && { ...again, ...form.kept(again.sequence) };
     return {
       ...view,
       ...(selected && { selected }),
@@ -168,24 +171,33 @@ export async function handleDesk(
 }
 
 /**
- * A post of a move's form (Move the call; Later or Earlier days): the desk's address that shows that
- * form again (the call, the day its times start from, the reason typed), and what it holds besides:
- * the time chosen, and the call's sequence as the member saw it (one moved meanwhile is still not
- * moved by it). Anything else: undefined.
+ * A post of a call's form: a move's (Move the call; Later or Earlier days) or a cancel's (Yes, cancel
+ * the call). The desk's address that shows that form again (the call, its step; a move's day its
+ * times start from and its reason typed), and what the form holds besides, kept from the post: a
+ * move's time chosen and the call's sequence as the member saw it (one moved meanwhile is still not
+ * moved by it); a cancel's reason, which no address fills in (a link of another site could not put
+ * words to the prospect in the box). Anything else: undefined.
  */
-function movePosted(fields: Map<string, string[]>, url: URL, timeZone: string) {
+function callFormPosted(fields: Map<string, string[]>, url: URL, timeZone: string) {
   const [action = '', id = '', day = '', slot = ''] = ['action', 'id', 'day', 'slot'].map((name) =>
     first(fields, name),
   );
-  if (!id || !(action === 'move' || (!action && day))) return undefined;
+  const moving = action === 'move' || (!action && day);
+  if (!id || !(moving || action === 'cancel-confirmed')) return undefined;
   const shown = new URL(url);
   shown.searchParams.set('call', id.slice(0, 64));
+  const reason = reasonText(first(fields, 'reason'));
+  if (!moving) {
+    shown.searchParams.set('step', 'cancel');
+    return { step: 'cancel' as const, shown, kept: () => ({ reason }) };
+  }
   // The chosen time's day first, so that it is in sight, unless Later or Earlier days was pressed.
   const from = isCalendarDate(day) ? day : Date.parse(slot) ? dateIn(slot, timeZone) : '';
   if (from) shown.searchParams.set('day', from);
-  shown.searchParams.set('reason', reasonText(first(fields, 'reason')));
+  shown.searchParams.set('reason', reason);
   const sequence = first(fields, 'sequence');
   return {
+    step: 'move' as const,
     shown,
     kept: (current: number) => ({
       checked: slot.slice(0, 64),
