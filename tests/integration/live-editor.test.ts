@@ -8,9 +8,10 @@
  * changes the draft's file and not the live page, and is in the audit log with the member's name. A
  * Save made on a version since changed is refused (409) with both; an open tab follows a Save made
  * elsewhere; History names the editor. The publishing page lists the draft's changes in words,
- * and only an editor sees it. The preview shows the site built with the draft (the one real build,
- * visitors' pages answered meanwhile): a new page's address, a changed page, a redirect; never to a
- * browser without an editor's session. Publish, pressed twice at once, is one release: the preview's
+ * and only an editor sees it; a press that does nothing opens it at the words that say why, focused.
+ * The preview shows the site built with the draft (the one real build, visitors' pages answered
+ * meanwhile): a new page's address, a changed page, a redirect; never to a browser without an
+ * editor's session. Publish, pressed twice at once, is one release: the preview's
  * build, live within 90 s, visitors served throughout, a commit by the member; a roll back restores
  * the site as deployed within 10 s and survives a restart. A helper that stops is started again.
  * (One file, one build: a publish of content other than the preview's builds anew, in
@@ -32,6 +33,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumShellPath } from '../../scripts/local.mjs';
 import { readConfig } from '../../src/server/config';
@@ -41,6 +43,9 @@ import { shownPictures } from '../support/pictures';
 import { freePort, startServer, type RunningServer } from '../support/server';
 import { book, freeSlots, onWeekday } from './calls';
 import { post, read } from './staff-sign-in';
+
+/** A page as a browser reads it. */
+const parse = (html: string) => new JSDOM(html).window.document;
 
 const EDITOR = 'ed@northgate-digital.example';
 const OFFICE = 'office@northgate-digital.example';
@@ -376,6 +381,27 @@ describe('the editor on the live site', () => {
     expect(page).not.toContain('The newest is live');
   });
 
+  it('opens Publishing at the words that say why a press did nothing, focused', async () => {
+    const token = await sessionOf(EDITOR);
+    const as = { Cookie: `staff=${token}` };
+    // Publish with nothing to publish yet; Roll back to a release that is none.
+    const presses: [Record<string, string>, string][] = [
+      [{ action: 'publish' }, 'There is nothing to publish'],
+      [{ action: 'rollback', release: '0' }, 'That release is no longer kept'],
+    ];
+    for (const [fields, words] of presses) {
+      const pressed = await post(`${server.url}/staff/publish`, fields, as);
+      expect(pressed.status).toBe(303);
+      const location = pressed.headers.get('location')!;
+      // The browser focuses the anchor's element as the page opens, script or none.
+      expect(new URL(location, server.url).hash).toBe('#done');
+      const page = parse(await (await get(location, token)).text());
+      const line = page.querySelector('#done[role="status"]');
+      expect(line?.getAttribute('tabindex')).toBe('-1');
+      expect(line?.textContent).toContain(words);
+    }
+  });
+
   it("refuses an editor's write sent from another site", async () => {
     const token = await sessionOf(EDITOR);
     const before = readFileSync(join(draft(), SERVICE), 'utf8');
@@ -393,9 +419,14 @@ describe('the editor on the live site', () => {
       { Cookie: `staff=${token}`, Origin: 'https://evil.example' },
     );
     expect(pressed.status).toBe(403);
-    const page = read(await pressed.text());
+    const html = await pressed.text();
+    const page = read(html);
     expect(page).toMatch(/Not done: .+/);
     expect(page).toContain('Nothing yet: the draft is the same as the live site.');
+    // The post's own page has no anchor: its words are focused as it opens.
+    const line = parse(html).querySelector('#done[role="status"][tabindex="-1"]');
+    expect(line?.textContent).toMatch(/^\s*Not done: .+/);
+    expect(line?.hasAttribute('autofocus')).toBe(true);
   });
 
   it('refuses a Save of a file the editor never names, or at another spelling of its address', async () => {
@@ -749,12 +780,23 @@ describe('the editor on the live site', () => {
     );
     expect(presses.map((p) => p.status)).toEqual([303, 303]);
     expect(presses.map((p) => p.headers.get('location')).sort()).toEqual([
-      '/staff/publish?done=already#progress',
+      '/staff/publish?done=already#done',
       '/staff/publish?done=queued#progress',
     ]);
     const progress = await (await get('/staff/publish', token)).text();
     expect(progress).toMatch(/<meta http-equiv="refresh" content="3"/);
     expect(progress).toMatch(/<progress id="publish-progress" max="100" value="\d+"/);
+    // A press refused meanwhile (from another site) says why, and is not reloaded away from it.
+    const forged = await post(
+      `${server.url}/staff/publish`,
+      { action: 'publish' },
+      { ...as, Origin: 'https://evil.example' },
+    );
+    expect(forged.status).toBe(403);
+    const refused = await forged.text();
+    expect(read(refused)).toMatch(/Not done: .+/);
+    expect(refused).toContain('Publishing now');
+    expect(refused).not.toContain('http-equiv="refresh"');
     let live = false;
     const seen = visitor(() => live || Date.now() - pressed > 90_000);
     await expect

@@ -46,6 +46,14 @@ const DONE = {
   nothing: 'There is nothing to publish: the draft is the same as the live site.',
 };
 
+/**
+ * The page after an action, at the words that say what it came to (`#done`, focused as the page
+ * opens, as the desk's): a press refused is said where the keyboard and a screen reader are. A
+ * publish started opens at its progress, right below them.
+ */
+const said = (done: keyof typeof DONE) =>
+  redirect(`${PAGE}?done=${done}#${done === 'queued' ? 'progress' : 'done'}`);
+
 const answer = (status: number, text: string): Answered => ({
   type: 'response',
   response: new Response(text, {
@@ -118,15 +126,15 @@ async function publishPost(
   if (action === 'publish') {
     const view = await publishing.view();
     if (view.changes.length === 0 && !view.latest?.state.match(/queued|building/))
-      return redirect(`${PAGE}?done=nothing`);
+      return said('nothing');
     const { publish, started } = await publishing.start(author);
     if (started)
       await record(desk, member, now, { action: 'started publish', subject: String(publish.id) });
-    return redirect(`${PAGE}?done=${started ? 'queued' : 'already'}#progress`);
+    return said(started ? 'queued' : 'already');
   }
   if (action === 'rollback') {
     const id = Number(first(fields, 'release'));
-    if (!Number.isSafeInteger(id) || id < 1) return redirect(`${PAGE}?done=not-kept`);
+    if (!Number.isSafeInteger(id) || id < 1) return said('not-kept');
     try {
       const release = await publishing.rollBack(author, id);
       await record(desk, member, now, {
@@ -134,17 +142,17 @@ async function publishPost(
         subject: `release ${id}`,
         detail: `as release ${release.id}`,
       });
-      return redirect(`${PAGE}?done=rolled-back`);
+      return said('rolled-back');
     } catch (error) {
       if (error instanceof PublishRefused)
-        return redirect(`${PAGE}?done=${error.meanwhile ? 'published-meanwhile' : 'not-kept'}`);
+        return said(error.meanwhile ? 'published-meanwhile' : 'not-kept');
       throw error;
     }
   }
   if (action === 'restart-draft') {
     await publishing.restartDraft();
     await record(desk, member, now, { action: 'started the draft again' });
-    return redirect(`${PAGE}?done=restarted`);
+    return said('restarted');
   }
   return redirect(PAGE);
 }
