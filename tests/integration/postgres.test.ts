@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres } from '../../scripts/postgres.mjs';
+import { signCallToken } from '../../src/server/call-token';
 import { freePort, postForm, readStore, validEnquiry } from '../support/server';
 import { book, freeSlots, oneHostSlot, onWeekday } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
@@ -241,6 +242,19 @@ describe('a database that goes away', () => {
     const booked = await fetch(`${server.url}/schedule/booked?ref=${crypto.randomUUID()}`);
     expect(booked.status).toBe(503);
     expect(await booked.text()).toContain('We cannot show your booking just now');
+    // A call's own links, validly signed, say so too: never an error page.
+    const id = crypto.randomUUID();
+    const start = Date.now() + 86_400_000;
+    for (const [purpose, words] of [
+      ['cancel', 'Calls cannot be cancelled here right now'],
+      ['change', 'Calls cannot be moved here right now'],
+      ['confirm', 'Calls cannot be confirmed here right now'],
+    ] as const) {
+      const token = signCallToken(purpose, id, 0, start, 'postgres-test-secret-0123456789abcdef');
+      const page = await fetch(`${server.url}/schedule/${purpose}?token=${token}`);
+      expect(page.status, purpose).toBe(503);
+      expect(await page.text()).toContain(words);
+    }
 
     await postgres.start();
     await expect.poll(async () => (await health()).status, { timeout: 15_000 }).toBe(200);

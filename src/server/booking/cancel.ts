@@ -88,21 +88,30 @@ async function cancelCall(
 ): Promise<Exclude<CancelLinkResult, { status: 'refused' }>> {
   const linked = await linkedCall('cancel', token, open, now);
   if (linked.status !== 'ok') return linked;
-  const { service, mailed } = linked;
+  try {
+    return { ...(await cancelled(linked.service, linked.id, confirm, now)), mailed: linked.mailed };
+  } catch (error) {
+    // The store went away: the page says so, as the confirm and change pages do, not an error.
+    reportStoreFailure(error);
+    return { status: 'unavailable' };
+  }
+}
+
+/** The call to confirm the cancel of, or (confirmed) the call cancelled; or why not. */
+async function cancelled(service: Services, id: string, confirm: boolean, now: number) {
   if (!confirm) {
-    const enquiry = await service.store.findById(linked.id);
+    const enquiry = await service.store.findById(id);
     const refusal = cancelRefusal(enquiry, now);
-    const asked = refusal
+    return refusal
       ? refusedCall(refusal, enquiry)
       : { status: 'confirm' as const, enquiry: enquiry! };
-    return { ...asked, mailed };
   }
-  const result = await service.bookings.cancelCall(linked.id, mailed, now);
+  const result = await service.bookings.cancelCall(id, emailOn(service), now);
   if (result.status === 'cancelled') {
     callLog.cancelled(result.enquiry);
     service.jobs?.kick();
   }
-  return { ...result, mailed };
+  return result;
 }
 
 /** The page a call link answers with: what was decided, with its status; never kept by a cache. */
