@@ -69,6 +69,13 @@ describe('the booked page, with e-mail off', () => {
     const call = (await readStore(server.database)).find((e) => e.id === id)?.call;
     expect(call?.confirmedAt).not.toBeNull();
     expect(call?.cancelledAt).not.toBeNull();
+
+    // The booked page, opened again, says the call was cancelled and offers another time.
+    const after = textOf(await (await fetch(`${server.url}${location}`)).text());
+    expect(after).toContain('This call was cancelled');
+    expect(after).toContain('Its time has been freed');
+    expect(after).toContain('Book another time');
+    expect(after).not.toContain('Keep these links');
   });
 
   it('by the id alone (the older address), shows the time and no link; a forged or old link, nothing', async () => {
