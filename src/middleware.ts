@@ -21,7 +21,7 @@ import {
 } from './server/http/routes';
 import type { Services } from './server/booking/services';
 import { editorAnswer, previewAnswer } from './server/staff/editing';
-import { isEditorAddress } from './domain/editing';
+import { PREVIEW_PAGE, isEditorAddress } from './domain/editing';
 import { serverConfig } from './server/config';
 import { EDITOR_ROUTES } from './editor/routes';
 
@@ -54,9 +54,13 @@ export const onRequest = defineMiddleware(async (context, next) => {
   if (!import.meta.env.DEV) {
     await provideMailContent(getMailContent, import.meta.url);
     const services = { open: app.staff, config: serverConfig() };
-    const answer = isEditorAddress(routePath(context.url.pathname) ?? '')
-      ? await editorAnswer(context.request, services)
-      : await previewAnswer(context.request, services);
+    // The editor's Preview is a page of the site's (./pages/keystatic/preview.astro), which asks.
+    const answer =
+      context.routePattern === PREVIEW_PAGE
+        ? undefined
+        : isEditorAddress(routePath(context.url.pathname) ?? '')
+          ? await editorAnswer(context.request, services)
+          : await previewAnswer(context.request, services);
     if (answer) return answer;
   }
   // An address that is no page: a redirect or the not-found page, for any method, as before the

@@ -71,3 +71,28 @@ export const PUBLISH_SUBJECT = 'Publish: ';
 export const ROLLBACK_SUBJECT = 'Roll back to release ';
 /** A publish's merge with the code deployed since (src/server/releases/draft.ts). */
 export const DEPLOYED_CODE_SUBJECT = 'Bring the code deployed since into the published site';
+
+/**
+ * What `/keystatic/preview` shows while it has no preview to open (src/server/staff/preview.ts):
+ * its build under way, with the build's step and progress (as Publishing shows a publish's); why
+ * the build failed, in its last lines; or why a publish of the draft would be refused.
+ */
+export type PreviewWait =
+  | {
+      state: 'building';
+      /** The step under way, in the editor's words; 0 to 100. */
+      step: string;
+      progress: number;
+      /** How long this build has run, and how long the last one took (none yet: undefined). */
+      runMs: number;
+      lastMs: number | undefined;
+    }
+  | { state: 'failed'; lines: string }
+  | { state: 'refused'; reason: string };
+
+/** A build's time in words, to the nearest 5 seconds under two minutes: "35 seconds", "3 minutes". */
+export function buildTimeWords(ms: number): string {
+  const seconds = Math.max(5, Math.round(ms / 5_000) * 5);
+  if (seconds < 120) return `${seconds} seconds`;
+  return `${Math.round(seconds / 60)} minutes`;
+}

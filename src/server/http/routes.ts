@@ -64,6 +64,8 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/staff/publish': { methods: ['GET', 'HEAD', 'POST'], staff: true, showsRefusals: true },
   '/staff/sign-in': { methods: ['GET', 'HEAD', 'POST'], staff: true, staffLimit: 'sign-in' },
   '/staff/sign-out': { methods: ['POST'], staff: true, staffLimit: 'none' },
+  // The editor's Preview on the live site (EDITING=on), while its build is made: a staff page.
+  '/keystatic/preview': page,
   // A post (the desk's button), never a GET: another site could make a member's browser GET it.
   '/staff/enquiries.csv': { methods: ['POST'], staff: true },
   '/staff/passkey': {

@@ -47,8 +47,12 @@ export const STEPS = {
 } as const;
 
 /** The pages a build makes, as far as it can be known before: the live release's, else a guess. */
-function expectedPages(publishing: Publishing, folder: number | undefined) {
-  if (folder === undefined) return 60;
+const expectedPages = (publishing: Publishing, folder: number | undefined) =>
+  pagesIn(folder === undefined ? undefined : join(releaseDir(publishing.paths, folder), 'client'));
+
+/** The pages of a build's client files (`client`), which the next build makes about as many of; else a guess. */
+export function pagesIn(client: string | undefined) {
+  if (client === undefined) return 60;
   let pages = 0;
   const visit = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -57,7 +61,7 @@ function expectedPages(publishing: Publishing, folder: number | undefined) {
     }
   };
   try {
-    visit(join(releaseDir(publishing.paths, folder), 'client'));
+    visit(client);
   } catch {
     return 60;
   }

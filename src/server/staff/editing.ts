@@ -23,7 +23,6 @@ import { fileURLToPath } from 'node:url';
 import {
   EDITOR_MEMBER_HEADER,
   LEAVE_PREVIEW,
-  PREVIEW_PAGE,
   inPreview,
   oddlyWritten,
   previewedPath,
@@ -35,7 +34,7 @@ import { privateFolder } from '../private-files.ts';
 import { inDraftTurn } from '../releases/draft.ts';
 import { isEditor, signedIn, type StaffMember } from './access.ts';
 import { record, type OpenDesk } from './desk.ts';
-import { leavePreview, previewEntry, previewFile } from './preview.ts';
+import { leaveEntry, leavePreview, previewFile } from './preview.ts';
 
 /** The draft the editor reads and writes: a working copy of the site (../releases/draft.ts). */
 export const draftFolder = (config: Pick<ServerConfig, 'editing'>) => config.editing.draftDir;
@@ -60,6 +59,9 @@ const answer = (status: number, text: string, headers: Record<string, string> = 
   });
 
 const READS = new Set(['GET', 'HEAD']);
+
+/** A member signed in who is not in STAFF_EDITORS, at the editor and at its preview. */
+export const NOT_AN_EDITOR = 'Only the site’s editors may use the editor (STAFF_EDITORS).';
 
 /** Whether a write comes from the site's own pages: as the staff desk's posts must. */
 function fromTheSite(request: Request, origin: string) {
@@ -89,14 +91,12 @@ export async function editorAnswer(
           'You were signed out. Your changes are kept in this browser: sign in again on /staff/sign-in, then press Save again.',
         );
   const { member } = current;
-  if (!isEditor(member))
-    return answer(403, 'Only the site’s editors may use the editor (STAFF_EDITORS).');
+  if (!isEditor(member)) return answer(403, NOT_AN_EDITOR);
   const write = !READS.has(request.method);
-  // The preview is this server's own (./preview.ts), built from the project it runs in.
-  if (url.pathname === PREVIEW_PAGE || url.pathname === LEAVE_PREVIEW)
-    return write
-      ? answer(405, 'Use GET here.', { Allow: 'GET, HEAD' })
-      : previewEntry(url, { config, siteRoot: process.cwd(), draft: draftFolder(config) });
+  // Preview mode is this server's own (./preview.ts); the preview's page is a page of the site's
+  // (src/pages/keystatic/preview.astro, ./preview-page.ts).
+  if (url.pathname === LEAVE_PREVIEW)
+    return write ? answer(405, 'Use GET here.', { Allow: 'GET, HEAD' }) : leaveEntry();
   if (write && !fromTheSite(request, origin))
     return answer(403, 'Only the editor’s own pages may change the draft.');
   const files = url.pathname === KEYSTATIC_SAVE && write ? savedFiles(request.clone()) : undefined;

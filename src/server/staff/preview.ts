@@ -8,8 +8,9 @@
  *
  * - `/keystatic/preview?page=/ipad` (the editor's Preview leads there): once a build of the draft
  *   as it is now, on what is live now, is ready, the browser is put in preview mode (a cookie) and
- *   sent to the page; until then a page that says so and asks again every 3 s, or why the build
- *   failed, or why a publish would be refused (the live site changed the same text).
+ *   sent to the page; until then what it shows instead (a PreviewWait, which
+ *   src/pages/keystatic/preview.astro renders as a staff page): the build's step and progress,
+ *   or why the build failed, or why a publish would be refused (the live site changed the same text).
  * - In preview mode an editor's browser is answered from that build (pages, their files and its
  *   not-found page, a line at the top of each page saying so); the on-demand routes stay live.
  *   Anyone else's browser with the cookie has it taken away.
@@ -20,10 +21,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rename, rm, symlink } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
-import { LEAVE_PREVIEW, PREVIEW_COOKIE } from '../../domain/editing.ts';
-import { htmlText } from '../../domain/html-text.ts';
+import { LEAVE_PREVIEW, PREVIEW_COOKIE, type PreviewWait } from '../../domain/editing.ts';
 import { resolveRedirect, type Redirect } from '../../domain/redirects.ts';
 import type { ServerConfig } from '../config.ts';
+import type { PageAnswer } from '../http/answer.ts';
 import { log } from '../log.ts';
 import {
   BUILD_PARTS,
@@ -39,7 +40,15 @@ import {
   PublishRefused,
   writeContent,
 } from '../releases/draft.ts';
-import { previewBuildName, previewBuildOf, releasePaths, retire } from '../releases/folders.ts';
+import {
+  currentFolder,
+  previewBuildName,
+  previewBuildOf,
+  releaseDir,
+  releasePaths,
+  retire,
+} from '../releases/folders.ts';
+import { buildProgress, pagesIn, STEPS } from '../releases/publish-job.ts';
 import { loadPageCsps, pagePath } from '../http/server.ts';
 import { indexStaticFiles, lookup, type StaticFile } from '../http/static-files.ts';
 import { onDemandRoutes, routePath } from '../http/routes.ts';
@@ -66,6 +75,10 @@ interface State {
   failed?: string;
   /** Why a publish would be refused now (the draft and the live site change the same text). */
   refused?: string;
+  /** The build under way: its step and progress (Publishing's words and bar), since when. */
+  progress?: { step: string; progress: number; startedAt: number };
+  /** How long the last build that finished took (ms): what the next one is said to take. */
+  lastMs?: number;
 }
 
 /** One state per process, whichever copy of this module (the server's, the build's) asks. */
@@ -190,24 +203,34 @@ async function previewBuild({ config, siteRoot, draft, builder = commandBuilder 
   const project = join(previewDir, `project-${process.pid}`);
   const command = config.editing.buildCommand;
   const madeFrom = newestChange(draft);
+  const startedAt = Date.now();
+  state.progress = { step: STEPS.preparing[0], progress: STEPS.preparing[1], startedAt };
   try {
     await dropOldBuilds(previewDir);
     const { commit, onto } = await draftAsPublished(config.editing);
     await prepare(siteRoot, project, (dir) => writeContent(config.editing, commit, dir));
     const inputs = await buildInputs(project, join(siteRoot, 'node_modules'), command);
     if (sameAsShown(config.editing, inputs)) return keepShown({ madeFrom, onto });
+    const progressOf = buildProgress(await pagesBefore(config.editing));
+    state.progress = { step: STEPS.building[0], progress: STEPS.building[1], startedAt };
     await builder({
       dir: project,
       command,
       priority: config.editing.buildPriority,
       timeLimitMs: config.editing.buildMinutes * 60_000,
       cacheDir: join(project, 'cache'),
+      onLine(line) {
+        const progress = progressOf(line);
+        if (state.progress && progress !== undefined && progress > state.progress.progress)
+          state.progress = { ...state.progress, progress };
+      },
     });
     // Moved out of the project, which the next build empties: the preview being shown stays whole
     // until this one takes its place, then goes.
     const dist = join(previewDir, previewBuildName(inputs));
     await rename(join(project, 'dist'), dist);
     await show(dist, { madeFrom, onto }, project);
+    state.lastMs = Date.now() - startedAt;
   } catch (error) {
     if (error instanceof PublishRefused) state.refused = error.message;
     else {
@@ -215,6 +238,17 @@ async function previewBuild({ config, siteRoot, draft, builder = commandBuilder 
       log.warn('The preview of the draft could not be built.');
     }
   }
+}
+
+/**
+ * How many pages the build will make, as its progress counts them: as many as the preview shown,
+ * else the live release.
+ */
+async function pagesBefore(editing: PreviewOptions['config']['editing']) {
+  if (state.built) return pagesIn(state.built.client);
+  const paths = releasePaths(editing);
+  const live = await currentFolder(paths);
+  return pagesIn(live === undefined ? undefined : join(releaseDir(paths, live), 'client'));
 }
 
 /**
@@ -252,13 +286,35 @@ const REDIRECTS = 'src/content/data/redirects.yaml';
 
 const noStore = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
 
-/** `/keystatic/preview` and its leave, for a signed-in editor. */
-export async function previewEntry(url: URL, options: PreviewOptions): Promise<Response> {
-  if (url.pathname === LEAVE_PREVIEW)
-    return new Response(null, {
-      status: 303,
-      headers: { ...noStore, Location: '/keystatic', 'Set-Cookie': previewCookie(false) },
-    });
+/** `/keystatic/preview/leave`, for a signed-in editor: out of preview mode, back to the editor. */
+export const leaveEntry = () =>
+  new Response(null, {
+    status: 303,
+    headers: { ...noStore, Location: '/keystatic', 'Set-Cookie': previewCookie(false) },
+  });
+
+/** What `/keystatic/preview` shows instead of the preview, with its status (202, 500, 409). */
+export interface PreviewPage extends PageAnswer {
+  wait: PreviewWait;
+}
+
+const waitPage = (status: number, wait: PreviewWait): PreviewPage => ({
+  type: 'page',
+  status,
+  headers: noStore,
+  wait,
+});
+
+/**
+ * `/keystatic/preview`, for a signed-in editor: the preview, once a build of the draft as it is now
+ * on what is live now is ready (303 to the page, in preview mode); else why a publish would be
+ * refused (409), or why the build failed (500: said once, a reload builds again), or the build
+ * under way (202), started if none is.
+ */
+export async function previewEntry(
+  url: URL,
+  options: PreviewOptions,
+): Promise<{ type: 'response'; response: Response } | PreviewPage> {
   const page = url.searchParams.get('page') ?? '/';
   // A path of this site only: never `//host` or `/\host`, which a browser takes for another site.
   const target = /^\/(?![/\\])[^\s\\]*$/.test(page) ? page : '/';
@@ -267,42 +323,33 @@ export async function previewEntry(url: URL, options: PreviewOptions): Promise<R
     state.built &&
     state.built.madeFrom >= newestChange(options.draft) &&
     state.built.onto === (await publishedTip(options.config.editing));
-  if (current)
-    return new Response(null, {
-      status: 303,
-      headers: { ...noStore, Location: target, 'Set-Cookie': previewCookie(true) },
-    });
+  if (current) {
+    const headers = { ...noStore, Location: target, 'Set-Cookie': previewCookie(true) };
+    return { type: 'response', response: new Response(null, { status: 303, headers }) };
+  }
+  // Each said once: a reload asks again (the draft started again, or changed; or builds again).
   const refused = !state.building && state.refused;
-  if (refused) return refusedPage(refused);
+  if (refused) {
+    state.refused = undefined;
+    return waitPage(409, { state: 'refused', reason: refused });
+  }
   const failed = !state.building && state.failed;
-  if (!failed) void buildPreview(options);
-  return waiting(failed || undefined);
+  if (failed) {
+    state.failed = undefined;
+    return waitPage(500, { state: 'failed', lines: failed });
+  }
+  void buildPreview(options);
+  return waitPage(202, building());
 }
 
-/**
- * Why there is no preview: a publish would be refused, in its words, and where to start again
- * (Publishing). Said once: a reload asks again (the draft started again, or changed).
- */
-function refusedPage(refused: string) {
-  state.refused = undefined;
-  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>No preview</title><h1>Your changes cannot be added to the live site as it is now</h1><p>${htmlText(refused)}</p><p>So there is nothing to preview: a publish would be refused too. Reload this page once your draft changed.</p><p><a href="/staff/publish">Open Publishing</a> · <a href="/keystatic">Back to the editor</a></p></html>`;
-  return new Response(html, {
-    status: 409,
-    headers: { ...noStore, 'Content-Type': 'text/html; charset=utf-8' },
-  });
-}
-
-/** The page shown while the preview builds, or why it could not be built (then it builds again on reload). */
-function waiting(failed: string | undefined) {
-  if (failed) state.failed = undefined;
-  const text = failed
-    ? `<h1>The preview could not be built</h1><p>The site would not build with the draft as it is: the last lines of the build say why. Reload this page to try again.</p><pre>${htmlText(failed)}</pre>`
-    : '<h1>Building the preview…</h1><p>Your saved changes are being built into the site as it will be published. This page goes on by itself in a moment.</p>';
-  const html = `<!doctype html><html lang="en"><meta charset="utf-8">${failed ? '' : '<meta http-equiv="refresh" content="3">'}<title>Preview</title>${text}<p><a href="/keystatic">Back to the editor</a></p></html>`;
-  return new Response(html, {
-    status: failed ? 500 : 202,
-    headers: { ...noStore, 'Content-Type': 'text/html; charset=utf-8' },
-  });
+/** The build under way, as the page shows it. */
+function building(): PreviewWait {
+  const { step, progress, startedAt } = state.progress ?? {
+    step: STEPS.preparing[0],
+    progress: STEPS.preparing[1],
+    startedAt: Date.now(),
+  };
+  return { state: 'building', step, progress, runMs: Date.now() - startedAt, lastMs: state.lastMs };
 }
 
 /**
