@@ -10,7 +10,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -33,32 +41,46 @@ const site = join(work, 'site');
 let server: RunningServer;
 let cookie: string;
 
-beforeAll(async () => {
-  execFileSync('git', ['clone', '-q', root, site]);
-  symlinkSync(join(root, 'node_modules'), join(site, 'node_modules'));
-  // A port of the runner's choosing (TEST_PORT, as the browser tests'), else a free one.
-  const port = process.env.TEST_PORT ?? String(await freePort());
-  server = await startServer({
+/**
+ * A server with editing on over a clone of the project in `work/<name>`, its builds `build`, and
+ * the editor's session cookie on it; Publishing's first visit has made the draft.
+ */
+async function editingServer(name: string, build: string, port?: string) {
+  const repo = join(work, name);
+  execFileSync('git', ['clone', '-q', root, repo]);
+  symlinkSync(join(root, 'node_modules'), join(repo, 'node_modules'));
+  port ??= String(await freePort());
+  const started = await startServer({
     PORT: port,
     SITE_URL: `http://127.0.0.1:${port}`,
     EDITING: 'on',
-    EDITING_DIR: join(work, 'editing'),
-    SITE_REPO_DIR: site,
+    EDITING_DIR: join(work, `${name}-editing`),
+    SITE_REPO_DIR: repo,
     STAFF_EDITORS: EDITOR,
     STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
-    PUBLISH_BUILD_COMMAND: `${process.execPath} ${join(root, 'tests/support/fake-preview-build.mjs')} ${BUILD_MS}`,
+    PUBLISH_BUILD_COMMAND: build,
   });
   // Signed in, as the sign-in makes a session.
   const token = `erin-${'x'.repeat(40)}`;
-  const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
+  const store = await openStore(readConfig({ ENQUIRY_DB: started.database }));
   try {
     await store.staff.startSession(storedHash(token), EDITOR, Date.now());
   } finally {
     await store.close();
   }
-  cookie = `staff=${token}`;
-  // Publishing's first visit makes the draft.
-  expect((await get('/staff/publish')).status).toBe(200);
+  const session = `staff=${token}`;
+  const publish = await fetch(`${started.url}/staff/publish`, { headers: { Cookie: session } });
+  expect(publish.status).toBe(200);
+  return { server: started, cookie: session };
+}
+
+beforeAll(async () => {
+  // A port of the runner's choosing (TEST_PORT, as the browser tests'), else a free one.
+  ({ server, cookie } = await editingServer(
+    'site',
+    `${process.execPath} ${join(root, 'tests/support/fake-preview-build.mjs')} ${BUILD_MS}`,
+    process.env.TEST_PORT,
+  ));
 }, 120_000);
 
 afterAll(async () => {
@@ -72,7 +94,7 @@ const get = (path: string) =>
 
 /** The draft's Android page with this title, as a Save writes it. */
 function draftTitle(title: string) {
-  const file = join(work, 'editing/draft', ANDROID);
+  const file = join(work, 'site-editing/draft', ANDROID);
   writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: ${title}`));
 }
 
@@ -199,4 +221,31 @@ it('waits in the browser without reloading, the progress moving and the focus ke
   } finally {
     await browser.close();
   }
+}, 120_000);
+
+it('ends a preview’s build when the server stops: none runs on after a restart', async () => {
+  // A build that writes nothing, so nothing but the server's stop ends it.
+  const quiet = await editingServer('quiet', 'sleep 120');
+  // The stand-in's processes: `sleep`, under `nice` and `ionice` (exec'd, the same process).
+  const builds = () =>
+    readdirSync('/proc')
+      .filter((pid) => /^\d+$/.test(pid))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === 'sleep\0' + '120\0';
+        } catch {
+          return false; // Gone meanwhile.
+        }
+      });
+  try {
+    const building = await fetch(`${quiet.server.url}${PREVIEW}`, {
+      redirect: 'manual',
+      headers: { Cookie: quiet.cookie },
+    });
+    expect(building.status).toBe(202);
+    await expect.poll(builds).toHaveLength(1);
+  } finally {
+    await quiet.server.stop();
+  }
+  await expect.poll(builds, { timeout: 5_000 }).toEqual([]);
 }, 120_000);

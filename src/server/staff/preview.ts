@@ -26,6 +26,7 @@ import { resolveRedirect, type Redirect } from '../../domain/redirects.ts';
 import type { ServerConfig } from '../config.ts';
 import type { PageAnswer } from '../http/answer.ts';
 import { log } from '../log.ts';
+import { onShutdown } from '../shutdown.ts';
 import {
   BUILD_PARTS,
   BuildFailed,
@@ -79,6 +80,8 @@ interface State {
   progress?: { step: string; progress: number; startedAt: number };
   /** How long the last build that finished took (ms): what the next one is said to take. */
   lastMs?: number;
+  /** Ends the build under way when the process stops (stoppedWithProcess). */
+  stop?: AbortController;
 }
 
 /** One state per process, whichever copy of this module (the server's, the build's) asks. */
@@ -198,6 +201,19 @@ export function buildPreview(options: PreviewOptions) {
   return state.building;
 }
 
+/**
+ * A signal that ends a build when the process stops (SIGTERM, as a deploy's restart): a server
+ * stopped alone, outside systemd's control group, would otherwise leave it running, orphaned.
+ */
+function stoppedWithProcess(): AbortSignal {
+  if (!state.stop) {
+    const stop = new AbortController();
+    onShutdown(async () => stop.abort());
+    state.stop = stop;
+  }
+  return state.stop.signal;
+}
+
 async function previewBuild({ config, siteRoot, draft, builder = commandBuilder }: PreviewOptions) {
   const { previewDir } = releasePaths(config.editing);
   const project = join(previewDir, `project-${process.pid}`);
@@ -219,6 +235,7 @@ async function previewBuild({ config, siteRoot, draft, builder = commandBuilder 
       priority: config.editing.buildPriority,
       timeLimitMs: config.editing.buildMinutes * 60_000,
       cacheDir: join(project, 'cache'),
+      signal: stoppedWithProcess(),
       onLine(line) {
         const progress = progressOf(line);
         if (state.progress && progress !== undefined && progress > state.progress.progress)
@@ -232,6 +249,7 @@ async function previewBuild({ config, siteRoot, draft, builder = commandBuilder 
     await show(dist, { madeFrom, onto }, project);
     state.lastMs = Date.now() - startedAt;
   } catch (error) {
+    if (state.stop?.signal.aborted) return; // The process is stopping: nobody waits for it.
     if (error instanceof PublishRefused) state.refused = error.message;
     else {
       state.failed = failedWords(error);
