@@ -17,7 +17,13 @@ export interface PublishSummary {
   /** Why it failed, in the editor's words. */
   reason: string | null;
   createdAt: number;
+  /** The release it made, once live. */
+  releaseId: number | null;
 }
+
+/** Whether a publish is queued or building: the page follows it, and Roll back waits for it. */
+export const isUnderWay = (publish: PublishSummary | undefined) =>
+  publish?.state === 'queued' || publish?.state === 'building';
 
 /** A publish's build, a roll back to an earlier one, or the build deployed before the first publish. */
 export type ReleaseKind = 'deploy' | 'publish' | 'rollback';
@@ -33,6 +39,15 @@ export interface ReleaseSummary {
   /** Whether its files are still kept (in the store): it can be rolled back to. */
   kept: boolean;
 }
+
+/** The live release, if a roll back made since `latest` went live put it there. */
+export const rolledBackSince = (
+  latest: PublishSummary | undefined,
+  live: ReleaseSummary | undefined,
+) =>
+  latest?.state === 'live' && live?.kind === 'rollback' && latest.releaseId !== live.id
+    ? live
+    : undefined;
 
 export type ChangeKind = 'added' | 'changed' | 'removed' | 'moved' | 'redirected';
 

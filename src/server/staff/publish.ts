@@ -14,6 +14,7 @@ import {
 } from '../releases/publishing.ts';
 import { PublishRefused } from '../releases/draft.ts';
 import { isEditor, type StaffMember } from './access.ts';
+import { isUnderWay } from '../../domain/publishing.ts';
 import {
   deskHeaders,
   notDone,
@@ -25,7 +26,8 @@ import {
   type StaffDesk,
 } from './desk.ts';
 
-const PAGE = '/staff/publish';
+/** Publishing's page, as its reload and its redirects name it. */
+export const PUBLISH_PAGE = '/staff/publish';
 
 export interface PublishPage extends PageAnswer, PublishingView {
   member: StaffMember;
@@ -43,6 +45,8 @@ const DONE = {
   'not-kept': 'That release is no longer kept, so it cannot be brought back.',
   'published-meanwhile': PUBLISHED_MEANWHILE,
   restarted: 'Your draft starts again from what is live now.',
+  'rollback-waits':
+    'Not rolled back: a publish is under way, and would go live over it. Roll back once it is live or has failed.',
   nothing: 'There is nothing to publish: the draft is the same as the live site.',
 };
 
@@ -52,7 +56,7 @@ const DONE = {
  * publish started opens at its progress, right below them.
  */
 const said = (done: keyof typeof DONE) =>
-  redirect(`${PAGE}?done=${done}#${done === 'queued' ? 'progress' : 'done'}`);
+  redirect(`${PUBLISH_PAGE}?done=${done}#${done === 'queued' ? 'progress' : 'done'}`);
 
 const answer = (status: number, text: string): Answered => ({
   type: 'response',
@@ -98,10 +102,13 @@ export async function handlePublish(
 /** The page, with what the last action did. */
 function publishPage(view: PublishingView, member: StaffMember, request: Request): PublishPage {
   const done = new URL(request.url).searchParams.get('done');
-  const underWay = view.latest?.state === 'queued' || view.latest?.state === 'building';
+  const underWay = isUnderWay(view.latest);
   // "Publishing has started" is said while it lasts: the page's reload once it was live still
   // said so, above "Live (100%)".
-  const said = done && Object.hasOwn(DONE, done) && (underWay || !/^(queued|already)$/.test(done));
+  const said =
+    done &&
+    Object.hasOwn(DONE, done) &&
+    (underWay || !/^(queued|already|rollback-waits)$/.test(done));
   return {
     type: 'page',
     status: 200,
@@ -125,8 +132,7 @@ async function publishPost(
   const author = { name: member.name, email: member.email };
   if (action === 'publish') {
     const view = await publishing.view();
-    if (view.changes.length === 0 && !view.latest?.state.match(/queued|building/))
-      return said('nothing');
+    if (view.changes.length === 0 && !isUnderWay(view.latest)) return said('nothing');
     const { publish, started } = await publishing.start(author);
     if (started)
       await record(desk, member, now, { action: 'started publish', subject: String(publish.id) });
@@ -135,6 +141,8 @@ async function publishPost(
   if (action === 'rollback') {
     const id = Number(first(fields, 'release'));
     if (!Number.isSafeInteger(id) || id < 1) return said('not-kept');
+    // The publish under way would go live over the roll back, undoing it within the minute.
+    if (isUnderWay(await publishing.records.latestPublish())) return said('rollback-waits');
     try {
       const release = await publishing.rollBack(author, id);
       await record(desk, member, now, {
@@ -154,5 +162,5 @@ async function publishPost(
     await record(desk, member, now, { action: 'started the draft again' });
     return said('restarted');
   }
-  return redirect(PAGE);
+  return redirect(PUBLISH_PAGE);
 }

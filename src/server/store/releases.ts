@@ -17,7 +17,6 @@ export interface Publish extends PublishSummary {
   actor: string;
   /** The commit made of the draft, once made (a retry builds it again rather than a new one). */
   commit: string | null;
-  releaseId: number | null;
   updatedAt: number;
 }
 
