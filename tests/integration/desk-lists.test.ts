@@ -110,9 +110,13 @@ describe('the desk’s lists', () => {
     expect(past.document.querySelector('#list-title + p + h3')?.textContent).toMatch(
       /day \d+ [A-Z]/,
     );
+    const id = ids['Carl Cancelled']!;
+    const sequence = (await desk(`/staff?call=${id}&step=cancel`)).document
+      .querySelector('section[aria-labelledby="cancel-title"] input[name="sequence"]')!
+      .getAttribute('value')!;
     const cancelled = await post(
       `${server.url}/staff`,
-      { id: ids['Carl Cancelled']!, action: 'cancel-confirmed', reason: 'The host is ill' },
+      { id, sequence, action: 'cancel-confirmed', reason: 'The host is ill' },
       { Cookie: cookies.anna! },
     );
     expect(cancelled.status).toBe(303);

@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import ICAL from 'ical.js';
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
+import { formatCallTime } from '../../src/domain/call-times';
 import { linkToken, storedHash } from '../../src/server/staff/access';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { freePort, postForm, validEnquiry } from '../support/server';
@@ -280,9 +281,17 @@ describe('the staff desk', () => {
     // Ben's cancel of Anna's time went with the move; no other yet.
     expect(cancels().filter((m) => m.to.includes('zelda@example.com'))).toHaveLength(0);
 
+    // The call as the step shows it: a move since would refuse the cancel (a test of its own).
+    const shown = asking.querySelector('input[name="sequence"]')!.getAttribute('value')!;
+    expect(Number(shown)).toBe(Number(sequence) + 1);
     const cancelled = await post(
       `${server.url}/staff`,
-      { id, action: 'cancel-confirmed', reason: 'Budget gone;\r\nBcc: x@evil.example' },
+      {
+        id,
+        sequence: shown,
+        action: 'cancel-confirmed',
+        reason: 'Budget gone;\r\nBcc: x@evil.example',
+      },
       as,
     );
     expect(cancelled.headers.get('location')).toBe(
@@ -544,9 +553,10 @@ describe('the staff desk', () => {
         (await post(`${server.url}/staff`, { id: `none-${n}`, action: 'handled' }, as)).status,
       ).toBe(303);
     const reason = 'The host is ill <today>; sorry.';
+    const sequence = form.querySelector('input[name="sequence"]')!.getAttribute('value')!;
     const refused = await post(
       `${server.url}${here}`,
-      { id, reason, action: 'cancel-confirmed' },
+      { id, sequence, reason, action: 'cancel-confirmed' },
       as,
     );
     expect(refused.status).toBe(429);
@@ -564,6 +574,7 @@ describe('the staff desk', () => {
     expect(again.getAttribute('action')).toBe(here);
     expect(again.querySelector<HTMLInputElement>('#cancel-reason')?.value).toBe(reason);
     expect(again.querySelector<HTMLInputElement>('input[name="id"]')?.value).toBe(id);
+    expect(again.querySelector<HTMLInputElement>('input[name="sequence"]')?.value).toBe(sequence);
     expect(again.querySelector('button[value="cancel-confirmed"]')).not.toBeNull();
     // Nothing was cancelled: still in the list the member was on.
     expect(page.querySelector(`li#enquiry-${id}`)).not.toBeNull();
@@ -572,6 +583,98 @@ describe('the staff desk', () => {
       await (await fetch(`${asking}&reason=Spoofed`, { headers: as })).text(),
     ).querySelector<HTMLInputElement>('#cancel-reason');
     expect(linked?.value).toBe('');
+  });
+
+  it('cancels nothing once the call has moved since the cancel’s step showed it: says so and when it is now, the focus there, and asks again with the reason typed', async () => {
+    const { server, mails } = await servers.startWithMail();
+    // Wednesdays only Anna works: the call keeps its host, and the prospect's move is to her too.
+    const { slots } = await freeSlots(server);
+    const [from, to] = [oneHostSlot(slots), oneHostSlot(slots, 4)];
+    const booked = await book(server, from.start, {
+      name: 'Zelda Prospect',
+      email: 'zelda@example.com',
+    });
+    const { id } = (await booked.json()) as { id: string };
+    const toZelda = () => mails.filter((m) => m.to.includes('zelda@example.com'));
+    await expect.poll(() => toZelda().length).toBe(1);
+    const changeLink = /http:\/\/\S+\/schedule\/change\?token=([\w.-]+)/.exec(
+      decoded(toZelda()[0]!.raw),
+    )!;
+    const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
+    const as = { Cookie: cookie };
+    const stepOf = (html: string) =>
+      parse(html).querySelector('section[aria-labelledby="cancel-title"]')!;
+    // The member opens the cancel's step at the call's first time.
+    const asking = stepOf(
+      await (
+        await fetch(`${server.url}/staff?state=upcoming&call=${id}&step=cancel`, { headers: as })
+      ).text(),
+    );
+    const here = asking.querySelector('form')!.getAttribute('action')!;
+    const sequence = asking.querySelector('input[name="sequence"]')!.getAttribute('value')!;
+    expect(asking.textContent).toContain(formatCallTime(from.start, 'Europe/London'));
+
+    // Meanwhile the prospect moves it with their change link.
+    const moved = await fetch(`${server.url}/schedule/change`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: changeLink[1]!, slot: to.start }),
+      headers: { Origin: server.url },
+      redirect: 'manual',
+    });
+    expect(moved.status).toBe(200);
+
+    // Yes, cancel the call, from the step as it was shown: nothing is cancelled.
+    const reason = 'The host is ill <today>; sorry.';
+    const refused = await post(
+      `${server.url}${here}`,
+      { id, sequence, reason, action: 'cancel-confirmed' },
+      as,
+    );
+    expect(refused.status).toBe(409);
+    const page = parse(await refused.text());
+    const done = page.querySelector('#done[role="status"]')!;
+    const now = formatCallTime(to.start, 'Europe/London');
+    expect(done.textContent?.trim()).toBe(
+      `That call has been moved since this was shown (by a colleague or its prospect), to ${now}: nothing was changed. Choose again from its time now.`,
+    );
+    // Focused as the page opens, read first; the step next, for the call as it is now.
+    expect(done.hasAttribute('autofocus')).toBe(true);
+    const step = page.querySelector('section[aria-labelledby="cancel-title"]')!;
+    expect(done.compareDocumentPosition(step) & page.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(step.textContent).toContain(now);
+    expect(step.textContent).not.toContain(formatCallTime(from.start, 'Europe/London'));
+    const again = step.querySelector('form')!;
+    expect(again.getAttribute('action')).toBe(here);
+    expect(again.querySelector<HTMLInputElement>('#cancel-reason')?.value).toBe(reason);
+    const current = again.querySelector('input[name="sequence"]')!.getAttribute('value')!;
+    expect(Number(current)).toBe(Number(sequence) + 1);
+    // Still booked at its new time, its time still taken; no cancel recorded.
+    expect(page.querySelector(`li#enquiry-${id}`)).not.toBeNull();
+    expect((await freeSlots(server)).slots.map((s) => s.start)).not.toContain(to.start);
+    expect(read(page.documentElement.innerHTML)).not.toContain('cancelled the call');
+    // A post without the step's sequence (a page from before it was sent) is out of date too.
+    const unsequenced = await post(
+      `${server.url}${here}`,
+      { id, reason, action: 'cancel-confirmed' },
+      as,
+    );
+    expect(unsequenced.status).toBe(409);
+
+    // Pressed again from the step as it is now: cancelled, at its new time.
+    const cancelled = await post(
+      `${server.url}${here}`,
+      { id, sequence: current, reason, action: 'cancel-confirmed' },
+      as,
+    );
+    expect(cancelled.status).toBe(303);
+    expect(cancelled.headers.get('location')).toContain('done=cancelled');
+    const cancels = () => toZelda().filter((m) => calendarOf(m.raw)?.includes('METHOD:CANCEL'));
+    await expect.poll(() => cancels().length).toBe(1);
+    const event = eventIn(cancels()[0]!.raw);
+    expect(event.getFirstPropertyValue('comment')).toBe(reason);
+    expect((event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()).toBe(
+      new Date(to.start).toISOString(),
+    );
   });
 
   it('signs a member out on every other device, their colleague and this one still signed in; a passkey of none removes nothing', async () => {

@@ -248,6 +248,21 @@ describe('a cancel, a lapse and a confirmation', () => {
     expect(checkCancel(stored(), now)).toMatchObject({ before: booked });
   });
 
+  it('cancel asked at the sequence the desk showed is refused once the call has moved since', () => {
+    const moved = stored({ sequence: booked.sequence + 1 });
+    expect(checkCancel(moved, now, booked.sequence)).toMatchObject({ refused: { status: 'used' } });
+    // An old page's post (no sequence it could show: -1) is out of date too.
+    expect(checkCancel(moved, now, -1)).toMatchObject({ refused: { status: 'used' } });
+    expect(checkCancel(moved, now, booked.sequence + 1)).toMatchObject({ before: moved.call });
+    // Not asked (the CLI, a prospect's link): cancelled at any sequence.
+    expect(checkCancel(moved, now)).toMatchObject({ before: moved.call });
+    // Cancelled since (which raises it too): said as cancelled, not as moved.
+    const gone = stored({ sequence: booked.sequence + 1, cancelledAt: 'x' });
+    expect(checkCancel(gone, now, booked.sequence)).toMatchObject({
+      refused: { status: 'already-cancelled' },
+    });
+  });
+
   it('cancellations and releases go to the agency, the prospect and the host, as the call is now', () => {
     const cancelled = { ...booked, sequence: 1 };
     expect(kinds(mailsOnCancel(cancelled, now))).toEqual([

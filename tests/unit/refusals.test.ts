@@ -62,6 +62,11 @@ describe('a refusal', () => {
       'That call is no longer booked: it was not confirmed in time and its time was released.',
     );
     expect(refusalMessage('past', enquiry)).toMatch(/^That call has taken place \(.*2027.*\): /);
+    // A call moved since the desk showed it: to when, in the member's zone (else the agency's).
+    expect(refusalMessage('used', enquiry, 'America/New_York')).toContain(
+      ', to Monday, 29 March 2027, 05:30 Eastern Time',
+    );
+    expect(refusalMessage('used', enquiry)).toContain(', to Monday, 29 March 2027, 10:30');
     for (const refusal of ALL) {
       expect(refusalMessage(refusal, enquiry)).not.toContain('Secret plan');
       expect(refusalMessage(refusal, enquiry)).not.toContain('ada@example.com');

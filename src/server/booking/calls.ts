@@ -39,6 +39,7 @@ import {
   type CancelResult,
   type ConfirmResult,
   type MoveResult,
+  type ShownCancelResult,
 } from './rules.ts';
 
 /** The first of `candidates` free over [start, end) (besides enquiry `except`'s call); none: undefined. */
@@ -165,17 +166,34 @@ export class Bookings {
   /**
    * Cancels a call (the link's or the staff's): its time free again, its e-mails not sent yet (the
    * reminders) dropped, the cancellations queued; or why not. Stored with who cancelled it (the
-   * member `by`, else 'staff' for a staff change, else the prospect) and the reason.
+   * member `by`, else 'staff' for a staff change, else the prospect) and the reason. `sequence`:
+   * the call's as the desk's page showed it; moved since, it is not cancelled ('used').
    */
+  cancelCall(
+    id: string,
+    queueMail: boolean,
+    now?: number,
+    change?: CallChange,
+    by?: string,
+  ): Promise<CancelResult>;
+  cancelCall(
+    id: string,
+    queueMail: boolean,
+    now: number,
+    change: CallChange,
+    by: string,
+    sequence: number,
+  ): Promise<ShownCancelResult>;
   cancelCall(
     id: string,
     queueMail: boolean,
     now = this.#now(),
     change?: CallChange,
     by?: string,
-  ): Promise<CancelResult> {
+    sequence?: number,
+  ): Promise<ShownCancelResult> {
     return this.store.transaction(async (tx) => {
-      const checked = checkCancel(await tx.enquiry(id), now);
+      const checked = checkCancel(await tx.enquiry(id), now, sequence);
       if ('refused' in checked) return checked.refused;
       const { enquiry, before } = checked;
       const who = {

@@ -46,34 +46,38 @@ export const refusedCall = <R extends CallRefusal>(
     ? { status: 'unknown' }
     : { status: refusal as Exclude<R, 'unknown'>, enquiry };
 
-/** When the call starts, in the agency's zone, as the staff read it. */
-const startOf = (enquiry: StoredEnquiry) => {
+/** When the call starts, as the staff read it: in `zone` (the member's, on the desk), else the agency's. */
+const startOf = (enquiry: StoredEnquiry, zone?: string) => {
   const { agency, agencyLocale } = callZones(enquiry.data);
-  return formatCallTime(enquiry.call!.start, agency, agencyLocale);
+  const start = enquiry.call!.start;
+  return zone ? formatCallTime(start, zone) : formatCallTime(start, agency, agencyLocale);
 };
 
 /**
  * What each refusal tells the staff, with what the call adds when it is given (the CLI has it; the
- * desk, which says it after a redirect, does not).
+ * desk has it for a cancel of a call moved since, and not after a redirect).
  */
-const MESSAGES: Record<CallRefusal, (enquiry?: StoredEnquiry) => string> = {
+const MESSAGES: Record<CallRefusal, (enquiry?: StoredEnquiry, zone?: string) => string> = {
   unknown: () => 'No booked call has that reference.',
   lapsed: (enquiry) =>
     `That call is no longer booked: it was not confirmed in time and its time was released${enquiry?.call?.lapsedAt ? ` at ${enquiry.call.lapsedAt}` : ''}.`,
   'already-cancelled': () => 'That call was cancelled already.',
   past: (enquiry) =>
     `That call has taken place${enquiry?.call ? ` (${startOf(enquiry)})` : ''}: it cannot be cancelled now, and nothing was sent.`,
-  used: () =>
-    'That call has been moved since this was shown (by a colleague or its prospect): nothing was changed. Choose again from its time now.',
+  used: (enquiry, zone) =>
+    `That call has been moved since this was shown (by a colleague or its prospect)${enquiry?.call ? `, to ${startOf(enquiry, zone)}` : ''}: nothing was changed. Choose again from its time now.`,
   same: () => 'That call is already at that time: nothing was changed or sent.',
   limit: () => 'That call has been moved as often as it may be: nothing was changed.',
   'too-late': () =>
     'That call is too close to its time to be moved with its link: nothing was changed.',
 };
 
-/** What `refusal` tells the staff (the desk, the CLI); with `enquiry`, its time or release too. */
-export const refusalMessage = (refusal: CallRefusal, enquiry?: StoredEnquiry) =>
-  MESSAGES[refusal](enquiry);
+/**
+ * What `refusal` tells the staff (the desk, the CLI); with `enquiry`, its time (in `zone`, else the
+ * agency's) or release too.
+ */
+export const refusalMessage = (refusal: CallRefusal, enquiry?: StoredEnquiry, zone?: string) =>
+  MESSAGES[refusal](enquiry, zone);
 
 /** Whether a word (a desk's `?done=`, say) is a refusal of this vocabulary. */
 export const isRefusal = (word: string): word is CallRefusal => Object.hasOwn(MESSAGES, word);

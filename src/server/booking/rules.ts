@@ -49,6 +49,9 @@ export type MoveResult =
 /** What became of a call to cancel: cancelled now, or why not. */
 export type CancelResult = { status: 'cancelled'; enquiry: StoredEnquiry } | Refused<CancelRefusal>;
 
+/** What became of a cancel asked at the call's sequence as shown (the desk's): a move since, too. */
+export type ShownCancelResult = CancelResult | Refused<'used'>;
+
 /** What became of a confirmation: confirmed now or before, or why not (a cancel's refusals). */
 export type ConfirmResult =
   { status: 'confirmed' | 'already-confirmed'; enquiry: StoredEnquiry } | Refused<CancelRefusal>;
@@ -290,14 +293,24 @@ export function cancelRefusal(
 }
 
 /**
+ * Whether a call has changed since it was shown at `sequence` (a move or cancel raises it); none
+ * given (the CLI's, a prospect's cancel link): not asked.
+ */
+const changedSince = (call: StoredCall, sequence: number | undefined) =>
+  sequence !== undefined && sequence !== call.sequence;
+
+/**
  * Whether a call may be cancelled at `now`, checked in the store's transaction: its refusal, or
- * the enquiry and its call as they are.
+ * the enquiry and its call as they are. `sequence`: the call's as the page asking showed it (the
+ * desk's): a move since refuses the cancel ('used'), as it refuses a move.
  */
 export function checkCancel(
   enquiry: StoredEnquiry | undefined,
   now: number,
-): { refused: Refused<CancelRefusal> } | { enquiry: StoredEnquiry; before: StoredCall } {
-  const refusal = cancelRefusal(enquiry, now);
+  sequence?: number,
+): { refused: Refused<CancelRefusal | 'used'> } | { enquiry: StoredEnquiry; before: StoredCall } {
+  const refusal =
+    cancelRefusal(enquiry, now) ?? (changedSince(enquiry!.call!, sequence) ? 'used' : undefined);
   if (refusal) return { refused: refusedCall(refusal, enquiry) };
   return { enquiry: enquiry!, before: enquiry!.call! };
 }
@@ -352,7 +365,7 @@ export function moveRefusal(
   if (!call) return 'unknown';
   if (call.lapsedAt) return 'lapsed';
   if (call.cancelledAt) return 'already-cancelled';
-  if (sequence !== undefined && sequence !== call.sequence) return 'used';
+  if (changedSince(call, sequence)) return 'used';
   // Accepted, it would send every calendar an update of nothing and use up one of the moves.
   if (start !== undefined && Date.parse(start) === Date.parse(call.start)) return 'same';
   if (call.moves >= maxMoves) return 'limit';

@@ -8,12 +8,21 @@ import { first } from '../requests/body.ts';
 import { isCalendarDate, type Availability } from '../../domain/booking.ts';
 import { moveBookedCall } from '../booking/change.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
-import { SlotTaken } from '../store/types.ts';
+import { SlotTaken, type StoredEnquiry } from '../store/types.ts';
 import type { StaffMember } from './access.ts';
 import { cancelDetail, deskChange, enquiryDetail, moveDetail, reasonText } from './records.ts';
 import { landing, type Done } from './landing.ts';
 import { MAX_BULK, noteText } from './desk-view.ts';
 import { DESK, record, redirect, type Answered, type StaffDesk } from './desk.ts';
+
+/**
+ * A cancel refused because the call has moved since the member's page showed it: the call as it
+ * is now. The desk shows the cancel's step again from the post, whose reason no address carries.
+ */
+export interface MovedSince {
+  type: 'moved-since';
+  enquiry: StoredEnquiry;
+}
 
 /** What a member's post does (a call moved or cancelled, an enquiry marked), and where they go next. */
 export async function deskPost(
@@ -22,7 +31,7 @@ export async function deskPost(
   url: URL,
   availability: Availability,
   now: number,
-): Promise<Answered> {
+): Promise<Answered | MovedSince> {
   const action = first(fields, 'action');
   if (action === 'remove-passkey' || action === 'sign-out-elsewhere') {
     const passkey = first(fields, 'passkey').slice(0, 1024);
@@ -41,6 +50,8 @@ export async function deskPost(
   if (action === 'cancel-confirmed' || action === 'move') {
     const change = action === 'move' ? 'move' : 'cancel';
     const done = await changeCall(desk, member, change, id, fields, availability, now);
+    // A cancel of a call moved since: its step again, answered from this post (./desk-page.ts).
+    if (typeof done === 'object') return done;
     // A move refused (a time taken meanwhile) shows its times again, the reason still typed.
     return redirect(landing(url, done, id, undefined, change === 'move' ? { reason } : undefined));
   }
@@ -173,10 +184,11 @@ async function addNote(
 }
 
 /**
- * The call's sequence the move's page showed (its hidden field). A page without one, or with
- * something else, is taken as out of date: the move is refused and the call shown as it is now.
+ * The call's sequence the move's or the cancel's page showed (its hidden field). A page without
+ * one, or with something else, is taken as out of date: the change is refused and the call shown
+ * as it is now.
  */
-const shownSequence = (fields: Map<string, string[]>) => {
+export const shownSequence = (fields: Map<string, string[]>) => {
   const text = first(fields, 'sequence');
   return /^\d{1,9}$/.test(text) ? Number(text) : -1;
 };
@@ -193,19 +205,20 @@ async function changeCall(
   fields: Map<string, string[]>,
   availability: Availability,
   now: number,
-): Promise<Done> {
+): Promise<Done | MovedSince> {
   const { services } = desk;
   const change = deskChange(member, first(fields, 'reason'));
   const mail = services.jobs !== undefined;
   const enquiry = await services.store.findById(id);
   if (!enquiry?.call) return 'unknown';
   const { call } = enquiry;
+  // As the page showed it: a colleague's move (or the prospect's) meanwhile refuses this change.
+  const sequence = shownSequence(fields);
   const result =
     action === 'cancel'
-      ? await services.bookings.cancelCall(id, mail, now, change, member.email)
+      ? await services.bookings.cancelCall(id, mail, now, change, member.email, sequence)
       : await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
-          // As the page showed it: a colleague's move (or the prospect's) meanwhile refuses this one.
-          sequence: shownSequence(fields),
+          sequence,
           now,
           maxMoves: Infinity,
           change,
@@ -215,6 +228,8 @@ async function changeCall(
             return { status: 'taken' as const };
           throw error;
         });
+  if (action === 'cancel' && result.status === 'used')
+    return { type: 'moved-since', enquiry: result.enquiry };
   if (result.status !== 'cancelled' && result.status !== 'moved') return result.status;
   services.jobs?.kick();
   const zone = member.timeZone;

@@ -8,7 +8,7 @@ import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
 import { isCalendarDate, type Availability, type Slot } from '../../domain/booking.ts';
 import { dateIn } from '../../domain/call-times.ts';
-import type { CancelRefusal } from '../booking/refusals.ts';
+import { refusalMessage, type CancelRefusal } from '../booking/refusals.ts';
 import { cancelRefusal } from '../booking/rules.ts';
 import { currentMoves } from '../booking/queries.ts';
 import { withoutBidiControls } from '../safe-text.ts';
@@ -33,7 +33,7 @@ import {
   whoIn,
   type DeskFilters,
 } from './desk-view.ts';
-import { deskPost } from './desk-actions.ts';
+import { deskPost, shownSequence } from './desk-actions.ts';
 import { reasonText } from './records.ts';
 import { hostNamesOf } from '../enquiries/listing.ts';
 import {
@@ -140,43 +140,79 @@ export async function handleDesk(
   if ('type' in visit) return visit;
   const { desk, member, now, session, refused } = visit;
   const url = new URL(request.url);
-  if (refused) {
-    // The desk as the member had it, saying why nothing was done, their note still typed, or the
-    // call's form they posted (a move's, a cancel's) still open with what they chose and typed.
-    const form = post?.ok ? callFormPosted(post.fields, url, member.timeZone) : undefined;
-    const { doneAt: _, ...view } = await deskView(
-      desk,
-      member,
-      form?.shown ?? url,
-      availability,
-      now,
-    );
-    // Whichever of the card's buttons posted it (each sends the note box).
-    const note = post?.ok && first(post.fields, 'note');
-    const again = form && view.selected?.step === form.step ? view.selected : undefined;
-    const selected = form && again && { ...again, ...form.kept(again.sequence) };
-    return {
-      ...view,
-      ...(selected && { selected }),
+  const fields = post?.ok ? post.fields : new Map<string, string[]>();
+  const shownAgain = { desk, member, fields, url, availability, now };
+  if (refused)
+    return postShownAgain(shownAgain, {
       status: refused.status,
-      headers: deskHeaders(refused.headers),
-      done: `${notDone(refused)}${note ? ' Your note is still in its box below.' : ''}`,
-      doneAnchor: 'done',
-      ...(note && { kept: { id: first(post.fields, 'id').slice(0, 64), note } }),
-    };
-  }
-  if (request.method === 'POST' && post?.ok)
-    return deskPost({ desk, member, session }, post.fields, url, availability, now);
-  return deskView(desk, member, url, availability, now);
+      headers: refused.headers,
+      done: notDone(refused),
+    });
+  if (request.method !== 'POST' || !post?.ok) return deskView(desk, member, url, availability, now);
+  const answer = await deskPost({ desk, member, session }, fields, url, availability, now);
+  if (answer.type !== 'moved-since') return answer;
+  // Its step again for the call as it is now (its sequence now), to cancel or keep at its new time.
+  const movedTo = refusalMessage('used', answer.enquiry, member.timeZone);
+  return postShownAgain(shownAgain, { status: 409, done: movedTo }, 'now');
+}
+
+/**
+ * The desk as the member had it when their post did nothing, saying why (`done`, at the top, the
+ * focus on it): their note still typed, or the call's form they posted (a move's, a cancel's) open
+ * again with what they chose and typed. That form keeps the call's sequence the post had, unless
+ * `sequence` is 'now': the post was out of date, and the form shows the call as it is now.
+ */
+async function postShownAgain(
+  { desk, member, fields, url, availability, now }: ShownAgain,
+  why: { status: number; headers?: Record<string, string>; done: string },
+  sequence: 'posted' | 'now' = 'posted',
+): Promise<DeskView> {
+  const form = callFormPosted(fields, url, member.timeZone);
+  const { doneAt: _, ...view } = await deskView(
+    desk,
+    member,
+    form?.shown ?? url,
+    availability,
+    now,
+  );
+  // Whichever of the card's buttons posted it (each sends the note box).
+  const note = first(fields, 'note');
+  const again = form && view.selected?.step === form.step ? view.selected : undefined;
+  // The form sends on the sequence the post had; the call's now when out of date, or the post
+  // had none (an old page's).
+  const posted = sequence === 'posted' && form ? form.sequence : -1;
+  const selected =
+    form && again
+      ? { ...again, ...form.kept, sequence: posted < 0 ? again.sequence : posted }
+      : undefined;
+  return {
+    ...view,
+    ...(selected && { selected }),
+    status: why.status,
+    headers: deskHeaders(why.headers),
+    done: `${why.done}${note ? ' Your note is still in its box below.' : ''}`,
+    doneAnchor: 'done',
+    ...(note && { kept: { id: first(fields, 'id').slice(0, 64), note } }),
+  };
+}
+
+/** What a post shown again needs: the member's desk, their post's fields, its address. */
+interface ShownAgain {
+  desk: StaffDesk;
+  member: StaffMember;
+  fields: Map<string, string[]>;
+  url: URL;
+  availability: Availability;
+  now: number;
 }
 
 /**
  * A post of a call's form: a move's (Move the call; Later or Earlier days) or a cancel's (Yes, cancel
  * the call). The desk's address that shows that form again (the call, its step; a move's day its
- * times start from and its reason typed), and what the form holds besides, kept from the post: a
- * move's time chosen and the call's sequence as the member saw it (one moved meanwhile is still not
- * moved by it); a cancel's reason, which no address fills in (a link of another site could not put
- * words to the prospect in the box). Anything else: undefined.
+ * times start from and its reason typed), the call's sequence as the member saw it (-1: none, an
+ * old page's), and what the form holds besides, kept from the post: a move's time chosen; a
+ * cancel's reason, which no address fills in (a link of another site could not put words to the
+ * prospect in the box). Anything else: undefined.
  */
 function callFormPosted(fields: Map<string, string[]>, url: URL, timeZone: string) {
   const [action = '', id = '', day = '', slot = ''] = ['action', 'id', 'day', 'slot'].map((name) =>
@@ -187,22 +223,20 @@ function callFormPosted(fields: Map<string, string[]>, url: URL, timeZone: strin
   const shown = new URL(url);
   shown.searchParams.set('call', id.slice(0, 64));
   const reason = reasonText(first(fields, 'reason'));
+  const sequence = shownSequence(fields);
   if (!moving) {
     shown.searchParams.set('step', 'cancel');
-    return { step: 'cancel' as const, shown, kept: () => ({ reason }) };
+    return { step: 'cancel' as const, shown, sequence, kept: { reason } };
   }
   // The chosen time's day first, so that it is in sight, unless Later or Earlier days was pressed.
   const from = isCalendarDate(day) ? day : Date.parse(slot) ? dateIn(slot, timeZone) : '';
   if (from) shown.searchParams.set('day', from);
   shown.searchParams.set('reason', reason);
-  const sequence = first(fields, 'sequence');
   return {
     step: 'move' as const,
     shown,
-    kept: (current: number) => ({
-      checked: slot.slice(0, 64),
-      sequence: /^\d{1,9}$/.test(sequence) ? Number(sequence) : current,
-    }),
+    sequence,
+    kept: { checked: slot.slice(0, 64) },
   };
 }
 
