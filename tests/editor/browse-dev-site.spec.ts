@@ -72,6 +72,8 @@ const others: Record<string, number> = {
   '/staff/enquiries.csv': 405,
   '/staff/passkey': 405,
   '/staff/sign-out': 405,
+  // The live site's preview (EDITING=on): no page of the dev site, whose editor previews itself.
+  '/keystatic/preview': 404,
 };
 
 /** Each file of src/pages as the address walked for it. */

@@ -10,25 +10,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromiumArgs, chromiumShellPath } from '../../scripts/local.mjs';
-import { readConfig } from '../../src/server/config';
-import { storedHash } from '../../src/server/staff/access';
-import { openStore } from '../../src/server/store/index';
-import { freePort, startServer, type RunningServer } from '../support/server';
+import type { RunningServer } from '../support/server';
+import { startEditingServer } from './editing-server';
 
 const root = join(import.meta.dirname, '../..');
 const EDITOR = 'erin@agency.example';
@@ -37,48 +27,33 @@ const ANDROID = 'src/content/services/android.mdx';
 const BUILD_MS = 6_000;
 
 const work = mkdtempSync(join(tmpdir(), 'preview-page-'));
-const site = join(work, 'site');
+/** The stand-in build waits before its pages' lines while `gate-1` is missing, after them while `gate-2` is. */
+const gate = join(work, 'gate');
+const letGo = (step: 1 | 2) => writeFileSync(`${gate}-${step}`, '');
+letGo(1);
+letGo(2);
+const site = join(work, 'main', 'site');
 let server: RunningServer;
 let cookie: string;
 
 /**
- * A server with editing on over a clone of the project in `work/<name>`, its builds `build`, and
- * the editor's session cookie on it; Publishing's first visit has made the draft.
+ * A server with editing on over a clone of the project in `work/<name>`, its builds `build`, the
+ * editor signed in; Publishing's first visit has made the draft.
  */
 async function editingServer(name: string, build: string, port?: string) {
-  const repo = join(work, name);
-  execFileSync('git', ['clone', '-q', root, repo]);
-  symlinkSync(join(root, 'node_modules'), join(repo, 'node_modules'));
-  port ??= String(await freePort());
-  const started = await startServer({
-    PORT: port,
-    SITE_URL: `http://127.0.0.1:${port}`,
-    EDITING: 'on',
-    EDITING_DIR: join(work, `${name}-editing`),
-    SITE_REPO_DIR: repo,
-    STAFF_EDITORS: EDITOR,
-    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
-    PUBLISH_BUILD_COMMAND: build,
+  const started = await startEditingServer(join(work, name), { build, editor: EDITOR, port });
+  const publish = await fetch(`${started.server.url}/staff/publish`, {
+    headers: { Cookie: started.cookie },
   });
-  // Signed in, as the sign-in makes a session.
-  const token = `erin-${'x'.repeat(40)}`;
-  const store = await openStore(readConfig({ ENQUIRY_DB: started.database }));
-  try {
-    await store.staff.startSession(storedHash(token), EDITOR, Date.now());
-  } finally {
-    await store.close();
-  }
-  const session = `staff=${token}`;
-  const publish = await fetch(`${started.url}/staff/publish`, { headers: { Cookie: session } });
   expect(publish.status).toBe(200);
-  return { server: started, cookie: session };
+  return started;
 }
 
 beforeAll(async () => {
   // A port of the runner's choosing (TEST_PORT, as the browser tests'), else a free one.
   ({ server, cookie } = await editingServer(
-    'site',
-    `${process.execPath} ${join(root, 'tests/support/fake-preview-build.mjs')} ${BUILD_MS}`,
+    'main',
+    `${process.execPath} ${join(root, 'tests/support/fake-preview-build.mjs')} ${BUILD_MS} ${gate}`,
     process.env.TEST_PORT,
   ));
 }, 120_000);
@@ -94,7 +69,7 @@ const get = (path: string) =>
 
 /** The draft's Android page with this title, as a Save writes it. */
 function draftTitle(title: string) {
-  const file = join(work, 'site-editing/draft', ANDROID);
+  const file = join(work, 'main', 'editing', 'draft', ANDROID);
   writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: ${title}`));
 }
 
@@ -192,6 +167,9 @@ it('waits in the browser without reloading, the progress moving and the focus ke
     tab.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
     });
+    // The build held before its pages and after them, however long this takes on a busy machine.
+    rmSync(`${gate}-1`);
+    rmSync(`${gate}-2`);
     await tab.goto(`${server.url}${PREVIEW}`);
     await expect(tab.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
       'Building the preview',
@@ -208,11 +186,13 @@ it('waits in the browser without reloading, the progress moving and the focus ke
     await tab.evaluate(() => Object.assign(window, { sameDocument: true }));
     await tab.getByRole('link', { name: 'Back to the editor' }).focus();
     // Past a reload the page once made every 3 s, and past a few of its own questions.
-    await expect.poll(shown, { timeout: BUILD_MS, interval: 250 }).not.toBe(first);
+    letGo(1);
+    await expect.poll(shown, { timeout: 60_000, interval: 250 }).not.toBe(first);
     expect(await tab.evaluate(() => 'sameDocument' in window)).toBe(true);
     expect(await tab.evaluate(() => document.activeElement?.textContent)).toBe(
       'Back to the editor',
     );
+    letGo(2);
     await tab.waitForURL(`${server.url}/android`, { timeout: 60_000 });
     expect(await tab.locator('#previewed').textContent()).toBe('Previewed in a browser');
     // The waiting page loaded once, then the preview: no reload between.

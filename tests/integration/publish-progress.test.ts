@@ -5,18 +5,15 @@
  * this project's dist/), held under way until the test lets it go; ./live-editor.test.ts runs the
  * real one.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { chromiumArgs, chromiumShellPath } from '../../scripts/local.mjs';
-import { readConfig } from '../../src/server/config';
-import { storedHash } from '../../src/server/staff/access';
-import { openStore } from '../../src/server/store/index';
-import { freePort, startServer, type RunningServer } from '../support/server';
+import type { RunningServer } from '../support/server';
+import { startEditingServer } from './editing-server';
 import { post, read } from './staff-sign-in';
 
 const root = join(import.meta.dirname, '../..');
@@ -46,35 +43,15 @@ const pageText = async () =>
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'publish-progress-'));
-  const site = join(work, 'site');
-  execFileSync('git', ['clone', '-q', root, site]);
-  symlinkSync(join(root, 'node_modules'), join(site, 'node_modules'));
-  mkdirSync(join(work, 'editing'), { mode: 0o700 });
   gate = join(work, 'gate');
   letGo();
   // A port of the runner's choosing (TEST_PORT), else a free one.
-  const port = process.env.TEST_PORT ?? String(await freePort());
-  server = await startServer({
-    PORT: port,
-    SITE_URL: `http://127.0.0.1:${port}`,
-    EDITING: 'on',
-    EDITING_DIR: join(work, 'editing'),
-    SITE_REPO_DIR: site,
-    EDITING_POLL_MS: '500',
-    JOBS_POLL_MS: '100',
-    STAFF_EDITORS: EDITOR,
-    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
-    PUBLISH_BUILD_COMMAND: `${process.execPath} ${join(root, 'tests/support/fake-build.mjs')} ${gate}`,
-  });
-  // A session started in the store, as the sign-in does.
-  const token = `erin-${'x'.repeat(40)}`;
-  const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
-  try {
-    await store.staff.startSession(storedHash(token), EDITOR, Date.now());
-  } finally {
-    await store.close();
-  }
-  cookie = `staff=${token}`;
+  ({ server, cookie } = await startEditingServer(work, {
+    build: `${process.execPath} ${join(root, 'tests/support/fake-build.mjs')} ${gate}`,
+    editor: EDITOR,
+    port: process.env.TEST_PORT,
+    env: { EDITING_POLL_MS: '500', JOBS_POLL_MS: '100' },
+  }));
   browser = await chromium.launch({ executablePath: chromiumShellPath, args: chromiumArgs });
   // A first publish: the deploy is then release 1, and the publish release 2, live.
   await until(async () => (await pageText()).includes('Your draft changes'));
@@ -86,7 +63,7 @@ beforeAll(async () => {
   );
   if (pressed.status !== 303) throw new Error(`Publish answered ${pressed.status}`);
   await until(settled);
-}, 120_000);
+}, 300_000);
 
 /**
  * No publish under way, and the draft moved onto the last one (which follows its going live): a
@@ -96,16 +73,19 @@ const settled = async () =>
   /Last publish[\s\S]*(Nothing yet|No change of your own)/.test(await pageText());
 
 /** Waits until `done()` (expect.poll is for tests only). */
-async function until(done: () => Promise<boolean>, timeoutMs = 60_000) {
+async function until(done: () => Promise<boolean>, timeoutMs = 150_000) {
   for (const end = Date.now() + timeoutMs; !(await done()); await sleep(250))
-    if (Date.now() > end) throw new Error(`Not done after ${timeoutMs} ms: ${server.output()}`);
+    if (Date.now() > end)
+      throw new Error(
+        `Not done after ${timeoutMs} ms: ${server.output()}\nThe page: ${await pageText()}`,
+      );
 }
 
 // A test that stopped halfway leaves no publish under way to the next.
 afterEach(async () => {
   letGo();
   await until(settled);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -1,0 +1,59 @@
+/**
+ * The production server with the live site's editing on (EDITING=on), over a clone of this project
+ * in a folder of the test's, its builds a stand-in's: and an editor's session on it, started in its
+ * store as the sign-in makes one (tests of the built server: ./live-editor.test.ts signs in too).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { readConfig } from '../../src/server/config';
+import { storedHash } from '../../src/server/staff/access';
+import { openStore } from '../../src/server/store/index';
+import { freePort, startServer } from '../support/server';
+
+const root = join(import.meta.dirname, '../..');
+
+/** A session of `email` started in the server's store, as the sign-in does: its cookie. */
+export async function sessionCookie(server: { database: string }, email: string) {
+  const token = `${email.split('@')[0]}-${'x'.repeat(43)}`.slice(0, 43);
+  const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
+  try {
+    await store.staff.startSession(storedHash(token), email, Date.now());
+  } finally {
+    await store.close();
+  }
+  return `staff=${token}`;
+}
+
+/**
+ * The server over a clone in `folder/site`, its editing in `folder/editing`, its builds `build`
+ * (a command line), on `port` (else a free one), `editor` an editor signed in: the server, the
+ * clone and the editor's cookie.
+ */
+export async function startEditingServer(
+  folder: string,
+  {
+    build,
+    editor,
+    port,
+    env = {},
+  }: { build: string; editor: string; port?: string; env?: Record<string, string> },
+) {
+  const site = join(folder, 'site');
+  execFileSync('git', ['clone', '-q', root, site]);
+  symlinkSync(join(root, 'node_modules'), join(site, 'node_modules'));
+  mkdirSync(join(folder, 'editing'), { mode: 0o700 });
+  port ??= String(await freePort());
+  const server = await startServer({
+    PORT: port,
+    SITE_URL: `http://127.0.0.1:${port}`,
+    EDITING: 'on',
+    EDITING_DIR: join(folder, 'editing'),
+    SITE_REPO_DIR: site,
+    STAFF_EDITORS: editor,
+    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
+    PUBLISH_BUILD_COMMAND: build,
+    ...env,
+  });
+  return { server, site, cookie: await sessionCookie(server, editor) };
+}
