@@ -52,11 +52,14 @@ import { backends, type Backend } from '../support/store-backends';
 const beforeCheckout: (() => Promise<void>)[] = [];
 /** What runs just before git next moves a branch (`update-ref`): a roll back landing at that moment. */
 const beforeBranchMove: (() => Promise<void>)[] = [];
+/** The git commands run (their first word), for a test that counts them. */
+const gitRuns: string[] = [];
 vi.mock('../../src/server/releases/git', async (original) => {
   const real = await original<typeof import('../../src/server/releases/git')>();
   return {
     ...real,
     git: async (args: readonly string[], options: Parameters<typeof real.git>[1]) => {
+      gitRuns.push(args[0]!);
       if (args[0] === 'checkout-index')
         for (const arrive of beforeCheckout.splice(0)) await arrive();
       if (args[0] === 'update-ref') for (const arrive of beforeBranchMove.splice(0)) await arrive();
@@ -266,7 +269,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     expect((await publishing.start(editor)).started).toBe(true);
   });
 
-  it('rolls back at once, as a release of its own that can be rolled back, with the draft told', async () => {
+  it('rolls back at once, as a release of its own that can be rolled back, the draft following it', async () => {
     await publish('First words');
     await publish('Second words');
     const [second, first] = await store.releases.recent(10);
@@ -277,24 +280,62 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
       `Erin Editor|Roll back to release ${first!.id} (Erin Editor, 2027-01-05 09:00 UTC)`,
     );
     expect(git(repo, 'show', `published:${SERVICE}`)).toBe(service('First words').trim());
-    expect((await publishing.view()).behindLive).toBe(true);
-    await publishing.restartDraft();
+    // The draft had no change of its own: it shows what is live, nothing asked, nothing to drop.
     expect(readFileSync(draftFile(), 'utf8')).toBe(service('First words'));
+    expect(await publishing.view()).toMatchObject({
+      behindLive: false,
+      changes: [],
+      clash: undefined,
+    });
 
     await publishing.rollBack(editor, second!.id);
     expect(await livePage()).toBe('<h1>Second words</h1>');
+    // An edit of the entry rolled back is made on what is live, and publishes.
+    await publish('Third words');
+    expect(await livePage()).toBe('<h1>Third words</h1>');
   });
 
-  it('after a roll back, the next publish brings the draft up to the live site, with the edits made during its build', async () => {
+  it('after a roll back of text the draft changed, says which changes cannot be added to what is live, before any press', async () => {
     await publish('First words');
     await publish('Second words');
     const [, first] = await store.releases.recent(10);
+    await publishing.view();
+    writeFileSync(draftFile(), service('Third words'));
+    writeFileSync(
+      join(publishing.options.config.draftDir, AVAILABILITY),
+      hosts('Anna Reid', 'Ben Okafor', 'Cara Diaz'),
+    );
     await publishing.rollBack(editor, first!.id);
-    // The member goes on from the draft they have (the title rolled back there is theirs still),
-    // changes another line, and publishes: git's merge keeps the roll back's title.
+    // The roll back took back the very title the draft changes: the draft stays as it was.
+    expect(readFileSync(draftFile(), 'utf8')).toBe(service('Third words'));
+    const view = await publishing.view();
+    expect(view.behindLive).toBe(true);
+    // Only the title clashes; the hosts would be added to what is live.
+    expect(view.clash).toEqual({
+      reason: expect.stringMatching(/live site changed in the same text/),
+      changes: [{ kind: 'changed', what: 'Third words', address: '/android' }],
+    });
+    // Asked once for that draft and that live release: another visit runs no merge.
+    gitRuns.length = 0;
+    expect((await publishing.view()).clash).toEqual(view.clash);
+    expect(gitRuns).not.toContain('merge-tree');
+    // The title put back as live has it: nothing clashes, and a publish adds the hosts.
+    writeFileSync(draftFile(), service('First words'));
+    expect(await publishing.view()).toMatchObject({ behindLive: true, clash: undefined });
+  });
+
+  it('after a roll back, the draft carries its changes onto the live site, and a publish keeps the edits made during its build', async () => {
+    await publish('First words');
+    await publish('Second words');
+    const [, first] = await store.releases.recent(10);
+    // The member changed another line before the roll back: git's merge carries it onto the roll
+    // back's title, in the draft at once.
     const reworded = (title: string) => service(title).replace('Prose.', 'Better prose.');
     await publishing.view();
     writeFileSync(draftFile(), reworded('Second words'));
+    await publishing.rollBack(editor, first!.id);
+    expect(readFileSync(draftFile(), 'utf8')).toBe(reworded('First words'));
+    expect(await publishing.view()).toMatchObject({ behindLive: false, clash: undefined });
     await publishing.start(editor);
     const redirects = join(publishing.options.config.draftDir, 'src/content/data/redirects.yaml');
     const during = new Publishing({
@@ -322,9 +363,15 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     await publish('First words');
     await publish('Second words');
     const [, first] = await store.releases.recent(10);
-    await publishing.rollBack(editor, first!.id);
     await publishing.view();
+    const { draftDir } = publishing.options.config;
+    const began = git(draftDir, 'rev-parse', 'HEAD');
+    await publishing.rollBack(editor, first!.id);
+    // A draft left behind the live site (as one made before drafts followed a roll back): the
+    // publish carries it across.
+    git(draftDir, 'reset', '-q', began);
     writeFileSync(draftFile(), service('Second words').replace('Prose.', 'Better prose.'));
+    expect(await publishing.view()).toMatchObject({ behindLive: true, clash: undefined });
     await publishing.start(editor);
     // As the publish writes the merged files into the draft, an editor's Save of the same file
     // comes in, as ../../src/server/staff/editing.ts sends one: in the draft's turn.
@@ -736,8 +783,8 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
 
     it('after a roll back of the very line the draft changed, says the preview cannot be made, as a publish would', async () => {
       const rollBack = await rolledBack();
-      await rollBack();
       writeFileSync(draftFile(), service('Third words'));
+      await rollBack();
       await preview();
       const page = await entry();
       expect(page.status).toBe(409);

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
 import { privateFolder } from '../private-files.ts';
 import { processWide } from '../process-wide.ts';
-import { git, gitSucceeds } from './git.ts';
+import { git, GitError, gitSucceeds } from './git.ts';
 import { DEPLOYED_CODE_SUBJECT } from '../../domain/editing.ts';
 
 /** What of the repository the draft holds: the content and its images. */
@@ -31,15 +31,18 @@ export interface Author {
 /**
  * Refused in the editor's words: the page says it as it is. `meanwhile`: a roll back refused as a
  * publish went live at that moment (the page offers to roll back again, not another release).
+ * `clashes`: the content files both sides of a refused merge changed (Publishing names them).
  */
 export const PublishRefused = processWide(
   'PublishRefused',
   () =>
     class PublishRefused extends Error {
       readonly meanwhile: boolean;
-      constructor(message: string, meanwhile = false) {
+      readonly clashes: readonly string[];
+      constructor(message: string, meanwhile = false, clashes: readonly string[] = []) {
         super(message);
         this.meanwhile = meanwhile;
+        this.clashes = clashes;
       }
     },
 );
@@ -244,10 +247,18 @@ export const commitTree = (
     input: message,
   });
 
-/** git's merge of two commits, as a tree; refused in words if both changed the same lines. */
+/**
+ * git's merge of two commits, as a tree; refused in words if both changed the same lines, with the
+ * files they clash in (git lists them after the tree, up to a blank line).
+ */
 async function mergedTree(cwd: string, ours: string, theirs: string, conflict: string) {
-  const out = await git(['merge-tree', '--write-tree', ours, theirs], { cwd }).catch(() => {
-    throw new PublishRefused(conflict);
+  const out = await git(['merge-tree', '--write-tree', '--name-only', ours, theirs], {
+    cwd,
+  }).catch((error: unknown) => {
+    const listed = error instanceof GitError ? error.stdout.split('\n') : [];
+    const end = listed.indexOf('', 1);
+    const clashes = [...new Set(listed.slice(1, end < 0 ? undefined : end))];
+    throw new PublishRefused(conflict, false, clashes);
   });
   return out.split('\n')[0]!;
 }
@@ -272,10 +283,11 @@ export async function commitDraft(folders: Folders, author: Author, message: str
  * makes its own (`ontoLive`): the draft's preview builds its content, so that after a roll back it
  * shows the draft's changes on what is live, not on what the draft began from. `onto`: the
  * published commit it was carried onto. PublishRefused, in the publish's words, where a publish
- * would be refused. The draft is read in its turn: never half moved by a publish carried across.
+ * would be refused. The draft is read in its turn: never half moved by a publish carried across;
+ * `read`, the draft as the caller read it (Publishing, which asks once per draft and live commit).
  */
-export async function draftAsPublished(folders: Folders) {
-  const draft = await inDraftTurn(() => draftChanges(folders));
+export async function draftAsPublished(folders: Folders, read?: { base: string; tree: string }) {
+  const draft = read ?? (await inDraftTurn(() => draftChanges(folders)));
   return ontoLive(folders, draft, DRAFT_AUTHOR, 'The draft as a publish would make it');
 }
 
@@ -464,3 +476,16 @@ async function restarted(folders: Folders, commit: string, keep: boolean) {
     );
   }
 }
+
+/**
+ * Moves a draft that changes nothing onto `commit` (what is live): a roll back, or a publish its
+ * carrying across could not follow, has nothing of the draft's to lose. In the draft's turn, so a
+ * Save that came first is not dropped. Whether it moved.
+ */
+export const followLive = (folders: Folders, commit: string): Promise<boolean> =>
+  inDraftTurn(async () => {
+    const { base, files } = await draftChanges(folders);
+    if (files.length > 0 || base === commit) return false;
+    await restarted(folders, commit, false);
+    return true;
+  });

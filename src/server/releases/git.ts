@@ -5,7 +5,14 @@
 import { execFile } from 'node:child_process';
 import { GIT_SETTINGS } from '../../shared/git-settings.ts';
 
-export class GitError extends Error {}
+/** git's complaint; `stdout`, what it wrote before it (a merge's conflicted paths). */
+export class GitError extends Error {
+  readonly stdout: string;
+  constructor(message: string, stdout = '') {
+    super(message);
+    this.stdout = stdout;
+  }
+}
 
 export interface GitOptions {
   cwd: string;
@@ -33,7 +40,10 @@ export function git(
       (error, stdout, stderr) => {
         if (error)
           reject(
-            new GitError(`git ${args[0]}: ${String(stderr || stdout || error.message).trim()}`),
+            new GitError(
+              `git ${args[0]}: ${String(stderr || stdout || error.message).trim()}`,
+              String(stdout),
+            ),
           );
         else resolve(raw ? String(stdout) : String(stdout).trim());
       },

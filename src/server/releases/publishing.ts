@@ -25,14 +25,18 @@ import {
 } from './folders.ts';
 import {
   advancePublished,
+  carryDraftOnto,
   publishedBase,
   commitTree,
+  draftAsPublished,
   draftChanges,
   ensureDraft,
+  followLive,
   publishedTip,
   PublishRefused,
   restartDraft,
   type Author,
+  type ChangedFile,
 } from './draft.ts';
 import { git, gitSucceeds } from './git.ts';
 import { describeChanges, gitReader, type Change } from './words.ts';
@@ -81,12 +85,21 @@ export interface PublishingOptions {
 export const PUBLISHED_MEANWHILE =
   'A publish went live meanwhile: roll back again if you still want to.';
 
+/** Where a publish of a draft behind the live site would be refused: why, and what clashes. */
+export interface Clash {
+  reason: string;
+  /** The draft's changes of the files that clash, in words. */
+  changes: Change[];
+}
+
 /** What the publish page shows. */
 export interface PublishingView {
   changes: Change[];
   hostsLeaving: HostLeaving[];
-  /** The draft started from a commit other than the live release's: offer to start again. */
+  /** The draft started from a commit other than the live release's (it has changes of its own). */
   behindLive: boolean;
+  /** Behind, a publish of the draft would be refused: its changes cannot be added to what is live. */
+  clash: Clash | undefined;
   latest: Publish | undefined;
   releases: Release[];
   live: Release | undefined;
@@ -139,23 +152,68 @@ export class Publishing {
       );
   }
 
-  /** What the page shows: the draft's changes in words, the publish under way, the releases. */
+  /**
+   * What the page shows: the draft's changes in words, the publish under way, the releases. A
+   * draft with no change of its own behind the live site follows it: it has nothing to lose.
+   */
   async view(): Promise<PublishingView> {
+    const { config } = this.options;
     await makeEditingDirs(this.paths);
     const live = await this.records.live();
     await this.ensureHere(live);
-    await ensureDraft(this.options.config, live?.commit);
-    const { base, tree, files } = await draftChanges(this.options.config);
-    const cwd = this.options.config.draftDir;
-    const changes = await describeChanges(files, gitReader(cwd, base, tree));
+    await ensureDraft(config, live?.commit);
+    let draft = await draftChanges(config);
+    if (live && live.commit !== draft.base && (await followLive(config, live.commit)))
+      draft = await draftChanges(config);
+    const { base, tree, files } = draft;
+    const changes = await this.#described(files, base, tree);
+    const behindLive = live !== undefined && live.commit !== base;
     return {
       changes,
       hostsLeaving: await this.#hostsLeaving(changes),
-      behindLive: live !== undefined && live.commit !== base,
+      behindLive,
+      clash: behindLive && files.length ? await this.#clash(live.commit, draft) : undefined,
       latest: await this.records.latestPublish(),
-      releases: await this.records.recent(this.options.config.releasesKept),
+      releases: await this.records.recent(config.releasesKept),
       live,
     };
+  }
+
+  /** The draft's files in words. */
+  #described(files: ChangedFile[], base: string, tree: string): Promise<Change[]> {
+    return describeChanges(files, gitReader(this.options.config.draftDir, base, tree));
+  }
+
+  /** The last clash asked (git's merge: a few processes), by the draft's and the live commit. */
+  #clashes: { key: string; clash: Promise<Clash | undefined> } | undefined;
+
+  /**
+   * Whether a publish would carry the draft's changes onto what is live (`draftAsPublished`, the
+   * publish's own way); if not, why, and the changes of the files that clash. Asked once per draft
+   * and live commit, not at every visit.
+   */
+  #clash(liveCommit: string, draft: { base: string; tree: string; files: ChangedFile[] }) {
+    const key = `${draft.base} ${draft.tree} ${liveCommit}`;
+    if (this.#clashes?.key === key) return this.#clashes.clash;
+    const clash = draftAsPublished(this.options.config, draft).then(
+      () => undefined,
+      async (error: unknown): Promise<Clash> => {
+        if (!(error instanceof PublishRefused)) throw error;
+        const clashing = draft.files.filter(
+          (file) => error.clashes.includes(file.path) || error.clashes.includes(file.from ?? ''),
+        );
+        return {
+          reason: error.message,
+          changes: await this.#described(clashing, draft.base, draft.tree),
+        };
+      },
+    );
+    this.#clashes = { key, clash };
+    // An error of git's is asked again next time, not kept.
+    clash.catch(() => {
+      if (this.#clashes?.clash === clash) this.#clashes = undefined;
+    });
+    return clash;
   }
 
   /** The hosts the draft removes, with their calls ahead (those with none are not said). */
@@ -223,6 +281,11 @@ export class Publishing {
       this.now(),
     );
     await switchTo(this.paths, target.folder);
+    // The draft follows, its changes kept by git's merge; where they clash with the roll back, it
+    // stays behind and Publishing says so (a failure here rolls nothing back).
+    await carryDraftOnto(this.options.config, commit).catch((error: unknown) =>
+      this.options.log?.(`The draft stays where it was after the roll back: ${String(error)}`),
+    );
     return (await this.records.release(releaseId))!;
   }
 

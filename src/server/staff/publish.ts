@@ -47,6 +47,8 @@ const DONE = {
   restarted: 'Your draft starts again from what is live now.',
   'rollback-waits':
     'Not rolled back: a publish is under way, and would go live over it. Roll back once it is live or has failed.',
+  clash:
+    'Not published: your changes cannot be added to what is live, which changed the same text. See below.',
   nothing: 'There is nothing to publish: the draft is the same as the live site.',
 };
 
@@ -132,7 +134,10 @@ async function publishPost(
   const author = { name: member.name, email: member.email };
   if (action === 'publish') {
     const view = await publishing.view();
-    if (view.changes.length === 0 && !isUnderWay(view.latest)) return said('nothing');
+    const underWay = isUnderWay(view.latest);
+    if (view.changes.length === 0 && !underWay) return said('nothing');
+    // A page shown before the live site changed still had Publish: it would only fail.
+    if (view.clash && !underWay) return said('clash');
     const { publish, started } = await publishing.start(author);
     if (started)
       await record(desk, member, now, { action: 'started publish', subject: String(publish.id) });
