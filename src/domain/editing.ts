@@ -96,3 +96,14 @@ export function buildTimeWords(ms: number): string {
   if (seconds < 120) return `${seconds} seconds`;
   return `${Math.round(seconds / 60)} minutes`;
 }
+
+/**
+ * The editor's History: a commit of each Save on this ref of the draft's git, authored by the
+ * member who saved (written by src/editor/dev-server/history/, read by Publishing to say who saved
+ * each change); `EDITOR_HISTORY_AUTHOR`'s are the editor's own records (a change made outside it).
+ */
+export const EDITOR_HISTORY_REF = 'refs/editor/history';
+export const EDITOR_HISTORY_AUTHOR = { name: 'Visual editor', email: 'editor@localhost' } as const;
+
+/** Where a draft dropped by Start again is kept, a commit of its own each, until brought back. */
+export const DROPPED_DRAFTS = 'refs/editor/dropped/';

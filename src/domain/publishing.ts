@@ -58,6 +58,8 @@ export interface DraftChange {
   what: string;
   /** The page's address, when it is a page. */
   address?: string;
+  /** Who saved it in the editor since the draft began, first saver first (none if unknown). */
+  savedBy?: string[];
 }
 
 /** A host the draft removes who has calls ahead: after the publish, their e-mails reach no host. */
@@ -66,3 +68,13 @@ export interface HostLeaving {
   name: string;
   calls: number;
 }
+
+/** Who saved a change, in words: "saved by Anna Reid and Marc Weber" ('' if no one is known). */
+export function savedByWords(names: readonly string[] = []): string {
+  if (names.length === 0) return '';
+  const last = names.at(-1)!;
+  return `saved by ${names.length === 1 ? last : `${names.slice(0, -1).join(', ')} and ${last}`}`;
+}
+
+/** Start again's second step: what it drops, at its heading. */
+export const START_AGAIN_STEP = '/staff/publish?step=start-again#start-again';

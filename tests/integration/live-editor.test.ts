@@ -632,7 +632,10 @@ describe('the editor on the live site', () => {
     process.kill(Number(helper), 'SIGKILL');
     await expect.poll(served, { timeout: 60_000 }).toBe(before + 1);
     expect(server.output()).toContain("The editor's helper stopped (SIGKILL): starting it again.");
-    expect((await get('/keystatic', token)).status).toBe(200);
+    const tree = await fetch(`${server.url}/api/keystatic/tree`, {
+      headers: { Cookie: `staff=${token}`, 'no-cors': '1' },
+    });
+    expect(tree.status).toBe(200);
   });
 
   it("shows an editor the site built with the draft, a new page's address included", async () => {
@@ -863,7 +866,12 @@ describe('the editor on the live site', () => {
     expect(lastCommit('published')).toMatch(
       new RegExp(`^${EDITOR}\\|Roll back to release ${deployed} `),
     );
-    expect(await publishing(token)).toContain('The live site changed since your draft began');
+    // The draft, with no change of its own, follows: the editor shows what is live, nothing asked.
+    expect(await publishing(token)).toContain(
+      'Nothing yet: the draft is the same as the live site.',
+    );
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).not.toContain('Edited');
+    expect(existsSync(join(draft(), 'src/content/services/ipad-kiosk.mdx'))).toBe(false);
     expect(await deskHost(token)).toBe('Anna Reid');
     // Ben is a host again; his session of before, ended as the publish took him off, stays ended
     // (docs/security.md): he signs in anew.
@@ -881,4 +889,72 @@ describe('the editor on the live site', () => {
     expect(await (await get('/ipad')).text()).not.toContain('Edited');
     expect(server.output()).toMatch(/Serving release \d+\./);
   }, 90_000);
+
+  it('starts the draft again only in two steps, listing what it drops and who saved it, and brings it back', async () => {
+    const token = await sessionOf(EDITOR);
+    const as = { Cookie: `staff=${token}` };
+    // The editor opened first, as a marketer does, its History read: the draft "as found" is
+    // recorded by then (alone, this test's Save was the helper's first request, taken as that).
+    expect((await get('/keystatic/history/collection/services/item/ipad', token)).status).toBe(200);
+    const original = readFileSync(join(draft(), SERVICE), 'utf8');
+    const changed = original.replace(/^title: .*$/m, 'title: iPad Apps, Kept Safe');
+    expect((await save(token, changed, server.url, original)).status).toBe(200);
+    // Publishing names who saved the change (the History's record of the Save, made as it answers).
+    await expect
+      .poll(async () => (await publishing(token)).replace(/\s+/g, ' '), { timeout: 10_000 })
+      .toContain(`Changed: iPad Apps, Kept Safe (/ipad), saved by ${EDITOR}`);
+    // The first press (Enter on a phone, say) drops nothing: it opens the step that lists what
+    // would be dropped, at its heading.
+    const first = await post(`${server.url}/staff/publish`, { action: 'restart-draft' }, as);
+    expect(first.status).toBe(303);
+    const step = first.headers.get('location')!;
+    expect(step).toBe('/staff/publish?step=start-again#start-again');
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(changed);
+    const page = parse(await (await get(step, token)).text());
+    const card = page.getElementById('start-again')!.closest('.staff-card')!;
+    expect(page.getElementById('start-again')?.getAttribute('tabindex')).toBe('-1');
+    expect(card.textContent!.replace(/\s+/g, ' ')).toContain(
+      `Changed: iPad Apps, Kept Safe (/ipad), saved by ${EDITOR}`,
+    );
+    expect(card.querySelector('button')?.textContent?.trim()).toBe('Yes, start again');
+    expect(page.querySelector('button.button--primary')).toBeNull();
+    const seen = card.querySelector<HTMLInputElement>('input[name="draft"]')!.value;
+    // A Save after the list was shown: "Yes" drops nothing, and says why.
+    const later = changed.replace('Kept Safe', 'Kept Safer');
+    expect((await save(token, later, server.url, changed)).status).toBe(200);
+    const stale = await post(
+      `${server.url}/staff/publish`,
+      { action: 'restart-draft', draft: seen },
+      as,
+    );
+    expect(stale.headers.get('location')).toBe(
+      '/staff/publish?done=draft-changed&step=start-again#done',
+    );
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(later);
+    const again = parse(await (await get(step, token)).text());
+    const yes = await post(
+      `${server.url}/staff/publish`,
+      {
+        action: 'restart-draft',
+        draft: again.querySelector<HTMLInputElement>('input[name="draft"]')!.value,
+      },
+      as,
+    );
+    expect(yes.headers.get('location')).toBe('/staff/publish?done=restarted#done');
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).not.toContain('Kept Safe');
+    // What it dropped is kept, and comes back at a press.
+    const kept = parse(await (await get('/staff/publish', token)).text());
+    const dropped = kept.getElementById('dropped')!.closest('section')!;
+    expect(dropped.textContent!.replace(/\s+/g, ' ')).toContain(`Dropped by ${EDITOR}`);
+    expect(dropped.textContent).toContain('Changed iPad Apps, Kept Safer (/ipad)');
+    const id = dropped.querySelector<HTMLInputElement>('input[name="dropped"]')!.value;
+    const back = await post(
+      `${server.url}/staff/publish`,
+      { action: 'bring-back', dropped: id },
+      as,
+    );
+    expect(back.headers.get('location')).toBe('/staff/publish?done=brought-back#done');
+    expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(later);
+    expect(await publishing(token)).not.toContain('Dropped drafts');
+  });
 });

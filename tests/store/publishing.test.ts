@@ -41,6 +41,7 @@ import {
 } from '../../src/server/releases/backup';
 import { buildPreview, previewEntry, previewFile } from '../../src/server/staff/preview';
 import { advancePublished, inDraftTurn, publishedRef } from '../../src/server/releases/draft';
+import { ContentHistory } from '../../src/editor/dev-server/history/content-history';
 import type { EnquiryStore, Job } from '../../src/server/store/types';
 import { ahead, call, plus } from '../support/records';
 import { backends, type Backend } from '../support/store-backends';
@@ -322,6 +323,71 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     // The title put back as live has it: nothing clashes, and a publish adds the hosts.
     writeFileSync(draftFile(), service('First words'));
     expect(await publishing.view()).toMatchObject({ behindLive: true, clash: undefined });
+  });
+
+  it('starts again only from the draft shown, names who saved each change, and keeps what it drops to bring back', async () => {
+    await publish('First words');
+    const { draftDir } = publishing.options.config;
+    // Saves as the editor's History records them, each by the member who made it.
+    const history = new ContentHistory(draftDir);
+    const anna = { name: 'Anna Reid', email: 'anna@example.com' };
+    const marc = { name: 'Marc Weber', email: 'marc@example.com' };
+    const save = (by: typeof anna, path: string, text: string) =>
+      history.record('Saved in the editor', {
+        by,
+        write: async () => writeFileSync(join(draftDir, path), text),
+      });
+    await save(anna, SERVICE, service('Anna’s words'));
+    await save(marc, AVAILABILITY, hosts('Anna Reid', 'Ben Okafor', 'Cara Diaz'));
+    await save(marc, SERVICE, service('Anna’s words, and Marc’s'));
+    const shown = await publishing.view();
+    expect(shown.changes).toEqual([
+      { kind: 'changed', what: 'the hosts and their hours', savedBy: ['Marc Weber'] },
+      {
+        kind: 'added',
+        what: 'the host Cara Diaz',
+        host: { id: 'cara', name: 'Cara Diaz' },
+        savedBy: ['Marc Weber'],
+      },
+      {
+        kind: 'changed',
+        what: 'Anna’s words, and Marc’s',
+        address: '/android',
+        savedBy: ['Anna Reid', 'Marc Weber'],
+      },
+    ]);
+    // A colleague saves after the list was shown: the press drops nothing.
+    await save(anna, SERVICE, service('Saved after the list'));
+    expect(await publishing.restartDraft(editor, shown.draft)).toBe(false);
+    expect(readFileSync(draftFile(), 'utf8')).toBe(service('Saved after the list'));
+    expect(await publishing.restartDraft(editor, (await publishing.view()).draft)).toBe(true);
+    expect(readFileSync(draftFile(), 'utf8')).toBe(service('First words'));
+    const after = await publishing.view();
+    expect(after.changes).toEqual([]);
+    expect(after.dropped).toEqual([
+      {
+        id: `${clock.now}-${after.dropped[0]?.id.slice(-6)}`,
+        by: 'Erin Editor',
+        at: clock.now,
+        summary: expect.stringContaining(
+          '- Changed Saved after the list (/android), saved by Anna Reid and Marc Weber',
+        ),
+      },
+    ]);
+    // Brought back from Publishing: the draft's again, no longer listed as dropped.
+    expect(await publishing.bringBack('../../heads/published')).toBeUndefined();
+    expect(await publishing.bringBack(after.dropped[0]!.id)).toBe(true);
+    expect(readFileSync(draftFile(), 'utf8')).toBe(service('Saved after the list'));
+    expect(readFileSync(join(draftDir, AVAILABILITY), 'utf8')).toContain('Cara Diaz');
+    expect((await publishing.view()).dropped).toEqual([]);
+    expect(await publishing.bringBack(after.dropped[0]!.id)).toBeUndefined();
+    // Published by Erin: the commit names who saved each change.
+    await save(marc, SERVICE, service('Marc’s last words'));
+    await publishing.start(editor);
+    await runJobs();
+    expect(git(repo, 'log', '-1', '--format=%an|%B', 'published')).toContain(
+      'Erin Editor|Publish: Changed the hosts and their hours; Added the host Cara Diaz; Changed Marc’s last words (/android)\n\n- Changed the hosts and their hours, saved by Marc Weber\n- Added the host Cara Diaz, saved by Marc Weber\n- Changed Marc’s last words (/android), saved by Anna Reid and Marc Weber',
+    );
   });
 
   it('after a roll back, the draft carries its changes onto the live site, and a publish keeps the edits made during its build', async () => {

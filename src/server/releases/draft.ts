@@ -13,7 +13,12 @@ import type { EditingConfig } from '../config.ts';
 import { privateFolder } from '../private-files.ts';
 import { processWide } from '../process-wide.ts';
 import { git, GitError, gitSucceeds } from './git.ts';
-import { DEPLOYED_CODE_SUBJECT } from '../../domain/editing.ts';
+import {
+  DEPLOYED_CODE_SUBJECT,
+  DROPPED_DRAFTS,
+  EDITOR_HISTORY_AUTHOR,
+  EDITOR_HISTORY_REF,
+} from '../../domain/editing.ts';
 
 /** What of the repository the draft holds: the content and its images. */
 export const CONTENT_PATHS = ['src/content', 'src/assets'] as const;
@@ -417,11 +422,22 @@ export const carryDraftOnto = (folders: Folders, commit: string): Promise<boolea
   inDraftTurn(() => carriedOnto(folders, commit));
 
 async function carriedOnto(folders: Folders, commit: string): Promise<boolean> {
+  if (!(await mergedIntoDraft(folders, commit))) return false;
+  await git(['reset', '-q', commit], { cwd: folders.draftDir });
+  return true;
+}
+
+/**
+ * The draft's files made git's merge of the draft (as a commit on its starting point) and
+ * `other`: what each changed since they parted, both kept. False, the files left as they were,
+ * where the two change the same lines.
+ */
+async function mergedIntoDraft(folders: Folders, other: string): Promise<boolean> {
   const cwd = folders.draftDir;
   const base = await draftBase(folders);
   const tree = await draftTree(folders);
   const draft = await commitTree(folders.repoDir, tree, [base], DRAFT_AUTHOR, 'The draft');
-  const merged = await git(['merge-tree', '--write-tree', commit, draft], {
+  const merged = await git(['merge-tree', '--write-tree', other, draft], {
     cwd: folders.repoDir,
   }).then(
     (out) => out.split('\n')[0]!,
@@ -449,7 +465,6 @@ async function carriedOnto(folders: Folders, commit: string): Promise<boolean> {
   } finally {
     await rm(index, { force: true });
   }
-  await git(['reset', '-q', commit], { cwd });
   return true;
 }
 
@@ -489,3 +504,108 @@ export const followLive = (folders: Folders, commit: string): Promise<boolean> =
     await restarted(folders, commit, false);
     return true;
   });
+
+/** A draft dropped by Start again, kept (DROPPED_DRAFTS): who dropped it, when, and what it held. */
+export interface DroppedDraft {
+  /** Its name under DROPPED_DRAFTS: the time in ms, and a few letters of its own. */
+  id: string;
+  by: string;
+  at: number;
+  /** Its changes, a line each, as Start again's commit names them. */
+  summary: string;
+}
+
+const DROPPED_ID = /^[0-9]{13}-[0-9a-f]{6}$/;
+
+/**
+ * Starts the draft again from `commit` (what is live), its changes kept first as a commit of their
+ * own on its starting point (`author`, `message`: what it held) under DROPPED_DRAFTS, so they can be
+ * brought back. Only the draft that was shown (`seen`, its tree): a Save since, and nothing is
+ * dropped (false). In the draft's turn.
+ */
+export const startAgain = (
+  folders: Folders,
+  commit: string,
+  { seen, author, message, at }: { seen: string; author: Author; message: string; at: number },
+): Promise<boolean> =>
+  inDraftTurn(async () => {
+    const { base, tree, files } = await draftChanges(folders);
+    if (tree !== seen) return false;
+    if (files.length > 0) {
+      const kept = await commitTree(folders.repoDir, tree, [base], author, message);
+      const id = `${at}-${randomBytes(3).toString('hex')}`;
+      await git(['update-ref', `${DROPPED_DRAFTS}${id}`, kept], { cwd: folders.repoDir });
+    }
+    await restarted(folders, commit, false);
+    return true;
+  });
+
+/** The drafts Start again dropped, newest first, at most `count`. */
+export async function droppedDrafts(folders: Folders, count: number): Promise<DroppedDraft[]> {
+  const out = await git(
+    [
+      'for-each-ref',
+      '--sort=-refname',
+      `--count=${count}`,
+      '--format=%(refname)%00%(authorname)%00%(contents:body)%01',
+      DROPPED_DRAFTS,
+    ],
+    { cwd: folders.repoDir, raw: true },
+  );
+  return out.split('\x01').flatMap((record) => {
+    const [ref, by, summary] = record.replace(/^\n/, '').split('\0');
+    const id = ref?.slice(DROPPED_DRAFTS.length) ?? '';
+    if (!ref?.startsWith(DROPPED_DRAFTS) || !DROPPED_ID.test(id)) return [];
+    return [{ id, by: by ?? '', at: Number(id.split('-')[0]), summary: (summary ?? '').trim() }];
+  });
+}
+
+/**
+ * Brings a dropped draft's changes (`id`, of droppedDrafts) back into the draft, by git's merge
+ * with what it holds now; kept no longer once back. False, nothing changed, where they and the
+ * draft (or what went live since) change the same lines; undefined for a name never kept.
+ */
+export const bringBackDropped = (folders: Folders, id: string): Promise<boolean | undefined> =>
+  inDraftTurn(async () => {
+    if (!DROPPED_ID.test(id)) return undefined;
+    const ref = `${DROPPED_DRAFTS}${id}`;
+    const cwd = folders.repoDir;
+    if (!(await gitSucceeds(['rev-parse', '--verify', '-q', `${ref}^{commit}`], { cwd })))
+      return undefined;
+    if (!(await mergedIntoDraft(folders, ref))) return false;
+    await git(['update-ref', '-d', ref], { cwd });
+    return true;
+  });
+
+/**
+ * Who saved each file the draft changes since it began on `base`: the authors of the editor's
+ * History (EDITOR_HISTORY_REF, the draft's git) since it took that commit in, oldest first, the
+ * editor's own records (changes made outside it) left out. Empty where there is no History.
+ */
+export async function draftSavers(folders: Folders, base: string): Promise<Map<string, string[]>> {
+  const out = await git(
+    [
+      'log',
+      '--first-parent',
+      '--ancestry-path',
+      '--diff-merges=first-parent',
+      '--name-only',
+      '-z',
+      '--format=%x01%an%x00%ae',
+      `${base}..${EDITOR_HISTORY_REF}`,
+      '--',
+      ...CONTENT_PATHS,
+    ],
+    { cwd: folders.draftDir, raw: true },
+  ).catch(() => '');
+  const savers = new Map<string, string[]>();
+  for (const save of out.split('\x01').reverse()) {
+    const [name, email, ...paths] = save.split('\0').map((part) => part.trim());
+    if (!name || email === EDITOR_HISTORY_AUTHOR.email) continue;
+    for (const path of paths.filter(Boolean)) {
+      const names = savers.get(path) ?? [];
+      if (!names.includes(name)) savers.set(path, [...names, name]);
+    }
+  }
+  return savers;
+}

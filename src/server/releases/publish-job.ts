@@ -33,7 +33,7 @@ import {
 } from './folders.ts';
 import { BuildFailed, buildInputs } from './build.ts';
 import { git } from './git.ts';
-import { commitMessage, describeChanges, gitReader } from './words.ts';
+import { commitMessage } from './words.ts';
 import type { Publishing, PublishPayload } from './publishing.ts';
 
 /** The steps, in the editor's words, and where each starts on the progress bar. */
@@ -211,8 +211,7 @@ async function fromPreview(publishing: Publishing, checkout: string) {
 async function commitOf(publishing: Publishing, publish: Publish) {
   const { config } = publishing.options;
   const { base, tree, files } = await draftChanges(config);
-  const changes = await describeChanges(files, gitReader(config.draftDir, base, tree));
-  const message = commitMessage(changes);
+  const message = commitMessage(await publishing.describe(files, base, tree));
   const { commit } = await commitDraft(
     config,
     { name: publish.actorName, email: publish.actor },

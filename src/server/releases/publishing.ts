@@ -25,21 +25,25 @@ import {
 } from './folders.ts';
 import {
   advancePublished,
+  bringBackDropped,
   carryDraftOnto,
   publishedBase,
   commitTree,
   draftAsPublished,
   draftChanges,
+  draftSavers,
+  droppedDrafts,
   ensureDraft,
   followLive,
   publishedTip,
   PublishRefused,
-  restartDraft,
+  startAgain,
   type Author,
   type ChangedFile,
+  type DroppedDraft,
 } from './draft.ts';
 import { git, gitSucceeds } from './git.ts';
-import { describeChanges, gitReader, type Change } from './words.ts';
+import { describeChanges, gitReader, listedLine, type Change } from './words.ts';
 import type { Builder } from './build.ts';
 import { ROLLBACK_SUBJECT } from '../../domain/editing.ts';
 import type { HostLeaving } from '../../domain/publishing.ts';
@@ -85,6 +89,9 @@ export interface PublishingOptions {
 export const PUBLISHED_MEANWHILE =
   'A publish went live meanwhile: roll back again if you still want to.';
 
+/** How many drafts dropped by Start again Publishing offers to bring back. */
+const DROPPED_SHOWN = 3;
+
 /** Where a publish of a draft behind the live site would be refused: why, and what clashes. */
 export interface Clash {
   reason: string;
@@ -94,12 +101,17 @@ export interface Clash {
 
 /** What the publish page shows. */
 export interface PublishingView {
+  /** What the draft changes, each with who saved it (the editor's History). */
   changes: Change[];
   hostsLeaving: HostLeaving[];
   /** The draft started from a commit other than the live release's (it has changes of its own). */
   behindLive: boolean;
   /** Behind, a publish of the draft would be refused: its changes cannot be added to what is live. */
   clash: Clash | undefined;
+  /** The draft as shown (its tree): Start again drops only that, not a Save made since. */
+  draft: string;
+  /** The drafts Start again dropped, newest first: each can be brought back. */
+  dropped: DroppedDraft[];
   latest: Publish | undefined;
   releases: Release[];
   live: Release | undefined;
@@ -166,22 +178,38 @@ export class Publishing {
     if (live && live.commit !== draft.base && (await followLive(config, live.commit)))
       draft = await draftChanges(config);
     const { base, tree, files } = draft;
-    const changes = await this.#described(files, base, tree);
+    const changes = await this.describe(files, base, tree);
     const behindLive = live !== undefined && live.commit !== base;
     return {
       changes,
       hostsLeaving: await this.#hostsLeaving(changes),
       behindLive,
       clash: behindLive && files.length ? await this.#clash(live.commit, draft) : undefined,
+      draft: tree,
+      dropped: await droppedDrafts(config, DROPPED_SHOWN),
       latest: await this.records.latestPublish(),
       releases: await this.records.recent(config.releasesKept),
       live,
     };
   }
 
-  /** The draft's files in words. */
-  #described(files: ChangedFile[], base: string, tree: string): Promise<Change[]> {
-    return describeChanges(files, gitReader(this.options.config.draftDir, base, tree));
+  /**
+   * The draft's files (on `base`, as `tree`) in words, each change with who saved it since the
+   * draft began: what Publishing lists, and a publish's commit names.
+   */
+  async describe(files: ChangedFile[], base: string, tree: string): Promise<Change[]> {
+    const { draftDir } = this.options.config;
+    const read = gitReader(draftDir, base, tree);
+    const savers = await draftSavers(this.options.config, base);
+    const described: Change[] = [];
+    for (const file of files) {
+      const savedBy = [
+        ...new Set([...(savers.get(file.path) ?? []), ...(savers.get(file.from ?? '') ?? [])]),
+      ];
+      for (const change of await describeChanges([file], read))
+        described.push(savedBy.length ? { ...change, savedBy } : change);
+    }
+    return described;
   }
 
   /** The last clash asked (git's merge: a few processes), by the draft's and the live commit. */
@@ -204,7 +232,7 @@ export class Publishing {
         );
         return {
           reason: error.message,
-          changes: await this.#described(clashing, draft.base, draft.tree),
+          changes: await this.describe(clashing, draft.base, draft.tree),
         };
       },
     );
@@ -318,13 +346,28 @@ export class Publishing {
     await switchTo(this.paths, id);
   }
 
-  /** Drops the draft's changes: it starts again from what is live. */
-  async restartDraft() {
+  /**
+   * Drops the draft's changes, as shown (`seen`, PublishingView.draft), by `author`: it starts again
+   * from what is live, what it held kept to be brought back. False, nothing dropped, if a Save
+   * changed the draft since it was shown.
+   */
+  async restartDraft(author: Author, seen: string): Promise<boolean> {
+    const { config } = this.options;
     const live = await this.records.live();
-    await restartDraft(
-      this.options.config,
-      live?.commit ?? (await publishedTip(this.options.config)),
-    );
+    const { base, tree, files } = await draftChanges(config);
+    const lines = (await this.describe(files, base, tree)).map(listedLine);
+    const message = `Start again: the draft's changes dropped\n\n${lines.join('\n')}\n`;
+    return startAgain(config, live?.commit ?? (await publishedTip(config)), {
+      seen,
+      author,
+      message,
+      at: this.now(),
+    });
+  }
+
+  /** Brings a draft Start again dropped (`id`, of PublishingView.dropped) back into the draft. */
+  bringBack(id: string) {
+    return bringBackDropped(this.options.config, id);
   }
 
   /** Release `folder` on this disk, from the store's copy if this machine lacks it. */

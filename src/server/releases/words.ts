@@ -9,7 +9,7 @@ import { git } from './git.ts';
 import { PUBLISH_SUBJECT } from '../../domain/editing.ts';
 import { headerText } from '../safe-text.ts';
 import type { KnownHost } from '../store/types.ts';
-import type { ChangeKind, DraftChange } from '../../domain/publishing.ts';
+import { savedByWords, type ChangeKind, type DraftChange } from '../../domain/publishing.ts';
 
 /** A change of the draft; a host added or removed (availability.yaml) says which. */
 export interface Change extends DraftChange {
@@ -150,10 +150,17 @@ const VERB: Record<ChangeKind, string> = {
 export const changeLine = (change: Change) =>
   `${VERB[change.kind]} ${change.what}${change.address && !change.what.includes(change.address) ? ` (${change.address})` : ''}`;
 
-/** A publish's commit message: a subject naming what changed, then every change on its line. */
+/** A change as a line of a list, with who saved it: "- Changed Android App (/android), saved by Marc". */
+export const listedLine = (change: Change) =>
+  `- ${[changeLine(change), savedByWords(change.savedBy)].filter(Boolean).join(', ')}`;
+
+/**
+ * A publish's commit message: a subject naming what changed, then every change on its line, with
+ * who saved it (the member who pressed Publish is the commit's author).
+ */
 export function commitMessage(changes: readonly Change[]): string {
   const named = changes.slice(0, 3).map(changeLine).join('; ');
   const more = changes.length > 3 ? ` and ${changes.length - 3} more` : '';
   const subject = `${PUBLISH_SUBJECT}${named || 'content'}${more}`;
-  return `${subject}\n\n${changes.map((c) => `- ${changeLine(c)}`).join('\n')}\n`;
+  return `${subject}\n\n${changes.map(listedLine).join('\n')}\n`;
 }

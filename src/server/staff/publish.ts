@@ -7,6 +7,7 @@
 import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
+import { START_AGAIN_STEP } from '../../domain/publishing.ts';
 import {
   PUBLISHED_MEANWHILE,
   PublishedElsewhere,
@@ -35,6 +36,8 @@ export interface PublishPage extends PageAnswer, PublishingView {
   done?: string;
   /** A publish is queued or building: the page refreshes itself to show its progress. */
   underWay: boolean;
+  /** Start again's second step: what it drops, by entry and who saved it, and "Yes, start again". */
+  startAgain: boolean;
 }
 
 /** What an action came to, said on the page after it (`?done=`). */
@@ -44,9 +47,16 @@ const DONE = {
   'rolled-back': 'Rolled back: the site shows that release again, live within seconds.',
   'not-kept': 'That release is no longer kept, so it cannot be brought back.',
   'published-meanwhile': PUBLISHED_MEANWHILE,
-  restarted: 'Your draft starts again from what is live now.',
   'rollback-waits':
     'Not rolled back: a publish is under way, and would go live over it. Roll back once it is live or has failed.',
+  restarted:
+    'Your draft starts again from what is live now. What it held is kept under “Dropped drafts” below: bring it back if you need it.',
+  'draft-changed':
+    'Not started again: the draft changed since you looked (a Save, yours or a colleague’s). Check what it drops now, then press again.',
+  'brought-back': 'The dropped changes are back in your draft: they are listed below.',
+  'not-brought-back':
+    'Not brought back: those changes and your draft (or the live site) change the same text. They are still kept.',
+  'not-dropped': 'That dropped draft is no longer kept: it was brought back already.',
   clash:
     'Not published: your changes cannot be added to what is live, which changed the same text. See below.',
   nothing: 'There is nothing to publish: the draft is the same as the live site.',
@@ -57,8 +67,8 @@ const DONE = {
  * opens, as the desk's): a press refused is said where the keyboard and a screen reader are. A
  * publish started opens at its progress, right below them.
  */
-const said = (done: keyof typeof DONE) =>
-  redirect(`${PUBLISH_PAGE}?done=${done}#${done === 'queued' ? 'progress' : 'done'}`);
+const said = (done: keyof typeof DONE, step = '') =>
+  redirect(`${PUBLISH_PAGE}?done=${done}${step}#${done === 'queued' ? 'progress' : 'done'}`);
 
 const answer = (status: number, text: string): Answered => ({
   type: 'response',
@@ -103,7 +113,8 @@ export async function handlePublish(
 
 /** The page, with what the last action did. */
 function publishPage(view: PublishingView, member: StaffMember, request: Request): PublishPage {
-  const done = new URL(request.url).searchParams.get('done');
+  const query = new URL(request.url).searchParams;
+  const done = query.get('done');
   const underWay = isUnderWay(view.latest);
   // "Publishing has started" is said while it lasts: the page's reload once it was live still
   // said so, above "Live (100%)".
@@ -119,6 +130,7 @@ function publishPage(view: PublishingView, member: StaffMember, request: Request
     ...view,
     ...(said && { done: DONE[done as keyof typeof DONE] }),
     underWay,
+    startAgain: query.get('step') === 'start-again',
   };
 }
 
@@ -162,10 +174,33 @@ async function publishPost(
       throw error;
     }
   }
-  if (action === 'restart-draft') {
-    await publishing.restartDraft();
-    await record(desk, member, now, { action: 'started the draft again' });
-    return said('restarted');
+  if (action === 'restart-draft') return startAgainPost(desk, member, fields, now);
+  if (action === 'bring-back') {
+    const id = first(fields, 'dropped');
+    const back = await publishing.bringBack(id);
+    if (back)
+      await record(desk, member, now, { action: 'brought back a dropped draft', subject: id });
+    return said(back ? 'brought-back' : back === false ? 'not-brought-back' : 'not-dropped');
   }
   return redirect(PUBLISH_PAGE);
+}
+
+/**
+ * Start again, in two steps: a press without the draft it was shown (the first button, or a form
+ * of before) opens the step that lists what it drops; "Yes, start again" drops that draft only,
+ * kept to be brought back, or says that a Save changed it since.
+ */
+async function startAgainPost(
+  desk: StaffDesk,
+  member: StaffMember,
+  fields: Map<string, string[]>,
+  now: number,
+): Promise<Answered> {
+  const seen = first(fields, 'draft');
+  if (!seen) return redirect(START_AGAIN_STEP);
+  const author = { name: member.name, email: member.email };
+  if (!(await desk.publishing!.restartDraft(author, seen)))
+    return said('draft-changed', '&step=start-again');
+  await record(desk, member, now, { action: 'started the draft again' });
+  return said('restarted');
 }

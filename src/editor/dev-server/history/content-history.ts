@@ -24,14 +24,15 @@ import {
   type Trailer,
 } from './lineages.ts';
 import { GIT_SETTINGS } from '../../../shared/git-settings.ts';
+import { EDITOR_HISTORY_AUTHOR, EDITOR_HISTORY_REF } from '../../../domain/editing.ts';
 
-export const HISTORY_REF = 'refs/editor/history';
+export const HISTORY_REF = EDITOR_HISTORY_REF;
 /** Where a project that has no git repository of its own keeps its history. */
 export const OWN_REPOSITORY = '.editor-history';
 /** What a save covers: the content and the pictures it names. */
 const RECORDED = ['src/content', 'src/assets'];
 /** The editor's name on its commits: a save is the marketer's, whatever git's configuration says. */
-const AUTHOR = { name: 'Visual editor', email: 'editor@localhost' };
+const AUTHOR = { ...EDITOR_HISTORY_AUTHOR };
 export const EDITOR_AUTHOR: Readonly<Saver> = AUTHOR;
 
 /**
