@@ -894,8 +894,14 @@ describe('the editor on the live site', () => {
     const token = await sessionOf(EDITOR);
     const as = { Cookie: `staff=${token}` };
     // The editor opened first, as a marketer does, its History read: the draft "as found" is
-    // recorded by then (alone, this test's Save was the helper's first request, taken as that).
-    expect((await get('/keystatic/history/collection/services/item/ipad', token)).status).toBe(200);
+    // recorded by then (alone, this test's Save was the helper's first request, taken as that). The
+    // editor's helper may still be starting (503): the test before restarted the server.
+    await expect
+      .poll(
+        async () => (await get('/keystatic/history/collection/services/item/ipad', token)).status,
+        { timeout: 60_000 },
+      )
+      .toBe(200);
     const original = readFileSync(join(draft(), SERVICE), 'utf8');
     const changed = original.replace(/^title: .*$/m, 'title: iPad Apps, Kept Safe');
     expect((await save(token, changed, server.url, original)).status).toBe(200);
