@@ -342,7 +342,7 @@ export function moveCandidates(current: string | null, offered: readonly string[
 export interface MoveAsked {
   /** The new start; none while the change page only shows the times. */
   start?: string;
-  /** The change link's sequence (none: the staff's move, at any sequence). */
+  /** The sequence the move was asked at (a change link's, the desk's page's); none: the CLI's, at any. */
   sequence?: number;
   maxMoves: number;
   /** A change link's: the notice period (availability.yaml's noticeHours) its moves respect. */
