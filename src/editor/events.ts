@@ -76,8 +76,11 @@ export interface StaleFile {
   base?: string;
   /** The text now. */
   theirs?: string;
-  /** Who or what changed it last, when (ms since the epoch), and what the history's note says. */
-  change: { kind: ChangeKind; at: number; note?: string; movedTo?: string };
+  /**
+   * Who or what changed it last, when (ms since the epoch), and what the history's note says; `by`,
+   * the member who saved it, when one signed in did (the live site's editor).
+   */
+  change: { kind: ChangeKind; at: number; note?: string; movedTo?: string; by?: string };
 }
 
 /** The dev server's answer (409) to a Save made on a version of a file that is no longer there. */

@@ -584,8 +584,12 @@ describe('the editor on the live site', () => {
       opened,
     );
     expect(late.status).toBe(409);
-    const { stale } = (await late.json()) as { stale: { path: string; theirs?: string }[] };
+    const { stale } = (await late.json()) as {
+      stale: { path: string; theirs?: string; change: { by?: string } }[];
+    };
     expect(JSON.stringify(stale)).toContain('Edited Live');
+    // Who saved it, as the conflict says: the member, not "someone".
+    expect(stale[0]!.change.by).toBe(EDITOR);
     expect(readFileSync(join(draft(), SERVICE), 'utf8')).toBe(now);
     // A tab open on the entry, with nothing unsaved, follows the next Save made elsewhere.
     const tab = await (await editorContext(token)).newPage();

@@ -12,6 +12,10 @@ const said = (note: string) => whoChanged({ kind: changeKind(note), at: 0, note 
 describe('who changed a file, from its note', () => {
   it('says each of the editor’s notes as what happened', () => {
     expect(said('Saved in the editor')).toMatch(/^Someone saved it in the editor/);
+    // On the live site a signed-in member saved it: named (a colleague, or they in another tab).
+    expect(
+      whoChanged({ kind: 'editor', at: 0, note: 'Saved in the editor', by: 'Anna Reid' }),
+    ).toBe('Anna Reid saved it in the editor');
     expect(said('Links to /ipad now lead to /ipad-apps')).toBe(
       'Its links to /ipad were pointed at /ipad-apps (“Point them at /ipad-apps”), after that page moved',
     );

@@ -33,11 +33,14 @@ export type Choice = { keep: Side } | { fields: Map<string, Side> } | 'later';
 export const when = (at: number, now = Date.now()): string => timeWords(at, { now });
 
 /** Who or what changed a file, in plain words, from what the history recorded. */
-export function whoChanged({ kind, note = '' }: StaleFile['change']): string {
+export function whoChanged({ kind, note = '', by }: StaleFile['change']): string {
   const move = /^(?:Links to|Visitors of) (\S+) (?:now lead|are sent) to (\S+?)(?:;|$)/.exec(note);
   switch (kind) {
     case 'editor':
-      return 'Someone saved it in the editor (in another tab, or a colleague)';
+      // Named where a member signed in saved it (the live site): a colleague, or they in another tab.
+      return by
+        ? `${by} saved it in the editor`
+        : 'Someone saved it in the editor (in another tab, or a colleague)';
     case 'restore':
       return 'An older version of it was restored from History';
     case 'bring-back':

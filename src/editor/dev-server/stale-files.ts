@@ -13,7 +13,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChangeKind, SaveRefusal, StaleFile } from '../events.ts';
 import { checkContentPath, type ContentHistory } from './history/content-history.ts';
-import { noteKind, releaseKind } from './history/save-words.ts';
+import { noteKind, releaseKind, staffName } from './history/save-words.ts';
 
 /** Keystatic's local Save: the files it writes (their bytes) and those it deletes. */
 export interface Save {
@@ -145,7 +145,12 @@ export async function describeStale(
       const file = join(history.root, path);
       const recorded = last && (last.blob ?? null) === current;
       const change: StaleFile['change'] = recorded
-        ? { kind: changeKind(last.note), at: last.savedAt, note: last.note }
+        ? {
+            kind: changeKind(last.note),
+            at: last.savedAt,
+            note: last.note,
+            ...(staffName(last) && { by: staffName(last) }),
+          }
         : { kind: 'outside', at: (await stat(file).catch(() => undefined))?.mtimeMs ?? Date.now() };
       if (recorded && current === null) {
         // Gone: renamed, perhaps, in that same save.

@@ -580,7 +580,7 @@ export class ContentHistory {
     return found.length > 0;
   }
 
-  /** The last recorded change of a file: when, what its save said, and the file then (none: gone). */
+  /** The last recorded change of a file: when, what its save said, by whom, and the file then (none: gone). */
   async lastChange(file: string) {
     checkContentPath(file);
     const start = await this.#start();
@@ -590,6 +590,8 @@ export class ContentHistory {
       commit: last.commit,
       savedAt: last.savedAt,
       note: last.note,
+      by: last.by,
+      editor: last.editor,
       blob: await this.blobOf(last.commit, file),
     };
   }
