@@ -9,6 +9,7 @@ import { signCallToken, type CallLinkPurpose } from '../../src/server/call-token
 import { Bookings } from '../../src/server/booking/calls';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { readStore, type RunningServer } from '../support/server';
+import { call, plus } from '../support/records';
 import { book, freeSlots, onWeekday } from './calls';
 import { stoppedAfterEach } from './stopped-after-each';
 
@@ -66,9 +67,9 @@ describe('the booked page, with e-mail off', () => {
     expect(told).toContain('Your call is cancelled');
     expect(told).toContain('We could not e-mail you a cancellation');
     expect(told).not.toContain('e-mailed you');
-    const call = (await readStore(server.database)).find((e) => e.id === id)?.call;
-    expect(call?.confirmedAt).not.toBeNull();
-    expect(call?.cancelledAt).not.toBeNull();
+    const stored = (await readStore(server.database)).find((e) => e.id === id)?.call;
+    expect(stored?.confirmedAt).not.toBeNull();
+    expect(stored?.cancelledAt).not.toBeNull();
 
     // The booked page, opened again, says the call was cancelled and offers another time.
     const after = textOf(await (await fetch(`${server.url}${location}`)).text());
@@ -120,18 +121,8 @@ const namesNoMail = (text: string) =>
 async function storedCall(server: RunningServer, start: string, confirmed: boolean) {
   const store = new SqliteStore(server.database);
   try {
-    const end = new Date(Date.parse(start) + 1_800_000).toISOString().replace('.000Z', 'Z');
     const { id } = await new Bookings(store, { bookingCap: Infinity }).commit(
-      {
-        kind: 'call',
-        name: 'Ada',
-        email: 'ada@example.com',
-        data: { name: 'Ada', email: 'ada@example.com', message: 'Hi' },
-        clientIp: '127.0.0.1',
-        userAgent: 'test',
-        spam: false,
-        call: { start, end, hosts: ['anna'], confirmed },
-      },
+      call(start, { call: { start, end: plus(start, 30), hosts: ['anna'], confirmed } }),
       false,
     );
     return id;
