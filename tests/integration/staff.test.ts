@@ -473,7 +473,8 @@ describe('the staff desk', () => {
     expect([await form(), await form(), await form()]).toEqual([200, 200, 429]);
   });
 
-  it('keeps a move refused by the desk’s rate limit on its form: the time chosen, the reason typed, why and when to try again', async () => {
+  /** A desk allowing two posts a member, a call booked, Anna signed in: the server, the call, her cookie. */
+  async function rateLimitedDesk() {
     const { server, mails } = await servers.startWithMail({
       RATE_LIMIT: 'on',
       // Signing in takes two posts, counted apart from the desk's.
@@ -483,7 +484,11 @@ describe('the staff desk', () => {
     const booked = await book(server, slots[0]!.start, { name: 'Zelda Prospect' });
     const { id } = (await booked.json()) as { id: string };
     const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
-    const as = { Cookie: cookie };
+    return { server, id, as: { Cookie: cookie } };
+  }
+
+  it('keeps a move refused by the desk’s rate limit on its form: the time chosen, the reason typed, why and when to try again', async () => {
+    const { server, id, as } = await rateLimitedDesk();
     const form = parse(
       await (await fetch(`${server.url}/staff?state=upcoming&call=${id}`, { headers: as })).text(),
     ).querySelector('section[aria-labelledby="change-title"] form')!;
@@ -531,16 +536,7 @@ describe('the staff desk', () => {
   });
 
   it('keeps a cancel refused by the desk’s rate limit on its step: the reason typed, why and when to try again', async () => {
-    const { server, mails } = await servers.startWithMail({
-      RATE_LIMIT: 'on',
-      // Signing in takes two posts, counted apart from the desk's.
-      STAFF_RATE_LIMIT_MAX: '2',
-    });
-    const { slots } = await freeSlots(server);
-    const booked = await book(server, slots[0]!.start, { name: 'Zelda Prospect' });
-    const { id } = (await booked.json()) as { id: string };
-    const { cookie } = await signIn(server, mails, 'anna@northgate-digital.example');
-    const as = { Cookie: cookie };
+    const { server, id, as } = await rateLimitedDesk();
     const asking = `${server.url}/staff?state=upcoming&call=${id}&step=cancel`;
     const form = parse(await (await fetch(asking, { headers: as })).text()).querySelector(
       'section[aria-labelledby="cancel-title"] form',
