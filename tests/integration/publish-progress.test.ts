@@ -93,14 +93,21 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** The editor's tab, with script or without; how many times it loaded a page. */
+/**
+ * The editor's tab, with script or without; how many times it loaded a page, and how many of its
+ * asks for Publishing were answered 304 (nothing new, no page made).
+ */
 async function editorTab(javaScriptEnabled: boolean) {
   const context = await browser.newContext({ javaScriptEnabled });
   context.setDefaultTimeout(30_000);
   await context.addCookies([{ name: 'staff', value: cookie.split('=')[1]!, url: server.url }]);
   const tab = await context.newPage();
-  const loads = { count: 0 };
+  const loads = { count: 0, unchanged: 0 };
   tab.on('load', () => void loads.count++);
+  tab.on('response', (answer) => {
+    if (answer.status() === 304 && new URL(answer.url()).pathname === '/staff/publish')
+      loads.unchanged++;
+  });
   return { tab, loads };
 }
 
@@ -128,6 +135,8 @@ it('takes the page of the editor who pressed Publish to "Live", keeping a focuse
     await tab.waitForTimeout(2_000);
     expect(await rollBack.evaluate((button) => button === document.activeElement)).toBe(true);
   }
+  // Asked again while the build was held, the page was the same: 304s, no page made.
+  await expect.poll(() => loads.unchanged, { timeout: 20_000 }).toBeGreaterThan(0);
   letGo();
   await expect.poll(() => shown(tab), { timeout: 60_000 }).toMatch(/Last publish\s*Live/);
   expect(await shown(tab)).toMatch(/Release 3 \(live now\): Changed Android, Followed/);

@@ -255,6 +255,36 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     ]);
   });
 
+  it('reads the page’s state again without git, changed by whatever changes what the page shows', async () => {
+    const shown = await publishing.view();
+    const stateNow = async () => {
+      gitRuns.length = 0;
+      const state = await publishing.state();
+      expect(gitRuns).toEqual([]);
+      return state;
+    };
+    expect(shown.state).toBeTruthy();
+    expect(await stateNow()).toBe(shown.state);
+    // A Save: the draft's file.
+    writeFileSync(draftFile(), service('Android, Saved'));
+    expect(await stateNow()).not.toBe(shown.state);
+    const saved = await publishing.view();
+    expect(await stateNow()).toBe(saved.state);
+    // Start again, then its dropped draft brought back.
+    expect(await publishing.restartDraft(editor, saved.draft)).toBe(true);
+    expect(await stateNow()).not.toBe(saved.state);
+    const dropped = await publishing.view();
+    expect(await publishing.bringBack(dropped.dropped[0]!.id)).toBe(true);
+    expect(await stateNow()).not.toBe(dropped.state);
+    const back = await publishing.view();
+    // A publish started (the store's), then its steps.
+    await publishing.start(editor);
+    expect(await stateNow()).not.toBe(back.state);
+    const started = await publishing.view();
+    await runJobs();
+    expect(await stateNow()).not.toBe(started.state);
+  });
+
   it('changes nothing live when the build fails, and says why in words', async () => {
     await publish('Android Apps');
     const before = git(repo, 'rev-parse', 'published');

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { EditingConfig } from '../config.ts';
 import { processWide } from '../process-wide.ts';
-import type { EnquiryStore } from '../store/types.ts';
+import type { EnquiryStore, KnownHost } from '../store/types.ts';
 import type { Publish, Release } from '../store/releases.ts';
 import {
   currentFolder,
@@ -43,6 +43,7 @@ import {
   type DroppedDraft,
 } from './draft.ts';
 import { git, gitSucceeds } from './git.ts';
+import { draftStamp } from './stamp.ts';
 import { describeChanges, gitReader, listedLine, type Change } from './words.ts';
 import type { Builder } from './build.ts';
 import { ROLLBACK_SUBJECT } from '../../domain/editing.ts';
@@ -99,6 +100,9 @@ export interface Clash {
   changes: Change[];
 }
 
+/** What the page shows of the store's: read again by `state()`. */
+type StoreShown = 'latest' | 'live' | 'releases' | 'hostsLeaving';
+
 /** What the publish page shows. */
 export interface PublishingView {
   /** What the draft changes, each with who saved it (the editor's History). */
@@ -115,7 +119,25 @@ export interface PublishingView {
   latest: Publish | undefined;
   releases: Release[];
   live: Release | undefined;
+  /**
+   * What the page was made from, as `state()` reads it again without git (a hash); undefined where
+   * it cannot be read so.
+   */
+  state: string | undefined;
 }
+
+/** What of a view `state()` reads again, with the stamp of the draft and the branches it was made from. */
+const stateOf = (
+  stamp: string,
+  { latest, live, releases, hostsLeaving }: Pick<PublishingView, StoreShown>,
+) =>
+  createHash('sha256')
+    .update(JSON.stringify([stamp, latest ?? null, live ?? null, releases, hostsLeaving]))
+    .digest('base64url');
+
+/** The hosts the draft's changes remove. */
+const leavingHosts = (changes: readonly Change[]): KnownHost[] =>
+  changes.flatMap((change) => (change.kind === 'removed' && change.host ? [change.host] : []));
 
 export class Publishing {
   readonly paths: ReleasePaths;
@@ -174,15 +196,18 @@ export class Publishing {
     const live = await this.records.live();
     await this.ensureHere(live);
     await ensureDraft(config, live?.commit);
+    // Read before git reads the draft: a Save meanwhile is shown, and makes the next state differ.
+    const stamp = await draftStamp(config);
     let draft = await draftChanges(config);
     if (live && live.commit !== draft.base && (await followLive(config, live.commit)))
       draft = await draftChanges(config);
     const { base, tree, files } = draft;
     const changes = await this.describe(files, base, tree);
     const behindLive = live !== undefined && live.commit !== base;
-    return {
+    const leaving = leavingHosts(changes);
+    const view = {
       changes,
-      hostsLeaving: await this.#hostsLeaving(changes),
+      hostsLeaving: await this.#callsAhead(leaving),
       behindLive,
       clash: behindLive && files.length ? await this.#clash(live.commit, draft) : undefined,
       draft: tree,
@@ -191,6 +216,28 @@ export class Publishing {
       releases: await this.records.recent(config.releasesKept),
       live,
     };
+    this.#shown = stamp ? { stamp, leaving } : undefined;
+    return { ...view, state: stamp ? stateOf(stamp, view) : undefined };
+  }
+
+  /** The stamp the last view was made from, and the hosts its draft removes. */
+  #shown: { stamp: string; leaving: KnownHost[] } | undefined;
+
+  /**
+   * What `view()` would be made from now, as its `state`, read without git: the stamp of the draft
+   * and the branches, and the store's publish, releases and calls ahead. Undefined where the last
+   * view was of another stamp (its draft's changes are git's to say).
+   */
+  async state(): Promise<string | undefined> {
+    const shown = this.#shown;
+    const stamp = await draftStamp(this.options.config);
+    if (!stamp || stamp !== shown?.stamp) return undefined;
+    return stateOf(stamp, {
+      live: await this.records.live(),
+      hostsLeaving: await this.#callsAhead(shown.leaving),
+      latest: await this.records.latestPublish(),
+      releases: await this.records.recent(this.options.config.releasesKept),
+    });
   }
 
   /**
@@ -245,10 +292,7 @@ export class Publishing {
   }
 
   /** The hosts the draft removes, with their calls ahead (those with none are not said). */
-  async #hostsLeaving(changes: readonly Change[]): Promise<HostLeaving[]> {
-    const leaving = changes.flatMap((change) =>
-      change.kind === 'removed' && change.host ? [change.host] : [],
-    );
+  async #callsAhead(leaving: readonly KnownHost[]): Promise<HostLeaving[]> {
     if (!leaving.length) return [];
     const ahead = await this.options.store.bookedBetween(
       new Date(this.now()).toISOString(),

@@ -7,10 +7,12 @@
 import { first } from '../requests/body.ts';
 import type { PostVerdict } from '../requests/post-gate.ts';
 import type { PageAnswer } from '../http/answer.ts';
+import { pageTag, unchanged } from '../http/page-tag.ts';
 import { START_AGAIN_STEP } from '../../domain/publishing.ts';
 import {
   PUBLISHED_MEANWHILE,
   PublishedElsewhere,
+  type Publishing,
   type PublishingView,
 } from '../releases/publishing.ts';
 import { PublishRefused } from '../releases/draft.ts';
@@ -104,11 +106,38 @@ export async function handlePublish(
       };
     if (request.method === 'POST' && post?.ok)
       return await publishPost(desk, member, post.fields, now);
-    return publishPage(await desk.publishing.view(), member, request);
+    return await publishGet(desk.publishing, member, request);
   } catch (error) {
     if (error instanceof PublishedElsewhere) return answer(409, error.message);
     throw error;
   }
+}
+
+/** The page's ETag: of what it was made from, for whom, at which address (`?done=`, `&step=`). */
+const tagOf = (state: string, member: StaffMember, request: Request) =>
+  pageTag([state, member, new URL(request.url).search]);
+
+/**
+ * The page; or, to a copy of it that is still what it would show (its ETag, sent back as
+ * If-None-Match by PublishFollow every few seconds while a publish builds), 304: nothing made,
+ * no git run (`Publishing.state` reads the draft and the branches without).
+ */
+async function publishGet(
+  publishing: Publishing,
+  member: StaffMember,
+  request: Request,
+): Promise<PublishPage | Answered> {
+  const state = await publishing.state();
+  const tag = state && tagOf(state, member, request);
+  if (tag && unchanged(request, tag))
+    return {
+      type: 'response',
+      response: new Response(null, { status: 304, headers: deskHeaders({ ETag: tag }) }),
+    };
+  const view = await publishing.view();
+  const page = publishPage(view, member, request);
+  if (!view.state) return page;
+  return { ...page, headers: deskHeaders({ ETag: tagOf(view.state, member, request) }) };
 }
 
 /** The page, with what the last action did. */
