@@ -534,6 +534,23 @@ test('Held and No-show say which is in effect, to a screen reader and by look', 
     await expect(card.getByRole('status')).toContainText('no longer marked');
     await expect(held).toHaveAttribute('aria-pressed', 'false');
     await expect(noShow).toHaveAttribute('aria-pressed', 'false');
+
+    // Ben marks it held while Anna's page still shows it unmarked; her No-show, by keyboard,
+    // keeps his mark: said at the top, the focus there, his Held shown pressed below.
+    const id = (await card.getAttribute('id'))!.replace('enquiry-', '');
+    const marked = { shown: null, to: 'held' } as const;
+    expect(
+      await store.desk.markOutcome(id, marked, 'ben@northgate-digital.example', Date.now()),
+    ).toBe(true);
+    await noShow.focus();
+    await page.keyboard.press('Enter');
+    const said = page.getByRole('status').filter({ hasText: 'Ben Okafor marked the call held' });
+    await expect(said).toBeFocused();
+    await expect(said).toContainText('nothing changed');
+    await expect(card.getByRole('button', { name: 'Held', pressed: true })).toBeVisible();
+    // Pressed again from this page, which shows Ben's mark: Anna's No-show is made.
+    await noShow.click();
+    await expect(card.getByRole('status')).toContainText('The call is marked a no-show');
   } finally {
     await context.close();
     await store.close();

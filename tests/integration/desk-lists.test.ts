@@ -9,6 +9,7 @@
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/server/config';
+import { deskTime } from '../../src/domain/staff';
 import { storedHash } from '../../src/server/staff/access';
 import { openStore } from '../../src/server/store/index';
 import type { EnquiryStore, NewEnquiry } from '../../src/server/store/types';
@@ -17,6 +18,7 @@ import { freePort, startServer, type RunningServer } from '../support/server';
 import { post } from './staff-sign-in';
 
 const ANNA = 'anna@northgate-digital.example';
+const BEN = 'ben@northgate-digital.example';
 const hour = 3_600_000;
 const HOSTILE = "<script>alert(1)</script>\"\u202e=cmd|' /C calc'!A0";
 
@@ -173,9 +175,14 @@ describe('the desk’s lists', () => {
     expect(noted.headers.get('location')).toBe(
       `/staff?state=past&done=noted&at=enquiry-${ids['Pia Past']}#enquiry-${ids['Pia Past']}`,
     );
+    // The mark the card shows goes with the press: none yet.
+    const shown = (await desk(at)).document
+      .querySelector(`#card-${ids['Pia Past']} input[name="shown-outcome"]`)!
+      .getAttribute('value')!;
+    expect(shown).toBe('none');
     const marked = await post(
       `${server.url}${at}`,
-      { id: ids['Pia Past']!, action: 'no-show' },
+      { id: ids['Pia Past']!, 'shown-outcome': shown, action: 'no-show' },
       { Cookie: cookies.anna! },
     );
     const back = await desk(marked.headers.get('location')!.replace(/#.*/, ''));
@@ -235,7 +242,7 @@ describe('the desk’s lists', () => {
   });
 
   it('says a colleague handled it first, and logs nothing for whoever came second', async () => {
-    cookies.ben = await sessionOf('ben@northgate-digital.example');
+    cookies.ben ??= await sessionOf(BEN);
     const id = ids['Prospect 5']!;
     // Ben and Anna both had the New list open; Ben marks it handled first.
     const mark = (cookie: string) =>
@@ -453,5 +460,75 @@ describe('the desk’s lists', () => {
     expect(again.querySelector('[role="status"]')?.textContent).toContain('nothing changed');
     expect(again.querySelector('input[name="reason"]')!.getAttribute('value')).toBe(kept);
     expect((await store.findById(ulla))?.call?.start).not.toBe(taken);
+  });
+
+  it('keep a colleague’s Held made after the page was shown: nothing changed, said at the top with who and when, the card showing it; pressed again from there, or twice, done', async () => {
+    cookies.ben ??= await sessionOf(BEN);
+    await add('Otto Outcome', booking('Otto Outcome', -30), 40 * hour, 'anna');
+    const id = ids['Otto Outcome']!;
+    const ref = id.slice(0, 8);
+    const list = '/staff?state=past';
+    const [anna, ben] = [{ Cookie: cookies.anna! }, { Cookie: cookies.ben }];
+    const shownOn = (document: Document) =>
+      document.querySelector(`#card-${id} input[name="shown-outcome"]`)?.getAttribute('value');
+    // Both have the past calls open: the call unmarked.
+    const bens = shownOn((await desk(list, cookies.ben)).document)!;
+    expect(bens).toBe('none');
+    const annas = shownOn((await desk(list)).document)!;
+    const held = await post(
+      `${server.url}${list}`,
+      { id, 'shown-outcome': annas, action: 'held' },
+      anna,
+    );
+    expect(held.headers.get('location')).toContain('done=held&');
+    const marked = (await store.findById(id))!.call!.outcome!;
+
+    // Ben presses No-show on his page from before, a note typed: Anna's mark is kept, and said.
+    const press = { id, 'shown-outcome': bens, action: 'no-show' };
+    const refused = await post(`${server.url}${list}`, { ...press, note: 'Rang twice.' }, ben);
+    expect(refused.status).toBe(409);
+    const page = new JSDOM(await refused.text()).window.document;
+    const done = page.querySelector('#done[role="status"]')!;
+    expect(done.textContent?.trim()).toBe(
+      `Anna Reid marked the call held at ${deskTime(marked.at, 'Europe/London')}, after your page showed it: nothing changed. Its card shows that mark now; press again there to change it. Your note is added.`,
+    );
+    // Read first, the focus there as the page opens; the card below shows Anna's mark pressed.
+    expect(done.hasAttribute('autofocus')).toBe(true);
+    const card = page.querySelector(`li#enquiry-${id}`)!;
+    expect(done.compareDocumentPosition(card) & page.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const pressed = (name: string) =>
+      [...card.querySelectorAll('button')]
+        .find((button) => button.textContent?.trim() === name)
+        ?.getAttribute('aria-pressed');
+    expect([pressed('Held'), pressed('No-show')]).toEqual(['true', 'false']);
+    expect(card.textContent!.replace(/\s+/g, ' ')).toContain('Marked held by Anna Reid');
+    expect(shownOn(page)).toBe('held');
+    // The note was added (not kept in its box to be added twice); the mark is Anna's, as made.
+    expect(card.querySelector('textarea')!.textContent).toBe('');
+    expect((await store.desk.notesOf([id])).get(id)).toHaveLength(1);
+    expect((await store.findById(id))!.call!.outcome).toEqual(marked);
+    // Unmark from that page, and a press of a page without the field (from before it was sent),
+    // change nothing either.
+    for (const old of [
+      { ...press, action: 'unmark' },
+      { id, action: 'no-show' },
+    ])
+      expect((await post(`${server.url}${list}`, old, ben)).status).toBe(409);
+    expect((await store.findById(id))!.call!.outcome).toEqual(marked);
+
+    // From the page as it is now, showing Anna's mark: Ben's No-show is made. Twice (a double
+    // tap, a retry of a lost answer): done both times, made once.
+    for (let time = 0; time < 2; time++) {
+      const made = await post(`${server.url}${list}`, { ...press, 'shown-outcome': 'held' }, ben);
+      expect(made.status).toBe(303);
+      expect(made.headers.get('location')).toBe(
+        `${list}&done=no-show&at=enquiry-${id}#enquiry-${id}`,
+      );
+    }
+    expect((await store.findById(id))!.call!.outcome).toMatchObject({ kind: 'no-show', by: BEN });
+    const audit = (await desk(list)).document.querySelector('.staff-audit')!.textContent!;
+    expect(audit.split(`marked the call held ${ref}`)).toHaveLength(2);
+    expect(audit.split(`Ben Okafor (${BEN}) marked the call a no-show ${ref}`)).toHaveLength(2);
+    expect(audit).not.toContain(`unmarked the call ${ref}`);
   });
 });

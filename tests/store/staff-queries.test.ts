@@ -25,6 +25,14 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %
     (await store.desk.list({ list: 'all', offset: 0, limit: 100, now, ...query })).map(
       (e) => e.name,
     );
+  /** A press of Held, No-show (`to`) or Unmark (null) on a page showing the mark `shown`. */
+  const mark = (
+    id: string,
+    shown: 'held' | 'no-show' | null,
+    to: 'held' | 'no-show' | null,
+    by = ANNA,
+    at = now,
+  ) => store.desk.markOutcome(id, { shown, to }, by, at);
 
   /** Stores an enquiry as arrived at `at`, with its call's host; its id under `name`. */
   async function add(name: string, record: NewEnquiry, at: number, host: string | null = null) {
@@ -69,7 +77,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %
       ANNA,
     );
     expect(cancelled.status).toBe('cancelled');
-    expect(await store.desk.markOutcome(ids.Noshow!, 'no-show', ANNA, now)).toBe(true);
+    expect(await mark(ids.Noshow!, null, 'no-show')).toBe(true);
   });
   afterAll(() => backend.cleanup());
 
@@ -105,14 +113,46 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %
   });
 
   it('mark only a call that has begun and was not cancelled', async () => {
-    expect(await store.desk.markOutcome(ids.Upcoming!, 'held', ANNA, now)).toBe(false);
-    expect(await store.desk.markOutcome(ids.Gone!, 'held', ANNA, now)).toBe(false);
-    expect(await store.desk.markOutcome(ids.P1!, 'held', ANNA, now)).toBe(false);
-    expect(await store.desk.markOutcome(ids.Pastone!, 'held', ANNA, now)).toBe(true);
+    expect(await mark(ids.Upcoming!, null, 'held')).toBe(false);
+    expect(await mark(ids.Gone!, null, 'held')).toBe(false);
+    expect(await mark(ids.P1!, null, 'held')).toBe(false);
+    expect(await mark(ids.Pastone!, null, 'held')).toBe(true);
     expect(await list({ list: 'held' })).toEqual(['Pastone']);
-    expect(await store.desk.markOutcome(ids.Pastone!, null, ANNA, now)).toBe(true);
+    expect(await mark(ids.Pastone!, 'held', null)).toBe(true);
     expect(await list({ list: 'held' })).toEqual([]);
     expect((await store.findById(ids.Pastone!))?.call?.outcome).toBeUndefined();
+  });
+
+  it('change a mark only if it is still the one the page showed: a colleague’s since is kept, and of two presses at once one wins', async () => {
+    const BEN = 'ben@agency.example';
+    const id = ids.Pastone!;
+    const outcome = async () => (await store.findById(id))?.call?.outcome;
+    const annas = { kind: 'held', by: ANNA, at: new Date(now).toISOString() };
+    // Anna marks it held; Ben, his page from before (unmarked), presses No-show: Anna's stays.
+    expect(await mark(id, null, 'held')).toBe(true);
+    expect(await mark(id, null, 'no-show', BEN, now + 1000)).toBe(false);
+    expect(await mark(id, null, null, BEN, now + 1000)).toBe(false);
+    expect(await outcome()).toEqual(annas);
+    // Held again (a double press, or from a page showing held): already so, who and when kept.
+    expect(await mark(id, null, 'held', BEN, now + 1000)).toBe(false);
+    expect(await mark(id, 'held', 'held', BEN, now + 1000)).toBe(false);
+    expect(await outcome()).toEqual(annas);
+    // From a page showing Anna's mark, Ben's No-show is made, with his name and time.
+    expect(await mark(id, 'held', 'no-show', BEN, now + 2000)).toBe(true);
+    expect(await outcome()).toEqual({
+      kind: 'no-show',
+      by: BEN,
+      at: new Date(now + 2000).toISOString(),
+    });
+    // Two presses at the same moment from pages showing the no-show: one is made, not both.
+    const both = await Promise.all([
+      mark(id, 'no-show', 'held', ANNA, now + 3000),
+      mark(id, 'no-show', null, BEN, now + 3000),
+    ]);
+    expect(both.filter(Boolean)).toHaveLength(1);
+    expect((await outcome())?.kind).toBe(both[0] ? 'held' : undefined);
+    // Unmarked again, as the other tests have it.
+    if (both[0]) expect(await mark(id, 'held', null)).toBe(true);
   });
 
   it('find by the beginning of a word of the name, e-mail or reference, whatever the case or accents; `%` and `_` as typed', async () => {

@@ -8,11 +8,16 @@ import { first } from '../requests/body.ts';
 import { isCalendarDate, type Availability } from '../../domain/booking.ts';
 import { moveBookedCall } from '../booking/change.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
-import { SlotTaken, type StoredEnquiry } from '../store/types.ts';
+import {
+  SlotTaken,
+  type CallOutcome,
+  type OutcomeKind,
+  type StoredEnquiry,
+} from '../store/types.ts';
 import type { StaffMember } from './access.ts';
 import { cancelDetail, deskChange, enquiryDetail, moveDetail, reasonText } from './records.ts';
 import { landing, type Done } from './landing.ts';
-import { MAX_BULK, noteText } from './desk-view.ts';
+import { isMarkable, MAX_BULK, noteText } from './desk-view.ts';
 import { DESK, record, redirect, type Answered, type StaffDesk } from './desk.ts';
 
 /**
@@ -24,6 +29,17 @@ export interface MovedSince {
   enquiry: StoredEnquiry;
 }
 
+/**
+ * Held, No-show or Unmark refused because the call's mark changed after the member's page showed
+ * it: its mark now (none: undefined), and whether a note typed on the card was added first. The
+ * desk says so at the top, the card below showing the mark now (./desk-page.ts).
+ */
+export interface MarkedSince {
+  type: 'marked-since';
+  outcome: CallOutcome | undefined;
+  noted: boolean;
+}
+
 /** What a member's post does (a call moved or cancelled, an enquiry marked), and where they go next. */
 export async function deskPost(
   { desk, member, session }: { desk: StaffDesk; member: StaffMember; session: string },
@@ -31,7 +47,7 @@ export async function deskPost(
   url: URL,
   availability: Availability,
   now: number,
-): Promise<Answered | MovedSince> {
+): Promise<Answered | MovedSince | MarkedSince> {
   const action = first(fields, 'action');
   if (action === 'remove-passkey' || action === 'sign-out-elsewhere') {
     const passkey = first(fields, 'passkey').slice(0, 1024);
@@ -67,6 +83,7 @@ export async function deskPost(
   const said = noted === 'noted' ? { note: 'added' as const } : undefined;
   if (action === 'change') return redirect(landing(url, undefined, id, 'move', said));
   const done = await markOne(desk, member, action, id, fields, now);
+  if (typeof done === 'object') return { ...done, noted: noted === 'noted' };
   return redirect(done ? landing(url, done, id, undefined, said) : `${DESK}${url.search}`);
 }
 
@@ -133,7 +150,7 @@ async function markOne(
   id: string,
   fields: Map<string, string[]>,
   now: number,
-): Promise<Done | undefined> {
+): Promise<Done | Omit<MarkedSince, 'noted'> | undefined> {
   if (!id) return undefined;
   if (action === 'handled' || action === 'new') {
     const handledBy = action === 'handled' ? member.email : null;
@@ -147,19 +164,51 @@ async function markOne(
     });
     return action;
   }
-  if (action === 'held' || action === 'no-show' || action === 'unmark') {
-    const outcome = action === 'unmark' ? null : action;
-    if (!(await desk.store.desk.markOutcome(id, outcome, member.email, now))) return 'not-begun';
-    const said = { held: 'marked the call held', 'no-show': 'marked the call a no-show' };
-    await record(desk, member, now, {
-      action: outcome ? said[outcome] : 'unmarked the call',
-      subject: id,
-      detail: await nameOf(desk, id),
-    });
-    return action;
-  }
+  if (action === 'held' || action === 'no-show' || action === 'unmark')
+    return markCall(desk, member, action, id, shownOutcome(fields), now);
   if (action === 'note') return addNote(desk, member, id, first(fields, 'note'), now);
   return undefined;
+}
+
+/**
+ * The call's mark the card showed (its hidden field): null for none. A page without one, or with
+ * something else, is taken as out of date (undefined): it changes no mark.
+ */
+const shownOutcome = (fields: Map<string, string[]>): OutcomeKind | null | undefined => {
+  const text = first(fields, 'shown-outcome');
+  return text === 'none' ? null : text === 'held' || text === 'no-show' ? text : undefined;
+};
+
+/**
+ * A call marked held or a no-show, or unmarked, if its mark is still the one the member's page
+ * showed; in the audit log only then. Already what was asked (a double press, a retry): done, as
+ * it stands. A colleague's mark since (or an old page's press): kept, and said.
+ */
+async function markCall(
+  desk: StaffDesk,
+  member: StaffMember,
+  action: 'held' | 'no-show' | 'unmark',
+  id: string,
+  shown: OutcomeKind | null | undefined,
+  now: number,
+): Promise<Done | Omit<MarkedSince, 'noted'>> {
+  const to = action === 'unmark' ? null : action;
+  const changed =
+    shown !== undefined &&
+    (await desk.store.desk.markOutcome(id, { shown, to }, member.email, now));
+  if (!changed) {
+    const call = (await desk.store.findById(id))?.call;
+    if (!call || !isMarkable(call, now)) return 'not-begun';
+    if ((call.outcome?.kind ?? null) === to) return action;
+    return { type: 'marked-since', outcome: call.outcome };
+  }
+  const said = { held: 'marked the call held', 'no-show': 'marked the call a no-show' };
+  await record(desk, member, now, {
+    action: to ? said[to] : 'unmarked the call',
+    subject: id,
+    detail: await nameOf(desk, id),
+  });
+  return action;
 }
 
 /** A note on the enquiry `id`, in the audit log; what it came to. */

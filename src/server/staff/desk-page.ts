@@ -23,7 +23,14 @@ import {
 import type { CalendarWriteState } from '../store/calendar-writes.ts';
 import type { KnownHost, StoredEnquiry } from '../store/types.ts';
 import { isEditor, type StaffMember } from './access.ts';
-import { bulkMessage, doneAt, doneMessage, noteMessage } from './landing.ts';
+import {
+  bulkMessage,
+  doneAt,
+  doneMessage,
+  markedSinceMessage,
+  NOTE_ADDED,
+  noteMessage,
+} from './landing.ts';
 import {
   deskAddress,
   deskFilters,
@@ -33,7 +40,7 @@ import {
   whoIn,
   type DeskFilters,
 } from './desk-view.ts';
-import { deskPost, shownSequence } from './desk-actions.ts';
+import { deskPost, shownSequence, type MarkedSince } from './desk-actions.ts';
 import { reasonText } from './records.ts';
 import { hostNamesOf } from '../enquiries/listing.ts';
 import {
@@ -150,6 +157,8 @@ export async function handleDesk(
     });
   if (request.method !== 'POST' || !post?.ok) return deskView(desk, member, url, availability, now);
   const answer = await deskPost({ desk, member, session }, fields, url, availability, now);
+  if (answer.type === 'marked-since')
+    return postShownAgain(shownAgain, markedSince(desk, member, answer));
   if (answer.type !== 'moved-since') return answer;
   // Its step again for the call as it is now (its sequence now), to cancel or keep at its new time.
   const movedTo = refusalMessage('used', answer.enquiry, member.timeZone);
@@ -157,14 +166,29 @@ export async function handleDesk(
 }
 
 /**
+ * Why Held, No-show or Unmark did nothing (a colleague's mark since): who marked it what, and when
+ * in the member's zone; a note typed on the card was added all the same, and is not kept.
+ */
+function markedSince(desk: StaffDesk, member: StaffMember, { outcome, noted }: MarkedSince) {
+  const mark = outcome && {
+    kind: outcome.kind,
+    by: whoIn(desk.members)(outcome.by),
+    at: deskTime(outcome.at, member.timeZone),
+  };
+  const said = markedSinceMessage(mark);
+  return { status: 409, done: noted ? `${said} ${NOTE_ADDED}` : said, noteAdded: noted };
+}
+
+/**
  * The desk as the member had it when their post did nothing, saying why (`done`, at the top, the
- * focus on it): their note still typed, or the call's form they posted (a move's, a cancel's) open
- * again with what they chose and typed. That form keeps the call's sequence the post had, unless
- * `sequence` is 'now': the post was out of date, and the form shows the call as it is now.
+ * focus on it): their note still typed (unless `noteAdded`: it was added first), or the call's
+ * form they posted (a move's, a cancel's) open again with what they chose and typed. That form
+ * keeps the call's sequence the post had, unless `sequence` is 'now': the post was out of date,
+ * and the form shows the call as it is now.
  */
 async function postShownAgain(
   { desk, member, fields, url, availability, now }: ShownAgain,
-  why: { status: number; headers?: Record<string, string>; done: string },
+  why: { status: number; headers?: Record<string, string>; done: string; noteAdded?: boolean },
   sequence: 'posted' | 'now' = 'posted',
 ): Promise<DeskView> {
   const form = callFormPosted(fields, url, member.timeZone);
@@ -176,7 +200,7 @@ async function postShownAgain(
     now,
   );
   // Whichever of the card's buttons posted it (each sends the note box).
-  const note = first(fields, 'note');
+  const note = why.noteAdded ? '' : first(fields, 'note');
   const again = form && view.selected?.step === form.step ? view.selected : undefined;
   // The form sends on the sequence the post had; the call's now when out of date, or the post
   // had none (an old page's).

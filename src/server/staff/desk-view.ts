@@ -159,6 +159,10 @@ export function deskItem(e: StoredEnquiry, notes: StoredNote[], context: ItemCon
   };
 }
 
+/** Whether a call can be marked held or a no-show at `now`: begun, and not cancelled. */
+export const isMarkable = (call: NonNullable<StoredEnquiry['call']>, now: number) =>
+  Date.parse(call.start) <= now && !call.cancelledAt;
+
 function deskCallOf(call: NonNullable<StoredEnquiry['call']>, context: ItemContext) {
   const begun = Date.parse(call.start) <= context.now;
   return {
@@ -179,7 +183,7 @@ function deskCallOf(call: NonNullable<StoredEnquiry['call']>, context: ItemConte
     }),
     ...(call.outcome && { outcome: { ...call.outcome, by: context.who(call.outcome.by) } }),
     ahead: !begun && !call.cancelledAt,
-    markable: begun && !call.cancelledAt,
+    markable: isMarkable(call, context.now),
   };
 }
 

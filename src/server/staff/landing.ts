@@ -38,6 +38,17 @@ const DONE = {
     'You are signed out on every other device and browser: only this one is signed in now.',
 };
 
+/**
+ * Why Held, No-show or Unmark changed nothing: the call's mark changed after the member's page
+ * showed it (or their page is from before it sent the mark shown). `mark`: the mark now, by whom
+ * (their name) and when (in the member's zone); none: unmarked. Said at the top, the call's card
+ * below showing the mark now.
+ */
+export const markedSinceMessage = (mark?: { kind: 'held' | 'no-show'; by: string; at: string }) =>
+  mark
+    ? `${mark.by} marked the call ${mark.kind === 'held' ? 'held' : 'a no-show'} at ${mark.at}, after your page showed it: nothing changed. Its card shows that mark now; press again there to change it.`
+    : "The call's mark changed after your page showed it, and it is unmarked now: nothing changed. Its card shows it so; press again there to mark it.";
+
 /** The outcomes said at the item acted on (every card of the desk's lists is `enquiry-ID`). */
 const AT_ITEM: readonly string[] = [
   'moved',
@@ -116,9 +127,12 @@ export interface Said {
 }
 const SAID = ['marked', 'of', 'note', 'reason'];
 
-/** The words for a note typed on the card and added with another of its buttons; else none. */
+/** The words for a note typed on the card and added with another of its buttons. */
+export const NOTE_ADDED = 'Your note is added.';
+
+/** NOTE_ADDED when the outcome's address says a note was added; else none. */
 export const noteMessage = (url: URL) =>
-  url.searchParams.get('note') === 'added' ? 'Your note is added.' : undefined;
+  url.searchParams.get('note') === 'added' ? NOTE_ADDED : undefined;
 
 /** What a bulk post came to, in words, from its address's counts; undefined without them. */
 export function bulkMessage(url: URL): string | undefined {

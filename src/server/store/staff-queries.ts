@@ -351,11 +351,14 @@ function noteQueries(db: Db): Pick<StaffQueries, 'notesOf' | 'addNote'> {
 /** What members mark: a past call's outcome, enquiries handled in bulk. */
 function markQueries(db: Db): Pick<StaffQueries, 'markOutcome' | 'markAllHandled'> {
   return {
-    async markOutcome(id, outcome, by, now) {
+    async markOutcome(id, { shown, to }, by, now) {
+      // Compared and set in one statement: of two presses at once from pages showing the same
+      // mark, one changes it; the other finds the new mark and changes nothing.
       const changed = await db.run(
         `UPDATE enquiries SET call_outcome = ?, call_outcome_by = ?, call_outcome_at = ?
-         WHERE id = ? AND call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start <= ?`,
-        [outcome, outcome && by, outcome && now, id, callInstant(now)],
+         WHERE id = ? AND call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start <= ?
+           AND COALESCE(call_outcome, 'none') = ? AND COALESCE(call_outcome, 'none') <> ?`,
+        [to, to && by, to && now, id, callInstant(now), shown ?? 'none', to ?? 'none'],
       );
       return changed > 0;
     },

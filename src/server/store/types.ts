@@ -118,9 +118,12 @@ export interface StoredCall {
   outcome?: CallOutcome;
 }
 
+/** What a member may mark a past call. */
+export type OutcomeKind = 'held' | 'no-show';
+
 /** What became of a past call, as a member marked it. */
 export interface CallOutcome {
-  kind: 'held' | 'no-show';
+  kind: OutcomeKind;
   by: string;
   at: string;
 }
@@ -568,12 +571,14 @@ export interface StaffQueries {
   /** A note on an enquiry; false when there is no such enquiry. */
   addNote(note: StoredNote): Promise<boolean>;
   /**
-   * A call begun by `now` and not cancelled marked held or a no-show by `by` (or unmarked, null);
-   * false when there is no such call.
+   * A call begun by `now` and not cancelled marked `to` (held or a no-show) by `by`, or unmarked
+   * (null), only if its mark is still `shown` (the member's page's; null: none): a colleague's
+   * meanwhile is kept. Whether it changed: false for no such call, a mark other than `shown`, or
+   * one that is `to` already.
    */
   markOutcome(
     id: string,
-    outcome: 'held' | 'no-show' | null,
+    mark: { shown: OutcomeKind | null; to: OutcomeKind | null },
     by: string,
     now: number,
   ): Promise<boolean>;
