@@ -19,6 +19,8 @@ declare global {
       post?: import('./server/requests/post-gate').PostVerdict;
       /** The server's services (src/server/app.ts), which the middleware hands every on-demand route. */
       app: import('./server/app').App;
+      /** A refusal of a member's, for src/pages/staff/refused.astro to show (src/server/staff/refused.ts). */
+      refused?: import('./server/staff/refused').RefusedPage;
     }
   }
 }

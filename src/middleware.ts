@@ -21,6 +21,7 @@ import {
 } from './server/http/routes';
 import type { Services } from './server/booking/services';
 import { editorAnswer, previewAnswer } from './server/staff/editing';
+import { showRefused } from './server/staff/refused';
 import { PREVIEW_PAGE, isEditorAddress } from './domain/editing';
 import { serverConfig } from './server/config';
 import { EDITOR_ROUTES } from './editor/routes';
@@ -61,6 +62,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
         : isEditorAddress(routePath(context.url.pathname) ?? '')
           ? await editorAnswer(context.request, services)
           : await previewAnswer(context.request, services);
+    // A member's browser refused is shown the staff page that says why (./pages/staff/refused.astro).
+    if (answer && !(answer instanceof Response)) return showRefused(context, answer);
     if (answer) return answer;
   }
   // An address that is no page: a redirect or the not-found page, for any method, as before the

@@ -152,3 +152,17 @@ export const REF_LENGTH = 8;
  * log: a booked call's page of that id (/schedule/booked?ref=, its older address) shows its time.
  */
 export const referenceOf = (id: string) => id.slice(0, REF_LENGTH);
+
+/**
+ * Why a member's browser was refused a staff address, as its page says it
+ * (src/components/staff/StaffRefused.astro, src/server/staff/refused.ts): what happened, what to
+ * do, and the way back.
+ */
+export interface StaffRefusal {
+  /** The page's heading. */
+  title: string;
+  said: string;
+  /** What to do about it, if the member can do anything. */
+  todo?: string;
+  back: { href: string; label: string };
+}

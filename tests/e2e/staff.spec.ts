@@ -557,3 +557,40 @@ test('Held and No-show say which is in effect, to a screen reader and by look', 
     await server.stop();
   }
 });
+
+test('a refusal is a staff page: axe finds nothing, and the keyboard takes the member back to the desk', async ({
+  browser,
+}) => {
+  // Editing off: Publishing is not on this site, and says so.
+  const port = await freePort();
+  const server = await startServer({
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
+  });
+  const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  try {
+    const token = 'b'.repeat(43);
+    await store.staff.startSession(storedHash(token), 'anna@northgate-digital.example', Date.now());
+    await context.addCookies([{ name: 'staff', value: token, url: server.url }]);
+    const page = await context.newPage();
+    const answer = await page.goto(`${server.url}/staff/publish`);
+    expect(answer?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Publishing is off on this site',
+    );
+    expect(await violations(page)).toEqual([]);
+    const back = page.getByRole('link', { name: 'Back to the desk' });
+    for (let tab = 0; tab < 6 && !(await back.evaluate((a) => a === document.activeElement)); tab++)
+      await page.keyboard.press('Tab');
+    await expect(back).toBeFocused();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/staff`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Desk');
+  } finally {
+    await context.close();
+    await store.close();
+    await server.stop();
+  }
+});

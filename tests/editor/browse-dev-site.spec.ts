@@ -74,6 +74,8 @@ const others: Record<string, number> = {
   '/staff/sign-out': 405,
   // The live site's preview (EDITING=on): no page of the dev site, whose editor previews itself.
   '/keystatic/preview': 404,
+  // A refusal's page, shown by a rewrite only (src/server/staff/refused.ts): nothing asked for itself.
+  '/staff/refused': 404,
 };
 
 /** Each file of src/pages as the address walked for it. */

@@ -8,6 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onDemandRoutes } from '../../src/server/http/routes';
+import { PREVIEW_PAGE, isEditorAddress } from '../../src/domain/editing';
 import { openSocket, rawRequest, whatServerWrites } from '../support/raw-http';
 import {
   freePort,
@@ -38,8 +39,9 @@ function everyAddress() {
   return {
     pages,
     files: ['/favicon.svg', '/sw.js', '/robots.txt', `/_astro/${script}`],
-    onDemand: Object.keys(onDemandRoutes),
-    unknown: ['/no-such-page', '/wp-admin/setup.php', '/404'],
+    // The editor's Preview is no address of a site with editing off, as this server is.
+    onDemand: Object.keys(onDemandRoutes).filter((path) => !isEditorAddress(path)),
+    unknown: ['/no-such-page', '/wp-admin/setup.php', '/404', PREVIEW_PAGE],
   };
 }
 

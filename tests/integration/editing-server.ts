@@ -1,11 +1,15 @@
 /**
  * The production server with the live site's editing on (EDITING=on), over a clone of this project
  * in a folder of the test's, its builds a stand-in's: and an editor's session on it, started in its
- * store as the sign-in makes one (tests of the built server: ./live-editor.test.ts signs in too).
+ * store as the sign-in makes one (tests of the built server: ./live-editor.test.ts signs in too);
+ * and a staff page checked as a browser would apply it.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { JSDOM } from 'jsdom';
+import { expect } from 'vitest';
 import { readConfig } from '../../src/server/config';
 import { storedHash } from '../../src/server/staff/access';
 import { openStore } from '../../src/server/store/index';
@@ -56,4 +60,20 @@ export async function startEditingServer(
     ...env,
   });
   return { server, site, cookie: await sessionCookie(server, editor) };
+}
+
+/** A staff page, its styles allowed by its policy: what a browser would apply. */
+export async function staffPage(answer: Response) {
+  expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(answer.headers.get('cache-control')).toContain('no-store');
+  const html = await answer.text();
+  const page = new JSDOM(html).window.document;
+  expect(page.querySelector('.staff__bar')?.textContent).toContain('desk');
+  const styles = [...page.querySelectorAll('style')].map((style) => style.textContent ?? '');
+  expect(styles.join('')).toMatch(/\.staff__bar/);
+  const policy = answer.headers.get('content-security-policy') ?? '';
+  const styleSrc = policy.split(';').find((part) => part.trim().startsWith('style-src')) ?? '';
+  for (const style of styles)
+    expect(styleSrc).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+  return { html, page };
 }

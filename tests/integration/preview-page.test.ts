@@ -9,16 +9,14 @@
  * ./live-editor.test.ts runs the real one.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromiumArgs, chromiumShellPath } from '../../scripts/local.mjs';
 import type { RunningServer } from '../support/server';
-import { startEditingServer } from './editing-server';
+import { staffPage, startEditingServer } from './editing-server';
 
 const root = join(import.meta.dirname, '../..');
 const EDITOR = 'erin@agency.example';
@@ -86,22 +84,6 @@ async function after(status: number) {
     )
     .not.toBe(status);
   return answer!;
-}
-
-/** A staff page, its styles allowed by its policy: what a browser would apply. */
-async function staffPage(answer: Response) {
-  expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
-  expect(answer.headers.get('cache-control')).toContain('no-store');
-  const html = await answer.text();
-  const page = new JSDOM(html).window.document;
-  expect(page.querySelector('.staff__bar')?.textContent).toContain('desk');
-  const styles = [...page.querySelectorAll('style')].map((style) => style.textContent ?? '');
-  expect(styles.join('')).toMatch(/\.staff__bar/);
-  const policy = answer.headers.get('content-security-policy') ?? '';
-  const styleSrc = policy.split(';').find((part) => part.trim().startsWith('style-src')) ?? '';
-  for (const style of styles)
-    expect(styleSrc).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
-  return { html, page };
 }
 
 it('says, as a staff page, that the preview is building, why its build failed (its lines as text), and why a publish would be refused', async () => {

@@ -64,6 +64,8 @@ export const onDemandRoutes: Record<string, RoutePolicy> = {
   '/staff/publish': { methods: ['GET', 'HEAD', 'POST'], staff: true, showsRefusals: true },
   '/staff/sign-in': { methods: ['GET', 'HEAD', 'POST'], staff: true, staffLimit: 'sign-in' },
   '/staff/sign-out': { methods: ['POST'], staff: true, staffLimit: 'none' },
+  // A refusal of Publishing's or the editor's, shown by a rewrite (src/server/staff/refused.ts).
+  '/staff/refused': page,
   // The editor's Preview on the live site (EDITING=on), while its build is made: a staff page.
   '/keystatic/preview': page,
   // A post (the desk's button), never a GET: another site could make a member's browser GET it.

@@ -24,7 +24,14 @@ import {
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from '../config.ts';
-import { KNOWN_METHODS, allowHeader, onDemandRoutes, routePath, staticFiles } from './routes.ts';
+import {
+  KNOWN_METHODS,
+  allowHeader,
+  onDemandRoutes,
+  routePath,
+  staticFiles,
+  type RoutePolicy,
+} from './routes.ts';
 import { clientNetwork } from '../networks.ts';
 import { log as serverLog, withRequestId } from '../log.ts';
 import { clientAddress, isTrustedProxy } from '../requests/client.ts';
@@ -440,6 +447,15 @@ function lingerIfUnread(req: IncomingMessage, res: ServerResponse) {
 /** The visual editor's addresses (EDITING=on), which src/server/staff/editing.ts gates. */
 const editorRoutes = { methods: EDITOR_METHODS };
 
+/**
+ * The policy of an on-demand address: with editing off, the editor's addresses are none (its
+ * Preview's page included), so that any method there is not found, as a GET is.
+ */
+function routePolicy(path: string, editing: boolean): RoutePolicy | undefined {
+  if (!isEditorAddress(path)) return onDemandRoutes[path];
+  return editing ? (onDemandRoutes[path] ?? editorRoutes) : undefined;
+}
+
 /** What a request gets, by its method and address: a refusal, OPTIONS' answer, a file, or Astro. */
 type Route =
   | { status: number; text: string; headers?: Record<string, string> }
@@ -458,9 +474,7 @@ function routeOf(
   const path = routePath(url);
   if (path === undefined) return { status: 400, text: 'The address is malformed.' };
   const file = lookup(files, url);
-  const policy = file
-    ? staticFiles
-    : (onDemandRoutes[path] ?? (editing && isEditorAddress(path) ? editorRoutes : undefined));
+  const policy = file ? staticFiles : routePolicy(path, editing);
   // An address the site does not have: its not-found page, for any method that reads one.
   const allowed = policy ?? staticFiles;
   if (method === 'OPTIONS') return { allow: allowHeader(allowed) };

@@ -4,7 +4,8 @@
  * editor's addresses (src/domain/editing.ts) over a unix socket, for signed-in editors only.
  *
  * - Signed out: the editor's page leads to the sign-in page; anything else is refused (403).
- * - A member who is not an editor (STAFF_EDITORS): 403, for the page and for every write.
+ * - A member who is not an editor (STAFF_EDITORS): 403, for the page and for every write; a
+ *   browser is shown the staff page that says why (./refused.ts), the editor's fetches its line.
  * - A write (any method but GET and HEAD) must come from the site's own pages (Origin, or
  *   Sec-Fetch-Site: same-origin), and, once the editor has taken it, is a line of the staff audit
  *   with the member's name.
@@ -35,6 +36,7 @@ import { inDraftTurn } from '../releases/draft.ts';
 import { isEditor, signedIn, type StaffMember } from './access.ts';
 import { record, type OpenDesk } from './desk.ts';
 import { leaveEntry, leavePreview, previewFile } from './preview.ts';
+import { staffRefusal, type RefusalKind, type RefusedPage } from './refused.ts';
 
 /** The draft the editor reads and writes: a working copy of the site (../releases/draft.ts). */
 export const draftFolder = (config: Pick<ServerConfig, 'editing'>) => config.editing.draftDir;
@@ -60,9 +62,6 @@ const answer = (status: number, text: string, headers: Record<string, string> = 
 
 const READS = new Set(['GET', 'HEAD']);
 
-/** A member signed in who is not in STAFF_EDITORS, at the editor and at its preview. */
-export const NOT_AN_EDITOR = 'Only the site’s editors may use the editor (STAFF_EDITORS).';
-
 /** Whether a write comes from the site's own pages: as the staff desk's posts must. */
 function fromTheSite(request: Request, origin: string) {
   const site = request.headers.get('sec-fetch-site');
@@ -70,11 +69,14 @@ function fromTheSite(request: Request, origin: string) {
   return request.headers.get('origin') === origin;
 }
 
-/** The editor's answer to `request`, for an address of the editor's; undefined with EDITING off. */
+/**
+ * The editor's answer to `request`, for an address of the editor's; a refusal a member's browser
+ * is shown as a staff page (the middleware renders it); undefined with EDITING off.
+ */
 export async function editorAnswer(
   request: Request,
   { open, config, now = Date.now }: { open: OpenDesk; config: ServerConfig; now?: () => number },
-): Promise<Response | undefined> {
+): Promise<Response | RefusedPage | undefined> {
   if (!config.editing.enabled) return undefined;
   const url = new URL(request.url);
   if (oddlyWritten(url.pathname)) return answer(404, 'Not found.');
@@ -91,14 +93,16 @@ export async function editorAnswer(
           'You were signed out. Your changes are kept in this browser: sign in again on /staff/sign-in, then press Save again.',
         );
   const { member } = current;
-  if (!isEditor(member)) return answer(403, NOT_AN_EDITOR);
+  const refuse = (kind: RefusalKind) => {
+    const refusal = staffRefusal(request, kind, member);
+    return refusal.type === 'page' ? refusal : refusal.response;
+  };
+  if (!isEditor(member)) return refuse('not-an-editor');
   const write = !READS.has(request.method);
   // Preview mode is this server's own (./preview.ts); the preview's page is a page of the site's
   // (src/pages/keystatic/preview.astro, ./preview-page.ts).
-  if (url.pathname === LEAVE_PREVIEW)
-    return write ? answer(405, 'Use GET here.', { Allow: 'GET, HEAD' }) : leaveEntry();
-  if (write && !fromTheSite(request, origin))
-    return answer(403, 'Only the editor’s own pages may change the draft.');
+  if (url.pathname === LEAVE_PREVIEW) return write ? refuse('leave-by-link') : leaveEntry();
+  if (write && !fromTheSite(request, origin)) return refuse('not-from-the-site');
   const files = url.pathname === KEYSTATIC_SAVE && write ? savedFiles(request.clone()) : undefined;
   const response = await toHelper(
     request,

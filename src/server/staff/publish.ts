@@ -17,6 +17,7 @@ import {
 } from '../releases/publishing.ts';
 import { PublishRefused } from '../releases/draft.ts';
 import { isEditor, type StaffMember } from './access.ts';
+import { staffRefusal, type RefusedPage } from './refused.ts';
 import { isUnderWay } from '../../domain/publishing.ts';
 import {
   deskHeaders,
@@ -72,30 +73,17 @@ const DONE = {
 const said = (done: keyof typeof DONE, step = '') =>
   redirect(`${PUBLISH_PAGE}?done=${done}${step}#${done === 'queued' ? 'progress' : 'done'}`);
 
-const answer = (status: number, text: string): Answered => ({
-  type: 'response',
-  response: new Response(text, {
-    status,
-    headers: deskHeaders({ 'Content-Type': 'text/plain; charset=utf-8' }),
-  }),
-});
-
 /** /staff/publish: GET shows it; POST publishes, rolls back or starts the draft again. */
 export async function handlePublish(
   request: Request,
   post: PostVerdict | undefined,
   open: OpenDesk,
-): Promise<PublishPage | Answered> {
+): Promise<PublishPage | RefusedPage | Answered> {
   const visit = await signedInVisit(request, post, open);
   if ('type' in visit) return visit;
   const { desk, member, now, refused } = visit;
-  if (!desk.publishing)
-    return answer(404, 'Publishing from the browser is off on this site (EDITING is not on).');
-  if (!isEditor(member))
-    return answer(
-      403,
-      'Only editors may publish. Ask whoever runs the site to add your address to STAFF_EDITORS.',
-    );
+  if (!desk.publishing) return staffRefusal(request, 'publishing-off', member);
+  if (!isEditor(member)) return staffRefusal(request, 'publish-not-an-editor', member);
   try {
     if (refused)
       return {
@@ -108,7 +96,8 @@ export async function handlePublish(
       return await publishPost(desk, member, post.fields, now);
     return await publishGet(desk.publishing, member, request);
   } catch (error) {
-    if (error instanceof PublishedElsewhere) return answer(409, error.message);
+    if (error instanceof PublishedElsewhere)
+      return staffRefusal(request, 'published-elsewhere', member, error.message);
     throw error;
   }
 }

@@ -1,0 +1,144 @@
+/**
+ * The refusals a member can meet in their browser at Publishing and at the editor's addresses, in
+ * the staff's words: a staff page with the refusal's status (src/pages/staff/refused.astro), or,
+ * to a script (JSON asked; a fetch of the editor's API, whose tab reads the text), the line it
+ * always had.
+ */
+import type { StaffRefusal } from '../../domain/staff.ts';
+import { EDITOR_PAGE, isEditorAddress } from '../../domain/editing.ts';
+import type { PageAnswer } from '../http/answer.ts';
+import { jsonResponse } from '../json.ts';
+import { wantsJson } from '../requests/client.ts';
+import type { StaffMember } from './access.ts';
+import { DESK, deskHeaders, type Answered } from './desk.ts';
+
+/** Where a refusal is shown: reached by a rewrite only (`showRefused`); asked for itself, not found. */
+export const REFUSED_PAGE = '/staff/refused';
+
+/** A member signed in who is not in STAFF_EDITORS, at the editor and at its preview. */
+export const NOT_AN_EDITOR = 'Only the site’s editors may use the editor (STAFF_EDITORS).';
+
+const TO_THE_DESK = { href: DESK, label: 'Back to the desk' };
+const TO_THE_EDITOR = { href: EDITOR_PAGE, label: 'Back to the editor' };
+
+interface Refusal extends StaffRefusal {
+  status: number;
+  /** What a script is told, when not `said`. */
+  line?: string;
+  headers?: Record<string, string>;
+}
+
+/** Each refusal, in the words its page says and the line a script reads. */
+const REFUSALS = {
+  'not-an-editor': {
+    status: 403,
+    title: 'The editor is for the site’s editors',
+    said: NOT_AN_EDITOR,
+    todo: 'Ask whoever runs the site to add your address to STAFF_EDITORS.',
+    back: TO_THE_DESK,
+    line: NOT_AN_EDITOR,
+  },
+  'publish-not-an-editor': {
+    status: 403,
+    title: 'Publishing is for the site’s editors',
+    said: 'Only editors may publish.',
+    todo: 'Ask whoever runs the site to add your address to STAFF_EDITORS.',
+    back: TO_THE_DESK,
+    line: 'Only editors may publish. Ask whoever runs the site to add your address to STAFF_EDITORS.',
+  },
+  'publishing-off': {
+    status: 404,
+    title: 'Publishing is off on this site',
+    said: 'Publishing from the browser is off on this site (EDITING is not on).',
+    todo: 'The site’s content changes as its code is deployed: ask whoever runs the site.',
+    back: TO_THE_DESK,
+  },
+  'published-elsewhere': {
+    status: 409,
+    title: 'Publishing is done on another machine',
+    // Said by the error (../releases/publishing.ts PublishedElsewhere).
+    said: '',
+    back: TO_THE_DESK,
+  },
+  'leave-by-link': {
+    status: 405,
+    title: 'Nothing was changed',
+    said: 'Leaving the preview is a link, not a form: nothing is sent to it.',
+    todo: 'Leave the preview with “Leave the preview” at the top of its pages.',
+    back: TO_THE_EDITOR,
+    line: 'Use GET here.',
+    headers: { Allow: 'GET, HEAD' },
+  },
+  'not-from-the-site': {
+    status: 403,
+    title: 'Nothing was changed',
+    said: 'Only the editor’s own pages may change the draft.',
+    todo: 'This came from another page or site. Make the change in the editor itself.',
+    back: TO_THE_EDITOR,
+  },
+} satisfies Record<string, Refusal>;
+
+export type RefusalKind = keyof typeof REFUSALS;
+
+/** A refusal as a staff page renders it (src/pages/staff/refused.astro). */
+export interface RefusedPage extends PageAnswer {
+  refusal: StaffRefusal;
+  member: StaffMember;
+}
+
+/**
+ * Whether a refusal goes to a person's browser as a page: anything but JSON asked for, or a
+ * script's fetch of the editor's API and files (Keystatic's Save shows the line); a browser sent
+ * there by a form (Sec-Fetch-Mode: navigate) gets the page.
+ */
+function asPage(request: Request) {
+  if (wantsJson(request)) return false;
+  const { pathname } = new URL(request.url);
+  const editorsPage = pathname === EDITOR_PAGE || pathname.startsWith(`${EDITOR_PAGE}/`);
+  const scripts = isEditorAddress(pathname) && !editorsPage;
+  return !scripts || request.headers.get('sec-fetch-mode') === 'navigate';
+}
+
+/**
+ * Refusal `kind` of `member`'s request (`said`: the words of an error that says it): its page, or
+ * to a script its line, as text or JSON as asked, with the same status.
+ */
+export function staffRefusal(
+  request: Request,
+  kind: RefusalKind,
+  member: StaffMember,
+  said?: string,
+): RefusedPage | Answered {
+  const { status, line, headers = {}, ...words }: Refusal = REFUSALS[kind];
+  const refusal = { ...words, said: said ?? words.said };
+  const all = deskHeaders(headers);
+  if (asPage(request)) return { type: 'page', status, headers: all, refusal, member };
+  const text = line ?? refusal.said;
+  const response = wantsJson(request)
+    ? jsonResponse(status, { error: text }, all)
+    : new Response(text, {
+        status,
+        headers: { ...all, 'Content-Type': 'text/plain; charset=utf-8' },
+      });
+  return { type: 'response', response };
+}
+
+/** What a page or the middleware hands Astro to show a refusal: its context, or `Astro`. */
+interface Rewriter {
+  request: Request;
+  url: URL;
+  locals: { refused?: RefusedPage };
+  rewrite(payload: Request): Promise<Response>;
+}
+
+/**
+ * The refusal's page, rendered in place of the address asked for (Astro's rewrite, which runs the
+ * middleware again): a GET of REFUSED_PAGE with the request's headers, so that a post's body, read
+ * already, is not read again.
+ */
+export function showRefused(astro: Rewriter, page: RefusedPage) {
+  astro.locals.refused = page;
+  return astro.rewrite(
+    new Request(new URL(REFUSED_PAGE, astro.url), { headers: astro.request.headers }),
+  );
+}
