@@ -15,7 +15,8 @@ import { Bookings } from '../../src/server/booking/calls';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { calendarOf, decoded } from '../support/mime';
 import { readStore } from '../support/server';
-import { book, freeSlots, onWeekday, type Slot } from './calls';
+import { book, freeSlots, listedSlots, onWeekday, type Slot } from './calls';
+import { call, plus } from '../support/records';
 import { stoppedAfterEach } from './stopped-after-each';
 import type { Received } from '../../scripts/smtp';
 
@@ -300,10 +301,78 @@ describe('the change link', () => {
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     const lost = await answers.find((a) => a.status === 409)!.text();
-    expect(lost).toContain('That time was just taken. Here are the nearest free ones.');
+    expect(lost).toContain('That time was just taken, so your call stays at ');
     expect(lost).toContain('Nearest free times');
   });
+
+  it('a time taken meanwhile keeps the call at its time, says which, and what the prospect can do', async () => {
+    const server = await servers.start();
+    const { slots } = await freeSlots(server);
+    // Wednesday: only Anna works, so one call holds the time.
+    const wednesdays = onWeekday(slots, 'Wednesday');
+    const own = wednesdays[0]!.start;
+    const booked = await book(server, own, { time_zone: 'America/New_York' });
+    const { id } = (await booked.json()) as { id: string };
+    const token = signCallToken('change', id, 0, Date.parse(own), SECRET);
+    const page = await (await fetch(`${server.url}/schedule/change?token=${token}`)).text();
+    const kept = timeShownOn(page);
+    expect(kept).toContain('Eastern');
+    expect(page).toContain(`value="${wednesdays[3]!.start}"`);
+
+    // Another booking takes a time the page offered: with others free, the nearest are offered.
+    await storeCalls(server, [wednesdays[3]!.start]);
+    const taken = await post(server.url, { token, slot: wednesdays[3]!.start });
+    expect(taken.status).toBe(409);
+    const said = await taken.text();
+    expect(timeShownOn(said)).toBe(kept);
+    expect(said).toContain(
+      `That time was just taken, so your call stays at ${kept}. Choose one of the nearest free times below, or keep your call at its time.`,
+    );
+    expect(said).toContain('Nearest free times');
+    expect(said).not.toContain('Send your message');
+
+    // Every other time taken as well: nothing to choose, the call stays, and the prospect is told
+    // how to keep it or reach us, not to send a message there is no form for.
+    const listed = (await listedSlots(server)).slots.filter((slot) => slot.start !== own);
+    await storeCalls(
+      server,
+      listed.map((slot) => slot.start),
+    );
+    const none = await post(server.url, { token, slot: wednesdays[4]!.start });
+    expect(none.status).toBe(409);
+    const told = await none.text();
+    expect(told).toContain(
+      `That time was just taken, and no other time is free in the coming days, so your call stays at ${kept}. Keep it, or write to us from the contact page (/contact)`,
+    );
+    expect(told).toContain('No other time is free in the coming days.');
+    expect(told).not.toContain('Send your message');
+    expect(told).not.toContain('name="slot"');
+    expect(told).not.toContain('Move the call');
+    expect(told).toContain('Keep the current time');
+    const stored = (await readStore(server.database)).find((e) => e.id === id)!;
+    expect(stored.call).toMatchObject({ start: own, sequence: 0, moves: 0 });
+  });
 });
+
+/** The call's time as its page shows it, first of all (BookedCallDetails: the prospect's zone). */
+const timeShownOn = (html: string) =>
+  /class="booked-call__time[^"]*"[^>]*>\s*<strong[^>]*>([^<]+)<\/strong>/.exec(html)?.[1];
+
+/** Calls booked straight into the server's store at `starts`, holding every host then. */
+async function storeCalls(server: { database: string }, starts: string[]) {
+  const store = new SqliteStore(server.database);
+  const bookings = new Bookings(store, { bookingCap: Infinity });
+  try {
+    for (const start of starts)
+      for (const host of ['anna', 'ben'])
+        await bookings.commit(
+          call(start, { call: { start, end: plus(start, 30), hosts: [host], confirmed: true } }),
+          false,
+        );
+  } finally {
+    await store.close();
+  }
+}
 
 describe('the staff', () => {
   const cli = (server: { database: string }, args: string[]) =>

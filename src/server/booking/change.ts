@@ -12,7 +12,7 @@ import {
   CalendarsUnreadable,
   calendarsUnreadableMoveMessage,
   sameTimeMessage,
-  slotTakenMessage,
+  slotTakenMoveMessage,
 } from './messages.ts';
 import { currentFreeHosts, currentFreeSlots } from './queries.ts';
 import { linkedCall, linkPage, linkRequest } from './cancel.ts';
@@ -29,6 +29,7 @@ import { SlotTaken, type CallChange, type StoredCall, type StoredEnquiry } from 
 import { availabilityRanges, type Availability, type Slot } from '../../domain/booking.ts';
 import { reminderLeads } from '../../domain/reminders.ts';
 import type { MailPayload } from '../mail/mail-jobs.ts';
+import { callZones, formatCallTime } from '../../domain/call-times.ts';
 
 /** How many times one call may be moved with its links. */
 export const MAX_MOVES = availabilityRanges.moves.max;
@@ -98,6 +99,12 @@ async function movedByStaff(service: Pick<Services, 'store'>, id: string) {
   if (!payload) return false;
   const { call } = JSON.parse(payload) as MailPayload;
   return call?.change?.by === 'staff';
+}
+
+/** The call's time as its pages show it (BookedCallDetails): in the prospect's zone and locale. */
+function timeShown(enquiry: StoredEnquiry) {
+  const zones = callZones(enquiry.data);
+  return formatCallTime(enquiry.call!.start, zones.visitor, zones.visitorLocale);
 }
 
 /** The times the call can move to: the free ones, its own time left out. */
@@ -225,14 +232,14 @@ async function moveTo(move: LinkMove, wanted: string): Promise<ChangeAnswer> {
   } catch (error) {
     if (error instanceof CalendarsUnreadable) return choice(move, calendarsUnreadableMoveMessage);
     if (!(error instanceof SlotTaken)) throw error;
-    // Taken meanwhile (another booking or move won it): the nearest free times, as a booking gets.
+    // Taken meanwhile (another booking or move won it): the call keeps its time; the nearest free.
     const slots = await movesOf(availability, service, enquiry, now);
     const alternatives = nearest(slots, wanted);
     return {
       status: 'choose',
       enquiry,
       slots,
-      error: slotTakenMessage(alternatives),
+      error: slotTakenMoveMessage(alternatives, timeShown(enquiry)),
       alternatives,
     };
   }

@@ -58,5 +58,15 @@ export const slotTakenMessage = (alternatives: Slot[]) =>
     ? 'That time was just taken. Here are the nearest free ones.'
     : 'That time was just taken, and no other time is free in the coming days. Send your message without a time and we will reply to arrange one.';
 
+/**
+ * A move's new time taken between the prospect's choice and their post (another booking or move won
+ * it): nothing to send, as the booking form would; the call stays at `kept` (its time as the change
+ * page shows it), with the nearest free times to choose from, or, none left, what else they can do.
+ */
+export const slotTakenMoveMessage = (alternatives: Slot[], kept: string) =>
+  alternatives.length
+    ? `That time was just taken, so your call stays at ${kept}. Choose one of the nearest free times below, or keep your call at its time.`
+    : `That time was just taken, and no other time is free in the coming days, so your call stays at ${kept}. Keep it, or write to us from the contact page (/contact) and we will find another time with you; you can still cancel it with its cancel link.`;
+
 /** A move asked for the time the call has already (a crafted post, or the staff's slip): nothing changes. */
 export const sameTimeMessage = 'Your call is already at that time.';
