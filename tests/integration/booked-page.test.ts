@@ -4,7 +4,10 @@
  * opens none of them; an older address by the id shows the call's time and no link. Every answer
  * of the pages its links open tells of no e-mail, since none was sent.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { formatCallTime } from '../../src/domain/call-times';
 import { signCallToken, type CallLinkPurpose } from '../../src/server/call-token';
 import { Bookings } from '../../src/server/booking/calls';
 import { SqliteStore } from '../../src/server/store/sqlite';
@@ -240,6 +243,33 @@ describe("the pages of a call's links, with e-mail off", () => {
     await get('confirm', 'This call was cancelled', token('confirm', id));
 
     expect(said.filter(([, text]) => !namesNoMail(text))).toEqual([]);
+  });
+
+  it('say a call the staff moved was moved by us, at its new time, as with e-mail on', async () => {
+    const server = await servers.start();
+    const times = onWeekday((await freeSlots(server)).slots, 'Thursday');
+    const { id } = (await (await book(server, times[0]!.start)).json()) as { id: string };
+    const link = `/schedule/change?token=${signCallToken('change', id, 0, Date.parse(times[0]!.start), SECRET)}`;
+    // The staff's move, with e-mail off: no e-mail to the prospect says who moved it.
+    const env = { ...process.env, ENQUIRY_DB: server.database, SMTP_URL: undefined };
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['src/server/cli.ts', '--move', id, times[4]!.start],
+      { env },
+    );
+    expect(stdout).toContain('e-mail is off: tell the prospect yourself');
+
+    const old = await fetch(`${server.url}${link}`);
+    expect(old.status).toBe(410);
+    const html = await old.text();
+    const text = mainText(html);
+    expect(text).toContain('We have moved your call');
+    expect(text).toContain('Our team moved your call to the time below');
+    expect(text).toContain(formatCallTime(times[4]!.start, 'Europe/London'));
+    expect(text).not.toContain(formatCallTime(times[0]!.start, 'Europe/London'));
+    expect(text).not.toContain('This link has been used');
+    expect(namesNoMail(text), text).toBe(true);
+    expect(html).toContain('href="/contact"');
   });
 
   it('with booking unavailable, say what is true whether e-mail is on or off', async () => {

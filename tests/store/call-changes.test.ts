@@ -212,10 +212,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         'prospect-move',
       ]);
       for (const item of moves) expect(mailCallOf(item)?.change).toEqual(change);
-      // Asked later (an old change link opened), the last move's e-mail says who made it.
-      const last = async () =>
-        JSON.parse((await store.lastJobPayload(id, 'prospect-move')) ?? '{}').call?.change;
-      expect(await last()).toEqual(change);
+      // Asked later (an old change link opened), the call says who made its last move.
+      const movedBy = async () => (await store.findById(id))?.call?.movedBy;
+      expect(await movedBy()).toBe('staff');
       // The new time's reminders are no one's change.
       for (const item of staffs.filter((item) => item.kind.endsWith('-reminder')))
         expect(mailCallOf(item)?.change).toBeUndefined();
@@ -226,8 +225,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const own = await store.claimDue(booked + 2 * minute, 100, noLease);
       expect(mailCallOf(own.find((item) => item.kind === 'agency-move'))?.change).toBeUndefined();
       for (const item of own) await store.markDone(item.id, booked + 2 * minute);
-      expect(await last()).toBeUndefined();
-      expect(await store.lastJobPayload('no-such-enquiry', 'prospect-move')).toBeUndefined();
+      expect(await movedBy()).toBe('prospect');
       await bookings.cancelCall(id, true, booked + 3 * minute, { by: 'staff' });
       const cancels = await store.claimDue(booked + 3 * minute, 100, noLease);
       expect(cancels.map((item) => [item.kind, mailCallOf(item)?.change]).sort()).toEqual([
@@ -235,6 +233,16 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         ['host-cancel', { by: 'staff' }],
         ['prospect-cancel', { by: 'staff' }],
       ]);
+    });
+
+    it('keeps who moved it on the call with e-mail off too, where no e-mail says it', async () => {
+      const { id } = await bookings.commit(booking(slot), false);
+      const change = { by: 'staff' as const };
+      const moved = await bookings.moveCall(id, to(later, ['anna'], { change }), false, booked);
+      expect(moved).toMatchObject({ enquiry: { call: { movedBy: 'staff', movedFrom: slot } } });
+      expect((await store.findById(id))?.call).toMatchObject({ movedBy: 'staff', movedFrom: slot });
+      await bookings.moveCall(id, to(slot), false, booked + minute);
+      expect((await store.findById(id))?.call?.movedBy).toBe('prospect');
     });
 
     it('gives the call to another host when its own is not free then: a cancellation to one, an invitation to the other', async () => {

@@ -37,6 +37,7 @@ const shipped = {
     'b0404fb4e1fb8b47',
     '1525eba24c08a86c',
     '3bda2c0919f5acd0',
+    '32e69444cc8ba6a6',
   ],
   postgresql: [
     '64ba7b9b06f00990',
@@ -63,6 +64,7 @@ const shipped = {
     'b0404fb4e1fb8b47',
     '1525eba24c08a86c',
     '3bda2c0919f5acd0',
+    'd1cbb628a76fa69b',
   ],
 };
 

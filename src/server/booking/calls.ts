@@ -227,8 +227,8 @@ export class Bookings {
         const { enquiry, before } = checked;
         const host = await firstFree(tx, moveCandidates(before.host, move.hosts), move, id);
         if (host === undefined) throw new SlotTaken();
-        await tx.moveCall(id, move.start, move.end, host);
         const { call, result } = movedCall(enquiry, before, move, host);
+        await tx.moveCall(id, call.start, call.end, host, call.movedBy);
         await tx.dropJobs(id, SUPERSEDED_MAILS, 'the call was moved', now);
         if (queueMail && !enquiry.spam)
           await tx.queue(mailsOnMove(before, call, move.reminders ?? [], now, move.change), id);

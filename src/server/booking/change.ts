@@ -28,7 +28,6 @@ import { callLog } from './call-log.ts';
 import { SlotTaken, type CallChange, type StoredCall, type StoredEnquiry } from '../store/types.ts';
 import { availabilityRanges, type Availability, type Slot } from '../../domain/booking.ts';
 import { reminderLeads } from '../../domain/reminders.ts';
-import type { MailPayload } from '../mail/mail-jobs.ts';
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
 
 /** How many times one call may be moved with its links. */
@@ -92,14 +91,6 @@ const statuses: Record<Exclude<ChangeResult['status'], 'refused'>, number> = {
 /** The change and cancel links of the call as it is now (its sequence, its start), for its pages. */
 export const callLinks = (enquiry: StoredEnquiry, secret: string): CallLinks =>
   callLinkPaths(enquiry.id, enquiry.call!.sequence, enquiry.call!.start, secret);
-
-/** Whether the call's last move was the staff's (its e-mail to the prospect says who made it). */
-async function movedByStaff(service: Pick<Services, 'store'>, id: string) {
-  const payload = await service.store.lastJobPayload(id, 'prospect-move');
-  if (!payload) return false;
-  const { call } = JSON.parse(payload) as MailPayload;
-  return call?.change?.by === 'staff';
-}
 
 /** The call's time as its pages show it (BookedCallDetails): in the prospect's zone and locale. */
 function timeShown(enquiry: StoredEnquiry) {
@@ -267,7 +258,8 @@ async function changeAnswer(
       enquiry,
       enquiry.call.movedFrom ? { start: enquiry.call.movedFrom } : undefined,
     );
-  if (stop === 'used' && (await movedByStaff(service, enquiry.id)))
+  // Moved since by the staff, as the store keeps it (not by its e-mail: with e-mail off there is none).
+  if (stop === 'used' && enquiry.call.movedBy === 'staff')
     return { status: 'moved-by-us', enquiry };
   if (stop) return await refusedAnswer(refusedCall(stop, enquiry), move);
   if (wanted === undefined) return await choice(move);

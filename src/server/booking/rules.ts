@@ -11,6 +11,7 @@ import {
   BookingCapReached,
   type CallAhead,
   type CallChange,
+  type CallMover,
   type BookingAlertRule,
   type NewEnquiry,
   type QueuedJob,
@@ -395,14 +396,17 @@ export function movedCall(
   move: CallMove,
   host: string,
 ) {
-  const call: StoredCall = {
+  const movedBy: CallMover = move.change?.by ?? 'prospect';
+  const call = {
     ...before,
     start: move.start,
     end: move.end,
     host,
     sequence: before.sequence + 1,
     moves: before.moves + 1,
-  };
+    movedFrom: before.start,
+    movedBy,
+  } satisfies StoredCall;
   const result: MoveResult = {
     status: 'moved',
     enquiry: { ...enquiry, call },

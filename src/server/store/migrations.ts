@@ -736,6 +736,27 @@ export const migrations: Migration[] = [
   // found through an index (that filter, and whether a host removed has calls).
   `CREATE TABLE hosts_known (id TEXT PRIMARY KEY, name TEXT NOT NULL);
    CREATE INDEX enquiries_host ON enquiries (call_host) WHERE call_host IS NOT NULL;`,
+  // 28: who made a call's last move, the prospect (its change link) or the staff (the desk, the
+  // CLI), so that its old change link says "we moved it" with e-mail off too. A move stored before
+  // is known only from its e-mail to the prospect (a 'prospect-move' job): none, it stays unknown.
+  {
+    sqlite: `ALTER TABLE enquiries ADD COLUMN call_moved_by TEXT
+     CHECK (call_moved_by IN ('prospect', 'staff'));
+   UPDATE enquiries SET call_moved_by = (
+       SELECT CASE WHEN json_extract(j.payload, '$.call.change.by') = 'staff' THEN 'staff'
+         ELSE 'prospect' END
+       FROM jobs j WHERE j.enquiry_id = enquiries.id AND j.kind = 'prospect-move'
+       ORDER BY j.id DESC LIMIT 1)
+     WHERE call_moves > 0;`,
+    postgres: `ALTER TABLE enquiries ADD COLUMN call_moved_by TEXT
+     CHECK (call_moved_by IN ('prospect', 'staff'));
+   UPDATE enquiries e SET call_moved_by = (
+       SELECT CASE WHEN j.payload::jsonb #>> '{call,change,by}' = 'staff' THEN 'staff'
+         ELSE 'prospect' END
+       FROM jobs j WHERE j.enquiry_id = e.id AND j.kind = 'prospect-move'
+       ORDER BY j.id DESC LIMIT 1)
+     WHERE e.call_moves > 0;`,
+  },
 ];
 
 /** The steps `engine` runs, in order (of the first `count` migrations: all): its version counts these. */

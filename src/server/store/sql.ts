@@ -3,7 +3,7 @@
  * turned into the site's records (SQLite's text, numbers and 0/1; PostgreSQL's Dates, booleans,
  * JSON and BIGINT strings).
  */
-import type { EnquiryKind, NewEnquiry, StoredEnquiry } from './types.ts';
+import type { CallMover, EnquiryKind, NewEnquiry, StoredEnquiry } from './types.ts';
 
 /**
  * Both stores' query for enquiries, with the delivery of the agency's e-mail about each (its job of
@@ -100,6 +100,7 @@ export function fromRow(read: EnquiryRow): StoredEnquiry {
         confirmedAt: isoOrNull(row.call_confirmed_at),
         lapsedAt: isoOrNull(row.call_lapsed_at),
         ...(row.call_moved_from != null && { movedFrom: callInstant(row.call_moved_from) }),
+        ...(row.call_moved_by != null && { movedBy: row.call_moved_by as CallMover }),
         ...callEnd(row),
       },
     }),

@@ -337,14 +337,6 @@ export class Store implements EnquiryStore {
     );
   }
 
-  async lastJobPayload(id: string, kind: JobKind): Promise<string | undefined> {
-    const [row] = await this.#db.all(
-      `SELECT payload FROM jobs WHERE enquiry_id = ? AND kind = ? ORDER BY id DESC LIMIT 1`,
-      [id, kind],
-    );
-    return row?.payload == null ? undefined : String(row.payload);
-  }
-
   async jobsOf(id: string, kinds: readonly JobKind[], now: number): Promise<JobRecord[]> {
     // Done first: a job dropped while it ran (a move as its e-mail went) may be done after all.
     const rows = await this.#db.all(
@@ -492,12 +484,13 @@ function txCallWrites(
     async insertEnquiry(enquiry, host, now, jobs) {
       return (await insertAll(db, [{ enquiry, host, jobs }], now))[0];
     },
-    async moveCall(id, start, end, host) {
+    async moveCall(id, start, end, host, by) {
       await db.run(
         `UPDATE enquiries SET call_moved_from = call_start, call_start = ?, call_end = ?,
-           call_host = ?, call_sequence = call_sequence + 1, call_moves = call_moves + 1
+           call_host = ?, call_sequence = call_sequence + 1, call_moves = call_moves + 1,
+           call_moved_by = ?
          WHERE id = ?`,
-        [start, end, host, id],
+        [start, end, host, by, id],
       );
     },
     async cancelCall(id, at, lapsed = false, who) {

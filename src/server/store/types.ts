@@ -100,6 +100,8 @@ export interface StoredCall {
   moves: number;
   /** The time it was last moved from; absent if it never was (or was moved before this was kept). */
   movedFrom?: string;
+  /** Who made its last move; absent if it never moved (or the move's record is lost: store step 28). */
+  movedBy?: CallMover;
   /**
    * When the prospect confirmed it with the link of its e-mail (or when it was booked, with e-mail
    * off); null while it waits. Calls booked before confirmation existed count as confirmed.
@@ -133,6 +135,9 @@ export interface CancelledBy {
   by: string;
   reason?: string;
 }
+
+/** Who moves a call: the prospect, with its change link, or the staff (the desk, the CLI). */
+export type CallMover = 'prospect' | 'staff';
 
 /** A move or cancellation the staff made (`npm run enquiries -- --move/--cancel`), and why if said. */
 export interface CallChange {
@@ -229,8 +234,8 @@ export interface StoreTx {
     now: number,
     jobs: readonly QueuedJob[],
   ): Promise<StoredEnquiry | undefined>;
-  /** A call's new time and host; its sequence and moves one up. */
-  moveCall(id: string, start: string, end: string, host: string): Promise<void>;
+  /** A call's new time and host, and who moved it; its sequence and moves one up. */
+  moveCall(id: string, start: string, end: string, host: string, by: CallMover): Promise<void>;
   /** A call cancelled at `at` (and, `lapsed`, released unconfirmed); its sequence one up. */
   cancelCall(id: string, at: number, lapsed?: boolean, who?: CancelledBy): Promise<void>;
   /** A call confirmed at `at`, if it waits, is not cancelled and has not begun: whether it was. */
@@ -485,11 +490,6 @@ export interface EnquiryStore extends VitalsStore {
   markFailed(jobId: number, reason: string, now?: number): Promise<void>;
   /** A job that is not to run after all (a reminder of a call since moved): never claimed again. */
   markSkipped(jobId: number, reason: string, now?: number): Promise<void>;
-  /**
-   * What the latest job of `kind` about enquiry `id` was queued with (its payload), done or not:
-   * who made a call's last move, say (a move's e-mail carries it).
-   */
-  lastJobPayload(id: string, kind: JobKind): Promise<string | undefined>;
   /**
    * The jobs of `kinds` about enquiry `id`, in the order queued, each where it stands at `now`:
    * which of a call's e-mails a host was sent, say (../mail/mail-item.ts hostCalendar).
