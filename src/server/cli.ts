@@ -160,7 +160,11 @@ async function bookedCall(store: EnquiryStore, ref: string) {
 
 async function cancel(store: EnquiryStore, ref: string, change: CallChange) {
   const enquiry = await bookedCall(store, ref);
-  const result = await bookingsOf(store).cancelCall(enquiry.id, mailIsOn, Date.now(), change);
+  const result = await bookingsOf(store).cancelCall(enquiry.id, {
+    queueMail: mailIsOn,
+    now: Date.now(),
+    change,
+  });
   if (result.status !== 'cancelled')
     return fail(refusalMessage(result.status, 'enquiry' in result ? result.enquiry : enquiry));
   console.log(

@@ -153,7 +153,7 @@ describe.skipIf(!hasRadicale())('calls written into a Radicale calendar', () => 
     clock.now = Date.now() + AHEAD_MS;
     await queue.drain();
     expect(stored()[0]!.get('STATUS')).toBe('CONFIRMED');
-    await bookings.cancelCall(booked.id, false);
+    await bookings.cancelCall(booked.id, { queueMail: false });
     clock.now = Date.now() + AHEAD_MS;
     await queue.drain();
     expect(stored()).toHaveLength(0);

@@ -197,7 +197,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
         expect(propertiesOf([...calendar.events.values()][0]!.body).get('STATUS')).toBe(
           'CONFIRMED',
         );
-        await bookings.cancelCall(booked.id, false);
+        await bookings.cancelCall(booked.id, { queueMail: false });
         clock.now = Date.now() + 2000;
         await queue.drain();
         if (mode === 'delete') expect(calendar.events.size).toBe(0);

@@ -129,7 +129,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('are never sent for a cancelled call', async () => {
       const { id } = await bookings.commit(booking(slot), true);
       await sendDue(booked);
-      await bookings.cancelCall(id, true, booked + minute);
+      await bookings.cancelCall(id, { queueMail: true, now: booked + minute });
       expect((await sendDue(at(slot))).map(([mail, sequence]) => [mail, sequence])).toEqual([
         ['agency-cancel', 1],
         ['prospect-cancel', 1],
@@ -226,7 +226,11 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect(mailCallOf(own.find((item) => item.kind === 'agency-move'))?.change).toBeUndefined();
       for (const item of own) await store.markDone(item.id, booked + 2 * minute);
       expect(await movedBy()).toBe('prospect');
-      await bookings.cancelCall(id, true, booked + 3 * minute, { by: 'staff' });
+      await bookings.cancelCall(id, {
+        queueMail: true,
+        now: booked + 3 * minute,
+        change: { by: 'staff' },
+      });
       const cancels = await store.claimDue(booked + 3 * minute, 100, noLease);
       expect(cancels.map((item) => [item.kind, mailCallOf(item)?.change]).sort()).toEqual([
         ['agency-cancel', { by: 'staff' }],
@@ -316,7 +320,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect((await bookings.moveCall(id, to(times[1]!), false)).status).toBe('moved');
       expect((await bookings.moveCall(id, to(times[2]!), false)).status).toBe('moved');
       expect((await bookings.moveCall(id, to(slot), false)).status).toBe('limit');
-      await bookings.cancelCall(id, false);
+      await bookings.cancelCall(id, { queueMail: false });
       expect((await bookings.moveCall(id, to(slot), false)).status).toBe('already-cancelled');
       expect(await bookings.moveCall(crypto.randomUUID(), to(slot), false)).toEqual({
         status: 'unknown',
@@ -355,7 +359,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const { id } = await bookings.commit(booking(slot), true);
       await bookings.moveCall(id, to(later), true, booked);
       await sendDue(booked);
-      await bookings.cancelCall(id, true, booked + minute);
+      await bookings.cancelCall(id, { queueMail: true, now: booked + minute });
       expect(await sendDue(at(later))).toEqual([
         ['agency-cancel', 2, later, undefined],
         ['prospect-cancel', 2, later, undefined],
@@ -372,7 +376,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       await bookings.moveCall(id, to(slot), true, booked);
       await sendDue(at(slot) - 1);
       for (const now of [at(slot), at(slot) + 10 * minute]) {
-        expect(await bookings.cancelCall(id, true, now)).toMatchObject({ status: 'past' });
+        expect(await bookings.cancelCall(id, { queueMail: true, now })).toMatchObject({
+          status: 'past',
+        });
         expect(await bookings.confirmCall(id, now)).toMatchObject({ status: 'past' });
       }
       expect((await store.findById(id))?.call).toMatchObject({
@@ -382,7 +388,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       });
       expect(await sendDue(at(later))).toEqual([]);
       // A moment before it begins, it is cancelled as ever.
-      expect((await bookings.cancelCall(id, true, at(slot) - 1)).status).toBe('cancelled');
+      expect((await bookings.cancelCall(id, { queueMail: true, now: at(slot) - 1 })).status).toBe(
+        'cancelled',
+      );
     });
   });
 
@@ -441,7 +449,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
         status: 'lapsed',
         enquiry: { call: { confirmedAt: null, lapsedAt: new Date(releasedAt).toISOString() } },
       });
-      expect((await bookings.cancelCall(id, true, later)).status).toBe('lapsed');
+      expect((await bookings.cancelCall(id, { queueMail: true, now: later })).status).toBe(
+        'lapsed',
+      );
       expect((await bookings.moveCall(id, to(plus(slot, 120)), true, later)).status).toBe('lapsed');
       expect(await store.claimDue(at(slot), 100, noLease)).toEqual([]);
       // Its time, and its place in the share, are anyone's again.
@@ -651,7 +661,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       const { id, jobs } = await bookedAndSent(clock, sent);
       clock.now += minute;
       await bookings.moveCall(id, to(later, ['ben'], { reminders: [] }), true, clock.now);
-      await bookings.cancelCall(id, true, clock.now, { by: 'staff' });
+      await bookings.cancelCall(id, { queueMail: true, now: clock.now, change: { by: 'staff' } });
       await jobs.drain();
       expect(hostMails(sent)).toEqual({ anna: ['REQUEST', 'CANCEL'] });
       expect(
@@ -675,7 +685,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       await jobs.drain();
       await bookings.moveCall(id, to(third, ['cara'], { reminders: [] }), true, clock.now);
       await jobs.drain();
-      await bookings.cancelCall(id, true, clock.now);
+      await bookings.cancelCall(id, { queueMail: true, now: clock.now });
       await jobs.drain();
       expect(hostMails(sent)).toEqual({
         anna: ['REQUEST', 'CANCEL'],
@@ -700,7 +710,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       await jobs.drain();
       // Back to Anna, whose invitation is dropped by the cancel before it goes.
       await bookings.moveCall(id, to(third, ['anna'], { reminders: [] }), true, clock.now);
-      await bookings.cancelCall(id, true, clock.now);
+      await bookings.cancelCall(id, { queueMail: true, now: clock.now });
       await jobs.drain();
       expect(hostMails(sent)).toEqual({ anna: ['REQUEST', 'CANCEL'] });
       expect(await store.claimDue(clock.now + 60 * minute, 100, noLease)).toEqual([]);
@@ -721,7 +731,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       // Ben's invitation is with the SMTP server as the call is cancelled; another process sends
       // the cancellations meanwhile.
       await vi.waitUntil(() => hostMails(sent).anna?.length === 2);
-      await bookings.cancelCall(id, true, clock.now);
+      await bookings.cancelCall(id, { queueMail: true, now: clock.now });
       const other = jobsOn(clock, sent);
       await other.drain();
       expect(hostMails(sent)).toEqual({ anna: ['REQUEST', 'CANCEL'] });

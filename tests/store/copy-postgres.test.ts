@@ -59,7 +59,7 @@ async function fill(store: EnquiryStore) {
   await bookings.commit(enquiry({ name: 'Spam Bot', spam: true }), true);
   const moving = await bookings.commit(booking('2027-01-05T09:30:00Z'), true);
   const cancelled = await bookings.commit(booking('2027-01-06T09:30:00Z'), true);
-  await bookings.cancelCall(cancelled.id, true);
+  await bookings.cancelCall(cancelled.id, { queueMail: true });
   await bookings.confirmCall(moving.id);
   // The call as written into its host's calendar (CalDAV), with the host's own description kept.
   await store.calendarWrites.claim(moving.id, now, minute);

@@ -69,13 +69,12 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %
         early + 10 + i,
       );
     // Cancelled by a member, before it began, with a reason; another marked a no-show.
-    const cancelled = await backend.bookings.cancelCall(
-      ids.Gone!,
-      false,
-      now - hour,
-      { by: 'staff', reason: 'The host is ill' },
-      ANNA,
-    );
+    const cancelled = await backend.bookings.cancelCall(ids.Gone!, {
+      queueMail: false,
+      now: now - hour,
+      change: { by: 'staff', reason: 'The host is ill' },
+      member: ANNA,
+    });
     expect(cancelled.status).toBe('cancelled');
     expect(await mark(ids.Noshow!, null, 'no-show')).toBe(true);
   });
@@ -101,7 +100,9 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %
     expect(gone?.call).toMatchObject({ cancelledBy: ANNA, cancelReason: 'The host is ill' });
     // Cancelled with the prospect's link: by the prospect, no reason.
     await add('Linked', booking('Linked', '2027-01-20T09:00:00Z', true), now - hour);
-    expect((await backend.bookings.cancelCall(ids.Linked!, false, now)).status).toBe('cancelled');
+    expect((await backend.bookings.cancelCall(ids.Linked!, { queueMail: false, now })).status).toBe(
+      'cancelled',
+    );
     const linked = (await store.findById(ids.Linked!))?.call;
     expect([linked?.cancelledBy, linked?.cancelReason]).toEqual(['prospect', undefined]);
     const noShow = await store.findById(ids.Noshow!);

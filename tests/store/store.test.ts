@@ -363,7 +363,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
     it('counts no cancelled call, and none past', async () => {
       const cancelled = await bookings.commit(call(at(0)), false);
-      await bookings.cancelCall(cancelled.id, false);
+      await bookings.cancelCall(cancelled.id, { queueMail: false });
       await bookings.commit(call(past), false);
       await bookings.commit(call(plus(past, 60)), false);
       await bookings.commit(call(at(1)), false);
@@ -466,7 +466,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect(at.call?.confirmedAt).toBe(at.createdAt);
       expect((await store.findById(at.id))?.call?.confirmedAt).toBe(at.createdAt);
       const cancelled = await bookings.commit(call(plus(slot, 60)), false);
-      await bookings.cancelCall(cancelled.id, false, now);
+      await bookings.cancelCall(cancelled.id, { queueMail: false, now });
       expect(await bookings.confirmCall(cancelled.id, now)).toMatchObject({
         status: 'already-cancelled',
       });
@@ -675,12 +675,15 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
     it('cancels a booking once, then says it is cancelled already', async () => {
       const booking = await bookings.commit(call(slot), false);
       const cancelledAt = new Date(now + 60_000).toISOString();
-      const first = await bookings.cancelCall(booking.id, false, now + 60_000);
+      const first = await bookings.cancelCall(booking.id, { queueMail: false, now: now + 60_000 });
       expect(first).toMatchObject({ status: 'cancelled', enquiry: { id: booking.id } });
       expect(first.status === 'cancelled' && first.enquiry.call?.cancelledAt).toBe(cancelledAt);
       expect((await store.findById(booking.id))?.call?.cancelledAt).toBe(cancelledAt);
 
-      const second = await bookings.cancelCall(booking.id, false, now + 120_000);
+      const second = await bookings.cancelCall(booking.id, {
+        queueMail: false,
+        now: now + 120_000,
+      });
       expect(second.status).toBe('already-cancelled');
       // The first cancellation's time is kept.
       expect(second.status === 'already-cancelled' && second.enquiry.call?.cancelledAt).toBe(
@@ -690,7 +693,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
 
     it('frees the slot for a new booking, which then holds it', async () => {
       const booking = await bookings.commit(call(slot), false);
-      await bookings.cancelCall(booking.id, false, now);
+      await bookings.cancelCall(booking.id, { queueMail: false, now });
       expect(await store.bookedBetween(...day)).toEqual([]);
       const again = await bookings.commit(call(slot, { name: 'Someone Else' }), false);
       expect(again.id).not.toBe(booking.id);
@@ -705,21 +708,27 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       for (const item of await store.claimDue(later, 100, noLease)) {
         await store.markDone(item.id, later);
       }
-      await bookings.cancelCall(booking.id, true, now);
+      await bookings.cancelCall(booking.id, { queueMail: true, now });
       expect(await due()).toEqual([
         [booking.id, 'agency-cancel'],
         [booking.id, 'prospect-cancel'],
       ]);
-      await bookings.cancelCall(booking.id, true, now + 1000);
+      await bookings.cancelCall(booking.id, { queueMail: true, now: now + 1000 });
       expect(await due()).toHaveLength(2);
     });
 
     it('knows neither an unknown id nor an enquiry without a booked call', async () => {
-      expect(await bookings.cancelCall(randomUUID(), true, now)).toEqual({ status: 'unknown' });
+      expect(await bookings.cancelCall(randomUUID(), { queueMail: true, now })).toEqual({
+        status: 'unknown',
+      });
       const plain = await bookings.commit(enquiry(), true);
       const request = await bookings.commit(call(), true);
-      expect(await bookings.cancelCall(plain.id, true, now)).toEqual({ status: 'unknown' });
-      expect(await bookings.cancelCall(request.id, true, now)).toEqual({ status: 'unknown' });
+      expect(await bookings.cancelCall(plain.id, { queueMail: true, now })).toEqual({
+        status: 'unknown',
+      });
+      expect(await bookings.cancelCall(request.id, { queueMail: true, now })).toEqual({
+        status: 'unknown',
+      });
       expect((await due()).map(([, mail]) => mail)).toEqual(['agency', 'agency']);
     });
   });

@@ -125,7 +125,10 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       );
       expect(moved).toMatchObject({ status: 'moved', enquiry: { call: { sequence: 1 } } });
       expect(
-        await bookings.cancelCall('00000000-0000-4000-8000-000000000003', true, expected.now),
+        await bookings.cancelCall('00000000-0000-4000-8000-000000000003', {
+          queueMail: true,
+          now: expected.now,
+        }),
       ).toMatchObject({ status: 'cancelled' });
       await store.transaction((tx) =>
         tx.queue([{ kind: 'calendar-write', dueAt: 0, payload: { host: 'ana' } }]),

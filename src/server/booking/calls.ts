@@ -9,7 +9,6 @@ import { CALENDAR_WRITE_JOB } from '../store/calendar-writes.ts';
 import {
   SlotTaken,
   type BookingAlertRule,
-  type CallChange,
   type EnquiryStore,
   type NewEnquiry,
   type QueuedJob,
@@ -35,8 +34,9 @@ import {
   CONFIRMING_MAILS,
   SUPERSEDED_MAILS,
   type BookingCaps,
+  type CallCancel,
   type CallMove,
-  type CancelResult,
+  type CancelAnswer,
   type ConfirmResult,
   type MoveResult,
   type ShownCancelResult,
@@ -165,39 +165,20 @@ export class Bookings {
 
   /**
    * Cancels a call (the link's or the staff's): its time free again, its e-mails not sent yet (the
-   * reminders) dropped, the cancellations queued; or why not. Stored with who cancelled it (the
-   * member `by`, else 'staff' for a staff change, else the prospect) and the reason. `sequence`:
-   * the call's as the desk's page showed it; moved since, it is not cancelled ('used').
+   * reminders) dropped, the cancellations queued; or why not. Stored with who cancelled it and the
+   * reason (CallCancel's `member` and `change`). Asked at the `sequence` the desk's page showed, a
+   * call moved since is not cancelled ('used').
    */
-  cancelCall(
+  cancelCall<Cancel extends CallCancel>(
     id: string,
-    queueMail: boolean,
-    now?: number,
-    change?: CallChange,
-    by?: string,
-  ): Promise<CancelResult>;
-  cancelCall(
-    id: string,
-    queueMail: boolean,
-    now: number,
-    change: CallChange,
-    by: string,
-    sequence: number,
-  ): Promise<ShownCancelResult>;
-  cancelCall(
-    id: string,
-    queueMail: boolean,
-    now = this.#now(),
-    change?: CallChange,
-    by?: string,
-    sequence?: number,
-  ): Promise<ShownCancelResult> {
-    return this.store.transaction(async (tx) => {
+    { queueMail, now = this.#now(), change, member, sequence }: Cancel,
+  ): Promise<CancelAnswer<Cancel>> {
+    const cancelled = this.store.transaction(async (tx): Promise<ShownCancelResult> => {
       const checked = checkCancel(await tx.enquiry(id), now, sequence);
       if ('refused' in checked) return checked.refused;
       const { enquiry, before } = checked;
       const who = {
-        by: by ?? (change?.by === 'staff' ? 'staff' : 'prospect'),
+        by: member ?? (change?.by === 'staff' ? 'staff' : 'prospect'),
         ...(change?.reason && { reason: change.reason }),
       };
       const call = cancelledCall(before, now);
@@ -212,6 +193,8 @@ export class Bookings {
       };
       return { status: 'cancelled', enquiry: { ...enquiry, call: stored } };
     });
+    // 'used' comes only of a sequence shown (checkCancel): the answer's type says so.
+    return cancelled as Promise<CancelAnswer<Cancel>>;
   }
 
   /**

@@ -106,7 +106,7 @@ async function cancelled(service: Services, id: string, confirm: boolean, now: n
       ? refusedCall(refusal, enquiry)
       : { status: 'confirm' as const, enquiry: enquiry! };
   }
-  const result = await service.bookings.cancelCall(id, emailOn(service), now);
+  const result = await service.bookings.cancelCall(id, { queueMail: emailOn(service), now });
   if (result.status === 'cancelled') {
     callLog.cancelled(result.enquiry);
     service.jobs?.kick();

@@ -53,6 +53,30 @@ export type CancelResult = { status: 'cancelled'; enquiry: StoredEnquiry } | Ref
 /** What became of a cancel asked at the call's sequence as shown (the desk's): a move since, too. */
 export type ShownCancelResult = CancelResult | Refused<'used'>;
 
+/** A call to cancel: by whom, when, and as shown where (Bookings.cancelCall). */
+export interface CallCancel {
+  /** Its cancellations e-mailed (e-mail on, and the call not spam). */
+  queueMail: boolean;
+  /** The bookings' clock's, unless given. */
+  now?: number;
+  /** The staff's cancel (the desk's, the CLI's): its e-mails say so, with the reason, stored too. */
+  change?: CallChange;
+  /**
+   * The member who cancelled it (their address), stored as who did; else 'staff' for a staff
+   * change, else the prospect.
+   */
+  member?: string;
+  /** The call's sequence as the desk's page showed it: moved since, it is not cancelled ('used'). */
+  sequence?: number;
+}
+
+/** What became of `Cancel`: without a sequence shown, no move since can refuse it. */
+export type CancelAnswer<Cancel extends CallCancel> = Cancel extends CallCancel & {
+  sequence?: undefined;
+}
+  ? CancelResult
+  : ShownCancelResult;
+
 /** What became of a confirmation: confirmed now or before, or why not (a cancel's refusals). */
 export type ConfirmResult =
   { status: 'confirmed' | 'already-confirmed'; enquiry: StoredEnquiry } | Refused<CancelRefusal>;

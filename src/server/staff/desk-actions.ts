@@ -265,7 +265,13 @@ async function changeCall(
   const sequence = shownSequence(fields);
   const result =
     action === 'cancel'
-      ? await services.bookings.cancelCall(id, mail, now, change, member.email, sequence)
+      ? await services.bookings.cancelCall(id, {
+          queueMail: mail,
+          now,
+          change,
+          member: member.email,
+          sequence,
+        })
       : await moveBookedCall(services, availability, enquiry, first(fields, 'slot'), {
           sequence,
           now,
