@@ -38,8 +38,8 @@ let cookie: string;
  * A server with editing on over a clone of the project in `work/<name>`, its builds `build`, the
  * editor signed in; Publishing's first visit has made the draft.
  */
-async function editingServer(name: string, build: string, port?: string) {
-  const started = await startEditingServer(join(work, name), { build, editor: EDITOR, port });
+async function editingServer(name: string, build: string) {
+  const started = await startEditingServer(join(work, name), { build, editor: EDITOR });
   const publish = await fetch(`${started.server.url}/staff/publish`, {
     headers: { Cookie: started.cookie },
   });
@@ -48,11 +48,10 @@ async function editingServer(name: string, build: string, port?: string) {
 }
 
 beforeAll(async () => {
-  // A port of the runner's choosing (TEST_PORT, as the browser tests'), else a free one.
+  // A free port: TEST_PORT is the browser tests' server's, and other files here start servers at once.
   ({ server, cookie } = await editingServer(
     'main',
     `${process.execPath} ${join(root, 'tests/support/fake-preview-build.mjs')} ${BUILD_MS} ${gate}`,
-    process.env.TEST_PORT,
   ));
 }, 120_000);
 

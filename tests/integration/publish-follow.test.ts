@@ -80,7 +80,6 @@ beforeAll(async () => {
   ({ server, cookie } = await startEditingServer(work, {
     build: `${process.execPath} ${join(root, 'tests/support/fake-build.mjs')} ${gate}`,
     editor: EDITOR,
-    port: process.env.TEST_PORT,
     env: {
       PATH: `${bin}:${process.env.PATH}`,
       STAFF_EDITORS: `${EDITOR},${COLLEAGUE}`,

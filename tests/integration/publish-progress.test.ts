@@ -45,11 +45,10 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'publish-progress-'));
   gate = join(work, 'gate');
   letGo();
-  // A port of the runner's choosing (TEST_PORT), else a free one.
+  // A free port: TEST_PORT is the browser tests' server's, and other files here start servers at once.
   ({ server, cookie } = await startEditingServer(work, {
     build: `${process.execPath} ${join(root, 'tests/support/fake-build.mjs')} ${gate}`,
     editor: EDITOR,
-    port: process.env.TEST_PORT,
     env: { EDITING_POLL_MS: '500', JOBS_POLL_MS: '100' },
   }));
   browser = await chromium.launch({ executablePath: chromiumShellPath, args: chromiumArgs });
