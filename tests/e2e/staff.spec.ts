@@ -4,7 +4,13 @@
  * calls seen, one moved and one cancelled, an enquiry marked handled; axe finds nothing on each
  * page. The site runs at http://localhost (a passkey is bound to a host name, never an address).
  */
-import { expect, type Locator, type Page } from '@playwright/test';
+import {
+  expect,
+  type Browser,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { test } from './shared-page';
 import { bookableTimes } from '../support/free-times';
 import { freePort, postForm, startServer } from '../support/server';
@@ -482,20 +488,48 @@ test('a right-to-left override or a Hebrew name in an enquiry reorders nothing o
   }
 });
 
-test('Held and No-show say which is in effect, to a screen reader and by look', async ({
-  browser,
-}) => {
+/**
+ * A server of its own with Anna signed in (her session as the sign-in keeps it) in a new browser
+ * context: the store to arrange the desk, and `close()` for all three.
+ */
+async function annasDesk(
+  browser: Browser,
+  env: Record<string, string> = {},
+  contextOptions: BrowserContextOptions = {},
+) {
   const port = await freePort();
   const server = await startServer({
     PORT: String(port),
     SITE_URL: `http://127.0.0.1:${port}`,
     STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
-    BOOKING_SECRET: 'e2e-staff-secret-0123456789abcdef0123',
+    ...env,
   });
   const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
-  const context = await browser.newContext();
+  const context = await browser.newContext(contextOptions);
+  const token = 'a'.repeat(43);
+  await store.staff.startSession(storedHash(token), 'anna@northgate-digital.example', Date.now());
+  await context.addCookies([{ name: 'staff', value: token, url: server.url }]);
+  return {
+    server,
+    store,
+    context,
+    async close() {
+      await context.close();
+      await store.close();
+      await server.stop();
+    },
+  };
+}
+
+test('Held and No-show say which is in effect, to a screen reader and by look', async ({
+  browser,
+}) => {
+  const desk = await annasDesk(browser, {
+    BOOKING_SECRET: 'e2e-staff-secret-0123456789abcdef0123',
+  });
+  const { server, store, context } = desk;
   try {
-    // A call that took place yesterday, and Anna signed in (her session as the sign-in keeps it).
+    // A call that took place yesterday.
     const start = new Date(Math.floor((Date.now() - 86_400_000) / 60_000) * 60_000)
       .toISOString()
       .replace('.000Z', 'Z');
@@ -508,9 +542,6 @@ test('Held and No-show say which is in effect, to a screen reader and by look', 
         [],
       ),
     );
-    const token = 'a'.repeat(43);
-    await store.staff.startSession(storedHash(token), 'anna@northgate-digital.example', Date.now());
-    await context.addCookies([{ name: 'staff', value: token, url: server.url }]);
     const page = await context.newPage();
     await page.goto(`${server.url}/staff?state=past`);
     const card = page.locator('li.staff-card', { hasText: 'Pia Past' });
@@ -552,9 +583,7 @@ test('Held and No-show say which is in effect, to a screen reader and by look', 
     await noShow.click();
     await expect(card.getByRole('status')).toContainText('The call is marked a no-show');
   } finally {
-    await context.close();
-    await store.close();
-    await server.stop();
+    await desk.close();
   }
 });
 
@@ -562,18 +591,9 @@ test('a refusal is a staff page: axe finds nothing, and the keyboard takes the m
   browser,
 }) => {
   // Editing off: Publishing is not on this site, and says so.
-  const port = await freePort();
-  const server = await startServer({
-    PORT: String(port),
-    SITE_URL: `http://127.0.0.1:${port}`,
-    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
-  });
-  const store = await openStore(readConfig({ ENQUIRY_DB: server.database }));
-  const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  const desk = await annasDesk(browser, {}, { viewport: { width: 375, height: 800 } });
+  const { server, context } = desk;
   try {
-    const token = 'b'.repeat(43);
-    await store.staff.startSession(storedHash(token), 'anna@northgate-digital.example', Date.now());
-    await context.addCookies([{ name: 'staff', value: token, url: server.url }]);
     const page = await context.newPage();
     const answer = await page.goto(`${server.url}/staff/publish`);
     expect(answer?.status()).toBe(404);
@@ -589,8 +609,6 @@ test('a refusal is a staff page: axe finds nothing, and the keyboard takes the m
     await page.waitForURL(`${server.url}/staff`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Desk');
   } finally {
-    await context.close();
-    await store.close();
-    await server.stop();
+    await desk.close();
   }
 });

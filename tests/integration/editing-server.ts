@@ -6,8 +6,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { JSDOM } from 'jsdom';
 import { expect } from 'vitest';
 import { readConfig } from '../../src/server/config';
@@ -31,23 +32,18 @@ export async function sessionCookie(server: { database: string }, email: string)
 
 /**
  * The server over a clone in `folder/site`, its editing in `folder/editing`, its builds `build`
- * (a command line), on `port` (else a free one), `editor` an editor signed in: the server, the
- * clone and the editor's cookie.
+ * (a command line), on a free port, `editor` an editor signed in: the server, the clone and the
+ * editor's cookie.
  */
 export async function startEditingServer(
   folder: string,
-  {
-    build,
-    editor,
-    port,
-    env = {},
-  }: { build: string; editor: string; port?: string; env?: Record<string, string> },
+  { build, editor, env = {} }: { build: string; editor: string; env?: Record<string, string> },
 ) {
   const site = join(folder, 'site');
   execFileSync('git', ['clone', '-q', root, site]);
   symlinkSync(join(root, 'node_modules'), join(site, 'node_modules'));
   mkdirSync(join(folder, 'editing'), { mode: 0o700 });
-  port ??= String(await freePort());
+  const port = String(await freePort());
   const server = await startServer({
     PORT: port,
     SITE_URL: `http://127.0.0.1:${port}`,
@@ -76,4 +72,30 @@ export async function staffPage(answer: Response) {
   for (const style of styles)
     expect(styleSrc).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
   return { html, page };
+}
+
+/**
+ * The stand-in build (tests/support/fake-build.mjs: this project's dist/) as a build command, held
+ * under way while the file `gate` (in `folder`) is missing: `hold()` and `letGo()`.
+ */
+export function heldBuild(folder: string) {
+  const gate = join(folder, 'gate');
+  return {
+    command: `${process.execPath} ${join(root, 'tests/support/fake-build.mjs')} ${gate}`,
+    hold: () => rmSync(gate, { force: true }),
+    letGo: () => writeFileSync(gate, ''),
+  };
+}
+
+/**
+ * Waits until `done()` (expect.poll is for tests only); past `timeoutMs`, fails with what `said()`
+ * tells of the server and its page.
+ */
+export async function until(
+  done: () => Promise<boolean>,
+  timeoutMs: number,
+  said: () => Promise<string> | string,
+) {
+  for (const end = Date.now() + timeoutMs; !(await done()); await sleep(250))
+    if (Date.now() > end) throw new Error(`Not done after ${timeoutMs} ms: ${await said()}`);
 }

@@ -12,13 +12,11 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningServer } from '../support/server';
-import { sessionCookie, startEditingServer } from './editing-server';
+import { heldBuild, sessionCookie, startEditingServer, until as untilDone } from './editing-server';
 import { post, read } from './staff-sign-in';
 
-const root = join(import.meta.dirname, '../..');
 const EDITOR = 'erin@northgate-digital.example';
 const COLLEAGUE = 'colm@northgate-digital.example';
 const OFFICE = 'office@northgate-digital.example';
@@ -30,13 +28,13 @@ let server: RunningServer;
 let cookie: string;
 /** A colleague's session, another editor's. */
 let colleague: string;
-/** While this file is missing, the stand-in build waits: the publish stays under way. */
-let gate: string;
+/** The stand-in build, held under way until let go. */
+let build: ReturnType<typeof heldBuild>;
 /** A line per git process the server (or its editor's helper) started. */
 let gitLog: string;
 
 const draftFile = (path: string) => join(work, 'editing', 'draft', path);
-const letGo = () => writeFileSync(gate, '');
+const letGo = () => build.letGo();
 
 /** How many git processes the server has started so far. */
 const gitRuns = () => readFileSync(gitLog, 'utf8').split('\n').filter(Boolean).length;
@@ -48,11 +46,8 @@ const ask = (who: string, tag?: string) =>
     headers: { Cookie: who, Accept: 'text/html', ...(tag && { 'If-None-Match': tag }) },
   });
 
-/** Waits until `done()` (expect.poll is for tests only). */
-async function until(done: () => Promise<boolean>, timeoutMs = 60_000) {
-  for (const end = Date.now() + timeoutMs; !(await done()); await sleep(250))
-    if (Date.now() > end) throw new Error(`Not done after ${timeoutMs} ms: ${server.output()}`);
-}
+/** Waits until `done()`, saying the server's output if it never is. */
+const until = (done: () => Promise<boolean>) => untilDone(done, 60_000, () => server.output());
 
 /** The page with its ETag, once asking again with that ETag is answered 304 (nothing moving). */
 async function steady(who: string) {
@@ -69,7 +64,7 @@ async function steady(who: string) {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'publish-follow-'));
-  gate = join(work, 'gate');
+  build = heldBuild(work);
   gitLog = join(work, 'git.log');
   const bin = join(work, 'bin');
   mkdirSync(bin);
@@ -78,7 +73,7 @@ beforeAll(async () => {
   chmodSync(join(bin, 'git'), 0o755);
   writeFileSync(gitLog, '');
   ({ server, cookie } = await startEditingServer(work, {
-    build: `${process.execPath} ${join(root, 'tests/support/fake-build.mjs')} ${gate}`,
+    build: build.command,
     editor: EDITOR,
     env: {
       PATH: `${bin}:${process.env.PATH}`,
@@ -103,7 +98,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (gate) letGo();
+  build?.letGo();
   await server?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });

@@ -8,15 +8,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { chromiumArgs, chromiumShellPath } from '../../scripts/local.mjs';
 import type { RunningServer } from '../support/server';
-import { startEditingServer } from './editing-server';
+import { heldBuild, startEditingServer, until as untilDone } from './editing-server';
 import { post, read } from './staff-sign-in';
 
-const root = join(import.meta.dirname, '../..');
 const EDITOR = 'erin@northgate-digital.example';
 const SERVICE = 'src/content/services/android.mdx';
 
@@ -24,8 +22,8 @@ let work: string;
 let server: RunningServer;
 let browser: Browser;
 let cookie: string;
-/** While this file is missing, the stand-in build waits: the publish stays under way. */
-let gate: string;
+/** The stand-in build, held under way until let go. */
+let build: ReturnType<typeof heldBuild>;
 
 const draftFile = () => join(work, 'editing', 'draft', SERVICE);
 /** A change of the draft: the Android page's name. */
@@ -34,8 +32,8 @@ const rename = (title: string) =>
     draftFile(),
     readFileSync(draftFile(), 'utf8').replace(/^title: .*$/m, `title: ${title}`),
   );
-const hold = () => rmSync(gate, { force: true });
-const letGo = () => writeFileSync(gate, '');
+const hold = () => build.hold();
+const letGo = () => build.letGo();
 
 /** Publishing's page as the editor reads it, as text. */
 const pageText = async () =>
@@ -43,11 +41,11 @@ const pageText = async () =>
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'publish-progress-'));
-  gate = join(work, 'gate');
+  build = heldBuild(work);
   letGo();
   // A free port: TEST_PORT is the browser tests' server's, and other files here start servers at once.
   ({ server, cookie } = await startEditingServer(work, {
-    build: `${process.execPath} ${join(root, 'tests/support/fake-build.mjs')} ${gate}`,
+    build: build.command,
     editor: EDITOR,
     env: { EDITING_POLL_MS: '500', JOBS_POLL_MS: '100' },
   }));
@@ -71,14 +69,9 @@ beforeAll(async () => {
 const settled = async () =>
   /Last publish[\s\S]*(Nothing yet|No change of your own)/.test(await pageText());
 
-/** Waits until `done()` (expect.poll is for tests only). */
-async function until(done: () => Promise<boolean>, timeoutMs = 150_000) {
-  for (const end = Date.now() + timeoutMs; !(await done()); await sleep(250))
-    if (Date.now() > end)
-      throw new Error(
-        `Not done after ${timeoutMs} ms: ${server.output()}\nThe page: ${await pageText()}`,
-      );
-}
+/** Waits until `done()`, saying the server's output and the page if it never is. */
+const until = (done: () => Promise<boolean>, timeoutMs = 150_000) =>
+  untilDone(done, timeoutMs, async () => `${server.output()}\nThe page: ${await pageText()}`);
 
 // A test that stopped halfway leaves no publish under way to the next.
 afterEach(async () => {
