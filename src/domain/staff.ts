@@ -19,6 +19,15 @@ export interface DeskCallBasics {
   where: string | undefined;
   confirmed: boolean;
   moves: number;
+  /** Who made its last move, in words (a member's name, the prospect, the staff), and when if kept. */
+  moved?: DeskMove;
+}
+
+/** A call's last move as the desk says it: "Moved by Anna Reid on 7 Dec 2026, 14:02". */
+export interface DeskMove {
+  by: string;
+  /** Unknown for a move stored before the desk kept it: undefined. */
+  at: string | undefined;
 }
 
 /** A call ahead on the desk. */

@@ -198,6 +198,13 @@ test('a host’s morning: sign in by link, add a passkey, sign in with it, move 
     await reason.press('Enter');
     await expect(page.getByRole('status').first()).toContainText('The call is moved');
     await expect(page.locator(':focus')).toContainText('The call is moved');
+    // Who moved it and when, in words (read as they are), within the phone's width.
+    await expect(page.locator(':focus .staff-call-moved')).toHaveText(
+      /^Moved by Anna Reid on \d{1,2} \w{3} \d{4}, \d{2}:\d{2}$/,
+    );
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
     await page.getByRole('button', { name: 'Move or cancel' }).nth(1).click();
     // Cancelling asks first, on a step of its own, with its own reason.
     await page.getByRole('link', { name: /^Cancel .*’s call…$/ }).click();

@@ -218,7 +218,7 @@ describe('for staff', () => {
     const csv = await run(process.execPath, ['src/server/cli.ts', '--csv'], { env });
     const lines = csv.stdout.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'id,received,kind,name,email,phone,services,message,mailed,call_start,call_end,call_status,mail_failure,call_host,call_moves,mails_sent,mails_waiting,mails_failed,call_confirmed_at,handled,handled_by,handled_at,notes,call_state,cancelled_by,cancel_reason,call_host_name',
+      'id,received,kind,name,email,phone,services,message,mailed,call_start,call_end,call_status,mail_failure,call_host,call_moves,mails_sent,mails_waiting,mails_failed,call_confirmed_at,handled,handled_by,handled_at,notes,call_state,cancelled_by,cancel_reason,call_host_name,moved_by,moved_at',
     );
     expect(lines).toHaveLength(3);
     // A formula is neutralised and quotes are escaped.

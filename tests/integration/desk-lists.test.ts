@@ -3,14 +3,16 @@
  * calls upcoming, waiting for confirmation, past and cancelled (by whom, why), each by day; a
  * search by name that finds the one prospect among many; a page's own address; a note added and
  * a no-show marked, each back at the item; many marked handled with one post; the CSV's byte-order
- * mark and columns; a stranger's, a non-member's and another site's posts refused; and hostile
- * text in a note and a search shown as text. One server, one store, seeded through the store.
+ * mark and columns; a stranger's, a non-member's and another site's posts refused; who moved a
+ * call and when, and who took a mark off; and hostile text in a note, a search and a mover's
+ * address shown as text. One server, one store, seeded through the store.
  */
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/server/config';
 import { deskTime } from '../../src/domain/staff';
 import { storedHash } from '../../src/server/staff/access';
+import { Bookings } from '../../src/server/booking/calls';
 import { openStore } from '../../src/server/store/index';
 import type { EnquiryStore, NewEnquiry } from '../../src/server/store/types';
 import { call, enquiry, plus } from '../support/records';
@@ -18,6 +20,8 @@ import { freePort, startServer, type RunningServer } from '../support/server';
 import { post } from './staff-sign-in';
 
 const ANNA = 'anna@northgate-digital.example';
+/** Anna's and Ben's zone, as availability.yaml has it: the desk's times are written in it. */
+const LONDON = 'Europe/London';
 const BEN = 'ben@northgate-digital.example';
 const hour = 3_600_000;
 const HOSTILE = "<script>alert(1)</script>\"\u202e=cmd|' /C calc'!A0";
@@ -125,7 +129,8 @@ describe('the desk’s lists', () => {
     const list = await desk('/staff?state=cancelled');
     expect(list.names).toEqual(['Carl Cancelled']);
     const said = list.card('Carl Cancelled')!.textContent!.replace(/\s+/g, ' ');
-    expect(said).toContain('Cancelled by Anna Reid');
+    const cancelledAt = (await store.findById(id))!.call!.cancelledAt!;
+    expect(said).toContain(`Cancelled by Anna Reid on ${deskTime(cancelledAt, LONDON)}`);
     expect(said).toContain('The host is ill');
     // Gone from the calls ahead.
     expect((await desk('/staff')).names).not.toContain('Carl Cancelled');
@@ -356,7 +361,7 @@ describe('the desk’s lists', () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1);
     const header = text.split('\r\n')[0]!.split(',');
-    expect(header.slice(-8)).toEqual([
+    expect(header.slice(-10)).toEqual([
       'handled',
       'handled_by',
       'handled_at',
@@ -365,11 +370,13 @@ describe('the desk’s lists', () => {
       'cancelled_by',
       'cancel_reason',
       'call_host_name',
+      'moved_by',
+      'moved_at',
     ]);
-    // The host by id, and by the name the desk gives them.
+    // The host by id, and by the name the desk gives them; never moved: no mover, no time.
     const ulla = text.split('\r\n').find((line) => line.startsWith(ids['Ulla Upcoming']!))!;
     expect(ulla).toContain(',anna,');
-    expect(ulla.endsWith(',Anna Reid')).toBe(true);
+    expect(ulla.endsWith(',Anna Reid,,')).toBe(true);
     expect(text).toContain('Budget £40k.');
     expect(text).toContain('no-show');
     expect(text).toContain(ANNA);
@@ -530,5 +537,99 @@ describe('the desk’s lists', () => {
     expect(audit.split(`marked the call held ${ref}`)).toHaveLength(2);
     expect(audit.split(`Ben Okafor (${BEN}) marked the call a no-show ${ref}`)).toHaveLength(2);
     expect(audit).not.toContain(`unmarked the call ${ref}`);
+  });
+
+  it('say who moved a call and when: the colleague by name, then the prospect; on the card and on the call’s own steps', async () => {
+    cookies.ben ??= await sessionOf(BEN);
+    await add('Mona Moved', booking('Mona Moved', 98), 10 * hour, 'anna');
+    const id = ids['Mona Moved']!;
+    const list = '/staff?state=upcoming&q=mona';
+    const change = (await desk(`${list}&call=${id}`, cookies.ben)).document.querySelector(
+      'section[aria-labelledby="change-title"]',
+    )!;
+    // Never moved: nothing said of a mover.
+    expect(change.querySelector('.staff-call-moved')).toBeNull();
+    const sequence = change.querySelector('input[name="sequence"]')!.getAttribute('value')!;
+    const slot = change.querySelector('input[name="slot"]')!.getAttribute('value')!;
+    const before = Date.now();
+    const moved = await post(
+      `${server.url}${list}`,
+      { id, sequence, slot, action: 'move' },
+      { Cookie: cookies.ben },
+    );
+    expect(moved.headers.get('location')).toContain('done=moved');
+    const movedAt = (await store.findById(id))!.call!.movedAt!;
+    expect(Date.parse(movedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(movedAt)).toBeLessThanOrEqual(Date.now());
+    const byBen = `Moved by Ben Okafor on ${deskTime(movedAt, LONDON)}`;
+    const said = (element: Element | null | undefined) =>
+      element?.textContent?.replace(/\s+/g, ' ').trim();
+    // Anna's desk says it, in words: on the card, and on the call's move and cancel steps.
+    const card = (await desk(list)).card('Mona Moved')!;
+    expect(said(card.querySelector('.staff-call-moved'))).toBe(byBen);
+    for (const step of ['', '&step=cancel'])
+      expect(
+        said((await desk(`${list}&call=${id}${step}`)).document.querySelector('.staff-call-moved')),
+      ).toBe(byBen);
+
+    // The prospect moves it again with their link: the last move is theirs.
+    const start = new Date(Date.parse(slot) + 24 * hour).toISOString().replace('.000Z', 'Z');
+    const again = await new Bookings(store).moveCall(
+      id,
+      { start, end: plus(start, 30), hosts: ['anna', 'ben'], maxMoves: 3 },
+      false,
+    );
+    expect(again.status).toBe('moved');
+    const prospectAt = (await store.findById(id))!.call!.movedAt!;
+    expect(said((await desk(list)).card('Mona Moved')!.querySelector('.staff-call-moved'))).toBe(
+      `Last moved by the prospect on ${deskTime(prospectAt, LONDON)}`,
+    );
+  });
+
+  it('show a mover’s address it does not know as text, and keep it from being a formula in the CSV', async () => {
+    await add('Hugo Hostile', booking('Hugo Hostile', 122), 10 * hour, 'ben');
+    const id = ids['Hugo Hostile']!;
+    const mover = `=HYPERLINK("x")${HOSTILE}@evil.example`;
+    const start = new Date(Date.now() + 146 * hour).toISOString().replace(/\.\d+Z$/, 'Z');
+    const change = { by: 'staff' as const };
+    const moved = await new Bookings(store).moveCall(
+      id,
+      { start, end: plus(start, 30), hosts: ['ben'], maxMoves: 3, change, member: mover },
+      false,
+    );
+    expect(moved.status).toBe('moved');
+    const page = await desk('/staff?state=upcoming&q=hugo');
+    const line = page.card('Hugo Hostile')!.querySelector('.staff-call-moved')!;
+    expect(line.querySelector('script')).toBeNull();
+    expect(line.querySelector('bdi')!.textContent).toBe(mover.replace('\u202e', ''));
+    expect(page.html).not.toContain('\u202e');
+    const csv = await (
+      await post(`${server.url}/staff/enquiries.csv`, {}, { Cookie: cookies.anna! })
+    ).text();
+    const row = csv.split('\r\n').find((text) => text.startsWith(id))!;
+    expect(row).toContain(`"'=HYPERLINK(""x"")`);
+    expect(row).not.toMatch(/(^|,)"?=/);
+  });
+
+  it('say who took a mark off when a press comes after it: nothing changed, with who and when', async () => {
+    cookies.ben ??= await sessionOf(BEN);
+    await add('Una Unmarked', booking('Una Unmarked', -34), 40 * hour, 'anna');
+    const id = ids['Una Unmarked']!;
+    const list = '/staff?state=past';
+    const [anna, ben] = [{ Cookie: cookies.anna! }, { Cookie: cookies.ben }];
+    const press = (action: string, shown: string, as: Record<string, string>) =>
+      post(`${server.url}${list}`, { id, 'shown-outcome': shown, action }, as);
+    expect((await press('held', 'none', anna)).status).toBe(303);
+    // Both pages show it held; Anna takes the mark off, then Ben presses No-show from his.
+    expect((await press('unmark', 'held', anna)).status).toBe(303);
+    const refused = await press('no-show', 'held', ben);
+    expect(refused.status).toBe(409);
+    const unmarked = (await store.findById(id))!.call!.unmarked!;
+    expect(unmarked.by).toBe(ANNA);
+    const done = new JSDOM(await refused.text()).window.document.querySelector('#done')!;
+    expect(done.textContent?.trim()).toBe(
+      `Anna Reid unmarked the call at ${deskTime(unmarked.at, LONDON)}, after your page showed it: nothing changed. Its card shows it unmarked now; press again there to mark it.`,
+    );
+    expect((await store.findById(id))!.call!.outcome).toBeUndefined();
   });
 });

@@ -249,6 +249,34 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
       expect((await store.findById(id))?.call?.movedBy).toBe('prospect');
     });
 
+    it('keeps which member moved it from the desk, and when; the prospect’s or the CLI’s move names none', async () => {
+      const { id } = await bookings.commit(booking(slot), false);
+      const anna = 'anna@agency.example';
+      const desk = { change: { by: 'staff' as const, who: 'Anna Reid' }, member: anna };
+      const third = ahead('2027-01-08T10:00:00Z');
+      const moves: [string, Partial<CallMove>, object][] = [
+        [later, desk, { movedBy: 'staff', movedByMember: anna }],
+        // The prospect's link: no member, whoever moved it before.
+        [slot, {}, { movedBy: 'prospect' }],
+        // A member named on a move that is not the staff's is not kept as its mover.
+        [later, { member: anna }, { movedBy: 'prospect' }],
+        // The CLI's: the staff, no member.
+        [third, { change: { by: 'staff' as const } }, { movedBy: 'staff' }],
+      ];
+      for (const [i, [start, extra, mover]] of moves.entries()) {
+        const when = booked + i * minute;
+        const made = { ...mover, movedAt: new Date(when).toISOString() };
+        const move = to(start, ['anna'], { ...extra, maxMoves: moves.length });
+        const moved = await bookings.moveCall(id, move, false, when);
+        const stored = (await store.findById(id))?.call;
+        // As answered, so stored.
+        for (const call of [moved.status === 'moved' && moved.enquiry.call, stored]) {
+          expect(call).toMatchObject(made);
+          if (!('movedByMember' in mover)) expect(call).not.toHaveProperty('movedByMember');
+        }
+      }
+    });
+
     it('gives the call to another host when its own is not free then: a cancellation to one, an invitation to the other', async () => {
       const { id } = await bookings.commit(booking(slot, ['anna']), true);
       await bookings.commit(booking(later, ['anna'], [], { name: 'Busy Anna' }), false);

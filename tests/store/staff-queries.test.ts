@@ -119,9 +119,18 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the desk on %
     expect(await mark(ids.P1!, null, 'held')).toBe(false);
     expect(await mark(ids.Pastone!, null, 'held')).toBe(true);
     expect(await list({ list: 'held' })).toEqual(['Pastone']);
-    expect(await mark(ids.Pastone!, 'held', null)).toBe(true);
+    expect(await mark(ids.Pastone!, 'held', null, 'ben@agency.example', now + 1000)).toBe(true);
     expect(await list({ list: 'held' })).toEqual([]);
-    expect((await store.findById(ids.Pastone!))?.call?.outcome).toBeUndefined();
+    const unmarked = (await store.findById(ids.Pastone!))?.call;
+    expect(unmarked?.outcome).toBeUndefined();
+    // Who took the mark off, and when: said to a colleague whose press comes after.
+    expect(unmarked?.unmarked).toEqual({
+      by: 'ben@agency.example',
+      at: new Date(now + 1000).toISOString(),
+    });
+    expect(await mark(ids.Pastone!, null, 'held')).toBe(true);
+    expect((await store.findById(ids.Pastone!))?.call?.unmarked).toBeUndefined();
+    expect(await mark(ids.Pastone!, 'held', null)).toBe(true);
   });
 
   it('change a mark only if it is still the one the page showed: a colleague’s since is kept, and of two presses at once one wins', async () => {

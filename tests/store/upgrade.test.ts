@@ -4,7 +4,8 @@
  * databases are in ./fixtures/, made by that commit's own code (./fixtures/make-fixtures.mts).
  * And a store of step 17 (the staff's first tables, their rows in it), upgraded to links and
  * challenges apart; and one of step 18 holding a job of every kind queued as the code of then
- * queued it, which each run after the upgrade as the same job queued by today's code does.
+ * queued it, which each run after the upgrade as the same job queued by today's code does. And
+ * one of step 28, whose moves kept no member nor time: the desk says who as it was kept.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
@@ -18,14 +19,15 @@ import { mailHandlers } from '../../src/server/mail/delivery';
 import { MAIL_KINDS, type MailCall } from '../../src/server/mail/mail-jobs';
 import type { Mail } from '../../src/server/mail/message';
 import { storedHash } from '../../src/server/staff/access';
+import { deskItem, whoIn } from '../../src/server/staff/desk-view';
 import { SIGN_IN_JOB, sendLink, signInMailHandler } from '../../src/server/staff/links';
-import { stepsOf } from '../../src/server/store/migrations';
+import { runCodeStep, stepsOf } from '../../src/server/store/migrations';
 import { PostgresStore } from '../../src/server/store/postgres/store';
 import { SqliteStore } from '../../src/server/store/sqlite';
 import { numbered } from '../../src/server/store/sql';
 import type { EnquiryStore } from '../../src/server/store/types';
 import { call, enquiry, mailCallOf, plus } from '../support/records';
-import { sqlSteps, stepsBefore } from '../support/migrations';
+import { madeSteps, stepsBefore } from '../support/migrations';
 import { backends, newPostgresDatabase } from '../support/store-backends';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
@@ -167,9 +169,12 @@ const openMadeAt: Record<
     const dir = mkdtempSync(join(tmpdir(), 'store-upgrade-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'enquiries.sqlite');
-    const made = sqlSteps('sqlite', steps.sqlite);
+    const made = madeSteps('sqlite', steps.sqlite);
     const db = new DatabaseSync(path);
-    for (const step of made) db.exec(step);
+    for (const step of made)
+      if (typeof step === 'string') db.exec(step);
+      else
+        runCodeStep(step, ({ sql, params }) => db.prepare(sql).all(...(params as SQLInputValue[])));
     db.exec(`PRAGMA user_version = ${made.length}`);
     await fill(async (sql, params) => (params ? db.prepare(sql).run(...params) : db.exec(sql)));
     db.close();
@@ -179,11 +184,18 @@ const openMadeAt: Record<
   },
   async postgresql(steps, fill) {
     const url = await newPostgresDatabase();
-    const made = sqlSteps('postgres', steps.postgresql);
+    const made = madeSteps('postgres', steps.postgresql);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      await client.query(`${made.join(';\n')};
+      for (const step of made)
+        if (typeof step === 'string') await client.query(step);
+        else
+          await runCodeStep(
+            step,
+            async ({ sql, params }) => (await client.query(numbered(sql), params)).rows,
+          );
+      await client.query(`
         CREATE TABLE schema_migrations (
           version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
         INSERT INTO schema_migrations (version) SELECT generate_series(1, ${made.length});`);
@@ -558,6 +570,64 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])(
       expect(await found('γιωργος')).toEqual(['Γιώργος Παπαδόπουλος']);
       // The last page's enquiries too, and by their e-mail, which the step adds.
       expect(await found('person563@x')).toEqual(['Filler Person563']);
+    });
+  },
+);
+
+describe.each(Object.keys(backends) as (keyof typeof backends)[])(
+  'a %s store whose moves kept only whether the prospect or the staff made them (before step 29)',
+  (engine) => {
+    it('still says so, naming no member and no time; a move from the desk then names its member and time', async () => {
+      const [byStaff, byProspect] = [fixedId(21), fixedId(22)];
+      const store = await openMadeAt[engine](stepsBefore(29), async (run) => {
+        const { name, email, data, clientIp, userAgent } = call();
+        for (const [id, by, start] of [
+          [byStaff, 'staff', START.moved],
+          [byProspect, 'prospect', START.lapsed],
+        ] as const)
+          await run(
+            `INSERT INTO enquiries (id, kind, created_at, name, email, data, client_ip, user_agent,
+               call_start, call_end, call_host, call_sequence, call_moves, call_moved_from,
+               call_moved_by, call_confirmed_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            [
+              ...[id, 'call', MADE, name, email, JSON.stringify(data), clientIp, userAgent],
+              ...[start, plus(start, 30), 'ana', 1, 1, START.from, by, MADE],
+            ],
+          );
+      });
+      const deskCall = async (id: string) => {
+        const stored = (await store.findById(id))!;
+        const who = whoIn(new Map());
+        return deskItem(stored, [], { who, hostName: (h) => h, where: () => undefined, now: 0 })
+          .call;
+      };
+      const staff = (await store.findById(byStaff))!.call!;
+      expect(staff).toMatchObject({ movedBy: 'staff', moves: 1 });
+      expect(staff).not.toHaveProperty('movedByMember');
+      expect(staff).not.toHaveProperty('movedAt');
+      expect((await deskCall(byStaff))?.moved).toEqual({ by: 'the staff', at: undefined });
+      expect((await deskCall(byProspect))?.moved).toEqual({ by: 'the prospect', at: undefined });
+      // Moved again from the desk by Anna: her address and the time are kept.
+      const moved = await new Bookings(store).moveCall(
+        byStaff,
+        {
+          start: START.cancelled,
+          end: plus(START.cancelled, 30),
+          hosts: ['ana'],
+          maxMoves: 3,
+          change: { by: 'staff', who: 'Anna Reid' },
+          member: 'anna@a.example',
+        },
+        false,
+        RUN_AT,
+      );
+      expect(moved.status).toBe('moved');
+      expect((await store.findById(byStaff))!.call).toMatchObject({
+        movedBy: 'staff',
+        movedByMember: 'anna@a.example',
+        movedAt: new Date(RUN_AT).toISOString(),
+      });
     });
   },
 );

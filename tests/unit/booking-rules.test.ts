@@ -213,7 +213,7 @@ describe('a move', () => {
 
   it('to its own host updates the host’s event; to another, cancels one and invites the other', () => {
     const enquiry = stored();
-    const same = movedCall(enquiry, booked, move, 'anna');
+    const same = movedCall(enquiry, booked, move, 'anna', now);
     expect(same.call).toMatchObject({ start: move.start, sequence: 1, moves: 1, host: 'anna' });
     expect(same.result).toMatchObject({ status: 'moved', previous: { start, host: 'anna' } });
     expect(kinds(mailsOnMove(booked, same.call, [], now))).toEqual([
@@ -221,7 +221,7 @@ describe('a move', () => {
       'prospect-move',
       'host-move',
     ]);
-    const other = movedCall(enquiry, booked, move, 'ben').call;
+    const other = movedCall(enquiry, booked, move, 'ben', now).call;
     const mails = mailsOnMove(booked, other, [], now, { by: 'staff', reason: 'Ill' });
     expect(
       mails.map(({ kind, payload }) => [kind, payload?.call?.host, payload?.call?.start]),

@@ -225,6 +225,8 @@ const storedEnquiries = fc.array(
       spam: fc.boolean(),
       mailed: fc.boolean(),
       moves: fc.integer({ min: 0, max: 3 }),
+      // Who moved it: a member's address as stored (hostile too: the store keeps what it is given).
+      mover: nasty,
     })
     .map((e): StoredEnquiry => {
       const stored = booking(e.name, e.text, e.email);
@@ -243,6 +245,11 @@ const storedEnquiries = fc.array(
                 ...stored.call!,
                 cancelledAt: e.cancelled ? '2026-11-24T09:00:00.000Z' : null,
                 moves: e.moves,
+                ...(e.moves > 0 && {
+                  movedBy: 'staff' as const,
+                  movedAt: '2026-11-23T11:00:00.000Z',
+                  movedByMember: e.mover,
+                }),
               }
             : undefined,
         mails: { sent: e.moves, waiting: 2, failed: e.mailed ? 0 : 1 },
@@ -269,7 +276,7 @@ describe('the staff CLI, whatever was stored', () => {
     const [header, row] = parseCsv(formatCsv([stored], hosts));
     expect(row![header!.indexOf('call_host')]).toBe('anna');
     expect(row![header!.indexOf('call_host_name')]).toBe('Anna Reid');
-    expect(parseCsv(formatCsv([stored]))[1]!.at(-1)).toBe('');
+    expect(parseCsv(formatCsv([stored]))[1]![header!.indexOf('call_host_name')]).toBe('');
     expect(formatListing([stored], hosts)).toContain(', with Anna Reid (anna)');
   });
 
@@ -292,7 +299,7 @@ describe('the staff CLI, whatever was stored', () => {
     );
   });
 
-  it('exports CSV whose every row parses back to its 27 cells, none a formula', () => {
+  it('exports CSV whose every row parses back to its 29 cells, none a formula', () => {
     fc.assert(
       fc.property(storedEnquiries, anyText, (enquiries, hostName) => {
         const rows = parseCsv(formatCsv(enquiries, new Map([['anna', hostName]])));
@@ -325,9 +332,11 @@ describe('the staff CLI, whatever was stored', () => {
           'cancelled_by',
           'cancel_reason',
           'call_host_name',
+          'moved_by',
+          'moved_at',
         ]);
         for (const [i, row] of rows.slice(1).entries()) {
-          expect(row).toHaveLength(27);
+          expect(row).toHaveLength(29);
           for (const cell of row) {
             expect(isFormula(cell)).toBe(false);
             expect(cell.replaceAll('\n', '')).not.toMatch(CONTROL);

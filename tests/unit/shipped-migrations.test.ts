@@ -38,6 +38,7 @@ const shipped = {
     '1525eba24c08a86c',
     '3bda2c0919f5acd0',
     '32e69444cc8ba6a6',
+    'b8f07ea14238b599',
   ],
   postgresql: [
     '64ba7b9b06f00990',
@@ -65,6 +66,7 @@ const shipped = {
     '1525eba24c08a86c',
     '3bda2c0919f5acd0',
     'd1cbb628a76fa69b',
+    'b8f07ea14238b599',
   ],
 };
 

@@ -210,8 +210,9 @@ export class Bookings {
         const { enquiry, before } = checked;
         const host = await firstFree(tx, moveCandidates(before.host, move.hosts), move, id);
         if (host === undefined) throw new SlotTaken();
-        const { call, result } = movedCall(enquiry, before, move, host);
-        await tx.moveCall(id, call.start, call.end, host, call.movedBy);
+        const { call, result } = movedCall(enquiry, before, move, host, now);
+        const made = { by: call.movedBy, member: call.movedByMember, at: now };
+        await tx.moveCall(id, call, made);
         await tx.dropJobs(id, SUPERSEDED_MAILS, 'the call was moved', now);
         if (queueMail && !enquiry.spam)
           await tx.queue(mailsOnMove(before, call, move.reminders ?? [], now, move.change), id);

@@ -128,13 +128,16 @@ export async function moveBookedCall(
     maxMoves = MAX_MOVES,
     queueMail = emailOn(service),
     change,
+    member,
   }: {
     sequence?: number;
     now?: number;
     maxMoves?: number;
     queueMail?: boolean;
-    /** The staff's move (the CLI's): its e-mails say so. */
+    /** The staff's move (the CLI's, the desk's): its e-mails say so. */
     change?: CallChange;
+    /** The desk's member who moves it (their address), stored as who did. */
+    member?: string;
   } = {},
 ): Promise<MoveOutcome> {
   const notOffered = timeRefusal(availability, wanted, now);
@@ -151,6 +154,7 @@ export async function moveBookedCall(
       maxMoves,
       ...(sequence !== undefined && { sequence }),
       ...(change && { change }),
+      ...(member && { member }),
     },
     queueMail,
     now,

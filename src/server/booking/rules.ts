@@ -36,6 +36,8 @@ export interface CallMove {
   maxMoves: number;
   /** The staff's move: its e-mails say so. */
   change?: CallChange;
+  /** The member who moved it from the desk (their address), stored as who did. */
+  member?: string;
 }
 
 /** What became of a move: moved (from `previous`), or why not. */
@@ -413,16 +415,20 @@ export function checkMove(
   return { enquiry: enquiry!, before: enquiry!.call! };
 }
 
-/** A call moved to `host`, as the store writes it (StoreTx.moveCall), and the answer. */
+/** A call moved to `host` at `now`, as the store writes it (StoreTx.moveCall), and the answer. */
 export function movedCall(
   enquiry: StoredEnquiry,
   before: StoredCall,
   move: CallMove,
   host: string,
+  now: number,
 ) {
   const movedBy: CallMover = move.change?.by ?? 'prospect';
+  // A member's move is the staff's: a member named on another's move is not kept.
+  const member = movedBy === 'staff' ? move.member : undefined;
+  const { movedByMember: _, ...earlier } = before;
   const call = {
-    ...before,
+    ...earlier,
     start: move.start,
     end: move.end,
     host,
@@ -430,6 +436,8 @@ export function movedCall(
     moves: before.moves + 1,
     movedFrom: before.start,
     movedBy,
+    movedAt: new Date(now).toISOString(),
+    ...(member && { movedByMember: member }),
   } satisfies StoredCall;
   const result: MoveResult = {
     status: 'moved',

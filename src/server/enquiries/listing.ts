@@ -93,6 +93,10 @@ const columns: [
   ['cancel_reason', (e) => e.call?.cancelReason ?? ''],
   // Added for the sales team's sheet: the host by name, beside call_host's id.
   ['call_host_name', (e, _, hosts) => (e.call?.host ? (hosts?.get(e.call.host) ?? '') : '')],
+  // Added with the desk's movers: who made the call's last move (a member's address, 'staff' from
+  // the CLI, 'prospect'; empty if unknown), and when (empty for a move kept before).
+  ['moved_by', (e) => e.call?.movedByMember ?? e.call?.movedBy ?? ''],
+  ['moved_at', (e) => e.call?.movedAt ?? ''],
 ];
 
 /** The CSV's header row (RFC 4180: CRLF after it). */

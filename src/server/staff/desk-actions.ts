@@ -10,7 +10,7 @@ import { moveBookedCall } from '../booking/change.ts';
 import { CalendarsUnreadable } from '../booking/messages.ts';
 import {
   SlotTaken,
-  type CallOutcome,
+  type MarkChange,
   type OutcomeKind,
   type StoredEnquiry,
 } from '../store/types.ts';
@@ -31,12 +31,13 @@ export interface MovedSince {
 
 /**
  * Held, No-show or Unmark refused because the call's mark changed after the member's page showed
- * it: its mark now (none: undefined), and whether a note typed on the card was added first. The
- * desk says so at the top, the card below showing the mark now (./desk-page.ts).
+ * it: the change that made its mark now (a colleague's mark, or their Unmark; unknown: undefined),
+ * and whether a note typed on the card was added first. The desk says so at the top, the card
+ * below showing the mark now (./desk-page.ts).
  */
 export interface MarkedSince {
   type: 'marked-since';
-  outcome: CallOutcome | undefined;
+  outcome: MarkChange | undefined;
   noted: boolean;
 }
 
@@ -200,7 +201,8 @@ async function markCall(
     const call = (await desk.store.findById(id))?.call;
     if (!call || !isMarkable(call, now)) return 'not-begun';
     if ((call.outcome?.kind ?? null) === to) return action;
-    return { type: 'marked-since', outcome: call.outcome };
+    const unmarked = call.unmarked && { kind: null, ...call.unmarked };
+    return { type: 'marked-since', outcome: call.outcome ?? unmarked };
   }
   const said = { held: 'marked the call held', 'no-show': 'marked the call a no-show' };
   await record(desk, member, now, {
@@ -277,6 +279,7 @@ async function changeCall(
           now,
           maxMoves: Infinity,
           change,
+          member: member.email,
         }).catch((error: unknown) => {
           // Another booking took the time (or every host's calendar is unreadable now).
           if (error instanceof SlotTaken || error instanceof CalendarsUnreadable)

@@ -36,6 +36,7 @@ import {
   deskFilters,
   deskItem,
   deskQuery,
+  movedOf,
   PAGE_SIZE,
   whoIn,
   type DeskFilters,
@@ -166,8 +167,9 @@ export async function handleDesk(
 }
 
 /**
- * Why Held, No-show or Unmark did nothing (a colleague's mark since): who marked it what, and when
- * in the member's zone; a note typed on the card was added all the same, and is not kept.
+ * Why Held, No-show or Unmark did nothing (a colleague's mark or Unmark since): who marked it what
+ * (or unmarked it), and when in the member's zone; a note typed on the card was added all the
+ * same, and is not kept.
  */
 function markedSince(desk: StaffDesk, member: StaffMember, { outcome, noted }: MarkedSince) {
   const mark = outcome && {
@@ -415,6 +417,7 @@ async function chosenCall(
     where: desk.where(call.host),
     confirmed: call.confirmedAt !== null,
     moves: call.moves,
+    ...movedOf(call, whoIn(desk.members)),
     mine: call.host !== null && call.host === member.hostId,
   };
   return { call: shownCall, stored: call };

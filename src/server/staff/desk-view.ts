@@ -128,6 +128,15 @@ export const whoIn =
         ? 'the staff'
         : (members.get(by)?.name ?? shown(by));
 
+/**
+ * Who made a call's last move and when, as the desk says it: the member by name, else the prospect
+ * or the staff (the CLI's, or a member's before step 29 kept who); none if who is unknown.
+ */
+export const movedOf = (call: NonNullable<StoredEnquiry['call']>, who: (by: string) => string) =>
+  call.movedBy && {
+    moved: { by: who(call.movedByMember ?? call.movedBy), at: call.movedAt },
+  };
+
 /** What the desk needs to say of an item beyond the store's record. */
 export interface ItemContext {
   who: (by: string) => string;
@@ -172,6 +181,7 @@ function deskCallOf(call: NonNullable<StoredEnquiry['call']>, context: ItemConte
     where: context.where(call.host),
     confirmed: call.confirmedAt !== null,
     moves: call.moves,
+    ...movedOf(call, context.who),
     state: callState(call),
     ...(call.cancelledAt && {
       cancelled: {

@@ -40,14 +40,21 @@ const DONE = {
 
 /**
  * Why Held, No-show or Unmark changed nothing: the call's mark changed after the member's page
- * showed it (or their page is from before it sent the mark shown). `mark`: the mark now, by whom
- * (their name) and when (in the member's zone); none: unmarked. Said at the top, the call's card
+ * showed it (or their page is from before it sent the mark shown). `mark`: the change that made
+ * the mark now (held, a no-show, or unmarked: null), by whom (their name) and when (in the member's
+ * zone); unknown (an Unmark from before who was kept): undefined. Said at the top, the call's card
  * below showing the mark now.
  */
-export const markedSinceMessage = (mark?: { kind: 'held' | 'no-show'; by: string; at: string }) =>
-  mark
-    ? `${mark.by} marked the call ${mark.kind === 'held' ? 'held' : 'a no-show'} at ${mark.at}, after your page showed it: nothing changed. Its card shows that mark now; press again there to change it.`
-    : "The call's mark changed after your page showed it, and it is unmarked now: nothing changed. Its card shows it so; press again there to mark it.";
+export const markedSinceMessage = (mark?: {
+  kind: 'held' | 'no-show' | null;
+  by: string;
+  at: string;
+}) =>
+  !mark
+    ? "The call's mark changed after your page showed it, and it is unmarked now: nothing changed. Its card shows it so; press again there to mark it."
+    : mark.kind === null
+      ? `${mark.by} unmarked the call at ${mark.at}, after your page showed it: nothing changed. Its card shows it unmarked now; press again there to mark it.`
+      : `${mark.by} marked the call ${mark.kind === 'held' ? 'held' : 'a no-show'} at ${mark.at}, after your page showed it: nothing changed. Its card shows that mark now; press again there to change it.`;
 
 /** The outcomes said at the item acted on (every card of the desk's lists is `enquiry-ID`). */
 const AT_ITEM: readonly string[] = [

@@ -757,6 +757,11 @@ export const migrations: Migration[] = [
        ORDER BY j.id DESC LIMIT 1)
      WHERE e.call_moves > 0;`,
   },
+  // 29: when a call's last move was made, and the member who made it from the desk (their
+  // sign-in address), so that the desk says "Moved by Anna Reid on …". A move of the prospect's or
+  // the CLI's has no member; one stored before has neither (call_moved_by still says whose it was).
+  `ALTER TABLE enquiries ADD COLUMN call_moved_at BIGINT;
+   ALTER TABLE enquiries ADD COLUMN call_moved_by_member TEXT;`,
 ];
 
 /** The steps `engine` runs, in order (of the first `count` migrations: all): its version counts these. */

@@ -72,6 +72,14 @@ const callEnd = (row: Record<string, unknown>) => ({
         at: new Date(Number(row.call_outcome_at)).toISOString(),
       },
     }),
+  // Unmarked: who took the mark off, and when (an Unmark before this was kept left neither).
+  ...(row.call_outcome == null &&
+    typeof row.call_outcome_by === 'string' && {
+      unmarked: {
+        by: row.call_outcome_by,
+        at: new Date(Number(row.call_outcome_at)).toISOString(),
+      },
+    }),
 });
 
 /** An enquiry read back, from either engine's row. */
@@ -101,6 +109,12 @@ export function fromRow(read: EnquiryRow): StoredEnquiry {
         lapsedAt: isoOrNull(row.call_lapsed_at),
         ...(row.call_moved_from != null && { movedFrom: callInstant(row.call_moved_from) }),
         ...(row.call_moved_by != null && { movedBy: row.call_moved_by as CallMover }),
+        ...(row.call_moved_at != null && {
+          movedAt: new Date(Number(row.call_moved_at)).toISOString(),
+        }),
+        ...(typeof row.call_moved_by_member === 'string' && {
+          movedByMember: row.call_moved_by_member,
+        }),
         ...callEnd(row),
       },
     }),

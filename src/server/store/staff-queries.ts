@@ -353,12 +353,13 @@ function markQueries(db: Db): Pick<StaffQueries, 'markOutcome' | 'markAllHandled
   return {
     async markOutcome(id, { shown, to }, by, now) {
       // Compared and set in one statement: of two presses at once from pages showing the same
-      // mark, one changes it; the other finds the new mark and changes nothing.
+      // mark, one changes it; the other finds the new mark and changes nothing. An Unmark keeps
+      // who and when too, for a colleague's press refused after it.
       const changed = await db.run(
         `UPDATE enquiries SET call_outcome = ?, call_outcome_by = ?, call_outcome_at = ?
          WHERE id = ? AND call_start IS NOT NULL AND call_cancelled_at IS NULL AND call_start <= ?
            AND COALESCE(call_outcome, 'none') = ? AND COALESCE(call_outcome, 'none') <> ?`,
-        [to, to && by, to && now, id, callInstant(now), shown ?? 'none', to ?? 'none'],
+        [to, by, now, id, callInstant(now), shown ?? 'none', to ?? 'none'],
       );
       return changed > 0;
     },

@@ -484,13 +484,13 @@ function txCallWrites(
     async insertEnquiry(enquiry, host, now, jobs) {
       return (await insertAll(db, [{ enquiry, host, jobs }], now))[0];
     },
-    async moveCall(id, start, end, host, by) {
+    async moveCall(id, { start, end, host }, { by, member, at }) {
       await db.run(
         `UPDATE enquiries SET call_moved_from = call_start, call_start = ?, call_end = ?,
            call_host = ?, call_sequence = call_sequence + 1, call_moves = call_moves + 1,
-           call_moved_by = ?
+           call_moved_by = ?, call_moved_at = ?, call_moved_by_member = ?
          WHERE id = ?`,
-        [start, end, host, by, id],
+        [start, end, host, by, at, member ?? null, id],
       );
     },
     async cancelCall(id, at, lapsed = false, who) {

@@ -102,6 +102,10 @@ export interface StoredCall {
   movedFrom?: string;
   /** Who made its last move; absent if it never moved (or the move's record is lost: store step 28). */
   movedBy?: CallMover;
+  /** When its last move was made; absent if it never moved, or moved before this was kept (step 29). */
+  movedAt?: string;
+  /** The member who made its last move from the desk (their address); absent for any other mover. */
+  movedByMember?: string;
   /**
    * When the prospect confirmed it with the link of its e-mail (or when it was booked, with e-mail
    * off); null while it waits. Calls booked before confirmation existed count as confirmed.
@@ -118,6 +122,8 @@ export interface StoredCall {
   cancelReason?: string | null;
   /** A past call marked held or a no-show on the desk: by whom (their address), when. */
   outcome?: CallOutcome;
+  /** Its mark taken off (Unmark), none standing since: by whom, when (kept since the desk says so). */
+  unmarked?: { by: string; at: string };
 }
 
 /** What a member may mark a past call. */
@@ -130,6 +136,11 @@ export interface CallOutcome {
   at: string;
 }
 
+/** A call's last change of mark: marked held or a no-show, or unmarked (null); by whom, when. */
+export interface MarkChange extends Omit<CallOutcome, 'kind'> {
+  kind: OutcomeKind | null;
+}
+
 /** Who cancels a call: a member's address, 'staff' (the CLI) or 'prospect'; why, if said. */
 export interface CancelledBy {
   by: string;
@@ -138,6 +149,13 @@ export interface CancelledBy {
 
 /** Who moves a call: the prospect, with its change link, or the staff (the desk, the CLI). */
 export type CallMover = 'prospect' | 'staff';
+
+/** A call's move as the store keeps it: by whom (the member too, from the desk), and when (epoch ms). */
+export interface MoveMade {
+  by: CallMover;
+  member?: string;
+  at: number;
+}
 
 /** A move or cancellation the staff made (`npm run enquiries -- --move/--cancel`), and why if said. */
 export interface CallChange {
@@ -234,8 +252,12 @@ export interface StoreTx {
     now: number,
     jobs: readonly QueuedJob[],
   ): Promise<StoredEnquiry | undefined>;
-  /** A call's new time and host, and who moved it; its sequence and moves one up. */
-  moveCall(id: string, start: string, end: string, host: string, by: CallMover): Promise<void>;
+  /** A call's new time and host, and who moved it when; its sequence and moves one up. */
+  moveCall(
+    id: string,
+    to: { start: string; end: string; host: string },
+    made: MoveMade,
+  ): Promise<void>;
   /** A call cancelled at `at` (and, `lapsed`, released unconfirmed); its sequence one up. */
   cancelCall(id: string, at: number, lapsed?: boolean, who?: CancelledBy): Promise<void>;
   /** A call confirmed at `at`, if it waits, is not cancelled and has not begun: whether it was. */
