@@ -3,6 +3,7 @@
  * not fails loudly rather than taking requests nobody checks), and every POST goes through the one
  * gate (src/server/requests/post-gate.ts) before the route sees it, as `Astro.locals.post`.
  */
+import type { APIContext } from 'astro';
 import { defineMiddleware } from 'astro:middleware';
 import { getMailContent } from './lib/content';
 import { app, provideMailContent } from './server/app';
@@ -21,7 +22,8 @@ import {
 } from './server/http/routes';
 import type { Services } from './server/booking/services';
 import { editorAnswer, previewAnswer } from './server/staff/editing';
-import { showRefused } from './server/staff/refused';
+import { DESK } from './server/staff/desk';
+import { askedAgain, deskUnavailable, showRefused } from './server/staff/refused';
 import { PREVIEW_PAGE, isEditorAddress } from './domain/editing';
 import { serverConfig } from './server/config';
 import { EDITOR_ROUTES } from './editor/routes';
@@ -46,6 +48,23 @@ async function staffLimiterOf(policy: RoutePolicy, service: Services, request: R
   if (!service.staffLimiter) return undefined;
   const member = await memberLimitKey(request, await app.staff());
   return member ? keyed(service.staffLimiter, member) : service.staffLimiter;
+}
+
+/**
+ * A post refused because the store cannot be reached: 503. At the desk's own routes (its page,
+ * Publishing, the CSV), the desk's page that says so, its "Try again" leading to the page posted
+ * to (the desk, from the CSV, which is no page); elsewhere, the forms' words.
+ */
+function storeOutOfReach(context: APIContext, policy: RoutePolicy, error: unknown) {
+  reportStoreFailure(error);
+  const { request } = context;
+  if (!policy.staff || (policy.staffLimit ?? 'desk') !== 'desk')
+    return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });
+  const answer = deskUnavailable(
+    request,
+    policy.methods.includes('GET') ? askedAgain(request) : DESK,
+  );
+  return answer.type === 'page' ? showRefused(context, answer) : answer.response;
 }
 
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -99,8 +118,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   try {
     service = await (policy.fieldData ? app.vitals() : app.services());
   } catch (error) {
-    reportStoreFailure(error);
-    return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });
+    return storeOutOfReach(context, policy, error);
   }
   // Field data waits its turn once the gate has refused all it can without the body
   // (./server/vitals/pacer.ts).
@@ -118,8 +136,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     });
   } catch (error) {
     // The shared rate limit lives in the store: a database gone is a 503, as for the forms.
-    reportStoreFailure(error);
-    return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });
+    return storeOutOfReach(context, policy, error);
   }
   if (!policy.showsRefusals) {
     const refused = gateAnswer(request, verdict, policy.body?.kind === 'json' || undefined);

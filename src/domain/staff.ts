@@ -164,13 +164,15 @@ export const referenceOf = (id: string) => id.slice(0, REF_LENGTH);
 
 /**
  * Why a member's browser was refused a staff address, as its page says it
- * (src/components/staff/StaffRefused.astro, src/server/staff/refused.ts): what happened, what to
- * do, and the way back.
+ * (src/components/staff/StaffRefusal.astro, src/server/staff/refused.ts): what happened, what is
+ * safe, what to do, and the way back.
  */
 export interface StaffRefusal {
   /** The page's heading. */
   title: string;
   said: string;
+  /** What is safe meanwhile, if that is worth saying. */
+  kept?: string;
   /** What to do about it, if the member can do anything. */
   todo?: string;
   back: { href: string; label: string };

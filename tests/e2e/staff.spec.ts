@@ -619,3 +619,37 @@ test('a refusal is a staff page: axe finds nothing, and the keyboard takes the m
     await desk.close();
   }
 });
+
+test('with its store out of reach, the desk is a staff page that says so: axe finds nothing, and the keyboard reaches Try again', async ({
+  browser,
+}) => {
+  // A PostgreSQL address where nothing answers.
+  const server = await startServer({
+    DATABASE_URL: `postgres://desk:unreachable-s3cret@localhost:${await freePort()}/agency`,
+    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
+  });
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  try {
+    const page = await context.newPage();
+    expect((await page.goto(`${server.url}/staff`))?.status()).toBe(503);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'The desk cannot be opened right now',
+    );
+    await expect(page.getByRole('main')).toContainText('Nothing prospects sent is lost');
+    expect(await violations(page)).toEqual([]);
+    const again = page.getByRole('link', { name: 'Try again' });
+    for (
+      let tab = 0;
+      tab < 6 && !(await again.evaluate((a) => a === document.activeElement));
+      tab++
+    )
+      await page.keyboard.press('Tab');
+    await expect(again).toBeFocused();
+    const asked = page.waitForResponse(`${server.url}/staff`);
+    await page.keyboard.press('Enter');
+    expect((await asked).status()).toBe(503);
+  } finally {
+    await context.close();
+    await server.stop();
+  }
+});

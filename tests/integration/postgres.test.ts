@@ -255,6 +255,16 @@ describe('a database that goes away', () => {
       expect(page.status, purpose).toBe(503);
       expect(await page.text()).toContain(words);
     }
+    // A member at the desk, whose session cannot be read now: the desk's page that says so, not an
+    // error (tests/integration/desk-unavailable.test.ts reads it whole). The cookie by either name:
+    // this server's SITE_URL is the build's, on https.
+    const token = 'a'.repeat(43);
+    const desk = await fetch(`${server.url}/staff`, {
+      headers: { Accept: 'text/html', Cookie: `staff=${token}; __Host-staff=${token}` },
+      redirect: 'manual',
+    });
+    expect(desk.status).toBe(503);
+    expect(await desk.text()).toContain('The enquiries cannot be read right now');
 
     await postgres.start();
     await expect.poll(async () => (await health()).status, { timeout: 15_000 }).toBe(200);

@@ -47,7 +47,6 @@ import { hostNamesOf } from '../enquiries/listing.ts';
 import {
   deskHeaders,
   notDone,
-  signedInVisit,
   deskHosts,
   subjectShown,
   type Answered,
@@ -55,6 +54,8 @@ import {
   type OpenDesk,
   type StaffDesk,
 } from './desk.ts';
+import type { RefusedPage } from './refused.ts';
+import { signedInVisit } from './visit.ts';
 
 /** Visitor text as the desk shows it: no bidi control (each value is also in a <bdi> there). */
 const shown = withoutBidiControls;
@@ -136,14 +137,14 @@ export interface DeskView extends PageAnswer {
 /**
  * /staff: signed out, to the sign-in page; a GET shows the desk; a POST moves or cancels a call,
  * marks enquiries handled (or new again), a call held or a no-show, or adds a note, each recorded
- * in the audit log.
+ * in the audit log. The store out of reach: the page that says so (./refused.ts).
  */
 export async function handleDesk(
   request: Request,
   post: PostVerdict | undefined,
   open: OpenDesk,
   availability: Availability,
-): Promise<DeskView | Answered> {
+): Promise<DeskView | RefusedPage | Answered> {
   const visit = await signedInVisit(request, post, open);
   if ('type' in visit) return visit;
   const { desk, member, now, session, refused } = visit;

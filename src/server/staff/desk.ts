@@ -1,24 +1,18 @@
 /**
  * What every page of the staff desk (/staff) stands on: what the desk needs (`StaffDesk`, built once
- * by ../app.ts), who is at it (`signedInVisit`: a member signed in, else the sign-in page), how its
- * answers are kept (`deskHeaders`, `redirect`), and the record of what a member does (`record`: the
- * audit log and the server's log). The pages' handlers: ./sign-in.ts, ./desk-page.ts (the desk
- * itself, its posts in ./desk-actions.ts), ./enquiries-csv.ts, ./publish.ts, ./passkeys.ts.
+ * by ../app.ts), how its answers are kept (`deskHeaders`, `redirect`), and the record of what a
+ * member does (`record`: the audit log and the server's log); who is at it is ./visit.ts's. The
+ * pages' handlers: ./sign-in.ts, ./desk-page.ts (the desk itself, its posts in ./desk-actions.ts),
+ * ./enquiries-csv.ts, ./publish.ts, ./passkeys.ts.
  * Signed out, every address under /staff answers as the sign-in page does: nothing of a prospect.
  */
-import {
-  postHeaders,
-  refusal as gateRefusal,
-  refusalOf,
-  inMinutes,
-  type PostVerdict,
-} from '../requests/post-gate.ts';
+import { postHeaders, refusalOf, inMinutes } from '../requests/post-gate.ts';
 import type { Services } from '../booking/services.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { log } from '../log.ts';
 import { referenceOf, type VitalsRow } from '../../domain/staff.ts';
 import type { EnquiryStore, KnownHost } from '../store/types.ts';
-import { memberLabel, signedIn, type StaffMember } from './access.ts';
+import { memberLabel, type StaffMember } from './access.ts';
 import type { Publishing } from '../releases/publishing.ts';
 
 /** What the desk needs, built once by ../app.ts. */
@@ -109,7 +103,7 @@ export async function record(
 
 export type Answered = { type: 'response'; response: Response };
 
-type Refused = NonNullable<ReturnType<typeof refusalOf>>;
+export type Refused = NonNullable<ReturnType<typeof refusalOf>>;
 
 /**
  * Why a member's post did nothing, in the desk's words: over the desk's limit (STAFF_RATE_LIMIT_MAX),
@@ -118,40 +112,6 @@ type Refused = NonNullable<ReturnType<typeof refusalOf>>;
 export function notDone({ status, message, headers }: Refused): string {
   if (status !== 429) return `Not done: ${message}`;
   return `Not done: you have made many changes in a short time. Try again in ${inMinutes(Number(headers['Retry-After'] ?? 60))}.`;
-}
-
-/** A post the gate refused, answered as the gate answers one (to a visitor not signed in). */
-const refusal = (request: Request, refused: Refused): Answered => ({
-  type: 'response',
-  response: gateRefusal(request, refused.status, refused.message, refused.headers),
-});
-
-/**
- * Who is at the desk: a member signed in, with the refusal of their post if the gate refused it
- * (their page says so); else a desk that cannot open, a refused post, or sign-in.
- */
-export async function signedInVisit(
-  request: Request,
-  post: PostVerdict | undefined,
-  open: OpenDesk,
-): Promise<
-  | Answered
-  | { desk: StaffDesk; member: StaffMember; now: number; session: string; refused?: Refused }
-> {
-  const refused = post && refusalOf(post);
-  const desk = await open().catch(() => undefined);
-  if (!desk)
-    return {
-      type: 'response',
-      response: new Response('The desk cannot be opened right now.', {
-        status: 503,
-        headers: deskHeaders({ 'Retry-After': '30' }),
-      }),
-    };
-  const now = desk.now?.() ?? Date.now();
-  const current = await signedIn(request, { ...desk, now });
-  if (!current) return refused ? refusal(request, refused) : redirect('/staff/sign-in');
-  return { desk, member: current.member, now, session: current.hash, ...(refused && { refused }) };
 }
 
 /** A host on the desk: one the live site has, or one a publish removed (`former`). */

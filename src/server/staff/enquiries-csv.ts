@@ -6,19 +6,22 @@ import { setImmediate as aTurnLater } from 'node:timers/promises';
 import { refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import { csvHeader, csvRows, hostNamesOf, type HostNames } from '../enquiries/listing.ts';
 import type { EnquiryStore, ExportCursor } from '../store/types.ts';
-import { signedIn } from './access.ts';
-import { deskHeaders, deskHosts, record, redirect, type OpenDesk } from './desk.ts';
+import { DESK, deskHeaders, deskHosts, record, type OpenDesk } from './desk.ts';
+import type { RefusedPage } from './refused.ts';
+import { signedInVisit } from './visit.ts';
 
 /**
  * /staff/enquiries.csv (POST, through the gate: the desk's button): every enquiry as the CLI's
  * --csv writes it, for a member signed in, recorded in the audit log. A post, so that no other
- * site can make a member's browser download it, or write the line in their name.
+ * site can make a member's browser download it, or write the line in their name. The store out of
+ * reach: the staff page that says so, never a file (a browser shows a page it is not told to save),
+ * its "Try again" leading to the desk, where the button is.
  */
 export async function handleEnquiriesCsv(
   request: Request,
   post: PostVerdict | undefined,
   open: OpenDesk,
-): Promise<Response> {
+): Promise<Response | RefusedPage> {
   // Only a post through the gate exports (routes.ts takes no other method here).
   const refused = post
     ? refusalOf(post)
@@ -28,12 +31,10 @@ export async function handleEnquiriesCsv(
       status: refused.status,
       headers: deskHeaders(refused.headers),
     });
-  const desk = await open().catch(() => undefined);
-  if (!desk) return new Response('The desk cannot be opened right now.', { status: 503 });
-  const now = desk.now?.() ?? Date.now();
-  const current = await signedIn(request, { ...desk, now });
-  if (!current) return redirect('/staff/sign-in').response;
-  await record(desk, current.member, now, { action: 'exported the enquiries' });
+  const visit = await signedInVisit(request, undefined, open, DESK);
+  if ('type' in visit) return visit.type === 'page' ? visit : visit.response;
+  const { desk, member, now } = visit;
+  await record(desk, member, now, { action: 'exported the enquiries' });
   const hosts = hostNamesOf(await deskHosts(desk));
   return new Response(csvStream(desk.store, hosts), {
     headers: deskHeaders({

@@ -6,10 +6,11 @@
  */
 import type { ServerConfig } from '../config.ts';
 import { isEditor, type StaffMember } from './access.ts';
-import { deskHeaders, signedInVisit, type Answered, type OpenDesk } from './desk.ts';
+import { deskHeaders, type Answered, type OpenDesk } from './desk.ts';
 import { draftFolder } from './editing.ts';
 import { previewEntry, type PreviewPage } from './preview.ts';
 import { staffRefusal, type RefusedPage } from './refused.ts';
+import { signedInVisit } from './visit.ts';
 
 export interface PreviewVisit extends PreviewPage {
   member: StaffMember;

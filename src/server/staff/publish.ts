@@ -24,11 +24,11 @@ import {
   notDone,
   record,
   redirect,
-  signedInVisit,
   type Answered,
   type OpenDesk,
   type StaffDesk,
 } from './desk.ts';
+import { signedInVisit } from './visit.ts';
 
 /** Publishing's page, as its reload and its redirects name it. */
 export const PUBLISH_PAGE = '/staff/publish';
@@ -97,7 +97,7 @@ export async function handlePublish(
     return await publishGet(desk.publishing, member, request);
   } catch (error) {
     if (error instanceof PublishedElsewhere)
-      return staffRefusal(request, 'published-elsewhere', member, error.message);
+      return staffRefusal(request, 'published-elsewhere', member, { said: error.message });
     throw error;
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The refusals a member can meet in their browser at Publishing and at the editor's addresses, in
- * the staff's words: a staff page with the refusal's status (src/pages/staff/refused.astro), or,
- * to a script (JSON asked; a fetch of the editor's API, whose tab reads the text), the line it
- * always had.
+ * The refusals a member can meet in their browser at Publishing and at the editor's addresses, and
+ * the desk while its store cannot be reached, in the staff's words: a staff page with the refusal's
+ * status (src/pages/staff/refused.astro), or, to a script (JSON asked; a fetch of the editor's API,
+ * whose tab reads the text), the line it always had.
  */
 import type { StaffRefusal } from '../../domain/staff.ts';
 import { EDITOR_PAGE, isEditorAddress } from '../../domain/editing.ts';
@@ -69,6 +69,17 @@ const REFUSALS = {
     line: 'Use GET here.',
     headers: { Allow: 'GET, HEAD' },
   },
+  // What is said of prospects is what the forms do on a 503 (docs/offline.md).
+  'desk-unavailable': {
+    status: 503,
+    title: 'The desk cannot be opened right now',
+    said: 'The enquiries cannot be read right now: the site cannot reach the store that keeps them.',
+    kept: 'Nothing prospects sent is lost: what reached the site is kept in the store. Meanwhile the site tells a prospect their enquiry was not taken yet, and their browser keeps it and sends it again by itself (without JavaScript, they are asked to send it again).',
+    todo: 'Try again in a minute. If this lasts, tell whoever runs the site.',
+    back: TO_THE_DESK,
+    line: 'The desk cannot be opened right now: the enquiries cannot be read. Try again in a minute.',
+    headers: { 'Retry-After': '30' },
+  },
   'not-from-the-site': {
     status: 403,
     title: 'Nothing was changed',
@@ -83,7 +94,8 @@ export type RefusalKind = keyof typeof REFUSALS;
 /** A refusal as a staff page renders it (src/pages/staff/refused.astro). */
 export interface RefusedPage extends PageAnswer {
   refusal: StaffRefusal;
-  member: StaffMember;
+  /** Who is signed in; unknown while the store (which holds the sessions) cannot be reached. */
+  member?: StaffMember;
 }
 
 /**
@@ -100,17 +112,17 @@ function asPage(request: Request) {
 }
 
 /**
- * Refusal `kind` of `member`'s request (`said`: the words of an error that says it): its page, or
- * to a script its line, as text or JSON as asked, with the same status.
+ * Refusal `kind` of `member`'s request (`shown`: the words of an error that says it, or a way back
+ * of its own): its page, or to a script its line, as text or JSON as asked, with the same status.
  */
 export function staffRefusal(
   request: Request,
   kind: RefusalKind,
-  member: StaffMember,
-  said?: string,
+  member: StaffMember | undefined,
+  shown: Partial<Pick<StaffRefusal, 'said' | 'back'>> = {},
 ): RefusedPage | Answered {
   const { status, line, headers = {}, ...words }: Refusal = REFUSALS[kind];
-  const refusal = { ...words, said: said ?? words.said };
+  const refusal = { ...words, ...shown };
   const all = deskHeaders(headers);
   if (asPage(request)) return { type: 'page', status, headers: all, refusal, member };
   const text = line ?? refusal.said;
@@ -121,6 +133,27 @@ export function staffRefusal(
         headers: { ...all, 'Content-Type': 'text/plain; charset=utf-8' },
       });
   return { type: 'response', response };
+}
+
+/**
+ * The desk while its store cannot be reached (its pages, Publishing, the Preview, the CSV): 503,
+ * with "Try again" leading to `again`; a post is said to have done nothing. Nobody is named: who is
+ * signed in is kept in the store too.
+ */
+export function deskUnavailable(request: Request, again = DESK): RefusedPage | Answered {
+  const { said } = REFUSALS['desk-unavailable'];
+  return staffRefusal(request, 'desk-unavailable', undefined, {
+    said: request.method === 'POST' ? `Nothing was done. ${said}` : said,
+    back: { href: again, label: 'Try again' },
+  });
+}
+
+/** The address asked, to ask again: a GET's with its query, a post's page without what it sent. */
+export function askedAgain(request: Request) {
+  const { pathname, search } = new URL(request.url);
+  // One slash first: '//host/…' would be another site's address.
+  const path = `/${pathname.replace(/^\/+/, '')}`;
+  return request.method === 'GET' ? `${path}${search}` : path;
 }
 
 /** What a page or the middleware hands Astro to show a refusal: its context, or `Astro`. */

@@ -1,0 +1,112 @@
+/**
+ * The desk while its store cannot be reached (a PostgreSQL address, with a password, where nothing
+ * answers), on the built server: a staff page with 503 and Retry-After that says the enquiries
+ * cannot be read, what is safe, what to do, and "Try again"; JSON to a script. The desk's posts
+ * and the CSV's button get the same page, never a file. Neither the page nor the log shows the
+ * store's address or password.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startServer, type RunningServer } from '../support/server';
+import { staffPage } from './editing-server';
+import { post } from './staff-sign-in';
+
+const PASSWORD = 'Hunter2-s3cret-desk';
+const USER = 'sales_admin';
+const DATABASE = 'agency_private';
+let server: RunningServer;
+let storePort: number;
+
+beforeAll(async () => {
+  // A port nothing listens on: every connection to the store is refused.
+  storePort = await freePort();
+  server = await startServer({
+    DATABASE_URL: `postgres://${USER}:${PASSWORD}@localhost:${storePort}/${DATABASE}`,
+    STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
+    BOOKING_SECRET: 'booking-test-secret-0123456789abcdef01',
+  });
+}, 60_000);
+
+afterAll(() => server?.stop());
+
+/** A member's browser: HTML first, with the session cookie it had. */
+const browser = { Accept: 'text/html,*/*;q=0.8', Cookie: `staff=${'a'.repeat(43)}` };
+
+/** The page: its heading, its words, its links, and that it names nothing of the store. */
+async function unavailablePage(answer: Response) {
+  expect(answer.status).toBe(503);
+  expect(answer.headers.get('retry-after')).toBe('30');
+  expect(answer.headers.get('content-disposition')).toBeNull();
+  const { html, page } = await staffPage(answer);
+  for (const secret of [PASSWORD, USER, DATABASE, String(storePort), 'postgres', 'ECONNREFUSED'])
+    expect(html).not.toContain(secret);
+  // Who is signed in is in the store too: nobody is named, nor offered Sign out.
+  expect(page.querySelector('.staff__sign-out')).toBeNull();
+  const main = page.querySelector('main')!;
+  return {
+    heading: page.querySelector('h1')?.textContent,
+    words: [...main.querySelectorAll('p')].map((p) => p.textContent!.trim()).join(' '),
+    links: [...main.querySelectorAll('a')].map((a) => [a.getAttribute('href'), a.textContent]),
+  };
+}
+
+describe('the desk with its store out of reach', () => {
+  it('shows a staff page that says the enquiries cannot be read, what is safe, what to do, and Try again', async () => {
+    const page = await unavailablePage(
+      await fetch(`${server.url}/staff?list=enquiries&q=acme`, { headers: browser }),
+    );
+    expect(page.heading).toBe('The desk cannot be opened right now');
+    expect(page.words).toContain(
+      'The enquiries cannot be read right now: the site cannot reach the store that keeps them.',
+    );
+    expect(page.words).toContain('Nothing prospects sent is lost');
+    expect(page.words).toContain('their browser keeps it and sends it again by itself');
+    expect(page.words).toContain(
+      'Try again in a minute. If this lasts, tell whoever runs the site.',
+    );
+    expect(page.words).not.toContain('Nothing was done');
+    // The same list again.
+    expect(page.links).toEqual([['/staff?list=enquiries&q=acme', 'Try again']]);
+    // Publishing stands on the desk's store too.
+    const publishing = await unavailablePage(
+      await fetch(`${server.url}/staff/publish`, { headers: browser }),
+    );
+    expect(publishing.links).toEqual([['/staff/publish', 'Try again']]);
+  });
+
+  it('says a member’s post did nothing, and offers the page again', async () => {
+    const page = await unavailablePage(
+      await post(`${server.url}/staff`, { action: 'mark-handled', enquiry: 'x' }, browser),
+    );
+    expect(page.heading).toBe('The desk cannot be opened right now');
+    expect(page.words).toContain('Nothing was done. The enquiries cannot be read right now');
+    expect(page.links).toEqual([['/staff', 'Try again']]);
+  });
+
+  it('answers the CSV’s button with the page, which a browser shows rather than saves, leading back to the desk', async () => {
+    const page = await unavailablePage(
+      await post(`${server.url}/staff/enquiries.csv`, {}, browser),
+    );
+    expect(page.words).toContain('The enquiries cannot be read right now');
+    expect(page.links).toEqual([['/staff', 'Try again']]);
+  });
+
+  it('tells a script asking for JSON, with the same status', async () => {
+    const json = { ...browser, Accept: 'application/json' };
+    for (const answer of [
+      await fetch(`${server.url}/staff`, { headers: json }),
+      await post(`${server.url}/staff/enquiries.csv`, {}, json),
+    ]) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('30');
+      expect(await answer.json()).toEqual({
+        error:
+          'The desk cannot be opened right now: the enquiries cannot be read. Try again in a minute.',
+      });
+    }
+  });
+
+  it('logs that the store failed, never its password', () => {
+    expect(server.output()).toContain('The enquiry store failed');
+    expect(server.output()).not.toContain(PASSWORD);
+  });
+});
