@@ -60,6 +60,7 @@ export default function CallTimeStep() {
             refocus.current = true;
             clear();
           }}
+          noneFree="No time is free in the coming days. Just send a message and we will reply to arrange one."
         />
       ) : (
         <p>

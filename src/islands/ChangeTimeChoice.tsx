@@ -16,6 +16,8 @@ interface Props {
   alternatives?: Slot[];
   /** The day the picker opens on: the server's list's first (the call's own, or `?from=`). */
   openOn?: string;
+  /** What is said when no other time is free: the change page's content (schedule-change.yaml). */
+  noneFree: string;
   /** The server's list of the times as radio buttons: what the page shows until this takes over. */
   children?: ReactNode;
 }
@@ -34,6 +36,7 @@ export default function ChangeTimeChoice({
   error,
   alternatives,
   openOn,
+  noneFree,
   children,
 }: Props) {
   const [picker, setPicker] = useState(false);
@@ -57,6 +60,7 @@ export default function ChangeTimeChoice({
           onChoose={(slot) => setChosen(slot?.start)}
           focusOnOpen={false}
           {...(openOn && { openOn })}
+          noneFree={noneFree}
         />
       ) : (
         children

@@ -39,6 +39,8 @@ interface Props {
   openOn?: string;
   /** Whether its first control takes the focus once shown (it replaced the link that opened it). */
   focusOnOpen?: boolean;
+  /** What it says when no time is free: its page's words (a call's change page: its content's). */
+  noneFree: string;
 }
 
 type Loaded =
@@ -95,6 +97,7 @@ export default function TimePicker({
   locale = readingLocale(browserLocale()),
   focusOnOpen = true,
   openOn,
+  noneFree,
 }: Props) {
   useStyles();
   const [loaded, setLoaded] = useState<Loaded>(
@@ -153,10 +156,10 @@ export default function TimePicker({
   }, [alternatives, attempt]);
 
   // Nothing is free: a time chosen earlier is not one now, and the form must not offer to book it.
-  const noneFree = loaded.status === 'ready' && !loaded.slots.length && !alternatives?.length;
+  const nothingFree = loaded.status === 'ready' && !loaded.slots.length && !alternatives?.length;
   useEffect(() => {
-    if (noneFree && chosen) onChoose(null);
-  }, [noneFree, chosen]);
+    if (nothingFree && chosen) onChoose(null);
+  }, [nothingFree, chosen]);
 
   const cancel = onCancel && (
     <button type="button" className="button button--secondary" onClick={onCancel}>
@@ -258,9 +261,7 @@ export default function TimePicker({
       )}
       {days.length === 0 ? (
         <p id={id} tabIndex={-1}>
-          {onCancel
-            ? 'No time is free in the coming days. Just send a message and we will reply to arrange one.'
-            : 'No other time is free in the coming days.'}
+          {noneFree}
         </p>
       ) : (
         <>

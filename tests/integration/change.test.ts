@@ -6,8 +6,11 @@
  * two changes racing for a time.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import ICAL from 'ical.js';
+import { JSDOM } from 'jsdom';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { dateIn } from '../../src/domain/call-times';
 import { signCallToken } from '../../src/server/call-token';
@@ -344,7 +347,14 @@ describe('the change link', () => {
     expect(told).toContain(
       `That time was just taken, and no other time is free in the coming days, so your call stays at ${kept}. Keep it, or write to us from the contact page (/contact)`,
     );
-    expect(told).toContain('No other time is free in the coming days.');
+    // In the content's words, where the times would be: the list without script and the picker
+    // that takes it over, which is handed them.
+    const words = noneFreeWords();
+    const island = new JSDOM(told).window.document.querySelector(
+      'astro-island[component-url*="ChangeTimeChoice"]',
+    )!;
+    expect(island.textContent).toContain(words);
+    expect(JSON.parse(island.getAttribute('props')!).noneFree).toEqual([0, words]);
     expect(told).not.toContain('Send your message');
     expect(told).not.toContain('name="slot"');
     expect(told).not.toContain('Move the call');
@@ -353,6 +363,16 @@ describe('the change link', () => {
     expect(stored.call).toMatchObject({ start: own, sequence: 0, moves: 0 });
   });
 });
+
+/** What the change page's content says when no other time is free: its section `none-free`. */
+function noneFreeWords(): string {
+  const { sections } = parse(readFileSync('src/content/pages/schedule-change.yaml', 'utf8')) as {
+    sections: { id: string; paragraphs: string[] }[];
+  };
+  const words = sections.find((section) => section.id === 'none-free')?.paragraphs[0];
+  expect(words, 'schedule-change.yaml: the section none-free').toBeTruthy();
+  return words!;
+}
 
 /** The call's time as its page shows it, first of all (BookedCallDetails: the prospect's zone). */
 const timeShownOn = (html: string) =>
