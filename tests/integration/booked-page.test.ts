@@ -138,7 +138,7 @@ async function storedCall(server: RunningServer, start: string, confirmed: boole
 async function lapse(server: RunningServer, id: string) {
   const store = new SqliteStore(server.database);
   try {
-    await store.transaction((tx) => tx.cancelCall(id, Date.now(), true));
+    await store.transaction((tx) => tx.cancelCall(id, { at: Date.now(), lapsed: true }));
   } finally {
     await store.close();
   }

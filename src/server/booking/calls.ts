@@ -182,7 +182,7 @@ export class Bookings {
         ...(change?.reason && { reason: change.reason }),
       };
       const call = cancelledCall(before, now);
-      await tx.cancelCall(id, now, false, who);
+      await tx.cancelCall(id, { at: now, ...who });
       await tx.dropJobs(id, SUPERSEDED_MAILS, 'the call was cancelled', now);
       if (queueMail && !enquiry.spam) await tx.queue(mailsOnCancel(call, now, change), id);
       await this.#queueWrite(tx, id, now);
@@ -243,7 +243,7 @@ export class Bookings {
       const due = await tx.unconfirmedDue(now - confirmMs, now, limit, CONFIRMING_MAILS);
       for (const enquiry of due) {
         const call = lapsedCall(enquiry.call!, now);
-        await tx.cancelCall(enquiry.id, now, true);
+        await tx.cancelCall(enquiry.id, { at: now, lapsed: true });
         await tx.dropJobs(enquiry.id, SUPERSEDED_MAILS, 'the call lapsed unconfirmed', now);
         if (queueMail && !enquiry.spam) await tx.queue(mailsOnLapse(call, now), enquiry.id);
         await this.#queueWrite(tx, enquiry.id, now);

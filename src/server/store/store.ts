@@ -493,13 +493,14 @@ function txCallWrites(
         [start, end, host, by, at, member ?? null, id],
       );
     },
-    async cancelCall(id, at, lapsed = false, who) {
-      const when = new Date(at).toISOString();
+    async cancelCall(id, cancellation) {
+      const when = new Date(cancellation.at).toISOString();
+      const who = 'lapsed' in cancellation ? undefined : cancellation;
       await db.run(
         `UPDATE enquiries SET call_cancelled_at = ?, call_lapsed_at = ?,
            call_sequence = call_sequence + 1, call_cancelled_by = ?, call_cancel_reason = ?
          WHERE id = ? AND call_cancelled_at IS NULL`,
-        [when, lapsed ? when : null, who?.by ?? null, who?.reason ?? null, id],
+        [when, who ? null : when, who?.by ?? null, who?.reason ?? null, id],
       );
     },
     async confirmCall(id, at) {

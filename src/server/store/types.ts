@@ -147,6 +147,12 @@ export interface CancelledBy {
   reason?: string;
 }
 
+/**
+ * A call's cancellation as the store writes it (StoreTx.cancelCall): when, and who cancelled it
+ * (and why, if said), or that it lapsed unconfirmed, which no one did.
+ */
+export type CallCancellation = { at: number } & (CancelledBy | { lapsed: true });
+
 /** Who moves a call: the prospect, with its change link, or the staff (the desk, the CLI). */
 export type CallMover = 'prospect' | 'staff';
 
@@ -258,8 +264,8 @@ export interface StoreTx {
     to: { start: string; end: string; host: string },
     made: MoveMade,
   ): Promise<void>;
-  /** A call cancelled at `at` (and, `lapsed`, released unconfirmed); its sequence one up. */
-  cancelCall(id: string, at: number, lapsed?: boolean, who?: CancelledBy): Promise<void>;
+  /** A call cancelled (or, `lapsed`, released unconfirmed); its sequence one up. */
+  cancelCall(id: string, cancellation: CallCancellation): Promise<void>;
   /** A call confirmed at `at`, if it waits, is not cancelled and has not begun: whether it was. */
   confirmCall(id: string, at: number): Promise<boolean>;
   /**
