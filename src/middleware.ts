@@ -23,7 +23,13 @@ import {
 import type { Services } from './server/booking/services';
 import { editorAnswer, previewAnswer } from './server/staff/editing';
 import { DESK } from './server/staff/desk';
-import { askedAgain, deskUnavailable, showRefused } from './server/staff/refused';
+import {
+  askedAgain,
+  deskUnavailable,
+  showRefused,
+  signInUnavailable,
+  signInUnavailableJson,
+} from './server/staff/refused';
 import { PREVIEW_PAGE, isEditorAddress } from './domain/editing';
 import { serverConfig } from './server/config';
 import { EDITOR_ROUTES } from './editor/routes';
@@ -53,17 +59,19 @@ async function staffLimiterOf(policy: RoutePolicy, service: Services, request: R
 /**
  * A post refused because the store cannot be reached: 503. At the desk's own routes (its page,
  * Publishing, the CSV), the desk's page that says so, its "Try again" leading to the page posted
- * to (the desk, from the CSV, which is no page); elsewhere, the forms' words.
+ * to (the desk, from the CSV, which is no page); at signing in's (its page, a passkey's steps, JSON),
+ * the staff's words that signing in is not possible; elsewhere, the forms' words.
  */
 function storeOutOfReach(context: APIContext, policy: RoutePolicy, error: unknown) {
   reportStoreFailure(error);
   const { request } = context;
-  if (!policy.staff || (policy.staffLimit ?? 'desk') !== 'desk')
-    return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });
-  const answer = deskUnavailable(
-    request,
-    policy.methods.includes('GET') ? askedAgain(request) : DESK,
-  );
+  if (!policy.staff) return refusal(request, 503, storeUnavailableMessage, { 'Retry-After': '30' });
+  const answer =
+    policy.staffLimit === 'sign-in'
+      ? policy.body?.kind === 'json'
+        ? signInUnavailableJson()
+        : signInUnavailable(request)
+      : deskUnavailable(request, policy.methods.includes('GET') ? askedAgain(request) : DESK);
   return answer.type === 'page' ? showRefused(context, answer) : answer.response;
 }
 
@@ -118,7 +126,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
   try {
     service = await (policy.fieldData ? app.vitals() : app.services());
   } catch (error) {
-    return storeOutOfReach(context, policy, error);
+    if (policy.staffLimit !== 'none') return storeOutOfReach(context, policy, error);
+    // Signing out needs no store to forget this browser's session: the route clears its cookie
+    // (./server/staff/sign-in.ts), once the gate has checked where the post came from.
+    reportStoreFailure(error);
+    service = { config: serverConfig(), limiter: undefined };
   }
   // Field data waits its turn once the gate has refused all it can without the body
   // (./server/vitals/pacer.ts).

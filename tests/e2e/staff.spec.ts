@@ -653,3 +653,37 @@ test('with its store out of reach, the desk is a staff page that says so: axe fi
     await server.stop();
   }
 });
+
+test('with its store out of reach, Sign in with a passkey says signing in is not possible right now, focused', async ({
+  browser,
+}) => {
+  const secret = { STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123' };
+  const [down, up] = await Promise.all([
+    startServer({
+      DATABASE_URL: `postgres://desk:unreachable-s3cret@localhost:${await freePort()}/agency`,
+      ...secret,
+    }),
+    startServer(secret),
+  ]);
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  try {
+    const page = await context.newPage();
+    // The sign-in page as opened while the store answered (the same build's); its button's steps
+    // are then posted to the site whose store is out of reach.
+    await page.route(`${down.url}/staff/sign-in`, async (route) =>
+      route.fulfill({ response: await route.fetch({ url: `${up.url}/staff/sign-in` }) }),
+    );
+    await page.goto(`${down.url}/staff/sign-in`);
+    const step = page.waitForResponse(`${down.url}/staff/passkey`);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    expect((await step).status()).toBe(503);
+    const said = page.getByRole('status').filter({ hasText: 'Signing in' });
+    await expect(said).toHaveText(
+      'Signing in is not possible right now: the site cannot reach its store, which keeps the staff’s sign-ins. Try again in a minute. If this lasts, tell whoever runs the site.',
+    );
+    await expect(said).toBeFocused();
+  } finally {
+    await context.close();
+    await Promise.all([down.stop(), up.stop()]);
+  }
+});

@@ -2,8 +2,9 @@
  * The desk while its store cannot be reached (a PostgreSQL address, with a password, where nothing
  * answers), on the built server: a staff page with 503 and Retry-After that says the enquiries
  * cannot be read, what is safe, what to do, and "Try again"; JSON to a script. The desk's posts
- * and the CSV's button get the same page, never a file. Neither the page nor the log shows the
- * store's address or password.
+ * and the CSV's button get the same page, never a file. Signing in (its page, its posts, a passkey's
+ * steps) says it is not possible right now; signing out still forgets this browser's session.
+ * Neither the page nor the log shows the store's address or password.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startServer, type RunningServer } from '../support/server';
@@ -103,6 +104,66 @@ describe('the desk with its store out of reach', () => {
           'The desk cannot be opened right now: the enquiries cannot be read. Try again in a minute.',
       });
     }
+  });
+
+  it('answers signing in with the staff’s words: the page, a post to it, and a passkey’s step', async () => {
+    const why =
+      'Signing in is not possible right now: the site cannot reach its store, which keeps the staff’s sign-ins.';
+    // The page itself, with an e-mailed link's token: Try again opens the same link.
+    const opened = await unavailablePage(
+      await fetch(`${server.url}/staff/sign-in?token=abc`, { headers: browser }),
+    );
+    expect(opened.heading).toBe('Signing in is not possible right now');
+    expect(opened.words).toContain(why);
+    expect(opened.words).toContain(
+      'Try again in a minute. If this lasts, tell whoever runs the site.',
+    );
+    expect(opened.words).not.toContain('Enquiries');
+    expect(opened.links).toEqual([['/staff/sign-in?token=abc', 'Try again']]);
+    for (const fields of [{ email: 'anna@example.com' }, { token: 'abc' }] as Record<
+      string,
+      string
+    >[]) {
+      const page = await unavailablePage(
+        await post(`${server.url}/staff/sign-in`, fields, browser),
+      );
+      expect(page.heading).toBe('Signing in is not possible right now');
+      expect(page.words).toContain(`Nothing was done. ${why}`);
+      expect(page.words).not.toContain('Enquiries');
+      expect(page.links).toEqual([['/staff/sign-in', 'Back to the sign-in page']]);
+    }
+    const step = await fetch(`${server.url}/staff/passkey`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        Origin: server.url,
+      },
+      body: JSON.stringify({ step: 'sign-in-options' }),
+    });
+    expect(step.status).toBe(503);
+    expect(step.headers.get('retry-after')).toBe('30');
+    expect(await step.json()).toEqual({
+      error: `${why} Try again in a minute. If this lasts, tell whoever runs the site.`,
+    });
+  });
+
+  it('signs a member out on this browser: its cookie cleared, then the sign-in page that says why', async () => {
+    const out = await post(`${server.url}/staff/sign-out`, {}, browser);
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe('/staff/sign-in');
+    expect(out.headers.get('set-cookie')).toMatch(/^staff=; Max-Age=0;/);
+    // From another site, nothing: the gate still checks where a post comes from.
+    const forged = await post(
+      `${server.url}/staff/sign-out`,
+      {},
+      {
+        ...browser,
+        Origin: 'https://elsewhere.example',
+      },
+    );
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('set-cookie')).toBeNull();
   });
 
   it('logs that the store failed, never its password', () => {

@@ -76,6 +76,8 @@ export const subjectShown = (subject: string) =>
 
 /** Where a signed-in member goes: the desk. */
 export const DESK = '/staff';
+/** Where a member signs in, and where anyone signed out is sent. */
+export const SIGN_IN_PAGE = '/staff/sign-in';
 
 /**
  * A member's sign-in or action: a line of the audit log, and one of the server's log with the

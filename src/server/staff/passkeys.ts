@@ -22,6 +22,7 @@ import { postHeaders, refusalOf, type PostVerdict } from '../requests/post-gate.
 import { wideNetwork } from '../networks.ts';
 import { signedIn, storedHash } from './access.ts';
 import { record, type OpenDesk, type StaffDesk } from './desk.ts';
+import { signInUnavailableJson } from './refused.ts';
 import { startSession } from './sign-in.ts';
 import type { ChallengePurpose } from '../store/staff.ts';
 
@@ -77,7 +78,7 @@ export async function handlePasskey(
   const refused = post && refusalOf(post);
   if (refused) return answer(refused.status, { error: refused.message }, refused.headers);
   const desk = await open().catch(() => undefined);
-  if (!desk) return refuse('Passkeys cannot be used right now.', 503);
+  if (!desk) return signInUnavailableJson();
   const body = (post?.ok ? post.json : undefined) as PasskeyPost | undefined;
   const { local, ...relyingParty } = party(desk, request);
   if (local && isAddress(relyingParty.rpID))

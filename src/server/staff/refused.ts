@@ -10,7 +10,7 @@ import type { PageAnswer } from '../http/answer.ts';
 import { jsonResponse } from '../json.ts';
 import { wantsJson } from '../requests/client.ts';
 import type { StaffMember } from './access.ts';
-import { DESK, deskHeaders, type Answered } from './desk.ts';
+import { DESK, SIGN_IN_PAGE, deskHeaders, type Answered } from './desk.ts';
 
 /** Where a refusal is shown: reached by a rewrite only (`showRefused`); asked for itself, not found. */
 export const REFUSED_PAGE = '/staff/refused';
@@ -20,6 +20,11 @@ export const NOT_AN_EDITOR = 'Only the site’s editors may use the editor (STAF
 
 const TO_THE_DESK = { href: DESK, label: 'Back to the desk' };
 const TO_THE_EDITOR = { href: EDITOR_PAGE, label: 'Back to the editor' };
+const TO_SIGN_IN = { href: SIGN_IN_PAGE, label: 'Back to the sign-in page' };
+
+const SIGN_IN_UNAVAILABLE_WHY =
+  'the site cannot reach its store, which keeps the staff’s sign-ins.';
+const SIGN_IN_UNAVAILABLE = `Signing in is not possible right now: ${SIGN_IN_UNAVAILABLE_WHY}`;
 
 interface Refusal extends StaffRefusal {
   status: number;
@@ -80,6 +85,17 @@ const REFUSALS = {
     line: 'The desk cannot be opened right now: the enquiries cannot be read. Try again in a minute.',
     headers: { 'Retry-After': '30' },
   },
+  // Who may sign in is the content's and the server's, but the links, passkeys and sessions are the
+  // store's: none of them can be checked or kept.
+  'sign-in-unavailable': {
+    status: 503,
+    title: 'Signing in is not possible right now',
+    said: SIGN_IN_UNAVAILABLE,
+    todo: 'Try again in a minute. If this lasts, tell whoever runs the site.',
+    back: TO_SIGN_IN,
+    line: `Signing in is not possible right now: ${SIGN_IN_UNAVAILABLE_WHY} Try again in a minute. If this lasts, tell whoever runs the site.`,
+    headers: { 'Retry-After': '30' },
+  },
   'not-from-the-site': {
     status: 403,
     title: 'Nothing was changed',
@@ -125,12 +141,21 @@ export function staffRefusal(
   const refusal = { ...words, ...shown };
   const all = deskHeaders(headers);
   if (asPage(request)) return { type: 'page', status, headers: all, refusal, member };
-  const text = line ?? refusal.said;
-  const response = wantsJson(request)
-    ? jsonResponse(status, { error: text }, all)
+  return scriptAnswer(wantsJson(request), status, line ?? refusal.said, all);
+}
+
+/** A refusal's line to a script, as JSON `{ error }` or as text. */
+function scriptAnswer(
+  json: boolean,
+  status: number,
+  text: string,
+  headers: Record<string, string>,
+): Answered {
+  const response = json
+    ? jsonResponse(status, { error: text }, headers)
     : new Response(text, {
         status,
-        headers: { ...all, 'Content-Type': 'text/plain; charset=utf-8' },
+        headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' },
       });
   return { type: 'response', response };
 }
@@ -146,6 +171,28 @@ export function deskUnavailable(request: Request, again = DESK): RefusedPage | A
     said: request.method === 'POST' ? `Nothing was done. ${said}` : said,
     back: { href: again, label: 'Try again' },
   });
+}
+
+/**
+ * Signing in (its page, its posts, a passkey's steps) while the store cannot be reached: 503. A post
+ * is said to have done nothing (no link sent, nobody signed in); a GET's "Try again" asks for the same
+ * address (an e-mailed link's token kept), a post's way back is the sign-in page.
+ */
+export function signInUnavailable(request: Request): RefusedPage | Answered {
+  if (request.method !== 'POST') {
+    return staffRefusal(request, 'sign-in-unavailable', undefined, {
+      back: { href: askedAgain(request), label: 'Try again' },
+    });
+  }
+  return staffRefusal(request, 'sign-in-unavailable', undefined, {
+    said: `Nothing was done. ${SIGN_IN_UNAVAILABLE}`,
+  });
+}
+
+/** The same to a passkey's step (JSON only, read by PasskeyButton's script, which shows `error`). */
+export function signInUnavailableJson(): Answered {
+  const { status, line, headers } = REFUSALS['sign-in-unavailable'];
+  return scriptAnswer(true, status, line, deskHeaders(headers));
 }
 
 /** The address asked, to ask again: a GET's with its query, a post's page without what it sent. */

@@ -17,11 +17,20 @@ import {
   type StaffMember,
 } from './access.ts';
 import { sendLink } from './links.ts';
-import { DESK, deskHeaders, record, redirect, type OpenDesk, type StaffDesk } from './desk.ts';
+import {
+  DESK,
+  SIGN_IN_PAGE,
+  deskHeaders,
+  record,
+  redirect,
+  type OpenDesk,
+  type StaffDesk,
+} from './desk.ts';
+import { signInUnavailable, type RefusedPage } from './refused.ts';
 
 /** What the sign-in page shows. */
 export type SignInState =
-  | { status: 'form' | 'sent' | 'unavailable' }
+  | { status: 'form' | 'sent' }
   | { status: 'confirm'; token: string }
   | { status: 'invalid' | 'used' | 'expired' }
   | { status: 'refused'; message: string };
@@ -39,18 +48,19 @@ const page = (state: SignInState, status = 200, headers: Record<string, string> 
 
 /**
  * /staff/sign-in: the form (GET), a link asked for (POST email), a link opened (GET token: a
- * button, since mail scanners open links) and used (POST token: signed in).
+ * button, since mail scanners open links) and used (POST token: signed in). With the store out of
+ * reach, the staff's page that says signing in is not possible right now.
  */
 export async function handleSignIn(
   request: Request,
   post: PostVerdict | undefined,
   open: OpenDesk,
-): Promise<SignInOutcome | { type: 'response'; response: Response }> {
+): Promise<SignInOutcome | RefusedPage | { type: 'response'; response: Response }> {
   const refused = post && refusalOf(post);
   if (refused)
     return page({ status: 'refused', message: refused.message }, refused.status, refused.headers);
   const desk = await open().catch(() => undefined);
-  if (!desk) return page({ status: 'unavailable' }, 503);
+  if (!desk) return signInUnavailable(request);
   const now = desk.now?.() ?? Date.now();
   const token = post?.ok
     ? first(post.fields, 'token')
@@ -109,7 +119,7 @@ export async function handleSignOut(request: Request, open: OpenDesk) {
       await record(desk, current.member, now, { action: 'signed out' });
     }
   }
-  return redirect('/staff/sign-in', {
+  return redirect(SIGN_IN_PAGE, {
     'Set-Cookie': sessionCookie(desk?.secure ?? false, undefined),
   });
 }
