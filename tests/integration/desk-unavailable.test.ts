@@ -6,6 +6,9 @@
  * steps) says it is not possible right now; signing out still forgets this browser's session.
  * Neither the page nor the log shows the store's address or password.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startServer, type RunningServer } from '../support/server';
 import { staffPage } from './editing-server';
@@ -17,14 +20,20 @@ const DATABASE = 'agency_private';
 let server: RunningServer;
 let storePort: number;
 
-beforeAll(async () => {
-  // A port nothing listens on: every connection to the store is refused.
-  storePort = await freePort();
-  server = await startServer({
+/** The server, its store a PostgreSQL address where nothing answers, with `env`. */
+async function startOutOfReach(env: Record<string, string> = {}) {
+  return startServer({
     DATABASE_URL: `postgres://${USER}:${PASSWORD}@localhost:${storePort}/${DATABASE}`,
     STAFF_SECRET: 'staff-test-secret-0123456789abcdef0123',
     BOOKING_SECRET: 'booking-test-secret-0123456789abcdef01',
+    ...env,
   });
+}
+
+beforeAll(async () => {
+  // A port nothing listens on: every connection to the store is refused.
+  storePort = await freePort();
+  server = await startOutOfReach();
 }, 60_000);
 
 afterAll(() => server?.stop());
@@ -169,5 +178,54 @@ describe('the desk with its store out of reach', () => {
   it('logs that the store failed, never its password', () => {
     expect(server.output()).toContain('The enquiry store failed');
     expect(server.output()).not.toContain(PASSWORD);
+  });
+});
+
+describe('the live site’s editor with its store out of reach', () => {
+  let editing: RunningServer;
+  let folder: string;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'editor-unavailable-'));
+    editing = await startOutOfReach({ EDITING: 'on', EDITING_DIR: folder });
+  }, 60_000);
+
+  afterAll(async () => {
+    await editing?.stop();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('shows a member’s browser the staff page that says so, Try again opening the same place', async () => {
+    for (const asked of ['/keystatic', '/keystatic/branch/main/collection/services']) {
+      const page = await unavailablePage(
+        await fetch(`${editing.url}${asked}`, { headers: browser }),
+      );
+      expect(page.heading).toBe('The editor cannot be opened right now');
+      expect(page.words).toContain(
+        'The site cannot reach its store, which keeps who is signed in: it cannot tell that you may use the editor.',
+      );
+      expect(page.words).toContain('Nothing saved in the editor is lost');
+      expect(page.words).toContain(
+        'Try again in a minute. If this lasts, tell whoever runs the site.',
+      );
+      expect(page.links).toEqual([[asked, 'Try again']]);
+    }
+  });
+
+  it('tells the editor’s own fetches their line, as text or JSON', async () => {
+    const save = (accept: string) =>
+      fetch(`${editing.url}/api/keystatic/update`, {
+        method: 'POST',
+        headers: { ...browser, Accept: accept, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+    const line = 'The editor is unavailable just now: try again in a minute.';
+    const text = await save('*/*');
+    expect(text.status).toBe(503);
+    expect(text.headers.get('retry-after')).toBe('30');
+    expect(await text.text()).toBe(line);
+    const json = await save('application/json');
+    expect(json.status).toBe(503);
+    expect(await json.json()).toEqual({ error: line });
   });
 });

@@ -4,6 +4,8 @@
  * editor's addresses (src/domain/editing.ts) over a unix socket, for signed-in editors only.
  *
  * - Signed out: the editor's page leads to the sign-in page; anything else is refused (403).
+ * - The store out of reach (who is signed in is unknown): 503, a staff page to a browser
+ *   (./refused.ts), the editor's fetches their line.
  * - A member who is not an editor (STAFF_EDITORS): 403, for the page and for every write; a
  *   browser is shown the staff page that says why (./refused.ts), the editor's fetches its line.
  * - A write (any method but GET and HEAD) must come from the site's own pages (Origin, or
@@ -34,9 +36,9 @@ import { log } from '../log.ts';
 import { privateFolder } from '../private-files.ts';
 import { inDraftTurn } from '../releases/draft.ts';
 import { isEditor, signedIn, type StaffMember } from './access.ts';
-import { record, type OpenDesk } from './desk.ts';
+import { record, type Answered, type OpenDesk } from './desk.ts';
 import { leaveEntry, leavePreview, previewFile } from './preview.ts';
-import { staffRefusal, type RefusalKind, type RefusedPage } from './refused.ts';
+import { editorUnavailable, staffRefusal, type RefusalKind, type RefusedPage } from './refused.ts';
 
 /** The draft the editor reads and writes: a working copy of the site (../releases/draft.ts). */
 export const draftFolder = (config: Pick<ServerConfig, 'editing'>) => config.editing.draftDir;
@@ -69,6 +71,10 @@ function fromTheSite(request: Request, origin: string) {
   return request.headers.get('origin') === origin;
 }
 
+/** A refusal as the middleware takes it: a page to render, or the response itself. */
+const shown = (refusal: RefusedPage | Answered) =>
+  refusal.type === 'page' ? refusal : refusal.response;
+
 /**
  * The editor's answer to `request`, for an address of the editor's; a refusal a member's browser
  * is shown as a staff page (the middleware renders it); undefined with EDITING off.
@@ -81,7 +87,7 @@ export async function editorAnswer(
   const url = new URL(request.url);
   if (oddlyWritten(url.pathname)) return answer(404, 'Not found.');
   const desk = await open().catch(() => undefined);
-  if (!desk) return answer(503, 'The editor is unavailable just now: try again in a minute.');
+  if (!desk) return shown(editorUnavailable(request));
   const origin = config.siteUrl ?? `${url.protocol}//${request.headers.get('host') ?? url.host}`;
   const current = await signedIn(request, { ...desk, now: now() });
   if (!current)
@@ -93,10 +99,7 @@ export async function editorAnswer(
           'You were signed out. Your changes are kept in this browser: sign in again on /staff/sign-in, then press Save again.',
         );
   const { member } = current;
-  const refuse = (kind: RefusalKind) => {
-    const refusal = staffRefusal(request, kind, member);
-    return refusal.type === 'page' ? refusal : refusal.response;
-  };
+  const refuse = (kind: RefusalKind) => shown(staffRefusal(request, kind, member));
   if (!isEditor(member)) return refuse('not-an-editor');
   const write = !READS.has(request.method);
   // Preview mode is this server's own (./preview.ts); the preview's page is a page of the site's

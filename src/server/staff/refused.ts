@@ -1,6 +1,6 @@
 /**
  * The refusals a member can meet in their browser at Publishing and at the editor's addresses, and
- * the desk while its store cannot be reached, in the staff's words: a staff page with the refusal's
+ * the desk, the editor and signing in while the store cannot be reached, in the staff's words: a staff page with the refusal's
  * status (src/pages/staff/refused.astro), or, to a script (JSON asked; a fetch of the editor's API,
  * whose tab reads the text), the line it always had.
  */
@@ -83,6 +83,17 @@ const REFUSALS = {
     todo: 'Try again in a minute. If this lasts, tell whoever runs the site.',
     back: TO_THE_DESK,
     line: 'The desk cannot be opened right now: the enquiries cannot be read. Try again in a minute.',
+    headers: { 'Retry-After': '30' },
+  },
+  // The draft is a folder of the server's, apart from the store: only who is signed in is unknown.
+  'editor-unavailable': {
+    status: 503,
+    title: 'The editor cannot be opened right now',
+    said: 'The site cannot reach its store, which keeps who is signed in: it cannot tell that you may use the editor.',
+    kept: 'Nothing saved in the editor is lost: the draft is kept apart from the store.',
+    todo: 'Try again in a minute. If this lasts, tell whoever runs the site.',
+    back: TO_THE_EDITOR,
+    line: 'The editor is unavailable just now: try again in a minute.',
     headers: { 'Retry-After': '30' },
   },
   // Who may sign in is the content's and the server's, but the links, passkeys and sessions are the
@@ -172,6 +183,15 @@ export function deskUnavailable(request: Request, again = DESK): RefusedPage | A
     back: { href: again, label: 'Try again' },
   });
 }
+
+/**
+ * The editor's addresses while the store cannot be reached: 503, its page's "Try again" asking for
+ * the same address; the editor's own fetches (a Save) get the line they always had.
+ */
+export const editorUnavailable = (request: Request) =>
+  staffRefusal(request, 'editor-unavailable', undefined, {
+    back: { href: askedAgain(request), label: 'Try again' },
+  });
 
 /**
  * Signing in (its page, its posts, a passkey's steps) while the store cannot be reached: 503. A post
