@@ -73,6 +73,40 @@ describe('a refusal', () => {
     }
   });
 
+  it('says who moved a call since, and when, in the member’s zone; as before when the store does not know', () => {
+    const movedAt = '2027-03-02T14:05:00.000Z';
+    const moved = (made: Partial<NonNullable<StoredEnquiry['call']>>) => ({
+      ...enquiry,
+      call: { ...enquiry.call!, moves: 1, ...made },
+    });
+    const names = (address: string) =>
+      address === 'anna@northgate.example' ? 'Anna Reid' : address;
+    const byAnna = moved({ movedBy: 'staff', movedByMember: 'anna@northgate.example', movedAt });
+    expect(refusalMessage('used', byAnna, 'Europe/London', names)).toMatch(
+      /^That call has been moved since this was shown \(by Anna Reid at 2 Mar 2027, 14:05\), to /,
+    );
+    // The CLI: the member's address, the time as the store keeps it.
+    expect(refusalMessage('used', byAnna)).toContain(
+      `(by anna@northgate.example at ${movedAt}), to `,
+    );
+    expect(
+      refusalMessage('used', moved({ movedBy: 'prospect', movedAt }), 'America/New_York'),
+    ).toContain('(by its prospect at 2 Mar 2027, 09:05), to ');
+    expect(refusalMessage('used', moved({ movedBy: 'staff', movedAt }))).toContain(
+      `(by the staff at ${movedAt}), to `,
+    );
+    // A move before the store kept who, or when.
+    expect(refusalMessage('used', moved({}), 'Europe/London', names)).toContain(
+      '(by a colleague or its prospect), to ',
+    );
+    expect(refusalMessage('used', moved({ movedBy: 'prospect' }))).toContain(
+      '(by its prospect), to ',
+    );
+    expect(refusalMessage('used')).toBe(
+      'That call has been moved since this was shown (by a colleague or its prospect): nothing was changed. Choose again from its time now.',
+    );
+  });
+
   it('is a word of its vocabulary, and an answer with its call (none for an unknown one)', () => {
     for (const refusal of ALL) expect(isRefusal(refusal)).toBe(true);
     for (const word of ['cancelled', 'moved', 'toString', '__proto__', 'refused', ''])

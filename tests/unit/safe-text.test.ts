@@ -280,6 +280,24 @@ describe('the staff CLI, whatever was stored', () => {
     expect(formatListing([stored], hosts)).toContain(', with Anna Reid (anna)');
   });
 
+  it('says who made a call’s last move and when, when the store knows', () => {
+    const stored = booking('Ada', 'Hello');
+    const moved = (moves: number, made: Partial<NonNullable<StoredEnquiry['call']>>) =>
+      formatListing([{ ...stored, call: { ...stored.call!, moves, ...made } }]);
+    const at = '2026-11-23T11:00:00.000Z';
+    expect(
+      moved(1, { movedBy: 'staff', movedByMember: 'anna@northgate.example', movedAt: at }),
+    ).toContain(`, moved 1 time (by anna@northgate.example at ${at})\n`);
+    expect(moved(3, { movedBy: 'prospect', movedAt: at })).toContain(
+      `, moved 3 times (last by its prospect at ${at})\n`,
+    );
+    expect(moved(2, { movedBy: 'staff', movedAt: at })).toContain(
+      `, moved 2 times (last by the staff at ${at})\n`,
+    );
+    // Moved before the store kept who: as before.
+    expect(moved(2, {})).toContain(', moved 2 times\n');
+  });
+
   it('lists each enquiry on its own lines, without a control character', () => {
     fc.assert(
       fc.property(storedEnquiries, anyText, (enquiries, hostName) => {

@@ -5,6 +5,7 @@
  * or run as a spreadsheet formula.
  */
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
+import { lastMover } from '../booking/refusals.ts';
 import { csvCell, terminalText } from '../safe-text.ts';
 import type { StoredEnquiry } from '../store/types.ts';
 import type { StoredNote } from '../store/types.ts';
@@ -138,8 +139,10 @@ export function formatListing(
       `${terminalText(e.createdAt)}  ${what} from ${terminalText(e.name)} <${terminalText(e.email)}>`,
     );
     if (e.call) {
+      // A member by their address: the store's, written for a terminal.
+      const mover = lastMover(e.call, undefined, (address) => terminalText(address));
       const moved = e.call.moves
-        ? `, moved ${e.call.moves} time${e.call.moves === 1 ? '' : 's'}`
+        ? `, moved ${e.call.moves} time${e.call.moves === 1 ? '' : 's'}${mover ? ` (${e.call.moves > 1 ? 'last ' : ''}by ${mover})` : ''}`
         : '';
       const confirmed = e.call.cancelledAt
         ? ''

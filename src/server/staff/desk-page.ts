@@ -163,7 +163,7 @@ export async function handleDesk(
     return postShownAgain(shownAgain, markedSince(desk, member, answer));
   if (answer.type !== 'moved-since') return answer;
   // Its step again for the call as it is now (its sequence now), to cancel or keep at its new time.
-  const movedTo = refusalMessage('used', answer.enquiry, member.timeZone);
+  const movedTo = refusalMessage('used', answer.enquiry, member.timeZone, whoIn(desk.members));
   return postShownAgain(shownAgain, { status: 409, done: movedTo }, 'now');
 }
 
