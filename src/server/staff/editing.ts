@@ -36,7 +36,7 @@ import { log } from '../log.ts';
 import { privateFolder } from '../private-files.ts';
 import { inDraftTurn } from '../releases/draft.ts';
 import { isEditor, signedIn, type StaffMember } from './access.ts';
-import { record, type Answered, type OpenDesk } from './desk.ts';
+import { record, SIGN_IN_PAGE, type Answered, type OpenDesk } from './desk.ts';
 import { leaveEntry, leavePreview, previewFile } from './preview.ts';
 import { editorUnavailable, staffRefusal, type RefusalKind, type RefusedPage } from './refused.ts';
 
@@ -92,7 +92,7 @@ export async function editorAnswer(
   const current = await signedIn(request, { ...desk, now: now() });
   if (!current)
     return READS.has(request.method)
-      ? answer(303, '', { Location: '/staff/sign-in' })
+      ? answer(303, '', { Location: SIGN_IN_PAGE })
       : // A Save after the session ended: what was typed is still in the editor's tab.
         answer(
           403,

@@ -6,7 +6,14 @@
 import { refusal, refusalOf, type PostVerdict } from '../requests/post-gate.ts';
 import { reportStoreFailure } from '../log.ts';
 import { signedIn, type StaffMember } from './access.ts';
-import { redirect, type Answered, type OpenDesk, type Refused, type StaffDesk } from './desk.ts';
+import {
+  redirect,
+  SIGN_IN_PAGE,
+  type Answered,
+  type OpenDesk,
+  type Refused,
+  type StaffDesk,
+} from './desk.ts';
 import { askedAgain, deskUnavailable, type RefusedPage } from './refused.ts';
 
 /** A post the gate refused, answered as the gate answers one (to a visitor not signed in). */
@@ -43,6 +50,6 @@ export async function signedInVisit(
     return deskUnavailable(request, again);
   }
   const { desk, now, current } = visit;
-  if (!current) return refused ? gateRefusal(request, refused) : redirect('/staff/sign-in');
+  if (!current) return refused ? gateRefusal(request, refused) : redirect(SIGN_IN_PAGE);
   return { desk, member: current.member, now, session: current.hash, ...(refused && { refused }) };
 }
