@@ -1,8 +1,8 @@
 /**
  * The refusals a member can meet in their browser at Publishing and at the editor's addresses, and
- * the desk, the editor and signing in while the store cannot be reached, in the staff's words: a staff page with the refusal's
- * status (src/pages/staff/refused.astro), or, to a script (JSON asked; a fetch of the editor's API,
- * whose tab reads the text), the line it always had.
+ * at the desk, the editor and signing in while the store cannot be reached, in the staff's words: a
+ * staff page with the refusal's status (src/pages/staff/refused.astro), or, to a script (JSON asked;
+ * a fetch of the editor's API, whose tab reads the text), the line it always had.
  */
 import type { StaffRefusal } from '../../domain/staff.ts';
 import { EDITOR_PAGE, isEditorAddress } from '../../domain/editing.ts';
@@ -25,6 +25,8 @@ const TO_SIGN_IN = { href: SIGN_IN_PAGE, label: 'Back to the sign-in page' };
 const SIGN_IN_UNAVAILABLE_WHY =
   'the site cannot reach its store, which keeps the staff’s sign-ins.';
 const SIGN_IN_UNAVAILABLE = `Signing in is not possible right now: ${SIGN_IN_UNAVAILABLE_WHY}`;
+/** What a member does while the store cannot be reached. */
+const TRY_AGAIN_LATER = 'Try again in a minute. If this lasts, tell whoever runs the site.';
 
 interface Refusal extends StaffRefusal {
   status: number;
@@ -80,7 +82,7 @@ const REFUSALS = {
     title: 'The desk cannot be opened right now',
     said: 'The enquiries cannot be read right now: the site cannot reach the store that keeps them.',
     kept: 'Nothing prospects sent is lost: what reached the site is kept in the store. Meanwhile the site tells a prospect their enquiry was not taken yet, and their browser keeps it and sends it again by itself (without JavaScript, they are asked to send it again).',
-    todo: 'Try again in a minute. If this lasts, tell whoever runs the site.',
+    todo: TRY_AGAIN_LATER,
     back: TO_THE_DESK,
     line: 'The desk cannot be opened right now: the enquiries cannot be read. Try again in a minute.',
     headers: { 'Retry-After': '30' },
@@ -91,7 +93,7 @@ const REFUSALS = {
     title: 'The editor cannot be opened right now',
     said: 'The site cannot reach its store, which keeps who is signed in: it cannot tell that you may use the editor.',
     kept: 'Nothing saved in the editor is lost: the draft is kept apart from the store.',
-    todo: 'Try again in a minute. If this lasts, tell whoever runs the site.',
+    todo: TRY_AGAIN_LATER,
     back: TO_THE_EDITOR,
     line: 'The editor is unavailable just now: try again in a minute.',
     headers: { 'Retry-After': '30' },
@@ -102,9 +104,9 @@ const REFUSALS = {
     status: 503,
     title: 'Signing in is not possible right now',
     said: SIGN_IN_UNAVAILABLE,
-    todo: 'Try again in a minute. If this lasts, tell whoever runs the site.',
+    todo: TRY_AGAIN_LATER,
     back: TO_SIGN_IN,
-    line: `Signing in is not possible right now: ${SIGN_IN_UNAVAILABLE_WHY} Try again in a minute. If this lasts, tell whoever runs the site.`,
+    line: `${SIGN_IN_UNAVAILABLE} ${TRY_AGAIN_LATER}`,
     headers: { 'Retry-After': '30' },
   },
   'not-from-the-site': {
@@ -172,42 +174,39 @@ function scriptAnswer(
 }
 
 /**
- * The desk while its store cannot be reached (its pages, Publishing, the Preview, the CSV): 503,
- * with "Try again" leading to `again`; a post is said to have done nothing. Nobody is named: who is
- * signed in is kept in the store too.
+ * Refusal `kind` while the store cannot be reached (who is signed in is unknown: nobody is named):
+ * "Try again" leading to `again` (none: the kind's own way back); a post, unless `postSaid` is
+ * false, said to have done nothing.
  */
-export function deskUnavailable(request: Request, again = DESK): RefusedPage | Answered {
-  const { said } = REFUSALS['desk-unavailable'];
-  return staffRefusal(request, 'desk-unavailable', undefined, {
-    said: request.method === 'POST' ? `Nothing was done. ${said}` : said,
-    back: { href: again, label: 'Try again' },
+function unreachable(request: Request, kind: RefusalKind, again?: string, postSaid = true) {
+  const { said } = REFUSALS[kind];
+  return staffRefusal(request, kind, undefined, {
+    ...(postSaid && request.method === 'POST' && { said: `Nothing was done. ${said}` }),
+    ...(again && { back: { href: again, label: 'Try again' } }),
   });
 }
 
+/** The desk (its pages, Publishing, the Preview, the CSV): "Try again" leading to `again`. */
+export const deskUnavailable = (request: Request, again = DESK): RefusedPage | Answered =>
+  unreachable(request, 'desk-unavailable', again);
+
 /**
- * The editor's addresses while the store cannot be reached: 503, its page's "Try again" asking for
- * the same address; the editor's own fetches (a Save) get the line they always had.
+ * The editor's addresses: its page's "Try again" asking for the same address; the editor's own
+ * fetches (a Save) get the line they always had.
  */
 export const editorUnavailable = (request: Request) =>
-  staffRefusal(request, 'editor-unavailable', undefined, {
-    back: { href: askedAgain(request), label: 'Try again' },
-  });
+  unreachable(request, 'editor-unavailable', askedAgain(request), false);
 
 /**
- * Signing in (its page, its posts, a passkey's steps) while the store cannot be reached: 503. A post
- * is said to have done nothing (no link sent, nobody signed in); a GET's "Try again" asks for the same
- * address (an e-mailed link's token kept), a post's way back is the sign-in page.
+ * Signing in (its page, its posts): a GET's "Try again" asks for the same address (an e-mailed
+ * link's token kept); a post (no link sent, nobody signed in) leads back to the sign-in page.
  */
-export function signInUnavailable(request: Request): RefusedPage | Answered {
-  if (request.method !== 'POST') {
-    return staffRefusal(request, 'sign-in-unavailable', undefined, {
-      back: { href: askedAgain(request), label: 'Try again' },
-    });
-  }
-  return staffRefusal(request, 'sign-in-unavailable', undefined, {
-    said: `Nothing was done. ${SIGN_IN_UNAVAILABLE}`,
-  });
-}
+export const signInUnavailable = (request: Request): RefusedPage | Answered =>
+  unreachable(
+    request,
+    'sign-in-unavailable',
+    request.method === 'POST' ? undefined : askedAgain(request),
+  );
 
 /** The same to a passkey's step (JSON only, read by PasskeyButton's script, which shows `error`). */
 export function signInUnavailableJson(): Answered {
