@@ -285,6 +285,28 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('publishing on
     expect(await stateNow()).not.toBe(started.state);
   });
 
+  it('shows a publish that went live while git read the draft as live, in its progress and its list alike', async () => {
+    await publish('Android Apps');
+    writeFileSync(draftFile(), service('Android, Going Live'));
+    await publishing.start(editor);
+    const describe = publishing.describe.bind(publishing);
+    let meanwhile = true;
+    // The publish's job runs, and goes live, as the page's view reads the draft in words.
+    publishing.describe = async (...args) => {
+      if (meanwhile) {
+        meanwhile = false;
+        expect(await runJobs()).toBe(1);
+      }
+      return describe(...args);
+    };
+    const view = await publishing.view();
+    expect(view.latest).toMatchObject({ state: 'live', progress: 100 });
+    expect(view.live?.id).toBe(view.latest?.releaseId);
+    expect(view.releases[0]?.id).toBe(view.live?.id);
+    // The draft read against what is live now: nothing left to publish.
+    expect(view).toMatchObject({ changes: [], behindLive: false });
+  });
+
   it('changes nothing live when the build fails, and says why in words', async () => {
     await publish('Android Apps');
     const before = git(repo, 'rev-parse', 'published');

@@ -191,9 +191,18 @@ export class Publishing {
    * draft with no change of its own behind the live site follows it: it has nothing to lose.
    */
   async view(): Promise<PublishingView> {
+    // A publish (or a roll back) that goes live while git reads the draft: the page would say
+    // "Live" above a list marking the release before as live now. Read again against the new one.
+    for (let read = 1; ; read++) {
+      const view = await this.#viewOn(await this.records.live());
+      if (view.live?.id === view.releases[0]?.id || read === 3) return view;
+    }
+  }
+
+  /** The page's view, the draft read against `live`, the store's records read after it. */
+  async #viewOn(live: Release | undefined): Promise<PublishingView> {
     const { config } = this.options;
     await makeEditingDirs(this.paths);
-    const live = await this.records.live();
     await this.ensureHere(live);
     await ensureDraft(config, live?.commit);
     // Read before git reads the draft: a Save meanwhile is shown, and makes the next state differ.
