@@ -679,7 +679,7 @@ test('with its store out of reach, Sign in with a passkey says signing in is not
     expect((await step).status()).toBe(503);
     const said = page.getByRole('status').filter({ hasText: 'Signing in' });
     await expect(said).toHaveText(
-      'Signing in is not possible right now: the site cannot reach its store, which keeps the staff’s sign-ins. Try again in a minute. If this lasts, tell whoever runs the site.',
+      'Signing in is not possible right now. The site cannot reach its store, which keeps the staff’s sign-ins. Try again in a minute. If this lasts, tell whoever runs the site.',
     );
     await expect(said).toBeFocused();
   } finally {

@@ -22,9 +22,9 @@ const TO_THE_DESK = { href: DESK, label: 'Back to the desk' };
 const TO_THE_EDITOR = { href: EDITOR_PAGE, label: 'Back to the editor' };
 const TO_SIGN_IN = { href: SIGN_IN_PAGE, label: 'Back to the sign-in page' };
 
+const SIGN_IN_TITLE = 'Signing in is not possible right now';
 const SIGN_IN_UNAVAILABLE_WHY =
-  'the site cannot reach its store, which keeps the staff’s sign-ins.';
-const SIGN_IN_UNAVAILABLE = `Signing in is not possible right now: ${SIGN_IN_UNAVAILABLE_WHY}`;
+  'The site cannot reach its store, which keeps the staff’s sign-ins.';
 /** What a member does while the store cannot be reached. */
 const TRY_AGAIN_LATER = 'Try again in a minute. If this lasts, tell whoever runs the site.';
 
@@ -102,11 +102,12 @@ const REFUSALS = {
   // store's: none of them can be checked or kept.
   'sign-in-unavailable': {
     status: 503,
-    title: 'Signing in is not possible right now',
-    said: SIGN_IN_UNAVAILABLE,
+    title: SIGN_IN_TITLE,
+    // Under the title on its page; a script's line (the passkey's answer) has no title above it.
+    said: SIGN_IN_UNAVAILABLE_WHY,
     todo: TRY_AGAIN_LATER,
     back: TO_SIGN_IN,
-    line: `${SIGN_IN_UNAVAILABLE} ${TRY_AGAIN_LATER}`,
+    line: `${SIGN_IN_TITLE}. ${SIGN_IN_UNAVAILABLE_WHY} ${TRY_AGAIN_LATER}`,
     headers: { 'Retry-After': '30' },
   },
   'not-from-the-site': {
