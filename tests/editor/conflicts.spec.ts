@@ -543,6 +543,48 @@ test("two tabs of one browser on one page keep each its own unsaved changes, thr
   await expect(second.getByRole('textbox', { name: 'Hero text' })).toHaveValue(heroBefore);
 });
 
+test('a duplicated tab starts with the unsaved changes of the tab it was copied from, then keeps its own apart, through a reload of each', async ({
+  page: first,
+  context,
+}) => {
+  await visit(first, ipad);
+  const entry = ['collection', 'services', 'ipad'];
+  const hero = (tab: Page) => tab.getByRole('textbox', { name: 'Hero text' });
+  const name = (tab: Page) => tab.getByRole('textbox', { name: 'Service name' });
+  const heroBefore = await hero(first).inputValue();
+  const offline = `${heroBefore} Works offline too.`;
+  await hero(first).fill(offline);
+  await draftKept(first, entry, 'Works offline too.');
+  // What a browser's Duplicate gives the new tab: a copy of the first's session storage, at its
+  // first load only (a reload of the copy keeps its own).
+  const session = await first.evaluate(() => JSON.stringify(Object.entries(sessionStorage)));
+  const copy = await context.newPage();
+  await copy.addInitScript((entries: string) => {
+    if (sessionStorage.getItem('test:duplicated')) return;
+    for (const [key, value] of JSON.parse(entries) as [string, string][])
+      sessionStorage.setItem(key, value);
+    sessionStorage.setItem('test:duplicated', 'yes');
+  }, session);
+  try {
+    await visit(copy, ipad);
+    await expect(hero(copy)).toHaveValue(offline);
+    // Each tab's own change from here on.
+    await name(copy).fill('iPad Apps');
+    await draftKept(copy, entry, 'title: iPad Apps');
+    await hero(first).fill(`${offline} Even on a plane.`);
+    await draftKept(first, entry, 'Even on a plane.');
+    for (const tab of [first, copy]) tab.on('dialog', (dialog) => void dialog.accept());
+    await visit(first, ipad);
+    await expect(hero(first)).toHaveValue(`${offline} Even on a plane.`);
+    await expect(name(first)).toHaveValue('iPad App');
+    await visit(copy, ipad);
+    await expect(name(copy)).toHaveValue('iPad Apps');
+    await expect(hero(copy)).toHaveValue(offline);
+  } finally {
+    await copy.close();
+  }
+});
+
 test("a draft restored after a rename's link move is checked too, at 375 px", async ({
   page,
   context,

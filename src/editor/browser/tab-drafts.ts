@@ -29,23 +29,59 @@ const store: ReturnType<typeof createStore> = (mode, callback) =>
   (opened ??= createStore('keystatic', 'items'))(mode, callback);
 const TAB = 'tab:';
 
-/** This tab's id: the same through a reload, another in each tab. */
-const tab = (() => {
-  // randomUUID only where the page's origin is secure (localhost, https): not at a LAN address.
-  const made = crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+const LOCK = 'editor-tab:';
+const TAB_KEY = 'editor-tab';
+/** How long a reloaded tab waits for its id's lock, which the page it replaces still held. */
+const RELOAD_RELEASE_MS = 2000;
+
+// randomUUID only where the page's origin is secure (localhost, https): not at a LAN address.
+const newId = () => crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
+/** This tab's id: the same through a reload, another in each tab (a duplicated one's too). */
+let tab = (() => {
   try {
-    const kept = sessionStorage.getItem('editor-tab');
+    const kept = sessionStorage.getItem(TAB_KEY);
     if (kept) return kept;
-    sessionStorage.setItem('editor-tab', made);
+    const made = newId();
+    sessionStorage.setItem(TAB_KEY, made);
+    return made;
   } catch {
     // no sessionStorage: a reload is a new tab, which restores the newest draft
+    return newId();
   }
-  return made;
 })();
-const LOCK = 'editor-tab:';
 
-// Held while the tab is open: which tabs are open is which locks are held.
-void navigator.locks?.request(`${LOCK}${tab}`, () => new Promise<never>(() => {})).catch(() => {});
+/** Holds the lock of this tab's id while the tab is open: which tabs are open is which locks are held. */
+const hold = (id: string, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const request = navigator.locks.request(`${LOCK}${id}`, { signal }, () => {
+      resolve();
+      return new Promise<never>(() => {});
+    });
+    request.catch(reject);
+  });
+
+/**
+ * Settled once this tab holds its id's lock. A tab the browser duplicated has a copy of the other's
+ * session storage, so its id: that lock stays held by the tab it was copied from, and two tabs
+ * writing one draft overwrote each other's changes. After a reload the page it replaced lets go
+ * of it within moments; still held after that, the id is another open tab's, and this tab takes
+ * an id of its own.
+ */
+const ready: Promise<void> = (async () => {
+  if (!navigator.locks) return;
+  try {
+    await hold(tab, AbortSignal.timeout(RELOAD_RELEASE_MS));
+  } catch {
+    tab = newId();
+    try {
+      sessionStorage.setItem(TAB_KEY, tab);
+    } catch {
+      // kept for this page only
+    }
+    void hold(tab).catch(() => {});
+  }
+})();
 
 async function openTabs(): Promise<Set<string>> {
   try {
@@ -58,7 +94,7 @@ async function openTabs(): Promise<Set<string>> {
   }
 }
 
-/** This tab's key of an entry's draft. */
+/** This tab's key of an entry's draft (its id settled once `ready` is). */
 export const ownKey = (key: Key): IDBValidKey[] => [...key, `${TAB}${tab}`];
 
 /** The tab a draft's key names, if any (none: Keystatic's own, written before drafts had tabs). */
@@ -94,6 +130,7 @@ export function draftsOf(key: Key): Promise<[IDBValidKey[], Stored][]> {
 const time = ({ savedAt }: Stored) => (savedAt instanceof Date ? savedAt.getTime() : 0);
 
 async function getDraft(key: Key): Promise<unknown> {
+  await ready;
   const own = await get(ownKey(key), store);
   if (own !== undefined) return own;
   const all = await draftsOf(key);
@@ -111,11 +148,12 @@ async function getDraft(key: Key): Promise<unknown> {
  * in one transaction: a draft already at `to` is kept, and the one that would have gone over it
  * stays where it was. Says which tabs' drafts moved (this tab's is `own`).
  */
-export function moveDrafts(
+export async function moveDrafts(
   from: Key,
   to: Key,
   change: (draft: unknown) => unknown,
 ): Promise<{ moved: number; own: boolean }> {
+  await ready;
   return store('readwrite', async (items) => {
     const keys = (await done(items.getAllKeys(rangeOf(from)))) as IDBValidKey[][];
     let moved = 0;
@@ -139,6 +177,12 @@ export function moveDrafts(
 // Keystatic's drafts, from here on this tab's (../dev-server/keystatic-saves.ts).
 (globalThis as Record<symbol, unknown>)[Symbol.for(TAB_DRAFTS)] = {
   get: getDraft,
-  set: (key: Key, value: unknown) => set(ownKey(key), value, store),
-  del: (key: Key) => del(ownKey(key), store),
+  set: async (key: Key, value: unknown) => {
+    await ready;
+    await set(ownKey(key), value, store);
+  },
+  del: async (key: Key) => {
+    await ready;
+    await del(ownKey(key), store);
+  },
 };
