@@ -91,9 +91,14 @@ function send() {
   }
 }
 
-for (const on of [onLCP, onCLS, onINP, onFCP, onTTFB]) on(collect);
-// Registered after web-vitals' own listeners, so that their final values (CLS, INP) are in when this
-// sends. Leaving a page fires pagehide before visibilitychange: it sends only where no
-// visibilitychange follows (the page is hidden already).
-addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && send(), true);
+for (const on of [onLCP, onCLS, onFCP, onTTFB]) on(collect);
+// Each change of INP, not only its value as the page is hidden: web-vitals reads the interactions it
+// was handed when the page is next idle, or as it is hidden, in a listener added then, after its
+// final report; a tap just before leaving, on a phone not idle since, was read too late to be sent.
+onINP(collect, { reportAllChanges: true });
+// Sent as the page is hidden, once web-vitals has its final values (CLS, INP): its listeners are
+// the window's capturing ones, some added only as interactions come, and this one, not capturing,
+// runs after them all. Leaving a page fires pagehide before visibilitychange: it sends only where
+// no visibilitychange follows (the page is hidden already).
+addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && send());
 addEventListener('pagehide', () => document.visibilityState === 'hidden' && send(), true);

@@ -129,6 +129,38 @@ test.describe('field data', () => {
     expect(report).toMatch(/phone\s+INP\s+\d+ ms\s+too few visits\s+2\b/);
   });
 
+  test('a tap just before leaving, on a phone never idle since, is sent with the page', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ ...phone, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const loaded = page.waitForResponse(`${server.url}/field-vitals.js`);
+    await page.goto(`${server.url}/contact`);
+    await loaded;
+    await page.evaluate((url) => import(url).then(() => undefined), '/field-vitals.js');
+    // Busy from here on, in short tasks: the page is never idle (web-vitals reads what it was handed
+    // at the next idle moment, within a second at most), and a tap is still answered.
+    await page.evaluate(() => {
+      const busy = () => {
+        for (const end = performance.now() + 30; performance.now() < end;);
+        setTimeout(busy);
+      };
+      busy();
+    });
+    await page.getByRole('button', { name: 'Menu' }).tap();
+    await expect(page.getByRole('button', { name: 'Menu' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+    await page.goto(`${server.url}/robots.txt`);
+    await expect
+      .poll(async () => (await storedMetrics()).filter((line) => line.startsWith('/contact ')), {
+        timeout: 20_000,
+      })
+      .toContain('/contact INP');
+    await context.close();
+  });
+
   test('a browser that sends Global Privacy Control loads and sends nothing', async ({
     browser,
   }) => {
