@@ -96,7 +96,7 @@ export async function editorAnswer(
       : // A Save after the session ended: what was typed is still in the editor's tab.
         answer(
           403,
-          'You were signed out. Your changes are kept in this browser: sign in again on /staff/sign-in, then press Save again.',
+          `You were signed out. Your changes are kept in this browser: sign in again on ${SIGN_IN_PAGE}, then press Save again.`,
         );
   const { member } = current;
   const refuse = (kind: RefusalKind) => shown(staffRefusal(request, kind, member));
