@@ -322,7 +322,9 @@ function startJobs(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) 
       ...mailHandlers({
         ...mails,
         store,
-        ...(bookingSecret && { booking: { secret: bookingSecret, siteUrl } }),
+        ...(bookingSecret && {
+          booking: { secret: bookingSecret, siteUrl, confirmMs: config.confirmMs },
+        }),
       }),
       jobHandler(
         SIGN_IN_JOB,
@@ -349,7 +351,9 @@ function calendarWriterOf(config: ServerConfig, store: EnquiryStore, setup: Jobs
     from: config.mailFrom ?? content.email,
     to: config.mailTo ?? content.email,
     content,
-    ...(bookingSecret && { booking: { secret: bookingSecret, siteUrl } }),
+    ...(bookingSecret && {
+      booking: { secret: bookingSecret, siteUrl, confirmMs: config.confirmMs },
+    }),
   };
   return jobHandler(
     CALENDAR_WRITE_JOB,

@@ -464,6 +464,8 @@ describe('confirming a call, and the share of calls waiting for it', () => {
     await expect.poll(() => mails.length).toBe(3);
     const text = decoded(mails.find((m) => m.to.includes('p1@example.com'))!.raw);
     expect(text).toContain('it tells us that the time suits you');
+    // How long it has (BOOKING_CONFIRM_MINUTES: 120 by default), and until when in its zone.
+    expect(text).toMatch(/within 2 hours of this e-mail, by \w+day, .+ UK time:/);
     const link = /http:\/\/127\.0\.0\.1:\d+\/schedule\/confirm\?token=([\w.-]+)/.exec(text)!;
     const token = link[1]!;
     const post = (path: string, value: string) =>

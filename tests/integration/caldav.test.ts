@@ -42,7 +42,11 @@ const setup: MailSetup = {
     location: 'Room 4, 1 High Street',
     hosts: [{ id: 'anna', name: 'Anna', email: 'anna@agency.example', timeZone: 'Europe/London' }],
   },
-  booking: { secret: 'booking-secret-0123456789abcdef0123', siteUrl: 'https://agency.example' },
+  booking: {
+    secret: 'booking-secret-0123456789abcdef0123',
+    siteUrl: 'https://agency.example',
+    confirmMs: 7_200_000,
+  },
 };
 /** A Monday at 10:00 UTC, still to come whenever the suite runs. */
 const START = ahead('2027-02-01T10:00:00Z');

@@ -573,7 +573,7 @@ describe.each(Object.keys(backends) as (keyof typeof backends)[])('the %s store'
           { id: 'cara', name: 'Cara Lund', email: 'cara@agency.example' },
         ],
       },
-      booking: { siteUrl: 'https://agency.example', secret: 'x'.repeat(40) },
+      booking: { siteUrl: 'https://agency.example', secret: 'x'.repeat(40), confirmMs: 7_200_000 },
       pollMs: 60_000,
       retryBaseMs: 1000,
       now: () => clock.now,

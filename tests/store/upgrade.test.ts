@@ -389,7 +389,7 @@ function runner(store: EnquiryStore) {
       ...setup,
       store,
       sender,
-      booking: { secret: 'b'.repeat(40), siteUrl },
+      booking: { secret: 'b'.repeat(40), siteUrl, confirmMs: 7_200_000 },
       now: () => RUN_AT,
     }),
     jobHandler(

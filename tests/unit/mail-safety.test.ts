@@ -21,7 +21,11 @@ import { mailItem } from '../support/records';
 
 const FROM = 'website@agency.example';
 const TO = 'sales@agency.example';
-const BOOKING = { siteUrl: 'https://northgate-digital.example', secret: 'x'.repeat(40) };
+const BOOKING = {
+  siteUrl: 'https://northgate-digital.example',
+  secret: 'x'.repeat(40),
+  confirmMs: 7_200_000,
+};
 /** What settings.yaml says of the agency, as the site passes it to the e-mails. */
 const SETUP = {
   from: FROM,

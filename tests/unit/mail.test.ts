@@ -86,7 +86,11 @@ const bookedCall = (data: Record<string, string> = {}): StoredEnquiry => {
     },
   });
 };
-const booking = { siteUrl: 'https://northgate-digital.example', secret: 'x'.repeat(40) };
+const booking = {
+  siteUrl: 'https://northgate-digital.example',
+  secret: 'x'.repeat(40),
+  confirmMs: 7_200_000,
+};
 /** What settings.yaml says of the agency, as the site passes it to the e-mails. */
 const content = {
   brand: 'Northgate Digital',
@@ -444,8 +448,8 @@ describe('a call that moves', () => {
     const waiting = bookedCall();
     for (const kind of ['prospect', 'prospect-move', 'prospect-reminder'] as const) {
       const text = mailOf(kind, waiting).text;
-      expect(text).toContain(
-        'Please confirm the call with the link below: it tells us that the time suits you and that this address is yours.',
+      expect(text).toMatch(
+        /Please confirm the call with the link below( within 2 hours of this e-mail)?: it tells us that the time suits you and that this address is yours\./,
       );
       const token = /\/schedule\/confirm\?token=([\w.-]+)/.exec(text)![1]!;
       const { sequence } = mailItem(kind, waiting).call!;
@@ -464,6 +468,24 @@ describe('a call that moves', () => {
     // Nobody else is asked.
     for (const kind of ['agency', 'host', 'agency-move', 'prospect-cancel'] as const)
       expect(mailOf(kind, waiting).text).not.toContain('/schedule/confirm');
+  });
+
+  it('say, in the e-mail that starts the time to confirm, how long it is and until when in the prospect’s zone; a reminder only asks', () => {
+    const waiting = bookedCall({ locale: 'en-US' });
+    const sentAt = Date.parse('2026-11-25T14:30:00Z');
+    const ninetyMinutes = { ...setup(content), booking: { ...booking, confirmMs: 90 * 60_000 } };
+    const ask = (kind: MailKind) =>
+      formatMail({ ...mailItem(kind, waiting), sentAt }, ninetyMinutes).text;
+    // 16:00 UTC is 11:00 in New York: the lapse sweep releases the call no earlier.
+    for (const kind of ['prospect', 'prospect-move'] as const)
+      expect(ask(kind)).toContain(
+        'Please confirm the call with the link below within 90 minutes of this e-mail, by Wednesday, November 25, 2026, 11:00 AM Eastern Time: it tells us that the time suits you and that this address is yours. Until then we hold its time for you; a call not confirmed by then is released, and its time offered to others.',
+      );
+    // Two hours, said in hours; a reminder's time to confirm began with an earlier e-mail.
+    expect(mailOf('prospect', waiting).text).toContain('within 2 hours of this e-mail:');
+    const reminder = ask('prospect-reminder');
+    expect(reminder).toContain('Please confirm the call with the link below: it tells us');
+    expect(reminder).not.toMatch(/within|released/);
   });
 
   it('tell the prospect of a call released unconfirmed why, and where to book again, with a CANCEL and none of its links', () => {

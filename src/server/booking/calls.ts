@@ -6,6 +6,7 @@
 import { DEFAULT_BOOKING_CAP, DEFAULT_NETWORK_CAP } from '../config.ts';
 import type { CalendarWritePayload } from '../calendars/caldav-job.ts';
 import { CALENDAR_WRITE_JOB } from '../store/calendar-writes.ts';
+import { CONFIRMING_MAILS } from '../mail/mail-jobs.ts';
 import {
   SlotTaken,
   type BookingAlertRule,
@@ -31,7 +32,6 @@ import {
   moveCandidates,
   movedCall,
   storedForm,
-  CONFIRMING_MAILS,
   SUPERSEDED_MAILS,
   type BookingCaps,
   type CallCancel,

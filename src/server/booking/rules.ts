@@ -281,13 +281,6 @@ export const mailsOnCancel = (call: StoredCall, now: number, change?: CallChange
 export const mailsOnLapse = (call: StoredCall, now: number) => withdrawals(call, now, 'lapse');
 
 /**
- * The e-mails that bring a waiting call's confirm link as it is booked or moved: its time to
- * confirm (BOOKING_CONFIRM_MINUTES) runs from their sending (or their failing for good), never
- * while one waits to go.
- */
-export const CONFIRMING_MAILS: readonly MailKind[] = ['prospect', 'prospect-move'];
-
-/**
  * The e-mails about a call's earlier time, dropped unsent when it moves, is cancelled or lapses: the
  * confirmations, the invitations, the updates and the reminders; never the agency's notice of the
  * enquiry, nor a cancellation.

@@ -13,6 +13,8 @@ export interface BookingMailOptions {
   /** The site's public address, for the change and cancel links: SITE_URL, or astro.config.mjs's site. */
   siteUrl: string;
   secret: string;
+  /** BOOKING_CONFIRM_MINUTES, in ms: how long a prospect has to confirm a call, from the e-mail that asks. */
+  confirmMs: number;
 }
 
 /** A host as the e-mails name them (availability.yaml's `hosts`). */

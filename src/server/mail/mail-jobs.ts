@@ -29,6 +29,13 @@ export const MAIL_KINDS = [
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
+/**
+ * The e-mails that bring a waiting call's confirm link as it is booked or moved: its time to
+ * confirm (BOOKING_CONFIRM_MINUTES) runs from their sending (or their failing for good), never
+ * while one waits to go. Each says how long that is.
+ */
+export const CONFIRMING_MAILS: readonly MailKind[] = ['prospect', 'prospect-move'];
+
 /** What one e-mail of a booked call is about, as it was when the e-mail was queued. */
 export interface MailCall {
   /** The calendar event's SEQUENCE this e-mail carries. */

@@ -40,7 +40,7 @@ import { availabilityRanges } from '../../domain/booking.ts';
 import { callZones, formatCallTime } from '../../domain/call-times.ts';
 import { callHasBegun, insideNotice } from '../../domain/reminders.ts';
 import type { StoredEnquiry } from '../store/types.ts';
-import type { MailCall, MailKind } from './mail-jobs.ts';
+import { CONFIRMING_MAILS, type MailCall, type MailKind } from './mail-jobs.ts';
 
 /**
  * A time for the prospect (in their zone, on their clock), the agency (its own zone and clock) and
@@ -80,8 +80,8 @@ function bookingPage(setup: MailSetup) {
   return new URL('/schedule', setup.booking.siteUrl).href;
 }
 
-/** How long before the call a reminder goes: "24 hours", "1 hour", "90 minutes", "2 days". */
-function leadTime(minutes: number | undefined) {
+/** A length of time in words: "24 hours", "1 hour", "90 minutes", "2 days". */
+function durationWords(minutes: number | undefined) {
   if (!minutes) return 'a little while';
   const [count, unit] =
     minutes % 1440 === 0 && minutes >= 2880
@@ -178,12 +178,7 @@ function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
   const movable = changeLinkWorks(item, about, setup.content.noticeHours);
   return [
     ...(confirm
-      ? [
-          'Please confirm the call with the link below: it tells us that the time suits you and that this address is yours.',
-          'Confirm the call here:',
-          links.confirm,
-          '',
-        ]
+      ? [confirmAsk(item, setup.booking.confirmMs), 'Confirm the call here:', links.confirm, '']
       : []),
     ...(movable
       ? ['Need another time? Choose one here:', links.change]
@@ -192,6 +187,27 @@ function linkLines(item: MailItem, about: MailCall, setup: MailSetup) {
     'Cannot make it at all? Cancel the call here:',
     links.cancel,
   ];
+}
+
+/**
+ * Asks the prospect to confirm. The e-mail that starts their time to do so (CONFIRMING_MAILS) says
+ * how long it is and until when, in their zone: a call not confirmed by then is released, and the
+ * release's e-mail says it was not confirmed "in time". A reminder only asks.
+ */
+function confirmAsk({ mail, enquiry, sentAt }: MailItem, confirmMs: number) {
+  const why = 'it tells us that the time suits you and that this address is yours.';
+  if (!CONFIRMING_MAILS.includes(mail))
+    return `Please confirm the call with the link below: ${why}`;
+  const { visitor, visitorLocale } = callZones(enquiry.data);
+  const within = durationWords(Math.round(confirmMs / 60_000));
+  const by =
+    sentAt === undefined
+      ? ''
+      : `, by ${formatCallTime(new Date(sentAt + confirmMs).toISOString(), visitor, visitorLocale)}`;
+  return [
+    `Please confirm the call with the link below within ${within} of this e-mail${by}: ${why}`,
+    'Until then we hold its time for you; a call not confirmed by then is released, and its time offered to others.',
+  ].join(' ');
 }
 
 /** The time a prospect is given to read an e-mail and follow its link. */
@@ -442,7 +458,7 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
   'prospect-reminder'(item, setup) {
     const { enquiry } = item;
     const { about, times, name, brand, minutes, mail, where } = bookedCall(item, setup);
-    const lead = leadTime(about.remindMinutes);
+    const lead = durationWords(about.remindMinutes);
     return callMail(
       enquiry,
       mail,
@@ -466,7 +482,7 @@ export const templates: Record<MailKind, (item: MailItem, setup: MailSetup) => M
     const { enquiry } = item;
     const call = bookedCall(item, setup);
     const { about, times, name, mail, host } = call;
-    const lead = leadTime(about.remindMinutes);
+    const lead = durationWords(about.remindMinutes);
     return callMail(enquiry, mail, `Reminder: your call with ${name} in ${lead}, ${times.host}`, [
       `Hello ${headerText(host!.name)},`,
       '',
