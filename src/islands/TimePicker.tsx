@@ -161,6 +161,21 @@ export default function TimePicker({
     if (nothingFree && chosen) onChoose(null);
   }, [nothingFree, chosen]);
 
+  // What the form sends whatever this step shows: the visitor's zone and locale, and the time chosen
+  // when none of the radio buttons shown carries it (the times still loading after one was chosen
+  // among the first days, before this step's code came; or that time no longer among those offered).
+  // The button says "Book this call" whenever a time is chosen: a press books it, or hears why not
+  // (just taken, with the nearest free ones), and never sends a message instead.
+  const carried = (shown: readonly Slot[]) => (
+    <>
+      {chosen && !shown.some((slot) => slot.start === chosen) && (
+        <input type="hidden" name="slot" value={chosen} />
+      )}
+      <input type="hidden" name="time_zone" value={zone} />
+      <input type="hidden" name="locale" value={locale} />
+    </>
+  );
+
   const cancel = onCancel && (
     <button type="button" className="button button--secondary" onClick={onCancel}>
       Just send a message
@@ -168,7 +183,12 @@ export default function TimePicker({
   );
 
   if (loaded.status === 'loading') {
-    return <p role="status">Loading the free times…</p>;
+    return (
+      <>
+        <p role="status">Loading the free times…</p>
+        {carried([])}
+      </>
+    );
   }
   if (loaded.status === 'failed' || loaded.status === 'closed') {
     return (
@@ -190,6 +210,7 @@ export default function TimePicker({
           )}
           {cancel}
         </div>
+        {carried([])}
       </div>
     );
   }
@@ -249,8 +270,7 @@ export default function TimePicker({
           {error}
         </p>
       )}
-      <input type="hidden" name="time_zone" value={zone} />
-      <input type="hidden" name="locale" value={locale} />
+      {carried([...(alternatives ?? []), ...(byDay.get(shownDay) ?? [])])}
       {alternatives && alternatives.length > 0 && (
         <fieldset className="time-choice__day">
           <legend>Nearest free times</legend>

@@ -32,6 +32,23 @@ const inNewYorkClock = (start: string) =>
     .format(new Date(start))
     .replace('\u202f', ' ');
 
+/**
+ * The time step's code (its island's component), and Astro's retries of it: a failed import of an
+ * island's code is asked for again, with `?astro-retry=…`.
+ */
+const TIME_STEP_CODE = /\/_astro\/CallTimeStep\.[^/?]+\.js(\?|$)/;
+
+/** Holds the time step's code on its way until `release()` is called. */
+async function holdTimeStepCode(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(TIME_STEP_CODE, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 async function openDialog(page: Page, path = '/iphone') {
   await page.goto(path);
   return openCallRequest(page, { message: 'An iPad app for our clinics.' });
@@ -159,12 +176,7 @@ test.describe('in the dialog', () => {
   test('a tap on "Choose a time" before its code arrives offers the first days at once (asked for as the dialog opened); the picker takes over with the time chosen', async ({
     page,
   }) => {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/_astro/CallTimeStep.*.js', async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdTimeStepCode(page);
     const asked: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
@@ -203,7 +215,11 @@ test.describe('in the dialog', () => {
   test("a time chosen from the first days books the call even if the picker's code never comes", async ({
     page,
   }) => {
-    await page.route('**/_astro/CallTimeStep.*.js', (route) => route.abort());
+    const asked: string[] = [];
+    await page.route(TIME_STEP_CODE, (route) => {
+      asked.push(route.request().url());
+      return route.abort();
+    });
     const dialog = await openDialog(page);
     await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
     const time = dialog.getByRole('radio').nth(3);
@@ -213,6 +229,41 @@ test.describe('in the dialog', () => {
     await expect(page).toHaveURL(/\/schedule\/booked\?token=/);
     const inNewYork = inNewYorkClock(start);
     await expect(page.getByText(`${inNewYork} Eastern Time`)).toBeVisible();
+    expect(await callStarts()).toContain(start);
+    // It never came: Astro's retry was refused too.
+    expect(asked.length).toBeGreaterThan(0);
+  });
+
+  test("a time chosen among the first days is booked when the picker's code comes after it, though the picker's times then leave it out", async ({
+    page,
+  }) => {
+    const release = await holdTimeStepCode(page);
+    // Every day's times, answered without the time chosen (as if it had been taken meanwhile): the
+    // picker shows no radio button for it, as it shows none while its times are loading.
+    let start = '';
+    let answered!: () => void;
+    const whole = new Promise<void>((resolve) => (answered = resolve));
+    await page.route(
+      (url) => url.pathname === '/schedule/slots.json' && !url.search,
+      async (route) => {
+        const body = (await (await route.fetch()).json()) as { slots: { start: string }[] };
+        body.slots = body.slots.filter((slot) => slot.start !== start);
+        await route.fulfill({ json: body });
+        answered();
+      },
+    );
+    const dialog = await openDialog(page);
+    await dialog.getByRole('link', { name: 'Choose a time for the call' }).click();
+    const time = dialog.locator(`[${FIRST_TIMES}]`).getByRole('radio').nth(2);
+    await time.check();
+    start = (await time.getAttribute('value'))!;
+    release();
+    await whole;
+    await expect(dialog.getByLabel('Day')).toBeVisible();
+    await expect(dialog.getByRole('radio', { checked: true })).toHaveCount(0);
+    // The button still books the time chosen: the form sends it, not a message instead.
+    await dialog.getByRole('button', { name: 'Book this call' }).click();
+    await expect(page).toHaveURL(/\/schedule\/booked\?token=/);
     expect(await callStarts()).toContain(start);
   });
 
