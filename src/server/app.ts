@@ -299,6 +299,10 @@ interface JobsSetup {
   staffSecret: string;
 }
 
+/** What a booked call's e-mails need to make its links and say its time to confirm: none when booking is off. */
+const bookingMails = (config: ServerConfig, { bookingSecret, siteUrl }: JobsSetup) =>
+  bookingSecret ? { booking: { secret: bookingSecret, siteUrl, confirmMs: config.confirmMs } } : {};
+
 /**
  * The queue of jobs, with every kind's handler registered (the e-mails of enquiries and calls, the
  * staff's sign-in links), started, and stopped with the process; none when e-mail is off, since
@@ -312,7 +316,7 @@ function startJobs(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) 
     );
     return { jobs: undefined, alertMail: undefined };
   }
-  const { content, siteUrl, bookingSecret, staffSecret } = setup;
+  const { content, siteUrl, staffSecret } = setup;
   const sender = smtpSender(smtpUrl);
   const mails = { sender, from: mailFrom, to: mailTo, content };
   const jobs = startQueue(
@@ -322,9 +326,7 @@ function startJobs(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) 
       ...mailHandlers({
         ...mails,
         store,
-        ...(bookingSecret && {
-          booking: { secret: bookingSecret, siteUrl, confirmMs: config.confirmMs },
-        }),
+        ...bookingMails(config, setup),
       }),
       jobHandler(
         SIGN_IN_JOB,
@@ -346,14 +348,12 @@ const writesCalendars = ({ calendarWrite }: ServerConfig) =>
 
 /** The handler that writes the calls into the hosts' calendars (CALENDAR_WRITE), as the host's invitation has them. */
 function calendarWriterOf(config: ServerConfig, store: EnquiryStore, setup: JobsSetup) {
-  const { content, siteUrl, bookingSecret } = setup;
+  const { content } = setup;
   const mails = {
     from: config.mailFrom ?? content.email,
     to: config.mailTo ?? content.email,
     content,
-    ...(bookingSecret && {
-      booking: { secret: bookingSecret, siteUrl, confirmMs: config.confirmMs },
-    }),
+    ...bookingMails(config, setup),
   };
   return jobHandler(
     CALENDAR_WRITE_JOB,
